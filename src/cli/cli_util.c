@@ -1,0 +1,57 @@
+#include "cli_util.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#ifdef _WIN32
+#include <io.h>
+#define hr_isatty _isatty
+#define hr_fileno _fileno
+#else
+#include <unistd.h>
+#define hr_isatty isatty
+#define hr_fileno fileno
+#endif
+
+void hr_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("headroom: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int hr_cli_write(const hr_buf *b)
+{
+    if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
+        return -1;
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+bool hr_cli_stdout_is_tty(void)
+{
+    return hr_isatty(hr_fileno(stdout)) != 0;
+}
+
+int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        if (value)
+            *value = a + n + 1;
+        return value ? 1 : -1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (!value)
+        return 1;
+    if (*i + 1 >= argc)
+        return -1;
+    *value = argv[++*i];
+    return 1;
+}

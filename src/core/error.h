@@ -1,0 +1,62 @@
+/* headroom — error codes and error context.
+ *
+ * Every fallible function returns 0 or a negative HR_E* code. Functions that can say more
+ * take an hr_error* and fill it with a one-line message that names the file or call and what
+ * is wrong ("/proc/meminfo: line 3: number expected"). The library never exits and never
+ * prints: the CLI decides what to show. */
+#ifndef HR_ERROR_H
+#define HR_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* One table: code, name, default message. */
+#define HR_ERROR_TABLE(X)                                                        \
+    X(HR_OK, 0, "ok")                                                            \
+    X(HR_EINVAL, -1, "invalid argument")                                         \
+    X(HR_ENOMEM, -2, "out of memory")                                            \
+    X(HR_ENOENT, -3, "not found")                                                \
+    X(HR_EACCES, -4, "permission denied")                                        \
+    X(HR_EIO, -5, "input/output error")                                          \
+    X(HR_EPARSE, -6, "malformed input")                                          \
+    X(HR_ETOOBIG, -7, "input larger than the limit")                             \
+    X(HR_ENOTSUP, -8, "not supported here")                                      \
+    X(HR_EPARTIAL, -9, "some sources could not be read")                         \
+    X(HR_EEXIST, -10, "already exists")                                          \
+    X(HR_EUNSAFE, -11, "refused: the change would be unsafe")                    \
+    X(HR_EBUSY, -12, "busy")                                                     \
+    X(HR_EPERM, -13, "needs administrator (root) rights")                        \
+    X(HR_ERANGE, -14, "value out of range")                                      \
+    X(HR_EINTERNAL, -15, "internal error")
+
+enum hr_error_code {
+#define HR_X_ENUM(name, value, msg) name = value,
+    HR_ERROR_TABLE(HR_X_ENUM)
+#undef HR_X_ENUM
+};
+
+#define HR_ERROR_MSG_MAX 512
+
+typedef struct hr_error {
+    int code;                       /* 0 or a negative HR_E* */
+    char msg[HR_ERROR_MSG_MAX];     /* one line, no trailing newline */
+} hr_error;
+
+/* Name ("HR_EPARSE") and default message of a code; never NULL. */
+const char *hr_error_name(int code);
+const char *hr_strerror(int code);
+
+/* Fill err (may be NULL) with code and a printf-style message; returns code, so that
+ * `return hr_error_set(err, HR_EPARSE, "%s: ...", path);` reads naturally. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int hr_error_set(hr_error *err, int code, const char *fmt, ...);
+int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap);
+void hr_error_clear(hr_error *err);
+
+/* Map a C errno value to an HR_E* code (the core does not know errno names; the caller
+ * passes the number it got from the OS layer). */
+int hr_error_from_errno(int errnum);
+
+#endif

@@ -1,0 +1,14 @@
+/* headroom — UTF-8 validation helpers shared by the JSON writer and the text renderers. */
+#ifndef HR_UTF8_H
+#define HR_UTF8_H
+
+#include <stddef.h>
+
+/* Length (1..4) of the valid UTF-8 sequence at p, or 0 if p does not start one. */
+size_t hr_utf8_valid_prefix(const unsigned char *p, size_t n);
+
+/* Display width of a UTF-8 string in terminal columns: CJK wide characters count 2,
+ * invalid bytes 1. Used to line up tables holding Chinese paths and names. */
+size_t hr_utf8_width(const char *s);
+
+#endif
