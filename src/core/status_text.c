@@ -274,7 +274,7 @@ static void compression(out *o, const hr_snapshot *s)
     pf(o, "\n");
     if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
         pf(o, "    zswap only caches pages on their way to a swap device; with no swap it does nothing\n");
-    if (c->zram_count == 0)
+    if (c->zram_count == 0 && c->s.ok)
         pf(o, "  zram: no devices\n");
     for (int i = 0; i < c->zram_count; i++) {
         const hr_zram *z = &c->zram[i];
@@ -298,7 +298,7 @@ static void cgroup(out *o, const hr_snapshot *s)
         return;
     heading(o, "LIMITS (cgroup: they cap the process before RAM does)", g->s.source);
     unknown_line(o, &g->s);
-    if (g->memory_version == HR_CGROUP_NONE) {
+    if (g->memory_version == HR_CGROUP_NONE && g->s.ok) {
         pf(o, "  no cgroup memory controller\n");
         return;
     }
@@ -331,7 +331,7 @@ static void gpus(out *o, const hr_snapshot *s)
     unknown_line(o, &s->gpus.s);
     if (s->gpus.notes[0])
         pf(o, "  %s\n", s->gpus.notes);
-    if (s->gpus.count == 0)
+    if (s->gpus.count == 0 && s->gpus.s.ok)
         pf(o, "  no GPU found\n");
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];

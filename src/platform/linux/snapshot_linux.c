@@ -19,9 +19,10 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_snapshot_init(snap, HR_OS_LINUX);
     if (!hr_lx_live(root)) {
         struct stat st;
-        if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
-            return hr_error_set(err, HR_ENOENT, "--sysroot %s: %s", root,
-                                errno ? strerror(errno) : "not a directory");
+        if (stat(root, &st) != 0)
+            return hr_error_set(err, HR_ENOENT, "--sysroot %s: %s", root, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return hr_error_set(err, HR_ENOENT, "--sysroot %s: not a directory", root);
     }
     hr_lx_probe_platform(root, snap);
     hr_lx_probe_memory(root, snap);
