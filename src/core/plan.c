@@ -105,6 +105,10 @@ void hr_plan_gb(uint64_t bytes, char *out, unsigned long n)
         snprintf(out, n, "unknown");
         return;
     }
+    if (bytes < HR_GIB) {
+        snprintf(out, n, "%llu MB", (unsigned long long)(bytes / HR_MIB));
+        return;
+    }
     uint64_t whole = bytes / HR_GIB;
     uint64_t tenth = (bytes % HR_GIB) * 10 / HR_GIB;
     if (tenth == 0 || whole >= 100)

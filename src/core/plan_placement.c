@@ -117,6 +117,8 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     hr_strlcpy(c->fs_type, v->dev.fs_type, sizeof c->fs_type);
     c->ssd = v->dev.rotational == HR_TRI_YES ? HR_TRI_NO : v->dev.rotational == HR_TRI_NO ? HR_TRI_YES
                                                                                          : HR_TRI_UNKNOWN;
+    if (v->dev.virtual_disk && c->ssd == HR_TRI_NO)
+        c->ssd = HR_TRI_UNKNOWN;   /* a paravirtual disk's rotational flag says nothing of the host */
     c->is_system = v->is_system;
     c->total_bytes = v->dev.fs_total_bytes;
     c->existing_bytes = existing_on(snap, os, v);

@@ -31,7 +31,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                   f->hypothetical ? " (a hypothetical machine: facts from the flags)" : "");
     hr_buf_puts(out, "\nFacts\n");
     hr_plan_gb(f->ram_bytes, a, sizeof a);
-    hr_buf_printf(out, "  RAM        %s (%s) — the table's %d GB row\n", a, f->ram_source, (int)f->row);
+    hr_buf_printf(out, "  RAM        %s (%s)\n", a, f->ram_source);
     if (f->vram_bytes == HR_UNKNOWN)
         hr_buf_puts(out, "  VRAM       unknown (give --vram SIZE)\n");
     else if (f->vram_bytes == 0)

@@ -48,7 +48,8 @@ static void size_from_table(hr_plan *p)
     uint64_t size;
     switch (f->row) {
     case HR_ROW_8:
-        R("row-8|S4.1", "%s RAM is the table's 8 GB row: 32 GB of paging file to start, but upgrade RAM first", ram);
+        R("row-8|S4.1", "%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
+                        "upgrade RAM first", ram);
         r->upgrade_ram_first = true;
         size = gib(32);
         if (video) {
@@ -62,7 +63,8 @@ static void size_from_table(hr_plan *p)
     case HR_ROW_16:
     case HR_ROW_32:
         R(f->row == HR_ROW_16 ? "row-16|S4.1" : "row-32|S4.1",
-          "%s RAM is the table's %d GB row: 32–64 GB", ram, (int)f->row);
+          "%s RAM is in the table's %d GB row (%s): 32–64 GB", ram, (int)f->row,
+          f->row == HR_ROW_16 ? "12 to 24 GB" : "24 to 48 GB");
         if (video) {
             R("video|S4.2", "video workflows (text encoder + image encoder + DiT + VAE loaded together) "
                             "roughly double memory use: start at 64 GB");
@@ -94,7 +96,7 @@ static void size_from_table(hr_plan *p)
         break;
     case HR_ROW_64:
     default:
-        R("row-64|S4.1", "%s RAM is the table's 64 GB+ row: 32 GB as a backstop", ram);
+        R("row-64|S4.1", "%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop", ram);
         size = gib(32);
         if (video) {
             R("video|S4.2", "video workflows roughly double memory use: start at 64 GB");

@@ -58,7 +58,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     if (moved) {
         W("no-crash-dump|X.dump",
           "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
-          "one, leave a small paging file on %.2s (Custom size 4096–4096 MB, or System managed) next to the new one, "
+          "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
           "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)", sys, sys);
     }
     if (!snap)
