@@ -63,7 +63,7 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
         hr_buf_printf(out, "  3 %s  %s\n", t3, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
     } else {
         hr_plan_gb(f->disk_paging_bytes, a, sizeof a);
-        hr_buf_printf(out, "  3 %s  %s on disk", t3, a);
+        hr_buf_printf(out, "  3 %s  %s on disk", t3, f->disk_paging_bytes ? a : "none");
         int shown = 0;
         for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
             const hr_paging *pg = &snap->paging[i];

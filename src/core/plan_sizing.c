@@ -118,7 +118,7 @@ static uint64_t ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
     if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
         return snap->commit.overcommit_kbytes * 1024;
     uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
-    return f->ram_bytes / 100 * ratio;
+    return f->ram_bytes / 100 * ratio + f->ram_bytes % 100 * ratio / 100;
 }
 
 void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)

@@ -52,7 +52,7 @@ static bool same_drive(const char *a, const char *b)
 static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
-    if (!snap || !r->target_known || !snap->paging_config.s.ok || snap->paging_config.automatic != HR_TRI_NO ||
+    if (!snap || !r->target_known || p->removal_count > 0 || !snap->paging_config.s.ok || snap->paging_config.automatic != HR_TRI_NO ||
         snap->paging_config.count != 1)
         return false;
     const hr_paging_config_entry *e = &snap->paging_config.entries[0];
