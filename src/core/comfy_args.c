@@ -89,8 +89,8 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
     if (!text)
         n = 0;
     if (n > HR_COMFY_ARGS_MAX_TEXT)
-        return hr_error_set(err, HR_ETOOBIG, "--comfy-args: %zu bytes, more than the %d allowed",
-                            n, HR_COMFY_ARGS_MAX_TEXT);
+        return hr_error_set(err, HR_ETOOBIG, "--comfy-args: %llu bytes, more than the %d allowed",
+                            (unsigned long long)n, HR_COMFY_ARGS_MAX_TEXT);
     size_t pos = 0;
     char tok[TOKEN_MAX];
     size_t len = 0;

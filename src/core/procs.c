@@ -32,7 +32,8 @@ int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_erro
 {
     memset(out, 0, sizeof *out);
     if (n > HR_PROC_STATUS_MAX)
-        return hr_error_set(err, HR_ETOOBIG, "status: %zu bytes, more than a status file holds", n);
+        return hr_error_set(err, HR_ETOOBIG, "status: %llu bytes, more than a status file holds",
+                            (unsigned long long)n);
     bool have_name = false, have_rss = false;
     const char *p = buf, *end = buf + n;
     while (p < end) {
