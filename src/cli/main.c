@@ -46,7 +46,9 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         char *fallback[64];
         int n = 0;
-        fallback[n++] = (char *)def->name;
+        static char def_name[32];
+        snprintf(def_name, sizeof def_name, "%s", def->name);
+        fallback[n++] = def_name;
         for (int i = 1; i < argc && n < 63; i++)
             fallback[n++] = argv[i];
         fallback[n] = NULL;
