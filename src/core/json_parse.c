@@ -548,7 +548,7 @@ const char *hr_json_number_text(const hr_json_value *v)
     return v && v->type == HR_JSON_NUMBER ? v->doc->text + v->str_off : NULL;
 }
 
-int hr_json_u64(const hr_json_value *v, uint64_t *out)
+int hr_json_as_u64(const hr_json_value *v, uint64_t *out)
 {
     const char *t = hr_json_number_text(v);
     if (!t)
@@ -568,7 +568,7 @@ int hr_json_u64(const hr_json_value *v, uint64_t *out)
     return 0;
 }
 
-int hr_json_i64(const hr_json_value *v, int64_t *out)
+int hr_json_as_i64(const hr_json_value *v, int64_t *out)
 {
     const char *t = hr_json_number_text(v);
     if (!t)
@@ -592,7 +592,7 @@ int hr_json_i64(const hr_json_value *v, int64_t *out)
     return 0;
 }
 
-int hr_json_double_value(const hr_json_value *v, double *out)
+int hr_json_as_double(const hr_json_value *v, double *out)
 {
     const char *t = hr_json_number_text(v);
     if (!t)
@@ -601,7 +601,7 @@ int hr_json_double_value(const hr_json_value *v, double *out)
     return 0;
 }
 
-int hr_json_bool_value(const hr_json_value *v, bool *out)
+int hr_json_as_bool(const hr_json_value *v, bool *out)
 {
     if (!v || (v->type != HR_JSON_TRUE && v->type != HR_JSON_FALSE))
         return HR_EINVAL;

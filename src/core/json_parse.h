@@ -73,12 +73,12 @@ const char *hr_json_string(const hr_json_value *v, size_t *len);
 const char *hr_json_number_text(const hr_json_value *v);
 /* Exact integer conversions: 0 on success; HR_EINVAL if v is not a number, HR_ERANGE if
  * it has a fraction/exponent, a sign where none is allowed, or does not fit. */
-int hr_json_u64(const hr_json_value *v, uint64_t *out);
-int hr_json_i64(const hr_json_value *v, int64_t *out);
+int hr_json_as_u64(const hr_json_value *v, uint64_t *out);
+int hr_json_as_i64(const hr_json_value *v, int64_t *out);
 /* Any number as a double (nearest); HR_EINVAL if not a number. */
-int hr_json_double_value(const hr_json_value *v, double *out);
+int hr_json_as_double(const hr_json_value *v, double *out);
 /* true/false; HR_EINVAL if not a boolean. */
-int hr_json_bool_value(const hr_json_value *v, bool *out);
+int hr_json_as_bool(const hr_json_value *v, bool *out);
 
 /* Line and column (1-based, columns in bytes) where a value starts, for messages about
  * valid JSON with wrong content ("line 12, column 5: expected a number"). */

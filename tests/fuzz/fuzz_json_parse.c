@@ -16,10 +16,10 @@ static size_t walk(const hr_json_value *v, int depth)
     double d;
     bool b;
     (void)hr_json_string(v, &len);
-    (void)hr_json_u64(v, &u);
-    (void)hr_json_i64(v, &i);
-    (void)hr_json_double_value(v, &d);
-    (void)hr_json_bool_value(v, &b);
+    (void)hr_json_as_u64(v, &u);
+    (void)hr_json_as_i64(v, &i);
+    (void)hr_json_as_double(v, &d);
+    (void)hr_json_as_bool(v, &b);
     (void)hr_json_key(v);
     for (const hr_json_value *c = hr_json_first(v); c; c = hr_json_next(c)) {
         n += walk(c, depth + 1);
