@@ -63,7 +63,7 @@ int hr_cmd_status(int argc, char **argv)
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);
-        return r == HR_EPARSE ? HR_EXIT_INPUT : HR_EXIT_FAILURE;
+        return r == HR_EPARSE ? HR_EXIT_INPUT : r == HR_ENOENT ? HR_EXIT_NOINPUT : HR_EXIT_FAILURE;
     }
 
     hr_buf out;

@@ -9,6 +9,7 @@ enum {
     HR_EXIT_PARTIAL = 3,    /* status: some sources unknown; the report is still printed */
     HR_EXIT_USAGE = 64,     /* bad command line */
     HR_EXIT_INPUT = 65,     /* bad input file */
+    HR_EXIT_NOINPUT = 66,   /* input file or directory not found */
     HR_EXIT_FAILURE = 70    /* could not do the job */
 };
 

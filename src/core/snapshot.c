@@ -85,7 +85,7 @@ void hr_section_fail(hr_section *s, const char *fmt, ...)
     if (have == 0)
         hr_strlcpy(s->why, tmp, sizeof s->why);
     else if (have + 3 < sizeof s->why) {
-        memcpy(s->why + have, "; ", 2);
+        memcpy(s->why + have, "; ", 3);
         hr_strlcpy(s->why + have + 2, tmp, sizeof s->why - have - 2);
     }
 }
