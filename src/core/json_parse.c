@@ -426,8 +426,8 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
     if (max_depth > HR_JSON_HARD_MAX_DEPTH)
         max_depth = HR_JSON_HARD_MAX_DEPTH;
     if (len > max_bytes)
-        return hr_error_set(err, HR_ETOOBIG, "input is %zu bytes, more than the limit of %zu",
-                            len, max_bytes);
+        return hr_error_set(err, HR_ETOOBIG, "input is %llu bytes, more than the limit of %llu",
+                            (unsigned long long)len, (unsigned long long)max_bytes);
     if (!buf && len)
         return hr_error_set(err, HR_EINVAL, "no input buffer");
     hr_json_doc *d = calloc(1, sizeof *d);
