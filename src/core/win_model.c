@@ -507,15 +507,13 @@ static void model_power(const hr_win_raw *raw, hr_snapshot *s)
     }
 }
 
-/* The facts worth flagging, each with its rule. */
+/* Facts worth flagging that need the whole snapshot to see, each with its rule. (What a
+ * single field already says — automatic management, USB or HDD paging, battery — the
+ * renderers say next to the field.) */
 static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
 {
     const hr_paging_config *cfg = &s->paging_config;
     char a[32], b[32], c[32];
-    if (cfg->automatic == HR_TRI_YES)
-        hr_snapshot_note(s, "S1.2", "the paging file is managed automatically for all drives: its "
-                         "ceiling is often too low for a workflow's peak commit");
-
     /* A system-managed (or automatic) file on a nearly full system drive: Windows shrinks
      * it when space is short, and it can grow only into free space (S1.2 b). Nearly full:
      * past 95 % (S3.3), or less free space than the file's own system-managed ceiling
@@ -552,18 +550,6 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
         }
     }
 
-    for (int i = 0; i < s->paging_count; i++) {
-        const hr_paging *p = &s->paging[i];
-        if (!p->has_device)
-            continue;
-        if (p->device.usb == HR_TRI_YES || p->device.removable == HR_TRI_YES)
-            hr_snapshot_note(s, "S5.4", "%s is on a %s drive: unplugging it leaves Windows without "
-                             "its paging file", p->path,
-                             p->device.usb == HR_TRI_YES ? "USB" : "removable");
-        if (p->device.rotational == HR_TRI_YES)
-            hr_snapshot_note(s, "S3.3", "%s is on a hard disk (HDD): paging there is slow random I/O",
-                             p->path);
-    }
     /* Configured on a drive where nothing is in use: not in effect until a restart (S5.1). */
     if (s->paging_s.ok)
         for (int i = 0; i < cfg->count; i++) {
@@ -578,24 +564,17 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 hr_snapshot_note(s, "S5.1", "%s is configured but not in use: changes take effect "
                                  "after a restart", e->path);
         }
-    if (s->paging_s.ok && s->paging_count == 0 && cfg->count > 0)
-        hr_snapshot_note(s, "S5.1", "a paging file is configured but none is in use");
-    if (s->paging_s.ok && s->paging_count == 0 && cfg->present && cfg->count == 0)
-        hr_snapshot_note(s, "S1.1", "no paging file: the commit limit is about the size of RAM");
-    if (cfg->temp_page_file == HR_TRI_YES)
-        hr_snapshot_note(s, "S5.1", "Windows created a temporary paging file because the configured "
-                         "one could not be created");
-    for (int i = 0; i < s->gpus.count; i++)
-        if (s->gpus.gpu[i].integrated == HR_TRI_YES && s->gpus.gpu[i].shared_total_bytes != HR_UNKNOWN) {
-            hr_size_format(s->gpus.gpu[i].shared_total_bytes, a, sizeof a);
-            hr_snapshot_note(s, "S4.3", "%s is an integrated GPU: it may take up to %s of RAM as "
-                             "shared video memory", s->gpus.gpu[i].name, a);
+    /* In use but no longer configured: it goes away at the next restart. */
+    if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
+        for (int j = 0; j < s->paging_count; j++) {
+            bool configured = false;
+            for (int i = 0; i < cfg->count; i++)
+                if (same_drive(s->paging[j].path, cfg->entries[i].path))
+                    configured = true;
+            if (!configured)
+                hr_snapshot_note(s, "S5.1", "%s is in use but no longer configured: it goes away "
+                                 "after a restart", s->paging[j].path);
         }
-    if (s->power.on_battery == HR_TRI_YES)
-        hr_snapshot_note(s, "S4.3", "running on battery: power saving throttles CPU, GPU and paging");
-    else if (s->power.power_saver == HR_TRI_YES)
-        hr_snapshot_note(s, "S4.3", "battery saver / power saver plan is on: it throttles CPU, GPU "
-                         "and paging");
     (void)raw;
 }
 
