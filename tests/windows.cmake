@@ -55,3 +55,15 @@ add_test(NAME status.windows.bad-recording.exit
          COMMAND ${CMAKE_COMMAND} -E env ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:headroom>
                  status --replay ${HR_WIN_FIXTURES}/bad/negative-commit.json)
 set_tests_properties(status.windows.bad-recording.exit PROPERTIES TIMEOUT 300 WILL_FAIL TRUE)
+
+# What Wine 8.0 really answered (recorded with --record): every missing source says why.
+hr_win_replay_test(wine wine-8.0.json)
+set_tests_properties(status.windows.wine PROPERTIES PASS_REGULAR_EXPRESSION
+  "unknown \\(EnumPageFilesW is not implemented on this system; NtQuerySystemInformation\\(SystemPageFileInformation\\) is not implemented on this system \\(information class not implemented \\(0xC0000003\\)\\)\\).*C:.pagefile.sys: custom, initial 27.0 MiB, maximum 77.0 MiB.*NVML \\(nvml.dll\\): not present; DXGI failed: unsupported \\(no display device\\) \\(0x887A0004\\).*SSD/HDD \\(seek penalty\\) query is not implemented on this system \\(not supported \\(50\\)\\)")
+
+if(NOT WIN32)
+  add_test(NAME status.windows.record-refused-on-linux
+           COMMAND headroom status --record ${CMAKE_CURRENT_BINARY_DIR}/never-written.json)
+  set_tests_properties(status.windows.record-refused-on-linux PROPERTIES
+    PASS_REGULAR_EXPRESSION "--record saves Win32 answers: only on Windows")
+endif()

@@ -221,7 +221,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->usb = w->bus_type == BUS_USB ? HR_TRI_YES : HR_TRI_NO;
             d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
         } else {
-            call_why(why, sizeof why, "bus type (StorageDeviceProperty)", &w->device);
+            call_why(why, sizeof why, "bus type query", &w->device);
             append(d->why, sizeof d->why, why);
         }
         if (w->drive_type == 2)
@@ -231,7 +231,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         } else if (w->device.state == HR_WIN_OK && w->bus_type == 17) {
             d->rotational = HR_TRI_NO; /* NVMe is solid state */
         } else {
-            call_why(why, sizeof why, "SSD or HDD (seek penalty query)", &w->seek);
+            call_why(why, sizeof why, "SSD/HDD (seek penalty) query", &w->seek);
             append(d->why, sizeof d->why, why);
         }
         if (w->bitlocker.state == HR_WIN_OK) {

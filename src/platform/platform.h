@@ -16,6 +16,9 @@ typedef struct hr_probe_opts {
     /* Windows: a JSON file of recorded Win32 answers to replay instead of calling Win32
      * (tests, bug reports). NULL = the live machine. */
     const char *replay;
+    /* Windows: also write the raw Win32 answers of this run as such a JSON file (a
+     * recording for a bug report or a test fixture). Refused elsewhere (HR_ENOTSUP). */
+    const char *record;
     bool skip_gpu;       /* don't load NVML / query GPUs */
     bool skip_procs;     /* don't list processes */
 } hr_probe_opts;

@@ -35,6 +35,11 @@ static int replay_windows(const char *path, hr_snapshot *snap, hr_error *err)
 
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
 {
+    if (opts && opts->record) {
+        hr_snapshot_init(snap, HR_OS_LINUX);
+        return hr_error_set(err, HR_ENOTSUP, "--record saves Win32 answers: only on Windows "
+                            "(on Linux, copy /proc and /sys files for --sysroot)");
+    }
     if (opts && opts->replay)
         return replay_windows(opts->replay, snap, err);
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";

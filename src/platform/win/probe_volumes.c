@@ -20,6 +20,9 @@ static void storage_facts(const wchar_t *letter, hr_win_volume *v)
     if (h == INVALID_HANDLE_VALUE) {
         DWORD e = GetLastError();
         hr_win_set_error(&v->seek, e);
+        /* A zero-access open needs no rights: a refusal here is not about admin. */
+        if (v->seek.state == HR_WIN_DENIED)
+            v->seek.state = HR_WIN_FAILED;
         v->device = v->seek;
         return;
     }

@@ -2,8 +2,11 @@
  * then let the core turn the answers into the snapshot. */
 #include "win_probes.h"
 
+#include "core/json_writer.h"
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <wchar.h>
 
 #define REPLAY_MAX ((size_t)4 << 20)
 
@@ -59,6 +62,49 @@ static int replay(const char *path, hr_snapshot *snap, hr_error *err)
     return r;
 }
 
+/* Write the recording whole or not at all: to FILE.partial, then rename over FILE. */
+static int record(const char *path, const hr_win_raw *raw, hr_error *err)
+{
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_json_writer w;
+    hr_json_init(&w, &out, true);
+    hr_win_raw_write_json(raw, &w);
+    int r = hr_json_finish(&w);
+    if (r) {
+        hr_buf_free(&out);
+        return hr_error_set(err, r, "%s: cannot build the recording", path);
+    }
+    wchar_t *wpath = hr_win_wide(path);
+    size_t n = wpath ? wcslen(wpath) : 0;
+    wchar_t *tmp = wpath ? malloc((n + 16) * sizeof *tmp) : NULL;
+    if (!tmp) {
+        free(wpath);
+        hr_buf_free(&out);
+        return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+    }
+    wcscpy(tmp, wpath);
+    wcscat(tmp, L".partial");
+    FILE *f = _wfopen(tmp, L"wb");
+    bool ok = f && fwrite(out.data, 1, out.len, f) == out.len;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    if (ok)
+        ok = MoveFileExW(tmp, wpath, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) != 0;
+    else if (f)
+        DeleteFileW(tmp);
+    DWORD e = GetLastError();
+    if (!ok)
+        DeleteFileW(tmp);
+    free(tmp);
+    free(wpath);
+    hr_buf_free(&out);
+    if (!ok)
+        return hr_error_set(err, HR_EIO, "%s: cannot write the recording (error %lu)", path,
+                            (unsigned long)e);
+    return 0;
+}
+
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
 {
     if (opts && opts->replay)
@@ -69,6 +115,14 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
         return hr_error_set(err, HR_ENOMEM, "out of memory");
     }
     hr_win_probe_all(opts, raw);
+    if (opts && opts->record) {
+        int w = record(opts->record, raw, err);
+        if (w) {
+            hr_snapshot_init(snap, HR_OS_WINDOWS);
+            free(raw);
+            return w;
+        }
+    }
     int r = hr_win_model_snapshot(raw, snap);
     free(raw);
     return r;
