@@ -145,9 +145,15 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
             hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
             g->oom_kills = k;
     }
-    /* The root cgroup has no limit files: no limit at all. */
-    if (g->memory_max_bytes == HR_UNKNOWN && strcmp(rel, "/") == 0)
-        g->memory_max_bytes = HR_UNLIMITED;
+    /* The root cgroup has no limit files (v2 memory.max, memory.high, memory.swap.max; v1
+     * memsw without swap accounting): no limit at all. */
+    if (strcmp(rel, "/") == 0) {
+        uint64_t *lims[] = {&g->memory_max_bytes, &g->memory_high_bytes, &g->swap_max_bytes,
+                            &g->memsw_max_bytes};
+        for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++)
+            if (*lims[i] == HR_UNKNOWN && (i != 2 || !v1))
+                *lims[i] = HR_UNLIMITED;
+    }
     if (g->memory_max_bytes == HR_UNKNOWN)
         hr_section_fail(&g->s, "%s: memory limit file unreadable", g->dir);
 }
