@@ -122,6 +122,9 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
     }
     if (r < 0)
         hr_section_fail(&s->volumes_s, "%s", err.msg);
+    else if (r == 0 && s->volume_count == 0)
+        /* Every Linux system mounts a root file system: an empty list is a broken file. */
+        hr_section_fail(&s->volumes_s, "/proc/self/mountinfo: no root file system listed");
     free(m);
     free(keys);
     hr_buf_free(&b);
