@@ -3,6 +3,8 @@
 #include <stddef.h>
 
 const hr_command hr_commands[] = {
+    {"check", "the verdict: will a run fit? what to do (the default command)", hr_cmd_check},
     {"status", "show the three memory tiers and every paging file / swap area", hr_cmd_status},
+    {"plan", "how much paging file / swap, where, and the exact steps (changes nothing)", hr_cmd_plan},
     {NULL, NULL, NULL},
 };
