@@ -44,9 +44,10 @@ int main(int argc, char **argv)
     if (!def)
         def = find("status");
     if (argc < 2 || argv[1][0] == '-') {
-        char *fallback[64];
+        char *fallback[64], name[32];
         int n = 0;
-        fallback[n++] = (char *)def->name;
+        snprintf(name, sizeof name, "%s", def->name);
+        fallback[n++] = name;
         for (int i = 1; i < argc && n < 63; i++)
             fallback[n++] = argv[i];
         fallback[n] = NULL;

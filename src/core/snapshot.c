@@ -84,8 +84,10 @@ void hr_section_fail(hr_section *s, const char *fmt, ...)
     size_t have = strlen(s->why);
     if (have == 0)
         hr_strlcpy(s->why, tmp, sizeof s->why);
-    else if (have + 3 < sizeof s->why)
-        snprintf(s->why + have, sizeof s->why - have, "; %s", tmp);
+    else if (have + 3 < sizeof s->why) {
+        memcpy(s->why + have, "; ", 3);
+        hr_strlcpy(s->why + have + 2, tmp, sizeof s->why - have - 2);
+    }
 }
 
 bool hr_snapshot_partial(const hr_snapshot *s)

@@ -87,6 +87,7 @@ typedef struct hr_device {
     hr_tri usb;
     hr_tri encrypted;
     char encryption[32];              /* "dm-crypt LUKS2", "BitLocker" */
+    bool virtual_disk;                /* virtio/xen/VM disk: "rotational" says nothing real */
     uint64_t fs_total_bytes;
     uint64_t fs_free_bytes;
     char why[HR_SNAP_WHY_MAX];        /* what could not be learnt */
