@@ -4,5 +4,8 @@
 
 const hr_command hr_commands[] = {
     {"status", "show the three memory tiers and every paging file / swap area", hr_cmd_status},
+    {"apply", "set the paging file / swap file safely (dry run unless --yes)", hr_cmd_apply},
+    {"rollback", "undo what apply changed (dry run unless --yes)", hr_cmd_rollback},
+    {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify},
     {NULL, NULL, NULL},
 };

@@ -94,6 +94,8 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
             hr_json_bool(&w, "created", a->created);
             hr_json_bool(&w, "enabled", a->enabled);
             hr_json_bool(&w, "in_fstab", a->in_fstab);
+            hr_json_u64(&w, "device", a->device);
+            hr_json_u64(&w, "inode", a->inode);
             hr_json_end_object(&w);
         }
         hr_json_end_array(&w);
@@ -525,6 +527,14 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
         a->enabled = get_bool(&r, p);
         snprintf(p, sizeof p, "areas.%d.in_fstab", i);
         a->in_fstab = get_bool(&r, p);
+        snprintf(p, sizeof p, "areas.%d.device", i);
+        k = get(&r, p);
+        if (k && k->type == KV_NUM && !k->neg_or_big && k->num >= 0)
+            a->device = (uint64_t)k->num;
+        snprintf(p, sizeof p, "areas.%d.inode", i);
+        k = get(&r, p);
+        if (k && k->type == KV_NUM && !k->neg_or_big && k->num >= 0)
+            a->inode = (uint64_t)k->num;
     }
     get_str(&r, "registry.backup", s->reg_backup, sizeof s->reg_backup);
     s->reg_written = get_bool(&r, "registry.written");

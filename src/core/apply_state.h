@@ -31,6 +31,7 @@ typedef struct hr_apply_area {
     bool created;              /* the file exists because we created it (O_EXCL) */
     bool enabled;              /* we turned it on */
     bool in_fstab;             /* we added its fstab line */
+    uint64_t device, inode;    /* identity of the file we created: rollback deletes only it */
 } hr_apply_area;
 
 typedef struct hr_apply_state {
