@@ -29,7 +29,7 @@ void hr_fstab_free(hr_fstab *f)
 
 static int is_blank(char c)
 {
-    return c == ' ' || c == '\t';
+    return c == ' ' || c == '\t' || c == '\r';   /* a CRLF file's \r is blank too */
 }
 
 /* Decode one field (libmount's unmangle): \ooo octal escapes become the byte. */
