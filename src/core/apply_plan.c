@@ -297,10 +297,11 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
         char osz[32];
         hr_size_format(cur->size_bytes, osz, sizeof osz);
-        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, "turn off the old swap file %s (%s), now that "
-                 "the new one is on", cur->path, osz);
+        /* The old line goes first: at no moment does fstab name a file that is not on. */
         add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, "remove the line for %s from %s",
                  cur->path, in->fstab_path);
+        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, "turn off the old swap file %s (%s), now that "
+                 "the new one is on", cur->path, osz);
         add_step(p, HR_STEP_DELETE_OLD, cur->path, "delete %s (created by headroom)", cur->path);
     }
     add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");

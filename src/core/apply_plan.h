@@ -44,8 +44,8 @@ typedef enum hr_step_kind {
     HR_STEP_WRITE_HEADER,       /* swap header page, fsync */
     HR_STEP_SWAPON,             /* swapon with priority */
     HR_STEP_FSTAB_ADD,          /* fstab: add the line (tmp + fsync + rename) */
-    HR_STEP_SWAPOFF_OLD,        /* resize: the old headroom area off, after the new is on */
-    HR_STEP_FSTAB_REMOVE_OLD,
+    HR_STEP_FSTAB_REMOVE_OLD,   /* resize: the old line out of fstab, after the new is on */
+    HR_STEP_SWAPOFF_OLD,        /* then the old headroom area off */
     HR_STEP_DELETE_OLD,         /* the old file (headroom created it) */
     /* Windows */
     HR_STEP_BACKUP_REGISTRY,    /* timestamped backup of PagingFiles & co; state in-progress */

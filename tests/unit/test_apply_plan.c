@@ -167,7 +167,7 @@ static void test_linux(void)
     int on = step_index(p, HR_STEP_SWAPON), off = step_index(p, HR_STEP_SWAPOFF_OLD);
     int add = step_index(p, HR_STEP_FSTAB_ADD), rm = step_index(p, HR_STEP_FSTAB_REMOVE_OLD);
     int del = step_index(p, HR_STEP_DELETE_OLD);
-    CHECK(on >= 0 && off > on && add > on && add < off && rm > off && del > rm);
+    CHECK(on >= 0 && add > on && rm > add && off > rm && del > off);
     CHECK_STR(p->old_path, "/data/headroom.swap");
     free(in);
     hr_fstab_free(&mine);
