@@ -207,12 +207,12 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     char why[256], sz[32];
 
     if (in->page_size < 4096 || in->page_size > 65536)
-        return hr_error_set(err, HR_EINVAL, "page size %zu is not supported", in->page_size);
+        return hr_error_set(err, HR_EINVAL, "page size %lu is not supported", (unsigned long)in->page_size);
     p->size_bytes = in->size_bytes / in->page_size * in->page_size;
     if (hr_swap_pages(p->size_bytes, in->page_size) < HR_SWAP_MIN_GOOD_PAGES + 1)
         return hr_error_set(err, HR_ERANGE, "size %llu bytes is below the smallest swap area "
-                            "(%zu KiB)", (unsigned long long)in->size_bytes,
-                            (HR_SWAP_MIN_GOOD_PAGES + 1) * in->page_size / 1024);
+                            "(%lu KiB)", (unsigned long long)in->size_bytes,
+                            (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * in->page_size / 1024));
     if (p->size_bytes > ((uint64_t)UINT32_MAX + 1) * in->page_size)
         return hr_error_set(err, HR_ERANGE, "size is larger than a swap area can be");
     if (in->priority < 0 || in->priority > 32767)
@@ -287,8 +287,9 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     add_step(p, HR_STEP_ALLOCATE, in->path, "allocate all %s of %s on %s (no holes), fsync", sz,
              in->path, in->fs.type);
     add_step(p, HR_STEP_WRITE_HEADER, in->path, "write the swap header (label '%s', %llu pages "
-             "of %zu bytes), fsync", HR_APPLY_SWAP_LABEL,
-             (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size), in->page_size);
+             "of %lu bytes), fsync", HR_APPLY_SWAP_LABEL,
+             (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
+             (unsigned long)in->page_size);
     add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
              in->priority);
     add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "

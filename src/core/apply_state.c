@@ -451,8 +451,8 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
 {
     jr r = {.start = text, .p = text, .end = text + len, .name = name ? name : "apply state", .err = err};
     if (len > HR_APPLY_STATE_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", r.name,
-                            HR_APPLY_STATE_MAX_BYTES);
+        return hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", r.name,
+                            (unsigned long)HR_APPLY_STATE_MAX_BYTES);
     ws(&r);
     if (r.p >= r.end || *r.p != '{') {
         return hr_error_set(err, HR_EPARSE, "%s: a JSON object expected", r.name);

@@ -134,8 +134,8 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
     const char *nm = name ? name : "fstab";
     hr_fstab_init(f);
     if (len > HR_FSTAB_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, "%s: %zu bytes, more than the %zu allowed", nm, len,
-                            HR_FSTAB_MAX_BYTES);
+        return hr_error_set(err, HR_ETOOBIG, "%s: %lu bytes, more than the %lu allowed", nm,
+                            (unsigned long)len, (unsigned long)HR_FSTAB_MAX_BYTES);
     if (len && memchr(text, '\0', len))
         return hr_error_set(err, HR_EPARSE, "%s: contains a NUL byte; not a text fstab", nm);
     size_t pos = 0, lineno = 0;
@@ -164,10 +164,10 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
                 if (k == -2)
                     return hr_error_set(err, HR_ENOMEM, "%s: out of memory", nm);
                 if (k == -3)
-                    return hr_error_set(err, HR_EPARSE, "%s: line %zu: dump and pass fields must "
-                                        "be numbers", nm, lineno);
-                return hr_error_set(err, HR_EPARSE, "%s: line %zu: %s%d fields, an entry has 3 to 6",
-                                    nm, lineno, nf > 6 ? "more than 6: " : "", nf > 6 ? 7 : nf);
+                    return hr_error_set(err, HR_EPARSE, "%s: line %lu: dump and pass fields must "
+                                        "be numbers", nm, (unsigned long)lineno);
+                return hr_error_set(err, HR_EPARSE, "%s: line %lu: %s%d fields, an entry has 3 to 6",
+                                    nm, (unsigned long)lineno, nf > 6 ? "more than 6: " : "", nf > 6 ? 7 : nf);
             }
         }
         pos += n + (nl ? 1 : 0);

@@ -116,8 +116,8 @@ int hr_pfw_deserialize(const char *data, size_t n, hr_pfw_list *out, hr_error *e
                                 HR_PFW_MAX_ENTRIES);
         char tmp[HR_PFW_PATH_MAX + 64];
         if (len >= sizeof tmp)
-            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry %d is %zu bytes long",
-                                out->count + 1, len);
+            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry %d is %lu bytes long",
+                                out->count + 1, (unsigned long)len);
         memcpy(tmp, data + pos, len);
         tmp[len] = '\0';
         int r = hr_pfw_parse_string(tmp, &out->e[out->count], err);

@@ -37,13 +37,13 @@ int hr_swap_header_build(unsigned char *page, size_t page_size, uint64_t file_by
     if (!page || !uuid)
         return hr_error_set(err, HR_EINVAL, "swap header: missing buffer or UUID");
     if (!page_size_ok(page_size))
-        return hr_error_set(err, HR_EINVAL, "swap header: page size %zu is not a power of two "
-                            "from 4096 to 65536", page_size);
+        return hr_error_set(err, HR_EINVAL, "swap header: page size %lu is not a power of two "
+                            "from 4096 to 65536", (unsigned long)page_size);
     uint64_t pages = hr_swap_pages(file_bytes, page_size);
     if (pages < HR_SWAP_MIN_GOOD_PAGES + 1)
         return hr_error_set(err, HR_ERANGE, "swap header: a swap area needs at least %d pages "
-                            "(%zu KiB); got %llu bytes", HR_SWAP_MIN_GOOD_PAGES + 1,
-                            (HR_SWAP_MIN_GOOD_PAGES + 1) * page_size / 1024,
+                            "(%lu KiB); got %llu bytes", HR_SWAP_MIN_GOOD_PAGES + 1,
+                            (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * page_size / 1024),
                             (unsigned long long)file_bytes);
     size_t llen = label ? strlen(label) : 0;
     if (llen > HR_SWAP_LABEL_MAX)
@@ -66,11 +66,11 @@ int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
     if (!page || !out || !page_size_ok(page_size))
         return hr_error_set(err, HR_EINVAL, "swap header: bad arguments");
     if (n < page_size)
-        return hr_error_set(err, HR_EPARSE, "swap header: only %zu bytes, a page is %zu", n,
-                            page_size);
+        return hr_error_set(err, HR_EPARSE, "swap header: only %lu bytes, a page is %lu",
+                            (unsigned long)n, (unsigned long)page_size);
     if (memcmp(page + page_size - HR_SWAP_MAGIC_LEN, HR_SWAP_MAGIC, HR_SWAP_MAGIC_LEN) != 0)
-        return hr_error_set(err, HR_EPARSE, "swap header: no SWAPSPACE2 signature at offset %zu",
-                            page_size - HR_SWAP_MAGIC_LEN);
+        return hr_error_set(err, HR_EPARSE, "swap header: no SWAPSPACE2 signature at offset %lu",
+                            (unsigned long)(page_size - HR_SWAP_MAGIC_LEN));
     memset(out, 0, sizeof *out);
     out->version = get_u32(page + HR_SWAP_OFF_VERSION);
     out->last_page = get_u32(page + HR_SWAP_OFF_LAST_PAGE);
