@@ -218,6 +218,6 @@ int main(void)
 int main(void)
 {
     printf("Windows registry test: runs in the Windows build under Wine (make test-windows)\n");
-    return 0;
+    return TEST_DONE();
 }
 #endif
