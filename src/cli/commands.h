@@ -19,6 +19,7 @@ typedef struct hr_command {
 } hr_command;
 
 int hr_cmd_status(int argc, char **argv);
+int hr_cmd_diagnose(int argc, char **argv);
 
 /* NULL-terminated table in commands.c. */
 extern const hr_command hr_commands[];
