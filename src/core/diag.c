@@ -534,8 +534,11 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     hr_diag_evidence *ev = add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
     if (pid >= 0) {
+        /* The victim line says most: who, and whether a cgroup's limit or the whole
+         * machine ran out. */
         f->victim_pid = pid;
         snprintf(f->victim, sizeof f->victim, "%s", victim);
+        f->meaning = meaning;
     }
     if (!ev)
         return true;
