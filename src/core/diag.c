@@ -370,14 +370,17 @@ static bool rest_is(const char *s, size_t n, size_t i, const char *want)
 
 static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool english)
 {
-    if (english && s[b] != 'K')
-        return false;   /* shells print it capitalised */
     size_t p = b;
     while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '\t'))
         p--;
     bool rest_empty = rest_is(s, n, e, "") || rest_is(s, n, e, ": 9");
     /* job reports pad the word to a column before the command */
     bool padded = n - e >= 2 && s[e] == ' ' && s[e + 1] == ' ';
+    /* zsh: "zsh: killed     python main.py" */
+    if (p > 0 && s[p - 1] == ':' && p < b && (padded || rest_empty))
+        return true;
+    if (english && s[b] != 'K')
+        return false;   /* bash and dash print it capitalised */
     if (p == 0)
         return rest_empty || padded;
     unsigned char before = (unsigned char)s[p - 1];

@@ -112,6 +112,8 @@ const hr_diag_rule hr_diag_rules[] = {
     {"could not allocate tensor with", GPU, M, 0, HR_RK_PLAIN, m_directml},
     {"out_of_device_memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"out of device memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"outofdevicememory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"device memory allocation of size", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"cudamalloc failed", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"got an oom, unloading all loaded models", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"reserved in total by pytorch", GPU, M, 0, HR_RK_PLAIN, NULL},
