@@ -9,5 +9,6 @@ const hr_command hr_commands[] = {
     {"apply", "set the paging file / swap file safely (dry run unless --yes)", hr_cmd_apply},
     {"rollback", "undo what apply changed (dry run unless --yes)", hr_cmd_rollback},
     {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify},
+    {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose},
     {NULL, NULL, NULL},
 };
