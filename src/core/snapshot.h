@@ -88,6 +88,7 @@ typedef struct hr_device {
     hr_tri encrypted;
     char encryption[32];              /* "dm-crypt LUKS2", "BitLocker" */
     bool virtual_disk;                /* virtio/xen/VM disk: "rotational" says nothing real */
+    char bus[16];                     /* Windows bus type: "NVMe", "SATA", "USB"; "" unknown */
     uint64_t fs_total_bytes;
     uint64_t fs_free_bytes;
     char why[HR_SNAP_WHY_MAX];        /* what could not be learnt */
@@ -130,6 +131,7 @@ typedef struct hr_paging_config {
     hr_tri temp_page_file;        /* Windows TempPageFile: configured file could not be created */
     int existing_count;           /* Windows ExistingPageFiles */
     char existing[HR_MAX_PAGING_CONFIG][HR_SNAP_PATH_MAX];
+    char notes[HR_SNAP_WHY_MAX];  /* entries the OS ignores and why ("17th entry: at most 16") */
 } hr_paging_config;
 
 /* A volume that holds, or could hold, a paging file / swap file. */
@@ -239,6 +241,14 @@ typedef struct hr_procs {
     hr_proc proc[HR_MAX_PROCS];        /* largest first */
 } hr_procs;
 
+/* A fact worth flagging, with the rule it comes from (SEED-NOTES S-numbers):
+ * "S1.2: paging file on C: is system-managed and C: is nearly full". Facts, not advice. */
+#define HR_MAX_NOTES 12
+typedef struct hr_note {
+    char rule[8];                      /* "S1.2" */
+    char text[HR_SNAP_WHY_MAX];
+} hr_note;
+
 typedef struct hr_snapshot {
     hr_platform_info platform;
     hr_ram ram;
@@ -255,6 +265,8 @@ typedef struct hr_snapshot {
     hr_gpus gpus;
     hr_power power;
     hr_procs procs;
+    int note_count;
+    hr_note notes[HR_MAX_NOTES];
 } hr_snapshot;
 
 /* Every field unknown, every section not-yet-read. */
@@ -266,6 +278,12 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void hr_section_fail(hr_section *s, const char *fmt, ...);
 void hr_section_ok(hr_section *s, const char *source);
+
+/* Add a note (dropped silently when the list is full). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...);
 
 /* True when any section that was probed is not ok. */
 bool hr_snapshot_partial(const hr_snapshot *s);

@@ -72,10 +72,19 @@ static void device_facts(out *o, const hr_device *d)
     pf(o, ", %s", rem ? rem : "removable unknown");
     if (d->usb == HR_TRI_YES)
         pf(o, ", USB");
+    else if (d->bus[0] && strcmp(d->bus, "unknown") != 0)
+        pf(o, ", %s", d->bus);
     if (d->encrypted == HR_TRI_YES)
         pf(o, ", encrypted (%s)", d->encryption[0] ? d->encryption : "yes");
     else if (d->encrypted == HR_TRI_NO)
         pf(o, ", not encrypted");
+}
+
+/* Windows drive names ("C:") already end in a colon. */
+static bool ends_with_colon(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && name[n - 1] == ':';
 }
 
 static void tiers(out *o, const hr_snapshot *s)
@@ -184,8 +193,8 @@ static void paging(out *o, const hr_snapshot *s)
         const hr_device *d = &p->device;
         pf(o, "    on ");
         if (d->name[0])
-            pf(o, "%s%s%s%s: ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
-               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "");
+            pf(o, "%s%s%s%s%s ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
+               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "", ends_with_colon(d->name) ? "" : ":");
         device_facts(o, d);
         if (d->fs_type[0])
             pf(o, "; file system %s at %s", d->fs_type, d->mount_point);
@@ -221,6 +230,14 @@ static void paging(out *o, const hr_snapshot *s)
         if (pc->temp_page_file == HR_TRI_YES)
             pf(o, "  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n",
                warn(o), reset(o));
+        if (win && pc->existing_count > 0) {
+            pf(o, "  created at this boot (ExistingPageFiles):");
+            for (int i = 0; i < pc->existing_count; i++)
+                pf(o, " %s", pc->existing[i]);
+            pf(o, "\n");
+        }
+        if (pc->notes[0])
+            pf(o, "  ignored by Windows: %s\n", pc->notes);
     }
 }
 
@@ -241,9 +258,11 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "               %s", d->name[0] ? d->name : "device unknown");
         if (d->disk[0] && strcmp(d->disk, d->name))
             pf(o, " on %s", d->disk);
-        pf(o, ": ");
+        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
         device_facts(o, d);
         pf(o, "\n");
+        if (win && d->why[0])
+            pf(o, "               unknown: %s\n", d->why);
         if (v->can_hold_swap == HR_TRI_NO)
             pf(o, "               cannot hold %s: %s\n", win ? "a paging file" : "a swap file", v->why_not);
     }
@@ -368,6 +387,16 @@ static void power(out *o, const hr_snapshot *s)
         pf(o, "  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n");
 }
 
+/* Facts that need the whole snapshot to see, with the rule each comes from. */
+static void notes(out *o, const hr_snapshot *s)
+{
+    if (s->note_count == 0)
+        return;
+    heading(o, "NOTES", NULL);
+    for (int i = 0; i < s->note_count; i++)
+        pf(o, "  %s%s%s (%s)\n", warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
+}
+
 int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
 {
     out o = {.b = b, .color = ro && ro->color};
@@ -386,6 +415,7 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     gpus(&o, s);
     power(&o, s);
     volumes(&o, s);
+    notes(&o, s);
     if (hr_snapshot_partial(s))
         pf(&o, "\n%sSome sources could not be read: the report is partial (exit status 3).%s\n", warn(&o), reset(&o));
     return o.err;
