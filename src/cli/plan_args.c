@@ -123,7 +123,7 @@ int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot *
 {
     *snap = NULL;
     /* Another OS than this binary's: nothing here describes that machine. */
-    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os())
+    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->probe.replay)
         return 0;
     hr_snapshot *s = malloc(sizeof *s);
     if (!s) {

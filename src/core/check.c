@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *hr_verdict_name(hr_verdict v)
+const char *hr_check_verdict_name(hr_check_verdict v)
 {
     switch (v) {
     case HR_VERDICT_OK: return "ok";
@@ -17,7 +17,7 @@ const char *hr_verdict_name(hr_verdict v)
     }
 }
 
-const char *hr_verdict_label(hr_verdict v)
+const char *hr_check_verdict_label(hr_check_verdict v)
 {
     switch (v) {
     case HR_VERDICT_OK: return "OK";
@@ -42,7 +42,7 @@ uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
 
 /* Below 80 % of the need the run dies; between 80 % and 100 % it lives or dies on details
  * (LoRAs, batch size, what else is open: S4.1, S5.2). */
-static hr_verdict judge(uint64_t capacity, uint64_t need)
+static hr_check_verdict judge(uint64_t capacity, uint64_t need)
 {
     if (capacity == HR_UNKNOWN)
         return HR_VERDICT_UNKNOWN;

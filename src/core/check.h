@@ -18,15 +18,15 @@
 #define HR_CHECK_OTHER_MIN_BYTES ((uint64_t)100 << 20)   /* smaller users are not worth closing */
 
 /* Exit statuses 0/1/2 are the verdicts; HR_VERDICT_UNKNOWN exits 3 (docs/check.md). */
-typedef enum hr_verdict {
+typedef enum hr_check_verdict {
     HR_VERDICT_OK = 0,
     HR_VERDICT_AT_RISK = 1,
     HR_VERDICT_WILL_FAIL = 2,
     HR_VERDICT_UNKNOWN = 3
-} hr_verdict;
+} hr_check_verdict;
 
-const char *hr_verdict_name(hr_verdict v);    /* "ok", "at-risk", "will-fail", "unknown" */
-const char *hr_verdict_label(hr_verdict v);   /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
+const char *hr_check_verdict_name(hr_check_verdict v);    /* "ok", "at-risk", "will-fail", "unknown" */
+const char *hr_check_verdict_label(hr_check_verdict v);   /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
 
 /* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
  * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
@@ -40,7 +40,7 @@ typedef struct hr_check_other {
 } hr_check_other;
 
 typedef struct hr_check {
-    hr_verdict verdict;
+    hr_check_verdict verdict;
     char verdict_rule[16];
     char verdict_text[HR_PLAN_TEXT_MAX];
     hr_workload workload;          /* the one judged (SDXL when none declared) */
@@ -50,7 +50,7 @@ typedef struct hr_check {
     uint64_t capacity_bytes;       /* HR_UNKNOWN when not known */
     char capacity_basis[200];
     uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
-    hr_verdict verdict_after;
+    hr_check_verdict verdict_after;
     uint64_t charge_bytes;         /* commit in use now; HR_UNKNOWN */
     int todo_count;
     hr_plan_line todo[HR_CHECK_MAX_TODO];

@@ -11,7 +11,7 @@
 #define GREEN "\033[1;32m"
 #define RESET "\033[0m"
 
-static const char *verdict_color(hr_verdict v)
+static const char *verdict_color(hr_check_verdict v)
 {
     return v == HR_VERDICT_OK ? GREEN : v == HR_VERDICT_AT_RISK ? YELLOW : v == HR_VERDICT_WILL_FAIL ? RED : YELLOW;
 }
@@ -108,13 +108,13 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
     hr_buf_printf(out, "  needs     %s at the run's peak — %s\n\n", b, c->need_basis);
 
     if (color)
-        hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_verdict_label(c->verdict), RESET);
+        hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);
     else
-        hr_buf_puts(out, hr_verdict_label(c->verdict));
+        hr_buf_puts(out, hr_check_verdict_label(c->verdict));
     hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
         hr_plan_gb(c->capacity_after_bytes, a, sizeof a);
-        hr_buf_printf(out, "  with the plan: %s → %s\n", a, hr_verdict_label(c->verdict_after));
+        hr_buf_printf(out, "  with the plan: %s → %s\n", a, hr_check_verdict_label(c->verdict_after));
     }
 
     if (c->todo_count) {
@@ -162,7 +162,7 @@ void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *p,
         hr_json_null(w, "verdict");
         hr_json_str(w, "verdict_reason", c->verdict_text);
     } else {
-        hr_json_str(w, "verdict", hr_verdict_name(c->verdict));
+        hr_json_str(w, "verdict", hr_check_verdict_name(c->verdict));
     }
     hr_json_u64(w, "exit_status", (uint64_t)c->verdict);
     hr_json_str(w, "verdict_rule", c->verdict_rule);
@@ -183,7 +183,7 @@ void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *p,
     if (c->verdict_after == HR_VERDICT_UNKNOWN)
         hr_json_null(w, "verdict_after_plan");
     else
-        hr_json_str(w, "verdict_after_plan", hr_verdict_name(c->verdict_after));
+        hr_json_str(w, "verdict_after_plan", hr_check_verdict_name(c->verdict_after));
     hr_json_end_object(w);
 
     hr_json_begin_array(w, "todo");

@@ -226,7 +226,7 @@ static void test_need_model(void)
                 hr_check *c = judge(NULL, &in, NULL);
                 if (c->verdict_after != HR_VERDICT_OK)
                     fprintf(stderr, "RAM %d VRAM %d %s: after plan %s\n", rams[i], vrams[j],
-                            hr_workload_name((hr_workload)w), hr_verdict_name(c->verdict_after));
+                            hr_workload_name((hr_workload)w), hr_check_verdict_name(c->verdict_after));
                 CHECK(c->verdict_after == HR_VERDICT_OK);
                 free(c);
             }

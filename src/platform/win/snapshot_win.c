@@ -1,5 +1,6 @@
 /* headroom — the Windows backend of platform.h: probe Win32 (or load recorded answers),
  * then let the core turn the answers into the snapshot. */
+#include "probe_procs.h"
 #include "win_probes.h"
 
 #include "core/json_writer.h"
@@ -125,5 +126,8 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     }
     int r = hr_win_model_snapshot(raw, snap);
     free(raw);
+    /* check: the biggest other users (live only: recordings do not carry processes). */
+    if (r >= 0 && !(opts && opts->skip_procs))
+        hr_win_probe_procs(&snap->procs);
     return r;
 }
