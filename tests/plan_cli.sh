@@ -97,6 +97,26 @@ json "check todo has rules" "all(t['rule'] for t in d['todo'])"
 expect "check hypothetical" 3 "$hr" check --ram 16G --vram 8G --os windows --workload sdxl --json
 json "hypothetical: verdict null, plan OK" "d['verdict'] is None and d['capacity']['verdict_after_plan'] == 'ok' and d['status'] is None"
 
+# Recorded Windows machines (tests/fixtures/windows), replayed on any OS.
+fx=$(dirname "$0")/fixtures/windows
+if [ -d "$fx" ]; then
+    expect "check: 16 GB laptop, automatic file on a full C:" 2 "$hr" check --replay "$fx/laptop-16g-auto-full-c.json" --workload sdxl
+    has "laptop: what to do" "make room for a 64 GB paging file"
+    expect "plan: laptop --json" 0 "$hr" plan --replay "$fx/laptop-16g-auto-full-c.json" --workload sdxl --json
+    json "laptop: warnings" "{'auto-full-system', 'no-target', 'on-battery'} <= {w['id'] for w in d['warnings']}"
+    json "laptop: no target" "d['recommended']['target'] is None and d['recommended']['maximum_bytes'] == 64 << 30"
+    expect "check: desktop with 64 GB fixed on D:" 0 "$hr" check --replay "$fx/desktop-64g-fixed-d.json" --workload sdxl
+    has "desktop: nothing to do" "Nothing to do."
+    expect "plan: desktop --json" 0 "$hr" plan --replay "$fx/desktop-64g-fixed-d.json" --json
+    json "desktop: nothing to change on D:" "d['nothing_to_change'] and d['recommended']['target'] == 'D:'"
+    json "desktop: HDD ranked last" "d['candidates'][-1]['ssd'] is False"
+    expect "plan: paging file on a USB disk" 0 "$hr" plan --replay "$fx/usb-pagefile.json" --json
+    json "usb: E: not eligible, removed" "not [c for c in d['candidates'] if c['target'] == 'E:'][0]['eligible'] and d['removals'][0]['rule'] == 'S5.4'"
+    json "usb: 8 GB laptop warnings" "{'upgrade-ram', 'integrated-gpu', 'paging-on-removable'} <= {w['id'] for w in d['warnings']}"
+    expect "check: no paging file" 2 "$hr" check --replay "$fx/no-pagefile.json" --workload sdxl --json
+    json "no paging file: will fail, OK with the plan" "d['verdict'] == 'will-fail' and d['capacity']['verdict_after_plan'] == 'ok'"
+fi
+
 # plan never changes anything: no swapon/swapoff, no file opened for writing, nothing created
 # (traced, so that other programs changing swap on this machine cannot confuse the test).
 if command -v strace >/dev/null 2>&1; then

@@ -155,6 +155,18 @@ static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
     return ram + grow;
 }
 
+/* The rule that decided the size: the peak, or the S4 rule that chose within the table. */
+static const char *sizing_rule(const hr_plan_recommended *r)
+{
+    static const char *const deciding[] = {"peak", "video", "lean-on-ram", "small-vram", "big-vram", "light",
+                                           "worked-example", "row-32-default"};
+    for (size_t k = 0; k < sizeof deciding / sizeof deciding[0]; k++)
+        for (int i = 0; i < r->reason_count; i++)
+            if (strcmp(r->reasons[i].id, deciding[k]) == 0)
+                return r->reasons[i].rule;
+    return r->reason_count ? r->reasons[0].rule : "S4.1";
+}
+
 #define TODO(id_rule, ...) \
     hr_plan_line_add(c->todo, &c->todo_count, HR_CHECK_MAX_TODO, id_rule, __VA_ARGS__)
 
@@ -296,7 +308,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         plan_helps = false;
     if (plan_helps) {
         hr_plan_gb(r->maximum_bytes, a, sizeof a);
-        const char *rule = r->basis == HR_BASIS_PEAK ? "S4.1" : r->reasons[r->reason_count > 1 ? 1 : 0].rule;
+        const char *rule = sizing_rule(r);
         char id_rule[48];
         if (f->cgroup_limited) {
             hr_plan_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
@@ -307,6 +319,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             TODO("wslconfig|X.wsl2", "set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
                                      "(headroom plan shows the steps)",
                  (unsigned long long)(r->maximum_bytes >> 30));
+        } else if (!r->target_known && p->candidate_count > 0) {
+            TODO("make-room|S4.3", "make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                                   "Disk Management to make a partition for it)", a,
+                 f->os == HR_OS_WINDOWS ? "paging file" : "swap file");
         } else if (f->os == HR_OS_WINDOWS) {
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
             TODO(id_rule, "set a %s %s paging file on %s — headroom plan shows the exact steps", a,

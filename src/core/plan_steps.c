@@ -85,8 +85,12 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     step(p, "open|S2.2", "sysdm.cpl",
          "press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
          "Virtual memory: Change…");
-    step(p, "untick-auto|S3.1", NULL,
-         "untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)");
+    if (snap && snap->paging_config.automatic == HR_TRI_NO)
+        step(p, "untick-auto|S3.1", NULL,
+             "check that \"Automatically manage paging file size for all drives\" is unticked");
+    else
+        step(p, "untick-auto|S3.1", NULL,
+             "untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)");
     step(p, "set-new|S3.1", NULL,
          "select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
          "(OK alone does not save it — S5.1)",

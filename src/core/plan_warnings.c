@@ -65,8 +65,13 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
         return;
     const hr_volume *sv = system_volume(snap);
     if (windows_automatic(snap)) {
-        bool nearly_full = sv && sv->dev.fs_free_bytes != HR_UNKNOWN &&
-                           sv->dev.fs_free_bytes < r->maximum_bytes + HR_PLAN_RESERVE_MIN_BYTES;
+        /* "Nearly full": under twice the free space the plan keeps on any drive, max(10 GB,
+         * 5 %) — the seed saw Windows shrink the file with "only a few GB" free (S1.2b). */
+        uint64_t reserve = HR_PLAN_RESERVE_MIN_BYTES;
+        if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN &&
+            sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT > reserve)
+            reserve = sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT;
+        bool nearly_full = sv && sv->dev.fs_free_bytes != HR_UNKNOWN && sv->dev.fs_free_bytes < 2 * reserve;
         if (nearly_full) {
             char fr[32];
             hr_plan_gb(sv->dev.fs_free_bytes, fr, sizeof fr);

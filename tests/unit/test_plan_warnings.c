@@ -91,6 +91,8 @@ static void windows_scenarios(void)
     s->volumes[0].dev.fs_free_bytes = GB(20);
     snap_volume(s, "D:\\", "NTFS", 1, GB(500), GB(400), false);
     expect("automatic, nearly full C:", s, &in, "auto-full-system,no-crash-dump");
+    s->volumes[0].dev.fs_free_bytes = GB(100);   /* exactly 2 × 5 % of 1000 GB: not nearly full */
+    expect("automatic, C: at the edge", s, &in, "auto-managed,no-crash-dump");
     free(s);
 
     s = healthy_windows();
