@@ -8,9 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
+HR_PRINTF(3, 4)
 static void item(hr_verify_result *r, hr_verify_verdict v, const char *fmt, ...)
 {
     if (v > r->verdict)
