@@ -142,9 +142,7 @@ typedef struct parse_ctx {
     int ignored;
 } parse_ctx;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 static void note(hr_paging_config *cfg, const char *fmt, ...)
 {
     char tmp[HR_SNAP_WHY_MAX];

@@ -183,9 +183,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
 
 /* Append a line (silently dropped when the list is full: lists are sized for every rule). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
+HR_PRINTF(5, 6)
 void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,
                       const char *fmt, ...);
 /* id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */

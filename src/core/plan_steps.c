@@ -13,9 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
+HR_PRINTF(4, 5)
 static void step(hr_plan *p, const char *id_rule, const char *command, const char *fmt, ...)
 {
     if (p->step_count >= HR_PLAN_MAX_STEPS)

@@ -11,6 +11,8 @@
 #ifndef HR_SNAPSHOT_H
 #define HR_SNAPSHOT_H
 
+#include "error.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -273,16 +275,12 @@ typedef struct hr_snapshot {
 void hr_snapshot_init(hr_snapshot *s, hr_os os);
 
 /* Mark a section unknown with a reason (first reason wins; later ones are appended). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 void hr_section_fail(hr_section *s, const char *fmt, ...);
 void hr_section_ok(hr_section *s, const char *source);
 
 /* Add a note (dropped silently when the list is full). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
+HR_PRINTF(3, 4)
 void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...);
 
 /* True when any section that was probed is not ok. */

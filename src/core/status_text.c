@@ -14,9 +14,7 @@ typedef struct out {
     bool color;
 } out;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 static void pf(out *o, const char *fmt, ...)
 {
     va_list ap;
