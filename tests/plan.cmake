@@ -3,8 +3,13 @@
 if(NOT WIN32)
   add_test(NAME cli.plan_check COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/plan_cli.sh ${HR_BIN})
 else()
+  # A recorded desktop (drives C:, D:, E:) with the issue's what-if facts: 64 GB fixed on D:.
   add_test(NAME cli.plan_windows
-           COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} plan --ram 16G --vram 8G --workload sdxl --os windows)
+           COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} plan --ram 16G --vram 8G --workload sdxl
+                   --replay ${HR_FIXTURES}/windows/desktop-64g-fixed-d.json)
   set_tests_properties(cli.plan_windows PROPERTIES
-    PASS_REGULAR_EXPRESSION "64 GB fixed \\(initial = maximum = 65536 MB\\)")
+    PASS_REGULAR_EXPRESSION "64 GB fixed \\(initial = maximum = 65536 MB\\) on D:")
+  add_test(NAME cli.check_windows_live COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} check --workload sdxl)
+  set_tests_properties(cli.check_windows_live PROPERTIES
+    PASS_REGULAR_EXPRESSION "(OK|AT RISK|WILL FAIL|CANNOT TELL)  ")   # exit 0-3 are verdicts
 endif()

@@ -334,6 +334,13 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
             /* S3.2: when space is tight, a range rather than nothing. */
             r->initial_bytes = hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
             r->fixed = false;
+            for (int i = 0; i < r->reason_count; i++)   /* "initial = maximum" no longer holds */
+                if (strcmp(r->reasons[i].id, "fixed") == 0) {
+                    memmove(&r->reasons[i], &r->reasons[i + 1],
+                            (size_t)(r->reason_count - i - 1) * sizeof r->reasons[0]);
+                    r->reason_count--;
+                    break;
+                }
             char a[32], b[32];
             hr_plan_gb(r->initial_bytes, a, sizeof a);
             hr_plan_gb(r->maximum_bytes, b, sizeof b);

@@ -203,6 +203,7 @@ static void test_range_fallback(void)
     CHECK_EQ_U64(p->recommended.initial_bytes, GB(32));
     CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
     CHECK(has_reason(p, "range-forced", "S3.2"));
+    CHECK(!has_reason(p, "fixed", "S3.2"));
     free(p);
     /* Free space unknown: still a target, with the caveat. */
     s->volumes[0].dev.fs_free_bytes = HR_UNKNOWN;

@@ -41,7 +41,7 @@ int hr_win_probe_procs(hr_procs *out)
             }
             char name[HR_SNAP_NAME_MAX];
             int n = WideCharToMultiByte(CP_UTF8, 0, pe.szExeFile, -1, name, (int)sizeof name, NULL, NULL);
-            if (n <= 0)
+            if (n <= 1)   /* no name (a process still starting), or not convertible */
                 snprintf(name, sizeof name, "pid %lu", (unsigned long)pe.th32ProcessID);
             seen++;
             hr_proc_table_add(&t, name, (int64_t)pe.th32ProcessID, (uint64_t)pmc.WorkingSetSize,
