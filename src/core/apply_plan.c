@@ -28,9 +28,7 @@ const char *hr_step_kind_name(hr_step_kind k)
     return "unknown";
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
+HR_PRINTF(4, 5)
 static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *path,
                                const char *fmt, ...)
 {

@@ -8,10 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void item(hr_verify_result *r, hr_verdict v, const char *fmt, ...)
+HR_PRINTF(3, 4)
+static void item(hr_verify_result *r, hr_verify_verdict v, const char *fmt, ...)
 {
     if (v > r->verdict)
         r->verdict = v;
@@ -127,7 +125,7 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
     if (in->state && in->state->reg_written && in->boot_unix != HR_UNKNOWN_I64 &&
         in->state->started_unix >= in->boot_unix)
         pending = true;
-    hr_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
+    hr_verify_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
 
     /* What exists now: ExistingPageFiles, and the open files (more precise when known). */
     char now[2 * HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];

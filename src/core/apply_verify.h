@@ -20,20 +20,20 @@
 #define HR_VERIFY_MAX_ITEMS 48
 #define HR_VERIFY_MAX_CONFIG 64
 
-typedef enum hr_verdict {
+typedef enum hr_verify_verdict {
     HR_VERDICT_MATCH = 0,
     HR_VERDICT_PENDING_REBOOT = 1,
     HR_VERDICT_DIFFER = 2
-} hr_verdict;
+} hr_verify_verdict;
 
 typedef struct hr_verify_item {
-    hr_verdict verdict;
+    hr_verify_verdict verdict;
     char text[600];
 } hr_verify_item;
 
 typedef struct hr_verify_result {
     hr_os os;
-    hr_verdict verdict;
+    hr_verify_verdict verdict;
     int count;
     hr_verify_item items[HR_VERIFY_MAX_ITEMS];
     uint64_t commit_limit_bytes;   /* HR_UNKNOWN if not read */
