@@ -39,6 +39,11 @@ bool hr_cli_stdout_is_tty(void)
     return hr_console_color();
 }
 
+bool hr_cli_stdin_is_tty(void)
+{
+    return hr_isatty(hr_fileno(stdin)) != 0;
+}
+
 int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 {
     const char *a = argv[*i];

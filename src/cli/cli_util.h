@@ -19,6 +19,8 @@ int hr_cli_write(const hr_buf *b);
 
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);
+/* Is stdin a terminal (nothing piped in)? */
+bool hr_cli_stdin_is_tty(void);
 
 /* Match "--name" or "--name=value" / "--name value"; on match sets *value (NULL for flags)
  * and advances *i past a separate value. Returns 1 on match, 0 if not this option, -1 if

@@ -20,6 +20,12 @@ typedef struct hr_command {
 } hr_command;
 
 int hr_cmd_status(int argc, char **argv);
+int hr_cmd_plan(int argc, char **argv);
+int hr_cmd_check(int argc, char **argv);
+int hr_cmd_apply(int argc, char **argv);
+int hr_cmd_rollback(int argc, char **argv);
+int hr_cmd_verify(int argc, char **argv);
+int hr_cmd_diagnose(int argc, char **argv);
 
 /* NULL-terminated table in commands.c. */
 extern const hr_command hr_commands[];

@@ -44,17 +44,18 @@ int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *
                 continue;
             const char *v = colon + 1;
             size_t vn = n - klen - 1;
-            /* "12345 kB": the unit is always kB (KiB) for sizes. */
-            uint64_t mult = 1;
-            if (vn >= 2 && memcmp(v + vn - 2, "kB", 2) == 0) {
-                mult = 1024;
-                vn -= 2;
-            }
+            /* "12345 kB": every field we use is a size in kB (KiB). A value without the
+             * unit is a truncated or foreign file, not a count of bytes. */
+            if (vn > 0 && v[vn - 1] == '\r')
+                vn--;
             uint64_t val;
-            if (!hr_parse_u64(v, vn, &val) || val > UINT64_MAX / 1024 / 2)
+            if (vn < 2 || memcmp(v + vn - 2, "kB", 2) != 0)
+                return hr_error_set(err, HR_EPARSE, "%s: line %u: %s has no kB unit (truncated?)", what,
+                                    lineno, fields[i].name);
+            if (!hr_parse_u64(v, vn - 2, &val) || val > UINT64_MAX / 1024 / 2)
                 return hr_error_set(err, HR_EPARSE, "%s: line %u: bad value for %s", what, lineno,
                                     fields[i].name);
-            *(uint64_t *)((char *)out + fields[i].off) = val * mult;
+            *(uint64_t *)((char *)out + fields[i].off) = val * 1024;
         }
     }
     return 0;

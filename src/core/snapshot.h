@@ -232,6 +232,7 @@ typedef struct hr_proc {
     char name[HR_SNAP_NAME_MAX];
     uint64_t resident_bytes;
     uint64_t commit_bytes;             /* Windows private bytes; Linux VmSwap+RssAnon */
+    int processes;                     /* processes of this program folded into the line (0 = 1) */
 } hr_proc;
 
 typedef struct hr_procs {

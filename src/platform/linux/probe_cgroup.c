@@ -10,20 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Find the mount of the memory hierarchy: cgroup2, or cgroup v1 with the memory option. */
-static bool find_mount(const char *buf, size_t len, bool v2, hr_mount *out)
+/* Find the mount of the memory hierarchy: cgroup2, or cgroup v1 with the memory option.
+ * Returns 1 when found, 0 when not, or the parse error of a malformed line before it. */
+static int find_mount(const char *buf, size_t len, bool v2, hr_mount *out, hr_error *err)
 {
     const char *cur = buf, *end = buf + len;
     unsigned lineno = 0;
     hr_mount m;
-    while (hr_mountinfo_next(&cur, end, "mountinfo", &lineno, &m, NULL) == 1) {
+    int r;
+    while ((r = hr_mountinfo_next(&cur, end, "/proc/self/mountinfo", &lineno, &m, err)) == 1) {
         if (v2 ? strcmp(m.fs_type, "cgroup2") == 0
                : strcmp(m.fs_type, "cgroup") == 0 && hr_opt_has(m.super_opts, "memory")) {
             *out = m;
-            return true;
+            return 1;
         }
     }
-    return false;
+    return r;
 }
 
 static uint64_t min_limit(uint64_t a, uint64_t b)
@@ -36,19 +38,27 @@ static uint64_t min_limit(uint64_t a, uint64_t b)
 }
 
 /* Read FILE in dir and every parent up to the mount root: the effective limit is the
- * smallest on the path (a child's "max" does not lift a parent's limit). */
-static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *rel, const char *file)
+ * smallest on the path (a child's "max" does not lift a parent's limit). Levels without the
+ * file (the root) are skipped; a file that is there but does not hold a number makes the
+ * limit unknown (that level might be the lowest) and is named in the section. */
+static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *rel, const char *file,
+                           hr_section *sec)
 {
     char path[HR_SNAP_PATH_MAX * 2];
     char r[HR_SNAP_PATH_MAX];
     hr_strlcpy(r, rel, sizeof r);
     uint64_t best = HR_UNKNOWN;
+    bool bad = false;
     for (;;) {
         snprintf(path, sizeof path, "%s%s/%s", mountp, strcmp(r, "/") == 0 ? "" : r, file);
-        char v[64];
+        char v[64] = "";
         uint64_t x;
         if (hr_lx_read_str(sysroot, path, v, sizeof v) && hr_parse_limit(v, strlen(v), &x))
             best = min_limit(best, x);
+        else if (hr_lx_exists(sysroot, path) && !bad) {
+            bad = true;
+            hr_section_fail(sec, "%s: not a limit ('%.20s')", path, v);
+        }
         char *slash = strrchr(r, '/');
         if (!slash || strcmp(r, "/") == 0)
             break;
@@ -57,7 +67,7 @@ static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *
         else
             *slash = '\0';
     }
-    return best;
+    return bad ? HR_UNKNOWN : best;
 }
 
 static uint64_t read_num(const char *sysroot, const char *dir, const char *file)
@@ -99,9 +109,14 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
 
     r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
     hr_mount m;
-    if (r != 0 || !find_mount(hr_buf_str(&b), b.len, !v1, &m)) {
-        hr_section_fail(&g->s, r ? "%s" : "no %s mount for the memory controller in /proc/self/mountinfo",
-                        r ? err.msg : (v1 ? "cgroup (memory)" : "cgroup2"));
+    if (r == 0)
+        r = find_mount(hr_buf_str(&b), b.len, !v1, &m, &err);
+    if (r != 1) {
+        if (r < 0)
+            hr_section_fail(&g->s, "%s", err.msg);
+        else
+            hr_section_fail(&g->s, "no %s mount for the memory controller in /proc/self/mountinfo",
+                            v1 ? "cgroup (memory)" : "cgroup2");
         hr_buf_free(&b);
         return;
     }
@@ -122,8 +137,8 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
     char evbuf[4096];
     char path[HR_SNAP_PATH_MAX * 2];
     if (v1) {
-        g->memory_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.limit_in_bytes");
-        g->memsw_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.memsw.limit_in_bytes");
+        g->memory_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.limit_in_bytes", &g->s);
+        g->memsw_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.memsw.limit_in_bytes", &g->s);
         g->memory_current_bytes = read_num(sysroot, g->dir, "memory.usage_in_bytes");
         g->memory_peak_bytes = read_num(sysroot, g->dir, "memory.max_usage_in_bytes");
         g->memory_high_bytes = HR_UNLIMITED;
@@ -134,9 +149,9 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
             hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
             g->oom_kills = k;
     } else {
-        g->memory_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.max");
-        g->memory_high_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.high");
-        g->swap_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.swap.max");
+        g->memory_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.max", &g->s);
+        g->memory_high_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.high", &g->s);
+        g->swap_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.swap.max", &g->s);
         g->memory_current_bytes = read_num(sysroot, g->dir, "memory.current");
         g->memory_peak_bytes = read_num(sysroot, g->dir, "memory.peak");
         snprintf(path, sizeof path, "%s/memory.events", g->dir);
@@ -145,9 +160,15 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
             hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
             g->oom_kills = k;
     }
-    /* The root cgroup has no limit files: no limit at all. */
-    if (g->memory_max_bytes == HR_UNKNOWN && strcmp(rel, "/") == 0)
-        g->memory_max_bytes = HR_UNLIMITED;
-    if (g->memory_max_bytes == HR_UNKNOWN)
-        hr_section_fail(&g->s, "%s: memory limit file unreadable", g->dir);
+    /* The root cgroup has no limit files (v2 memory.max, memory.high, memory.swap.max; v1
+     * memsw without swap accounting): no limit at all. */
+    if (strcmp(rel, "/") == 0) {
+        uint64_t *lims[] = {&g->memory_max_bytes, &g->memory_high_bytes, &g->swap_max_bytes,
+                            &g->memsw_max_bytes};
+        for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++)
+            if (*lims[i] == HR_UNKNOWN && (i != 2 || !v1))
+                *lims[i] = HR_UNLIMITED;
+    }
+    if (g->memory_max_bytes == HR_UNKNOWN && g->s.ok)
+        hr_section_fail(&g->s, "%s: no memory limit file found on the path to the root", g->dir);
 }

@@ -111,8 +111,11 @@ static void disk_facts(const char *sysroot, const char *sysdir, hr_device *d, in
     snprintf(p, sizeof p, "%s/removable", diskdir);
     if (hr_lx_read_u64(sysroot, p, &x))
         d->removable = x ? HR_TRI_YES : HR_TRI_NO;
-    /* Paravirtual disks report a rotational flag that says nothing about the host's medium. */
-    d->virtual_disk = strstr(diskdir, "/virtio") || strncmp(base_name(diskdir), "xvd", 3) == 0;
+    /* Paravirtual disks report a rotational flag that says nothing about the host's medium:
+     * virtio, Xen, and Hyper-V's VMBus disks (WSL 2, Azure). zram is a disk made of RAM. */
+    d->virtual_disk = strstr(diskdir, "/virtio") || strstr(diskdir, "/VMBUS:") ||
+                      strncmp(base_name(diskdir), "xvd", 3) == 0 ||
+                      strncmp(base_name(diskdir), "zram", 4) == 0;
     /* USB-attached disks sit under a usbN bus in the device path. */
     d->usb = strstr(diskdir, "/usb") ? HR_TRI_YES : HR_TRI_NO;
     if (d->rotational == HR_TRI_UNKNOWN || d->removable == HR_TRI_UNKNOWN)
@@ -180,6 +183,13 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
     hr_buf_free(&b);
     if (r != 0) {
         hr_strlcpy(d->why, err.msg, sizeof d->why);
+        return;
+    }
+    /* The kernel never swaps to a file on overlay: a swap file whose path resolves to an
+     * overlay root belongs to the host, seen from inside a container (/proc/swaps is not
+     * namespaced). Its device is out of sight; say so rather than describe the overlay. */
+    if (strcmp(m.fs_type, "overlay") == 0) {
+        snprintf(d->why, sizeof d->why, "%s is outside this container (on the host): its device is not visible", path);
         return;
     }
     hr_strlcpy(d->fs_type, m.fs_type, sizeof d->fs_type);

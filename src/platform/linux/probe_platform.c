@@ -40,7 +40,7 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
     hr_platform_info *pi = &s->platform;
     char rel[128] = "", type[32] = "Linux";
     hr_lx_read_str(sysroot, "/proc/sys/kernel/ostype", type, sizeof type);
-    if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel))
+    if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel) && rel[0])
         snprintf(pi->os_name, sizeof pi->os_name, "%s %s", type, rel);
     else
         snprintf(pi->os_name, sizeof pi->os_name, "%s (kernel release unknown)", type);

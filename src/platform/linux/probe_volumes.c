@@ -50,7 +50,8 @@ static bool interesting(const hr_mount *m)
                strcmp(m->mount_point, "/home") == 0;
     if (strncmp(m->mount_point, "/snap/", 6) == 0 || strncmp(m->mount_point, "/boot", 5) == 0 ||
         strncmp(m->mount_point, "/proc", 5) == 0 || strncmp(m->mount_point, "/sys", 4) == 0 ||
-        strncmp(m->mount_point, "/dev", 4) == 0 || strncmp(m->mount_point, "/run", 4) == 0)
+        strncmp(m->mount_point, "/dev", 4) == 0 || strncmp(m->mount_point, "/run", 4) == 0 ||
+        strncmp(m->mount_point, "/etc/", 5) == 0) /* container runtimes bind single files there */
         return false;
     return true;
 }
@@ -77,11 +78,19 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         /* Bind mounts and subvolumes of one device: keep the first mount of each. */
         char key[300];
         snprintf(key, sizeof key, "%u:%u %s", m->major, m->minor, m->major ? "" : m->source);
-        bool dup = false;
-        for (int i = 0; i < s->volume_count && !dup; i++)
-            dup = strcmp(keys[i], key) == 0 && strcmp(m->fs_type, "tmpfs") != 0;
-        if (dup)
+        int dup = -1;
+        for (int i = 0; i < s->volume_count && dup < 0; i++)
+            if (strcmp(keys[i], key) == 0 && strcmp(m->fs_type, "tmpfs") != 0)
+                dup = i;
+        if (dup >= 0) {
+            /* A swap file on another mount of the same file system (a btrfs @swap
+             * subvolume at /swap) is on the volume already listed. */
+            for (int i = 0; i < s->paging_count; i++)
+                if (s->paging[i].kind == HR_PAGING_FILE &&
+                    strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
+                    s->volumes[dup].holds_paging = true;
             continue;
+        }
         if (s->volume_count >= HR_MAX_VOLUMES) {
             hr_section_fail(&s->volumes_s, "more than %d file systems; the rest are not listed", HR_MAX_VOLUMES);
             break;
@@ -113,6 +122,9 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
     }
     if (r < 0)
         hr_section_fail(&s->volumes_s, "%s", err.msg);
+    else if (r == 0 && s->volume_count == 0)
+        /* Every Linux system mounts a root file system: an empty list is a broken file. */
+        hr_section_fail(&s->volumes_s, "/proc/self/mountinfo: no root file system listed");
     free(m);
     free(keys);
     hr_buf_free(&b);

@@ -1,6 +1,7 @@
 /* headroom — the Linux backend of platform.h: every probe, each failing alone. */
 #include "linux_probes.h"
 #include "lx_read.h"
+#include "probe_procs.h"
 
 #include "core/win_model.h"
 #include "platform/platform.h"
@@ -59,6 +60,8 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_lx_probe_cgroup(root, snap);
     hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap);
     hr_lx_probe_power(root, snap);
+    if (!opts || !opts->skip_procs)
+        hr_linux_probe_procs(root, &snap->procs);   /* check: the biggest other users */
     /* Linux configures swap in /etc/fstab; apply/verify read it (paging_config). */
     return hr_snapshot_partial(snap) ? HR_EPARTIAL : 0;
 }
