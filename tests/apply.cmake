@@ -5,6 +5,6 @@ if(NOT CMAKE_CROSSCOMPILING)
     add_test(NAME apply.root.${section}
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/root/apply_root.sh ${HR_BIN} ${section})
     set_tests_properties(apply.root.${section} PROPERTIES SKIP_RETURN_CODE 77
-                         RESOURCE_LOCK system_swap TIMEOUT 300)
+                         RESOURCE_LOCK system_swap TIMEOUT 1500)
   endforeach()
 endif()

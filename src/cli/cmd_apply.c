@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "commands.h"
 
+#include "core/plan.h"
 #include "core/size.h"
 #include "platform/platform.h"
 
@@ -31,15 +32,51 @@ static void apply_usage(FILE *f)
           f);
 }
 
-/* Integration point for `headroom plan` (--from-plan): fill size and target from the plan's
- * recommendation. Until plan is built in, says so. */
-static int apply_from_plan(uint64_t *size_bytes, char *target, size_t target_n, hr_error *err)
+/* --from-plan: the size and place `headroom plan` recommends for this machine (its
+ * defaults: the S4.1/S4.2 table, the best eligible drive). Windows: initial and maximum
+ * (equal unless the plan chose a range); Linux: the new swap file's size (recommended minus
+ * the swap kept) in the recommended file system. */
+static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, hr_error *err)
 {
-    (void)size_bytes;
-    (void)target;
-    (void)target_n;
-    return hr_error_set(err, HR_ENOTSUP, "--from-plan: this build has no 'plan' command yet; "
-                        "give --size (and --target)");
+    hr_snapshot *snap = malloc(sizeof *snap);
+    hr_plan *plan = malloc(sizeof *plan);
+    hr_plan_inputs *in = malloc(sizeof *in);
+    int r = (!snap || !plan || !in) ? hr_error_set(err, HR_ENOMEM, "out of memory") : 0;
+    if (r == 0) {
+        hr_probe_opts opts = {.sysroot = "/", .skip_procs = true};
+        r = hr_platform_snapshot(&opts, snap, err);
+        if (r == HR_EPARTIAL)
+            r = 0;
+    }
+    if (r == 0) {
+        hr_plan_inputs_init(in);
+        r = hr_plan_compute(snap, in, plan, err);
+    }
+    if (r == 0) {
+        const hr_plan_recommended *rec = &plan->recommended;
+        if (!rec->target_known || !rec->target[0])
+            r = hr_error_set(err, HR_ENOENT, "--from-plan: the plan found no drive for it (%s); "
+                             "give --target", rec->target_advice);
+        else if (hr_platform_os() == HR_OS_WINDOWS) {
+            if (rec->fixed)
+                rq->size_bytes = rec->maximum_bytes;
+            else {
+                rq->range_min_bytes = rec->initial_bytes;
+                rq->range_max_bytes = rec->maximum_bytes;
+            }
+        } else if (rec->add_bytes == 0 || rec->add_bytes == HR_UNKNOWN) {
+            r = hr_error_set(err, HR_ENOENT, "--from-plan: the plan adds no swap here (the swap "
+                             "in use is already enough)");
+        } else {
+            rq->size_bytes = rec->add_bytes;
+        }
+        if (r == 0)
+            hr_strlcpy(target, rec->target, target_n);
+    }
+    free(snap);
+    free(plan);
+    free(in);
+    return r;
 }
 
 /* 1-based index of the value option at argv[*i] (see names), 0 if none, -1 if its value is
@@ -118,7 +155,7 @@ int hr_cmd_apply(int argc, char **argv)
         return HR_EXIT_USAGE;
     }
     if (from_plan) {
-        int r = apply_from_plan(&rq.size_bytes, plan_target, sizeof plan_target, &err);
+        int r = apply_from_plan(&rq, plan_target, sizeof plan_target, &err);
         if (r < 0) {
             hr_cli_error("apply: %s", err.msg);
             return HR_EXIT_USAGE;
@@ -152,6 +189,10 @@ int hr_cmd_apply(int argc, char **argv)
             hr_cli_error("apply: --range is for Windows paging files; a Linux swap file has one size");
             return HR_EXIT_USAGE;
         }
+    }
+    if (from_plan && range_s) {
+        hr_cli_error("apply: --from-plan chooses the sizes; leave out --range");
+        return HR_EXIT_USAGE;
     }
     if (!rq.size_bytes && !rq.range_max_bytes) {
         hr_cli_error("apply: give --size SIZE (or --range MIN:MAX on Windows, or --from-plan)");

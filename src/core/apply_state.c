@@ -1,6 +1,7 @@
 #include "apply_state.h"
 
 #include "json_writer.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,16 @@ static int read_string(jr *r, hr_buf *out)
         unsigned char c = (unsigned char)*r->p;
         if (c < 0x20)
             return fail(r, "control character in a string");
+        if (c >= 0x80) {
+            /* Paths must come back byte for byte: invalid UTF-8 is refused, not replaced. */
+            size_t k = hr_utf8_valid_prefix((const unsigned char *)r->p, (size_t)(r->end - r->p));
+            if (!k)
+                return fail(r, "invalid UTF-8 in a string");
+            if (hr_buf_append(out, r->p, k) < 0)
+                return HR_ENOMEM;
+            r->p += k;
+            continue;
+        }
         if (c != '\\') {
             if (hr_buf_putc(out, (char)c) < 0)
                 return HR_ENOMEM;

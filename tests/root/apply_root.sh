@@ -12,6 +12,12 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (swapon, loop mounts)"
 for t in losetup mkswap swapon blkid findmnt; do command -v $t >/dev/null || skip "$t not installed"; done
 
+# The swap list is machine-wide: one root test at a time, across every checkout and ctest
+# run on this machine (RESOURCE_LOCK only covers one ctest invocation).
+command -v flock >/dev/null || skip "flock not installed (util-linux)"
+exec 9>/run/lock/headroom-apply-root-tests.lock || skip "cannot open the test lock"
+flock -w 1200 9 || skip "another headroom root test held the lock for 20 minutes"
+
 T=$(mktemp -d /tmp/hr-apply-test.XXXXXX)
 MOUNTS=()
 cleanup() {
