@@ -39,6 +39,10 @@
 #define HR_PLAN_PEAK_MARGIN_PERCENT 25
 /* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
 #define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
+/* Linux: the swap file's name in the chosen directory — the name `headroom apply` gives it
+ * (and the one it moves to when resizing its own). */
+#define HR_PLAN_SWAP_NAME "headroom.swap"
+#define HR_PLAN_SWAP_NAME_2 "headroom-2.swap"
 
 typedef enum hr_workload {
     HR_WORKLOAD_NONE = 0,   /* not declared */

@@ -112,7 +112,13 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     } else {
         hr_strlcpy(c->target, v->dev.mount_point, sizeof c->target);
         size_t n = strlen(c->target);
-        snprintf(c->path, sizeof c->path, "%s%sswapfile", c->target, n && c->target[n - 1] == '/' ? "" : "/");
+        const char *sep = n && c->target[n - 1] == '/' ? "" : "/";
+        snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME);
+        for (int i = 0; i < snap->paging_count; i++)
+            if (strcmp(snap->paging[i].path, c->path) == 0) {   /* headroom made one before */
+                snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME_2);
+                break;
+            }
     }
     hr_strlcpy(c->fs_type, v->dev.fs_type, sizeof c->fs_type);
     c->ssd = v->dev.rotational == HR_TRI_YES ? HR_TRI_NO : v->dev.rotational == HR_TRI_NO ? HR_TRI_YES

@@ -168,7 +168,7 @@ static void linux_steps(const hr_snapshot *snap, hr_plan *p)
         step(p, "verify|S2.2", "swapon --show", "check what is in use, or run headroom status");
         return;
     }
-    const char *path = r->target_known ? r->target_path : "/path/to/swapfile";
+    const char *path = r->target_known ? r->target_path : "/path/to/headroom.swap";
     char fs[32] = "";
     for (int i = 0; i < p->candidate_count; i++)
         if (r->target_known && strcmp(p->candidates[i].path, path) == 0)

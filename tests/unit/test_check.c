@@ -173,7 +173,7 @@ static void test_linux(void)
     CHECK_EQ_U64(c->capacity_bytes, GB(24));
     CHECK(c->verdict == HR_VERDICT_WILL_FAIL);   /* 24 < 32 */
     CHECK(has_todo(c, "add-swap"));
-    CHECK_CONTAINS(c->todo[0].text, "/swapfile");
+    CHECK_CONTAINS(c->todo[0].text, "/headroom.swap");
     free(c);
     free(p);
 

@@ -234,11 +234,21 @@ static void linux_placement(void)
     hr_volume *tmp = snap_volume(s, "/tmp", "tmpfs", -1, GB(8), GB(8), false);
     tmp->can_hold_swap = HR_TRI_NO;
     hr_plan *p = plan_run(s, &in);
-    CHECK_STR(p->recommended.target_path, "/swapfile");
+    CHECK_STR(p->recommended.target_path, "/headroom.swap");
     CHECK_STR(p->candidates[0].reasons[p->candidates[0].reason_count - 2].id, "btrfs");
-    CHECK_CONTAINS(find_step(p, "create")->command, "btrfs filesystem mkswapfile --size 64g /swapfile");
+    CHECK_CONTAINS(find_step(p, "create")->command, "btrfs filesystem mkswapfile --size 64g /headroom.swap");
     CHECK(!p->candidates[1].eligible);
     CHECK_CONTAINS(p->candidates[1].reasons[0].text, "tmpfs");
+    free(p);
+    free(s);
+
+    /* headroom made a swap file here before: the new one gets the next name. */
+    s = snap_new(HR_OS_LINUX, GB(16));
+    hr_volume *r2 = snap_volume(s, "/", "ext4", 1, GB(1000), GB(700), true);
+    snap_paging(s, "/headroom.swap", HR_PAGING_FILE, GB(16), r2);
+    p = plan_run(s, &in);
+    CHECK_STR(p->recommended.target_path, "/headroom-2.swap");
+    CHECK_EQ_U64(p->recommended.add_bytes, GB(48));
     free(p);
     free(s);
 
@@ -253,13 +263,13 @@ static void linux_placement(void)
     part->device.usb = HR_TRI_NO;
     part->device.removable = HR_TRI_NO;
     p = plan_run(s, &in);
-    CHECK_STR(p->recommended.target_path, "/data/swapfile");
+    CHECK_STR(p->recommended.target_path, "/data/headroom.swap");
     CHECK_EQ_I64(p->removal_count, 1);
     CHECK_STR(p->removals[0].id, "remove-hdd");
     CHECK_EQ_U64(p->recommended.add_bytes, GB(64));
     CHECK(step_index(p, "swapoff-old") > step_index(p, "swapon"));
     CHECK_CONTAINS(find_step(p, "swapoff-old")->command, "sudo swapoff /dev/sda3");
-    CHECK_CONTAINS(find_step(p, "create")->command, "fallocate -l 64G /data/swapfile");
+    CHECK_CONTAINS(find_step(p, "create")->command, "fallocate -l 64G /data/headroom.swap");
     free(p);
 
     /* The same partition on an SSD is kept and counted. */
@@ -279,7 +289,7 @@ static void linux_placement(void)
     hr_strlcpy(usb->dev.encryption, "dm-crypt LUKS2", sizeof usb->dev.encryption);
     snap_paging(s, "/media/backup/swapfile", HR_PAGING_FILE, GB(16), usb);
     p = plan_run(s, &in);
-    CHECK_STR(p->recommended.target_path, "/swapfile");
+    CHECK_STR(p->recommended.target_path, "/headroom.swap");
     CHECK(hr_plan_find_warning(p, "paging-on-removable") != NULL);
     CHECK_EQ_I64(p->removal_count, 1);
     CHECK_STR(p->removals[0].rule, "S5.4");
