@@ -117,6 +117,27 @@ if [ -d "$fx" ]; then
     json "no paging file: will fail, OK with the plan" "d['verdict'] == 'will-fail' and d['capacity']['verdict_after_plan'] == 'ok'"
 fi
 
+# Recorded Linux trees (tests/fixtures/linux/plan-*), replayed with --sysroot.
+lx=$(dirname "$0")/fixtures/linux
+if [ -d "$lx/plan-btrfs-laptop" ]; then
+    expect "plan: btrfs laptop" 0 "$hr" plan --sysroot "$lx/plan-btrfs-laptop" --vram 8G --workload sdxl --json
+    json "btrfs: target / with the swap kept" "d['recommended']['target'] == '/' and d['recommended']['target_path'] == '/headroom.swap' and d['recommended']['add_bytes'] == 56 << 30"
+    json "btrfs: the USB disk and tmpfs refused" "sorted(c['target'] for c in d['candidates'] if not c['eligible']) == ['/media/user/backup', '/tmp']"
+    json "btrfs: mkswapfile step" "any('btrfs filesystem mkswapfile --size 56g /headroom.swap' in (s['command'] or '') for s in d['steps'])"
+    json "btrfs: on battery" "[w['id'] for w in d['warnings']] == ['on-battery']"
+    expect "check: btrfs laptop" 2 "$hr" check --sysroot "$lx/plan-btrfs-laptop" --vram 8G --workload sdxl --json
+    json "btrfs: others from /proc" "[o['name'] for o in d['others']] == ['Isolated Web Co', 'firefox-esr', 'Discord'] and d['others'][0]['processes'] == 2"
+    json "btrfs: to-dos" "[t['id'] for t in d['todo']] == ['add-swap', 'close-apps', 'plug-in']"
+fi
+if [ -d "$lx/plan-docker-cgroup2" ]; then
+    expect "plan: docker container" 0 "$hr" plan --sysroot "$lx/plan-docker-cgroup2" --vram 24G --workload flux --json
+    json "docker: target is the host" "d['recommended']['target'] is None and 'host' in d['recommended']['target_reason']"
+    json "docker: cgroup warning says swap.max 0" "[w['id'] for w in d['warnings']] == ['cgroup-limit'] and 'memory.swap.max is 0' in d['warnings'][0]['text']"
+    json "docker: raise the limit" "[s['id'] for s in d['steps']] == ['host', 'raise-limit']"
+    expect "check: docker container" 2 "$hr" check --sysroot "$lx/plan-docker-cgroup2" --vram 24G --workload flux --json
+    json "docker: capped by the cgroup" "d['capacity']['bytes'] == 16 << 30 and d['capacity']['verdict_after_plan'] == 'will-fail' and d['verdict_rule'] == 'X.cgroup'"
+fi
+
 # plan never changes anything: no swapon/swapoff, no file opened for writing, nothing created
 # (traced, so that other programs changing swap on this machine cannot confuse the test).
 if command -v strace >/dev/null 2>&1; then

@@ -27,19 +27,6 @@ const char *hr_check_verdict_label(hr_check_verdict v)
     }
 }
 
-uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
-{
-    const bool big_vram = vram_bytes != HR_UNKNOWN && vram_bytes >= ((uint64_t)23 << 29);   /* 11.5 GiB */
-    switch (w) {
-    case HR_WORKLOAD_SD15: return (uint64_t)16 << 30;
-    case HR_WORKLOAD_FLUX: return (uint64_t)(big_vram ? 40 : 48) << 30;
-    case HR_WORKLOAD_VIDEO: return (uint64_t)80 << 30;
-    case HR_WORKLOAD_SDXL:
-    case HR_WORKLOAD_NONE:
-    default: return (uint64_t)(big_vram ? 32 : 40) << 30;
-    }
-}
-
 /* Below 80 % of the need the run dies; between 80 % and 100 % it lives or dies on details
  * (LoRAs, batch size, what else is open: S4.1, S5.2). */
 static hr_check_verdict judge(uint64_t capacity, uint64_t need)
@@ -246,6 +233,13 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     switch (c->verdict) {
     case HR_VERDICT_WILL_FAIL:
         hr_strlcpy(c->verdict_rule, "S1.1", sizeof c->verdict_rule);
+        if (strstr(c->capacity_basis, "cgroup")) {
+            hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
+            snprintf(c->verdict_text, sizeof c->verdict_text,
+                     "this container may use %s, far below the %s %s needs at its peak: at the limit the kernel "
+                     "kills the run (a cgroup OOM kill), whatever the machine has", a, b, wl);
+            break;
+        }
         snprintf(c->verdict_text, sizeof c->verdict_text,
                  "this machine can back %s, far below the %s %s needs at its peak: when RAM and the %s are full "
                  "the run is killed or vanishes", a, b, wl, tier3);

@@ -28,11 +28,7 @@ typedef enum hr_check_verdict {
 const char *hr_check_verdict_name(hr_check_verdict v);    /* "ok", "at-risk", "will-fail", "unknown" */
 const char *hr_check_verdict_label(hr_check_verdict v);   /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
 
-/* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
- * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
- * offload is rare (S4.2); FLUX 48 / 40 GB (bigger weights, S1.1); video 80 GB (S4.2: roughly
- * double); SD 1.5 16 GB (the light row of S4.1). No workload declared: SDXL is assumed. */
-uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes);
+/* hr_workload_need_bytes(): the need model, in plan.h (the plan's container steps use it). */
 
 typedef struct hr_check_other {
     hr_proc proc;

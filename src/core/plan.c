@@ -45,6 +45,19 @@ const char *hr_workload_label(hr_workload w)
     return "no declared workload";
 }
 
+uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
+{
+    const bool big_vram = vram_bytes != HR_UNKNOWN && vram_bytes >= ((uint64_t)23 << 29);   /* 11.5 GiB */
+    switch (w) {
+    case HR_WORKLOAD_SD15: return (uint64_t)16 << 30;
+    case HR_WORKLOAD_FLUX: return (uint64_t)(big_vram ? 40 : 48) << 30;
+    case HR_WORKLOAD_VIDEO: return (uint64_t)80 << 30;
+    case HR_WORKLOAD_SDXL:
+    case HR_WORKLOAD_NONE:
+    default: return (uint64_t)(big_vram ? 32 : 40) << 30;
+    }
+}
+
 void hr_plan_inputs_init(hr_plan_inputs *in)
 {
     memset(in, 0, sizeof *in);
@@ -109,10 +122,13 @@ void hr_plan_gb(uint64_t bytes, char *out, unsigned long n)
         snprintf(out, n, "%llu MB", (unsigned long long)(bytes / HR_MIB));
         return;
     }
-    uint64_t whole = bytes / HR_GIB;
-    uint64_t tenth = (bytes % HR_GIB) * 10 / HR_GIB;
-    if (tenth == 0 || whole >= 100)
-        snprintf(out, n, "%llu GB", (unsigned long long)(whole + (tenth >= 5 && whole >= 100)));
+    /* Nearest tenth (whole GB from 100 up): 8388604 kB of swap is "8 GB", not "7.9". */
+    uint64_t tenths = bytes / (HR_GIB / 10) + ((bytes % (HR_GIB / 10)) >= HR_GIB / 20 ? 1 : 0);
+    uint64_t whole = tenths / 10, tenth = tenths % 10;
+    if (whole >= 100)
+        snprintf(out, n, "%llu GB", (unsigned long long)(whole + (tenth >= 5)));
+    else if (tenth == 0)
+        snprintf(out, n, "%llu GB", (unsigned long long)whole);
     else
         snprintf(out, n, "%llu.%llu GB", (unsigned long long)whole, (unsigned long long)tenth);
 }

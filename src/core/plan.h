@@ -57,6 +57,12 @@ int hr_workload_parse(const char *s);
 const char *hr_workload_name(hr_workload w);    /* "sd15", ..., "none" */
 const char *hr_workload_label(hr_workload w);   /* "SD 1.5", "SDXL", "FLUX", "video" */
 
+/* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
+ * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
+ * offload is rare (S4.2); FLUX 48 / 40 GB (bigger weights, S1.1); video 80 GB (S4.2: roughly
+ * double); SD 1.5 16 GB (the light row of S4.1). No workload declared: SDXL is assumed. */
+uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes);
+
 /* What-if overrides: any fact given here wins over the snapshot. */
 typedef struct hr_plan_inputs {
     uint64_t ram_bytes;          /* HR_UNKNOWN: from the snapshot */

@@ -128,7 +128,10 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     c->is_system = v->is_system;
     c->total_bytes = v->dev.fs_total_bytes;
     c->existing_bytes = existing_on(snap, os, v);
-    c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN : v->dev.fs_free_bytes + c->existing_bytes;
+    /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
+     * swap file already there stays (the new file is added beside it). */
+    c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN
+                    : v->dev.fs_free_bytes + (os == HR_OS_WINDOWS ? c->existing_bytes : 0);
     c->reserve_bytes = reserve_for(c->total_bytes);
     c->eligible = true;
 
@@ -301,8 +304,13 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                                  "%s: set \"No paging file\" there, only after the new file is set", path);
         }
     }
-    if (!win)
-        p->recommended.add_bytes = r->maximum_bytes > kept ? hr_size_round_up_gib(r->maximum_bytes - kept) * HR_GIB : 0;
+    if (!win) {
+        /* Whole GB, up; a swap area reads a page short of its size (the header), so a
+         * remainder under 16 MB is that, not a gigabyte more. */
+        uint64_t need = r->maximum_bytes > kept ? r->maximum_bytes - kept : 0;
+        uint64_t whole = need / HR_GIB, rest = need % HR_GIB;
+        p->recommended.add_bytes = (whole + (rest >= ((uint64_t)16 << 20) ? 1 : 0)) * HR_GIB;
+    }
 }
 
 void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
@@ -330,7 +338,12 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
         p->candidates[i].rank = p->candidates[i].eligible ? ++rank : 0;
 
     const hr_plan_candidate *best = n ? &p->candidates[0] : NULL;
-    if (!best || tier(best) > 1) {
+    if (p->facts.in_container) {
+        /* Swap is the host's: a container cannot swapon (no CAP_SYS_ADMIN), and a file on a
+         * bind-mounted host disk would still be switched on by the host. */
+        snprintf(r->target_advice, sizeof r->target_advice,
+                 "the host (not this container): run headroom plan there");
+    } else if (!best || tier(best) > 1) {
         advise_kind(p);
     } else {
         r->target_known = true;

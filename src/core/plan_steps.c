@@ -135,7 +135,7 @@ static bool ieq(const char *a, const char *b)
     return *a == *b;
 }
 
-static void linux_steps(const hr_snapshot *snap, hr_plan *p)
+static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
     const hr_plan_facts *f = &p->facts;
@@ -156,10 +156,18 @@ static void linux_steps(const hr_snapshot *snap, hr_plan *p)
     if (f->cgroup_limited || f->in_container) {
         step(p, "host|X.cgroup", NULL,
              "swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon");
-        if (f->cgroup_limited)
-            step(p, "raise-limit|X.cgroup", "docker update --memory 48g --memory-swap 112g <container>",
-                 "raise the container's memory limit (and allow swap: --memory-swap is memory + swap), e.g. for "
-                 "Docker; for a systemd unit set MemoryMax= and MemorySwapMax=");
+        if (f->cgroup_limited) {
+            /* The limit the workload needs (docs/check.md), and swap allowed (-1: no swap cap). */
+            uint64_t need = in->peak_commit_bytes != HR_UNKNOWN
+                                ? in->peak_commit_bytes
+                                : hr_workload_need_bytes(f->workload, f->effective_vram_bytes);
+            snprintf(cmd, sizeof cmd, "docker update --memory %llug --memory-swap -1 <container>",
+                     (unsigned long long)hr_size_round_up_gib(need));
+            step(p, "raise-limit|X.cgroup", cmd,
+                 "raise the container's memory limit to what %s needs at its peak and let it use the host's "
+                 "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
+                 "memory limit)", hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
+        }
         return;
     }
     if (r->add_bytes == 0 && p->removal_count == 0) {
@@ -212,9 +220,8 @@ static void linux_steps(const hr_snapshot *snap, hr_plan *p)
 
 void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
-    (void)in;
     if (p->facts.os == HR_OS_WINDOWS)
         windows_steps(snap, p);
     else
-        linux_steps(snap, p);
+        linux_steps(snap, in, p);
 }

@@ -181,7 +181,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
                               "balanced or performance mode for a run");
 
     /* Placement outcomes. */
-    if (p->candidate_count > 0 && !r->target_known)
+    if (p->candidate_count > 0 && !r->target_known && !f->in_container)
         W("no-target|S3.3",
           "no drive here can take a %s file (see the candidates): free space on an SSD, or add one",
           (hr_plan_gb(r->maximum_bytes, a, sizeof a), a));

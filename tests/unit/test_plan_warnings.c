@@ -308,8 +308,11 @@ static void linux_placement(void)
     CHECK(!p->candidates[0].eligible);
     CHECK_CONTAINS(p->candidates[0].reasons[0].text, "overlay");
     CHECK(hr_plan_find_warning(p, "cgroup-limit") != NULL);
-    CHECK(hr_plan_find_warning(p, "no-target") != NULL);
+    CHECK(hr_plan_find_warning(p, "no-target") == NULL);   /* the host's business, not "no room" */
+    CHECK(!p->recommended.target_known);
+    CHECK_CONTAINS(p->recommended.target_advice, "the host");
     CHECK(find_step(p, "raise-limit") != NULL);
+    CHECK_CONTAINS(find_step(p, "raise-limit")->command, "docker update --memory 40g --memory-swap -1");
     CHECK(find_step(p, "create") == NULL);
     free(p);
     free(s);
