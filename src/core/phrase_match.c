@@ -28,7 +28,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     for (size_t i = 0; i < n; i++) {
         size_t len = phrases[i] ? strlen(phrases[i]) : 0;
         if (len == 0 || len > 255)
-            return hr_error_set(err, HR_EINVAL, "phrase %zu: empty or longer than 255 bytes", i);
+            return hr_error_set(err, HR_EINVAL, "phrase %u: empty or longer than 255 bytes", (unsigned)i);
         total += len;
         for (size_t k = 0; k < len; k++) {
             unsigned char c = fold((unsigned char)phrases[i][k]);
@@ -78,7 +78,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
             free(fail);
             free(queue);
             hr_acm_free(m);
-            return hr_error_set(err, HR_EINVAL, "phrase %zu '%s' is a duplicate", i, phrases[i]);
+            return hr_error_set(err, HR_EINVAL, "phrase %u '%s' is a duplicate", (unsigned)i, phrases[i]);
         }
         m->out[s] = (int32_t)i;
     }
