@@ -225,14 +225,30 @@ typedef struct hit_place {
     const char *source;
 } hit_place;
 
+/* When evidence happened, for "the first failure wins": log lines in reading order come
+ * first; system records after them, among themselves by their time (the collectors read
+ * source by source, not in time order), undated ones last. */
+static uint64_t order_key(const hr_diag_ctx *c, const hit_place *at)
+{
+    const uint64_t system = (uint64_t)1 << 62, undated = (uint64_t)1 << 61;
+    if (at->input >= 0)
+        return c->seq;
+    if (at->time > 0 && at->time < (int64_t)undated)
+        return system + (uint64_t)at->time;
+    return system + undated + c->seq;
+}
+
 static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
                                       const char *meaning, const hit_place *at)
 {
     hr_diag_finding *f = &c->findings[cause];
+    uint64_t key = order_key(c, at);
     if (!f->present) {
         f->present = true;
-        f->order = c->seq;
+        f->order = key;
         f->meaning = meaning ? meaning : causes[cause].meaning;
+    } else if (key < f->order) {
+        f->order = key;
     }
     if (conf > f->conf) {
         f->conf = conf;
