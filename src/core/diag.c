@@ -97,6 +97,24 @@ const char *hr_confidence_name(hr_confidence conf)
     }
 }
 
+static void clear_state(hr_diag_ctx *c)
+{
+    hr_acm keep = c->acm;
+    memset(c, 0, sizeof *c);
+    c->acm = keep;
+    for (int i = 0; i < HR_CAUSE_COUNT; i++) {
+        c->findings[i].cause = (hr_cause)i;
+        c->findings[i].victim_pid = -1;
+        c->findings[i].last_input = -2;
+    }
+    c->input = -1;
+}
+
+void hr_diag_reset(hr_diag_ctx *c)
+{
+    clear_state(c);
+}
+
 int hr_diag_init(hr_diag_ctx *c, hr_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -108,12 +126,7 @@ int hr_diag_init(hr_diag_ctx *c, hr_error *err)
     int r = hr_acm_build(&c->acm, phrases, hr_diag_nrules, err);
     if (r < 0)
         return r;
-    for (int i = 0; i < HR_CAUSE_COUNT; i++) {
-        c->findings[i].cause = (hr_cause)i;
-        c->findings[i].victim_pid = -1;
-        c->findings[i].last_input = -2;
-    }
-    c->input = -1;
+    clear_state(c);
     return 0;
 }
 
