@@ -9,9 +9,7 @@
 #include <stdio.h>
 
 /* "headroom: <message>" on stderr, one line. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
+HR_PRINTF(1, 2)
 void hr_cli_error(const char *fmt, ...);
 
 /* Write the buffer to stdout in one go (UTF-8; on Windows the console is set to UTF-8). */

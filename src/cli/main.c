@@ -1,6 +1,7 @@
 /* headroom — command-line entry: dispatch to one command file per command. */
 #include "cli_util.h"
 #include "commands.h"
+#include "console.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const hr_command *find(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {
@@ -44,9 +45,10 @@ int main(int argc, char **argv)
     if (!def)
         def = find("status");
     if (argc < 2 || argv[1][0] == '-') {
-        char *fallback[64];
+        char *fallback[64], name[32];
         int n = 0;
-        fallback[n++] = (char *)def->name;
+        snprintf(name, sizeof name, "%s", def->name);
+        fallback[n++] = name;
         for (int i = 1; i < argc && n < 63; i++)
             fallback[n++] = argv[i];
         fallback[n] = NULL;
@@ -58,4 +60,12 @@ int main(int argc, char **argv)
         return HR_EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    hr_console_start(&argc, &argv);
+    int rc = run(argc, argv);
+    hr_console_end(rc);
+    return rc;
 }

@@ -138,9 +138,7 @@ void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const
 void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source,
                  int64_t time, const char *text, const char *meaning);
 /* Record which system source was read (or why not), for the report. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
+HR_PRINTF(5, 6)
 void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records,
                          const char *fmt, ...);
 

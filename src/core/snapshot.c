@@ -84,8 +84,22 @@ void hr_section_fail(hr_section *s, const char *fmt, ...)
     size_t have = strlen(s->why);
     if (have == 0)
         hr_strlcpy(s->why, tmp, sizeof s->why);
-    else if (have + 3 < sizeof s->why)
-        snprintf(s->why + have, sizeof s->why - have, "; %s", tmp);
+    else if (have + 3 < sizeof s->why) {
+        memcpy(s->why + have, "; ", 3);
+        hr_strlcpy(s->why + have + 2, tmp, sizeof s->why - have - 2);
+    }
+}
+
+void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
+{
+    if (s->note_count >= HR_MAX_NOTES)
+        return;
+    hr_note *n = &s->notes[s->note_count++];
+    hr_strlcpy(n->rule, rule ? rule : "", sizeof n->rule);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
 }
 
 bool hr_snapshot_partial(const hr_snapshot *s)

@@ -24,4 +24,8 @@ int hr_status_text(const hr_snapshot *s, hr_buf *out, const hr_render_opts *o);
  * object; with a key writes it as a member of the writer's open object (check embeds it). */
 void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
 
+/* The ceiling a run really hits: the enforced commit limit (Windows; Linux overcommit mode 2),
+ * or with Linux modes 0/1, RAM + swap, after which the OOM killer acts. HR_UNKNOWN if unknown. */
+uint64_t hr_status_real_ceiling(const hr_snapshot *s);
+
 #endif

@@ -1,0 +1,27 @@
+/* headroom — the Linux backend's probes. Each fills its own sections of the snapshot and
+ * fails alone: an unreadable source marks that section unknown with the reason. */
+#ifndef HR_LINUX_PROBES_H
+#define HR_LINUX_PROBES_H
+
+#include "core/snapshot.h"
+#include "platform/platform.h"
+
+void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s);
+void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s);      /* ram, commit, zswap pool */
+void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s);       /* paging[] with devices */
+void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s);     /* candidate file systems */
+void hr_lx_probe_compression(const char *sysroot, hr_snapshot *s); /* zswap, zram */
+void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s);
+void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s);
+void hr_lx_probe_power(const char *sysroot, hr_snapshot *s);
+
+/* Device facts of the block device MAJ:MIN (rotational, removable, USB, dm-crypt). */
+void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_device *d);
+/* Device facts of a file: the file system holding it, its device and free space. */
+void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d);
+/* Free/total bytes of the file system mounted at mount_point. */
+bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail);
+/* /dev/sda2, /dev/mapper/x, /dev/zram0 → MAJ:MIN via sysfs (works on replayed trees too). */
+bool hr_lx_block_dev_numbers(const char *sysroot, const char *devpath, unsigned *maj, unsigned *min);
+
+#endif

@@ -1,0 +1,161 @@
+#include "lx_read.h"
+
+#include "core/snapshot.h"
+#include "core/text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool hr_lx_live(const char *sysroot)
+{
+    return !sysroot || !sysroot[0] || strcmp(sysroot, "/") == 0;
+}
+
+void hr_lx_path(const char *sysroot, const char *path, char *out, size_t outn)
+{
+    if (hr_lx_live(sysroot))
+        snprintf(out, outn, "%s", path);
+    else
+        snprintf(out, outn, "%s%s%s", sysroot, path[0] == '/' ? "" : "/", path);
+}
+
+int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_error *err)
+{
+    char full[4096];
+    hr_lx_path(sysroot, path, full, sizeof full);
+    hr_buf_reset(b);
+    int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        int e = errno;
+        return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+    }
+    char chunk[16384];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+        }
+        if (n == 0)
+            break;
+        if (b->len + (size_t)n > max) {
+            close(fd);
+            return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", path, max);
+        }
+        int r = hr_buf_append(b, chunk, (size_t)n);
+        if (r) {
+            close(fd);
+            return hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
+        }
+    }
+    close(fd);
+    if (!b->data)
+        hr_buf_append(b, "", 0);
+    return 0;
+}
+
+bool hr_lx_read_str(const char *sysroot, const char *path, char *out, size_t outn)
+{
+    hr_buf b;
+    hr_buf_init(&b, HR_LX_SMALL_FILE);
+    bool ok = hr_lx_read(sysroot, path, &b, HR_LX_SMALL_FILE, NULL) == 0;
+    if (ok) {
+        hr_strlcpy(out, hr_buf_str(&b), outn);
+        /* Binary junk in an attribute file must not reach the report. */
+        for (char *p = out; *p; p++)
+            if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+                *p = '?';
+        hr_trim(out);
+    }
+    hr_buf_free(&b);
+    return ok;
+}
+
+bool hr_lx_read_u64(const char *sysroot, const char *path, unsigned long long *out)
+{
+    char tmp[64];
+    uint64_t v;
+    if (!hr_lx_read_str(sysroot, path, tmp, sizeof tmp) || !hr_parse_u64(tmp, strlen(tmp), &v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool hr_lx_exists(const char *sysroot, const char *path)
+{
+    char full[4096];
+    struct stat st;
+    hr_lx_path(sysroot, path, full, sizeof full);
+    return stat(full, &st) == 0;
+}
+
+/* Canonicalise "/a/b/../c/./d" textually. */
+static void normalise(char *p)
+{
+    char *out = p, *seg = p;
+    char tmp[4096];
+    size_t o = 0;
+    (void)out;
+    while (*seg) {
+        while (*seg == '/')
+            seg++;
+        if (!*seg)
+            break;
+        char *e = strchr(seg, '/');
+        size_t n = e ? (size_t)(e - seg) : strlen(seg);
+        if (n == 1 && seg[0] == '.') {
+        } else if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (o > 0 && tmp[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else if (o + n + 2 < sizeof tmp) {
+            tmp[o++] = '/';
+            memcpy(tmp + o, seg, n);
+            o += n;
+        }
+        seg += n;
+    }
+    if (o == 0)
+        tmp[o++] = '/';
+    tmp[o] = '\0';
+    strcpy(p, tmp);
+}
+
+bool hr_lx_resolve(const char *sysroot, const char *path, char *out, size_t outn)
+{
+    char cur[4096];
+    hr_strlcpy(cur, path, sizeof cur);
+    for (int hops = 0; hops < 16; hops++) {
+        char full[4096], target[4096];
+        hr_lx_path(sysroot, cur, full, sizeof full);
+        ssize_t n = readlink(full, target, sizeof target - 1);
+        if (n < 0) {
+            if (errno != EINVAL)
+                return false;
+            normalise(cur);
+            hr_strlcpy(out, cur, outn);
+            return true;
+        }
+        target[n] = '\0';
+        if (target[0] == '/') {
+            hr_strlcpy(cur, target, sizeof cur);
+        } else {
+            char *slash = strrchr(cur, '/');
+            if (slash)
+                slash[1] = '\0';
+            if (strlen(cur) + strlen(target) + 1 >= sizeof cur)
+                return false;
+            strcat(cur, target);
+        }
+        normalise(cur);
+    }
+    return false;
+}

@@ -1,0 +1,196 @@
+/* GPUs: NVIDIA through NVML loaded at run time, AMD through amdgpu sysfs, Intel integrated
+ * GPUs from the DRM class; integrated GPUs take their memory from RAM (S4.3). */
+#include "linux_probes.h"
+#include "lx_read.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The few NVML entry points we use (stable C ABI, nvml.h). */
+typedef struct { unsigned long long total, free, used; } hr_nvml_memory;
+typedef int (*nvml_init_fn)(void);
+typedef int (*nvml_count_fn)(unsigned int *);
+typedef int (*nvml_handle_fn)(unsigned int, void **);
+typedef int (*nvml_name_fn)(void *, char *, unsigned int);
+typedef int (*nvml_mem_fn)(void *, hr_nvml_memory *);
+typedef int (*nvml_shutdown_fn)(void);
+
+static void *sym(void *lib, const char *name)
+{
+    void *p = dlsym(lib, name);
+    return p;
+}
+
+/* Returns true when NVML answered (even with zero GPUs). */
+static bool probe_nvml(hr_gpus *g)
+{
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        hr_strlcpy(g->notes, "NVML: libnvidia-ml.so.1 not installed (no NVIDIA driver)", sizeof g->notes);
+        return false;
+    }
+    nvml_init_fn init;
+    nvml_count_fn count;
+    nvml_handle_fn handle;
+    nvml_name_fn name;
+    nvml_mem_fn mem;
+    nvml_shutdown_fn shutdown;
+    /* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer. */
+    *(void **)&init = sym(lib, "nvmlInit_v2");
+    *(void **)&count = sym(lib, "nvmlDeviceGetCount_v2");
+    *(void **)&handle = sym(lib, "nvmlDeviceGetHandleByIndex_v2");
+    *(void **)&name = sym(lib, "nvmlDeviceGetName");
+    *(void **)&mem = sym(lib, "nvmlDeviceGetMemoryInfo");
+    *(void **)&shutdown = sym(lib, "nvmlShutdown");
+    if (!init || !count || !handle || !name || !mem || !shutdown) {
+        hr_strlcpy(g->notes, "NVML: libnvidia-ml.so.1 lacks the expected functions", sizeof g->notes);
+        dlclose(lib);
+        return false;
+    }
+    int rc = init();
+    if (rc != 0) {
+        snprintf(g->notes, sizeof g->notes, "NVML: nvmlInit failed (code %d; driver not loaded?)", rc);
+        dlclose(lib);
+        return false;
+    }
+    unsigned int n = 0;
+    if (count(&n) == 0) {
+        for (unsigned int i = 0; i < n && g->count < HR_MAX_GPUS; i++) {
+            void *h = NULL;
+            if (handle(i, &h) != 0)
+                continue;
+            hr_gpu *gpu = &g->gpu[g->count++];
+            memset(gpu, 0, sizeof *gpu);
+            char nm[96] = "";
+            if (name(h, nm, sizeof nm) != 0)
+                snprintf(nm, sizeof nm, "NVIDIA GPU %u", i);
+            hr_strlcpy(gpu->name, nm, sizeof gpu->name);
+            hr_strlcpy(gpu->vendor, "NVIDIA", sizeof gpu->vendor);
+            hr_strlcpy(gpu->source, "NVML", sizeof gpu->source);
+            hr_nvml_memory m;
+            if (mem(h, &m) == 0) {
+                gpu->vram_total_bytes = m.total;
+                gpu->vram_used_bytes = m.used;
+            } else {
+                gpu->vram_total_bytes = gpu->vram_used_bytes = HR_UNKNOWN;
+            }
+            gpu->shared_total_bytes = gpu->shared_used_bytes = HR_UNKNOWN;
+            gpu->integrated = HR_TRI_NO;
+        }
+    }
+    shutdown();
+    dlclose(lib);
+    return true;
+}
+
+static int card_index(const char *name)
+{
+    /* "card0" but not "card0-DP-1" */
+    if (strncmp(name, "card", 4) != 0 || !name[4])
+        return -1;
+    for (const char *p = name + 4; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    return atoi(name + 4);
+}
+
+static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
+{
+    char dir[4096];
+    hr_lx_path(sysroot, "/sys/class/drm", dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int cards[HR_MAX_GPUS], nc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && nc < HR_MAX_GPUS) {
+        int k = card_index(e->d_name);
+        if (k >= 0)
+            cards[nc++] = k;
+    }
+    closedir(d);
+    for (int i = 1; i < nc; i++)
+        for (int j = i; j > 0 && cards[j] < cards[j - 1]; j--) {
+            int t = cards[j];
+            cards[j] = cards[j - 1];
+            cards[j - 1] = t;
+        }
+    for (int i = 0; i < nc && g->count < HR_MAX_GPUS; i++) {
+        char p[512], vendor[32] = "", devid[32] = "", real[4096];
+        snprintf(p, sizeof p, "/sys/class/drm/card%d/device/vendor", cards[i]);
+        if (!hr_lx_read_str(sysroot, p, vendor, sizeof vendor))
+            continue;
+        snprintf(p, sizeof p, "/sys/class/drm/card%d/device/device", cards[i]);
+        hr_lx_read_str(sysroot, p, devid, sizeof devid);
+        bool amd = strcmp(vendor, "0x1002") == 0, intel = strcmp(vendor, "0x8086") == 0,
+             nvidia = strcmp(vendor, "0x10de") == 0;
+        if (nvidia && have_nvml)
+            continue; /* NVML already reported it, with better figures */
+        hr_gpu *gpu = &g->gpu[g->count];
+        memset(gpu, 0, sizeof *gpu);
+        gpu->vram_total_bytes = gpu->vram_used_bytes = HR_UNKNOWN;
+        gpu->shared_total_bytes = gpu->shared_used_bytes = HR_UNKNOWN;
+        gpu->integrated = HR_TRI_UNKNOWN;
+        const char *vname = amd ? "AMD" : intel ? "Intel" : nvidia ? "NVIDIA" : vendor;
+        hr_strlcpy(gpu->vendor, vname, sizeof gpu->vendor);
+        char product[96] = "";
+        snprintf(p, sizeof p, "/sys/class/drm/card%d/device/product_name", cards[i]);
+        if (hr_lx_read_str(sysroot, p, product, sizeof product) && product[0])
+            hr_strlcpy(gpu->name, product, sizeof gpu->name);
+        else
+            snprintf(gpu->name, sizeof gpu->name, "%s GPU %s:%s", vname, vendor + 2,
+                     devid[0] ? devid + 2 : "?");
+        unsigned long long v;
+        if (amd) {
+            hr_strlcpy(gpu->source, "amdgpu sysfs", sizeof gpu->source);
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_vram_total", cards[i]);
+            if (hr_lx_read_u64(sysroot, p, &v))
+                gpu->vram_total_bytes = v;
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_vram_used", cards[i]);
+            if (hr_lx_read_u64(sysroot, p, &v))
+                gpu->vram_used_bytes = v;
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_gtt_total", cards[i]);
+            if (hr_lx_read_u64(sysroot, p, &v))
+                gpu->shared_total_bytes = v;
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_gtt_used", cards[i]);
+            if (hr_lx_read_u64(sysroot, p, &v))
+                gpu->shared_used_bytes = v;
+            /* APUs get a small BIOS carve-out as "VRAM" and live on system RAM through GTT:
+             * a carve-out of 2 GiB or less marks one (a hint; discrete cards have more). */
+            if (gpu->vram_total_bytes != HR_UNKNOWN)
+                gpu->integrated = gpu->vram_total_bytes <= ((uint64_t)2 << 30) ? HR_TRI_YES : HR_TRI_NO;
+        } else if (intel) {
+            hr_strlcpy(gpu->source, "i915/xe sysfs", sizeof gpu->source);
+            /* Intel's integrated GPU is always PCI device 00:02.0. */
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device", cards[i]);
+            if (hr_lx_resolve(sysroot, p, real, sizeof real))
+                gpu->integrated = strstr(real, ":00:02.0") ? HR_TRI_YES : HR_TRI_NO;
+        } else {
+            hr_strlcpy(gpu->source, "drm sysfs", sizeof gpu->source);
+            if (nvidia)
+                gpu->integrated = HR_TRI_NO;
+        }
+        g->count++;
+    }
+}
+
+void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
+{
+    hr_gpus *g = &s->gpus;
+    if (skip) {
+        hr_section_ok(&g->s, "skipped (--no-gpu)");
+        hr_strlcpy(g->notes, "GPU probing skipped", sizeof g->notes);
+        return;
+    }
+    hr_section_ok(&g->s, "NVML, /sys/class/drm");
+    /* NVML describes this machine's driver: only meaningful on the live system. */
+    bool nvml = false;
+    if (hr_lx_live(sysroot))
+        nvml = probe_nvml(g);
+    else
+        hr_strlcpy(g->notes, "NVML not queried for a recorded tree", sizeof g->notes);
+    probe_drm(sysroot, g, nvml);
+}

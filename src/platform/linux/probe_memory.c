@@ -1,0 +1,56 @@
+/* RAM and commit from /proc/meminfo and vm.overcommit_* (S2.2). */
+#include "linux_probes.h"
+#include "lx_read.h"
+
+#include "core/meminfo.h"
+
+void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
+{
+    hr_buf b;
+    hr_buf_init(&b, HR_LX_BIG_FILE);
+    hr_error err = {0};
+    hr_meminfo mi;
+    int r = hr_lx_read(sysroot, "/proc/meminfo", &b, HR_LX_BIG_FILE, &err);
+    if (r == 0)
+        r = hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &err);
+    hr_buf_free(&b);
+    if (r != 0) {
+        hr_section_fail(&s->ram.s, "%s", err.msg);
+        hr_section_fail(&s->commit.s, "%s", err.msg);
+        return;
+    }
+
+    hr_section_ok(&s->ram.s, "/proc/meminfo");
+    s->ram.total_bytes = mi.mem_total;
+    s->ram.available_bytes = mi.mem_available;
+    if (mi.mem_total == HR_UNKNOWN)
+        hr_section_fail(&s->ram.s, "/proc/meminfo: MemTotal missing");
+    if (mi.mem_available == HR_UNKNOWN)
+        hr_section_fail(&s->ram.s, "/proc/meminfo: MemAvailable missing (kernel older than 3.14)");
+    if (mi.mem_total != HR_UNKNOWN && mi.mem_available != HR_UNKNOWN)
+        s->ram.used_bytes = mi.mem_available <= mi.mem_total ? mi.mem_total - mi.mem_available : 0;
+    s->ram.compressed_bytes = mi.zswap;
+    s->compression.zswap_pool_bytes = mi.zswap;
+    s->compression.zswap_stored_bytes = mi.zswapped;
+
+    hr_commit *c = &s->commit;
+    hr_section_ok(&c->s, "/proc/meminfo, /proc/sys/vm/overcommit_*");
+    c->charge_bytes = mi.committed_as;
+    c->limit_bytes = mi.commit_limit;
+    c->peak_bytes = HR_UNKNOWN; /* Linux keeps no commit peak */
+    if (mi.committed_as == HR_UNKNOWN || mi.commit_limit == HR_UNKNOWN)
+        hr_section_fail(&c->s, "/proc/meminfo: CommitLimit or Committed_AS missing");
+
+    unsigned long long mode, ratio, kbytes;
+    if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_memory", &mode) && mode <= 2) {
+        c->overcommit_mode = (hr_overcommit)mode;
+        /* Only mode 2 refuses allocations at CommitLimit; 0 and 1 end in the OOM killer. */
+        c->enforced = mode == 2 ? HR_TRI_YES : HR_TRI_NO;
+    } else {
+        hr_section_fail(&c->s, "/proc/sys/vm/overcommit_memory: unreadable or not 0/1/2");
+    }
+    if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_ratio", &ratio))
+        c->overcommit_ratio = ratio;
+    if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_kbytes", &kbytes))
+        c->overcommit_kbytes = kbytes;
+}

@@ -1,0 +1,81 @@
+/* Which Linux this is: kernel, WSL 2, container. */
+#include "linux_probes.h"
+#include "lx_read.h"
+
+#include "core/buf.h"
+#include "core/mountinfo.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++) {
+        size_t i = 0;
+        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static bool root_is_overlay(const char *sysroot)
+{
+    hr_buf b;
+    hr_buf_init(&b, HR_LX_BIG_FILE);
+    hr_mount m;
+    bool yes = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, NULL) == 0 &&
+               hr_mountinfo_find(hr_buf_str(&b), b.len, "mountinfo", "/", &m, NULL) == 0 &&
+               strcmp(m.mount_point, "/") == 0 && strcmp(m.fs_type, "overlay") == 0;
+    hr_buf_free(&b);
+    return yes;
+}
+
+void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
+{
+    hr_platform_info *pi = &s->platform;
+    char rel[128] = "", type[32] = "Linux";
+    hr_lx_read_str(sysroot, "/proc/sys/kernel/ostype", type, sizeof type);
+    if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel) && rel[0])
+        snprintf(pi->os_name, sizeof pi->os_name, "%s %s", type, rel);
+    else
+        snprintf(pi->os_name, sizeof pi->os_name, "%s (kernel release unknown)", type);
+    hr_strlcpy(pi->system_volume, "/", sizeof pi->system_volume);
+
+    /* WSL 2 kernels are Microsoft's: "5.15.153.1-microsoft-standard-WSL2". WSL 1 has no
+     * real kernel and reports "-Microsoft". */
+    pi->wsl2 = (contains_ci(rel, "microsoft") && contains_ci(rel, "wsl2")) ||
+                       (contains_ci(rel, "microsoft-standard"))
+                   ? HR_TRI_YES
+                   : HR_TRI_NO;
+
+    /* Containers: PID 1's cgroup naming a runtime, or a marker file on an overlay root.
+     * A marker alone is not enough: VM images built from container images keep it. */
+    pi->container = HR_TRI_NO;
+    if (hr_lx_exists(sysroot, "/.dockerenv") && root_is_overlay(sysroot)) {
+        pi->container = HR_TRI_YES;
+        hr_strlcpy(pi->container_kind, "docker", sizeof pi->container_kind);
+    } else if (hr_lx_exists(sysroot, "/run/.containerenv") && root_is_overlay(sysroot)) {
+        pi->container = HR_TRI_YES;
+        hr_strlcpy(pi->container_kind, "podman", sizeof pi->container_kind);
+    } else {
+        hr_buf b;
+        hr_buf_init(&b, HR_LX_SMALL_FILE);
+        if (hr_lx_read(sysroot, "/proc/1/cgroup", &b, HR_LX_SMALL_FILE, NULL) == 0) {
+            const char *kinds[] = {"docker", "kubepods", "lxc", "containerd", "libpod"};
+            for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+                if (strstr(hr_buf_str(&b), kinds[i])) {
+                    pi->container = HR_TRI_YES;
+                    hr_strlcpy(pi->container_kind, kinds[i], sizeof pi->container_kind);
+                    break;
+                }
+        }
+        hr_buf_free(&b);
+    }
+    long ps = sysconf(_SC_PAGESIZE);
+    pi->page_size = ps > 0 ? (uint64_t)ps : 4096;
+}

@@ -1,0 +1,131 @@
+/* File systems that could hold a swap file: the candidates `plan` ranks (S3.3, S4.3). */
+#include "linux_probes.h"
+#include "lx_read.h"
+
+#include "core/mountinfo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Which file systems the kernel can swap to (mm/swapfile.c, swapon(8)); btrfs since 5.0 with
+ * a no-copy-on-write file on one device. */
+static hr_tri swap_capable(const char *fs, char *why, size_t whyn)
+{
+    static const char *yes[] = {"ext4", "ext3", "ext2", "xfs", "btrfs", "f2fs"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcmp(fs, yes[i]) == 0)
+            return HR_TRI_YES;
+    if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
+        snprintf(why, whyn, "%s lives in RAM: swapping to it gains nothing", fs);
+    else if (strcmp(fs, "overlay") == 0)
+        snprintf(why, whyn, "overlay (container root) cannot hold a swap file");
+    else if (strncmp(fs, "nfs", 3) == 0 || strcmp(fs, "cifs") == 0 || strcmp(fs, "smb3") == 0)
+        snprintf(why, whyn, "%s is a network file system: swap over the network is unsafe", fs);
+    else if (strncmp(fs, "fuse", 4) == 0)
+        snprintf(why, whyn, "%s (FUSE) cannot hold a swap file", fs);
+    else if (strcmp(fs, "zfs") == 0)
+        snprintf(why, whyn, "zfs does not support swap files");
+    else
+        snprintf(why, whyn, "%s is not known to support swap files", fs);
+    return HR_TRI_NO;
+}
+
+/* Pseudo and special file systems are never candidates. */
+static bool interesting(const hr_mount *m)
+{
+    static const char *skip[] = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2",
+                                 "securityfs", "debugfs", "tracefs", "pstore", "bpf", "mqueue",
+                                 "hugetlbfs", "configfs", "fusectl", "autofs", "binfmt_misc",
+                                 "efivarfs", "rpc_pipefs", "nsfs", "squashfs", "iso9660",
+                                 "ramfs", "selinuxfs", "devfs"};
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (strcmp(m->fs_type, skip[i]) == 0)
+            return false;
+    if (strcmp(m->mount_point, "/") == 0)
+        return true;
+    /* tmpfs and overlay matter only where users would put a swap file. */
+    if (strcmp(m->fs_type, "tmpfs") == 0 || strcmp(m->fs_type, "overlay") == 0)
+        return strcmp(m->mount_point, "/tmp") == 0 || strcmp(m->mount_point, "/var") == 0 ||
+               strcmp(m->mount_point, "/home") == 0;
+    if (strncmp(m->mount_point, "/snap/", 6) == 0 || strncmp(m->mount_point, "/boot", 5) == 0 ||
+        strncmp(m->mount_point, "/proc", 5) == 0 || strncmp(m->mount_point, "/sys", 4) == 0 ||
+        strncmp(m->mount_point, "/dev", 4) == 0 || strncmp(m->mount_point, "/run", 4) == 0 ||
+        strncmp(m->mount_point, "/etc/", 5) == 0) /* container runtimes bind single files there */
+        return false;
+    return true;
+}
+
+void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
+{
+    hr_buf b;
+    hr_buf_init(&b, HR_LX_BIG_FILE);
+    hr_error err = {0};
+    int r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
+    if (r != 0) {
+        hr_section_fail(&s->volumes_s, "%s", err.msg);
+        hr_buf_free(&b);
+        return;
+    }
+    hr_section_ok(&s->volumes_s, "/proc/self/mountinfo, /sys/dev/block, statvfs");
+    const char *cur = hr_buf_str(&b), *end = cur + b.len;
+    unsigned lineno = 0;
+    hr_mount *m = malloc(sizeof *m);
+    char (*keys)[300] = calloc(HR_MAX_VOLUMES, sizeof *keys);
+    while (m && keys && (r = hr_mountinfo_next(&cur, end, "/proc/self/mountinfo", &lineno, m, &err)) == 1) {
+        if (!interesting(m))
+            continue;
+        /* Bind mounts and subvolumes of one device: keep the first mount of each. */
+        char key[300];
+        snprintf(key, sizeof key, "%u:%u %s", m->major, m->minor, m->major ? "" : m->source);
+        int dup = -1;
+        for (int i = 0; i < s->volume_count && dup < 0; i++)
+            if (strcmp(keys[i], key) == 0 && strcmp(m->fs_type, "tmpfs") != 0)
+                dup = i;
+        if (dup >= 0) {
+            /* A swap file on another mount of the same file system (a btrfs @swap
+             * subvolume at /swap) is on the volume already listed. */
+            for (int i = 0; i < s->paging_count; i++)
+                if (s->paging[i].kind == HR_PAGING_FILE &&
+                    strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
+                    s->volumes[dup].holds_paging = true;
+            continue;
+        }
+        if (s->volume_count >= HR_MAX_VOLUMES) {
+            hr_section_fail(&s->volumes_s, "more than %d file systems; the rest are not listed", HR_MAX_VOLUMES);
+            break;
+        }
+        hr_strlcpy(keys[s->volume_count], key, sizeof keys[0]);
+        hr_volume *v = &s->volumes[s->volume_count++];
+        hr_strlcpy(v->dev.mount_point, m->mount_point, sizeof v->dev.mount_point);
+        hr_strlcpy(v->dev.fs_type, m->fs_type, sizeof v->dev.fs_type);
+        v->is_system = strcmp(m->mount_point, "/") == 0;
+        v->can_hold_swap = swap_capable(m->fs_type, v->why_not, sizeof v->why_not);
+        if (hr_opt_has(m->mount_opts, "ro")) {
+            v->can_hold_swap = HR_TRI_NO;
+            snprintf(v->why_not, sizeof v->why_not, "mounted read-only");
+        }
+        unsigned maj = m->major, min = m->minor;
+        if (maj != 0 || hr_lx_block_dev_numbers(sysroot, m->source, &maj, &min))
+            hr_lx_device_facts(sysroot, maj, min, &v->dev);
+        uint64_t total, avail;
+        if (hr_lx_fs_space(sysroot, m->mount_point, &total, &avail)) {
+            v->dev.fs_total_bytes = total;
+            v->dev.fs_free_bytes = avail;
+        } else if (!v->dev.why[0]) {
+            snprintf(v->dev.why, sizeof v->dev.why, "free space of %s unknown", m->mount_point);
+        }
+        for (int i = 0; i < s->paging_count; i++)
+            if (s->paging[i].kind == HR_PAGING_FILE &&
+                strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
+                v->holds_paging = true;
+    }
+    if (r < 0)
+        hr_section_fail(&s->volumes_s, "%s", err.msg);
+    else if (r == 0 && s->volume_count == 0)
+        /* Every Linux system mounts a root file system: an empty list is a broken file. */
+        hr_section_fail(&s->volumes_s, "/proc/self/mountinfo: no root file system listed");
+    free(m);
+    free(keys);
+    hr_buf_free(&b);
+}
