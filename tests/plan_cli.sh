@@ -97,6 +97,14 @@ json "check todo has rules" "all(t['rule'] for t in d['todo'])"
 expect "check hypothetical" 3 "$hr" check --ram 16G --vram 8G --os windows --workload sdxl --json
 json "hypothetical: verdict null, plan OK" "d['verdict'] is None and d['capacity']['verdict_after_plan'] == 'ok' and d['status'] is None"
 
+# A tree where nothing can be read: the RAM size must be given (exit 3 says a fact is missing).
+mkdir -p "$tmp/bare/proc"
+expect "plan: RAM unknown" 3 "$hr" plan --sysroot "$tmp/bare"
+err_has "plan: RAM unknown message" "give it with --ram SIZE"
+expect "plan: RAM given" 0 "$hr" plan --sysroot "$tmp/bare" --ram 16G --json
+json "bare tree: table plan, no drives" "d['recommended']['maximum_bytes'] == 64 << 30 and d['recommended']['target'] is None"
+expect "check: RAM unknown" 3 "$hr" check --sysroot "$tmp/bare"
+
 # Recorded Windows machines (tests/fixtures/windows), replayed on any OS.
 fx=$(dirname "$0")/fixtures/windows
 if [ -d "$fx" ]; then

@@ -49,7 +49,7 @@ int hr_cmd_check(int argc, char **argv)
         free(plan);
         free(chk);
         free(snap);
-        return r == HR_ENOENT ? HR_EXIT_USAGE : HR_EXIT_FAILURE;
+        return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE;   /* a fact is missing: give it */
     }
     hr_check_compute(snap, &cli.in, plan, chk);
 

@@ -16,7 +16,8 @@ static void plan_usage(FILE *f)
           "It never changes anything.\n\n",
           f);
     hr_plan_args_usage(f);
-    fputs("exit status: 0 plan printed; 64 bad command line; 66 --sysroot/--replay missing; 70 failure\n", f);
+    fputs("exit status: 0 plan printed; 3 the RAM size could not be read (give --ram); 64 bad command\n"
+          "line; 66 --sysroot/--replay missing; 70 failure\n", f);
 }
 
 int hr_cmd_plan(int argc, char **argv)
@@ -44,7 +45,7 @@ int hr_cmd_plan(int argc, char **argv)
         hr_cli_error("%s", err.msg);
         free(plan);
         free(snap);
-        return r == HR_ENOENT ? HR_EXIT_USAGE : HR_EXIT_FAILURE;
+        return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE;   /* a fact is missing: give it */
     }
     hr_buf out;
     hr_buf_init(&out, 0);
