@@ -116,6 +116,7 @@ int hr_plan_args_parse(const char *cmd, int argc, char **argv, hr_plan_cli *out)
                 return rc;
         }
     }
+    out->in.recorded = out->probe.replay || strcmp(out->probe.sysroot, "/") != 0;
     return 0;
 }
 

@@ -95,7 +95,7 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
         snap = NULL;
     hr_buf_printf(out, "headroom check — %s%s on %s\n\n", hr_workload_label(c->workload),
                   c->workload_assumed ? " (assumed: give --workload sd15|sdxl|flux|video)" : "",
-                  f->hypothetical ? "a hypothetical machine" : "this machine");
+                  f->hypothetical ? "a hypothetical machine" : f->recorded ? "the recorded machine" : "this machine");
     tiers(snap, p, out);
 
     hr_plan_gb(c->capacity_bytes, a, sizeof a);

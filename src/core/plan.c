@@ -170,15 +170,19 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
 {
     memset(f, 0, sizeof *f);
     f->os = in->os >= 0 ? (hr_os)in->os : snap ? snap->platform.os : HR_OS_WINDOWS;
-    f->os_source = in->os >= 0 ? "--os" : snap ? "this machine" : "default";
     f->hypothetical = snap == NULL;
+    f->recorded = snap && in->recorded;
+    const char *here = f->recorded ? "the recording" : "this machine";
+    f->os_source = in->os >= 0 ? "--os" : snap ? here : "default";
 
     f->ram_bytes = in->ram_bytes != HR_UNKNOWN ? in->ram_bytes
                    : snap ? snap->ram.total_bytes : HR_UNKNOWN;
     f->ram_source = in->ram_bytes != HR_UNKNOWN ? "--ram"
-                    : f->ram_bytes != HR_UNKNOWN ? "this machine" : "unknown";
+                    : f->ram_bytes != HR_UNKNOWN ? here : "unknown";
 
     gpu_facts(snap, f);
+    if (f->recorded && f->vram_source && strncmp(f->vram_source, "this machine", 12) == 0)
+        f->vram_source = f->integrated_gpu ? "the recording (integrated GPU)" : "the recording";
     if (in->vram_bytes != HR_UNKNOWN) {
         f->vram_bytes = in->vram_bytes;
         f->vram_source = "--vram";

@@ -73,6 +73,7 @@ typedef struct hr_plan_inputs {
     hr_comfy_args comfy;
     uint64_t peak_commit_bytes;  /* HR_UNKNOWN: none known */
     bool range;                  /* --range: initial < maximum (S3.2 compromise) */
+    bool recorded;               /* the snapshot is a recording (--sysroot, --replay): say so */
 } hr_plan_inputs;
 
 void hr_plan_inputs_init(hr_plan_inputs *in);
@@ -100,6 +101,7 @@ typedef struct hr_plan_facts {
     hr_os os;
     const char *os_source;       /* "--os", "this machine" */
     bool hypothetical;           /* the machine is not the one the snapshot describes */
+    bool recorded;               /* the snapshot is a recording, not this machine */
     uint64_t ram_bytes;          /* HR_UNKNOWN when neither given nor known */
     const char *ram_source;
     uint64_t vram_bytes;         /* largest dedicated VRAM; 0 = integrated only / none */

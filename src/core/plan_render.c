@@ -28,7 +28,8 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     const char *thing = win ? "paging file" : f->wsl2 ? "WSL 2 swap" : "swap";
 
     hr_buf_printf(out, "headroom plan — %s for %s%s\n", thing, win ? "Windows" : "Linux",
-                  f->hypothetical ? " (a hypothetical machine: facts from the flags)" : "");
+                  f->hypothetical ? " (a hypothetical machine: facts from the flags)"
+                  : f->recorded   ? " (a recorded machine)" : "");
     hr_buf_puts(out, "\nFacts\n");
     hr_plan_gb(f->ram_bytes, a, sizeof a);
     hr_buf_printf(out, "  RAM        %s (%s)\n", a, f->ram_source);
@@ -162,6 +163,7 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_str(w, "schema", HR_PLAN_SCHEMA);
     hr_json_str(w, "os", os_name(f->os));
     hr_json_bool(w, "hypothetical", f->hypothetical);
+    hr_json_bool(w, "recorded", f->recorded);
 
     hr_json_begin_object(w, "facts");
     json_size(w, "ram_bytes", f->ram_bytes);
