@@ -45,9 +45,9 @@ static uint64_t ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
     if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
         return f->ram_bytes;
     if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
-        return snap->commit.overcommit_kbytes * 1024;
+        return hr_sat_mul(snap->commit.overcommit_kbytes, 1024);
     uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
-    return f->ram_bytes / 100 * ratio + f->ram_bytes % 100 * ratio / 100;
+    return hr_sat_add(hr_sat_mul(f->ram_bytes / 100, ratio), f->ram_bytes % 100 * (ratio % 1000) / 100);
 }
 
 /* A cgroup caps memory + swap whatever the machine has. */
@@ -59,7 +59,7 @@ static uint64_t cgroup_cap(const hr_snapshot *snap, uint64_t disk_swap)
     uint64_t sw = disk_swap == HR_UNKNOWN ? 0 : disk_swap;
     if (g->swap_max_bytes != HR_UNKNOWN && g->swap_max_bytes != HR_UNLIMITED && g->swap_max_bytes < sw)
         sw = g->swap_max_bytes;
-    uint64_t cap = g->memory_max_bytes + sw;
+    uint64_t cap = hr_sat_add(g->memory_max_bytes, sw);
     if (g->memsw_max_bytes != HR_UNKNOWN && g->memsw_max_bytes != HR_UNLIMITED && g->memsw_max_bytes < cap)
         cap = g->memsw_max_bytes;
     return cap;
@@ -81,7 +81,7 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
             cap = limit;
             snprintf(basis, n, "the commit limit (RAM + paging files)");
         } else if (disk != HR_UNKNOWN) {
-            cap = f->ram_bytes + disk;
+            cap = hr_sat_add(f->ram_bytes, disk);
             snprintf(basis, n, "RAM + paging files");
         }
     } else if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
@@ -89,11 +89,11 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
             cap = limit;
             snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2)");
         } else if (disk != HR_UNKNOWN) {
-            cap = ram_commit_part(snap, f) + disk;
+            cap = hr_sat_add(ram_commit_part(snap, f), disk);
             snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
         }
     } else if (disk != HR_UNKNOWN) {
-        cap = f->ram_bytes + disk;
+        cap = hr_sat_add(f->ram_bytes, disk);
         snprintf(basis, n, "RAM + disk swap (the OOM killer acts when both are full; zram not counted)");
     }
     if (cap == HR_UNKNOWN) {
@@ -116,7 +116,7 @@ static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
     if (f->os == HR_OS_LINUX && p->recommended.add_bytes == 0 && f->disk_paging_bytes != HR_UNKNOWN &&
         f->disk_paging_bytes > paging)
         paging = f->disk_paging_bytes;
-    uint64_t cap = ram_commit_part(f->hypothetical ? NULL : snap, f) + paging;
+    uint64_t cap = hr_sat_add(ram_commit_part(f->hypothetical ? NULL : snap, f), paging);
     if (snap && !f->hypothetical && f->os == HR_OS_LINUX) {
         uint64_t cg = cgroup_cap(snap, paging);
         if (cg != HR_UNKNOWN && cg < cap)
@@ -134,12 +134,12 @@ static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
         if (snap->volumes[i].is_system)
             sv = &snap->volumes[i];
     uint64_t ram = p->facts.ram_bytes;
-    uint64_t grow = ram * 3 > ((uint64_t)4 << 30) ? ram * 3 : (uint64_t)4 << 30;
+    uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 3) : (uint64_t)4 << 30;
     if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)
         grow = sv->dev.fs_total_bytes / 8;
     if (sv && sv->dev.fs_free_bytes != HR_UNKNOWN && grow > sv->dev.fs_free_bytes)
         grow = sv->dev.fs_free_bytes;
-    return ram + grow;
+    return hr_sat_add(ram, grow);
 }
 
 /* The rule that decided the size: the peak, or the S4 rule that chose within the table. */
@@ -174,7 +174,7 @@ static void list_others(const hr_snapshot *snap, hr_check *c)
         o->proc = *pr;
         o->kind = kind;
         if (kind && pr->commit_bytes != HR_UNKNOWN)
-            c->others_commit_bytes += pr->commit_bytes;
+            c->others_commit_bytes = hr_sat_add(c->others_commit_bytes, pr->commit_bytes);
     }
 }
 

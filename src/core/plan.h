@@ -194,6 +194,17 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
 void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
 void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
 
+/* Sizes add up without wrapping: absurd inputs (a 16 EB --peak-commit, a corrupt recording)
+ * saturate instead of turning into small numbers. */
+static inline uint64_t hr_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t hr_sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 /* Append a line (silently dropped when the list is full: lists are sized for every rule). */
 HR_PRINTF(5, 6)
 void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,

@@ -92,7 +92,7 @@ static uint64_t existing_on(const hr_snapshot *snap, hr_os os, const hr_volume *
             here = pg->has_device && strcmp(pg->device.mount_point, v->dev.mount_point) == 0;
         }
         if (here)
-            sum += pg->size_bytes;
+            sum = hr_sat_add(sum, pg->size_bytes);
     }
     return sum;
 }
@@ -131,7 +131,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
      * swap file already there stays (the new file is added beside it). */
     c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN
-                    : v->dev.fs_free_bytes + (os == HR_OS_WINDOWS ? c->existing_bytes : 0);
+                    : hr_sat_add(v->dev.fs_free_bytes, os == HR_OS_WINDOWS ? c->existing_bytes : 0);
     c->reserve_bytes = reserve_for(c->total_bytes);
     c->eligible = true;
 
@@ -177,8 +177,8 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         C(c, "free-unknown|S3.3", "free space not known: make sure %s plus %s stays free", mx, rs);
     } else {
         hr_plan_gb(c->free_bytes, fr, sizeof fr);
-        c->fits_fixed = c->free_bytes >= maximum + c->reserve_bytes;
-        c->fits_range = c->free_bytes >= range_initial + c->reserve_bytes;
+        c->fits_fixed = c->free_bytes >= hr_sat_add(maximum, c->reserve_bytes);
+        c->fits_range = c->free_bytes >= hr_sat_add(range_initial, c->reserve_bytes);
         if (c->fits_fixed) {
             char left[32];
             hr_plan_gb(c->free_bytes - maximum, left, sizeof left);
@@ -234,7 +234,7 @@ static void advise_kind(hr_plan *p)
     hr_plan_recommended *r = &p->recommended;
     char mx[32], need[32];
     hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
-    hr_plan_gb(r->maximum_bytes + HR_PLAN_RESERVE_MIN_BYTES, need, sizeof need);
+    hr_plan_gb(hr_sat_add(r->maximum_bytes, HR_PLAN_RESERVE_MIN_BYTES), need, sizeof need);
     if (p->facts.os == HR_OS_WINDOWS)
         snprintf(r->target_advice, sizeof r->target_advice,
                  "a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
@@ -283,7 +283,7 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                              "%s: on a rotational disk — swapoff it once the swap file on the SSD is active",
                              pg->path);
         else if (pg->size_bytes != HR_UNKNOWN)
-            kept += pg->size_bytes;
+            kept = hr_sat_add(kept, pg->size_bytes);
     }
     if (win && snap->paging_config.s.ok) {
         /* Configured files not (yet) in use: they would come back at the next boot. */

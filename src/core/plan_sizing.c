@@ -116,9 +116,9 @@ static uint64_t ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
     if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
         return f->ram_bytes;
     if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
-        return snap->commit.overcommit_kbytes * 1024;
+        return hr_sat_mul(snap->commit.overcommit_kbytes, 1024);
     uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
-    return f->ram_bytes / 100 * ratio + f->ram_bytes % 100 * ratio / 100;
+    return hr_sat_add(hr_sat_mul(f->ram_bytes / 100, ratio), f->ram_bytes % 100 * (ratio % 1000) / 100);
 }
 
 void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
@@ -132,11 +132,11 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 
     if (in->peak_commit_bytes != HR_UNKNOWN) {
         const uint64_t peak = in->peak_commit_bytes;
-        const uint64_t want = peak / 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) +
-                              peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100;
+        const uint64_t want = hr_sat_add(hr_sat_mul(peak / 100, 100 + HR_PLAN_PEAK_MARGIN_PERCENT),
+                                         peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100);
         const uint64_t from_ram = ram_commit_part(snap, &p->facts);
         const uint64_t need = want > from_ram ? want - from_ram : 0;
-        r->peak_sized_bytes = hr_size_round_up_gib(need) * HR_GIB;
+        r->peak_sized_bytes = hr_sat_mul(hr_size_round_up_gib(need), HR_GIB);
         char a[32], b[32], c[32], d[32], t[32];
         hr_plan_gb(peak, a, sizeof a);
         hr_plan_gb(want, b, sizeof b);
