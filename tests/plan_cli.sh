@@ -148,6 +148,18 @@ if [ -d "$lx/plan-docker-cgroup2" ]; then
     json "docker: capped by the cgroup" "d['capacity']['bytes'] == 16 << 30 and d['capacity']['verdict_after_plan'] == 'will-fail' and d['verdict_rule'] == 'X.cgroup'"
 fi
 
+if [ -d "$lx/plan-usb-crypt-swap" ]; then
+    expect "plan: swap file on a USB disk in dm-crypt" 0 "$hr" plan --sysroot "$lx/plan-usb-crypt-swap" --vram 12G --workload flux --json
+    json "usb-crypt: refused, removed after the new swap is on" "[r['rule'] for r in d['removals']] == ['S5.4'] and '/mnt/usb/swapfile' in d['removals'][0]['text']"
+    json "usb-crypt: the USB file system is not a candidate" "not [c for c in d['candidates'] if c['target'] == '/mnt/usb'][0]['eligible']"
+    json "usb-crypt: SSD root over the HDD /data" "d['recommended']['target'] == '/' and [c['target'] for c in d['candidates']][:2] == ['/', '/data']"
+    json "usb-crypt: mode 2 adds the RAM share" "d['recommended']['maximum_bytes'] == 48 << 30 and any(r['id'] == 'overcommit-never' for r in d['recommended']['reasons'])"
+    json "usb-crypt: warnings" "sorted(w['id'] for w in d['warnings']) == ['overcommit-never', 'paging-on-removable']"
+    json "usb-crypt: zram neither counted nor removed" "d['recommended']['add_bytes'] == 48 << 30 and all('zram' not in r['text'] for r in d['removals'])"
+    expect "check: mode 2 desktop" 1 "$hr" check --sysroot "$lx/plan-usb-crypt-swap" --vram 12G --workload flux --json
+    json "usb-crypt: the enforced limit" "'enforced' in d['capacity']['basis'] and d['capacity']['verdict_after_plan'] == 'ok'"
+fi
+
 # plan never changes anything: no swapon/swapoff, no file opened for writing, nothing created
 # (traced, so that other programs changing swap on this machine cannot confuse the test).
 if command -v strace >/dev/null 2>&1; then

@@ -183,7 +183,8 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
             char left[32];
             hr_plan_gb(c->free_bytes - maximum, left, sizeof left);
             C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
-              c->existing_bytes ? " counting the paging file already there" : "", left, mx, rs);
+              c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
+              mx, rs);
         } else if (c->fits_range) {
             C(c, "room-range|S3.2", "%s free: room for the range's initial size only, not for a fixed %s "
                                     "(keep at least %s free)", fr, mx, rs);

@@ -154,6 +154,19 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         }
     }
 
+    /* Linux overcommit mode 2: only overcommit_ratio % of RAM counts toward the enforced
+     * limit, so the table's RAM + paging falls short by the rest; the swap makes it up. */
+    const uint64_t ram_part = ram_commit_part(snap, &p->facts);
+    if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {
+        uint64_t extra = hr_sat_mul(hr_size_round_up_gib(p->facts.ram_bytes - ram_part), HR_GIB);
+        char a[32], b[32];
+        hr_plan_gb(extra, a, sizeof a);
+        maximum = hr_sat_add(maximum, extra);
+        hr_plan_gb(maximum, b, sizeof b);
+        R("overcommit-never|X.overcommit", "vm.overcommit_memory=2 counts only part of RAM toward the commit "
+                                           "limit: %s more swap makes up the rest, %s in all", a, b);
+    }
+
     r->maximum_bytes = maximum;
     r->initial_bytes = maximum;
     r->fixed = true;

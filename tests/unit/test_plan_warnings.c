@@ -195,6 +195,12 @@ static void linux_scenarios(void)
     p = plan_run(s, &in);
     CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(34));   /* 50 − 16 */
     free(p);
+    /* From the table: 32 GB, plus the half of RAM mode 2 does not count. */
+    in.peak_commit_bytes = HR_UNKNOWN;
+    p = plan_run(s, &in);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(48));
+    CHECK(has_reason(p, "overcommit-never", "X.overcommit"));
+    free(p);
     in.peak_commit_bytes = HR_UNKNOWN;
     free(s);
 
