@@ -92,5 +92,13 @@ if [ -n "$RUN" ]; then
     contains "event log unavailable under Wine" "$T/o" "event log unavailable"
 fi
 
+# a log whose folder and name are Chinese with spaces (Windows: opened through _wfopen)
+mkdir -p "$T/日志 目录"
+cp "$DIR/comfy-win-1455-en.log" "$T/日志 目录/运行 日志.log"
+$RUN "$HR" diagnose --no-system "$T/日志 目录/运行 日志.log" >"$T/o" 2>"$T/e"
+check "non-ASCII path" 0 $?
+contains "non-ASCII path: cause" "$T/o" "host-oom"
+contains "non-ASCII path: evidence names the file" "$T/o" "运行 日志.log"
+
 echo "cli: $failed failed"
 [ "$failed" = 0 ]
