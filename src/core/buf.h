@@ -28,6 +28,9 @@ int hr_buf_putc(hr_buf *b, char c);
 __attribute__((format(printf, 2, 3)))
 #endif
 int hr_buf_printf(hr_buf *b, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
 int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap);
 /* The data, or "" when empty; never NULL. */
 const char *hr_buf_str(const hr_buf *b);

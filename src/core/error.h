@@ -52,6 +52,9 @@ const char *hr_strerror(int code);
 __attribute__((format(printf, 3, 4)))
 #endif
 int hr_error_set(hr_error *err, int code, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 0)))
+#endif
 int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap);
 void hr_error_clear(hr_error *err);
 
