@@ -14,3 +14,10 @@ if(NOT WIN32)
     endforeach()
   endforeach()
 endif()
+
+# The recorder captures everything status reads (fixtures re-recorded, this machine).
+if(NOT WIN32)
+  add_test(NAME tools.record_linux_sysroot
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/record_roundtrip.sh ${HR_BIN} ${HR_FIXTURES})
+  set_tests_properties(tools.record_linux_sysroot PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK system_swap)
+endif()
