@@ -1,4 +1,5 @@
 #include "cli_util.h"
+#include "console.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -25,6 +26,9 @@ void hr_cli_error(const char *fmt, ...)
 
 int hr_cli_write(const hr_buf *b)
 {
+    int c = hr_console_write_stdout(b->data ? b->data : "", b->len);
+    if (c != 0)
+        return c > 0 ? 0 : -1;
     if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
         return -1;
     return fflush(stdout) == 0 ? 0 : -1;
@@ -32,7 +36,12 @@ int hr_cli_write(const hr_buf *b)
 
 bool hr_cli_stdout_is_tty(void)
 {
-    return hr_isatty(hr_fileno(stdout)) != 0;
+    return hr_console_color();
+}
+
+bool hr_cli_stdin_is_tty(void)
+{
+    return hr_isatty(hr_fileno(stdin)) != 0;
 }
 
 int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)

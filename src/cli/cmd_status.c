@@ -11,10 +11,11 @@
 
 static void status_usage(FILE *f)
 {
-    fputs("usage: headroom status [--json] [--sysroot DIR] [--replay FILE] [--no-gpu]\n"
+    fputs("usage: headroom status [--json] [--sysroot DIR] [--replay FILE] [--record FILE] [--no-gpu]\n"
           "  --json          one JSON object (docs/status-json.md)\n"
           "  --sysroot DIR   Linux: read /proc and /sys under DIR (recorded trees)\n"
           "  --replay FILE   Windows: replay recorded Win32 answers from a JSON file\n"
+          "  --record FILE   Windows: also save this run's Win32 answers to FILE (for --replay)\n"
           "  --no-gpu        do not query GPUs\n"
           "exit status: 0 all sources read; 3 some unknown (report still printed); 64+ errors\n",
           f);
@@ -46,6 +47,12 @@ int hr_cmd_status(int argc, char **argv)
                 return HR_EXIT_USAGE;
             }
             opts.replay = v;
+        } else if ((m = hr_cli_opt(argc, argv, &i, "--record", &v)) != 0) {
+            if (m < 0) {
+                hr_cli_error("status: --record needs a file");
+                return HR_EXIT_USAGE;
+            }
+            opts.record = v;
         } else {
             hr_cli_error("status: unknown option '%s'", argv[i]);
             status_usage(stderr);
@@ -63,7 +70,7 @@ int hr_cmd_status(int argc, char **argv)
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);
-        return r == HR_EPARSE ? HR_EXIT_INPUT : HR_EXIT_FAILURE;
+        return r == HR_EPARSE ? HR_EXIT_INPUT : r == HR_ENOENT ? HR_EXIT_NOINPUT : HR_EXIT_FAILURE;
     }
 
     hr_buf out;

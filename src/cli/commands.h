@@ -9,6 +9,7 @@ enum {
     HR_EXIT_PARTIAL = 3,    /* status: some sources unknown; the report is still printed */
     HR_EXIT_USAGE = 64,     /* bad command line */
     HR_EXIT_INPUT = 65,     /* bad input file */
+    HR_EXIT_NOINPUT = 66,   /* input file or directory not found */
     HR_EXIT_FAILURE = 70    /* could not do the job */
 };
 
@@ -19,6 +20,12 @@ typedef struct hr_command {
 } hr_command;
 
 int hr_cmd_status(int argc, char **argv);
+int hr_cmd_plan(int argc, char **argv);
+int hr_cmd_check(int argc, char **argv);
+int hr_cmd_apply(int argc, char **argv);
+int hr_cmd_rollback(int argc, char **argv);
+int hr_cmd_verify(int argc, char **argv);
+int hr_cmd_diagnose(int argc, char **argv);
 
 /* NULL-terminated table in commands.c. */
 extern const hr_command hr_commands[];

@@ -1,6 +1,7 @@
 /* headroom — command-line entry: dispatch to one command file per command. */
 #include "cli_util.h"
 #include "commands.h"
+#include "console.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const hr_command *find(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {
@@ -59,4 +60,12 @@ int main(int argc, char **argv)
         return HR_EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    hr_console_start(&argc, &argv);
+    int rc = run(argc, argv);
+    hr_console_end(rc);
+    return rc;
 }

@@ -6,6 +6,8 @@
 #ifndef HR_BUF_H
 #define HR_BUF_H
 
+#include "error.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -24,9 +26,7 @@ void hr_buf_reset(hr_buf *b);               /* len = 0, keeps the memory */
 int hr_buf_append(hr_buf *b, const void *p, size_t n);
 int hr_buf_puts(hr_buf *b, const char *s);
 int hr_buf_putc(hr_buf *b, char c);
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 int hr_buf_printf(hr_buf *b, const char *fmt, ...);
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 0)))

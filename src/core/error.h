@@ -10,6 +10,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* printf-style checking. mingw-w64 builds use the C99-conforming stdio
+ * (__USE_MINGW_ANSI_STDIO, set by CMake), whose format archetype is gnu_printf. */
+#if defined(__MINGW32__)
+#define HR_PRINTF(fmt, args) __attribute__((format(gnu_printf, fmt, args)))
+#elif defined(__GNUC__)
+#define HR_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define HR_PRINTF(fmt, args)
+#endif
+
 /* One table: code, name, default message. */
 #define HR_ERROR_TABLE(X)                                                        \
     X(HR_OK, 0, "ok")                                                            \
@@ -48,9 +58,7 @@ const char *hr_strerror(int code);
 
 /* Fill err (may be NULL) with code and a printf-style message; returns code, so that
  * `return hr_error_set(err, HR_EPARSE, "%s: ...", path);` reads naturally. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
+HR_PRINTF(3, 4)
 int hr_error_set(hr_error *err, int code, const char *fmt, ...);
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 0)))

@@ -90,6 +90,18 @@ void hr_section_fail(hr_section *s, const char *fmt, ...)
     }
 }
 
+void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
+{
+    if (s->note_count >= HR_MAX_NOTES)
+        return;
+    hr_note *n = &s->notes[s->note_count++];
+    hr_strlcpy(n->rule, rule ? rule : "", sizeof n->rule);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
+}
+
 bool hr_snapshot_partial(const hr_snapshot *s)
 {
     const hr_section *all[] = {&s->ram.s, &s->commit.s, &s->paging_s, &s->paging_config.s,

@@ -11,6 +11,8 @@
 #ifndef HR_SNAPSHOT_H
 #define HR_SNAPSHOT_H
 
+#include "error.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -88,6 +90,7 @@ typedef struct hr_device {
     hr_tri encrypted;
     char encryption[32];              /* "dm-crypt LUKS2", "BitLocker" */
     bool virtual_disk;                /* virtio/xen/VM disk: "rotational" says nothing real */
+    char bus[16];                     /* Windows bus type: "NVMe", "SATA", "USB"; "" unknown */
     uint64_t fs_total_bytes;
     uint64_t fs_free_bytes;
     char why[HR_SNAP_WHY_MAX];        /* what could not be learnt */
@@ -130,6 +133,7 @@ typedef struct hr_paging_config {
     hr_tri temp_page_file;        /* Windows TempPageFile: configured file could not be created */
     int existing_count;           /* Windows ExistingPageFiles */
     char existing[HR_MAX_PAGING_CONFIG][HR_SNAP_PATH_MAX];
+    char notes[HR_SNAP_WHY_MAX];  /* entries the OS ignores and why ("17th entry: at most 16") */
 } hr_paging_config;
 
 /* A volume that holds, or could hold, a paging file / swap file. */
@@ -230,6 +234,7 @@ typedef struct hr_proc {
     char name[HR_SNAP_NAME_MAX];
     uint64_t resident_bytes;
     uint64_t commit_bytes;             /* Windows private bytes; Linux VmSwap+RssAnon */
+    int processes;                     /* processes of this program folded into the line (0 = 1) */
 } hr_proc;
 
 typedef struct hr_procs {
@@ -237,6 +242,14 @@ typedef struct hr_procs {
     int count;
     hr_proc proc[HR_MAX_PROCS];        /* largest first */
 } hr_procs;
+
+/* A fact worth flagging, with the rule it comes from (SEED-NOTES S-numbers):
+ * "S1.2: paging file on C: is system-managed and C: is nearly full". Facts, not advice. */
+#define HR_MAX_NOTES 12
+typedef struct hr_note {
+    char rule[8];                      /* "S1.2" */
+    char text[HR_SNAP_WHY_MAX];
+} hr_note;
 
 typedef struct hr_snapshot {
     hr_platform_info platform;
@@ -254,17 +267,21 @@ typedef struct hr_snapshot {
     hr_gpus gpus;
     hr_power power;
     hr_procs procs;
+    int note_count;
+    hr_note notes[HR_MAX_NOTES];
 } hr_snapshot;
 
 /* Every field unknown, every section not-yet-read. */
 void hr_snapshot_init(hr_snapshot *s, hr_os os);
 
 /* Mark a section unknown with a reason (first reason wins; later ones are appended). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 void hr_section_fail(hr_section *s, const char *fmt, ...);
 void hr_section_ok(hr_section *s, const char *source);
+
+/* Add a note (dropped silently when the list is full). */
+HR_PRINTF(3, 4)
+void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...);
 
 /* True when any section that was probed is not ok. */
 bool hr_snapshot_partial(const hr_snapshot *s);

@@ -40,7 +40,7 @@ static void section(hr_json_writer *w, const hr_section *s)
     str_or_null(w, "unknown_reason", s->why);
 }
 
-static void device(hr_json_writer *w, const char *key, const hr_device *d)
+static void device(hr_json_writer *w, const char *key, const hr_device *d, bool win)
 {
     hr_json_begin_object(w, key);
     str_or_null(w, "name", d->name);
@@ -56,6 +56,8 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d)
     tri(w, "usb", d->usb);
     tri(w, "encrypted", d->encrypted);
     str_or_null(w, "encryption", d->encryption);
+    if (win)
+        str_or_null(w, "bus", d->bus);
     u64_or_null(w, "fs_total_bytes", d->fs_total_bytes);
     u64_or_null(w, "fs_free_bytes", d->fs_free_bytes);
     str_or_null(w, "unknown_reason", d->why);
@@ -147,7 +149,7 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
             hr_json_i64(w, "priority", p->priority);
         hr_json_bool(w, "disk_backstop", p->kind != HR_PAGING_ZRAM);
         if (p->has_device)
-            device(w, "device", &p->device);
+            device(w, "device", &p->device, s->platform.os == HR_OS_WINDOWS);
         else
             hr_json_null(w, "device");
         hr_json_end_object(w);
@@ -184,6 +186,8 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
         for (int i = 0; i < pc->existing_count; i++)
             hr_json_str(w, NULL, pc->existing[i]);
         hr_json_end_array(w);
+        if (s->platform.os == HR_OS_WINDOWS)
+            str_or_null(w, "ignored", pc->notes);
         section(w, &pc->s);
         hr_json_end_object(w);
     }
@@ -200,7 +204,7 @@ static void volumes(hr_json_writer *w, const hr_snapshot *s)
         hr_json_bool(w, "holds_paging", v->holds_paging);
         tri(w, "can_hold_swap", v->can_hold_swap);
         str_or_null(w, "why_not", v->why_not);
-        device(w, "device", &v->dev);
+        device(w, "device", &v->dev, s->platform.os == HR_OS_WINDOWS);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -314,5 +318,17 @@ void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key)
     cgroup(w, s);
     gpus(w, s);
     power(w, s);
+    /* Notes: facts that need the whole snapshot, each with its rule (Windows for now;
+     * the key appears wherever there is one). */
+    if (s->platform.os == HR_OS_WINDOWS || s->note_count > 0) {
+        hr_json_begin_array(w, "notes");
+        for (int i = 0; i < s->note_count; i++) {
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "rule", s->notes[i].rule);
+            hr_json_str(w, "text", s->notes[i].text);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
+    }
     hr_json_end_object(w);
 }

@@ -14,9 +14,7 @@ typedef struct out {
     bool color;
 } out;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+HR_PRINTF(2, 3)
 static void pf(out *o, const char *fmt, ...)
 {
     va_list ap;
@@ -72,10 +70,19 @@ static void device_facts(out *o, const hr_device *d)
     pf(o, ", %s", rem ? rem : "removable unknown");
     if (d->usb == HR_TRI_YES)
         pf(o, ", USB");
+    else if (d->bus[0] && strcmp(d->bus, "unknown") != 0)
+        pf(o, ", %s", d->bus);
     if (d->encrypted == HR_TRI_YES)
         pf(o, ", encrypted (%s)", d->encryption[0] ? d->encryption : "yes");
     else if (d->encrypted == HR_TRI_NO)
         pf(o, ", not encrypted");
+}
+
+/* Windows drive names ("C:") already end in a colon. */
+static bool ends_with_colon(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && name[n - 1] == ':';
 }
 
 static void tiers(out *o, const hr_snapshot *s)
@@ -184,8 +191,8 @@ static void paging(out *o, const hr_snapshot *s)
         const hr_device *d = &p->device;
         pf(o, "    on ");
         if (d->name[0])
-            pf(o, "%s%s%s%s: ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
-               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "");
+            pf(o, "%s%s%s%s%s ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
+               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "", ends_with_colon(d->name) ? "" : ":");
         device_facts(o, d);
         if (d->fs_type[0])
             pf(o, "; file system %s at %s", d->fs_type, d->mount_point);
@@ -221,6 +228,14 @@ static void paging(out *o, const hr_snapshot *s)
         if (pc->temp_page_file == HR_TRI_YES)
             pf(o, "  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n",
                warn(o), reset(o));
+        if (win && pc->existing_count > 0) {
+            pf(o, "  created at this boot (ExistingPageFiles):");
+            for (int i = 0; i < pc->existing_count; i++)
+                pf(o, " %s", pc->existing[i]);
+            pf(o, "\n");
+        }
+        if (pc->notes[0])
+            pf(o, "  ignored by Windows: %s\n", pc->notes);
     }
 }
 
@@ -241,9 +256,11 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "               %s", d->name[0] ? d->name : "device unknown");
         if (d->disk[0] && strcmp(d->disk, d->name))
             pf(o, " on %s", d->disk);
-        pf(o, ": ");
+        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
         device_facts(o, d);
         pf(o, "\n");
+        if (win && d->why[0])
+            pf(o, "               unknown: %s\n", d->why);
         if (v->can_hold_swap == HR_TRI_NO)
             pf(o, "               cannot hold %s: %s\n", win ? "a paging file" : "a swap file", v->why_not);
     }
@@ -274,7 +291,7 @@ static void compression(out *o, const hr_snapshot *s)
     pf(o, "\n");
     if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
         pf(o, "    zswap only caches pages on their way to a swap device; with no swap it does nothing\n");
-    if (c->zram_count == 0)
+    if (c->zram_count == 0 && c->s.ok)
         pf(o, "  zram: no devices\n");
     for (int i = 0; i < c->zram_count; i++) {
         const hr_zram *z = &c->zram[i];
@@ -298,7 +315,7 @@ static void cgroup(out *o, const hr_snapshot *s)
         return;
     heading(o, "LIMITS (cgroup: they cap the process before RAM does)", g->s.source);
     unknown_line(o, &g->s);
-    if (g->memory_version == HR_CGROUP_NONE) {
+    if (g->memory_version == HR_CGROUP_NONE && g->s.ok) {
         pf(o, "  no cgroup memory controller\n");
         return;
     }
@@ -331,7 +348,7 @@ static void gpus(out *o, const hr_snapshot *s)
     unknown_line(o, &s->gpus.s);
     if (s->gpus.notes[0])
         pf(o, "  %s\n", s->gpus.notes);
-    if (s->gpus.count == 0)
+    if (s->gpus.count == 0 && s->gpus.s.ok)
         pf(o, "  no GPU found\n");
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
@@ -368,6 +385,16 @@ static void power(out *o, const hr_snapshot *s)
         pf(o, "  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n");
 }
 
+/* Facts that need the whole snapshot to see, with the rule each comes from. */
+static void notes(out *o, const hr_snapshot *s)
+{
+    if (s->note_count == 0)
+        return;
+    heading(o, "NOTES", NULL);
+    for (int i = 0; i < s->note_count; i++)
+        pf(o, "  %s%s%s (%s)\n", warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
+}
+
 int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
 {
     out o = {.b = b, .color = ro && ro->color};
@@ -386,6 +413,7 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     gpus(&o, s);
     power(&o, s);
     volumes(&o, s);
+    notes(&o, s);
     if (hr_snapshot_partial(s))
         pf(&o, "\n%sSome sources could not be read: the report is partial (exit status 3).%s\n", warn(&o), reset(&o));
     return o.err;

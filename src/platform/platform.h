@@ -6,6 +6,7 @@
 #ifndef HR_PLATFORM_H
 #define HR_PLATFORM_H
 
+#include "../core/diag.h"
 #include "../core/error.h"
 #include "../core/snapshot.h"
 
@@ -16,6 +17,9 @@ typedef struct hr_probe_opts {
     /* Windows: a JSON file of recorded Win32 answers to replay instead of calling Win32
      * (tests, bug reports). NULL = the live machine. */
     const char *replay;
+    /* Windows: also write the raw Win32 answers of this run as such a JSON file (a
+     * recording for a bug report or a test fixture). Refused elsewhere (HR_ENOTSUP). */
+    const char *record;
     bool skip_gpu;       /* don't load NVML / query GPUs */
     bool skip_procs;     /* don't list processes */
 } hr_probe_opts;
@@ -24,7 +28,57 @@ typedef struct hr_probe_opts {
  * unknown (the snapshot is still usable), another negative code on a hard failure. */
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err);
 
+/* The OS's own records of memory failures in the last since_seconds, fed into the diagnosis
+ * (headroom diagnose): Linux — the kernel log (/dev/kmsg, else dmesg, else journalctl -k)
+ * for OOM-killer and memcg lines, the journal for systemd-oomd / earlyoom, /proc/vmstat
+ * oom_kill and this cgroup's memory.events / memory.oom_control; Windows — the event log
+ * (Application 1000/1001/1026, System 2004 and 26). Each source fails alone and is noted in
+ * ctx->sources with what was read or why not. Returns 0, or HR_EPARTIAL when some source
+ * could not be read. With opts->sysroot other than "/", Linux reads recorded files under it
+ * (dev/kmsg as one record per line) and runs no programs. */
+int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
+                             hr_diag_ctx *ctx, hr_error *err);
+
 /* The OS this binary was built for. */
 hr_os hr_platform_os(void);
+
+/* ---- apply / rollback / verify (docs/apply.md) ----
+ * The facts are gathered and the steps run here; the decisions are the core's
+ * (core/apply_plan.h, core/apply_verify.h). */
+#include "../core/apply_plan.h"
+#include "../core/apply_verify.h"
+#include "../core/buf.h"
+
+typedef struct hr_apply_request {
+    uint64_t size_bytes;          /* Linux: the swap file; Windows: initial = maximum */
+    uint64_t range_min_bytes;     /* Windows --range MIN:MAX (0 = not given) */
+    uint64_t range_max_bytes;
+    const char *target;           /* Linux: directory or file path; Windows: "D:" or "D:\" */
+    int priority;                 /* Linux swap priority */
+    const char *fstab_path;       /* Linux; NULL = /etc/fstab */
+    const char *state_dir;        /* NULL = /var/lib/headroom or %ProgramData%\headroom */
+    const char *failpoint;        /* stop after the step of this name (tests) */
+    const char *registry_key;     /* Windows: Memory Management key under HKLM; NULL = real */
+} hr_apply_request;
+
+/* Gather the facts and build the plan (a refusal is HR_EUNSAFE with the reason). */
+int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err);
+/* Run the plan's steps in order, recording each in the state file first-to-last. Appends
+ * one line per completed step to log. Returns 0 when done, 1 when stopped at rq->failpoint,
+ * a negative code when a step failed (the system is left consistent; log says how far). */
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
+                          hr_error *err);
+/* Undo what the state file says headroom changed. dry_run: only describe it in log. */
+int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err);
+/* Configured vs in use. */
+int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err);
+/* Root (Linux) / an elevated administrator token (Windows). */
+bool hr_platform_is_admin(void);
+/* Replace a file's contents atomically: temporary file in the same directory, fsync,
+ * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
+                               hr_error *err);
+/* The default state directory of this OS. */
+const char *hr_platform_state_dir(void);
 
 #endif

@@ -23,7 +23,7 @@ void hr_lx_probe_compression(const char *sysroot, hr_snapshot *s)
     char v[128];
     if (hr_lx_read_str(sysroot, "/sys/module/zswap/parameters/enabled", v, sizeof v))
         c->zswap_enabled = (v[0] == 'Y' || v[0] == 'y' || v[0] == '1') ? HR_TRI_YES : HR_TRI_NO;
-    else if (!hr_lx_exists(sysroot, "/sys/module/zswap"))
+    else if (hr_lx_exists(sysroot, "/sys/module") && !hr_lx_exists(sysroot, "/sys/module/zswap"))
         c->zswap_enabled = HR_TRI_NO; /* kernel built without zswap */
     if (hr_lx_read_str(sysroot, "/sys/module/zswap/parameters/compressor", v, sizeof v))
         hr_strlcpy(c->zswap_compressor, v, sizeof c->zswap_compressor);

@@ -12,9 +12,13 @@ void hr_lx_probe_power(const char *sysroot, hr_snapshot *s)
     char dir[4096];
     hr_lx_path(sysroot, "/sys/class/power_supply", dir, sizeof dir);
     DIR *d = opendir(dir);
+    if (!d && !hr_lx_exists(sysroot, "/sys/class")) {
+        hr_section_fail(&pw->s, "/sys/class: not readable");
+        return;
+    }
     if (!d) {
-        /* Desktops and VMs without the class directory run on mains. */
-        hr_section_ok(&pw->s, "/sys/class/power_supply (absent: no battery)");
+        /* A kernel without the power_supply class has no battery to report. */
+        hr_section_ok(&pw->s, "/sys/class (no power_supply class: no battery)");
         pw->has_battery = HR_TRI_NO;
         pw->on_battery = HR_TRI_NO;
         return;

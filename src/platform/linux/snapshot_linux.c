@@ -1,7 +1,9 @@
 /* headroom — the Linux backend of platform.h: every probe, each failing alone. */
 #include "linux_probes.h"
 #include "lx_read.h"
+#include "probe_procs.h"
 
+#include "core/win_model.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -13,15 +15,42 @@ hr_os hr_platform_os(void)
     return HR_OS_LINUX;
 }
 
+/* --replay FILE: recorded Windows answers, turned into a snapshot by the same core code
+ * the Windows build runs (core/win_model.h). */
+static int replay_windows(const char *path, hr_snapshot *snap, hr_error *err)
+{
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    int r = hr_lx_read(NULL, path, &b, HR_LX_BIG_FILE, err);
+    if (r == 0) {
+        hr_error e = {0};
+        r = hr_win_replay(hr_buf_str(&b), b.len, snap, &e);
+        if (r < 0 && r != HR_EPARTIAL)
+            hr_error_set(err, r, "%s: %s", path, e.msg);
+    } else {
+        hr_snapshot_init(snap, HR_OS_WINDOWS);
+    }
+    hr_buf_free(&b);
+    return r;
+}
+
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
 {
+    if (opts && opts->record) {
+        hr_snapshot_init(snap, HR_OS_LINUX);
+        return hr_error_set(err, HR_ENOTSUP, "--record saves Win32 answers: only on Windows "
+                            "(on Linux, copy /proc and /sys files for --sysroot)");
+    }
+    if (opts && opts->replay)
+        return replay_windows(opts->replay, snap, err);
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";
     hr_snapshot_init(snap, HR_OS_LINUX);
     if (!hr_lx_live(root)) {
         struct stat st;
-        if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
-            return hr_error_set(err, HR_ENOENT, "--sysroot %s: %s", root,
-                                errno ? strerror(errno) : "not a directory");
+        if (stat(root, &st) != 0)
+            return hr_error_set(err, HR_ENOENT, "--sysroot %s: %s", root, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return hr_error_set(err, HR_ENOENT, "--sysroot %s: not a directory", root);
     }
     hr_lx_probe_platform(root, snap);
     hr_lx_probe_memory(root, snap);
@@ -31,6 +60,8 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_lx_probe_cgroup(root, snap);
     hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap);
     hr_lx_probe_power(root, snap);
+    if (!opts || !opts->skip_procs)
+        hr_linux_probe_procs(root, &snap->procs);   /* check: the biggest other users */
     /* Linux configures swap in /etc/fstab; apply/verify read it (paging_config). */
     return hr_snapshot_partial(snap) ? HR_EPARTIAL : 0;
 }

@@ -1,0 +1,223 @@
+/* headroom diagnose — why did a generation run die? (docs/diagnose.md, seed rule S2.1) */
+#include "cli_util.h"
+#include "commands.h"
+
+#include "core/diag.h"
+#include "core/diag_render.h"
+#include "core/duration.h"
+#include "core/json_writer.h"
+#include "core/textdec.h"
+#include "platform/platform.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
+
+#define DIAG_DEFAULT_SINCE (7 * 86400)
+#define DIAG_CHUNK (1u << 20)
+#define DIAG_MAX_LOGS HR_DIAG_INPUTS_MAX
+
+/* The exit statuses (docs/diagnose.md). */
+enum { DIAG_EXIT_FOUND = 0, DIAG_EXIT_NOTHING = 1 };
+
+static void diagnose_usage(FILE *f)
+{
+    fputs("usage: headroom diagnose [LOG...] [--since DURATION] [--no-system] [--json]\n"
+          "  LOG             console logs of ComfyUI or another tool (UTF-8, UTF-16, GBK; '-' =\n"
+          "                  standard input, which is also read when no LOG is given and it\n"
+          "                  is not a terminal)\n"
+          "  --since DUR     how far back the system's records are read (30m, 2h, 7d; default 7d)\n"
+          "  --no-system     only the logs: skip the kernel log / event log\n"
+          "  --json          one JSON object (docs/diagnose.md)\n"
+          "  --sysroot DIR   Linux: read recorded /proc and dev/kmsg under DIR (tests)\n"
+          "exit status: 0 a cause was found; 1 nothing recognised (cause unknown);\n"
+          "             64 bad usage; 65 unreadable input; 70 other failure\n",
+          f);
+}
+
+typedef struct diag_log {
+    const char *name;
+    FILE *f;
+    bool is_stdin;
+} diag_log;
+
+static void feed_segment(void *user, const char *text, size_t len, uint64_t lineno,
+                         unsigned flags)
+{
+    hr_diag_feed(user, text, len, lineno, flags);
+}
+
+static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned char *chunk)
+{
+    hr_diag_begin_input(ctx, log->name);
+    hr_textdec_init(dec, feed_segment, ctx);
+    for (;;) {
+        size_t n = fread(chunk, 1, DIAG_CHUNK, log->f);
+        if (n)
+            hr_textdec_feed(dec, chunk, n);
+        if (n < DIAG_CHUNK) {
+            if (ferror(log->f)) {
+                int e = errno;
+                hr_cli_error("diagnose: %s: read error: %s", log->name,
+                             e ? strerror(e) : "unknown");
+                return HR_EXIT_INPUT;
+            }
+            break;
+        }
+    }
+    hr_textdec_finish(dec);
+    hr_diag_end_input(ctx, hr_textdec_encoding_name(dec), dec->bytes, hr_textdec_lines(dec),
+                      dec->long_lines);
+    return 0;
+}
+
+int hr_cmd_diagnose(int argc, char **argv)
+{
+    bool json = false, no_system = false;
+    int64_t since = DIAG_DEFAULT_SINCE;
+    hr_probe_opts opts = {.sysroot = "/", .skip_gpu = true, .skip_procs = true};
+    diag_log logs[DIAG_MAX_LOGS];
+    size_t nlogs = 0;
+    bool stdin_used = false;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int m;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            diagnose_usage(stdout);
+            return HR_EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--no-system") == 0) {
+            no_system = true;
+        } else if ((m = hr_cli_opt(argc, argv, &i, "--since", &v)) != 0) {
+            hr_error err = {0};
+            if (m < 0) {
+                hr_cli_error("diagnose: --since needs a duration (30m, 2h, 7d)");
+                return HR_EXIT_USAGE;
+            }
+            if (hr_duration_parse(v, &since, &err) < 0) {
+                hr_cli_error("diagnose: --since: %s", err.msg);
+                return HR_EXIT_USAGE;
+            }
+        } else if ((m = hr_cli_opt(argc, argv, &i, "--sysroot", &v)) != 0) {
+            if (m < 0) {
+                hr_cli_error("diagnose: --sysroot needs a directory");
+                return HR_EXIT_USAGE;
+            }
+            opts.sysroot = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            hr_cli_error("diagnose: unknown option '%s'", argv[i]);
+            diagnose_usage(stderr);
+            return HR_EXIT_USAGE;
+        } else {
+            if (nlogs == DIAG_MAX_LOGS) {
+                hr_cli_error("diagnose: at most %d logs at once", DIAG_MAX_LOGS);
+                return HR_EXIT_USAGE;
+            }
+            bool is_stdin = strcmp(argv[i], "-") == 0;
+            if (is_stdin && stdin_used) {
+                hr_cli_error("diagnose: standard input ('-') given twice");
+                return HR_EXIT_USAGE;
+            }
+            stdin_used |= is_stdin;
+            logs[nlogs++] = (diag_log){.name = is_stdin ? "<stdin>" : argv[i], .is_stdin = is_stdin};
+        }
+    }
+    if (nlogs == 0 && !hr_cli_stdin_is_tty())
+        logs[nlogs++] = (diag_log){.name = "<stdin>", .is_stdin = true};
+    if (nlogs == 0 && no_system) {
+        hr_cli_error("diagnose: nothing to read: give a LOG or leave out --no-system");
+        diagnose_usage(stderr);
+        return HR_EXIT_USAGE;
+    }
+
+    /* Open everything first: a name that cannot be read stops the run before any report. */
+    int rc = HR_EXIT_OK;
+    for (size_t i = 0; i < nlogs; i++) {
+        if (logs[i].is_stdin) {
+#ifdef _WIN32
+            _setmode(_fileno(stdin), _O_BINARY);
+#endif
+            logs[i].f = stdin;
+            continue;
+        }
+        logs[i].f = fopen(logs[i].name, "rb");
+        if (!logs[i].f) {
+            hr_cli_error("diagnose: %s: cannot open: %s", logs[i].name, strerror(errno));
+            rc = HR_EXIT_INPUT;
+            break;
+        }
+    }
+
+    hr_diag_ctx *ctx = NULL;
+    hr_textdec *dec = NULL;
+    unsigned char *chunk = NULL;
+    if (rc == HR_EXIT_OK) {
+        ctx = malloc(sizeof *ctx);
+        dec = malloc(sizeof *dec);
+        chunk = malloc(DIAG_CHUNK);
+        hr_error err = {0};
+        if (!ctx || !dec || !chunk) {
+            hr_cli_error("diagnose: out of memory");
+            rc = HR_EXIT_FAILURE;
+        } else if (hr_diag_init(ctx, &err) < 0) {
+            hr_cli_error("diagnose: %s", err.msg);
+            free(ctx);
+            ctx = NULL;
+            rc = HR_EXIT_FAILURE;
+        }
+    }
+    for (size_t i = 0; rc == HR_EXIT_OK && i < nlogs; i++)
+        rc = read_log(ctx, dec, &logs[i], chunk);
+    for (size_t i = 0; i < nlogs; i++)
+        if (logs[i].f && !logs[i].is_stdin)
+            fclose(logs[i].f);
+    free(chunk);
+    free(dec);
+
+    if (rc == HR_EXIT_OK) {
+        if (no_system) {
+            snprintf(ctx->system_reason, sizeof ctx->system_reason, "--no-system");
+        } else {
+            hr_error err = {0};
+            ctx->system_checked = true;
+            ctx->since_seconds = since;
+            int r = hr_platform_oom_evidence(&opts, since, ctx, &err);
+            if (r < 0 && r != HR_EPARTIAL)
+                hr_cli_error("diagnose: system records: %s",
+                             err.msg[0] ? err.msg : hr_strerror(r));
+        }
+        hr_diag_finish(ctx);
+        hr_buf out;
+        hr_buf_init(&out, 0);
+        int w;
+        if (json) {
+            hr_json_writer jw;
+            hr_json_init(&jw, &out, true);
+            hr_diag_json(ctx, &jw);
+            w = hr_json_finish(&jw);
+        } else {
+            w = hr_diag_text(ctx, &out);
+        }
+        if (w != 0) {
+            hr_cli_error("diagnose: cannot render the report: %s", hr_strerror(w));
+            rc = HR_EXIT_FAILURE;
+        } else if (hr_cli_write(&out) != 0) {
+            hr_cli_error("diagnose: cannot write to standard output");
+            rc = HR_EXIT_FAILURE;
+        } else {
+            rc = hr_diag_cause(ctx) == HR_CAUSE_UNKNOWN ? DIAG_EXIT_NOTHING : DIAG_EXIT_FOUND;
+        }
+        hr_buf_free(&out);
+    }
+    if (ctx) {
+        hr_diag_free(ctx);
+        free(ctx);
+    }
+    return rc;
+}

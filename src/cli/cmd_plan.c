@@ -1,0 +1,72 @@
+/* headroom plan — how much paging file / swap, where, and the exact steps. Changes nothing. */
+#include "cli_util.h"
+#include "commands.h"
+#include "plan_args.h"
+
+#include "core/json_writer.h"
+#include "core/plan.h"
+
+#include <stdlib.h>
+
+static void plan_usage(FILE *f)
+{
+    fputs("usage: headroom plan [what-if flags] [--json]\n"
+          "Says how much paging file (Windows) / swap (Linux), where, fixed or as a range, what to\n"
+          "remove and what else to change, each with its reason and rule (docs/plan.md).\n"
+          "It never changes anything.\n\n",
+          f);
+    hr_plan_args_usage(f);
+    fputs("exit status: 0 plan printed; 64 bad command line; 66 --sysroot/--replay missing; 70 failure\n", f);
+}
+
+int hr_cmd_plan(int argc, char **argv)
+{
+    hr_plan_cli cli;
+    int rc = hr_plan_args_parse("plan", argc, argv, &cli);
+    if (rc)
+        return rc;
+    if (cli.help) {
+        plan_usage(stdout);
+        return HR_EXIT_OK;
+    }
+    hr_snapshot *snap = NULL;
+    if ((rc = hr_plan_args_snapshot("plan", &cli, &snap)) != 0)
+        return rc;
+    hr_plan *plan = malloc(sizeof *plan);
+    if (!plan) {
+        free(snap);
+        hr_cli_error("plan: out of memory");
+        return HR_EXIT_FAILURE;
+    }
+    hr_error err = {0};
+    int r = hr_plan_compute(snap, &cli.in, plan, &err);
+    if (r < 0) {
+        hr_cli_error("%s", err.msg);
+        free(plan);
+        free(snap);
+        return r == HR_ENOENT ? HR_EXIT_USAGE : HR_EXIT_FAILURE;
+    }
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    int w;
+    if (cli.json) {
+        hr_json_writer jw;
+        hr_json_init(&jw, &out, true);
+        hr_plan_json(plan, &jw, NULL);
+        w = hr_json_finish(&jw);
+    } else {
+        w = hr_plan_text(plan, &out);
+    }
+    rc = HR_EXIT_OK;
+    if (w != 0) {
+        hr_cli_error("plan: cannot render the plan: %s", hr_strerror(w));
+        rc = HR_EXIT_FAILURE;
+    } else if (hr_cli_write(&out) != 0) {
+        hr_cli_error("plan: cannot write to standard output");
+        rc = HR_EXIT_FAILURE;
+    }
+    hr_buf_free(&out);
+    free(plan);
+    free(snap);
+    return rc;
+}

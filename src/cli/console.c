@@ -1,0 +1,139 @@
+#include "console.h"
+
+#ifdef _WIN32
+
+#include <windows.h>
+#include <shellapi.h>
+
+#include <io.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool vt_ok;
+static bool own_window;
+
+/* UTF-8 argv from the UTF-16 command line: the narrow argv Windows hands to main() is in
+ * the ANSI code page, which cannot hold a Chinese path on most systems. */
+static void utf8_argv(int *argc, char ***argv)
+{
+    int n = 0;
+    LPWSTR *w = CommandLineToArgvW(GetCommandLineW(), &n);
+    if (!w || n <= 0)
+        return;
+    char **out = calloc((size_t)n + 1, sizeof *out);
+    if (!out) {
+        LocalFree(w);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int len = WideCharToMultiByte(CP_UTF8, 0, w[i], -1, NULL, 0, NULL, NULL);
+        out[i] = len > 0 ? malloc((size_t)len) : NULL;
+        if (!out[i] || WideCharToMultiByte(CP_UTF8, 0, w[i], -1, out[i], len, NULL, NULL) <= 0) {
+            LocalFree(w);
+            return; /* keep the narrow argv; the leak of a partial copy is harmless at start */
+        }
+    }
+    LocalFree(w);
+    *argc = n;
+    *argv = out;
+}
+
+void hr_console_start(int *argc, char ***argv)
+{
+    utf8_argv(argc, argv);
+    /* Output is UTF-8 everywhere; for a console window we write UTF-16 ourselves (below),
+     * and the code page covers what stdio still writes (error lines). */
+    SetConsoleOutputCP(CP_UTF8);
+    HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+    DWORD mode;
+    if (out != INVALID_HANDLE_VALUE && GetConsoleMode(out, &mode))
+        vt_ok = SetConsoleMode(out, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
+    /* Started from Explorer: the console was created for us alone and closes when we exit,
+     * taking the report with it. Only then (and only with a real console for input) pause. */
+    DWORD list[2];
+    HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
+    const char *no_pause = getenv("HEADROOM_NO_PAUSE");
+    own_window = GetConsoleProcessList(list, 2) == 1 && in != INVALID_HANDLE_VALUE &&
+                 GetConsoleMode(in, &mode) && !(no_pause && no_pause[0] && no_pause[0] != '0');
+}
+
+void hr_console_end(int rc)
+{
+    (void)rc;
+    if (!own_window)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    static const char msg[] = "\nPress any key to close this window...";
+    hr_console_write_stdout(msg, sizeof msg - 1);
+    HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
+    FlushConsoleInputBuffer(in);
+    for (;;) {
+        INPUT_RECORD r;
+        DWORD got = 0;
+        if (!ReadConsoleInputW(in, &r, 1, &got) || got == 0)
+            break;
+        if (r.EventType == KEY_EVENT && r.Event.KeyEvent.bKeyDown)
+            break;
+    }
+}
+
+int hr_console_write_stdout(const char *s, size_t n)
+{
+    HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+    DWORD mode;
+    if (out == INVALID_HANDLE_VALUE || !GetConsoleMode(out, &mode))
+        return 0; /* a pipe or a file: UTF-8 bytes through stdio */
+    fflush(stdout);
+    /* WriteConsoleW takes UTF-16 and is right in every console host whatever the code
+     * page; write in chunks so a huge report needs no huge buffer. */
+    while (n > 0) {
+        size_t chunk = n > 8192 ? 8192 : n;
+        /* Never split a UTF-8 sequence between chunks. */
+        while (chunk < n && chunk > 0 && ((unsigned char)s[chunk] & 0xc0) == 0x80)
+            chunk--;
+        wchar_t w[8192];
+        int len = MultiByteToWideChar(CP_UTF8, 0, s, (int)chunk, w, 8192);
+        DWORD done;
+        if (len <= 0 || !WriteConsoleW(out, w, (DWORD)len, &done, NULL))
+            return -1;
+        s += chunk;
+        n -= chunk;
+    }
+    return 1;
+}
+
+bool hr_console_color(void)
+{
+    return vt_ok && _isatty(_fileno(stdout));
+}
+
+#else
+
+#include <stdio.h>
+#include <unistd.h>
+
+void hr_console_start(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+}
+
+void hr_console_end(int rc)
+{
+    (void)rc;
+}
+
+int hr_console_write_stdout(const char *s, size_t n)
+{
+    (void)s;
+    (void)n;
+    return 0;
+}
+
+bool hr_console_color(void)
+{
+    return isatty(fileno(stdout)) != 0;
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* headroom — the console around the commands. On Windows: arguments as UTF-8 from the wide
+ * command line, UTF-8 output that shows Chinese paths and user names correctly in cmd.exe,
+ * PowerShell and Windows Terminal, ANSI colour only where the console supports it, and a
+ * "press any key" pause when Explorer started us in a window of our own (double-click).
+ * Elsewhere these do nothing. */
+#ifndef HR_CLI_CONSOLE_H
+#define HR_CLI_CONSOLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Call first in main: may replace *argv with UTF-8 copies (kept until exit). */
+void hr_console_start(int *argc, char ***argv);
+/* Call last in main, with the exit status about to be returned. */
+void hr_console_end(int rc);
+/* Write UTF-8 text to stdout when stdout is a console window: returns 1 if it did (0 =
+ * not a console, use stdio; -1 = write failed). */
+int hr_console_write_stdout(const char *s, size_t n);
+/* Is stdout a terminal that understands ANSI colour codes? */
+bool hr_console_color(void);
+
+#endif

@@ -1,0 +1,38 @@
+/* headroom — the phrase table behind the diagnosis (internal to diag.c and its tests). */
+#ifndef HR_DIAG_RULES_H
+#define HR_DIAG_RULES_H
+
+#include <stddef.h>
+
+/* How a phrase's hit is judged. */
+enum hr_rule_kind {
+    HR_RK_PLAIN = 0,        /* the phrase is the evidence */
+    HR_RK_MARKER,           /* an error / traceback / user stop: not a cause, but it means the
+                               run did not end silently */
+    HR_RK_KILLED_PROCESS,   /* kernel "Killed process <pid> (<name>)": victim and memcg */
+    HR_RK_SHELL_KILLED,     /* a shell's "Killed" job report, not the word in prose */
+    HR_RK_EXIT_CODE,        /* "exit code N": 137 / -9, Windows NTSTATUS codes */
+    HR_RK_PRESS_ANY_KEY,    /* the launcher's pause after python.exe ended */
+    HR_RK_GENERIC_OOM       /* "out of memory" with no qualifier: look at the line's words */
+};
+
+/* Flags. */
+#define HR_RF_WORD_BEFORE 1u   /* no letter, digit or _ just before */
+#define HR_RF_WORD_AFTER 2u    /* ... just after */
+#define HR_RF_GENERIC 4u       /* ignored when a more specific phrase matched the same line */
+
+#define HR_RULE_NO_CAUSE (-1)
+
+typedef struct hr_diag_rule {
+    const char *phrase;     /* lower-case ASCII, or UTF-8 */
+    signed char cause;      /* hr_cause, or HR_RULE_NO_CAUSE for markers */
+    unsigned char conf;     /* hr_confidence */
+    unsigned char flags;
+    unsigned char kind;
+    const char *meaning;    /* NULL = the cause's own sentence */
+} hr_diag_rule;
+
+extern const hr_diag_rule hr_diag_rules[];
+extern const size_t hr_diag_nrules;
+
+#endif

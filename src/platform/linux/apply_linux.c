@@ -1,0 +1,917 @@
+/* headroom — Linux side of apply / rollback / verify: gather facts, run steps, undo them.
+ *
+ * Every step leaves the system consistent (issue "safety proven by tests"): the state file
+ * says what was done before the next step starts; fstab names the new file only once it is
+ * a working swap area; the old area goes off only after the new one is on (S3.1). */
+#define _GNU_SOURCE 1   /* fallocate(2) */
+#include "apply_linux.h"
+
+#include "platform/platform.h"
+
+#include "core/apply_state.h"
+#include "core/fstab.h"
+#include "core/meminfo.h"
+#include "core/swap_header.h"
+#include "core/swaps.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/btrfs.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/swap.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_STATE_DIR "/var/lib/headroom"
+#define DEFAULT_FSTAB "/etc/fstab"
+
+const char *hr_platform_state_dir(void)
+{
+    return DEFAULT_STATE_DIR;
+}
+
+bool hr_platform_is_admin(void)
+{
+    return geteuid() == 0;
+}
+
+static int sys_err(hr_error *err, const char *what, const char *path)
+{
+    int e = errno;
+    return hr_error_set(err, hr_error_from_errno(e), "%s %s: %s", what, path, strerror(e));
+}
+
+int hr_lx_read_path(const char *path, hr_buf *out, size_t max, hr_error *err)
+{
+    hr_buf_reset(out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sys_err(err, "open", path);
+    char tmp[65536];
+    for (;;) {
+        ssize_t n = read(fd, tmp, sizeof tmp);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int r = sys_err(err, "read", path);
+            close(fd);
+            return r;
+        }
+        if (n == 0)
+            break;
+        if (out->len + (size_t)n > max || hr_buf_append(out, tmp, (size_t)n) < 0) {
+            close(fd);
+            return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", path, max);
+        }
+    }
+    close(fd);
+    return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void split_dir(const char *path, char *dir, size_t n)
+{
+    hr_strlcpy(dir, path, n);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        hr_strlcpy(dir, ".", n);
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+}
+
+static int fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    close(fd);
+    return r;
+}
+
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
+                               hr_error *err)
+{
+    char dir[PATH_MAX], tmp[PATH_MAX + 32];
+    split_dir(path, dir, sizeof dir);
+    struct stat st;
+    bool existed = lstat(path, &st) == 0;
+    if (existed && S_ISLNK(st.st_mode))
+        return hr_error_set(err, HR_EUNSAFE, "%s is a symbolic link; not replacing it", path);
+    int w = snprintf(tmp, sizeof tmp, "%s.headroom-tmp.XXXXXX", path);
+    if (w < 0 || (size_t)w >= sizeof tmp)
+        return hr_error_set(err, HR_ERANGE, "%s: path too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return sys_err(err, "create temporary file for", path);
+    int r = 0;
+    if (write_all(fd, data, len) != 0)
+        r = sys_err(err, "write", tmp);
+    else if (fchmod(fd, existed ? (st.st_mode & 07777) : mode) != 0)
+        r = sys_err(err, "chmod", tmp);
+    else if (existed && fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
+        r = sys_err(err, "chown", tmp);
+    else if (fsync(fd) != 0)
+        r = sys_err(err, "fsync", tmp);
+    if (close(fd) != 0 && r == 0)
+        r = sys_err(err, "close", tmp);
+    if (r == 0 && rename(tmp, path) != 0)
+        r = sys_err(err, "rename over", path);
+    if (r != 0) {
+        unlink(tmp);
+        return r;
+    }
+    if (fsync_dir(dir) != 0)
+        return sys_err(err, "fsync directory", dir);
+    return 0;
+}
+
+static const char *fs_name(unsigned long magic)
+{
+    switch (magic) {
+    case EXT4_SUPER_MAGIC: return "ext4";   /* ext2/3/4 share the magic; one driver */
+    case XFS_SUPER_MAGIC: return "xfs";
+    case BTRFS_SUPER_MAGIC: return "btrfs";
+    case TMPFS_MAGIC: return "tmpfs";
+    case RAMFS_MAGIC: return "ramfs";
+    case OVERLAYFS_SUPER_MAGIC: return "overlay";
+    case NFS_SUPER_MAGIC: return "nfs";
+    case FUSE_SUPER_MAGIC: return "fuse";
+    case 0xFF534D42: return "cifs";
+    case 0xFE534D42: return "smb3";
+    case 0x2fc12fc1: return "zfs";
+    case 0xF2F52010: return "f2fs";
+    case 0x4d44: return "vfat";
+    case 0x5346544e: return "ntfs";
+    case 0x7366746e: return "ntfs3";
+    case SQUASHFS_MAGIC: return "squashfs";
+    default: return NULL;
+    }
+}
+
+int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err)
+{
+    memset(fs, 0, sizeof *fs);
+    struct statfs sf;
+    struct statvfs sv;
+    if (statfs(dir, &sf) != 0)
+        return sys_err(err, "statfs", dir);
+    if (statvfs(dir, &sv) != 0)
+        return sys_err(err, "statvfs", dir);
+    const char *n = fs_name((unsigned long)sf.f_type);
+    if (n)
+        hr_strlcpy(fs->type, n, sizeof fs->type);
+    else
+        snprintf(fs->type, sizeof fs->type, "0x%lx", (unsigned long)sf.f_type);
+    fs->total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
+    fs->free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+    fs->read_only = (sv.f_flag & ST_RDONLY) != 0;
+    if (strcmp(fs->type, "btrfs") == 0) {
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct btrfs_ioctl_fs_info_args info;
+        memset(&info, 0, sizeof info);
+        if (fd >= 0 && ioctl(fd, BTRFS_IOC_FS_INFO, &info) == 0)
+            fs->devices = (int)info.num_devices;
+        if (fd >= 0)
+            close(fd);
+    }
+    return 0;
+}
+
+int hr_lx_random(unsigned char *out, size_t n, hr_error *err)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = getrandom(out + got, n - got, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return sys_err(err, "getrandom", "");
+        }
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino,
+                          hr_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return sys_err(err, "create", path);
+    int r = 0;
+    struct stat st;
+    if (fchmod(fd, 0600) != 0)   /* whatever the umask */
+        r = sys_err(err, "chmod 0600", path);
+    if (r == 0 && btrfs) {
+        /* No copy-on-write (hence no compression, no checksums): set while empty, or btrfs
+         * ignores it. The ioctl takes an int despite the long in its definition. */
+        int flags = 0;
+        if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0)
+            r = sys_err(err, "FS_IOC_GETFLAGS", path);
+        else {
+            flags |= FS_NOCOW_FL;
+            flags &= ~FS_COMPR_FL;
+            if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
+                r = sys_err(err, "set no-copy-on-write (FS_IOC_SETFLAGS) on", path);
+            else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || !(flags & FS_NOCOW_FL))
+                r = hr_error_set(err, HR_ENOTSUP, "%s: btrfs did not keep the no-copy-on-write "
+                                 "flag", path);
+        }
+    }
+    if (r == 0 && fstat(fd, &st) != 0)
+        r = sys_err(err, "fstat", path);
+    if (r == 0 && fsync(fd) != 0)
+        r = sys_err(err, "fsync", path);
+    close(fd);
+    if (r != 0) {
+        unlink(path);   /* we created it a moment ago with O_EXCL: it is ours */
+        return r;
+    }
+    *dev = (uint64_t)st.st_dev;
+    *ino = (uint64_t)st.st_ino;
+    char dir[PATH_MAX];
+    split_dir(path, dir, sizeof dir);
+    fsync_dir(dir);
+    return 0;
+}
+
+/* Open our file again, refusing links and anything that is not the file we created. */
+static int open_ours(const char *path, int flags, uint64_t dev, uint64_t ino, hr_error *err)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return sys_err(err, "open", path);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev ||
+        (uint64_t)st.st_ino != ino) {
+        close(fd);
+        return hr_error_set(err, HR_EUNSAFE, "%s is no longer the file headroom created", path);
+    }
+    return fd;
+}
+
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
+                            hr_error *err)
+{
+    int fd = open_ours(path, O_WRONLY, dev, ino, err);
+    if (fd < 0)
+        return fd;
+    int r = 0;
+    if (fallocate(fd, 0, 0, (off_t)size) != 0) {
+        if (errno != EOPNOTSUPP && errno != ENOSYS) {
+            r = sys_err(err, "allocate", path);
+        } else {
+            /* No fallocate here: write zeros, so that every block exists (no holes). */
+            static const char zeros[1 << 20];
+            uint64_t done = 0;
+            while (r == 0 && done < size) {
+                size_t n = size - done < sizeof zeros ? (size_t)(size - done) : sizeof zeros;
+                if (write_all(fd, zeros, n) != 0)
+                    r = sys_err(err, "write zeros to", path);
+                done += n;
+            }
+        }
+    }
+    if (r == 0 && fsync(fd) != 0)
+        r = sys_err(err, "fsync", path);
+    close(fd);
+    return r;
+}
+
+int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size,
+                                const unsigned char uuid[16], const char *label, uint64_t dev,
+                                uint64_t ino, hr_error *err)
+{
+    unsigned char *page = calloc(1, page_size);
+    if (!page)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    int r = hr_swap_header_build(page, page_size, size, uuid, label, err);
+    if (r < 0) {
+        free(page);
+        return r;
+    }
+    int fd = open_ours(path, O_WRONLY, dev, ino, err);
+    if (fd < 0) {
+        free(page);
+        return fd;
+    }
+    ssize_t w = pwrite(fd, page, page_size, 0);
+    if (w != (ssize_t)page_size)
+        r = w < 0 ? sys_err(err, "write header to", path)
+                  : hr_error_set(err, HR_EIO, "%s: short write of the header", path);
+    /* A swapon() after this fails unless the signature is really on disk. */
+    if (r == 0 && fsync(fd) != 0)
+        r = sys_err(err, "fsync", path);
+    close(fd);
+    free(page);
+    return r;
+}
+
+int hr_lx_swapon(const char *path, int priority, hr_error *err)
+{
+    int flags = SWAP_FLAG_PREFER | ((priority << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+    if (swapon(path, flags) != 0)
+        return sys_err(err, "swapon", path);
+    return 0;
+}
+
+int hr_lx_swapoff(const char *path, hr_error *err)
+{
+    if (swapoff(path) != 0)
+        return sys_err(err, "swapoff", path);
+    return 0;
+}
+
+int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err)
+{
+    *count = 0;
+    hr_buf b;
+    hr_buf_init(&b, (size_t)4 << 20);
+    int r = hr_lx_read_path("/proc/swaps", &b, (size_t)4 << 20, err);
+    hr_swap_area *areas = calloc(HR_MAX_PAGING, sizeof *areas);
+    int n = 0;
+    if (r == 0 && !areas)
+        r = hr_error_set(err, HR_ENOMEM, "out of memory");
+    if (r == 0)
+        r = hr_parse_swaps(hr_buf_str(&b), b.len, "/proc/swaps", areas, HR_MAX_PAGING, &n, err);
+    hr_buf_free(&b);
+    for (int i = 0; r == 0 && i < n && i < max; i++) {
+        hr_strlcpy(out[i].path, areas[i].path, sizeof out[i].path);
+        out[i].is_file = areas[i].kind == HR_PAGING_FILE;
+        out[i].size_bytes = areas[i].size_bytes;
+        out[i].used_bytes = areas[i].used_bytes;
+        out[i].priority = areas[i].priority;
+        (*count)++;
+    }
+    free(areas);
+    return r;
+}
+
+/* ---- state file ---- */
+
+static const char *state_dir(const hr_apply_request *rq)
+{
+    return rq->state_dir ? rq->state_dir : DEFAULT_STATE_DIR;
+}
+
+static const char *fstab_path(const hr_apply_request *rq)
+{
+    return rq->fstab_path ? rq->fstab_path : DEFAULT_FSTAB;
+}
+
+static void state_file(const hr_apply_request *rq, char *out, size_t n)
+{
+    snprintf(out, n, "%s/%s", state_dir(rq), HR_APPLY_STATE_FILE);
+}
+
+/* 1: loaded; 0: no state file; <0: error. */
+static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+{
+    char p[PATH_MAX];
+    state_file(rq, p, sizeof p);
+    hr_buf b;
+    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
+    int r = hr_lx_read_path(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
+    if (r == HR_ENOENT) {
+        hr_buf_free(&b);
+        hr_error_clear(err);
+        return 0;
+    }
+    if (r == 0)
+        r = hr_apply_state_parse(hr_buf_str(&b), b.len, p, st, err);
+    hr_buf_free(&b);
+    if (r == 0 && st->os != HR_OS_LINUX)
+        r = hr_error_set(err, HR_EPARSE, "%s: a Windows state file", p);
+    return r < 0 ? r : 1;
+}
+
+static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
+{
+    const char *d = state_dir(rq);
+    if (mkdir(d, 0700) != 0 && errno != EEXIST)
+        return sys_err(err, "create state directory", d);
+    char p[PATH_MAX];
+    state_file(rq, p, sizeof p);
+    hr_buf b;
+    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
+    int r = hr_apply_state_write(st, &b);
+    if (r == 0)
+        r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
+    else
+        hr_error_set(err, r, "%s: could not render the state", p);
+    hr_buf_free(&b);
+    return r;
+}
+
+static void utc_stamp(time_t t, char *out, size_t n, bool compact)
+{
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, n, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- facts and plan ---- */
+
+static int read_fstab(const char *path, hr_buf *bytes, hr_fstab *f, bool *existed, hr_error *err)
+{
+    *existed = true;
+    int r = hr_lx_read_path(path, bytes, HR_FSTAB_MAX_BYTES, err);
+    if (r == HR_ENOENT) {
+        *existed = false;
+        hr_error_clear(err);
+        hr_buf_reset(bytes);
+        r = 0;
+    }
+    if (r == 0)
+        r = hr_fstab_parse(f, hr_buf_str(bytes), bytes->len, path, err);
+    return r;
+}
+
+int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    hr_apply_linux_in *in = calloc(1, sizeof *in);
+    if (!in)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    hr_buf fb;
+    hr_buf_init(&fb, HR_FSTAB_MAX_BYTES);
+    hr_fstab f;
+    hr_fstab_init(&f);
+    bool existed;
+    int r = read_fstab(fstab_path(rq), &fb, &f, &existed, err);
+    if (r == 0)
+        r = hr_lx_active_swaps(in->active, HR_MAX_PAGING, &in->active_count, err);
+
+    const char *target = rq->target ? rq->target : "/";
+    struct stat ts;
+    bool is_dir = false;
+    if (r == 0) {
+        if (lstat(target, &ts) == 0) {
+            if (S_ISLNK(ts.st_mode))
+                r = hr_error_set(err, HR_EUNSAFE, "target %s is a symbolic link; give the real "
+                                 "path (headroom never follows links when it creates a swap file)",
+                                 target);
+            is_dir = S_ISDIR(ts.st_mode);
+        } else if (errno != ENOENT) {
+            r = sys_err(err, "lstat", target);
+        }
+    }
+    long ps = sysconf(_SC_PAGESIZE);
+    in->page_size = ps > 0 ? (size_t)ps : 4096;
+    in->size_bytes = rq->size_bytes;
+    in->priority = rq->priority;
+    if (r == 0)
+        r = hr_apply_linux_choose_path(target, is_dir, rq->size_bytes, rq->priority, in->page_size,
+                                       have ? &st : NULL, in->path, sizeof in->path, err);
+    if (r == 0) {
+        struct stat ps2;
+        if (lstat(in->path, &ps2) == 0) {
+            in->path_exists = true;
+            in->path_is_symlink = S_ISLNK(ps2.st_mode);
+        } else if (errno != ENOENT) {
+            r = sys_err(err, "lstat", in->path);
+        }
+        char dir[PATH_MAX];
+        split_dir(in->path, dir, sizeof dir);
+        struct stat ds;
+        if (r == 0 && (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)))
+            r = hr_error_set(err, HR_ENOENT, "%s: the directory %s does not exist", in->path, dir);
+        if (r == 0)
+            r = hr_lx_fs_facts(dir, &in->fs, err);
+    }
+    if (r == 0) {
+        in->fstab = &f;
+        in->fstab_path = fstab_path(rq);
+        in->state = have ? &st : NULL;
+        r = hr_apply_plan_linux(in, plan, err);
+    }
+    hr_fstab_free(&f);
+    hr_buf_free(&fb);
+    free(in);
+    return r;
+}
+
+/* ---- running the steps ---- */
+
+static int fstab_edit(const hr_apply_request *rq, hr_apply_state *st, const char *add_path,
+                      int prio, const char *remove_path, hr_error *err)
+{
+    const char *fp = fstab_path(rq);
+    hr_buf bytes, out;
+    hr_buf_init(&bytes, HR_FSTAB_MAX_BYTES);
+    hr_buf_init(&out, HR_FSTAB_MAX_BYTES + 4096);
+    hr_fstab f;
+    hr_fstab_init(&f);
+    bool existed;
+    int r = read_fstab(fp, &bytes, &f, &existed, err);
+    if (r == 0 && add_path) {
+        bool added_nl = false;
+        r = hr_fstab_add_swap(&f, add_path, prio, &added_nl, err);
+        if (added_nl)
+            st->fstab_added_newline = true;
+    }
+    if (r == 0 && remove_path)
+        hr_fstab_remove_swap(&f, remove_path, false);
+    if (r == 0)
+        r = hr_fstab_render(&f, &out);
+    if (r == 0) {
+        /* Re-read what we are about to write: it must parse (never write a broken fstab). */
+        hr_fstab check;
+        r = hr_fstab_parse(&check, hr_buf_str(&out), out.len, fp, err);
+        hr_fstab_free(&check);
+    }
+    if (r == 0)
+        r = hr_platform_atomic_replace(fp, out.data ? out.data : "", out.len, 0644, err);
+    if (r == 0) {
+        st->fstab_written = true;
+        st->fstab_written_hash = hr_fnv1a64(out.data ? out.data : "", out.len);
+    }
+    hr_fstab_free(&f);
+    hr_buf_free(&bytes);
+    hr_buf_free(&out);
+    return r;
+}
+
+static int step_record(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+{
+    if (st->fstab_path[0])
+        return 0;   /* an earlier apply already backed up the original */
+    const char *fp = fstab_path(rq);
+    hr_strlcpy(st->fstab_path, fp, sizeof st->fstab_path);
+    hr_buf b;
+    hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
+    int r = hr_lx_read_path(fp, &b, HR_FSTAB_MAX_BYTES, err);
+    if (r == HR_ENOENT) {
+        hr_error_clear(err);
+        st->fstab_existed = false;
+        hr_buf_free(&b);
+        return 0;
+    }
+    if (r == 0) {
+        const char *d = state_dir(rq);
+        if (mkdir(d, 0700) != 0 && errno != EEXIST)
+            r = sys_err(err, "create state directory", d);
+    }
+    if (r == 0) {
+        char stamp[32];
+        utc_stamp(time(NULL), stamp, sizeof stamp, true);
+        snprintf(st->fstab_backup, sizeof st->fstab_backup, "%s/fstab.backup-%s", state_dir(rq),
+                 stamp);
+        st->fstab_existed = true;
+        r = hr_platform_atomic_replace(st->fstab_backup, b.data ? b.data : "", b.len, 0600, err);
+    }
+    hr_buf_free(&b);
+    return r;
+}
+
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
+                          hr_error *err)
+{
+    if (plan->nothing_to_do)
+        return 0;
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    if (!have) {
+        hr_apply_state_init(&st, HR_OS_LINUX);
+        time_t now = time(NULL);
+        st.started_unix = (int64_t)now;
+        utc_stamp(now, st.started, sizeof st.started, false);
+    }
+    hr_strlcpy(st.status, "in-progress", sizeof st.status);
+    bool btrfs = strcmp(plan->fs_type, "btrfs") == 0;
+
+    for (int i = 0; i < plan->step_count; i++) {
+        const hr_apply_step *s = &plan->steps[i];
+        hr_apply_area *a = hr_apply_state_find(&st, plan->path);
+        hr_apply_area *old = plan->old_path[0] ? hr_apply_state_find(&st, plan->old_path) : NULL;
+        int r = 0;
+        switch (s->kind) {
+        case HR_STEP_RECORD:
+            r = step_record(rq, &st, err);
+            break;
+        case HR_STEP_CREATE_FILE: {
+            uint64_t dev = 0, ino = 0;
+            unsigned char uuid[16];
+            r = hr_lx_random(uuid, sizeof uuid, err);
+            if (r == 0)
+                r = hr_lx_swapfile_create(plan->path, btrfs, &dev, &ino, err);
+            if (r == 0) {
+                a = hr_apply_state_add(&st, plan->path);
+                if (!a) {
+                    r = hr_error_set(err, HR_EINTERNAL, "state: too many areas");
+                    break;
+                }
+                a->created = true;
+                a->size_bytes = plan->size_bytes;
+                a->priority = plan->priority;
+                a->device = dev;
+                a->inode = ino;
+                hr_uuid_make_v4(uuid);
+                hr_uuid_format(uuid, a->uuid);
+            }
+            break;
+        }
+        case HR_STEP_ALLOCATE:
+            r = a ? hr_lx_swapfile_allocate(plan->path, plan->size_bytes, a->device, a->inode, err)
+                  : hr_error_set(err, HR_EINTERNAL, "allocate: no file recorded");
+            break;
+        case HR_STEP_WRITE_HEADER: {
+            unsigned char uuid[16];
+            if (!a || hr_uuid_parse(a->uuid, uuid) != 0) {
+                r = hr_error_set(err, HR_EINTERNAL, "write-header: no file recorded");
+                break;
+            }
+            r = hr_lx_swapfile_write_header(plan->path, plan->size_bytes, plan->page_size, uuid,
+                                            HR_APPLY_SWAP_LABEL, a->device, a->inode, err);
+            break;
+        }
+        case HR_STEP_SWAPON:
+            r = hr_lx_swapon(plan->path, plan->priority, err);
+            if (r == 0) {
+                if (!a)
+                    a = hr_apply_state_add(&st, plan->path);
+                if (a)
+                    a->enabled = true;
+            }
+            break;
+        case HR_STEP_FSTAB_ADD:
+            r = fstab_edit(rq, &st, plan->path, plan->priority, NULL, err);
+            if (r == 0 && a)
+                a->in_fstab = true;
+            break;
+        case HR_STEP_SWAPOFF_OLD:
+            r = hr_lx_swapoff(plan->old_path, err);
+            if (r == 0 && old)
+                old->enabled = false;
+            break;
+        case HR_STEP_FSTAB_REMOVE_OLD:
+            r = fstab_edit(rq, &st, NULL, 0, plan->old_path, err);
+            if (r == 0 && old)
+                old->in_fstab = false;
+            break;
+        case HR_STEP_DELETE_OLD:
+            if (old) {
+                int fd = open_ours(plan->old_path, O_RDONLY, old->device, old->inode, err);
+                if (fd < 0) {
+                    r = fd;
+                    break;
+                }
+                close(fd);
+                if (unlink(plan->old_path) != 0)
+                    r = sys_err(err, "delete", plan->old_path);
+                else
+                    hr_apply_state_drop(&st, plan->old_path);
+            }
+            break;
+        case HR_STEP_FINISH:
+            hr_strlcpy(st.status, "applied", sizeof st.status);
+            break;
+        default:
+            r = hr_error_set(err, HR_EINTERNAL, "step %s is not a Linux step", s->name);
+        }
+        if (r < 0) {
+            /* Record how far we got; the step that failed left nothing half done that is on. */
+            hr_error e2 = {0};
+            state_save(rq, &st, &e2);
+            hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
+            return r;
+        }
+        hr_strlcpy(st.last_step, s->name, sizeof st.last_step);
+        r = state_save(rq, &st, err);
+        if (r < 0) {
+            hr_buf_printf(log, "FAILED: [%s] recording the step in the state file\n", s->name);
+            return r;
+        }
+        hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
+        if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
+            hr_buf_printf(log, "stopped at failpoint '%s'\n", s->name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- rollback ---- */
+
+static bool is_active(const char *path)
+{
+    hr_swap_active *act = calloc(HR_MAX_PAGING, sizeof *act);
+    int n = 0;
+    hr_error e = {0};
+    bool on = false;
+    if (act && hr_lx_active_swaps(act, HR_MAX_PAGING, &n, &e) == 0)
+        for (int i = 0; i < n; i++)
+            if (strcmp(act[i].path, path) == 0)
+                on = true;
+    free(act);
+    return on;
+}
+
+int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    if (!have) {
+        hr_buf_puts(log, "Nothing to roll back: headroom has no record of a change.\n");
+        return 0;
+    }
+    const char *pre = dry_run ? "would " : "";
+    int r = 0;
+    const char *fp = st.fstab_path[0] ? st.fstab_path : fstab_path(rq);
+
+    /* 1. fstab first: no line may name a file that is about to go. */
+    if (st.fstab_written) {
+        hr_buf cur;
+        hr_buf_init(&cur, HR_FSTAB_MAX_BYTES);
+        hr_error e2 = {0};
+        int rr = hr_lx_read_path(fp, &cur, HR_FSTAB_MAX_BYTES, &e2);
+        bool same = rr == 0 && hr_fnv1a64(cur.data ? cur.data : "", cur.len) == st.fstab_written_hash;
+        if (same && !st.fstab_existed) {
+            hr_buf_printf(log, "%sremove %s (headroom created it)\n", pre, fp);
+            if (!dry_run && unlink(fp) != 0)
+                r = sys_err(err, "delete", fp);
+        } else if (same) {
+            hr_buf orig;
+            hr_buf_init(&orig, HR_FSTAB_MAX_BYTES);
+            hr_buf_printf(log, "%srestore %s from %s (its bytes before headroom)\n", pre, fp,
+                          st.fstab_backup);
+            r = hr_lx_read_path(st.fstab_backup, &orig, HR_FSTAB_MAX_BYTES, err);
+            if (r == 0 && !dry_run)
+                r = hr_platform_atomic_replace(fp, orig.data ? orig.data : "", orig.len, 0644, err);
+            hr_buf_free(&orig);
+        } else if (rr == 0) {
+            /* Someone edited fstab since: take out only our lines. */
+            hr_fstab f;
+            r = hr_fstab_parse(&f, hr_buf_str(&cur), cur.len, fp, err);
+            if (r == 0) {
+                bool changed = false;
+                for (int i = 0; i < st.area_count; i++)
+                    if (hr_fstab_remove_swap(&f, st.areas[i].path, st.fstab_added_newline) == 0) {
+                        changed = true;
+                        hr_buf_printf(log, "%sremove the line for %s from %s (the file changed "
+                                      "since apply; other lines are kept)\n", pre,
+                                      st.areas[i].path, fp);
+                    }
+                hr_buf out;
+                hr_buf_init(&out, HR_FSTAB_MAX_BYTES);
+                if (changed && !dry_run && (r = hr_fstab_render(&f, &out)) == 0)
+                    r = hr_platform_atomic_replace(fp, out.data ? out.data : "", out.len, 0644, err);
+                hr_buf_free(&out);
+                hr_fstab_free(&f);
+            }
+        } else if (rr != HR_ENOENT) {
+            r = hr_error_set(err, rr, "%s", e2.msg);
+        }
+        hr_buf_free(&cur);
+        if (r < 0)
+            return r;
+    }
+
+    /* 2. Swap areas we turned on or created: off, then delete the files we created. */
+    for (int i = st.area_count - 1; i >= 0; i--) {
+        hr_apply_area *a = &st.areas[i];
+        if (is_active(a->path)) {
+            hr_buf_printf(log, "%sturn off swap %s\n", pre, a->path);
+            if (!dry_run && (r = hr_lx_swapoff(a->path, err)) < 0)
+                return r;
+        }
+        if (a->created) {
+            struct stat s;
+            if (lstat(a->path, &s) != 0) {
+                hr_buf_printf(log, "%s is already gone\n", a->path);
+                continue;
+            }
+            if (!S_ISREG(s.st_mode) || (uint64_t)s.st_dev != a->device ||
+                (uint64_t)s.st_ino != a->inode) {
+                hr_buf_printf(log, "keep %s: it is not the file headroom created\n", a->path);
+                continue;
+            }
+            hr_buf_printf(log, "%sdelete %s (created by headroom)\n", pre, a->path);
+            if (!dry_run && unlink(a->path) != 0)
+                return sys_err(err, "delete", a->path);
+        }
+    }
+
+    /* 3. Our own records. */
+    char sp[PATH_MAX];
+    state_file(rq, sp, sizeof sp);
+    hr_buf_printf(log, "%sremove headroom's records (%s%s%s)\n", pre, sp,
+                  st.fstab_backup[0] ? ", " : "", st.fstab_backup);
+    if (!dry_run) {
+        if (st.fstab_backup[0])
+            unlink(st.fstab_backup);
+        unlink(sp);
+        rmdir(state_dir(rq));   /* only if empty */
+    }
+    return 0;
+}
+
+/* ---- verify ---- */
+
+static void resolve_spec(const char *spec, char *out, size_t n)
+{
+    static const struct { const char *tag, *dir; } tags[] = {
+        {"UUID=", "/dev/disk/by-uuid/"}, {"LABEL=", "/dev/disk/by-label/"},
+        {"PARTUUID=", "/dev/disk/by-partuuid/"}, {"PARTLABEL=", "/dev/disk/by-partlabel/"}};
+    char link[PATH_MAX], real[PATH_MAX];
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        size_t tl = strlen(tags[i].tag);
+        if (strncmp(spec, tags[i].tag, tl) == 0) {
+            const char *v = spec + tl;
+            size_t vl = strlen(v);
+            if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0])
+                snprintf(link, sizeof link, "%s%.*s", tags[i].dir, (int)(vl - 2), v + 1);
+            else
+                snprintf(link, sizeof link, "%s%s", tags[i].dir, v);
+            if (realpath(link, real))
+                hr_strlcpy(out, real, n);
+            return;
+        }
+    }
+    if (spec[0] == '/' && realpath(spec, real))
+        hr_strlcpy(out, real, n);
+}
+
+int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    hr_verify_linux_in *in = calloc(1, sizeof *in);
+    if (!in)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    in->fstab_path = fstab_path(rq);
+    in->state = have ? &st : NULL;
+    in->commit_limit_bytes = in->commit_charge_bytes = HR_UNKNOWN;
+    hr_buf b;
+    hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
+    hr_fstab f;
+    hr_fstab_init(&f);
+    bool existed;
+    int r = read_fstab(in->fstab_path, &b, &f, &existed, err);
+    for (size_t i = 0; r == 0 && i < f.count; i++) {
+        const hr_fstab_line *l = &f.lines[i];
+        if (!hr_fstab_is_swap(l) || in->config_count == HR_VERIFY_MAX_CONFIG)
+            continue;
+        hr_verify_config *c = &in->config[in->config_count++];
+        hr_strlcpy(c->spec, l->spec, sizeof c->spec);
+        resolve_spec(l->spec, c->resolved, sizeof c->resolved);
+        c->priority = hr_fstab_opt_priority(l->opts);
+        if (c->priority == INT64_MIN)
+            c->priority = HR_UNKNOWN_I64;
+        c->noauto = hr_fstab_opt_has(l->opts, "noauto");
+    }
+    if (r == 0)
+        r = hr_lx_active_swaps(in->active, HR_MAX_PAGING, &in->active_count, err);
+    if (r == 0) {
+        hr_meminfo mi;
+        hr_error e2 = {0};
+        if (hr_lx_read_path("/proc/meminfo", &b, (size_t)1 << 20, &e2) == 0 &&
+            hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &e2) == 0) {
+            in->commit_limit_bytes = mi.commit_limit;
+            in->commit_charge_bytes = mi.committed_as;
+        }
+        hr_verify_linux(in, res);
+    }
+    hr_fstab_free(&f);
+    hr_buf_free(&b);
+    free(in);
+    return r;
+}

@@ -1,0 +1,36 @@
+/* headroom — Linux primitives behind apply/rollback/verify (the system-changing calls). */
+#ifndef HR_APPLY_LINUX_H
+#define HR_APPLY_LINUX_H
+
+#include "core/apply_plan.h"
+#include "core/buf.h"
+#include "core/error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* statfs + statvfs (+ the btrfs device count) of the directory that holds path. */
+int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err);
+
+/* Create a new, empty swap file: O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, no copy-on-write on
+ * btrfs (set while it is empty). Returns its device and inode. */
+int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino,
+                          hr_error *err);
+/* Allocate every byte (fallocate; zeros written where it is not supported), then fsync.
+ * Opens with O_NOFOLLOW and checks the identity (dev, ino). */
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
+                            hr_error *err);
+/* Write the header page (core/swap_header.h) and fsync. */
+int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size,
+                                const unsigned char uuid[16], const char *label, uint64_t dev,
+                                uint64_t ino, hr_error *err);
+int hr_lx_swapon(const char *path, int priority, hr_error *err);
+int hr_lx_swapoff(const char *path, hr_error *err);
+/* Read /proc/swaps. */
+int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err);
+/* 16 random bytes. */
+int hr_lx_random(unsigned char *out, size_t n, hr_error *err);
+/* Read a whole file (at most max bytes); HR_ENOENT if it does not exist. */
+int hr_lx_read_path(const char *path, hr_buf *out, size_t max, hr_error *err);
+
+#endif

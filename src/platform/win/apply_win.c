@@ -1,0 +1,666 @@
+/* headroom — Windows side of apply / rollback / verify.
+ *
+ * The paging file configuration is the PagingFiles value (REG_MULTI_SZ; Wine and old setups
+ * have a REG_SZ) under HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory
+ * Management. apply backs the related values up to a timestamped file, then writes
+ * PagingFiles once per S3.1 click (core/pagingfiles_write.h), recording each write in the
+ * state file. Windows reads the value at boot only: every change waits for a reboot. We do
+ * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
+#include "platform/platform.h"
+
+#include "core/apply_state.h"
+#include "core/json_writer.h"
+#include "core/size.h"
+
+#include <windows.h>
+#include <psapi.h>
+#include <shlobj.h>
+#include <winioctl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MM_KEY L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management"
+
+/* ---- UTF-8 <-> UTF-16 ---- */
+
+static wchar_t *to_wide(const char *s, size_t n)
+{
+    int w = MultiByteToWideChar(CP_UTF8, 0, s, (int)n, NULL, 0);
+    wchar_t *out = malloc(((size_t)w + 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    MultiByteToWideChar(CP_UTF8, 0, s, (int)n, out, w);
+    out[w] = 0;
+    return out;
+}
+
+static wchar_t *wpath(const char *s)
+{
+    return to_wide(s, strlen(s));
+}
+
+/* UTF-16 units (NULs included) -> UTF-8 bytes in b. */
+static int from_wide(const wchar_t *w, size_t units, hr_buf *b)
+{
+    hr_buf_reset(b);
+    if (!units)
+        return 0;
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, (int)units, NULL, 0, NULL, NULL);
+    char *tmp = malloc((size_t)n + 1);
+    if (!tmp)
+        return HR_ENOMEM;
+    WideCharToMultiByte(CP_UTF8, 0, w, (int)units, tmp, n, NULL, NULL);
+    int r = hr_buf_append(b, tmp, (size_t)n);
+    free(tmp);
+    return r;
+}
+
+static int win_err(hr_error *err, DWORD code, const char *what)
+{
+    char msg[256] = "";
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg,
+                   sizeof msg, NULL);
+    for (char *p = msg; *p; p++)
+        if (*p == '\r' || *p == '\n')
+            *p = ' ';
+    int c = code == ERROR_ACCESS_DENIED ? HR_EPERM : (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
+                                                                                   : HR_EIO;
+    return hr_error_set(err, c, "%s: error %lu %s", what, (unsigned long)code, msg);
+}
+
+/* ---- small OS facts ---- */
+
+const char *hr_platform_state_dir(void)
+{
+    static char dir[MAX_PATH * 3];
+    if (dir[0])
+        return dir;
+    wchar_t w[MAX_PATH];
+    DWORD n = GetEnvironmentVariableW(L"ProgramData", w, MAX_PATH);
+    if (n == 0 || n >= MAX_PATH)
+        wcscpy(w, L"C:\\ProgramData");
+    char base[MAX_PATH * 3];
+    WideCharToMultiByte(CP_UTF8, 0, w, -1, base, sizeof base, NULL, NULL);
+    snprintf(dir, sizeof dir, "%s\\headroom", base);
+    return dir;
+}
+
+bool hr_platform_is_admin(void)
+{
+    HANDLE tok;
+    bool elevated = false;
+    if (OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok)) {
+        TOKEN_ELEVATION e;
+        DWORD n = 0;
+        if (GetTokenInformation(tok, TokenElevation, &e, sizeof e, &n))
+            elevated = e.TokenIsElevated != 0;
+        CloseHandle(tok);
+    }
+    return elevated || IsUserAnAdmin();
+}
+
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
+                               hr_error *err)
+{
+    (void)mode;
+    char tmp[MAX_PATH * 3 + 32];
+    snprintf(tmp, sizeof tmp, "%s.headroom-tmp", path);
+    wchar_t *wt = wpath(tmp), *wp = wpath(path);
+    int r = 0;
+    if (!wt || !wp) {
+        r = hr_error_set(err, HR_ENOMEM, "out of memory");
+        goto out;
+    }
+    HANDLE h = CreateFileW(wt, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        r = win_err(err, GetLastError(), tmp);
+        goto out;
+    }
+    DWORD w = 0;
+    if (len && (!WriteFile(h, data, (DWORD)len, &w, NULL) || w != len))
+        r = win_err(err, GetLastError(), tmp);
+    else if (!FlushFileBuffers(h))
+        r = win_err(err, GetLastError(), tmp);
+    CloseHandle(h);
+    if (r == 0 && !MoveFileExW(wt, wp, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        r = win_err(err, GetLastError(), path);
+    if (r != 0)
+        DeleteFileW(wt);
+out:
+    free(wt);
+    free(wp);
+    return r;
+}
+
+static int read_file(const char *path, hr_buf *out, size_t max, hr_error *err)
+{
+    hr_buf_reset(out);
+    wchar_t *w = wpath(path);
+    if (!w)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return win_err(err, GetLastError(), path);
+    char tmp[65536];
+    DWORD n;
+    int r = 0;
+    while (ReadFile(h, tmp, sizeof tmp, &n, NULL) && n) {
+        if (out->len + n > max || hr_buf_append(out, tmp, n) < 0) {
+            r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", path, (unsigned long)max);
+            break;
+        }
+    }
+    CloseHandle(h);
+    return r;
+}
+
+static const wchar_t *mm_key(const hr_apply_request *rq, wchar_t *buf, size_t n)
+{
+    if (!rq->registry_key)
+        return MM_KEY;
+    MultiByteToWideChar(CP_UTF8, 0, rq->registry_key, -1, buf, (int)n);
+    return buf;
+}
+
+/* A REG_MULTI_SZ / REG_SZ value as UTF-8 "a\0b\0\0". *type: "REG_MULTI_SZ", "REG_SZ",
+ * "missing". */
+static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type,
+                          size_t typen, hr_error *err)
+{
+    DWORD t = 0, cb = 0;
+    hr_buf_reset(out);
+    LSTATUS s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name,
+                             RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND, &t, NULL, &cb);
+    if (s == ERROR_FILE_NOT_FOUND) {
+        hr_strlcpy(type, "missing", typen);
+        return 0;
+    }
+    if (s != ERROR_SUCCESS)
+        return win_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
+    wchar_t *w = calloc(cb / sizeof(wchar_t) + 2, sizeof(wchar_t));
+    if (!w)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND,
+                     &t, w, &cb);
+    if (s != ERROR_SUCCESS) {
+        free(w);
+        return win_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
+    }
+    hr_strlcpy(type, t == REG_MULTI_SZ ? "REG_MULTI_SZ" : "REG_SZ", typen);
+    size_t units = cb / sizeof(wchar_t);
+    int r = from_wide(w, units, out);
+    free(w);
+    return r;
+}
+
+static int reg_write_pfw(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err)
+{
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    int r = hr_pfw_serialize(l, &b);
+    if (r < 0) {
+        hr_buf_free(&b);
+        return hr_error_set(err, r, "PagingFiles: could not serialize");
+    }
+    size_t n = as_sz ? strlen(hr_buf_str(&b)) + 1 : b.len;   /* REG_SZ: one string, one NUL */
+    int wn = MultiByteToWideChar(CP_UTF8, 0, b.data, (int)n, NULL, 0);
+    wchar_t *w = calloc((size_t)wn + 1, sizeof *w);
+    if (!w) {
+        hr_buf_free(&b);
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    }
+    MultiByteToWideChar(CP_UTF8, 0, b.data, (int)n, w, wn);
+    hr_buf_free(&b);
+    HKEY h;
+    LSTATUS s = RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h);
+    if (s == ERROR_SUCCESS) {
+        s = RegSetValueExW(h, L"PagingFiles", 0, as_sz ? REG_SZ : REG_MULTI_SZ, (const BYTE *)w,
+                           (DWORD)wn * sizeof(wchar_t));
+        RegFlushKey(h);
+        RegCloseKey(h);
+    }
+    free(w);
+    if (s != ERROR_SUCCESS)
+        return win_err(err, (DWORD)s, "RegSetValueExW(PagingFiles)");
+    return 0;
+}
+
+static int read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
+                             hr_error *err)
+{
+    wchar_t kb[512];
+    hr_buf b;
+    hr_buf_init(&b, 1 << 20);
+    int r = reg_read_multi(mm_key(rq, kb, 512), L"PagingFiles", &b, type, tn, err);
+    if (r == 0)
+        r = hr_pfw_deserialize(b.data ? b.data : "", b.len, l, err);
+    hr_buf_free(&b);
+    return r;
+}
+
+/* ---- state ---- */
+
+static const char *state_dir(const hr_apply_request *rq)
+{
+    return rq->state_dir ? rq->state_dir : hr_platform_state_dir();
+}
+
+static void state_file(const hr_apply_request *rq, char *out, size_t n)
+{
+    snprintf(out, n, "%s\\%s", state_dir(rq), HR_APPLY_STATE_FILE);
+}
+
+static int make_state_dir(const hr_apply_request *rq, hr_error *err)
+{
+    wchar_t *w = wpath(state_dir(rq));
+    if (!w)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    BOOL ok = CreateDirectoryW(w, NULL);
+    DWORD e = GetLastError();
+    free(w);
+    if (!ok && e != ERROR_ALREADY_EXISTS)
+        return win_err(err, e, state_dir(rq));
+    return 0;
+}
+
+static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+{
+    char p[MAX_PATH * 3 + 64];
+    state_file(rq, p, sizeof p);
+    hr_buf b;
+    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
+    int r = read_file(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
+    if (r == HR_ENOENT) {
+        hr_buf_free(&b);
+        hr_error_clear(err);
+        return 0;
+    }
+    if (r == 0)
+        r = hr_apply_state_parse(hr_buf_str(&b), b.len, p, st, err);
+    hr_buf_free(&b);
+    if (r == 0 && st->os != HR_OS_WINDOWS)
+        r = hr_error_set(err, HR_EPARSE, "%s: a Linux state file", p);
+    return r < 0 ? r : 1;
+}
+
+static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
+{
+    int r = make_state_dir(rq, err);
+    if (r < 0)
+        return r;
+    char p[MAX_PATH * 3 + 64];
+    state_file(rq, p, sizeof p);
+    hr_buf b;
+    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
+    r = hr_apply_state_write(st, &b);
+    if (r == 0)
+        r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
+    hr_buf_free(&b);
+    return r;
+}
+
+static void utc_stamp(time_t t, char *out, size_t n, bool compact)
+{
+    struct tm tm;
+    gmtime_s(&tm, &t);
+    strftime(out, n, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- facts and plan ---- */
+
+static char system_drive(void)
+{
+    wchar_t w[MAX_PATH];
+    UINT n = GetSystemWindowsDirectoryW(w, MAX_PATH);
+    return n >= 2 && w[1] == L':' ? (char)towupper(w[0]) : 'C';
+}
+
+static void drive_facts(char drive, hr_apply_win_in *in)
+{
+    wchar_t root[4] = {(wchar_t)drive, L':', L'\\', 0};
+    switch (GetDriveTypeW(root)) {
+    case DRIVE_FIXED: in->drive_type = HR_DRIVE_FIXED; break;
+    case DRIVE_REMOVABLE: in->drive_type = HR_DRIVE_REMOVABLE; break;
+    case DRIVE_REMOTE: in->drive_type = HR_DRIVE_REMOTE; break;
+    case DRIVE_CDROM: in->drive_type = HR_DRIVE_CDROM; break;
+    case DRIVE_RAMDISK: in->drive_type = HR_DRIVE_RAMDISK; break;
+    default: in->drive_type = HR_DRIVE_UNKNOWN;
+    }
+    in->dev.removable = in->drive_type == HR_DRIVE_REMOVABLE ? HR_TRI_YES
+                        : in->drive_type == HR_DRIVE_FIXED   ? HR_TRI_NO
+                                                             : HR_TRI_UNKNOWN;
+    in->dev.usb = HR_TRI_UNKNOWN;
+    in->dev.encrypted = HR_TRI_UNKNOWN;
+    snprintf(in->dev.name, sizeof in->dev.name, "%c:", drive);
+    ULARGE_INTEGER avail, total, freeb;
+    if (GetDiskFreeSpaceExW(root, &avail, &total, &freeb)) {
+        in->dev.fs_total_bytes = total.QuadPart;
+        in->dev.fs_free_bytes = avail.QuadPart;
+    } else {
+        in->dev.fs_total_bytes = in->dev.fs_free_bytes = HR_UNKNOWN;
+    }
+    /* The bus: a USB disk reports DRIVE_FIXED, so ask the storage stack (S5.4). */
+    wchar_t vol[8] = {L'\\', L'\\', L'.', L'\\', (wchar_t)drive, L':', 0};
+    HANDLE h = CreateFileW(vol, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+        STORAGE_PROPERTY_QUERY q;
+        memset(&q, 0, sizeof q);
+        q.PropertyId = StorageDeviceProperty;
+        q.QueryType = PropertyStandardQuery;
+        STORAGE_DEVICE_DESCRIPTOR d;
+        DWORD n = 0;
+        memset(&d, 0, sizeof d);
+        if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &d, sizeof d, &n, NULL) &&
+            n >= offsetof(STORAGE_DEVICE_DESCRIPTOR, BusType) + sizeof d.BusType) {
+            in->dev.usb = d.BusType == BusTypeUsb ? HR_TRI_YES : HR_TRI_NO;
+            if (d.RemovableMedia)
+                in->dev.removable = HR_TRI_YES;
+        }
+        CloseHandle(h);
+    }
+    if (in->dev.usb == HR_TRI_UNKNOWN)
+        hr_strlcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)",
+                   sizeof in->dev.why);
+    wchar_t pf[32] = {(wchar_t)drive, L':', L'\\', 0};
+    wcscat(pf, L"pagefile.sys");
+    WIN32_FILE_ATTRIBUTE_DATA fa;
+    in->existing_file_bytes = GetFileAttributesExW(pf, GetFileExInfoStandard, &fa)
+                                  ? ((uint64_t)fa.nFileSizeHigh << 32 | fa.nFileSizeLow)
+                                  : 0;
+}
+
+static int parse_drive(const char *t, char *drive, hr_error *err)
+{
+    if (!t || !((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z')) || t[1] != ':' ||
+        (t[2] && !(t[2] == '\\' && !t[3])))
+        return hr_error_set(err, HR_EINVAL, "--target '%s': a drive such as D: is expected",
+                            t ? t : "");
+    *drive = (char)(t[0] & ~0x20);
+    return 0;
+}
+
+int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    hr_apply_win_in *in = calloc(1, sizeof *in);
+    if (!in)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    in->system_drive = system_drive();
+    int r = 0;
+    in->drive = in->system_drive;
+    if (rq->target)
+        r = parse_drive(rq->target, &in->drive, err);
+    if (rq->range_max_bytes) {
+        in->initial_mb = (rq->range_min_bytes + HR_MIB - 1) / HR_MIB;
+        in->maximum_mb = (rq->range_max_bytes + HR_MIB - 1) / HR_MIB;
+    } else {
+        in->initial_mb = in->maximum_mb = (rq->size_bytes + HR_MIB - 1) / HR_MIB;   /* S3.2 */
+    }
+    char type[16];
+    if (r == 0)
+        r = read_paging_files(rq, &in->current, type, sizeof type, err);
+    if (r == 0) {
+        drive_facts(in->drive, in);
+        in->state = have ? &st : NULL;
+        r = hr_apply_plan_windows(in, plan, err);
+    }
+    free(in);
+    return r;
+}
+
+static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+{
+    wchar_t kb[512];
+    const wchar_t *key = mm_key(rq, kb, 512);
+    hr_buf pf, ex, out;
+    hr_buf_init(&pf, 1 << 20);
+    hr_buf_init(&ex, 1 << 20);
+    hr_buf_init(&out, 0);
+    char tpf[16], tex[16];
+    int r = reg_read_multi(key, L"PagingFiles", &pf, tpf, sizeof tpf, err);
+    if (r == 0)
+        r = reg_read_multi(key, L"ExistingPageFiles", &ex, tex, sizeof tex, err);
+    DWORD temp = 0, cb = sizeof temp;
+    bool have_temp = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
+                                  &temp, &cb) == ERROR_SUCCESS;
+    if (r == 0)
+        r = hr_pfw_deserialize(pf.data ? pf.data : "", pf.len, &st->orig, err);
+    if (r == 0) {
+        hr_strlcpy(st->orig_type, tpf, sizeof st->orig_type);
+        hr_json_writer w;
+        hr_json_init(&w, &out, true);
+        hr_json_begin_object(&w, NULL);
+        hr_json_str(&w, "schema", "headroom.registry-backup/1");
+        hr_json_str(&w, "key", "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management");
+        hr_json_str(&w, "taken", st->started);
+        const struct { const char *name, *type; hr_buf *b; } vals[] = {
+            {"PagingFiles", tpf, &pf}, {"ExistingPageFiles", tex, &ex}};
+        for (int i = 0; i < 2; i++) {
+            hr_json_begin_object(&w, vals[i].name);
+            hr_json_str(&w, "type", vals[i].type);
+            hr_json_begin_array(&w, "strings");
+            for (size_t p = 0; p < vals[i].b->len;) {
+                size_t l = strlen(vals[i].b->data + p);
+                if (!l)
+                    break;
+                hr_json_str(&w, NULL, vals[i].b->data + p);
+                p += l + 1;
+            }
+            hr_json_end_array(&w);
+            hr_json_end_object(&w);
+        }
+        if (have_temp)
+            hr_json_u64(&w, "TempPageFile", temp);
+        else
+            hr_json_null(&w, "TempPageFile");
+        hr_json_end_object(&w);
+        r = hr_json_finish(&w);
+    }
+    if (r == 0)
+        r = make_state_dir(rq, err);
+    if (r == 0) {
+        char stamp[32];
+        utc_stamp(time(NULL), stamp, sizeof stamp, true);
+        snprintf(st->reg_backup, sizeof st->reg_backup, "%s\\registry-backup-%s.json",
+                 state_dir(rq), stamp);
+        r = hr_platform_atomic_replace(st->reg_backup, out.data, out.len, 0600, err);
+    }
+    hr_buf_free(&pf);
+    hr_buf_free(&ex);
+    hr_buf_free(&out);
+    return r;
+}
+
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
+                          hr_error *err)
+{
+    if (plan->nothing_to_do)
+        return 0;
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    if (!have) {
+        hr_apply_state_init(&st, HR_OS_WINDOWS);
+        time_t now = time(NULL);
+        st.started_unix = (int64_t)now;
+        utc_stamp(now, st.started, sizeof st.started, false);
+    } else {
+        st.started_unix = (int64_t)time(NULL);   /* the latest change: verify's reboot test */
+    }
+    hr_strlcpy(st.status, "in-progress", sizeof st.status);
+    wchar_t kb[512];
+    const wchar_t *key = mm_key(rq, kb, 512);
+    for (int i = 0; i < plan->step_count; i++) {
+        const hr_apply_step *s = &plan->steps[i];
+        int r = 0;
+        switch (s->kind) {
+        case HR_STEP_BACKUP_REGISTRY:
+            if (!st.reg_backup[0])   /* the first apply's backup is the original */
+                r = write_backup(rq, &st, err);
+            break;
+        case HR_STEP_WRITE_PAGING_FILES:
+            r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
+            if (r == 0) {
+                st.reg_written = true;
+                st.written = plan->stages[s->stage].value;
+            }
+            break;
+        case HR_STEP_FINISH:
+            hr_strlcpy(st.status, "applied", sizeof st.status);
+            break;
+        default:
+            r = hr_error_set(err, HR_EINTERNAL, "step %s is not a Windows step", s->name);
+        }
+        if (r < 0) {
+            hr_error e2 = {0};
+            state_save(rq, &st, &e2);
+            hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
+            return r;
+        }
+        hr_strlcpy(st.last_step, s->name, sizeof st.last_step);
+        r = state_save(rq, &st, err);
+        if (r < 0)
+            return r;
+        hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
+        if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
+            hr_buf_printf(log, "stopped at failpoint '%s'\n", s->name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    if (!have) {
+        hr_buf_puts(log, "Nothing to roll back: headroom has no record of a change.\n");
+        return 0;
+    }
+    const char *pre = dry_run ? "would " : "";
+    wchar_t kb[512];
+    const wchar_t *key = mm_key(rq, kb, 512);
+    if (st.reg_written) {
+        hr_pfw_list cur;
+        char type[16];
+        int r = read_paging_files(rq, &cur, type, sizeof type, err);
+        if (r < 0)
+            return r;
+        if (!hr_pfw_equal(&cur, &st.written))
+            return hr_error_set(err, HR_EUNSAFE, "PagingFiles changed since headroom wrote it; "
+                                "not restoring over someone else's change (the original is in %s)",
+                                st.reg_backup);
+        char s[HR_PFW_PATH_MAX + 48];
+        hr_buf v;
+        hr_buf_init(&v, 0);
+        for (int i = 0; i < st.orig.count; i++) {
+            hr_pfw_format_string(&st.orig.e[i], s, sizeof s);
+            hr_buf_printf(&v, "%s\"%s\"", i ? ", " : "", s);
+        }
+        if (strcmp(st.orig_type, "missing") == 0) {
+            hr_buf_printf(log, "%sdelete PagingFiles (there was none before headroom)\n", pre);
+            if (!dry_run) {
+                LSTATUS ls = RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, key, L"PagingFiles");
+                if (ls != ERROR_SUCCESS && ls != ERROR_FILE_NOT_FOUND)
+                    r = win_err(err, (DWORD)ls, "RegDeleteKeyValueW(PagingFiles)");
+            }
+        } else {
+            hr_buf_printf(log, "%srestore PagingFiles = [%s] (%s) from %s\n", pre, hr_buf_str(&v),
+                          st.orig_type, st.reg_backup);
+            if (!dry_run)
+                r = reg_write_pfw(key, &st.orig, strcmp(st.orig_type, "REG_SZ") == 0 &&
+                                                     st.orig.count == 1, err);
+        }
+        hr_buf_free(&v);
+        if (r < 0)
+            return r;
+    }
+    char sp[MAX_PATH * 3 + 64];
+    state_file(rq, sp, sizeof sp);
+    hr_buf_printf(log, "%sremove headroom's state file %s (the registry backup %s is kept)\n", pre,
+                  sp, st.reg_backup[0] ? st.reg_backup : "(none)");
+    if (!dry_run) {
+        wchar_t *w = wpath(sp);
+        if (w) {
+            DeleteFileW(w);
+            free(w);
+        }
+    }
+    return 0;
+}
+
+typedef struct enum_ctx {
+    hr_verify_win_in *in;
+    uint64_t page;
+} enum_ctx;
+
+static BOOL CALLBACK on_page_file(LPVOID ctx, PENUM_PAGE_FILE_INFORMATION info, LPCWSTR name)
+{
+    enum_ctx *c = ctx;
+    hr_verify_win_in *in = c->in;
+    if (in->open_count < HR_PFW_MAX_ENTRIES) {
+        hr_verify_open_file *f = &in->open[in->open_count++];
+        WideCharToMultiByte(CP_UTF8, 0, name, -1, f->path, sizeof f->path, NULL, NULL);
+        /* EnumPageFilesW names "\??\C:\pagefile.sys" on some builds: verify normalises. */
+        f->size_bytes = (uint64_t)info->TotalSize * c->page;
+    }
+    return TRUE;
+}
+
+int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err)
+{
+    hr_apply_state st;
+    int have = state_load(rq, &st, err);
+    if (have < 0)
+        return have;
+    hr_verify_win_in *in = calloc(1, sizeof *in);
+    if (!in)
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    in->state = have ? &st : NULL;
+    wchar_t kb[512];
+    const wchar_t *key = mm_key(rq, kb, 512);
+    char type[16];
+    int r = read_paging_files(rq, &in->configured, type, sizeof type, err);
+    in->configured_present = strcmp(type, "missing") != 0;
+    hr_buf b;
+    hr_buf_init(&b, 1 << 20);
+    if (r == 0 && reg_read_multi(key, L"ExistingPageFiles", &b, type, sizeof type, err) == 0)
+        for (size_t p = 0; p < b.len && in->existing_count < HR_PFW_MAX_ENTRIES;) {
+            size_t l = strlen(b.data + p);
+            if (!l)
+                break;
+            hr_strlcpy(in->existing[in->existing_count++], b.data + p, HR_PFW_PATH_MAX);
+            p += l + 1;
+        }
+    hr_buf_free(&b);
+    hr_error_clear(err);
+    /* The paging files open now. */
+    PERFORMANCE_INFORMATION pi;
+    memset(&pi, 0, sizeof pi);
+    pi.cb = sizeof pi;
+    uint64_t page = 4096;
+    in->commit_limit_bytes = in->commit_charge_bytes = HR_UNKNOWN;
+    if (GetPerformanceInfo(&pi, sizeof pi)) {
+        page = pi.PageSize ? pi.PageSize : 4096;
+        in->commit_limit_bytes = (uint64_t)pi.CommitLimit * page;
+        in->commit_charge_bytes = (uint64_t)pi.CommitTotal * page;
+    }
+    in->boot_unix = (int64_t)time(NULL) - (int64_t)(GetTickCount64() / 1000);
+    enum_ctx ec = {in, page};
+    in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
+    if (r == 0)
+        hr_verify_windows(in, res);
+    free(in);
+    return r;
+}

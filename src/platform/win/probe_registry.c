@@ -1,0 +1,38 @@
+/* Paging file configuration: PagingFiles, ExistingPageFiles, TempPageFile, raw bytes. */
+#include "win_probes.h"
+
+#include "core/pagingfiles.h"
+
+static const wchar_t MM_KEY[] = L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management";
+
+static void read_value(HKEY k, const wchar_t *name, hr_win_regval *rv)
+{
+    DWORD type = 0, len = sizeof rv->data;
+    LONG e = RegQueryValueExW(k, name, NULL, &type, rv->data, &len);
+    if (e == ERROR_MORE_DATA) {
+        rv->q.state = HR_WIN_FAILED;
+        rv->q.code = (uint32_t)e;   /* larger than 4 KB: not a value Windows writes */
+        return;
+    }
+    hr_win_set_error(&rv->q, (DWORD)e);
+    if (e == ERROR_SUCCESS) {
+        rv->type = type;
+        rv->len = len;
+    }
+}
+
+void hr_win_probe_registry(hr_win_raw *raw)
+{
+    HKEY k;
+    LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, MM_KEY, 0, KEY_QUERY_VALUE, &k);
+    if (e != ERROR_SUCCESS) {
+        hr_win_set_error(&raw->paging_files.q, (DWORD)e);
+        raw->existing_page_files.q = raw->paging_files.q;
+        raw->temp_page_file.q = raw->paging_files.q;
+        return;
+    }
+    read_value(k, L"PagingFiles", &raw->paging_files);
+    read_value(k, L"ExistingPageFiles", &raw->existing_page_files);
+    read_value(k, L"TempPageFile", &raw->temp_page_file);
+    RegCloseKey(k);
+}

@@ -1,0 +1,129 @@
+/* headroom — the Windows backend of platform.h: probe Win32 (or load recorded answers),
+ * then let the core turn the answers into the snapshot. */
+#include "win_probes.h"
+
+#include "core/json_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <wchar.h>
+
+#define REPLAY_MAX ((size_t)4 << 20)
+
+hr_os hr_platform_os(void)
+{
+    return HR_OS_WINDOWS;
+}
+
+void hr_win_probe_all(const hr_probe_opts *opts, hr_win_raw *raw)
+{
+    hr_win_raw_init(raw);
+    hr_win_probe_os(raw);
+    hr_win_probe_memory(raw);
+    hr_win_probe_pagefiles(raw);
+    hr_win_probe_registry(raw);
+    hr_win_probe_volumes(raw);
+    hr_win_probe_compression(raw);
+    if (!(opts && opts->skip_gpu))
+        hr_win_probe_gpus(raw);
+    hr_win_probe_power(raw);
+}
+
+static int replay(const char *path, hr_snapshot *snap, hr_error *err)
+{
+    hr_snapshot_init(snap, HR_OS_WINDOWS);
+    wchar_t *wpath = hr_win_wide(path);   /* UTF-8 path: Chinese folder names work */
+    if (!wpath)
+        return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+    FILE *f = _wfopen(wpath, L"rb");
+    free(wpath);
+    if (!f)
+        return hr_error_set(err, HR_ENOENT, "%s: cannot open the recorded answers", path);
+    char *buf = malloc(REPLAY_MAX + 1);
+    if (!buf) {
+        fclose(f);
+        return hr_error_set(err, HR_ENOMEM, "%s: out of memory", path);
+    }
+    size_t n = fread(buf, 1, REPLAY_MAX + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    int r;
+    if (bad)
+        r = hr_error_set(err, HR_EIO, "%s: read error", path);
+    else if (n > REPLAY_MAX)
+        r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %llu bytes", path, (unsigned long long)REPLAY_MAX);
+    else {
+        hr_error e = {0};
+        r = hr_win_replay(buf, n, snap, &e);
+        if (r < 0 && r != HR_EPARTIAL)
+            hr_error_set(err, r, "%s: %s", path, e.msg);
+    }
+    free(buf);
+    return r;
+}
+
+/* Write the recording whole or not at all: to FILE.partial, then rename over FILE. */
+static int record(const char *path, const hr_win_raw *raw, hr_error *err)
+{
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_json_writer w;
+    hr_json_init(&w, &out, true);
+    hr_win_raw_write_json(raw, &w);
+    int r = hr_json_finish(&w);
+    if (r) {
+        hr_buf_free(&out);
+        return hr_error_set(err, r, "%s: cannot build the recording", path);
+    }
+    wchar_t *wpath = hr_win_wide(path);
+    size_t n = wpath ? wcslen(wpath) : 0;
+    wchar_t *tmp = wpath ? malloc((n + 16) * sizeof *tmp) : NULL;
+    if (!tmp) {
+        free(wpath);
+        hr_buf_free(&out);
+        return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+    }
+    wcscpy(tmp, wpath);
+    wcscat(tmp, L".partial");
+    FILE *f = _wfopen(tmp, L"wb");
+    bool ok = f && fwrite(out.data, 1, out.len, f) == out.len;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    if (ok)
+        ok = MoveFileExW(tmp, wpath, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) != 0;
+    else if (f)
+        DeleteFileW(tmp);
+    DWORD e = GetLastError();
+    if (!ok)
+        DeleteFileW(tmp);
+    free(tmp);
+    free(wpath);
+    hr_buf_free(&out);
+    if (!ok)
+        return hr_error_set(err, HR_EIO, "%s: cannot write the recording (error %lu)", path,
+                            (unsigned long)e);
+    return 0;
+}
+
+int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
+{
+    if (opts && opts->replay)
+        return replay(opts->replay, snap, err);
+    hr_win_raw *raw = malloc(sizeof *raw);
+    if (!raw) {
+        hr_snapshot_init(snap, HR_OS_WINDOWS);
+        return hr_error_set(err, HR_ENOMEM, "out of memory");
+    }
+    hr_win_probe_all(opts, raw);
+    if (opts && opts->record) {
+        int w = record(opts->record, raw, err);
+        if (w) {
+            hr_snapshot_init(snap, HR_OS_WINDOWS);
+            free(raw);
+            return w;
+        }
+    }
+    int r = hr_win_model_snapshot(raw, snap);
+    free(raw);
+    return r;
+}

@@ -1,0 +1,490 @@
+/* apply plan, refusal rules on recorded facts, PagingFiles safe order value by value, the
+ * state file round trip, and verify's verdicts. Pure core: runs on every OS. */
+#include "test.h"
+
+#include "core/apply_plan.h"
+#include "core/apply_verify.h"
+#include "core/size.h"
+
+#include <stdlib.h>
+
+static hr_fstab g_fstab;
+
+static hr_apply_linux_in *linux_in(const char *fs, uint64_t total, uint64_t freeb)
+{
+    hr_apply_linux_in *in = calloc(1, sizeof *in);
+    in->size_bytes = 2 * HR_GIB;
+    in->priority = 10;
+    in->page_size = 4096;
+    strcpy(in->path, "/data/headroom.swap");
+    strcpy(in->fs.type, fs);
+    in->fs.total_bytes = total;
+    in->fs.free_bytes = freeb;
+    in->fs.devices = 1;
+    in->fstab = &g_fstab;
+    in->fstab_path = "/etc/fstab";
+    return in;
+}
+
+static int step_index(const hr_apply_plan *p, hr_step_kind k)
+{
+    for (int i = 0; i < p->step_count; i++)
+        if (p->steps[i].kind == k)
+            return i;
+    return -1;
+}
+
+static void test_linux(void)
+{
+    hr_error err = {0};
+    hr_apply_plan *p = calloc(1, sizeof *p);
+    hr_fstab_parse(&g_fstab, "", 0, "fstab", &err);
+
+    /* The normal case, in order. */
+    hr_apply_linux_in *in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    const hr_step_kind order[] = {HR_STEP_RECORD, HR_STEP_CREATE_FILE, HR_STEP_ALLOCATE,
+                                  HR_STEP_WRITE_HEADER, HR_STEP_SWAPON, HR_STEP_FSTAB_ADD,
+                                  HR_STEP_FINISH};
+    CHECK_EQ_U64(p->step_count, 7);
+    for (int i = 0; i < 7 && i < p->step_count; i++)
+        CHECK_EQ_U64(p->steps[i].kind, order[i]);
+    CHECK(!p->reboot_needed);
+    CHECK_EQ_U64(p->size_bytes, 2 * HR_GIB);
+    free(in);
+
+    /* Each refusal, with its reason. */
+    static const struct { const char *fs; const char *why; } bad[] = {
+        {"tmpfs", "RAM"}, {"ramfs", "RAM"}, {"overlay", "overlayfs"}, {"nfs", "network"},
+        {"nfs4", "network"}, {"cifs", "network"}, {"fuse", "FUSE"}, {"fuseblk", "FUSE"},
+        {"zfs", "not one headroom knows"}, {"0x12345", "not one headroom knows"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        in = linux_in(bad[i].fs, 100 * HR_GIB, 50 * HR_GIB);
+        CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+        CHECK_CONTAINS(err.msg, bad[i].why);
+        free(in);
+    }
+    in = linux_in("btrfs", 100 * HR_GIB, 50 * HR_GIB);
+    in->fs.devices = 2;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "single-device");
+    in->fs.devices = 1;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    CHECK_CONTAINS(p->steps[1].what, "no copy-on-write");
+    in->fs.read_only = true;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    free(in);
+
+    /* Free-space margin: 10 GiB and 5% after the file. */
+    in = linux_in("ext4", 100 * HR_GIB, 12 * HR_GIB);   /* 12 - 2 = 10 GiB left: ok */
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    in->fs.free_bytes = 12 * HR_GIB - 1;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "must stay free");
+    in->fs.total_bytes = 1000 * HR_GIB;   /* 5% = 50 GiB */
+    in->fs.free_bytes = 51 * HR_GIB;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    in->fs.free_bytes = 52 * HR_GIB;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    in->fs.free_bytes = HR_UNKNOWN;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    free(in);
+
+    /* Hostile targets. */
+    in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    in->path_exists = true;
+    in->path_is_symlink = true;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "symbolic link");
+    in->path_is_symlink = false;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "did not create");
+    in->path_exists = false;
+    strcpy(in->path, "/data/bad\xff.swap");
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EINVAL);
+    strcpy(in->path, "/data/交换 文件.swap");
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    strcpy(in->path, "relative.swap");
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EINVAL);
+    strcpy(in->path, "/data/headroom.swap");
+    in->size_bytes = 40 * 1024;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_ERANGE);
+    in->size_bytes = 2 * HR_GIB + 123;   /* rounded down to pages */
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    CHECK_EQ_U64(p->size_bytes, 2 * HR_GIB);
+    /* A swap line for the path that we did not add. */
+    hr_fstab other;
+    const char *ft = "/data/headroom.swap none swap sw 0 0\n";
+    hr_fstab_parse(&other, ft, strlen(ft), "fstab", &err);
+    in->fstab = &other;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    in->fstab = &g_fstab;
+    free(in);
+
+    /* State: stopped half way -> refuse; applied -> idempotent; other size -> resize. */
+    hr_apply_state st;
+    hr_apply_state_init(&st, HR_OS_LINUX);
+    strcpy(st.last_step, "allocate");
+    in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    in->state = &st;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "rollback");
+    strcpy(st.status, "applied");
+    hr_apply_area *a = hr_apply_state_add(&st, "/data/headroom.swap");
+    a->created = a->enabled = a->in_fstab = true;
+    a->size_bytes = 2 * HR_GIB;
+    a->priority = 10;
+    in->path_exists = true;
+    in->active_count = 1;
+    strcpy(in->active[0].path, "/data/headroom.swap");
+    in->active[0].priority = 10;
+    hr_fstab mine;
+    hr_fstab_parse(&mine, "", 0, "fstab", &err);
+    hr_fstab_add_swap(&mine, "/data/headroom.swap", 10, NULL, &err);
+    in->fstab = &mine;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    CHECK(p->nothing_to_do);
+    CHECK_EQ_U64(p->step_count, 0);
+    /* Not on (e.g. swapoff by hand): only swapon again. */
+    in->active_count = 0;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    CHECK(step_index(p, HR_STEP_SWAPON) >= 0);
+    CHECK(step_index(p, HR_STEP_CREATE_FILE) < 0);
+    CHECK(step_index(p, HR_STEP_FSTAB_ADD) < 0);
+    in->active_count = 1;
+    /* Resize: the new file gets the other name; new on before old off (S3.1). */
+    char path[HR_SNAP_PATH_MAX];
+    CHECK(hr_apply_linux_choose_path("/data", true, 4 * HR_GIB, 10, 4096, &st, path, sizeof path,
+                                     &err) == 0);
+    CHECK_STR(path, "/data/headroom-2.swap");
+    CHECK(hr_apply_linux_choose_path("/data/", true, 2 * HR_GIB, 10, 4096, &st, path, sizeof path,
+                                     &err) == 0);
+    CHECK_STR(path, "/data/headroom.swap");
+    strcpy(in->path, "/data/headroom-2.swap");
+    in->path_exists = false;
+    in->size_bytes = 4 * HR_GIB;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    int on = step_index(p, HR_STEP_SWAPON), off = step_index(p, HR_STEP_SWAPOFF_OLD);
+    int add = step_index(p, HR_STEP_FSTAB_ADD), rm = step_index(p, HR_STEP_FSTAB_REMOVE_OLD);
+    int del = step_index(p, HR_STEP_DELETE_OLD);
+    CHECK(on >= 0 && add > on && rm > add && off > rm && del > off);
+    CHECK_STR(p->old_path, "/data/headroom.swap");
+    free(in);
+    hr_fstab_free(&mine);
+    hr_fstab_free(&other);
+
+    /* Text and JSON render. */
+    in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    CHECK(hr_apply_plan_text(p, &b) == 0);
+    CHECK_CONTAINS(hr_buf_str(&b), " 1. [record]");
+    CHECK_CONTAINS(hr_buf_str(&b), "No reboot needed");
+    hr_buf_reset(&b);
+    CHECK(hr_apply_plan_json(p, &b) == 0);
+    CHECK_CONTAINS(hr_buf_str(&b), "\"schema\": \"headroom.apply-plan/1\"");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"size_bytes\": 2147483648");
+    hr_buf_free(&b);
+    free(in);
+    free(p);
+    hr_fstab_free(&g_fstab);
+}
+
+static hr_pfw_list pfw(const char *multi, size_t n)
+{
+    hr_pfw_list l;
+    hr_error err = {0};
+    CHECK(hr_pfw_deserialize(multi, n, &l, &err) == 0);
+    return l;
+}
+
+static const char *stage_str(const hr_pfw_stage *s)
+{
+    static char out[2048];
+    out[0] = '\0';
+    for (int i = 0; i < s->value.count; i++) {
+        char e[600];
+        hr_pfw_format_string(&s->value.e[i], e, sizeof e);
+        strcat(out, i ? "|" : "");
+        strcat(out, e);
+    }
+    return out;
+}
+
+static hr_apply_win_in *win_in(void)
+{
+    hr_apply_win_in *in = calloc(1, sizeof *in);
+    in->initial_mb = in->maximum_mb = 32768;
+    in->drive = 'D';
+    in->system_drive = 'C';
+    in->drive_type = HR_DRIVE_FIXED;
+    in->dev.removable = HR_TRI_NO;
+    in->dev.usb = HR_TRI_NO;
+    in->dev.encrypted = HR_TRI_NO;
+    in->dev.fs_total_bytes = 1000 * HR_GIB;
+    in->dev.fs_free_bytes = 500 * HR_GIB;
+    in->existing_file_bytes = 0;
+    return in;
+}
+
+static void test_windows(void)
+{
+    hr_error err = {0};
+    hr_pfw_entry t = {.mode = HR_PAGING_MODE_CUSTOM, .initial_mb = 65536, .maximum_mb = 65536};
+    strcpy(t.path, "D:\\pagefile.sys");
+    hr_pfw_stage st[HR_PFW_MAX_STAGES];
+    int n = 0;
+
+    /* The story of the seed: automatic on C:. Untick, add D:, only then remove C:. */
+    hr_pfw_list cur = pfw("?:\\pagefile.sys\0", 17);
+    CHECK_EQ_U64(cur.count, 1);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 3);
+    CHECK_STR(stage_str(&st[0]), "C:\\pagefile.sys 0 0");
+    CHECK_STR(stage_str(&st[1]), "C:\\pagefile.sys 0 0|D:\\pagefile.sys 65536 65536");
+    CHECK_STR(stage_str(&st[2]), "D:\\pagefile.sys 65536 65536");
+    CHECK_CONTAINS(st[0].what, "automatic");
+    CHECK_CONTAINS(st[2].what, "C:\\pagefile.sys");
+    /* Every stage keeps a paging file. */
+    for (int i = 0; i < n; i++)
+        CHECK(st[i].value.count >= 1);
+
+    /* Custom on C: (REG_SZ as Wine has it). */
+    cur = pfw("C:\\pagefile.sys 27 77", 22);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 2);
+    CHECK_STR(stage_str(&st[0]), "C:\\pagefile.sys 27 77|D:\\pagefile.sys 65536 65536");
+    CHECK_STR(stage_str(&st[1]), "D:\\pagefile.sys 65536 65536");
+
+    /* Already applied: nothing to write (idempotent). */
+    cur = pfw("D:\\pagefile.sys 65536 65536\0", 29);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 0);
+    /* Growing the file on the same drive: one write. */
+    cur = pfw("D:\\pagefile.sys 16384 32768\0", 29);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 1);
+    CHECK_STR(stage_str(&st[0]), "D:\\pagefile.sys 65536 65536");
+    /* No paging file at all: add it. */
+    cur = pfw("\0", 1);
+    CHECK_EQ_U64(cur.count, 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 1);
+    /* Several drives. */
+    cur = pfw("C:\\pagefile.sys 0 0\0E:\\pagefile.sys 1024 2048\0", 45);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK_EQ_U64(n, 2);
+    CHECK_CONTAINS(st[1].what, "C:\\pagefile.sys, E:\\pagefile.sys");
+
+    /* Serialization: REG_MULTI_SZ with both final NULs. */
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    CHECK(hr_pfw_serialize(&st[0].value, &b) == 0);
+    CHECK_EQ_U64(b.len, strlen("C:\\pagefile.sys 0 0") + 1 + strlen("E:\\pagefile.sys 1024 2048") +
+                            1 + strlen("D:\\pagefile.sys 65536 65536") + 1 + 1);
+    hr_buf_free(&b);
+    hr_pfw_entry e;
+    CHECK(hr_pfw_parse_string("C:\\pagefile.sys", &e, &err) == 0);
+    CHECK_EQ_U64(e.mode, HR_PAGING_MODE_SYSTEM_MANAGED);
+    CHECK(hr_pfw_parse_string("D:\\pagefile.sys 4096 1024", &e, &err) == 0);
+    CHECK_EQ_U64(e.maximum_mb, 4096);   /* smss raises max to min */
+    CHECK(hr_pfw_parse_string("pagefile.sys 1 2", &e, &err) == HR_EPARSE);
+    CHECK(hr_pfw_parse_string("C:\\pagefile.sys x", &e, &err) == HR_EPARSE);
+
+    /* The plan and the refusal rules on recorded drive facts. */
+    hr_apply_plan *p = calloc(1, sizeof *p);
+    hr_apply_win_in *in = win_in();
+    in->current = pfw("?:\\pagefile.sys\0", 17);
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    CHECK(p->reboot_needed);
+    CHECK_EQ_U64(p->step_count, 5);
+    CHECK_EQ_U64(p->steps[0].kind, HR_STEP_BACKUP_REGISTRY);
+    CHECK_STR(p->steps[1].name, "write-paging-files-1");
+    CHECK_STR(p->steps[3].name, "write-paging-files-3");
+    CHECK(p->steps[3].needs_reboot);
+    CHECK_CONTAINS(p->notes, "first boot");
+    in->dev.removable = HR_TRI_YES;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "removable");
+    in->dev.removable = HR_TRI_NO;
+    in->dev.usb = HR_TRI_YES;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "USB");
+    in->dev.usb = HR_TRI_UNKNOWN;   /* bus unknown (Wine): allowed on a fixed drive */
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    in->dev.encrypted = HR_TRI_YES;
+    strcpy(in->dev.encryption, "BitLocker To Go");
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "BitLocker");
+    strcpy(in->dev.encryption, "BitLocker");   /* a fixed BitLocker drive is fine */
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    in->drive_type = HR_DRIVE_REMOTE;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "network");
+    in->drive_type = HR_DRIVE_REMOVABLE;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    in->drive_type = HR_DRIVE_FIXED;
+    /* Margin: 64 GiB needed + 10 GiB (and 5% of 100 GiB = 5) = 74 GiB. */
+    in->initial_mb = in->maximum_mb = 65536;
+    in->dev.fs_total_bytes = 100 * HR_GIB;
+    in->dev.fs_free_bytes = 73 * HR_GIB;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "must stay free");
+    in->existing_file_bytes = 2 * HR_GIB;   /* the old file on D: is reused */
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    in->initial_mb = 0;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);
+    in->initial_mb = 70000;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);   /* initial > maximum */
+    free(in);
+    free(p);
+}
+
+static void test_state(void)
+{
+    hr_error err = {0};
+    hr_apply_state s, t;
+    hr_apply_state_init(&s, HR_OS_LINUX);
+    strcpy(s.status, "applied");
+    strcpy(s.last_step, "finish");
+    strcpy(s.fstab_path, "/etc/fstab");
+    strcpy(s.fstab_backup, "/var/lib/headroom/fstab.backup-20240101T000000Z");
+    s.fstab_existed = s.fstab_written = s.fstab_added_newline = true;
+    s.fstab_written_hash = 0xfedcba9876543210ULL;
+    s.started_unix = 1700000000;
+    hr_apply_area *a = hr_apply_state_add(&s, "/数据/a \"b\"\\c.swap");
+    a->size_bytes = 64ULL << 30;
+    a->priority = 10;
+    a->created = true;
+    a->inode = 123456789012ULL;
+    a->device = 2049;
+    strcpy(a->uuid, "1b4e28ba-2fa1-41d2-883f-0016d3cca427");
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    CHECK(hr_apply_state_write(&s, &b) == 0);
+    CHECK(hr_apply_state_parse(b.data, b.len, "state", &t, &err) == 0);
+    CHECK_STR(t.status, "applied");
+    CHECK_EQ_U64(t.fstab_written_hash, 0xfedcba9876543210ULL);
+    CHECK(t.fstab_added_newline);
+    CHECK_EQ_U64(t.area_count, 1);
+    CHECK_STR(t.areas[0].path, "/数据/a \"b\"\\c.swap");
+    CHECK_EQ_U64(t.areas[0].size_bytes, 64ULL << 30);
+    CHECK_EQ_U64(t.areas[0].inode, 123456789012ULL);
+    CHECK_EQ_I64(t.areas[0].priority, 10);
+    CHECK(t.areas[0].created && !t.areas[0].enabled);
+    CHECK_EQ_I64(t.started_unix, 1700000000);
+
+    hr_apply_state_init(&s, HR_OS_WINDOWS);
+    strcpy(s.orig_type, "REG_SZ");
+    s.orig = pfw("C:\\pagefile.sys 27 77", 22);
+    s.written = pfw("D:\\pagefile.sys 1024 1024\0", 27);
+    s.reg_written = true;
+    hr_buf_reset(&b);
+    CHECK(hr_apply_state_write(&s, &b) == 0);
+    CHECK(hr_apply_state_parse(b.data, b.len, "state", &t, &err) == 0);
+    CHECK(t.os == HR_OS_WINDOWS);
+    CHECK_STR(t.orig_type, "REG_SZ");
+    CHECK(hr_pfw_equal(&t.orig, &s.orig));
+    CHECK(hr_pfw_equal(&t.written, &s.written));
+    hr_buf_free(&b);
+
+    const char *bad[] = {"", "[]", "{\"schema\":\"other/1\",\"os\":\"linux\",\"status\":\"applied\"}",
+                         "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"x\"}",
+                         "{\"schema\":\"headroom.apply-state/1\"", "{\"a\":tru}", "{\"a\":\"\\ud800\"}",
+                         "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"applied\"} x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(hr_apply_state_parse(bad[i], strlen(bad[i]), "/var/lib/headroom/apply-state.json",
+                                   &t, &err) < 0);
+    CHECK_CONTAINS(err.msg, "apply-state.json");
+}
+
+static void test_verify(void)
+{
+    hr_verify_linux_in *in = calloc(1, sizeof *in);
+    hr_verify_result *r = calloc(1, sizeof *r);
+    in->fstab_path = "/etc/fstab";
+    in->commit_limit_bytes = in->commit_charge_bytes = HR_UNKNOWN;
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
+    in->config_count = 2;
+    strcpy(in->config[0].spec, "/swapfile");
+    in->config[0].priority = 10;
+    strcpy(in->config[1].spec, "UUID=abcd");
+    strcpy(in->config[1].resolved, "/dev/sda3");
+    in->config[1].priority = HR_UNKNOWN_I64;
+    in->active_count = 2;
+    strcpy(in->active[0].path, "/swapfile");
+    in->active[0].priority = 10;
+    strcpy(in->active[1].path, "/dev/sda3");
+    in->active[1].priority = -2;
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
+    in->active[0].priority = 5;
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    in->active[0].priority = 10;
+    in->active_count = 1;   /* /dev/sda3 not on */
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    in->active_count = 3;
+    strcpy(in->active[1].path, "/dev/sda3");
+    strcpy(in->active[2].path, "/dev/zram0");
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
+    strcpy(in->active[2].path, "/other.swap");   /* on, but gone after a reboot */
+    hr_verify_linux(in, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    free(in);
+
+    hr_verify_win_in *w = calloc(1, sizeof *w);
+    hr_apply_state st;
+    hr_apply_state_init(&st, HR_OS_WINDOWS);
+    strcpy(st.status, "applied");
+    st.reg_written = true;
+    st.started_unix = 2000;
+    w->configured_present = true;
+    w->configured = pfw("D:\\pagefile.sys 32768 32768\0", 29);
+    w->existing_count = 1;
+    strcpy(w->existing[0], "\\??\\C:\\pagefile.sys");
+    w->open_known = true;
+    w->open_count = 1;
+    strcpy(w->open[0].path, "C:\\pagefile.sys");
+    w->open[0].size_bytes = HR_GIB;
+    w->commit_limit_bytes = w->commit_charge_bytes = HR_UNKNOWN;
+    w->state = &st;
+    w->boot_unix = 1000;   /* the change came after this boot: waits for the reboot */
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_PENDING_REBOOT);
+    w->boot_unix = 3000;   /* rebooted since, and still the old file: they disagree */
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    hr_verify_text(r, &b);
+    CHECK_CONTAINS(hr_buf_str(&b), "should be gone");
+    hr_buf_free(&b);
+    strcpy(w->existing[0], "\\??\\D:\\pagefile.sys");
+    strcpy(w->open[0].path, "D:\\pagefile.sys");
+    w->open[0].size_bytes = 32768 * HR_MIB;
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
+    w->open[0].size_bytes = 1024 * HR_MIB;   /* smaller than configured */
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    hr_buf_init(&b, 0);
+    CHECK(hr_verify_json(r, &b) == 0);
+    CHECK_CONTAINS(hr_buf_str(&b), "\"verdict\": \"differ\"");
+    hr_buf_free(&b);
+    free(w);
+    free(r);
+}
+
+int main(void)
+{
+    test_linux();
+    test_windows();
+    test_state();
+    test_verify();
+    return TEST_DONE();
+}

@@ -1,0 +1,312 @@
+/* Every warning fires where its facts call for it and nowhere else: from a healthy machine
+ * with no warnings at all, each scenario changes one fact and must add exactly the expected
+ * warning ids. Linux placement facts (btrfs, containers, USB swap inside dm-crypt) too. */
+#include "plan_snap.h"
+#include "test.h"
+
+/* Healthy Windows: 32 GB RAM, 12 GB VRAM, SSD C: with room and a fixed 32 GB file on it. */
+static hr_snapshot *healthy_windows(void)
+{
+    hr_snapshot *s = snap_new(HR_OS_WINDOWS, GB(32));
+    hr_volume *c = snap_volume(s, "C:\\", "NTFS", 1, GB(1000), GB(600), true);
+    snap_gpu(s, "NVIDIA GeForce RTX 4070", GB(12), false);
+    snap_config(s, "C:\\pagefile.sys", HR_PAGING_MODE_CUSTOM, GB(32), GB(32));
+    snap_paging(s, "C:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(32), c);
+    return s;
+}
+
+/* Healthy Linux: 32 GB RAM, 12 GB VRAM, ext4 SSD root with a 32 GB swap file. */
+static hr_snapshot *healthy_linux(void)
+{
+    hr_snapshot *s = snap_new(HR_OS_LINUX, GB(32));
+    hr_volume *root = snap_volume(s, "/", "ext4", 1, GB(1000), GB(600), true);
+    snap_gpu(s, "NVIDIA GeForce RTX 4070", GB(12), false);
+    snap_paging(s, "/swapfile", HR_PAGING_FILE, GB(32), root);
+    return s;
+}
+
+static void expect(const char *name, const hr_snapshot *s, const hr_plan_inputs *in, const char *want)
+{
+    hr_plan *p = plan_run(s, in);
+    char got[512];
+    warning_set(p, got, sizeof got);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "scenario %s: warnings {%s}, want {%s}\n", name, got, want);
+    CHECK_STR(got, want);
+    for (int i = 0; i < p->warning_count; i++) {
+        CHECK(p->warnings[i].rule[0] != '\0');
+        CHECK(strlen(p->warnings[i].text) > 20);
+    }
+    free(p);
+}
+
+static void windows_scenarios(void)
+{
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    hr_snapshot *s = healthy_windows();
+    expect("healthy windows", s, &in, "");
+    hr_plan *p = plan_run(s, &in);
+    CHECK(p->nothing_to_change);
+    free(p);
+    free(s);
+
+    s = healthy_windows();
+    s->ram.total_bytes = GB(8);
+    s->ram.used_bytes = GB(4);
+    expect("8 GB RAM", s, &in, "upgrade-ram");
+    free(s);
+
+    s = healthy_windows();
+    s->gpus.count = 0;
+    snap_gpu(s, "Intel Iris Xe", GB(4), true);
+    expect("integrated GPU", s, &in, "integrated-gpu");
+    free(s);
+
+    s = healthy_windows();
+    in.have_comfy_args = true;
+    CHECK(hr_comfy_args_parse("--listen --lowvram", 18, &in.comfy, NULL) == 0);
+    expect("--lowvram", s, &in, "low-vram-flags");
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    in.have_comfy_args = true;
+    CHECK(hr_comfy_args_parse("--highvram --reserve-vram 1", 27, &in.comfy, NULL) == 0);
+    expect("--highvram is not a low-VRAM flag", s, &in, "");
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    free(s);
+
+    s = healthy_windows();
+    s->power.on_battery = HR_TRI_YES;
+    expect("on battery", s, &in, "on-battery");
+    s->power.on_battery = HR_TRI_NO;
+    s->power.power_saver = HR_TRI_YES;
+    expect("power saver", s, &in, "power-saver");
+    free(s);
+
+    s = healthy_windows();
+    s->paging_config.automatic = HR_TRI_YES;
+    expect("automatic, roomy C:", s, &in, "auto-managed");
+    s->volumes[0].dev.fs_free_bytes = GB(20);
+    snap_volume(s, "D:\\", "NTFS", 1, GB(500), GB(400), false);
+    expect("automatic, nearly full C:", s, &in, "auto-full-system,no-crash-dump");
+    free(s);
+
+    s = healthy_windows();
+    s->paging_config.entries[0].mode = HR_PAGING_MODE_SYSTEM_MANAGED;
+    expect("system managed C:", s, &in, "auto-managed");
+    free(s);
+
+    s = healthy_windows();
+    snap_volume(s, "D:\\", "NTFS", 1, GB(2000), GB(1500), false);
+    expect("a roomier second SSD", s, &in, "no-crash-dump");
+    free(s);
+
+    s = healthy_windows();
+    s->paging_config.temp_page_file = HR_TRI_YES;
+    expect("temporary page file", s, &in, "temp-page-file");
+    free(s);
+
+    s = healthy_windows();
+    s->compression.windows_compression = HR_TRI_NO;
+    expect("compression off", s, &in, "compression-off");
+    s->compression.windows_compression = HR_TRI_YES;
+    s->ram.used_bytes = GB(32) / 100 * 90;
+    expect("90 % used with compression", s, &in, "compression-not-vm");
+    s->ram.used_bytes = GB(32) / 100 * 80;
+    expect("80 % used with compression", s, &in, "");
+    free(s);
+
+    s = healthy_windows();
+    hr_volume *e = snap_volume(s, "E:\\", "NTFS", 1, GB(500), GB(400), false);
+    e->dev.usb = HR_TRI_YES;
+    snap_paging(s, "E:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(8), e);
+    expect("paging file on USB", s, &in, "paging-on-removable");
+    p = plan_run(s, &in);
+    CHECK_EQ_I64(p->removal_count, 1);
+    CHECK_STR(p->removals[0].rule, "S5.4");
+    CHECK(step_index(p, "remove-old") > step_index(p, "set-new"));
+    free(p);
+    free(s);
+
+    s = healthy_windows();
+    s->volumes[0].dev.rotational = HR_TRI_YES;
+    expect("HDD only", s, &in, "hdd-only");
+    free(s);
+
+    s = healthy_windows();
+    s->volumes[0].dev.fs_free_bytes = GB(5);
+    s->paging_count = 0;
+    expect("no room anywhere", s, &in, "no-target");
+    free(s);
+
+    /* Linux-only facts on a Windows snapshot change nothing. */
+    s = healthy_windows();
+    s->commit.overcommit_mode = HR_OVERCOMMIT_NEVER;
+    s->cgroup.memory_max_bytes = GB(4);
+    expect("linux facts on windows", s, &in, "");
+    free(s);
+}
+
+static void linux_scenarios(void)
+{
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    hr_snapshot *s = healthy_linux();
+    expect("healthy linux", s, &in, "");
+    hr_plan *p = plan_run(s, &in);
+    CHECK(p->nothing_to_change);
+    CHECK_EQ_U64(p->recommended.add_bytes, 0);
+    free(p);
+    free(s);
+
+    s = healthy_linux();
+    s->platform.wsl2 = HR_TRI_YES;
+    expect("WSL 2", s, &in, "wsl2");
+    p = plan_run(s, &in);
+    CHECK_STR(p->recommended.target, ".wslconfig");
+    CHECK_STR(p->steps[0].id, "wslconfig");
+    CHECK_CONTAINS(p->steps[0].command, "swap=32GB");
+    free(p);
+    free(s);
+
+    s = healthy_linux();
+    s->platform.container = HR_TRI_YES;
+    expect("container without a limit", s, &in, "container");
+    s->cgroup.memory_max_bytes = GB(8);
+    s->cgroup.swap_max_bytes = 0;
+    expect("container with memory.max and memory.swap.max=0", s, &in, "cgroup-limit");
+    p = plan_run(s, &in);
+    CHECK_CONTAINS(hr_plan_find_warning(p, "cgroup-limit")->text, "memory.swap.max is 0");
+    CHECK_STR(p->steps[0].id, "host");
+    free(p);
+    free(s);
+
+    s = healthy_linux();
+    s->commit.overcommit_mode = HR_OVERCOMMIT_NEVER;
+    s->commit.limit_bytes = GB(48);
+    expect("overcommit 2", s, &in, "overcommit-never");
+    /* Mode 2: RAM gives only ratio % of itself, so a known peak needs more swap. */
+    in.peak_commit_bytes = GB(40);
+    p = plan_run(s, &in);
+    CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(34));   /* 50 − 16 */
+    free(p);
+    in.peak_commit_bytes = HR_UNKNOWN;
+    free(s);
+
+    s = healthy_linux();
+    s->paging_count = 0;
+    hr_paging *z = snap_paging(s, "/dev/zram0", HR_PAGING_ZRAM, GB(8), NULL);
+    (void)z;
+    expect("zram only", s, &in, "zram-not-backstop");
+    p = plan_run(s, &in);
+    CHECK_EQ_U64(p->recommended.add_bytes, GB(32));   /* zram does not count */
+    CHECK_EQ_I64(p->removal_count, 0);               /* and is never removed */
+    free(p);
+    s->paging_count = 0;
+    s->compression.zswap_enabled = HR_TRI_YES;
+    expect("zswap without swap", s, &in, "zswap-no-swap");
+    free(s);
+
+    s = healthy_linux();
+    s->power.on_battery = HR_TRI_YES;
+    s->ram.total_bytes = GB(16);
+    s->gpus.count = 0;
+    snap_gpu(s, "AMD Radeon 780M", GB(8), true);
+    expect("laptop on battery with an AMD iGPU", s, &in, "integrated-gpu,on-battery");
+    free(s);
+}
+
+static void linux_placement(void)
+{
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    in.vram_bytes = GB(8);
+
+    /* Swap file on btrfs: eligible, with its constraints, and the btrfs command. */
+    hr_snapshot *s = snap_new(HR_OS_LINUX, GB(16));
+    snap_volume(s, "/", "btrfs", 1, GB(1000), GB(700), true);
+    hr_volume *tmp = snap_volume(s, "/tmp", "tmpfs", -1, GB(8), GB(8), false);
+    tmp->can_hold_swap = HR_TRI_NO;
+    hr_plan *p = plan_run(s, &in);
+    CHECK_STR(p->recommended.target_path, "/swapfile");
+    CHECK_STR(p->candidates[0].reasons[p->candidates[0].reason_count - 2].id, "btrfs");
+    CHECK_CONTAINS(find_step(p, "create")->command, "btrfs filesystem mkswapfile --size 64g /swapfile");
+    CHECK(!p->candidates[1].eligible);
+    CHECK_CONTAINS(p->candidates[1].reasons[0].text, "tmpfs");
+    free(p);
+    free(s);
+
+    /* A desktop with its swap partition on an HDD and a roomy SSD /data: move it. */
+    s = snap_new(HR_OS_LINUX, GB(16));
+    snap_volume(s, "/", "ext4", 0, GB(1000), GB(700), true);
+    hr_volume *data = snap_volume(s, "/data", "xfs", 1, GB(1000), GB(800), false);
+    (void)data;
+    hr_paging *part = snap_paging(s, "/dev/sda3", HR_PAGING_PARTITION, GB(8), NULL);
+    part->has_device = true;
+    part->device.rotational = HR_TRI_YES;
+    part->device.usb = HR_TRI_NO;
+    part->device.removable = HR_TRI_NO;
+    p = plan_run(s, &in);
+    CHECK_STR(p->recommended.target_path, "/data/swapfile");
+    CHECK_EQ_I64(p->removal_count, 1);
+    CHECK_STR(p->removals[0].id, "remove-hdd");
+    CHECK_EQ_U64(p->recommended.add_bytes, GB(64));
+    CHECK(step_index(p, "swapoff-old") > step_index(p, "swapon"));
+    CHECK_CONTAINS(find_step(p, "swapoff-old")->command, "sudo swapoff /dev/sda3");
+    CHECK_CONTAINS(find_step(p, "create")->command, "fallocate -l 64G /data/swapfile");
+    free(p);
+
+    /* The same partition on an SSD is kept and counted. */
+    part->device.rotational = HR_TRI_NO;
+    p = plan_run(s, &in);
+    CHECK_EQ_I64(p->removal_count, 0);
+    CHECK_EQ_U64(p->recommended.add_bytes, GB(56));
+    free(p);
+    free(s);
+
+    /* A swap file on a USB disk inside dm-crypt: removed; the USB file system never chosen. */
+    s = snap_new(HR_OS_LINUX, GB(16));
+    snap_volume(s, "/", "ext4", 1, GB(500), GB(300), true);
+    hr_volume *usb = snap_volume(s, "/media/backup", "ext4", 1, GB(2000), GB(1900), false);
+    usb->dev.usb = HR_TRI_YES;
+    usb->dev.encrypted = HR_TRI_YES;
+    hr_strlcpy(usb->dev.encryption, "dm-crypt LUKS2", sizeof usb->dev.encryption);
+    snap_paging(s, "/media/backup/swapfile", HR_PAGING_FILE, GB(16), usb);
+    p = plan_run(s, &in);
+    CHECK_STR(p->recommended.target_path, "/swapfile");
+    CHECK(hr_plan_find_warning(p, "paging-on-removable") != NULL);
+    CHECK_EQ_I64(p->removal_count, 1);
+    CHECK_STR(p->removals[0].rule, "S5.4");
+    CHECK_CONTAINS(find_step(p, "swapoff-old")->command, "swapoff /media/backup/swapfile");
+    free(p);
+    free(s);
+
+    /* A container: the overlay root cannot hold swap; the steps go to the host. */
+    s = snap_new(HR_OS_LINUX, GB(64));
+    hr_volume *ov = snap_volume(s, "/", "overlay", -1, GB(100), GB(50), true);
+    (void)ov;
+    s->platform.container = HR_TRI_YES;
+    s->cgroup.memory_max_bytes = GB(16);
+    s->cgroup.swap_max_bytes = 0;
+    p = plan_run(s, &in);
+    CHECK(!p->candidates[0].eligible);
+    CHECK_CONTAINS(p->candidates[0].reasons[0].text, "overlay");
+    CHECK(hr_plan_find_warning(p, "cgroup-limit") != NULL);
+    CHECK(hr_plan_find_warning(p, "no-target") != NULL);
+    CHECK(find_step(p, "raise-limit") != NULL);
+    CHECK(find_step(p, "create") == NULL);
+    free(p);
+    free(s);
+}
+
+int main(void)
+{
+    windows_scenarios();
+    linux_scenarios();
+    linux_placement();
+    return TEST_DONE();
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install what headroom's build and tests need on Debian 12 (run as root). Installs only
+# what is missing, so it is quick the second time.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+want=(build-essential cmake ninja-build python3)
+if [ "${1:-}" = "--tests" ]; then
+  want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps
+         e2fsprogs xfsprogs btrfs-progs kmod)
+fi
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
