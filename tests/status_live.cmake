@@ -8,5 +8,5 @@ if(NOT WIN32)
   add_test(NAME status.root.swapfile
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/status_swapon_root.sh ${HR_BIN})
   set_tests_properties(status.live.free_swapon status.root.swapfile PROPERTIES
-                       SKIP_RETURN_CODE 77 RESOURCE_LOCK system_swap)
+                       SKIP_RETURN_CODE 77 RESOURCE_LOCK system_swap TIMEOUT 1500)
 endif()

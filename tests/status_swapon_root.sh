@@ -21,6 +21,13 @@ skip() { echo "SKIP: $*"; exit 77; }
 for t in mkswap swapon swapoff python3; do
     command -v "$t" >/dev/null || skip "needs $t"
 done
+# The swap list is machine-wide: one test that changes it at a time, across every checkout
+# and ctest run on this machine (RESOURCE_LOCK only covers one ctest invocation). The lock
+# is the one the apply root tests take.
+command -v flock >/dev/null || skip "flock not installed (util-linux)"
+exec 9>/run/lock/headroom-apply-root-tests.lock || skip "cannot open the test lock"
+flock -w 1200 9 || skip "another headroom root test held the lock for 20 minutes"
+
 BASE=${HR_SWAPTEST_DIR:-/var/tmp}
 fstype=$(stat -f -c %T "$BASE" 2>/dev/null || echo unknown)
 case "$fstype" in

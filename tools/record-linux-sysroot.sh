@@ -89,7 +89,8 @@ for l in "$SRC"/sys/class/block/* "$SRC"/sys/dev/block/* "$SRC"/sys/block/*; do
     fi
 done
 
-# zswap parameters.
+# zswap parameters (and /sys/module itself: without zswap in it, the kernel has none).
+[ -d "$SRC/sys/module" ] && mkdir -p "$OUT/sys/module"
 for f in "$SRC"/sys/module/zswap/parameters/*; do
     [ -f "$f" ] && copy_file "${f#"$SRC"}"
 done
