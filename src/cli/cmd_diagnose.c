@@ -1,5 +1,6 @@
 /* headroom diagnose — why did a generation run die? (docs/diagnose.md, seed rule S2.1) */
 #include "cli_util.h"
+#include "console.h"
 #include "commands.h"
 
 #include "core/diag.h"
@@ -146,7 +147,7 @@ int hr_cmd_diagnose(int argc, char **argv)
             logs[i].f = stdin;
             continue;
         }
-        logs[i].f = fopen(logs[i].name, "rb");
+        logs[i].f = hr_console_fopen(logs[i].name, "rb");
         if (!logs[i].f) {
             hr_cli_error("diagnose: %s: cannot open: %s", logs[i].name, strerror(errno));
             rc = HR_EXIT_INPUT;

@@ -108,6 +108,16 @@ bool hr_console_color(void)
     return vt_ok && _isatty(_fileno(stdout));
 }
 
+FILE *hr_console_fopen(const char *path, const char *mode)
+{
+    /* fopen() takes the ANSI code page: convert the UTF-8 name so Chinese paths open. */
+    wchar_t wpath[4096], wmode[16];
+    if (!MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wpath, 4096) ||
+        !MultiByteToWideChar(CP_UTF8, 0, mode, -1, wmode, 16))
+        return fopen(path, mode);
+    return _wfopen(wpath, wmode);
+}
+
 #else
 
 #include <stdio.h>
@@ -134,6 +144,11 @@ int hr_console_write_stdout(const char *s, size_t n)
 bool hr_console_color(void)
 {
     return isatty(fileno(stdout)) != 0;
+}
+
+FILE *hr_console_fopen(const char *path, const char *mode)
+{
+    return fopen(path, mode);
 }
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Call first in main: may replace *argv with UTF-8 copies (kept until exit). */
 void hr_console_start(int *argc, char ***argv);
@@ -16,6 +17,8 @@ void hr_console_end(int rc);
 /* Write UTF-8 text to stdout when stdout is a console window: returns 1 if it did (0 =
  * not a console, use stdio; -1 = write failed). */
 int hr_console_write_stdout(const char *s, size_t n);
+/* fopen() for a UTF-8 path given on the command line (Windows: through _wfopen). */
+FILE *hr_console_fopen(const char *path, const char *mode);
 /* Is stdout a terminal that understands ANSI colour codes? */
 bool hr_console_color(void);
 

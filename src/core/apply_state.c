@@ -151,27 +151,7 @@ static int fail(jr *r, const char *what)
 static int put_utf8(hr_buf *b, unsigned long cp)
 {
     char t[4];
-    size_t n;
-    if (cp < 0x80) {
-        t[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        t[0] = (char)(0xC0 | (cp >> 6));
-        t[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        t[0] = (char)(0xE0 | (cp >> 12));
-        t[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        t[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        t[0] = (char)(0xF0 | (cp >> 18));
-        t[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        t[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        t[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    return hr_buf_append(b, t, n);
+    return hr_buf_append(b, t, hr_utf8_encode((uint32_t)cp, t));
 }
 
 static int hex4(const char *p, unsigned long *v)

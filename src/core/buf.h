@@ -28,9 +28,7 @@ int hr_buf_puts(hr_buf *b, const char *s);
 int hr_buf_putc(hr_buf *b, char c);
 HR_PRINTF(2, 3)
 int hr_buf_printf(hr_buf *b, const char *fmt, ...);
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 0)))
-#endif
+HR_PRINTF(2, 0)
 int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap);
 /* The data, or "" when empty; never NULL. */
 const char *hr_buf_str(const hr_buf *b);

@@ -97,6 +97,24 @@ const char *hr_confidence_name(hr_confidence conf)
     }
 }
 
+static void clear_state(hr_diag_ctx *c)
+{
+    hr_acm keep = c->acm;
+    memset(c, 0, sizeof *c);
+    c->acm = keep;
+    for (int i = 0; i < HR_CAUSE_COUNT; i++) {
+        c->findings[i].cause = (hr_cause)i;
+        c->findings[i].victim_pid = -1;
+        c->findings[i].last_input = -2;
+    }
+    c->input = -1;
+}
+
+void hr_diag_reset(hr_diag_ctx *c)
+{
+    clear_state(c);
+}
+
 int hr_diag_init(hr_diag_ctx *c, hr_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -108,12 +126,7 @@ int hr_diag_init(hr_diag_ctx *c, hr_error *err)
     int r = hr_acm_build(&c->acm, phrases, hr_diag_nrules, err);
     if (r < 0)
         return r;
-    for (int i = 0; i < HR_CAUSE_COUNT; i++) {
-        c->findings[i].cause = (hr_cause)i;
-        c->findings[i].victim_pid = -1;
-        c->findings[i].last_input = -2;
-    }
-    c->input = -1;
+    clear_state(c);
     return 0;
 }
 
@@ -225,14 +238,30 @@ typedef struct hit_place {
     const char *source;
 } hit_place;
 
+/* When evidence happened, for "the first failure wins": log lines in reading order come
+ * first; system records after them, among themselves by their time (the collectors read
+ * source by source, not in time order), undated ones last. */
+static uint64_t order_key(const hr_diag_ctx *c, const hit_place *at)
+{
+    const uint64_t system = (uint64_t)1 << 62, undated = (uint64_t)1 << 61;
+    if (at->input >= 0)
+        return c->seq;
+    if (at->time > 0 && at->time < (int64_t)undated)
+        return system + (uint64_t)at->time;
+    return system + undated + c->seq;
+}
+
 static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
                                       const char *meaning, const hit_place *at)
 {
     hr_diag_finding *f = &c->findings[cause];
+    uint64_t key = order_key(c, at);
     if (!f->present) {
         f->present = true;
-        f->order = c->seq;
+        f->order = key;
         f->meaning = meaning ? meaning : causes[cause].meaning;
+    } else if (key < f->order) {
+        f->order = key;
     }
     if (conf > f->conf) {
         f->conf = conf;

@@ -121,6 +121,8 @@ typedef struct hr_diag_ctx {
 /* Set up (builds the phrase matcher). hr_diag_free releases it. */
 int hr_diag_init(hr_diag_ctx *c, hr_error *err);
 void hr_diag_free(hr_diag_ctx *c);
+/* Forget all input and findings, keep the matcher (diagnose another set of logs). */
+void hr_diag_reset(hr_diag_ctx *c);
 
 /* Logs: begin an input (name kept by pointer), feed its decoded segments in order, end it. */
 int hr_diag_begin_input(hr_diag_ctx *c, const char *name);

@@ -60,9 +60,7 @@ const char *hr_strerror(int code);
  * `return hr_error_set(err, HR_EPARSE, "%s: ...", path);` reads naturally. */
 HR_PRINTF(3, 4)
 int hr_error_set(hr_error *err, int code, const char *fmt, ...);
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 0)))
-#endif
+HR_PRINTF(3, 0)
 int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap);
 void hr_error_clear(hr_error *err);
 

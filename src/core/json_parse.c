@@ -140,26 +140,7 @@ static int read_u16(parser *ps, unsigned *out)
 
 static void put_utf8(hr_json_doc *d, uint32_t cp)
 {
-    char *o = d->text + d->n_text;
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        d->n_text += 1;
-    } else if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        d->n_text += 2;
-    } else if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        d->n_text += 3;
-    } else {
-        o[0] = (char)(0xf0 | (cp >> 18));
-        o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-        o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[3] = (char)(0x80 | (cp & 0x3f));
-        d->n_text += 4;
-    }
+    d->n_text += hr_utf8_encode(cp, d->text + d->n_text);
 }
 
 /* Decode a string literal (ps->pos at the opening quote) into doc->text. */

@@ -13,6 +13,7 @@ static unsigned char fold(unsigned char c)
 void hr_acm_free(hr_acm *m)
 {
     free(m->delta);
+    free(m->next);
     free(m->term);
     free(m->out);
     free(m->dict);
@@ -28,7 +29,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     for (size_t i = 0; i < n; i++) {
         size_t len = phrases[i] ? strlen(phrases[i]) : 0;
         if (len == 0 || len > 255)
-            return hr_error_set(err, HR_EINVAL, "phrase %zu: empty or longer than 255 bytes", i);
+            return hr_error_set(err, HR_EINVAL, "phrase %u: empty or longer than 255 bytes", (unsigned)i);
         total += len;
         for (size_t k = 0; k < len; k++) {
             unsigned char c = fold((unsigned char)phrases[i][k]);
@@ -78,7 +79,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
             free(fail);
             free(queue);
             hr_acm_free(m);
-            return hr_error_set(err, HR_EINVAL, "phrase %zu '%s' is a duplicate", i, phrases[i]);
+            return hr_error_set(err, HR_EINVAL, "phrase %u '%s' is a duplicate", (unsigned)i, phrases[i]);
         }
         m->out[s] = (int32_t)i;
     }
@@ -105,21 +106,34 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     }
     free(fail);
     free(queue);
+    /* The scan's table: row offsets instead of state numbers (no multiply per byte) and
+     * the "a phrase ends here" flag in the top bit (no second load per byte). */
+    m->next = malloc(m->nstates * nc * sizeof *m->next);
+    if (!m->next) {
+        hr_acm_free(m);
+        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+    }
+    for (size_t i = 0; i < m->nstates * nc; i++) {
+        uint32_t t = m->delta[i];
+        m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? 0x80000000u : 0);
+    }
     return 0;
 }
 
 size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
                    size_t max)
 {
-    const uint16_t *delta = m->delta;
-    const unsigned char *cls = m->cls, *term = m->term;
+    const uint32_t *next = m->next;
+    const unsigned char *cls = m->cls;
     const unsigned char *p = (const unsigned char *)s;
     size_t nc = m->nclasses, found = 0;
-    unsigned st = *state;
+    uint32_t off = (uint32_t)(*state * nc);
     for (size_t i = 0; i < n; i++) {
-        st = delta[st * nc + cls[p[i]]];
-        if (!term[st])
+        uint32_t v = next[off + cls[p[i]]];
+        off = v & 0x7fffffffu;
+        if (!(v & 0x80000000u))
             continue;
+        unsigned st = (unsigned)(off / nc);
         for (unsigned t = m->out[st] >= 0 ? st : m->dict[st]; t; t = m->dict[t]) {
             if (found < max) {
                 hits[found].phrase = (uint32_t)m->out[t];
@@ -128,6 +142,6 @@ size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr
             found++;
         }
     }
-    *state = st;
+    *state = (unsigned)(off / nc);
     return found;
 }

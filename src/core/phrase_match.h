@@ -18,6 +18,7 @@ typedef struct hr_acm {
     size_t nclasses;
     unsigned char cls[256];
     uint16_t *delta;       /* nstates * nclasses transitions */
+    uint32_t *next;        /* the same, as the next state's row offset, bit 31 = term */
     unsigned char *term;   /* a phrase ends at this state (itself or through a suffix) */
     int32_t *out;          /* phrase ending exactly here, or -1 */
     uint16_t *dict;        /* nearest proper suffix state with a phrase, 0 = none */

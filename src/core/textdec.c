@@ -49,30 +49,6 @@ static size_t utf8_invalid(const unsigned char *s, size_t n)
     return bad;
 }
 
-static size_t put_utf8(char *o, uint32_t cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 /* GBK → UTF-8 into d->conv (at most 3 output bytes per input byte). */
 static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
 {
@@ -84,10 +60,10 @@ static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
             i++;
         } else if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] <= 0xfe &&
                    s[i + 1] != 0x7f) {
-            o += put_utf8(d->conv + o, hr_gbk_min_lookup(c, s[i + 1]));
+            o += hr_utf8_encode(hr_gbk_min_lookup(c, s[i + 1]), d->conv + o);
             i += 2;
         } else {
-            o += put_utf8(d->conv + o, 0xFFFD);
+            o += hr_utf8_encode(0xFFFD, d->conv + o);
             i++;
         }
     }
@@ -217,7 +193,7 @@ static void push_byte(hr_textdec *d, unsigned char c)
 static void push_cp(hr_textdec *d, uint32_t cp)
 {
     char b[4];
-    size_t n = put_utf8(b, cp);
+    size_t n = hr_utf8_encode(cp, b);
     for (size_t i = 0; i < n; i++)
         push_byte(d, (unsigned char)b[i]);
 }
@@ -247,11 +223,44 @@ static void push_u16(hr_textdec *d, uint32_t u)
     push_cp(d, u);
 }
 
+/* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: copy runs
+ * of them at once; only control bytes go through push_byte. This is most of the speed. */
+static size_t plain_run(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] >= 0x20 && p[i] != 0x7f)
+        i++;
+    return i;
+}
+
 static void decode(hr_textdec *d, const unsigned char *p, size_t n)
 {
     if (d->enc == HR_TEXT_UTF8) {
-        for (size_t i = 0; i < n; i++)
-            push_byte(d, p[i]);
+        size_t i = 0;
+        while (i < n) {
+            if (d->esc == ESC_NONE && !d->pending_cr) {
+                size_t run = plain_run(p + i, n - i);
+                while (run > 0) {
+                    if (d->len == HR_TEXTDEC_SEG_MAX) {
+                        push_text(d, p[i]);   /* emits a window and makes room */
+                        i++;
+                        run--;
+                        continue;
+                    }
+                    size_t k = HR_TEXTDEC_SEG_MAX - d->len;
+                    if (k > run)
+                        k = run;
+                    memcpy(d->seg + d->len, p + i, k);
+                    d->len += k;
+                    d->mid_line = true;
+                    i += k;
+                    run -= k;
+                }
+                if (i >= n)
+                    break;
+            }
+            push_byte(d, p[i++]);
+        }
         return;
     }
     bool le = d->enc == HR_TEXT_UTF16LE;

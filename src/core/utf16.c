@@ -7,30 +7,6 @@ static unsigned unit(const uint8_t *in, size_t i)
     return (unsigned)in[2 * i] | ((unsigned)in[2 * i + 1] << 8);
 }
 
-static size_t encode(uint32_t cp, char *o)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 size_t hr_utf16le_to_utf8(const uint8_t *in, size_t n, char *out, size_t outsz, int *truncated)
 {
     size_t w = 0;
@@ -55,7 +31,7 @@ size_t hr_utf16le_to_utf8(const uint8_t *in, size_t n, char *out, size_t outsz, 
             cp = 0xfffd;
         }
         char tmp[4];
-        size_t k = encode(cp, tmp);
+        size_t k = hr_utf8_encode(cp, tmp);
         if (w + k + 1 > outsz) {
             if (truncated)
                 *truncated = 1;

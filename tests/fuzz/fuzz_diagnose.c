@@ -1,0 +1,94 @@
+/* Fuzz the whole diagnosis path: decoder (any chunking) → classifier, the kernel record
+ * parsers on every line, a Windows event from NUL-separated values, then both renderers.
+ * The JSON must always be complete. */
+#include "core/diag.h"
+#include "core/diag_render.h"
+#include "core/kmsg.h"
+#include "core/textdec.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void feed(void *user, const char *text, size_t len, uint64_t lineno, unsigned flags)
+{
+    hr_diag_feed(user, text, len, lineno, flags);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static hr_diag_ctx *ctx;
+    static hr_textdec *dec;
+    if (!ctx) {
+        ctx = malloc(sizeof *ctx);
+        dec = malloc(sizeof *dec);
+        hr_error err = {0};
+        if (!ctx || !dec || hr_diag_init(ctx, &err) != 0)
+            abort();
+    }
+    hr_diag_reset(ctx);   /* the matcher is built once; everything else starts fresh */
+
+    /* the log, in chunks whose size the first byte picks */
+    hr_diag_begin_input(ctx, "fuzz.log");
+    hr_textdec_init(dec, feed, ctx);
+    size_t chunk = size ? (size_t)(data[0] % 97) + 1 : 1;
+    for (size_t i = 0; i < size; i += chunk)
+        hr_textdec_feed(dec, data + i, size - i < chunk ? size - i : chunk);
+    hr_textdec_finish(dec);
+    hr_diag_end_input(ctx, hr_textdec_encoding_name(dec), dec->bytes, hr_textdec_lines(dec),
+                      dec->long_lines);
+
+    /* every line as a kernel / journal record */
+    const char *s = (const char *)data;
+    for (size_t i = 0; i < size;) {
+        const char *nl = memchr(s + i, '\n', size - i);
+        size_t n = nl ? (size_t)(nl - (s + i)) + 1 : size - i;
+        hr_klog_record r;
+        if (hr_kmsg_parse(s + i, n, &r) == 0)
+            hr_diag_feed_record(ctx, "/dev/kmsg", (int64_t)r.usec, r.text, r.len);
+        if (hr_dmesg_parse(s + i, n, &r) == 0)
+            hr_diag_feed_record(ctx, "dmesg", 0, r.text, r.len);
+        if (hr_journal_parse(s + i, n, &r) == 0)
+            hr_diag_feed_record(ctx, "journal", r.unix_time, r.text, r.len);
+        i += n;
+    }
+
+    /* a Windows event: NUL-separated values (each copied to a terminated string) */
+    static const struct {
+        const char *provider;
+        unsigned id;
+    } kinds[] = {{"Application Error", 1000}, {"Windows Error Reporting", 1001},
+                 {".NET Runtime", 1026}, {"Microsoft-Windows-Resource-Exhaustion-Detector", 2004},
+                 {"Application Popup", 26}};
+    char *copy = malloc(size + 1);
+    if (!copy)
+        abort();
+    memcpy(copy, data, size);
+    copy[size] = '\0';
+    const char *values[48];
+    size_t nv = 0;
+    for (size_t i = 0; i <= size && nv < 48;) {
+        values[nv++] = copy + i;
+        i += strlen(copy + i) + 1;
+    }
+    unsigned k = size > 1 ? data[1] % 5 : 0;
+    hr_winevent ev = {"System", kinds[k].provider, kinds[k].id, size > 2 ? data[2] : 0, nv, values};
+    hr_diag_feed_winevent(ctx, &ev);
+    free(copy);
+
+    hr_diag_finish(ctx);
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_json_writer w;
+    hr_json_init(&w, &out, size % 2 == 0);
+    hr_diag_json(ctx, &w);
+    if (hr_json_finish(&w) != 0)
+        abort();
+    hr_buf_reset(&out);
+    if (hr_diag_text(ctx, &out) != 0)
+        abort();
+    hr_buf_free(&out);
+    return 0;
+}

@@ -1,0 +1,261 @@
+/* The diagnosis classifier, its judges, the kernel record parsers and durations. */
+#include "test.h"
+
+#include "core/diag.h"
+#include "core/diag_render.h"
+#include "core/duration.h"
+#include "core/kmsg.h"
+#include "core/phrase_match.h"
+
+#include <stdlib.h>
+
+static hr_diag_ctx ctx;
+
+/* Classify a log given as lines ("\n"-separated, each one segment). */
+static hr_cause run(const char *log)
+{
+    hr_error err = {0};
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_diag_begin_input(&ctx, "t.log");
+    uint64_t line = 1;
+    const char *p = log;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (n)
+            hr_diag_feed(&ctx, p, n, line, 0);
+        line++;
+        p += n + (nl ? 1 : 0);
+    }
+    hr_diag_end_input(&ctx, "utf-8", strlen(log), line - 1, 0);
+    hr_diag_finish(&ctx);
+    return hr_diag_cause(&ctx);
+}
+
+static uint64_t first_line(void)
+{
+    if (!ctx.norder)
+        return 0;
+    const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+    return hr_diag_evidence_list(ctx.order[0], ev) ? ev[0]->line : 0;
+}
+
+static void acm_tests(void)
+{
+    const char *const phrases[] = {"he", "she", "his", "hers", "out of memory"};
+    hr_acm m;
+    hr_error err = {0};
+    CHECK(hr_acm_build(&m, phrases, 5, &err) == 0);
+    hr_acm_hit hits[8];
+    unsigned st = 0;
+    size_t n = hr_acm_scan(&m, &st, "USHERS", 6, hits, 8);
+    CHECK_EQ_U64(n, 3);   /* she, he, hers */
+    st = 0;
+    n = hr_acm_scan(&m, &st, "CUDA Out Of Mem", 15, hits, 8);
+    CHECK_EQ_U64(n, 0);
+    n = hr_acm_scan(&m, &st, "ory.", 4, hits, 8);   /* continued from the last state */
+    CHECK_EQ_U64(n, 1);
+    CHECK_EQ_U64(hits[0].phrase, 4);
+    CHECK_EQ_U64(hits[0].end, 3);
+    hr_acm_free(&m);
+    const char *const dup[] = {"abc", "ABC"};
+    CHECK(hr_acm_build(&m, dup, 2, &err) == HR_EINVAL);
+    const char *const empty[] = {""};
+    CHECK(hr_acm_build(&m, empty, 1, &err) == HR_EINVAL);
+}
+
+static void cause_tests(void)
+{
+    /* every PyTorch phrasing of a GPU OOM */
+    CHECK(run("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB "
+              "total capacity)") == HR_CAUSE_GPU_OOM);
+    CHECK(run("torch.cuda.OutOfMemoryError: CUDA out of memory.") == HR_CAUSE_GPU_OOM);
+    CHECK(run("torch.OutOfMemoryError: HIP out of memory. Tried") == HR_CAUSE_GPU_OOM);
+    CHECK(run("RuntimeError: CUDA error: out of memory\nCompile with `TORCH_USE_CUDA_DSA` to "
+              "enable device-side assertions.") == HR_CAUSE_GPU_OOM);
+    CHECK(run("RuntimeError: MPS backend out of memory (MPS allocated: 1 GB)") == HR_CAUSE_GPU_OOM);
+    CHECK(run("some future wording: torch.OutOfMemoryError: GPU exhausted") == HR_CAUSE_GPU_OOM);
+    CHECK(run("cudaErrorMemoryAllocation") == HR_CAUSE_GPU_OOM);
+    CHECK(run("the gpu is out of memory") == HR_CAUSE_GPU_OOM);   /* generic + device word */
+    /* host */
+    CHECK(run("OSError: [WinError 1455] whatever the language says") == HR_CAUSE_HOST_OOM);
+    CHECK(run("(os error 1455)") == HR_CAUSE_HOST_OOM);
+    CHECK(run("error 14550 is not it") == HR_CAUSE_UNKNOWN);
+    CHECK(run("MemoryError") == HR_CAUSE_HOST_OOM);
+    CHECK(run("torch.cuda.OutOfMemoryError") == HR_CAUSE_GPU_OOM);   /* not MemoryError */
+    CHECK(run("what():  std::bad_alloc") == HR_CAUSE_HOST_OOM);
+    CHECK(run("页面文件太小，无法完成操作。") == HR_CAUSE_HOST_OOM);
+    CHECK(run("out of memory") == HR_CAUSE_HOST_OOM);
+    CHECK_EQ_U64(hr_diag_confidence(&ctx), HR_CONF_LOW);
+    /* killed */
+    CHECK(run("Killed") == HR_CAUSE_KILLED);
+    CHECK(run("Killed: 9") == HR_CAUSE_KILLED);
+    CHECK(run("[1]+  Killed                  python main.py") == HR_CAUSE_KILLED);
+    CHECK(run("run.sh: line 3: 4242 Killed    python main.py") == HR_CAUSE_KILLED);
+    CHECK(run("The feature was killed in v2") == HR_CAUSE_UNKNOWN);
+    CHECK(run("Killed the old cache and restarted") == HR_CAUSE_UNKNOWN);
+    CHECK(run("container exited with code 137") == HR_CAUSE_KILLED);
+    CHECK(run("exit code 1370") == HR_CAUSE_UNKNOWN);
+    CHECK(run("returncode=-9") == HR_CAUSE_KILLED);
+    CHECK(run("exited with code -1073741819") == HR_CAUSE_KILLED);
+    CHECK(run("exit code: 0xC000012D") == HR_CAUSE_HOST_OOM);
+    CHECK(run("exit code 3221225725") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Out of memory: Killed process 4242 (python3) total-vm:1kB") == HR_CAUSE_KILLED);
+    CHECK_EQ_I64(ctx.order[0]->victim_pid, 4242);
+    CHECK_STR(ctx.order[0]->victim, "python3");
+    CHECK(run("I killed process improvement") == HR_CAUSE_UNKNOWN);
+    /* press any key: only after a silent stop */
+    CHECK(run("got prompt\n 10%|#\nPress any key to continue . . .") == HR_CAUSE_KILLED);
+    CHECK(run("ModuleNotFoundError: No module named 'x'\nPress any key to continue") ==
+          HR_CAUSE_UNKNOWN);
+    /* not memory, even with memory in the words */
+    CHECK(run("CUDA error: an illegal memory access was encountered") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("RuntimeError: CUDA error: device-side assert triggered") == HR_CAUSE_NOT_MEMORY);
+    /* low virtual memory */
+    CHECK(run("Your system is low on virtual memory.") == HR_CAUSE_LOW_VM);
+    /* the first failure wins, the rest are listed */
+    CHECK(run("Segmentation fault\nCUDA out of memory") == HR_CAUSE_NOT_MEMORY);
+    CHECK_EQ_U64(ctx.norder, 2);
+    CHECK(ctx.order[1]->cause == HR_CAUSE_GPU_OOM);
+    /* ...but a weak early hint does not beat a clear later failure */
+    CHECK(run("out of memory\nMemoryError") == HR_CAUSE_HOST_OOM);
+    CHECK(run("maybe out of memory?\nCUDA error: an illegal memory access") == HR_CAUSE_NOT_MEMORY);
+}
+
+static void fold_tests(void)
+{
+    /* a phrase cut by an 80-column fold is found, reported at the line where it starts */
+    CHECK(run("0123456789012345678901234567890123456789012345678901234567890 CUDA out of mem\n"
+              "ory. Tried to allocate 2.00 GiB") == HR_CAUSE_GPU_OOM);
+    CHECK_EQ_U64(first_line(), 1);
+    CHECK_CONTAINS(ctx.order[0]->evidence[0].text, "CUDA out of mem");
+    /* short lines are never joined */
+    CHECK(run("CUDA out of mem\nory") == HR_CAUSE_UNKNOWN);
+}
+
+static void evidence_tests(void)
+{
+    /* first four and the latest four lines are kept, the count is exact */
+    char log[4096] = "";
+    for (int i = 1; i <= 20; i++)
+        snprintf(log + strlen(log), sizeof log - strlen(log), "MemoryError %d\n", i);
+    CHECK(run(log) == HR_CAUSE_HOST_OOM);
+    const hr_diag_finding *f = ctx.order[0];
+    CHECK_EQ_U64(f->count, 20);
+    const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+    size_t n = hr_diag_evidence_list(f, ev);
+    CHECK_EQ_U64(n, 8);
+    CHECK_EQ_U64(ev[0]->line, 1);
+    CHECK_EQ_U64(ev[3]->line, 4);
+    CHECK_EQ_U64(ev[4]->line, 17);
+    CHECK_EQ_U64(ev[7]->line, 20);
+    /* a very long line is clipped around the match */
+    static char big[5000];
+    memset(big, 'a', sizeof big - 1);
+    memcpy(big + 3000, " MemoryError ", 13);
+    CHECK(run(big) == HR_CAUSE_HOST_OOM);
+    CHECK(strlen(ctx.order[0]->evidence[0].text) < HR_DIAG_TEXT_MAX);
+    CHECK_CONTAINS(ctx.order[0]->evidence[0].text, "MemoryError");
+}
+
+static void record_tests(void)
+{
+    hr_error err = {0};
+    hr_diag_free(&ctx);
+    hr_diag_init(&ctx, &err);
+    const char rec[] = "3,912,81234118650,-;Memory cgroup out of memory: Killed process 912 "
+                       "(python) total-vm:1kB\n SUBSYSTEM=x\n";
+    hr_klog_record r;
+    CHECK(hr_kmsg_parse(rec, sizeof rec - 1, &r) == 0);
+    CHECK_EQ_U64(r.seq, 912);
+    CHECK_EQ_U64(r.usec, 81234118650ull);
+    CHECK_EQ_U64(r.len, strlen("Memory cgroup out of memory: Killed process 912 (python) total-vm:1kB"));
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 1700000000, r.text, r.len);
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+    CHECK_CONTAINS(ctx.order[0]->meaning, "memory cgroup");
+    CHECK_STR(ctx.order[0]->evidence[0].source, "/dev/kmsg");
+    CHECK(hr_kmsg_parse("garbage", 7, &r) == HR_EPARSE);
+    CHECK(hr_kmsg_parse("1,2,3", 5, &r) == HR_EPARSE);
+    CHECK(hr_dmesg_parse("[ 5678.901234] text", 19, &r) == 0);
+    CHECK_EQ_U64(r.usec, 5678901234ull);
+    CHECK(r.len == 4 && memcmp(r.text, "text", 4) == 0);
+    CHECK(hr_dmesg_parse("<6>[    1.5] x", 14, &r) == 0);
+    CHECK_EQ_U64(r.usec, 1500000);
+    CHECK(hr_dmesg_parse("[abc] x", 7, &r) == HR_EPARSE);
+    CHECK(hr_journal_parse("1714560000.123456 host kernel: hi", 33, &r) == 0);
+    CHECK_EQ_I64(r.unix_time, 1714560000);
+    CHECK(hr_journal_parse("Mar 02 host", 11, &r) == HR_EPARSE);
+
+    /* Windows events */
+    hr_diag_free(&ctx);
+    hr_diag_init(&ctx, &err);
+    const char *app[] = {"python.exe", "3.12.8150.1013", "6751c6f7", "c10.dll", "0.0.0.0",
+                         "00000000", "c0000005", "0000000000012345", "2f44"};
+    hr_winevent ev = {"Application", "Application Error", 1000, 1700000000, 9, app};
+    CHECK(hr_diag_feed_winevent(&ctx, &ev));
+    const char *other[] = {"game.exe", "1", "2", "x.dll", "1", "2", "c0000005"};
+    hr_winevent ev2 = {"Application", "Application Error", 1000, 0, 7, other};
+    CHECK(!hr_diag_feed_winevent(&ctx, &ev2));   /* not a generation process */
+    const char *v2004[34] = {"34359738368", "34300000000", "0", "0", "17179869184", "0", "0",
+                             "211"};
+    for (int i = 8; i < 34; i++)
+        v2004[i] = "";
+    v2004[20] = "python.exe";
+    v2004[21] = "11234";
+    v2004[23] = "21474836480";
+    v2004[27] = "msedge.exe";
+    v2004[28] = "8812";
+    v2004[30] = "1342177280";
+    /* read after the crash, but Windows warned before it: time decides */
+    hr_winevent lowvm = {"System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004,
+                         1699999000, 34, v2004};
+    CHECK(hr_diag_feed_winevent(&ctx, &lowvm));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_LOW_VM);
+    CHECK(ctx.findings[HR_CAUSE_KILLED].present);
+    CHECK_CONTAINS(ctx.findings[HR_CAUSE_LOW_VM].evidence[0].text, "python.exe (11234) 20.0 GiB");
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_json_writer w;
+    hr_json_init(&w, &out, false);
+    hr_diag_json(&ctx, &w);
+    CHECK(hr_json_finish(&w) == 0);
+    CHECK_CONTAINS(hr_buf_str(&out), "\"source\":\"event log System 2004\"");
+    CHECK_CONTAINS(hr_buf_str(&out), "\"time\":\"2023-11-14T21:56:40Z\"");
+    hr_buf_free(&out);
+}
+
+static void duration_tests(void)
+{
+    int64_t s = 0;
+    hr_error err = {0};
+    CHECK(hr_duration_parse("90", &s, &err) == 0 && s == 90);
+    CHECK(hr_duration_parse("30m", &s, &err) == 0 && s == 1800);
+    CHECK(hr_duration_parse("1h30m", &s, &err) == 0 && s == 5400);
+    CHECK(hr_duration_parse("7d", &s, &err) == 0 && s == 604800);
+    CHECK(hr_duration_parse("2w", &s, &err) == 0 && s == 1209600);
+    CHECK(hr_duration_parse("5x", &s, &err) == HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "5x");
+    CHECK(hr_duration_parse("", &s, &err) == HR_EPARSE);
+    CHECK(hr_duration_parse("0", &s, &err) == HR_EPARSE);
+    CHECK(hr_duration_parse("99999999999d", &s, &err) == HR_ERANGE);
+    char t[40];
+    hr_diag_format_time(0, t, sizeof t);
+    CHECK_STR(t, "1970-01-01T00:00:00Z");
+    hr_diag_format_time(951782400, t, sizeof t);   /* a leap day */
+    CHECK_STR(t, "2000-02-29T00:00:00Z");
+}
+
+int main(void)
+{
+    acm_tests();
+    cause_tests();
+    fold_tests();
+    evidence_tests();
+    record_tests();
+    duration_tests();
+    hr_diag_free(&ctx);
+    return TEST_DONE();
+}
