@@ -11,7 +11,8 @@
 # Symlinks (/sys/dev/block/*, /sys/class/block/*, /sys/block/*, ...) are recorded as
 # relative links inside the tree, so the tree can be moved. Free space cannot be read from
 # a copy, so statvfs answers for every mounted file system are written to
-# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <mount point>" lines.
+# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <mount point>" lines, and
+# the page size to OUTDIR/.headroom/page_size.
 #
 # Run it as the user whose view you want: /proc/self is the recorder's own process, in the
 # same namespaces (container, cgroup) as the shell that runs it. Nothing outside OUTDIR is
@@ -154,8 +155,13 @@ for m in /.dockerenv /run/.containerenv; do
     if [ -e "$SRC$m" ]; then mkdir -p "$OUT$(dirname "$m")"; : >"$OUT$m"; fi
 done
 
-# Free space of every mounted file system, as statvfs reports it now.
+# Free space of every mounted file system, as statvfs reports it now, and the page size.
 mkdir -p "$OUT/.headroom"
+if [ -z "$SRC" ]; then
+    getconf PAGESIZE >"$OUT/.headroom/page_size"
+elif [ -f "$SRC/.headroom/page_size" ]; then
+    cat "$SRC/.headroom/page_size" >"$OUT/.headroom/page_size"
+fi
 : >"$OUT/.headroom/statvfs"
 while read -r _id _parent _dev _root mnt _rest; do
     mnt=$(unescape "$mnt")
