@@ -32,7 +32,7 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 # Root tests add and remove swap areas; wait for them (the lock they take, machine-wide)
 # when the lock can be opened, else rely on the retries below.
-if command -v flock >/dev/null && exec 9>>/run/lock/headroom-apply-root-tests.lock 2>/dev/null; then
+if command -v flock >/dev/null && { exec 9>>/run/lock/headroom-apply-root-tests.lock; } 2>/dev/null; then
     flock -w 1200 9 || echo "note: a root test held the swap lock for 20 minutes; comparing anyway"
 fi
 
