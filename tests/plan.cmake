@@ -2,6 +2,8 @@
 # Windows binary runs through Wine with the issue's "done when" line.
 if(NOT WIN32)
   add_test(NAME cli.plan_check COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/plan_cli.sh ${HR_BIN})
+  # It checks that plan leaves /proc/swaps alone: not while another test adds swap.
+  set_tests_properties(cli.plan_check PROPERTIES RESOURCE_LOCK system_swap)
 else()
   # A recorded desktop (drives C:, D:, E:) with the issue's what-if facts: 64 GB fixed on D:.
   add_test(NAME cli.plan_windows

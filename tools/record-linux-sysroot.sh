@@ -11,7 +11,8 @@
 # Symlinks (/sys/dev/block/*, /sys/class/block/*, /sys/block/*, ...) are recorded as
 # relative links inside the tree, so the tree can be moved. Free space cannot be read from
 # a copy, so statvfs answers for every mounted file system are written to
-# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <mount point>" lines.
+# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <mount point>" lines, and
+# the page size to OUTDIR/.headroom/page_size.
 #
 # Run it as the user whose view you want: /proc/self is the recorder's own process, in the
 # same namespaces (container, cgroup) as the shell that runs it. Nothing outside OUTDIR is
@@ -89,7 +90,8 @@ for l in "$SRC"/sys/class/block/* "$SRC"/sys/dev/block/* "$SRC"/sys/block/*; do
     fi
 done
 
-# zswap parameters.
+# zswap parameters (and /sys/module itself: without zswap in it, the kernel has none).
+[ -d "$SRC/sys/module" ] && mkdir -p "$OUT/sys/module"
 for f in "$SRC"/sys/module/zswap/parameters/*; do
     [ -f "$f" ] && copy_file "${f#"$SRC"}"
 done
@@ -153,8 +155,13 @@ for m in /.dockerenv /run/.containerenv; do
     if [ -e "$SRC$m" ]; then mkdir -p "$OUT$(dirname "$m")"; : >"$OUT$m"; fi
 done
 
-# Free space of every mounted file system, as statvfs reports it now.
+# Free space of every mounted file system, as statvfs reports it now, and the page size.
 mkdir -p "$OUT/.headroom"
+if [ -z "$SRC" ]; then
+    getconf PAGESIZE >"$OUT/.headroom/page_size"
+elif [ -f "$SRC/.headroom/page_size" ]; then
+    cat "$SRC/.headroom/page_size" >"$OUT/.headroom/page_size"
+fi
 : >"$OUT/.headroom/statvfs"
 while read -r _id _parent _dev _root mnt _rest; do
     mnt=$(unescape "$mnt")
@@ -168,5 +175,9 @@ done <"$SRC/proc/self/mountinfo"
 # Bind mounts repeat mount points: keep the first answer for each.
 awk '!seen[$0]++' "$OUT/.headroom/statvfs" >"$OUT/.headroom/statvfs.tmp"
 mv "$OUT/.headroom/statvfs.tmp" "$OUT/.headroom/statvfs"
+
+# Git keeps no empty directories, and an empty one can matter (no power supplies, no dm
+# slaves): mark each with a dot file, which every directory scan of headroom skips.
+find "$OUT" -type d -empty -exec touch {}/.keep \;
 
 echo "done: $(find "$OUT" -type f | wc -l) files, $(find "$OUT" -type l | wc -l) links" >&2

@@ -161,12 +161,13 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
             g->oom_kills = k;
     }
     /* The root cgroup has no limit files (v2 memory.max, memory.high, memory.swap.max; v1
-     * memsw without swap accounting): no limit at all. */
+     * memsw without swap accounting): no limit at all. v1 has no swap-only limit and v2
+     * no memory+swap limit: those stay n/a. */
     if (strcmp(rel, "/") == 0) {
         uint64_t *lims[] = {&g->memory_max_bytes, &g->memory_high_bytes, &g->swap_max_bytes,
                             &g->memsw_max_bytes};
         for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++)
-            if (*lims[i] == HR_UNKNOWN && (i != 2 || !v1))
+            if (*lims[i] == HR_UNKNOWN && !(i == 2 && v1) && !(i == 3 && !v1))
                 *lims[i] = HR_UNLIMITED;
     }
     if (g->memory_max_bytes == HR_UNKNOWN && g->s.ok)

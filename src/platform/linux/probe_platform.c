@@ -76,6 +76,17 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
         }
         hr_buf_free(&b);
     }
-    long ps = sysconf(_SC_PAGESIZE);
-    pi->page_size = ps > 0 ? (uint64_t)ps : 4096;
+    if (hr_lx_live(sysroot)) {
+        long ps = sysconf(_SC_PAGESIZE);
+        pi->page_size = ps > 0 ? (uint64_t)ps : 4096;
+    } else {
+        /* A recorded tree's page size is the recording machine's (4 KiB on x86-64, 16 or
+         * 64 KiB on some arm64 and ppc64 kernels), not the one replaying it: the recorder
+         * writes it to .headroom/page_size. Unknown when it did not. */
+        unsigned long long ps;
+        pi->page_size = hr_lx_read_u64(sysroot, "/.headroom/page_size", &ps) && ps >= 4096 &&
+                                (ps & (ps - 1)) == 0
+                            ? ps
+                            : HR_UNKNOWN;
+    }
 }
