@@ -1,4 +1,5 @@
 #include "cli_util.h"
+#include "commands.h"
 #include "console.h"
 
 #include <stdarg.h>
@@ -63,4 +64,33 @@ int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **val
         return -1;
     *value = argv[++*i];
     return 1;
+}
+
+int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name,
+                     const char *what, bool nonempty, const char **value)
+{
+    int m = hr_cli_opt(argc, argv, i, name, value);
+    if (m < 0 || (m > 0 && nonempty && !**value)) {
+        hr_cli_error("%s: %s needs %s", cmd, name, what);
+        return -1;
+    }
+    return m;
+}
+
+bool hr_cli_is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out)
+{
+    if (render_rc != 0) {
+        hr_cli_error("%s: cannot render the %s: %s", cmd, what, hr_strerror(render_rc));
+        return HR_EXIT_FAILURE;
+    }
+    if (hr_cli_write(out) != 0) {
+        hr_cli_error("%s: cannot write to standard output", cmd);
+        return HR_EXIT_FAILURE;
+    }
+    return 0;
 }

@@ -25,4 +25,17 @@ bool hr_cli_stdin_is_tty(void);
  * the value is missing. */
 int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
 
+/* hr_cli_opt for an option that needs a value; on a missing (or, with nonempty, empty) value
+ * prints "<cmd>: <name> needs <what>" and returns -1: the caller exits with 64. */
+int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name,
+                     const char *what, bool nonempty, const char **value);
+
+/* "--help" or "-h". */
+bool hr_cli_is_help(const char *arg);
+
+/* The end every report command shares: render_rc is what rendering `out` returned. Writes
+ * it to stdout; 0, or HR_EXIT_FAILURE after "<cmd>: cannot render the <what>: ..." or
+ * "<cmd>: cannot write to standard output". */
+int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out);
+
 #endif

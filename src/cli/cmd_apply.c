@@ -113,7 +113,7 @@ int hr_cmd_apply(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (hr_cli_is_help(argv[i])) {
             apply_usage(stdout);
             return HR_EXIT_OK;
         } else if (strcmp(argv[i], "--yes") == 0) {

@@ -23,15 +23,9 @@ static void check_usage(FILE *f)
 int hr_cmd_check(int argc, char **argv)
 {
     hr_plan_cli cli;
-    int rc = hr_plan_args_parse("check", argc, argv, &cli);
-    if (rc)
-        return rc;
-    if (cli.help) {
-        check_usage(stdout);
-        return HR_EXIT_OK;
-    }
-    hr_snapshot *snap = NULL;
-    if ((rc = hr_plan_args_snapshot("check", &cli, &snap)) != 0)
+    hr_snapshot *snap;
+    int rc = hr_plan_args_start("check", argc, argv, check_usage, &cli, &snap);
+    if (rc != HR_PLAN_ARGS_GO)
         return rc;
     hr_plan *plan = malloc(sizeof *plan);
     hr_check *chk = malloc(sizeof *chk);
@@ -64,14 +58,9 @@ int hr_cmd_check(int argc, char **argv)
     } else {
         w = hr_check_text(chk, snap, plan, &out, hr_cli_stdout_is_tty());
     }
-    rc = (int)chk->verdict;   /* 0 OK, 1 AT RISK, 2 WILL FAIL, 3 cannot tell */
-    if (w != 0) {
-        hr_cli_error("check: cannot render the report: %s", hr_strerror(w));
-        rc = HR_EXIT_FAILURE;
-    } else if (hr_cli_write(&out) != 0) {
-        hr_cli_error("check: cannot write to standard output");
-        rc = HR_EXIT_FAILURE;
-    }
+    rc = hr_cli_emit("check", "report", w, &out);
+    if (rc == 0)
+        rc = (int)chk->verdict;   /* 0 OK, 1 AT RISK, 2 WILL FAIL, 3 cannot tell */
     hr_buf_free(&out);
     free(plan);
     free(chk);

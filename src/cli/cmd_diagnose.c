@@ -88,28 +88,26 @@ int hr_cmd_diagnose(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (hr_cli_is_help(argv[i])) {
             diagnose_usage(stdout);
             return HR_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--no-system") == 0) {
             no_system = true;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--since", &v)) != 0) {
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--since",
+                                         "a duration (30m, 2h, 7d)", false, &v)) != 0) {
             hr_error err = {0};
-            if (m < 0) {
-                hr_cli_error("diagnose: --since needs a duration (30m, 2h, 7d)");
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             if (hr_duration_parse(v, &since, &err) < 0) {
                 hr_cli_error("diagnose: --since: %s", err.msg);
                 return HR_EXIT_USAGE;
             }
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--sysroot", &v)) != 0) {
-            if (m < 0) {
-                hr_cli_error("diagnose: --sysroot needs a directory");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--sysroot", "a directory", false,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             opts.sysroot = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             hr_cli_error("diagnose: unknown option '%s'", argv[i]);
@@ -205,15 +203,9 @@ int hr_cmd_diagnose(int argc, char **argv)
         } else {
             w = hr_diag_text(ctx, &out);
         }
-        if (w != 0) {
-            hr_cli_error("diagnose: cannot render the report: %s", hr_strerror(w));
-            rc = HR_EXIT_FAILURE;
-        } else if (hr_cli_write(&out) != 0) {
-            hr_cli_error("diagnose: cannot write to standard output");
-            rc = HR_EXIT_FAILURE;
-        } else {
+        rc = hr_cli_emit("diagnose", "report", w, &out);
+        if (rc == 0)
             rc = hr_diag_cause(ctx) == HR_CAUSE_UNKNOWN ? DIAG_EXIT_NOTHING : DIAG_EXIT_FOUND;
-        }
         hr_buf_free(&out);
     }
     if (ctx) {

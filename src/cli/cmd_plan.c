@@ -23,15 +23,9 @@ static void plan_usage(FILE *f)
 int hr_cmd_plan(int argc, char **argv)
 {
     hr_plan_cli cli;
-    int rc = hr_plan_args_parse("plan", argc, argv, &cli);
-    if (rc)
-        return rc;
-    if (cli.help) {
-        plan_usage(stdout);
-        return HR_EXIT_OK;
-    }
-    hr_snapshot *snap = NULL;
-    if ((rc = hr_plan_args_snapshot("plan", &cli, &snap)) != 0)
+    hr_snapshot *snap;
+    int rc = hr_plan_args_start("plan", argc, argv, plan_usage, &cli, &snap);
+    if (rc != HR_PLAN_ARGS_GO)
         return rc;
     hr_plan *plan = malloc(sizeof *plan);
     if (!plan) {
@@ -58,14 +52,7 @@ int hr_cmd_plan(int argc, char **argv)
     } else {
         w = hr_plan_text(plan, &out);
     }
-    rc = HR_EXIT_OK;
-    if (w != 0) {
-        hr_cli_error("plan: cannot render the plan: %s", hr_strerror(w));
-        rc = HR_EXIT_FAILURE;
-    } else if (hr_cli_write(&out) != 0) {
-        hr_cli_error("plan: cannot write to standard output");
-        rc = HR_EXIT_FAILURE;
-    }
+    rc = hr_cli_emit("plan", "plan", w, &out);
     hr_buf_free(&out);
     free(plan);
     free(snap);

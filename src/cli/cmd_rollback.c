@@ -28,22 +28,20 @@ int hr_cmd_rollback(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (hr_cli_is_help(argv[i])) {
             rollback_usage(stdout);
             return HR_EXIT_OK;
         } else if (strcmp(argv[i], "--yes") == 0) {
             yes = true;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--fstab", &v)) != 0) {
-            if (m < 0 || !*v) {
-                hr_cli_error("rollback: --fstab needs a path");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "rollback", "--fstab", "a path", true,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             rq.fstab_path = v;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--state-dir", &v)) != 0) {
-            if (m < 0 || !*v) {
-                hr_cli_error("rollback: --state-dir needs a directory");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "rollback", "--state-dir", "a directory", true,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             rq.state_dir = v;
         } else {
             hr_cli_error("rollback: unknown option '%s'", argv[i]);

@@ -28,30 +28,27 @@ int hr_cmd_status(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (hr_cli_is_help(argv[i])) {
             status_usage(stdout);
             return HR_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--no-gpu") == 0) {
             opts.skip_gpu = true;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--sysroot", &v)) != 0) {
-            if (m < 0) {
-                hr_cli_error("status: --sysroot needs a directory");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--sysroot", "a directory", false,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             opts.sysroot = v;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--replay", &v)) != 0) {
-            if (m < 0) {
-                hr_cli_error("status: --replay needs a file");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--replay", "a file", false,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             opts.replay = v;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--record", &v)) != 0) {
-            if (m < 0) {
-                hr_cli_error("status: --record needs a file");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--record", "a file", false,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             opts.record = v;
         } else {
             hr_cli_error("status: unknown option '%s'", argv[i]);
@@ -85,16 +82,9 @@ int hr_cmd_status(int argc, char **argv)
         hr_render_opts ro = {.color = hr_cli_stdout_is_tty()};
         w = hr_status_text(snap, &out, &ro);
     }
-    int rc = HR_EXIT_OK;
-    if (w != 0) {
-        hr_cli_error("status: cannot render the report: %s", hr_strerror(w));
-        rc = HR_EXIT_FAILURE;
-    } else if (hr_cli_write(&out) != 0) {
-        hr_cli_error("status: cannot write to standard output");
-        rc = HR_EXIT_FAILURE;
-    } else if (hr_snapshot_partial(snap)) {
+    int rc = hr_cli_emit("status", "report", w, &out);
+    if (rc == 0 && hr_snapshot_partial(snap))
         rc = HR_EXIT_PARTIAL;
-    }
     hr_buf_free(&out);
     free(snap);
     return rc;

@@ -25,22 +25,20 @@ int hr_cmd_verify(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (hr_cli_is_help(argv[i])) {
             verify_usage(stdout);
             return HR_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--fstab", &v)) != 0) {
-            if (m < 0 || !*v) {
-                hr_cli_error("verify: --fstab needs a path");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "verify", "--fstab", "a path", true,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             rq.fstab_path = v;
-        } else if ((m = hr_cli_opt(argc, argv, &i, "--state-dir", &v)) != 0) {
-            if (m < 0 || !*v) {
-                hr_cli_error("verify: --state-dir needs a directory");
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "verify", "--state-dir", "a directory", true,
+                                         &v)) != 0) {
+            if (m < 0)
                 return HR_EXIT_USAGE;
-            }
             rq.state_dir = v;
         } else {
             hr_cli_error("verify: unknown option '%s'", argv[i]);

@@ -46,7 +46,7 @@ int hr_plan_args_parse(const char *cmd, int argc, char **argv, hr_plan_cli *out)
         const char *v = NULL;
         int m;
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (hr_cli_is_help(a)) {
             out->help = true;
             return 0;
         } else if (strcmp(a, "--json") == 0) {
@@ -140,4 +140,19 @@ int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot *
     }
     *snap = s;
     return 0;
+}
+
+int hr_plan_args_start(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
+                       hr_plan_cli *cli, hr_snapshot **snap)
+{
+    *snap = NULL;
+    int rc = hr_plan_args_parse(cmd, argc, argv, cli);
+    if (rc)
+        return rc;
+    if (cli->help) {
+        usage(stdout);
+        return HR_EXIT_OK;
+    }
+    rc = hr_plan_args_snapshot(cmd, cli, snap);
+    return rc ? rc : HR_PLAN_ARGS_GO;
 }

@@ -27,4 +27,10 @@ int hr_plan_args_parse(const char *cmd, int argc, char **argv, hr_plan_cli *out)
  * exit status after printing the error. The caller frees *snap. */
 int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap);
 
+/* What both commands do first: parse argv, answer --help with usage(stdout), get the
+ * snapshot. HR_PLAN_ARGS_GO: go on with *cli and *snap; else the exit status to return. */
+#define HR_PLAN_ARGS_GO (-1)
+int hr_plan_args_start(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
+                       hr_plan_cli *cli, hr_snapshot **snap);
+
 #endif

@@ -1,7 +1,7 @@
 #include "apply_state.h"
 
+#include "json_parse.h"
 #include "json_writer.h"
-#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,323 +113,59 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
     return hr_json_finish(&w);
 }
 
-/* ---- A small strict JSON reader: flattens the document into (path, value) pairs such as
- * "fstab.backup" or "areas.1.path". Enough for the state file; bounded depth and size. */
+/* ---- Reading: the project's strict JSON parser (json_parse.h) with tight limits, then the
+ * members we know. Strings stay byte for byte: invalid UTF-8 and "\u0000" are refused, never
+ * replaced or cut short, because paths read here name files that rollback deletes. */
 
-enum { KV_STR, KV_NUM, KV_BOOL, KV_NULL };
+#define STATE_MAX_DEPTH 8
+#define STATE_MAX_VALUES 4096
 
-typedef struct kv {
-    char path[64];
-    int type;
-    char *str;
-    int64_t num;
-    bool neg_or_big;   /* number did not fit int64 / had a fraction */
-    bool b;
-} kv;
-
-typedef struct jr {
-    const char *start, *p, *end;
-    kv *kvs;
-    int n, cap;
-    int depth;
-    const char *name;
-    hr_error *err;
-} jr;
-
-static void ws(jr *r)
+static void get_str(const hr_json_value *o, const char *key, char *out, size_t n)
 {
-    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
-        r->p++;
+    const char *v = hr_json_string(hr_json_get(o, key), NULL);
+    if (v)
+        hr_strlcpy(out, v, n);
 }
 
-static int fail(jr *r, const char *what)
+static bool get_bool(const hr_json_value *o, const char *key)
 {
-    return hr_error_set(r->err, HR_EPARSE, "%s: %s at byte %ld", r->name, what,
-                        (long)(r->p - r->start));
+    bool b = false;
+    return hr_json_as_bool(hr_json_get(o, key), &b) == 0 && b;
 }
 
-static int put_utf8(hr_buf *b, unsigned long cp)
+/* A number that fits int64 (and, for sizes and identities, is not negative); else *out stays. */
+static void get_i64(const hr_json_value *o, const char *key, int64_t *out)
 {
-    char t[4];
-    return hr_buf_append(b, t, hr_utf8_encode((uint32_t)cp, t));
+    int64_t v;
+    if (hr_json_as_i64(hr_json_get(o, key), &v) == 0)
+        *out = v;
 }
 
-static int hex4(const char *p, unsigned long *v)
+static void get_u64(const hr_json_value *o, const char *key, uint64_t *out)
 {
-    *v = 0;
-    for (int i = 0; i < 4; i++) {
-        int c = (unsigned char)p[i], d;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-        else return -1;
-        *v = *v * 16 + (unsigned long)d;
-    }
-    return 0;
+    int64_t v;
+    if (hr_json_as_i64(hr_json_get(o, key), &v) == 0 && v >= 0)
+        *out = (uint64_t)v;
 }
 
-/* Reads a string at r->p (on the opening quote) into out. */
-static int read_string(jr *r, hr_buf *out)
+static int get_pfw(const hr_json_value *reg, const char *key, const char *name, hr_pfw_list *l,
+                   hr_error *err)
 {
-    r->p++;
-    while (r->p < r->end && *r->p != '"') {
-        unsigned char c = (unsigned char)*r->p;
-        if (c < 0x20)
-            return fail(r, "control character in a string");
-        if (c >= 0x80) {
-            /* Paths must come back byte for byte: invalid UTF-8 is refused, not replaced. */
-            size_t k = hr_utf8_valid_prefix((const unsigned char *)r->p, (size_t)(r->end - r->p));
-            if (!k)
-                return fail(r, "invalid UTF-8 in a string");
-            if (hr_buf_append(out, r->p, k) < 0)
-                return HR_ENOMEM;
-            r->p += k;
-            continue;
-        }
-        if (c != '\\') {
-            if (hr_buf_putc(out, (char)c) < 0)
-                return HR_ENOMEM;
-            r->p++;
-            continue;
-        }
-        if (r->end - r->p < 2)
-            return fail(r, "unfinished escape");
-        char e = r->p[1];
-        r->p += 2;
-        const char *map = "\"\"\\\\//b\bf\fn\nr\rt\t";
-        const char *m = NULL;
-        for (const char *q = map; *q; q += 2)
-            if (*q == e) {
-                m = q;
-                break;
-            }
-        if (m) {
-            if (hr_buf_putc(out, m[1]) < 0)
-                return HR_ENOMEM;
-            continue;
-        }
-        if (e != 'u')
-            return fail(r, "unknown escape");
-        unsigned long cp, lo;
-        if (r->end - r->p < 4 || hex4(r->p, &cp) < 0)
-            return fail(r, "bad \\u escape");
-        r->p += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-            if (r->end - r->p < 6 || r->p[0] != '\\' || r->p[1] != 'u' || hex4(r->p + 2, &lo) < 0 ||
-                lo < 0xDC00 || lo > 0xDFFF)
-                return fail(r, "lone surrogate");
-            r->p += 6;
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            return fail(r, "lone surrogate");
-        }
-        if (cp == 0)
-            return fail(r, "NUL in a string");
-        if (put_utf8(out, cp) < 0)
-            return HR_ENOMEM;
-    }
-    if (r->p >= r->end)
-        return fail(r, "unterminated string");
-    r->p++;
-    return 0;
-}
-
-static kv *push_kv(jr *r, const char *path, int type)
-{
-    if (r->n == r->cap) {
-        int nc = r->cap ? r->cap * 2 : 32;
-        if (nc > 4096)
-            return NULL;
-        kv *k = realloc(r->kvs, (size_t)nc * sizeof *k);
-        if (!k)
-            return NULL;
-        r->kvs = k;
-        r->cap = nc;
-    }
-    kv *k = &r->kvs[r->n++];
-    memset(k, 0, sizeof *k);
-    hr_strlcpy(k->path, path, sizeof k->path);
-    k->type = type;
-    return k;
-}
-
-static int read_value(jr *r, const char *path);
-
-static int child_path(char *out, size_t n, const char *path, const char *key)
-{
-    int w = path[0] ? snprintf(out, n, "%s.%s", path, key) : snprintf(out, n, "%s", key);
-    return (w < 0 || (size_t)w >= n) ? -1 : 0;
-}
-
-static int read_value(jr *r, const char *path)
-{
-    ws(r);
-    if (r->p >= r->end)
-        return fail(r, "value expected");
-    char c = *r->p;
-    char sub[64];
-    if (c == '{' || c == '[') {
-        if (++r->depth > 8)
-            return fail(r, "nested too deeply");
-        r->p++;
-        ws(r);
-        char close = c == '{' ? '}' : ']';
-        int idx = 0;
-        if (r->p < r->end && *r->p == close) {
-            r->p++;
-            r->depth--;
-            return 0;
-        }
-        for (;;) {
-            ws(r);
-            if (c == '{') {
-                if (r->p >= r->end || *r->p != '"')
-                    return fail(r, "member name expected");
-                hr_buf key;
-                hr_buf_init(&key, 256);
-                int e = read_string(r, &key);
-                if (e == 0 && child_path(sub, sizeof sub, path, hr_buf_str(&key)) < 0)
-                    e = fail(r, "member path too long");
-                hr_buf_free(&key);
-                if (e < 0)
-                    return e;
-                ws(r);
-                if (r->p >= r->end || *r->p != ':')
-                    return fail(r, "':' expected");
-                r->p++;
-            } else {
-                char ix[16];
-                snprintf(ix, sizeof ix, "%d", idx);
-                if (child_path(sub, sizeof sub, path, ix) < 0)
-                    return fail(r, "member path too long");
-            }
-            int e = read_value(r, sub);
-            if (e < 0)
-                return e;
-            idx++;
-            ws(r);
-            if (r->p < r->end && *r->p == ',') {
-                r->p++;
-                continue;
-            }
-            if (r->p < r->end && *r->p == close) {
-                r->p++;
-                r->depth--;
-                return 0;
-            }
-            return fail(r, "',' or end of container expected");
-        }
-    }
-    if (c == '"') {
-        hr_buf s;
-        hr_buf_init(&s, 64 << 10);
-        int e = read_string(r, &s);
-        if (e < 0) {
-            hr_buf_free(&s);
-            return e;
-        }
-        kv *k = push_kv(r, path, KV_STR);
-        if (!k) {
-            hr_buf_free(&s);
-            return fail(r, "too many values");
-        }
-        k->str = malloc(s.len + 1);
-        if (!k->str) {
-            hr_buf_free(&s);
-            return HR_ENOMEM;
-        }
-        memcpy(k->str, hr_buf_str(&s), s.len + 1);
-        hr_buf_free(&s);
-        return 0;
-    }
-    static const struct { const char *w; int type; bool b; } lits[] = {
-        {"true", KV_BOOL, true}, {"false", KV_BOOL, false}, {"null", KV_NULL, false}};
-    for (size_t i = 0; i < 3; i++) {
-        size_t n = strlen(lits[i].w);
-        if ((size_t)(r->end - r->p) >= n && memcmp(r->p, lits[i].w, n) == 0) {
-            r->p += n;
-            kv *k = push_kv(r, path, lits[i].type);
-            if (!k)
-                return fail(r, "too many values");
-            k->b = lits[i].b;
-            return 0;
-        }
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-        bool neg = c == '-';
-        if (neg)
-            r->p++;
-        if (r->p >= r->end || *r->p < '0' || *r->p > '9')
-            return fail(r, "digit expected");
-        uint64_t v = 0;
-        bool big = false;
-        while (r->p < r->end && *r->p >= '0' && *r->p <= '9') {
-            unsigned d = (unsigned)(*r->p - '0');
-            if (v > (UINT64_MAX - d) / 10)
-                big = true;
-            else
-                v = v * 10 + d;
-            r->p++;
-        }
-        if (r->p < r->end && (*r->p == '.' || *r->p == 'e' || *r->p == 'E')) {
-            big = true;   /* the state file has only integers */
-            r->p++;
-            while (r->p < r->end && ((*r->p >= '0' && *r->p <= '9') || *r->p == '+' ||
-                                     *r->p == '-' || *r->p == 'e' || *r->p == 'E' || *r->p == '.'))
-                r->p++;
-        }
-        if (v > (uint64_t)INT64_MAX)
-            big = true;
-        kv *k = push_kv(r, path, KV_NUM);
-        if (!k)
-            return fail(r, "too many values");
-        k->num = neg ? -(int64_t)v : (int64_t)v;
-        k->neg_or_big = big;
-        return 0;
-    }
-    return fail(r, "unexpected character");
-}
-
-static void jr_free(jr *r)
-{
-    for (int i = 0; i < r->n; i++)
-        free(r->kvs[i].str);
-    free(r->kvs);
-}
-
-static const kv *get(const jr *r, const char *path)
-{
-    for (int i = 0; i < r->n; i++)
-        if (strcmp(r->kvs[i].path, path) == 0)
-            return &r->kvs[i];
-    return NULL;
-}
-
-static void get_str(const jr *r, const char *path, char *out, size_t n)
-{
-    const kv *k = get(r, path);
-    if (k && k->type == KV_STR)
-        hr_strlcpy(out, k->str, n);
-}
-
-static bool get_bool(const jr *r, const char *path)
-{
-    const kv *k = get(r, path);
-    return k && k->type == KV_BOOL && k->b;
-}
-
-static int get_pfw(jr *r, const char *prefix, hr_pfw_list *l)
-{
-    char p[64];
+    const hr_json_value *arr = hr_json_get(reg, key);
     memset(l, 0, sizeof *l);
-    for (int i = 0; i < HR_PFW_MAX_ENTRIES; i++) {
-        snprintf(p, sizeof p, "%s.%d", prefix, i);
-        const kv *k = get(r, p);
-        if (!k)
+    for (size_t i = 0; i < HR_PFW_MAX_ENTRIES; i++) {
+        const hr_json_value *v = hr_json_at(arr, i);
+        if (!v)
             break;
-        if (k->type != KV_STR)
-            return fail(r, "paging file list: string expected");
-        int e = hr_pfw_parse_string(k->str, &l->e[l->count], r->err);
+        const char *str = hr_json_string(v, NULL);
+        if (!str) {
+            unsigned line, col;
+            hr_json_position(v, &line, &col);
+            return hr_error_set(err, HR_EPARSE,
+                                "%s: line %u, column %u: paging file list: string expected", name,
+                                line, col);
+        }
+        int e = hr_pfw_parse_string(str, &l->e[l->count], err);
         if (e < 0)
             return e;
         l->count++;
@@ -437,102 +173,117 @@ static int get_pfw(jr *r, const char *prefix, hr_pfw_list *l)
     return 0;
 }
 
+static int read_areas(const hr_json_value *root, const char *name, hr_apply_state *s,
+                      hr_error *err)
+{
+    const hr_json_value *areas = hr_json_get(root, "areas");
+    for (int i = 0; i < HR_APPLY_MAX_AREAS + 1; i++) {
+        const hr_json_value *o = hr_json_at(areas, (size_t)i);
+        const hr_json_value *pv = hr_json_get(o, "path");
+        if (!pv)
+            break;
+        const char *path = hr_json_string(pv, NULL);
+        if (i == HR_APPLY_MAX_AREAS || !path || path[0] != '/' || strlen(path) >= HR_SNAP_PATH_MAX)
+            return hr_error_set(err, HR_EPARSE, "%s: areas[%d]: bad or too many entries", name, i);
+        hr_apply_area *a = hr_apply_state_add(s, path);
+        get_u64(o, "size_bytes", &a->size_bytes);
+        get_i64(o, "priority", &a->priority);
+        get_str(o, "uuid", a->uuid, sizeof a->uuid);
+        a->created = get_bool(o, "created");
+        a->enabled = get_bool(o, "enabled");
+        a->in_fstab = get_bool(o, "in_fstab");
+        get_u64(o, "device", &a->device);
+        get_u64(o, "inode", &a->inode);
+    }
+    return 0;
+}
+
+static int read_state(const hr_json_value *root, const char *name, hr_apply_state *s,
+                      hr_error *err)
+{
+    char schema[64] = "", os[16] = "";
+    get_str(root, "schema", schema, sizeof schema);
+    if (strcmp(schema, HR_APPLY_STATE_SCHEMA) != 0)
+        return hr_error_set(err, HR_EPARSE, "%s: schema '%s', expected '%s'", name, schema,
+                            HR_APPLY_STATE_SCHEMA);
+    get_str(root, "os", os, sizeof os);
+    if (strcmp(os, "linux") != 0 && strcmp(os, "windows") != 0)
+        return hr_error_set(err, HR_EPARSE, "%s: os must be \"linux\" or \"windows\"", name);
+    hr_apply_state_init(s, strcmp(os, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX);
+    get_str(root, "status", s->status, sizeof s->status);
+    if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0)
+        return hr_error_set(err, HR_EPARSE, "%s: status must be \"in-progress\" or \"applied\"",
+                            name);
+    get_str(root, "last_step", s->last_step, sizeof s->last_step);
+    get_str(root, "started", s->started, sizeof s->started);
+    get_i64(root, "started_unix", &s->started_unix);
+
+    const hr_json_value *fstab = hr_json_get(root, "fstab");
+    get_str(fstab, "path", s->fstab_path, sizeof s->fstab_path);
+    get_str(fstab, "backup", s->fstab_backup, sizeof s->fstab_backup);
+    s->fstab_existed = get_bool(fstab, "existed");
+    s->fstab_added_newline = get_bool(fstab, "added_newline");
+    s->fstab_written = get_bool(fstab, "written");
+    char hex[24] = "";
+    get_str(fstab, "written_fnv1a64", hex, sizeof hex);
+    s->fstab_written_hash = strtoull(hex, NULL, 16);
+    int e = read_areas(root, name, s, err);
+    if (e < 0)
+        return e;
+
+    const hr_json_value *reg = hr_json_get(root, "registry");
+    get_str(reg, "backup", s->reg_backup, sizeof s->reg_backup);
+    s->reg_written = get_bool(reg, "written");
+    get_str(reg, "original_type", s->orig_type, sizeof s->orig_type);
+    e = get_pfw(reg, "original_paging_files", name, &s->orig, err);
+    if (e == 0)
+        e = get_pfw(reg, "written_paging_files", name, &s->written, err);
+    return e;
+}
+
 int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s,
                          hr_error *err)
 {
-    jr r = {.start = text, .p = text, .end = text + len, .name = name ? name : "apply state", .err = err};
+    if (!name)
+        name = "apply state";
     if (len > HR_APPLY_STATE_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", r.name,
+        return hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", name,
                             (unsigned long)HR_APPLY_STATE_MAX_BYTES);
-    ws(&r);
-    if (r.p >= r.end || *r.p != '{') {
-        return hr_error_set(err, HR_EPARSE, "%s: a JSON object expected", r.name);
-    }
-    int e = read_value(&r, "");
-    if (e == 0) {
-        ws(&r);
-        if (r.p != r.end)
-            e = fail(&r, "text after the document");
-    }
-    if (e < 0) {
-        jr_free(&r);
-        return e;
-    }
-    char schema[64] = "", os[16] = "";
-    get_str(&r, "schema", schema, sizeof schema);
-    if (strcmp(schema, HR_APPLY_STATE_SCHEMA) != 0) {
-        jr_free(&r);
-        return hr_error_set(err, HR_EPARSE, "%s: schema '%s', expected '%s'", r.name, schema,
-                            HR_APPLY_STATE_SCHEMA);
-    }
-    get_str(&r, "os", os, sizeof os);
-    if (strcmp(os, "linux") != 0 && strcmp(os, "windows") != 0) {
-        jr_free(&r);
-        return hr_error_set(err, HR_EPARSE, "%s: os must be \"linux\" or \"windows\"", r.name);
-    }
-    hr_apply_state_init(s, strcmp(os, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX);
-    get_str(&r, "status", s->status, sizeof s->status);
-    if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0) {
-        jr_free(&r);
-        return hr_error_set(err, HR_EPARSE, "%s: status must be \"in-progress\" or \"applied\"",
-                            r.name);
-    }
-    get_str(&r, "last_step", s->last_step, sizeof s->last_step);
-    get_str(&r, "started", s->started, sizeof s->started);
-    const kv *k = get(&r, "started_unix");
-    if (k && k->type == KV_NUM && !k->neg_or_big)
-        s->started_unix = k->num;
-    get_str(&r, "fstab.path", s->fstab_path, sizeof s->fstab_path);
-    get_str(&r, "fstab.backup", s->fstab_backup, sizeof s->fstab_backup);
-    s->fstab_existed = get_bool(&r, "fstab.existed");
-    s->fstab_added_newline = get_bool(&r, "fstab.added_newline");
-    s->fstab_written = get_bool(&r, "fstab.written");
-    char hex[24] = "";
-    get_str(&r, "fstab.written_fnv1a64", hex, sizeof hex);
-    s->fstab_written_hash = strtoull(hex, NULL, 16);
-    for (int i = 0; i < HR_APPLY_MAX_AREAS + 1; i++) {
-        char p[64];
-        snprintf(p, sizeof p, "areas.%d.path", i);
-        const kv *pk = get(&r, p);
-        if (!pk)
-            break;
-        if (i == HR_APPLY_MAX_AREAS || pk->type != KV_STR || pk->str[0] != '/' ||
-            strlen(pk->str) >= HR_SNAP_PATH_MAX) {
-            jr_free(&r);
-            return hr_error_set(err, HR_EPARSE, "%s: areas[%d]: bad or too many entries", r.name, i);
-        }
-        hr_apply_area *a = hr_apply_state_add(s, pk->str);
-        snprintf(p, sizeof p, "areas.%d.size_bytes", i);
-        k = get(&r, p);
-        if (k && k->type == KV_NUM && !k->neg_or_big && k->num >= 0)
-            a->size_bytes = (uint64_t)k->num;
-        snprintf(p, sizeof p, "areas.%d.priority", i);
-        k = get(&r, p);
-        if (k && k->type == KV_NUM && !k->neg_or_big)
-            a->priority = k->num;
-        snprintf(p, sizeof p, "areas.%d.uuid", i);
-        get_str(&r, p, a->uuid, sizeof a->uuid);
-        snprintf(p, sizeof p, "areas.%d.created", i);
-        a->created = get_bool(&r, p);
-        snprintf(p, sizeof p, "areas.%d.enabled", i);
-        a->enabled = get_bool(&r, p);
-        snprintf(p, sizeof p, "areas.%d.in_fstab", i);
-        a->in_fstab = get_bool(&r, p);
-        snprintf(p, sizeof p, "areas.%d.device", i);
-        k = get(&r, p);
-        if (k && k->type == KV_NUM && !k->neg_or_big && k->num >= 0)
-            a->device = (uint64_t)k->num;
-        snprintf(p, sizeof p, "areas.%d.inode", i);
-        k = get(&r, p);
-        if (k && k->type == KV_NUM && !k->neg_or_big && k->num >= 0)
-            a->inode = (uint64_t)k->num;
-    }
-    get_str(&r, "registry.backup", s->reg_backup, sizeof s->reg_backup);
-    s->reg_written = get_bool(&r, "registry.written");
-    get_str(&r, "registry.original_type", s->orig_type, sizeof s->orig_type);
-    e = get_pfw(&r, "registry.original_paging_files", &s->orig);
-    if (e == 0)
-        e = get_pfw(&r, "registry.written_paging_files", &s->written);
-    jr_free(&r);
+    /* An object and nothing else: no byte order mark, no other value at the top. */
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+        i++;
+    if (i == len || text[i] != '{')
+        return hr_error_set(err, HR_EPARSE, "%s: a JSON object expected", name);
+    const hr_json_limits lim = {.max_bytes = HR_APPLY_STATE_MAX_BYTES,
+                                .max_depth = STATE_MAX_DEPTH,
+                                .max_values = STATE_MAX_VALUES,
+                                .no_nul = true};
+    hr_json_doc *doc = NULL;
+    hr_error perr = {0};
+    int e = hr_json_parse(text, len, &lim, &doc, &perr);
+    /* Past the depth or value limits the file is not one we wrote: malformed (HR_EPARSE). */
+    if (e < 0)
+        return hr_error_set(err, e == HR_ETOOBIG ? HR_EPARSE : e, "%s: %s", name, perr.msg);
+    e = read_state(hr_json_root(doc), name, s, err);
+    hr_json_free(doc);
     return e;
+}
+
+int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_os os,
+                        hr_apply_state *s, hr_error *err)
+{
+    if (read_rc == HR_ENOENT) {
+        hr_error_clear(err);
+        return 0;
+    }
+    if (read_rc < 0)
+        return read_rc;
+    int r = hr_apply_state_parse(hr_buf_str(bytes), bytes->len, name, s, err);
+    if (r < 0)
+        return r;
+    if (s->os != os)
+        return hr_error_set(err, HR_EPARSE, "%s: a %s state file", name,
+                            s->os == HR_OS_WINDOWS ? "Windows" : "Linux");
+    return 1;
 }

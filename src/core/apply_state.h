@@ -67,6 +67,13 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out);
 int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s,
                          hr_error *err);
 
+/* The OS-neutral half of loading the state file, once the platform has read it: read_rc is
+ * what reading `name` into `bytes` returned. 1: loaded, a state file for `os`; 0: there is
+ * none (read_rc HR_ENOENT; err cleared); < 0: the read's error, a malformed file, or the
+ * state file of the other OS. */
+int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_os os,
+                        hr_apply_state *s, hr_error *err);
+
 /* Area bookkeeping. */
 hr_apply_area *hr_apply_state_find(hr_apply_state *s, const char *path);
 hr_apply_area *hr_apply_state_add(hr_apply_state *s, const char *path);

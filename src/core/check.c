@@ -40,16 +40,6 @@ static hr_check_verdict judge(uint64_t capacity, uint64_t need)
     return HR_VERDICT_OK;
 }
 
-static uint64_t ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
-{
-    if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
-        return f->ram_bytes;
-    if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
-        return hr_sat_mul(snap->commit.overcommit_kbytes, 1024);
-    uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
-    return hr_sat_add(hr_sat_mul(f->ram_bytes / 100, ratio), f->ram_bytes % 100 * (ratio % 1000) / 100);
-}
-
 /* A cgroup caps memory + swap whatever the machine has. */
 static uint64_t cgroup_cap(const hr_snapshot *snap, uint64_t disk_swap)
 {
@@ -89,7 +79,7 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
             cap = limit;
             snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2)");
         } else if (disk != HR_UNKNOWN) {
-            cap = hr_sat_add(ram_commit_part(snap, f), disk);
+            cap = hr_sat_add(hr_plan_ram_commit_part(snap, f), disk);
             snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
         }
     } else if (disk != HR_UNKNOWN) {
@@ -116,7 +106,7 @@ static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
     if (f->os == HR_OS_LINUX && p->recommended.add_bytes == 0 && f->disk_paging_bytes != HR_UNKNOWN &&
         f->disk_paging_bytes > paging)
         paging = f->disk_paging_bytes;
-    uint64_t cap = hr_sat_add(ram_commit_part(f->hypothetical ? NULL : snap, f), paging);
+    uint64_t cap = hr_sat_add(hr_plan_ram_commit_part(f->hypothetical ? NULL : snap, f), paging);
     if (snap && !f->hypothetical && f->os == HR_OS_LINUX) {
         uint64_t cg = cgroup_cap(snap, paging);
         if (cg != HR_UNKNOWN && cg < cap)

@@ -34,6 +34,7 @@ typedef struct parser {
     size_t line_start;
     int depth, max_depth;
     size_t max_values;
+    bool no_nul;
     hr_json_doc *doc;
     hr_error *err;
 } parser;
@@ -196,6 +197,8 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
                     return fail(ps, HR_EPARSE, "high surrogate not followed by a low surrogate");
                 cp = 0x10000 + (((uint32_t)hi - 0xd800) << 10) + ((uint32_t)lo - 0xdc00);
             }
+            if (cp == 0 && ps->no_nul)
+                return fail(ps, HR_EPARSE, "NUL (\\u0000) in a string");
             put_utf8(d, cp);
             continue;
         }
@@ -416,7 +419,7 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
         return hr_error_set(err, HR_ENOMEM, "out of memory");
     parser ps = {.p = (const unsigned char *)buf, .len = len, .line = 1, .max_depth = max_depth,
                  .max_values = lim && lim->max_values ? lim->max_values : HR_JSON_DEFAULT_MAX_VALUES,
-                 .doc = d, .err = err};
+                 .no_nul = lim && lim->no_nul, .doc = d, .err = err};
     if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         ps.pos = 3;
         ps.line_start = 3;

@@ -32,6 +32,8 @@ typedef struct hr_json_limits {
     size_t max_bytes;    /* input size; 0 = HR_JSON_DEFAULT_MAX_BYTES */
     int max_depth;       /* nesting of arrays/objects; 0 = HR_JSON_DEFAULT_MAX_DEPTH */
     size_t max_values;   /* values in the whole document; 0 = HR_JSON_DEFAULT_MAX_VALUES */
+    bool no_nul;         /* refuse "\u0000" in strings and member names: for documents whose
+                            text must stay C strings (paths), where a NUL would cut them short */
 } hr_json_limits;
 
 #define HR_JSON_DEFAULT_MAX_BYTES ((size_t)16 << 20)

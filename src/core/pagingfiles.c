@@ -150,13 +150,7 @@ static void note(hr_paging_config *cfg, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    size_t have = strlen(cfg->notes);
-    if (have == 0)
-        hr_strlcpy(cfg->notes, tmp, sizeof cfg->notes);
-    else if (have + 3 < sizeof cfg->notes) {
-        memcpy(cfg->notes + have, "; ", 2);
-        hr_strlcpy(cfg->notes + have + 2, tmp, sizeof cfg->notes - have - 2);
-    }
+    hr_strlist_add(cfg->notes, sizeof cfg->notes, tmp);
 }
 
 static void on_entry(void *vctx, int index, const char *s)

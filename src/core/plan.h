@@ -214,6 +214,10 @@ void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_ru
 /* The S4.1 row for a RAM size (installed 16 GB reads as 15.6 GiB: rows are bands). */
 hr_ram_row hr_plan_ram_row(uint64_t ram_bytes);
 
+/* The part of the commit limit that RAM gives: all of it on Windows and in Linux modes 0/1;
+ * overcommit_ratio % (or overcommit_kbytes) of it in Linux mode 2 (mm/util.c vm_commit_limit). */
+uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f);
+
 /* Whole GiB, as the plan speaks ("64 GB"); sizes in the dialog are MB = MiB. */
 void hr_plan_gb(uint64_t bytes, char *out, unsigned long n);
 

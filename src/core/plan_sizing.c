@@ -109,9 +109,7 @@ static void size_from_table(hr_plan *p)
     r->table_bytes = size;
 }
 
-/* The part of the commit limit that RAM gives: all of it on Windows and in Linux modes 0/1;
- * overcommit_ratio % (or overcommit_kbytes) of it in Linux mode 2 (mm/util.c vm_commit_limit). */
-static uint64_t ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
+uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
 {
     if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
         return f->ram_bytes;
@@ -134,7 +132,7 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         const uint64_t peak = in->peak_commit_bytes;
         const uint64_t want = hr_sat_add(hr_sat_mul(peak / 100, 100 + HR_PLAN_PEAK_MARGIN_PERCENT),
                                          peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100);
-        const uint64_t from_ram = ram_commit_part(snap, &p->facts);
+        const uint64_t from_ram = hr_plan_ram_commit_part(snap, &p->facts);
         const uint64_t need = want > from_ram ? want - from_ram : 0;
         r->peak_sized_bytes = hr_sat_mul(hr_size_round_up_gib(need), HR_GIB);
         char a[32], b[32], c[32], d[32], t[32];
@@ -156,7 +154,7 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 
     /* Linux overcommit mode 2: only overcommit_ratio % of RAM counts toward the enforced
      * limit, so the table's RAM + paging falls short by the rest; the swap makes it up. */
-    const uint64_t ram_part = ram_commit_part(snap, &p->facts);
+    const uint64_t ram_part = hr_plan_ram_commit_part(snap, &p->facts);
     if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {
         uint64_t extra = hr_sat_mul(hr_size_round_up_gib(p->facts.ram_bytes - ram_part), HR_GIB);
         char a[32], b[32];

@@ -81,12 +81,17 @@ void hr_section_fail(hr_section *s, const char *fmt, ...)
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     s->ok = false;
-    size_t have = strlen(s->why);
+    hr_strlist_add(s->why, sizeof s->why, tmp);
+}
+
+void hr_strlist_add(char *dst, unsigned long size, const char *item)
+{
+    size_t have = strlen(dst);
     if (have == 0)
-        hr_strlcpy(s->why, tmp, sizeof s->why);
-    else if (have + 3 < sizeof s->why) {
-        memcpy(s->why + have, "; ", 3);
-        hr_strlcpy(s->why + have + 2, tmp, sizeof s->why - have - 2);
+        hr_strlcpy(dst, item, size);
+    else if (have + 3 < size) {
+        memcpy(dst + have, "; ", 3);
+        hr_strlcpy(dst + have + 2, item, size - have - 2);
     }
 }
 

@@ -295,5 +295,8 @@ const char *hr_tri_name(hr_tri t);    /* "yes", "no", "unknown" */
 
 /* Copy with truncation, always NUL-terminated (no strlcpy in C11). */
 void hr_strlcpy(char *dst, const char *src, unsigned long size);
+/* Append item to the "; "-separated list in dst (size bytes); dropped when there is no room
+ * for more than the separator, cut short when there is room for part of it. */
+void hr_strlist_add(char *dst, unsigned long size, const char *item);
 
 #endif

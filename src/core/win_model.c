@@ -102,17 +102,6 @@ static hr_volume *volume_of(hr_snapshot *s, const char *path)
     return NULL;
 }
 
-static void append(char *dst, size_t n, const char *text)
-{
-    size_t have = strlen(dst);
-    if (have == 0)
-        hr_strlcpy(dst, text, n);
-    else if (have + 3 < n) {
-        memcpy(dst + have, "; ", 2);
-        hr_strlcpy(dst + have + 2, text, n - have - 2);
-    }
-}
-
 static void model_platform(const hr_win_raw *raw, hr_snapshot *s)
 {
     hr_platform_info *p = &s->platform;
@@ -210,7 +199,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         } else {
             snprintf(why, sizeof why, "%s: ", d->name);
             call_why(why + strlen(why), sizeof why - strlen(why), "GetDiskFreeSpaceExW", &w->space);
-            append(d->why, sizeof d->why, why);
+            hr_strlist_add(d->why, sizeof d->why, why);
             if (w->drive_type == 3)
                 hr_section_fail(&s->volumes_s, "%s", why);
         }
@@ -222,7 +211,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
         } else {
             call_why(why, sizeof why, "bus type query", &w->device);
-            append(d->why, sizeof d->why, why);
+            hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->drive_type == 2)
             d->removable = HR_TRI_YES;
@@ -232,7 +221,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->rotational = HR_TRI_NO; /* NVMe is solid state */
         } else {
             call_why(why, sizeof why, "SSD/HDD (seek penalty) query", &w->seek);
-            append(d->why, sizeof d->why, why);
+            hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->bitlocker.state == HR_WIN_OK) {
             switch (w->bitlocker_protection) {
@@ -248,11 +237,11 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             default:
                 snprintf(why, sizeof why, "BitLocker: status value %d not known",
                          (int)w->bitlocker_protection);
-                append(d->why, sizeof d->why, why);
+                hr_strlist_add(d->why, sizeof d->why, why);
             }
         } else {
             call_why(why, sizeof why, "BitLocker status", &w->bitlocker);
-            append(d->why, sizeof d->why, why);
+            hr_strlist_add(d->why, sizeof d->why, why);
         }
         switch (w->drive_type) {
         case 3: v->can_hold_swap = HR_TRI_YES; break;
@@ -440,7 +429,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
     } else {
         call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
                  &raw->nvml);
-        append(g->notes, sizeof g->notes, why);
+        hr_strlist_add(g->notes, sizeof g->notes, why);
     }
     int nvml_end = g->count, next_nvml = first_nvml;
     if (raw->dxgi.state == HR_WIN_OK) {
@@ -472,13 +461,13 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
                 x->integrated = HR_TRI_NO;
         }
         if (raw->nvml.state != HR_WIN_OK)
-            append(g->notes, sizeof g->notes, "VRAM in use is per process in DXGI: not shown");
+            hr_strlist_add(g->notes, sizeof g->notes, "VRAM in use is per process in DXGI: not shown");
     } else {
         call_why(why, sizeof why, "DXGI", &raw->dxgi);
-        append(g->notes, sizeof g->notes, why);
+        hr_strlist_add(g->notes, sizeof g->notes, why);
     }
     if (g->count == 0)
-        append(g->notes, sizeof g->notes, "no GPU found");
+        hr_strlist_add(g->notes, sizeof g->notes, "no GPU found");
 }
 
 static void model_power(const hr_win_raw *raw, hr_snapshot *s)

@@ -397,6 +397,19 @@ static void test_state(void)
         CHECK(hr_apply_state_parse(bad[i], strlen(bad[i]), "/var/lib/headroom/apply-state.json",
                                    &t, &err) < 0);
     CHECK_CONTAINS(err.msg, "apply-state.json");
+
+    /* Paths come back byte for byte or not at all: a NUL or invalid UTF-8 is refused. */
+    const char *head = "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\","
+                       "\"status\":\"applied\",\"areas\":[{\"path\":";
+    const char *paths[] = {"\"/a\\u0000b\"}]}", "\"/a\xff\"}]}"};
+    const char *why[] = {"NUL", "invalid UTF-8"};
+    for (size_t i = 0; i < 2; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "%s%s", head, paths[i]);
+        CHECK(hr_apply_state_parse(doc, strlen(doc), "apply-state.json", &t, &err) == HR_EPARSE);
+        CHECK_CONTAINS(err.msg, "apply-state.json: ");
+        CHECK_CONTAINS(err.msg, why[i]);
+    }
 }
 
 static void test_verify(void)

@@ -5,6 +5,7 @@
  * a working swap area; the old area goes off only after the new one is on (S3.1). */
 #define _GNU_SOURCE 1   /* fallocate(2) */
 #include "apply_linux.h"
+#include "lx_read.h"
 
 #include "platform/platform.h"
 
@@ -49,33 +50,6 @@ static int sys_err(hr_error *err, const char *what, const char *path)
 {
     int e = errno;
     return hr_error_set(err, hr_error_from_errno(e), "%s %s: %s", what, path, strerror(e));
-}
-
-int hr_lx_read_path(const char *path, hr_buf *out, size_t max, hr_error *err)
-{
-    hr_buf_reset(out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sys_err(err, "open", path);
-    char tmp[65536];
-    for (;;) {
-        ssize_t n = read(fd, tmp, sizeof tmp);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int r = sys_err(err, "read", path);
-            close(fd);
-            return r;
-        }
-        if (n == 0)
-            break;
-        if (out->len + (size_t)n > max || hr_buf_append(out, tmp, (size_t)n) < 0) {
-            close(fd);
-            return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", path, max);
-        }
-    }
-    close(fd);
-    return 0;
 }
 
 static int write_all(int fd, const void *p, size_t n)
@@ -355,7 +329,7 @@ int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err)
     *count = 0;
     hr_buf b;
     hr_buf_init(&b, (size_t)4 << 20);
-    int r = hr_lx_read_path("/proc/swaps", &b, (size_t)4 << 20, err);
+    int r = hr_lx_read(NULL, "/proc/swaps", &b, (size_t)4 << 20, err);
     hr_swap_area *areas = calloc(HR_MAX_PAGING, sizeof *areas);
     int n = 0;
     if (r == 0 && !areas)
@@ -399,18 +373,10 @@ static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *
     state_file(rq, p, sizeof p);
     hr_buf b;
     hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    int r = hr_lx_read_path(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
-    if (r == HR_ENOENT) {
-        hr_buf_free(&b);
-        hr_error_clear(err);
-        return 0;
-    }
-    if (r == 0)
-        r = hr_apply_state_parse(hr_buf_str(&b), b.len, p, st, err);
+    int r = hr_lx_read(NULL, p, &b, HR_APPLY_STATE_MAX_BYTES, err);
+    r = hr_apply_state_load(r, &b, p, HR_OS_LINUX, st, err);
     hr_buf_free(&b);
-    if (r == 0 && st->os != HR_OS_LINUX)
-        r = hr_error_set(err, HR_EPARSE, "%s: a Windows state file", p);
-    return r < 0 ? r : 1;
+    return r;
 }
 
 static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
@@ -443,7 +409,7 @@ static void utc_stamp(time_t t, char *out, size_t n, bool compact)
 static int read_fstab(const char *path, hr_buf *bytes, hr_fstab *f, bool *existed, hr_error *err)
 {
     *existed = true;
-    int r = hr_lx_read_path(path, bytes, HR_FSTAB_MAX_BYTES, err);
+    int r = hr_lx_read(NULL, path, bytes, HR_FSTAB_MAX_BYTES, err);
     if (r == HR_ENOENT) {
         *existed = false;
         hr_error_clear(err);
@@ -571,7 +537,7 @@ static int step_record(const hr_apply_request *rq, hr_apply_state *st, hr_error 
     hr_strlcpy(st->fstab_path, fp, sizeof st->fstab_path);
     hr_buf b;
     hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
-    int r = hr_lx_read_path(fp, &b, HR_FSTAB_MAX_BYTES, err);
+    int r = hr_lx_read(NULL, fp, &b, HR_FSTAB_MAX_BYTES, err);
     if (r == HR_ENOENT) {
         hr_error_clear(err);
         st->fstab_existed = false;
@@ -759,7 +725,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         hr_buf cur;
         hr_buf_init(&cur, HR_FSTAB_MAX_BYTES);
         hr_error e2 = {0};
-        int rr = hr_lx_read_path(fp, &cur, HR_FSTAB_MAX_BYTES, &e2);
+        int rr = hr_lx_read(NULL, fp, &cur, HR_FSTAB_MAX_BYTES, &e2);
         bool same = rr == 0 && hr_fnv1a64(cur.data ? cur.data : "", cur.len) == st.fstab_written_hash;
         if (same && !st.fstab_existed) {
             hr_buf_printf(log, "%sremove %s (headroom created it)\n", pre, fp);
@@ -770,7 +736,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             hr_buf_init(&orig, HR_FSTAB_MAX_BYTES);
             hr_buf_printf(log, "%srestore %s from %s (its bytes before headroom)\n", pre, fp,
                           st.fstab_backup);
-            r = hr_lx_read_path(st.fstab_backup, &orig, HR_FSTAB_MAX_BYTES, err);
+            r = hr_lx_read(NULL, st.fstab_backup, &orig, HR_FSTAB_MAX_BYTES, err);
             if (r == 0 && !dry_run)
                 r = hr_platform_atomic_replace(fp, orig.data ? orig.data : "", orig.len, 0644, err);
             hr_buf_free(&orig);
@@ -903,7 +869,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     if (r == 0) {
         hr_meminfo mi;
         hr_error e2 = {0};
-        if (hr_lx_read_path("/proc/meminfo", &b, (size_t)1 << 20, &e2) == 0 &&
+        if (hr_lx_read(NULL, "/proc/meminfo", &b, (size_t)1 << 20, &e2) == 0 &&
             hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &e2) == 0) {
             in->commit_limit_bytes = mi.commit_limit;
             in->commit_charge_bytes = mi.committed_as;

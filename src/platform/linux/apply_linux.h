@@ -30,7 +30,5 @@ int hr_lx_swapoff(const char *path, hr_error *err);
 int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err);
 /* 16 random bytes. */
 int hr_lx_random(unsigned char *out, size_t n, hr_error *err);
-/* Read a whole file (at most max bytes); HR_ENOENT if it does not exist. */
-int hr_lx_read_path(const char *path, hr_buf *out, size_t max, hr_error *err);
 
 #endif

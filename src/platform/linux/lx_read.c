@@ -28,6 +28,9 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     char full[4096];
     hr_lx_path(sysroot, path, full, sizeof full);
     hr_buf_reset(b);
+    /* A cut-short name would open another file (apply reads the state file through here). */
+    if (strlen(path) + (hr_lx_live(sysroot) ? 0 : strlen(sysroot) + 1) >= sizeof full)
+        return hr_error_set(err, HR_EINVAL, "%s: path too long", path);
     int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;

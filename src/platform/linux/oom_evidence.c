@@ -8,6 +8,8 @@
  * Every record goes through the same phrase table as log lines (core/diag.c). */
 #include "platform/platform.h"
 
+#include "linux_probes.h"
+
 #include "core/kmsg.h"
 
 #include <errno.h>
@@ -276,74 +278,16 @@ static void vmstat_counter(collect *k, bool kernel_log_ok)
     }
 }
 
-/* This process's memory cgroup: the /proc/self/cgroup line whose controllers include
- * "memory" (v1, hybrid layouts), else the "0::" line (v2); then its mount point. */
-static bool memory_cgroup_dir(const collect *k, char *dir, size_t n, bool *v2)
-{
-    char p[4096], line[4096], cg[2048] = "";
-    bool have_v1 = false, have_v2 = false;
-    path_of(k, "/proc/self/cgroup", p, sizeof p);
-    FILE *f = fopen(p, "r");
-    if (!f)
-        return false;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        char *c1 = strchr(line, ':');
-        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c2 = '\0';
-        const char *ctrls = c1 + 1, *path = c2 + 1;
-        bool mem = false;
-        for (const char *s = ctrls; (s = strstr(s, "memory")) != NULL; s += 6)
-            if ((s == ctrls || s[-1] == ',') && (s[6] == '\0' || s[6] == ','))
-                mem = true;
-        if (mem) {
-            snprintf(cg, sizeof cg, "%s", path);
-            have_v1 = true;
-        } else if (!have_v1 && strcmp(line, "0") == 0 && ctrls[0] == '\0') {
-            snprintf(cg, sizeof cg, "%s", path);
-            have_v2 = true;
-        }
-    }
-    fclose(f);
-    if (!have_v1 && !have_v2)
-        return false;
-    *v2 = !have_v1;
-    path_of(k, "/proc/self/mountinfo", p, sizeof p);
-    f = fopen(p, "r");
-    if (!f)
-        return false;
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f)) {
-        /* id parent maj:min root mountpoint opts... - fstype source superopts */
-        char *sep = strstr(line, " - ");
-        if (!sep)
-            continue;
-        char fstype[64] = "", super[1024] = "", mnt[2048] = "";
-        if (sscanf(sep + 3, "%63s %*s %1023s", fstype, super) < 1)
-            continue;
-        if (sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1)
-            continue;
-        if (*v2 ? strcmp(fstype, "cgroup2") == 0
-                : (strcmp(fstype, "cgroup") == 0 && strstr(super, "memory") != NULL)) {
-            snprintf(dir, n, "%s%s%s", k->root, mnt, strcmp(cg, "/") == 0 ? "" : cg);
-            found = true;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
 static void cgroup_counter(collect *k)
 {
-    char dir[4096], p[4200];
-    bool v2 = false;
-    if (!memory_cgroup_dir(k, dir, sizeof dir, &v2)) {
+    char dir[4096], p[6200];
+    hr_cgroup_version v = HR_CGROUP_NONE;
+    if (!hr_lx_memory_cgroup_dir(k->root, dir, sizeof dir, &v)) {
         hr_diag_note_source(k->ctx, "cgroup", false, -1, "no memory cgroup found for this process");
         return;
     }
-    snprintf(p, sizeof p, "%s/%s", dir, v2 ? "memory.events" : "memory.oom_control");
+    snprintf(p, sizeof p, "%s%s/%s", k->root, dir,
+             v == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         /* The root cgroup has no memory.events: nothing to count there. */

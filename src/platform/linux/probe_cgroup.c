@@ -80,55 +80,86 @@ static uint64_t read_num(const char *sysroot, const char *dir, const char *file)
     return HR_UNKNOWN;
 }
 
-void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
+/* Where this process's memory controller lives: /proc/self/cgroup names the hierarchy and
+ * the path, mountinfo where that hierarchy is mounted. Fills g->memory_version, hybrid and
+ * path as it learns them, then g->dir (sysroot-relative), *m (the mount) and *rel (the path
+ * below the mount, "/" for its root; points into g->path). 1: found; 0: the process has no
+ * memory controller (HR_CGROUP_NONE); < 0: err names the file and what is wrong. */
+static int locate_memory_cgroup(const char *sysroot, hr_cgroup *g, hr_mount *m, const char **rel,
+                                hr_error *err)
 {
-    hr_cgroup *g = &s->cgroup;
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
     hr_proc_cgroup pc;
-    int r = hr_lx_read(sysroot, "/proc/self/cgroup", &b, HR_LX_SMALL_FILE, &err);
+    int r = hr_lx_read(sysroot, "/proc/self/cgroup", &b, HR_LX_SMALL_FILE, err);
     if (r == 0)
-        r = hr_parse_proc_cgroup(hr_buf_str(&b), b.len, "/proc/self/cgroup", &pc, &err);
+        r = hr_parse_proc_cgroup(hr_buf_str(&b), b.len, "/proc/self/cgroup", &pc, err);
     if (r != 0) {
-        hr_section_fail(&g->s, "%s", err.msg);
         hr_buf_free(&b);
-        return;
+        return r;
     }
     g->hybrid = pc.has_v2 && pc.v1_lines > 0;
     bool v1 = pc.has_v1_memory;
     if (!v1 && !pc.has_v2) {
         g->memory_version = HR_CGROUP_NONE;
-        hr_section_ok(&g->s, "/proc/self/cgroup");
-        g->memory_max_bytes = g->swap_max_bytes = HR_UNLIMITED;
         hr_buf_free(&b);
-        return;
+        return 0;
     }
     g->memory_version = v1 ? HR_CGROUP_V1 : HR_CGROUP_V2;
     hr_strlcpy(g->path, v1 ? pc.v1_memory_path : pc.v2_path, sizeof g->path);
 
-    r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
-    hr_mount m;
+    r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, err);
     if (r == 0)
-        r = find_mount(hr_buf_str(&b), b.len, !v1, &m, &err);
-    if (r != 1) {
-        if (r < 0)
-            hr_section_fail(&g->s, "%s", err.msg);
-        else
-            hr_section_fail(&g->s, "no %s mount for the memory controller in /proc/self/mountinfo",
-                            v1 ? "cgroup (memory)" : "cgroup2");
-        hr_buf_free(&b);
+        r = find_mount(hr_buf_str(&b), b.len, !v1, m, err);
+    hr_buf_free(&b);
+    if (r == 0)
+        r = hr_error_set(err, HR_ENOENT,
+                         "no %s mount for the memory controller in /proc/self/mountinfo",
+                         v1 ? "cgroup (memory)" : "cgroup2");
+    if (r < 0)
+        return r;
+    /* Inside a cgroup namespace the mount's root is the namespace root: strip it. */
+    const char *rp = g->path;
+    size_t rootn = strlen(m->root);
+    if (rootn > 1 && strncmp(rp, m->root, rootn) == 0 && (rp[rootn] == '/' || rp[rootn] == '\0'))
+        rp += rootn;
+    if (!*rp)
+        rp = "/";
+    *rel = rp;
+    snprintf(g->dir, sizeof g->dir, "%s%s", m->mount_point, strcmp(rp, "/") == 0 ? "" : rp);
+    return 1;
+}
+
+bool hr_lx_memory_cgroup_dir(const char *sysroot, char *dir, size_t n, hr_cgroup_version *v)
+{
+    hr_cgroup g;
+    hr_mount m;
+    const char *rel;
+    memset(&g, 0, sizeof g);
+    if (locate_memory_cgroup(sysroot, &g, &m, &rel, NULL) != 1)
+        return false;
+    hr_strlcpy(dir, g.dir, n);
+    *v = g.memory_version;
+    return true;
+}
+
+void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
+{
+    hr_cgroup *g = &s->cgroup;
+    hr_error err = {0};
+    hr_mount m;
+    const char *rel = "/";
+    int r = locate_memory_cgroup(sysroot, g, &m, &rel, &err);
+    if (r < 0) {
+        hr_section_fail(&g->s, "%s", err.msg);
         return;
     }
-    hr_buf_free(&b);
-    /* Inside a cgroup namespace the mount's root is the namespace root: strip it. */
-    const char *rel = g->path;
-    size_t rootn = strlen(m.root);
-    if (rootn > 1 && strncmp(rel, m.root, rootn) == 0 && (rel[rootn] == '/' || rel[rootn] == '\0'))
-        rel += rootn;
-    if (!*rel)
-        rel = "/";
-    snprintf(g->dir, sizeof g->dir, "%s%s", m.mount_point, strcmp(rel, "/") == 0 ? "" : rel);
+    if (r == 0) {
+        hr_section_ok(&g->s, "/proc/self/cgroup");
+        g->memory_max_bytes = g->swap_max_bytes = HR_UNLIMITED;
+        return;
+    }
+    bool v1 = g->memory_version == HR_CGROUP_V1;
     if (!hr_lx_exists(sysroot, g->dir)) {
         hr_section_fail(&g->s, "%s: cgroup directory not found", g->dir);
         return;

@@ -146,18 +146,16 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
         unsigned long long v;
         if (amd) {
             hr_strlcpy(gpu->source, "amdgpu sysfs", sizeof gpu->source);
-            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_vram_total", cards[i]);
-            if (hr_lx_read_u64(sysroot, p, &v))
-                gpu->vram_total_bytes = v;
-            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_vram_used", cards[i]);
-            if (hr_lx_read_u64(sysroot, p, &v))
-                gpu->vram_used_bytes = v;
-            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_gtt_total", cards[i]);
-            if (hr_lx_read_u64(sysroot, p, &v))
-                gpu->shared_total_bytes = v;
-            snprintf(p, sizeof p, "/sys/class/drm/card%d/device/mem_info_gtt_used", cards[i]);
-            if (hr_lx_read_u64(sysroot, p, &v))
-                gpu->shared_used_bytes = v;
+            const struct { const char *file; uint64_t *out; } mem[] = {
+                {"mem_info_vram_total", &gpu->vram_total_bytes},
+                {"mem_info_vram_used", &gpu->vram_used_bytes},
+                {"mem_info_gtt_total", &gpu->shared_total_bytes},
+                {"mem_info_gtt_used", &gpu->shared_used_bytes}};
+            for (size_t k = 0; k < sizeof mem / sizeof mem[0]; k++) {
+                snprintf(p, sizeof p, "/sys/class/drm/card%d/device/%s", cards[i], mem[k].file);
+                if (hr_lx_read_u64(sysroot, p, &v))
+                    *mem[k].out = v;
+            }
             /* APUs get a small BIOS carve-out as "VRAM" and live on system RAM through GTT:
              * a carve-out of 2 GiB or less marks one (a hint; discrete cards have more). */
             if (gpu->vram_total_bytes != HR_UNKNOWN)

@@ -274,17 +274,9 @@ static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *
     hr_buf b;
     hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
     int r = read_file(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
-    if (r == HR_ENOENT) {
-        hr_buf_free(&b);
-        hr_error_clear(err);
-        return 0;
-    }
-    if (r == 0)
-        r = hr_apply_state_parse(hr_buf_str(&b), b.len, p, st, err);
+    r = hr_apply_state_load(r, &b, p, HR_OS_WINDOWS, st, err);
     hr_buf_free(&b);
-    if (r == 0 && st->os != HR_OS_WINDOWS)
-        r = hr_error_set(err, HR_EPARSE, "%s: a Linux state file", p);
-    return r < 0 ? r : 1;
+    return r;
 }
 
 static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
