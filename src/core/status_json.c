@@ -48,7 +48,8 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d, bool 
     str_or_null(w, "fs_type", d->fs_type);
     str_or_null(w, "mount_point", d->mount_point);
     tri(w, "rotational", d->rotational);
-    tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN ? HR_TRI_UNKNOWN
+    /* A virtual disk's rotational flag says nothing about the host's medium. */
+    tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
                   : d->rotational == HR_TRI_YES   ? HR_TRI_NO
                                                   : HR_TRI_YES);
     hr_json_bool(w, "virtual_disk", d->virtual_disk);
@@ -77,15 +78,27 @@ static const char *overcommit_name(hr_overcommit m)
 
 uint64_t hr_status_real_ceiling(const hr_snapshot *s)
 {
+    uint64_t ceiling;
     if (s->commit.enforced == HR_TRI_YES)
-        return s->commit.limit_bytes;
-    if (s->ram.total_bytes == HR_UNKNOWN || !s->paging_s.ok)
+        ceiling = s->commit.limit_bytes;
+    else if (s->ram.total_bytes == HR_UNKNOWN || !s->paging_s.ok)
         return HR_UNKNOWN;
-    uint64_t swap = 0;
-    for (int i = 0; i < s->paging_count; i++)
-        if (s->paging[i].size_bytes != HR_UNKNOWN)
-            swap += s->paging[i].size_bytes;
-    return s->ram.total_bytes + swap;
+    else /* zram is not counted: its pages still live in RAM (S5.3) */
+        ceiling = s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
+    /* A cgroup caps memory (v2: plus its swap allowance; v1: memory+swap) before RAM does. */
+    const hr_cgroup *g = &s->cgroup;
+    uint64_t cap = HR_UNKNOWN;
+    if (g->s.ok && g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED) {
+        cap = g->memory_max_bytes;
+        if (g->memory_version == HR_CGROUP_V2 && g->swap_max_bytes != HR_UNKNOWN) {
+            uint64_t sw = g->swap_max_bytes == HR_UNLIMITED ? hr_snapshot_disk_paging_bytes(s) : g->swap_max_bytes;
+            cap = cap + sw < cap ? UINT64_MAX - 2 : cap + sw;
+        } else if (g->memory_version == HR_CGROUP_V1 && g->memsw_max_bytes != HR_UNKNOWN &&
+                   g->memsw_max_bytes != HR_UNLIMITED) {
+            cap = g->memsw_max_bytes;
+        }
+    }
+    return cap != HR_UNKNOWN && ceiling != HR_UNKNOWN && cap < ceiling ? cap : ceiling;
 }
 
 static void platform(hr_json_writer *w, const hr_snapshot *s)

@@ -151,11 +151,16 @@ static void commit(out *o, const hr_snapshot *s)
             break;
         case HR_OVERCOMMIT_HEURISTIC:
         case HR_OVERCOMMIT_ALWAYS:
-            pf(o, "  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is RAM + swap = %s;\n"
+        {
+            uint64_t ceiling = hr_status_real_ceiling(s);
+            bool capped = ceiling != HR_UNKNOWN && s->ram.total_bytes != HR_UNKNOWN &&
+                          ceiling < s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
+            pf(o, "  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
                   "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n",
                (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? "always" : "heuristic",
-               sz(hr_status_real_ceiling(s), b, sizeof b));
+               capped ? "the cgroup limit (below RAM + disk swap)" : "RAM + disk swap", sz(ceiling, b, sizeof b));
             break;
+        }
         default:
             pf(o, "  enforcement unknown (vm.overcommit_memory unreadable)\n");
         }
@@ -204,7 +209,7 @@ static void paging(out *o, const hr_snapshot *s)
         if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES)
             pf(o, "    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n",
                warn(o), reset(o));
-        if (d->rotational == HR_TRI_YES)
+        if (d->rotational == HR_TRI_YES && !d->virtual_disk)
             pf(o, "    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n");
     }
     const hr_paging_config *pc = &s->paging_config;

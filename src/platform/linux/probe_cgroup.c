@@ -172,7 +172,7 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
         g->memsw_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.memsw.limit_in_bytes", &g->s);
         g->memory_current_bytes = read_num(sysroot, g->dir, "memory.usage_in_bytes");
         g->memory_peak_bytes = read_num(sysroot, g->dir, "memory.max_usage_in_bytes");
-        g->memory_high_bytes = HR_UNLIMITED;
+        g->memory_high_bytes = HR_UNKNOWN; /* v1 has no memory.high */
         g->swap_max_bytes = HR_UNKNOWN;
         snprintf(path, sizeof path, "%s/memory.oom_control", g->dir);
         uint64_t k;
