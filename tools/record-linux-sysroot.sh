@@ -92,6 +92,7 @@ done
 
 # zswap parameters (and /sys/module itself: without zswap in it, the kernel has none).
 [ -d "$SRC/sys/module" ] && mkdir -p "$OUT/sys/module"
+[ -d "$SRC/sys/block" ] && mkdir -p "$OUT/sys/block"   # an empty /sys/block still says "no zram"
 for f in "$SRC"/sys/module/zswap/parameters/*; do
     [ -f "$f" ] && copy_file "${f#"$SRC"}"
 done
