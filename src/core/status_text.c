@@ -91,7 +91,9 @@ static void tiers(out *o, const hr_snapshot *s)
     pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), "TIER", "TOTAL", "USED", "AVAILABLE", reset(o));
     if (s->gpus.count == 0) {
         pf(o, "%-22s %12s %12s %12s  %s\n", "1 GPU memory (VRAM)", "-", "-", "-",
-           s->gpus.notes[0] ? s->gpus.notes : "no GPU found");
+           !s->gpus.s.ok && s->gpus.s.why[0] ? "unknown (see GPUS)"
+           : s->gpus.notes[0]                 ? s->gpus.notes
+                                              : "no GPU found");
     }
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
