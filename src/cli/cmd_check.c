@@ -36,14 +36,12 @@ int hr_cmd_check(int argc, char **argv)
         hr_cli_error("check: out of memory");
         return HR_EXIT_FAILURE;
     }
-    hr_error err = {0};
-    int r = hr_plan_compute(snap, &cli.in, plan, &err);
-    if (r < 0) {
-        hr_cli_error("check: %s", err.msg);
+    rc = hr_plan_args_compute("check", snap, &cli, plan);
+    if (rc != HR_PLAN_ARGS_GO) {
         free(plan);
         free(chk);
         free(snap);
-        return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE;   /* a fact is missing: give it */
+        return rc;
     }
     hr_check_compute(snap, &cli.in, plan, chk);
 

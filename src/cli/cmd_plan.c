@@ -33,13 +33,11 @@ int hr_cmd_plan(int argc, char **argv)
         hr_cli_error("plan: out of memory");
         return HR_EXIT_FAILURE;
     }
-    hr_error err = {0};
-    int r = hr_plan_compute(snap, &cli.in, plan, &err);
-    if (r < 0) {
-        hr_cli_error("%s", err.msg);
+    rc = hr_plan_args_compute("plan", snap, &cli, plan);
+    if (rc != HR_PLAN_ARGS_GO) {
         free(plan);
         free(snap);
-        return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE;   /* a fact is missing: give it */
+        return rc;
     }
     hr_buf out;
     hr_buf_init(&out, 0);

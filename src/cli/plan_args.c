@@ -156,3 +156,13 @@ int hr_plan_args_start(const char *cmd, int argc, char **argv, void (*usage)(FIL
     rc = hr_plan_args_snapshot(cmd, cli, snap);
     return rc ? rc : HR_PLAN_ARGS_GO;
 }
+
+int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, hr_plan *plan)
+{
+    hr_error err = {0};
+    int r = hr_plan_compute(snap, &cli->in, plan, &err);
+    if (r >= 0)
+        return HR_PLAN_ARGS_GO;
+    hr_cli_error("%s: %s", cmd, err.msg);
+    return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE; /* a fact is missing: give it */
+}

@@ -33,4 +33,8 @@ int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot *
 int hr_plan_args_start(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
                        hr_plan_cli *cli, hr_snapshot **snap);
 
+/* Compute the plan for cmd; on failure print "<cmd>: <why>" and return the exit status
+ * (3 when a fact is missing and the user can give it), else HR_PLAN_ARGS_GO. */
+int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, hr_plan *plan);
+
 #endif
