@@ -3,8 +3,10 @@
 # guides give (dd if=/dev/zero, chmod, mkswap, swapon), measured in the same run on the same
 # loop-mounted ext4 image. Not a test: it prints the figures and the ratio.
 # usage: sudo bench/apply_swapfile.sh HEADROOM [SIZE_GIB=16] [WORKDIR=/var/tmp]
+#        (HR_BENCH_SMOKE=1: 1 GiB, to prove it works)
 set -eu
-H=$(readlink -f "$1"); GIB=${2:-16}; WORK=${3:-/var/tmp}
+H=$(readlink -f "${1:-build/src/headroom}"); GIB=${2:-16}; WORK=${3:-/var/tmp}
+[ -n "${HR_BENCH_SMOKE:-}" ] && GIB=1
 export PATH=$PATH:/sbin:/usr/sbin
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (swapon, loop mounts)"; exit 77; }
 T=$(mktemp -d "$WORK/hr-bench.XXXXXX"); M="$T/mnt"

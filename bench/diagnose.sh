@@ -2,12 +2,14 @@
 # Benchmark: headroom diagnose's classification throughput on a generated 1 GB console log,
 # as a ratio against `grep -c -E` with the same phrase set, measured in the same run.
 # Not a test: it prints figures. The log lives in a temporary directory and is deleted.
-# usage: bench/diagnose.sh [HEADROOM] [SIZE_MB]
+# usage: bench/diagnose.sh HEADROOM [SIZE_MB]   (HR_BENCH_SMOKE=1: 2 MB, to prove it works)
 set -eu
 HR=${1:-build/src/headroom}
 MB=${2:-1024}
+[ -n "${HR_BENCH_SMOKE:-}" ] && MB=2
 HERE=$(cd "$(dirname "$0")" && pwd)
-RULES="$HERE/../src/core/diag_rules.c"
+RULES="$HERE/../src/core/diagnose/diag_rules.c"
+[ -f "$RULES" ] || { echo "bench: $RULES missing" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

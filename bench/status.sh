@@ -3,10 +3,11 @@
 # Prints wall time per run for both, their ratio, the binary size and its run-time
 # dependencies. Target (issue 2): ratio <= 1 while reporting far more; binary < 1 MiB.
 set -eu
-build=${1:-build}
-bin="$build/src/headroom"
+# usage: bench/status.sh HEADROOM   (HR_BENCH_SMOKE=1: a few runs, to prove the script works)
+bin=${1:-build/src/headroom}
 [ -x "$bin" ] || { echo "build first: $bin missing" >&2; exit 1; }
 n=${HR_BENCH_RUNS:-300}
+[ -n "${HR_BENCH_SMOKE:-}" ] && n=3
 
 now() { date +%s%N; }
 run_headroom() { for _ in $(seq "$n"); do "$bin" status --json >/dev/null || true; done; }

@@ -2,8 +2,8 @@
 #ifndef HR_CLI_UTIL_H
 #define HR_CLI_UTIL_H
 
-#include "core/buf.h"
-#include "core/error.h"
+#include "core/base/buf.h"
+#include "core/base/error.h"
 
 #include <stdbool.h>
 #include <stdio.h>

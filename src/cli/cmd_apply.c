@@ -3,8 +3,8 @@
 #include "cli_util.h"
 #include "commands.h"
 
-#include "core/plan.h"
-#include "core/size.h"
+#include "core/plan/plan.h"
+#include "core/base/size.h"
 #include "platform/platform.h"
 
 #include <stdlib.h>

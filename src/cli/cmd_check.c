@@ -3,8 +3,8 @@
 #include "commands.h"
 #include "plan_args.h"
 
-#include "core/check.h"
-#include "core/json_writer.h"
+#include "core/check/check.h"
+#include "core/base/json_writer.h"
 
 #include <stdlib.h>
 

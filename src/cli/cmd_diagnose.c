@@ -3,11 +3,11 @@
 #include "console.h"
 #include "commands.h"
 
-#include "core/diag.h"
-#include "core/diag_render.h"
-#include "core/duration.h"
-#include "core/json_writer.h"
-#include "core/textdec.h"
+#include "core/diagnose/diag.h"
+#include "core/diagnose/diag_render.h"
+#include "core/base/duration.h"
+#include "core/base/json_writer.h"
+#include "core/base/textdec.h"
 #include "platform/platform.h"
 
 #include <errno.h>

@@ -3,8 +3,8 @@
 #include "commands.h"
 #include "plan_args.h"
 
-#include "core/json_writer.h"
-#include "core/plan.h"
+#include "core/base/json_writer.h"
+#include "core/plan/plan.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
 #include "cli_util.h"
 #include "commands.h"
 
-#include "core/json_writer.h"
-#include "core/status_render.h"
+#include "core/base/json_writer.h"
+#include "core/status/status_render.h"
 #include "platform/platform.h"
 
 #include <stdlib.h>

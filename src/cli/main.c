@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef HR_VERSION
-#define HR_VERSION "0.1.0"
-#endif
 
 static void usage(FILE *f)
 {

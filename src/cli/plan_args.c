@@ -3,7 +3,7 @@
 #include "cli_util.h"
 #include "commands.h"
 
-#include "core/size.h"
+#include "core/base/size.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef HR_CLI_PLAN_ARGS_H
 #define HR_CLI_PLAN_ARGS_H
 
-#include "core/plan.h"
+#include "core/plan/plan.h"
 #include "platform/platform.h"
 
 #include <stdbool.h>

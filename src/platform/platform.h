@@ -6,9 +6,9 @@
 #ifndef HR_PLATFORM_H
 #define HR_PLATFORM_H
 
-#include "../core/diag.h"
-#include "../core/error.h"
-#include "../core/snapshot.h"
+#include "core/diagnose/diag.h"
+#include "core/base/error.h"
+#include "core/model/snapshot.h"
 
 typedef struct hr_probe_opts {
     /* Linux: root of the /proc and /sys tree to read ("/" = this machine). Tests replay
@@ -45,9 +45,9 @@ hr_os hr_platform_os(void);
 /* ---- apply / rollback / verify (docs/apply.md) ----
  * The facts are gathered and the steps run here; the decisions are the core's
  * (core/apply_plan.h, core/apply_verify.h). */
-#include "../core/apply_plan.h"
-#include "../core/apply_verify.h"
-#include "../core/buf.h"
+#include "core/apply/apply_plan.h"
+#include "core/apply/apply_verify.h"
+#include "core/base/buf.h"
 
 typedef struct hr_apply_request {
     uint64_t size_bytes;          /* Linux: the swap file; Windows: initial = maximum */

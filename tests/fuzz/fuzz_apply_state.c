@@ -1,6 +1,6 @@
 /* apply state reader: never crashes on any bytes; what parses writes back and re-parses to
  * the same areas. */
-#include "core/apply_state.h"
+#include "core/apply/apply_state.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Fuzz the ComfyUI launch-flag parser: any bytes, never a crash, a read past the length or a
  * value outside what the flags allow. */
-#include "core/comfy_args.h"
+#include "core/model/comfy_args.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* Fuzz the whole diagnosis path: decoder (any chunking) → classifier, the kernel record
  * parsers on every line, a Windows event from NUL-separated values, then both renderers.
  * The JSON must always be complete. */
-#include "core/diag.h"
-#include "core/diag_render.h"
-#include "core/kmsg.h"
-#include "core/textdec.h"
+#include "core/diagnose/diag.h"
+#include "core/diagnose/diag_render.h"
+#include "core/diagnose/kmsg.h"
+#include "core/base/textdec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* fstab editor: parse never crashes; parse + render is the identity; add + remove of a swap
  * line gives the original bytes back. */
-#include "core/fstab.h"
+#include "core/model/fstab.h"
 
 #include <stdint.h>
 #include <stdlib.h>

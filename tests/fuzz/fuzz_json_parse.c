@@ -1,6 +1,6 @@
 /* Fuzz the strict JSON parser: any input either parses into a tree we can walk completely
  * or fails with a message; never a crash, a leak or a read past the buffer. */
-#include "core/json_parse.h"
+#include "core/base/json_parse.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Fuzz /proc/meminfo parsing: no crash, no read past the input, and every size it accepts
  * is a whole number of KiB (the kernel prints kB), or unknown. */
-#include "core/meminfo.h"
-#include "core/snapshot.h"
+#include "core/model/meminfo.h"
+#include "core/model/snapshot.h"
 
 #include <stdint.h>
 #include <stdlib.h>

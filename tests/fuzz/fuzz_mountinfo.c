@@ -1,6 +1,6 @@
 /* Fuzz mountinfo parsing: line by line and the longest-prefix lookup. The found mount's
  * mount point must be a prefix of the path looked up, at a component boundary. */
-#include "core/mountinfo.h"
+#include "core/model/mountinfo.h"
 
 #include <stdint.h>
 #include <stdlib.h>

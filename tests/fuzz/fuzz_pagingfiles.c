@@ -1,6 +1,6 @@
 /* Fuzz the registry string splitter and the PagingFiles / ExistingPageFiles parsers. The
  * first byte picks the registry type; the rest is the value's data. */
-#include "core/pagingfiles.h"
+#include "core/model/pagingfiles.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* PagingFiles list reader + safe sequence: never crashes; every stage keeps a paging file;
  * serialize/deserialize round trips. */
-#include "core/pagingfiles_write.h"
+#include "core/apply/pagingfiles_write.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Fuzz the rules engine end to end: the bytes choose every fact of a snapshot (sizes up to
  * the extremes, unknowns, tri-states, strings) and the what-if inputs; plan, check and both
  * renderers must run without a crash, an overflow or a broken invariant. */
-#include "core/check.h"
-#include "core/plan.h"
-#include "core/size.h"
+#include "core/check/check.h"
+#include "core/plan/plan.h"
+#include "core/base/size.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Fuzz /proc/<pid>/cgroup parsing (v1, v2, hybrid). */
-#include "core/cgroup_parse.h"
+#include "core/model/cgroup_parse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Fuzz the /proc/<pid>/status parser and the by-program aggregation behind it. */
-#include "core/procs.h"
+#include "core/model/procs.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Fuzz the size parser users type into (plan/apply --size) and the formatter. An accepted
  * size formats without overflow, and its exact byte count parses back to itself. */
-#include "core/size.h"
+#include "core/base/size.h"
 
 #include <inttypes.h>
 #include <stdint.h>

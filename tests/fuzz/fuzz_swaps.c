@@ -1,5 +1,5 @@
 /* Fuzz /proc/swaps parsing: no crash, bounded output, consistent areas. */
-#include "core/swaps.h"
+#include "core/model/swaps.h"
 
 #include <stdint.h>
 #include <stdlib.h>

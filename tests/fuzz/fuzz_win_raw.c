@@ -1,9 +1,9 @@
 /* Fuzz recorded Windows answers end to end: JSON -> hr_win_raw -> snapshot -> both
  * renderers. Any input either loads or fails with a message; a loaded one always
  * converts and renders. */
-#include "core/json_writer.h"
-#include "core/status_render.h"
-#include "core/win_model.h"
+#include "core/base/json_writer.h"
+#include "core/status/status_render.h"
+#include "core/model/win_model.h"
 
 #include <stdint.h>
 #include <stdlib.h>

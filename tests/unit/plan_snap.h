@@ -3,8 +3,8 @@
 #ifndef HR_TEST_PLAN_SNAP_H
 #define HR_TEST_PLAN_SNAP_H
 
-#include "core/plan.h"
-#include "core/size.h"
+#include "core/plan/plan.h"
+#include "core/base/size.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +148,20 @@ static inline const hr_plan_step *find_step(const hr_plan *p, const char *id)
         if (strcmp(p->steps[i].id, id) == 0)
             return &p->steps[i];
     return NULL;
+}
+
+/* A step's command and text, or NULL when the plan has no such step (CHECK_CONTAINS then
+ * fails and says so, instead of the test dereferencing NULL). */
+static inline const char *step_command(const hr_plan *p, const char *id)
+{
+    const hr_plan_step *s = find_step(p, id);
+    return s ? s->command : NULL;
+}
+
+static inline const char *step_text(const hr_plan *p, const char *id)
+{
+    const hr_plan_step *s = find_step(p, id);
+    return s ? s->text : NULL;
 }
 
 static inline int step_index(const hr_plan *p, const char *id)

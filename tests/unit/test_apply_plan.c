@@ -2,9 +2,9 @@
  * state file round trip, and verify's verdicts. Pure core: runs on every OS. */
 #include "test.h"
 
-#include "core/apply_plan.h"
-#include "core/apply_verify.h"
-#include "core/size.h"
+#include "core/apply/apply_plan.h"
+#include "core/apply/apply_verify.h"
+#include "core/base/size.h"
 
 #include <stdlib.h>
 

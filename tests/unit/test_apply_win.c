@@ -5,8 +5,8 @@
 #include "test.h"
 
 #ifdef _WIN32
-#include "core/apply_plan.h"
-#include "core/size.h"
+#include "core/apply/apply_plan.h"
+#include "core/base/size.h"
 #include "platform/platform.h"
 
 #include <windows.h>

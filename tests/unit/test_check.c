@@ -1,7 +1,7 @@
 /* check: the verdict from what the machine can back vs what the workload needs, the seed's
  * story (16 GB, automatic paging file on C:, SDXL → WILL FAIL), its fix (S6 → OK), video on
  * 32 GB of paging (S4.2: crashed) vs 64 GB (stable), the to-do list and the other users. */
-#include "core/check.h"
+#include "core/check/check.h"
 #include "plan_snap.h"
 #include "test.h"
 

@@ -1,7 +1,7 @@
 /* ComfyUI launch flags: the ones that move memory are found in a full launcher line; bad
  * values are refused with the flag named. */
-#include "core/comfy_args.h"
-#include "core/size.h"
+#include "core/model/comfy_args.h"
+#include "core/base/size.h"
 #include "test.h"
 
 static int parse(const char *s, hr_comfy_args *a, hr_error *err)

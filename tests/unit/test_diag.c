@@ -1,11 +1,11 @@
 /* The diagnosis classifier, its judges, the kernel record parsers and durations. */
 #include "test.h"
 
-#include "core/diag.h"
-#include "core/diag_render.h"
-#include "core/duration.h"
-#include "core/kmsg.h"
-#include "core/phrase_match.h"
+#include "core/diagnose/diag.h"
+#include "core/diagnose/diag_render.h"
+#include "core/base/duration.h"
+#include "core/diagnose/kmsg.h"
+#include "core/base/phrase_match.h"
 
 #include <stdlib.h>
 

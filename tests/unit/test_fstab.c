@@ -2,7 +2,7 @@
  * newline, spaces and non-ASCII in paths); add/remove round trips to the original bytes. */
 #include "test.h"
 
-#include "core/fstab.h"
+#include "core/model/fstab.h"
 
 #include <stdlib.h>
 

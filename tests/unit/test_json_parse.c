@@ -1,7 +1,7 @@
 /* The strict JSON parser: values, accessors, every class of error with its position. */
 #include "test.h"
 
-#include "core/json_parse.h"
+#include "core/base/json_parse.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * (UTF-16LE, with the 0/2/4-byte empties) and as the REG_SZ Wine writes. */
 #include "test.h"
 
-#include "core/pagingfiles.h"
-#include "core/utf16.h"
+#include "core/model/pagingfiles.h"
+#include "core/base/utf16.h"
 
 /* Build a REG_MULTI_SZ from UTF-8 strings: each NUL-terminated, plus the final NUL. */
 static size_t multi_sz(uint8_t *out, size_t cap, const char *const *strs, int n)

@@ -3,12 +3,12 @@
  * exact formats (tabs and padding included). */
 #include "test.h"
 
-#include "core/cgroup_parse.h"
-#include "core/meminfo.h"
-#include "core/mountinfo.h"
-#include "core/snapshot.h"
-#include "core/swaps.h"
-#include "core/text.h"
+#include "core/model/cgroup_parse.h"
+#include "core/model/meminfo.h"
+#include "core/model/mountinfo.h"
+#include "core/model/snapshot.h"
+#include "core/model/swaps.h"
+#include "core/base/text.h"
 
 #include <stdlib.h>
 

@@ -66,7 +66,7 @@ static void test_worked_example(void)
     CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
     CHECK(!p->recommended.fixed);
     CHECK(has_reason(p, "range", "S3.2"));
-    CHECK_CONTAINS(find_step(p, "set-new")->text, "Initial size (MB): 32768, Maximum size (MB): 65536");
+    CHECK_CONTAINS(step_text(p, "set-new"), "Initial size (MB): 32768, Maximum size (MB): 65536");
     free(p);
 }
 

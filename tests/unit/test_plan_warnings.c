@@ -242,7 +242,7 @@ static void linux_placement(void)
     hr_plan *p = plan_run(s, &in);
     CHECK_STR(p->recommended.target_path, "/headroom.swap");
     CHECK_STR(p->candidates[0].reasons[p->candidates[0].reason_count - 2].id, "btrfs");
-    CHECK_CONTAINS(find_step(p, "create")->command, "btrfs filesystem mkswapfile --size 64g /headroom.swap");
+    CHECK_CONTAINS(step_command(p, "create"), "btrfs filesystem mkswapfile --size 64g /headroom.swap");
     CHECK(!p->candidates[1].eligible);
     CHECK_CONTAINS(p->candidates[1].reasons[0].text, "tmpfs");
     free(p);
@@ -274,8 +274,8 @@ static void linux_placement(void)
     CHECK_STR(p->removals[0].id, "remove-hdd");
     CHECK_EQ_U64(p->recommended.add_bytes, GB(64));
     CHECK(step_index(p, "swapoff-old") > step_index(p, "swapon"));
-    CHECK_CONTAINS(find_step(p, "swapoff-old")->command, "sudo swapoff /dev/sda3");
-    CHECK_CONTAINS(find_step(p, "create")->command, "fallocate -l 64G /data/headroom.swap");
+    CHECK_CONTAINS(step_command(p, "swapoff-old"), "sudo swapoff /dev/sda3");
+    CHECK_CONTAINS(step_command(p, "create"), "fallocate -l 64G /data/headroom.swap");
     free(p);
 
     /* The same partition on an SSD is kept and counted. */
@@ -299,7 +299,7 @@ static void linux_placement(void)
     CHECK(hr_plan_find_warning(p, "paging-on-removable") != NULL);
     CHECK_EQ_I64(p->removal_count, 1);
     CHECK_STR(p->removals[0].rule, "S5.4");
-    CHECK_CONTAINS(find_step(p, "swapoff-old")->command, "swapoff /media/backup/swapfile");
+    CHECK_CONTAINS(step_command(p, "swapoff-old"), "swapoff /media/backup/swapfile");
     free(p);
     free(s);
 
@@ -318,7 +318,7 @@ static void linux_placement(void)
     CHECK(!p->recommended.target_known);
     CHECK_CONTAINS(p->recommended.target_advice, "the host");
     CHECK(find_step(p, "raise-limit") != NULL);
-    CHECK_CONTAINS(find_step(p, "raise-limit")->command, "docker update --memory 40g --memory-swap -1");
+    CHECK_CONTAINS(step_command(p, "raise-limit"), "docker update --memory 40g --memory-swap -1");
     CHECK(find_step(p, "create") == NULL);
     free(p);
     free(s);

@@ -1,7 +1,7 @@
 /* The biggest memory users: /proc/<pid>/status parsing, folding a program's processes into
  * one line, and the Linux probe over a recorded /proc tree written here. */
-#include "core/procs.h"
-#include "core/size.h"
+#include "core/model/procs.h"
+#include "core/base/size.h"
 #include "test.h"
 
 #ifdef _WIN32

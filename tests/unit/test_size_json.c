@@ -2,9 +2,9 @@
  * JSON writer's escaping (what scripts read). */
 #include "test.h"
 
-#include "core/buf.h"
-#include "core/json_writer.h"
-#include "core/size.h"
+#include "core/base/buf.h"
+#include "core/base/json_writer.h"
+#include "core/base/size.h"
 
 static uint64_t parse_ok(const char *text)
 {

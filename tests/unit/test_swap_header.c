@@ -2,7 +2,7 @@
  * (when mkswap is installed: `mkswap -U <uuid> -L <label> file` on a zeroed file). */
 #include "test.h"
 
-#include "core/swap_header.h"
+#include "core/model/swap_header.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* The log decoder: encodings, line endings, escapes, long lines, chunk boundaries. */
 #include "test.h"
 
-#include "core/textdec.h"
+#include "core/base/textdec.h"
 
 #include <stdlib.h>
 

@@ -2,9 +2,9 @@
  * and a write/load round trip. Runs on Linux and under Wine alike (OS-free code). */
 #include "test.h"
 
-#include "core/json_writer.h"
-#include "core/pagingfiles.h"
-#include "core/win_model.h"
+#include "core/base/json_writer.h"
+#include "core/model/pagingfiles.h"
+#include "core/model/win_model.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * HKLM\...\Memory Management (administrator; Wine's token is elevated). */
 #ifdef _WIN32
 #include "test.h"
-#include "core/pagingfiles.h"
+#include "core/model/pagingfiles.h"
 #include "platform/win/win_probes.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifdef _WIN32
 #include "test.h"
 
-#include "core/json_parse.h"
+#include "core/base/json_parse.h"
 #include "platform/platform.h"
 
 #include <windows.h>

@@ -9,11 +9,11 @@
 
 #include "platform/platform.h"
 
-#include "core/apply_state.h"
-#include "core/fstab.h"
-#include "core/meminfo.h"
-#include "core/swap_header.h"
-#include "core/swaps.h"
+#include "core/apply/apply_state.h"
+#include "core/model/fstab.h"
+#include "core/model/meminfo.h"
+#include "core/model/swap_header.h"
+#include "core/model/swaps.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -263,15 +263,20 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
         if (errno != EOPNOTSUPP && errno != ENOSYS) {
             r = sys_err(err, "allocate", path);
         } else {
-            /* No fallocate here: write zeros, so that every block exists (no holes). */
-            static const char zeros[1 << 20];
+            /* No fallocate here: write zeros, so that every block exists (no holes). The
+             * zeros come from calloc, not a constant array that would sit in the binary. */
+            enum { ZEROS = 1 << 20 };
+            char *zeros = calloc(1, ZEROS);
+            if (!zeros)
+                r = hr_error_set(err, HR_ENOMEM, "out of memory");
             uint64_t done = 0;
             while (r == 0 && done < size) {
-                size_t n = size - done < sizeof zeros ? (size_t)(size - done) : sizeof zeros;
+                size_t n = size - done < ZEROS ? (size_t)(size - done) : ZEROS;
                 if (write_all(fd, zeros, n) != 0)
                     r = sys_err(err, "write zeros to", path);
                 done += n;
             }
+            free(zeros);
         }
     }
     if (r == 0 && fsync(fd) != 0)

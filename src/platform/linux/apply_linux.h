@@ -2,9 +2,9 @@
 #ifndef HR_APPLY_LINUX_H
 #define HR_APPLY_LINUX_H
 
-#include "core/apply_plan.h"
-#include "core/buf.h"
-#include "core/error.h"
+#include "core/apply/apply_plan.h"
+#include "core/base/buf.h"
+#include "core/base/error.h"
 
 #include <stdbool.h>
 #include <stdint.h>

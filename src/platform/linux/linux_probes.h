@@ -3,7 +3,7 @@
 #ifndef HR_LINUX_PROBES_H
 #define HR_LINUX_PROBES_H
 
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 #include "platform/platform.h"
 
 void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s);

@@ -1,7 +1,7 @@
 #include "lx_read.h"
 
-#include "core/snapshot.h"
-#include "core/text.h"
+#include "core/model/snapshot.h"
+#include "core/base/text.h"
 
 #include <errno.h>
 #include <fcntl.h>

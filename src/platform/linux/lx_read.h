@@ -3,8 +3,8 @@
 #ifndef HR_LX_READ_H
 #define HR_LX_READ_H
 
-#include "core/buf.h"
-#include "core/error.h"
+#include "core/base/buf.h"
+#include "core/base/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>

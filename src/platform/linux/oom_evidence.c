@@ -10,7 +10,7 @@
 
 #include "linux_probes.h"
 
-#include "core/kmsg.h"
+#include "core/diagnose/kmsg.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,9 +2,9 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/cgroup_parse.h"
-#include "core/mountinfo.h"
-#include "core/text.h"
+#include "core/model/cgroup_parse.h"
+#include "core/model/mountinfo.h"
+#include "core/base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

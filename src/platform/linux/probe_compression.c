@@ -2,7 +2,7 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/mountinfo.h"
-#include "core/text.h"
+#include "core/model/mountinfo.h"
+#include "core/base/text.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/meminfo.h"
+#include "core/model/meminfo.h"
 
 void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
 {

@@ -2,8 +2,8 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/buf.h"
-#include "core/mountinfo.h"
+#include "core/base/buf.h"
+#include "core/model/mountinfo.h"
 
 #include <ctype.h>
 #include <stdio.h>

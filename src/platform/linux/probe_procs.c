@@ -1,6 +1,6 @@
 #include "probe_procs.h"
 
-#include "../../core/procs.h"
+#include "core/model/procs.h"
 
 #include <dirent.h>
 #include <errno.h>

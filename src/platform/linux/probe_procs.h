@@ -2,7 +2,7 @@
 #ifndef HR_LINUX_PROBE_PROCS_H
 #define HR_LINUX_PROBE_PROCS_H
 
-#include "../../core/snapshot.h"
+#include "core/model/snapshot.h"
 
 /* Fill out (section, count, top HR_MAX_PROCS programs by RssAnon+VmSwap, processes of one
  * program folded together). sysroot "/" is this machine. Processes that exit while being

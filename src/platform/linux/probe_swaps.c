@@ -2,7 +2,7 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/swaps.h"
+#include "core/model/swaps.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include "linux_probes.h"
 #include "lx_read.h"
 
-#include "core/mountinfo.h"
+#include "core/model/mountinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

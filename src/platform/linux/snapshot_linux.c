@@ -3,7 +3,7 @@
 #include "lx_read.h"
 #include "probe_procs.h"
 
-#include "core/win_model.h"
+#include "core/model/win_model.h"
 #include "platform/platform.h"
 
 #include <errno.h>

@@ -8,9 +8,9 @@
  * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
 #include "platform/platform.h"
 
-#include "core/apply_state.h"
-#include "core/json_writer.h"
-#include "core/size.h"
+#include "core/apply/apply_state.h"
+#include "core/base/json_writer.h"
+#include "core/base/size.h"
 
 #include <windows.h>
 #include <psapi.h>

@@ -2,7 +2,7 @@
 #ifndef HR_WIN_PROBE_PROCS_H
 #define HR_WIN_PROBE_PROCS_H
 
-#include "../../core/snapshot.h"
+#include "core/model/snapshot.h"
 
 /* Fill out with the top HR_MAX_PROCS programs by private bytes (PrivateUsage: what counts
  * against the commit limit), processes of one program (same exe name) folded together.

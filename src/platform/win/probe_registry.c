@@ -1,7 +1,7 @@
 /* Paging file configuration: PagingFiles, ExistingPageFiles, TempPageFile, raw bytes. */
 #include "win_probes.h"
 
-#include "core/pagingfiles.h"
+#include "core/model/pagingfiles.h"
 
 static const wchar_t MM_KEY[] = L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management";
 

@@ -3,7 +3,7 @@
 #include "probe_procs.h"
 #include "win_probes.h"
 
-#include "core/json_writer.h"
+#include "core/base/json_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef HR_WIN_PROBES_H
 #define HR_WIN_PROBES_H
 
-#include "core/win_model.h"
+#include "core/model/win_model.h"
 #include "platform/platform.h"
 
 #include <windows.h>

@@ -1,6 +1,6 @@
 #include "win_probes.h"
 
-#include "core/utf16.h"
+#include "core/base/utf16.h"
 
 #include <stdlib.h>
 #include <wchar.h>

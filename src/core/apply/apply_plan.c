@@ -1,0 +1,459 @@
+#include "core/apply/apply_plan.h"
+
+#include "core/base/json_writer.h"
+#include "core/base/size.h"
+#include "core/model/swap_header.h"
+#include "core/base/utf8.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *hr_step_kind_name(hr_step_kind k)
+{
+    switch (k) {
+    case HR_STEP_RECORD: return "record";
+    case HR_STEP_CREATE_FILE: return "create-file";
+    case HR_STEP_ALLOCATE: return "allocate";
+    case HR_STEP_WRITE_HEADER: return "write-header";
+    case HR_STEP_SWAPON: return "swapon";
+    case HR_STEP_FSTAB_ADD: return "fstab-add";
+    case HR_STEP_SWAPOFF_OLD: return "swapoff-old";
+    case HR_STEP_FSTAB_REMOVE_OLD: return "fstab-remove-old";
+    case HR_STEP_DELETE_OLD: return "delete-old";
+    case HR_STEP_BACKUP_REGISTRY: return "backup-registry";
+    case HR_STEP_WRITE_PAGING_FILES: return "write-paging-files";
+    case HR_STEP_FINISH: return "finish";
+    }
+    return "unknown";
+}
+
+HR_PRINTF(4, 5)
+static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *path,
+                               const char *fmt, ...)
+{
+    if (p->step_count == HR_APPLY_MAX_STEPS)
+        return NULL;
+    hr_apply_step *s = &p->steps[p->step_count++];
+    memset(s, 0, sizeof *s);
+    s->kind = k;
+    hr_strlcpy(s->name, hr_step_kind_name(k), sizeof s->name);
+    if (path)
+        hr_strlcpy(s->path, path, sizeof s->path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->what, sizeof s->what, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n)
+{
+    const char *t = fs->type;
+    if (fs->read_only) {
+        snprintf(why, n, "the file system is mounted read-only");
+        return false;
+    }
+    if (strcmp(t, "ext4") == 0 || strcmp(t, "ext3") == 0 || strcmp(t, "ext2") == 0 ||
+        strcmp(t, "xfs") == 0)
+        return true;
+    if (strcmp(t, "btrfs") == 0) {
+        if (fs->devices != 1) {
+            if (fs->devices > 1)
+                snprintf(why, n, "btrfs on %d devices: the kernel takes swap files only on a "
+                         "single-device btrfs", fs->devices);
+            else
+                snprintf(why, n, "btrfs: could not tell how many devices it spans (a swap "
+                         "file needs a single device)");
+            return false;
+        }
+        return true;   /* created as a no-copy-on-write (hence uncompressed) file */
+    }
+    if (strcmp(t, "tmpfs") == 0 || strcmp(t, "ramfs") == 0)
+        snprintf(why, n, "%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
+                 "refuses it", t);
+    else if (strcmp(t, "overlay") == 0 || strcmp(t, "overlayfs") == 0)
+        snprintf(why, n, "overlayfs (a container's root) cannot hold a swap file");
+    else if (strncmp(t, "nfs", 3) == 0 || strcmp(t, "cifs") == 0 || strcmp(t, "smb3") == 0)
+        snprintf(why, n, "%s is a network file system: swap over the network is refused", t);
+    else if (strncmp(t, "fuse", 4) == 0)
+        snprintf(why, n, "%s (FUSE) cannot hold a swap file", t);
+    else
+        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap "
+                 "(ext4, xfs, single-device btrfs)", t[0] ? t : "unknown");
+    return false;
+}
+
+bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n)
+{
+    char a[32], b[32], c[32];
+    if (total == HR_UNKNOWN || free == HR_UNKNOWN) {
+        snprintf(why, n, "the free space of the volume is unknown");
+        return false;
+    }
+    uint64_t pct = total / 100 * HR_APPLY_MARGIN_PERCENT;
+    uint64_t need = pct > HR_APPLY_MARGIN_MIN_BYTES ? pct : HR_APPLY_MARGIN_MIN_BYTES;
+    if (grow > free || free - grow < need) {
+        hr_size_format(free, a, sizeof a);
+        hr_size_format(grow, b, sizeof b);
+        hr_size_format(need, c, sizeof c);
+        snprintf(why, n, "only %s free; after %s more at least %s must stay free "
+                 "(10 GiB and %d%% of the volume)", a, b, c, HR_APPLY_MARGIN_PERCENT);
+        return false;
+    }
+    return true;
+}
+
+/* "/x/headroom.swap" <-> "/x/headroom-2.swap"; other names get "-2" appended/removed. */
+static void alternate_path(const char *p, char *out, size_t n)
+{
+    size_t len = strlen(p);
+    const char *ext = ".swap";
+    size_t el = strlen(ext);
+    if (len > el + 2 && strcmp(p + len - el, ext) == 0) {
+        if (strncmp(p + len - el - 2, "-2", 2) == 0)
+            snprintf(out, n, "%.*s%s", (int)(len - el - 2), p, ext);
+        else
+            snprintf(out, n, "%.*s-2%s", (int)(len - el), p, ext);
+    } else if (len > 2 && strcmp(p + len - 2, "-2") == 0) {
+        snprintf(out, n, "%.*s", (int)(len - 2), p);
+    } else {
+        snprintf(out, n, "%s-2", p);
+    }
+}
+
+static const hr_apply_area *applied_area(const hr_apply_state *st)
+{
+    if (!st || strcmp(st->status, "applied") != 0)
+        return NULL;
+    for (int i = 0; i < st->area_count; i++)
+        if (st->areas[i].created)
+            return &st->areas[i];
+    return NULL;
+}
+
+int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes,
+                               int priority, size_t page_size, const hr_apply_state *state,
+                               char *out, size_t n, hr_error *err)
+{
+    char path[HR_SNAP_PATH_MAX];
+    if (!target || target[0] != '/')
+        return hr_error_set(err, HR_EINVAL, "target '%s' must be an absolute path",
+                            target ? target : "");
+    int w;
+    if (target_is_dir) {
+        size_t tl = strlen(target);
+        w = snprintf(path, sizeof path, "%s%s%s", target, tl && target[tl - 1] == '/' ? "" : "/",
+                     HR_APPLY_SWAP_NAME);
+    } else {
+        w = snprintf(path, sizeof path, "%s", target);
+    }
+    if (w < 0 || (size_t)w >= sizeof path)
+        return hr_error_set(err, HR_ERANGE, "target '%s': path too long", target);
+    const hr_apply_area *cur = applied_area(state);
+    uint64_t aligned = page_size ? size_bytes / page_size * page_size : size_bytes;
+    if (cur && strcmp(cur->path, path) == 0 &&
+        (cur->size_bytes != aligned || cur->priority != priority)) {
+        char alt[HR_SNAP_PATH_MAX];
+        alternate_path(path, alt, sizeof alt);
+        hr_strlcpy(out, alt, n);
+        return 0;
+    }
+    /* Resizing an area created at the alternate name: go back to the plain one. */
+    if (cur && target_is_dir) {
+        char alt[HR_SNAP_PATH_MAX];
+        alternate_path(path, alt, sizeof alt);
+        if (strcmp(cur->path, alt) == 0 && cur->size_bytes == aligned && cur->priority == priority) {
+            hr_strlcpy(out, alt, n);
+            return 0;
+        }
+    }
+    hr_strlcpy(out, path, n);
+    return 0;
+}
+
+static bool valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    while (n) {
+        size_t k = hr_utf8_valid_prefix(p, n);
+        if (!k)
+            return false;
+        p += k;
+        n -= k;
+    }
+    return true;
+}
+
+static const hr_swap_active *find_active(const hr_apply_linux_in *in, const char *path)
+{
+    for (int i = 0; i < in->active_count; i++)
+        if (strcmp(in->active[i].path, path) == 0)
+            return &in->active[i];
+    return NULL;
+}
+
+int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->os = HR_OS_LINUX;
+    p->priority = in->priority;
+    p->page_size = in->page_size;
+    hr_strlcpy(p->path, in->path, sizeof p->path);
+    hr_strlcpy(p->fs_type, in->fs.type, sizeof p->fs_type);
+    char why[256], sz[32];
+
+    if (in->page_size < 4096 || in->page_size > 65536)
+        return hr_error_set(err, HR_EINVAL, "page size %lu is not supported", (unsigned long)in->page_size);
+    p->size_bytes = in->size_bytes / in->page_size * in->page_size;
+    if (hr_swap_pages(p->size_bytes, in->page_size) < HR_SWAP_MIN_GOOD_PAGES + 1)
+        return hr_error_set(err, HR_ERANGE, "size %llu bytes is below the smallest swap area "
+                            "(%lu KiB)", (unsigned long long)in->size_bytes,
+                            (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * in->page_size / 1024));
+    if (p->size_bytes > ((uint64_t)UINT32_MAX + 1) * in->page_size)
+        return hr_error_set(err, HR_ERANGE, "size is larger than a swap area can be");
+    if (in->priority < 0 || in->priority > 32767)
+        return hr_error_set(err, HR_ERANGE, "priority %d: must be 0 to 32767", in->priority);
+    if (in->path[0] != '/')
+        return hr_error_set(err, HR_EINVAL, "swap file path '%s' is not absolute", in->path);
+    if (!valid_utf8(in->path))
+        return hr_error_set(err, HR_EINVAL, "swap file path is not valid UTF-8; headroom only "
+                            "creates files whose names it can record exactly");
+    if (in->state && strcmp(in->state->status, "in-progress") == 0)
+        return hr_error_set(err, HR_EUNSAFE, "an earlier apply stopped after step '%s'; run "
+                            "'headroom rollback --yes' first", in->state->last_step[0]
+                                ? in->state->last_step : "(none)");
+
+    const hr_apply_area *cur = applied_area(in->state);
+    long fidx = hr_fstab_find_swap(in->fstab, in->path);
+    const hr_swap_active *act = find_active(in, in->path);
+    hr_size_format(p->size_bytes, sz, sizeof sz);
+
+    /* Already headroom's file at this path with this size: idempotent, or repair. */
+    if (cur && strcmp(cur->path, in->path) == 0 && cur->size_bytes == p->size_bytes &&
+        cur->priority == in->priority) {
+        bool on = act && act->priority == in->priority;
+        bool listed = fidx >= 0;
+        if (on && listed) {
+            p->nothing_to_do = true;
+            return 0;
+        }
+        if (act && !on)
+            return hr_error_set(err, HR_EUNSAFE, "%s is on with priority %lld, not %d; "
+                                "change it with a new size or roll back", in->path,
+                                (long long)act->priority, in->priority);
+        if (!in->path_exists)
+            return hr_error_set(err, HR_EUNSAFE, "%s was created by headroom but is gone; run "
+                                "'headroom rollback --yes' and apply again", in->path);
+        add_step(p, HR_STEP_RECORD, NULL, "record the change in the state file");
+        if (!act)
+            add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
+                     in->priority);
+        if (!listed)
+            add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' "
+                     "to %s (temporary file, fsync, rename; backup kept)", in->path, in->priority,
+                     in->fstab_path);
+        add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
+        return 0;
+    }
+
+    /* A new file. */
+    if (in->path_is_symlink)
+        return hr_error_set(err, HR_EUNSAFE, "%s is a symbolic link; headroom never follows "
+                            "links when it creates a swap file", in->path);
+    if (in->path_exists)
+        return hr_error_set(err, HR_EUNSAFE, "%s already exists and headroom did not create it; "
+                            "headroom never overwrites or deletes a file it did not create",
+                            in->path);
+    if (fidx >= 0)
+        return hr_error_set(err, HR_EUNSAFE, "%s already has a swap line in %s that headroom "
+                            "did not add", in->path, in->fstab_path);
+    if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
+        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
+    if (!hr_apply_margin_ok(in->fs.total_bytes, in->fs.free_bytes, p->size_bytes, why, sizeof why))
+        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
+    if (in->active_count >= HR_MAX_PAGING)
+        return hr_error_set(err, HR_EUNSAFE, "%d swap areas are on; the kernel takes no more",
+                            in->active_count);
+
+    add_step(p, HR_STEP_RECORD, in->fstab_path, "back up %s and record the change in the state "
+             "file (so that rollback can undo every step)", in->fstab_path);
+    add_step(p, HR_STEP_CREATE_FILE, in->path, "create %s: new file only (O_EXCL, no symlinks), "
+             "mode 0600%s", in->path, strcmp(in->fs.type, "btrfs") == 0
+                 ? ", no copy-on-write (chattr +C) while it is empty" : "");
+    add_step(p, HR_STEP_ALLOCATE, in->path, "allocate all %s of %s on %s (no holes), fsync", sz,
+             in->path, in->fs.type);
+    add_step(p, HR_STEP_WRITE_HEADER, in->path, "write the swap header (label '%s', %llu pages "
+             "of %lu bytes), fsync", HR_APPLY_SWAP_LABEL,
+             (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
+             (unsigned long)in->page_size);
+    add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
+             in->priority);
+    add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "
+             "(temporary file, fsync, rename; backup kept)", in->path, in->priority, in->fstab_path);
+    if (cur && strcmp(cur->path, in->path) != 0) {
+        hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
+        char osz[32];
+        hr_size_format(cur->size_bytes, osz, sizeof osz);
+        /* The old line goes first: at no moment does fstab name a file that is not on. */
+        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, "remove the line for %s from %s",
+                 cur->path, in->fstab_path);
+        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, "turn off the old swap file %s (%s), now that "
+                 "the new one is on", cur->path, osz);
+        add_step(p, HR_STEP_DELETE_OLD, cur->path, "delete %s (created by headroom)", cur->path);
+    }
+    add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
+    snprintf(p->notes, sizeof p->notes, "No reboot needed: the swap file is on at once, and the "
+             "fstab line turns it on at every boot.");
+    return 0;
+}
+
+bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
+{
+    char d = in->drive;
+    if (in->dev.removable == HR_TRI_YES || in->drive_type == HR_DRIVE_REMOVABLE) {
+        snprintf(why, n, "%c: is a removable drive; a paging file there leaves Windows without "
+                 "one when it is unplugged (S5.4)", d);
+        return false;
+    }
+    if (in->dev.usb == HR_TRI_YES) {
+        snprintf(why, n, "%c: is attached by USB; a paging file there leaves Windows without one "
+                 "when it is unplugged (S5.4)", d);
+        return false;
+    }
+    if (in->dev.encrypted == HR_TRI_YES && strstr(in->dev.encryption, "To Go")) {
+        snprintf(why, n, "%c: is a BitLocker To Go (removable) drive (S5.4)", d);
+        return false;
+    }
+    if (in->drive_type != HR_DRIVE_FIXED) {
+        static const char *names[] = {"of unknown type", "fixed", "removable", "a network drive",
+                                      "an optical drive", "a RAM disk"};
+        snprintf(why, n, "%c: is %s; a paging file needs a fixed local disk", d,
+                 names[in->drive_type]);
+        return false;
+    }
+    uint64_t grow = in->maximum_mb * HR_MIB;
+    uint64_t freeb = in->dev.fs_free_bytes;
+    if (freeb != HR_UNKNOWN && in->existing_file_bytes != HR_UNKNOWN)
+        freeb += in->existing_file_bytes;   /* the file already there is reused */
+    char m[200];
+    if (!hr_apply_margin_ok(in->dev.fs_total_bytes, freeb, grow, m, sizeof m)) {
+        snprintf(why, n, "%c: %s", d, m);
+        return false;
+    }
+    return true;
+}
+
+int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->os = HR_OS_WINDOWS;
+    char why[256];
+    if (in->drive < 'A' || in->drive > 'Z')
+        return hr_error_set(err, HR_EINVAL, "target drive must be a letter A: to Z:");
+    if (in->initial_mb == 0 || in->maximum_mb < in->initial_mb)
+        return hr_error_set(err, HR_ERANGE, "sizes: initial %llu MB, maximum %llu MB: need "
+                            "0 < initial <= maximum", (unsigned long long)in->initial_mb,
+                            (unsigned long long)in->maximum_mb);
+    if (in->maximum_mb > 16u * 1024 * 1024)
+        return hr_error_set(err, HR_ERANGE, "maximum %llu MB is beyond a paging file's 16 TB",
+                            (unsigned long long)in->maximum_mb);
+    if (in->state && strcmp(in->state->status, "in-progress") == 0)
+        return hr_error_set(err, HR_EUNSAFE, "an earlier apply stopped after step '%s'; run "
+                            "'headroom rollback --yes' first", in->state->last_step);
+    hr_pfw_entry *t = &p->target;
+    snprintf(t->path, sizeof t->path, "%c:\\pagefile.sys", in->drive);
+    t->mode = HR_PAGING_MODE_CUSTOM;
+    t->initial_mb = in->initial_mb;
+    t->maximum_mb = in->maximum_mb;
+    int r = hr_pfw_safe_sequence(&in->current, t, in->system_drive, p->stages, &p->stage_count, err);
+    if (r < 0)
+        return r;
+    if (p->stage_count == 0) {
+        p->nothing_to_do = true;
+        return 0;
+    }
+    if (!hr_apply_win_drive_ok(in, why, sizeof why))
+        return hr_error_set(err, HR_EUNSAFE, "%s", why);
+    add_step(p, HR_STEP_BACKUP_REGISTRY, NULL, "back up PagingFiles (and ExistingPageFiles, "
+             "TempPageFile) to a timestamped file and record the change in the state file");
+    for (int i = 0; i < p->stage_count; i++) {
+        char s[HR_PFW_PATH_MAX + 48];
+        hr_buf v;
+        hr_buf_init(&v, 0);
+        for (int k = 0; k < p->stages[i].value.count; k++) {
+            hr_pfw_format_string(&p->stages[i].value.e[k], s, sizeof s);
+            hr_buf_printf(&v, "%s\"%s\"", k ? ", " : "", s);
+        }
+        hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL,
+                                     "%s: PagingFiles = [%s]", p->stages[i].what, hr_buf_str(&v));
+        hr_buf_free(&v);
+        if (!st)
+            return hr_error_set(err, HR_EINTERNAL, "too many steps");
+        snprintf(st->name, sizeof st->name, "write-paging-files-%d", i + 1);
+        st->stage = i;
+        st->needs_reboot = true;
+    }
+    add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
+    p->reboot_needed = true;
+    snprintf(p->notes, sizeof p->notes,
+             "A reboot is needed: Windows creates and removes paging files only at boot (smss). "
+             "The first boot after a move can be slow or show a paging file message while Windows "
+             "removes the old file and creates the new one; the second boot is normal (S5.1). "
+             "headroom does not grow the file live: every change waits for the reboot. After it, "
+             "run 'headroom verify'.");
+    return 0;
+}
+
+int hr_apply_plan_text(const hr_apply_plan *p, hr_buf *out)
+{
+    if (p->nothing_to_do)
+        return hr_buf_puts(out, "Nothing to do: the configuration is already in place.\n");
+    int r = 0;
+    for (int i = 0; i < p->step_count && r == 0; i++)
+        r = hr_buf_printf(out, "%2d. [%s] %s%s\n", i + 1, p->steps[i].name, p->steps[i].what,
+                          p->steps[i].needs_reboot ? " (takes effect after a reboot)" : "");
+    if (r == 0 && p->notes[0])
+        r = hr_buf_printf(out, "\n%s\n", p->notes);
+    return r;
+}
+
+int hr_apply_plan_json(const hr_apply_plan *p, hr_buf *out)
+{
+    hr_json_writer w;
+    hr_json_init(&w, out, true);
+    hr_json_begin_object(&w, NULL);
+    hr_json_str(&w, "schema", "headroom.apply-plan/1");
+    hr_json_str(&w, "os", p->os == HR_OS_WINDOWS ? "windows" : "linux");
+    hr_json_bool(&w, "nothing_to_do", p->nothing_to_do);
+    hr_json_bool(&w, "reboot_needed", p->reboot_needed);
+    if (p->os == HR_OS_LINUX) {
+        hr_json_str(&w, "path", p->path);
+        hr_json_u64(&w, "size_bytes", p->size_bytes);
+        hr_json_i64(&w, "priority", p->priority);
+        hr_json_str(&w, "fs_type", p->fs_type);
+        if (p->old_path[0])
+            hr_json_str(&w, "replaces", p->old_path);
+        else
+            hr_json_null(&w, "replaces");
+    } else {
+        char s[HR_PFW_PATH_MAX + 48];
+        hr_pfw_format_string(&p->target, s, sizeof s);
+        hr_json_str(&w, "paging_file", s);
+        hr_json_u64(&w, "initial_bytes", p->target.initial_mb * HR_MIB);
+        hr_json_u64(&w, "maximum_bytes", p->target.maximum_mb * HR_MIB);
+    }
+    hr_json_begin_array(&w, "steps");
+    for (int i = 0; i < p->step_count; i++) {
+        hr_json_begin_object(&w, NULL);
+        hr_json_str(&w, "name", p->steps[i].name);
+        hr_json_str(&w, "what", p->steps[i].what);
+        hr_json_bool(&w, "needs_reboot", p->steps[i].needs_reboot);
+        hr_json_end_object(&w);
+    }
+    hr_json_end_array(&w);
+    hr_json_str(&w, "notes", p->notes);
+    hr_json_end_object(&w);
+    return hr_json_finish(&w);
+}

@@ -1,0 +1,166 @@
+/* headroom — the apply plan: from the facts of this machine, a target and a size, the exact
+ * ordered list of changes (or a refusal saying why not).
+ *
+ * Pure: the platform layer gathers the facts (statfs, /proc/swaps, fstab bytes, the state
+ * file, the registry value, drive facts) and runs the steps; everything that decides lives
+ * here and is tested on recorded facts. The order is the guide's safe order (S3.1): the new
+ * paging file / swap area is in place before anything old is taken away, so at no moment
+ * has the machine less paging than before; every step leaves a consistent system, which
+ * the failpoint tests check after each one.
+ *
+ * Refusals (HR_EUNSAFE, message says which rule):
+ *  - removable, USB or not-fixed drives (S5.4: "never on removable media");
+ *  - less than the free-space margin left after the file exists: at least 10 GiB and at
+ *    least 5% of the volume (S3.3 "do not fill an SSD beyond ~95%"; S6 stutter below 10 GB);
+ *  - Linux file systems that cannot hold swap (tmpfs, overlayfs, NFS, FUSE, ...; btrfs only
+ *    on one device, as a no-copy-on-write file);
+ *  - a target that is a symlink or an existing file headroom did not create;
+ *  - an earlier apply that stopped half way (rollback first). */
+#ifndef HR_APPLY_PLAN_H
+#define HR_APPLY_PLAN_H
+
+#include "core/apply/apply_state.h"
+#include "core/base/buf.h"
+#include "core/base/error.h"
+#include "core/model/fstab.h"
+#include "core/apply/pagingfiles_write.h"
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HR_APPLY_MAX_STEPS 16
+#define HR_APPLY_MARGIN_MIN_BYTES ((uint64_t)10 << 30)   /* 10 GiB free after the file */
+#define HR_APPLY_MARGIN_PERCENT 5                        /* and 5% of the volume */
+#define HR_APPLY_DEFAULT_PRIORITY 10
+#define HR_APPLY_SWAP_NAME "headroom.swap"
+#define HR_APPLY_SWAP_LABEL "headroom"
+
+typedef enum hr_step_kind {
+    /* Linux */
+    HR_STEP_RECORD = 0,         /* back up fstab (first time), write the state: in-progress */
+    HR_STEP_CREATE_FILE,        /* open O_CREAT|O_EXCL|O_NOFOLLOW 0600 (+ NOCOW on btrfs) */
+    HR_STEP_ALLOCATE,           /* allocate every block (no holes), fsync */
+    HR_STEP_WRITE_HEADER,       /* swap header page, fsync */
+    HR_STEP_SWAPON,             /* swapon with priority */
+    HR_STEP_FSTAB_ADD,          /* fstab: add the line (tmp + fsync + rename) */
+    HR_STEP_FSTAB_REMOVE_OLD,   /* resize: the old line out of fstab, after the new is on */
+    HR_STEP_SWAPOFF_OLD,        /* then the old headroom area off */
+    HR_STEP_DELETE_OLD,         /* the old file (headroom created it) */
+    /* Windows */
+    HR_STEP_BACKUP_REGISTRY,    /* timestamped backup of PagingFiles & co; state in-progress */
+    HR_STEP_WRITE_PAGING_FILES, /* one value write per S3.1 click */
+    /* both */
+    HR_STEP_FINISH              /* state: applied */
+} hr_step_kind;
+
+typedef struct hr_apply_step {
+    hr_step_kind kind;
+    char name[40];              /* failpoint name: "create-file", "write-paging-files-2" */
+    char what[1400];            /* the exact change, for the dry run */
+    char path[HR_SNAP_PATH_MAX];
+    bool needs_reboot;
+    int stage;                  /* Windows: index into the plan's stages */
+} hr_apply_step;
+
+typedef struct hr_apply_plan {
+    hr_os os;
+    bool nothing_to_do;         /* already applied: an idempotent second run */
+    bool reboot_needed;
+    int step_count;
+    hr_apply_step steps[HR_APPLY_MAX_STEPS];
+    /* Linux */
+    char path[HR_SNAP_PATH_MAX];   /* the swap file to create */
+    uint64_t size_bytes;        /* page-aligned */
+    int priority;
+    size_t page_size;
+    char fs_type[32];
+    char old_path[HR_SNAP_PATH_MAX];  /* resize: the headroom area to retire ("" if none) */
+    /* Windows */
+    hr_pfw_entry target;
+    int stage_count;
+    hr_pfw_stage stages[HR_PFW_MAX_STAGES];
+    char notes[1024];           /* what the user should know (reboot, slow first boot) */
+} hr_apply_plan;
+
+/* ---- Linux ---- */
+
+typedef struct hr_swap_active {
+    char path[HR_SNAP_PATH_MAX];
+    bool is_file;
+    uint64_t size_bytes, used_bytes;
+    int64_t priority;
+} hr_swap_active;
+
+/* What statfs and friends said about the file system that would hold the file. */
+typedef struct hr_fs_facts {
+    char type[32];              /* "ext4", "xfs", "btrfs", "tmpfs", "nfs", "fuse", ... */
+    uint64_t total_bytes;
+    uint64_t free_bytes;        /* available to the creator */
+    int devices;                /* btrfs: number of devices; 0 unknown */
+    bool read_only;
+} hr_fs_facts;
+
+typedef struct hr_apply_linux_in {
+    uint64_t size_bytes;
+    int priority;
+    size_t page_size;
+    char path[HR_SNAP_PATH_MAX];   /* the chosen file path (hr_apply_linux_choose_path) */
+    bool path_exists, path_is_symlink;
+    hr_fs_facts fs;
+    int active_count;
+    hr_swap_active active[HR_MAX_PAGING];
+    const hr_fstab *fstab;
+    const char *fstab_path;
+    const hr_apply_state *state;    /* NULL: headroom changed nothing yet */
+} hr_apply_linux_in;
+
+/* Can this file system type hold a swap file at all? Sets why (a sentence) when not. */
+bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n);
+
+/* The free-space rule shared by both OSes: after adding `grow` bytes, is there at least
+ * 10 GiB and 5% of the volume left? Sets why when not. */
+bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n);
+
+/* target_is_dir: put HR_APPLY_SWAP_NAME in it. If the state's applied area sits at that path
+ * with another size or priority, the new file goes next to it (name-2.swap) so that the old
+ * one can stay on until the new one is. */
+int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes,
+                               int priority, size_t page_size, const hr_apply_state *state,
+                               char *out, size_t n, hr_error *err);
+
+int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *plan, hr_error *err);
+
+/* ---- Windows ---- */
+
+typedef enum hr_drive_type {
+    HR_DRIVE_UNKNOWN = 0, HR_DRIVE_FIXED, HR_DRIVE_REMOVABLE, HR_DRIVE_REMOTE,
+    HR_DRIVE_CDROM, HR_DRIVE_RAMDISK
+} hr_drive_type;
+
+typedef struct hr_apply_win_in {
+    uint64_t initial_mb, maximum_mb;
+    char drive;                     /* 'D' */
+    char system_drive;              /* 'C' */
+    hr_drive_type drive_type;
+    hr_device dev;                  /* removable/usb/encrypted/fs_total/fs_free of the target */
+    uint64_t existing_file_bytes;   /* pagefile.sys already on the target (space it frees) */
+    hr_pfw_list current;
+    const hr_apply_state *state;
+} hr_apply_win_in;
+
+/* The refusal rules on recorded drive facts. */
+bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n);
+
+int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *plan, hr_error *err);
+
+/* ---- rendering ---- */
+
+/* The dry run: the exact changes in order, reboot needs, notes. */
+int hr_apply_plan_text(const hr_apply_plan *plan, hr_buf *out);
+/* The same as JSON (schema "headroom.apply-plan/1"). */
+int hr_apply_plan_json(const hr_apply_plan *plan, hr_buf *out);
+
+const char *hr_step_kind_name(hr_step_kind k);
+
+#endif

@@ -1,0 +1,251 @@
+#include "core/apply/apply_verify.h"
+
+#include "core/base/json_writer.h"
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+HR_PRINTF(3, 4)
+static void item(hr_verify_result *r, hr_verify_verdict v, const char *fmt, ...)
+{
+    if (v > r->verdict)
+        r->verdict = v;
+    if (r->count == HR_VERIFY_MAX_ITEMS)
+        return;
+    hr_verify_item *it = &r->items[r->count++];
+    it->verdict = v;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->text, sizeof it->text, fmt, ap);
+    va_end(ap);
+}
+
+static void result_init(hr_verify_result *r, hr_os os)
+{
+    memset(r, 0, sizeof *r);
+    r->os = os;
+    r->commit_limit_bytes = r->commit_charge_bytes = HR_UNKNOWN;
+}
+
+void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
+{
+    result_init(r, HR_OS_LINUX);
+    r->commit_limit_bytes = in->commit_limit_bytes;
+    r->commit_charge_bytes = in->commit_charge_bytes;
+    const char *fst = in->fstab_path ? in->fstab_path : "/etc/fstab";
+    char sz[32];
+
+    if (in->state && strcmp(in->state->status, "in-progress") == 0)
+        item(r, HR_VERDICT_DIFFER, "an apply stopped after step '%s': run 'headroom rollback "
+             "--yes'", in->state->last_step);
+
+    bool used[HR_MAX_PAGING] = {false};
+    for (int i = 0; i < in->config_count; i++) {
+        const hr_verify_config *c = &in->config[i];
+        if (c->noauto) {
+            item(r, HR_VERDICT_MATCH, "%s: noauto in %s, not expected on", c->spec, fst);
+            continue;
+        }
+        const char *want = c->resolved[0] ? c->resolved : c->spec;
+        int k = -1;
+        for (int j = 0; j < in->active_count; j++)
+            if (strcmp(in->active[j].path, want) == 0 || strcmp(in->active[j].path, c->spec) == 0)
+                k = j;
+        if (k < 0) {
+            item(r, HR_VERDICT_DIFFER, "%s: configured in %s but not in use (not in /proc/swaps)%s",
+                 c->spec, fst, c->resolved[0] || c->spec[0] == '/' ? "" : "; could not resolve it");
+            continue;
+        }
+        used[k] = true;
+        const hr_swap_active *a = &in->active[k];
+        hr_size_format(a->size_bytes, sz, sizeof sz);
+        if (c->priority != HR_UNKNOWN_I64 && c->priority != a->priority)
+            item(r, HR_VERDICT_DIFFER, "%s: priority %lld in %s, %lld in use", c->spec,
+                 (long long)c->priority, fst, (long long)a->priority);
+        else
+            item(r, HR_VERDICT_MATCH, "%s: in use, %s, priority %lld", c->spec, sz,
+                 (long long)a->priority);
+    }
+    for (int j = 0; j < in->active_count; j++) {
+        const hr_swap_active *a = &in->active[j];
+        if (a->priority != HR_UNKNOWN_I64 && a->size_bytes != HR_UNKNOWN)
+            r->paging_total_bytes += a->size_bytes;
+        if (used[j])
+            continue;
+        if (strncmp(a->path, "/dev/zram", 9) == 0) {
+            item(r, HR_VERDICT_MATCH, "%s: zram (set up by a service, not by fstab)", a->path);
+            continue;
+        }
+        item(r, HR_VERDICT_DIFFER, "%s: in use but not in %s: it will be gone after a reboot",
+             a->path, fst);
+    }
+    if (in->state)
+        for (int i = 0; i < in->state->area_count; i++) {
+            const hr_apply_area *a = &in->state->areas[i];
+            bool found = false;
+            for (int j = 0; j < in->active_count; j++)
+                if (strcmp(in->active[j].path, a->path) == 0) {
+                    found = true;
+                    if (a->size_bytes && in->active[j].size_bytes != HR_UNKNOWN &&
+                        in->active[j].size_bytes + 65536 < a->size_bytes)
+                        item(r, HR_VERDICT_DIFFER, "%s: headroom made it %llu bytes, the kernel "
+                             "uses %llu", a->path, (unsigned long long)a->size_bytes,
+                             (unsigned long long)in->active[j].size_bytes);
+                }
+            if (!found && strcmp(in->state->status, "applied") == 0)
+                item(r, HR_VERDICT_DIFFER, "%s: created by headroom apply but not in use", a->path);
+        }
+    if (in->config_count == 0 && in->active_count == 0)
+        item(r, HR_VERDICT_MATCH, "no swap configured in %s and none in use", fst);
+}
+
+/* "\??\C:\pagefile.sys" -> "C:\pagefile.sys"; upper-cased drive for comparing. */
+static void norm_path(const char *in, char *out, size_t n)
+{
+    if (strncmp(in, "\\??\\", 4) == 0)
+        in += 4;
+    hr_strlcpy(out, in, n);
+    for (char *p = out; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+}
+
+void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
+{
+    result_init(r, HR_OS_WINDOWS);
+    r->commit_limit_bytes = in->commit_limit_bytes;
+    r->commit_charge_bytes = in->commit_charge_bytes;
+    /* A change written after this boot began waits for the reboot. */
+    bool pending = false;
+    if (in->state && strcmp(in->state->status, "in-progress") == 0)
+        item(r, HR_VERDICT_DIFFER, "an apply stopped after step '%s': run 'headroom rollback "
+             "--yes'", in->state->last_step);
+    if (in->state && in->state->reg_written && in->boot_unix != HR_UNKNOWN_I64 &&
+        in->state->started_unix >= in->boot_unix)
+        pending = true;
+    hr_verify_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
+
+    /* What exists now: ExistingPageFiles, and the open files (more precise when known). */
+    char now[2 * HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];
+    uint64_t now_size[2 * HR_PFW_MAX_ENTRIES];
+    int nn = 0;
+    for (int i = 0; i < in->open_count && nn < 2 * HR_PFW_MAX_ENTRIES; i++) {
+        norm_path(in->open[i].path, now[nn], sizeof now[nn]);
+        now_size[nn++] = in->open[i].size_bytes;
+    }
+    for (int i = 0; i < in->existing_count && nn < 2 * HR_PFW_MAX_ENTRIES; i++) {
+        char p[HR_PFW_PATH_MAX];
+        norm_path(in->existing[i], p, sizeof p);
+        bool dup = false;
+        for (int k = 0; k < nn; k++)
+            if (strcmp(now[k], p) == 0)
+                dup = true;
+        if (!dup) {
+            hr_strlcpy(now[nn], p, sizeof now[nn]);
+            now_size[nn++] = HR_UNKNOWN;
+        }
+    }
+    bool matched[2 * HR_PFW_MAX_ENTRIES] = {false};
+    bool automatic = false;
+    if (!in->configured_present || in->configured.count == 0)
+        item(r, nn ? miss : HR_VERDICT_MATCH, "PagingFiles: no paging file configured%s",
+             nn ? ", but paging files are in use" : "");
+    for (int i = 0; i < in->configured.count; i++) {
+        const hr_pfw_entry *e = &in->configured.e[i];
+        char p[HR_PFW_PATH_MAX], szs[32];
+        norm_path(e->path, p, sizeof p);
+        if (e->mode == HR_PAGING_MODE_AUTOMATIC) {
+            automatic = true;
+            item(r, nn ? HR_VERDICT_MATCH : miss, "%s: automatic management%s", e->path,
+                 nn ? "; Windows chose the files below" : ", but no paging file is in use");
+            for (int k = 0; k < nn; k++)
+                matched[k] = true;
+            continue;
+        }
+        int k = -1;
+        for (int j = 0; j < nn; j++)
+            if (strcmp(now[j], p) == 0)
+                k = j;
+        if (k < 0) {
+            item(r, miss, "%s: configured but not in use%s", e->path,
+                 pending ? " yet (the reboot creates it)" : "");
+            continue;
+        }
+        matched[k] = true;
+        if (e->mode == HR_PAGING_MODE_CUSTOM && now_size[k] != HR_UNKNOWN &&
+            (now_size[k] < e->initial_mb * HR_MIB - HR_MIB || now_size[k] > e->maximum_mb * HR_MIB + HR_MIB)) {
+            hr_size_format(now_size[k], szs, sizeof szs);
+            item(r, miss, "%s: in use at %s, configured %llu-%llu MB", e->path, szs,
+                 (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
+        } else {
+            if (now_size[k] != HR_UNKNOWN)
+                hr_size_format(now_size[k], szs, sizeof szs);
+            else
+                hr_strlcpy(szs, "size unknown", sizeof szs);
+            item(r, HR_VERDICT_MATCH, "%s: in use (%s), as configured", e->path, szs);
+        }
+    }
+    for (int k = 0; k < nn; k++)
+        if (!matched[k] && !automatic)
+            item(r, miss, "%s: still in use but no longer configured%s", now[k],
+                 pending ? ": the reboot removes it" : " (a file that should be gone)");
+    for (int k = 0; k < in->open_count; k++)
+        if (in->open[k].size_bytes != HR_UNKNOWN)
+            r->paging_total_bytes += in->open[k].size_bytes;
+    if (!in->open_known)
+        item(r, HR_VERDICT_MATCH, "the open paging files could not be listed; compared with "
+             "ExistingPageFiles only");
+}
+
+int hr_verify_text(const hr_verify_result *r, hr_buf *out)
+{
+    static const char *tag[] = {"ok     ", "reboot ", "DIFFER "};
+    static const char *verdict[] = {
+        "configured = in use", "a change waits for a reboot", "configured and in use disagree"};
+    int e = hr_buf_printf(out, "verify: %s\n", verdict[r->verdict]);
+    for (int i = 0; i < r->count && e == 0; i++)
+        e = hr_buf_printf(out, "  %s %s\n", tag[r->items[i].verdict], r->items[i].text);
+    if (e == 0 && r->commit_limit_bytes != HR_UNKNOWN) {
+        char a[32], b[32], c[32];
+        hr_size_format(r->commit_limit_bytes, a, sizeof a);
+        hr_size_format(r->commit_charge_bytes == HR_UNKNOWN ? 0 : r->commit_charge_bytes, b, sizeof b);
+        hr_size_format(r->paging_total_bytes, c, sizeof c);
+        e = hr_buf_printf(out, "commit limit %s (committed now %s; paging in use adds %s). "
+                          "Whether that is enough for your workflows is 'headroom check''s "
+                          "question.\n", a, b, c);
+    }
+    return e;
+}
+
+int hr_verify_json(const hr_verify_result *r, hr_buf *out)
+{
+    static const char *names[] = {"match", "pending-reboot", "differ"};
+    hr_json_writer w;
+    hr_json_init(&w, out, true);
+    hr_json_begin_object(&w, NULL);
+    hr_json_str(&w, "schema", "headroom.verify/1");
+    hr_json_str(&w, "os", r->os == HR_OS_WINDOWS ? "windows" : "linux");
+    hr_json_str(&w, "verdict", names[r->verdict]);
+    hr_json_i64(&w, "exit_status", r->verdict);
+    hr_json_begin_array(&w, "items");
+    for (int i = 0; i < r->count; i++) {
+        hr_json_begin_object(&w, NULL);
+        hr_json_str(&w, "verdict", names[r->items[i].verdict]);
+        hr_json_str(&w, "text", r->items[i].text);
+        hr_json_end_object(&w);
+    }
+    hr_json_end_array(&w);
+    if (r->commit_limit_bytes == HR_UNKNOWN)
+        hr_json_null(&w, "commit_limit_bytes");
+    else
+        hr_json_u64(&w, "commit_limit_bytes", r->commit_limit_bytes);
+    if (r->commit_charge_bytes == HR_UNKNOWN)
+        hr_json_null(&w, "commit_charge_bytes");
+    else
+        hr_json_u64(&w, "commit_charge_bytes", r->commit_charge_bytes);
+    hr_json_u64(&w, "paging_in_use_bytes", r->paging_total_bytes);
+    hr_json_end_object(&w);
+    return hr_json_finish(&w);
+}

@@ -1,0 +1,87 @@
+/* headroom — verify: is what is configured what is in use? (the S5.1 check)
+ *
+ * Linux: fstab swap lines vs /proc/swaps (paths, priorities). Windows: PagingFiles vs the
+ * paging files created at this boot (ExistingPageFiles, the open files), and whether a
+ * change waits for the reboot. Pure: the platform layer gathers the facts.
+ * Verdict = exit status: 0 the same, 1 a change waits for a reboot, 2 they disagree.
+ * Whether the size is enough is check's question: verify mentions the commit limit only. */
+#ifndef HR_APPLY_VERIFY_H
+#define HR_APPLY_VERIFY_H
+
+#include "core/apply/apply_plan.h"
+#include "core/apply/apply_state.h"
+#include "core/base/buf.h"
+#include "core/apply/pagingfiles_write.h"
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HR_VERIFY_MAX_ITEMS 48
+#define HR_VERIFY_MAX_CONFIG 64
+
+typedef enum hr_verify_verdict {
+    HR_VERDICT_MATCH = 0,
+    HR_VERDICT_PENDING_REBOOT = 1,
+    HR_VERDICT_DIFFER = 2
+} hr_verify_verdict;
+
+typedef struct hr_verify_item {
+    hr_verify_verdict verdict;
+    char text[600];
+} hr_verify_item;
+
+typedef struct hr_verify_result {
+    hr_os os;
+    hr_verify_verdict verdict;
+    int count;
+    hr_verify_item items[HR_VERIFY_MAX_ITEMS];
+    uint64_t commit_limit_bytes;   /* HR_UNKNOWN if not read */
+    uint64_t commit_charge_bytes;
+    uint64_t paging_total_bytes;
+} hr_verify_result;
+
+/* A configured swap area (an fstab line), its spec resolved to a path by the platform. */
+typedef struct hr_verify_config {
+    char spec[HR_SNAP_PATH_MAX];       /* as written: "/swapfile", "UUID=..." */
+    char resolved[HR_SNAP_PATH_MAX];   /* "/dev/sda3", "" if it could not be resolved */
+    int64_t priority;                  /* pri=, HR_UNKNOWN_I64 if none */
+    bool noauto;
+} hr_verify_config;
+
+typedef struct hr_verify_linux_in {
+    int config_count;
+    hr_verify_config config[HR_VERIFY_MAX_CONFIG];
+    int active_count;
+    hr_swap_active active[HR_MAX_PAGING];
+    const hr_apply_state *state;       /* NULL when headroom changed nothing */
+    const char *fstab_path;
+    uint64_t commit_limit_bytes, commit_charge_bytes;
+} hr_verify_linux_in;
+
+void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *out);
+
+typedef struct hr_verify_open_file {
+    char path[HR_PFW_PATH_MAX];        /* "C:\pagefile.sys" */
+    uint64_t size_bytes;               /* current size; HR_UNKNOWN if not known */
+} hr_verify_open_file;
+
+typedef struct hr_verify_win_in {
+    bool configured_present;
+    hr_pfw_list configured;            /* PagingFiles */
+    int existing_count;                /* ExistingPageFiles ("\??\C:\pagefile.sys") */
+    char existing[HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];
+    int open_count;                    /* EnumPageFilesW */
+    hr_verify_open_file open[HR_PFW_MAX_ENTRIES];
+    bool open_known;
+    int64_t boot_unix;                 /* when this boot began; HR_UNKNOWN_I64 if unknown */
+    const hr_apply_state *state;
+    uint64_t commit_limit_bytes, commit_charge_bytes;
+} hr_verify_win_in;
+
+void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *out);
+
+int hr_verify_text(const hr_verify_result *r, hr_buf *out);
+int hr_verify_json(const hr_verify_result *r, hr_buf *out);   /* "headroom.verify/1" */
+
+#endif

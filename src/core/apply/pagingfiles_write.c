@@ -1,0 +1,251 @@
+#include "core/apply/pagingfiles_write.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+char hr_pfw_drive(const char *path)
+{
+    if (!path || !path[0] || path[1] != ':')
+        return 0;
+    if (path[0] == '?')
+        return '?';
+    if (isalpha((unsigned char)path[0]))
+        return (char)toupper((unsigned char)path[0]);
+    return 0;
+}
+
+static int read_u64(const char **pp, uint64_t *v)
+{
+    const char *p = *pp;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    uint64_t x = 0;
+    while (isdigit((unsigned char)*p)) {
+        if (x > 100000000)   /* 100 TB in MB: beyond anything smss accepts */
+            return -1;
+        x = x * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    *pp = p;
+    *v = x;
+    return 0;
+}
+
+int hr_pfw_parse_string(const char *s, hr_pfw_entry *out, hr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    const char *end = s;
+    while (*end && *end != ' ' && *end != '\t')
+        end++;
+    size_t n = (size_t)(end - s);
+    if (n == 0 || n >= sizeof out->path)
+        return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s' has no usable path", s);
+    memcpy(out->path, s, n);
+    out->path[n] = '\0';
+    if (!hr_pfw_drive(out->path))
+        return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s' does not start with a drive",
+                            out->path);
+    const char *p = end;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    uint64_t a = 0, b = 0;
+    if (*p) {
+        if (read_u64(&p, &a) != 0)
+            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': initial size expected", s);
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p && read_u64(&p, &b) != 0)
+            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': maximum size expected", s);
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p)
+            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': unexpected text", s);
+    }
+    if (hr_pfw_drive(out->path) == '?')
+        out->mode = HR_PAGING_MODE_AUTOMATIC;
+    else if (a == 0 && b == 0)
+        out->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
+    else {
+        out->mode = HR_PAGING_MODE_CUSTOM;
+        out->initial_mb = a;
+        out->maximum_mb = b < a ? a : b;   /* smss raises max to min */
+    }
+    return 0;
+}
+
+int hr_pfw_format_string(const hr_pfw_entry *e, char *out, size_t n)
+{
+    int w;
+    if (e->mode == HR_PAGING_MODE_AUTOMATIC)
+        w = snprintf(out, n, "%s", e->path);
+    else if (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED)
+        w = snprintf(out, n, "%s 0 0", e->path);
+    else
+        w = snprintf(out, n, "%s %llu %llu", e->path, (unsigned long long)e->initial_mb,
+                     (unsigned long long)e->maximum_mb);
+    return (w < 0 || (size_t)w >= n) ? HR_ETOOBIG : 0;
+}
+
+int hr_pfw_serialize(const hr_pfw_list *l, hr_buf *out)
+{
+    char s[HR_PFW_PATH_MAX + 48];
+    for (int i = 0; i < l->count; i++) {
+        int r = hr_pfw_format_string(&l->e[i], s, sizeof s);
+        if (r == 0)
+            r = hr_buf_append(out, s, strlen(s) + 1);
+        if (r < 0)
+            return r;
+    }
+    return hr_buf_putc(out, '\0');
+}
+
+int hr_pfw_deserialize(const char *data, size_t n, hr_pfw_list *out, hr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t pos = 0;
+    while (pos < n) {
+        const char *z = memchr(data + pos, '\0', n - pos);
+        size_t len = z ? (size_t)(z - (data + pos)) : n - pos;
+        if (len == 0)
+            break;   /* the list's terminating empty string */
+        if (out->count == HR_PFW_MAX_ENTRIES)
+            return hr_error_set(err, HR_ETOOBIG, "PagingFiles: more than %d entries",
+                                HR_PFW_MAX_ENTRIES);
+        char tmp[HR_PFW_PATH_MAX + 64];
+        if (len >= sizeof tmp)
+            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry %d is %lu bytes long",
+                                out->count + 1, (unsigned long)len);
+        memcpy(tmp, data + pos, len);
+        tmp[len] = '\0';
+        int r = hr_pfw_parse_string(tmp, &out->e[out->count], err);
+        if (r < 0)
+            return r;
+        out->count++;
+        pos += len + 1;
+    }
+    return 0;
+}
+
+static bool entry_equal(const hr_pfw_entry *a, const hr_pfw_entry *b)
+{
+    if (strcmp(a->path, b->path) != 0 || a->mode != b->mode)
+        return false;
+    return a->mode != HR_PAGING_MODE_CUSTOM ||
+           (a->initial_mb == b->initial_mb && a->maximum_mb == b->maximum_mb);
+}
+
+bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b)
+{
+    if (a->count != b->count)
+        return false;
+    for (int i = 0; i < a->count; i++)
+        if (!entry_equal(&a->e[i], &b->e[i]))
+            return false;
+    return true;
+}
+
+static void describe(const hr_pfw_entry *e, char *out, size_t n)
+{
+    if (e->mode == HR_PAGING_MODE_CUSTOM)
+        snprintf(out, n, "%s initial %llu MB, maximum %llu MB", e->path,
+                 (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
+    else if (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED)
+        snprintf(out, n, "%s system managed", e->path);
+    else
+        snprintf(out, n, "%s automatic", e->path);
+}
+
+static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev,
+                      const hr_pfw_list *v, const char *what)
+{
+    if (hr_pfw_equal(prev, v))
+        return 0;
+    if (*ns == HR_PFW_MAX_STAGES)
+        return HR_EINTERNAL;
+    hr_strlcpy(stages[*ns].what, what, sizeof stages[*ns].what);
+    stages[*ns].value = *v;
+    (*ns)++;
+    return 0;
+}
+
+int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive,
+                         hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err)
+{
+    *nstages = 0;
+    char tdrive = hr_pfw_drive(target->path);
+    if (!tdrive || tdrive == '?' || target->mode == HR_PAGING_MODE_AUTOMATIC)
+        return hr_error_set(err, HR_EINVAL, "PagingFiles: target '%s' must be a file on a drive",
+                            target->path);
+    if (system_drive)
+        system_drive = (char)toupper((unsigned char)system_drive);
+    hr_pfw_list v = *cur, prev = *cur;
+    char what[700], d[HR_PFW_PATH_MAX + 64];
+
+    /* 1. Untick "automatically manage": the automatic entry becomes what the dialog shows
+     *    after unticking it — the system drive, system managed — so paging stays on. */
+    bool had_auto = false;
+    for (int i = 0; i < v.count; i++)
+        if (v.e[i].mode == HR_PAGING_MODE_AUTOMATIC) {
+            had_auto = true;
+            memmove(&v.e[i], &v.e[i + 1], (size_t)(v.count - i - 1) * sizeof v.e[0]);
+            v.count--;
+            i--;
+        }
+    if (had_auto) {
+        bool sys_present = false;
+        for (int i = 0; i < v.count; i++)
+            if (hr_pfw_drive(v.e[i].path) == system_drive)
+                sys_present = true;
+        if (!sys_present && system_drive && v.count < HR_PFW_MAX_ENTRIES) {
+            hr_pfw_entry *e = &v.e[v.count++];
+            memset(e, 0, sizeof *e);
+            snprintf(e->path, sizeof e->path, "%c:\\pagefile.sys", system_drive);
+            e->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
+        }
+        if (v.count == 0)
+            return hr_error_set(err, HR_EINVAL, "PagingFiles: automatic management is on and "
+                                "the system drive is unknown");
+        if (push_stage(stages, nstages, &prev, &v, "turn off automatic paging file management "
+                       "(the system drive keeps a system-managed file until the new one is set)") < 0)
+            return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+        prev = v;
+    }
+
+    /* 2. "Set" the new file: add it (or change the entry on the target drive in place). */
+    describe(target, d, sizeof d);
+    int at = -1;
+    for (int i = 0; i < v.count; i++)
+        if (hr_pfw_drive(v.e[i].path) == tdrive)
+            at = i;
+    if (at >= 0) {
+        v.e[at] = *target;
+        snprintf(what, sizeof what, "set %s", d);
+    } else {
+        if (v.count == HR_PFW_MAX_ENTRIES)
+            return hr_error_set(err, HR_ETOOBIG, "PagingFiles: already %d entries",
+                                HR_PFW_MAX_ENTRIES);
+        v.e[v.count++] = *target;
+        snprintf(what, sizeof what, "add %s (before anything is removed)", d);
+    }
+    if (push_stage(stages, nstages, &prev, &v, what) < 0)
+        return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+    prev = v;
+
+    /* 3. Only now the old files go ("No paging file" on the other drives). */
+    hr_pfw_list fin = {0};
+    fin.e[fin.count++] = *target;
+    char removed[200] = "";
+    for (int i = 0; i < v.count; i++)
+        if (hr_pfw_drive(v.e[i].path) != tdrive) {
+            size_t have = strlen(removed);
+            snprintf(removed + have, sizeof removed - have, "%s%s", have ? ", " : "", v.e[i].path);
+        }
+    snprintf(what, sizeof what, "remove the old paging file%s: %s", strchr(removed, ',') ? "s" : "",
+             removed);
+    if (push_stage(stages, nstages, &prev, &fin, what) < 0)
+        return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+    return 0;
+}

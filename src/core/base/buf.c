@@ -1,0 +1,100 @@
+#include "core/base/buf.h"
+
+#include "core/base/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hr_buf_init(hr_buf *b, size_t max)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->max = max ? max : HR_BUF_DEFAULT_MAX;
+}
+
+void hr_buf_free(hr_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void hr_buf_reset(hr_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+static int reserve(hr_buf *b, size_t extra)
+{
+    size_t max = b->max ? b->max : HR_BUF_DEFAULT_MAX;
+    if (extra > max || b->len > max - extra)
+        return HR_ETOOBIG;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return 0;
+    size_t ncap = b->cap ? b->cap : 256;
+    while (ncap < need)
+        ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
+    char *p = realloc(b->data, ncap);
+    if (!p)
+        return HR_ENOMEM;
+    b->data = p;
+    b->cap = ncap;
+    return 0;
+}
+
+int hr_buf_append(hr_buf *b, const void *p, size_t n)
+{
+    int r = reserve(b, n);
+    if (r)
+        return r;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int hr_buf_puts(hr_buf *b, const char *s)
+{
+    return hr_buf_append(b, s, strlen(s));
+}
+
+int hr_buf_putc(hr_buf *b, char c)
+{
+    return hr_buf_append(b, &c, 1);
+}
+
+int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return HR_EINVAL;
+    int r = reserve(b, (size_t)n);
+    if (r)
+        return r;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+int hr_buf_printf(hr_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = hr_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+const char *hr_buf_str(const hr_buf *b)
+{
+    return b->data ? b->data : "";
+}

@@ -1,0 +1,36 @@
+/* headroom — a growable byte buffer with a hard size cap.
+ *
+ * Everything read from outside (files, logs, registry) lands in an hr_buf whose cap bounds
+ * the memory a hostile input can make us use. Appends past the cap fail with HR_ETOOBIG
+ * and leave the buffer as it was. The contents are always NUL-terminated. */
+#ifndef HR_BUF_H
+#define HR_BUF_H
+
+#include "core/base/error.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct hr_buf {
+    char *data;     /* NUL-terminated; NULL until the first append */
+    size_t len;     /* bytes used, not counting the NUL */
+    size_t cap;     /* bytes allocated */
+    size_t max;     /* largest len allowed; 0 = HR_BUF_DEFAULT_MAX */
+} hr_buf;
+
+#define HR_BUF_DEFAULT_MAX ((size_t)64 << 20)
+
+void hr_buf_init(hr_buf *b, size_t max);
+void hr_buf_free(hr_buf *b);
+void hr_buf_reset(hr_buf *b);               /* len = 0, keeps the memory */
+int hr_buf_append(hr_buf *b, const void *p, size_t n);
+int hr_buf_puts(hr_buf *b, const char *s);
+int hr_buf_putc(hr_buf *b, char c);
+HR_PRINTF(2, 3)
+int hr_buf_printf(hr_buf *b, const char *fmt, ...);
+HR_PRINTF(2, 0)
+int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap);
+/* The data, or "" when empty; never NULL. */
+const char *hr_buf_str(const hr_buf *b);
+
+#endif

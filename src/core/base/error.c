@@ -1,0 +1,81 @@
+#include "core/base/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *hr_error_name(int code)
+{
+    switch (code) {
+#define HR_X_NAME(name, value, msg) case value: return #name;
+        HR_ERROR_TABLE(HR_X_NAME)
+#undef HR_X_NAME
+    default: return "HR_EUNKNOWN";
+    }
+}
+
+const char *hr_strerror(int code)
+{
+    switch (code) {
+#define HR_X_MSG(name, value, msg) case value: return msg;
+        HR_ERROR_TABLE(HR_X_MSG)
+#undef HR_X_MSG
+    default: return "unknown error";
+    }
+}
+
+int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap)
+{
+    if (!err)
+        return code;
+    err->code = code;
+    if (!fmt) {
+        snprintf(err->msg, sizeof err->msg, "%s", hr_strerror(code));
+        return code;
+    }
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    /* Keep the message on one line whatever the inputs quoted into it. */
+    for (char *p = err->msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    return code;
+}
+
+int hr_error_set(hr_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = hr_error_vset(err, code, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void hr_error_clear(hr_error *err)
+{
+    if (err) {
+        err->code = 0;
+        err->msg[0] = '\0';
+    }
+}
+
+int hr_error_from_errno(int errnum)
+{
+    switch (errnum) {
+    case 0: return HR_OK;
+    case ENOENT: case ENOTDIR: return HR_ENOENT;
+    case EACCES: return HR_EACCES;
+    case EPERM: return HR_EPERM;
+    case ENOMEM: return HR_ENOMEM;
+    case EEXIST: return HR_EEXIST;
+    case EBUSY: return HR_EBUSY;
+    case EINVAL: return HR_EINVAL;
+    case ERANGE: case EFBIG: return HR_ERANGE;
+#ifdef EOPNOTSUPP
+    case EOPNOTSUPP: return HR_ENOTSUP;
+#endif
+#if defined(ENOTSUP) && (!defined(EOPNOTSUPP) || ENOTSUP != EOPNOTSUPP)
+    case ENOTSUP: return HR_ENOTSUP;
+#endif
+    default: return HR_EIO;
+    }
+}

@@ -1,0 +1,179 @@
+#include "core/base/json_writer.h"
+
+#include "core/base/error.h"
+#include "core/base/utf8.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void hr_json_init(hr_json_writer *w, hr_buf *out, bool pretty)
+{
+    memset(w, 0, sizeof *w);
+    w->out = out;
+    w->pretty = pretty;
+    w->first[0] = true;
+}
+
+static void put(hr_json_writer *w, const char *s)
+{
+    if (!w->err)
+        w->err = hr_buf_puts(w->out, s);
+}
+
+static void newline_indent(hr_json_writer *w)
+{
+    if (!w->pretty)
+        return;
+    put(w, "\n");
+    for (int i = 0; i < w->depth; i++)
+        put(w, "  ");
+}
+
+int hr_json_quote(hr_buf *out, const char *s, size_t n)
+{
+    int r = hr_buf_putc(out, '"');
+    size_t i = 0;
+    while (!r && i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            switch (c) {
+            case '"': r = hr_buf_puts(out, "\\\""); break;
+            case '\\': r = hr_buf_puts(out, "\\\\"); break;
+            case '\n': r = hr_buf_puts(out, "\\n"); break;
+            case '\r': r = hr_buf_puts(out, "\\r"); break;
+            case '\t': r = hr_buf_puts(out, "\\t"); break;
+            default:
+                if (c < 0x20 || c == 0x7f)
+                    r = hr_buf_printf(out, "\\u%04x", c);
+                else
+                    r = hr_buf_putc(out, (char)c);
+            }
+            i++;
+            continue;
+        }
+        size_t len = hr_utf8_valid_prefix((const unsigned char *)s + i, n - i);
+        if (len == 0) {
+            r = hr_buf_puts(out, "\\ufffd");
+            i++;
+        } else {
+            r = hr_buf_append(out, s + i, len);
+            i += len;
+        }
+    }
+    if (!r)
+        r = hr_buf_putc(out, '"');
+    return r;
+}
+
+/* Comma, indentation and "key": before a value. */
+static void member(hr_json_writer *w, const char *key)
+{
+    if (w->err)
+        return;
+    if (!w->first[w->depth])
+        put(w, ",");
+    if (w->depth > 0)
+        newline_indent(w);
+    w->first[w->depth] = false;
+    if (key) {
+        if (!w->err)
+            w->err = hr_json_quote(w->out, key, strlen(key));
+        put(w, w->pretty ? ": " : ":");
+    }
+}
+
+static void open_(hr_json_writer *w, const char *key, const char *brace)
+{
+    member(w, key);
+    put(w, brace);
+    if (w->depth >= HR_JSON_MAX_DEPTH) {
+        if (!w->err)
+            w->err = HR_ERANGE;
+        return;
+    }
+    w->depth++;
+    w->first[w->depth] = true;
+}
+
+static void close_(hr_json_writer *w, const char *brace)
+{
+    if (w->depth == 0) {
+        if (!w->err)
+            w->err = HR_EINTERNAL;
+        return;
+    }
+    bool empty = w->first[w->depth];
+    w->depth--;
+    if (!empty)
+        newline_indent(w);
+    put(w, brace);
+}
+
+void hr_json_begin_object(hr_json_writer *w, const char *key) { open_(w, key, "{"); }
+void hr_json_end_object(hr_json_writer *w) { close_(w, "}"); }
+void hr_json_begin_array(hr_json_writer *w, const char *key) { open_(w, key, "["); }
+void hr_json_end_array(hr_json_writer *w) { close_(w, "]"); }
+
+void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n)
+{
+    member(w, key);
+    if (!s)
+        put(w, "null");
+    else if (!w->err)
+        w->err = hr_json_quote(w->out, s, n);
+}
+
+void hr_json_str(hr_json_writer *w, const char *key, const char *s)
+{
+    hr_json_strn(w, key, s, s ? strlen(s) : 0);
+}
+
+void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+    member(w, key);
+    put(w, tmp);
+}
+
+void hr_json_i64(hr_json_writer *w, const char *key, int64_t v)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%" PRId64, v);
+    member(w, key);
+    put(w, tmp);
+}
+
+void hr_json_double(hr_json_writer *w, const char *key, double v)
+{
+    char tmp[64];
+    if (!isfinite(v)) {
+        hr_json_null(w, key);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%.6g", v);
+    member(w, key);
+    put(w, tmp);
+}
+
+void hr_json_bool(hr_json_writer *w, const char *key, bool v)
+{
+    member(w, key);
+    put(w, v ? "true" : "false");
+}
+
+void hr_json_null(hr_json_writer *w, const char *key)
+{
+    member(w, key);
+    put(w, "null");
+}
+
+int hr_json_finish(hr_json_writer *w)
+{
+    if (!w->err && w->depth != 0)
+        w->err = HR_EINTERNAL;
+    put(w, "\n");
+    return w->err;
+}

@@ -1,0 +1,147 @@
+#include "core/base/phrase_match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ABSENT 0xffffu
+
+static unsigned char fold(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+void hr_acm_free(hr_acm *m)
+{
+    free(m->delta);
+    free(m->next);
+    free(m->term);
+    free(m->out);
+    free(m->dict);
+    free(m->depth);
+    memset(m, 0, sizeof *m);
+}
+
+int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t total = 1;
+    m->nclasses = 1;   /* class 0: bytes no phrase uses */
+    for (size_t i = 0; i < n; i++) {
+        size_t len = phrases[i] ? strlen(phrases[i]) : 0;
+        if (len == 0 || len > 255)
+            return hr_error_set(err, HR_EINVAL, "phrase %u: empty or longer than 255 bytes", (unsigned)i);
+        total += len;
+        for (size_t k = 0; k < len; k++) {
+            unsigned char c = fold((unsigned char)phrases[i][k]);
+            if (m->cls[c] == 0)
+                m->cls[c] = (unsigned char)m->nclasses++;
+            if (m->nclasses > 255)
+                return hr_error_set(err, HR_ERANGE, "phrases use more than 254 distinct bytes");
+        }
+    }
+    for (unsigned c = 'A'; c <= 'Z'; c++)
+        m->cls[c] = m->cls[c + 32];
+    if (total >= ABSENT)
+        return hr_error_set(err, HR_ERANGE, "phrases need more than 65534 states");
+
+    size_t nc = m->nclasses;
+    m->delta = malloc(total * nc * sizeof *m->delta);
+    m->term = calloc(total, 1);
+    m->out = malloc(total * sizeof *m->out);
+    m->dict = calloc(total, sizeof *m->dict);
+    m->depth = calloc(total, sizeof *m->depth);
+    uint16_t *fail = calloc(total, sizeof *fail);
+    uint16_t *queue = malloc(total * sizeof *queue);
+    if (!m->delta || !m->term || !m->out || !m->dict || !m->depth || !fail || !queue) {
+        free(fail);
+        free(queue);
+        hr_acm_free(m);
+        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+    }
+    for (size_t i = 0; i < total * nc; i++)
+        m->delta[i] = ABSENT;
+    for (size_t i = 0; i < total; i++)
+        m->out[i] = -1;
+
+    /* The trie. */
+    m->nstates = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned s = 0;
+        for (const char *p = phrases[i]; *p; p++) {
+            unsigned c = m->cls[fold((unsigned char)*p)];
+            if (m->delta[s * nc + c] == ABSENT) {
+                m->depth[m->nstates] = (uint16_t)(m->depth[s] + 1);
+                m->delta[s * nc + c] = (uint16_t)m->nstates++;
+            }
+            s = m->delta[s * nc + c];
+        }
+        if (m->out[s] >= 0) {
+            free(fail);
+            free(queue);
+            hr_acm_free(m);
+            return hr_error_set(err, HR_EINVAL, "phrase %u '%s' is a duplicate", (unsigned)i, phrases[i]);
+        }
+        m->out[s] = (int32_t)i;
+    }
+
+    /* Breadth first: failure links, suffix-output links, and the missing transitions filled
+     * in so that scanning is one lookup per byte. A state's own trie edges are exactly the
+     * entries still present when it is taken from the queue. */
+    size_t head = 0, tail = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+        unsigned s = queue[head++];
+        for (size_t c = 0; c < nc; c++) {
+            uint16_t t = m->delta[s * nc + c];
+            if (t != ABSENT) {
+                unsigned f = s == 0 ? 0 : m->delta[fail[s] * nc + c];
+                fail[t] = (uint16_t)f;
+                m->dict[t] = m->out[f] >= 0 ? (uint16_t)f : m->dict[f];
+                m->term[t] = m->out[t] >= 0 || m->dict[t] != 0;
+                queue[tail++] = t;
+            } else {
+                m->delta[s * nc + c] = s == 0 ? 0 : m->delta[fail[s] * nc + c];
+            }
+        }
+    }
+    free(fail);
+    free(queue);
+    /* The scan's table: row offsets instead of state numbers (no multiply per byte) and
+     * the "a phrase ends here" flag in the top bit (no second load per byte). */
+    m->next = malloc(m->nstates * nc * sizeof *m->next);
+    if (!m->next) {
+        hr_acm_free(m);
+        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+    }
+    for (size_t i = 0; i < m->nstates * nc; i++) {
+        uint32_t t = m->delta[i];
+        m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? 0x80000000u : 0);
+    }
+    return 0;
+}
+
+size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
+                   size_t max)
+{
+    const uint32_t *next = m->next;
+    const unsigned char *cls = m->cls;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t nc = m->nclasses, found = 0;
+    uint32_t off = (uint32_t)(*state * nc);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = next[off + cls[p[i]]];
+        off = v & 0x7fffffffu;
+        if (!(v & 0x80000000u))
+            continue;
+        unsigned st = (unsigned)(off / nc);
+        for (unsigned t = m->out[st] >= 0 ? st : m->dict[st]; t; t = m->dict[t]) {
+            if (found < max) {
+                hits[found].phrase = (uint32_t)m->out[t];
+                hits[found].end = i + 1;
+            }
+            found++;
+        }
+    }
+    *state = (unsigned)(off / nc);
+    return found;
+}

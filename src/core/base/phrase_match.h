@@ -1,0 +1,45 @@
+/* headroom — many-phrase matcher (Aho–Corasick automaton, ASCII case-insensitive).
+ *
+ * The diagnosis looks for ~200 phrases in every line of logs that can be gigabytes long; one
+ * pass over each byte with a table lookup finds all of them at once. Bytes are first mapped
+ * to classes (one per distinct byte the phrases use, plus "other"), which keeps the
+ * transition table small enough to stay in cache. Phrases are matched byte-wise, so UTF-8
+ * phrases (Chinese) work as they are; A–Z fold to a–z. */
+#ifndef HR_PHRASE_MATCH_H
+#define HR_PHRASE_MATCH_H
+
+#include "core/base/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hr_acm {
+    size_t nstates;
+    size_t nclasses;
+    unsigned char cls[256];
+    uint16_t *delta;       /* nstates * nclasses transitions */
+    uint32_t *next;        /* the same, as the next state's row offset, bit 31 = term */
+    unsigned char *term;   /* a phrase ends at this state (itself or through a suffix) */
+    int32_t *out;          /* phrase ending exactly here, or -1 */
+    uint16_t *dict;        /* nearest proper suffix state with a phrase, 0 = none */
+    uint16_t *depth;       /* length of the string this state stands for */
+} hr_acm;
+
+typedef struct hr_acm_hit {
+    uint32_t phrase;       /* index into the phrase list given to hr_acm_build */
+    size_t end;            /* offset just past the match in the scanned text */
+} hr_acm_hit;
+
+/* Build from n phrases (non-empty, at most 255 bytes, no duplicates after case folding).
+ * HR_EINVAL on a bad phrase list, HR_ENOMEM, HR_ERANGE past 65535 states. */
+int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err);
+void hr_acm_free(hr_acm *m);
+
+/* Scan s[0..n) starting in *state (0 = fresh); record up to max hits, return how many hits
+ * there were in all (may exceed max), leave the end state in *state so that a caller can
+ * continue across a line break. A hit's end may be smaller than its phrase's length when
+ * the match began in text scanned before (carried in through *state). */
+size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
+                   size_t max);
+
+#endif

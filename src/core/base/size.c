@@ -1,0 +1,95 @@
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
+{
+    const char *p = text;
+    if (!p)
+        return hr_error_set(err, HR_EINVAL, "size: missing value");
+    while (*p == ' ')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return hr_error_set(err, HR_EPARSE, "size '%s': expected a number such as 16G or 16384M", text);
+    uint64_t whole = 0;
+    while (isdigit((unsigned char)*p)) {
+        unsigned d = (unsigned)(*p - '0');
+        if (whole > (UINT64_MAX - d) / 10)
+            return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+        whole = whole * 10 + d;
+        p++;
+    }
+    /* Up to six decimals, kept as a fraction in millionths. */
+    uint64_t frac = 0, scale = 1;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return hr_error_set(err, HR_EPARSE, "size '%s': digits expected after '.'", text);
+        while (isdigit((unsigned char)*p)) {
+            if (scale < 1000000) {
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                scale *= 10;
+            }
+            p++;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    uint64_t unit = 1;
+    switch (toupper((unsigned char)*p)) {
+    case '\0': unit = 1; break;
+    case 'B': unit = 1; p++; break;
+    case 'K': unit = HR_KIB; p++; break;
+    case 'M': unit = HR_MIB; p++; break;
+    case 'G': unit = HR_GIB; p++; break;
+    case 'T': unit = HR_TIB; p++; break;
+    default:
+        return hr_error_set(err, HR_EPARSE, "size '%s': unknown unit (use K, M, G or T)", text);
+    }
+    if (unit > 1) {
+        if (*p == 'i' || *p == 'I')
+            p++;
+        if (*p == 'b' || *p == 'B')
+            p++;
+    }
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return hr_error_set(err, HR_EPARSE, "size '%s': unexpected text after the unit", text);
+    if (frac && unit == 1)
+        return hr_error_set(err, HR_EPARSE, "size '%s': a fraction needs a unit", text);
+    if (whole > UINT64_MAX / unit)
+        return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+    uint64_t v = whole * unit;
+    uint64_t f = unit / scale * frac + (unit % scale) * frac / scale;
+    if (v > UINT64_MAX - f)
+        return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+    *bytes = v + f;
+    return 0;
+}
+
+void hr_size_format(uint64_t bytes, char *out, size_t n)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    double v = (double)bytes;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, n, "%llu B", (unsigned long long)bytes);
+    else if (v >= 100.0)
+        snprintf(out, n, "%.0f %s", v, units[u]);
+    else if (v >= 10.0)
+        snprintf(out, n, "%.1f %s", v, units[u]);
+    else
+        snprintf(out, n, "%.2f %s", v, units[u]);
+}
+
+uint64_t hr_size_round_up_gib(uint64_t bytes)
+{
+    return bytes / HR_GIB + (bytes % HR_GIB ? 1 : 0);
+}

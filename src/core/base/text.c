@@ -1,0 +1,193 @@
+#include "core/base/text.h"
+
+
+#include <string.h>
+
+bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n)
+{
+    if (*cur >= end)
+        return false;
+    const char *p = *cur;
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    *line = p;
+    if (nl) {
+        *n = (size_t)(nl - p);
+        *cur = nl + 1;
+    } else {
+        *n = (size_t)(end - p);
+        *cur = end;
+    }
+    return true;
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void trim_span(const char **s, size_t *n)
+{
+    while (*n && blank(**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n && blank((*s)[*n - 1]))
+        (*n)--;
+}
+
+bool hr_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    trim_span(&s, &n);
+    if (n == 0)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool hr_parse_i64(const char *s, size_t n, int64_t *out)
+{
+    trim_span(&s, &n);
+    bool neg = n && s[0] == '-';
+    if (neg) {
+        s++;
+        n--;
+    }
+    uint64_t v;
+    if (!hr_parse_u64(s, n, &v))
+        return false;
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return true;
+}
+
+bool hr_parse_limit(const char *s, size_t n, uint64_t *out)
+{
+    trim_span(&s, &n);
+    if (n == 3 && memcmp(s, "max", 3) == 0) {
+        *out = HR_UNLIMITED;
+        return true;
+    }
+    uint64_t v;
+    if (!hr_parse_u64(s, n, &v))
+        return false;
+    /* cgroup v1 reports "no limit" as LONG_MAX rounded down to a page. */
+    *out = v >= ((uint64_t)1 << 62) ? HR_UNLIMITED : v;
+    return true;
+}
+
+bool hr_kv_find(const char *buf, size_t len, const char *key, char sep, char *out, size_t outn)
+{
+    const char *cur = buf, *end = buf + len, *line;
+    size_t n, klen = strlen(key);
+    while (hr_next_line(&cur, end, &line, &n)) {
+        if (n <= klen || memcmp(line, key, klen) != 0)
+            continue;
+        char c = line[klen];
+        if (sep == ' ' ? !(c == ' ' || c == '\t') : c != sep)
+            continue;
+        const char *v = line + klen + 1;
+        size_t vn = n - klen - 1;
+        trim_span(&v, &vn);
+        if (outn == 0)
+            return true;
+        if (vn >= outn)
+            vn = outn - 1;
+        memcpy(out, v, vn);
+        out[vn] = '\0';
+        return true;
+    }
+    return false;
+}
+
+bool hr_kv_u64(const char *buf, size_t len, const char *key, char sep, uint64_t *out)
+{
+    char tmp[32];
+    if (!hr_kv_find(buf, len, key, sep, tmp, sizeof tmp))
+        return false;
+    return hr_parse_u64(tmp, strlen(tmp), out);
+}
+
+char *hr_trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && blank(s[n - 1]))
+        s[--n] = '\0';
+    char *p = s;
+    while (*p && blank(*p))
+        p++;
+    if (p != s)
+        memmove(s, p, strlen(p) + 1);
+    return s;
+}
+
+static bool octal(char c, char hi)
+{
+    return c >= '0' && c <= hi;
+}
+
+void hr_unescape_octal(const char *src, size_t n, char *dst, size_t dstn)
+{
+    size_t o = 0;
+    if (dstn == 0)
+        return;
+    for (size_t i = 0; i < n && o + 1 < dstn; i++) {
+        if (src[i] == '\\' && i + 3 < n && octal(src[i + 1], '3') && octal(src[i + 2], '7') &&
+            octal(src[i + 3], '7')) {
+            dst[o++] = (char)(((src[i + 1] - '0') << 6) | ((src[i + 2] - '0') << 3) | (src[i + 3] - '0'));
+            i += 3;
+        } else {
+            dst[o++] = src[i];
+        }
+    }
+    dst[o] = '\0';
+}
+
+void hr_bracketed_choice(const char *s, char *out, size_t outn)
+{
+    const char *l = strchr(s, '['), *r = l ? strchr(l, ']') : NULL;
+    if (l && r) {
+        size_t n = (size_t)(r - l - 1);
+        if (n >= outn)
+            n = outn ? outn - 1 : 0;
+        if (outn) {
+            memcpy(out, l + 1, n);
+            out[n] = '\0';
+        }
+        return;
+    }
+    hr_strlcpy(out, s, outn);
+    hr_trim(out);
+}
+
+void hr_strlcpy(char *dst, const char *src, unsigned long size)
+{
+    if (size == 0)
+        return;
+    size_t n = src ? strlen(src) : 0;
+    if (n >= size)
+        n = size - 1;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void hr_strlist_add(char *dst, unsigned long size, const char *item)
+{
+    size_t have = strlen(dst);
+    if (have == 0)
+        hr_strlcpy(dst, item, size);
+    else if (have + 3 < size) {
+        memcpy(dst + have, "; ", 3);
+        hr_strlcpy(dst + have + 2, item, size - have - 2);
+    }
+}

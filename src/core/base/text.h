@@ -1,0 +1,47 @@
+/* headroom — small pure helpers for line-oriented kernel text (procfs, sysfs and cgroup files). */
+#ifndef HR_TEXT_H
+#define HR_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Unknown and unlimited sizes: never a silent 0. */
+#define HR_UNKNOWN UINT64_MAX
+#define HR_UNLIMITED (UINT64_MAX - 1) /* cgroup "max", no limit set */
+#define HR_UNKNOWN_I64 INT64_MIN
+
+/* Iterate lines of buf[0..len): returns false at the end. (*line, *n) is the line without its
+ * '\n' (a trailing '\r' is kept; callers that care strip it). */
+bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n);
+
+/* Parse an unsigned decimal number at s[0..n) with optional surrounding blanks. Fails on
+ * empty text, signs, junk and overflow. */
+bool hr_parse_u64(const char *s, size_t n, uint64_t *out);
+bool hr_parse_i64(const char *s, size_t n, int64_t *out);
+
+/* A file that holds one number ("8589934592\n"), or "max" → HR_UNLIMITED (cgroup limits). */
+bool hr_parse_limit(const char *s, size_t n, uint64_t *out);
+
+/* Value of `key` in "key value" lines (memory.events, oom_control, vmstat) or "KEY=value"
+ * lines (uevent): copies the value (trimmed) into out. */
+bool hr_kv_find(const char *buf, size_t len, const char *key, char sep, char *out, size_t outn);
+bool hr_kv_u64(const char *buf, size_t len, const char *key, char sep, uint64_t *out);
+
+/* Trim blanks and newlines at both ends, in place on a C string. */
+char *hr_trim(char *s);
+
+/* Undo the kernel's octal escapes (\040 space, \011 tab, \012 newline, \134 backslash) of
+ * /proc/swaps and mountinfo paths; src[0..n) → dst (NUL-terminated, truncated to dstn). */
+void hr_unescape_octal(const char *src, size_t n, char *dst, size_t dstn);
+
+/* The bracketed choice in "lzo [lz4] zstd" (zram comp_algorithm); the whole text if none. */
+void hr_bracketed_choice(const char *s, char *out, size_t outn);
+
+/* Copy with truncation, always NUL-terminated (no strlcpy in C11). */
+void hr_strlcpy(char *dst, const char *src, unsigned long size);
+/* Append item to the "; "-separated list in dst (size bytes); dropped when there is no room
+ * for more than the separator, cut short when there is room for part of it. */
+void hr_strlist_add(char *dst, unsigned long size, const char *item);
+
+#endif

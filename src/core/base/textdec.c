@@ -1,0 +1,349 @@
+#include "core/base/textdec.h"
+
+#include "core/base/gbk_min.h"
+#include "core/base/utf8.h"
+
+#include <string.h>
+
+enum { ESC_NONE, ESC_START, ESC_CSI, ESC_OSC, ESC_OSC_ESC };
+
+void hr_textdec_init(hr_textdec *d, hr_textdec_fn fn, void *user)
+{
+    memset(d, 0, offsetof(hr_textdec, seg));
+    d->fn = fn;
+    d->user = user;
+    d->lineno = 1;
+}
+
+uint64_t hr_textdec_lines(const hr_textdec *d)
+{
+    return d->lineno - 1 + (d->mid_line ? 1 : 0);
+}
+
+const char *hr_textdec_encoding_name(const hr_textdec *d)
+{
+    switch (d->enc) {
+    case HR_TEXT_UTF16LE: return "utf-16le";
+    case HR_TEXT_UTF16BE: return "utf-16be";
+    default: return d->gbk_segments ? "utf-8+gbk" : "utf-8";
+    }
+}
+
+/* Invalid UTF-8 positions in s (each bad byte counts once). */
+static size_t utf8_invalid(const unsigned char *s, size_t n)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = hr_utf8_valid_prefix(s + i, n - i);
+        if (k == 0) {
+            bad++;
+            i++;
+        } else {
+            i += k;
+        }
+    }
+    return bad;
+}
+
+/* GBK → UTF-8 into d->conv (at most 3 output bytes per input byte). */
+static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            d->conv[o++] = (char)c;
+            i++;
+        } else if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] <= 0xfe &&
+                   s[i + 1] != 0x7f) {
+            o += hr_utf8_encode(hr_gbk_min_lookup(c, s[i + 1]), d->conv + o);
+            i += 2;
+        } else {
+            o += hr_utf8_encode(0xFFFD, d->conv + o);
+            i++;
+        }
+    }
+    return o;
+}
+
+static void emit(hr_textdec *d, unsigned flags)
+{
+    if (d->len == 0)
+        return;
+    const unsigned char *s = (const unsigned char *)d->seg;
+    size_t n = d->len;
+    const char *out = d->seg;
+    bool high = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= 0x80) {
+            high = true;
+            break;
+        }
+    }
+    if (high && d->enc == HR_TEXT_UTF8) {
+        size_t bad = utf8_invalid(s, n);
+        /* A window of a long line may cut a character at either end: a few bad bytes there
+         * do not make it GBK. */
+        if (bad > ((flags & HR_SEG_CUT) ? 6u : 0u)) {
+            n = gbk_convert(d, s, n);
+            out = d->conv;
+            flags |= HR_SEG_GBK;
+            d->gbk_segments++;
+        }
+    }
+    d->segments++;
+    d->fn(d->user, out, n, d->lineno, flags);
+}
+
+static void end_segment(hr_textdec *d, unsigned flags)
+{
+    if (d->cut)
+        flags |= HR_SEG_CUT;
+    emit(d, flags);
+    d->len = 0;
+    d->cut = false;
+}
+
+static void push_text(hr_textdec *d, unsigned char c)
+{
+    if (d->len == HR_TEXTDEC_SEG_MAX) {
+        if (!d->cut)
+            d->long_lines++;
+        d->cut = true;
+        emit(d, HR_SEG_CUT);
+        memmove(d->seg, d->seg + HR_TEXTDEC_SEG_MAX - HR_TEXTDEC_OVERLAP, HR_TEXTDEC_OVERLAP);
+        d->len = HR_TEXTDEC_OVERLAP;
+    }
+    d->seg[d->len++] = (char)c;
+}
+
+/* One byte of (UTF-8 or 8-bit) text after decoding. */
+static void push_byte(hr_textdec *d, unsigned char c)
+{
+    d->mid_line = c != '\n';
+    if (d->pending_cr) {
+        d->pending_cr = false;
+        if (c == '\n') {
+            end_segment(d, 0);
+            d->lineno++;
+            return;
+        }
+        end_segment(d, HR_SEG_CR);
+    }
+    if (d->esc != ESC_NONE) {
+        /* A newline always ends an escape sequence: a broken one must not eat the log. */
+        if (c != '\n' && c != '\r' && ++d->esc_len < 256) {
+            switch (d->esc) {
+            case ESC_START:
+                d->esc = c == '[' ? ESC_CSI : c == ']' ? ESC_OSC : ESC_NONE;
+                return;
+            case ESC_CSI:
+                if (c >= 0x20 && c <= 0x3f)
+                    return;
+                d->esc = ESC_NONE;
+                if (c >= 0x40 && c <= 0x7e)
+                    return;
+                break;   /* not a CSI byte: end it and keep the byte */
+            case ESC_OSC:
+                if (c == 0x07)
+                    d->esc = ESC_NONE;
+                else if (c == 0x1b)
+                    d->esc = ESC_OSC_ESC;
+                return;
+            case ESC_OSC_ESC:
+                d->esc = c == '\\' ? ESC_NONE : ESC_OSC;
+                return;
+            default:
+                d->esc = ESC_NONE;
+                break;
+            }
+        } else {
+            d->esc = ESC_NONE;
+        }
+    }
+    switch (c) {
+    case '\n':
+        end_segment(d, 0);
+        d->lineno++;
+        return;
+    case '\r':
+        d->pending_cr = true;
+        return;
+    case 0x1b:
+        d->esc = ESC_START;
+        d->esc_len = 0;
+        return;
+    case '\t':
+        push_text(d, ' ');
+        return;
+    default:
+        break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        d->dropped++;
+        return;
+    }
+    push_text(d, c);
+}
+
+static void push_cp(hr_textdec *d, uint32_t cp)
+{
+    char b[4];
+    size_t n = hr_utf8_encode(cp, b);
+    for (size_t i = 0; i < n; i++)
+        push_byte(d, (unsigned char)b[i]);
+}
+
+static void push_u16(hr_textdec *d, uint32_t u)
+{
+    if (u >= 0xd800 && u <= 0xdbff) {
+        if (d->u16_high)
+            push_cp(d, 0xFFFD);
+        d->u16_high = u;
+        return;
+    }
+    if (u >= 0xdc00 && u <= 0xdfff) {
+        if (d->u16_high) {
+            uint32_t cp = 0x10000 + ((d->u16_high - 0xd800) << 10) + (u - 0xdc00);
+            d->u16_high = 0;
+            push_cp(d, cp);
+        } else {
+            push_cp(d, 0xFFFD);
+        }
+        return;
+    }
+    if (d->u16_high) {
+        d->u16_high = 0;
+        push_cp(d, 0xFFFD);
+    }
+    push_cp(d, u);
+}
+
+/* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: copy runs
+ * of them at once; only control bytes go through push_byte. This is most of the speed. */
+static size_t plain_run(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] >= 0x20 && p[i] != 0x7f)
+        i++;
+    return i;
+}
+
+static void decode(hr_textdec *d, const unsigned char *p, size_t n)
+{
+    if (d->enc == HR_TEXT_UTF8) {
+        size_t i = 0;
+        while (i < n) {
+            if (d->esc == ESC_NONE && !d->pending_cr) {
+                size_t run = plain_run(p + i, n - i);
+                while (run > 0) {
+                    if (d->len == HR_TEXTDEC_SEG_MAX) {
+                        push_text(d, p[i]);   /* emits a window and makes room */
+                        i++;
+                        run--;
+                        continue;
+                    }
+                    size_t k = HR_TEXTDEC_SEG_MAX - d->len;
+                    if (k > run)
+                        k = run;
+                    memcpy(d->seg + d->len, p + i, k);
+                    d->len += k;
+                    d->mid_line = true;
+                    i += k;
+                    run -= k;
+                }
+                if (i >= n)
+                    break;
+            }
+            push_byte(d, p[i++]);
+        }
+        return;
+    }
+    bool le = d->enc == HR_TEXT_UTF16LE;
+    for (size_t i = 0; i < n; i++) {
+        if (!d->u16_have_byte) {
+            d->u16_byte = p[i];
+            d->u16_have_byte = true;
+            continue;
+        }
+        d->u16_have_byte = false;
+        uint32_t u = le ? (uint32_t)d->u16_byte | (uint32_t)p[i] << 8
+                        : (uint32_t)d->u16_byte << 8 | (uint32_t)p[i];
+        push_u16(d, u);
+    }
+}
+
+/* Decide the encoding from the head bytes and decode them. */
+static void decide(hr_textdec *d)
+{
+    const unsigned char *h = d->head;
+    size_t n = d->head_len, skip = 0;
+    d->decided = true;
+    if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf) {
+        d->enc = HR_TEXT_UTF8;
+        skip = 3;
+        d->bom = true;
+    } else if (n >= 2 && h[0] == 0xff && h[1] == 0xfe) {
+        d->enc = HR_TEXT_UTF16LE;
+        skip = 2;
+        d->bom = true;
+    } else if (n >= 2 && h[0] == 0xfe && h[1] == 0xff) {
+        d->enc = HR_TEXT_UTF16BE;
+        skip = 2;
+        d->bom = true;
+    } else if (n >= 4) {
+        /* Text in UTF-16 has a NUL in every other byte for ASCII characters: many NULs at
+         * odd offsets and few at even ones means LE, the mirror image BE. Binary junk has
+         * NULs everywhere and stays 8-bit. */
+        size_t even = 0, odd = 0, pairs = n / 2;
+        for (size_t i = 0; i + 1 < n; i += 2) {
+            even += h[i] == 0;
+            odd += h[i + 1] == 0;
+        }
+        if (odd * 10 >= pairs * 4 && even * 10 <= pairs)
+            d->enc = HR_TEXT_UTF16LE;
+        else if (even * 10 >= pairs * 4 && odd * 10 <= pairs)
+            d->enc = HR_TEXT_UTF16BE;
+    }
+    decode(d, h + skip, n - skip);
+}
+
+void hr_textdec_feed(hr_textdec *d, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    d->bytes += n;
+    if (!d->decided) {
+        size_t take = HR_TEXTDEC_HEAD - d->head_len;
+        if (take > n)
+            take = n;
+        memcpy(d->head + d->head_len, p, take);
+        d->head_len += take;
+        p += take;
+        n -= take;
+        if (d->head_len < HR_TEXTDEC_HEAD)
+            return;
+        decide(d);
+    }
+    decode(d, p, n);
+}
+
+void hr_textdec_finish(hr_textdec *d)
+{
+    if (!d->decided)
+        decide(d);
+    if (d->u16_have_byte || d->u16_high) {
+        d->u16_have_byte = false;
+        d->u16_high = 0;
+        push_cp(d, 0xFFFD);
+    }
+    if (d->pending_cr) {
+        d->pending_cr = false;
+        end_segment(d, HR_SEG_CR);
+    }
+    d->esc = ESC_NONE;
+    end_segment(d, 0);
+}

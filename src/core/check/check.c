@@ -1,0 +1,329 @@
+/* headroom — the check verdict: what the machine can back vs what the workload needs. */
+#include "core/check/check.h"
+
+#include "core/model/procs.h"
+#include "core/base/size.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *hr_check_verdict_name(hr_check_verdict v)
+{
+    switch (v) {
+    case HR_VERDICT_OK: return "ok";
+    case HR_VERDICT_AT_RISK: return "at-risk";
+    case HR_VERDICT_WILL_FAIL: return "will-fail";
+    default: return "unknown";
+    }
+}
+
+const char *hr_check_verdict_label(hr_check_verdict v)
+{
+    switch (v) {
+    case HR_VERDICT_OK: return "OK";
+    case HR_VERDICT_AT_RISK: return "AT RISK";
+    case HR_VERDICT_WILL_FAIL: return "WILL FAIL";
+    default: return "CANNOT TELL";
+    }
+}
+
+/* Below 80 % of the need the run dies; between 80 % and 100 % it lives or dies on details
+ * (LoRAs, batch size, what else is open: S4.1, S5.2). */
+static hr_check_verdict judge(uint64_t capacity, uint64_t need)
+{
+    if (capacity == HR_UNKNOWN)
+        return HR_VERDICT_UNKNOWN;
+    if (capacity < need / 5 * 4)
+        return HR_VERDICT_WILL_FAIL;
+    if (capacity < need)
+        return HR_VERDICT_AT_RISK;
+    return HR_VERDICT_OK;
+}
+
+/* A cgroup caps memory + swap whatever the machine has. */
+static uint64_t cgroup_cap(const hr_snapshot *snap, uint64_t disk_swap)
+{
+    const hr_cgroup *g = &snap->cgroup;
+    if (g->memory_max_bytes == HR_UNKNOWN || g->memory_max_bytes == HR_UNLIMITED)
+        return HR_UNKNOWN;
+    uint64_t sw = disk_swap == HR_UNKNOWN ? 0 : disk_swap;
+    if (g->swap_max_bytes != HR_UNKNOWN && g->swap_max_bytes != HR_UNLIMITED && g->swap_max_bytes < sw)
+        sw = g->swap_max_bytes;
+    uint64_t cap = hr_sat_add(g->memory_max_bytes, sw);
+    if (g->memsw_max_bytes != HR_UNKNOWN && g->memsw_max_bytes != HR_UNLIMITED && g->memsw_max_bytes < cap)
+        cap = g->memsw_max_bytes;
+    return cap;
+}
+
+static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
+{
+    const hr_plan_facts *f = &p->facts;
+    if (!snap || f->hypothetical) {
+        snprintf(basis, n, "a hypothetical machine: the paging file / swap in use is not known");
+        return HR_UNKNOWN;
+    }
+    const bool ram_given = f->ram_bytes != snap->ram.total_bytes;
+    const uint64_t disk = f->disk_paging_bytes;
+    const uint64_t limit = snap->commit.limit_bytes;
+    uint64_t cap = HR_UNKNOWN;
+    if (f->os == HR_OS_WINDOWS) {
+        if (!ram_given && limit != HR_UNKNOWN) {
+            cap = limit;
+            snprintf(basis, n, "the commit limit (RAM + paging files)");
+        } else if (disk != HR_UNKNOWN) {
+            cap = hr_sat_add(f->ram_bytes, disk);
+            snprintf(basis, n, "RAM + paging files");
+        }
+    } else if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
+        if (!ram_given && limit != HR_UNKNOWN) {
+            cap = limit;
+            snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2)");
+        } else if (disk != HR_UNKNOWN) {
+            cap = hr_sat_add(hr_plan_ram_commit_part(snap, f), disk);
+            snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
+        }
+    } else if (disk != HR_UNKNOWN) {
+        cap = hr_sat_add(f->ram_bytes, disk);
+        snprintf(basis, n, "RAM + disk swap (the OOM killer acts when both are full; zram not counted)");
+    }
+    if (cap == HR_UNKNOWN) {
+        snprintf(basis, n, "the paging file / swap in use could not be read");
+        return HR_UNKNOWN;
+    }
+    uint64_t cg = f->os == HR_OS_LINUX ? cgroup_cap(snap, disk) : HR_UNKNOWN;
+    if (cg != HR_UNKNOWN && cg < cap) {
+        cap = cg;
+        snprintf(basis, n, "the cgroup's memory limit (memory.max + the swap it may use)");
+    }
+    return cap;
+}
+
+static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
+{
+    const hr_plan_facts *f = &p->facts;
+    uint64_t paging = p->recommended.maximum_bytes;
+    /* Linux keeps the swap it has when it already covers the plan (add_bytes 0). */
+    if (f->os == HR_OS_LINUX && p->recommended.add_bytes == 0 && f->disk_paging_bytes != HR_UNKNOWN &&
+        f->disk_paging_bytes > paging)
+        paging = f->disk_paging_bytes;
+    uint64_t cap = hr_sat_add(hr_plan_ram_commit_part(f->hypothetical ? NULL : snap, f), paging);
+    if (snap && !f->hypothetical && f->os == HR_OS_LINUX) {
+        uint64_t cg = cgroup_cap(snap, paging);
+        if (cg != HR_UNKNOWN && cg < cap)
+            cap = cg;
+    }
+    return cap;
+}
+
+/* Windows "automatically manage" can grow to 3 × RAM, at most an eighth of the system volume
+ * (os-memory-apis §2.5) — late, after commit passes 90 %, so never better than AT RISK (S1.2). */
+static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
+{
+    const hr_volume *sv = NULL;
+    for (int i = 0; i < snap->volume_count && i < HR_MAX_VOLUMES; i++)
+        if (snap->volumes[i].is_system)
+            sv = &snap->volumes[i];
+    uint64_t ram = p->facts.ram_bytes;
+    uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 3) : (uint64_t)4 << 30;
+    if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)
+        grow = sv->dev.fs_total_bytes / 8;
+    if (sv && sv->dev.fs_free_bytes != HR_UNKNOWN && grow > sv->dev.fs_free_bytes)
+        grow = sv->dev.fs_free_bytes;
+    return hr_sat_add(ram, grow);
+}
+
+/* The rule that decided the size: the peak, or the S4 rule that chose within the table. */
+static const char *sizing_rule(const hr_plan_recommended *r)
+{
+    static const char *const deciding[] = {"peak", "video", "lean-on-ram", "small-vram", "big-vram", "light",
+                                           "worked-example", "row-32-default"};
+    for (size_t k = 0; k < sizeof deciding / sizeof deciding[0]; k++)
+        for (int i = 0; i < r->reason_count; i++)
+            if (strcmp(r->reasons[i].id, deciding[k]) == 0)
+                return r->reasons[i].rule;
+    return r->reason_count ? r->reasons[0].rule : "S4.1";
+}
+
+#define TODO(id_rule, ...) \
+    hr_plan_line_add(c->todo, &c->todo_count, HR_CHECK_MAX_TODO, id_rule, __VA_ARGS__)
+
+static void list_others(const hr_snapshot *snap, hr_check *c)
+{
+    if (!snap)
+        return;
+    for (int i = 0; i < snap->procs.count && i < HR_MAX_PROCS && c->other_count < HR_CHECK_MAX_OTHERS; i++) {
+        const hr_proc *pr = &snap->procs.proc[i];
+        const char *kind = hr_proc_kind(pr->name);
+        if ((kind && strcmp(kind, "python") == 0) || strncmp(pr->name, "headroom", 8) == 0)
+            continue;   /* ComfyUI itself, and us */
+        uint64_t held = pr->commit_bytes != HR_UNKNOWN && pr->commit_bytes > pr->resident_bytes ? pr->commit_bytes
+                                                                                              : pr->resident_bytes;
+        if (held == HR_UNKNOWN || held < HR_CHECK_OTHER_MIN_BYTES)
+            continue;   /* not worth closing */
+        hr_check_other *o = &c->others[c->other_count++];
+        o->proc = *pr;
+        o->kind = kind;
+        if (kind && pr->commit_bytes != HR_UNKNOWN)
+            c->others_commit_bytes = hr_sat_add(c->others_commit_bytes, pr->commit_bytes);
+    }
+}
+
+static void todo_close_apps(hr_check *c)
+{
+    char list[256] = "";
+    size_t used = 0;
+    int named = 0;
+    for (int i = 0; i < c->other_count && named < 3; i++) {
+        const hr_check_other *o = &c->others[i];
+        if (!o->kind)
+            continue;
+        char sz[32];
+        hr_plan_gb(o->proc.commit_bytes, sz, sizeof sz);
+        int w = snprintf(list + used, sizeof list - used, "%s%s (%s)", named ? ", " : "", o->proc.name, sz);
+        if (w < 0 || (size_t)w >= sizeof list - used)
+            break;
+        used += (size_t)w;
+        named++;
+    }
+    if (named)
+        TODO("close-apps|S5.2", "close %s before a run: what they hold is taken from the run", list);
+}
+
+void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
+{
+    memset(c, 0, sizeof *c);
+    const hr_plan_facts *f = &p->facts;
+    const hr_plan_recommended *r = &p->recommended;
+    if (f->hypothetical)
+        snap = NULL;
+    char a[32], b[32];
+
+    c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
+    c->workload_assumed = f->workload == HR_WORKLOAD_NONE;
+    if (in->peak_commit_bytes != HR_UNKNOWN) {
+        c->need_bytes = in->peak_commit_bytes;
+        snprintf(c->need_basis, sizeof c->need_basis, "the peak commit given (--peak-commit)");
+    } else {
+        c->need_bytes = hr_workload_need_bytes(c->workload, f->effective_vram_bytes);
+        snprintf(c->need_basis, sizeof c->need_basis, "an estimate for %s%s (docs/check.md; S4.1, S4.2)",
+                 hr_workload_label(c->workload), c->workload_assumed ? ", assumed: give --workload" : "");
+    }
+
+    c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
+    c->capacity_bytes = capacity_now(snap, p, c->capacity_basis, sizeof c->capacity_basis);
+    c->capacity_after_bytes = capacity_after(snap, p);
+    c->verdict_after = judge(c->capacity_after_bytes, c->need_bytes);
+    c->verdict = judge(c->capacity_bytes, c->need_bytes);
+    list_others(snap, c);
+
+    hr_plan_gb(c->capacity_bytes, a, sizeof a);
+    hr_plan_gb(c->need_bytes, b, sizeof b);
+    const char *wl = hr_workload_label(c->workload);
+    const char *tier3 = f->os == HR_OS_WINDOWS ? "paging file" : "swap";
+    switch (c->verdict) {
+    case HR_VERDICT_WILL_FAIL:
+        hr_strlcpy(c->verdict_rule, "S1.1", sizeof c->verdict_rule);
+        if (strstr(c->capacity_basis, "cgroup")) {
+            hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
+            snprintf(c->verdict_text, sizeof c->verdict_text,
+                     "this container may use %s, far below the %s %s needs at its peak: at the limit the kernel "
+                     "kills the run (a cgroup OOM kill), whatever the machine has", a, b, wl);
+            break;
+        }
+        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 "this machine can back %s, far below the %s %s needs at its peak: when RAM and the %s are full "
+                 "the run is killed or vanishes", a, b, wl, tier3);
+        break;
+    case HR_VERDICT_AT_RISK:
+        hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
+        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 "this machine can back %s, under the %s %s needs at its peak: ControlNet, LoRAs, upscaling or a "
+                 "batch can tip it over", a, b, wl);
+        break;
+    case HR_VERDICT_OK:
+        hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
+        snprintf(c->verdict_text, sizeof c->verdict_text, "this machine can back %s; %s needs about %s at its peak",
+                 a, wl, b);
+        break;
+    default:
+        hr_strlcpy(c->verdict_rule, "S2.2", sizeof c->verdict_rule);
+        snprintf(c->verdict_text, sizeof c->verdict_text, "how much this machine can back is not known (%s)",
+                 c->capacity_basis);
+        break;
+    }
+
+    /* Facts that make a run fragile whatever the sizes (S1.2, S2.3, S5.4). */
+    if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS &&
+        (hr_plan_find_warning(p, "auto-managed") || hr_plan_find_warning(p, "auto-full-system")) &&
+        automatic_potential(snap, p) >= c->need_bytes / 5 * 4) {
+        c->verdict = HR_VERDICT_AT_RISK;
+        hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
+        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 "this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
+                 "after commit passes 90 %% and often too late", a, b, wl);
+    }
+    if (c->verdict == HR_VERDICT_OK) {
+        static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file"};
+        for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
+            const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
+            if (w) {
+                c->verdict = HR_VERDICT_AT_RISK;
+                hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
+                hr_strlcpy(c->verdict_text, w->text, sizeof c->verdict_text);
+                break;
+            }
+        }
+    }
+    const bool enforced = f->os == HR_OS_WINDOWS || (snap && snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER);
+    if (c->verdict == HR_VERDICT_OK && snap && enforced && c->charge_bytes != HR_UNKNOWN &&
+        snap->commit.limit_bytes != HR_UNKNOWN && snap->commit.limit_bytes &&
+        c->charge_bytes >= snap->commit.limit_bytes / 10 * 9) {
+        c->verdict = HR_VERDICT_AT_RISK;
+        hr_strlcpy(c->verdict_rule, "S2.3", sizeof c->verdict_rule);
+        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 "commit is at %llu %% of the limit right now: one more model load and allocations fail",
+                 (unsigned long long)(c->charge_bytes / (snap->commit.limit_bytes / 100)));
+    }
+
+    /* The one to three things to do, most useful first. */
+    bool plan_helps = c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, "auto-managed") ||
+                      hr_plan_find_warning(p, "auto-full-system") || hr_plan_find_warning(p, "paging-on-removable");
+    if (p->nothing_to_change)
+        plan_helps = false;
+    if (plan_helps) {
+        hr_plan_gb(r->maximum_bytes, a, sizeof a);
+        const char *rule = sizing_rule(r);
+        char id_rule[48];
+        if (f->cgroup_limited) {
+            hr_plan_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
+            TODO("raise-limit|X.cgroup", "raise this container's memory limit (now %s) to at least %s: swap cannot "
+                                         "help until then", b,
+                 (hr_plan_gb(c->need_bytes, a, sizeof a), a));
+        } else if (f->wsl2) {
+            TODO("wslconfig|X.wsl2", "set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
+                                     "(headroom plan shows the steps)",
+                 (unsigned long long)(r->maximum_bytes >> 30));
+        } else if (!r->target_known && p->candidate_count > 0) {
+            TODO("make-room|S4.3", "make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                                   "Disk Management to make a partition for it)", a,
+                 f->os == HR_OS_WINDOWS ? "paging file" : "swap file");
+        } else if (f->os == HR_OS_WINDOWS) {
+            snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
+            TODO(id_rule, "set a %s %s paging file on %s — headroom plan shows the exact steps", a,
+                 r->fixed ? "fixed" : "ranged", r->target_known ? r->target : "a non-system SSD");
+        } else {
+            snprintf(id_rule, sizeof id_rule, "add-swap|%s", rule);
+            hr_plan_gb(r->add_bytes, b, sizeof b);
+            TODO(id_rule, "add a %s swap file%s%s — headroom plan shows the exact commands", b,
+                 r->target_known ? " at " : "", r->target_known ? r->target_path : "");
+        }
+    }
+    if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
+        todo_close_apps(c);
+    if (r->upgrade_ram_first)
+        TODO("upgrade-ram|S4.1", "upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly");
+    if (hr_plan_find_warning(p, "on-battery"))
+        TODO("plug-in|S4.3", "plug in: on battery, power saving throttles CPU, GPU and paging");
+    if (hr_plan_find_warning(p, "hdd-only"))
+        TODO("add-ram|S3.3", "add RAM: with only an HDD, paging can be slower than none");
+}

@@ -1,0 +1,71 @@
+/* headroom — `check`: status + plan in one verdict a non-expert reads in ten seconds.
+ *
+ * The verdict compares what the machine can back (the commit limit where it is enforced;
+ * RAM + disk swap where the OOM killer decides; a cgroup limit caps both) with what the
+ * declared workload needs at its peak (a measured --peak-commit, or the estimate below), and
+ * lists the one to three things to do and the biggest other memory users (S5.2). */
+#ifndef HR_CHECK_H
+#define HR_CHECK_H
+
+#include "core/base/buf.h"
+#include "core/base/json_writer.h"
+#include "core/plan/plan.h"
+#include "core/model/snapshot.h"
+
+#define HR_CHECK_SCHEMA "headroom.check/1"
+#define HR_CHECK_MAX_TODO 3
+#define HR_CHECK_MAX_OTHERS 5
+#define HR_CHECK_OTHER_MIN_BYTES ((uint64_t)100 << 20)   /* smaller users are not worth closing */
+
+/* Exit statuses 0/1/2 are the verdicts; HR_VERDICT_UNKNOWN exits 3 (docs/check.md). */
+typedef enum hr_check_verdict {
+    HR_VERDICT_OK = 0,
+    HR_VERDICT_AT_RISK = 1,
+    HR_VERDICT_WILL_FAIL = 2,
+    HR_VERDICT_UNKNOWN = 3
+} hr_check_verdict;
+
+const char *hr_check_verdict_name(hr_check_verdict v);    /* "ok", "at-risk", "will-fail", "unknown" */
+const char *hr_check_verdict_label(hr_check_verdict v);   /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
+
+/* hr_workload_need_bytes(): the need model, in plan.h (the plan's container steps use it). */
+
+typedef struct hr_check_other {
+    hr_proc proc;
+    const char *kind;              /* "browser", "chat", or NULL */
+} hr_check_other;
+
+typedef struct hr_check {
+    hr_check_verdict verdict;
+    char verdict_rule[16];
+    char verdict_text[HR_PLAN_TEXT_MAX];
+    hr_workload workload;          /* the one judged (SDXL when none declared) */
+    bool workload_assumed;
+    uint64_t need_bytes;
+    char need_basis[160];
+    uint64_t capacity_bytes;       /* HR_UNKNOWN when not known */
+    char capacity_basis[200];
+    uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
+    hr_check_verdict verdict_after;
+    uint64_t charge_bytes;         /* commit in use now; HR_UNKNOWN */
+    int todo_count;
+    hr_plan_line todo[HR_CHECK_MAX_TODO];
+    int other_count;
+    hr_check_other others[HR_CHECK_MAX_OTHERS];
+    uint64_t others_commit_bytes;  /* browsers + chat apps among them */
+} hr_check;
+
+/* Judge. snap may be NULL (hypothetical machine: the verdict is then "unknown" for now and
+ * given for the plan). plan is the plan for the same snapshot and inputs. */
+void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan,
+                      hr_check *out);
+
+/* One screen of text (tiers, commit vs need, verdict, to-do, other users). */
+int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *plan, hr_buf *out,
+                  bool color);
+/* {"schema":"headroom.check/1","verdict":...,"status":{...},"plan":{...}}. snap may be NULL
+ * (then "status" is null with a reason). */
+void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *plan,
+                   hr_json_writer *w);
+
+#endif

@@ -1,0 +1,221 @@
+/* headroom — the check screen and its JSON (schema headroom.check/1, docs/check.md). */
+#include "core/check/check.h"
+
+#include "core/base/size.h"
+#include "core/status/status_render.h"
+
+#include <string.h>
+
+#define RED "\033[1;31m"
+#define YELLOW "\033[1;33m"
+#define GREEN "\033[1;32m"
+#define RESET "\033[0m"
+
+static const char *verdict_color(hr_check_verdict v)
+{
+    return v == HR_VERDICT_OK ? GREEN : v == HR_VERDICT_AT_RISK ? YELLOW : v == HR_VERDICT_WILL_FAIL ? RED : YELLOW;
+}
+
+static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
+{
+    const hr_plan_facts *f = &p->facts;
+    char a[32], b[32];
+    /* Tier 1: VRAM. */
+    hr_buf_puts(out, "  1 VRAM    ");
+    const hr_gpu *best = NULL;
+    for (int i = 0; snap && i < snap->gpus.count && i < HR_MAX_GPUS; i++) {
+        const hr_gpu *g = &snap->gpus.gpu[i];
+        if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
+            (!best || g->vram_total_bytes > best->vram_total_bytes))
+            best = g;
+    }
+    if (f->vram_bytes == HR_UNKNOWN)
+        hr_buf_puts(out, "unknown (no GPU memory could be read; give --vram)\n");
+    else if (f->vram_bytes == 0)
+        hr_buf_puts(out, "none dedicated: an integrated GPU shares RAM\n");
+    else {
+        hr_plan_gb(f->vram_bytes, a, sizeof a);
+        hr_buf_printf(out, "%s", a);
+        if (best && strcmp(f->vram_source, "--vram") != 0) {
+            hr_buf_printf(out, "  %s", best->name);
+            if (best->vram_used_bytes != HR_UNKNOWN) {
+                hr_plan_gb(best->vram_used_bytes, b, sizeof b);
+                hr_buf_printf(out, ", %s in use", b);
+            }
+        } else {
+            hr_buf_printf(out, " (%s)", f->vram_source);
+        }
+        hr_buf_putc(out, '\n');
+    }
+    /* Tier 2: RAM. */
+    hr_plan_gb(f->ram_bytes, a, sizeof a);
+    hr_buf_printf(out, "  2 RAM     %s", a);
+    if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
+        hr_plan_gb(snap->ram.available_bytes, b, sizeof b);
+        hr_buf_printf(out, ", %s available now", b);
+    } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
+        hr_buf_printf(out, " (%s)", f->ram_source);
+    }
+    hr_buf_putc(out, '\n');
+    /* Tier 3: paging file / swap. */
+    const char *t3 = f->os == HR_OS_WINDOWS ? "paging" : "swap  ";
+    if (f->disk_paging_bytes == HR_UNKNOWN) {
+        hr_buf_printf(out, "  3 %s  %s\n", t3, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
+    } else {
+        hr_plan_gb(f->disk_paging_bytes, a, sizeof a);
+        hr_buf_printf(out, "  3 %s  %s on disk", t3, f->disk_paging_bytes ? a : "none");
+        int shown = 0;
+        for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
+            const hr_paging *pg = &snap->paging[i];
+            if (pg->kind == HR_PAGING_ZRAM)
+                continue;
+            hr_buf_printf(out, "%s%s", shown ? ", " : " (", pg->path);
+            shown++;
+        }
+        if (shown)
+            hr_buf_putc(out, ')');
+        if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
+            hr_buf_puts(out, ", managed automatically");
+        if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
+            hr_buf_puts(out, ", managed automatically on a nearly full system drive");
+        for (int i = 0; snap && i < snap->paging_count; i++)
+            if (snap->paging[i].kind == HR_PAGING_ZRAM) {
+                hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");
+                break;
+            }
+        hr_buf_putc(out, '\n');
+    }
+}
+
+int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, hr_buf *out, bool color)
+{
+    const hr_plan_facts *f = &p->facts;
+    char a[32], b[32];
+    if (f->hypothetical)
+        snap = NULL;
+    hr_buf_printf(out, "headroom check — %s%s on %s\n\n", hr_workload_label(c->workload),
+                  c->workload_assumed ? " (assumed: give --workload sd15|sdxl|flux|video)" : "",
+                  f->hypothetical ? "a hypothetical machine" : f->recorded ? "the recorded machine" : "this machine");
+    tiers(snap, p, out);
+
+    hr_plan_gb(c->capacity_bytes, a, sizeof a);
+    hr_buf_printf(out, "\n  can back  %s — %s\n", a, c->capacity_basis);
+    if (c->charge_bytes != HR_UNKNOWN) {
+        hr_plan_gb(c->charge_bytes, b, sizeof b);
+        hr_buf_printf(out, "  in use    %s committed now\n", b);
+    }
+    hr_plan_gb(c->need_bytes, b, sizeof b);
+    hr_buf_printf(out, "  needs     %s at the run's peak — %s\n\n", b, c->need_basis);
+
+    if (color)
+        hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);
+    else
+        hr_buf_puts(out, hr_check_verdict_label(c->verdict));
+    hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
+    if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
+        hr_plan_gb(c->capacity_after_bytes, a, sizeof a);
+        hr_buf_printf(out, "  with the plan: %s → %s\n", a, hr_check_verdict_label(c->verdict_after));
+    }
+
+    if (c->todo_count) {
+        hr_buf_puts(out, "\nDo this:\n");
+        for (int i = 0; i < c->todo_count; i++)
+            hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, c->todo[i].text, c->todo[i].rule);
+    } else {
+        hr_buf_puts(out, "\nNothing to do.\n");
+    }
+
+    if (c->other_count) {
+        hr_buf_puts(out, "\nBiggest other memory users now (close what you do not need before a run, S5.2):\n");
+        for (int i = 0; i < c->other_count; i++) {
+            const hr_check_other *o = &c->others[i];
+            hr_plan_gb(o->proc.commit_bytes, a, sizeof a);
+            hr_plan_gb(o->proc.resident_bytes, b, sizeof b);
+            int np = o->proc.processes > 1 ? o->proc.processes : 1;
+            hr_buf_printf(out, "  %-22.22s %9s private, %9s in RAM", o->proc.name, a, b);
+            if (np > 1)
+                hr_buf_printf(out, ", %d processes", np);
+            if (o->kind)
+                hr_buf_printf(out, "  (%s)", o->kind);
+            hr_buf_putc(out, '\n');
+        }
+    }
+    const int warnings_left = p->warning_count;
+    if (warnings_left)
+        hr_buf_printf(out, "\n%d more note%s in headroom plan.\n", warnings_left, warnings_left == 1 ? "" : "s");
+    return out->len > 0 ? 0 : HR_ENOMEM;
+}
+
+static void json_size(hr_json_writer *w, const char *key, uint64_t v)
+{
+    if (v == HR_UNKNOWN)
+        hr_json_null(w, key);
+    else
+        hr_json_u64(w, key, v);
+}
+
+void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, hr_json_writer *w)
+{
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "schema", HR_CHECK_SCHEMA);
+    if (c->verdict == HR_VERDICT_UNKNOWN) {
+        hr_json_null(w, "verdict");
+        hr_json_str(w, "verdict_reason", c->verdict_text);
+    } else {
+        hr_json_str(w, "verdict", hr_check_verdict_name(c->verdict));
+    }
+    hr_json_u64(w, "exit_status", (uint64_t)c->verdict);
+    hr_json_str(w, "verdict_rule", c->verdict_rule);
+    hr_json_str(w, "verdict_text", c->verdict_text);
+
+    hr_json_begin_object(w, "need");
+    hr_json_u64(w, "bytes", c->need_bytes);
+    hr_json_str(w, "workload", hr_workload_name(c->workload));
+    hr_json_bool(w, "workload_assumed", c->workload_assumed);
+    hr_json_str(w, "basis", c->need_basis);
+    hr_json_end_object(w);
+
+    hr_json_begin_object(w, "capacity");
+    json_size(w, "bytes", c->capacity_bytes);
+    hr_json_str(w, "basis", c->capacity_basis);
+    json_size(w, "charge_bytes", c->charge_bytes);
+    json_size(w, "after_plan_bytes", c->capacity_after_bytes);
+    if (c->verdict_after == HR_VERDICT_UNKNOWN)
+        hr_json_null(w, "verdict_after_plan");
+    else
+        hr_json_str(w, "verdict_after_plan", hr_check_verdict_name(c->verdict_after));
+    hr_json_end_object(w);
+
+    hr_json_begin_array(w, "todo");
+    for (int i = 0; i < c->todo_count; i++) {
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "id", c->todo[i].id);
+        hr_json_str(w, "rule", c->todo[i].rule);
+        hr_json_str(w, "text", c->todo[i].text);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+
+    hr_json_begin_array(w, "others");
+    for (int i = 0; i < c->other_count; i++) {
+        const hr_check_other *o = &c->others[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_i64(w, "pid", o->proc.pid);
+        hr_json_str(w, "name", o->proc.name);
+        hr_json_u64(w, "processes", (uint64_t)(o->proc.processes > 1 ? o->proc.processes : 1));
+        json_size(w, "resident_bytes", o->proc.resident_bytes);
+        json_size(w, "commit_bytes", o->proc.commit_bytes);
+        hr_json_str(w, "kind", o->kind);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+
+    if (snap && !p->facts.hypothetical) {
+        hr_status_json(snap, w, "status");
+    } else {
+        hr_json_null(w, "status");
+        hr_json_str(w, "status_reason", "a hypothetical machine: nothing was read from this one");
+    }
+    hr_plan_json(p, w, "plan");
+    hr_json_end_object(w);
+}

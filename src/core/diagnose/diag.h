@@ -1,0 +1,178 @@
+/* headroom — diagnosis: why did a generation run die?
+ *
+ * Seed rule S2.1: three kinds of "out of memory" need three different fixes, and users lose
+ * hours fixing the wrong one. The classifier reads console logs line by line (already
+ * decoded by textdec.h) and system records (kernel log, Windows event log), recognises the
+ * failure messages of PyTorch, the OS and the tools around them, and names the cause:
+ *
+ *   gpu-oom             the GPU's memory (VRAM) ran out
+ *   host-oom            the commit limit (RAM + paging file / swap) or a RAM allocation failed
+ *   killed              the OS ended the process (OOM killer, memcg, systemd-oomd, earlyoom,
+ *                       a sudden stop with no error)
+ *   low-virtual-memory  Windows warned that virtual memory (commit) is low
+ *   not-memory          looks like memory, is not (illegal access, device assert, TDR, segfault)
+ *   unknown             nothing recognised
+ *
+ * The first failure in the input wins; the others are kept as further findings. Memory is
+ * bounded: fixed-size evidence slots per cause, nothing kept per line. Pure core: no I/O. */
+#ifndef HR_DIAG_H
+#define HR_DIAG_H
+
+#include "core/base/error.h"
+#include "core/base/phrase_match.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum hr_cause {
+    HR_CAUSE_GPU_OOM = 0,
+    HR_CAUSE_HOST_OOM,
+    HR_CAUSE_KILLED,
+    HR_CAUSE_LOW_VM,
+    HR_CAUSE_NOT_MEMORY,
+    HR_CAUSE_UNKNOWN,
+    HR_CAUSE_COUNT
+} hr_cause;
+
+typedef enum hr_confidence {
+    HR_CONF_NONE = 0,
+    HR_CONF_LOW,
+    HR_CONF_MEDIUM,
+    HR_CONF_HIGH
+} hr_confidence;
+
+#define HR_DIAG_EVIDENCE_FIRST 4    /* the first lines of a cause are kept... */
+#define HR_DIAG_EVIDENCE_LAST 4     /* ...and the latest ones */
+#define HR_DIAG_EVIDENCE_MAX (HR_DIAG_EVIDENCE_FIRST + HR_DIAG_EVIDENCE_LAST)
+#define HR_DIAG_TEXT_MAX 320
+#define HR_DIAG_SOURCE_MAX 64
+#define HR_DIAG_INPUTS_MAX 64
+#define HR_DIAG_SOURCES_MAX 12
+
+typedef struct hr_diag_evidence {
+    int input;                       /* index into inputs, -1 for a system record */
+    uint64_t line;                   /* 1-based line in that input; 0 for a record */
+    int64_t time;                    /* record time, Unix seconds; 0 = not known */
+    hr_confidence conf;
+    char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
+    char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
+} hr_diag_evidence;
+
+typedef struct hr_diag_finding {
+    bool present;
+    hr_cause cause;
+    hr_confidence conf;              /* the strongest evidence's */
+    uint64_t order;                  /* when its first evidence came (smaller = earlier) */
+    uint64_t count;                  /* lines / records that showed it */
+    const char *meaning;             /* one sentence (static) */
+    int64_t victim_pid;              /* killed: the process the OS ended; -1 = not named */
+    char victim[32];
+    size_t nfirst;                   /* evidence[0..nfirst) are the first ones */
+    size_t nlast;                    /* then up to HR_DIAG_EVIDENCE_LAST latest, a ring */
+    size_t last_pos;                 /* next ring slot */
+    hr_diag_evidence evidence[HR_DIAG_EVIDENCE_MAX];
+    int last_input;                  /* where the last line counted came from (no double counts) */
+    uint64_t last_line;
+    hr_diag_evidence *last_ev;       /* its evidence slot */
+} hr_diag_finding;
+
+typedef struct hr_diag_input {
+    const char *name;                /* caller's string; must outlive the context */
+    const char *encoding;            /* static string from textdec */
+    uint64_t bytes;
+    uint64_t lines;
+    uint64_t long_lines;
+} hr_diag_input;
+
+typedef struct hr_diag_source {
+    char name[64];                   /* "/dev/kmsg", "journal", "/proc/vmstat", "event log" */
+    bool ok;
+    int64_t records;                 /* records read; -1 = not applicable */
+    char detail[200];                /* what was read, or why not */
+} hr_diag_source;
+
+typedef struct hr_diag_ctx {
+    hr_acm acm;
+    hr_diag_finding findings[HR_CAUSE_COUNT];
+    uint64_t seq;                    /* order counter */
+    /* the current input */
+    int input;
+    uint64_t prev_line;
+    unsigned carry_state;            /* matcher state carried into a folded next line */
+    uint64_t carry_line;
+    size_t carry_len;
+    char carry_text[256];
+    bool have_marker;                /* an error / traceback / finding seen in this input */
+    uint64_t marker_line;
+    /* inputs and system sources, for the report */
+    size_t ninputs;
+    hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
+    bool system_checked;             /* system records were looked at */
+    char system_reason[160];         /* why not, when not */
+    int64_t since_seconds;           /* the period the system records cover */
+    size_t nsources;
+    hr_diag_source sources[HR_DIAG_SOURCES_MAX];
+    /* results (hr_diag_finish) */
+    const hr_diag_finding *order[HR_CAUSE_COUNT];   /* winner first, then by first sight */
+    size_t norder;
+} hr_diag_ctx;
+
+/* Set up (builds the phrase matcher). hr_diag_free releases it. */
+int hr_diag_init(hr_diag_ctx *c, hr_error *err);
+void hr_diag_free(hr_diag_ctx *c);
+/* Forget all input and findings, keep the matcher (diagnose another set of logs). */
+void hr_diag_reset(hr_diag_ctx *c);
+
+/* Logs: begin an input (name kept by pointer), feed its decoded segments in order, end it. */
+int hr_diag_begin_input(hr_diag_ctx *c, const char *name);
+void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags);
+void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines,
+                       uint64_t long_lines);
+
+/* System records: one kernel / journal / event record, classified with the same phrases as
+ * log lines; source names where it came from, time is Unix seconds or 0. */
+void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text,
+                         size_t len);
+/* Evidence that needs no phrase matching (a counter, a decoded event). meaning may be NULL. */
+void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source,
+                 int64_t time, const char *text, const char *meaning);
+/* Record which system source was read (or why not), for the report. */
+HR_PRINTF(5, 6)
+void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records,
+                         const char *fmt, ...);
+
+/* Decide: order the findings, winner first. Call once after all input. */
+void hr_diag_finish(hr_diag_ctx *c);
+/* The winning cause (HR_CAUSE_UNKNOWN when nothing was found) and its confidence. */
+hr_cause hr_diag_cause(const hr_diag_ctx *c);
+hr_confidence hr_diag_confidence(const hr_diag_ctx *c);
+
+/* A finding's evidence in order: the first ones, then the latest (at most
+ * HR_DIAG_EVIDENCE_MAX); returns how many. */
+size_t hr_diag_evidence_list(const hr_diag_finding *f,
+                             const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX]);
+
+/* Stable ids ("gpu-oom"), short titles, one-sentence meanings and seed-mapped fixes. */
+const char *hr_cause_id(hr_cause cause);
+const char *hr_cause_title(hr_cause cause);
+const char *hr_cause_meaning(hr_cause cause);
+const char *hr_cause_fix(hr_cause cause);
+const char *hr_confidence_name(hr_confidence conf);
+
+/* A Windows event, values rendered to UTF-8 strings in template order (see winevent.c). */
+typedef struct hr_winevent {
+    const char *channel;             /* "Application", "System" */
+    const char *provider;            /* "Application Error", ... */
+    unsigned id;
+    int64_t time;                    /* Unix seconds, 0 = not known */
+    size_t nvalues;
+    const char *const *values;
+} hr_winevent;
+
+/* Classify one event: 1000/1001 crashes of python.exe and friends, .NET 1026, 2004
+ * Resource-Exhaustion-Detector (low virtual memory, with its top consumers), Application
+ * Popup 26. Returns true when it became evidence. */
+bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev);
+
+#endif

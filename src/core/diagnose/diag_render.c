@@ -1,0 +1,248 @@
+#include "core/diagnose/diag_render.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void hr_diag_format_time(int64_t t, char *out, size_t n)
+{
+    int64_t days = t / 86400, secs = t % 86400;
+    if (secs < 0) {
+        secs += 86400;
+        days--;
+    }
+    int64_t year = 1970;
+    for (;;) {
+        bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        int64_t len = leap ? 366 : 365;
+        if (days >= 0 && days < len)
+            break;
+        if (days < 0) {
+            year--;
+            bool pl = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            days += pl ? 366 : 365;
+        } else {
+            days -= len;
+            year++;
+        }
+        if (year < 1 || year > 9999) {
+            snprintf(out, n, "?");
+            return;
+        }
+    }
+    static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    int month = 0;
+    while (month < 11) {
+        int ml = mdays[month] + (month == 1 && leap);
+        if (days < ml)
+            break;
+        days -= ml;
+        month++;
+    }
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)year, month + 1, (int)days + 1,
+             (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+static const char *input_name(const hr_diag_ctx *c, int input)
+{
+    return input >= 0 && (size_t)input < c->ninputs && c->inputs[input].name
+               ? c->inputs[input].name
+               : "-";
+}
+
+static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json_writer *w)
+{
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "cause", hr_cause_id(f->cause));
+    hr_json_str(w, "confidence", hr_confidence_name(f->conf));
+    hr_json_str(w, "title", hr_cause_title(f->cause));
+    hr_json_str(w, "meaning", f->meaning);
+    hr_json_str(w, "fix", hr_cause_fix(f->cause));
+    hr_json_u64(w, "count", f->count);
+    if (f->victim_pid >= 0) {
+        hr_json_begin_object(w, "victim");
+        hr_json_i64(w, "pid", f->victim_pid);
+        hr_json_str(w, "name", f->victim[0] ? f->victim : NULL);
+        hr_json_end_object(w);
+    }
+    const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+    size_t n = hr_diag_evidence_list(f, ev);
+    hr_json_begin_array(w, "evidence");
+    for (size_t i = 0; i < n; i++) {
+        const hr_diag_evidence *e = ev[i];
+        hr_json_begin_object(w, NULL);
+        if (e->input >= 0) {
+            hr_json_u64(w, "line", e->line);
+            hr_json_str(w, "file", input_name(c, e->input));
+        } else {
+            hr_json_str(w, "source", e->source);
+            if (e->time > 0) {
+                char t[40];
+                hr_diag_format_time(e->time, t, sizeof t);
+                hr_json_str(w, "time", t);
+            } else {
+                hr_json_null(w, "time");
+            }
+        }
+        hr_json_str(w, "confidence", hr_confidence_name(e->conf));
+        hr_json_str(w, "text", e->text);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_end_object(w);
+}
+
+void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
+{
+    hr_cause cause = hr_diag_cause(c);
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "schema", HR_DIAG_SCHEMA);
+    hr_json_str(w, "cause", hr_cause_id(cause));
+    if (c->norder) {
+        hr_json_str(w, "confidence", hr_confidence_name(hr_diag_confidence(c)));
+    } else {
+        hr_json_null(w, "confidence");
+        hr_json_str(w, "confidence_reason", "nothing in the input matched a known failure");
+    }
+    hr_json_str(w, "title", hr_cause_title(cause));
+    hr_json_str(w, "meaning", c->norder ? c->order[0]->meaning : hr_cause_meaning(cause));
+    hr_json_str(w, "fix", hr_cause_fix(cause));
+    hr_json_begin_array(w, "findings");
+    for (size_t i = 0; i < c->norder; i++)
+        json_finding(c, c->order[i], w);
+    hr_json_end_array(w);
+    hr_json_begin_array(w, "inputs");
+    for (size_t i = 0; i < c->ninputs; i++) {
+        const hr_diag_input *in = &c->inputs[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "name", in->name);
+        hr_json_str(w, "encoding", in->encoding);
+        hr_json_u64(w, "bytes", in->bytes);
+        hr_json_u64(w, "lines", in->lines);
+        hr_json_u64(w, "long_lines", in->long_lines);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    if (c->system_checked) {
+        hr_json_begin_object(w, "system");
+        hr_json_i64(w, "since_seconds", c->since_seconds);
+        hr_json_begin_array(w, "sources");
+        for (size_t i = 0; i < c->nsources; i++) {
+            const hr_diag_source *s = &c->sources[i];
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "name", s->name);
+            hr_json_bool(w, "ok", s->ok);
+            if (s->records >= 0)
+                hr_json_i64(w, "records", s->records);
+            else
+                hr_json_null(w, "records");
+            hr_json_str(w, "detail", s->detail);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
+        hr_json_end_object(w);
+    } else {
+        hr_json_null(w, "system");
+        hr_json_str(w, "system_reason", c->system_reason[0] ? c->system_reason : "not read");
+    }
+    hr_json_end_object(w);
+}
+
+/* Word-wrap ASCII prose at 92 columns with an indent. */
+static void wrap(hr_buf *out, const char *indent, const char *s)
+{
+    const size_t width = 92;
+    size_t col = 0, ind = strlen(indent);
+    hr_buf_puts(out, indent);
+    col = ind;
+    while (*s) {
+        const char *sp = strchr(s, ' ');
+        size_t wl = sp ? (size_t)(sp - s) : strlen(s);
+        if (col > ind && col + 1 + wl > width) {
+            hr_buf_putc(out, '\n');
+            hr_buf_puts(out, indent);
+            col = ind;
+        } else if (col > ind) {
+            hr_buf_putc(out, ' ');
+            col++;
+        }
+        hr_buf_append(out, s, wl);
+        col += wl;
+        s += wl;
+        while (*s == ' ')
+            s++;
+    }
+    hr_buf_putc(out, '\n');
+}
+
+static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_buf *out,
+                          const char *indent)
+{
+    if (e->input >= 0) {
+        hr_buf_printf(out, "%s%s:%" PRIu64 ": %s\n", indent, input_name(c, e->input), e->line,
+                      e->text);
+    } else {
+        char t[40] = "";
+        if (e->time > 0)
+            hr_diag_format_time(e->time, t, sizeof t);
+        hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
+    }
+}
+
+int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
+{
+    hr_cause cause = hr_diag_cause(c);
+    if (c->norder) {
+        const hr_diag_finding *f = c->order[0];
+        hr_buf_printf(out, "Cause: %s [%s], confidence %s\n", hr_cause_title(cause),
+                      hr_cause_id(cause), hr_confidence_name(f->conf));
+        wrap(out, "  ", f->meaning);
+        if (f->victim_pid >= 0)
+            hr_buf_printf(out, "  Process ended: %s (pid %" PRId64 ")\n",
+                          f->victim[0] ? f->victim : "?", f->victim_pid);
+        hr_buf_printf(out, "\n  Evidence (%" PRIu64 " line%s):\n", f->count,
+                      f->count == 1 ? "" : "s");
+        const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+        size_t n = hr_diag_evidence_list(f, ev);
+        for (size_t i = 0; i < n; i++)
+            text_evidence(c, ev[i], out, "    ");
+        hr_buf_puts(out, "\n  Fix:\n");
+        wrap(out, "    ", hr_cause_fix(cause));
+    } else {
+        hr_buf_printf(out, "Cause: %s [unknown]\n", hr_cause_title(cause));
+        wrap(out, "  ", hr_cause_meaning(cause));
+        hr_buf_puts(out, "\n  Next:\n");
+        wrap(out, "    ", hr_cause_fix(cause));
+    }
+    if (c->norder > 1) {
+        hr_buf_puts(out, "\nAlso found (later in the input):\n");
+        for (size_t i = 1; i < c->norder; i++) {
+            const hr_diag_finding *f = c->order[i];
+            hr_buf_printf(out, "  %s [%s], confidence %s, %" PRIu64 " line%s\n",
+                          hr_cause_title(f->cause), hr_cause_id(f->cause),
+                          hr_confidence_name(f->conf), f->count, f->count == 1 ? "" : "s");
+            const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+            size_t n = hr_diag_evidence_list(f, ev);
+            for (size_t k = 0; k < n && k < 2; k++)
+                text_evidence(c, ev[k], out, "    ");
+        }
+    }
+    hr_buf_puts(out, "\nRead:\n");
+    for (size_t i = 0; i < c->ninputs; i++) {
+        const hr_diag_input *in = &c->inputs[i];
+        hr_buf_printf(out, "  %s: %" PRIu64 " lines, %" PRIu64 " bytes, %s\n", in->name,
+                      in->lines, in->bytes, in->encoding);
+    }
+    if (c->system_checked) {
+        for (size_t i = 0; i < c->nsources; i++) {
+            const hr_diag_source *s = &c->sources[i];
+            hr_buf_printf(out, "  %s: %s%s%s\n", s->name, s->ok ? "" : "not read: ",
+                          s->detail, "");
+        }
+    } else {
+        hr_buf_printf(out, "  system records: not read (%s)\n",
+                      c->system_reason[0] ? c->system_reason : "not requested");
+    }
+    return out->len ? 0 : HR_EINTERNAL;
+}

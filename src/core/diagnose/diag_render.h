@@ -1,0 +1,19 @@
+/* headroom — the diagnosis report: JSON (docs/diagnose.md, schema "headroom.diagnose/1")
+ * and text for people. Call after hr_diag_finish. */
+#ifndef HR_DIAG_RENDER_H
+#define HR_DIAG_RENDER_H
+
+#include "core/base/buf.h"
+#include "core/diagnose/diag.h"
+#include "core/base/json_writer.h"
+
+#define HR_DIAG_SCHEMA "headroom.diagnose/1"
+
+/* The whole document as a top-level object. */
+void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w);
+/* The text report; returns 0 or a negative HR_E* code. */
+int hr_diag_text(const hr_diag_ctx *c, hr_buf *out);
+/* "2024-05-01T12:34:56Z" for Unix seconds (UTC). */
+void hr_diag_format_time(int64_t t, char *out, size_t n);
+
+#endif

@@ -1,0 +1,269 @@
+/* The phrases, by cause. Principles:
+ *  - match the stable core of a message, never a whole sentence: PyTorch rewords its OOM
+ *    message every few releases ("RuntimeError: CUDA out of memory. Tried to allocate ... (GPU
+ *    0; 8.00 GiB total capacity; ...)" in 1.x, "torch.cuda.OutOfMemoryError" in 2.0,
+ *    "torch.OutOfMemoryError ... GPU 0 has a total capacity of" in 2.4), so each message has
+ *    several independent anchors (the "X out of memory" core, the exception class, the
+ *    allocator's status code) and any one is enough;
+ *  - numbers are locale-proof: Windows translates "The paging file is too small for this
+ *    operation to complete" into every language, but the error number 1455 stays;
+ *  - things that look like memory and are not (illegal memory access, device-side assert)
+ *    are phrases of their own, so they are never mistaken for an out-of-memory. */
+#include "core/diagnose/diag_rules.h"
+
+#include "core/diagnose/diag.h"
+
+#define GPU HR_CAUSE_GPU_OOM
+#define HOST HR_CAUSE_HOST_OOM
+#define KILL HR_CAUSE_KILLED
+#define LOWVM HR_CAUSE_LOW_VM
+#define NOTMEM HR_CAUSE_NOT_MEMORY
+#define MARK HR_RULE_NO_CAUSE
+#define H HR_CONF_HIGH
+#define M HR_CONF_MEDIUM
+#define L HR_CONF_LOW
+#define WB HR_RF_WORD_BEFORE
+#define WA HR_RF_WORD_AFTER
+#define GEN HR_RF_GENERIC
+
+static const char m_mps[] =
+    "The Apple GPU (MPS) ran out of the unified memory PyTorch may use for it.";
+static const char m_directml[] =
+    "The GPU ran out of video memory under DirectML (AMD/Intel on Windows).";
+static const char m_1455[] =
+    "Windows refused memory because the commit limit (RAM + paging file) was reached: the "
+    "paging file is too small for this workload (error 1455, any language).";
+static const char m_winerr8[] =
+    "Windows could not give the program memory (not enough memory resources): RAM and the "
+    "paging file are exhausted.";
+static const char m_cpu_alloc[] =
+    "PyTorch could not get system RAM for a tensor (CPU allocator): the commit limit "
+    "(RAM + paging file / swap) was reached.";
+static const char m_memerr[] =
+    "Python raised MemoryError: an allocation of system RAM failed because RAM + paging "
+    "file / swap were exhausted.";
+static const char m_enomem[] =
+    "The OS refused a memory allocation (ENOMEM): RAM + swap, or the commit limit, ran out.";
+static const char m_mmap[] =
+    "Mapping a model file into memory failed: on Windows a mapping is charged to the commit "
+    "limit, so the paging file is usually too small.";
+static const char m_commit[] =
+    "STATUS_COMMITMENT_LIMIT: the process hit the system commit limit (RAM + paging file).";
+static const char m_oomkill[] =
+    "The Linux kernel's OOM killer ended a process because RAM + swap ran out.";
+static const char m_oomd[] =
+    "systemd-oomd ended a whole cgroup (app or service) because memory pressure or swap use "
+    "stayed above its limit.";
+static const char m_earlyoom[] =
+    "earlyoom ended a process because available RAM and swap fell below its thresholds.";
+static const char m_sigkill[] =
+    "The process received SIGKILL (exit 137 = 128 + 9): on a machine short of memory that "
+    "is the OOM killer's signal.";
+static const char m_shell_killed[] =
+    "The shell reports the program was killed with SIGKILL, the signal the OOM killer uses.";
+static const char m_container[] =
+    "The container was OOM-killed: it reached its memory limit.";
+static const char m_av_exit[] =
+    "The process stopped with an access violation (0xC0000005) and no Python error: on "
+    "Windows this is what a sudden stop looks like when an allocation failed because RAM + "
+    "paging file ran out.";
+static const char m_lowvm[] =
+    "Windows warned that virtual memory (the commit limit = RAM + paging file) is nearly "
+    "exhausted.";
+static const char m_illegal[] =
+    "A GPU kernel touched memory it does not own: a bug in code, a custom node or the "
+    "driver, not a lack of memory.";
+static const char m_assert[] =
+    "A GPU kernel's own check failed (often an index out of range): a code or model "
+    "mismatch, not a lack of memory.";
+static const char m_tdr[] =
+    "The GPU driver stopped responding and was reset by Windows (TDR) or the kernel: a "
+    "driver / hardware / overclock problem, not a lack of memory.";
+static const char m_segv[] =
+    "A segmentation fault / access violation inside native code: a crash in a library or "
+    "extension, not a lack of memory.";
+static const char m_heap[] =
+    "Heap corruption detected by the C library: a bug in native code, not a lack of memory.";
+static const char m_driver[] =
+    "The CUDA driver, the GPU and the PyTorch build do not fit together: a setup problem, "
+    "not a lack of memory.";
+static const char m_cublas[] =
+    "A cuBLAS/cuDNN operation failed for a reason other than memory (unsupported or failed "
+    "kernel): a driver or library problem.";
+
+const hr_diag_rule hr_diag_rules[] = {
+    /* --- GPU memory (VRAM) ------------------------------------------------------------ */
+    {"cuda out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"hip out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"xpu out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"mps backend out of memory", GPU, H, 0, HR_RK_PLAIN, m_mps},
+    {"outofmemoryerror", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"cuda error: out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"hip error: out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cuda_error_out_of_memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cudaerrormemoryallocation", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"hiperroroutofmemory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cublas_status_alloc_failed", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cudnn_status_alloc_failed", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cufft_alloc_failed", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"cusolver_status_alloc_failed", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"would exceed allowed memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"not enough gpu video memory", GPU, H, 0, HR_RK_PLAIN, m_directml},
+    {"could not allocate tensor with", GPU, M, 0, HR_RK_PLAIN, m_directml},
+    {"out_of_device_memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"out of device memory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"outofdevicememory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"device memory allocation of size", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"cudamalloc failed", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"got an oom, unloading all loaded models", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"reserved in total by pytorch", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"is reserved by pytorch but unallocated", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"has a total capacity of", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"out of vram", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"显存不足", GPU, M, 0, HR_RK_PLAIN, NULL},
+
+    /* --- host memory: RAM allocation / commit limit ------------------------------------- */
+    {"error 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
+    {"code 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
+    {"code: 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
+    {"paging file is too small", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"页面文件太小", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"分頁檔太小", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"auslagerungsdatei ist zu klein", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"fichier de pagination est insuffisant", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"archivo de paginaci", HOST, M, 0, HR_RK_PLAIN, m_1455},
+    {"arquivo de pagina", HOST, M, 0, HR_RK_PLAIN, m_1455},
+    {"file di paging", HOST, M, 0, HR_RK_PLAIN, m_1455},
+    {"ページング ファイルが小さすぎ", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"айл подкачки слишком мал", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"페이징 파일이 너무 작", HOST, H, 0, HR_RK_PLAIN, m_1455},
+    {"plik stronicowania", HOST, M, 0, HR_RK_PLAIN, m_1455},
+    {"status_commitment_limit", HOST, H, 0, HR_RK_PLAIN, m_commit},
+    {"c000012d", HOST, H, 0, HR_RK_PLAIN, m_commit},
+    {"not enough virtual memory or paging file quota", HOST, H, 0, HR_RK_PLAIN, m_commit},
+    {"status_no_memory", HOST, H, 0, HR_RK_PLAIN, m_commit},
+    {"c0000017", HOST, H, 0, HR_RK_PLAIN, m_commit},
+    {"not enough memory resources are available", HOST, H, 0, HR_RK_PLAIN, m_winerr8},
+    {"not enough storage is available", HOST, H, 0, HR_RK_PLAIN, m_winerr8},
+    {"winerror 8]", HOST, H, 0, HR_RK_PLAIN, m_winerr8},
+    {"存储空间不足", HOST, H, 0, HR_RK_PLAIN, m_winerr8},
+    {"defaultcpuallocator", HOST, H, 0, HR_RK_PLAIN, m_cpu_alloc},
+    {"you tried to allocate", HOST, H, 0, HR_RK_PLAIN, m_cpu_alloc},
+    {"alloc_cpu.cpp", HOST, M, 0, HR_RK_PLAIN, m_cpu_alloc},
+    {"memoryerror", HOST, H, WB | WA, HR_RK_PLAIN, m_memerr},
+    {"_arraymemoryerror", HOST, H, 0, HR_RK_PLAIN, m_memerr},
+    {"for an array with shape", HOST, M, 0, HR_RK_PLAIN, m_memerr},
+    {"bad_alloc", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"cannot allocate memory", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"errno 12]", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"enomem", HOST, M, WB | WA, HR_RK_PLAIN, m_enomem},
+    {"无法分配内存", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"out_of_host_memory", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"outofmemoryexception", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"malloc failed", HOST, M, 0, HR_RK_PLAIN, m_enomem},
+    {"mmap failed", HOST, M, 0, HR_RK_PLAIN, m_mmap},
+    {"failed to mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
+    {"unable to mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
+    {"could not mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
+
+    /* --- Windows low virtual memory ----------------------------------------------------- */
+    {"low on virtual memory", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"low virtual memory condition", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"your computer is low on memory", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"resource-exhaustion-detector", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"virtual memory minimum too low", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"虚拟内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"计算机内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"计算机的内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+
+    /* --- killed by the OS --------------------------------------------------------------- */
+    {"killed process", KILL, H, WB, HR_RK_KILLED_PROCESS, m_oomkill},
+    {"invoked oom-killer", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"oom-kill:constraint", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"oom_reaper: reaped process", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"out of memory and no killable processes", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"due to memory pressure", KILL, H, 0, HR_RK_PLAIN, m_oomd},
+    {"due to memory used", KILL, H, 0, HR_RK_PLAIN, m_oomd},
+    {"killed by the oom killer", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"result 'oom-kill'", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
+    {"oomkilled", KILL, H, 0, HR_RK_PLAIN, m_container},
+    {"sending sigterm to process", KILL, M, 0, HR_RK_PLAIN, m_earlyoom},
+    {"sending sigkill to process", KILL, H, 0, HR_RK_PLAIN, m_earlyoom},
+    {"low memory! at or below", KILL, M, 0, HR_RK_PLAIN, m_earlyoom},
+    {"escalating to sigkill", KILL, M, 0, HR_RK_PLAIN, m_earlyoom},
+    {"signals.sigkill", KILL, H, 0, HR_RK_PLAIN, m_sigkill},
+    {"signal 9 (sigkill)", KILL, H, 0, HR_RK_PLAIN, m_sigkill},
+    {"status=9/kill", KILL, H, 0, HR_RK_PLAIN, m_sigkill},
+    {"sigkill", KILL, M, GEN, HR_RK_PLAIN, m_sigkill},
+    {"killed", KILL, M, WB | WA, HR_RK_SHELL_KILLED, m_shell_killed},
+    {"已杀死", KILL, M, 0, HR_RK_SHELL_KILLED, m_shell_killed},
+    {"c0000005", KILL, M, 0, HR_RK_PLAIN, m_av_exit},
+    {"exit code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"exit status", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"exitcode", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"exit_code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"return code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"returncode", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"exited with code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"error code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"press any key to continue", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"按任意键继续", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+
+    /* --- looks like memory, is not ------------------------------------------------------ */
+    {"illegal memory access", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"cudaerrorillegaladdress", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"hiperrorillegaladdress", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"misaligned address", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"memory access fault by gpu", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"page not present or supervisor privilege", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
+    {"device-side assert triggered", NOTMEM, H, 0, HR_RK_PLAIN, m_assert},
+    {"unspecified launch failure", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"launch timed out", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"cudaerrorlaunchtimeout", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"nvlddmkm", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"stopped responding and has successfully recovered", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"dxgi_error_device_removed", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"dxgi_error_device_hung", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"dxgi_error_device_reset", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"fallen off the bus", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    {"nvrm: xid", NOTMEM, M, 0, HR_RK_PLAIN, m_tdr},
+    {"tdr", NOTMEM, L, WB | WA | GEN, HR_RK_PLAIN, m_tdr},
+    {"segmentation fault", NOTMEM, H, 0, HR_RK_PLAIN, m_segv},
+    {"sigsegv", NOTMEM, M, WB | WA, HR_RK_PLAIN, m_segv},
+    {"段错误", NOTMEM, H, 0, HR_RK_PLAIN, m_segv},
+    {"windows fatal exception: access violation", NOTMEM, M, 0, HR_RK_PLAIN, m_segv},
+    {"access violation reading", NOTMEM, M, 0, HR_RK_PLAIN, m_segv},
+    {"access violation writing", NOTMEM, M, 0, HR_RK_PLAIN, m_segv},
+    {"illegal instruction", NOTMEM, H, 0, HR_RK_PLAIN, m_segv},
+    {"bus error", NOTMEM, M, WB | WA, HR_RK_PLAIN, m_segv},
+    {"malloc(): corrupted", NOTMEM, H, 0, HR_RK_PLAIN, m_heap},
+    {"double free or corruption", NOTMEM, H, 0, HR_RK_PLAIN, m_heap},
+    {"free(): invalid", NOTMEM, H, 0, HR_RK_PLAIN, m_heap},
+    {"corrupted size vs. prev_size", NOTMEM, H, 0, HR_RK_PLAIN, m_heap},
+    {"c0000374", NOTMEM, H, 0, HR_RK_PLAIN, m_heap},
+    {"no kernel image is available", NOTMEM, H, 0, HR_RK_PLAIN, m_driver},
+    {"cuda driver version is insufficient", NOTMEM, H, 0, HR_RK_PLAIN, m_driver},
+    {"cublas_status_execution_failed", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"cublas_status_not_supported", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"cublas_status_invalid_value", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"cudnn_status_execution_failed", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"cudnn_status_not_supported", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"cudnn_status_mapping_error", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+
+    /* --- unqualified "out of memory": the words around it decide -------------------------- */
+    {"out of memory", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"内存不足", HOST, M, GEN, HR_RK_GENERIC_OOM, NULL},
+
+    /* --- markers: the run did not end in silence ------------------------------------------ */
+    {"traceback (most recent call last)", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"exception during processing", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"error occurred when executing", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"error:", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"exception:", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"keyboardinterrupt", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"terminate batch job", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"终止批处理操作吗", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"fatal python error", MARK, 0, 0, HR_RK_MARKER, NULL},
+};
+
+const size_t hr_diag_nrules = sizeof hr_diag_rules / sizeof hr_diag_rules[0];

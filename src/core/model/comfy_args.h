@@ -1,0 +1,43 @@
+/* headroom — ComfyUI launch flags that change where memory goes.
+ *
+ * Users paste their launcher's command line ("--lowvram --reserve-vram 1.5 --listen"); the
+ * rules engine only needs the few flags that move weights between VRAM and RAM (seed S1.2c,
+ * S4.2: low-VRAM switches make a run lean harder on RAM and the paging file). Every other
+ * token is counted and ignored, so a full launcher line can be pasted as it is. */
+#ifndef HR_COMFY_ARGS_H
+#define HR_COMFY_ARGS_H
+
+#include "core/base/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HR_COMFY_ARGS_MAX_TEXT 4096   /* longer input is refused (HR_ETOOBIG) */
+
+typedef struct hr_comfy_args {
+    bool lowvram;              /* --lowvram */
+    bool novram;               /* --novram: every weight streamed from RAM */
+    bool highvram;             /* --highvram: models stay in VRAM */
+    bool gpu_only;             /* --gpu-only: everything in VRAM */
+    bool cpu;                  /* --cpu: everything in RAM, fp32 */
+    bool disable_smart_memory; /* --disable-smart-memory: models unloaded to RAM after each prompt */
+    uint64_t reserve_vram_bytes; /* --reserve-vram GB in bytes; 0 when not given */
+    bool reserve_vram_given;
+    int flags_seen;            /* tokens starting with "--" */
+    int flags_known;           /* of those, the ones above */
+} hr_comfy_args;
+
+/* Parse n bytes of a launcher command line (no NUL needed). Tokens are split on ASCII
+ * white space; single and double quotes group. "--flag=value" and "--flag value" both work.
+ * Fails with HR_EPARSE naming the flag when --reserve-vram has no number or a bad one, or
+ * the quotes do not close; HR_ETOOBIG past HR_COMFY_ARGS_MAX_TEXT. */
+int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error *err);
+
+/* The run keeps weights in RAM that would otherwise sit in VRAM (S4.2, S1.2c). */
+bool hr_comfy_args_lean_on_ram(const hr_comfy_args *a);
+
+/* "--lowvram --disable-smart-memory": the flags that matter, in a fixed order; "" if none. */
+void hr_comfy_args_describe(const hr_comfy_args *a, char *out, size_t n);
+
+#endif

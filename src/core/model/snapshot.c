@@ -1,0 +1,134 @@
+#include "core/model/snapshot.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void device_init(hr_device *d)
+{
+    memset(d, 0, sizeof *d);
+    d->rotational = d->removable = d->usb = d->encrypted = HR_TRI_UNKNOWN;
+    d->fs_total_bytes = d->fs_free_bytes = HR_UNKNOWN;
+}
+
+void hr_snapshot_init(hr_snapshot *s, hr_os os)
+{
+    memset(s, 0, sizeof *s);
+    s->platform.os = os;
+    s->platform.wsl2 = HR_TRI_UNKNOWN;
+    s->platform.container = HR_TRI_UNKNOWN;
+    s->platform.page_size = HR_UNKNOWN;
+
+    s->ram.total_bytes = s->ram.available_bytes = s->ram.used_bytes = HR_UNKNOWN;
+    s->ram.compressed_bytes = HR_UNKNOWN;
+
+    s->commit.charge_bytes = s->commit.limit_bytes = s->commit.peak_bytes = HR_UNKNOWN;
+    s->commit.enforced = HR_TRI_UNKNOWN;
+    s->commit.overcommit_mode = HR_OVERCOMMIT_UNKNOWN;
+    s->commit.overcommit_ratio = s->commit.overcommit_kbytes = HR_UNKNOWN;
+
+    for (int i = 0; i < HR_MAX_PAGING; i++) {
+        s->paging[i].size_bytes = s->paging[i].used_bytes = s->paging[i].peak_bytes = HR_UNKNOWN;
+        s->paging[i].priority = HR_UNKNOWN_I64;
+        device_init(&s->paging[i].device);
+    }
+    s->paging_config.automatic = HR_TRI_UNKNOWN;
+    s->paging_config.temp_page_file = HR_TRI_UNKNOWN;
+    for (int i = 0; i < HR_MAX_VOLUMES; i++) {
+        device_init(&s->volumes[i].dev);
+        s->volumes[i].can_hold_swap = HR_TRI_UNKNOWN;
+    }
+
+    hr_compression *c = &s->compression;
+    c->zswap_enabled = HR_TRI_UNKNOWN;
+    c->zswap_max_pool_percent = c->zswap_pool_bytes = c->zswap_stored_bytes = HR_UNKNOWN;
+    c->windows_compression = HR_TRI_UNKNOWN;
+    c->windows_store_bytes = HR_UNKNOWN;
+
+    hr_cgroup *g = &s->cgroup;
+    g->memory_max_bytes = g->memory_high_bytes = g->swap_max_bytes = g->memsw_max_bytes = HR_UNKNOWN;
+    g->memory_current_bytes = g->memory_peak_bytes = g->oom_kills = HR_UNKNOWN;
+
+    s->power.on_battery = s->power.has_battery = s->power.power_saver = HR_TRI_UNKNOWN;
+    s->power.battery_percent = HR_UNKNOWN;
+}
+
+void hr_section_ok(hr_section *s, const char *source)
+{
+    s->ok = true;
+    s->why[0] = '\0';
+    if (source)
+        hr_strlcpy(s->source, source, sizeof s->source);
+}
+
+void hr_section_fail(hr_section *s, const char *fmt, ...)
+{
+    char tmp[HR_SNAP_WHY_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    s->ok = false;
+    hr_strlist_add(s->why, sizeof s->why, tmp);
+}
+
+void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
+{
+    if (s->note_count >= HR_MAX_NOTES)
+        return;
+    hr_note *n = &s->notes[s->note_count++];
+    hr_strlcpy(n->rule, rule ? rule : "", sizeof n->rule);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
+}
+
+bool hr_snapshot_partial(const hr_snapshot *s)
+{
+    const hr_section *all[] = {&s->ram.s, &s->commit.s, &s->paging_s, &s->paging_config.s,
+                               &s->volumes_s, &s->compression.s, &s->cgroup.s, &s->gpus.s,
+                               &s->power.s};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (!all[i]->ok && all[i]->why[0])
+            return true;
+    return false;
+}
+
+uint64_t hr_snapshot_disk_paging_bytes(const hr_snapshot *s)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < s->paging_count; i++) {
+        const hr_paging *p = &s->paging[i];
+        if (p->kind == HR_PAGING_ZRAM || p->size_bytes == HR_UNKNOWN)
+            continue;
+        sum += p->size_bytes;
+    }
+    return sum;
+}
+
+const char *hr_paging_kind_name(hr_paging_kind k)
+{
+    switch (k) {
+    case HR_PAGING_FILE: return "file";
+    case HR_PAGING_PARTITION: return "partition";
+    case HR_PAGING_ZRAM: return "zram";
+    case HR_PAGING_PAGEFILE: return "pagefile";
+    default: return "other";
+    }
+}
+
+const char *hr_paging_mode_name(hr_paging_mode m)
+{
+    switch (m) {
+    case HR_PAGING_MODE_CUSTOM: return "custom";
+    case HR_PAGING_MODE_SYSTEM_MANAGED: return "system-managed";
+    case HR_PAGING_MODE_AUTOMATIC: return "automatic";
+    default: return "unknown";
+    }
+}
+
+const char *hr_tri_name(hr_tri t)
+{
+    return t == HR_TRI_YES ? "yes" : t == HR_TRI_NO ? "no" : "unknown";
+}

@@ -1,0 +1,582 @@
+/* Raw Win32 answers -> snapshot. OS-free: the same code runs for the live machine, for a
+ * recording replayed on Linux, and under Wine. See win_model.h. */
+#include "core/model/win_model.h"
+
+#include "core/model/pagingfiles.h"
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define VENDOR_NVIDIA 0x10deu
+#define VENDOR_AMD 0x1002u
+#define VENDOR_INTEL 0x8086u
+#define DXGI_ADAPTER_FLAG_SOFTWARE 2u
+#define BUS_USB 7u
+#define GUID_POWER_SAVER "a1841308-3541-4fab-bc81-f71556f20b4a"
+
+void hr_win_code_text(uint32_t code, char *out, size_t n)
+{
+    const char *what = NULL;
+    switch (code) {
+    case 2: what = "not found"; break;
+    case 5: what = "access denied"; break;
+    case 50: what = "not supported"; break;
+    case 87: what = "invalid parameter"; break;
+    case 120: what = "not implemented"; break;
+    case 126: what = "DLL not found"; break;
+    case 1630: what = "unsupported value type"; break;
+    case 0xC0000002u: what = "not implemented"; break;
+    case 0xC0000003u: what = "information class not implemented"; break;
+    case 0xC0000022u: what = "access denied"; break;
+    case 0xC0000061u: what = "privilege not held"; break;
+    case 0x80004001u: what = "not implemented"; break;
+    case 0x80070005u: what = "access denied"; break;
+    case 0x887A0002u: what = "not found"; break;
+    case 0x887A0004u: what = "unsupported (no display device)"; break;
+    default: break;
+    }
+    bool hex = code >= 0x80000000u;   /* NTSTATUS / HRESULT read best in hex */
+    if (what && hex)
+        snprintf(out, n, "%s (0x%08X)", what, (unsigned)code);
+    else if (what)
+        snprintf(out, n, "%s (%u)", what, (unsigned)code);
+    else if (hex)
+        snprintf(out, n, "error 0x%08X", (unsigned)code);
+    else
+        snprintf(out, n, "error %u", (unsigned)code);
+}
+
+/* "EnumPageFilesW: not implemented on this system" */
+static void call_why(char *out, size_t n, const char *call, const hr_win_call *c)
+{
+    char code[96] = "";
+    if (c->code)
+        hr_win_code_text(c->code, code, sizeof code);
+    switch (c->state) {
+    case HR_WIN_NOT_ASKED: snprintf(out, n, "%s: not recorded", call); break;
+    case HR_WIN_OK: snprintf(out, n, "%s: ok", call); break;
+    case HR_WIN_FAILED: snprintf(out, n, "%s failed: %s", call, c->code ? code : "no error code"); break;
+    case HR_WIN_UNSUPPORTED:
+        snprintf(out, n, "%s is not implemented on this system%s%s%s", call, c->code ? " (" : "",
+                 code, c->code ? ")" : "");
+        break;
+    case HR_WIN_ABSENT: snprintf(out, n, "%s: not present", call); break;
+    case HR_WIN_DENIED: snprintf(out, n, "%s needs administrator rights", call); break;
+    }
+}
+
+static void fail_call(hr_section *s, const char *call, const hr_win_call *c)
+{
+    char why[HR_SNAP_WHY_MAX];
+    call_why(why, sizeof why, call, c);
+    hr_section_fail(s, "%s", why);
+}
+
+static uint64_t mul(uint64_t a, uint64_t b)
+{
+    if (a == HR_UNKNOWN || b == HR_UNKNOWN)
+        return HR_UNKNOWN;
+    if (b && a > (HR_UNKNOWN - 2) / b)
+        return HR_UNKNOWN;
+    return a * b;
+}
+
+static char upper(char c)
+{
+    return (char)toupper((unsigned char)c);
+}
+
+/* Same drive letter ("C:\x" vs "c:")? */
+static bool same_drive(const char *a, const char *b)
+{
+    return a[0] && b[0] && a[1] == ':' && b[1] == ':' && upper(a[0]) == upper(b[0]);
+}
+
+static hr_volume *volume_of(hr_snapshot *s, const char *path)
+{
+    for (int i = 0; i < s->volume_count; i++)
+        if (same_drive(s->volumes[i].dev.mount_point, path))
+            return &s->volumes[i];
+    return NULL;
+}
+
+static void model_platform(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_platform_info *p = &s->platform;
+    p->wsl2 = HR_TRI_NO;
+    p->container = HR_TRI_NO;
+    if (raw->os.state == HR_WIN_OK)
+        snprintf(p->os_name, sizeof p->os_name, "Windows %s%u.%u.%u",
+                 raw->os_major == 10 && raw->os_build >= 22000 ? "11 " :
+                 raw->os_major == 10 ? "10 " : "",
+                 (unsigned)raw->os_major, (unsigned)raw->os_minor, (unsigned)raw->os_build);
+    else
+        hr_strlcpy(p->os_name, "Windows (version unknown)", sizeof p->os_name);
+    if (raw->perf.state == HR_WIN_OK)
+        p->page_size = raw->page_size;
+    const char *sd = raw->system_drive[0] ? raw->system_drive : "C:";
+    snprintf(p->system_volume, sizeof p->system_volume, "%c:\\", upper(sd[0]));
+}
+
+static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_ram *ram = &s->ram;
+    if (raw->mem.state == HR_WIN_OK) {
+        hr_section_ok(&ram->s, "GlobalMemoryStatusEx");
+        ram->total_bytes = raw->total_phys;
+        ram->available_bytes = raw->avail_phys;
+    } else if (raw->perf.state == HR_WIN_OK) {
+        hr_section_ok(&ram->s, "GetPerformanceInfo");
+        ram->total_bytes = mul(raw->physical_total_pages, raw->page_size);
+        ram->available_bytes = mul(raw->physical_available_pages, raw->page_size);
+    } else {
+        fail_call(&ram->s, "GlobalMemoryStatusEx", &raw->mem);
+        fail_call(&ram->s, "GetPerformanceInfo", &raw->perf);
+    }
+    if (ram->total_bytes != HR_UNKNOWN && ram->available_bytes != HR_UNKNOWN &&
+        ram->available_bytes <= ram->total_bytes)
+        ram->used_bytes = ram->total_bytes - ram->available_bytes;
+
+    hr_commit *c = &s->commit;
+    c->enforced = HR_TRI_YES;             /* Windows never overcommits */
+    c->overcommit_mode = HR_OVERCOMMIT_NONE;
+    if (raw->perf.state == HR_WIN_OK) {
+        hr_section_ok(&c->s, "GetPerformanceInfo");
+        c->charge_bytes = mul(raw->commit_total_pages, raw->page_size);
+        c->limit_bytes = mul(raw->commit_limit_pages, raw->page_size);
+        /* CommitPeak is the largest CommitTotal since boot, so it cannot be below the
+         * current charge; Wine leaves it 0. */
+        if (raw->commit_peak_pages >= raw->commit_total_pages && raw->commit_peak_pages)
+            c->peak_bytes = mul(raw->commit_peak_pages, raw->page_size);
+        else
+            hr_section_fail(&c->s, "peak unknown: GetPerformanceInfo reported CommitPeak %llu "
+                            "pages, below the current charge (Wine does not track it)",
+                            (unsigned long long)raw->commit_peak_pages);
+    } else if (raw->mem.state == HR_WIN_OK) {
+        /* The process's view: the smaller of the system and job limits. */
+        c->limit_bytes = raw->total_page_file;
+        if (raw->avail_page_file <= raw->total_page_file)
+            c->charge_bytes = raw->total_page_file - raw->avail_page_file;
+        hr_strlcpy(c->s.source, "GlobalMemoryStatusEx", sizeof c->s.source);
+        fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
+        hr_section_fail(&c->s, "limit and charge from GlobalMemoryStatusEx (a job's limit if "
+                        "one applies), peak unknown");
+    } else {
+        fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
+        fail_call(&c->s, "GlobalMemoryStatusEx", &raw->mem);
+    }
+}
+
+static const char *bus_name(uint32_t b)
+{
+    static const char *const names[] = {"unknown", "SCSI", "ATAPI", "ATA", "1394", "SSA",
+                                        "Fibre", "USB", "RAID", "iSCSI", "SAS", "SATA", "SD",
+                                        "MMC", "Virtual", "FileBackedVirtual", "Spaces", "NVMe",
+                                        "SCM", "UFS"};
+    return b < sizeof names / sizeof names[0] ? names[b] : "other";
+}
+
+static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_section_ok(&s->volumes_s, "GetDiskFreeSpaceExW, IOCTL_STORAGE_QUERY_PROPERTY");
+    for (int i = 0; i < raw->volume_count && s->volume_count < HR_MAX_VOLUMES; i++) {
+        const hr_win_volume *w = &raw->volumes[i];
+        /* Not candidates: no root, CD/DVD. Network drives and RAM disks are listed with
+         * the reason they cannot hold a paging file. */
+        if (w->drive_type == 0 || w->drive_type == 1 || w->drive_type == 5)
+            continue;
+        hr_volume *v = &s->volumes[s->volume_count++];
+        hr_device *d = &v->dev;
+        char why[HR_SNAP_WHY_MAX];
+        snprintf(d->name, sizeof d->name, "%c:", upper(w->root[0]));
+        snprintf(d->mount_point, sizeof d->mount_point, "%c:\\", upper(w->root[0]));
+        v->is_system = same_drive(d->mount_point, s->platform.system_volume);
+        if (w->space.state == HR_WIN_OK) {
+            d->fs_total_bytes = w->total;
+            d->fs_free_bytes = w->free_to_caller;  /* honours quotas: what we could use */
+        } else {
+            snprintf(why, sizeof why, "%s: ", d->name);
+            call_why(why + strlen(why), sizeof why - strlen(why), "GetDiskFreeSpaceExW", &w->space);
+            hr_strlist_add(d->why, sizeof d->why, why);
+            if (w->drive_type == 3)
+                hr_section_fail(&s->volumes_s, "%s", why);
+        }
+        if (w->info.state == HR_WIN_OK)
+            hr_strlcpy(d->fs_type, w->fs, sizeof d->fs_type);
+        if (w->device.state == HR_WIN_OK) {
+            hr_strlcpy(d->bus, bus_name(w->bus_type), sizeof d->bus);
+            d->usb = w->bus_type == BUS_USB ? HR_TRI_YES : HR_TRI_NO;
+            d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
+        } else {
+            call_why(why, sizeof why, "bus type query", &w->device);
+            hr_strlist_add(d->why, sizeof d->why, why);
+        }
+        if (w->drive_type == 2)
+            d->removable = HR_TRI_YES;
+        if (w->seek.state == HR_WIN_OK) {
+            d->rotational = w->incurs_seek_penalty ? HR_TRI_YES : HR_TRI_NO;
+        } else if (w->device.state == HR_WIN_OK && w->bus_type == 17) {
+            d->rotational = HR_TRI_NO; /* NVMe is solid state */
+        } else {
+            call_why(why, sizeof why, "SSD/HDD (seek penalty) query", &w->seek);
+            hr_strlist_add(d->why, sizeof d->why, why);
+        }
+        if (w->bitlocker.state == HR_WIN_OK) {
+            switch (w->bitlocker_protection) {
+            case 1: case 3: case 4: case 5: case 6:
+                d->encrypted = HR_TRI_YES;
+                hr_strlcpy(d->encryption, w->bitlocker_protection == 3 ? "BitLocker (encrypting)" :
+                                          w->bitlocker_protection == 4 ? "BitLocker (decrypting)" :
+                                          w->bitlocker_protection == 5 ? "BitLocker (suspended)" :
+                                          w->bitlocker_protection == 6 ? "BitLocker (locked)" :
+                                          "BitLocker", sizeof d->encryption);
+                break;
+            case 2: d->encrypted = HR_TRI_NO; break;
+            default:
+                snprintf(why, sizeof why, "BitLocker: status value %d not known",
+                         (int)w->bitlocker_protection);
+                hr_strlist_add(d->why, sizeof d->why, why);
+            }
+        } else {
+            call_why(why, sizeof why, "BitLocker status", &w->bitlocker);
+            hr_strlist_add(d->why, sizeof d->why, why);
+        }
+        switch (w->drive_type) {
+        case 3: v->can_hold_swap = HR_TRI_YES; break;
+        case 2:
+            v->can_hold_swap = HR_TRI_NO;
+            hr_strlcpy(v->why_not, "removable media: Windows does not place paging files there",
+                       sizeof v->why_not);
+            break;
+        case 4:
+            v->can_hold_swap = HR_TRI_NO;
+            hr_strlcpy(v->why_not, "network drive", sizeof v->why_not);
+            break;
+        case 6:
+            v->can_hold_swap = HR_TRI_NO;
+            hr_strlcpy(v->why_not, "RAM disk: paging RAM to RAM gains nothing", sizeof v->why_not);
+            break;
+        default: break;
+        }
+    }
+}
+
+static void add_paging(hr_snapshot *s, const hr_win_pagefile *f, uint64_t page)
+{
+    if (s->paging_count >= HR_MAX_PAGING)
+        return;
+    hr_paging *p = &s->paging[s->paging_count++];
+    hr_strlcpy(p->path, f->name, sizeof p->path);
+    hr_win_path_from_nt(p->path);
+    p->kind = HR_PAGING_PAGEFILE;
+    p->size_bytes = mul(f->total_pages, page);
+    p->used_bytes = mul(f->in_use_pages, page);
+    p->peak_bytes = mul(f->peak_pages, page);
+    p->priority = HR_UNKNOWN_I64;
+    hr_volume *v = volume_of(s, p->path);
+    if (v) {
+        p->has_device = true;
+        p->device = v->dev;
+        v->holds_paging = true;
+    }
+}
+
+static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
+{
+    uint64_t page = raw->perf.state == HR_WIN_OK ? raw->page_size : 4096;
+    if (raw->enum_pf.state == HR_WIN_OK) {
+        hr_section_ok(&s->paging_s, "EnumPageFilesW");
+        for (int i = 0; i < raw->enum_count; i++)
+            add_paging(s, &raw->enum_files[i], page);
+    } else if (raw->nt_pf.state == HR_WIN_OK) {
+        hr_section_ok(&s->paging_s, raw->nt_pf_class == 144 ?
+                      "NtQuerySystemInformation(SystemPageFileInformationEx)" :
+                      "NtQuerySystemInformation(SystemPageFileInformation)");
+        /* A first entry of size 0 means there are no paging files. */
+        for (int i = 0; i < raw->nt_count && raw->nt_files[0].total_pages; i++)
+            add_paging(s, &raw->nt_files[i], page);
+    } else {
+        fail_call(&s->paging_s, "EnumPageFilesW", &raw->enum_pf);
+        fail_call(&s->paging_s, "NtQuerySystemInformation(SystemPageFileInformation)", &raw->nt_pf);
+    }
+
+    hr_paging_config *cfg = &s->paging_config;
+    char why[HR_SNAP_WHY_MAX];
+    hr_section_ok(&cfg->s, "registry Memory Management\\PagingFiles");
+    const hr_win_regval *pf = &raw->paging_files;
+    if (pf->q.state == HR_WIN_OK) {
+        hr_error err = {0};
+        if (hr_pagingfiles_parse(pf->data, pf->len, pf->type, cfg, &err) != 0)
+            hr_section_fail(&cfg->s, "%s", err.msg);
+    } else if (pf->q.state == HR_WIN_ABSENT) {
+        /* No value: smss creates no paging file. */
+        cfg->present = false;
+        cfg->count = 0;
+        cfg->automatic = HR_TRI_NO;
+    } else {
+        call_why(why, sizeof why, "registry PagingFiles", &pf->q);
+        hr_section_fail(&cfg->s, "%s", why);
+    }
+    const hr_win_regval *ex = &raw->existing_page_files;
+    if (ex->q.state == HR_WIN_OK) {
+        hr_error err = {0};
+        if (hr_existing_pagefiles_parse(ex->data, ex->len, ex->type, cfg, &err) != 0)
+            hr_section_fail(&cfg->s, "%s", err.msg);
+    } else if (ex->q.state != HR_WIN_ABSENT) {
+        call_why(why, sizeof why, "registry ExistingPageFiles", &ex->q);
+        hr_section_fail(&cfg->s, "%s", why);
+    }
+    const hr_win_regval *tp = &raw->temp_page_file;
+    if (tp->q.state == HR_WIN_OK && tp->type == HR_REG_DWORD && tp->len >= 4) {
+        uint32_t v = (uint32_t)tp->data[0] | (uint32_t)tp->data[1] << 8 |
+                     (uint32_t)tp->data[2] << 16 | (uint32_t)tp->data[3] << 24;
+        cfg->temp_page_file = v ? HR_TRI_YES : HR_TRI_NO;
+    } else if (tp->q.state == HR_WIN_ABSENT) {
+        cfg->temp_page_file = HR_TRI_NO;
+    } else if (tp->q.state == HR_WIN_OK) {
+        hr_section_fail(&cfg->s, "registry TempPageFile: type %u, not a DWORD", (unsigned)tp->type);
+    } else {
+        call_why(why, sizeof why, "registry TempPageFile", &tp->q);
+        hr_section_fail(&cfg->s, "%s", why);
+    }
+    /* Where the in-use list is unknown, ExistingPageFiles says which drives hold one. */
+    if (!s->paging_s.ok)
+        for (int i = 0; i < cfg->existing_count; i++) {
+            hr_volume *v = volume_of(s, cfg->existing[i]);
+            if (v)
+                v->holds_paging = true;
+        }
+}
+
+static void model_compression(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_compression *c = &s->compression;
+    if (raw->store.state == HR_WIN_OK && raw->store_working_set) {
+        hr_section_ok(&c->s, "NtQuerySystemInformation(SystemStoreInformation)");
+        c->windows_compression = HR_TRI_YES;
+        c->windows_store_bytes = raw->store_working_set;
+    } else if (raw->procs.state == HR_WIN_OK) {
+        hr_section_ok(&c->s, "process list (Memory Compression)");
+        c->windows_compression = raw->compression_process ? HR_TRI_YES : HR_TRI_NO;
+        c->windows_store_bytes = raw->compression_process ? raw->compression_working_set : 0;
+    } else {
+        fail_call(&c->s, "process list", &raw->procs);
+        fail_call(&c->s, "SystemStoreInformation", &raw->store);
+    }
+    if (c->windows_compression == HR_TRI_YES)
+        s->ram.compressed_bytes = c->windows_store_bytes;
+    else if (c->windows_compression == HR_TRI_NO)
+        s->ram.compressed_bytes = 0;
+}
+
+static const char *vendor_name(uint32_t id)
+{
+    switch (id) {
+    case VENDOR_NVIDIA: return "NVIDIA";
+    case VENDOR_AMD: return "AMD";
+    case VENDOR_INTEL: return "Intel";
+    case 0x1414: return "Microsoft";
+    case 0x5143: return "Qualcomm";
+    default: return "other";
+    }
+}
+
+static hr_gpu *new_gpu(hr_gpus *g)
+{
+    if (g->count >= HR_MAX_GPUS)
+        return NULL;
+    hr_gpu *x = &g->gpu[g->count++];
+    memset(x, 0, sizeof *x);
+    x->vram_total_bytes = x->vram_used_bytes = HR_UNKNOWN;
+    x->shared_total_bytes = x->shared_used_bytes = HR_UNKNOWN;
+    x->integrated = HR_TRI_UNKNOWN;
+    return x;
+}
+
+static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_gpus *g = &s->gpus;
+    char why[HR_SNAP_WHY_MAX];
+    if (raw->nvml.state == HR_WIN_NOT_ASKED && raw->dxgi.state == HR_WIN_NOT_ASKED) {
+        hr_strlcpy(g->notes, "GPUs not queried", sizeof g->notes);
+        return;
+    }
+    if (raw->nvml.state != HR_WIN_OK && raw->dxgi.state != HR_WIN_OK) {
+        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
+                 &raw->nvml);
+        hr_section_fail(&g->s, "%s", why);
+        call_why(why, sizeof why, "DXGI", &raw->dxgi);
+        hr_section_fail(&g->s, "%s", why);
+        return;
+    }
+    hr_section_ok(&g->s, raw->nvml.state == HR_WIN_OK && raw->dxgi.state == HR_WIN_OK ? "NVML, DXGI" :
+                         raw->nvml.state == HR_WIN_OK ? "NVML" : "DXGI");
+    int first_nvml = g->count;
+    if (raw->nvml.state == HR_WIN_OK) {
+        for (int i = 0; i < raw->nvml_count; i++) {
+            hr_gpu *x = new_gpu(g);
+            if (!x)
+                break;
+            hr_strlcpy(x->name, raw->nvml_gpus[i].name, sizeof x->name);
+            hr_strlcpy(x->vendor, "NVIDIA", sizeof x->vendor);
+            hr_strlcpy(x->source, "NVML", sizeof x->source);
+            x->vram_total_bytes = raw->nvml_gpus[i].total;
+            x->vram_used_bytes = raw->nvml_gpus[i].used;
+            x->integrated = HR_TRI_NO;
+        }
+    } else {
+        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
+                 &raw->nvml);
+        hr_strlist_add(g->notes, sizeof g->notes, why);
+    }
+    int nvml_end = g->count, next_nvml = first_nvml;
+    if (raw->dxgi.state == HR_WIN_OK) {
+        for (int i = 0; i < raw->adapter_count; i++) {
+            const hr_win_adapter *a = &raw->adapters[i];
+            if (a->flags & DXGI_ADAPTER_FLAG_SOFTWARE)
+                continue; /* Microsoft Basic Render Driver */
+            /* NVIDIA adapters already seen through NVML: add DXGI's shared figure. DXGI
+             * lists them in the same order NVML does in practice; a mismatch only costs
+             * the shared-memory figure, never a wrong VRAM number. */
+            if (a->vendor_id == VENDOR_NVIDIA && next_nvml < nvml_end) {
+                g->gpu[next_nvml++].shared_total_bytes = a->shared_system;
+                continue;
+            }
+            hr_gpu *x = new_gpu(g);
+            if (!x)
+                break;
+            hr_strlcpy(x->name, a->description, sizeof x->name);
+            hr_strlcpy(x->vendor, vendor_name(a->vendor_id), sizeof x->vendor);
+            hr_strlcpy(x->source, "DXGI", sizeof x->source);
+            x->vram_total_bytes = a->dedicated_video;
+            x->shared_total_bytes = a->shared_system;
+            /* DXGI has no "integrated" flag: a small dedicated carve-out from Intel/AMD is
+             * the usual sign of a GPU that lives in system RAM (S4.3). A hint. */
+            if ((a->vendor_id == VENDOR_INTEL || a->vendor_id == VENDOR_AMD) &&
+                a->dedicated_video <= ((uint64_t)512 << 20))
+                x->integrated = HR_TRI_YES;
+            else if (a->vendor_id == VENDOR_NVIDIA || a->dedicated_video > ((uint64_t)2 << 30))
+                x->integrated = HR_TRI_NO;
+        }
+        if (raw->nvml.state != HR_WIN_OK)
+            hr_strlist_add(g->notes, sizeof g->notes, "VRAM in use is per process in DXGI: not shown");
+    } else {
+        call_why(why, sizeof why, "DXGI", &raw->dxgi);
+        hr_strlist_add(g->notes, sizeof g->notes, why);
+    }
+    if (g->count == 0)
+        hr_strlist_add(g->notes, sizeof g->notes, "no GPU found");
+}
+
+static void model_power(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_power *p = &s->power;
+    if (raw->power.state != HR_WIN_OK) {
+        fail_call(&p->s, "GetSystemPowerStatus", &raw->power);
+        return;
+    }
+    hr_section_ok(&p->s, "GetSystemPowerStatus");
+    p->on_battery = raw->ac_line == 0 ? HR_TRI_YES : raw->ac_line == 1 ? HR_TRI_NO : HR_TRI_UNKNOWN;
+    p->has_battery = raw->battery_flag == 128 ? HR_TRI_NO :
+                     raw->battery_flag == 255 ? HR_TRI_UNKNOWN : HR_TRI_YES;
+    if (p->has_battery == HR_TRI_YES && raw->battery_percent <= 100)
+        p->battery_percent = raw->battery_percent;
+    /* SystemStatusFlag 1 = battery saver on (Windows 10+); the Power saver plan too. */
+    p->power_saver = raw->system_status_flag == 1 ? HR_TRI_YES : HR_TRI_NO;
+    if (raw->scheme.state == HR_WIN_OK) {
+        char g[40];
+        size_t i = 0;
+        for (; raw->scheme_guid[i] && i < sizeof g - 1; i++)
+            g[i] = (char)tolower((unsigned char)raw->scheme_guid[i]);
+        g[i] = '\0';
+        if (strcmp(g, GUID_POWER_SAVER) == 0)
+            p->power_saver = HR_TRI_YES;
+    }
+}
+
+/* Facts worth flagging that need the whole snapshot to see, each with its rule. (What a
+ * single field already says — automatic management, USB or HDD paging, battery — the
+ * renderers say next to the field.) */
+static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
+{
+    const hr_paging_config *cfg = &s->paging_config;
+    char a[32], b[32], c[32];
+    /* A system-managed (or automatic) file on a nearly full system drive: Windows shrinks
+     * it when space is short, and it can grow only into free space (S1.2 b). Nearly full:
+     * past 95 % (S3.3), or less free space than the file's own system-managed ceiling
+     * (3 x RAM or 4 GB, at most 1/8 of the volume — os-memory-apis.md §2.5). */
+    hr_volume *sys = volume_of(s, s->platform.system_volume);
+    bool managed_on_sys = false;
+    for (int i = 0; i < cfg->count; i++) {
+        const hr_paging_config_entry *e = &cfg->entries[i];
+        if (e->mode == HR_PAGING_MODE_AUTOMATIC ||
+            (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED && same_drive(e->path, s->platform.system_volume)))
+            managed_on_sys = true;
+    }
+    if (managed_on_sys && sys && sys->dev.fs_total_bytes != HR_UNKNOWN &&
+        sys->dev.fs_free_bytes != HR_UNKNOWN && sys->dev.fs_total_bytes) {
+        uint64_t total = sys->dev.fs_total_bytes, free_b = sys->dev.fs_free_bytes;
+        uint64_t ram = s->ram.total_bytes != HR_UNKNOWN ? s->ram.total_bytes : 0;
+        uint64_t ceiling = 3 * ram > ((uint64_t)4 << 30) ? 3 * ram : ((uint64_t)4 << 30);
+        if (ceiling > total / 8)
+            ceiling = total / 8;
+        uint64_t current = 0;
+        for (int i = 0; i < s->paging_count; i++)
+            if (same_drive(s->paging[i].path, sys->dev.mount_point) &&
+                s->paging[i].size_bytes != HR_UNKNOWN)
+                current += s->paging[i].size_bytes;
+        bool full95 = free_b < total / 20;
+        bool cramped = current < ceiling && free_b < ceiling - current;
+        if (full95 || cramped) {
+            hr_size_format(free_b, a, sizeof a);
+            hr_size_format(total, b, sizeof b);
+            hr_size_format(ceiling, c, sizeof c);
+            hr_snapshot_note(s, "S1.2", "%s is nearly full (%s free of %s) and holds a "
+                             "system-managed paging file: Windows shrinks it when space is short "
+                             "and it cannot grow to its ceiling of %s", sys->dev.name, a, b, c);
+        }
+    }
+
+    /* Configured on a drive where nothing is in use: not in effect until a restart (S5.1). */
+    if (s->paging_s.ok)
+        for (int i = 0; i < cfg->count; i++) {
+            const hr_paging_config_entry *e = &cfg->entries[i];
+            if (e->mode == HR_PAGING_MODE_AUTOMATIC)
+                continue;
+            bool in_use = false;
+            for (int j = 0; j < s->paging_count; j++)
+                if (same_drive(s->paging[j].path, e->path))
+                    in_use = true;
+            if (!in_use)
+                hr_snapshot_note(s, "S5.1", "%s is configured but not in use: changes take effect "
+                                 "after a restart", e->path);
+        }
+    /* In use but no longer configured: it goes away at the next restart. */
+    if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
+        for (int j = 0; j < s->paging_count; j++) {
+            bool configured = false;
+            for (int i = 0; i < cfg->count; i++)
+                if (same_drive(s->paging[j].path, cfg->entries[i].path))
+                    configured = true;
+            if (!configured)
+                hr_snapshot_note(s, "S5.1", "%s is in use but no longer configured: it goes away "
+                                 "after a restart", s->paging[j].path);
+        }
+    (void)raw;
+}
+
+int hr_win_model_snapshot(const hr_win_raw *raw, hr_snapshot *s)
+{
+    hr_snapshot_init(s, HR_OS_WINDOWS);
+    model_platform(raw, s);
+    model_memory(raw, s);
+    model_volumes(raw, s);
+    model_paging(raw, s);
+    model_compression(raw, s);
+    model_gpus(raw, s);
+    model_power(raw, s);
+    model_notes(raw, s);
+    return hr_snapshot_partial(s) ? HR_EPARTIAL : 0;
+}

@@ -1,0 +1,224 @@
+/* headroom — the rules engine behind `headroom plan` and `headroom check`.
+ *
+ * The seed's rules (S1.2, S3, S4, S5, S6) are applied to a snapshot — live, replayed, or
+ * hypothetical — plus what-if overrides, and give: how much paging file / swap, where, fixed
+ * or as a range, what to remove, what else to change, each line with its reason and the rule
+ * it comes from. Pure: no OS calls, no I/O; the same inputs give the same plan on any OS.
+ *
+ * Split by concept: plan.c (facts: what the inputs and the snapshot say), plan_sizing.c
+ * (S4.1/S4.2 table and peak-commit sizing), plan_placement.c (S3.3/S4.3/S5.4 ranking),
+ * plan_warnings.c, plan_steps.c (S3.1 safe order, Linux commands), plan_render.c. */
+#ifndef HR_PLAN_H
+#define HR_PLAN_H
+
+#include "core/base/buf.h"
+#include "core/model/comfy_args.h"
+#include "core/base/error.h"
+#include "core/base/json_writer.h"
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HR_PLAN_SCHEMA "headroom.plan/1"
+
+#define HR_PLAN_TEXT_MAX 480
+#define HR_PLAN_CMD_MAX 2048
+#define HR_PLAN_MAX_REASONS 10
+#define HR_PLAN_MAX_WARNINGS 24
+#define HR_PLAN_MAX_STEPS 16
+#define HR_PLAN_MAX_REMOVALS 16
+#define HR_PLAN_CAND_REASONS 8
+
+/* Free space the plan leaves on a volume after the file exists: at least this much and at
+ * least HR_PLAN_RESERVE_PERCENT of the volume (S3.3: not beyond ~95%; S6: trouble below 10 GB). */
+#define HR_PLAN_RESERVE_MIN_BYTES ((uint64_t)10 << 30)
+#define HR_PLAN_RESERVE_PERCENT 5
+/* Margin over a known peak commit (docs/plan.md): S4.1 says ControlNet, LoRAs and upscale
+ * nodes push the peak higher than the one measured, so size for 25 % more. */
+#define HR_PLAN_PEAK_MARGIN_PERCENT 25
+/* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
+#define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
+/* Linux: the swap file's name in the chosen directory — the name `headroom apply` gives it
+ * (and the one it moves to when resizing its own). */
+#define HR_PLAN_SWAP_NAME "headroom.swap"
+#define HR_PLAN_SWAP_NAME_2 "headroom-2.swap"
+
+typedef enum hr_workload {
+    HR_WORKLOAD_NONE = 0,   /* not declared */
+    HR_WORKLOAD_SD15,
+    HR_WORKLOAD_SDXL,
+    HR_WORKLOAD_FLUX,
+    HR_WORKLOAD_VIDEO
+} hr_workload;
+
+/* "sd15" → HR_WORKLOAD_SD15; returns -1 for anything else. */
+int hr_workload_parse(const char *s);
+const char *hr_workload_name(hr_workload w);    /* "sd15", ..., "none" */
+const char *hr_workload_label(hr_workload w);   /* "SD 1.5", "SDXL", "FLUX", "video" */
+
+/* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
+ * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
+ * offload is rare (S4.2); FLUX 48 / 40 GB (bigger weights, S1.1); video 80 GB (S4.2: roughly
+ * double); SD 1.5 16 GB (the light row of S4.1). No workload declared: SDXL is assumed. */
+uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes);
+
+/* What-if overrides: any fact given here wins over the snapshot. */
+typedef struct hr_plan_inputs {
+    uint64_t ram_bytes;          /* HR_UNKNOWN: from the snapshot */
+    uint64_t vram_bytes;         /* HR_UNKNOWN: from the snapshot; 0 = integrated GPU / none */
+    int os;                      /* -1: the snapshot's OS; else hr_os */
+    hr_workload workload;
+    bool have_comfy_args;
+    hr_comfy_args comfy;
+    uint64_t peak_commit_bytes;  /* HR_UNKNOWN: none known */
+    bool range;                  /* --range: initial < maximum (S3.2 compromise) */
+    bool recorded;               /* the snapshot is a recording (--sysroot, --replay): say so */
+} hr_plan_inputs;
+
+void hr_plan_inputs_init(hr_plan_inputs *in);
+
+/* One line of output: which rule (seed "S4.2" or headroom's own "X.dump", see docs/plan.md),
+ * a stable id for scripts and tests, and the text. */
+typedef struct hr_plan_line {
+    char id[32];
+    char rule[16];
+    char text[HR_PLAN_TEXT_MAX];
+} hr_plan_line;
+
+/* A step: what to do, and the exact command or dialog values when there is one. */
+typedef struct hr_plan_step {
+    char id[32];
+    char rule[16];
+    char text[HR_PLAN_TEXT_MAX];
+    char command[HR_PLAN_CMD_MAX];   /* "" when the step is done in a dialog */
+} hr_plan_step;
+
+typedef enum hr_ram_row { HR_ROW_8 = 8, HR_ROW_16 = 16, HR_ROW_32 = 32, HR_ROW_64 = 64 } hr_ram_row;
+
+/* The facts the rules read, after overrides, each with where it came from. */
+typedef struct hr_plan_facts {
+    hr_os os;
+    const char *os_source;       /* "--os", "this machine" */
+    bool hypothetical;           /* the machine is not the one the snapshot describes */
+    bool recorded;               /* the snapshot is a recording, not this machine */
+    uint64_t ram_bytes;          /* HR_UNKNOWN when neither given nor known */
+    const char *ram_source;
+    uint64_t vram_bytes;         /* largest dedicated VRAM; 0 = integrated only / none */
+    const char *vram_source;
+    uint64_t effective_vram_bytes; /* minus --reserve-vram */
+    bool integrated_gpu;         /* an integrated GPU takes shared RAM (S4.3) */
+    uint64_t integrated_shared_bytes; /* HR_UNKNOWN when not known */
+    hr_workload workload;
+    hr_comfy_args comfy;
+    bool lean_on_ram;            /* low-VRAM flags (S4.2) */
+    hr_ram_row row;              /* the S4.1 table row */
+    bool volumes_known;          /* placement has a list of drives / file systems */
+    bool in_container;
+    bool cgroup_limited;
+    bool wsl2;
+    uint64_t disk_paging_bytes;  /* current disk paging / swap; HR_UNKNOWN if unknown */
+} hr_plan_facts;
+
+/* A place the file could go, with the verdict and its reasons. */
+typedef struct hr_plan_candidate {
+    char target[HR_SNAP_PATH_MAX];   /* "D:" or the mount point "/data" */
+    char path[HR_SNAP_PATH_MAX];     /* "D:\\pagefile.sys" or "/data/swapfile" */
+    char fs_type[32];
+    bool eligible;                   /* can hold it at all */
+    bool fits_fixed;                 /* room for initial = maximum, keeping the reserve */
+    bool fits_range;                 /* room for the range's initial size only */
+    hr_tri ssd;                      /* YES solid state, NO rotational */
+    bool is_system;
+    uint64_t free_bytes;             /* now, plus any paging file there that will be replaced */
+    uint64_t total_bytes;
+    uint64_t reserve_bytes;          /* what must stay free */
+    uint64_t existing_bytes;         /* paging/swap already on it */
+    int rank;                        /* 1 = best; 0 = not eligible */
+    int reason_count;
+    hr_plan_line reasons[HR_PLAN_CAND_REASONS];
+} hr_plan_candidate;
+
+typedef enum hr_plan_basis { HR_BASIS_TABLE = 0, HR_BASIS_PEAK = 1 } hr_plan_basis;
+
+typedef struct hr_plan_recommended {
+    uint64_t initial_bytes;
+    uint64_t maximum_bytes;
+    bool fixed;                      /* initial == maximum (S3.2) */
+    hr_plan_basis basis;
+    uint64_t table_bytes;            /* what the S4.1/S4.2 table gives */
+    uint64_t peak_bytes;             /* HR_UNKNOWN unless --peak-commit */
+    uint64_t peak_sized_bytes;       /* what the peak needs, HR_UNKNOWN unless known */
+    bool upgrade_ram_first;          /* S4.1 8 GB row */
+    bool target_known;
+    char target[HR_SNAP_PATH_MAX];   /* "D:" / "/data"; "" when unknown */
+    char target_path[HR_SNAP_PATH_MAX];
+    char target_advice[HR_PLAN_TEXT_MAX]; /* when no target: what kind of drive to pick */
+    uint64_t add_bytes;              /* Linux: size of the new swap file (recommended − swap kept) */
+    int reason_count;
+    hr_plan_line reasons[HR_PLAN_MAX_REASONS];  /* why this size */
+} hr_plan_recommended;
+
+typedef struct hr_plan {
+    hr_plan_facts facts;
+    hr_plan_recommended recommended;
+    int candidate_count;
+    hr_plan_candidate candidates[HR_MAX_VOLUMES];   /* best first */
+    int removal_count;
+    hr_plan_line removals[HR_PLAN_MAX_REMOVALS];    /* paging files / swap areas to remove */
+    int warning_count;
+    hr_plan_line warnings[HR_PLAN_MAX_WARNINGS];
+    int step_count;
+    hr_plan_step steps[HR_PLAN_MAX_STEPS];          /* in the order to do them */
+    bool nothing_to_change;                         /* the machine already matches the plan */
+} hr_plan;
+
+/* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only
+ * when the facts the sizing needs are missing (HR_ENOENT: RAM unknown and not given), with a
+ * message saying which flag gives it. */
+int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out,
+                    hr_error *err);
+
+/* Renderers (plan_render.c). */
+int hr_plan_text(const hr_plan *p, hr_buf *out);
+/* With key == NULL a complete document with "schema"; with a key, a member of an open object. */
+void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
+
+/* Lookups for tests and check: the warning with this id, or NULL. */
+const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);
+
+/* --- internal: the stages, one file each; called by hr_plan_compute in this order --- */
+void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan_facts *f);
+void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
+void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
+void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
+void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
+
+/* Sizes add up without wrapping: absurd inputs (a 16 EB --peak-commit, a corrupt recording)
+ * saturate instead of turning into small numbers. */
+static inline uint64_t hr_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t hr_sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Append a line (silently dropped when the list is full: lists are sized for every rule). */
+HR_PRINTF(5, 6)
+void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,
+                      const char *fmt, ...);
+/* id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */
+
+/* The S4.1 row for a RAM size (installed 16 GB reads as 15.6 GiB: rows are bands). */
+hr_ram_row hr_plan_ram_row(uint64_t ram_bytes);
+
+/* The part of the commit limit that RAM gives: all of it on Windows and in Linux modes 0/1;
+ * overcommit_ratio % (or overcommit_kbytes) of it in Linux mode 2 (mm/util.c vm_commit_limit). */
+uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f);
+
+/* Whole GiB, as the plan speaks ("64 GB"); sizes in the dialog are MB = MiB. */
+void hr_plan_gb(uint64_t bytes, char *out, unsigned long n);
+
+#endif

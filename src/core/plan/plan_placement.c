@@ -1,0 +1,374 @@
+/* headroom — where: rank every drive / file system that could hold the paging file or swap
+ * file, and pick the best (S3.3, S4.3, S5.4, S6).
+ *
+ * Order: can hold it at all (never removable, USB, or a file system that cannot hold one)
+ * → has room for it while keeping max(10 GB, 5 % of the volume) free → solid state over
+ * rotational → room for the fixed size over room for the range only → not the system drive
+ * → most room. */
+#include "core/plan/plan.h"
+
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define C(c, id_rule, ...) \
+    hr_plan_line_add((c)->reasons, &(c)->reason_count, HR_PLAN_CAND_REASONS, id_rule, __VA_ARGS__)
+
+static bool ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool istarts(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return false;
+    return true;
+}
+
+/* "D:\\" → "D:"; "" when the text has no drive letter. */
+static void drive_of(const char *path, char out[3])
+{
+    out[0] = '\0';
+    if (isalpha((unsigned char)path[0]) && path[1] == ':') {
+        out[0] = (char)toupper((unsigned char)path[0]);
+        out[1] = ':';
+        out[2] = '\0';
+    }
+}
+
+/* File systems that cannot hold a swap / paging file, with why (os-memory-apis §10.3). */
+static const char *fs_refusal(hr_os os, const char *fs)
+{
+    if (!fs[0])
+        return NULL;
+    if (ieq(fs, "vfat") || ieq(fs, "fat") || ieq(fs, "fat32") || ieq(fs, "msdos") || ieq(fs, "exfat"))
+        return "FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)";
+    if (os == HR_OS_WINDOWS)
+        return NULL;
+    static const char *const ram_fs[] = {"tmpfs", "ramfs", "devtmpfs"};
+    for (size_t i = 0; i < sizeof ram_fs / sizeof ram_fs[0]; i++)
+        if (ieq(fs, ram_fs[i]))
+            return "lives in RAM: swapping RAM to RAM is pointless, and swapon refuses it";
+    if (ieq(fs, "overlay") || ieq(fs, "aufs"))
+        return "an overlay (container) file system cannot hold a swap file";
+    if (istarts(fs, "nfs") || ieq(fs, "cifs") || ieq(fs, "smb3") || ieq(fs, "9p") || ieq(fs, "virtiofs"))
+        return "a network / shared file system: swap over it is unsafe";
+    if (istarts(fs, "fuse") || ieq(fs, "squashfs") || ieq(fs, "iso9660") || ieq(fs, "zfs") || ieq(fs, "ntfs3") ||
+        ieq(fs, "ntfs"))
+        return "the kernel cannot activate a swap file on this file system";
+    return NULL;
+}
+
+static uint64_t reserve_for(uint64_t total)
+{
+    uint64_t pct = total != HR_UNKNOWN ? total / 100 * HR_PLAN_RESERVE_PERCENT : 0;
+    return pct > HR_PLAN_RESERVE_MIN_BYTES ? pct : HR_PLAN_RESERVE_MIN_BYTES;
+}
+
+/* Paging / swap already on this volume (it will be replaced, so its space counts as room). */
+static uint64_t existing_on(const hr_snapshot *snap, hr_os os, const hr_volume *v)
+{
+    uint64_t sum = 0;
+    char vd[3];
+    drive_of(v->dev.mount_point, vd);
+    for (int i = 0; i < snap->paging_count; i++) {
+        const hr_paging *pg = &snap->paging[i];
+        if (pg->size_bytes == HR_UNKNOWN || pg->kind == HR_PAGING_ZRAM || pg->kind == HR_PAGING_PARTITION)
+            continue;
+        bool here;
+        if (os == HR_OS_WINDOWS) {
+            char pd[3];
+            drive_of(pg->path, pd);
+            here = vd[0] && pd[0] && strcmp(vd, pd) == 0;
+        } else {
+            here = pg->has_device && strcmp(pg->device.mount_point, v->dev.mount_point) == 0;
+        }
+        if (here)
+            sum = hr_sat_add(sum, pg->size_bytes);
+    }
+    return sum;
+}
+
+static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_volume *v,
+                           hr_plan_candidate *c)
+{
+    const hr_os os = p->facts.os;
+    const uint64_t maximum = p->recommended.maximum_bytes;
+    const uint64_t range_initial = hr_size_round_up_gib(maximum / 2) * HR_GIB;
+    memset(c, 0, sizeof *c);
+    if (os == HR_OS_WINDOWS) {
+        drive_of(v->dev.mount_point, c->target);
+        if (!c->target[0])
+            hr_strlcpy(c->target, v->dev.mount_point, sizeof c->target);
+        snprintf(c->path, sizeof c->path, "%s\\pagefile.sys", c->target);
+    } else {
+        hr_strlcpy(c->target, v->dev.mount_point, sizeof c->target);
+        size_t n = strlen(c->target);
+        const char *sep = n && c->target[n - 1] == '/' ? "" : "/";
+        snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME);
+        for (int i = 0; i < snap->paging_count; i++)
+            if (strcmp(snap->paging[i].path, c->path) == 0) {   /* headroom made one before */
+                snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME_2);
+                break;
+            }
+    }
+    hr_strlcpy(c->fs_type, v->dev.fs_type, sizeof c->fs_type);
+    c->ssd = v->dev.rotational == HR_TRI_YES ? HR_TRI_NO : v->dev.rotational == HR_TRI_NO ? HR_TRI_YES
+                                                                                         : HR_TRI_UNKNOWN;
+    if (v->dev.virtual_disk && c->ssd == HR_TRI_NO)
+        c->ssd = HR_TRI_UNKNOWN;   /* a paravirtual disk's rotational flag says nothing of the host */
+    c->is_system = v->is_system;
+    c->total_bytes = v->dev.fs_total_bytes;
+    c->existing_bytes = existing_on(snap, os, v);
+    /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
+     * swap file already there stays (the new file is added beside it). */
+    c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN
+                    : hr_sat_add(v->dev.fs_free_bytes, os == HR_OS_WINDOWS ? c->existing_bytes : 0);
+    c->reserve_bytes = reserve_for(c->total_bytes);
+    c->eligible = true;
+
+    /* Never removable media (S5.4). */
+    if (v->dev.removable == HR_TRI_YES) {
+        c->eligible = false;
+        C(c, "removable|S5.4", "removable media%s: unplugging it leaves the system without its paging file",
+          v->dev.encrypted == HR_TRI_YES ? " (encrypted)" : "");
+    }
+    if (v->dev.usb == HR_TRI_YES) {
+        c->eligible = false;
+        C(c, "usb|S5.4", "a USB disk%s: unplugging it leaves the system without its paging file",
+          v->dev.encrypted == HR_TRI_YES ? ", encrypted" : "");
+    }
+    const char *refusal = fs_refusal(os, v->dev.fs_type);
+    if (v->can_hold_swap == HR_TRI_NO || refusal) {
+        c->eligible = false;
+        C(c, "fs|X.fs", "%s%s%s", v->dev.fs_type[0] ? v->dev.fs_type : "this file system",
+          v->dev.fs_type[0] ? ": " : " ",
+          refusal ? refusal : v->why_not[0] ? v->why_not : "cannot hold a swap / paging file");
+    }
+
+    /* Kind of drive (S3.3). */
+    if (c->ssd == HR_TRI_YES)
+        C(c, "ssd|S3.3", "solid state: paging is small random I/O, which an SSD does well");
+    else if (c->ssd == HR_TRI_NO)
+        C(c, "hdd|S3.3", "rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck");
+    else
+        C(c, "kind-unknown|S3.3", "whether it is an SSD or an HDD is not known");
+    if (c->is_system)
+        C(c, "system|S3.3", "the system drive: paging shares its I/O with the system and with model loading");
+    else
+        C(c, "not-system|S3.3", "not the system drive: paging I/O stays apart from the system's");
+    if (os == HR_OS_LINUX && ieq(v->dev.fs_type, "btrfs") && c->eligible)
+        C(c, "btrfs|X.btrfs", "btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
+                              "system, and its subvolume cannot be snapshotted while it is active");
+
+    /* Room, keeping max(10 GB, 5 %) free (S3.3, S6). */
+    char fr[32], rs[32], mx[32];
+    hr_plan_gb(c->reserve_bytes, rs, sizeof rs);
+    hr_plan_gb(maximum, mx, sizeof mx);
+    if (c->free_bytes == HR_UNKNOWN) {
+        C(c, "free-unknown|S3.3", "free space not known: make sure %s plus %s stays free", mx, rs);
+    } else {
+        hr_plan_gb(c->free_bytes, fr, sizeof fr);
+        c->fits_fixed = c->free_bytes >= hr_sat_add(maximum, c->reserve_bytes);
+        c->fits_range = c->free_bytes >= hr_sat_add(range_initial, c->reserve_bytes);
+        if (c->fits_fixed) {
+            char left[32];
+            hr_plan_gb(c->free_bytes - maximum, left, sizeof left);
+            C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
+              c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
+              mx, rs);
+        } else if (c->fits_range) {
+            C(c, "room-range|S3.2", "%s free: room for the range's initial size only, not for a fixed %s "
+                                    "(keep at least %s free)", fr, mx, rs);
+        } else {
+            C(c, "no-room|S6", "%s free: too little for %s while keeping %s free (below that the file cannot "
+                               "grow and runs stall)", fr, mx, rs);
+        }
+    }
+}
+
+static int tier(const hr_plan_candidate *c)
+{
+    if (!c->eligible)
+        return 3;
+    if (c->fits_fixed || c->fits_range)
+        return 0;
+    if (c->free_bytes == HR_UNKNOWN)
+        return 1;
+    return 2;
+}
+
+static int ssd_order(hr_tri t)
+{
+    return t == HR_TRI_YES ? 0 : t == HR_TRI_UNKNOWN ? 1 : 2;
+}
+
+static int compare(const void *pa, const void *pb)
+{
+    const hr_plan_candidate *a = pa, *b = pb;
+    int d;
+    if ((d = tier(a) - tier(b)) != 0)
+        return d;
+    if ((d = ssd_order(a->ssd) - ssd_order(b->ssd)) != 0)
+        return d;
+    if (a->fits_fixed != b->fits_fixed)
+        return a->fits_fixed ? -1 : 1;
+    if (a->is_system != b->is_system)
+        return a->is_system ? 1 : -1;
+    uint64_t fa = a->free_bytes == HR_UNKNOWN ? 0 : a->free_bytes;
+    uint64_t fb = b->free_bytes == HR_UNKNOWN ? 0 : b->free_bytes;
+    if (fa != fb)
+        return fa > fb ? -1 : 1;
+    return strcmp(a->target, b->target);
+}
+
+static void advise_kind(hr_plan *p)
+{
+    hr_plan_recommended *r = &p->recommended;
+    char mx[32], need[32];
+    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
+    hr_plan_gb(hr_sat_add(r->maximum_bytes, HR_PLAN_RESERVE_MIN_BYTES), need, sizeof need);
+    if (p->facts.os == HR_OS_WINDOWS)
+        snprintf(r->target_advice, sizeof r->target_advice,
+                 "a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
+                 "drive left free); never a USB or removable drive", need, mx);
+    else
+        snprintf(r->target_advice, sizeof r->target_advice,
+                 "a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
+                 "not tmpfs, overlay or NFS, never a USB or removable disk", need);
+}
+
+/* Swap areas / paging files to remove once the new one is in place. */
+static void find_removals(const hr_snapshot *snap, hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    const bool win = p->facts.os == HR_OS_WINDOWS;
+    uint64_t kept = 0;
+    const hr_plan_candidate *best = p->candidate_count ? &p->candidates[0] : NULL;
+    for (int i = 0; i < snap->paging_count; i++) {
+        const hr_paging *pg = &snap->paging[i];
+        if (pg->kind == HR_PAGING_ZRAM)
+            continue;
+        const hr_device *d = pg->has_device ? &pg->device : NULL;
+        bool on_usb = d && (d->usb == HR_TRI_YES || d->removable == HR_TRI_YES);
+        if (win) {
+            char pd[3];
+            drive_of(pg->path, pd);
+            if (r->target_known && pd[0] && strcmp(pd, r->target) == 0)
+                continue;   /* replaced in place by the new size */
+            if (!r->target_known && !on_usb)
+                continue;
+            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS,
+                             on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
+                             on_usb ? "%s: on removable media — set \"No paging file\" there (after the new one is set)"
+                                    : "%s: set \"No paging file\" there, only after the new file is set",
+                             pg->path);
+            continue;
+        }
+        bool hdd_vs_ssd = d && d->rotational == HR_TRI_YES && best && best->eligible && best->ssd == HR_TRI_YES &&
+                          r->target_known;
+        if (on_usb)
+            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-usb|S5.4",
+                             "%s: on a USB / removable disk — swapoff and remove it once the new swap is active",
+                             pg->path);
+        else if (hdd_vs_ssd)
+            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-hdd|S3.3",
+                             "%s: on a rotational disk — swapoff it once the swap file on the SSD is active",
+                             pg->path);
+        else if (pg->size_bytes != HR_UNKNOWN)
+            kept = hr_sat_add(kept, pg->size_bytes);
+    }
+    if (win && snap->paging_config.s.ok) {
+        /* Configured files not (yet) in use: they would come back at the next boot. */
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const char *path = snap->paging_config.entries[i].path;
+            char cd[3];
+            drive_of(path, cd);
+            if (!cd[0] || (r->target_known && strcmp(cd, r->target) == 0) || !r->target_known)
+                continue;
+            bool listed = false;
+            for (int j = 0; j < p->removal_count; j++) {
+                char ld[3];
+                drive_of(p->removals[j].text, ld);
+                listed |= ld[0] && strcmp(ld, cd) == 0;
+            }
+            if (!listed)
+                hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-old|S3.1",
+                                 "%s: set \"No paging file\" there, only after the new file is set", path);
+        }
+    }
+    if (!win) {
+        /* Whole GB, up; a swap area reads a page short of its size (the header), so a
+         * remainder under 16 MB is that, not a gigabyte more. */
+        uint64_t need = r->maximum_bytes > kept ? r->maximum_bytes - kept : 0;
+        uint64_t whole = need / HR_GIB, rest = need % HR_GIB;
+        p->recommended.add_bytes = (whole + (rest >= ((uint64_t)16 << 20) ? 1 : 0)) * HR_GIB;
+    }
+}
+
+void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    hr_plan_recommended *r = &p->recommended;
+    r->add_bytes = r->maximum_bytes;
+    if (p->facts.wsl2) {
+        /* WSL 2: the Linux VM's swap is a file Windows makes from .wslconfig. */
+        r->target_known = true;
+        hr_strlcpy(r->target, ".wslconfig", sizeof r->target);
+        hr_strlcpy(r->target_path, "%UserProfile%\\.wslconfig", sizeof r->target_path);
+        return;
+    }
+    if (!snap || snap->volume_count <= 0) {
+        advise_kind(p);
+        return;
+    }
+    int n = 0;
+    for (int i = 0; i < snap->volume_count && i < HR_MAX_VOLUMES; i++)
+        candidate_from(snap, p, &snap->volumes[i], &p->candidates[n++]);
+    qsort(p->candidates, (size_t)n, sizeof p->candidates[0], compare);
+    p->candidate_count = n;
+    int rank = 0;
+    for (int i = 0; i < n; i++)
+        p->candidates[i].rank = p->candidates[i].eligible ? ++rank : 0;
+
+    const hr_plan_candidate *best = n ? &p->candidates[0] : NULL;
+    if (p->facts.in_container) {
+        /* Swap is the host's: a container cannot swapon (no CAP_SYS_ADMIN), and a file on a
+         * bind-mounted host disk would still be switched on by the host. */
+        snprintf(r->target_advice, sizeof r->target_advice,
+                 "the host (not this container): run headroom plan there");
+    } else if (!best || tier(best) > 1) {
+        advise_kind(p);
+    } else {
+        r->target_known = true;
+        hr_strlcpy(r->target, best->target, sizeof r->target);
+        hr_strlcpy(r->target_path, best->path, sizeof r->target_path);
+        if (!best->fits_fixed && best->fits_range && r->fixed && !in->range) {
+            /* S3.2: when space is tight, a range rather than nothing. */
+            r->initial_bytes = hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
+            r->fixed = false;
+            for (int i = 0; i < r->reason_count; i++)   /* "initial = maximum" no longer holds */
+                if (strcmp(r->reasons[i].id, "fixed") == 0) {
+                    memmove(&r->reasons[i], &r->reasons[i + 1],
+                            (size_t)(r->reason_count - i - 1) * sizeof r->reasons[0]);
+                    r->reason_count--;
+                    break;
+                }
+            char a[32], b[32];
+            hr_plan_gb(r->initial_bytes, a, sizeof a);
+            hr_plan_gb(r->maximum_bytes, b, sizeof b);
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "range-forced|S3.2",
+                             "%s has room for the range's initial size but not for a fixed %s with space to spare: "
+                             "initial %s, maximum %s (free more space to make it fixed and remove the stall at "
+                             "each expansion)", best->target, b, a, b);
+        }
+    }
+    find_removals(snap, p);
+}

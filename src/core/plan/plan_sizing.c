@@ -1,0 +1,183 @@
+/* headroom — how big: the seed's table (S4.1) as VRAM, workload and launcher flags change it
+ * (S4.2), or the workload's peak commit when one is known (S4.1: "the real reference").
+ *
+ * The table, cell by cell (docs/plan.md has it with every reason):
+ *   video, any row                          → 64 GB   (S4.2 "start at 64 GB")
+ *   8 GB row (and less)                     → 32 GB, upgrade RAM first (S4.1); 64 with low-VRAM flags
+ *   16 GB row: low-VRAM flags               → 64 GB   (S4.2 lean harder)
+ *              VRAM < 12 GB (not SD 1.5)    → 64 GB   (S4.2 6–8 GB: offload all the time)
+ *              VRAM ≥ 12 GB                 → 32 GB   (S4.2 backstop)
+ *              VRAM unknown, not SD 1.5     → 64 GB   (S4.1 worked example)
+ *              SD 1.5                       → 32 GB   (S4.1 light models)
+ *   32 GB row: as the 16 GB row, but VRAM unknown → 32 GB (S6 "32 GB RAM → 32 GB")
+ *   64 GB+ row                              → 32 GB backstop (S4.1); RAM absorbs offload */
+#include "core/plan/plan.h"
+
+#include "core/base/size.h"
+
+#include <string.h>
+
+/* Cards are sold as 6/8/12/16/24 GB and read a little under (12 GB → 11.99 GiB). */
+#define BIG_VRAM_BYTES ((uint64_t)23 << 29)   /* 11.5 GiB */
+
+static uint64_t gib(uint64_t n)
+{
+    return n << 30;
+}
+
+#define R(id_rule, ...) \
+    hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, id_rule, __VA_ARGS__)
+
+static void size_from_table(hr_plan *p)
+{
+    const hr_plan_facts *f = &p->facts;
+    hr_plan_recommended *r = &p->recommended;
+    char ram[32], vram[32];
+    hr_plan_gb(f->ram_bytes, ram, sizeof ram);
+    hr_plan_gb(f->effective_vram_bytes, vram, sizeof vram);
+    char flags[128];
+    hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
+
+    const bool video = f->workload == HR_WORKLOAD_VIDEO;
+    const bool vram_known = f->effective_vram_bytes != HR_UNKNOWN;
+    const bool light = f->workload == HR_WORKLOAD_SD15;
+    const bool big_vram = vram_known && f->effective_vram_bytes >= BIG_VRAM_BYTES;
+    const bool small_vram = vram_known && !big_vram && !light;
+    const char *wl = hr_workload_label(f->workload);
+
+    uint64_t size;
+    switch (f->row) {
+    case HR_ROW_8:
+        R("row-8|S4.1", "%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
+                        "upgrade RAM first", ram);
+        r->upgrade_ram_first = true;
+        size = gib(32);
+        if (video) {
+            R("video|S4.2", "video workflows roughly double memory use: start at 64 GB");
+            size = gib(64);
+        } else if (f->lean_on_ram) {
+            R("lean-on-ram|S4.2", "%s makes the run lean harder on RAM and the paging file: 64 GB", flags);
+            size = gib(64);
+        }
+        break;
+    case HR_ROW_16:
+    case HR_ROW_32:
+        R(f->row == HR_ROW_16 ? "row-16|S4.1" : "row-32|S4.1",
+          "%s RAM is in the table's %d GB row (%s): 32–64 GB", ram, (int)f->row,
+          f->row == HR_ROW_16 ? "12 to 24 GB" : "24 to 48 GB");
+        if (video) {
+            R("video|S4.2", "video workflows (text encoder + image encoder + DiT + VAE loaded together) "
+                            "roughly double memory use: start at 64 GB");
+            size = gib(64);
+        } else if (f->lean_on_ram) {
+            R("lean-on-ram|S4.2", "%s makes the run lean harder on RAM and the paging file: take the top, 64 GB",
+              flags);
+            size = gib(64);
+        } else if (small_vram) {
+            R("small-vram|S4.2", "%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
+                                 "paging is heavy: take the top, 64 GB",
+              vram, f->workload == HR_WORKLOAD_NONE ? "big" : wl);
+            size = gib(64);
+        } else if (big_vram) {
+            R("big-vram|S4.2", "%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough",
+              vram);
+            size = gib(32);
+        } else if (light) {
+            R("light|S4.1", "SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB");
+            size = gib(32);
+        } else if (f->row == HR_ROW_16) {
+            R("worked-example|S4.1", "VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
+                                     "commit past 40 GB — so take the top, 64 GB (give --vram to refine)");
+            size = gib(64);
+        } else {
+            R("row-32-default|S6", "VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)");
+            size = gib(32);
+        }
+        break;
+    case HR_ROW_64:
+    default:
+        R("row-64|S4.1", "%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop", ram);
+        size = gib(32);
+        if (video) {
+            R("video|S4.2", "video workflows roughly double memory use: start at 64 GB");
+            size = gib(64);
+        } else if (f->lean_on_ram || small_vram) {
+            R("ram-absorbs|S4.1", "with this much RAM, offloaded weights stay in RAM: the backstop is enough");
+        }
+        break;
+    }
+    r->table_bytes = size;
+}
+
+uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
+{
+    if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
+        return f->ram_bytes;
+    if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
+        return hr_sat_mul(snap->commit.overcommit_kbytes, 1024);
+    uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
+    return hr_sat_add(hr_sat_mul(f->ram_bytes / 100, ratio), f->ram_bytes % 100 * (ratio % 1000) / 100);
+}
+
+void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    hr_plan_recommended *r = &p->recommended;
+    size_from_table(p);
+    r->peak_bytes = in->peak_commit_bytes;
+    r->peak_sized_bytes = HR_UNKNOWN;
+    r->basis = HR_BASIS_TABLE;
+    uint64_t maximum = r->table_bytes;
+
+    if (in->peak_commit_bytes != HR_UNKNOWN) {
+        const uint64_t peak = in->peak_commit_bytes;
+        const uint64_t want = hr_sat_add(hr_sat_mul(peak / 100, 100 + HR_PLAN_PEAK_MARGIN_PERCENT),
+                                         peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100);
+        const uint64_t from_ram = hr_plan_ram_commit_part(snap, &p->facts);
+        const uint64_t need = want > from_ram ? want - from_ram : 0;
+        r->peak_sized_bytes = hr_sat_mul(hr_size_round_up_gib(need), HR_GIB);
+        char a[32], b[32], c[32], d[32], t[32];
+        hr_plan_gb(peak, a, sizeof a);
+        hr_plan_gb(want, b, sizeof b);
+        hr_plan_gb(from_ram, c, sizeof c);
+        hr_plan_gb(r->peak_sized_bytes, d, sizeof d);
+        hr_plan_gb(r->table_bytes, t, sizeof t);
+        R("peak|S4.1", "sized from the peak commit (the seed's real reference): %s + %d %% margin = %s; "
+                       "RAM gives %s of the commit limit, so the paging file must give %s (the table alone says %s)",
+          a, HR_PLAN_PEAK_MARGIN_PERCENT, b, c, d, t);
+        r->basis = HR_BASIS_PEAK;
+        maximum = r->peak_sized_bytes;
+        if (maximum < HR_PLAN_BACKSTOP_BYTES) {
+            R("backstop|S4.1", "that is under the 32 GB backstop, which stays the least the plan gives");
+            maximum = HR_PLAN_BACKSTOP_BYTES;
+        }
+    }
+
+    /* Linux overcommit mode 2: only overcommit_ratio % of RAM counts toward the enforced
+     * limit, so the table's RAM + paging falls short by the rest; the swap makes it up. */
+    const uint64_t ram_part = hr_plan_ram_commit_part(snap, &p->facts);
+    if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {
+        uint64_t extra = hr_sat_mul(hr_size_round_up_gib(p->facts.ram_bytes - ram_part), HR_GIB);
+        char a[32], b[32];
+        hr_plan_gb(extra, a, sizeof a);
+        maximum = hr_sat_add(maximum, extra);
+        hr_plan_gb(maximum, b, sizeof b);
+        R("overcommit-never|X.overcommit", "vm.overcommit_memory=2 counts only part of RAM toward the commit "
+                                           "limit: %s more swap makes up the rest, %s in all", a, b);
+    }
+
+    r->maximum_bytes = maximum;
+    r->initial_bytes = maximum;
+    r->fixed = true;
+    if (in->range) {
+        r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
+        r->fixed = false;
+        char a[32], b[32];
+        hr_plan_gb(r->initial_bytes, a, sizeof a);
+        hr_plan_gb(r->maximum_bytes, b, sizeof b);
+        R("range|S3.2", "--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
+                        "stall each time it grows", a, b);
+    } else {
+        R("fixed|S3.2", "initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
+                        "fragment under ComfyUI's bursty demand");
+    }
+}

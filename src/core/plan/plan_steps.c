@@ -1,0 +1,227 @@
+/* headroom — the exact steps, numbers filled in.
+ *
+ * Windows: the sysdm.cpl dialog in the seed's safe order (S3.1): the new file is set before
+ * the old one is removed, so there is never a moment without a paging file; "Set" is pressed
+ * for each drive (S5.1). Linux: the commands, the new swap switched on before any old one is
+ * switched off. `plan` only prints them; it changes nothing. */
+#include "core/plan/plan.h"
+
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+HR_PRINTF(4, 5)
+static void step(hr_plan *p, const char *id_rule, const char *command, const char *fmt, ...)
+{
+    if (p->step_count >= HR_PLAN_MAX_STEPS)
+        return;
+    hr_plan_step *s = &p->steps[p->step_count++];
+    memset(s, 0, sizeof *s);
+    const char *bar = strchr(id_rule, '|');
+    size_t n = bar ? (size_t)(bar - id_rule) : strlen(id_rule);
+    if (n >= sizeof s->id)
+        n = sizeof s->id - 1;
+    memcpy(s->id, id_rule, n);
+    if (bar)
+        hr_strlcpy(s->rule, bar + 1, sizeof s->rule);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->text, sizeof s->text, fmt, ap);
+    va_end(ap);
+    if (command)
+        hr_strlcpy(s->command, command, sizeof s->command);
+}
+
+static unsigned long long mib(uint64_t bytes)
+{
+    return (unsigned long long)(bytes / HR_MIB);
+}
+
+static bool same_drive(const char *a, const char *b)
+{
+    return a[0] && b[0] && toupper((unsigned char)a[0]) == toupper((unsigned char)b[0]) && a[1] == ':' &&
+           b[1] == ':';
+}
+
+/* Windows: already a fixed file of at least this size on the target and nowhere else? */
+static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    if (!snap || !r->target_known || p->removal_count > 0 || !snap->paging_config.s.ok || snap->paging_config.automatic != HR_TRI_NO ||
+        snap->paging_config.count != 1)
+        return false;
+    const hr_paging_config_entry *e = &snap->paging_config.entries[0];
+    return e->mode == HR_PAGING_MODE_CUSTOM && same_drive(e->path, r->target) && e->initial_bytes != HR_UNKNOWN &&
+           e->maximum_bytes != HR_UNKNOWN && e->maximum_bytes >= r->maximum_bytes &&
+           (r->fixed ? e->initial_bytes == e->maximum_bytes : e->initial_bytes >= r->initial_bytes);
+}
+
+static void windows_steps(const hr_snapshot *snap, hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    char mx[32];
+    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
+    if (windows_already(snap, p)) {
+        p->nothing_to_change = true;
+        step(p, "already|S3.2", NULL, "nothing to change: %s already has a fixed paging file of at least %s",
+             r->target, mx);
+        step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
+             "check what is in use (PowerShell), or run headroom status");
+        return;
+    }
+    const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
+    char sysd[3] = {(char)toupper((unsigned char)sys[0]), ':', '\0'};
+    char where[HR_SNAP_PATH_MAX + 64];
+    if (r->target_known)
+        snprintf(where, sizeof where, "%s", r->target);
+    else
+        snprintf(where, sizeof where, "the non-system SSD you chose (such as D:)");
+
+    step(p, "open|S2.2", "sysdm.cpl",
+         "press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+         "Virtual memory: Change…");
+    if (snap && snap->paging_config.automatic == HR_TRI_NO)
+        step(p, "untick-auto|S3.1", NULL,
+             "check that \"Automatically manage paging file size for all drives\" is unticked");
+    else
+        step(p, "untick-auto|S3.1", NULL,
+             "untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)");
+    step(p, "set-new|S3.1", NULL,
+         "select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
+         "(OK alone does not save it — S5.1)",
+         where, mib(r->initial_bytes), mib(r->maximum_bytes));
+
+    /* Remove the old files only now (S3.1). */
+    bool removed_system = false;
+    for (int i = 0; i < p->removal_count; i++) {
+        char d[3] = {0};
+        const char *path = p->removals[i].text;
+        if (isalpha((unsigned char)path[0]) && path[1] == ':') {
+            d[0] = (char)toupper((unsigned char)path[0]);
+            d[1] = ':';
+        }
+        if (!d[0])
+            continue;
+        if (same_drive(d, sysd))
+            removed_system = true;
+        step(p, "remove-old|S3.1", NULL,
+             "only now select %s → No paging file → press Set%s", d,
+             same_drive(d, sysd) ? " (Windows warns about crash dumps: see the warning)" : "");
+    }
+    bool target_is_system = r->target_known && same_drive(r->target, sysd);
+    /* Without a list of the paging files in use, say it for the system drive, where Windows
+     * puts one by default. */
+    bool paging_known = snap && (snap->paging_s.ok || snap->paging_config.s.ok);
+    if (!removed_system && !target_is_system && !paging_known)
+        step(p, "remove-system|S3.1", NULL,
+             "only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
+             "about crash dumps: see the warning)", sysd, sysd);
+    step(p, "reboot|S5.1", NULL,
+         "press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
+         "Windows removes the old file and makes the new one; the second is normal");
+    step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
+         "after the restart check the new file is in use (PowerShell), or run headroom status");
+    step(p, "cleaners|S5.4", NULL, "exclude pagefile.sys from \"cleaner\" tools that might delete it");
+}
+
+static bool ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    const hr_plan_facts *f = &p->facts;
+    char cmd[HR_PLAN_CMD_MAX];
+    unsigned long long add_g = (unsigned long long)(r->add_bytes / HR_GIB);
+    unsigned long long max_g = (unsigned long long)(r->maximum_bytes / HR_GIB);
+
+    if (f->wsl2) {
+        snprintf(cmd, sizeof cmd, "[wsl2]\nswap=%lluGB", max_g);
+        step(p, "wslconfig|X.wsl2", cmd,
+             "on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
+             "size under [wsl2]");
+        step(p, "wsl-shutdown|X.wsl2", "wsl --shutdown",
+             "from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again");
+        step(p, "verify|S2.2", "swapon --show", "inside WSL, check the swap size, or run headroom status");
+        return;
+    }
+    if (f->cgroup_limited || f->in_container) {
+        step(p, "host|X.cgroup", NULL,
+             "swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon");
+        if (f->cgroup_limited) {
+            /* The limit the workload needs (docs/check.md), and swap allowed (-1: no swap cap). */
+            uint64_t need = in->peak_commit_bytes != HR_UNKNOWN
+                                ? in->peak_commit_bytes
+                                : hr_workload_need_bytes(f->workload, f->effective_vram_bytes);
+            snprintf(cmd, sizeof cmd, "docker update --memory %llug --memory-swap -1 <container>",
+                     (unsigned long long)hr_size_round_up_gib(need));
+            step(p, "raise-limit|X.cgroup", cmd,
+                 "raise the container's memory limit to what %s needs at its peak and let it use the host's "
+                 "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
+                 "memory limit)", hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
+        }
+        return;
+    }
+    if (r->add_bytes == 0 && p->removal_count == 0) {
+        p->nothing_to_change = true;
+        step(p, "already|S4.1", NULL, "nothing to change: the swap in use already covers %llu GB", max_g);
+        step(p, "verify|S2.2", "swapon --show", "check what is in use, or run headroom status");
+        return;
+    }
+    const char *path = r->target_known ? r->target_path : "/path/to/headroom.swap";
+    char fs[32] = "";
+    for (int i = 0; i < p->candidate_count; i++)
+        if (r->target_known && strcmp(p->candidates[i].path, path) == 0)
+            hr_strlcpy(fs, p->candidates[i].fs_type, sizeof fs);
+    if (!r->target_known)
+        step(p, "choose|S3.3", NULL, "choose where: %s", r->target_advice);
+
+    if (r->add_bytes > 0) {
+        if (ieq(fs, "btrfs")) {
+            snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
+            step(p, "create|X.btrfs", cmd,
+                 "make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
+                 "fallocate)", add_g);
+        } else if (ieq(fs, "ext4") || ieq(fs, "xfs")) {
+            snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
+                     path, path);
+            step(p, "create|S4.1", cmd, "make a %llu GB swap file (fallocate leaves no holes on %s)", add_g, fs);
+        } else {
+            snprintf(cmd, sizeof cmd,
+                     "sudo dd if=/dev/zero of=%s bs=1M count=%llu status=progress && sudo chmod 600 %s && "
+                     "sudo mkswap %s", path, add_g * 1024, path, path);
+            step(p, "create|S4.1", cmd, "make a %llu GB swap file, written out in full (swapon refuses files with "
+                                        "holes)", add_g);
+        }
+        snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", path);
+        step(p, "swapon|S3.1", cmd, "switch it on before touching any old swap");
+        snprintf(cmd, sizeof cmd, "echo '%s none swap defaults,pri=10 0 0' | sudo tee -a /etc/fstab", path);
+        step(p, "fstab|S3.1", cmd, "keep it after a reboot");
+    }
+    for (int i = 0; i < p->removal_count; i++) {
+        const char *text = p->removals[i].text;
+        const char *colon = strchr(text, ':');
+        int n = colon ? (int)(colon - text) : (int)strlen(text);
+        snprintf(cmd, sizeof cmd, "sudo swapoff %.*s", n, text);
+        step(p, "swapoff-old|S3.1", cmd,
+             "only now switch off %.*s, and delete its line in /etc/fstab", n, text);
+    }
+    step(p, "verify|S2.2", "swapon --show", "check the swap in use, or run headroom status");
+    (void)snap;
+}
+
+void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    if (p->facts.os == HR_OS_WINDOWS)
+        windows_steps(snap, p);
+    else
+        linux_steps(snap, in, p);
+}

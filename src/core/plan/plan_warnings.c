@@ -1,0 +1,206 @@
+/* headroom — what else to change: warnings where, and only where, the facts call for them.
+ * Each has a stable id (tests and scripts key on it) and the rule it comes from; rules with
+ * an X. prefix are headroom's own, with their sources in docs/plan.md. */
+#include "core/plan/plan.h"
+
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#define W(id_rule, ...) \
+    hr_plan_line_add(p->warnings, &p->warning_count, HR_PLAN_MAX_WARNINGS, id_rule, __VA_ARGS__)
+
+static const hr_volume *system_volume(const hr_snapshot *snap)
+{
+    for (int i = 0; i < snap->volume_count && i < HR_MAX_VOLUMES; i++)
+        if (snap->volumes[i].is_system)
+            return &snap->volumes[i];
+    return NULL;
+}
+
+/* Windows: paging left to Windows ("automatically manage", or "System managed size"). */
+static bool windows_automatic(const hr_snapshot *snap)
+{
+    if (snap->paging_config.automatic == HR_TRI_YES)
+        return true;
+    for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++)
+        if (snap->paging_config.entries[i].mode != HR_PAGING_MODE_CUSTOM)
+            return true;
+    return false;
+}
+
+static bool zram_swap_active(const hr_snapshot *snap)
+{
+    for (int i = 0; i < snap->paging_count; i++)
+        if (snap->paging[i].kind == HR_PAGING_ZRAM)
+            return true;
+    return false;
+}
+
+static bool same_drive(const char *a, const char *b)
+{
+    return a[0] && b[0] && toupper((unsigned char)a[0]) == toupper((unsigned char)b[0]) && a[1] == ':' &&
+           b[1] == ':';
+}
+
+static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    char mx[32];
+    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
+
+    /* Crash dumps go through the paging file on the system drive. */
+    const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
+    /* The plan moves the file off the system drive: to the target, or (no drive list) to the
+     * kind of drive it advises, which is never the system drive. */
+    bool moved = r->target_known ? !same_drive(r->target, sys) : p->candidate_count == 0;
+    if (moved) {
+        W("no-crash-dump|X.dump",
+          "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
+          "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
+          "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)", sys, sys);
+    }
+    if (!snap)
+        return;
+    const hr_volume *sv = system_volume(snap);
+    if (windows_automatic(snap)) {
+        /* "Nearly full": under twice the free space the plan keeps on any drive, max(10 GB,
+         * 5 %) — the seed saw Windows shrink the file with "only a few GB" free (S1.2b). */
+        uint64_t reserve = HR_PLAN_RESERVE_MIN_BYTES;
+        if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN &&
+            sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT > reserve)
+            reserve = sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT;
+        bool nearly_full = sv && sv->dev.fs_free_bytes != HR_UNKNOWN && sv->dev.fs_free_bytes < 2 * reserve;
+        if (nearly_full) {
+            char fr[32];
+            hr_plan_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
+            W("auto-full-system|S1.2",
+              "the paging file is managed automatically and the system drive has only %s free: Windows silently "
+              "shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another drive",
+              fr);
+        } else {
+            W("auto-managed|S1.2",
+              "the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
+              "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s", mx);
+        }
+    }
+    if (snap->paging_config.temp_page_file == HR_TRI_YES)
+        W("temp-page-file|S5.1",
+          "Windows could not create the configured paging file at the last boot and runs on a temporary one: "
+          "check the drive and the sizes, then restart");
+    if (snap->compression.windows_compression == HR_TRI_NO)
+        W("compression-off|S5.3",
+          "memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "
+          "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)");
+    else if (snap->compression.windows_compression == HR_TRI_YES && snap->ram.used_bytes != HR_UNKNOWN &&
+             snap->ram.total_bytes != HR_UNKNOWN && snap->ram.total_bytes &&
+             snap->ram.used_bytes >= snap->ram.total_bytes / 100 * 85)
+        W("compression-not-vm|S5.3",
+          "RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "
+          "compression, which is not virtual memory — when RAM is full, only the paging file takes more",
+          (unsigned long long)(snap->ram.used_bytes / (snap->ram.total_bytes / 100)));
+}
+
+static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
+{
+    if (!snap)
+        return;
+    const hr_plan_facts *f = &p->facts;
+    char a[32];
+    if (f->wsl2)
+        W("wsl2|X.wsl2",
+          "this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "
+          "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
+          "(headroom plan --os windows)");
+    if (f->cgroup_limited) {
+        hr_plan_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
+        bool no_swap = snap->cgroup.swap_max_bytes == 0;
+        W("cgroup-limit|X.cgroup",
+          "this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
+          "swap is irrelevant until the limit is raised%s",
+          a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
+          no_swap ? ", and memory.swap.max is 0 so it may not swap at all" : "");
+    } else if (f->in_container) {
+        W("container|X.cgroup",
+          "inside a container: swap is made and switched on by the host, not here (no swapon without "
+          "CAP_SYS_ADMIN) — run the plan on the host");
+    }
+    if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
+        hr_plan_gb(snap->commit.limit_bytes, a, sizeof a);
+        uint64_t ratio = snap->commit.overcommit_ratio;
+        W("overcommit-never|X.overcommit",
+          "vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
+          "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM",
+          a, (unsigned long long)(ratio != HR_UNKNOWN ? ratio : 50));
+    }
+    uint64_t disk = f->disk_paging_bytes;
+    if (zram_swap_active(snap) && (disk == 0 || disk == HR_UNKNOWN))
+        W("zram-not-backstop|X.zram",
+          "zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "
+          "too — keep it and add the swap file");
+    if (snap->compression.zswap_enabled == HR_TRI_YES && disk == 0)
+        W("zswap-no-swap|X.zram", "zswap is on but there is no disk swap behind it, so it does nothing");
+}
+
+void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    (void)in;
+    const hr_plan_facts *f = &p->facts;
+    const hr_plan_recommended *r = &p->recommended;
+    char a[32];
+
+    if (r->upgrade_ram_first) {
+        hr_plan_gb(f->ram_bytes, a, sizeof a);
+        W("upgrade-ram|S4.1",
+          "%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly", a);
+    }
+    if (f->integrated_gpu) {
+        if (f->integrated_shared_bytes != HR_UNKNOWN) {
+            hr_plan_gb(f->integrated_shared_bytes, a, sizeof a);
+            W("integrated-gpu|S4.3",
+              "an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
+              "only about 6 GB usable", a);
+        } else {
+            W("integrated-gpu|S4.3",
+              "an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
+              "6 GB usable");
+        }
+    }
+    if (f->lean_on_ram) {
+        char flags[128];
+        hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
+        W("low-vram-flags|S1.2",
+          "%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "
+          "replace the paging file", flags);
+    }
+    if (snap && snap->power.on_battery == HR_TRI_YES)
+        W("on-battery|S4.3", "running on battery: power saving throttles CPU, GPU and paging — plug in for a run");
+    if (snap && snap->power.power_saver == HR_TRI_YES)
+        W("power-saver|S4.3", "a power saving mode is on: it throttles CPU, GPU and paging — switch to a "
+                              "balanced or performance mode for a run");
+
+    /* Placement outcomes. */
+    if (p->candidate_count > 0 && !r->target_known && !f->in_container)
+        W("no-target|S3.3",
+          "no drive here can take a %s file (see the candidates): free space on an SSD, or add one",
+          (hr_plan_gb(r->maximum_bytes, a, sizeof a), a));
+    if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
+        W("hdd-only|S3.3",
+          "only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none");
+    if (snap) {
+        for (int i = 0; i < snap->paging_count; i++) {
+            const hr_paging *pg = &snap->paging[i];
+            if (pg->kind != HR_PAGING_ZRAM && pg->has_device &&
+                (pg->device.usb == HR_TRI_YES || pg->device.removable == HR_TRI_YES))
+                W("paging-on-removable|S5.4",
+                  "%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)",
+                  pg->path);
+        }
+    }
+
+    if (f->os == HR_OS_WINDOWS)
+        windows_warnings(snap, p);
+    else
+        linux_warnings(snap, p);
+}

@@ -1,0 +1,347 @@
+/* headroom — the `status` JSON document (docs/status-json.md). Keys are a contract with
+ * users' scripts: add freely, never rename. Sizes are bytes; unknown values are null, and
+ * the section's "unknown_reason" says why. */
+#include "core/status/status_render.h"
+
+static void u64_or_null(hr_json_writer *w, const char *key, uint64_t v)
+{
+    if (v == HR_UNKNOWN)
+        hr_json_null(w, key);
+    else
+        hr_json_u64(w, key, v);
+}
+
+/* Limits: null both when unknown and when unlimited; "<key>_unlimited" tells them apart. */
+static void limit(hr_json_writer *w, const char *key, const char *flag, uint64_t v)
+{
+    u64_or_null(w, key, v == HR_UNLIMITED ? HR_UNKNOWN : v);
+    if (v == HR_UNKNOWN)
+        hr_json_null(w, flag);
+    else
+        hr_json_bool(w, flag, v == HR_UNLIMITED);
+}
+
+static void tri(hr_json_writer *w, const char *key, hr_tri t)
+{
+    if (t == HR_TRI_UNKNOWN)
+        hr_json_null(w, key);
+    else
+        hr_json_bool(w, key, t == HR_TRI_YES);
+}
+
+static void str_or_null(hr_json_writer *w, const char *key, const char *s)
+{
+    hr_json_str(w, key, s && s[0] ? s : NULL);
+}
+
+static void section(hr_json_writer *w, const hr_section *s)
+{
+    str_or_null(w, "source", s->source);
+    str_or_null(w, "unknown_reason", s->why);
+}
+
+static void device(hr_json_writer *w, const char *key, const hr_device *d, bool win)
+{
+    hr_json_begin_object(w, key);
+    str_or_null(w, "name", d->name);
+    str_or_null(w, "disk", d->disk);
+    str_or_null(w, "fs_type", d->fs_type);
+    str_or_null(w, "mount_point", d->mount_point);
+    tri(w, "rotational", d->rotational);
+    /* A virtual disk's rotational flag says nothing about the host's medium. */
+    tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
+                  : d->rotational == HR_TRI_YES   ? HR_TRI_NO
+                                                  : HR_TRI_YES);
+    hr_json_bool(w, "virtual_disk", d->virtual_disk);
+    tri(w, "removable", d->removable);
+    tri(w, "usb", d->usb);
+    tri(w, "encrypted", d->encrypted);
+    str_or_null(w, "encryption", d->encryption);
+    if (win)
+        str_or_null(w, "bus", d->bus);
+    u64_or_null(w, "fs_total_bytes", d->fs_total_bytes);
+    u64_or_null(w, "fs_free_bytes", d->fs_free_bytes);
+    str_or_null(w, "unknown_reason", d->why);
+    hr_json_end_object(w);
+}
+
+static const char *overcommit_name(hr_overcommit m)
+{
+    switch (m) {
+    case HR_OVERCOMMIT_HEURISTIC: return "heuristic";
+    case HR_OVERCOMMIT_ALWAYS: return "always";
+    case HR_OVERCOMMIT_NEVER: return "never";
+    case HR_OVERCOMMIT_NONE: return "none";
+    default: return NULL;
+    }
+}
+
+uint64_t hr_status_real_ceiling(const hr_snapshot *s)
+{
+    uint64_t ceiling;
+    if (s->commit.enforced == HR_TRI_YES)
+        ceiling = s->commit.limit_bytes;
+    else if (s->ram.total_bytes == HR_UNKNOWN || !s->paging_s.ok)
+        return HR_UNKNOWN;
+    else /* zram is not counted: its pages still live in RAM (S5.3) */
+        ceiling = s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
+    /* A cgroup caps memory (v2: plus its swap allowance; v1: memory+swap) before RAM does. */
+    const hr_cgroup *g = &s->cgroup;
+    uint64_t cap = HR_UNKNOWN;
+    if (g->s.ok && g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED) {
+        cap = g->memory_max_bytes;
+        if (g->memory_version == HR_CGROUP_V2 && g->swap_max_bytes != HR_UNKNOWN) {
+            uint64_t sw = g->swap_max_bytes == HR_UNLIMITED ? hr_snapshot_disk_paging_bytes(s) : g->swap_max_bytes;
+            cap = cap + sw < cap ? UINT64_MAX - 2 : cap + sw;
+        } else if (g->memory_version == HR_CGROUP_V1 && g->memsw_max_bytes != HR_UNKNOWN &&
+                   g->memsw_max_bytes != HR_UNLIMITED) {
+            cap = g->memsw_max_bytes;
+        }
+    }
+    return cap != HR_UNKNOWN && ceiling != HR_UNKNOWN && cap < ceiling ? cap : ceiling;
+}
+
+static void platform(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_str(w, "os", s->platform.os == HR_OS_WINDOWS ? "windows" : "linux");
+    str_or_null(w, "os_name", s->platform.os_name);
+    tri(w, "wsl2", s->platform.wsl2);
+    tri(w, "container", s->platform.container);
+    str_or_null(w, "container_kind", s->platform.container_kind);
+    u64_or_null(w, "page_size_bytes", s->platform.page_size);
+    str_or_null(w, "system_volume", s->platform.system_volume);
+    hr_json_bool(w, "partial", hr_snapshot_partial(s));
+}
+
+static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_begin_object(w, "ram");
+    u64_or_null(w, "total_bytes", s->ram.total_bytes);
+    u64_or_null(w, "available_bytes", s->ram.available_bytes);
+    u64_or_null(w, "used_bytes", s->ram.used_bytes);
+    u64_or_null(w, "compressed_bytes", s->ram.compressed_bytes);
+    section(w, &s->ram.s);
+    hr_json_end_object(w);
+
+    const hr_commit *c = &s->commit;
+    hr_json_begin_object(w, "commit");
+    u64_or_null(w, "charge_bytes", c->charge_bytes);
+    u64_or_null(w, "limit_bytes", c->limit_bytes);
+    u64_or_null(w, "peak_bytes", c->peak_bytes);
+    tri(w, "enforced", c->enforced);
+    u64_or_null(w, "real_ceiling_bytes", hr_status_real_ceiling(s));
+    if (s->platform.os == HR_OS_LINUX) {
+        hr_json_begin_object(w, "overcommit");
+        if (c->overcommit_mode == HR_OVERCOMMIT_UNKNOWN)
+            hr_json_null(w, "mode");
+        else
+            hr_json_i64(w, "mode", c->overcommit_mode);
+        hr_json_str(w, "mode_name", overcommit_name(c->overcommit_mode));
+        u64_or_null(w, "ratio_percent", c->overcommit_ratio);
+        u64_or_null(w, "kbytes", c->overcommit_kbytes);
+        hr_json_end_object(w);
+    }
+    section(w, &c->s);
+    hr_json_end_object(w);
+}
+
+static void paging(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_begin_array(w, "paging");
+    for (int i = 0; i < s->paging_count; i++) {
+        const hr_paging *p = &s->paging[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "path", p->path);
+        hr_json_str(w, "kind", hr_paging_kind_name(p->kind));
+        u64_or_null(w, "size_bytes", p->size_bytes);
+        u64_or_null(w, "used_bytes", p->used_bytes);
+        u64_or_null(w, "peak_bytes", p->peak_bytes);
+        if (p->priority == HR_UNKNOWN_I64)
+            hr_json_null(w, "priority");
+        else
+            hr_json_i64(w, "priority", p->priority);
+        hr_json_bool(w, "disk_backstop", p->kind != HR_PAGING_ZRAM);
+        if (p->has_device)
+            device(w, "device", &p->device, s->platform.os == HR_OS_WINDOWS);
+        else
+            hr_json_null(w, "device");
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_begin_object(w, "paging_status");
+    hr_json_u64(w, "count", (uint64_t)s->paging_count);
+    hr_json_u64(w, "disk_total_bytes", hr_snapshot_disk_paging_bytes(s));
+    section(w, &s->paging_s);
+    hr_json_end_object(w);
+
+    const hr_paging_config *pc = &s->paging_config;
+    if (s->platform.os == HR_OS_WINDOWS || pc->present || pc->s.why[0]) {
+        hr_json_begin_object(w, "paging_config");
+        hr_json_bool(w, "present", pc->present);
+        tri(w, "automatic", pc->automatic);
+        tri(w, "temp_page_file", pc->temp_page_file);
+        hr_json_begin_array(w, "entries");
+        for (int i = 0; i < pc->count; i++) {
+            const hr_paging_config_entry *e = &pc->entries[i];
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "path", e->path);
+            hr_json_str(w, "mode", hr_paging_mode_name(e->mode));
+            u64_or_null(w, "initial_bytes", e->initial_bytes);
+            u64_or_null(w, "maximum_bytes", e->maximum_bytes);
+            if (e->priority == HR_UNKNOWN_I64)
+                hr_json_null(w, "priority");
+            else
+                hr_json_i64(w, "priority", e->priority);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
+        hr_json_begin_array(w, "existing");
+        for (int i = 0; i < pc->existing_count; i++)
+            hr_json_str(w, NULL, pc->existing[i]);
+        hr_json_end_array(w);
+        if (s->platform.os == HR_OS_WINDOWS)
+            str_or_null(w, "ignored", pc->notes);
+        section(w, &pc->s);
+        hr_json_end_object(w);
+    }
+}
+
+static void volumes(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_begin_array(w, "volumes");
+    for (int i = 0; i < s->volume_count; i++) {
+        const hr_volume *v = &s->volumes[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "mount_point", v->dev.mount_point);
+        hr_json_bool(w, "system", v->is_system);
+        hr_json_bool(w, "holds_paging", v->holds_paging);
+        tri(w, "can_hold_swap", v->can_hold_swap);
+        str_or_null(w, "why_not", v->why_not);
+        device(w, "device", &v->dev, s->platform.os == HR_OS_WINDOWS);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_begin_object(w, "volumes_status");
+    section(w, &s->volumes_s);
+    hr_json_end_object(w);
+}
+
+static void compression(hr_json_writer *w, const hr_snapshot *s)
+{
+    const hr_compression *c = &s->compression;
+    hr_json_begin_object(w, "compression");
+    hr_json_str(w, "note", "compression keeps pages in RAM; it is not a disk backstop (S5.3)");
+    if (s->platform.os == HR_OS_LINUX) {
+        hr_json_begin_object(w, "zswap");
+        tri(w, "enabled", c->zswap_enabled);
+        str_or_null(w, "compressor", c->zswap_compressor);
+        u64_or_null(w, "max_pool_percent", c->zswap_max_pool_percent);
+        u64_or_null(w, "pool_bytes", c->zswap_pool_bytes);
+        u64_or_null(w, "stored_bytes", c->zswap_stored_bytes);
+        hr_json_end_object(w);
+        hr_json_begin_array(w, "zram");
+        for (int i = 0; i < c->zram_count; i++) {
+            const hr_zram *z = &c->zram[i];
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "name", z->name);
+            u64_or_null(w, "disksize_bytes", z->disksize_bytes);
+            u64_or_null(w, "orig_data_bytes", z->orig_data_bytes);
+            u64_or_null(w, "compr_data_bytes", z->compr_data_bytes);
+            u64_or_null(w, "mem_used_bytes", z->mem_used_bytes);
+            str_or_null(w, "algorithm", z->algorithm);
+            hr_json_bool(w, "used_as_swap", z->used_as_swap);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
+    } else {
+        tri(w, "memory_compression", c->windows_compression);
+        u64_or_null(w, "store_bytes", c->windows_store_bytes);
+    }
+    section(w, &c->s);
+    hr_json_end_object(w);
+}
+
+static void cgroup(hr_json_writer *w, const hr_snapshot *s)
+{
+    const hr_cgroup *g = &s->cgroup;
+    if (s->platform.os != HR_OS_LINUX)
+        return;
+    hr_json_begin_object(w, "cgroup");
+    if (g->memory_version == HR_CGROUP_NONE)
+        hr_json_null(w, "version");
+    else
+        hr_json_u64(w, "version", (uint64_t)g->memory_version);
+    hr_json_bool(w, "hybrid", g->hybrid);
+    str_or_null(w, "path", g->path);
+    str_or_null(w, "dir", g->dir);
+    limit(w, "memory_max_bytes", "memory_max_unlimited", g->memory_max_bytes);
+    limit(w, "memory_high_bytes", "memory_high_unlimited", g->memory_high_bytes);
+    limit(w, "swap_max_bytes", "swap_max_unlimited", g->swap_max_bytes);
+    limit(w, "memsw_max_bytes", "memsw_max_unlimited", g->memsw_max_bytes);
+    u64_or_null(w, "memory_current_bytes", g->memory_current_bytes);
+    u64_or_null(w, "memory_peak_bytes", g->memory_peak_bytes);
+    u64_or_null(w, "oom_kills", g->oom_kills);
+    section(w, &g->s);
+    hr_json_end_object(w);
+}
+
+static void gpus(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_begin_array(w, "gpus");
+    for (int i = 0; i < s->gpus.count; i++) {
+        const hr_gpu *g = &s->gpus.gpu[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "name", g->name);
+        str_or_null(w, "vendor", g->vendor);
+        str_or_null(w, "source", g->source);
+        u64_or_null(w, "vram_total_bytes", g->vram_total_bytes);
+        u64_or_null(w, "vram_used_bytes", g->vram_used_bytes);
+        u64_or_null(w, "shared_total_bytes", g->shared_total_bytes);
+        u64_or_null(w, "shared_used_bytes", g->shared_used_bytes);
+        tri(w, "integrated", g->integrated);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_begin_object(w, "gpus_status");
+    str_or_null(w, "notes", s->gpus.notes);
+    section(w, &s->gpus.s);
+    hr_json_end_object(w);
+}
+
+static void power(hr_json_writer *w, const hr_snapshot *s)
+{
+    hr_json_begin_object(w, "power");
+    tri(w, "on_battery", s->power.on_battery);
+    tri(w, "has_battery", s->power.has_battery);
+    u64_or_null(w, "battery_percent", s->power.battery_percent);
+    tri(w, "power_saver", s->power.power_saver);
+    section(w, &s->power.s);
+    hr_json_end_object(w);
+}
+
+void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key)
+{
+    hr_json_begin_object(w, key);
+    hr_json_str(w, "schema", HR_STATUS_SCHEMA);
+    platform(w, s);
+    ram_commit(w, s);
+    paging(w, s);
+    volumes(w, s);
+    compression(w, s);
+    cgroup(w, s);
+    gpus(w, s);
+    power(w, s);
+    /* Notes: facts that need the whole snapshot, each with its rule (Windows for now;
+     * the key appears wherever there is one). */
+    if (s->platform.os == HR_OS_WINDOWS || s->note_count > 0) {
+        hr_json_begin_array(w, "notes");
+        for (int i = 0; i < s->note_count; i++) {
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "rule", s->notes[i].rule);
+            hr_json_str(w, "text", s->notes[i].text);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
+    }
+    hr_json_end_object(w);
+}

@@ -1,0 +1,31 @@
+/* headroom — the `status` report: human text and JSON, from a snapshot.
+ *
+ * Pure functions: the same snapshot always renders the same bytes, whichever OS produced
+ * it, so Linux fixtures and recorded Windows answers are checked against expected files. */
+#ifndef HR_STATUS_RENDER_H
+#define HR_STATUS_RENDER_H
+
+#include "core/base/buf.h"
+#include "core/base/json_writer.h"
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+
+#define HR_STATUS_SCHEMA "headroom.status/1"
+
+typedef struct hr_render_opts {
+    bool color;     /* ANSI colour for verdicts and warnings */
+} hr_render_opts;
+
+/* Human report; returns 0 or a negative HR_E* code. */
+int hr_status_text(const hr_snapshot *s, hr_buf *out, const hr_render_opts *o);
+
+/* The status object (docs/status-json.md). With key == NULL writes a complete top-level
+ * object; with a key writes it as a member of the writer's open object (check embeds it). */
+void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
+
+/* The ceiling a run really hits: the enforced commit limit (Windows; Linux overcommit mode 2),
+ * or with Linux modes 0/1, RAM + swap, after which the OOM killer acts. HR_UNKNOWN if unknown. */
+uint64_t hr_status_real_ceiling(const hr_snapshot *s);
+
+#endif

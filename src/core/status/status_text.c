@@ -1,0 +1,427 @@
+/* headroom — the human `status` report: the three tiers side by side, then every paging
+ * file / swap area and the facts a user needs to judge them, each with unit and source. */
+#include "core/status/status_render.h"
+
+#include "core/base/size.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct out {
+    hr_buf *b;
+    int err;
+    bool color;
+} out;
+
+HR_PRINTF(2, 3)
+static void pf(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!o->err)
+        o->err = hr_buf_vprintf(o->b, fmt, ap);
+    va_end(ap);
+}
+
+static const char *bold(const out *o) { return o->color ? "\033[1m" : ""; }
+static const char *warn(const out *o) { return o->color ? "\033[33m" : ""; }
+static const char *reset(const out *o) { return o->color ? "\033[0m" : ""; }
+
+/* A size, or "unknown". */
+static const char *sz(uint64_t v, char *tmp, size_t n)
+{
+    if (v == HR_UNKNOWN)
+        return "unknown";
+    if (v == HR_UNLIMITED)
+        return "no limit";
+    hr_size_format(v, tmp, n);
+    return tmp;
+}
+
+static void unknown_line(out *o, const hr_section *s)
+{
+    if (!s->ok && s->why[0])
+        pf(o, "  %sunknown (%s)%s\n", warn(o), s->why, reset(o));
+}
+
+static void heading(out *o, const char *title, const char *source)
+{
+    pf(o, "\n%s%s%s", bold(o), title, reset(o));
+    if (source && source[0])
+        pf(o, "  [%s]", source);
+    pf(o, "\n");
+}
+
+static const char *tri_word(hr_tri t, const char *yes, const char *no)
+{
+    return t == HR_TRI_YES ? yes : t == HR_TRI_NO ? no : NULL;
+}
+
+/* "SSD, not removable, not USB, not encrypted" — unknown facts say so. */
+static void device_facts(out *o, const hr_device *d)
+{
+    const char *rot = tri_word(d->rotational, "HDD (rotational)", "SSD");
+    if (d->virtual_disk)
+        rot = d->rotational == HR_TRI_YES ? "virtual disk (reports rotational; the host's medium is unknown)"
+                                          : "virtual disk (reports non-rotational)";
+    pf(o, "%s", rot ? rot : "SSD/HDD unknown");
+    const char *rem = tri_word(d->removable, "REMOVABLE", "fixed");
+    pf(o, ", %s", rem ? rem : "removable unknown");
+    if (d->usb == HR_TRI_YES)
+        pf(o, ", USB");
+    else if (d->bus[0] && strcmp(d->bus, "unknown") != 0)
+        pf(o, ", %s", d->bus);
+    if (d->encrypted == HR_TRI_YES)
+        pf(o, ", encrypted (%s)", d->encryption[0] ? d->encryption : "yes");
+    else if (d->encrypted == HR_TRI_NO)
+        pf(o, ", not encrypted");
+}
+
+/* Windows drive names ("C:") already end in a colon. */
+static bool ends_with_colon(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && name[n - 1] == ':';
+}
+
+static void tiers(out *o, const hr_snapshot *s)
+{
+    char a[32], b[32], c[32];
+    pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), "TIER", "TOTAL", "USED", "AVAILABLE", reset(o));
+    if (s->gpus.count == 0) {
+        pf(o, "%-22s %12s %12s %12s  %s\n", "1 GPU memory (VRAM)", "-", "-", "-",
+           !s->gpus.s.ok && s->gpus.s.why[0] ? "unknown (see GPUS)"
+           : s->gpus.notes[0]                 ? s->gpus.notes
+                                              : "no GPU found");
+    }
+    for (int i = 0; i < s->gpus.count; i++) {
+        const hr_gpu *g = &s->gpus.gpu[i];
+        uint64_t avail = g->vram_total_bytes != HR_UNKNOWN && g->vram_used_bytes != HR_UNKNOWN &&
+                                 g->vram_used_bytes <= g->vram_total_bytes
+                             ? g->vram_total_bytes - g->vram_used_bytes
+                             : HR_UNKNOWN;
+        pf(o, "%-22s %12s %12s %12s  %s (%s)\n", i == 0 ? "1 GPU memory (VRAM)" : "",
+           sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b),
+           sz(avail, c, sizeof c), g->name, g->source);
+    }
+    pf(o, "%-22s %12s %12s %12s  %s\n", "2 RAM", sz(s->ram.total_bytes, a, sizeof a),
+       sz(s->ram.used_bytes, b, sizeof b), sz(s->ram.available_bytes, c, sizeof c),
+       s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
+    uint64_t tot = 0, used = 0;
+    bool known = s->paging_s.ok;
+    for (int i = 0; i < s->paging_count; i++) {
+        if (s->paging[i].size_bytes == HR_UNKNOWN || s->paging[i].used_bytes == HR_UNKNOWN) {
+            known = false;
+            continue;
+        }
+        tot += s->paging[i].size_bytes;
+        used += s->paging[i].used_bytes;
+    }
+    const char *label = s->platform.os == HR_OS_WINDOWS ? "3 Paging file (disk)" : "3 Swap";
+    pf(o, "%-22s %12s %12s %12s  %s\n", label, known ? sz(tot, a, sizeof a) : "unknown",
+       known ? sz(used, b, sizeof b) : "unknown", known ? sz(tot - used, c, sizeof c) : "unknown",
+       s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
+}
+
+static void commit(out *o, const hr_snapshot *s)
+{
+    const hr_commit *c = &s->commit;
+    char a[32], b[32], d[32];
+    heading(o, "COMMIT (what programs have asked for vs what RAM + paging can back)", c->s.source);
+    unknown_line(o, &c->s);
+    bool lx = s->platform.os == HR_OS_LINUX;
+    pf(o, "  charge   %-12s %s\n", sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : "(Task Manager: Committed)");
+    pf(o, "  limit    %-12s %s\n", sz(c->limit_bytes, a, sizeof a), lx ? "(CommitLimit)" : "(RAM + paging files)");
+    if (c->peak_bytes != HR_UNKNOWN && c->peak_bytes != 0)
+        pf(o, "  peak     %-12s (highest since boot)\n", sz(c->peak_bytes, a, sizeof a));
+    else if (!lx)
+        pf(o, "  peak     unknown (the OS reported none)\n");
+    if (c->charge_bytes != HR_UNKNOWN && c->limit_bytes != HR_UNKNOWN && c->limit_bytes > 0)
+        pf(o, "  in use   %.0f%% of the limit\n", 100.0 * (double)c->charge_bytes / (double)c->limit_bytes);
+    if (lx) {
+        switch (c->overcommit_mode) {
+        case HR_OVERCOMMIT_NEVER:
+            if (c->overcommit_kbytes != HR_UNKNOWN && c->overcommit_kbytes != 0)
+                pf(o, "  ENFORCED: vm.overcommit_memory=2, overcommit_kbytes=%llu: allocations past the limit fail\n",
+                   (unsigned long long)c->overcommit_kbytes);
+            else {
+                snprintf(d, sizeof d, "%llu", (unsigned long long)c->overcommit_ratio);
+                pf(o, "  ENFORCED: vm.overcommit_memory=2 (ratio %s%%): allocations past the limit fail with ENOMEM\n",
+                   c->overcommit_ratio == HR_UNKNOWN ? "?" : d);
+            }
+            break;
+        case HR_OVERCOMMIT_HEURISTIC:
+        case HR_OVERCOMMIT_ALWAYS:
+        {
+            uint64_t ceiling = hr_status_real_ceiling(s);
+            bool capped = ceiling != HR_UNKNOWN && s->ram.total_bytes != HR_UNKNOWN &&
+                          ceiling < s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
+            pf(o, "  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
+                  "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n",
+               (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? "always" : "heuristic",
+               capped ? "the cgroup limit (below RAM + disk swap)" : "RAM + disk swap", sz(ceiling, b, sizeof b));
+            break;
+        }
+        default:
+            pf(o, "  enforcement unknown (vm.overcommit_memory unreadable)\n");
+        }
+    } else {
+        pf(o, "  enforced: when the charge reaches the limit, allocations fail (\"paging file too small\", S2.1)\n");
+    }
+}
+
+static void paging(out *o, const hr_snapshot *s)
+{
+    char a[32], b[32], c[32];
+    bool win = s->platform.os == HR_OS_WINDOWS;
+    heading(o, win ? "PAGING FILES IN USE" : "SWAP AREAS", s->paging_s.source);
+    unknown_line(o, &s->paging_s);
+    if (s->paging_s.ok && s->paging_count == 0)
+        pf(o, "  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n",
+           warn(o), reset(o));
+    for (int i = 0; i < s->paging_count; i++) {
+        const hr_paging *p = &s->paging[i];
+        pf(o, "  %s\n    %s, size %s, used %s", p->path, hr_paging_kind_name(p->kind),
+           sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
+        if (p->peak_bytes != HR_UNKNOWN)
+            pf(o, ", peak %s", sz(p->peak_bytes, c, sizeof c));
+        if (p->priority != HR_UNKNOWN_I64)
+            pf(o, ", priority %lld", (long long)p->priority);
+        pf(o, "\n");
+        if (p->kind == HR_PAGING_ZRAM) {
+            pf(o, "    compressed RAM, not a disk backstop (S5.3)\n");
+            continue;
+        }
+        if (!p->has_device)
+            continue;
+        const hr_device *d = &p->device;
+        pf(o, "    on ");
+        if (d->name[0])
+            pf(o, "%s%s%s%s%s ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
+               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "", ends_with_colon(d->name) ? "" : ":");
+        device_facts(o, d);
+        if (d->fs_type[0])
+            pf(o, "; file system %s at %s", d->fs_type, d->mount_point);
+        if (d->fs_free_bytes != HR_UNKNOWN)
+            pf(o, ", %s free of %s", sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
+        pf(o, "\n");
+        if (d->why[0])
+            pf(o, "    unknown: %s\n", d->why);
+        if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES)
+            pf(o, "    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n",
+               warn(o), reset(o));
+        if (d->rotational == HR_TRI_YES && !d->virtual_disk)
+            pf(o, "    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n");
+    }
+    const hr_paging_config *pc = &s->paging_config;
+    if (win || pc->present || pc->s.why[0]) {
+        heading(o, win ? "PAGING FILES CONFIGURED (takes effect at boot)" : "SWAP CONFIGURED", pc->s.source);
+        unknown_line(o, &pc->s);
+        if (pc->automatic == HR_TRI_YES)
+            pf(o, "  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n",
+               warn(o), reset(o));
+        if (pc->s.ok && pc->count == 0)
+            pf(o, "  no paging file configured\n");
+        for (int i = 0; i < pc->count; i++) {
+            const hr_paging_config_entry *e = &pc->entries[i];
+            pf(o, "  %s: %s", e->path, hr_paging_mode_name(e->mode));
+            if (e->mode == HR_PAGING_MODE_CUSTOM)
+                pf(o, ", initial %s, maximum %s", sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
+            if (e->priority != HR_UNKNOWN_I64)
+                pf(o, ", priority %lld", (long long)e->priority);
+            pf(o, "\n");
+        }
+        if (pc->temp_page_file == HR_TRI_YES)
+            pf(o, "  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n",
+               warn(o), reset(o));
+        if (win && pc->existing_count > 0) {
+            pf(o, "  created at this boot (ExistingPageFiles):");
+            for (int i = 0; i < pc->existing_count; i++)
+                pf(o, " %s", pc->existing[i]);
+            pf(o, "\n");
+        }
+        if (pc->notes[0])
+            pf(o, "  ignored by Windows: %s\n", pc->notes);
+    }
+}
+
+static void volumes(out *o, const hr_snapshot *s)
+{
+    char a[32], b[32];
+    bool win = s->platform.os == HR_OS_WINDOWS;
+    heading(o, win ? "DRIVES" : "FILE SYSTEMS FOR A SWAP FILE", s->volumes_s.source);
+    unknown_line(o, &s->volumes_s);
+    for (int i = 0; i < s->volume_count; i++) {
+        const hr_volume *v = &s->volumes[i];
+        const hr_device *d = &v->dev;
+        pf(o, "  %-12s %-6s %s free of %s", d->mount_point, d->fs_type[0] ? d->fs_type : "?",
+           sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
+        if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes)
+            pf(o, " (%.0f%% used)", 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
+        pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? ", holds paging" : "");
+        pf(o, "               %s", d->name[0] ? d->name : "device unknown");
+        if (d->disk[0] && strcmp(d->disk, d->name))
+            pf(o, " on %s", d->disk);
+        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
+        device_facts(o, d);
+        pf(o, "\n");
+        if (win && d->why[0])
+            pf(o, "               unknown: %s\n", d->why);
+        if (v->can_hold_swap == HR_TRI_NO)
+            pf(o, "               cannot hold %s: %s\n", win ? "a paging file" : "a swap file", v->why_not);
+    }
+}
+
+static void compression(out *o, const hr_snapshot *s)
+{
+    const hr_compression *c = &s->compression;
+    char a[32], b[32], d[32];
+    heading(o, "COMPRESSION (in RAM: not a disk backstop, S5.3)", c->s.source);
+    unknown_line(o, &c->s);
+    if (s->platform.os == HR_OS_WINDOWS) {
+        const char *on = tri_word(c->windows_compression, "on", "off");
+        pf(o, "  memory compression: %s", on ? on : "unknown");
+        if (c->windows_store_bytes != HR_UNKNOWN)
+            pf(o, ", store %s", sz(c->windows_store_bytes, a, sizeof a));
+        pf(o, "\n");
+        return;
+    }
+    const char *zs = tri_word(c->zswap_enabled, "enabled", "disabled");
+    pf(o, "  zswap: %s", zs ? zs : "unknown");
+    if (c->zswap_compressor[0])
+        pf(o, ", compressor %s", c->zswap_compressor);
+    if (c->zswap_max_pool_percent != HR_UNKNOWN)
+        pf(o, ", max pool %llu%% of RAM", (unsigned long long)c->zswap_max_pool_percent);
+    if (c->zswap_pool_bytes != HR_UNKNOWN)
+        pf(o, ", pool %s holding %s", sz(c->zswap_pool_bytes, a, sizeof a), sz(c->zswap_stored_bytes, b, sizeof b));
+    pf(o, "\n");
+    if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
+        pf(o, "    zswap only caches pages on their way to a swap device; with no swap it does nothing\n");
+    if (c->zram_count == 0 && c->s.ok)
+        pf(o, "  zram: no devices\n");
+    for (int i = 0; i < c->zram_count; i++) {
+        const hr_zram *z = &c->zram[i];
+        if (z->disksize_bytes == 0) {
+            pf(o, "  %s: not initialised (disksize 0)\n", z->name);
+            continue;
+        }
+        pf(o, "  %s: disksize %s, stores %s in %s of RAM", z->name, sz(z->disksize_bytes, a, sizeof a),
+           sz(z->orig_data_bytes, b, sizeof b), sz(z->mem_used_bytes, d, sizeof d));
+        if (z->algorithm[0])
+            pf(o, " (%s)", z->algorithm);
+        pf(o, "%s\n", z->used_as_swap ? ", used as swap" : "");
+    }
+}
+
+static void cgroup(out *o, const hr_snapshot *s)
+{
+    const hr_cgroup *g = &s->cgroup;
+    char a[32], b[32];
+    if (s->platform.os != HR_OS_LINUX)
+        return;
+    heading(o, "LIMITS (cgroup: they cap the process before RAM does)", g->s.source);
+    unknown_line(o, &g->s);
+    if (g->memory_version == HR_CGROUP_NONE && g->s.ok) {
+        pf(o, "  no cgroup memory controller\n");
+        return;
+    }
+    pf(o, "  memory controller on cgroup v%d%s, %s\n", (int)g->memory_version,
+       g->hybrid ? " (hybrid layout)" : "", g->path);
+    pf(o, "  memory limit      %s\n", sz(g->memory_max_bytes, a, sizeof a));
+    if (g->memory_version == HR_CGROUP_V2) {
+        pf(o, "  memory.high       %s\n", sz(g->memory_high_bytes, a, sizeof a));
+        pf(o, "  swap limit        %s%s\n", sz(g->swap_max_bytes, a, sizeof a),
+           g->swap_max_bytes == 0 ? "  (no swap for this cgroup: swap on the host does not help)" : "");
+    } else {
+        pf(o, "  memory+swap limit %s\n", sz(g->memsw_max_bytes, a, sizeof a));
+    }
+    if (g->memory_current_bytes != HR_UNKNOWN)
+        pf(o, "  in use now        %s%s%s\n", sz(g->memory_current_bytes, a, sizeof a),
+           g->memory_peak_bytes != HR_UNKNOWN ? ", peak " : "",
+           g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
+    if (g->oom_kills != HR_UNKNOWN)
+        pf(o, "  OOM kills here    %llu\n", (unsigned long long)g->oom_kills);
+    if (g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED &&
+        s->ram.total_bytes != HR_UNKNOWN && g->memory_max_bytes < s->ram.total_bytes)
+        pf(o, "  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n",
+           warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
+}
+
+static void gpus(out *o, const hr_snapshot *s)
+{
+    char a[32], b[32];
+    heading(o, "GPUS", s->gpus.s.source);
+    unknown_line(o, &s->gpus.s);
+    if (s->gpus.notes[0])
+        pf(o, "  %s\n", s->gpus.notes);
+    if (s->gpus.count == 0 && s->gpus.s.ok)
+        pf(o, "  no GPU found\n");
+    for (int i = 0; i < s->gpus.count; i++) {
+        const hr_gpu *g = &s->gpus.gpu[i];
+        const char *kind = tri_word(g->integrated, "integrated", "discrete");
+        pf(o, "  %s: %s, VRAM %s, used %s [%s]\n", g->name, kind ? kind : "integrated/discrete unknown",
+           sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b), g->source);
+        if (g->shared_total_bytes != HR_UNKNOWN)
+            pf(o, "    may borrow up to %s of RAM (shared/GTT), %s now\n", sz(g->shared_total_bytes, a, sizeof a),
+               sz(g->shared_used_bytes, b, sizeof b));
+        if (g->integrated == HR_TRI_YES)
+            pf(o, "    an integrated GPU takes its memory from RAM: less RAM is left for the run (S4.3)\n");
+    }
+}
+
+static void power(out *o, const hr_snapshot *s)
+{
+    const hr_power *p = &s->power;
+    heading(o, "POWER", p->s.source);
+    unknown_line(o, &p->s);
+    if (p->on_battery == HR_TRI_YES)
+        pf(o, "  %son battery%s", warn(o), reset(o));
+    else if (p->on_battery == HR_TRI_NO)
+        pf(o, "  on mains power");
+    else
+        pf(o, "  power source unknown");
+    if (p->battery_percent != HR_UNKNOWN)
+        pf(o, ", battery %llu%%", (unsigned long long)p->battery_percent);
+    if (p->has_battery == HR_TRI_NO)
+        pf(o, " (no battery)");
+    if (p->power_saver == HR_TRI_YES)
+        pf(o, ", power saver on");
+    pf(o, "\n");
+    if (p->on_battery == HR_TRI_YES || p->power_saver == HR_TRI_YES)
+        pf(o, "  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n");
+}
+
+/* Facts that need the whole snapshot to see, with the rule each comes from. */
+static void notes(out *o, const hr_snapshot *s)
+{
+    if (s->note_count == 0)
+        return;
+    heading(o, "NOTES", NULL);
+    for (int i = 0; i < s->note_count; i++)
+        pf(o, "  %s%s%s (%s)\n", warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
+}
+
+int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
+{
+    out o = {.b = b, .color = ro && ro->color};
+    pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o), s->platform.os_name[0] ? s->platform.os_name : "unknown OS");
+    if (s->platform.container == HR_TRI_YES)
+        pf(&o, ", in a container (%s)", s->platform.container_kind);
+    pf(&o, "\n");
+    if (s->platform.wsl2 == HR_TRI_YES)
+        pf(&o, "%sWSL 2%s: RAM and swap are set on the Windows side in %%UserProfile%%\\.wslconfig\n"
+               "(memory=, swap=), not inside this distribution.\n", warn(&o), reset(&o));
+    tiers(&o, s);
+    commit(&o, s);
+    paging(&o, s);
+    compression(&o, s);
+    cgroup(&o, s);
+    gpus(&o, s);
+    power(&o, s);
+    volumes(&o, s);
+    notes(&o, s);
+    if (hr_snapshot_partial(s))
+        pf(&o, "\n%sSome sources could not be read: the report is partial (exit status 3).%s\n", warn(&o), reset(&o));
+    return o.err;
+}

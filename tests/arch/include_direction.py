@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The one-way rule, checked: every #include in src/ must point down the layers.
+
+Layers (ARCHITECTURE.md): core/base <- core/model <- core/<capability> <- platform <- cli.
+A core module may include only itself and the modules its CMakeLists.txt DEPENDS on
+(transitively), so the build graph and the include graph cannot drift apart. The core
+includes only C standard headers: never an OS header. Exit 1 with one line per offence."""
+import os
+import re
+import sys
+
+src = os.path.join(sys.argv[1] if len(sys.argv) > 1 else '.', 'src')
+core = os.path.join(src, 'core')
+
+STD_HEADERS = {
+    'assert.h', 'complex.h', 'ctype.h', 'errno.h', 'fenv.h', 'float.h', 'inttypes.h',
+    'iso646.h', 'limits.h', 'locale.h', 'math.h', 'setjmp.h', 'signal.h', 'stdalign.h',
+    'stdarg.h', 'stdatomic.h', 'stdbool.h', 'stddef.h', 'stdint.h', 'stdio.h', 'stdlib.h',
+    'stdnoreturn.h', 'string.h', 'tgmath.h', 'threads.h', 'time.h', 'uchar.h', 'wchar.h',
+    'wctype.h',
+}
+
+def module_deps():
+    deps = {}
+    for m in sorted(os.listdir(core)):
+        cm = os.path.join(core, m, 'CMakeLists.txt')
+        if not os.path.isfile(cm):
+            continue
+        text = open(cm, encoding='utf-8').read()
+        hit = re.search(r'DEPENDS([^\n]*)', text)
+        deps[m] = set(hit.group(1).split()) if hit else set()
+    closed = {}
+    def close(m, seen=()):
+        if m in seen:
+            sys.exit(f'include_direction: cycle in DEPENDS through core/{m}')
+        if m not in closed:
+            out = {m}
+            for d in deps.get(m, ()):
+                if d not in deps:
+                    sys.exit(f'include_direction: core/{m} DEPENDS on unknown module {d}')
+                out |= close(d, seen + (m,))
+            closed[m] = out
+        return closed[m]
+    for m in deps:
+        close(m)
+    return closed
+
+allowed_core = module_deps()
+# The platform layer fills the model's structs; the CLI may use anything.
+PLATFORM_CORE = {'base', 'model', 'diagnose', 'apply'}
+
+INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+bad = []
+checked = 0
+for dirpath, _, files in os.walk(src):
+    for f in sorted(files):
+        if not f.endswith(('.c', '.h')):
+            continue
+        path = os.path.join(dirpath, f)
+        rel = os.path.relpath(path, src).replace(os.sep, '/')
+        parts = rel.split('/')
+        for lineno, line in enumerate(open(path, encoding='utf-8', errors='replace'), 1):
+            m = INC.match(line)
+            if not m:
+                continue
+            checked += 1
+            kind, target = m.groups()
+            where = f'src/{rel}:{lineno}'
+            if parts[0] == 'core':
+                if kind == '<':
+                    if target not in STD_HEADERS:
+                        bad.append(f'{where}: the core includes <{target}>, not a C standard header')
+                    continue
+                tparts = target.split('/')
+                if len(tparts) != 3 or tparts[0] != 'core':
+                    bad.append(f'{where}: "{target}": core includes are written "core/<module>/<file>.h"')
+                    continue
+                if tparts[1] not in allowed_core.get(parts[1], set()):
+                    bad.append(f'{where}: core/{parts[1]} includes core/{tparts[1]} '
+                               f'(allowed: {", ".join(sorted(allowed_core.get(parts[1], ())))})')
+            elif parts[0] == 'platform' and kind == '"':
+                tparts = target.split('/')
+                if tparts[0] == 'core' and (len(tparts) < 2 or tparts[1] not in PLATFORM_CORE):
+                    bad.append(f'{where}: the platform layer includes {target}')
+                if tparts[0] == 'cli':
+                    bad.append(f'{where}: the platform layer includes the CLI ({target})')
+            elif parts[0] == 'core' or (parts[0] == 'platform' and '/' not in rel):
+                pass
+
+if checked == 0:
+    sys.exit('include_direction: no #include found under ' + src)
+for b in bad:
+    print(b)
+print(f'include_direction: {checked} includes checked, {len(bad)} against the one-way rule')
+sys.exit(1 if bad else 0)
