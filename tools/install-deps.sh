@@ -3,7 +3,7 @@
 # what is missing, so it is quick the second time.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-want=(build-essential cmake ninja-build python3)
+want=(build-essential cmake ninja-build python3 gettext)
 if [ "${1:-}" = "--tests" ]; then
   want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps
          e2fsprogs xfsprogs btrfs-progs kmod strace bc time)

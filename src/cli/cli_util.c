@@ -1,6 +1,10 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "console.h"
+#include "exit_status.h"
+
+#include "core/base/i18n.h"
+#include "platform/platform.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -90,7 +94,20 @@ int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *
     }
     if (hr_cli_write(out) != 0) {
         hr_cli_error("%s: cannot write to standard output", cmd);
-        return HR_EXIT_FAILURE;
+        return HR_EXIT_IOERR;
     }
     return 0;
+}
+
+int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r)
+{
+    return hr_cli_emit(cmd, what, hr_render_finish(r), r->out);
+}
+
+void hr_cli_choose_language(void)
+{
+    char name[64];
+    hr_lang lang;
+    if (hr_platform_ui_language(name, sizeof name) && hr_lang_from_name(name, &lang))
+        hr_lang_set(lang);
 }

@@ -4,6 +4,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/render.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,7 +36,14 @@ bool hr_cli_is_help(const char *arg);
 
 /* The end every report command shares: render_rc is what rendering `out` returned. Writes
  * it to stdout; 0, or HR_EXIT_FAILURE after "<cmd>: cannot render the <what>: ..." or
- * "<cmd>: cannot write to standard output". */
+ * HR_EXIT_IOERR after "<cmd>: cannot write to standard output". */
 int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out);
+
+/* hr_cli_emit for a document rendered through an hr_render (its sticky error decides). */
+int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r);
+
+/* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
+ * or, on Windows, the user's display language; --lang overrides it later. */
+void hr_cli_choose_language(void);
 
 #endif

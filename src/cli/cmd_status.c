@@ -2,58 +2,60 @@
 #include "cli_util.h"
 #include "commands.h"
 
-#include "core/base/json_writer.h"
+#include "core/base/i18n.h"
 #include "core/status/status_render.h"
 #include "platform/platform.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static void status_usage(FILE *f)
-{
-    fputs("usage: headroom status [--json] [--sysroot DIR] [--replay FILE] [--record FILE] [--no-gpu]\n"
-          "  --json          one JSON object (docs/status-json.md)\n"
-          "  --sysroot DIR   Linux: read /proc and /sys under DIR (recorded trees)\n"
-          "  --replay FILE   Windows: replay recorded Win32 answers from a JSON file\n"
-          "  --record FILE   Windows: also save this run's Win32 answers to FILE (for --replay)\n"
-          "  --no-gpu        do not query GPUs\n"
-          "exit status: 0 all sources read; 3 some unknown (report still printed); 64+ errors\n",
-          f);
-}
+enum { OPT_JSON = 1, OPT_SYSROOT, OPT_REPLAY, OPT_RECORD, OPT_NO_GPU };
+
+static const hr_opt status_opts[] = {
+    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/status-json.md)"), NULL, 0},
+    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
+     HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL, 0},
+    {OPT_REPLAY, "--replay", HR_ARG_FILE, NULL,
+     HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL, 0},
+    {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
+     HR_N("Windows: also save this run's Win32 answers to FILE (for --replay)"), NULL, 0},
+    {OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const char *const status_examples[] = {
+    "headroom status",
+    "headroom status --json",
+    "headroom status --sysroot tests/fixtures/linux/btrfs-swapfile",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_status = {
+    .name = "status",
+    .synopsis = "[options]",
+    .summary = HR_N("Show the three memory tiers (VRAM, RAM, paging file / swap), the commit "
+                    "limit, and every paging file / swap area with the facts to judge it."),
+    .groups = {status_opts},
+    .examples = status_examples,
+    .exits = HR_N("0 every source read; 3 some source unknown (the report is still printed); "
+                  "64 and up errors"),
+    .doc = "docs/status.md",
+};
 
 int hr_cmd_status(int argc, char **argv)
 {
     hr_probe_opts opts = {.sysroot = "/"};
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int m;
-        if (hr_cli_is_help(argv[i])) {
-            status_usage(stdout);
-            return HR_EXIT_OK;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--no-gpu") == 0) {
-            opts.skip_gpu = true;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--sysroot", "a directory", false,
-                                         &v)) != 0) {
-            if (m < 0)
-                return HR_EXIT_USAGE;
-            opts.sysroot = v;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--replay", "a file", false,
-                                         &v)) != 0) {
-            if (m < 0)
-                return HR_EXIT_USAGE;
-            opts.replay = v;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "status", "--record", "a file", false,
-                                         &v)) != 0) {
-            if (m < 0)
-                return HR_EXIT_USAGE;
-            opts.record = v;
-        } else {
-            hr_cli_error("status: unknown option '%s'", argv[i]);
-            status_usage(stderr);
-            return HR_EXIT_USAGE;
+    hr_optparse p;
+    hr_optparse_init(&p, &hr_spec_status, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        switch (id) {
+        case OPT_JSON: json = true; break;
+        case OPT_NO_GPU: opts.skip_gpu = true; break;
+        case OPT_SYSROOT: opts.sysroot = v; break;
+        case OPT_REPLAY: opts.replay = v; break;
+        case OPT_RECORD: opts.record = v; break;
+        default: return p.status;
         }
     }
 
@@ -67,22 +69,15 @@ int hr_cmd_status(int argc, char **argv)
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);
-        return r == HR_EPARSE ? HR_EXIT_INPUT : r == HR_ENOENT ? HR_EXIT_NOINPUT : HR_EXIT_FAILURE;
+        return hr_exit_from_error(r);
     }
 
     hr_buf out;
     hr_buf_init(&out, 0);
-    int w;
-    if (json) {
-        hr_json_writer jw;
-        hr_json_init(&jw, &out, true);
-        hr_status_json(snap, &jw, NULL);
-        w = hr_json_finish(&jw);
-    } else {
-        hr_render_opts ro = {.color = hr_cli_stdout_is_tty()};
-        w = hr_status_text(snap, &out, &ro);
-    }
-    int rc = hr_cli_emit("status", "report", w, &out);
+    hr_render rd;
+    hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
+    hr_status_render(snap, &rd);
+    int rc = hr_cli_emit_render("status", "report", &rd);
     if (rc == 0 && hr_snapshot_partial(snap))
         rc = HR_EXIT_PARTIAL;
     hr_buf_free(&out);

@@ -62,6 +62,7 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     hr_console_start(&argc, &argv);
+    hr_cli_choose_language();
     int rc = run(argc, argv);
     hr_console_end(rc);
     return rc;

@@ -42,6 +42,11 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
 /* The OS this binary was built for. */
 hr_os hr_platform_os(void);
 
+/* The user's language for messages, as a locale name ("zh_CN.UTF-8", "zh-CN", "en-US"):
+ * Linux — LANGUAGE (its first entry), LC_ALL, LC_MESSAGES, LANG, the first one set (the
+ * order gettext uses); Windows — the user's display language. false when none is known. */
+bool hr_platform_ui_language(char *out, size_t n);
+
 /* ---- apply / rollback / verify (docs/apply.md) ----
  * The facts are gathered and the steps run here; the decisions are the core's
  * (core/apply_plan.h, core/apply_verify.h). */

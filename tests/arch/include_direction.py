@@ -27,7 +27,9 @@ def module_deps():
         if not os.path.isfile(cm):
             continue
         text = open(cm, encoding='utf-8').read()
-        hit = re.search(r'DEPENDS([^\n]*)', text)
+        hit = re.search(r'hr_core_module\(\s*' + re.escape(m) + r'\s+DEPENDS([^\n]*)', text)
+        if not hit:
+            sys.exit(f'include_direction: core/{m}/CMakeLists.txt has no hr_core_module({m} DEPENDS ...)')
         deps[m] = set(hit.group(1).split()) if hit else set()
     closed = {}
     def close(m, seen=()):

@@ -12,6 +12,7 @@ void hr_buf_init(hr_buf *b, size_t max)
     b->len = 0;
     b->cap = 0;
     b->max = max ? max : HR_BUF_DEFAULT_MAX;
+    b->err = 0;
 }
 
 void hr_buf_free(hr_buf *b)
@@ -24,15 +25,30 @@ void hr_buf_free(hr_buf *b)
 void hr_buf_reset(hr_buf *b)
 {
     b->len = 0;
+    b->err = 0;
     if (b->data)
         b->data[0] = '\0';
 }
 
+int hr_buf_error(const hr_buf *b)
+{
+    return b->err;
+}
+
+int hr_buf_fail(hr_buf *b, int code)
+{
+    if (!b->err && code < 0)
+        b->err = code;
+    return b->err;
+}
+
 static int reserve(hr_buf *b, size_t extra)
 {
+    if (b->err)
+        return b->err;
     size_t max = b->max ? b->max : HR_BUF_DEFAULT_MAX;
     if (extra > max || b->len > max - extra)
-        return HR_ETOOBIG;
+        return b->err = HR_ETOOBIG;
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return 0;
@@ -41,7 +57,7 @@ static int reserve(hr_buf *b, size_t extra)
         ncap = ncap > ((size_t)-1) / 2 ? need : ncap * 2;
     char *p = realloc(b->data, ncap);
     if (!p)
-        return HR_ENOMEM;
+        return b->err = HR_ENOMEM;
     b->data = p;
     b->cap = ncap;
     return 0;
@@ -76,7 +92,7 @@ int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
     if (n < 0)
-        return HR_EINVAL;
+        return hr_buf_fail(b, HR_EINVAL);
     int r = reserve(b, (size_t)n);
     if (r)
         return r;

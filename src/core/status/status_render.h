@@ -7,6 +7,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/json_writer.h"
+#include "core/base/render.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -23,6 +24,9 @@ int hr_status_text(const hr_snapshot *s, hr_buf *out, const hr_render_opts *o);
 /* The status object (docs/status-json.md). With key == NULL writes a complete top-level
  * object; with a key writes it as a member of the writer's open object (check embeds it). */
 void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
+
+/* The status report in r->format (text, JSON); the one entry point commands use. */
+void hr_status_render(const hr_snapshot *s, hr_render *r);
 
 /* The ceiling a run really hits: the enforced commit limit (Windows; Linux overcommit mode 2),
  * or with Linux modes 0/1, RAM + swap, after which the OOM killer acts. HR_UNKNOWN if unknown. */
