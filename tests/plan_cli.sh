@@ -52,7 +52,9 @@ json "peak basis" "d['recommended']['basis'] == 'peak-commit' and d['recommended
 json "peak covered with the margin" "(16 << 30) + d['recommended']['maximum_bytes'] >= 44 * 1.25 * (1 << 30)"
 json "table still shown" "d['recommended']['table_bytes'] == 64 << 30"
 
-expect "plan --range" 0 "$hr" plan --ram 16G --vram 8G --workload video --os linux --range --json
+# A machine with no drives known (an empty tree): the range is the table's, not capped by a disk.
+mkdir -p "$tmp/bare/proc"
+expect "plan --range" 0 "$hr" plan --sysroot "$tmp/bare" --ram 16G --vram 8G --workload video --range --json
 json "range 32/64" "d['recommended']['initial_bytes'] == 32 << 30 and d['recommended']['maximum_bytes'] == 64 << 30 and not d['recommended']['fixed']"
 
 for s in 16G 16GB 16GiB 16384M; do
@@ -60,7 +62,7 @@ for s in 16G 16GB 16GiB 16384M; do
     json "size spelling $s = 16 GiB" "d['facts']['ram_bytes'] == 16 << 30"
 done
 
-expect "comfy args" 0 "$hr" plan --ram 32G --vram 24G --os linux --comfy-args "--listen --lowvram" --json
+expect "comfy args" 0 "$hr" plan --sysroot "$tmp/bare" --ram 32G --vram 24G --comfy-args "--listen --lowvram" --json
 json "--lowvram takes the top" "d['recommended']['maximum_bytes'] == 64 << 30 and d['facts']['comfy_args']['lowvram']"
 json "--lowvram warning" "any(w['id'] == 'low-vram-flags' and w['rule'] == 'S1.2' for w in d['warnings'])"
 
@@ -68,13 +70,13 @@ json "--lowvram warning" "any(w['id'] == 'low-vram-flags' and w['rule'] == 'S1.2
 expect "bad --ram" 64 "$hr" plan --ram lots
 err_has "bad --ram message" "--ram"
 expect "bad --workload" 64 "$hr" plan --workload sd3
-err_has "bad --workload message" "expected sd15, sdxl, flux or video"
+err_has "bad --workload message" "--workload 'sd3': expected one of sd15|sdxl|flux|video"
 expect "bad --os" 64 "$hr" check --os macos
 err_has "bad --os message" "--os 'macos'"
 expect "bad --comfy-args" 64 "$hr" plan --comfy-args "--reserve-vram x"
 err_has "bad --comfy-args message" "--reserve-vram 'x'"
 expect "missing value" 64 "$hr" plan --vram
-err_has "missing value message" "--vram needs a value"
+err_has "missing value message" "--vram needs SIZE"
 expect "unknown option" 64 "$hr" check --frobnicate
 err_has "unknown option message" "unknown option '--frobnicate'"
 expect "missing sysroot" 66 "$hr" plan --sysroot "$tmp/nope"
@@ -100,7 +102,6 @@ expect "check hypothetical" 3 "$hr" check --ram 16G --vram 8G --os windows --wor
 json "hypothetical: verdict null, plan OK" "d['verdict'] is None and d['capacity']['verdict_after_plan'] == 'ok' and d['status'] is None"
 
 # A tree where nothing can be read: the RAM size must be given (exit 3 says a fact is missing).
-mkdir -p "$tmp/bare/proc"
 expect "plan: RAM unknown" 3 "$hr" plan --sysroot "$tmp/bare"
 err_has "plan: RAM unknown message" "give it with --ram SIZE"
 expect "plan: RAM given" 0 "$hr" plan --sysroot "$tmp/bare" --ram 16G --json

@@ -90,6 +90,13 @@ for l in "$SRC"/sys/class/block/* "$SRC"/sys/dev/block/* "$SRC"/sys/block/*; do
     fi
 done
 
+# btrfs: the devices each file system spans (a swap file needs a single one).
+for l in "$SRC"/sys/fs/btrfs/*/devices/*; do
+    [ -L "$l" ] || continue
+    real=$(copy_link "${l#"$SRC"}") || continue
+    block_attrs "$real"
+done
+
 # zswap parameters (and /sys/module itself: without zswap in it, the kernel has none).
 [ -d "$SRC/sys/module" ] && mkdir -p "$OUT/sys/module"
 [ -d "$SRC/sys/block" ] && mkdir -p "$OUT/sys/block"   # an empty /sys/block still says "no zram"

@@ -3,28 +3,50 @@
 #include "commands.h"
 #include "plan_args.h"
 
+#include "core/base/i18n.h"
 #include "core/check/check.h"
-#include "core/base/json_writer.h"
 
 #include <stdlib.h>
 
-static void check_usage(FILE *f)
+static const char *const check_examples[] = {
+    "headroom",
+    "headroom check --workload flux",
+    "headroom check --workload video --comfy-args \"--lowvram\" --json",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_check = {
+    .name = "check",
+    .synopsis = "[what-if options] [--json]   (also: headroom with no command)",
+    .summary = HR_N("The verdict: the three tiers, what this machine can back against what the workload "
+                    "needs at its peak, the one to three things to do, and the biggest other memory users."),
+    .groups = {hr_plan_whatif_opts, hr_plan_machine_opts, hr_plan_output_opts},
+    .examples = check_examples,
+    .exits = HR_N("0 OK; 1 AT RISK; 2 WILL FAIL; 3 cannot tell (what the machine can back is unknown); "
+                  "64 and up errors (docs/exit-status.md)"),
+    .doc = "docs/check.md",
+};
+
+/* The verdict is the exit status (the exit table's verdict rows). */
+static int exit_for(hr_check_verdict v)
 {
-    fputs("usage: headroom check [what-if flags] [--json]      (also: headroom with no command)\n"
-          "The three tiers, what this machine can back vs what the workload needs at its peak, a\n"
-          "verdict, the one to three things to do, and the biggest other memory users (docs/check.md).\n\n",
-          f);
-    hr_plan_args_usage(f);
-    fputs("exit status: 0 OK; 1 AT RISK; 2 WILL FAIL; 3 cannot tell (what the machine can back is\n"
-          "unknown); 64 bad command line; 66 --sysroot/--replay missing; 70 failure\n",
-          f);
+    switch (v) {
+    case HR_VERDICT_OK: return HR_EXIT_OK;
+    case HR_VERDICT_AT_RISK: return HR_EXIT_VERDICT_1;
+    case HR_VERDICT_WILL_FAIL: return HR_EXIT_VERDICT_2;
+    case HR_VERDICT_UNKNOWN: break;
+    }
+    return HR_EXIT_PARTIAL;
 }
 
 int hr_cmd_check(int argc, char **argv)
 {
     hr_plan_cli cli;
-    hr_snapshot *snap;
-    int rc = hr_plan_args_start("check", argc, argv, check_usage, &cli, &snap);
+    int rc = hr_plan_args_parse(&hr_spec_check, argc, argv, &cli);
+    if (rc != HR_PLAN_ARGS_GO)
+        return rc;
+    hr_snapshot *snap = NULL;
+    rc = hr_plan_args_snapshot("check", &cli, &snap);
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
     hr_plan *plan = malloc(sizeof *plan);
@@ -33,33 +55,22 @@ int hr_cmd_check(int argc, char **argv)
         free(plan);
         free(chk);
         free(snap);
-        hr_cli_error("check: out of memory");
-        return HR_EXIT_FAILURE;
+        hr_cli_error("check: %s", hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
     }
     rc = hr_plan_args_compute("check", snap, &cli, plan);
-    if (rc != HR_PLAN_ARGS_GO) {
-        free(plan);
-        free(chk);
-        free(snap);
-        return rc;
+    if (rc == HR_PLAN_ARGS_GO) {
+        hr_check_compute(snap, &cli.in, plan, chk);
+        hr_buf out;
+        hr_buf_init(&out, 0);
+        hr_render rd;
+        hr_render_init(&rd, cli.json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
+        hr_check_render(chk, &rd);
+        rc = hr_cli_emit_render("check", "report", &rd);
+        if (rc == 0)
+            rc = exit_for(chk->verdict);
+        hr_buf_free(&out);
     }
-    hr_check_compute(snap, &cli.in, plan, chk);
-
-    hr_buf out;
-    hr_buf_init(&out, 0);
-    int w;
-    if (cli.json) {
-        hr_json_writer jw;
-        hr_json_init(&jw, &out, true);
-        hr_check_json(chk, snap, plan, &jw);
-        w = hr_json_finish(&jw);
-    } else {
-        w = hr_check_text(chk, snap, plan, &out, hr_cli_stdout_is_tty());
-    }
-    rc = hr_cli_emit("check", "report", w, &out);
-    if (rc == 0)
-        rc = (int)chk->verdict;   /* 0 OK, 1 AT RISK, 2 WILL FAIL, 3 cannot tell */
-    hr_buf_free(&out);
     free(plan);
     free(chk);
     free(snap);

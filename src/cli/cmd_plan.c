@@ -3,55 +3,57 @@
 #include "commands.h"
 #include "plan_args.h"
 
-#include "core/base/json_writer.h"
+#include "core/base/i18n.h"
 #include "core/plan/plan.h"
 
 #include <stdlib.h>
 
-static void plan_usage(FILE *f)
-{
-    fputs("usage: headroom plan [what-if flags] [--json]\n"
-          "Says how much paging file (Windows) / swap (Linux), where, fixed or as a range, what to\n"
-          "remove and what else to change, each with its reason and rule (docs/plan.md).\n"
-          "It never changes anything.\n\n",
-          f);
-    hr_plan_args_usage(f);
-    fputs("exit status: 0 plan printed; 3 the RAM size could not be read (give --ram); 64 bad command\n"
-          "line; 66 --sysroot/--replay missing; 70 failure\n", f);
-}
+static const char *const plan_examples[] = {
+    "headroom plan",
+    "headroom plan --workload video --vram 8G",
+    "headroom plan --ram 16G --vram 8G --workload sdxl --os windows --json",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_plan = {
+    .name = "plan",
+    .synopsis = "[what-if options] [--json]",
+    .summary = HR_N("Say how much paging file (Windows) / swap (Linux), where, fixed or as a range, what "
+                    "to remove and what else to change, each with its reason and rule. It never changes "
+                    "anything; every what-if option overrides what was read from the machine."),
+    .groups = {hr_plan_whatif_opts, hr_plan_machine_opts, hr_plan_output_opts},
+    .examples = plan_examples,
+    .exits = HR_N("0 the plan is printed; 3 the RAM size could not be read (give --ram); 64 and up "
+                  "errors (docs/exit-status.md)"),
+    .doc = "docs/plan.md",
+};
 
 int hr_cmd_plan(int argc, char **argv)
 {
     hr_plan_cli cli;
-    hr_snapshot *snap;
-    int rc = hr_plan_args_start("plan", argc, argv, plan_usage, &cli, &snap);
+    int rc = hr_plan_args_parse(&hr_spec_plan, argc, argv, &cli);
+    if (rc != HR_PLAN_ARGS_GO)
+        return rc;
+    hr_snapshot *snap = NULL;
+    rc = hr_plan_args_snapshot("plan", &cli, &snap);
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
     hr_plan *plan = malloc(sizeof *plan);
     if (!plan) {
         free(snap);
-        hr_cli_error("plan: out of memory");
-        return HR_EXIT_FAILURE;
+        hr_cli_error("plan: %s", hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
     }
     rc = hr_plan_args_compute("plan", snap, &cli, plan);
-    if (rc != HR_PLAN_ARGS_GO) {
-        free(plan);
-        free(snap);
-        return rc;
+    if (rc == HR_PLAN_ARGS_GO) {
+        hr_buf out;
+        hr_buf_init(&out, 0);
+        hr_render rd;
+        hr_render_init(&rd, cli.json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
+        hr_plan_render(plan, &rd);
+        rc = hr_cli_emit_render("plan", "plan", &rd);
+        hr_buf_free(&out);
     }
-    hr_buf out;
-    hr_buf_init(&out, 0);
-    int w;
-    if (cli.json) {
-        hr_json_writer jw;
-        hr_json_init(&jw, &out, true);
-        hr_plan_json(plan, &jw, NULL);
-        w = hr_json_finish(&jw);
-    } else {
-        w = hr_plan_text(plan, &out);
-    }
-    rc = hr_cli_emit("plan", "plan", w, &out);
-    hr_buf_free(&out);
     free(plan);
     free(snap);
     return rc;

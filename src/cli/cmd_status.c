@@ -1,6 +1,7 @@
 /* headroom status — the three tiers and every paging file / swap area. */
 #include "cli_util.h"
 #include "commands.h"
+#include "snapshot_source.h"
 
 #include "core/base/i18n.h"
 #include "core/status/status_render.h"
@@ -44,6 +45,7 @@ const hr_cmd_spec hr_spec_status = {
 int hr_cmd_status(int argc, char **argv)
 {
     hr_probe_opts opts = {.sysroot = "/"};
+    const char *replay = NULL;
     bool json = false;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_status, argc, argv);
@@ -53,7 +55,7 @@ int hr_cmd_status(int argc, char **argv)
         case OPT_JSON: json = true; break;
         case OPT_NO_GPU: opts.skip_gpu = true; break;
         case OPT_SYSROOT: opts.sysroot = v; break;
-        case OPT_REPLAY: opts.replay = v; break;
+        case OPT_REPLAY: replay = v; break;
         case OPT_RECORD: opts.record = v; break;
         default: return p.status;
         }
@@ -61,11 +63,11 @@ int hr_cmd_status(int argc, char **argv)
 
     hr_snapshot *snap = malloc(sizeof *snap);
     if (!snap) {
-        hr_cli_error("status: out of memory");
-        return HR_EXIT_FAILURE;
+        hr_cli_error("status: %s", hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = {0};
-    int r = hr_platform_snapshot(&opts, snap, &err);
+    int r = hr_cli_snapshot(&opts, replay, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);

@@ -1,4 +1,5 @@
-/* headroom — the CLI's command table. One file per command (cmd_<name>.c). */
+/* headroom — the CLI's command table. One file per command (cmd_<name>.c), each with its
+ * option table and help page (an hr_cmd_spec), registered in commands.c. */
 #ifndef HR_CLI_COMMANDS_H
 #define HR_CLI_COMMANDS_H
 
@@ -7,12 +8,14 @@
 
 typedef struct hr_command {
     const char *name;
-    const char *summary;
+    const char *summary;                 /* one line for `headroom --help` (HR_N) */
     int (*run)(int argc, char **argv);   /* argv[0] is the command name */
-    const hr_cmd_spec *spec;             /* its options and help page */
+    const hr_cmd_spec *spec;             /* its options and help page; NULL: not converted yet */
 } hr_command;
 
 extern const hr_cmd_spec hr_spec_status;
+extern const hr_cmd_spec hr_spec_plan;
+extern const hr_cmd_spec hr_spec_check;
 
 int hr_cmd_status(int argc, char **argv);
 int hr_cmd_plan(int argc, char **argv);
@@ -22,7 +25,10 @@ int hr_cmd_rollback(int argc, char **argv);
 int hr_cmd_verify(int argc, char **argv);
 int hr_cmd_diagnose(int argc, char **argv);
 
-/* NULL-terminated table in commands.c. */
+/* NULL-terminated table in commands.c; the first entry is the default command. */
 extern const hr_command hr_commands[];
+
+/* The command of this name, or NULL. */
+const hr_command *hr_command_find(const char *name);
 
 #endif

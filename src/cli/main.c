@@ -1,46 +1,93 @@
-/* headroom — command-line entry: dispatch to one command file per command. */
+/* headroom — command-line entry: dispatch to one command file per command. The overview
+ * (`headroom --help`) is generated from the command table, the global options and the exit
+ * table, like every command's own page is from its option table. */
 #include "cli_util.h"
 #include "commands.h"
 #include "console.h"
 
+#include "core/base/i18n.h"
+
 #include <stdio.h>
 #include <string.h>
 
-
 static void usage(FILE *f)
 {
-    fprintf(f, "headroom %s — make sure a ComfyUI run never dies for lack of memory\n\n"
-               "usage: headroom <command> [options]\n\ncommands:\n", HR_VERSION);
+    fprintf(f, "headroom %s — %s\n\n%s: headroom [<command>] [%s]\n\n%s\n", HR_VERSION,
+            hr_tr("make sure a ComfyUI run never dies for lack of memory"), hr_tr("usage"),
+            hr_tr("options"), hr_tr("commands:"));
     for (const hr_command *c = hr_commands; c->name; c++)
-        fprintf(f, "  %-10s %s\n", c->name, c->summary);
-    fprintf(f, "\nheadroom <command> --help shows a command's options.\n"
-               "Exit status: 0 ok; check/verify use 1 and 2 for their verdicts; 3 and up are errors "
-               "(see docs/exit-status.md).\n");
+        fprintf(f, "  %-10s %s\n", c->name, hr_tr(c->summary));
+    fprintf(f, "\n%s\n", hr_tr("options of every command:"));
+    for (const hr_opt *o = hr_global_opts; o->name; o++) {
+        char head[64];
+        if (o->arg == HR_ARG_NONE)
+            snprintf(head, sizeof head, "%s", o->name);
+        else
+            snprintf(head, sizeof head, "%s %s", o->name, hr_opt_metavar(o));
+        fprintf(f, "  %-22s %s\n", head, hr_tr(o->help));
+    }
+    fprintf(f, "  %-22s %s\n", "--version", hr_tr("print the version (headroom --version)"));
+    fprintf(f, "\n%s\n", hr_tr("exit status (docs/exit-status.md):"));
+#define HR_X_EXIT(name, value, meaning) fprintf(f, "  %3d  %s\n", value, hr_tr(meaning));
+    HR_EXIT_TABLE(HR_X_EXIT)
+#undef HR_X_EXIT
+    fprintf(f, "\n%s\n", hr_tr("headroom <command> --help shows a command's options; headroom with no "
+                              "command runs check."));
 }
 
-static const hr_command *find(const char *name)
+static bool is_help(const char *a)
 {
-    for (const hr_command *c = hr_commands; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c;
-    return NULL;
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0
+#ifdef _WIN32
+           || strcmp(a, "/?") == 0
+#endif
+        ;
+}
+
+/* A global option before the command (`headroom --lang zh status`): take it here. */
+static int take_leading_lang(int argc, char **argv)
+{
+    if (argc < 2)
+        return 0;
+    const char *v = NULL;
+    int used = 0;
+    if (strncmp(argv[1], "--lang=", 7) == 0) {
+        v = argv[1] + 7;
+        used = 1;
+    } else if (strcmp(argv[1], "--lang") == 0 && argc >= 3) {
+        v = argv[2];
+        used = 2;
+    }
+    hr_lang lang;
+    if (!v || !hr_lang_from_name(v, &lang) || (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0))
+        return 0;   /* not here: the command's parser reports it */
+    hr_lang_set(lang);
+    return used;
 }
 
 static int run(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-                      strcmp(argv[1], "help") == 0)) {
-        usage(stdout);
+    int skip = take_leading_lang(argc, argv);
+    if (skip) {
+        argv[skip] = argv[0];
+        argc -= skip;
+        argv += skip;
+    }
+    if (argc >= 2 && is_help(argv[1])) {
+        /* `headroom help plan`: that command's page. */
+        const hr_command *c = argc >= 3 ? hr_command_find(argv[2]) : NULL;
+        if (c && c->spec)
+            hr_cmd_help(c->spec, stdout);
+        else
+            usage(stdout);
         return HR_EXIT_OK;
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("headroom %s\n", HR_VERSION);
         return HR_EXIT_OK;
     }
-    /* No command (or only options): the main job. */
-    const hr_command *def = find("check");
-    if (!def)
-        def = find("status");
+    /* No command (or only options): the main job, the first command of the table. */
+    const hr_command *def = &hr_commands[0];
     if (argc < 2 || argv[1][0] == '-') {
         char *fallback[64], name[32];
         int n = 0;
@@ -51,7 +98,7 @@ static int run(int argc, char **argv)
         fallback[n] = NULL;
         return def->run(n, fallback);
     }
-    const hr_command *c = find(argv[1]);
+    const hr_command *c = hr_command_find(argv[1]);
     if (!c) {
         hr_cli_error("unknown command '%s' (try: headroom --help)", argv[1]);
         return HR_EXIT_USAGE;
@@ -64,6 +111,12 @@ int main(int argc, char **argv)
     hr_console_start(&argc, &argv);
     hr_cli_choose_language();
     int rc = run(argc, argv);
+    /* Output written through stdio (help pages) fails late, at the flush: a full disk or a
+     * closed pipe is an error however the command ended. */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != HR_EXIT_IOERR) {
+        hr_cli_error("cannot write to standard output");
+        rc = HR_EXIT_IOERR;
+    }
     hr_console_end(rc);
     return rc;
 }

@@ -1,168 +1,136 @@
 #include "plan_args.h"
 
 #include "cli_util.h"
-#include "commands.h"
+#include "exit_status.h"
+#include "snapshot_source.h"
 
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void hr_plan_args_usage(FILE *f)
-{
-    fputs("what-if flags (each overrides what was read from the machine):\n"
-          "  --ram SIZE          RAM, e.g. 16G (sizes: 16G = 16GB = 16GiB = 16384M; binary units)\n"
-          "  --vram SIZE         dedicated VRAM of the GPU; 0 = integrated GPU only\n"
-          "  --os windows|linux  plan for this OS (another OS than this one: a hypothetical machine)\n"
-          "  --workload sd15|sdxl|flux|video\n"
-          "  --comfy-args \"...\"  ComfyUI's launch flags (--lowvram, --novram, --highvram,\n"
-          "                      --reserve-vram N, --disable-smart-memory, ...)\n"
-          "  --peak-commit SIZE  a measured or estimated peak commit: size from it, not the table\n"
-          "  --range             initial = half the maximum (when disk space is tight), not fixed\n"
-          "machine:\n"
-          "  --sysroot DIR       Linux: read /proc and /sys under DIR (recorded trees)\n"
-          "  --replay FILE       Windows: replay recorded Win32 answers\n"
-          "  --no-gpu            do not query GPUs\n"
-          "  --json              one JSON object\n",
-          f);
-}
+enum {
+    OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
+    OPT_SYSROOT, OPT_REPLAY, OPT_NO_GPU, OPT_JSON
+};
 
-static int size_opt(const char *cmd, const char *flag, const char *v, uint64_t *out)
+static const char *const os_choices[] = {"windows", "linux", NULL};
+static const char *const workload_choices[] = {"sd15", "sdxl", "flux", "video", NULL};
+
+const hr_opt hr_plan_whatif_opts[] = {
+    {OPT_RAM, "--ram", HR_ARG_SIZE, NULL,
+     HR_N("RAM, e.g. 16G (16G = 16GB = 16GiB = 16384M: binary units)"), NULL, 0},
+    {OPT_VRAM, "--vram", HR_ARG_SIZE, NULL,
+     HR_N("dedicated VRAM of the GPU; 0 = integrated GPU only"), NULL, 0},
+    {OPT_OS, "--os", HR_ARG_CHOICE, NULL,
+     HR_N("plan for this OS (another OS than this one: a hypothetical machine)"), os_choices, 0},
+    {OPT_WORKLOAD, "--workload", HR_ARG_CHOICE, NULL,
+     HR_N("what runs: SD 1.5, SDXL, FLUX or video workflows"), workload_choices, 0},
+    {OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
+     HR_N("ComfyUI's launch flags (--lowvram, --novram, --highvram, --reserve-vram N, ...)"),
+     NULL, 0},
+    {OPT_PEAK_COMMIT, "--peak-commit", HR_ARG_SIZE, NULL,
+     HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0},
+    {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
+     HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+const hr_opt hr_plan_machine_opts[] = {
+    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
+     HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL, 0},
+    {OPT_REPLAY, "--replay", HR_ARG_FILE, NULL,
+     HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL, 0},
+    {OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+const hr_opt hr_plan_output_opts[] = {
+    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+/* One option of the shared tables: 0, or HR_EXIT_USAGE after the error. */
+static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
 {
-    hr_error err = {0};
-    if (hr_size_parse(v, out, &err) < 0) {
-        hr_cli_error("%s: %s: %s", cmd, flag, err.msg);
-        return HR_EXIT_USAGE;
+    switch (id) {
+    case OPT_RAM:
+        if (p->size < ((uint64_t)1 << 30))
+            return hr_opt_bad_value(p, v, HR_T("less than 1 GB is not a machine that runs ComfyUI"));
+        out->in.ram_bytes = p->size;
+        break;
+    case OPT_VRAM: out->in.vram_bytes = p->size; break;
+    case OPT_PEAK_COMMIT: out->in.peak_commit_bytes = p->size; break;
+    case OPT_OS: out->in.os = strcmp(v, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX; break;
+    case OPT_WORKLOAD: out->in.workload = (hr_workload)hr_workload_parse(v); break;
+    case OPT_COMFY_ARGS: {
+        hr_error err = {0};
+        if (hr_comfy_args_parse(v, strlen(v), &out->in.comfy, &err) < 0) {
+            hr_cli_error("%s: %s", p->spec->name, err.msg);
+            return HR_EXIT_USAGE;
+        }
+        out->in.have_comfy_args = true;
+        break;
+    }
+    case OPT_RANGE: out->in.range = true; break;
+    case OPT_SYSROOT: out->probe.sysroot = v; break;
+    case OPT_REPLAY: out->replay = v; break;
+    case OPT_NO_GPU: out->probe.skip_gpu = true; break;
+    case OPT_JSON: out->json = true; break;
+    default: return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
     }
     return 0;
 }
 
-int hr_plan_args_parse(const char *cmd, int argc, char **argv, hr_plan_cli *out)
+int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
     hr_plan_inputs_init(&out->in);
     out->probe.sysroot = "/";
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int m;
-        const char *a = argv[i];
-        if (hr_cli_is_help(a)) {
-            out->help = true;
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            out->json = true;
-        } else if (strcmp(a, "--range") == 0) {
-            out->in.range = true;
-        } else if (strcmp(a, "--no-gpu") == 0) {
-            out->probe.skip_gpu = true;
-        } else {
-            static const char *const with_value[] = {"--ram", "--vram", "--os", "--workload", "--comfy-args",
-                                                     "--peak-commit", "--sysroot", "--replay"};
-            size_t k = 0;
-            m = 0;
-            for (; k < sizeof with_value / sizeof with_value[0]; k++)
-                if ((m = hr_cli_opt(argc, argv, &i, with_value[k], &v)) != 0)
-                    break;
-            if (m == 0) {
-                hr_cli_error("%s: unknown option '%s' (try: headroom %s --help)", cmd, a, cmd);
-                return HR_EXIT_USAGE;
-            }
-            const char *flag = with_value[k];
-            if (m < 0) {
-                hr_cli_error("%s: %s needs a value", cmd, flag);
-                return HR_EXIT_USAGE;
-            }
-            int rc = 0;
-            if (strcmp(flag, "--ram") == 0) {
-                rc = size_opt(cmd, flag, v, &out->in.ram_bytes);
-                if (!rc && out->in.ram_bytes < ((uint64_t)1 << 30)) {
-                    hr_cli_error("%s: --ram %s: less than 1 GB is not a machine that runs ComfyUI", cmd, v);
-                    rc = HR_EXIT_USAGE;
-                }
-            } else if (strcmp(flag, "--vram") == 0) {
-                rc = size_opt(cmd, flag, v, &out->in.vram_bytes);
-            } else if (strcmp(flag, "--peak-commit") == 0) {
-                rc = size_opt(cmd, flag, v, &out->in.peak_commit_bytes);
-            } else if (strcmp(flag, "--os") == 0) {
-                if (strcmp(v, "windows") == 0)
-                    out->in.os = HR_OS_WINDOWS;
-                else if (strcmp(v, "linux") == 0)
-                    out->in.os = HR_OS_LINUX;
-                else {
-                    hr_cli_error("%s: --os '%s': expected windows or linux", cmd, v);
-                    rc = HR_EXIT_USAGE;
-                }
-            } else if (strcmp(flag, "--workload") == 0) {
-                int w = hr_workload_parse(v);
-                if (w < 0) {
-                    hr_cli_error("%s: --workload '%s': expected sd15, sdxl, flux or video", cmd, v);
-                    rc = HR_EXIT_USAGE;
-                } else {
-                    out->in.workload = (hr_workload)w;
-                }
-            } else if (strcmp(flag, "--comfy-args") == 0) {
-                hr_error err = {0};
-                if (hr_comfy_args_parse(v, strlen(v), &out->in.comfy, &err) < 0) {
-                    hr_cli_error("%s: %s", cmd, err.msg);
-                    rc = HR_EXIT_USAGE;
-                }
-                out->in.have_comfy_args = true;
-            } else if (strcmp(flag, "--sysroot") == 0) {
-                out->probe.sysroot = v;
-            } else if (strcmp(flag, "--replay") == 0) {
-                out->probe.replay = v;
-            }
-            if (rc)
-                return rc;
-        }
+    hr_optparse p;
+    hr_optparse_init(&p, spec, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        if (id == HR_OPT_STOP)
+            return p.status;
+        int rc = take(out, &p, id, v);
+        if (rc)
+            return rc;
     }
-    out->in.recorded = out->probe.replay || strcmp(out->probe.sysroot, "/") != 0;
-    return 0;
+    out->in.recorded = out->replay || strcmp(out->probe.sysroot, "/") != 0;
+    return HR_PLAN_ARGS_GO;
 }
 
 int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
 {
     *snap = NULL;
     /* Another OS than this binary's: nothing here describes that machine. */
-    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->probe.replay)
-        return 0;
+    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->replay)
+        return HR_PLAN_ARGS_GO;
     hr_snapshot *s = malloc(sizeof *s);
     if (!s) {
-        hr_cli_error("%s: out of memory", cmd);
-        return HR_EXIT_FAILURE;
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = {0};
-    int r = hr_platform_snapshot(&cli->probe, s, &err);
+    int r = hr_cli_snapshot(&cli->probe, cli->replay, s, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         free(s);
-        return r == HR_EPARSE ? HR_EXIT_INPUT : r == HR_ENOENT ? HR_EXIT_NOINPUT : HR_EXIT_FAILURE;
+        return hr_exit_from_error(r);
     }
     *snap = s;
-    return 0;
+    return HR_PLAN_ARGS_GO;
 }
 
-int hr_plan_args_start(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
-                       hr_plan_cli *cli, hr_snapshot **snap)
-{
-    *snap = NULL;
-    int rc = hr_plan_args_parse(cmd, argc, argv, cli);
-    if (rc)
-        return rc;
-    if (cli->help) {
-        usage(stdout);
-        return HR_EXIT_OK;
-    }
-    rc = hr_plan_args_snapshot(cmd, cli, snap);
-    return rc ? rc : HR_PLAN_ARGS_GO;
-}
-
-int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, hr_plan *plan)
+int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
+                         hr_plan *plan)
 {
     hr_error err = {0};
     int r = hr_plan_compute(snap, &cli->in, plan, &err);
     if (r >= 0)
         return HR_PLAN_ARGS_GO;
     hr_cli_error("%s: %s", cmd, err.msg);
-    return r == HR_ENOENT ? HR_EXIT_PARTIAL : HR_EXIT_FAILURE; /* a fact is missing: give it */
+    return hr_exit_from_error(r);   /* HR_EPARTIAL: a fact is missing, give it (3) */
 }

@@ -6,17 +6,16 @@
 #ifndef HR_PLATFORM_H
 #define HR_PLATFORM_H
 
-#include "core/diagnose/diag.h"
+#include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/diagnose/diag.h"
 #include "core/model/snapshot.h"
 
 typedef struct hr_probe_opts {
     /* Linux: root of the /proc and /sys tree to read ("/" = this machine). Tests replay
-     * recorded trees through it. Ignored on Windows. */
+     * recorded trees through it. Ignored on Windows. (A recording of Win32 answers is not
+     * probed but read: the CLI hands it to the core, core/model/win_model.h hr_win_replay.) */
     const char *sysroot;
-    /* Windows: a JSON file of recorded Win32 answers to replay instead of calling Win32
-     * (tests, bug reports). NULL = the live machine. */
-    const char *replay;
     /* Windows: also write the raw Win32 answers of this run as such a JSON file (a
      * recording for a bug report or a test fixture). Refused elsewhere (HR_ENOTSUP). */
     const char *record;
@@ -38,6 +37,10 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
  * (dev/kmsg as one record per line) and runs no programs. */
 int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
                              hr_diag_ctx *ctx, hr_error *err);
+
+/* Read a whole file (a recording, a log) into b, at most max bytes (larger: HR_ETOOBIG).
+ * path is UTF-8 on every OS. Errors name the file: HR_ENOENT when it does not exist. */
+int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err);
 
 /* The OS this binary was built for. */
 hr_os hr_platform_os(void);

@@ -62,6 +62,7 @@ static inline hr_volume *snap_volume(hr_snapshot *s, const char *mount, const ch
     v->dev.fs_free_bytes = free_bytes;
     v->is_system = is_system;
     v->can_hold_swap = HR_TRI_YES;
+    v->fs_devices = 1;   /* a single-device file system (what btrfs needs for a swap file) */
     return v;
 }
 

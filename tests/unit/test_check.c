@@ -93,7 +93,7 @@ static void test_story(void)
     c = judge(s, &in, &p);
     hr_buf b;
     hr_buf_init(&b, 0);
-    CHECK(hr_check_text(c, s, p, &b, false) == 0);
+    CHECK(hr_check_text(c, &b, false) == 0);
     CHECK_CONTAINS(hr_buf_str(&b), "WILL FAIL");
     CHECK_CONTAINS(hr_buf_str(&b), "Do this:");
     CHECK_CONTAINS(hr_buf_str(&b), "chrome.exe");
@@ -101,7 +101,7 @@ static void test_story(void)
     hr_buf_reset(&b);
     hr_json_writer w;
     hr_json_init(&w, &b, false);
-    hr_check_json(c, s, p, &w);
+    hr_check_json(c, &w);
     CHECK(hr_json_finish(&w) == 0);
     CHECK_CONTAINS(hr_buf_str(&b), "{\"schema\":\"headroom.check/1\",\"verdict\":\"will-fail\",\"exit_status\":2");
     CHECK_CONTAINS(hr_buf_str(&b), "\"status\":{\"schema\":\"headroom.status/1\"");

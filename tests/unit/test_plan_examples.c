@@ -2,7 +2,7 @@
  *   - S4.1 worked example: 16 GB RAM, 8 GB VRAM, SDXL → 64 GB from the table; with a measured
  *     peak commit of 44 GB, a size that covers it with the documented margin;
  *   - S6 final setup: 16 GB / 8 GB laptop, video → fixed 64 GB on D:, C: none, safe order;
- *   - placement: HDD only, full C:, USB drive, FAT32, unknown free space, range fallback. */
+ *   - placement: HDD only, full C:, USB drive, FAT32, unknown free space, a size capped by room. */
 #include "plan_snap.h"
 #include "test.h"
 
@@ -192,24 +192,38 @@ static void test_full_c_and_usb(void)
     free(s);
 }
 
-static void test_range_fallback(void)
+/* Too little room for the maximum with the reserve kept: the size is capped at what fits, so
+ * that apply (which keeps the same reserve at the maximum) accepts the plan and the file never
+ * grows into the last free space (S6). A range whose maximum does not fit is not offered. */
+static void test_room_capped(void)
 {
     hr_snapshot *s = snap_new(HR_OS_WINDOWS, GB(16));
-    snap_volume(s, "C:\\", "NTFS", 1, GB(256), GB(60), true);   /* 60 < 64 + 12.8; 60 ≥ 32 + 12.8 */
+    snap_volume(s, "C:\\", "NTFS", 1, GB(256), GB(60), true);   /* 60 < 64 + 12.8; 60 - 12.8 = 47.2 */
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
     CHECK_STR(p->recommended.target, "C:");
-    CHECK(!p->recommended.fixed);
-    CHECK_EQ_U64(p->recommended.initial_bytes, GB(32));
-    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
-    CHECK(has_reason(p, "range-forced", "S3.2"));
-    CHECK(!has_reason(p, "fixed", "S3.2"));
+    CHECK(p->recommended.fixed);
+    CHECK_EQ_U64(p->recommended.initial_bytes, GB(47));
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(47));
+    CHECK_EQ_U64(p->recommended.table_bytes, GB(64));
+    CHECK(has_reason(p, "room-capped", "S6"));
+    CHECK(has_reason(p, "fixed", "S3.2"));
+    CHECK(!has_reason(p, "range-forced", "S3.2"));
     free(p);
+    /* --range: initial half of the capped maximum. */
+    in.range = true;
+    p = plan_run(s, &in);
+    CHECK(!p->recommended.fixed);
+    CHECK_EQ_U64(p->recommended.initial_bytes, GB(24));
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(47));
+    free(p);
+    in.range = false;
     /* Free space unknown: still a target, with the caveat. */
     s->volumes[0].dev.fs_free_bytes = HR_UNKNOWN;
     p = plan_run(s, &in);
     CHECK(p->recommended.target_known);
     CHECK(p->recommended.fixed);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
     CHECK_STR(p->candidates[0].reasons[p->candidates[0].reason_count - 1].id, "free-unknown");
     free(p);
     free(s);
@@ -231,10 +245,10 @@ static void test_reserve_edges(void)
     free(p);
     s->volumes[0].dev.fs_free_bytes = GB(42) - 1;
     p = plan_run(s, &in);
-    /* One byte short: neither fits fixed; both fit the range, E: has more room. */
+    /* One byte short: neither fits 32 GB; both fit 31 GB with the reserve kept, E: has more room. */
     CHECK_STR(p->recommended.target, "E:");
-    CHECK(!p->recommended.fixed);
-    CHECK_EQ_U64(p->recommended.initial_bytes, GB(16));
+    CHECK(p->recommended.fixed);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(31));
     free(p);
     free(s);
 }
@@ -256,7 +270,7 @@ static void test_text_render(void)
     hr_snapshot *s = snap_new(HR_OS_WINDOWS, HR_UNKNOWN);
     p = calloc(1, sizeof *p);
     hr_error err = {0};
-    CHECK(hr_plan_compute(s, &in, p, &err) == HR_ENOENT);
+    CHECK(hr_plan_compute(s, &in, p, &err) == HR_EPARTIAL);
     CHECK_CONTAINS(err.msg, "--ram");
     free(p);
     free(s);
@@ -268,7 +282,7 @@ int main(void)
     test_final_setup();
     test_hdd_only();
     test_full_c_and_usb();
-    test_range_fallback();
+    test_room_capped();
     test_reserve_edges();
     test_text_render();
     return TEST_DONE();

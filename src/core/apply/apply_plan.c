@@ -3,6 +3,7 @@
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 #include "core/model/swap_header.h"
+#include "core/model/swap_target.h"
 #include "core/base/utf8.h"
 
 #include <stdarg.h>
@@ -49,39 +50,9 @@ static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *pat
 
 bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n)
 {
-    const char *t = fs->type;
-    if (fs->read_only) {
-        snprintf(why, n, "the file system is mounted read-only");
-        return false;
-    }
-    if (strcmp(t, "ext4") == 0 || strcmp(t, "ext3") == 0 || strcmp(t, "ext2") == 0 ||
-        strcmp(t, "xfs") == 0)
-        return true;
-    if (strcmp(t, "btrfs") == 0) {
-        if (fs->devices != 1) {
-            if (fs->devices > 1)
-                snprintf(why, n, "btrfs on %d devices: the kernel takes swap files only on a "
-                         "single-device btrfs", fs->devices);
-            else
-                snprintf(why, n, "btrfs: could not tell how many devices it spans (a swap "
-                         "file needs a single device)");
-            return false;
-        }
-        return true;   /* created as a no-copy-on-write (hence uncompressed) file */
-    }
-    if (strcmp(t, "tmpfs") == 0 || strcmp(t, "ramfs") == 0)
-        snprintf(why, n, "%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
-                 "refuses it", t);
-    else if (strcmp(t, "overlay") == 0 || strcmp(t, "overlayfs") == 0)
-        snprintf(why, n, "overlayfs (a container's root) cannot hold a swap file");
-    else if (strncmp(t, "nfs", 3) == 0 || strcmp(t, "cifs") == 0 || strcmp(t, "smb3") == 0)
-        snprintf(why, n, "%s is a network file system: swap over the network is refused", t);
-    else if (strncmp(t, "fuse", 4) == 0)
-        snprintf(why, n, "%s (FUSE) cannot hold a swap file", t);
-    else
-        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap "
-                 "(ext4, xfs, single-device btrfs)", t[0] ? t : "unknown");
-    return false;
+    /* The one rule (core/model/swap_target.h) plan placement and the volume probe use too. */
+    return hr_swap_fs_capable(HR_OS_LINUX, fs->type, fs->devices, fs->read_only, why, n) ==
+           HR_TRI_YES;
 }
 
 bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n)
@@ -91,14 +62,12 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
         snprintf(why, n, "the free space of the volume is unknown");
         return false;
     }
-    uint64_t pct = total / 100 * HR_APPLY_MARGIN_PERCENT;
-    uint64_t need = pct > HR_APPLY_MARGIN_MIN_BYTES ? pct : HR_APPLY_MARGIN_MIN_BYTES;
-    if (grow > free || free - grow < need) {
+    if (!hr_room_ok(total, free, grow)) {   /* the reserve plan placement keeps too */
         hr_size_format(free, a, sizeof a);
         hr_size_format(grow, b, sizeof b);
-        hr_size_format(need, c, sizeof c);
+        hr_size_format(hr_reserve_bytes(total), c, sizeof c);
         snprintf(why, n, "only %s free; after %s more at least %s must stay free "
-                 "(10 GiB and %d%% of the volume)", a, b, c, HR_APPLY_MARGIN_PERCENT);
+                 "(10 GiB and %d%% of the volume)", a, b, c, HR_RESERVE_PERCENT);
         return false;
     }
     return true;

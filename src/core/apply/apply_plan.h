@@ -30,8 +30,6 @@
 #include <stdint.h>
 
 #define HR_APPLY_MAX_STEPS 16
-#define HR_APPLY_MARGIN_MIN_BYTES ((uint64_t)10 << 30)   /* 10 GiB free after the file */
-#define HR_APPLY_MARGIN_PERCENT 5                        /* and 5% of the volume */
 #define HR_APPLY_DEFAULT_PRIORITY 10
 #define HR_APPLY_SWAP_NAME "headroom.swap"
 #define HR_APPLY_SWAP_LABEL "headroom"
@@ -115,11 +113,12 @@ typedef struct hr_apply_linux_in {
     const hr_apply_state *state;    /* NULL: headroom changed nothing yet */
 } hr_apply_linux_in;
 
-/* Can this file system type hold a swap file at all? Sets why (a sentence) when not. */
+/* Can this file system type hold a swap file at all? Sets why (a sentence) when not. The
+ * rule is core/model/swap_target.h's, shared with plan placement and the volume probe. */
 bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n);
 
-/* The free-space rule shared by both OSes: after adding `grow` bytes, is there at least
- * 10 GiB and 5% of the volume left? Sets why when not. */
+/* The free-space rule shared by both OSes and with plan placement (hr_room_ok): after
+ * adding `grow` bytes, is there at least 10 GiB and 5% of the volume left? Sets why when not. */
 bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n);
 
 /* target_is_dir: put HR_APPLY_SWAP_NAME in it. If the state's applied area sits at that path

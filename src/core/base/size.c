@@ -1,5 +1,7 @@
 #include "core/base/size.h"
 
+#include "core/base/text.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,4 +94,24 @@ void hr_size_format(uint64_t bytes, char *out, size_t n)
 uint64_t hr_size_round_up_gib(uint64_t bytes)
 {
     return bytes / HR_GIB + (bytes % HR_GIB ? 1 : 0);
+}
+
+void hr_size_gb(uint64_t bytes, char *out, size_t n)
+{
+    if (bytes == HR_UNKNOWN) {
+        snprintf(out, n, "unknown");
+        return;
+    }
+    if (bytes < HR_GIB) {
+        snprintf(out, n, "%llu MB", (unsigned long long)(bytes / HR_MIB));
+        return;
+    }
+    uint64_t tenths = bytes / (HR_GIB / 10) + ((bytes % (HR_GIB / 10)) >= HR_GIB / 20 ? 1 : 0);
+    uint64_t whole = tenths / 10, tenth = tenths % 10;
+    if (whole >= 100)
+        snprintf(out, n, "%llu GB", (unsigned long long)(whole + (tenth >= 5)));
+    else if (tenth == 0)
+        snprintf(out, n, "%llu GB", (unsigned long long)whole);
+    else
+        snprintf(out, n, "%llu.%llu GB", (unsigned long long)whole, (unsigned long long)tenth);
 }

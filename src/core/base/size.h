@@ -26,4 +26,20 @@ void hr_size_format(uint64_t bytes, char *out, size_t n);
 /* Whole GiB, rounded up (the unit the plan speaks in). */
 uint64_t hr_size_round_up_gib(uint64_t bytes);
 
+/* The plan's and check's unit, for people: "64 GB", "15.6 GB", "512 MB", "unknown" —
+ * GB = GiB to the nearest tenth (whole from 100 GB up; 8388604 kB of swap is "8 GB", not
+ * "7.9"), MB below 1 GB, as the paging file dialog counts (docs/units.md). */
+void hr_size_gb(uint64_t bytes, char *out, size_t n);
+
+/* Sizes add up without wrapping: absurd inputs (a 16 EB --peak-commit, a corrupt recording)
+ * saturate instead of turning into small numbers. */
+static inline uint64_t hr_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t hr_sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 #endif

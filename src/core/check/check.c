@@ -1,6 +1,7 @@
 /* headroom — the check verdict: what the machine can back vs what the workload needs. */
 #include "core/check/check.h"
 
+#include "core/model/commit_ceiling.h"
 #include "core/model/procs.h"
 #include "core/base/size.h"
 
@@ -40,21 +41,8 @@ static hr_check_verdict judge(uint64_t capacity, uint64_t need)
     return HR_VERDICT_OK;
 }
 
-/* A cgroup caps memory + swap whatever the machine has. */
-static uint64_t cgroup_cap(const hr_snapshot *snap, uint64_t disk_swap)
-{
-    const hr_cgroup *g = &snap->cgroup;
-    if (g->memory_max_bytes == HR_UNKNOWN || g->memory_max_bytes == HR_UNLIMITED)
-        return HR_UNKNOWN;
-    uint64_t sw = disk_swap == HR_UNKNOWN ? 0 : disk_swap;
-    if (g->swap_max_bytes != HR_UNKNOWN && g->swap_max_bytes != HR_UNLIMITED && g->swap_max_bytes < sw)
-        sw = g->swap_max_bytes;
-    uint64_t cap = hr_sat_add(g->memory_max_bytes, sw);
-    if (g->memsw_max_bytes != HR_UNKNOWN && g->memsw_max_bytes != HR_UNLIMITED && g->memsw_max_bytes < cap)
-        cap = g->memsw_max_bytes;
-    return cap;
-}
-
+/* What the machine can back now: the real ceiling (core/model/commit_ceiling.h, the one
+ * status shows), with the RAM given by --ram when it differs from the machine's. */
 static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
 {
     const hr_plan_facts *f = &p->facts;
@@ -62,42 +50,32 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
         snprintf(basis, n, "a hypothetical machine: the paging file / swap in use is not known");
         return HR_UNKNOWN;
     }
-    const bool ram_given = f->ram_bytes != snap->ram.total_bytes;
-    const uint64_t disk = f->disk_paging_bytes;
-    const uint64_t limit = snap->commit.limit_bytes;
-    uint64_t cap = HR_UNKNOWN;
-    if (f->os == HR_OS_WINDOWS) {
-        if (!ram_given && limit != HR_UNKNOWN) {
-            cap = limit;
-            snprintf(basis, n, "the commit limit (RAM + paging files)");
-        } else if (disk != HR_UNKNOWN) {
-            cap = hr_sat_add(f->ram_bytes, disk);
-            snprintf(basis, n, "RAM + paging files");
-        }
-    } else if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
-        if (!ram_given && limit != HR_UNKNOWN) {
-            cap = limit;
-            snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2)");
-        } else if (disk != HR_UNKNOWN) {
-            cap = hr_sat_add(hr_plan_ram_commit_part(snap, f), disk);
-            snprintf(basis, n, "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
-        }
-    } else if (disk != HR_UNKNOWN) {
-        cap = hr_sat_add(f->ram_bytes, disk);
+    const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
+    hr_ceiling ce;
+    hr_ceiling_compute(snap, f->os, ram, HR_UNKNOWN, &ce);
+    switch (ce.basis) {
+    case HR_CEILING_COMMIT_LIMIT:
+        snprintf(basis, n, f->os == HR_OS_WINDOWS ? "the commit limit (RAM + paging files)"
+                                                  : "the commit limit, enforced (vm.overcommit_memory=2)");
+        break;
+    case HR_CEILING_COMMIT_PARTS:
+        snprintf(basis, n, f->os == HR_OS_WINDOWS ? "RAM + paging files"
+                 : "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
+        break;
+    case HR_CEILING_RAM_SWAP:
         snprintf(basis, n, "RAM + disk swap (the OOM killer acts when both are full; zram not counted)");
-    }
-    if (cap == HR_UNKNOWN) {
-        snprintf(basis, n, "the paging file / swap in use could not be read");
-        return HR_UNKNOWN;
-    }
-    uint64_t cg = f->os == HR_OS_LINUX ? cgroup_cap(snap, disk) : HR_UNKNOWN;
-    if (cg != HR_UNKNOWN && cg < cap) {
-        cap = cg;
+        break;
+    case HR_CEILING_CGROUP:
         snprintf(basis, n, "the cgroup's memory limit (memory.max + the swap it may use)");
+        break;
+    case HR_CEILING_UNKNOWN:
+        snprintf(basis, n, "the paging file / swap in use could not be read");
+        break;
     }
-    return cap;
+    return ce.bytes;
 }
 
+/* What it could back with the plan applied: the same ceiling, with the plan's paging. */
 static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
 {
     const hr_plan_facts *f = &p->facts;
@@ -106,13 +84,9 @@ static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
     if (f->os == HR_OS_LINUX && p->recommended.add_bytes == 0 && f->disk_paging_bytes != HR_UNKNOWN &&
         f->disk_paging_bytes > paging)
         paging = f->disk_paging_bytes;
-    uint64_t cap = hr_sat_add(hr_plan_ram_commit_part(f->hypothetical ? NULL : snap, f), paging);
-    if (snap && !f->hypothetical && f->os == HR_OS_LINUX) {
-        uint64_t cg = cgroup_cap(snap, paging);
-        if (cg != HR_UNKNOWN && cg < cap)
-            cap = cg;
-    }
-    return cap;
+    hr_ceiling ce;
+    hr_ceiling_compute(f->hypothetical ? NULL : snap, f->os, f->ram_bytes, paging, &ce);
+    return ce.bytes;
 }
 
 /* Windows "automatically manage" can grow to 3 × RAM, at most an eighth of the system volume
@@ -178,7 +152,7 @@ static void todo_close_apps(hr_check *c)
         if (!o->kind)
             continue;
         char sz[32];
-        hr_plan_gb(o->proc.commit_bytes, sz, sizeof sz);
+        hr_size_gb(o->proc.commit_bytes, sz, sizeof sz);
         int w = snprintf(list + used, sizeof list - used, "%s%s (%s)", named ? ", " : "", o->proc.name, sz);
         if (w < 0 || (size_t)w >= sizeof list - used)
             break;
@@ -192,6 +166,8 @@ static void todo_close_apps(hr_check *c)
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
 {
     memset(c, 0, sizeof *c);
+    c->snap = snap;
+    c->plan = p;
     const hr_plan_facts *f = &p->facts;
     const hr_plan_recommended *r = &p->recommended;
     if (f->hypothetical)
@@ -216,8 +192,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->verdict = judge(c->capacity_bytes, c->need_bytes);
     list_others(snap, c);
 
-    hr_plan_gb(c->capacity_bytes, a, sizeof a);
-    hr_plan_gb(c->need_bytes, b, sizeof b);
+    hr_size_gb(c->capacity_bytes, a, sizeof a);
+    hr_size_gb(c->need_bytes, b, sizeof b);
     const char *wl = hr_workload_label(c->workload);
     const char *tier3 = f->os == HR_OS_WINDOWS ? "paging file" : "swap";
     switch (c->verdict) {
@@ -291,14 +267,14 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     if (p->nothing_to_change)
         plan_helps = false;
     if (plan_helps) {
-        hr_plan_gb(r->maximum_bytes, a, sizeof a);
+        hr_size_gb(r->maximum_bytes, a, sizeof a);
         const char *rule = sizing_rule(r);
         char id_rule[48];
         if (f->cgroup_limited) {
-            hr_plan_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
+            hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
             TODO("raise-limit|X.cgroup", "raise this container's memory limit (now %s) to at least %s: swap cannot "
                                          "help until then", b,
-                 (hr_plan_gb(c->need_bytes, a, sizeof a), a));
+                 (hr_size_gb(c->need_bytes, a, sizeof a), a));
         } else if (f->wsl2) {
             TODO("wslconfig|X.wsl2", "set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
                                      "(headroom plan shows the steps)",
@@ -311,9 +287,21 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
             TODO(id_rule, "set a %s %s paging file on %s — headroom plan shows the exact steps", a,
                  r->fixed ? "fixed" : "ranged", r->target_known ? r->target : "a non-system SSD");
+        } else if (r->add_bytes == 0 && p->removal_count > 0) {
+            /* The swap kept already covers the size: what is left is moving off a bad place. */
+            snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
+            char list[256] = "";
+            for (int i = 0; i < p->removal_count; i++) {
+                const char *t = p->removals[i].text, *colon = strchr(t, ':');
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
+                         (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
+            }
+            TODO(id_rule, "switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
+                          "commands", list, a);
         } else {
             snprintf(id_rule, sizeof id_rule, "add-swap|%s", rule);
-            hr_plan_gb(r->add_bytes, b, sizeof b);
+            hr_size_gb(r->add_bytes, b, sizeof b);
             TODO(id_rule, "add a %s swap file%s%s — headroom plan shows the exact commands", b,
                  r->target_known ? " at " : "", r->target_known ? r->target_path : "");
         }

@@ -9,6 +9,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/json_writer.h"
+#include "core/base/render.h"
 #include "core/plan/plan.h"
 #include "core/model/snapshot.h"
 
@@ -53,19 +54,24 @@ typedef struct hr_check {
     int other_count;
     hr_check_other others[HR_CHECK_MAX_OTHERS];
     uint64_t others_commit_bytes;  /* browsers + chat apps among them */
+    const hr_snapshot *snap;       /* what was judged (NULL: a hypothetical machine) */
+    const hr_plan *plan;           /* the plan for it; the report embeds both */
 } hr_check;
 
 /* Judge. snap may be NULL (hypothetical machine: the verdict is then "unknown" for now and
- * given for the plan). plan is the plan for the same snapshot and inputs. */
+ * given for the plan). plan is the plan for the same snapshot and inputs; out keeps pointers
+ * to both (they must outlive it). The paging to-do item is the plan's recommendation in one
+ * line: its size, place and files are the plan's. */
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan,
                       hr_check *out);
 
-/* One screen of text (tiers, commit vs need, verdict, to-do, other users). */
-int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *plan, hr_buf *out,
-                  bool color);
-/* {"schema":"headroom.check/1","verdict":...,"status":{...},"plan":{...}}. snap may be NULL
- * (then "status" is null with a reason). */
-void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *plan,
-                   hr_json_writer *w);
+/* The report in r->format (text, JSON); the one entry point commands use. */
+void hr_check_render(const hr_check *c, hr_render *r);
+/* One screen of text (tiers, commit vs need, verdict, to-do, other users); 0 or the buffer's
+ * sticky error. */
+int hr_check_text(const hr_check *c, hr_buf *out, bool color);
+/* {"schema":"headroom.check/1","verdict":...,"status":{...},"plan":{...}}; "status" is null
+ * with a reason for a hypothetical machine. */
+void hr_check_json(const hr_check *c, hr_json_writer *w);
 
 #endif

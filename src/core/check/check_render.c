@@ -34,12 +34,12 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
     else if (f->vram_bytes == 0)
         hr_buf_puts(out, "none dedicated: an integrated GPU shares RAM\n");
     else {
-        hr_plan_gb(f->vram_bytes, a, sizeof a);
+        hr_size_gb(f->vram_bytes, a, sizeof a);
         hr_buf_printf(out, "%s", a);
         if (best && strcmp(f->vram_source, "--vram") != 0) {
             hr_buf_printf(out, "  %s", best->name);
             if (best->vram_used_bytes != HR_UNKNOWN) {
-                hr_plan_gb(best->vram_used_bytes, b, sizeof b);
+                hr_size_gb(best->vram_used_bytes, b, sizeof b);
                 hr_buf_printf(out, ", %s in use", b);
             }
         } else {
@@ -48,10 +48,10 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
         hr_buf_putc(out, '\n');
     }
     /* Tier 2: RAM. */
-    hr_plan_gb(f->ram_bytes, a, sizeof a);
+    hr_size_gb(f->ram_bytes, a, sizeof a);
     hr_buf_printf(out, "  2 RAM     %s", a);
     if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
-        hr_plan_gb(snap->ram.available_bytes, b, sizeof b);
+        hr_size_gb(snap->ram.available_bytes, b, sizeof b);
         hr_buf_printf(out, ", %s available now", b);
     } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
         hr_buf_printf(out, " (%s)", f->ram_source);
@@ -62,7 +62,7 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
     if (f->disk_paging_bytes == HR_UNKNOWN) {
         hr_buf_printf(out, "  3 %s  %s\n", t3, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
     } else {
-        hr_plan_gb(f->disk_paging_bytes, a, sizeof a);
+        hr_size_gb(f->disk_paging_bytes, a, sizeof a);
         hr_buf_printf(out, "  3 %s  %s on disk", t3, f->disk_paging_bytes ? a : "none");
         int shown = 0;
         for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
@@ -87,8 +87,10 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
     }
 }
 
-int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, hr_buf *out, bool color)
+int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 {
+    const hr_snapshot *snap = c->snap;
+    const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
     char a[32], b[32];
     if (f->hypothetical)
@@ -98,13 +100,13 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
                   f->hypothetical ? "a hypothetical machine" : f->recorded ? "the recorded machine" : "this machine");
     tiers(snap, p, out);
 
-    hr_plan_gb(c->capacity_bytes, a, sizeof a);
+    hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_buf_printf(out, "\n  can back  %s — %s\n", a, c->capacity_basis);
     if (c->charge_bytes != HR_UNKNOWN) {
-        hr_plan_gb(c->charge_bytes, b, sizeof b);
+        hr_size_gb(c->charge_bytes, b, sizeof b);
         hr_buf_printf(out, "  in use    %s committed now\n", b);
     }
-    hr_plan_gb(c->need_bytes, b, sizeof b);
+    hr_size_gb(c->need_bytes, b, sizeof b);
     hr_buf_printf(out, "  needs     %s at the run's peak — %s\n\n", b, c->need_basis);
 
     if (color)
@@ -113,7 +115,7 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
         hr_buf_puts(out, hr_check_verdict_label(c->verdict));
     hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
-        hr_plan_gb(c->capacity_after_bytes, a, sizeof a);
+        hr_size_gb(c->capacity_after_bytes, a, sizeof a);
         hr_buf_printf(out, "  with the plan: %s → %s\n", a, hr_check_verdict_label(c->verdict_after));
     }
 
@@ -129,8 +131,8 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
         hr_buf_puts(out, "\nBiggest other memory users now (close what you do not need before a run, S5.2):\n");
         for (int i = 0; i < c->other_count; i++) {
             const hr_check_other *o = &c->others[i];
-            hr_plan_gb(o->proc.commit_bytes, a, sizeof a);
-            hr_plan_gb(o->proc.resident_bytes, b, sizeof b);
+            hr_size_gb(o->proc.commit_bytes, a, sizeof a);
+            hr_size_gb(o->proc.resident_bytes, b, sizeof b);
             int np = o->proc.processes > 1 ? o->proc.processes : 1;
             hr_buf_printf(out, "  %-22.22s %9s private, %9s in RAM", o->proc.name, a, b);
             if (np > 1)
@@ -143,7 +145,7 @@ int hr_check_text(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, 
     const int warnings_left = p->warning_count;
     if (warnings_left)
         hr_buf_printf(out, "\n%d more note%s in headroom plan.\n", warnings_left, warnings_left == 1 ? "" : "s");
-    return out->len > 0 ? 0 : HR_ENOMEM;
+    return hr_buf_error(out);
 }
 
 static void json_size(hr_json_writer *w, const char *key, uint64_t v)
@@ -154,8 +156,10 @@ static void json_size(hr_json_writer *w, const char *key, uint64_t v)
         hr_json_u64(w, key, v);
 }
 
-void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *p, hr_json_writer *w)
+void hr_check_json(const hr_check *c, hr_json_writer *w)
 {
+    const hr_snapshot *snap = c->snap;
+    const hr_plan *p = c->plan;
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", HR_CHECK_SCHEMA);
     if (c->verdict == HR_VERDICT_UNKNOWN) {
@@ -218,4 +222,20 @@ void hr_check_json(const hr_check *c, const hr_snapshot *snap, const hr_plan *p,
     }
     hr_plan_json(p, w, "plan");
     hr_json_end_object(w);
+}
+
+void hr_check_render(const hr_check *c, hr_render *r)
+{
+    switch (r->format) {
+    case HR_FORMAT_TEXT:
+        hr_check_text(c, r->out, r->color);   /* a failed write stays in the buffer (sticky) */
+        break;
+    case HR_FORMAT_JSON:
+        hr_check_json(c, &r->json);
+        break;
+    case HR_FORMAT_HTML:
+    case HR_FORMAT_PROMETHEUS:
+        hr_render_unsupported(r);
+        break;
+    }
 }

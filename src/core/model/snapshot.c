@@ -1,5 +1,7 @@
 #include "core/model/snapshot.h"
 
+#include "core/base/size.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,9 +104,14 @@ uint64_t hr_snapshot_disk_paging_bytes(const hr_snapshot *s)
         const hr_paging *p = &s->paging[i];
         if (p->kind == HR_PAGING_ZRAM || p->size_bytes == HR_UNKNOWN)
             continue;
-        sum += p->size_bytes;
+        sum = hr_sat_add(sum, p->size_bytes);
     }
     return sum;
+}
+
+uint64_t hr_snapshot_disk_paging_known(const hr_snapshot *s)
+{
+    return s->paging_s.ok ? hr_snapshot_disk_paging_bytes(s) : HR_UNKNOWN;
 }
 
 const char *hr_paging_kind_name(hr_paging_kind k)

@@ -139,8 +139,10 @@ typedef struct hr_volume {
     hr_device dev;                /* mount_point is the key: "C:\\", "/", "/data" */
     bool is_system;               /* Windows system drive / Linux root file system */
     bool holds_paging;
-    hr_tri can_hold_swap;         /* file system type can hold a swap/paging file */
+    hr_tri can_hold_swap;         /* can hold a swap/paging file (core/model/swap_target.h) */
     char why_not[HR_SNAP_WHY_MAX];/* why it cannot (tmpfs, overlay, NFS, read-only...) */
+    bool read_only;               /* mounted read-only */
+    int fs_devices;               /* btrfs: devices the file system spans; 0 = not known */
 } hr_volume;
 
 typedef struct hr_zram {
@@ -286,6 +288,8 @@ bool hr_snapshot_partial(const hr_snapshot *s);
 
 /* Sum of all paging areas that are a disk backstop (files, partitions, pagefiles; not zram). */
 uint64_t hr_snapshot_disk_paging_bytes(const hr_snapshot *s);
+/* The same, or HR_UNKNOWN when the list of paging areas in use could not be read. */
+uint64_t hr_snapshot_disk_paging_known(const hr_snapshot *s);
 
 const char *hr_paging_kind_name(hr_paging_kind k);
 const char *hr_paging_mode_name(hr_paging_mode m);

@@ -5,16 +5,19 @@
  * or as a range, what to remove, what else to change, each line with its reason and the rule
  * it comes from. Pure: no OS calls, no I/O; the same inputs give the same plan on any OS.
  *
- * Split by concept: plan.c (facts: what the inputs and the snapshot say), plan_sizing.c
- * (S4.1/S4.2 table and peak-commit sizing), plan_placement.c (S3.3/S4.3/S5.4 ranking),
- * plan_warnings.c, plan_steps.c (S3.1 safe order, Linux commands), plan_render.c. */
+ * Split by concept: plan.c runs the stages in order (plan_stages.h, internal): plan_facts.c
+ * (what the inputs and the snapshot say), plan_sizing.c (S4.1/S4.2 table and peak-commit
+ * sizing), plan_placement.c (S3.3/S4.3/S5.4 ranking), plan_warnings.c, plan_steps.c (S3.1
+ * safe order, Linux commands); plan_render.c writes it; plan_workload.c and plan_lines.c are
+ * the small tables and lists the stages share. The stages never call back into plan.c. */
 #ifndef HR_PLAN_H
 #define HR_PLAN_H
 
 #include "core/base/buf.h"
-#include "core/model/comfy_args.h"
 #include "core/base/error.h"
 #include "core/base/json_writer.h"
+#include "core/base/render.h"
+#include "core/model/comfy_args.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -30,10 +33,8 @@
 #define HR_PLAN_MAX_REMOVALS 16
 #define HR_PLAN_CAND_REASONS 8
 
-/* Free space the plan leaves on a volume after the file exists: at least this much and at
- * least HR_PLAN_RESERVE_PERCENT of the volume (S3.3: not beyond ~95%; S6: trouble below 10 GB). */
-#define HR_PLAN_RESERVE_MIN_BYTES ((uint64_t)10 << 30)
-#define HR_PLAN_RESERVE_PERCENT 5
+/* The free space the plan leaves on a volume is the one reserve apply keeps too:
+ * hr_reserve_bytes() in core/model/swap_target.h. */
 /* Margin over a known peak commit (docs/plan.md): S4.1 says ControlNet, LoRAs and upscale
  * nodes push the peak higher than the one measured, so size for 25 % more. */
 #define HR_PLAN_PEAK_MARGIN_PERCENT 25
@@ -174,51 +175,26 @@ typedef struct hr_plan {
 } hr_plan;
 
 /* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only
- * when the facts the sizing needs are missing (HR_ENOENT: RAM unknown and not given), with a
+ * when the facts the sizing needs are missing (HR_EPARTIAL: RAM unknown and not given), with a
  * message saying which flag gives it. */
 int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out,
                     hr_error *err);
 
-/* Renderers (plan_render.c). */
+/* The plan in r->format (text, JSON); the one entry point commands use. */
+void hr_plan_render(const hr_plan *p, hr_render *r);
+/* The same as text, into out; 0 or the buffer's sticky error. */
 int hr_plan_text(const hr_plan *p, hr_buf *out);
-/* With key == NULL a complete document with "schema"; with a key, a member of an open object. */
+/* With key == NULL a complete document with "schema"; with a key, a member of an open object
+ * (check embeds the plan). */
 void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
 
 /* Lookups for tests and check: the warning with this id, or NULL. */
 const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);
 
-/* --- internal: the stages, one file each; called by hr_plan_compute in this order --- */
-void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan_facts *f);
-void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
-void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
-void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
-void hr_plan_write_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p);
-
-/* Sizes add up without wrapping: absurd inputs (a 16 EB --peak-commit, a corrupt recording)
- * saturate instead of turning into small numbers. */
-static inline uint64_t hr_sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-static inline uint64_t hr_sat_mul(uint64_t a, uint64_t b)
-{
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
-/* Append a line (silently dropped when the list is full: lists are sized for every rule). */
+/* Append a line (silently dropped when the list is full: lists are sized for every rule).
+ * id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */
 HR_PRINTF(5, 6)
 void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,
                       const char *fmt, ...);
-/* id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */
-
-/* The S4.1 row for a RAM size (installed 16 GB reads as 15.6 GiB: rows are bands). */
-hr_ram_row hr_plan_ram_row(uint64_t ram_bytes);
-
-/* The part of the commit limit that RAM gives: all of it on Windows and in Linux modes 0/1;
- * overcommit_ratio % (or overcommit_kbytes) of it in Linux mode 2 (mm/util.c vm_commit_limit). */
-uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f);
-
-/* Whole GiB, as the plan speaks ("64 GB"); sizes in the dialog are MB = MiB. */
-void hr_plan_gb(uint64_t bytes, char *out, unsigned long n);
 
 #endif

@@ -1,13 +1,15 @@
 /* headroom — where: rank every drive / file system that could hold the paging file or swap
  * file, and pick the best (S3.3, S4.3, S5.4, S6).
  *
- * Order: can hold it at all (never removable, USB, or a file system that cannot hold one)
- * → has room for it while keeping max(10 GB, 5 % of the volume) free → solid state over
- * rotational → room for the fixed size over room for the range only → not the system drive
- * → most room. */
-#include "core/plan/plan.h"
+ * Order: can hold it at all (never removable, USB, or a file system that cannot hold one:
+ * core/model/swap_target.h, the rule apply uses) → has room for it while keeping the reserve
+ * free, max(10 GB, 5 % of the volume), once the file is at its maximum (the check apply makes)
+ * → solid state over rotational → room for the full size over room for a smaller one → not
+ * the system drive → most room. */
+#include "core/plan/plan_stages.h"
 
 #include "core/base/size.h"
+#include "core/model/swap_target.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -25,14 +27,6 @@ static bool ieq(const char *a, const char *b)
     return *a == *b;
 }
 
-static bool istarts(const char *s, const char *prefix)
-{
-    for (; *prefix; s++, prefix++)
-        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
-            return false;
-    return true;
-}
-
 /* "D:\\" → "D:"; "" when the text has no drive letter. */
 static void drive_of(const char *path, char out[3])
 {
@@ -42,35 +36,6 @@ static void drive_of(const char *path, char out[3])
         out[1] = ':';
         out[2] = '\0';
     }
-}
-
-/* File systems that cannot hold a swap / paging file, with why (os-memory-apis §10.3). */
-static const char *fs_refusal(hr_os os, const char *fs)
-{
-    if (!fs[0])
-        return NULL;
-    if (ieq(fs, "vfat") || ieq(fs, "fat") || ieq(fs, "fat32") || ieq(fs, "msdos") || ieq(fs, "exfat"))
-        return "FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)";
-    if (os == HR_OS_WINDOWS)
-        return NULL;
-    static const char *const ram_fs[] = {"tmpfs", "ramfs", "devtmpfs"};
-    for (size_t i = 0; i < sizeof ram_fs / sizeof ram_fs[0]; i++)
-        if (ieq(fs, ram_fs[i]))
-            return "lives in RAM: swapping RAM to RAM is pointless, and swapon refuses it";
-    if (ieq(fs, "overlay") || ieq(fs, "aufs"))
-        return "an overlay (container) file system cannot hold a swap file";
-    if (istarts(fs, "nfs") || ieq(fs, "cifs") || ieq(fs, "smb3") || ieq(fs, "9p") || ieq(fs, "virtiofs"))
-        return "a network / shared file system: swap over it is unsafe";
-    if (istarts(fs, "fuse") || ieq(fs, "squashfs") || ieq(fs, "iso9660") || ieq(fs, "zfs") || ieq(fs, "ntfs3") ||
-        ieq(fs, "ntfs"))
-        return "the kernel cannot activate a swap file on this file system";
-    return NULL;
-}
-
-static uint64_t reserve_for(uint64_t total)
-{
-    uint64_t pct = total != HR_UNKNOWN ? total / 100 * HR_PLAN_RESERVE_PERCENT : 0;
-    return pct > HR_PLAN_RESERVE_MIN_BYTES ? pct : HR_PLAN_RESERVE_MIN_BYTES;
 }
 
 /* Paging / swap already on this volume (it will be replaced, so its space counts as room). */
@@ -132,7 +97,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
      * swap file already there stays (the new file is added beside it). */
     c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN
                     : hr_sat_add(v->dev.fs_free_bytes, os == HR_OS_WINDOWS ? c->existing_bytes : 0);
-    c->reserve_bytes = reserve_for(c->total_bytes);
+    c->reserve_bytes = hr_reserve_bytes(c->total_bytes);
     c->eligible = true;
 
     /* Never removable media (S5.4). */
@@ -146,12 +111,11 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         C(c, "usb|S5.4", "a USB disk%s: unplugging it leaves the system without its paging file",
           v->dev.encrypted == HR_TRI_YES ? ", encrypted" : "");
     }
-    const char *refusal = fs_refusal(os, v->dev.fs_type);
-    if (v->can_hold_swap == HR_TRI_NO || refusal) {
+    char why[HR_SNAP_WHY_MAX];
+    if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
         c->eligible = false;
         C(c, "fs|X.fs", "%s%s%s", v->dev.fs_type[0] ? v->dev.fs_type : "this file system",
-          v->dev.fs_type[0] ? ": " : " ",
-          refusal ? refusal : v->why_not[0] ? v->why_not : "cannot hold a swap / paging file");
+          v->dev.fs_type[0] ? ": " : " ", why);
     }
 
     /* Kind of drive (S3.3). */
@@ -169,25 +133,29 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         C(c, "btrfs|X.btrfs", "btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
                               "system, and its subvolume cannot be snapshotted while it is active");
 
-    /* Room, keeping max(10 GB, 5 %) free (S3.3, S6). */
+    /* Room, keeping the reserve free once the file is at its maximum (S3.3, S6). */
     char fr[32], rs[32], mx[32];
-    hr_plan_gb(c->reserve_bytes, rs, sizeof rs);
-    hr_plan_gb(maximum, mx, sizeof mx);
-    if (c->free_bytes == HR_UNKNOWN) {
+    hr_size_gb(c->reserve_bytes, rs, sizeof rs);
+    hr_size_gb(maximum, mx, sizeof mx);
+    if (c->free_bytes == HR_UNKNOWN || c->total_bytes == HR_UNKNOWN) {
         C(c, "free-unknown|S3.3", "free space not known: make sure %s plus %s stays free", mx, rs);
     } else {
-        hr_plan_gb(c->free_bytes, fr, sizeof fr);
-        c->fits_fixed = c->free_bytes >= hr_sat_add(maximum, c->reserve_bytes);
-        c->fits_range = c->free_bytes >= hr_sat_add(range_initial, c->reserve_bytes);
+        hr_size_gb(c->free_bytes, fr, sizeof fr);
+        c->fits_fixed = hr_room_ok(c->total_bytes, c->free_bytes, maximum);
+        /* Room for less than the maximum, but at least half of it: the plan caps the size
+         * at what fits rather than let a file grow into the reserve (S6). */
+        c->fits_range = !c->fits_fixed && hr_room_largest(c->total_bytes, c->free_bytes) >= range_initial;
         if (c->fits_fixed) {
             char left[32];
-            hr_plan_gb(c->free_bytes - maximum, left, sizeof left);
+            hr_size_gb(c->free_bytes - maximum, left, sizeof left);
             C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
               c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
               mx, rs);
         } else if (c->fits_range) {
-            C(c, "room-range|S3.2", "%s free: room for the range's initial size only, not for a fixed %s "
-                                    "(keep at least %s free)", fr, mx, rs);
+            char most[32];
+            hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
+            C(c, "room-smaller|S6", "%s free: room for a %s file at most, not for %s (keep at least %s free)",
+              fr, most, mx, rs);
         } else {
             C(c, "no-room|S6", "%s free: too little for %s while keeping %s free (below that the file cannot "
                                "grow and runs stall)", fr, mx, rs);
@@ -234,8 +202,8 @@ static void advise_kind(hr_plan *p)
 {
     hr_plan_recommended *r = &p->recommended;
     char mx[32], need[32];
-    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
-    hr_plan_gb(hr_sat_add(r->maximum_bytes, HR_PLAN_RESERVE_MIN_BYTES), need, sizeof need);
+    hr_size_gb(r->maximum_bytes, mx, sizeof mx);
+    hr_size_gb(hr_sat_add(r->maximum_bytes, HR_RESERVE_MIN_BYTES), need, sizeof need);
     if (p->facts.os == HR_OS_WINDOWS)
         snprintf(r->target_advice, sizeof r->target_advice,
                  "a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
@@ -316,6 +284,7 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
 
 void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
+    (void)in;
     hr_plan_recommended *r = &p->recommended;
     r->add_bytes = r->maximum_bytes;
     if (p->facts.wsl2) {
@@ -350,24 +319,21 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
         r->target_known = true;
         hr_strlcpy(r->target, best->target, sizeof r->target);
         hr_strlcpy(r->target_path, best->path, sizeof r->target_path);
-        if (!best->fits_fixed && best->fits_range && r->fixed && !in->range) {
-            /* S3.2: when space is tight, a range rather than nothing. */
-            r->initial_bytes = hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
-            r->fixed = false;
-            for (int i = 0; i < r->reason_count; i++)   /* "initial = maximum" no longer holds */
-                if (strcmp(r->reasons[i].id, "fixed") == 0) {
-                    memmove(&r->reasons[i], &r->reasons[i + 1],
-                            (size_t)(r->reason_count - i - 1) * sizeof r->reasons[0]);
-                    r->reason_count--;
-                    break;
-                }
-            char a[32], b[32];
-            hr_plan_gb(r->initial_bytes, a, sizeof a);
-            hr_plan_gb(r->maximum_bytes, b, sizeof b);
-            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "range-forced|S3.2",
-                             "%s has room for the range's initial size but not for a fixed %s with space to spare: "
-                             "initial %s, maximum %s (free more space to make it fixed and remove the stall at "
-                             "each expansion)", best->target, b, a, b);
+        if (!best->fits_fixed && best->fits_range) {
+            /* Less room than the maximum needs with the reserve kept: the largest file that
+             * keeps it (apply refuses more, and a file grown into the last free space stalls
+             * the run: S6). */
+            char a[32], b[32], rs[32];
+            const uint64_t was = r->maximum_bytes;
+            r->maximum_bytes = hr_room_largest(best->total_bytes, best->free_bytes);
+            r->initial_bytes = r->fixed ? r->maximum_bytes
+                                        : hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
+            hr_size_gb(r->maximum_bytes, a, sizeof a);
+            hr_size_gb(was, b, sizeof b);
+            hr_size_gb(best->reserve_bytes, rs, sizeof rs);
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                             "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
+                             "(free more space there for the full %s)", best->target, a, rs, b, a, b);
         }
     }
     find_removals(snap, p);

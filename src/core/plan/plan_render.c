@@ -31,17 +31,17 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                   f->hypothetical ? " (a hypothetical machine: facts from the flags)"
                   : f->recorded   ? " (a recorded machine)" : "");
     hr_buf_puts(out, "\nFacts\n");
-    hr_plan_gb(f->ram_bytes, a, sizeof a);
+    hr_size_gb(f->ram_bytes, a, sizeof a);
     hr_buf_printf(out, "  RAM        %s (%s)\n", a, f->ram_source);
     if (f->vram_bytes == HR_UNKNOWN)
         hr_buf_puts(out, "  VRAM       unknown (give --vram SIZE)\n");
     else if (f->vram_bytes == 0)
         hr_buf_printf(out, "  VRAM       none dedicated: integrated GPU (%s)\n", f->vram_source);
     else {
-        hr_plan_gb(f->vram_bytes, a, sizeof a);
+        hr_size_gb(f->vram_bytes, a, sizeof a);
         hr_buf_printf(out, "  VRAM       %s (%s)", a, f->vram_source);
         if (f->effective_vram_bytes != f->vram_bytes) {
-            hr_plan_gb(f->effective_vram_bytes, b, sizeof b);
+            hr_size_gb(f->effective_vram_bytes, b, sizeof b);
             hr_buf_printf(out, ", %s usable after --reserve-vram", b);
         }
         hr_buf_putc(out, '\n');
@@ -53,7 +53,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     if (flags[0])
         hr_buf_printf(out, "  launcher   %s\n", flags);
     if (f->disk_paging_bytes != HR_UNKNOWN) {
-        hr_plan_gb(f->disk_paging_bytes, a, sizeof a);
+        hr_size_gb(f->disk_paging_bytes, a, sizeof a);
         hr_buf_printf(out, "  now        %s of %s on disk\n", a, win ? "paging file" : "swap");
     }
     if (!f->volumes_known && !f->wsl2)
@@ -61,12 +61,12 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                       f->hypothetical ? " (a hypothetical machine)" : "");
 
     hr_buf_puts(out, "\nRecommendation\n");
-    hr_plan_gb(r->maximum_bytes, a, sizeof a);
+    hr_size_gb(r->maximum_bytes, a, sizeof a);
     if (r->fixed)
         hr_buf_printf(out, "  %s fixed (initial = maximum = %llu MB)", a,
                       (unsigned long long)(r->maximum_bytes / HR_MIB));
     else {
-        hr_plan_gb(r->initial_bytes, b, sizeof b);
+        hr_size_gb(r->initial_bytes, b, sizeof b);
         hr_buf_printf(out, "  %s to %s (initial %llu MB, maximum %llu MB)", b, a,
                       (unsigned long long)(r->initial_bytes / HR_MIB),
                       (unsigned long long)(r->maximum_bytes / HR_MIB));
@@ -76,12 +76,12 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     else
         hr_buf_printf(out, " on %s\n", r->target_advice);
     if (!win && !f->wsl2 && r->add_bytes != r->maximum_bytes) {
-        hr_plan_gb(r->add_bytes, b, sizeof b);
+        hr_size_gb(r->add_bytes, b, sizeof b);
         hr_buf_printf(out, "  the swap kept counts: add %s\n", b);
     }
     if (r->basis == HR_BASIS_PEAK) {
-        hr_plan_gb(r->peak_bytes, b, sizeof b);
-        hr_plan_gb(r->table_bytes, a, sizeof a);
+        hr_size_gb(r->peak_bytes, b, sizeof b);
+        hr_size_gb(r->table_bytes, a, sizeof a);
         hr_buf_printf(out, "  basis: the peak commit %s + %d %% (the table alone: %s)\n", b,
                       HR_PLAN_PEAK_MARGIN_PERCENT, a);
     } else {
@@ -123,7 +123,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
             }
         }
     }
-    return out->len > 0 ? 0 : HR_ENOMEM;
+    return hr_buf_error(out);
 }
 
 static void json_lines(hr_json_writer *w, const char *key, const hr_plan_line *l, int n)
@@ -257,4 +257,20 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_end_array(w);
     hr_json_bool(w, "nothing_to_change", p->nothing_to_change);
     hr_json_end_object(w);
+}
+
+void hr_plan_render(const hr_plan *p, hr_render *r)
+{
+    switch (r->format) {
+    case HR_FORMAT_TEXT:
+        hr_plan_text(p, r->out);   /* a failed write stays in the buffer (sticky) */
+        break;
+    case HR_FORMAT_JSON:
+        hr_plan_json(p, &r->json, NULL);
+        break;
+    case HR_FORMAT_HTML:
+    case HR_FORMAT_PROMETHEUS:
+        hr_render_unsupported(r);
+        break;
+    }
 }

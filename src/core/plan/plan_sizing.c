@@ -11,9 +11,10 @@
  *              SD 1.5                       → 32 GB   (S4.1 light models)
  *   32 GB row: as the 16 GB row, but VRAM unknown → 32 GB (S6 "32 GB RAM → 32 GB")
  *   64 GB+ row                              → 32 GB backstop (S4.1); RAM absorbs offload */
-#include "core/plan/plan.h"
+#include "core/plan/plan_stages.h"
 
 #include "core/base/size.h"
+#include "core/model/commit_ceiling.h"
 
 #include <string.h>
 
@@ -28,13 +29,26 @@ static uint64_t gib(uint64_t n)
 #define R(id_rule, ...) \
     hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, id_rule, __VA_ARGS__)
 
+hr_ram_row hr_plan_ram_row(uint64_t ram_bytes)
+{
+    /* Bands around the table's sizes: installed memory reads a little under its label
+     * (16 GB → 15.6 GiB), and an iGPU takes its share before the OS counts (S4.3). */
+    if (ram_bytes < (uint64_t)12 << 30)
+        return HR_ROW_8;
+    if (ram_bytes < (uint64_t)24 << 30)
+        return HR_ROW_16;
+    if (ram_bytes < (uint64_t)48 << 30)
+        return HR_ROW_32;
+    return HR_ROW_64;
+}
+
 static void size_from_table(hr_plan *p)
 {
     const hr_plan_facts *f = &p->facts;
     hr_plan_recommended *r = &p->recommended;
     char ram[32], vram[32];
-    hr_plan_gb(f->ram_bytes, ram, sizeof ram);
-    hr_plan_gb(f->effective_vram_bytes, vram, sizeof vram);
+    hr_size_gb(f->ram_bytes, ram, sizeof ram);
+    hr_size_gb(f->effective_vram_bytes, vram, sizeof vram);
     char flags[128];
     hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
 
@@ -109,16 +123,6 @@ static void size_from_table(hr_plan *p)
     r->table_bytes = size;
 }
 
-uint64_t hr_plan_ram_commit_part(const hr_snapshot *snap, const hr_plan_facts *f)
-{
-    if (f->os != HR_OS_LINUX || !snap || snap->commit.overcommit_mode != HR_OVERCOMMIT_NEVER)
-        return f->ram_bytes;
-    if (snap->commit.overcommit_kbytes != HR_UNKNOWN && snap->commit.overcommit_kbytes)
-        return hr_sat_mul(snap->commit.overcommit_kbytes, 1024);
-    uint64_t ratio = snap->commit.overcommit_ratio != HR_UNKNOWN ? snap->commit.overcommit_ratio : 50;
-    return hr_sat_add(hr_sat_mul(f->ram_bytes / 100, ratio), f->ram_bytes % 100 * (ratio % 1000) / 100);
-}
-
 void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
     hr_plan_recommended *r = &p->recommended;
@@ -132,15 +136,15 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         const uint64_t peak = in->peak_commit_bytes;
         const uint64_t want = hr_sat_add(hr_sat_mul(peak / 100, 100 + HR_PLAN_PEAK_MARGIN_PERCENT),
                                          peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100);
-        const uint64_t from_ram = hr_plan_ram_commit_part(snap, &p->facts);
+        const uint64_t from_ram = hr_commit_ram_part(snap, p->facts.os, p->facts.ram_bytes);
         const uint64_t need = want > from_ram ? want - from_ram : 0;
         r->peak_sized_bytes = hr_sat_mul(hr_size_round_up_gib(need), HR_GIB);
         char a[32], b[32], c[32], d[32], t[32];
-        hr_plan_gb(peak, a, sizeof a);
-        hr_plan_gb(want, b, sizeof b);
-        hr_plan_gb(from_ram, c, sizeof c);
-        hr_plan_gb(r->peak_sized_bytes, d, sizeof d);
-        hr_plan_gb(r->table_bytes, t, sizeof t);
+        hr_size_gb(peak, a, sizeof a);
+        hr_size_gb(want, b, sizeof b);
+        hr_size_gb(from_ram, c, sizeof c);
+        hr_size_gb(r->peak_sized_bytes, d, sizeof d);
+        hr_size_gb(r->table_bytes, t, sizeof t);
         R("peak|S4.1", "sized from the peak commit (the seed's real reference): %s + %d %% margin = %s; "
                        "RAM gives %s of the commit limit, so the paging file must give %s (the table alone says %s)",
           a, HR_PLAN_PEAK_MARGIN_PERCENT, b, c, d, t);
@@ -154,13 +158,13 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 
     /* Linux overcommit mode 2: only overcommit_ratio % of RAM counts toward the enforced
      * limit, so the table's RAM + paging falls short by the rest; the swap makes it up. */
-    const uint64_t ram_part = hr_plan_ram_commit_part(snap, &p->facts);
+    const uint64_t ram_part = hr_commit_ram_part(snap, p->facts.os, p->facts.ram_bytes);
     if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {
         uint64_t extra = hr_sat_mul(hr_size_round_up_gib(p->facts.ram_bytes - ram_part), HR_GIB);
         char a[32], b[32];
-        hr_plan_gb(extra, a, sizeof a);
+        hr_size_gb(extra, a, sizeof a);
         maximum = hr_sat_add(maximum, extra);
-        hr_plan_gb(maximum, b, sizeof b);
+        hr_size_gb(maximum, b, sizeof b);
         R("overcommit-never|X.overcommit", "vm.overcommit_memory=2 counts only part of RAM toward the commit "
                                            "limit: %s more swap makes up the rest, %s in all", a, b);
     }
@@ -172,8 +176,8 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
         r->fixed = false;
         char a[32], b[32];
-        hr_plan_gb(r->initial_bytes, a, sizeof a);
-        hr_plan_gb(r->maximum_bytes, b, sizeof b);
+        hr_size_gb(r->initial_bytes, a, sizeof a);
+        hr_size_gb(r->maximum_bytes, b, sizeof b);
         R("range|S3.2", "--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
                         "stall each time it grows", a, b);
     } else {

@@ -4,7 +4,7 @@
  * the old one is removed, so there is never a moment without a paging file; "Set" is pressed
  * for each drive (S5.1). Linux: the commands, the new swap switched on before any old one is
  * switched off. `plan` only prints them; it changes nothing. */
-#include "core/plan/plan.h"
+#include "core/plan/plan_stages.h"
 
 #include "core/base/size.h"
 
@@ -63,7 +63,7 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
     char mx[32];
-    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
+    hr_size_gb(r->maximum_bytes, mx, sizeof mx);
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
         step(p, "already|S3.2", NULL, "nothing to change: %s already has a fixed paging file of at least %s",

@@ -1,9 +1,10 @@
 /* headroom — what else to change: warnings where, and only where, the facts call for them.
  * Each has a stable id (tests and scripts key on it) and the rule it comes from; rules with
  * an X. prefix are headroom's own, with their sources in docs/plan.md. */
-#include "core/plan/plan.h"
+#include "core/plan/plan_stages.h"
 
 #include "core/base/size.h"
+#include "core/model/swap_target.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
     char mx[32];
-    hr_plan_gb(r->maximum_bytes, mx, sizeof mx);
+    hr_size_gb(r->maximum_bytes, mx, sizeof mx);
 
     /* Crash dumps go through the paging file on the system drive. */
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
@@ -67,14 +68,11 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     if (windows_automatic(snap)) {
         /* "Nearly full": under twice the free space the plan keeps on any drive, max(10 GB,
          * 5 %) — the seed saw Windows shrink the file with "only a few GB" free (S1.2b). */
-        uint64_t reserve = HR_PLAN_RESERVE_MIN_BYTES;
-        if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN &&
-            sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT > reserve)
-            reserve = sv->dev.fs_total_bytes / 100 * HR_PLAN_RESERVE_PERCENT;
+        uint64_t reserve = hr_reserve_bytes(sv ? sv->dev.fs_total_bytes : HR_UNKNOWN);
         bool nearly_full = sv && sv->dev.fs_free_bytes != HR_UNKNOWN && sv->dev.fs_free_bytes < 2 * reserve;
         if (nearly_full) {
             char fr[32];
-            hr_plan_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
+            hr_size_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
             W("auto-full-system|S1.2",
               "the paging file is managed automatically and the system drive has only %s free: Windows silently "
               "shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another drive",
@@ -114,7 +112,7 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
           "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
           "(headroom plan --os windows)");
     if (f->cgroup_limited) {
-        hr_plan_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
+        hr_size_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
         bool no_swap = snap->cgroup.swap_max_bytes == 0;
         W("cgroup-limit|X.cgroup",
           "this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
@@ -127,7 +125,7 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
           "CAP_SYS_ADMIN) — run the plan on the host");
     }
     if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
-        hr_plan_gb(snap->commit.limit_bytes, a, sizeof a);
+        hr_size_gb(snap->commit.limit_bytes, a, sizeof a);
         uint64_t ratio = snap->commit.overcommit_ratio;
         W("overcommit-never|X.overcommit",
           "vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
@@ -151,13 +149,13 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     char a[32];
 
     if (r->upgrade_ram_first) {
-        hr_plan_gb(f->ram_bytes, a, sizeof a);
+        hr_size_gb(f->ram_bytes, a, sizeof a);
         W("upgrade-ram|S4.1",
           "%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly", a);
     }
     if (f->integrated_gpu) {
         if (f->integrated_shared_bytes != HR_UNKNOWN) {
-            hr_plan_gb(f->integrated_shared_bytes, a, sizeof a);
+            hr_size_gb(f->integrated_shared_bytes, a, sizeof a);
             W("integrated-gpu|S4.3",
               "an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
               "only about 6 GB usable", a);
@@ -184,7 +182,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     if (p->candidate_count > 0 && !r->target_known && !f->in_container)
         W("no-target|S3.3",
           "no drive here can take a %s file (see the candidates): free space on an SSD, or add one",
-          (hr_plan_gb(r->maximum_bytes, a, sizeof a), a));
+          (hr_size_gb(r->maximum_bytes, a, sizeof a), a));
     if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
         W("hdd-only|S3.3",
           "only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none");

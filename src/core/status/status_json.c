@@ -3,6 +3,8 @@
  * the section's "unknown_reason" says why. */
 #include "core/status/status_render.h"
 
+#include "core/model/commit_ceiling.h"
+
 static void u64_or_null(hr_json_writer *w, const char *key, uint64_t v)
 {
     if (v == HR_UNKNOWN)
@@ -76,31 +78,6 @@ static const char *overcommit_name(hr_overcommit m)
     }
 }
 
-uint64_t hr_status_real_ceiling(const hr_snapshot *s)
-{
-    uint64_t ceiling;
-    if (s->commit.enforced == HR_TRI_YES)
-        ceiling = s->commit.limit_bytes;
-    else if (s->ram.total_bytes == HR_UNKNOWN || !s->paging_s.ok)
-        return HR_UNKNOWN;
-    else /* zram is not counted: its pages still live in RAM (S5.3) */
-        ceiling = s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
-    /* A cgroup caps memory (v2: plus its swap allowance; v1: memory+swap) before RAM does. */
-    const hr_cgroup *g = &s->cgroup;
-    uint64_t cap = HR_UNKNOWN;
-    if (g->s.ok && g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED) {
-        cap = g->memory_max_bytes;
-        if (g->memory_version == HR_CGROUP_V2 && g->swap_max_bytes != HR_UNKNOWN) {
-            uint64_t sw = g->swap_max_bytes == HR_UNLIMITED ? hr_snapshot_disk_paging_bytes(s) : g->swap_max_bytes;
-            cap = cap + sw < cap ? UINT64_MAX - 2 : cap + sw;
-        } else if (g->memory_version == HR_CGROUP_V1 && g->memsw_max_bytes != HR_UNKNOWN &&
-                   g->memsw_max_bytes != HR_UNLIMITED) {
-            cap = g->memsw_max_bytes;
-        }
-    }
-    return cap != HR_UNKNOWN && ceiling != HR_UNKNOWN && cap < ceiling ? cap : ceiling;
-}
-
 static void platform(hr_json_writer *w, const hr_snapshot *s)
 {
     hr_json_str(w, "os", s->platform.os == HR_OS_WINDOWS ? "windows" : "linux");
@@ -129,7 +106,9 @@ static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
     u64_or_null(w, "limit_bytes", c->limit_bytes);
     u64_or_null(w, "peak_bytes", c->peak_bytes);
     tri(w, "enforced", c->enforced);
-    u64_or_null(w, "real_ceiling_bytes", hr_status_real_ceiling(s));
+    hr_ceiling ceiling;
+    hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
+    u64_or_null(w, "real_ceiling_bytes", ceiling.bytes);
     if (s->platform.os == HR_OS_LINUX) {
         hr_json_begin_object(w, "overcommit");
         if (c->overcommit_mode == HR_OVERCOMMIT_UNKNOWN)

@@ -28,8 +28,6 @@ void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
 /* The status report in r->format (text, JSON); the one entry point commands use. */
 void hr_status_render(const hr_snapshot *s, hr_render *r);
 
-/* The ceiling a run really hits: the enforced commit limit (Windows; Linux overcommit mode 2),
- * or with Linux modes 0/1, RAM + swap, after which the OOM killer acts. HR_UNKNOWN if unknown. */
-uint64_t hr_status_real_ceiling(const hr_snapshot *s);
+/* The ceiling a run really hits: core/model/commit_ceiling.h. */
 
 #endif

@@ -3,6 +3,7 @@
 #include "core/status/status_render.h"
 
 #include "core/base/size.h"
+#include "core/model/commit_ceiling.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,13 +155,13 @@ static void commit(out *o, const hr_snapshot *s)
         case HR_OVERCOMMIT_HEURISTIC:
         case HR_OVERCOMMIT_ALWAYS:
         {
-            uint64_t ceiling = hr_status_real_ceiling(s);
-            bool capped = ceiling != HR_UNKNOWN && s->ram.total_bytes != HR_UNKNOWN &&
-                          ceiling < s->ram.total_bytes + hr_snapshot_disk_paging_bytes(s);
+            hr_ceiling ceiling;
+            hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
+            bool capped = ceiling.basis == HR_CEILING_CGROUP;
             pf(o, "  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
                   "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n",
                (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? "always" : "heuristic",
-               capped ? "the cgroup limit (below RAM + disk swap)" : "RAM + disk swap", sz(ceiling, b, sizeof b));
+               capped ? "the cgroup limit (below RAM + disk swap)" : "RAM + disk swap", sz(ceiling.bytes, b, sizeof b));
             break;
         }
         default:

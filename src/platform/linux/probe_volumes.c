@@ -3,32 +3,58 @@
 #include "lx_read.h"
 
 #include "core/model/mountinfo.h"
+#include "core/model/swap_target.h"
+
+#include <dirent.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Which file systems the kernel can swap to (mm/swapfile.c, swapon(8)); btrfs since 5.0 with
- * a no-copy-on-write file on one device. */
-static hr_tri swap_capable(const char *fs, char *why, size_t whyn)
+/* btrfs: how many devices the file system on `source` spans, or 0 when that cannot be told.
+ * /sys/fs/btrfs/<fsid>/devices/ lists every device of one file system, each entry a link to
+ * the block device (its `dev` file holds MAJ:MIN); the mount source names only one of them. */
+static int btrfs_devices(const char *sysroot, const char *source)
 {
-    static const char *yes[] = {"ext4", "ext3", "ext2", "xfs", "btrfs", "f2fs"};
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-        if (strcmp(fs, yes[i]) == 0)
-            return HR_TRI_YES;
-    if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
-        snprintf(why, whyn, "%s lives in RAM: swapping to it gains nothing", fs);
-    else if (strcmp(fs, "overlay") == 0)
-        snprintf(why, whyn, "overlay (container root) cannot hold a swap file");
-    else if (strncmp(fs, "nfs", 3) == 0 || strcmp(fs, "cifs") == 0 || strcmp(fs, "smb3") == 0)
-        snprintf(why, whyn, "%s is a network file system: swap over the network is unsafe", fs);
-    else if (strncmp(fs, "fuse", 4) == 0)
-        snprintf(why, whyn, "%s (FUSE) cannot hold a swap file", fs);
-    else if (strcmp(fs, "zfs") == 0)
-        snprintf(why, whyn, "zfs does not support swap files");
-    else
-        snprintf(why, whyn, "%s is not known to support swap files", fs);
-    return HR_TRI_NO;
+    unsigned maj, min;
+    if (!hr_lx_block_dev_numbers(sysroot, source, &maj, &min))
+        return 0;
+    char full[4096];
+    hr_lx_path(sysroot, "/sys/fs/btrfs", full, sizeof full);
+    DIR *d = opendir(full);
+    if (!d)
+        return 0;
+    int found = 0, scanned = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL && scanned++ < 256) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) > 64)
+            continue;
+        char dir[128];
+        snprintf(dir, sizeof dir, "/sys/fs/btrfs/%s/devices", e->d_name);
+        hr_lx_path(sysroot, dir, full, sizeof full);
+        DIR *dd = opendir(full);
+        if (!dd)
+            continue;   /* "features" and other non-fsid entries */
+        int count = 0;
+        bool mine = false;
+        struct dirent *f;
+        while ((f = readdir(dd)) != NULL && count < 1024) {
+            if (f->d_name[0] == '.' || strlen(f->d_name) > 200)
+                continue;
+            count++;
+            char p[400], v[64];
+            unsigned a, b;
+            snprintf(p, sizeof p, "%s/%s/dev", dir, f->d_name);
+            if (hr_lx_read_str(sysroot, p, v, sizeof v) && sscanf(v, "%u:%u", &a, &b) == 2 &&
+                a == maj && b == min)
+                mine = true;
+        }
+        closedir(dd);
+        if (mine)
+            found = count;
+    }
+    closedir(d);
+    return found;
 }
 
 /* Pseudo and special file systems are never candidates. */
@@ -100,11 +126,12 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         hr_strlcpy(v->dev.mount_point, m->mount_point, sizeof v->dev.mount_point);
         hr_strlcpy(v->dev.fs_type, m->fs_type, sizeof v->dev.fs_type);
         v->is_system = strcmp(m->mount_point, "/") == 0;
-        v->can_hold_swap = swap_capable(m->fs_type, v->why_not, sizeof v->why_not);
-        if (hr_opt_has(m->mount_opts, "ro")) {
-            v->can_hold_swap = HR_TRI_NO;
-            snprintf(v->why_not, sizeof v->why_not, "mounted read-only");
-        }
+        v->read_only = hr_opt_has(m->mount_opts, "ro");
+        if (strcmp(m->fs_type, "btrfs") == 0)
+            v->fs_devices = btrfs_devices(sysroot, m->source);
+        /* The one rule plan placement and apply use too (core/model/swap_target.h). */
+        v->can_hold_swap = hr_swap_fs_capable(HR_OS_LINUX, m->fs_type, v->fs_devices, v->read_only,
+                                              v->why_not, sizeof v->why_not);
         unsigned maj = m->major, min = m->minor;
         if (maj != 0 || hr_lx_block_dev_numbers(sysroot, m->source, &maj, &min))
             hr_lx_device_facts(sysroot, maj, min, &v->dev);

@@ -3,7 +3,6 @@
 #include "lx_read.h"
 #include "probe_procs.h"
 
-#include "core/model/win_model.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -15,23 +14,9 @@ hr_os hr_platform_os(void)
     return HR_OS_LINUX;
 }
 
-/* --replay FILE: recorded Windows answers, turned into a snapshot by the same core code
- * the Windows build runs (core/win_model.h). */
-static int replay_windows(const char *path, hr_snapshot *snap, hr_error *err)
+int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err)
 {
-    hr_buf b;
-    hr_buf_init(&b, 0);
-    int r = hr_lx_read(NULL, path, &b, HR_LX_BIG_FILE, err);
-    if (r == 0) {
-        hr_error e = {0};
-        r = hr_win_replay(hr_buf_str(&b), b.len, snap, &e);
-        if (r < 0 && r != HR_EPARTIAL)
-            hr_error_set(err, r, "%s: %s", path, e.msg);
-    } else {
-        hr_snapshot_init(snap, HR_OS_WINDOWS);
-    }
-    hr_buf_free(&b);
-    return r;
+    return hr_lx_read(NULL, path, b, max, err);
 }
 
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
@@ -41,8 +26,6 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
         return hr_error_set(err, HR_ENOTSUP, "--record saves Win32 answers: only on Windows "
                             "(on Linux, copy /proc and /sys files for --sysroot)");
     }
-    if (opts && opts->replay)
-        return replay_windows(opts->replay, snap, err);
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";
     hr_snapshot_init(snap, HR_OS_LINUX);
     if (!hr_lx_live(root)) {

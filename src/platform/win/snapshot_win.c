@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <wchar.h>
 
-#define REPLAY_MAX ((size_t)4 << 20)
-
 hr_os hr_platform_os(void)
 {
     return HR_OS_WINDOWS;
@@ -30,36 +28,35 @@ void hr_win_probe_all(const hr_probe_opts *opts, hr_win_raw *raw)
     hr_win_probe_power(raw);
 }
 
-static int replay(const char *path, hr_snapshot *snap, hr_error *err)
+int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err)
 {
-    hr_snapshot_init(snap, HR_OS_WINDOWS);
+    hr_buf_reset(b);
     wchar_t *wpath = hr_win_wide(path);   /* UTF-8 path: Chinese folder names work */
     if (!wpath)
         return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
     FILE *f = _wfopen(wpath, L"rb");
     free(wpath);
     if (!f)
-        return hr_error_set(err, HR_ENOENT, "%s: cannot open the recorded answers", path);
-    char *buf = malloc(REPLAY_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return hr_error_set(err, HR_ENOMEM, "%s: out of memory", path);
+        return hr_error_set(err, HR_ENOENT, "%s: cannot open it", path);
+    char chunk[16384];
+    int r = 0;
+    for (;;) {
+        size_t n = fread(chunk, 1, sizeof chunk, f);
+        if (n == 0)
+            break;
+        if (b->len + n > max) {
+            r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %llu bytes", path,
+                             (unsigned long long)max);
+            break;
+        }
+        if ((r = hr_buf_append(b, chunk, n)) != 0) {
+            hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
+            break;
+        }
     }
-    size_t n = fread(buf, 1, REPLAY_MAX + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    int r;
-    if (bad)
+    if (r == 0 && ferror(f))
         r = hr_error_set(err, HR_EIO, "%s: read error", path);
-    else if (n > REPLAY_MAX)
-        r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %llu bytes", path, (unsigned long long)REPLAY_MAX);
-    else {
-        hr_error e = {0};
-        r = hr_win_replay(buf, n, snap, &e);
-        if (r < 0 && r != HR_EPARTIAL)
-            hr_error_set(err, r, "%s: %s", path, e.msg);
-    }
-    free(buf);
+    fclose(f);
     return r;
 }
 
@@ -108,8 +105,6 @@ static int record(const char *path, const hr_win_raw *raw, hr_error *err)
 
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)
 {
-    if (opts && opts->replay)
-        return replay(opts->replay, snap, err);
     hr_win_raw *raw = malloc(sizeof *raw);
     if (!raw) {
         hr_snapshot_init(snap, HR_OS_WINDOWS);

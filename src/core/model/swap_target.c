@@ -1,0 +1,121 @@
+#include "core/model/swap_target.h"
+
+#include "core/base/size.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool istarts(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return false;
+    return true;
+}
+
+static bool one_of(const char *fs, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ieq(fs, list[i]))
+            return true;
+    return false;
+}
+
+#define ONE_OF(fs, ...) one_of(fs, (const char *const[]){__VA_ARGS__}, \
+                               sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_only, char *why,
+                          size_t n)
+{
+    if (!fs)
+        fs = "";
+    if (read_only) {
+        snprintf(why, n, "mounted read-only");
+        return HR_TRI_NO;
+    }
+    if (ONE_OF(fs, "vfat", "fat", "fat32", "msdos", "exfat")) {
+        snprintf(why, n, "FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)");
+        return HR_TRI_NO;
+    }
+    if (os == HR_OS_WINDOWS)
+        return HR_TRI_YES;   /* NTFS, ReFS; the drive type (fixed, local) is the probe's */
+    if (ONE_OF(fs, "ext4", "ext3", "ext2", "xfs"))
+        return HR_TRI_YES;
+    if (ieq(fs, "btrfs")) {
+        if (fs_devices == 1)
+            return HR_TRI_YES;
+        if (fs_devices > 1) {
+            snprintf(why, n, "btrfs on %d devices: the kernel takes swap files only on a "
+                     "single-device btrfs", fs_devices);
+            return HR_TRI_NO;
+        }
+        snprintf(why, n, "btrfs: how many devices it spans is not known (a swap file needs a "
+                 "single device)");
+        return HR_TRI_UNKNOWN;
+    }
+    if (ONE_OF(fs, "tmpfs", "ramfs", "devtmpfs"))
+        snprintf(why, n, "%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
+                 "refuses it", fs);
+    else if (ONE_OF(fs, "overlay", "overlayfs", "aufs"))
+        snprintf(why, n, "overlayfs (a container's root) cannot hold a swap file");
+    else if (istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
+        snprintf(why, n, "%s is a network / shared file system: swap over it is unsafe", fs);
+    else if (istarts(fs, "fuse"))
+        snprintf(why, n, "%s (FUSE) cannot hold a swap file", fs);
+    else if (ieq(fs, "f2fs"))
+        snprintf(why, n, "f2fs takes a swap file only in pinned, section-aligned blocks, which "
+                 "headroom does not make");
+    else if (ONE_OF(fs, "zfs", "squashfs", "iso9660", "ntfs", "ntfs3"))
+        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap: the kernel "
+                 "cannot activate a swap file on it", fs);
+    else
+        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
+                 "single-device btrfs)", fs[0] ? fs : "unknown");
+    return HR_TRI_NO;
+}
+
+hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n)
+{
+    if (v->can_hold_swap == HR_TRI_NO) {
+        snprintf(why, n, "%s", v->why_not[0] ? v->why_not : "cannot hold a swap / paging file");
+        return HR_TRI_NO;
+    }
+    hr_tri t = hr_swap_fs_capable(os, v->dev.fs_type, v->fs_devices, v->read_only, why, n);
+    if (t != HR_TRI_YES)
+        return t;
+    if (os == HR_OS_WINDOWS && v->can_hold_swap != HR_TRI_YES) {
+        snprintf(why, n, "the kind of drive is not known (a paging file needs a fixed local disk)");
+        return HR_TRI_UNKNOWN;
+    }
+    return HR_TRI_YES;
+}
+
+uint64_t hr_reserve_bytes(uint64_t total_bytes)
+{
+    uint64_t pct = total_bytes != HR_UNKNOWN ? total_bytes / 100 * HR_RESERVE_PERCENT : 0;
+    return pct > HR_RESERVE_MIN_BYTES ? pct : HR_RESERVE_MIN_BYTES;
+}
+
+bool hr_room_ok(uint64_t total_bytes, uint64_t free_bytes, uint64_t file_bytes)
+{
+    if (total_bytes == HR_UNKNOWN || free_bytes == HR_UNKNOWN)
+        return false;
+    return free_bytes >= hr_sat_add(file_bytes, hr_reserve_bytes(total_bytes));
+}
+
+uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes)
+{
+    if (total_bytes == HR_UNKNOWN || free_bytes == HR_UNKNOWN)
+        return 0;
+    uint64_t reserve = hr_reserve_bytes(total_bytes);
+    return free_bytes > reserve ? (free_bytes - reserve) / HR_GIB * HR_GIB : 0;
+}

@@ -1,0 +1,47 @@
+/* headroom — can this place hold the paging file / swap file, and is there room for it:
+ * the one home of both rules. The volume probes use it to fill hr_volume.can_hold_swap (what
+ * `status` shows), `plan` to rank the places, and `apply` to refuse one; so what the plan
+ * recommends, apply accepts (tests/unit/test_plan_apply_agree.c walks every recorded machine).
+ *
+ * File systems (docs/rules.md X.fs): Linux takes a swap file on ext2/3/4 and xfs, and on
+ * btrfs when it spans one device (the file is made no-copy-on-write). Nothing else: tmpfs
+ * and ramfs live in RAM, overlay and network file systems cannot hold one safely, FUSE, zfs,
+ * squashfs and NTFS drivers have no swap support, and f2fs needs pinned, section-aligned
+ * blocks that headroom does not make. Windows puts paging files on NTFS and ReFS, never FAT.
+ *
+ * Room (S3.3 "do not fill an SSD beyond ~95%", S6 trouble below 10 GB free): once the file
+ * is at its largest, at least max(10 GiB, 5 % of the volume) stays free. */
+#ifndef HR_SWAP_TARGET_H
+#define HR_SWAP_TARGET_H
+
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HR_RESERVE_MIN_BYTES ((uint64_t)10 << 30)
+#define HR_RESERVE_PERCENT 5
+
+/* Can a file system of this type hold the swap file (Linux) / paging file (Windows)?
+ * fs_devices: btrfs's device count, 0 when not known; read_only: mounted read-only. NO and
+ * UNKNOWN set why (a phrase: "tmpfs lives in RAM: ..."). */
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only,
+                          char *why, size_t n);
+
+/* The rule for a volume of a snapshot: what the probe recorded (a drive type that cannot hold
+ * one: removable, network, RAM disk) and the file-system rule. On Windows a drive whose type
+ * is not known is UNKNOWN (a paging file needs a fixed local disk). */
+hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n);
+
+/* What must stay free on a volume of total_bytes (HR_UNKNOWN: the 10 GiB floor). */
+uint64_t hr_reserve_bytes(uint64_t total_bytes);
+
+/* Is there room for a file of file_bytes when free_bytes are free (counting any file it
+ * replaces), keeping the reserve? False when free or total is unknown. */
+bool hr_room_ok(uint64_t total_bytes, uint64_t free_bytes, uint64_t file_bytes);
+
+/* The largest file, in whole GiB, that leaves the reserve free; 0 when none or unknown. */
+uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes);
+
+#endif

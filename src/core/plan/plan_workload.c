@@ -1,0 +1,56 @@
+/* headroom — the workloads the plan and check know, and what each needs at its peak. */
+#include "core/plan/plan.h"
+
+#include <string.h>
+
+static const struct {
+    hr_workload w;
+    const char *name;
+    const char *label;
+} workloads[] = {
+    {HR_WORKLOAD_NONE, "none", "no declared workload"},
+    {HR_WORKLOAD_SD15, "sd15", "SD 1.5"},
+    {HR_WORKLOAD_SDXL, "sdxl", "SDXL"},
+    {HR_WORKLOAD_FLUX, "flux", "FLUX"},
+    {HR_WORKLOAD_VIDEO, "video", "video"},
+};
+
+int hr_workload_parse(const char *s)
+{
+    if (!s)
+        return -1;
+    for (size_t i = 1; i < sizeof workloads / sizeof workloads[0]; i++)
+        if (strcmp(s, workloads[i].name) == 0)
+            return (int)workloads[i].w;
+    return -1;
+}
+
+const char *hr_workload_name(hr_workload w)
+{
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
+        if (workloads[i].w == w)
+            return workloads[i].name;
+    return "none";
+}
+
+const char *hr_workload_label(hr_workload w)
+{
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
+        if (workloads[i].w == w)
+            return workloads[i].label;
+    return "no declared workload";
+}
+
+uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
+{
+    const bool big_vram = vram_bytes != HR_UNKNOWN && vram_bytes >= ((uint64_t)23 << 29);   /* 11.5 GiB */
+    switch (w) {
+    case HR_WORKLOAD_SD15: return (uint64_t)16 << 30;
+    case HR_WORKLOAD_FLUX: return (uint64_t)(big_vram ? 40 : 48) << 30;
+    case HR_WORKLOAD_VIDEO: return (uint64_t)80 << 30;
+    case HR_WORKLOAD_SDXL:
+    case HR_WORKLOAD_NONE:
+    default: return (uint64_t)(big_vram ? 32 : 40) << 30;
+    }
+}
+
