@@ -161,6 +161,17 @@ if [ -d "$lx/plan-usb-crypt-swap" ]; then
     json "usb-crypt: the enforced limit" "'enforced' in d['capacity']['basis'] and d['capacity']['verdict_after_plan'] == 'ok'"
 fi
 
+# status and check compute the real ceiling the same way (core/model/commit_ceiling.h): on every
+# recorded machine status's real_ceiling_bytes is what check says the machine can back.
+for m in "$lx"/*/ "$fx"/*.json; do
+    [ -e "$m" ] || continue
+    case $m in *.json) src=(--replay "$m") ;; *) [ -d "$m/proc" ] || continue; src=(--sysroot "$m") ;; esac
+    "$hr" status "${src[@]}" --json >"$tmp/s.json" 2>/dev/null
+    "$hr" check "${src[@]}" --json >"$tmp/c.json" 2>/dev/null
+    if "$py" -c "import json,sys; s=json.load(open('$tmp/s.json')); c=json.load(open('$tmp/c.json')); sys.exit(0 if s['commit']['real_ceiling_bytes'] == c['capacity']['bytes'] else 1)"; then
+        ok "ceiling agrees: $(basename "$m")"; else bad "status and check disagree on the ceiling of $(basename "$m")"; fi
+done
+
 # plan never changes anything: no swapon/swapoff, no file opened for writing, nothing created
 # (traced, so that other programs changing swap on this machine cannot confuse the test).
 if command -v strace >/dev/null 2>&1; then

@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "commands.h"
 
+#include "core/apply/apply_from_plan.h"
 #include "core/plan/plan.h"
 #include "core/base/size.h"
 #include "platform/platform.h"
@@ -33,9 +34,9 @@ static void apply_usage(FILE *f)
 }
 
 /* --from-plan: the size and place `headroom plan` recommends for this machine (its
- * defaults: the S4.1/S4.2 table, the best eligible drive). Windows: initial and maximum
- * (equal unless the plan chose a range); Linux: the new swap file's size (recommended minus
- * the swap kept) in the recommended file system. */
+ * defaults: the S4.1/S4.2 table, the best eligible drive), as core/apply/apply_from_plan.h
+ * takes them: Windows initial and maximum (equal unless the plan chose a range) on its drive;
+ * Linux the new swap file's size (recommended minus the swap kept) at the path it names. */
 static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, hr_error *err)
 {
     hr_snapshot *snap = malloc(sizeof *snap);
@@ -52,26 +53,14 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
         hr_plan_inputs_init(in);
         r = hr_plan_compute(snap, in, plan, err);
     }
+    hr_apply_take take;
+    if (r == 0)
+        r = hr_apply_take_plan(plan, hr_platform_os(), &take, err);
     if (r == 0) {
-        const hr_plan_recommended *rec = &plan->recommended;
-        if (!rec->target_known || !rec->target[0])
-            r = hr_error_set(err, HR_ENOENT, "--from-plan: the plan found no drive for it (%s); "
-                             "give --target", rec->target_advice);
-        else if (hr_platform_os() == HR_OS_WINDOWS) {
-            if (rec->fixed)
-                rq->size_bytes = rec->maximum_bytes;
-            else {
-                rq->range_min_bytes = rec->initial_bytes;
-                rq->range_max_bytes = rec->maximum_bytes;
-            }
-        } else if (rec->add_bytes == 0 || rec->add_bytes == HR_UNKNOWN) {
-            r = hr_error_set(err, HR_ENOENT, "--from-plan: the plan adds no swap here (the swap "
-                             "in use is already enough)");
-        } else {
-            rq->size_bytes = rec->add_bytes;
-        }
-        if (r == 0)
-            hr_strlcpy(target, rec->target, target_n);
+        rq->size_bytes = take.size_bytes;
+        rq->range_min_bytes = take.range_min_bytes;
+        rq->range_max_bytes = take.range_max_bytes;
+        hr_strlcpy(target, take.target, target_n);
     }
     free(snap);
     free(plan);
