@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # headroom status --json vs the peer users run today: `free -b; swapon --show --bytes`.
 # Prints wall time per run for both, their ratio, the binary size and its run-time
-# dependencies. Target (issue 2): ratio <= 1 while reporting far more; binary < 1 MiB.
+# dependencies. Target: ratio <= 1 while reporting far more; binary < 1 MiB.
 set -eu
 # usage: bench/status.sh HEADROOM   (HR_BENCH_SMOKE=1: a few runs, to prove the script works)
 bin=${1:-build/src/headroom}

@@ -1,11 +1,11 @@
 # headroom plan / check from the command line (tests/plan_cli.sh). Under a mingw-w64 build the
-# Windows binary runs through Wine with the issue's "done when" line.
+# Windows binary runs through Wine with the worked example of docs/plan.md.
 if(NOT WIN32)
   add_test(NAME cli.plan_check COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/plan_cli.sh ${HR_BIN})
   # It checks that plan leaves /proc/swaps alone: not while another test adds swap.
   set_tests_properties(cli.plan_check PROPERTIES RESOURCE_LOCK system_swap)
 else()
-  # A recorded desktop (drives C:, D:, E:) with the issue's what-if facts: 64 GB fixed on D:.
+  # A recorded desktop (drives C:, D:, E:) with the worked example's what-if facts: 64 GB fixed on D:.
   add_test(NAME cli.plan_windows
            COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} plan --ram 16G --vram 8G --workload sdxl
                    --replay ${HR_FIXTURES}/windows/desktop-64g-fixed-d.json)

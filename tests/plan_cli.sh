@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# headroom plan / check from the command line: the "done when" line, the JSON
+# headroom plan / check from the command line: the worked example of docs/plan.md, the JSON
 # contract, exit statuses, what-if flags, and bad input. Usage: plan_cli.sh HEADROOM
 set -u
 hr=$1
@@ -29,7 +29,7 @@ json() { # json NAME PYTHON-EXPRESSION-over-d
         bad "$1: $2"; head -60 "$tmp/out"; fi
 }
 
-# The "done when".
+# The worked example (docs/plan.md): 16 GB RAM, 8 GB VRAM, SDXL on Windows.
 expect "plan: 16G/8G/sdxl/windows" 0 "$hr" plan --ram 16G --vram 8G --workload sdxl --os windows
 has "64 GB fixed" "64 GB fixed (initial = maximum = 65536 MB)"
 has "on a non-system SSD" "on a non-system SSD"

@@ -52,7 +52,7 @@ bool hr_platform_ui_language(char *out, size_t n);
 
 /* ---- apply / rollback / verify (docs/apply.md) ----
  * The facts are gathered and the steps run here; the decisions are the core's
- * (core/apply_plan.h, core/apply_verify.h). */
+ * (core/apply/apply_plan.h, core/apply/apply_verify.h). */
 #include "core/apply/apply_plan.h"
 #include "core/apply/apply_verify.h"
 #include "core/base/buf.h"

@@ -89,6 +89,35 @@ for dirpath, _, files in os.walk(src):
             elif parts[0] == 'core' or (parts[0] == 'platform' and '/' not in rel):
                 pass
 
+# A module's driver runs its stages and is called by none of them: core/plan/plan.c calls
+# plan_*.c through core/plan/plan_stages.h, and no plan_*.c calls a function plan.c defines
+# (a cycle would make the stages' order a guess). An internal header stays in its module.
+DRIVERS = {'plan': 'plan.c'}
+INTERNAL_HEADERS = {'plan': 'plan_stages.h'}
+DEF = re.compile(r'^[A-Za-z_][\w \*]*?\b(hr_\w+)\s*\([^;]*$')
+for mod, driver in DRIVERS.items():
+    mdir = os.path.join(core, mod)
+    defined = set()
+    for line in open(os.path.join(mdir, driver), encoding='utf-8'):
+        m = DEF.match(line)
+        if m and not line.startswith('static'):
+            defined.add(m.group(1))
+    for f in sorted(os.listdir(mdir)):
+        if not f.endswith('.c') or f == driver:
+            continue
+        text = open(os.path.join(mdir, f), encoding='utf-8').read()
+        for name in sorted(defined):
+            if re.search(r'\b' + name + r'\s*\(', text):
+                bad.append(f'src/core/{mod}/{f}: calls {name}() of the driver {driver} (a cycle)')
+for mod, header in INTERNAL_HEADERS.items():
+    for dirpath, _, files in os.walk(src):
+        for f in files:
+            rel = os.path.relpath(os.path.join(dirpath, f), src).replace(os.sep, '/')
+            if not f.endswith(('.c', '.h')) or rel.startswith(f'core/{mod}/'):
+                continue
+            if f'core/{mod}/{header}' in open(os.path.join(dirpath, f), encoding='utf-8', errors='replace').read():
+                bad.append(f'src/{rel}: includes core/{mod}/{header}, internal to core/{mod}')
+
 if checked == 0:
     sys.exit('include_direction: no #include found under ' + src)
 for b in bad:

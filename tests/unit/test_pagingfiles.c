@@ -1,4 +1,4 @@
-/* PagingFiles / ExistingPageFiles: every syntax of os-memory-apis.md §2.2, as REG_MULTI_SZ
+/* PagingFiles / ExistingPageFiles: every syntax of docs/rules.md (sources: PagingFiles), as REG_MULTI_SZ
  * (UTF-16LE, with the 0/2/4-byte empties) and as the REG_SZ Wine writes. */
 #include "test.h"
 

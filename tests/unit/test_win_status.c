@@ -108,7 +108,7 @@ static void test_live_snapshot(void)
     CHECK(snap.platform.os == HR_OS_WINDOWS);
     CHECK(snap.commit.s.source[0] != 0);
     /* The system commit limit is GetPerformanceInfo's; with no job object limiting this
-     * process GlobalMemoryStatusEx reports the same (os-memory-apis.md §1.1). */
+     * process GlobalMemoryStatusEx reports the same (docs/rules.md, sources: commit numbers). */
     CHECK(same_run(snap.commit.limit_bytes, (uint64_t)pi.CommitLimit * pi.PageSize,
                    (uint64_t)pi2.CommitLimit * pi2.PageSize, "commit limit vs GetPerformanceInfo"));
     CHECK(same_run(snap.commit.limit_bytes, ms.ullTotalPageFile, ms2.ullTotalPageFile,

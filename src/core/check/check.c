@@ -90,7 +90,7 @@ static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
 }
 
 /* Windows "automatically manage" can grow to 3 × RAM, at most an eighth of the system volume
- * (os-memory-apis §2.5) — late, after commit passes 90 %, so never better than AT RISK (S1.2). */
+ * (docs/rules.md, sources: page file sizing) — late, after commit passes 90 %, so never better than AT RISK (S1.2). */
 static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
 {
     const hr_volume *sv = NULL;

@@ -1,7 +1,7 @@
 /* Windows event records as evidence (the collector in platform/win renders the values;
- * judging them is here so it can be tested anywhere). Field positions: os-memory-apis.md
- * §5.3 (template order of Application Error 1000, WER 1001, Resource-Exhaustion-Detector
- * 2004). */
+ * judging them is here so it can be tested anywhere). Field positions: docs/rules.md,
+ * sources: Windows event log (template order of Application Error 1000, WER 1001,
+ * Resource-Exhaustion-Detector 2004). */
 #include "core/diagnose/diag.h"
 #include "core/base/size.h"
 

@@ -2,7 +2,7 @@
  *
  * PagingFiles (HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory Management)
  * is read by the Session Manager (smss) at boot. Each string is "<path> [<initialMB>
- * <maximumMB>]". These functions follow smss's rules (os-memory-apis.md §2.2):
+ * <maximumMB>]". These functions follow smss's rules (docs/rules.md, sources: PagingFiles):
  *   - no sizes, or sizes made only of blanks and zeros  -> system managed ("C:\pagefile.sys 0 0")
  *   - drive letter '?'                                   -> automatic, on any drive ("?:\pagefile.sys")
  *   - one number                                         -> initial = maximum = that number

@@ -1,8 +1,9 @@
 /* headroom — the snapshot: everything known about a machine's three memory tiers.
  *
- * A plain struct, filled by a platform backend (src/platform/<os>/) from the live machine,
- * from a replayed /proc+/sys tree, or from recorded Windows answers; read by the renderers
- * (status text and JSON), the rules engine (plan/check), apply/verify and watch. It holds no
+ * A plain struct, filled by a platform backend (src/platform/<os>/) from the live machine or
+ * a recorded /proc+/sys tree, or by the core from recorded Windows answers
+ * (core/model/win_model.h, on any OS); read by the renderers
+ * (status text and JSON), the rules engine (plan/check) and apply/verify. It holds no
  * pointers, so it can be copied, compared and zeroed freely.
  *
  * Unknown values: sizes are HR_UNKNOWN, signed values HR_UNKNOWN_I64, tri-state facts
@@ -243,7 +244,7 @@ typedef struct hr_procs {
     hr_proc proc[HR_MAX_PROCS];        /* largest first */
 } hr_procs;
 
-/* A fact worth flagging, with the rule it comes from (SEED-NOTES S-numbers):
+/* A fact worth flagging, with the rule it comes from (the guide's S-numbers, docs/rules.md):
  * "S1.2: paging file on C: is system-managed and C: is nearly full". Facts, not advice. */
 #define HR_MAX_NOTES 12
 typedef struct hr_note {

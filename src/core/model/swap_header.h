@@ -2,7 +2,7 @@
  *
  * Byte-compatible with util-linux mkswap (version 1 header, "SWAPSPACE2" magic in the last
  * ten bytes of the page): headroom writes it itself so that it needs no external tool and
- * knows exactly what lands on disk (issue: "write the swap header yourself"). Layout, from
+ * knows exactly what lands on disk (no mkswap to run or trust). Layout, from
  * the kernel's union swap_header: bootbits[1024], then u32 version = 1, u32 last_page,
  * u32 nr_badpages, uuid[16], volume_name[16], padding; magic at page_size - 10. Fields are
  * in the machine's byte order, as mkswap writes them. */

@@ -506,7 +506,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
     /* A system-managed (or automatic) file on a nearly full system drive: Windows shrinks
      * it when space is short, and it can grow only into free space (S1.2 b). Nearly full:
      * past 95 % (S3.3), or less free space than the file's own system-managed ceiling
-     * (3 x RAM or 4 GB, at most 1/8 of the volume — os-memory-apis.md §2.5). */
+     * (3 x RAM or 4 GB, at most 1/8 of the volume — docs/rules.md, sources: page file sizing). */
     hr_volume *sys = volume_of(s, s->platform.system_volume);
     bool managed_on_sys = false;
     for (int i = 0; i < cfg->count; i++) {

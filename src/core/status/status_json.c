@@ -310,8 +310,8 @@ void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key)
     cgroup(w, s);
     gpus(w, s);
     power(w, s);
-    /* Notes: facts that need the whole snapshot, each with its rule (Windows for now;
-     * the key appears wherever there is one). */
+    /* Notes: facts that need the whole snapshot, each with its rule. Only the Windows model
+     * writes notes; the key is always there on Windows, elsewhere when there is one. */
     if (s->platform.os == HR_OS_WINDOWS || s->note_count > 0) {
         hr_json_begin_array(w, "notes");
         for (int i = 0; i < s->note_count; i++) {

@@ -1,6 +1,6 @@
 /* headroom — Linux side of apply / rollback / verify: gather facts, run steps, undo them.
  *
- * Every step leaves the system consistent (issue "safety proven by tests"): the state file
+ * Every step leaves the system consistent (the failpoint tests prove it): the state file
  * says what was done before the next step starts; fstab names the new file only once it is
  * a working swap area; the old area goes off only after the new one is on (S3.1). */
 #define _GNU_SOURCE 1   /* fallocate(2) */

@@ -1,11 +1,11 @@
 /* Linux: the kernel's and the OOM daemons' own records of memory kills, for headroom
- * diagnose. Sources, in order of preference (os-memory-apis.md §9.3, §9.4, §10.6):
+ * diagnose. Sources, in order of preference (docs/rules.md, sources: OOM records):
  *   kernel log   /dev/kmsg (non-blocking, until EAGAIN; needs CAP_SYSLOG when
  *                kernel.dmesg_restrict=1), else `dmesg`, else `journalctl -k`;
  *   journal      systemd-oomd, earlyoom, nohang and systemd's "killed by the OOM killer";
  *   counters     /proc/vmstat oom_kill (since boot), this cgroup's memory.events (v2) or
  *                memory.oom_control (v1) oom_kill.
- * Every record goes through the same phrase table as log lines (core/diag.c). */
+ * Every record goes through the same phrase table as log lines (core/diagnose/diag.c). */
 #include "platform/platform.h"
 
 #include "linux_probes.h"

@@ -3,7 +3,7 @@
  * The paging file configuration is the PagingFiles value (REG_MULTI_SZ; Wine and old setups
  * have a REG_SZ) under HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory
  * Management. apply backs the related values up to a timestamped file, then writes
- * PagingFiles once per S3.1 click (core/pagingfiles_write.h), recording each write in the
+ * PagingFiles once per S3.1 click (core/apply/pagingfiles_write.h), recording each write in the
  * state file. Windows reads the value at boot only: every change waits for a reboot. We do
  * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
 #include "platform/platform.h"

@@ -1,8 +1,8 @@
 /* Windows: the event log's records of crashes and low virtual memory, for headroom
- * diagnose (os-memory-apis.md §5). Values are rendered positionally (EvtRenderContextUser:
- * template order, named or not, robust across builds) and judged in the core
- * (core/winevent.c). Under Wine EvtQuery is a stub that returns NULL with error 0: that is
- * reported as "event log unavailable", never as "nothing happened". */
+ * diagnose (docs/rules.md, sources: Windows event log). Values are rendered positionally
+ * (EvtRenderContextUser: template order, named or not, robust across builds) and judged in the core
+ * (core/diagnose/winevent.c). Under Wine EvtQuery is a stub that returns NULL with error 0:
+ * that is reported as "event log unavailable", never as "nothing happened". */
 #include "platform/platform.h"
 
 #include <windows.h>

@@ -1,5 +1,5 @@
 /* headroom — the thin Win32 layer: each probe calls Windows and copies the answers, as
- * given, into hr_win_raw (core/win_model.h). No judgement here: that is all in the core,
+ * given, into hr_win_raw (core/model/win_model.h). No judgement here: that is all in the core,
  * where recorded answers from real machines test it. */
 #ifndef HR_WIN_PROBES_H
 #define HR_WIN_PROBES_H
