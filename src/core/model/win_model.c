@@ -2,6 +2,8 @@
  * recording replayed on Linux, and under Wine. See win_model.h. */
 #include "core/model/win_model.h"
 
+#include "core/model/swap_target.h"
+
 #include "core/model/pagingfiles.h"
 #include "core/base/size.h"
 
@@ -260,6 +262,11 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             break;
         default: break;
         }
+        /* A fixed drive still needs a file system that can hold the file: the one rule
+         * plan placement and apply use (core/model/swap_target.h). */
+        if (v->can_hold_swap == HR_TRI_YES)
+            v->can_hold_swap = hr_swap_fs_capable(HR_OS_WINDOWS, d->fs_type, 0, false, v->why_not,
+                                                  sizeof v->why_not);
     }
 }
 
