@@ -20,7 +20,7 @@ const hr_cmd_spec hr_spec_check = {
     .synopsis = "[what-if options] [--json]   (also: headroom with no command)",
     .summary = HR_N("The verdict: the three tiers, what this machine can back against what the workload "
                     "needs at its peak, the one to three things to do, and the biggest other memory users."),
-    .groups = {hr_plan_whatif_opts, hr_plan_machine_opts, hr_plan_output_opts},
+    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts},
     .examples = check_examples,
     .exits = HR_N("0 OK; 1 AT RISK; 2 WILL FAIL; 3 cannot tell (what the machine can back is unknown); "
                   "64 and up errors (docs/exit-status.md)"),
@@ -42,24 +42,16 @@ static int exit_for(hr_check_verdict v)
 int hr_cmd_check(int argc, char **argv)
 {
     hr_plan_cli cli;
-    int rc = hr_plan_args_parse(&hr_spec_check, argc, argv, &cli);
+    hr_snapshot *snap;
+    hr_plan *plan;
+    int rc = hr_plan_args_run(&hr_spec_check, argc, argv, &cli, &snap, &plan);
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
-    hr_snapshot *snap = NULL;
-    rc = hr_plan_args_snapshot("check", &cli, &snap);
-    if (rc != HR_PLAN_ARGS_GO)
-        return rc;
-    hr_plan *plan = malloc(sizeof *plan);
     hr_check *chk = malloc(sizeof *chk);
-    if (!plan || !chk) {
-        free(plan);
-        free(chk);
-        free(snap);
+    if (!chk) {
         hr_cli_error("check: %s", hr_strerror(HR_ENOMEM));
-        return hr_exit_from_error(HR_ENOMEM);
-    }
-    rc = hr_plan_args_compute("check", snap, &cli, plan);
-    if (rc == HR_PLAN_ARGS_GO) {
+        rc = hr_exit_from_error(HR_ENOMEM);
+    } else {
         hr_check_compute(snap, &cli.in, plan, chk);
         hr_buf out;
         hr_buf_init(&out, 0);
@@ -71,8 +63,8 @@ int hr_cmd_check(int argc, char **argv)
             rc = exit_for(chk->verdict);
         hr_buf_free(&out);
     }
-    free(plan);
     free(chk);
+    free(plan);
     free(snap);
     return rc;
 }

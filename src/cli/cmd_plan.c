@@ -21,7 +21,7 @@ const hr_cmd_spec hr_spec_plan = {
     .summary = HR_N("Say how much paging file (Windows) / swap (Linux), where, fixed or as a range, what "
                     "to remove and what else to change, each with its reason and rule. It never changes "
                     "anything; every what-if option overrides what was read from the machine."),
-    .groups = {hr_plan_whatif_opts, hr_plan_machine_opts, hr_plan_output_opts},
+    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts},
     .examples = plan_examples,
     .exits = HR_N("0 the plan is printed; 3 the RAM size could not be read (give --ram); 64 and up "
                   "errors (docs/exit-status.md)"),
@@ -31,29 +31,18 @@ const hr_cmd_spec hr_spec_plan = {
 int hr_cmd_plan(int argc, char **argv)
 {
     hr_plan_cli cli;
-    int rc = hr_plan_args_parse(&hr_spec_plan, argc, argv, &cli);
+    hr_snapshot *snap;
+    hr_plan *plan;
+    int rc = hr_plan_args_run(&hr_spec_plan, argc, argv, &cli, &snap, &plan);
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
-    hr_snapshot *snap = NULL;
-    rc = hr_plan_args_snapshot("plan", &cli, &snap);
-    if (rc != HR_PLAN_ARGS_GO)
-        return rc;
-    hr_plan *plan = malloc(sizeof *plan);
-    if (!plan) {
-        free(snap);
-        hr_cli_error("plan: %s", hr_strerror(HR_ENOMEM));
-        return hr_exit_from_error(HR_ENOMEM);
-    }
-    rc = hr_plan_args_compute("plan", snap, &cli, plan);
-    if (rc == HR_PLAN_ARGS_GO) {
-        hr_buf out;
-        hr_buf_init(&out, 0);
-        hr_render rd;
-        hr_render_init(&rd, cli.json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
-        hr_plan_render(plan, &rd);
-        rc = hr_cli_emit_render("plan", "plan", &rd);
-        hr_buf_free(&out);
-    }
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_render rd;
+    hr_render_init(&rd, cli.json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
+    hr_plan_render(plan, &rd);
+    rc = hr_cli_emit_render("plan", "plan", &rd);
+    hr_buf_free(&out);
     free(plan);
     free(snap);
     return rc;

@@ -9,17 +9,12 @@
 
 #include <stdlib.h>
 
-enum { OPT_JSON = 1, OPT_SYSROOT, OPT_REPLAY, OPT_RECORD, OPT_NO_GPU };
+enum { OPT_JSON = 1, OPT_RECORD };
 
 static const hr_opt status_opts[] = {
     {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/status-json.md)"), NULL, 0},
-    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
-     HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL, 0},
-    {OPT_REPLAY, "--replay", HR_ARG_FILE, NULL,
-     HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL, 0},
     {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
      HR_N("Windows: also save this run's Win32 answers to FILE (for --replay)"), NULL, 0},
-    {OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -35,7 +30,7 @@ const hr_cmd_spec hr_spec_status = {
     .synopsis = "[options]",
     .summary = HR_N("Show the three memory tiers (VRAM, RAM, paging file / swap), the commit "
                     "limit, and every paging file / swap area with the facts to judge it."),
-    .groups = {status_opts},
+    .groups = {status_opts, hr_source_opts},
     .examples = status_examples,
     .exits = HR_N("0 every source read; 3 some source unknown (the report is still printed); "
                   "64 and up errors"),
@@ -44,21 +39,21 @@ const hr_cmd_spec hr_spec_status = {
 
 int hr_cmd_status(int argc, char **argv)
 {
-    hr_probe_opts opts = {.sysroot = "/"};
-    const char *replay = NULL;
+    hr_source src;
+    hr_source_init(&src);
     bool json = false;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_status, argc, argv);
     const char *v;
     for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
-        switch (id) {
-        case OPT_JSON: json = true; break;
-        case OPT_NO_GPU: opts.skip_gpu = true; break;
-        case OPT_SYSROOT: opts.sysroot = v; break;
-        case OPT_REPLAY: replay = v; break;
-        case OPT_RECORD: opts.record = v; break;
-        default: return p.status;
-        }
+        if (id == HR_OPT_STOP)
+            return p.status;
+        if (id == OPT_JSON)
+            json = true;
+        else if (id == OPT_RECORD)
+            src.probe.record = v;
+        else
+            hr_source_take(&src, id, v);
     }
 
     hr_snapshot *snap = malloc(sizeof *snap);
@@ -67,7 +62,7 @@ int hr_cmd_status(int argc, char **argv)
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = {0};
-    int r = hr_cli_snapshot(&opts, replay, snap, &err);
+    int r = hr_source_snapshot(&src, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);

@@ -2,7 +2,6 @@
 
 #include "cli_util.h"
 #include "exit_status.h"
-#include "snapshot_source.h"
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
@@ -12,7 +11,7 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_SYSROOT, OPT_REPLAY, OPT_NO_GPU, OPT_JSON
+    OPT_JSON
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -34,15 +33,6 @@ const hr_opt hr_plan_whatif_opts[] = {
      HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0},
     {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
-};
-
-const hr_opt hr_plan_machine_opts[] = {
-    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
-     HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL, 0},
-    {OPT_REPLAY, "--replay", HR_ARG_FILE, NULL,
-     HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL, 0},
-    {OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -74,20 +64,19 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         break;
     }
     case OPT_RANGE: out->in.range = true; break;
-    case OPT_SYSROOT: out->probe.sysroot = v; break;
-    case OPT_REPLAY: out->replay = v; break;
-    case OPT_NO_GPU: out->probe.skip_gpu = true; break;
     case OPT_JSON: out->json = true; break;
-    default: return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
+    default:
+        if (!hr_source_take(&out->src, id, v))
+            return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
     }
     return 0;
 }
 
-int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out)
+static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
     hr_plan_inputs_init(&out->in);
-    out->probe.sysroot = "/";
+    hr_source_init(&out->src);
     hr_optparse p;
     hr_optparse_init(&p, spec, argc, argv);
     const char *v;
@@ -98,15 +87,15 @@ int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_c
         if (rc)
             return rc;
     }
-    out->in.recorded = out->replay || strcmp(out->probe.sysroot, "/") != 0;
+    out->in.recorded = hr_source_recorded(&out->src);
     return HR_PLAN_ARGS_GO;
 }
 
-int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
+static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
 {
     *snap = NULL;
     /* Another OS than this binary's: nothing here describes that machine. */
-    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->replay)
+    if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->src.replay)
         return HR_PLAN_ARGS_GO;
     hr_snapshot *s = malloc(sizeof *s);
     if (!s) {
@@ -114,7 +103,7 @@ int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot *
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = {0};
-    int r = hr_cli_snapshot(&cli->probe, cli->replay, s, &err);
+    int r = hr_source_snapshot(&cli->src, s, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         free(s);
@@ -124,7 +113,7 @@ int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot *
     return HR_PLAN_ARGS_GO;
 }
 
-int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
+static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
                          hr_plan *plan)
 {
     hr_error err = {0};
@@ -133,4 +122,30 @@ int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan
         return HR_PLAN_ARGS_GO;
     hr_cli_error("%s: %s", cmd, err.msg);
     return hr_exit_from_error(r);   /* HR_EPARTIAL: a fact is missing, give it (3) */
+}
+
+int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
+                     hr_snapshot **snap, hr_plan **plan)
+{
+    *snap = NULL;
+    *plan = NULL;
+    int rc = parse(spec, argc, argv, cli);
+    if (rc == HR_PLAN_ARGS_GO)
+        rc = snapshot(spec->name, cli, snap);
+    if (rc != HR_PLAN_ARGS_GO)
+        return rc;
+    *plan = malloc(sizeof **plan);
+    if (!*plan) {
+        hr_cli_error("%s: %s", spec->name, hr_strerror(HR_ENOMEM));
+        rc = hr_exit_from_error(HR_ENOMEM);
+    } else {
+        rc = compute(spec->name, *snap, cli, *plan);
+    }
+    if (rc != HR_PLAN_ARGS_GO) {
+        free(*plan);
+        free(*snap);
+        *plan = NULL;
+        *snap = NULL;
+    }
+    return rc;
 }

@@ -6,21 +6,20 @@
 #define HR_CLI_PLAN_ARGS_H
 
 #include "options.h"
+#include "snapshot_source.h"
 
 #include "core/plan/plan.h"
-#include "platform/platform.h"
 
 #include <stdbool.h>
 
-/* The option groups (ids 1 to 19 are theirs). */
+/* The option groups (ids 1 to 19 are theirs); with hr_source_opts (--sysroot, --replay,
+ * --no-gpu) they are the commands' whole table. */
 extern const hr_opt hr_plan_whatif_opts[];    /* --ram --vram --os --workload --comfy-args ... */
-extern const hr_opt hr_plan_machine_opts[];   /* --sysroot --replay --no-gpu */
 extern const hr_opt hr_plan_output_opts[];    /* --json */
 
 typedef struct hr_plan_cli {
     hr_plan_inputs in;
-    hr_probe_opts probe;
-    const char *replay;     /* --replay FILE, or NULL */
+    hr_source src;
     bool json;
 } hr_plan_cli;
 
@@ -32,13 +31,11 @@ typedef struct hr_plan_cli {
  * 64 after a one-line error). */
 int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out);
 
-/* The snapshot to judge: *snap is NULL when the machine is hypothetical. HR_PLAN_ARGS_GO, or
- * the exit status after printing the error. The caller frees *snap. */
-int hr_plan_args_snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap);
-
-/* Compute the plan; on failure print "<cmd>: <why>" and return the exit status (3 when a
- * fact is missing and the user can give it), else HR_PLAN_ARGS_GO. */
-int hr_plan_args_compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
-                         hr_plan *plan);
+/* The start both commands share: parse argv, get the snapshot (*snap NULL when the machine
+ * is hypothetical), compute the plan into a new *plan. HR_PLAN_ARGS_GO: go on (the caller
+ * frees *snap and *plan); else the exit status to return, after printing the error (3 when a
+ * fact is missing and the user can give it) — nothing is left to free. */
+int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
+                     hr_snapshot **snap, hr_plan **plan);
 
 #endif

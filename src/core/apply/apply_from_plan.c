@@ -3,7 +3,6 @@
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,12 +98,6 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
     return r;
 }
 
-static char drive_letter(const char *path)
-{
-    return isalpha((unsigned char)path[0]) && path[1] == ':' ? (char)toupper((unsigned char)path[0])
-                                                             : 0;
-}
-
 static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_apply_plan *out,
                            hr_error *err)
 {
@@ -115,15 +108,15 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
     uint64_t hi = req->range_max_bytes ? req->range_max_bytes : req->size_bytes;
     in->initial_mb = (lo + HR_MIB - 1) / HR_MIB;
     in->maximum_mb = (hi + HR_MIB - 1) / HR_MIB;
-    in->drive = drive_letter(req->target);
-    in->system_drive = drive_letter(s->platform.system_volume);
+    in->drive = hr_drive_letter(req->target);
+    in->system_drive = hr_drive_letter(s->platform.system_volume);
     if (!in->system_drive)
         in->system_drive = 'C';
     in->drive_type = HR_DRIVE_UNKNOWN;
     in->dev.fs_total_bytes = in->dev.fs_free_bytes = HR_UNKNOWN;
     for (int i = 0; i < s->volume_count && i < HR_MAX_VOLUMES; i++) {
         const hr_volume *v = &s->volumes[i];
-        if (!in->drive || drive_letter(v->dev.mount_point) != in->drive)
+        if (!in->drive || hr_drive_letter(v->dev.mount_point) != in->drive)
             continue;
         char why[HR_SNAP_WHY_MAX];
         in->dev = v->dev;
@@ -134,7 +127,7 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
             in->drive_type = HR_DRIVE_FIXED;
     }
     for (int i = 0; i < s->paging_count; i++)   /* the file already there is reused */
-        if (in->drive && drive_letter(s->paging[i].path) == in->drive &&
+        if (in->drive && hr_drive_letter(s->paging[i].path) == in->drive &&
             s->paging[i].size_bytes != HR_UNKNOWN)
             in->existing_file_bytes = hr_sat_add(in->existing_file_bytes, s->paging[i].size_bytes);
     for (int i = 0; i < s->paging_config.count && i < HR_MAX_PAGING_CONFIG &&

@@ -1,6 +1,7 @@
 #include "core/base/json_writer.h"
 
 #include "core/base/error.h"
+#include "core/base/text.h"
 #include "core/base/utf8.h"
 
 #include <inttypes.h>
@@ -168,6 +169,22 @@ void hr_json_null(hr_json_writer *w, const char *key)
 {
     member(w, key);
     put(w, "null");
+}
+
+void hr_json_size(hr_json_writer *w, const char *key, uint64_t v)
+{
+    if (v == HR_UNKNOWN)
+        hr_json_null(w, key);
+    else
+        hr_json_u64(w, key, v);
+}
+
+void hr_json_tri(hr_json_writer *w, const char *key, int t)
+{
+    if (t < 0)
+        hr_json_null(w, key);
+    else
+        hr_json_bool(w, key, t != 0);
 }
 
 int hr_json_finish(hr_json_writer *w)

@@ -35,6 +35,10 @@ void hr_json_i64(hr_json_writer *w, const char *key, int64_t v);
 void hr_json_double(hr_json_writer *w, const char *key, double v);
 void hr_json_bool(hr_json_writer *w, const char *key, bool v);
 void hr_json_null(hr_json_writer *w, const char *key);
+/* A size or count that may be unknown: HR_UNKNOWN is null (sizes in JSON are bytes). */
+void hr_json_size(hr_json_writer *w, const char *key, uint64_t v);
+/* A yes/no fact that may be unknown: 1 true, 0 false, -1 null (the values of hr_tri). */
+void hr_json_tri(hr_json_writer *w, const char *key, int t);
 /* Finish: a trailing newline; returns the first error (0 when the document is complete). */
 int hr_json_finish(hr_json_writer *w);
 

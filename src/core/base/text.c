@@ -1,6 +1,6 @@
 #include "core/base/text.h"
 
-
+#include <ctype.h>
 #include <string.h>
 
 bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n)
@@ -190,4 +190,33 @@ void hr_strlist_add(char *dst, unsigned long size, const char *item)
         memcpy(dst + have, "; ", 3);
         hr_strlcpy(dst + have + 2, item, size - have - 2);
     }
+}
+
+bool hr_str_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+bool hr_str_istarts(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return false;
+    return true;
+}
+
+char hr_drive_letter(const char *path)
+{
+    return path && isalpha((unsigned char)path[0]) && path[1] == ':'
+               ? (char)toupper((unsigned char)path[0])
+               : 0;
+}
+
+bool hr_same_drive(const char *a, const char *b)
+{
+    char x = hr_drive_letter(a);
+    return x && x == hr_drive_letter(b);
 }

@@ -40,6 +40,15 @@ void hr_bracketed_choice(const char *s, char *out, size_t outn);
 
 /* Copy with truncation, always NUL-terminated (no strlcpy in C11). */
 void hr_strlcpy(char *dst, const char *src, unsigned long size);
+
+/* ASCII case-insensitive equality, and prefix ("NTFS" = "ntfs"; "nfs4" starts with "NFS"). */
+bool hr_str_ieq(const char *a, const char *b);
+bool hr_str_istarts(const char *s, const char *prefix);
+
+/* Windows paths: the drive letter of "d:\x" or "D:" in upper case, or 0 when there is none;
+ * and whether two paths are on the same lettered drive. */
+char hr_drive_letter(const char *path);
+bool hr_same_drive(const char *a, const char *b);
 /* Append item to the "; "-separated list in dst (size bytes); dropped when there is no room
  * for more than the separator, cut short when there is room for part of it. */
 void hr_strlist_add(char *dst, unsigned long size, const char *item);

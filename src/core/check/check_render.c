@@ -148,14 +148,6 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     return hr_buf_error(out);
 }
 
-static void json_size(hr_json_writer *w, const char *key, uint64_t v)
-{
-    if (v == HR_UNKNOWN)
-        hr_json_null(w, key);
-    else
-        hr_json_u64(w, key, v);
-}
-
 void hr_check_json(const hr_check *c, hr_json_writer *w)
 {
     const hr_snapshot *snap = c->snap;
@@ -180,10 +172,10 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_end_object(w);
 
     hr_json_begin_object(w, "capacity");
-    json_size(w, "bytes", c->capacity_bytes);
+    hr_json_size(w, "bytes", c->capacity_bytes);
     hr_json_str(w, "basis", c->capacity_basis);
-    json_size(w, "charge_bytes", c->charge_bytes);
-    json_size(w, "after_plan_bytes", c->capacity_after_bytes);
+    hr_json_size(w, "charge_bytes", c->charge_bytes);
+    hr_json_size(w, "after_plan_bytes", c->capacity_after_bytes);
     if (c->verdict_after == HR_VERDICT_UNKNOWN)
         hr_json_null(w, "verdict_after_plan");
     else
@@ -207,8 +199,8 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
         hr_json_i64(w, "pid", o->proc.pid);
         hr_json_str(w, "name", o->proc.name);
         hr_json_u64(w, "processes", (uint64_t)(o->proc.processes > 1 ? o->proc.processes : 1));
-        json_size(w, "resident_bytes", o->proc.resident_bytes);
-        json_size(w, "commit_bytes", o->proc.commit_bytes);
+        hr_json_size(w, "resident_bytes", o->proc.resident_bytes);
+        hr_json_size(w, "commit_bytes", o->proc.commit_bytes);
         hr_json_str(w, "kind", o->kind);
         hr_json_end_object(w);
     }

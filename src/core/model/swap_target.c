@@ -2,30 +2,13 @@
 
 #include "core/base/size.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-static bool ieq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
-static bool istarts(const char *s, const char *prefix)
-{
-    for (; *prefix; s++, prefix++)
-        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
-            return false;
-    return true;
-}
 
 static bool one_of(const char *fs, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (ieq(fs, list[i]))
+        if (hr_str_ieq(fs, list[i]))
             return true;
     return false;
 }
@@ -50,7 +33,7 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
         return HR_TRI_YES;   /* NTFS, ReFS; the drive type (fixed, local) is the probe's */
     if (ONE_OF(fs, "ext4", "ext3", "ext2", "xfs"))
         return HR_TRI_YES;
-    if (ieq(fs, "btrfs")) {
+    if (hr_str_ieq(fs, "btrfs")) {
         if (fs_devices == 1)
             return HR_TRI_YES;
         if (fs_devices > 1) {
@@ -67,11 +50,11 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
                  "refuses it", fs);
     else if (ONE_OF(fs, "overlay", "overlayfs", "aufs"))
         snprintf(why, n, "overlayfs (a container's root) cannot hold a swap file");
-    else if (istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
+    else if (hr_str_istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
         snprintf(why, n, "%s is a network / shared file system: swap over it is unsafe", fs);
-    else if (istarts(fs, "fuse"))
+    else if (hr_str_istarts(fs, "fuse"))
         snprintf(why, n, "%s (FUSE) cannot hold a swap file", fs);
-    else if (ieq(fs, "f2fs"))
+    else if (hr_str_ieq(fs, "f2fs"))
         snprintf(why, n, "f2fs takes a swap file only in pinned, section-aligned blocks, which "
                  "headroom does not make");
     else if (ONE_OF(fs, "zfs", "squashfs", "iso9660", "ntfs", "ntfs3"))

@@ -90,16 +90,10 @@ static char upper(char c)
     return (char)toupper((unsigned char)c);
 }
 
-/* Same drive letter ("C:\x" vs "c:")? */
-static bool same_drive(const char *a, const char *b)
-{
-    return a[0] && b[0] && a[1] == ':' && b[1] == ':' && upper(a[0]) == upper(b[0]);
-}
-
 static hr_volume *volume_of(hr_snapshot *s, const char *path)
 {
     for (int i = 0; i < s->volume_count; i++)
-        if (same_drive(s->volumes[i].dev.mount_point, path))
+        if (hr_same_drive(s->volumes[i].dev.mount_point, path))
             return &s->volumes[i];
     return NULL;
 }
@@ -194,7 +188,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         char why[HR_SNAP_WHY_MAX];
         snprintf(d->name, sizeof d->name, "%c:", upper(w->root[0]));
         snprintf(d->mount_point, sizeof d->mount_point, "%c:\\", upper(w->root[0]));
-        v->is_system = same_drive(d->mount_point, s->platform.system_volume);
+        v->is_system = hr_same_drive(d->mount_point, s->platform.system_volume);
         if (w->space.state == HR_WIN_OK) {
             d->fs_total_bytes = w->total;
             d->fs_free_bytes = w->free_to_caller;  /* honours quotas: what we could use */
@@ -519,7 +513,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
     for (int i = 0; i < cfg->count; i++) {
         const hr_paging_config_entry *e = &cfg->entries[i];
         if (e->mode == HR_PAGING_MODE_AUTOMATIC ||
-            (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED && same_drive(e->path, s->platform.system_volume)))
+            (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED && hr_same_drive(e->path, s->platform.system_volume)))
             managed_on_sys = true;
     }
     if (managed_on_sys && sys && sys->dev.fs_total_bytes != HR_UNKNOWN &&
@@ -531,7 +525,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             ceiling = total / 8;
         uint64_t current = 0;
         for (int i = 0; i < s->paging_count; i++)
-            if (same_drive(s->paging[i].path, sys->dev.mount_point) &&
+            if (hr_same_drive(s->paging[i].path, sys->dev.mount_point) &&
                 s->paging[i].size_bytes != HR_UNKNOWN)
                 current += s->paging[i].size_bytes;
         bool full95 = free_b < total / 20;
@@ -554,7 +548,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 continue;
             bool in_use = false;
             for (int j = 0; j < s->paging_count; j++)
-                if (same_drive(s->paging[j].path, e->path))
+                if (hr_same_drive(s->paging[j].path, e->path))
                     in_use = true;
             if (!in_use)
                 hr_snapshot_note(s, "S5.1", "%s is configured but not in use: changes take effect "
@@ -565,7 +559,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
         for (int j = 0; j < s->paging_count; j++) {
             bool configured = false;
             for (int i = 0; i < cfg->count; i++)
-                if (same_drive(s->paging[j].path, cfg->entries[i].path))
+                if (hr_same_drive(s->paging[j].path, cfg->entries[i].path))
                     configured = true;
             if (!configured)
                 hr_snapshot_note(s, "S5.1", "%s is in use but no longer configured: it goes away "

@@ -11,7 +11,6 @@
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +18,12 @@
 #define C(c, id_rule, ...) \
     hr_plan_line_add((c)->reasons, &(c)->reason_count, HR_PLAN_CAND_REASONS, id_rule, __VA_ARGS__)
 
-static bool ieq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 /* "D:\\" → "D:"; "" when the text has no drive letter. */
 static void drive_of(const char *path, char out[3])
 {
-    out[0] = '\0';
-    if (isalpha((unsigned char)path[0]) && path[1] == ':') {
-        out[0] = (char)toupper((unsigned char)path[0]);
-        out[1] = ':';
-        out[2] = '\0';
-    }
+    out[0] = hr_drive_letter(path);
+    out[1] = out[0] ? ':' : '\0';
+    out[2] = '\0';
 }
 
 /* Paging / swap already on this volume (it will be replaced, so its space counts as room). */
@@ -129,7 +117,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         C(c, "system|S3.3", "the system drive: paging shares its I/O with the system and with model loading");
     else
         C(c, "not-system|S3.3", "not the system drive: paging I/O stays apart from the system's");
-    if (os == HR_OS_LINUX && ieq(v->dev.fs_type, "btrfs") && c->eligible)
+    if (os == HR_OS_LINUX && hr_str_ieq(v->dev.fs_type, "btrfs") && c->eligible)
         C(c, "btrfs|X.btrfs", "btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
                               "system, and its subvolume cannot be snapshotted while it is active");
 

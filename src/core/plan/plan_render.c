@@ -139,22 +139,6 @@ static void json_lines(hr_json_writer *w, const char *key, const hr_plan_line *l
     hr_json_end_array(w);
 }
 
-static void json_size(hr_json_writer *w, const char *key, uint64_t v)
-{
-    if (v == HR_UNKNOWN)
-        hr_json_null(w, key);
-    else
-        hr_json_u64(w, key, v);
-}
-
-static void json_tri(hr_json_writer *w, const char *key, hr_tri t)
-{
-    if (t == HR_TRI_UNKNOWN)
-        hr_json_null(w, key);
-    else
-        hr_json_bool(w, key, t == HR_TRI_YES);
-}
-
 void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
 {
     const hr_plan_facts *f = &p->facts;
@@ -166,13 +150,13 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_bool(w, "recorded", f->recorded);
 
     hr_json_begin_object(w, "facts");
-    json_size(w, "ram_bytes", f->ram_bytes);
+    hr_json_size(w, "ram_bytes", f->ram_bytes);
     hr_json_str(w, "ram_source", f->ram_source);
-    json_size(w, "vram_bytes", f->vram_bytes);
+    hr_json_size(w, "vram_bytes", f->vram_bytes);
     hr_json_str(w, "vram_source", f->vram_source);
     if (f->vram_bytes == HR_UNKNOWN)
         hr_json_str(w, "vram_reason", "no GPU memory could be read; give --vram");
-    json_size(w, "effective_vram_bytes", f->effective_vram_bytes);
+    hr_json_size(w, "effective_vram_bytes", f->effective_vram_bytes);
     hr_json_bool(w, "integrated_gpu", f->integrated_gpu);
     hr_json_str(w, "workload", hr_workload_name(f->workload));
     hr_json_begin_object(w, "comfy_args");
@@ -189,7 +173,7 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_end_object(w);
     hr_json_bool(w, "lean_on_ram", f->lean_on_ram);
     hr_json_u64(w, "table_row_gb", (uint64_t)f->row);
-    json_size(w, "disk_paging_bytes", f->disk_paging_bytes);
+    hr_json_size(w, "disk_paging_bytes", f->disk_paging_bytes);
     hr_json_bool(w, "volumes_known", f->volumes_known);
     hr_json_bool(w, "wsl2", f->wsl2);
     hr_json_bool(w, "in_container", f->in_container);
@@ -204,8 +188,8 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_bool(w, "fixed", r->fixed);
     hr_json_str(w, "basis", r->basis == HR_BASIS_PEAK ? "peak-commit" : "table");
     hr_json_u64(w, "table_bytes", r->table_bytes);
-    json_size(w, "peak_commit_bytes", r->peak_bytes);
-    json_size(w, "peak_sized_bytes", r->peak_sized_bytes);
+    hr_json_size(w, "peak_commit_bytes", r->peak_bytes);
+    hr_json_size(w, "peak_sized_bytes", r->peak_sized_bytes);
     hr_json_u64(w, "peak_margin_percent", HR_PLAN_PEAK_MARGIN_PERCENT);
     hr_json_bool(w, "upgrade_ram_first", r->upgrade_ram_first);
     if (r->target_known) {
@@ -232,10 +216,10 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
         hr_json_bool(w, "eligible", c->eligible);
         hr_json_bool(w, "fits_fixed", c->fits_fixed);
         hr_json_bool(w, "fits_range", c->fits_range);
-        json_tri(w, "ssd", c->ssd);
+        hr_json_tri(w, "ssd", c->ssd);
         hr_json_bool(w, "is_system", c->is_system);
-        json_size(w, "free_bytes", c->free_bytes);
-        json_size(w, "total_bytes", c->total_bytes);
+        hr_json_size(w, "free_bytes", c->free_bytes);
+        hr_json_size(w, "total_bytes", c->total_bytes);
         hr_json_u64(w, "reserve_bytes", c->reserve_bytes);
         hr_json_u64(w, "existing_bytes", c->existing_bytes);
         json_lines(w, "reasons", c->reasons, c->reason_count);

@@ -40,12 +40,6 @@ static unsigned long long mib(uint64_t bytes)
     return (unsigned long long)(bytes / HR_MIB);
 }
 
-static bool same_drive(const char *a, const char *b)
-{
-    return a[0] && b[0] && toupper((unsigned char)a[0]) == toupper((unsigned char)b[0]) && a[1] == ':' &&
-           b[1] == ':';
-}
-
 /* Windows: already a fixed file of at least this size on the target and nowhere else? */
 static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
 {
@@ -54,7 +48,7 @@ static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
         snap->paging_config.count != 1)
         return false;
     const hr_paging_config_entry *e = &snap->paging_config.entries[0];
-    return e->mode == HR_PAGING_MODE_CUSTOM && same_drive(e->path, r->target) && e->initial_bytes != HR_UNKNOWN &&
+    return e->mode == HR_PAGING_MODE_CUSTOM && hr_same_drive(e->path, r->target) && e->initial_bytes != HR_UNKNOWN &&
            e->maximum_bytes != HR_UNKNOWN && e->maximum_bytes >= r->maximum_bytes &&
            (r->fixed ? e->initial_bytes == e->maximum_bytes : e->initial_bytes >= r->initial_bytes);
 }
@@ -97,21 +91,16 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     /* Remove the old files only now (S3.1). */
     bool removed_system = false;
     for (int i = 0; i < p->removal_count; i++) {
-        char d[3] = {0};
-        const char *path = p->removals[i].text;
-        if (isalpha((unsigned char)path[0]) && path[1] == ':') {
-            d[0] = (char)toupper((unsigned char)path[0]);
-            d[1] = ':';
-        }
+        char d[3] = {hr_drive_letter(p->removals[i].text), ':', '\0'};
         if (!d[0])
             continue;
-        if (same_drive(d, sysd))
+        if (hr_same_drive(d, sysd))
             removed_system = true;
         step(p, "remove-old|S3.1", NULL,
              "only now select %s → No paging file → press Set%s", d,
-             same_drive(d, sysd) ? " (Windows warns about crash dumps: see the warning)" : "");
+             hr_same_drive(d, sysd) ? " (Windows warns about crash dumps: see the warning)" : "");
     }
-    bool target_is_system = r->target_known && same_drive(r->target, sysd);
+    bool target_is_system = r->target_known && hr_same_drive(r->target, sysd);
     /* Without a list of the paging files in use, say it for the system drive, where Windows
      * puts one by default. */
     bool paging_known = snap && (snap->paging_s.ok || snap->paging_config.s.ok);
@@ -125,14 +114,6 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
          "after the restart check the new file is in use (PowerShell), or run headroom status");
     step(p, "cleaners|S5.4", NULL, "exclude pagefile.sys from \"cleaner\" tools that might delete it");
-}
-
-static bool ieq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
 }
 
 static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
@@ -185,12 +166,12 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         step(p, "choose|S3.3", NULL, "choose where: %s", r->target_advice);
 
     if (r->add_bytes > 0) {
-        if (ieq(fs, "btrfs")) {
+        if (hr_str_ieq(fs, "btrfs")) {
             snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
             step(p, "create|X.btrfs", cmd,
                  "make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
                  "fallocate)", add_g);
-        } else if (ieq(fs, "ext4") || ieq(fs, "xfs")) {
+        } else if (hr_str_ieq(fs, "ext4") || hr_str_ieq(fs, "xfs")) {
             snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
                      path, path);
             step(p, "create|S4.1", cmd, "make a %llu GB swap file (fallocate leaves no holes on %s)", add_g, fs);

@@ -6,7 +6,6 @@
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
-#include <ctype.h>
 #include <string.h>
 
 #define W(id_rule, ...) \
@@ -39,12 +38,6 @@ static bool zram_swap_active(const hr_snapshot *snap)
     return false;
 }
 
-static bool same_drive(const char *a, const char *b)
-{
-    return a[0] && b[0] && toupper((unsigned char)a[0]) == toupper((unsigned char)b[0]) && a[1] == ':' &&
-           b[1] == ':';
-}
-
 static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
@@ -55,7 +48,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
     /* The plan moves the file off the system drive: to the target, or (no drive list) to the
      * kind of drive it advises, which is never the system drive. */
-    bool moved = r->target_known ? !same_drive(r->target, sys) : p->candidate_count == 0;
+    bool moved = r->target_known ? !hr_same_drive(r->target, sys) : p->candidate_count == 0;
     if (moved) {
         W("no-crash-dump|X.dump",
           "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "

@@ -5,30 +5,14 @@
 
 #include "core/model/commit_ceiling.h"
 
-static void u64_or_null(hr_json_writer *w, const char *key, uint64_t v)
-{
-    if (v == HR_UNKNOWN)
-        hr_json_null(w, key);
-    else
-        hr_json_u64(w, key, v);
-}
-
 /* Limits: null both when unknown and when unlimited; "<key>_unlimited" tells them apart. */
 static void limit(hr_json_writer *w, const char *key, const char *flag, uint64_t v)
 {
-    u64_or_null(w, key, v == HR_UNLIMITED ? HR_UNKNOWN : v);
+    hr_json_size(w, key, v == HR_UNLIMITED ? HR_UNKNOWN : v);
     if (v == HR_UNKNOWN)
         hr_json_null(w, flag);
     else
         hr_json_bool(w, flag, v == HR_UNLIMITED);
-}
-
-static void tri(hr_json_writer *w, const char *key, hr_tri t)
-{
-    if (t == HR_TRI_UNKNOWN)
-        hr_json_null(w, key);
-    else
-        hr_json_bool(w, key, t == HR_TRI_YES);
 }
 
 static void str_or_null(hr_json_writer *w, const char *key, const char *s)
@@ -49,20 +33,20 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d, bool 
     str_or_null(w, "disk", d->disk);
     str_or_null(w, "fs_type", d->fs_type);
     str_or_null(w, "mount_point", d->mount_point);
-    tri(w, "rotational", d->rotational);
+    hr_json_tri(w, "rotational", d->rotational);
     /* A virtual disk's rotational flag says nothing about the host's medium. */
-    tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
-                  : d->rotational == HR_TRI_YES   ? HR_TRI_NO
-                                                  : HR_TRI_YES);
+    hr_json_tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
+                          : d->rotational == HR_TRI_YES                    ? HR_TRI_NO
+                                                                           : HR_TRI_YES);
     hr_json_bool(w, "virtual_disk", d->virtual_disk);
-    tri(w, "removable", d->removable);
-    tri(w, "usb", d->usb);
-    tri(w, "encrypted", d->encrypted);
+    hr_json_tri(w, "removable", d->removable);
+    hr_json_tri(w, "usb", d->usb);
+    hr_json_tri(w, "encrypted", d->encrypted);
     str_or_null(w, "encryption", d->encryption);
     if (win)
         str_or_null(w, "bus", d->bus);
-    u64_or_null(w, "fs_total_bytes", d->fs_total_bytes);
-    u64_or_null(w, "fs_free_bytes", d->fs_free_bytes);
+    hr_json_size(w, "fs_total_bytes", d->fs_total_bytes);
+    hr_json_size(w, "fs_free_bytes", d->fs_free_bytes);
     str_or_null(w, "unknown_reason", d->why);
     hr_json_end_object(w);
 }
@@ -82,10 +66,10 @@ static void platform(hr_json_writer *w, const hr_snapshot *s)
 {
     hr_json_str(w, "os", s->platform.os == HR_OS_WINDOWS ? "windows" : "linux");
     str_or_null(w, "os_name", s->platform.os_name);
-    tri(w, "wsl2", s->platform.wsl2);
-    tri(w, "container", s->platform.container);
+    hr_json_tri(w, "wsl2", s->platform.wsl2);
+    hr_json_tri(w, "container", s->platform.container);
     str_or_null(w, "container_kind", s->platform.container_kind);
-    u64_or_null(w, "page_size_bytes", s->platform.page_size);
+    hr_json_size(w, "page_size_bytes", s->platform.page_size);
     str_or_null(w, "system_volume", s->platform.system_volume);
     hr_json_bool(w, "partial", hr_snapshot_partial(s));
 }
@@ -93,22 +77,22 @@ static void platform(hr_json_writer *w, const hr_snapshot *s)
 static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
 {
     hr_json_begin_object(w, "ram");
-    u64_or_null(w, "total_bytes", s->ram.total_bytes);
-    u64_or_null(w, "available_bytes", s->ram.available_bytes);
-    u64_or_null(w, "used_bytes", s->ram.used_bytes);
-    u64_or_null(w, "compressed_bytes", s->ram.compressed_bytes);
+    hr_json_size(w, "total_bytes", s->ram.total_bytes);
+    hr_json_size(w, "available_bytes", s->ram.available_bytes);
+    hr_json_size(w, "used_bytes", s->ram.used_bytes);
+    hr_json_size(w, "compressed_bytes", s->ram.compressed_bytes);
     section(w, &s->ram.s);
     hr_json_end_object(w);
 
     const hr_commit *c = &s->commit;
     hr_json_begin_object(w, "commit");
-    u64_or_null(w, "charge_bytes", c->charge_bytes);
-    u64_or_null(w, "limit_bytes", c->limit_bytes);
-    u64_or_null(w, "peak_bytes", c->peak_bytes);
-    tri(w, "enforced", c->enforced);
+    hr_json_size(w, "charge_bytes", c->charge_bytes);
+    hr_json_size(w, "limit_bytes", c->limit_bytes);
+    hr_json_size(w, "peak_bytes", c->peak_bytes);
+    hr_json_tri(w, "enforced", c->enforced);
     hr_ceiling ceiling;
     hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
-    u64_or_null(w, "real_ceiling_bytes", ceiling.bytes);
+    hr_json_size(w, "real_ceiling_bytes", ceiling.bytes);
     if (s->platform.os == HR_OS_LINUX) {
         hr_json_begin_object(w, "overcommit");
         if (c->overcommit_mode == HR_OVERCOMMIT_UNKNOWN)
@@ -116,8 +100,8 @@ static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
         else
             hr_json_i64(w, "mode", c->overcommit_mode);
         hr_json_str(w, "mode_name", overcommit_name(c->overcommit_mode));
-        u64_or_null(w, "ratio_percent", c->overcommit_ratio);
-        u64_or_null(w, "kbytes", c->overcommit_kbytes);
+        hr_json_size(w, "ratio_percent", c->overcommit_ratio);
+        hr_json_size(w, "kbytes", c->overcommit_kbytes);
         hr_json_end_object(w);
     }
     section(w, &c->s);
@@ -132,9 +116,9 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "path", p->path);
         hr_json_str(w, "kind", hr_paging_kind_name(p->kind));
-        u64_or_null(w, "size_bytes", p->size_bytes);
-        u64_or_null(w, "used_bytes", p->used_bytes);
-        u64_or_null(w, "peak_bytes", p->peak_bytes);
+        hr_json_size(w, "size_bytes", p->size_bytes);
+        hr_json_size(w, "used_bytes", p->used_bytes);
+        hr_json_size(w, "peak_bytes", p->peak_bytes);
         if (p->priority == HR_UNKNOWN_I64)
             hr_json_null(w, "priority");
         else
@@ -157,16 +141,16 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
     if (s->platform.os == HR_OS_WINDOWS || pc->present || pc->s.why[0]) {
         hr_json_begin_object(w, "paging_config");
         hr_json_bool(w, "present", pc->present);
-        tri(w, "automatic", pc->automatic);
-        tri(w, "temp_page_file", pc->temp_page_file);
+        hr_json_tri(w, "automatic", pc->automatic);
+        hr_json_tri(w, "temp_page_file", pc->temp_page_file);
         hr_json_begin_array(w, "entries");
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             hr_json_begin_object(w, NULL);
             hr_json_str(w, "path", e->path);
             hr_json_str(w, "mode", hr_paging_mode_name(e->mode));
-            u64_or_null(w, "initial_bytes", e->initial_bytes);
-            u64_or_null(w, "maximum_bytes", e->maximum_bytes);
+            hr_json_size(w, "initial_bytes", e->initial_bytes);
+            hr_json_size(w, "maximum_bytes", e->maximum_bytes);
             if (e->priority == HR_UNKNOWN_I64)
                 hr_json_null(w, "priority");
             else
@@ -194,7 +178,7 @@ static void volumes(hr_json_writer *w, const hr_snapshot *s)
         hr_json_str(w, "mount_point", v->dev.mount_point);
         hr_json_bool(w, "system", v->is_system);
         hr_json_bool(w, "holds_paging", v->holds_paging);
-        tri(w, "can_hold_swap", v->can_hold_swap);
+        hr_json_tri(w, "can_hold_swap", v->can_hold_swap);
         str_or_null(w, "why_not", v->why_not);
         device(w, "device", &v->dev, s->platform.os == HR_OS_WINDOWS);
         hr_json_end_object(w);
@@ -212,29 +196,29 @@ static void compression(hr_json_writer *w, const hr_snapshot *s)
     hr_json_str(w, "note", "compression keeps pages in RAM; it is not a disk backstop (S5.3)");
     if (s->platform.os == HR_OS_LINUX) {
         hr_json_begin_object(w, "zswap");
-        tri(w, "enabled", c->zswap_enabled);
+        hr_json_tri(w, "enabled", c->zswap_enabled);
         str_or_null(w, "compressor", c->zswap_compressor);
-        u64_or_null(w, "max_pool_percent", c->zswap_max_pool_percent);
-        u64_or_null(w, "pool_bytes", c->zswap_pool_bytes);
-        u64_or_null(w, "stored_bytes", c->zswap_stored_bytes);
+        hr_json_size(w, "max_pool_percent", c->zswap_max_pool_percent);
+        hr_json_size(w, "pool_bytes", c->zswap_pool_bytes);
+        hr_json_size(w, "stored_bytes", c->zswap_stored_bytes);
         hr_json_end_object(w);
         hr_json_begin_array(w, "zram");
         for (int i = 0; i < c->zram_count; i++) {
             const hr_zram *z = &c->zram[i];
             hr_json_begin_object(w, NULL);
             hr_json_str(w, "name", z->name);
-            u64_or_null(w, "disksize_bytes", z->disksize_bytes);
-            u64_or_null(w, "orig_data_bytes", z->orig_data_bytes);
-            u64_or_null(w, "compr_data_bytes", z->compr_data_bytes);
-            u64_or_null(w, "mem_used_bytes", z->mem_used_bytes);
+            hr_json_size(w, "disksize_bytes", z->disksize_bytes);
+            hr_json_size(w, "orig_data_bytes", z->orig_data_bytes);
+            hr_json_size(w, "compr_data_bytes", z->compr_data_bytes);
+            hr_json_size(w, "mem_used_bytes", z->mem_used_bytes);
             str_or_null(w, "algorithm", z->algorithm);
             hr_json_bool(w, "used_as_swap", z->used_as_swap);
             hr_json_end_object(w);
         }
         hr_json_end_array(w);
     } else {
-        tri(w, "memory_compression", c->windows_compression);
-        u64_or_null(w, "store_bytes", c->windows_store_bytes);
+        hr_json_tri(w, "memory_compression", c->windows_compression);
+        hr_json_size(w, "store_bytes", c->windows_store_bytes);
     }
     section(w, &c->s);
     hr_json_end_object(w);
@@ -257,9 +241,9 @@ static void cgroup(hr_json_writer *w, const hr_snapshot *s)
     limit(w, "memory_high_bytes", "memory_high_unlimited", g->memory_high_bytes);
     limit(w, "swap_max_bytes", "swap_max_unlimited", g->swap_max_bytes);
     limit(w, "memsw_max_bytes", "memsw_max_unlimited", g->memsw_max_bytes);
-    u64_or_null(w, "memory_current_bytes", g->memory_current_bytes);
-    u64_or_null(w, "memory_peak_bytes", g->memory_peak_bytes);
-    u64_or_null(w, "oom_kills", g->oom_kills);
+    hr_json_size(w, "memory_current_bytes", g->memory_current_bytes);
+    hr_json_size(w, "memory_peak_bytes", g->memory_peak_bytes);
+    hr_json_size(w, "oom_kills", g->oom_kills);
     section(w, &g->s);
     hr_json_end_object(w);
 }
@@ -273,11 +257,11 @@ static void gpus(hr_json_writer *w, const hr_snapshot *s)
         hr_json_str(w, "name", g->name);
         str_or_null(w, "vendor", g->vendor);
         str_or_null(w, "source", g->source);
-        u64_or_null(w, "vram_total_bytes", g->vram_total_bytes);
-        u64_or_null(w, "vram_used_bytes", g->vram_used_bytes);
-        u64_or_null(w, "shared_total_bytes", g->shared_total_bytes);
-        u64_or_null(w, "shared_used_bytes", g->shared_used_bytes);
-        tri(w, "integrated", g->integrated);
+        hr_json_size(w, "vram_total_bytes", g->vram_total_bytes);
+        hr_json_size(w, "vram_used_bytes", g->vram_used_bytes);
+        hr_json_size(w, "shared_total_bytes", g->shared_total_bytes);
+        hr_json_size(w, "shared_used_bytes", g->shared_used_bytes);
+        hr_json_tri(w, "integrated", g->integrated);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -290,10 +274,10 @@ static void gpus(hr_json_writer *w, const hr_snapshot *s)
 static void power(hr_json_writer *w, const hr_snapshot *s)
 {
     hr_json_begin_object(w, "power");
-    tri(w, "on_battery", s->power.on_battery);
-    tri(w, "has_battery", s->power.has_battery);
-    u64_or_null(w, "battery_percent", s->power.battery_percent);
-    tri(w, "power_saver", s->power.power_saver);
+    hr_json_tri(w, "on_battery", s->power.on_battery);
+    hr_json_tri(w, "has_battery", s->power.has_battery);
+    hr_json_size(w, "battery_percent", s->power.battery_percent);
+    hr_json_tri(w, "power_saver", s->power.power_saver);
     section(w, &s->power.s);
     hr_json_end_object(w);
 }
