@@ -102,8 +102,10 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     char why[HR_SNAP_WHY_MAX];
     if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
         c->eligible = false;
-        C(c, "fs|X.fs", "%s%s%s", v->dev.fs_type[0] ? v->dev.fs_type : "this file system",
-          v->dev.fs_type[0] ? ": " : " ", why);
+        if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))
+            C(c, "fs|X.fs", "%s", why);   /* the reason names the file system already */
+        else
+            C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : "this file system", why);
     }
 
     /* Kind of drive (S3.3). */
