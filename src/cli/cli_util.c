@@ -90,11 +90,11 @@ int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *
 {
     if (render_rc != 0) {
         hr_cli_error("%s: cannot render the %s: %s", cmd, what, hr_strerror(render_rc));
-        return HR_EXIT_FAILURE;
+        return hr_exit_from_error(render_rc);
     }
     if (hr_cli_write(out) != 0) {
         hr_cli_error("%s: cannot write to standard output", cmd);
-        return HR_EXIT_IOERR;
+        return hr_exit_from_error(HR_EIO);
     }
     return 0;
 }

@@ -21,7 +21,8 @@ bool hr_cli_stdout_is_tty(void);
 /* Is stdin a terminal (nothing piped in)? */
 bool hr_cli_stdin_is_tty(void);
 
-/* Match "--name" or "--name=value" / "--name value"; on match sets *value (NULL for flags)
+/* For the commands not yet on option tables (apply, rollback, verify, diagnose): remove these
+ * three with the last of them. Match "--name" or "--name=value" / "--name value"; on match sets *value (NULL for flags)
  * and advances *i past a separate value. Returns 1 on match, 0 if not this option, -1 if
  * the value is missing. */
 int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
@@ -35,8 +36,8 @@ int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char 
 bool hr_cli_is_help(const char *arg);
 
 /* The end every report command shares: render_rc is what rendering `out` returned. Writes
- * it to stdout; 0, or HR_EXIT_FAILURE after "<cmd>: cannot render the <what>: ..." or
- * HR_EXIT_IOERR after "<cmd>: cannot write to standard output". */
+ * it to stdout; 0, or the exit status of the error (hr_exit_from_error) after "<cmd>: cannot
+ * render the <what>: ..." or "<cmd>: cannot write to standard output" (74). */
 int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out);
 
 /* hr_cli_emit for a document rendered through an hr_render (its sticky error decides). */

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
      * closed pipe is an error however the command ended. */
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc != HR_EXIT_IOERR) {
         hr_cli_error("cannot write to standard output");
-        rc = HR_EXIT_IOERR;
+        rc = hr_exit_from_error(HR_EIO);
     }
     hr_console_end(rc);
     return rc;
