@@ -4,7 +4,9 @@
 Layers (ARCHITECTURE.md): core/base <- core/model <- core/<capability> <- platform <- cli.
 A core module may include only itself and the modules its CMakeLists.txt DEPENDS on
 (transitively), so the build graph and the include graph cannot drift apart. The core
-includes only C standard headers: never an OS header. Exit 1 with one line per offence."""
+includes only C standard headers: never an OS header. Also: a module's driver file is called
+by none of its stages (core/plan/plan.c), and an internal header stays in its module. Exit 1
+with one line per offence."""
 import os
 import re
 import sys
