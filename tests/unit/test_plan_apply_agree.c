@@ -166,40 +166,46 @@ static void every_input(const char *machine, const hr_snapshot *snap)
 
 static int machines;
 
-static void windows_recordings(const char *src)
+/* Call fn for every entry of <src>/tests/fixtures/<sub> but dot files. */
+static void each_fixture(const char *src, const char *sub, void (*fn)(const char *dir, const char *name))
 {
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/tests/fixtures/windows", src);
+    snprintf(dir, sizeof dir, "%s/tests/fixtures/%s", src, sub);
     DIR *d = opendir(dir);
     CHECK(d != NULL);
     if (!d)
         return;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
-            continue;
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        CHECK(f != NULL);
-        if (!f)
-            continue;
-        char *buf = malloc(4 << 20);
-        size_t len = buf ? fread(buf, 1, (4 << 20) - 1, f) : 0;
-        fclose(f);
-        hr_snapshot *snap = malloc(sizeof *snap);
-        hr_error err = {0};
-        int r = buf && snap ? hr_win_replay(buf, len, snap, &err) : HR_ENOMEM;
-        CHECK(r == 0 || r == HR_EPARTIAL);
-        if (r == 0 || r == HR_EPARTIAL) {
-            machines++;
-            every_input(e->d_name, snap);
-        }
-        free(buf);
-        free(snap);
-    }
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            fn(dir, e->d_name);
     closedir(d);
+}
+
+static void windows_recording(const char *dir, const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 6 || strcmp(name + n - 5, ".json") != 0)
+        return;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char *buf = malloc(4 << 20);
+    size_t len = buf ? fread(buf, 1, (4 << 20) - 1, f) : 0;
+    fclose(f);
+    hr_snapshot *snap = malloc(sizeof *snap);
+    hr_error err = {0};
+    int r = buf && snap ? hr_win_replay(buf, len, snap, &err) : HR_ENOMEM;
+    CHECK(r == 0 || r == HR_EPARTIAL);
+    if (r == 0 || r == HR_EPARTIAL) {
+        machines++;
+        every_input(name, snap);
+    }
+    free(buf);
+    free(snap);
 }
 
 /* Machines the recordings lack, built from the facts a probe would read: the two places the
@@ -293,37 +299,25 @@ static void synthetic_machines(void)
 }
 
 #ifndef _WIN32
-static void linux_trees(const char *src)
+static void linux_tree(const char *dir, const char *name)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/tests/fixtures/linux", src);
-    DIR *d = opendir(dir);
-    CHECK(d != NULL);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char tree[1400], probe[1500];
-        snprintf(tree, sizeof tree, "%s/%s", dir, e->d_name);
-        snprintf(probe, sizeof probe, "%s/proc", tree);
-        DIR *p = opendir(probe);
-        if (!p)
-            continue;   /* README, the fixture script */
-        closedir(p);
-        hr_probe_opts opts = {.sysroot = tree, .skip_procs = true};
-        hr_snapshot *snap = malloc(sizeof *snap);
-        hr_error err = {0};
-        int r = hr_platform_snapshot(&opts, snap, &err);
-        CHECK(r == 0 || r == HR_EPARTIAL);
-        if (r == 0 || r == HR_EPARTIAL) {
-            machines++;
-            every_input(e->d_name, snap);
-        }
-        free(snap);
+    char tree[1400], probe[1500];
+    snprintf(tree, sizeof tree, "%s/%s", dir, name);
+    snprintf(probe, sizeof probe, "%s/proc", tree);
+    DIR *p = opendir(probe);
+    if (!p)
+        return;   /* README, the fixture script */
+    closedir(p);
+    hr_probe_opts opts = {.sysroot = tree, .skip_procs = true};
+    hr_snapshot *snap = malloc(sizeof *snap);
+    hr_error err = {0};
+    int r = hr_platform_snapshot(&opts, snap, &err);
+    CHECK(r == 0 || r == HR_EPARTIAL);
+    if (r == 0 || r == HR_EPARTIAL) {
+        machines++;
+        every_input(name, snap);
     }
-    closedir(d);
+    free(snap);
 }
 #endif
 
@@ -335,9 +329,9 @@ int main(void)
         return 1;
     }
     synthetic_machines();
-    windows_recordings(src);
+    each_fixture(src, "windows", windows_recording);
 #ifndef _WIN32
-    linux_trees(src);
+    each_fixture(src, "linux", linux_tree);
 #endif
     printf("%d machines, %d combinations: %d accepted by apply, %d nothing to change, %d with no "
            "file to create\n", machines, combos, applied, nothing, no_target);
