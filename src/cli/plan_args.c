@@ -11,7 +11,7 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON
+    OPT_JSON, OPT_HTML
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -41,6 +41,13 @@ const hr_opt hr_plan_output_opts[] = {
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
+const hr_opt hr_plan_html_opts[] = {
+    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
+     HR_N("also write the report as one self-contained HTML page to FILE (opens offline, prints)"),
+     NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
 /* One option of the shared tables: 0, or HR_EXIT_USAGE after the error. */
 static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
 {
@@ -65,6 +72,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     }
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
+    case OPT_HTML: out->html = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
             return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
