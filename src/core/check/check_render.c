@@ -275,17 +275,11 @@ void hr_check_render(const hr_check *c, hr_render *r)
     case HR_FORMAT_JSON:
         hr_check_json(c, &r->json);
         break;
-<<<<<<< HEAD
     case HR_FORMAT_HTML:
         hr_check_html(c, r->out);
         break;
-=======
->>>>>>> main
     case HR_FORMAT_PROMETHEUS:
         hr_check_prom(c, r->out);
-        break;
-    case HR_FORMAT_HTML:
-        hr_render_unsupported(r);
         break;
     }
 }
