@@ -77,7 +77,8 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     return 0;
 }
 
-static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out)
+static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_extra extra,
+                 void *ctx, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
     hr_plan_inputs_init(&out->in);
@@ -88,7 +89,7 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *ou
     for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
         if (id == HR_OPT_STOP)
             return p.status;
-        int rc = take(out, &p, id, v);
+        int rc = extra && id >= 40 && id < 90 ? extra(ctx, &p, id, v) : take(out, &p, id, v);
         if (rc)
             return rc;
     }
@@ -132,9 +133,16 @@ static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *
 int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
                      hr_snapshot **snap, hr_plan **plan)
 {
+    return hr_plan_args_run_extra(spec, argc, argv, NULL, NULL, cli, snap, plan);
+}
+
+int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
+                           hr_plan_args_extra extra, void *ctx, hr_plan_cli *cli,
+                           hr_snapshot **snap, hr_plan **plan)
+{
     *snap = NULL;
     *plan = NULL;
-    int rc = parse(spec, argc, argv, cli);
+    int rc = parse(spec, argc, argv, extra, ctx, cli);
     if (rc == HR_PLAN_ARGS_GO)
         rc = snapshot(spec->name, cli, snap);
     if (rc != HR_PLAN_ARGS_GO)
