@@ -19,6 +19,8 @@ const hr_command hr_commands[] = {
     {"verify", HR_N("compare the configured paging/swap with what is in use"), hr_cmd_verify,
      &hr_spec_verify},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
+    {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
+     hr_cmd_export, &hr_spec_export},
     {NULL, NULL, NULL, NULL},
 };
 
