@@ -119,6 +119,7 @@ typedef struct hr_watch {
     double eta_s;               /* seconds to that limit, < 0 when not climbing */
     int64_t fill, cap;          /* that limit's fill and size */
     const char *limit_name;     /* "cgroup", "commit", "RAM + swap" */
+    int64_t tz_offset_ms;       /* added to times shown on the terminal (local time) */
 } hr_watch;
 
 void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg);
@@ -162,6 +163,8 @@ struct hr_json_writer;
 void hr_rec_peaks(struct hr_json_writer *jw, const hr_wpeaks *p);
 
 /* ---- the terminal ---- */
+/* "HH:MM:SS" of a Unix-ms time (add the local offset first for local time). */
+void hr_watch_clock(int64_t time_ms, char *out, size_t n);
 /* One plain line: "19:04:05 RAM 9.1/15.6 GB  swap 0.1/8.0 GB  commit 11.2/15.8 GB ..." */
 void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s);
 /* The compact panel: a few lines, each ending in "\n" (the CLI redraws it in place). */

@@ -154,7 +154,7 @@ static void gb(int64_t v, char *out, size_t n)
     snprintf(out, n, "%lld.%lld", (long long)(tenths / 10), (long long)(tenths % 10));
 }
 
-static void clock_of(int64_t time_ms, char *out, size_t n)
+void hr_watch_clock(int64_t time_ms, char *out, size_t n)
 {
     int64_t s = time_ms / 1000;
     int64_t day = s % 86400;
@@ -182,7 +182,7 @@ static void eta_part(hr_buf *out, const hr_watch *w)
 void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
 {
     char clk[16];
-    clock_of(s->time_ms, clk, sizeof clk);
+    hr_watch_clock(s->time_ms + w->tz_offset_ms, clk, sizeof clk);
     hr_buf_puts(out, clk);
     pair(out, HR_T("RAM"), s->ram_used, s->ram_total);
     pair(out, HR_T("swap"), s->swap_used, s->swap_total);
@@ -238,7 +238,7 @@ void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const c
                     const char *last_warning)
 {
     char clk[16];
-    clock_of(s->time_ms, clk, sizeof clk);
+    hr_watch_clock(s->time_ms + w->tz_offset_ms, clk, sizeof clk);
     hr_buf_printf(out, HR_T("headroom watch  %s  %s  (Ctrl-C to stop)"), clk,
                   target ? target : "");
     hr_buf_puts(out, "\x1b[K\n");
