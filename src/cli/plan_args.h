@@ -38,4 +38,12 @@ int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_c
 int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
                      hr_snapshot **snap, hr_plan **plan);
 
+/* hr_plan_args_run for a command with options of its own besides the shared tables (ids 40
+ * to 89): extra(ctx, p, id, value) takes them and returns 0, or an exit status to stop
+ * with (after its one-line error). */
+typedef int (*hr_plan_args_extra)(void *ctx, const hr_optparse *p, int id, const char *value);
+int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
+                           hr_plan_args_extra extra, void *ctx, hr_plan_cli *cli,
+                           hr_snapshot **snap, hr_plan **plan);
+
 #endif

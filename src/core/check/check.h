@@ -65,7 +65,10 @@ typedef struct hr_check {
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan,
                       hr_check *out);
 
-/* The report in r->format (text, JSON); the one entry point commands use. */
+/* Prometheus text: the snapshot's metrics and the verdict's (docs/export.md); appends. */
+void hr_check_prom(const hr_check *c, hr_buf *out);
+
+/* The report in r->format (text, JSON, Prometheus); the one entry point commands use. */
 void hr_check_render(const hr_check *c, hr_render *r);
 /* One screen of text (tiers, commit vs need, verdict, to-do, other users); 0 or the buffer's
  * sticky error. */

@@ -1,6 +1,7 @@
 /* headroom — the check screen and its JSON (schema headroom.check/1, docs/check.md). */
 #include "core/check/check.h"
 
+#include "core/base/prom.h"
 #include "core/base/size.h"
 #include "core/status/status_render.h"
 
@@ -216,6 +217,41 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_end_object(w);
 }
 
+/* The verdict as metrics after the snapshot's (docs/export.md): a state set (one sample per
+ * verdict, 1 for the one that holds) so that alerts compare labels, not magic numbers. */
+void hr_check_prom(const hr_check *c, hr_buf *out)
+{
+    if (c->snap)
+        hr_status_prom(c->snap, out);
+    hr_prom p;
+    hr_prom_init(&p, out);
+    static const hr_check_verdict all[] = {HR_VERDICT_OK, HR_VERDICT_AT_RISK, HR_VERDICT_WILL_FAIL,
+                                           HR_VERDICT_UNKNOWN};
+    const char *wl = hr_workload_name(c->workload);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const char *l[] = {"verdict", hr_check_verdict_name(all[i]), "workload", wl, NULL};
+        hr_prom_u64(&p, "headroom_check_verdict", "gauge",
+                    "The check verdict (1 for the one that holds): ok, at-risk, will-fail, or "
+                    "unknown when what the machine can back is not known.",
+                    l, c->verdict == all[i] ? 1 : 0);
+    }
+    const char *l[] = {"workload", wl, NULL};
+    if (c->need_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_need_bytes", "gauge",
+                    "Memory the workload needs at its peak (measured --peak-commit or the table).", l,
+                    c->need_bytes);
+    if (c->capacity_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_capacity_bytes", "gauge",
+                    "Memory this machine can back now (the real ceiling the verdict used).", NULL,
+                    c->capacity_bytes);
+    if (c->capacity_after_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_capacity_after_plan_bytes", "gauge",
+                    "Memory this machine could back with the plan applied.", NULL,
+                    c->capacity_after_bytes);
+    hr_prom_u64(&p, "headroom_check_todo_items", "gauge", "Things the check says to do (0 to 3).",
+                NULL, (uint64_t)c->todo_count);
+}
+
 void hr_check_render(const hr_check *c, hr_render *r)
 {
     switch (r->format) {
@@ -225,8 +261,10 @@ void hr_check_render(const hr_check *c, hr_render *r)
     case HR_FORMAT_JSON:
         hr_check_json(c, &r->json);
         break;
-    case HR_FORMAT_HTML:
     case HR_FORMAT_PROMETHEUS:
+        hr_check_prom(c, r->out);
+        break;
+    case HR_FORMAT_HTML:
         hr_render_unsupported(r);
         break;
     }
