@@ -13,10 +13,15 @@ bad() { echo "FAIL: $*"; fail=1; }
 python3 -c 'import time; b = bytearray(20 << 20); time.sleep(60)  # hr-watch-test-tree' &
 pids+=($!)
 tree=$!
-sleep 0.5
+# wait until the child holds its 20 MB (python starts slowly on a busy machine)
+for _ in $(seq 100); do
+    rss=$(awk '/^VmRSS/ {print $2}' /proc/$tree/status 2>/dev/null)
+    [ "${rss:-0}" -gt 20480 ] && break
+    sleep 0.1
+done
 
 "$bin" watch --count 4 --interval 100 --json --name hr-watch-test-tree >"$tmp/out.jsonl" || bad "watch --json exited $?"
-python3 - "$tmp/out.jsonl" <<'PY' || bad "JSON lines"
+python3 - "$tmp/out.jsonl" <<'PY' || { bad "JSON lines"; cat "$tmp/out.jsonl"; }
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 types = [l["type"] for l in lines]
