@@ -18,6 +18,8 @@ const hr_command hr_commands[] = {
      &hr_spec_rollback},
     {"verify", HR_N("compare the configured paging/swap with what is in use"), hr_cmd_verify,
      &hr_spec_verify},
+    {"watch", HR_N("follow memory live and warn before the limit; name the node that grew"),
+     hr_cmd_watch, &hr_spec_watch},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},

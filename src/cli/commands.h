@@ -19,6 +19,7 @@ extern const hr_cmd_spec hr_spec_check;
 extern const hr_cmd_spec hr_spec_apply;
 extern const hr_cmd_spec hr_spec_rollback;
 extern const hr_cmd_spec hr_spec_verify;
+extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_export;
 
 int hr_cmd_status(int argc, char **argv);
@@ -28,6 +29,7 @@ int hr_cmd_apply(int argc, char **argv);
 int hr_cmd_rollback(int argc, char **argv);
 int hr_cmd_verify(int argc, char **argv);
 int hr_cmd_diagnose(int argc, char **argv);
+int hr_cmd_watch(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
 
 /* NULL-terminated table in commands.c; the first entry is the default command. */
