@@ -16,6 +16,8 @@ const hr_command hr_commands[] = {
     {"rollback", "undo what apply changed (dry run unless --yes)", hr_cmd_rollback, NULL},
     {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify, NULL},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
+    {"models", HR_N("what each model file is and its exact bytes, from its header"),
+     hr_cmd_models, &hr_spec_models},
     {NULL, NULL, NULL, NULL},
 };
 
