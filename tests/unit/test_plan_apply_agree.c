@@ -25,7 +25,7 @@
 static int combos, applied, no_target, nothing;
 
 static const char *const paging_todos[] = {"set-paging", "add-swap", "remove-swap", "make-room",
-                                           "wslconfig", "raise-limit", NULL};
+                                           "wslconfig", "raise-limit", "restart", "swapon-all", NULL};
 
 static bool is_paging_todo(const char *id)
 {

@@ -17,6 +17,29 @@ static const char *verdict_color(hr_check_verdict v)
     return v == HR_VERDICT_OK ? GREEN : v == HR_VERDICT_AT_RISK ? YELLOW : v == HR_VERDICT_WILL_FAIL ? RED : YELLOW;
 }
 
+/* Windows: what the registry configures, in the dialog's terms ("initial 32768 MB, maximum
+ * 65536 MB"), and whether it waits for a restart. */
+static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *out)
+{
+    const hr_paging_config *cfg = &snap->paging_config;
+    if (cfg->automatic == HR_TRI_YES)
+        return;   /* "managed automatically" says it */
+    hr_buf_puts(out, "; configured: ");
+    if (cfg->count == 0)
+        hr_buf_puts(out, "no paging file");
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *e = &cfg->entries[i];
+        hr_buf_printf(out, "%s%s ", i ? ", " : "", e->path);
+        if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
+            hr_buf_printf(out, "initial %llu MB, maximum %llu MB", (unsigned long long)(e->initial_bytes / HR_MIB),
+                          (unsigned long long)(e->maximum_bytes / HR_MIB));
+        else
+            hr_buf_puts(out, e->mode == HR_PAGING_MODE_SYSTEM_MANAGED ? "system managed" : "automatic");
+    }
+    if (f->restart_pending)
+        hr_buf_puts(out, " — takes effect at the next restart");
+}
+
 static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
 {
     const hr_plan_facts *f = &p->facts;
@@ -60,7 +83,12 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
     hr_buf_putc(out, '\n');
     /* Tier 3: paging file / swap. */
     const char *t3 = f->os == HR_OS_WINDOWS ? "paging" : "swap  ";
-    if (f->disk_paging_bytes == HR_UNKNOWN) {
+    const bool win_config = snap && f->os == HR_OS_WINDOWS && snap->paging_config.s.ok;
+    if (f->disk_paging_bytes == HR_UNKNOWN && win_config) {
+        hr_buf_printf(out, "  3 %s  in use: not known", t3);
+        configured(snap, f, out);
+        hr_buf_putc(out, '\n');
+    } else if (f->disk_paging_bytes == HR_UNKNOWN) {
         hr_buf_printf(out, "  3 %s  %s\n", t3, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
     } else {
         hr_size_gb(f->disk_paging_bytes, a, sizeof a);
@@ -79,6 +107,8 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
             hr_buf_puts(out, ", managed automatically");
         if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
             hr_buf_puts(out, ", managed automatically on a nearly full system drive");
+        if (win_config)
+            configured(snap, f, out);
         for (int i = 0; snap && i < snap->paging_count; i++)
             if (snap->paging[i].kind == HR_PAGING_ZRAM) {
                 hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");
