@@ -139,13 +139,16 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         /* Room for less than the maximum, but at least half of it: the plan caps the size
          * at what fits rather than let a file grow into the reserve (S6). */
         c->fits_range = !c->fits_fixed && hr_room_largest(c->total_bytes, c->free_bytes) >= range_initial;
+        /* Less than half, but a few GB: a smaller file and making room beats none (S4.3). */
+        c->ssd_short = !c->fits_fixed && !c->fits_range &&
+                       hr_room_largest(c->total_bytes, c->free_bytes) >= HR_PLAN_SSD_MIN_BYTES;
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
             C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
               c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
               mx, rs);
-        } else if (c->fits_range) {
+        } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
             C(c, "room-smaller|S6", "%s free: room for a %s file at most, not for %s (keep at least %s free)",
@@ -161,7 +164,7 @@ static int tier(const hr_plan_candidate *c)
 {
     if (!c->eligible)
         return 3;
-    if (c->fits_fixed || c->fits_range)
+    if (c->fits_fixed || c->fits_range || c->ssd_short)
         return 0;
     if (c->free_bytes == HR_UNKNOWN)
         return 1;
@@ -429,9 +432,23 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
             hr_size_gb(was, b, sizeof b);
             hr_size_gb(best->reserve_bytes, rs, sizeof rs);
             r->room_capped = true;
-            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                             "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
-                             "(free more space there for the full %s)", best->target, a, rs, b, a, b);
+            bool any_fits = false;
+            for (int i = 0; i < n; i++)
+                any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed;
+            if (any_fits)
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
+                                 "(free more space there for the full %s)", best->target, a, rs, b, a, b);
+            else if (best->ssd == HR_TRI_YES)
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 best->target, a, rs, a, b);
+            else
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "no room for the recommended %s on any drive: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
                                  "a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
