@@ -34,6 +34,9 @@ static hr_check_verdict judge(uint64_t capacity, uint64_t need)
 {
     if (capacity == HR_UNKNOWN)
         return HR_VERDICT_UNKNOWN;
+    /* A swap area reads a page short of its file (the header), a paging file's MB are rounded:
+     * 64 MB under the need is the need. */
+    capacity = hr_sat_add(capacity, (uint64_t)64 << 20);
     if (capacity < need / 5 * 4)
         return HR_VERDICT_WILL_FAIL;
     if (capacity < need)
@@ -348,7 +351,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  r->target_known ? " at " : "", r->target_known ? r->target_path : "");
         }
     }
-    if (plan_helps && r->room_capped && r->target_known) {
+    if (r->room_capped && r->target_known && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3", "then make room on %s for the full %s: free space there, or shrink a volume in Disk "
                                "Management to make a partition for it", r->target, a);
