@@ -453,6 +453,38 @@ static void synthetic_machines(void)
     add_volume(s, "/", "ext4", 256 * GIB, 60 * GIB, true);
     machines++;
     every_input("synthetic: ext4 root, 60 GB free", s);
+    /* One size, the reserve kept: the largest that fits, said plainly, and the step's own
+     * fallocate never breaks the reserve (issue 10: fallocate -l 64G on a / with 65 GB free). */
+    hr_plan_inputs_init(&in);
+    in.vram_bytes = 8 * GIB;
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, 47 * GIB);
+    CHECK(p->recommended.room_capped);
+    bool said = false;
+    for (int i = 0; i < p->recommended.reason_count; i++)
+        said |= strstr(p->recommended.reasons[i].text, "no room for the recommended 64 GB on any SSD") != NULL;
+    CHECK(said);
+    for (int i = 0; i < p->step_count; i++)
+        if (strcmp(p->steps[i].id, "create") == 0)
+            CHECK_CONTAINS(p->steps[i].command, "fallocate -l 47G /headroom.swap");
+    CHECK(hr_room_ok(256 * GIB, 60 * GIB, p->recommended.add_bytes));
+    free(s);
+    /* An ext4 file system mounted on /tmp (systemd-tmpfiles empties it) or /var/tmp is never
+     * the place, however roomy. */
+    s = machine(HR_OS_LINUX, 16 * GIB);
+    add_volume(s, "/", "ext4", 256 * GIB, 20 * GIB, true);
+    add_volume(s, "/tmp", "ext4", 2000 * GIB, 1900 * GIB, false);
+    add_volume(s, "/var/tmp", "xfs", 2000 * GIB, 1900 * GIB, false);
+    machines++;
+    every_input("synthetic: roomy ext4 /tmp and xfs /var/tmp, full /", s);
+    hr_plan_inputs_init(&in);
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    for (int i = 0; i < p->candidate_count; i++)
+        if (strncmp(p->candidates[i].target, "/tmp", 4) == 0 || strncmp(p->candidates[i].target, "/var/tmp", 8) == 0) {
+            CHECK(!p->candidates[i].eligible);
+            CHECK_CONTAINS(p->candidates[i].reasons[0].text, "systemd-tmpfiles");
+        }
+    CHECK(!p->recommended.target_known || strcmp(p->recommended.target, "/") == 0);
     free(s);
     s = machine(HR_OS_WINDOWS, 16 * GIB);
     add_volume(s, "C:\\", "NTFS", 256 * GIB, 60 * GIB, true);

@@ -432,9 +432,12 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
             hr_size_gb(was, b, sizeof b);
             hr_size_gb(best->reserve_bytes, rs, sizeof rs);
             r->room_capped = true;
+            for (int i = 1; i < n && !r->last_resort[0] && best->ssd == HR_TRI_YES; i++)
+                if (p->candidates[i].eligible && p->candidates[i].ssd == HR_TRI_NO && p->candidates[i].fits_fixed)
+                    hr_strlcpy(r->last_resort, p->candidates[i].target, sizeof r->last_resort);
             bool any_fits = false;
             for (int i = 0; i < n; i++)
-                any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed;
+                any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
             if (any_fits)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
                                  "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
