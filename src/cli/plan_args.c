@@ -11,7 +11,7 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON
+    OPT_JSON, OPT_HTML
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -38,6 +38,13 @@ const hr_opt hr_plan_whatif_opts[] = {
 
 const hr_opt hr_plan_output_opts[] = {
     {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+const hr_opt hr_plan_html_opts[] = {
+    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
+     HR_N("also write the report as one self-contained HTML page to FILE (opens offline, prints)"),
+     NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -70,6 +77,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     }
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
+    case OPT_HTML: out->html = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
             return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
