@@ -16,11 +16,13 @@
  * --no-gpu) they are the commands' whole table. */
 extern const hr_opt hr_plan_whatif_opts[];    /* --ram --vram --os --workload --comfy-args ... */
 extern const hr_opt hr_plan_output_opts[];    /* --json */
+extern const hr_opt hr_plan_html_opts[];      /* --html FILE (check) */
 
 typedef struct hr_plan_cli {
     hr_plan_inputs in;
     hr_source src;
     bool json;
+    const char *html;          /* --html FILE, or NULL */
 } hr_plan_cli;
 
 /* What both commands do first. HR_PLAN_ARGS_GO: go on; else the exit status to return. */
