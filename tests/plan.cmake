@@ -15,3 +15,11 @@ else()
   set_tests_properties(cli.check_windows_live PROPERTIES
     PASS_REGULAR_EXPRESSION "(OK|AT RISK|WILL FAIL|CANNOT TELL)  ")   # exit 0-3 are verdicts
 endif()
+
+# /? is help on Windows, for the whole tool and for a command (issue 10).
+if(WIN32)
+  add_test(NAME cli.help_slash_q COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} /?)
+  set_tests_properties(cli.help_slash_q PROPERTIES PASS_REGULAR_EXPRESSION "headroom <command> --help" TIMEOUT 300)
+  add_test(NAME cli.plan_help_slash_q COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} plan /?)
+  set_tests_properties(cli.plan_help_slash_q PROPERTIES PASS_REGULAR_EXPRESSION "usage: headroom plan" TIMEOUT 300)
+endif()

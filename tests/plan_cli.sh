@@ -81,6 +81,27 @@ expect "unknown option" 64 "$hr" check --frobnicate
 err_has "unknown option message" "unknown option '--frobnicate'"
 expect "missing sysroot" 66 "$hr" plan --sysroot "$tmp/nope"
 err_has "missing sysroot message" "$tmp/nope"
+# Sizes need a unit, in every command (issue 10: `apply --size 32768` made a 32 KB paging file).
+expect "bare --ram" 64 "$hr" plan --ram 16
+err_has "bare --ram: did you mean" "did you mean 16G?"
+expect "bare --peak-commit" 64 "$hr" check --peak-commit 40960
+err_has "bare --peak-commit: did you mean" "did you mean 40960 MB (40 GB)?"
+expect "bare apply --size" 64 "$hr" apply --size 32768 --target "$tmp"
+err_has "bare apply --size: did you mean" "did you mean 32768 MB (32 GB)?"
+expect "--peak-commit 0" 64 "$hr" plan --ram 16G --peak-commit 0
+err_has "--peak-commit 0 message" "--peak-commit 0"
+expect "the largest 64-bit size" 64 "$hr" plan --ram 18446744073709551615B
+err_has "the largest 64-bit size: too large" "too large"
+expect "--vram at the top is not unknown" 64 "$hr" plan --ram 16G --vram 18446744073709551615B
+expect "small --peak-commit warns" 0 "$hr" plan --ram 16G --peak-commit 512M
+err_has "small --peak-commit: under 1 GB" "under 1 GB: that cannot help a ComfyUI run"
+expect "--vram 0 is integrated" 0 "$hr" plan --ram 16G --vram 0 --os windows --json
+json "--vram 0" "d['facts']['vram_bytes'] == 0 and d['facts']['integrated_gpu']"
+# Choices in any case; the output prints the canonical label.
+expect "--workload SDXL --os Windows" 0 "$hr" plan --ram 16G --workload SDXL --os Windows
+has "SDXL label" "workload   SDXL"
+has "Windows plan" "paging file for Windows"
+
 expect "plan --help" 0 "$hr" plan --help
 has "help lists --peak-commit" "--peak-commit SIZE"
 

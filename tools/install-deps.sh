@@ -5,8 +5,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 want=(build-essential cmake ninja-build python3 gettext)
 if [ "${1:-}" = "--tests" ]; then
-  want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps
-         e2fsprogs xfsprogs btrfs-progs kmod strace bc time)
+  want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps chromium fonts-noto-cjk
+         e2fsprogs xfsprogs btrfs-progs kmod strace bc time prometheus)
 fi
 missing=()
 for p in "${want[@]}"; do

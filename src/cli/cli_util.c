@@ -104,6 +104,22 @@ int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r)
     return hr_cli_emit(cmd, what, hr_render_finish(r), r->out);
 }
 
+int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_render *r)
+{
+    int rc = hr_render_finish(r);
+    if (rc != 0) {
+        hr_cli_error(HR_T("%s: cannot render the %s: %s"), cmd, what, hr_strerror(rc));
+        return hr_exit_from_error(rc);
+    }
+    hr_error err = {0};
+    rc = hr_platform_atomic_replace(path, r->out->data ? r->out->data : "", r->out->len, 0644, &err);
+    if (rc < 0) {
+        hr_cli_error("%s: %s: %s", cmd, path, err.msg[0] ? err.msg : hr_strerror(rc));
+        return rc == HR_ENOENT ? HR_EXIT_CANTCREATE : hr_exit_from_error(rc);
+    }
+    return 0;
+}
+
 void hr_cli_choose_language(void)
 {
     char name[64];

@@ -43,6 +43,11 @@ int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *
 /* hr_cli_emit for a document rendered through an hr_render (its sticky error decides). */
 int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r);
 
+/* A document rendered through r, written to the file path instead of stdout (atomically: an
+ * old file stays whole until the new one is complete). 0, or the exit status after
+ * "<cmd>: cannot render the <what>: ..." or "<cmd>: <path>: ..." (73, 74, 77). */
+int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_render *r);
+
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */
 void hr_cli_choose_language(void);

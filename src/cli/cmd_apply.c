@@ -156,6 +156,8 @@ int hr_cmd_apply(int argc, char **argv)
         hr_cli_error("apply: --size: %s", err.msg);
         return HR_EXIT_USAGE;
     }
+    if (size_s)
+        hr_opt_size_note("apply", "--size", size_s, rq.size_bytes);
     if (range_s) {
         char a[64];
         const char *colon = strchr(range_s, ':');

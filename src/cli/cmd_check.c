@@ -12,15 +12,16 @@ static const char *const check_examples[] = {
     "headroom",
     "headroom check --workload flux",
     "headroom check --workload video --comfy-args \"--lowvram\" --json",
+    "headroom check --workload flux --html report.html",
     NULL,
 };
 
 const hr_cmd_spec hr_spec_check = {
     .name = "check",
-    .synopsis = "[what-if options] [--json]   (also: headroom with no command)",
+    .synopsis = "[what-if options] [--json] [--html FILE]   (also: headroom with no command)",
     .summary = HR_N("The verdict: the three tiers, what this machine can back against what the workload "
                     "needs at its peak, the one to three things to do, and the biggest other memory users."),
-    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts},
+    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts, hr_plan_html_opts},
     .examples = check_examples,
     .exits = HR_N("0 OK; 1 AT RISK; 2 WILL FAIL; 3 cannot tell (what the machine can back is unknown); "
                   "64 and up errors (docs/exit-status.md)"),
@@ -59,6 +60,15 @@ int hr_cmd_check(int argc, char **argv)
         hr_render_init(&rd, cli.json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
         hr_check_render(chk, &rd);
         rc = hr_cli_emit_render("check", "report", &rd);
+        if (rc == 0 && cli.html) {
+            hr_buf page;
+            hr_buf_init(&page, 0);
+            hr_render hd;
+            hr_render_init(&hd, HR_FORMAT_HTML, &page, false);
+            hr_check_render(chk, &hd);
+            rc = hr_cli_emit_file("check", "report", cli.html, &hd);
+            hr_buf_free(&page);
+        }
         if (rc == 0)
             rc = exit_for(chk->verdict);
         hr_buf_free(&out);

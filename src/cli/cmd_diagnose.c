@@ -35,6 +35,7 @@ static void diagnose_usage(FILE *f)
           "  --since DUR     how far back the system's records are read (30m, 2h, 7d; default 7d)\n"
           "  --no-system     only the logs: skip the kernel log / event log\n"
           "  --json          one JSON object (docs/diagnose.md)\n"
+          "  --html FILE     also write the diagnosis as one self-contained HTML page\n"
           "  --sysroot DIR   Linux: read recorded /proc and dev/kmsg under DIR (tests)\n"
           "exit status: 0 a cause was found; 1 nothing recognised (cause unknown);\n"
           "             64 bad usage; 65 unreadable input; 70 other failure\n",
@@ -80,6 +81,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
 int hr_cmd_diagnose(int argc, char **argv)
 {
     bool json = false, no_system = false;
+    const char *html = NULL;
     int64_t since = DIAG_DEFAULT_SINCE;
     hr_probe_opts opts = {.sysroot = "/", .skip_gpu = true, .skip_procs = true};
     diag_log logs[DIAG_MAX_LOGS];
@@ -104,6 +106,10 @@ int hr_cmd_diagnose(int argc, char **argv)
                 hr_cli_error("diagnose: --since: %s", err.msg);
                 return HR_EXIT_USAGE;
             }
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--html", "a file name", true,
+                                         &html)) != 0) {
+            if (m < 0)
+                return HR_EXIT_USAGE;
         } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--sysroot", "a directory", false,
                                          &v)) != 0) {
             if (m < 0)
@@ -204,6 +210,15 @@ int hr_cmd_diagnose(int argc, char **argv)
             w = hr_diag_text(ctx, &out);
         }
         rc = hr_cli_emit("diagnose", "report", w, &out);
+        if (rc == 0 && html) {
+            hr_buf page;
+            hr_buf_init(&page, 0);
+            hr_render hd;
+            hr_render_init(&hd, HR_FORMAT_HTML, &page, false);
+            hr_diag_render(ctx, &hd);
+            rc = hr_cli_emit_file("diagnose", "report", html, &hd);
+            hr_buf_free(&page);
+        }
         if (rc == 0)
             rc = hr_diag_cause(ctx) == HR_CAUSE_UNKNOWN ? DIAG_EXIT_NOTHING : DIAG_EXIT_FOUND;
         hr_buf_free(&out);

@@ -16,6 +16,8 @@ const hr_command hr_commands[] = {
     {"rollback", "undo what apply changed (dry run unless --yes)", hr_cmd_rollback, NULL},
     {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify, NULL},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
+    {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
+     hr_cmd_export, &hr_spec_export},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -5,6 +5,7 @@
 #include <windows.h>
 #include <shellapi.h>
 
+#include <fcntl.h>
 #include <io.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,12 @@ FILE *hr_console_fopen(const char *path, const char *mode)
     return _wfopen(wpath, wmode);
 }
 
+void hr_console_binary_stdout(void)
+{
+    fflush(stdout);
+    _setmode(_fileno(stdout), _O_BINARY);
+}
+
 #else
 
 #include <stdio.h>
@@ -149,6 +156,10 @@ bool hr_console_color(void)
 FILE *hr_console_fopen(const char *path, const char *mode)
 {
     return fopen(path, mode);
+}
+
+void hr_console_binary_stdout(void)
+{
 }
 
 #endif

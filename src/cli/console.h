@@ -19,6 +19,9 @@ void hr_console_end(int rc);
 int hr_console_write_stdout(const char *s, size_t n);
 /* fopen() for a UTF-8 path given on the command line (Windows: through _wfopen). */
 FILE *hr_console_fopen(const char *path, const char *mode);
+/* Windows: stdout writes bytes as they are (no "\n" to "\r\n"), for formats that want
+ * bare line feeds (Prometheus text). Elsewhere nothing to do. */
+void hr_console_binary_stdout(void);
 /* Is stdout a terminal that understands ANSI colour codes? */
 bool hr_console_color(void);
 

@@ -110,6 +110,8 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
             hr_cli_error("%s: %s: %s", cmd, o->name, err.msg);
             return stop(p, HR_EXIT_USAGE);
         }
+        if (!(o->flags & HR_OPT_SMALL_OK))
+            hr_opt_size_note(cmd, o->name, v, p->size);
         break;
     case HR_ARG_NUMBER:
         if (!hr_parse_u64(v, strlen(v), &p->number)) {
@@ -141,6 +143,14 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
         break;
     }
     return 0;
+}
+
+void hr_opt_size_note(const char *cmd, const char *name, const char *text, uint64_t bytes)
+{
+    if (bytes == 0 || bytes >= HR_GIB)
+        return;
+    hr_cli_error(HR_T("%s: warning: %s %s is under 1 GB: that cannot help a ComfyUI run (the plan speaks "
+                      "in tens of GB: 32G, 65536M)"), cmd, name, text);
 }
 
 static bool is_help(const char *a)

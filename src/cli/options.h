@@ -26,7 +26,8 @@ typedef enum hr_arg {
 
 enum {
     HR_OPT_NONEMPTY = 1u << 0,  /* an empty value is an error */
-    HR_OPT_HIDDEN = 1u << 1     /* for tests: parsed, but not shown in help or completion */
+    HR_OPT_HIDDEN = 1u << 1,    /* for tests: parsed, but not shown in help or completion */
+    HR_OPT_SMALL_OK = 1u << 2   /* HR_ARG_SIZE: a size under 1 GB is normal here (--vram) */
 };
 
 typedef struct hr_opt {
@@ -90,6 +91,11 @@ void hr_cmd_help(const hr_cmd_spec *spec, FILE *f);
 /* Report a bad value for an option that was parsed: "<cmd>: <name> <value>: <why>", and
  * return HR_EXIT_USAGE, for checks the command makes itself. */
 int hr_opt_bad_value(const hr_optparse *p, const char *value, const char *why);
+
+/* A size a user gave for paging, swap or a run (every HR_ARG_SIZE option but those marked
+ * HR_OPT_SMALL_OK, and apply's --size): under 1 GB, one line on stderr says it cannot help a
+ * ComfyUI run. The parse itself refuses a bare number ("did you mean 32768 MB (32 GB)?"). */
+void hr_opt_size_note(const char *cmd, const char *name, const char *text, uint64_t bytes);
 
 /* The global options every command takes (--help, --lang), for the man page and completion. */
 extern const hr_opt hr_global_opts[];

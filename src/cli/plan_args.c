@@ -11,7 +11,7 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON
+    OPT_JSON, OPT_HTML
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -19,9 +19,9 @@ static const char *const workload_choices[] = {"sd15", "sdxl", "flux", "video", 
 
 const hr_opt hr_plan_whatif_opts[] = {
     {OPT_RAM, "--ram", HR_ARG_SIZE, NULL,
-     HR_N("RAM, e.g. 16G (16G = 16GB = 16GiB = 16384M: binary units)"), NULL, 0},
+     HR_N("RAM, e.g. 16G (16G = 16GB = 16GiB = 16384M: binary units)"), NULL, HR_OPT_SMALL_OK},
     {OPT_VRAM, "--vram", HR_ARG_SIZE, NULL,
-     HR_N("dedicated VRAM of the GPU; 0 = integrated GPU only"), NULL, 0},
+     HR_N("dedicated VRAM of the GPU; 0 = integrated GPU only"), NULL, HR_OPT_SMALL_OK},
     {OPT_OS, "--os", HR_ARG_CHOICE, NULL,
      HR_N("plan for this OS (another OS than this one: a hypothetical machine)"), os_choices, 0},
     {OPT_WORKLOAD, "--workload", HR_ARG_CHOICE, NULL,
@@ -41,6 +41,13 @@ const hr_opt hr_plan_output_opts[] = {
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
+const hr_opt hr_plan_html_opts[] = {
+    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
+     HR_N("also write the report as one self-contained HTML page to FILE (opens offline, prints)"),
+     NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
 /* One option of the shared tables: 0, or HR_EXIT_USAGE after the error. */
 static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
 {
@@ -51,7 +58,12 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         out->in.ram_bytes = p->size;
         break;
     case OPT_VRAM: out->in.vram_bytes = p->size; break;
-    case OPT_PEAK_COMMIT: out->in.peak_commit_bytes = p->size; break;
+    case OPT_PEAK_COMMIT:
+        if (p->size == 0)
+            return hr_opt_bad_value(p, v, HR_T("a peak commit of 0 cannot be measured: give the peak Task "
+                                               "Manager or headroom status showed, e.g. 38G"));
+        out->in.peak_commit_bytes = p->size;
+        break;
     case OPT_OS: out->in.os = strcmp(v, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX; break;
     case OPT_WORKLOAD: out->in.workload = (hr_workload)hr_workload_parse(v); break;
     case OPT_COMFY_ARGS: {
@@ -65,6 +77,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     }
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
+    case OPT_HTML: out->html = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
             return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
@@ -72,7 +85,8 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     return 0;
 }
 
-static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *out)
+static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_extra extra,
+                 void *ctx, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
     hr_plan_inputs_init(&out->in);
@@ -83,7 +97,7 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *ou
     for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
         if (id == HR_OPT_STOP)
             return p.status;
-        int rc = take(out, &p, id, v);
+        int rc = extra && id >= 40 && id < 90 ? extra(ctx, &p, id, v) : take(out, &p, id, v);
         if (rc)
             return rc;
     }
@@ -127,9 +141,16 @@ static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *
 int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
                      hr_snapshot **snap, hr_plan **plan)
 {
+    return hr_plan_args_run_extra(spec, argc, argv, NULL, NULL, cli, snap, plan);
+}
+
+int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
+                           hr_plan_args_extra extra, void *ctx, hr_plan_cli *cli,
+                           hr_snapshot **snap, hr_plan **plan)
+{
     *snap = NULL;
     *plan = NULL;
-    int rc = parse(spec, argc, argv, cli);
+    int rc = parse(spec, argc, argv, extra, ctx, cli);
     if (rc == HR_PLAN_ARGS_GO)
         rc = snapshot(spec->name, cli, snap);
     if (rc != HR_PLAN_ARGS_GO)

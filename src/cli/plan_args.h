@@ -16,11 +16,13 @@
  * --no-gpu) they are the commands' whole table. */
 extern const hr_opt hr_plan_whatif_opts[];    /* --ram --vram --os --workload --comfy-args ... */
 extern const hr_opt hr_plan_output_opts[];    /* --json */
+extern const hr_opt hr_plan_html_opts[];      /* --html FILE (check) */
 
 typedef struct hr_plan_cli {
     hr_plan_inputs in;
     hr_source src;
     bool json;
+    const char *html;          /* --html FILE, or NULL */
 } hr_plan_cli;
 
 /* What both commands do first. HR_PLAN_ARGS_GO: go on; else the exit status to return. */
@@ -37,5 +39,13 @@ int hr_plan_args_parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_c
  * fact is missing and the user can give it) — nothing is left to free. */
 int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
                      hr_snapshot **snap, hr_plan **plan);
+
+/* hr_plan_args_run for a command with options of its own besides the shared tables (ids 40
+ * to 89): extra(ctx, p, id, value) takes them and returns 0, or an exit status to stop
+ * with (after its one-line error). */
+typedef int (*hr_plan_args_extra)(void *ctx, const hr_optparse *p, int id, const char *value);
+int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
+                           hr_plan_args_extra extra, void *ctx, hr_plan_cli *cli,
+                           hr_snapshot **snap, hr_plan **plan);
 
 #endif

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hr_size_format(v, out, sizeof out);
         if (!memchr(out, '\0', sizeof out) || !out[0])
             abort();
-        snprintf(exact, sizeof exact, "%" PRIu64, v);
+        snprintf(exact, sizeof exact, "%" PRIu64 "B", v);
         uint64_t back = 0;
         if (hr_size_parse(exact, &back, &err) != 0 || back != v)
             abort();

@@ -102,7 +102,16 @@ static void windows_scenarios(void)
 
     s = healthy_windows();
     snap_volume(s, "D:\\", "NTFS", 1, GB(2000), GB(1500), false);
-    expect("a roomier second SSD", s, &in, "no-crash-dump");
+    /* C: already holds a fixed file that meets the rule: it stays (issue 10: never move or
+     * shrink a setup that meets the rule), so nothing warns about crash dumps. */
+    expect("a roomier second SSD, C: meets the rule", s, &in, "");
+    s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(24);
+    s->paging[0].size_bytes = GB(24);
+    expect("a roomier second SSD, C: too small", s, &in, "no-crash-dump");
+    /* A small C: file beside the new one is the crash-dump file X.dump asks for: kept. */
+    s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(4);
+    s->paging[0].size_bytes = GB(4);
+    expect("a roomier second SSD, 4 GB on C:", s, &in, "");
     free(s);
 
     s = healthy_windows();

@@ -47,11 +47,13 @@ static void test_size_parse(void)
     CHECK_EQ_U64(parse_ok("1.5K"), 1536);
     CHECK_EQ_U64(parse_ok("2.25T"), 2 * HR_TIB + HR_TIB / 4);
     CHECK_EQ_U64(parse_ok("1.1M"), HR_MIB + HR_MIB / 10); /* rounded down to a byte */
-    CHECK_EQ_U64(parse_ok("4096"), 4096);                 /* a bare number is bytes */
-    CHECK_EQ_U64(parse_ok("4096B"), 4096);
+    CHECK_EQ_U64(parse_ok("4096B"), 4096);                /* bytes say so */
     CHECK_EQ_U64(parse_ok("  32G  "), 32 * HR_GIB);
-    CHECK_EQ_U64(parse_ok("0"), 0);
-    CHECK_EQ_U64(parse_ok("18446744073709551615"), UINT64_MAX);
+    CHECK_EQ_U64(parse_ok("0B"), 0);
+    CHECK_EQ_U64(parse_ok("0G"), 0);
+    CHECK_EQ_U64(parse_ok("0"), 0);                       /* 0 in any unit: --vram 0 */
+    CHECK_EQ_U64(parse_ok("32768 MB"), 32 * HR_GIB);     /* what the refusal suggests parses */
+    CHECK_EQ_U64(parse_ok("18446744073709551613B"), UINT64_MAX - 2);
     CHECK_EQ_U64(parse_ok("16777215T"), 16777215 * HR_TIB);
 
     hr_error err = {0};
@@ -72,6 +74,18 @@ static void test_size_parse(void)
     CHECK_EQ_I64(parse_err("1.5", "needs a unit"), HR_EPARSE);
     CHECK_EQ_I64(parse_err("1,5G", NULL), HR_EPARSE);
     CHECK_EQ_I64(parse_err("0x10G", NULL), HR_EPARSE);
+    /* A bare number is refused (issue: `apply --size 32768` made a 32 KB paging file), with
+     * the reading the user most likely meant. */
+    CHECK_EQ_I64(parse_err("32768", "did you mean 32768 MB (32 GB)?"), HR_EPARSE);
+    CHECK_EQ_I64(parse_err("65536", "did you mean 65536 MB (64 GB)?"), HR_EPARSE);
+    CHECK_EQ_I64(parse_err("16", "did you mean 16G?"), HR_EPARSE);
+    CHECK_EQ_I64(parse_err("4096", "did you mean 4096 MB (4 GB)?"), HR_EPARSE);
+    CHECK_EQ_I64(parse_err("17179869184", "did you mean 17179869184B (16 GB)?"), HR_EPARSE);
+    CHECK_EQ_I64(parse_err(" 1 ", "did you mean 1G?"), HR_EPARSE);
+    /* The top two values mean "unknown" and "unlimited": never taken as a size. */
+    CHECK_EQ_I64(parse_err("18446744073709551615B", "too large"), HR_ERANGE);
+    CHECK_EQ_I64(parse_err("18446744073709551614B", "too large"), HR_ERANGE);
+    CHECK_EQ_I64(parse_err("18446744073709551616B", "too large"), HR_ERANGE);
     CHECK_EQ_I64(parse_err("18446744073709551616", "too large"), HR_ERANGE);
     CHECK_EQ_I64(parse_err("16777216T", "too large"), HR_ERANGE);
     CHECK_EQ_I64(parse_err("17179869184G", "too large"), HR_ERANGE);

@@ -6,6 +6,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The refusal of a bare number, with the reading the user most likely meant: under 1024 a
+ * number of GB ("--ram 16"), up to 16 TB's worth a number of MB (the dialog's unit), beyond
+ * that bytes. */
+static int bare_number(const char *text, uint64_t n, hr_error *err)
+{
+    if (n < 1024)
+        return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %lluG?", text,
+                            (unsigned long long)n);
+    char gb[32];
+    if (n < ((uint64_t)16 << 20)) {
+        hr_size_gb(n * HR_MIB, gb, sizeof gb);
+        return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %llu MB (%s)?", text,
+                            (unsigned long long)n, gb);
+    }
+    hr_size_gb(n, gb, sizeof gb);
+    return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %lluB (%s)?", text,
+                        (unsigned long long)n, gb);
+}
+
 int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
 {
     const char *p = text;
@@ -41,7 +60,16 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
         p++;
     uint64_t unit = 1;
     switch (toupper((unsigned char)*p)) {
-    case '\0': unit = 1; break;
+    case '\0':
+        /* A bare number is refused: 32768 is the MB figure the plan prints and the Windows
+         * dialog shows, 16 is what a user means by "--ram 16"; read as bytes, either would
+         * size a paging file of a few kilobytes (docs/units.md). "B" says bytes. */
+        if (frac)
+            return hr_error_set(err, HR_EPARSE, "size '%s': a fraction needs a unit", text);
+        if (whole)
+            return bare_number(text, whole, err);
+        unit = 1;   /* 0 is 0 in any unit (--vram 0: no dedicated VRAM) */
+        break;
     case 'B': unit = 1; p++; break;
     case 'K': unit = HR_KIB; p++; break;
     case 'M': unit = HR_MIB; p++; break;
@@ -66,7 +94,8 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
         return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
     uint64_t v = whole * unit;
     uint64_t f = unit / scale * frac + (unit % scale) * frac / scale;
-    if (v > UINT64_MAX - f)
+    /* The top two values stand for "unknown" and "unlimited" everywhere: never a size. */
+    if (v > UINT64_MAX - f || v + f >= HR_UNLIMITED)
         return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
     *bytes = v + f;
     return 0;

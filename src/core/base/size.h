@@ -2,7 +2,8 @@
  *
  * One convention, documented in docs/units.md: K, M, G, T are binary (1G = 1024 MiB), with or
  * without "B"/"iB" ("16G" = "16GB" = "16GiB"), because the Windows paging file dialog counts
- * in binary megabytes and so does Linux. A bare number is bytes. */
+ * in binary megabytes and so does Linux. A bare number is refused, with the reading the user
+ * most likely meant ("did you mean 32768 MB (32 GB)?"); bytes are written "4096B". */
 #ifndef HR_SIZE_H
 #define HR_SIZE_H
 

@@ -41,6 +41,11 @@ static hr_check_verdict judge(uint64_t capacity, uint64_t need)
     return HR_VERDICT_OK;
 }
 
+static uint64_t with_gap(uint64_t capacity, uint64_t gap)
+{
+    return capacity == HR_UNKNOWN ? capacity : hr_sat_add(capacity, gap);
+}
+
 /* What the machine can back now: the real ceiling (core/model/commit_ceiling.h, the one
  * status shows), with the RAM given by --ram when it differs from the machine's. */
 static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
@@ -176,11 +181,16 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
 
     c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
     c->workload_assumed = f->workload == HR_WORKLOAD_NONE;
+    c->need_bytes = hr_plan_need_bytes(f, in);
     if (in->peak_commit_bytes != HR_UNKNOWN) {
-        c->need_bytes = in->peak_commit_bytes;
         snprintf(c->need_basis, sizeof c->need_basis, "the peak commit given (--peak-commit)");
+    } else if (f->lean_on_ram) {
+        char flags[128];
+        hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
+        snprintf(c->need_basis, sizeof c->need_basis,
+                 "an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)",
+                 hr_workload_label(c->workload), c->workload_assumed ? ", assumed: give --workload" : "", flags);
     } else {
-        c->need_bytes = hr_workload_need_bytes(c->workload, f->effective_vram_bytes);
         snprintf(c->need_basis, sizeof c->need_basis, "an estimate for %s%s (docs/check.md; S4.1, S4.2)",
                  hr_workload_label(c->workload), c->workload_assumed ? ", assumed: give --workload" : "");
     }
@@ -188,8 +198,13 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
     c->capacity_bytes = capacity_now(snap, p, c->capacity_basis, sizeof c->capacity_basis);
     c->capacity_after_bytes = capacity_after(snap, p);
-    c->verdict_after = judge(c->capacity_after_bytes, c->need_bytes);
-    c->verdict = judge(c->capacity_bytes, c->need_bytes);
+    /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
+     * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
+    const uint64_t gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN &&
+                                 f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, "cgroup")
+                             ? f->ram_class_bytes - f->ram_bytes : 0;
+    c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), c->need_bytes);
+    c->verdict = judge(with_gap(c->capacity_bytes, gap), c->need_bytes);
     list_others(snap, c);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
@@ -239,7 +254,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  "after commit passes 90 %% and often too late", a, b, wl);
     }
     if (c->verdict == HR_VERDICT_OK) {
-        static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file"};
+        static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",
+                                              "auto-managed"};
         for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
             const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
             if (w) {
@@ -261,11 +277,27 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  (unsigned long long)(c->charge_bytes / (snap->commit.limit_bytes / 100)));
     }
 
+    /* OK never comes with a plan that would change something (issue 10): the machine backs the
+     * estimate, but not what the rules ask — no backstop, or a file in the wrong place. */
+    const bool plan_changes = !p->nothing_to_change && !f->in_container && !f->cgroup_limited && !f->wsl2;
+    if (c->verdict == HR_VERDICT_OK && snap && plan_changes) {
+        c->verdict = HR_VERDICT_AT_RISK;
+        hr_strlcpy(c->verdict_rule, sizing_rule(r), sizeof c->verdict_rule);
+        hr_size_gb(r->maximum_bytes, b, sizeof b);
+        if (f->disk_paging_bytes == 0)
+            snprintf(c->verdict_text, sizeof c->verdict_text,
+                     "this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
+                     "past the estimate: the rules ask for %s", a, tier3, b);
+        else
+            snprintf(c->verdict_text, sizeof c->verdict_text,
+                     "this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
+                     "%s, as headroom plan says", a, tier3, b);
+    }
+
     /* The one to three things to do, most useful first. */
-    bool plan_helps = c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, "auto-managed") ||
-                      hr_plan_find_warning(p, "auto-full-system") || hr_plan_find_warning(p, "paging-on-removable");
-    if (p->nothing_to_change)
-        plan_helps = false;
+    bool plan_helps = !p->nothing_to_change &&
+                      (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, "auto-managed") ||
+                       hr_plan_find_warning(p, "auto-full-system") || hr_plan_find_warning(p, "paging-on-removable"));
     if (plan_helps) {
         hr_size_gb(r->maximum_bytes, a, sizeof a);
         const char *rule = sizing_rule(r);
@@ -314,4 +346,14 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         TODO("plug-in|S4.3", "plug in: on battery, power saving throttles CPU, GPU and paging");
     if (hr_plan_find_warning(p, "hdd-only"))
         TODO("add-ram|S3.3", "add RAM: with only an HDD, paging can be slower than none");
+    /* AT RISK or WILL FAIL never comes with "Nothing to do" (issue 10). */
+    if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
+        if (strcmp(c->verdict_rule, "S2.3") == 0)
+            TODO("close-programs|S5.2", "close the programs you do not need before a run: commit is near the limit "
+                                        "now");
+        else
+            TODO("measure-peak|S4.1", "measure the run's peak commit (Task Manager → Performance → Memory: "
+                                      "Committed, or headroom status during a run) and size from it: headroom plan "
+                                      "--peak-commit SIZE");
+    }
 }

@@ -65,7 +65,10 @@ typedef struct hr_check {
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan,
                       hr_check *out);
 
-/* The report in r->format (text, JSON); the one entry point commands use. */
+/* Prometheus text: the snapshot's metrics and the verdict's (docs/export.md); appends. */
+void hr_check_prom(const hr_check *c, hr_buf *out);
+
+/* The report in r->format (text, JSON, HTML, Prometheus); the one entry point commands use. */
 void hr_check_render(const hr_check *c, hr_render *r);
 /* One screen of text (tiers, commit vs need, verdict, to-do, other users); 0 or the buffer's
  * sticky error. */
@@ -73,5 +76,14 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color);
 /* {"schema":"headroom.check/1","verdict":...,"status":{...},"plan":{...}}; "status" is null
  * with a reason for a hypothetical machine. */
 void hr_check_json(const hr_check *c, hr_json_writer *w);
+
+/* The page (base/html.h): verdict, the three tiers, capacity against need as bars, the to-do
+ * list, the other memory users and the plan's steps and notes. */
+void hr_check_html(const hr_check *c, hr_buf *out);
+
+/* Tier 1 (VRAM), 2 (RAM), 3 (paging file / swap): its short name and the line describing it
+ * (the same words in text and HTML). */
+const char *hr_check_tier_name(const hr_plan *p, int tier);
+void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr_buf *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* headroom — the check screen and its JSON (schema headroom.check/1, docs/check.md). */
 #include "core/check/check.h"
 
+#include "core/base/prom.h"
 #include "core/base/size.h"
 #include "core/status/status_render.h"
 
@@ -16,73 +17,87 @@ static const char *verdict_color(hr_check_verdict v)
     return v == HR_VERDICT_OK ? GREEN : v == HR_VERDICT_AT_RISK ? YELLOW : v == HR_VERDICT_WILL_FAIL ? RED : YELLOW;
 }
 
-static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
+/* The value of tier 1 (VRAM), 2 (RAM) or 3 (paging file / swap) after its name: one line
+ * of text, no newline; text and HTML show the same words. */
+void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr_buf *out)
 {
     const hr_plan_facts *f = &p->facts;
     char a[32], b[32];
-    /* Tier 1: VRAM. */
-    hr_buf_puts(out, "  1 VRAM    ");
-    const hr_gpu *best = NULL;
-    for (int i = 0; snap && i < snap->gpus.count && i < HR_MAX_GPUS; i++) {
-        const hr_gpu *g = &snap->gpus.gpu[i];
-        if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
-            (!best || g->vram_total_bytes > best->vram_total_bytes))
-            best = g;
+    if (tier == 1) {
+        const hr_gpu *best = NULL;
+        for (int i = 0; snap && i < snap->gpus.count && i < HR_MAX_GPUS; i++) {
+            const hr_gpu *g = &snap->gpus.gpu[i];
+            if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
+                (!best || g->vram_total_bytes > best->vram_total_bytes))
+                best = g;
+        }
+        if (f->vram_bytes == HR_UNKNOWN)
+            hr_buf_puts(out, "unknown (no GPU memory could be read; give --vram)");
+        else if (f->vram_bytes == 0)
+            hr_buf_puts(out, "none dedicated: an integrated GPU shares RAM");
+        else {
+            hr_size_gb(f->vram_bytes, a, sizeof a);
+            hr_buf_printf(out, "%s", a);
+            if (best && strcmp(f->vram_source, "--vram") != 0) {
+                hr_buf_printf(out, "  %s", best->name);
+                if (best->vram_used_bytes != HR_UNKNOWN) {
+                    hr_size_gb(best->vram_used_bytes, b, sizeof b);
+                    hr_buf_printf(out, ", %s in use", b);
+                }
+            } else {
+                hr_buf_printf(out, " (%s)", f->vram_source);
+            }
+        }
+        return;
     }
-    if (f->vram_bytes == HR_UNKNOWN)
-        hr_buf_puts(out, "unknown (no GPU memory could be read; give --vram)\n");
-    else if (f->vram_bytes == 0)
-        hr_buf_puts(out, "none dedicated: an integrated GPU shares RAM\n");
-    else {
-        hr_size_gb(f->vram_bytes, a, sizeof a);
+    if (tier == 2) {
+        hr_size_gb(f->ram_bytes, a, sizeof a);
         hr_buf_printf(out, "%s", a);
-        if (best && strcmp(f->vram_source, "--vram") != 0) {
-            hr_buf_printf(out, "  %s", best->name);
-            if (best->vram_used_bytes != HR_UNKNOWN) {
-                hr_size_gb(best->vram_used_bytes, b, sizeof b);
-                hr_buf_printf(out, ", %s in use", b);
-            }
-        } else {
-            hr_buf_printf(out, " (%s)", f->vram_source);
+        if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
+            hr_size_gb(snap->ram.available_bytes, b, sizeof b);
+            hr_buf_printf(out, ", %s available now", b);
+        } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
+            hr_buf_printf(out, " (%s)", f->ram_source);
         }
-        hr_buf_putc(out, '\n');
+        return;
     }
-    /* Tier 2: RAM. */
-    hr_size_gb(f->ram_bytes, a, sizeof a);
-    hr_buf_printf(out, "  2 RAM     %s", a);
-    if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
-        hr_size_gb(snap->ram.available_bytes, b, sizeof b);
-        hr_buf_printf(out, ", %s available now", b);
-    } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
-        hr_buf_printf(out, " (%s)", f->ram_source);
-    }
-    hr_buf_putc(out, '\n');
-    /* Tier 3: paging file / swap. */
-    const char *t3 = f->os == HR_OS_WINDOWS ? "paging" : "swap  ";
     if (f->disk_paging_bytes == HR_UNKNOWN) {
-        hr_buf_printf(out, "  3 %s  %s\n", t3, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
-    } else {
-        hr_size_gb(f->disk_paging_bytes, a, sizeof a);
-        hr_buf_printf(out, "  3 %s  %s on disk", t3, f->disk_paging_bytes ? a : "none");
-        int shown = 0;
-        for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
-            const hr_paging *pg = &snap->paging[i];
-            if (pg->kind == HR_PAGING_ZRAM)
-                continue;
-            hr_buf_printf(out, "%s%s", shown ? ", " : " (", pg->path);
-            shown++;
+        hr_buf_puts(out, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
+        return;
+    }
+    hr_size_gb(f->disk_paging_bytes, a, sizeof a);
+    hr_buf_printf(out, "%s on disk", f->disk_paging_bytes ? a : "none");
+    int shown = 0;
+    for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
+        const hr_paging *pg = &snap->paging[i];
+        if (pg->kind == HR_PAGING_ZRAM)
+            continue;
+        hr_buf_printf(out, "%s%s", shown ? ", " : " (", pg->path);
+        shown++;
+    }
+    if (shown)
+        hr_buf_putc(out, ')');
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
+        hr_buf_puts(out, ", managed automatically");
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
+        hr_buf_puts(out, ", managed automatically on a nearly full system drive");
+    for (int i = 0; snap && i < snap->paging_count; i++)
+        if (snap->paging[i].kind == HR_PAGING_ZRAM) {
+            hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");
+            break;
         }
-        if (shown)
-            hr_buf_putc(out, ')');
-        if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
-            hr_buf_puts(out, ", managed automatically");
-        if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
-            hr_buf_puts(out, ", managed automatically on a nearly full system drive");
-        for (int i = 0; snap && i < snap->paging_count; i++)
-            if (snap->paging[i].kind == HR_PAGING_ZRAM) {
-                hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");
-                break;
-            }
+}
+
+const char *hr_check_tier_name(const hr_plan *p, int tier)
+{
+    return tier == 1 ? "VRAM" : tier == 2 ? "RAM" : p->facts.os == HR_OS_WINDOWS ? "paging" : "swap";
+}
+
+static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
+{
+    for (int t = 1; t <= 3; t++) {
+        hr_buf_printf(out, "  %d %-6s  ", t, hr_check_tier_name(p, t));
+        hr_check_tier_value(snap, p, t, out);
         hr_buf_putc(out, '\n');
     }
 }
@@ -216,6 +231,41 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_end_object(w);
 }
 
+/* The verdict as metrics after the snapshot's (docs/export.md): a state set (one sample per
+ * verdict, 1 for the one that holds) so that alerts compare labels, not magic numbers. */
+void hr_check_prom(const hr_check *c, hr_buf *out)
+{
+    if (c->snap)
+        hr_status_prom(c->snap, out);
+    hr_prom p;
+    hr_prom_init(&p, out);
+    static const hr_check_verdict all[] = {HR_VERDICT_OK, HR_VERDICT_AT_RISK, HR_VERDICT_WILL_FAIL,
+                                           HR_VERDICT_UNKNOWN};
+    const char *wl = hr_workload_name(c->workload);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const char *l[] = {"verdict", hr_check_verdict_name(all[i]), "workload", wl, NULL};
+        hr_prom_u64(&p, "headroom_check_verdict", "gauge",
+                    "The check verdict (1 for the one that holds): ok, at-risk, will-fail, or "
+                    "unknown when what the machine can back is not known.",
+                    l, c->verdict == all[i] ? 1 : 0);
+    }
+    const char *l[] = {"workload", wl, NULL};
+    if (c->need_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_need_bytes", "gauge",
+                    "Memory the workload needs at its peak (measured --peak-commit or the table).", l,
+                    c->need_bytes);
+    if (c->capacity_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_capacity_bytes", "gauge",
+                    "Memory this machine can back now (the real ceiling the verdict used).", NULL,
+                    c->capacity_bytes);
+    if (c->capacity_after_bytes != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_check_capacity_after_plan_bytes", "gauge",
+                    "Memory this machine could back with the plan applied.", NULL,
+                    c->capacity_after_bytes);
+    hr_prom_u64(&p, "headroom_check_todo_items", "gauge", "Things the check says to do (0 to 3).",
+                NULL, (uint64_t)c->todo_count);
+}
+
 void hr_check_render(const hr_check *c, hr_render *r)
 {
     switch (r->format) {
@@ -226,8 +276,10 @@ void hr_check_render(const hr_check *c, hr_render *r)
         hr_check_json(c, &r->json);
         break;
     case HR_FORMAT_HTML:
+        hr_check_html(c, r->out);
+        break;
     case HR_FORMAT_PROMETHEUS:
-        hr_render_unsupported(r);
+        hr_check_prom(c, r->out);
         break;
     }
 }

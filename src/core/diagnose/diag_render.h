@@ -6,6 +6,7 @@
 #include "core/base/buf.h"
 #include "core/diagnose/diag.h"
 #include "core/base/json_writer.h"
+#include "core/base/render.h"
 
 #define HR_DIAG_SCHEMA "headroom.diagnose/1"
 
@@ -13,6 +14,10 @@
 void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w);
 /* The text report; returns 0 or a negative HR_E* code. */
 int hr_diag_text(const hr_diag_ctx *c, hr_buf *out);
+/* One self-contained HTML page (base/html.h): cause and fix, evidence, what was read. */
+void hr_diag_html(const hr_diag_ctx *c, hr_buf *out);
+/* The report in r->format (text, JSON, HTML). */
+void hr_diag_render(const hr_diag_ctx *c, hr_render *r);
 /* "2024-05-01T12:34:56Z" for Unix seconds (UTC). */
 void hr_diag_format_time(int64_t t, char *out, size_t n);
 

@@ -25,6 +25,8 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
     s->ram.compressed_bytes = HR_UNKNOWN;
 
     s->commit.charge_bytes = s->commit.limit_bytes = s->commit.peak_bytes = HR_UNKNOWN;
+    if (os == HR_OS_WINDOWS)
+        hr_section_fail(&s->pressure.s, "Windows keeps no pressure stall information");
     s->commit.enforced = HR_TRI_UNKNOWN;
     s->commit.overcommit_mode = HR_OVERCOMMIT_UNKNOWN;
     s->commit.overcommit_ratio = s->commit.overcommit_kbytes = HR_UNKNOWN;

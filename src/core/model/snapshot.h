@@ -219,6 +219,22 @@ typedef struct hr_power {
     hr_tri power_saver;
 } hr_power;
 
+/* Pressure stall information (Linux /proc/pressure/memory, or the cgroup's memory.pressure):
+ * the share of time tasks waited for memory. "some": at least one task stalled; "full": all
+ * non-idle tasks stalled at once. Averages are in hundredths of a percent (the kernel prints
+ * two decimals), total in microseconds since boot. Windows has no such counter (s.ok false,
+ * why says so). Not part of hr_snapshot_partial(): older kernels have no PSI. */
+typedef struct hr_psi_line {
+    bool present;
+    uint32_t avg10_centi, avg60_centi, avg300_centi;   /* 1234 = 12.34 % */
+    uint64_t total_us;
+} hr_psi_line;
+
+typedef struct hr_pressure {
+    hr_section s;
+    hr_psi_line some, full;
+} hr_pressure;
+
 typedef struct hr_platform_info {
     hr_os os;
     char os_name[HR_SNAP_NAME_MAX];    /* "Linux 6.1.0-18-amd64", "Windows 10.0.19045" */
@@ -268,6 +284,7 @@ typedef struct hr_snapshot {
     hr_gpus gpus;
     hr_power power;
     hr_procs procs;
+    hr_pressure pressure;
     int note_count;
     hr_note notes[HR_MAX_NOTES];
 } hr_snapshot;

@@ -38,6 +38,9 @@
 /* Margin over a known peak commit (docs/plan.md): S4.1 says ControlNet, LoRAs and upscale
  * nodes push the peak higher than the one measured, so size for 25 % more. */
 #define HR_PLAN_PEAK_MARGIN_PERCENT 25
+/* Windows: a custom file on the system drive up to this size, beside the recommended one on
+ * another drive, is the crash-dump file X.dump advises keeping: the plan keeps it. */
+#define HR_PLAN_DUMP_FILE_MAX ((uint64_t)16 << 30)
 /* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
 #define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
 /* Linux: the swap file's name in the chosen directory — the name `headroom apply` gives it
@@ -63,6 +66,12 @@ const char *hr_workload_label(hr_workload w);   /* "SD 1.5", "SDXL", "FLUX", "vi
  * offload is rare (S4.2); FLUX 48 / 40 GB (bigger weights, S1.1); video 80 GB (S4.2: roughly
  * double); SD 1.5 16 GB (the light row of S4.1). No workload declared: SDXL is assumed. */
 uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes);
+
+/* The size class of installed RAM: usable RAM rounded up to the module size it came from
+ * (a "16 GB" machine reports 15.6-15.8 GiB, a "64 GB" one 63.7). RAM far under any size (an
+ * integrated GPU took a large share) stays as it is. The table's rows and check's verdict use
+ * it, so the 0.1-0.4 GB the firmware keeps never flips a verdict (docs/check.md). */
+uint64_t hr_ram_class_bytes(uint64_t usable_bytes);
 
 /* What-if overrides: any fact given here wins over the snapshot. */
 typedef struct hr_plan_inputs {
@@ -104,6 +113,7 @@ typedef struct hr_plan_facts {
     bool hypothetical;           /* the machine is not the one the snapshot describes */
     bool recorded;               /* the snapshot is a recording, not this machine */
     uint64_t ram_bytes;          /* HR_UNKNOWN when neither given nor known */
+    uint64_t ram_class_bytes;    /* hr_ram_class_bytes(ram_bytes): the size as sold */
     const char *ram_source;
     uint64_t vram_bytes;         /* largest dedicated VRAM; 0 = integrated only / none */
     const char *vram_source;
@@ -122,6 +132,12 @@ typedef struct hr_plan_facts {
 } hr_plan_facts;
 
 /* A place the file could go, with the verdict and its reasons. */
+/* What the run needs at its peak, the one estimate plan and check share: the measured peak
+ * when given, else hr_workload_need_bytes() for the workload (SDXL when none is declared) —
+ * with low-VRAM launcher flags the card counts as a small one, since they move the weights
+ * to RAM (S1.2c, S4.2). */
+uint64_t hr_plan_need_bytes(const hr_plan_facts *f, const hr_plan_inputs *in);
+
 typedef struct hr_plan_candidate {
     char target[HR_SNAP_PATH_MAX];   /* "D:" or the mount point "/data" */
     char path[HR_SNAP_PATH_MAX];     /* "D:\\pagefile.sys" or "/data/swapfile" */
@@ -172,6 +188,8 @@ typedef struct hr_plan {
     int step_count;
     hr_plan_step steps[HR_PLAN_MAX_STEPS];          /* in the order to do them */
     bool nothing_to_change;                         /* the machine already matches the plan */
+    char dump_file[HR_SNAP_PATH_MAX];               /* Windows: a small system-drive file kept for
+                                                     * crash dumps (X.dump), or "" */
 } hr_plan;
 
 /* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only

@@ -72,7 +72,8 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     if (f->vram_bytes != HR_UNKNOWN && f->comfy.reserve_vram_given)
         f->effective_vram_bytes = f->vram_bytes > f->comfy.reserve_vram_bytes
                                       ? f->vram_bytes - f->comfy.reserve_vram_bytes : 0;
-    f->row = f->ram_bytes != HR_UNKNOWN ? hr_plan_ram_row(f->ram_bytes) : HR_ROW_16;
+    f->ram_class_bytes = hr_ram_class_bytes(f->ram_bytes);
+    f->row = f->ram_bytes != HR_UNKNOWN ? hr_plan_ram_row(f->ram_class_bytes) : HR_ROW_16;
 
     f->disk_paging_bytes = HR_UNKNOWN;
     if (snap) {

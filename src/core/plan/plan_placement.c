@@ -204,6 +204,71 @@ static void advise_kind(hr_plan *p)
                  "not tmpfs, overlay or NFS, never a USB or removable disk", need);
 }
 
+/* Windows: the configured custom entry on this drive, or NULL. */
+static const hr_paging_config_entry *configured_on(const hr_snapshot *snap, const char *drive)
+{
+    if (!snap->paging_config.s.ok)
+        return NULL;
+    for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+        if (e->mode == HR_PAGING_MODE_CUSTOM && hr_same_drive(e->path, drive) && e->maximum_bytes != HR_UNKNOWN &&
+            e->initial_bytes != HR_UNKNOWN)
+            return e;
+    }
+    return NULL;
+}
+
+/* Windows: a drive whose configured file already meets the rule stays the target (S6: the
+ * seed author's 64 GB fixed on a second SSD); no other drive is better enough to move it. */
+static void prefer_configured(const hr_snapshot *snap, hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    if (p->facts.os != HR_OS_WINDOWS || snap->paging_config.automatic == HR_TRI_YES)
+        return;
+    for (int i = 0; i < p->candidate_count; i++) {
+        hr_plan_candidate *c = &p->candidates[i];
+        const hr_paging_config_entry *e = configured_on(snap, c->target);
+        if (!c->eligible || !e || e->maximum_bytes < r->maximum_bytes || c->ssd == HR_TRI_NO ||
+            (r->fixed && e->initial_bytes != e->maximum_bytes) || tier(c) != 0)
+            continue;
+        if (i > 0) {
+            hr_plan_candidate keep = *c;
+            memmove(&p->candidates[1], &p->candidates[0], (size_t)i * sizeof keep);
+            p->candidates[0] = keep;
+            int rank = 0;
+            for (int k = 0; k < p->candidate_count; k++)
+                p->candidates[k].rank = p->candidates[k].eligible ? ++rank : 0;
+        }
+        return;
+    }
+}
+
+/* Windows: never shrink a file that already meets the rule (S6), and keep the small
+ * system-drive file crash dumps need (X.dump) beside it. */
+static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
+{
+    hr_plan_recommended *r = &p->recommended;
+    if (p->facts.os != HR_OS_WINDOWS || !r->target_known)
+        return;
+    const hr_paging_config_entry *e = configured_on(snap, r->target);
+    if (e && e->maximum_bytes > r->maximum_bytes && (!r->fixed || e->initial_bytes == e->maximum_bytes)) {
+        char has[32], asks[32];
+        hr_size_gb(e->maximum_bytes, has, sizeof has);
+        hr_size_gb(r->maximum_bytes, asks, sizeof asks);
+        r->maximum_bytes = e->maximum_bytes;
+        r->initial_bytes = r->fixed ? e->maximum_bytes : e->initial_bytes;
+        hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
+                         "%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
+                         "a paging file that meets the rule)", r->target, has, asks);
+    }
+    const char *sys = snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
+    if (hr_same_drive(r->target, sys))
+        return;
+    const hr_paging_config_entry *d = configured_on(snap, sys);
+    if (d && d->maximum_bytes <= HR_PLAN_DUMP_FILE_MAX)
+        hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);
+}
+
 /* Swap areas / paging files to remove once the new one is in place. */
 static void find_removals(const hr_snapshot *snap, hr_plan *p)
 {
@@ -222,6 +287,8 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
             drive_of(pg->path, pd);
             if (r->target_known && pd[0] && strcmp(pd, r->target) == 0)
                 continue;   /* replaced in place by the new size */
+            if (p->dump_file[0] && hr_same_drive(pg->path, p->dump_file) && !on_usb)
+                continue;   /* kept for crash dumps (X.dump) */
             if (!r->target_known && !on_usb)
                 continue;
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS,
@@ -250,7 +317,8 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
             const char *path = snap->paging_config.entries[i].path;
             char cd[3];
             drive_of(path, cd);
-            if (!cd[0] || (r->target_known && strcmp(cd, r->target) == 0) || !r->target_known)
+            if (!cd[0] || (r->target_known && strcmp(cd, r->target) == 0) || !r->target_known ||
+                (p->dump_file[0] && hr_same_drive(path, p->dump_file)))
                 continue;
             bool listed = false;
             for (int j = 0; j < p->removal_count; j++) {
@@ -296,6 +364,7 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
     int rank = 0;
     for (int i = 0; i < n; i++)
         p->candidates[i].rank = p->candidates[i].eligible ? ++rank : 0;
+    prefer_configured(snap, p);
 
     const hr_plan_candidate *best = n ? &p->candidates[0] : NULL;
     if (p->facts.in_container) {
@@ -326,5 +395,6 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                              "(free more space there for the full %s)", best->target, a, rs, b, a, b);
         }
     }
+    keep_what_meets(snap, p);
     find_removals(snap, p);
 }

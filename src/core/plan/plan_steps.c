@@ -44,11 +44,19 @@ static unsigned long long mib(uint64_t bytes)
 static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
-    if (!snap || !r->target_known || p->removal_count > 0 || !snap->paging_config.s.ok || snap->paging_config.automatic != HR_TRI_NO ||
-        snap->paging_config.count != 1)
+    if (!snap || !r->target_known || p->removal_count > 0 || !snap->paging_config.s.ok ||
+        snap->paging_config.automatic != HR_TRI_NO)
         return false;
-    const hr_paging_config_entry *e = &snap->paging_config.entries[0];
-    return e->mode == HR_PAGING_MODE_CUSTOM && hr_same_drive(e->path, r->target) && e->initial_bytes != HR_UNKNOWN &&
+    /* One entry on the target, and at most the crash-dump file beside it (X.dump). */
+    const hr_paging_config_entry *e = NULL;
+    for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *x = &snap->paging_config.entries[i];
+        if (hr_same_drive(x->path, r->target) && !e)
+            e = x;
+        else if (!(p->dump_file[0] && hr_same_drive(x->path, p->dump_file)))
+            return false;
+    }
+    return e && e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN &&
            e->maximum_bytes != HR_UNKNOWN && e->maximum_bytes >= r->maximum_bytes &&
            (r->fixed ? e->initial_bytes == e->maximum_bytes : e->initial_bytes >= r->initial_bytes);
 }
@@ -60,8 +68,12 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
-        step(p, "already|S3.2", NULL, "nothing to change: %s already has a fixed paging file of at least %s",
-             r->target, mx);
+        if (p->dump_file[0])
+            step(p, "already|S6", NULL, "nothing to change: %s already has a fixed paging file of at least %s, "
+                                        "and %s stays for crash dumps", r->target, mx, p->dump_file);
+        else
+            step(p, "already|S3.2", NULL, "nothing to change: %s already has a fixed paging file of at least %s",
+                 r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
              "check what is in use (PowerShell), or run headroom status");
         return;
@@ -139,9 +151,7 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
              "swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon");
         if (f->cgroup_limited) {
             /* The limit the workload needs (docs/check.md), and swap allowed (-1: no swap cap). */
-            uint64_t need = in->peak_commit_bytes != HR_UNKNOWN
-                                ? in->peak_commit_bytes
-                                : hr_workload_need_bytes(f->workload, f->effective_vram_bytes);
+            uint64_t need = hr_plan_need_bytes(f, in);
             snprintf(cmd, sizeof cmd, "docker update --memory %llug --memory-swap -1 <container>",
                      (unsigned long long)hr_size_round_up_gib(need));
             step(p, "raise-limit|X.cgroup", cmd,

@@ -1,6 +1,8 @@
 /* headroom — the workloads the plan and check know, and what each needs at its peak. */
 #include "core/plan/plan.h"
 
+#include "core/base/text.h"
+
 #include <string.h>
 
 static const struct {
@@ -39,6 +41,30 @@ const char *hr_workload_label(hr_workload w)
         if (workloads[i].w == w)
             return workloads[i].label;
     return "no declared workload";
+}
+
+uint64_t hr_ram_class_bytes(uint64_t usable)
+{
+    static const unsigned sizes_gib[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256,
+                                         384, 512, 768, 1024, 1536, 2048, 3072, 4096};
+    if (usable == HR_UNKNOWN || usable == 0)
+        return usable;
+    for (size_t i = 0; i < sizeof sizes_gib / sizeof sizes_gib[0]; i++) {
+        const uint64_t size = (uint64_t)sizes_gib[i] << 30;
+        if (usable > size)
+            continue;
+        /* Within 8 % of the size below it: the firmware's and the kernel's share. */
+        return usable >= size / 100 * 92 ? size : usable;
+    }
+    return usable;
+}
+
+uint64_t hr_plan_need_bytes(const hr_plan_facts *f, const hr_plan_inputs *in)
+{
+    if (in && in->peak_commit_bytes != HR_UNKNOWN)
+        return in->peak_commit_bytes;
+    const hr_workload w = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
+    return hr_workload_need_bytes(w, f->lean_on_ram ? 0 : f->effective_vram_bytes);
 }
 
 uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)

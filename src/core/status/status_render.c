@@ -13,8 +13,10 @@ void hr_status_render(const hr_snapshot *s, hr_render *r)
     case HR_FORMAT_JSON:
         hr_status_json(s, &r->json, NULL);
         break;
-    case HR_FORMAT_HTML:
     case HR_FORMAT_PROMETHEUS:
+        hr_status_prom(s, r->out);
+        break;
+    case HR_FORMAT_HTML:
         hr_render_unsupported(r);
         break;
     }

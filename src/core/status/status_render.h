@@ -25,6 +25,9 @@ int hr_status_text(const hr_snapshot *s, hr_buf *out, const hr_render_opts *o);
  * object; with a key writes it as a member of the writer's open object (check embeds it). */
 void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
 
+/* Prometheus text: the snapshot's metrics (docs/export.md). Appends to out. */
+void hr_status_prom(const hr_snapshot *s, hr_buf *out);
+
 /* The status report in r->format (text, JSON); the one entry point commands use. */
 void hr_status_render(const hr_snapshot *s, hr_render *r);
 

@@ -12,6 +12,7 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s);       /* paging[] w
 void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s);     /* candidate file systems */
 void hr_lx_probe_compression(const char *sysroot, hr_snapshot *s); /* zswap, zram */
 void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s);
+void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s);  /* /proc/pressure/memory */
 /* This process's memory cgroup directory (sysroot-relative, as hr_cgroup.dir) and the
  * hierarchy its memory controller is on; false when there is none or it cannot be found. */
 bool hr_lx_memory_cgroup_dir(const char *sysroot, char *dir, size_t n, hr_cgroup_version *v);

@@ -3,6 +3,7 @@
 #include "lx_read.h"
 
 #include "core/model/meminfo.h"
+#include "core/model/psi.h"
 
 void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
 {
@@ -53,4 +54,22 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
         c->overcommit_ratio = ratio;
     if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_kbytes", &kbytes))
         c->overcommit_kbytes = kbytes;
+}
+
+/* Memory pressure (PSI): absent before Linux 4.20 or without CONFIG_PSI / psi=1, which is
+ * said in why and is not a partial snapshot. */
+void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s)
+{
+    hr_buf b;
+    hr_buf_init(&b, HR_LX_SMALL_FILE);
+    hr_error err = {0};
+    int r = hr_lx_read(sysroot, "/proc/pressure/memory", &b, HR_LX_SMALL_FILE, &err);
+    if (r == 0)
+        r = hr_parse_psi(hr_buf_str(&b), b.len, "/proc/pressure/memory", &s->pressure.some,
+                         &s->pressure.full, &err);
+    hr_buf_free(&b);
+    if (r != 0)
+        hr_section_fail(&s->pressure.s, "%s", err.msg);
+    else
+        hr_section_ok(&s->pressure.s, "/proc/pressure/memory");
 }

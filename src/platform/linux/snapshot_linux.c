@@ -41,6 +41,7 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_lx_probe_volumes(root, snap);
     hr_lx_probe_compression(root, snap);
     hr_lx_probe_cgroup(root, snap);
+    hr_lx_probe_pressure(root, snap);
     hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap);
     hr_lx_probe_power(root, snap);
     if (!opts || !opts->skip_procs)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The HTML reports in a real browser: `check --html` and `diagnose --html` write a page that
+# is self-contained (no script, nothing fetched), that headless Chromium renders to a
+# screenshot that is not blank, and whose DOM has the sections, the verdict and the chart's
+# series. English and Chinese. SKIP (77) when Chromium is not installed (tools/install-deps.sh
+# --tests installs Debian's chromium).
+# usage: html.sh HEADROOM SOURCE_DIR
+set -euo pipefail
+hr=$1 src=$2
+here=$(cd "$(dirname "$0")" && pwd)
+browser=""
+for b in chromium chromium-browser google-chrome; do
+  command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+[ -n "$browser" ] || { echo "SKIP: no chromium (install it: tools/install-deps.sh --tests)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+chrome() {   # chrome OUT_PREFIX FILE.html: screenshot (phone width) and DOM
+  local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
+               --user-data-dir="$tmp/profile" --window-size=412,1600)
+  timeout 120 "$browser" "${flags[@]}" --screenshot="$1.png" "file://$2" >/dev/null 2>&1 || true
+  timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$2" >"$1.dom" 2>/dev/null || true
+  [ -s "$1.png" ] || bad "$2: no screenshot"
+  [ -s "$1.dom" ] || bad "$2: no DOM"
+  [ -s "$1.png" ] && { python3 "$here/png_nonblank.py" "$1.png" || bad "$2: blank screenshot"; }
+}
+
+self_contained() {   # no script, no network, no external resource
+  if grep -Eiq '<script|<link|<iframe|<img|https?://|src=|@import|url\(' "$1"; then
+    bad "$1 is not self-contained:"; grep -Eion '<script|<link|<iframe|<img|https?://|src=|@import|url\(' "$1" | head -5
+  fi
+}
+
+has() {   # has DOM PATTERN WHAT
+  grep -Eq "$2" "$1" || bad "$1: $3 missing (pattern: $2)"
+}
+
+fx=$src/tests/fixtures/linux/desktop-hdd-swap-partition
+# 1. check, English: verdict WILL FAIL (exit 2), every section, the bars.
+set +e
+"$hr" --lang en check --sysroot "$fx" --workload flux --html "$tmp/check.html" >"$tmp/check.txt"
+rc=$?
+set -e
+[ "$rc" = 2 ] || bad "check --html exited $rc, expected 2 (WILL FAIL)"
+[ -s "$tmp/check.html" ] || bad "check --html wrote nothing"
+grep -q "WILL FAIL" "$tmp/check.txt" || bad "check --html no longer prints the text report"
+self_contained "$tmp/check.html"
+chrome "$tmp/check" "$tmp/check.html"
+d=$tmp/check.dom
+has "$d" '<html lang="en"' 'lang="en"'
+for id in verdict todo capacity tiers plan chart-capacity; do has "$d" "id=\"$id\"" "#$id"; done
+has "$d" 'data-verdict="will-fail"' 'the verdict'
+for s in capacity charge need after-plan; do has "$d" "data-series=\"$s\"" "bar $s"; done
+has "$d" '<pre>sudo swapon' 'the plan'"'"'s commands'
+
+# 2. check, Chinese.
+"$hr" --lang zh check --sysroot "$fx" --workload flux --html "$tmp/check-zh.html" >/dev/null || true
+chrome "$tmp/check-zh" "$tmp/check-zh.html"
+has "$tmp/check-zh.dom" '<html lang="zh-CN"' 'lang="zh-CN"'
+has "$tmp/check-zh.dom" '将会失败' 'the Chinese verdict'
+
+# 3. diagnose: the cause, the fix, the evidence lines with their file and line.
+log=$src/tests/diagnose/corpus/comfy-defaultcpuallocator.log
+"$hr" --lang en diagnose --no-system "$log" --html "$tmp/diag.html" >/dev/null || bad "diagnose --html failed"
+self_contained "$tmp/diag.html"
+chrome "$tmp/diag" "$tmp/diag.html"
+d=$tmp/diag.dom
+for id in verdict fix evidence read; do has "$d" "id=\"$id\"" "#$id"; done
+has "$d" 'data-cause="host-oom"' 'the host-oom evidence'
+has "$d" 'comfy-defaultcpuallocator.log:[0-9]+' 'an evidence line'"'"'s place'
+
+# 4. A page that cannot be written: exit 73/74/77, nothing half-written left behind.
+set +e
+"$hr" check --sysroot "$fx" --html "$tmp/no-such-dir/x.html" >/dev/null 2>"$tmp/err"
+rc=$?
+set -e
+case $rc in 73|74|77) ;; *) bad "an unwritable --html exited $rc";; esac
+grep -q "x.html" "$tmp/err" || bad "the error does not name the file: $(cat "$tmp/err")"
+
+# 5. A blank page is caught (the check is not vacuous).
+printf '<!DOCTYPE html><html><body></body></html>' >"$tmp/blank.html"
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+  --user-data-dir="$tmp/profile" --window-size=412,800 --screenshot="$tmp/blank.png" \
+  "file://$tmp/blank.html" >/dev/null 2>&1 || true
+if python3 "$here/png_nonblank.py" "$tmp/blank.png" >/dev/null; then bad "a blank page passed the screenshot check"; fi
+
+[ "$fail" = 0 ] && echo "html: check and diagnose pages render in $browser, English and Chinese"
+exit $fail
