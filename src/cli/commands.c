@@ -15,6 +15,8 @@ const hr_command hr_commands[] = {
     {"apply", "set the paging file / swap file safely (dry run unless --yes)", hr_cmd_apply, NULL},
     {"rollback", "undo what apply changed (dry run unless --yes)", hr_cmd_rollback, NULL},
     {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify, NULL},
+    {"watch", HR_N("follow memory live and warn before the limit; name the node that grew"),
+     hr_cmd_watch, &hr_spec_watch},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},

@@ -16,6 +16,7 @@ typedef struct hr_command {
 extern const hr_cmd_spec hr_spec_status;
 extern const hr_cmd_spec hr_spec_plan;
 extern const hr_cmd_spec hr_spec_check;
+extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_export;
 extern const hr_cmd_spec hr_spec_report;
 
@@ -26,6 +27,7 @@ int hr_cmd_apply(int argc, char **argv);
 int hr_cmd_rollback(int argc, char **argv);
 int hr_cmd_verify(int argc, char **argv);
 int hr_cmd_diagnose(int argc, char **argv);
+int hr_cmd_watch(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
 int hr_cmd_report(int argc, char **argv);
 

@@ -89,4 +89,37 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
 /* The default state directory of this OS. */
 const char *hr_platform_state_dir(void);
 
+/* ---- watch / run (docs/watch.md, docs/run.md) ----
+ * The sampler reads one hr_wsample per call; the judgement is the core's
+ * (core/watch/watch.h). Everything it needs is allocated by hr_sampler_open: a sample
+ * allocates nothing, so the monitor keeps its cadence when memory runs out. */
+#include "core/watch/watch.h"
+
+typedef struct hr_sampler hr_sampler;
+
+typedef struct hr_sampler_opts {
+    int64_t pid;            /* the process tree to follow (its root); -1 none */
+    const char *name;       /* ...or every process whose name or command line contains this */
+    const char *cgroup_dir; /* Linux: the memory cgroup to read (run's child); NULL: the
+                             * target's (the pid's, else headroom's own) and its ancestors' */
+    void *job;              /* Windows: the job object of run's child (HANDLE); NULL none */
+} hr_sampler_opts;
+
+int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err);
+/* One sample: every field the OS answers, the others unknown (HR_W_UNKNOWN / < 0). */
+void hr_sampler_take(hr_sampler *s, hr_wsample *out);
+/* Follow another process tree from now on (run: the child, once started). */
+void hr_sampler_set_pid(hr_sampler *s, int64_t pid);
+void hr_sampler_close(hr_sampler *s);
+
+/* Clocks: monotonic milliseconds (any origin) and Unix milliseconds. */
+int64_t hr_platform_mono_ms(void);
+int64_t hr_platform_wall_ms(void);
+/* Ctrl-C / termination: from now on they set *flag (to the signal number, or 1) instead of
+ * ending headroom. hr_platform_sleep_ms returns early when it is set. */
+void hr_platform_catch_stop(volatile int *flag);
+void hr_platform_sleep_ms(int64_t ms);
+/* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
+bool hr_platform_lock_memory(void);
+
 #endif

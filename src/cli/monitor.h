@@ -1,0 +1,59 @@
+/* headroom — the sampling loop shared by `watch` and `run`: sample, tick the core's rules,
+ * show the panel or the lines, write the recording. One hr_monitor per command; every buffer
+ * is allocated in hr_monitor_open, so a step allocates nothing. */
+#ifndef HR_CLI_MONITOR_H
+#define HR_CLI_MONITOR_H
+
+#include "core/base/buf.h"
+#include "core/watch/watch.h"
+#include "platform/platform.h"
+
+#include <stdio.h>
+
+typedef enum hr_mon_view {
+    HR_MON_PANEL = 0,   /* a live panel redrawn in place (a terminal) */
+    HR_MON_LINES,       /* one timestamped line per sample (a pipe, a file) */
+    HR_MON_JSON,        /* the recording's lines on stdout */
+    HR_MON_QUIET        /* warnings only, on stderr (run: the child owns stdout) */
+} hr_mon_view;
+
+typedef struct hr_monitor {
+    hr_watch w;
+    hr_sampler *sampler;
+    hr_mon_view view;
+    FILE *rec;                  /* --record, or NULL */
+    const char *rec_path;
+    hr_buf line;                /* reused for every line */
+    hr_buf rec_line;
+    int panel_lines;            /* lines of the panel on screen (to redraw over) */
+    char target[160];
+    char last_warning[300];
+    int64_t t0;                 /* the header's monotonic ms */
+    int64_t started_wall;
+    hr_wsample last;
+    int write_error;
+} hr_monitor;
+
+typedef struct hr_monitor_opts {
+    hr_sampler_opts sampler;
+    hr_mon_view view;
+    const char *record;
+    const char *mode;           /* "watch", "run" */
+    int64_t interval_ms;
+    int argc;                   /* run: the child's argv */
+    char *const *argv;
+    const char *comfyui;
+} hr_monitor_opts;
+
+/* Open the sampler and the recording (writes its header). Errors are printed; returns an
+ * exit status (0 = ready). */
+int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o);
+/* One sample: tick, show, record. */
+void hr_monitor_step(hr_monitor *m);
+/* Append a line to the recording (the caller built it; ends in "\n"). */
+void hr_monitor_record(hr_monitor *m, const hr_buf *line);
+/* watch: the end line; closes everything. Returns 0, or 74 when the recording could not be
+ * written. */
+int hr_monitor_close(hr_monitor *m, bool end_line);
+
+#endif

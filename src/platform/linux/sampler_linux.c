@@ -1,0 +1,578 @@
+/* headroom — Linux: the watch sampler (platform.h, core/watch/watch.h).
+ *
+ * Everything is opened and allocated once in hr_sampler_open; a sample re-reads the open
+ * /proc and cgroup files with pread at offset 0 into fixed buffers and walks /proc with
+ * getdents64 into a fixed buffer, so sampling allocates nothing and keeps going when memory
+ * is gone. Sources: /proc/meminfo (RAM, swap, commit), /proc/sys/vm/overcommit_memory,
+ * /proc/vmstat (pswpin/pswpout), /proc/pressure/memory (PSI), /proc/diskstats (io_ticks of
+ * the disks holding swap, found from /proc/swaps), the memory cgroup's memory.current/max,
+ * memory.swap.current/max (the tightest of it and its ancestors), and /proc/<pid>/stat and
+ * status of the target process tree. */
+#define _GNU_SOURCE
+#include "platform/platform.h"
+
+#include "core/base/text.h"
+#include "core/model/meminfo.h"
+#include "core/model/procs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CG_LEVELS 8
+#define SWAP_DEVS 8
+#define MAX_PROCS 16384
+#define FILE_BUF 16384
+
+typedef struct cg_level {
+    int current, max, swap_current, swap_max;  /* v1: usage, limit, memsw usage, memsw limit */
+    bool v1;
+} cg_level;
+
+typedef struct proc_ent {
+    int pid, ppid;
+    unsigned char mark;
+} proc_ent;
+
+struct hr_sampler {
+    int meminfo, vmstat, psi, diskstats, overcommit, proc_dir;
+    cg_level cg[CG_LEVELS];
+    int ncg;
+    unsigned swap_major[SWAP_DEVS], swap_minor[SWAP_DEVS];
+    int nswap;
+    int64_t pid;
+    char name[128];
+    char buf[FILE_BUF];
+    char dents[32768];
+    proc_ent procs[MAX_PROCS];
+};
+
+static int open_ro(const char *path)
+{
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* pread the whole (small) file at offset 0 into s->buf; length, or -1. */
+static ssize_t reread(hr_sampler *s, int fd)
+{
+    if (fd < 0)
+        return -1;
+    ssize_t n = pread(fd, s->buf, sizeof s->buf - 1, 0);
+    if (n < 0)
+        return -1;
+    s->buf[n] = '\0';
+    return n;
+}
+
+static ssize_t read_path(const char *path, char *buf, size_t n)
+{
+    int fd = open_ro(path);
+    if (fd < 0)
+        return -1;
+    ssize_t r = read(fd, buf, n - 1);
+    close(fd);
+    if (r < 0)
+        return -1;
+    buf[r] = '\0';
+    return r;
+}
+
+/* The memory cgroup of a process: v2 (/sys/fs/cgroup + the "0::" path of /proc/PID/cgroup,
+ * when the memory controller is there) or v1 (the "memory" line under
+ * /sys/fs/cgroup/memory). *root gets the mount point (the walk up stops there). */
+static bool cgroup_of(int64_t pid, char *out, size_t n, char *root, size_t rootn)
+{
+    char path[64], buf[4096];
+    if (pid > 0)
+        snprintf(path, sizeof path, "/proc/%lld/cgroup", (long long)pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/cgroup");
+    ssize_t r = read_path(path, buf, sizeof buf);
+    if (r <= 0)
+        return false;
+    const char *cur = buf, *end = buf + r, *line;
+    size_t len;
+    while (hr_next_line(&cur, end, &line, &len)) {
+        const char *c1 = memchr(line, ':', len);
+        if (!c1)
+            continue;
+        const char *c2 = memchr(c1 + 1, ':', (size_t)(line + len - c1 - 1));
+        if (!c2)
+            continue;
+        size_t ctl = (size_t)(c2 - c1 - 1);
+        const char *rel = c2 + 1;
+        int rl = (int)(line + len - rel);
+        if (rl == 1 && rel[0] == '/')
+            rl = 0;
+        const char *mnt = NULL;
+        if (ctl == 6 && strncmp(c1 + 1, "memory", 6) == 0)
+            mnt = "/sys/fs/cgroup/memory";
+        else if (ctl == 0 && access("/sys/fs/cgroup/cgroup.controllers", R_OK) == 0)
+            mnt = "/sys/fs/cgroup";
+        if (!mnt)
+            continue;
+        int w = snprintf(out, n, "%s%.*s", mnt, rl, rel);
+        hr_strlcpy(root, mnt, rootn);
+        if (w > 0 && (size_t)w < n)
+            return true;
+    }
+    return false;
+}
+
+static void close_cg(hr_sampler *s)
+{
+    for (int i = 0; i < s->ncg; i++) {
+        cg_level *c = &s->cg[i];
+        int fds[] = {c->current, c->max, c->swap_current, c->swap_max};
+        for (size_t k = 0; k < 4; k++)
+            if (fds[k] >= 0)
+                close(fds[k]);
+    }
+    s->ncg = 0;
+}
+
+static void open_cg(hr_sampler *s, const char *dir, const char *root)
+{
+    close_cg(s);
+    char d[4096], p[4200];
+    hr_strlcpy(d, dir, sizeof d);
+    size_t stop = strlen(root);
+    while (s->ncg < CG_LEVELS && strlen(d) >= stop) {
+        cg_level *c = &s->cg[s->ncg];
+        snprintf(p, sizeof p, "%s/memory.usage_in_bytes", d);
+        c->v1 = access(p, R_OK) == 0;
+        static const char *const v2n[4] = {"memory.current", "memory.max", "memory.swap.current",
+                                           "memory.swap.max"};
+        static const char *const v1n[4] = {"memory.usage_in_bytes", "memory.limit_in_bytes",
+                                           "memory.memsw.usage_in_bytes",
+                                           "memory.memsw.limit_in_bytes"};
+        const char *const *nm = c->v1 ? v1n : v2n;
+        snprintf(p, sizeof p, "%s/%s", d, nm[0]);
+        c->current = open_ro(p);
+        snprintf(p, sizeof p, "%s/%s", d, nm[1]);
+        c->max = open_ro(p);
+        snprintf(p, sizeof p, "%s/%s", d, nm[2]);
+        c->swap_current = open_ro(p);
+        snprintf(p, sizeof p, "%s/%s", d, nm[3]);
+        c->swap_max = open_ro(p);
+        if (c->current >= 0)
+            s->ncg++;
+        else {
+            int fds[] = {c->max, c->swap_current, c->swap_max};
+            for (size_t k = 0; k < 3; k++)
+                if (fds[k] >= 0)
+                    close(fds[k]);
+        }
+        char *slash = strrchr(d, '/');
+        if (!slash || strlen(d) == stop)
+            break;
+        *slash = '\0';
+    }
+}
+
+/* The devices holding swap: partitions by their device number, files by their file system's. */
+static void find_swap_devs(hr_sampler *s)
+{
+    char buf[4096];
+    if (read_path("/proc/swaps", buf, sizeof buf) <= 0)
+        return;
+    const char *cur = buf, *end = buf + strlen(buf), *line;
+    size_t n;
+    bool first = true;
+    while (hr_next_line(&cur, end, &line, &n)) {
+        if (first) {
+            first = false;
+            continue;
+        }
+        char path[1024];
+        size_t k = 0;
+        while (k < n && line[k] != ' ' && line[k] != '\t' && k + 1 < sizeof path) {
+            path[k] = line[k];
+            k++;
+        }
+        path[k] = '\0';
+        char unesc[1024];
+        hr_unescape_octal(path, strlen(path), unesc, sizeof unesc);
+        struct stat st;
+        if (stat(unesc, &st) != 0 || s->nswap >= SWAP_DEVS)
+            continue;
+        dev_t dv = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+        s->swap_major[s->nswap] = major(dv);
+        s->swap_minor[s->nswap] = minor(dv);
+        s->nswap++;
+    }
+}
+
+int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err)
+{
+    hr_sampler *s = calloc(1, sizeof *s);
+    if (!s)
+        return hr_error_set(err, HR_ENOMEM, "watch: out of memory");
+    s->meminfo = open_ro("/proc/meminfo");
+    s->vmstat = open_ro("/proc/vmstat");
+    s->psi = open_ro("/proc/pressure/memory");
+    s->diskstats = open_ro("/proc/diskstats");
+    s->overcommit = open_ro("/proc/sys/vm/overcommit_memory");
+    s->proc_dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    s->pid = opts->pid;
+    if (opts->name)
+        hr_strlcpy(s->name, opts->name, sizeof s->name);
+    char dir[4096], root[64];
+    if (opts->cgroup_dir)
+        open_cg(s, opts->cgroup_dir,
+                strncmp(opts->cgroup_dir, "/sys/fs/cgroup/memory", 21) == 0
+                    ? "/sys/fs/cgroup/memory"
+                    : "/sys/fs/cgroup");
+    else if (cgroup_of(opts->pid, dir, sizeof dir, root, sizeof root))
+        open_cg(s, dir, root);
+    find_swap_devs(s);
+    if (s->meminfo < 0) {
+        hr_sampler_close(s);
+        return hr_error_set(err, HR_ENOENT, "watch: /proc/meminfo: %s", strerror(errno));
+    }
+    *out = s;
+    return 0;
+}
+
+void hr_sampler_set_pid(hr_sampler *s, int64_t pid)
+{
+    s->pid = pid;
+}
+
+void hr_sampler_close(hr_sampler *s)
+{
+    if (!s)
+        return;
+    int fds[] = {s->meminfo, s->vmstat, s->psi, s->diskstats, s->overcommit, s->proc_dir};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    close_cg(s);
+    free(s);
+}
+
+static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
+{
+    *unlimited = false;
+    ssize_t n = reread(s, fd);
+    if (n <= 0)
+        return HR_W_UNKNOWN;
+    if (strncmp(s->buf, "max", 3) == 0) {
+        *unlimited = true;
+        return HR_W_UNLIMITED;
+    }
+    uint64_t v;
+    char *e = s->buf + n;
+    while (e > s->buf && (e[-1] == '\n' || e[-1] == ' '))
+        e--;
+    if (!hr_parse_u64(s->buf, (size_t)(e - s->buf), &v))
+        return HR_W_UNKNOWN;
+    if (v >= ((uint64_t)1 << 62)) { /* cgroup v1 writes "no limit" as a page-rounded 2^63 */
+        *unlimited = true;
+        return HR_W_UNLIMITED;
+    }
+    return (int64_t)v;
+}
+
+/* The tightest memory cgroup of the chain: the one with the least room under memory.max. */
+static void sample_cgroup(hr_sampler *s, hr_wsample *o)
+{
+    if (s->ncg == 0)
+        return;
+    bool unl;
+    int best = -1;
+    int64_t best_room = INT64_MAX;
+    int64_t cur0 = num_fd(s, s->cg[0].current, &unl);
+    for (int i = 0; i < s->ncg; i++) {
+        int64_t cur = i == 0 ? cur0 : num_fd(s, s->cg[i].current, &unl);
+        int64_t max = num_fd(s, s->cg[i].max, &unl);
+        if (cur == HR_W_UNKNOWN || max == HR_W_UNKNOWN || max == HR_W_UNLIMITED)
+            continue;
+        int64_t room = max - cur;
+        if (room < best_room) {
+            best_room = room;
+            best = i;
+        }
+    }
+    int i = best >= 0 ? best : 0;
+    o->cg_current = i == 0 ? cur0 : num_fd(s, s->cg[i].current, &unl);
+    o->cg_max = num_fd(s, s->cg[i].max, &unl);
+    o->cg_swap_current = num_fd(s, s->cg[i].swap_current, &unl);
+    o->cg_swap_max = num_fd(s, s->cg[i].swap_max, &unl);
+    if (s->cg[i].v1) {
+        /* v1 counts memory + swap together (memsw): the swap part is the difference */
+        if (o->cg_swap_current != HR_W_UNKNOWN && o->cg_current != HR_W_UNKNOWN)
+            o->cg_swap_current = o->cg_swap_current > o->cg_current
+                                     ? o->cg_swap_current - o->cg_current
+                                     : 0;
+        if (o->cg_swap_max != HR_W_UNKNOWN && o->cg_swap_max != HR_W_UNLIMITED &&
+            o->cg_max != HR_W_UNKNOWN && o->cg_max != HR_W_UNLIMITED)
+            o->cg_swap_max = o->cg_swap_max > o->cg_max ? o->cg_swap_max - o->cg_max : 0;
+    }
+}
+
+static double psi_avg10(const char *buf, const char *kind)
+{
+    const char *p = strstr(buf, kind);
+    if (!p)
+        return -1.0;
+    p = strstr(p, "avg10=");
+    if (!p)
+        return -1.0;
+    p += 6;
+    double whole = 0, frac = 0, scale = 0.1;
+    bool any = false;
+    while (*p >= '0' && *p <= '9') {
+        whole = whole * 10 + (*p++ - '0');
+        any = true;
+    }
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+            frac += (*p - '0') * scale;
+    return any ? whole + frac : -1.0;
+}
+
+static void sample_disks(hr_sampler *s, hr_wsample *o)
+{
+    if (s->nswap == 0 || reread(s, s->diskstats) <= 0)
+        return;
+    /* the busiest of the swap disks: fields major minor name ... io_ticks (13th) */
+    const char *cur = s->buf, *end = s->buf + strlen(s->buf), *line;
+    size_t n;
+    int64_t best = -1;
+    while (hr_next_line(&cur, end, &line, &n)) {
+        unsigned long long f[14] = {0};
+        char name[32] = "";
+        int k = 0;
+        size_t i = 0;
+        while (i < n && k < 14) {
+            while (i < n && line[i] == ' ')
+                i++;
+            size_t st = i;
+            while (i < n && line[i] != ' ')
+                i++;
+            if (k == 2) {
+                size_t len = i - st < sizeof name - 1 ? i - st : sizeof name - 1;
+                memcpy(name, line + st, len);
+                name[len] = '\0';
+            } else {
+                uint64_t v = 0;
+                hr_parse_u64(line + st, i - st, &v);
+                f[k] = v;
+            }
+            k++;
+        }
+        if (k < 13)
+            continue;
+        for (int d = 0; d < s->nswap; d++) {
+            if (f[0] == s->swap_major[d] && f[1] == s->swap_minor[d] &&
+                (int64_t)f[12] > best) {
+                best = (int64_t)f[12];
+                hr_strlcpy(o->disk, name, sizeof o->disk);
+            }
+        }
+    }
+    if (best >= 0)
+        o->disk_busy_ms_total = best;
+}
+
+static bool name_matches(hr_sampler *s, int pid, const char *comm)
+{
+    if (strstr(comm, s->name))
+        return true;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    ssize_t n = read_path(path, s->buf, sizeof s->buf);
+    if (n <= 0)
+        return false;
+    for (ssize_t i = 0; i < n; i++)
+        if (s->buf[i] == '\0')
+            s->buf[i] = ' ';
+    return strstr(s->buf, s->name) != NULL;
+}
+
+struct linux_dirent64 {
+    unsigned long long d_ino;
+    long long d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* The process tree: every process under the root pid, or under every process matching the
+ * name. RSS and swap from /proc/<pid>/status of each member. */
+static void sample_tree(hr_sampler *s, hr_wsample *o)
+{
+    if ((s->pid <= 0 && !s->name[0]) || s->proc_dir < 0)
+        return;
+    int np = 0;
+    if (lseek(s->proc_dir, 0, SEEK_SET) < 0)
+        return;
+    for (;;) {
+        long r = syscall(SYS_getdents64, s->proc_dir, s->dents, sizeof s->dents);
+        if (r <= 0)
+            break;
+        for (long off = 0; off < r;) {
+            struct linux_dirent64 *d = (struct linux_dirent64 *)(void *)(s->dents + off);
+            off += d->d_reclen;
+            if (d->d_name[0] < '1' || d->d_name[0] > '9' || np >= MAX_PROCS)
+                continue;
+            int pid = atoi(d->d_name);
+            char path[64];
+            snprintf(path, sizeof path, "/proc/%d/stat", pid);
+            ssize_t n = read_path(path, s->buf, sizeof s->buf);
+            if (n <= 0)
+                continue;
+            char *rp = strrchr(s->buf, ')');
+            char *lp = strchr(s->buf, '(');
+            if (!rp || !lp || rp[1] != ' ' || !rp[2] || !rp[3])
+                continue;
+            int ppid = atoi(rp + 4);
+            *rp = '\0';
+            proc_ent *e = &s->procs[np++];
+            e->pid = pid;
+            e->ppid = ppid;
+            e->mark = (s->pid > 0 && pid == s->pid) ||
+                      (s->pid <= 0 && s->name[0] && pid != getpid() &&
+                       name_matches(s, pid, lp + 1));
+        }
+    }
+    /* mark descendants: repeat until nothing changes (trees are shallow) */
+    for (int changed = 1, rounds = 0; changed && rounds < 64; rounds++) {
+        changed = 0;
+        for (int i = 0; i < np; i++) {
+            if (s->procs[i].mark)
+                continue;
+            for (int j = 0; j < np; j++)
+                if (s->procs[j].mark && s->procs[j].pid == s->procs[i].ppid) {
+                    s->procs[i].mark = 1;
+                    changed = 1;
+                    break;
+                }
+        }
+    }
+    int64_t rss = 0, swap = 0, count = 0;
+    for (int i = 0; i < np; i++) {
+        if (!s->procs[i].mark)
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/status", s->procs[i].pid);
+        ssize_t n = read_path(path, s->buf, sizeof s->buf);
+        if (n <= 0)
+            continue;
+        hr_proc_status st;
+        hr_error e = {0};
+        count++;
+        if (hr_proc_status_parse(s->buf, (size_t)n, &st, &e) != 0)
+            continue;
+        rss += (int64_t)st.rss_bytes;
+        swap += (int64_t)st.swap_bytes;
+    }
+    o->proc_count = count;
+    o->proc_rss = count ? rss : 0;
+    o->proc_swap = count ? swap : 0;
+}
+
+void hr_sampler_take(hr_sampler *s, hr_wsample *o)
+{
+    hr_wsample_init(o);
+    o->t_ms = hr_platform_mono_ms();
+    o->time_ms = hr_platform_wall_ms();
+    ssize_t n = reread(s, s->meminfo);
+    if (n > 0) {
+        hr_meminfo mi;
+        hr_error e = {0};
+        if (hr_parse_meminfo(s->buf, (size_t)n, "/proc/meminfo", &mi, &e) == 0) {
+#define SET(dst, v)                                                                 \
+    do {                                                                            \
+        if ((v) != HR_UNKNOWN)                                                      \
+            (dst) = (int64_t)(v);                                                   \
+    } while (0)
+            SET(o->ram_total, mi.mem_total);
+            SET(o->ram_available, mi.mem_available);
+            if (mi.mem_total != HR_UNKNOWN && mi.mem_available != HR_UNKNOWN)
+                o->ram_used = (int64_t)(mi.mem_total - mi.mem_available);
+            SET(o->swap_total, mi.swap_total);
+            if (mi.swap_total != HR_UNKNOWN && mi.swap_free != HR_UNKNOWN)
+                o->swap_used = (int64_t)(mi.swap_total - mi.swap_free);
+            SET(o->commit, mi.committed_as);
+            SET(o->commit_limit, mi.commit_limit);
+#undef SET
+        }
+    }
+    if (reread(s, s->overcommit) > 0)
+        o->commit_enforced = s->buf[0] == '2';
+    if (reread(s, s->vmstat) > 0) {
+        uint64_t v;
+        size_t len = strlen(s->buf);
+        if (hr_kv_u64(s->buf, len, "pswpin", ' ', &v))
+            o->pages_in_total = (int64_t)v;
+        if (hr_kv_u64(s->buf, len, "pswpout", ' ', &v))
+            o->pages_out_total = (int64_t)v;
+    }
+    if (reread(s, s->psi) > 0) {
+        o->psi_some_avg10 = psi_avg10(s->buf, "some");
+        o->psi_full_avg10 = psi_avg10(s->buf, "full");
+    }
+    sample_disks(s, o);
+    sample_cgroup(s, o);
+    sample_tree(s, o);
+}
+
+int64_t hr_platform_mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t hr_platform_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static volatile int *stop_flag;
+
+static void on_stop(int sig)
+{
+    if (stop_flag)
+        *stop_flag = sig;
+}
+
+void hr_platform_catch_stop(volatile int *flag)
+{
+    stop_flag = flag;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a sleep or a read returns at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+void hr_platform_sleep_ms(int64_t ms)
+{
+    if (ms <= 0)
+        return;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+bool hr_platform_lock_memory(void)
+{
+    return mlockall(MCL_CURRENT) == 0;
+}

@@ -1,0 +1,321 @@
+/* watch's tick on sample series: rates from counters, the slope and time to the limit, each
+ * warning rule on its series and quiet on the others, re-arming, peaks, and the recording's
+ * lines parsed back as JSON. */
+#include "core/base/json_parse.h"
+#include "core/base/size.h"
+#include "core/watch/watch.h"
+#include "test.h"
+
+#define MB ((int64_t)HR_MIB)
+#define GB ((int64_t)HR_GIB)
+
+static int fired[HR_WRULE_COUNT];
+static int64_t fired_t[HR_WRULE_COUNT];
+
+static size_t feed(hr_watch *w, hr_wsample *s)
+{
+    hr_warning out[HR_WATCH_MAX_WARNINGS];
+    size_t n = hr_watch_tick(w, s, out);
+    for (size_t i = 0; i < n; i++) {
+        if (fired[out[i].rule]++ == 0)
+            fired_t[out[i].rule] = out[i].t_ms;
+        CHECK(out[i].message[0] != '\0');
+    }
+    return n;
+}
+
+static void reset_fired(void)
+{
+    memset(fired, 0, sizeof fired);
+    memset(fired_t, 0, sizeof fired_t);
+}
+
+/* A quiet desktop: 16 GB RAM, 40 % used, flat, Linux heuristic overcommit with Committed_AS
+ * above CommitLimit (normal there): nothing fires. */
+static void test_idle(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    for (int i = 0; i < 120; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = 1000 + i * 1000;
+        s.time_ms = 1764702000000 + i * 1000;
+        s.ram_total = 16 * GB;
+        s.ram_used = 6 * GB + (i % 3) * MB;
+        s.swap_total = 8 * GB;
+        s.swap_used = 0;
+        s.commit = 30 * GB;
+        s.commit_limit = 16 * GB;
+        s.commit_enforced = false;
+        s.pages_in_total = 100;
+        s.pages_out_total = 200;
+        s.disk_busy_ms_total = 5000 + i * 10;
+        snprintf(s.disk, sizeof s.disk, "nvme0n1");
+        s.psi_full_avg10 = 0.0;
+        feed(&w, &s);
+        if (i > 0) {
+            CHECK(s.pages_in_ps == 0.0);
+            CHECK(s.disk_busy_pct > 0.9 && s.disk_busy_pct < 1.1);
+        }
+    }
+    for (int r = 0; r < HR_WRULE_COUNT; r++)
+        CHECK_EQ_I64(fired[r], 0);
+    CHECK_EQ_U64(w.warnings, 0);
+    CHECK_EQ_I64(w.first_warning_t, HR_W_UNKNOWN);
+    CHECK_EQ_I64(w.peaks.ram_used, 6 * GB + 2 * MB);
+    CHECK_STR(w.limit_name, "RAM + swap");
+}
+
+/* The seed's Task Manager picture (S2.3) on Windows: 32 GB RAM 70 % used, commit climbing
+ * 300 MB/s towards a 48 GB limit, the paging disk at 99 %. */
+static void test_s23(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    int64_t commit = 30 * GB;
+    for (int i = 0; i < 60 && commit < 48 * GB; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = i * 1000;
+        s.time_ms = 1764702000000 + i * 1000;
+        s.ram_total = 32 * GB;
+        s.ram_used = 22 * GB + i * 10 * MB;
+        s.commit = commit;
+        s.commit_limit = 48 * GB;
+        s.commit_enforced = true;
+        s.pages_in_ps = 4000;
+        s.pages_out_ps = 9000;
+        s.disk_busy_pct = i < 5 ? 30.0 : 99.0;
+        snprintf(s.disk, sizeof s.disk, "C:");
+        feed(&w, &s);
+        commit += 300 * MB;
+    }
+    CHECK_EQ_I64(fired[HR_WRULE_S23], 1);
+    CHECK_EQ_I64(fired_t[HR_WRULE_S23], 5000); /* as soon as the disk saturates */
+    CHECK_EQ_I64(fired[HR_WRULE_COMMIT85], 1);
+    CHECK_EQ_I64(fired[HR_WRULE_COMMIT95], 1);
+    CHECK(fired_t[HR_WRULE_COMMIT85] < fired_t[HR_WRULE_COMMIT95]);
+    CHECK_EQ_I64(fired[HR_WRULE_TTL], 1);
+    CHECK(fired_t[HR_WRULE_TTL] <= fired_t[HR_WRULE_COMMIT85]);
+    CHECK_EQ_I64(fired[HR_WRULE_CGROUP], 0);
+    CHECK_STR(w.limit_name, "commit");
+}
+
+/* The same picture with the disk idle (plenty of RAM behind it): no S2.3. */
+static void test_s23_needs_busy_disk(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    for (int i = 0; i < 30; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = i * 1000;
+        s.ram_total = 32 * GB;
+        s.ram_used = 20 * GB;
+        s.commit = 20 * GB + i * 100 * MB;
+        s.commit_limit = 96 * GB;
+        s.commit_enforced = true;
+        s.disk_busy_pct = 5.0;
+        feed(&w, &s);
+    }
+    CHECK_EQ_I64(fired[HR_WRULE_S23], 0);
+    CHECK_EQ_I64(fired[HR_WRULE_COMMIT85], 0);
+}
+
+/* A 200 MB/s ramp in a 1 GB memory cgroup without swap, sampled every 100 ms: time-to-limit
+ * fires at least 3 s before the kernel's kill, cgroup-near before the end. */
+static void test_cgroup_ramp(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    int64_t kill_t = -1;
+    for (int i = 0; i < 200; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = 5000 + i * 100;
+        s.ram_total = 24 * GB;
+        s.ram_used = 2 * GB + i * 20 * MB;
+        s.swap_total = 0;
+        s.swap_used = 0;
+        s.cg_current = 8 * MB + i * 20 * MB;
+        s.cg_max = 1 * GB;
+        s.cg_swap_current = 0;
+        s.cg_swap_max = HR_W_UNLIMITED; /* but there is no swap */
+        if (s.cg_current >= s.cg_max) {
+            kill_t = s.t_ms;
+            break;
+        }
+        feed(&w, &s);
+    }
+    CHECK(kill_t > 0);
+    CHECK_EQ_I64(fired[HR_WRULE_TTL], 1);
+    CHECK(kill_t - fired_t[HR_WRULE_TTL] >= 3000);
+    CHECK_EQ_I64(fired[HR_WRULE_CGROUP], 1);
+    CHECK(fired_t[HR_WRULE_CGROUP] < kill_t);
+    CHECK_STR(w.limit_name, "cgroup");
+    CHECK(w.slope_bps > 190.0 * MB && w.slope_bps < 210.0 * MB);
+    CHECK_EQ_I64(w.first_warning_t, fired_t[HR_WRULE_TTL]);
+    /* an unlimited cgroup is no limit */
+    hr_watch u;
+    hr_watch_init(&u, NULL);
+    reset_fired();
+    for (int i = 0; i < 50; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = i * 100;
+        s.cg_current = i * 100 * MB;
+        s.cg_max = HR_W_UNLIMITED;
+        feed(&u, &s);
+    }
+    CHECK_EQ_I64(fired[HR_WRULE_CGROUP], 0);
+    CHECK_EQ_I64(fired[HR_WRULE_TTL], 0);
+    CHECK(u.limit_name == NULL);
+}
+
+/* Swap a cgroup may use counts as room: 900 MB of 1 GB RAM in the cgroup but 4 GB of swap
+ * allowed is not "near". */
+static void test_cgroup_swap_room(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    for (int i = 0; i < 5; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = i * 1000;
+        s.swap_total = 8 * GB;
+        s.cg_current = 950 * MB;
+        s.cg_max = 1 * GB;
+        s.cg_swap_current = 10 * MB;
+        s.cg_swap_max = 4 * GB;
+        feed(&w, &s);
+    }
+    CHECK_EQ_I64(fired[HR_WRULE_CGROUP], 0);
+    CHECK_EQ_I64(w.cap, 5 * GB);
+}
+
+/* A condition that comes and goes fires once per episode, re-arming after rearm_ms quiet. */
+static void test_rearm(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    for (int i = 0; i < 60; i++) {
+        hr_wsample s;
+        hr_wsample_init(&s);
+        s.t_ms = i * 1000;
+        /* 0-9 high, 10-11 low (2 s: not re-armed), 12-19 high, 20-39 low, 40+ high */
+        bool high = i < 10 || (i >= 12 && i < 20) || i >= 40;
+        s.psi_full_avg10 = high ? 25.0 : 0.0;
+        s.psi_some_avg10 = high ? 40.0 : 0.0;
+        feed(&w, &s);
+    }
+    CHECK_EQ_I64(fired[HR_WRULE_PRESSURE], 2);
+    CHECK(w.peaks.psi_full_avg10 == 25.0);
+}
+
+/* Counters that go backwards (a counter reset, a swap device changed) give no rate. */
+static void test_counter_reset(void)
+{
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    hr_wsample a, b;
+    hr_wsample_init(&a);
+    a.t_ms = 0;
+    a.pages_out_total = 1000;
+    a.disk_busy_ms_total = 500;
+    snprintf(a.disk, sizeof a.disk, "sda");
+    hr_warning out[HR_WATCH_MAX_WARNINGS];
+    hr_watch_tick(&w, &a, out);
+    hr_wsample_init(&b);
+    b.t_ms = 1000;
+    b.pages_out_total = 10;
+    b.disk_busy_ms_total = 900;
+    snprintf(b.disk, sizeof b.disk, "sdb");
+    hr_watch_tick(&w, &b, out);
+    CHECK(b.pages_out_ps < 0);
+    CHECK(b.disk_busy_pct < 0);
+    /* 1500 ms busy in 1000 ms (merged partitions) clamps to 100 % */
+    hr_wsample c;
+    hr_wsample_init(&c);
+    c.t_ms = 2000;
+    c.disk_busy_ms_total = 2400;
+    snprintf(c.disk, sizeof c.disk, "sdb");
+    hr_watch_tick(&w, &c, out);
+    CHECK(c.disk_busy_pct == 100.0);
+}
+
+/* The recording's lines: one JSON object each, "schema" in the header, null for unknown. */
+static void test_recording_lines(void)
+{
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    char a0[] = "python3", a1[] = "main.py";
+    char *argv[] = {a0, a1, NULL};
+    hr_rec_header h = {.version = "0.1.0", .os = "linux", .started_ms = 1764702000000,
+                       .interval_ms = 1000, .mode = "run", .pid = 42, .name = NULL,
+                       .argc = 2, .argv = argv, .comfyui = NULL};
+    hr_rec_header_line(&b, &h);
+    hr_wsample s;
+    hr_wsample_init(&s);
+    s.t_ms = 5500;
+    s.time_ms = 1764702000500;
+    s.ram_total = 16 * GB;
+    s.cg_max = HR_W_UNLIMITED;
+    s.psi_full_avg10 = 1.25;
+    hr_rec_sample_line(&b, 5000, &s);
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    hr_rec_end_line(&b, 5000, 6000, 1764702001000, &w);
+    CHECK_EQ_U64(hr_buf_error(&b), 0);
+
+    const char *cur = hr_buf_str(&b), *endp = cur + b.len;
+    int lines = 0;
+    while (cur < endp) {
+        const char *nl = memchr(cur, '\n', (size_t)(endp - cur));
+        CHECK(nl != NULL);
+        if (!nl)
+            break;
+        hr_json_doc *doc = NULL;
+        hr_error err = {0};
+        CHECK(hr_json_parse(cur, (size_t)(nl - cur), NULL, &doc, &err) == 0);
+        const hr_json_value *root = hr_json_root(doc);
+        const char *type = hr_json_string(hr_json_get(root, "type"), NULL);
+        CHECK(type != NULL);
+        if (lines == 0) {
+            CHECK_STR(type, "header");
+            CHECK_STR(hr_json_string(hr_json_get(root, "schema"), NULL), HR_RECORDING_SCHEMA);
+        } else if (lines == 1) {
+            CHECK_STR(type, "sample");
+            int64_t t = 0;
+            CHECK(hr_json_as_i64(hr_json_get(root, "t"), &t) == 0 && t == 500);
+            CHECK(hr_json_get(root, "cgroup_max") && hr_json_is(hr_json_get(root, "cgroup_max"), HR_JSON_NULL));
+            CHECK(hr_json_get(root, "ram_used") && hr_json_is(hr_json_get(root, "ram_used"), HR_JSON_NULL));
+        } else {
+            CHECK_STR(type, "end");
+        }
+        hr_json_free(doc);
+        lines++;
+        cur = nl + 1;
+    }
+    CHECK_EQ_I64(lines, 3);
+    hr_buf_free(&b);
+}
+
+int main(void)
+{
+    test_idle();
+    test_s23();
+    test_s23_needs_busy_disk();
+    test_cgroup_ramp();
+    test_cgroup_swap_room();
+    test_rearm();
+    test_counter_reset();
+    test_recording_lines();
+    return TEST_DONE();
+}
