@@ -22,6 +22,8 @@ const hr_command hr_commands[] = {
      hr_cmd_export, &hr_spec_export},
     {"report", HR_N("a watch/run recording as one HTML page: charts, warnings, the verdict and the plan"),
      hr_cmd_report, &hr_spec_report},
+    {"stress", HR_N("commit (and touch) memory step by step to prove where the ceiling is"),
+     hr_cmd_stress, &hr_spec_stress},
     {NULL, NULL, NULL, NULL},
 };
 
