@@ -1,6 +1,7 @@
 #include "lx_read.h"
 
 #include "core/model/snapshot.h"
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <errno.h>
@@ -41,7 +42,7 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return hr_error_set(err, HR_EPARSE, "%s: not a regular file", path);
+        return hr_error_set(err, HR_EPARSE, "%s: %s", path, HR_T("not a regular file"));
     }
     char chunk[16384];
     for (;;) {
