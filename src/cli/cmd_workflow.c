@@ -91,15 +91,16 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
     if (m->role == HR_WF_ROLE_CONFIG)
         return;
     if (m->role == HR_WF_ROLE_VAE && (strcmp(m->name, "pixel_space") == 0 || approx_vae(m->name))) {
-        snprintf(m->problem, sizeof m->problem, "%s",
-                 strcmp(m->name, "pixel_space") == 0 ? "no file (pixel space)"
-                                                      : "a small approximate VAE from models/vae_approx");
+        bool pixel = strcmp(m->name, "pixel_space") == 0;
+        const char *why = pixel ? HR_T("no file (pixel space)")
+                                : HR_T("a small approximate VAE from models/vae_approx");
+        snprintf(m->problem, sizeof m->problem, "%s", why);
         m->resolved = true;
         m->info_read = true;   /* nothing to read: counts as found, 0 bytes */
         return;
     }
     if (!have_dirs) {
-        snprintf(m->problem, sizeof m->problem, "not looked for: give --comfyui DIR");
+        snprintf(m->problem, sizeof m->problem, "%s", HR_T("not looked for: give --comfyui DIR"));
         return;
     }
     char rel[HR_COMFY_PATH_MAX];
@@ -120,7 +121,7 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
             snprintf(m->problem, sizeof m->problem, "%s", err.msg[0] ? err.msg : hr_strerror(r));
         return;
     }
-    size_t k = (size_t)snprintf(m->problem, sizeof m->problem, "not found in %s (", m->folder);
+    size_t k = (size_t)snprintf(m->problem, sizeof m->problem, HR_T("not found in %s ("), m->folder);
     for (size_t i = 0; i < nd && k < sizeof m->problem; i++)
         k += (size_t)snprintf(m->problem + k, sizeof m->problem - k, "%s%s", i ? ", " : "", dirs[i]);
     if (k < sizeof m->problem)
@@ -176,8 +177,8 @@ int hr_cmd_workflow(int argc, char **argv)
     char yaml[HR_COMFY_PATH_MAX + 32];
     const char *yaml_read = NULL;
     if (comfy) {
-        snprintf(yaml, sizeof yaml, "%s%cextra_model_paths.yaml", comfy, hr_platform_dirsep());
-        if (hr_platform_is_file(yaml, NULL)) {
+        if (hr_comfy_join(comfy, "extra_model_paths.yaml", hr_platform_dirsep(), yaml, sizeof yaml) &&
+            hr_platform_is_file(yaml, NULL)) {
             if ((r = read_yaml(yaml, cp, &err)) != 0) {
                 hr_cli_error("workflow: %s", err.msg);
                 hr_workflow_free(wf);

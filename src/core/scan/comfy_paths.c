@@ -1,6 +1,7 @@
 /* headroom — ComfyUI's model folders and extra_model_paths.yaml (comfy_paths.h). */
 #include "core/scan/comfy_paths.h"
 
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <stdio.h>
@@ -208,7 +209,7 @@ static int add_dirs(const char *name, unsigned line, const char *key, const char
         size_t len = e ? (size_t)(e - v) : strlen(v);
         char one[HR_COMFY_PATH_MAX], x[HR_COMFY_PATH_MAX], full[HR_COMFY_PATH_MAX];
         if (len >= sizeof one)
-            return hr_error_set(err, HR_ETOOBIG, "%s: line %u: a path longer than %d bytes", name,
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: a path longer than %d bytes"), name,
                                 line, HR_COMFY_PATH_MAX);
         memcpy(one, v, len);
         one[len] = '\0';
@@ -224,10 +225,10 @@ static int add_dirs(const char *name, unsigned line, const char *key, const char
             if (is_abs(x))
                 snprintf(j, sizeof j, "%s", x);
             else if (!hr_comfy_join(base, x, p->sep, j, sizeof j))
-                return hr_error_set(err, HR_ETOOBIG, "%s: line %u: path too long", name, line);
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: path too long"), name, line);
             normpath(j, p->sep, full, sizeof full);
             if (p->n_extra >= HR_COMFY_MAX_EXTRA)
-                return hr_error_set(err, HR_ETOOBIG, "%s: more than %d folders", name,
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d folders"), name,
                                     HR_COMFY_MAX_EXTRA);
             hr_comfy_dir *d = &p->extra[p->n_extra++];
             snprintf(d->key, sizeof d->key, "%s", hr_comfy_map_legacy(key));
@@ -269,7 +270,7 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
                         hr_env_fn env, hr_comfy_paths *p, hr_error *err)
 {
     if (len > ((size_t)1 << 20))
-        return hr_error_set(err, HR_ETOOBIG, "%s: larger than 1 MiB", name);
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than 1 MiB"), name);
     const char *cur = buf, *end = buf + len;
     const char *line;
     size_t n;
@@ -293,14 +294,14 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         if (more) {
             ln++;
             if (n >= sizeof l)
-                return hr_error_set(err, HR_ETOOBIG, "%s: line %u is too long", name, ln);
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u is too long"), name, ln);
             memcpy(l, line, n);
             l[n] = '\0';
             if (n && l[n - 1] == '\r')
                 l[--n] = '\0';
             for (size_t i = 0; i < n; i++)
                 if ((unsigned char)l[i] < 0x20 && l[i] != '\t')
-                    return hr_error_set(err, HR_EPARSE, "%s: line %u: a control character", name, ln);
+                    return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: a control character"), name, ln);
         }
         size_t ind = 0;
         if (more)
@@ -313,12 +314,12 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
                     if (block_indent == 0 && !blank)
                         block_indent = ind;
                     if (!blank && ind < block_indent)
-                        return hr_error_set(err, HR_EPARSE, "%s: line %u: less indented than the "
-                                            "block it is in", name, ln);
+                        return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: less indented than the "
+                                            "block it is in"), name, ln);
                     const char *t = blank ? "" : l + block_indent;
                     size_t tl = strlen(t);
                     if (block_len + tl + 2 > sizeof block)
-                        return hr_error_set(err, HR_ETOOBIG, "%s: line %u: block too long", name, ln);
+                        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: block too long"), name, ln);
                     memcpy(block + block_len, t, tl);
                     block_len += tl;
                     block[block_len++] = '\n';
@@ -328,7 +329,7 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
                     const char *t = l + block_indent;
                     size_t tl = strlen(t);
                     if (block_len + tl + 2 > sizeof block)
-                        return hr_error_set(err, HR_ETOOBIG, "%s: line %u: block too long", name, ln);
+                        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: block too long"), name, ln);
                     memcpy(block + block_len, t, tl);
                     block_len += tl;
                     block[block_len++] = '\n';
@@ -345,8 +346,8 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         if (blank)
             continue;
         if (strchr(l, '\t') && (size_t)(strchr(l, '\t') - l) <= ind)
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: a tab in the indentation (YAML "
-                                "allows spaces only)", name, ln);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: a tab in the indentation (YAML "
+                                "allows spaces only)"), name, ln);
         if (strcmp(l, "---") == 0 || strcmp(l, "...") == 0)
             continue;
         strip_comment(l);
@@ -361,8 +362,8 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         }
         if (!colon || l[ind] == '-' || l[ind] == '[' || l[ind] == '{' || l[ind] == '&' ||
             l[ind] == '*' || l[ind] == '!' || l[ind] == '?')
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: not a \"key: value\" line (ComfyUI "
-                                "reads sections of folder keys and paths)", name, ln);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: not a \"key: value\" line (ComfyUI "
+                                "reads sections of folder keys and paths)"), name, ln);
         *colon = '\0';
         char key[64], val[HR_COMFY_PATH_MAX];
         snprintf(key, sizeof key, "%s", l + ind);
@@ -372,8 +373,8 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         hr_trim(val);
         if (ind == 0) {
             if (val[0])
-                return hr_error_set(err, HR_EPARSE, "%s: line %u: \"%s\" at the top level must "
-                                    "start a section (its folders indented below it)", name, ln, key);
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%s\" at the top level must "
+                                    "start a section (its folders indented below it)"), name, ln, key);
             memset(&sec, 0, sizeof sec);
             sec.first_extra = p->n_extra;
             in_section = true;
@@ -381,22 +382,22 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
             continue;
         }
         if (!in_section)
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: indented before any section", name, ln);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: indented before any section"), name, ln);
         if (sec_indent == 0)
             sec_indent = ind;
         else if (ind != sec_indent)
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: indented differently from the "
-                                "section's other keys (deeper nesting is not read by ComfyUI)",
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: indented differently from the "
+                                "section's other keys (deeper nesting is not read by ComfyUI)"),
                                 name, ln);
         if (val[0] == '[' || val[0] == '{' || val[0] == '&' || val[0] == '*' || val[0] == '!' ||
             val[0] == '>')
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: \"%s\": ComfyUI reads a path or a "
-                                "\"|\" block of paths here", name, ln, key);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%s\": ComfyUI reads a path or a "
+                                "\"|\" block of paths here"), name, ln, key);
         unquote(val);
         bool is_block = strcmp(val, "|") == 0 || strcmp(val, "|-") == 0 || strcmp(val, "|+") == 0;
         if (strcmp(key, "is_default") == 0) {
             if (!yaml_bool(val, &sec.is_default))
-                return hr_error_set(err, HR_EPARSE, "%s: line %u: is_default must be true or false",
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: is_default must be true or false"),
                                     name, ln);
             /* is_default applies to the whole section, wherever it is written */
             for (size_t i = sec.first_extra; i < p->n_extra; i++)
@@ -405,18 +406,18 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         }
         if (strcmp(key, "base_path") == 0 || strcmp(key, "base_paths") == 0) {
             if (is_block)
-                return hr_error_set(err, HR_EPARSE, "%s: line %u: %s as a block is not read",
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: %s as a block is not read"),
                                     name, ln, key);
             char x[HR_COMFY_PATH_MAX], j[HR_COMFY_PATH_MAX];
             expand(val, env, x, sizeof x);
             if (!x[0])
                 continue;
             if (sec.nbases >= 8)
-                return hr_error_set(err, HR_ETOOBIG, "%s: line %u: too many base paths", name, ln);
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: too many base paths"), name, ln);
             if (is_abs(x))
                 snprintf(j, sizeof j, "%s", x);
             else if (!hr_comfy_join(yaml_dir, x, p->sep, j, sizeof j))
-                return hr_error_set(err, HR_ETOOBIG, "%s: line %u: path too long", name, ln);
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: path too long"), name, ln);
             normpath(j, p->sep, sec.bases[sec.nbases++], HR_COMFY_PATH_MAX);
             continue;
         }

@@ -5,6 +5,7 @@
  * order of its class (the frontend's serialisation) or from its named inputs (API). */
 #include "core/scan/workflow.h"
 
+#include "core/base/i18n.h"
 #include "core/base/json_parse.h"
 
 #include <math.h>
@@ -173,12 +174,12 @@ typedef struct graph {
 static int add_node(graph *g, const char *id, const char *type, bool real, size_t *out)
 {
     if (g->nn >= HR_WF_MAX_NODES)
-        return hr_error_set(g->err, HR_ETOOBIG, "%s: more than %d nodes", g->name, HR_WF_MAX_NODES);
+        return hr_error_set(g->err, HR_ETOOBIG, HR_T("%s: more than %d nodes"), g->name, HR_WF_MAX_NODES);
     if (g->nn == g->capn) {
         size_t nc = g->capn ? g->capn * 2 : 64;
         gnode *p = realloc(g->n, nc * sizeof *p);
         if (!p)
-            return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+            return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
         g->n = p;
         g->capn = nc;
     }
@@ -194,12 +195,12 @@ static int add_node(graph *g, const char *id, const char *type, bool real, size_
 static int add_edge(graph *g, size_t from, size_t to)
 {
     if (g->ne >= (size_t)HR_WF_MAX_NODES * 64)
-        return hr_error_set(g->err, HR_ETOOBIG, "%s: too many links", g->name);
+        return hr_error_set(g->err, HR_ETOOBIG, HR_T("%s: too many links"), g->name);
     if (g->ne == g->cape) {
         size_t nc = g->cape ? g->cape * 2 : 128;
         edge *p = realloc(g->e, nc * sizeof *p);
         if (!p)
-            return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+            return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
         g->e = p;
         g->cape = nc;
     }
@@ -266,14 +267,14 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
                         const char *prefix, size_t in_proxy, size_t out_proxy, int depth)
 {
     if (depth > 8)
-        return hr_error_set(g->err, HR_EPARSE, "%s: subgraphs nested more than 8 deep (or one "
-                            "contains itself)", g->name);
+        return hr_error_set(g->err, HR_EPARSE, HR_T("%s: subgraphs nested more than 8 deep (or one "
+                            "contains itself)"), g->name);
     if (!hr_json_is(nodes, HR_JSON_ARRAY))
-        return hr_error_set(g->err, HR_EPARSE, "%s: \"nodes\" is not an array", g->name);
+        return hr_error_set(g->err, HR_EPARSE, HR_T("%s: \"nodes\" is not an array"), g->name);
     size_t cnt = hr_json_count(nodes);
     local *loc = calloc(cnt ? cnt : 1, sizeof *loc);
     if (!loc)
-        return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+        return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     int r = 0;
     size_t k = 0;
     for (const hr_json_value *nd = hr_json_first(nodes); nd && r == 0; nd = hr_json_next(nd), k++) {
@@ -282,13 +283,13 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
         if (!hr_json_is(nd, HR_JSON_OBJECT) || !id_text(hr_json_get(nd, "id"), lid, sizeof lid) || !type) {
             unsigned line, col;
             hr_json_position(nd, &line, &col);
-            r = hr_error_set(g->err, HR_EPARSE, "%s: line %u: a node without an \"id\" and a "
-                             "\"type\"", g->name, line);
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: line %u: a node without an \"id\" and a "
+                             "\"type\""), g->name, line);
             break;
         }
         g->wf->n_nodes++;
         if ((size_t)snprintf(gid, sizeof gid, "%s%s", prefix, lid) >= sizeof gid) {
-            r = hr_error_set(g->err, HR_ETOOBIG, "%s: node ids nested too deep", g->name);
+            r = hr_error_set(g->err, HR_ETOOBIG, HR_T("%s: node ids nested too deep"), g->name);
             break;
         }
         uint64_t mode = 0;
@@ -337,7 +338,7 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
         if (link_ends(l, from, to, sizeof from) != 0) {
             unsigned line, col;
             hr_json_position(l, &line, &col);
-            r = hr_error_set(g->err, HR_EPARSE, "%s: line %u: a link without its two ends",
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: line %u: a link without its two ends"),
                              g->name, line);
             break;
         }
@@ -364,8 +365,8 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
             b = lb->in;
         }
         if (!known_a || !known_b) {
-            r = hr_error_set(g->err, HR_EPARSE, "%s: a link from node %s to node %s: node %s is "
-                             "not in the workflow", g->name, from, to, known_a ? to : from);
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: a link from node %s to node %s: node %s is "
+                             "not in the workflow"), g->name, from, to, known_a ? to : from);
             break;
         }
         if (!skip && a != b)
@@ -389,12 +390,12 @@ static int add_api_graph(graph *g, const hr_json_value *root)
     for (const hr_json_value *nd = hr_json_first(root); nd && r == 0; nd = hr_json_next(nd)) {
         const char *type = hr_json_string(hr_json_get(nd, "class_type"), NULL);
         if (!type) {
-            r = hr_error_set(g->err, HR_EPARSE, "%s: node \"%.40s\" has no \"class_type\"", g->name,
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node \"%.40s\" has no \"class_type\""), g->name,
                              hr_json_key(nd));
             break;
         }
         if (strlen(hr_json_key(nd)) >= HR_WF_ID_MAX) {
-            r = hr_error_set(g->err, HR_EPARSE, "%s: node id \"%.40s...\" is too long", g->name,
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node id \"%.40s...\" is too long"), g->name,
                              hr_json_key(nd));
             break;
         }
@@ -415,8 +416,8 @@ static int add_api_graph(graph *g, const hr_json_value *root)
                 if (strcmp(g->n[j].id, from) == 0)
                     a = j;
             if (a == SIZE_MAX) {
-                r = hr_error_set(g->err, HR_EPARSE, "%s: node %s input \"%.40s\" links to node %s, "
-                                 "which is not in the workflow", g->name, g->n[i].id,
+                r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node %s input \"%.40s\" links to node %s, "
+                                 "which is not in the workflow"), g->name, g->n[i].id,
                                  hr_json_key(in), from);
                 break;
             }
@@ -467,7 +468,7 @@ static int order(graph *g)
         free(q);
         free(first);
         free(adj);
-        return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+        return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     }
     for (size_t i = 0; i < g->ne; i++) {
         first[g->e[i].from + 1]++;
@@ -478,7 +479,7 @@ static int order(graph *g)
     size_t *fill = calloc(g->nn + 1, sizeof *fill);
     if (!fill) {
         free(q); free(first); free(adj);
-        return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+        return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     }
     for (size_t i = 0; i < g->ne; i++) {
         size_t s = g->e[i].from;
@@ -492,7 +493,7 @@ static int order(graph *g)
     g->ord_idx = malloc((g->nn ? g->nn : 1) * sizeof *g->ord_idx);
     if (!ready || !g->wf->order || !g->ord_idx) {
         free(q); free(first); free(adj); free(ready);
-        return hr_error_set(g->err, HR_ENOMEM, "%s: %s", g->name, hr_strerror(HR_ENOMEM));
+        return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     }
     size_t qn = 0;
     for (size_t i = 0; i < g->nn; i++)
@@ -524,8 +525,8 @@ static int order(graph *g)
                     k = sizeof ids - 1;
                 shown++;
             }
-        r = hr_error_set(g->err, HR_EPARSE, "%s: the links form a cycle through nodes %s: "
-                         "ComfyUI cannot run it", g->name, shown ? ids : "(frontend nodes)");
+        r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: the links form a cycle through nodes %s: "
+                         "ComfyUI cannot run it"), g->name, shown ? ids : HR_T("(frontend nodes)"));
     }
     free(q);
     free(first);
@@ -593,7 +594,7 @@ static int read_node(graph *g, const gnode *n)
             if (!name[0])
                 continue;
             if (wf->n_models >= HR_WF_MAX_MODELS)
-                return hr_error_set(g->err, HR_ETOOBIG, "%s: more than %d model files", g->name,
+                return hr_error_set(g->err, HR_ETOOBIG, HR_T("%s: more than %d model files"), g->name,
                                     HR_WF_MAX_MODELS);
             hr_wf_model *m = &wf->models[wf->n_models++];
             memset(m, 0, sizeof *m);
@@ -699,11 +700,11 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
     hr_error jerr = {0};
     int r = hr_json_parse(buf, len, &lim, &doc, &jerr);
     if (r)
-        return hr_error_set(err, r, "%s: not a workflow: %s", name, jerr.msg);
+        return hr_error_set(err, r, HR_T("%s: not a workflow: %s"), name, jerr.msg);
     const hr_json_value *root = hr_json_root(doc);
     graph g = {.name = name, .wf = wf, .err = err};
     if (!hr_json_is(root, HR_JSON_OBJECT)) {
-        r = hr_error_set(err, HR_EPARSE, "%s: not a workflow: the file is a JSON %s, not an object",
+        r = hr_error_set(err, HR_EPARSE, HR_T("%s: not a workflow: the file is a JSON %s, not an object"),
                          name, hr_json_type_name(hr_json_type_of(root)));
     } else if (hr_json_get(root, "nodes")) {
         wf->format = HR_WF_FORMAT_UI;
@@ -722,9 +723,9 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
                 all = false;
         }
         if (!any || !all)
-            r = hr_error_set(err, HR_EPARSE, "%s: not a ComfyUI workflow: neither the UI format "
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: not a ComfyUI workflow: neither the UI format "
                              "(\"nodes\", \"links\") nor the API format ({id: {\"class_type\", "
-                             "\"inputs\"}})", name);
+                             "\"inputs\"}})"), name);
         else {
             wf->format = HR_WF_FORMAT_API;
             r = add_api_graph(&g, api);

@@ -26,6 +26,9 @@ static uint64_t total_bytes(const hr_workflow *wf)
     return t;
 }
 
+/* the loader input's own name, shown as the user sees it in ComfyUI */
+static const char wd_key[] = "weight_dtype";
+
 static void text(const hr_workflow_report *r, hr_buf *o)
 {
     const hr_workflow *wf = r->wf;
@@ -50,7 +53,7 @@ static void text(const hr_workflow_report *r, hr_buf *o)
             hr_buf_printf(o, "  %s  %s", sz, m->info.arch);
         }
         if (m->weight_dtype[0] && strcmp(m->weight_dtype, "default") != 0)
-            hr_buf_printf(o, "  weight_dtype=%s", m->weight_dtype);
+            hr_buf_printf(o, "  %s=%s", wd_key, m->weight_dtype);
         if (m->clip_type[0])
             hr_buf_printf(o, "  type=%s", m->clip_type);
         if (m->device[0] && strcmp(m->device, "default") != 0)
