@@ -1,5 +1,6 @@
 #include "core/apply/apply_verify.h"
 
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 
@@ -161,9 +162,10 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
         pending = true;
     hr_verify_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
     if (in->temp_page_file == HR_TRI_YES)
-        item(r, HR_VERDICT_DIFFER, "TempPageFile = 1: Windows could not use the configured "
-             "paging file at this boot and runs on a temporary one; the configuration is not "
-             "what is in use (check that its drive exists and has room, then restart)");
+        item(r, HR_VERDICT_DIFFER, "%s = 1: %s", "TempPageFile",
+             HR_T("Windows could not use the configured paging file at this boot and runs on "
+                  "a temporary one; the configuration is not what is in use (check that its "
+                  "drive exists and has room, then restart)"));
 
     /* What exists now: ExistingPageFiles, and the open files (more precise when known). */
     char now[2 * HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];
@@ -209,8 +211,9 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
         char dl = (char)toupper((unsigned char)e->path[0]);
         if (k < 0 && in->drives_known && dl >= 'A' && dl <= 'Z' && e->path[1] == ':' &&
             !(in->drives_mask & (1u << (dl - 'A')))) {
-            item(r, HR_VERDICT_DIFFER, "%s: configured, but there is no drive %c: on this "
-                 "machine, so no restart will create it", e->path, dl);
+            item(r, HR_VERDICT_DIFFER, "%s: %s (%c:)", e->path,
+                 HR_T("configured, but this machine has no such drive, so no restart will "
+                      "create it"), dl);
             continue;
         }
         if (k < 0) {
@@ -243,8 +246,8 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
             r->paging_total_known = false;
     if (!in->open_known) {
         r->paging_total_known = false;
-        note(r, "the open paging files could not be listed; compared with ExistingPageFiles "
-             "only");
+        note(r, "%s", HR_T("the open paging files could not be listed; compared with "
+                           "ExistingPageFiles only"));
     }
 }
 
