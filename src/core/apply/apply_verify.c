@@ -162,8 +162,8 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
         pending = true;
     hr_verify_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
     if (in->temp_page_file == HR_TRI_YES)
-        item(r, HR_VERDICT_DIFFER, "%s = 1: %s", "TempPageFile",
-             HR_T("Windows could not use the configured paging file at this boot and runs on "
+        item(r, HR_VERDICT_DIFFER, "%s",
+             HR_T("TempPageFile = 1: Windows could not use the configured paging file at this boot and runs on "
                   "a temporary one; the configuration is not what is in use (check that its "
                   "drive exists and has room, then restart)"));
 
