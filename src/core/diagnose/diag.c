@@ -554,7 +554,9 @@ static bool at_boundaries(const hr_diag_rule *r, const seg_view *v, ptrdiff_t b,
 {
     size_t k = strlen(r->phrase);
     unsigned char first = (unsigned char)r->phrase[0], last = (unsigned char)r->phrase[k - 1];
-    unsigned char before = byte_at(v, b - 1);
+    /* a phrase that starts a line starts a word; only one carried in from a folded line
+     * looks at the line before */
+    unsigned char before = b == 0 ? 0 : byte_at(v, b - 1);
     unsigned char after = e < v->len ? (unsigned char)v->text[e] : 0;
     if (r->flags & HR_RF_WORD_BEFORE) {
         if (is_word(before))
@@ -774,7 +776,9 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         }
         return true;
     case HR_RK_BUSY:
-        if (at->input >= 0 && b >= 0) {
+        if (at->input >= 0 && b >= 0 && ci_find(v->text, v->len, "100%|", false)) {
+            c->run_state = 0;   /* a bar that reached its end: that step finished */
+        } else if (at->input >= 0 && b >= 0) {
             c->run_state = 1;
             c->busy_line = at->line;
             clip(c->busy_text, sizeof c->busy_text, v->text, v->len, mb);
