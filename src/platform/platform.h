@@ -86,6 +86,19 @@ bool hr_platform_is_admin(void);
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err);
+/* ---- stress (docs/stress.md) ----
+ * Commit rq->commit_bytes in steps of step_bytes (touching every page with rq->touch),
+ * calling step(ctx, i, res) after each step, until done or the first failure; then release
+ * everything. Linux: a child process allocates (an OOM kill ends it, not us), in a new memory
+ * cgroup of rq->cgroup_bytes when asked (root; removed afterwards). Windows: VirtualAlloc
+ * MEM_COMMIT in this process, in a job object with that commit limit when asked. Returns 0
+ * with res->outcome saying how it ended; a negative code when the test could not start
+ * (HR_EPERM: --cgroup needs root; HR_ENOTSUP). */
+#include "core/stress/stress.h"
+typedef void (*hr_stress_step_fn)(void *ctx, int i, const hr_stress_result *res);
+int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
+                       void *ctx, hr_stress_result *res, hr_error *err);
+
 /* The default state directory of this OS. */
 const char *hr_platform_state_dir(void);
 
