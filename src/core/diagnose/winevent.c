@@ -139,7 +139,7 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
         return true;
     }
     if (ev->id == 1023 && ci_contains(provider, ".net runtime")) {
-        /* "Application: X.exe ... Description: The process was terminated due to an internal
+        /* "Application: python.exe ... Description: The process was terminated due to an internal
          * error in the .NET Runtime": only a generation tool's, and its text may say why */
         const char *app = "";
         for (size_t i = 0; i < ev->nvalues && !app[0]; i++)
