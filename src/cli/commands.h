@@ -18,6 +18,7 @@ extern const hr_cmd_spec hr_spec_plan;
 extern const hr_cmd_spec hr_spec_check;
 extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_export;
+extern const hr_cmd_spec hr_spec_report;
 extern const hr_cmd_spec hr_spec_stress;
 extern const hr_cmd_spec hr_spec_models;
 
@@ -30,6 +31,7 @@ int hr_cmd_verify(int argc, char **argv);
 int hr_cmd_diagnose(int argc, char **argv);
 int hr_cmd_watch(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
+int hr_cmd_report(int argc, char **argv);
 int hr_cmd_stress(int argc, char **argv);
 int hr_cmd_models(int argc, char **argv);
 
