@@ -3,6 +3,7 @@
  * sources: Windows event log (template order of Application Error 1000, WER 1001,
  * Resource-Exhaustion-Detector 2004). */
 #include "core/diagnose/diag.h"
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <stdio.h>
@@ -154,8 +155,9 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
             }
         }
         char text[300];
-        snprintf(text, sizeof text, ".NET Runtime 1023: %.200s was terminated by an internal "
-                 "error of the runtime", app);
+        snprintf(text, sizeof text,
+                 HR_T(".NET Runtime 1023: %.200s was terminated by an internal error of the "
+                      "runtime"), app);
         hr_diag_add(c, HR_CAUSE_KILLED, HR_CONF_LOW, source, ev->time, text, m_net1023);
         return true;
     }

@@ -5,6 +5,8 @@
  * that is reported as "event log unavailable", never as "nothing happened". */
 #include "platform/platform.h"
 
+#include "core/base/i18n.h"
+
 #include <windows.h>
 #include <winevt.h>
 
@@ -195,13 +197,14 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
     size_t nq = sizeof queries / sizeof queries[0];
     if ((size_t)failed == nq) {
         hr_diag_note_source(ctx, "event log", false, -1,
-                            "event log unavailable (EvtQuery failed, error %lu): read it by hand "
-                            "in Event Viewer → Windows Logs → Application (events 1000, 1023)",
+                            HR_T("event log unavailable (EvtQuery failed, error %lu): read it by "
+                                 "hand in Event Viewer → Windows Logs → Application (events 1000, "
+                                 "1023)"),
                             (unsigned long)first_error);
         return HR_EPARTIAL;
     }
     hr_diag_note_source(ctx, "event log", true, total,
-                        "Application 1000/1001/1023/1026, System 2004/26: %lld events%s",
+                        HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"),
                         (long long)total, failed ? " (some queries failed)" : "");
     return failed ? HR_EPARTIAL : 0;
 }
