@@ -1,6 +1,7 @@
 #include "lx_read.h"
 
 #include "core/model/snapshot.h"
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <errno.h>
@@ -35,6 +36,13 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     if (fd < 0) {
         int e = errno;
         return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+    }
+    /* Only regular files (what /proc and /sys hold): a FIFO or device in a recorded tree
+     * would block or never end. */
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return hr_error_set(err, HR_EPARSE, "%s: %s", path, HR_T("not a regular file"));
     }
     char chunk[16384];
     for (;;) {
