@@ -1,4 +1,5 @@
 #include "lx_read.h"
+#include "core/base/i18n.h"
 
 #include "core/model/snapshot.h"
 #include "core/base/i18n.h"
@@ -31,7 +32,7 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     hr_buf_reset(b);
     /* A cut-short name would open another file (apply reads the state file through here). */
     if (strlen(path) + (hr_lx_live(sysroot) ? 0 : strlen(sysroot) + 1) >= sizeof full)
-        return hr_error_set(err, HR_EINVAL, "%s: path too long", path);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: path too long"), path);
     int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
@@ -58,7 +59,7 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
             break;
         if (b->len + (size_t)n > max) {
             close(fd);
-            return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", path, max);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %zu bytes"), path, max);
         }
         int r = hr_buf_append(b, chunk, (size_t)n);
         if (r) {

@@ -1,5 +1,6 @@
 /* headroom — the Linux backend of platform.h: every probe, each failing alone. */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 #include "probe_procs.h"
 
@@ -94,8 +95,8 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
 {
     if (opts && opts->record) {
         hr_snapshot_init(snap, HR_OS_LINUX);
-        return hr_error_set(err, HR_ENOTSUP, "--record saves Win32 answers: only on Windows "
-                            "(on Linux, copy /proc and /sys files for --sysroot)");
+        return hr_error_set(err, HR_ENOTSUP, HR_T("--record saves Win32 answers: only on Windows "
+                            "(on Linux, copy /proc and /sys files for --sysroot)"));
     }
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";
     hr_snapshot_init(snap, HR_OS_LINUX);
@@ -104,7 +105,7 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
         if (stat(root, &st) != 0)
             return hr_error_set(err, HR_ENOENT, "--sysroot %s: %s", root, strerror(errno));
         if (!S_ISDIR(st.st_mode))
-            return hr_error_set(err, HR_ENOENT, "--sysroot %s: not a directory", root);
+            return hr_error_set(err, HR_ENOENT, HR_T("--sysroot %s: not a directory"), root);
     }
     hr_lx_probe_platform(root, snap);
     hr_lx_probe_memory(root, snap);
