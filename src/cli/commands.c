@@ -17,6 +17,8 @@ const hr_command hr_commands[] = {
     {"verify", "compare the configured paging/swap with what is in use", hr_cmd_verify, NULL},
     {"watch", HR_N("follow memory live and warn before the limit; name the node that grew"),
      hr_cmd_watch, &hr_spec_watch},
+    {"run", HR_N("start ComfyUI (or any command), watch it, and say why it ended"), hr_cmd_run,
+     &hr_spec_run},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},

@@ -17,6 +17,7 @@ extern const hr_cmd_spec hr_spec_status;
 extern const hr_cmd_spec hr_spec_plan;
 extern const hr_cmd_spec hr_spec_check;
 extern const hr_cmd_spec hr_spec_watch;
+extern const hr_cmd_spec hr_spec_run;
 extern const hr_cmd_spec hr_spec_export;
 
 int hr_cmd_status(int argc, char **argv);
@@ -27,6 +28,7 @@ int hr_cmd_rollback(int argc, char **argv);
 int hr_cmd_verify(int argc, char **argv);
 int hr_cmd_diagnose(int argc, char **argv);
 int hr_cmd_watch(int argc, char **argv);
+int hr_cmd_run(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
 
 /* NULL-terminated table in commands.c; the first entry is the default command. */
