@@ -147,7 +147,42 @@ if [ -d "$fx" ]; then
     json "usb: 8 GB laptop warnings" "{'upgrade-ram', 'integrated-gpu', 'paging-on-removable'} <= {w['id'] for w in d['warnings']}"
     expect "check: no paging file" 2 "$hr" check --replay "$fx/no-pagefile.json" --workload sdxl --json
     json "no paging file: will fail, OK with the plan" "d['verdict'] == 'will-fail' and d['capacity']['verdict_after_plan'] == 'ok'"
+    # Issue 10, one recording per case (tests/fixtures/windows/make-verdict-fixtures.py).
+    for w in sd15 sdxl flux video; do
+        expect "S6 setup ($w): OK" 0 "$hr" check --replay "$fx/s6-16g-c4-d64.json" --workload "$w"
+        has "S6 setup ($w): nothing to do" "Nothing to do."
+        expect "S6 setup ($w): plan" 0 "$hr" plan --replay "$fx/s6-16g-c4-d64.json" --workload "$w" --json
+        json "S6 setup ($w): keeps D: 64 GB and the C: dump file" "d['nothing_to_change'] and d['recommended']['target'] == 'D:' and d['recommended']['maximum_bytes'] == 64 << 30 and d['removals'] == [] and 'no-crash-dump' not in [x['id'] for x in d['warnings']]"
+    done
+    expect "64 GB, no paging file: AT RISK" 1 "$hr" check --replay "$fx/64g-no-pagefile.json" --workload sdxl --json
+    json "64 GB, no paging file: the 32 GB backstop" "d['todo'][0]['id'] == 'set-paging' and '32 GB fixed' in d['todo'][0]['text'] and 'no backstop' in d['verdict_text'] and d['plan']['recommended']['maximum_bytes'] == 32 << 30"
+    expect "restart pending" 2 "$hr" check --replay "$fx/restart-pending.json" --workload sdxl
+    has "restart pending: the one step" "1. restart Windows (Start → Power → Restart, not Shut down"
+    has "restart pending: configured shown" "configured: D:\pagefile.sys initial 65536 MB, maximum 65536 MB — takes effect at the next restart"
+    expect "restart pending: plan" 0 "$hr" plan --replay "$fx/restart-pending.json" --workload sdxl --json
+    json "restart pending: restart, then verify" "[x['id'] for x in d['steps']] == ['restart', 'verify'] and d['removals'] == []"
+    expect "ranged C:" 2 "$hr" check --replay "$fx/ranged-c.json" --workload video
+    has "ranged C: in the dialog's terms" "configured: C:\pagefile.sys initial 32768 MB, maximum 65536 MB"
+    expect "Wine: configured shown" 2 "$hr" check --replay "$fx/wine-8.0.json" --workload sdxl
+    has "Wine: registry read, not 'unknown'" "3 paging  in use: not known; configured: C:\pagefile.sys initial 27 MB, maximum 77 MB"
+    for i in 1 2 3; do
+        "$hr" plan --replay "$fx/wine-8.0.json" --json >"$tmp/wine$i.json" 2>/dev/null
+    done
+    cp "$tmp/wine1.json" "$tmp/out"
+    json "Wine: C: (fixed) over Z: (unknown)" "d['recommended']['target'] == 'C:' and [c['target'] for c in d['candidates']] == ['C:', 'Z:']"
+    if cmp -s "$tmp/wine1.json" "$tmp/wine2.json" && cmp -s "$tmp/wine1.json" "$tmp/wine3.json"; then
+        ok "Wine: the same plan from run to run"; else bad "Wine: the plan changes from run to run"; fi
+    expect "full SSD, roomy HDD: plan" 0 "$hr" plan --replay "$fx/ssd-full-hdd-room.json" --workload sdxl --json
+    json "full SSD, roomy HDD: a smaller file on the SSD, the HDD a last resort" "d['recommended']['target'] == 'C:' and d['recommended']['maximum_bytes'] == 10 << 30 and any(r['id'] == 'hdd-last-resort' and 'E:' in r['text'] for r in d['recommended']['reasons']) and 'hdd-only' not in [w['id'] for w in d['warnings']]"
+    expect "full SSD, roomy HDD: check" 1 "$hr" check --replay "$fx/ssd-full-hdd-room.json" --workload sdxl --json
+    json "full SSD, roomy HDD: no 'add RAM' beside it" "[t['id'] for t in d['todo']] == ['set-paging', 'more-room']"
 fi
+
+# --comfy-args changes what check thinks the run needs, as it changes the plan (S1.2c).
+expect "check: SDXL on 24 GB VRAM" 3 "$hr" check --ram 16G --vram 24G --os windows --workload sdxl --json
+json "need 32 GB" "d['need']['bytes'] == 32 << 30 and d['plan']['recommended']['maximum_bytes'] == 32 << 30"
+expect "check: the same with --lowvram" 3 "$hr" check --ram 16G --vram 24G --os windows --workload sdxl --comfy-args "--lowvram" --json
+json "--lowvram: need 40 GB, plan 64 GB" "d['need']['bytes'] == 40 << 30 and '--lowvram' in d['need']['basis'] and d['plan']['recommended']['maximum_bytes'] == 64 << 30"
 
 # Recorded Linux trees (tests/fixtures/linux/plan-*), replayed with --sysroot.
 lx=$(dirname "$0")/fixtures/linux

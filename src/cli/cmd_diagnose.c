@@ -6,6 +6,7 @@
 #include "core/diagnose/diag.h"
 #include "core/diagnose/diag_render.h"
 #include "core/base/duration.h"
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/textdec.h"
 #include "platform/platform.h"
@@ -13,6 +14,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -34,6 +37,7 @@ static void diagnose_usage(FILE *f)
           "                  is not a terminal)\n"
           "  --since DUR     how far back the system's records are read (30m, 2h, 7d; default 7d)\n"
           "  --no-system     only the logs: skip the kernel log / event log\n"
+          "  --pid PID       the run's process: kill records of other pids are set aside\n"
           "  --json          one JSON object (docs/diagnose.md)\n"
           "  --html FILE     also write the diagnosis as one self-contained HTML page\n"
           "  --sysroot DIR   Linux: read recorded /proc and dev/kmsg under DIR (tests)\n"
@@ -52,6 +56,19 @@ static void feed_segment(void *user, const char *text, size_t len, uint64_t line
                          unsigned flags)
 {
     hr_diag_feed(user, text, len, lineno, flags);
+}
+
+/* Local time minus UTC, in seconds, now: the logs' own timestamps are local. */
+static int64_t local_utc_offset(void)
+{
+    time_t now = time(NULL);
+    struct tm *g = gmtime(&now);
+    if (!g)
+        return 0;
+    struct tm gt = *g;
+    gt.tm_isdst = -1;
+    time_t as_local = mktime(&gt);
+    return as_local == (time_t)-1 ? 0 : (int64_t)difftime(now, as_local);
 }
 
 static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned char *chunk)
@@ -73,6 +90,19 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
         }
     }
     hr_textdec_finish(dec);
+    int64_t mtime = 0;
+    struct stat st;
+    if (!log->is_stdin && fstat(fileno(log->f), &st) == 0)
+        mtime = (int64_t)st.st_mtime;
+    hr_diag_input_text(ctx, dec->bad, hr_textdec_not_text(dec), mtime);
+    const hr_diag_input *in = &ctx->inputs[ctx->ninputs - 1];
+    if (hr_textdec_not_text(dec) && in->hits == 0) {
+        hr_cli_error(HR_T("diagnose: %s: not a text log: %llu of its %llu bytes are control "
+                          "codes or do not decode (binary data?); give the console output "
+                          "saved as text"),
+                     log->name, (unsigned long long)dec->bad, (unsigned long long)dec->bytes);
+        return HR_EXIT_INPUT;
+    }
     hr_diag_end_input(ctx, hr_textdec_encoding_name(dec), dec->bytes, hr_textdec_lines(dec),
                       dec->long_lines);
     return 0;
@@ -83,6 +113,7 @@ int hr_cmd_diagnose(int argc, char **argv)
     bool json = false, no_system = false;
     const char *html = NULL;
     int64_t since = DIAG_DEFAULT_SINCE;
+    int64_t pid = -1;
     hr_probe_opts opts = {.sysroot = "/", .skip_gpu = true, .skip_procs = true};
     diag_log logs[DIAG_MAX_LOGS];
     size_t nlogs = 0;
@@ -106,6 +137,18 @@ int hr_cmd_diagnose(int argc, char **argv)
                 hr_cli_error("diagnose: --since: %s", err.msg);
                 return HR_EXIT_USAGE;
             }
+        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--pid", "a process id",
+                                         false, &v)) != 0) {
+            char *end = NULL;
+            if (m < 0)
+                return HR_EXIT_USAGE;
+            errno = 0;
+            long long p = strtoll(v, &end, 10);
+            if (errno || !end || *end || end == v || p < 0) {
+                hr_cli_error(HR_T("diagnose: --pid: '%s' is not a process id"), v);
+                return HR_EXIT_USAGE;
+            }
+            pid = p;
         } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--html", "a file name", true,
                                          &html)) != 0) {
             if (m < 0)
@@ -175,6 +218,9 @@ int hr_cmd_diagnose(int argc, char **argv)
             free(ctx);
             ctx = NULL;
             rc = HR_EXIT_FAILURE;
+        } else {
+            ctx->pid = pid;
+            ctx->tz_offset = local_utc_offset();
         }
     }
     for (size_t i = 0; rc == HR_EXIT_OK && i < nlogs; i++)
@@ -186,6 +232,7 @@ int hr_cmd_diagnose(int argc, char **argv)
     free(dec);
 
     if (rc == HR_EXIT_OK) {
+        hr_diag_set_window(ctx);
         if (no_system) {
             snprintf(ctx->system_reason, sizeof ctx->system_reason, "--no-system");
         } else {

@@ -19,6 +19,8 @@ extern const hr_cmd_spec hr_spec_check;
 extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_run;
 extern const hr_cmd_spec hr_spec_export;
+extern const hr_cmd_spec hr_spec_stress;
+extern const hr_cmd_spec hr_spec_models;
 
 int hr_cmd_status(int argc, char **argv);
 int hr_cmd_plan(int argc, char **argv);
@@ -30,6 +32,8 @@ int hr_cmd_diagnose(int argc, char **argv);
 int hr_cmd_watch(int argc, char **argv);
 int hr_cmd_run(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
+int hr_cmd_stress(int argc, char **argv);
+int hr_cmd_models(int argc, char **argv);
 
 /* NULL-terminated table in commands.c; the first entry is the default command. */
 extern const hr_command hr_commands[];

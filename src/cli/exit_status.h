@@ -14,7 +14,7 @@
 #define HR_EXIT_TABLE(X) \
     X(HR_EXIT_OK, 0, HR_N("ok; check: OK; verify: configured = in use; diagnose: a cause found")) \
     X(HR_EXIT_VERDICT_1, 1, HR_N("check: AT RISK; verify: a change waits for a restart; diagnose: nothing recognised")) \
-    X(HR_EXIT_VERDICT_2, 2, HR_N("check: WILL FAIL; verify: configured and in use disagree")) \
+    X(HR_EXIT_VERDICT_2, 2, HR_N("check: WILL FAIL; verify: configured and in use disagree; stress: stopped before SIZE")) \
     X(HR_EXIT_PARTIAL, 3, HR_N("cannot tell: a fact is missing (status: some sources unknown)")) \
     X(HR_EXIT_USAGE, 64, HR_N("bad command line (unknown option, missing or ambiguous value)")) \
     X(HR_EXIT_INPUT, 65, HR_N("bad input data (malformed file, log, recording, registry value)")) \

@@ -86,6 +86,19 @@ bool hr_platform_is_admin(void);
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err);
+/* ---- stress (docs/stress.md) ----
+ * Commit rq->commit_bytes in steps of step_bytes (touching every page with rq->touch),
+ * calling step(ctx, i, res) after each step, until done or the first failure; then release
+ * everything. Linux: a child process allocates (an OOM kill ends it, not us), in a new memory
+ * cgroup of rq->cgroup_bytes when asked (root; removed afterwards). Windows: VirtualAlloc
+ * MEM_COMMIT in this process, in a job object with that commit limit when asked. Returns 0
+ * with res->outcome saying how it ended; a negative code when the test could not start
+ * (HR_EPERM: --cgroup needs root; HR_ENOTSUP). */
+#include "core/stress/stress.h"
+typedef void (*hr_stress_step_fn)(void *ctx, int i, const hr_stress_result *res);
+int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
+                       void *ctx, hr_stress_result *res, hr_error *err);
+
 /* The default state directory of this OS. */
 const char *hr_platform_state_dir(void);
 
@@ -162,5 +175,50 @@ bool hr_platform_write_stream(int stream, const void *data, size_t n);
 
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
+/* ---- model files and folders (headroom models / workflow) ----
+ * One bounded way to read the start of a file, and one to list a folder tree. */
+
+/* How many bytes of the file's start a reader needs in total, given what it has so far
+ * (head[0..have), have == 0 on the first call) and the file's size. A value <= have means
+ * "enough". Readers of headers (core/scan/) answer this from what they already parsed. */
+typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64_t file_size,
+                                  void *ctx);
+
+/* The size of a regular file and its first bytes, into b (reset first): opened without
+ * blocking (a FIFO or device is refused as "not a regular file", never waited on), read
+ * in the sizes need() asks for, at most max bytes in all (more: HR_ETOOBIG naming the
+ * file), then closed: open, fstat, one read per need, close. need NULL reads
+ * min(size, max). path is UTF-8 on every OS; errors name it. *file_size may be NULL. */
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
+                          hr_buf *b, uint64_t *file_size, hr_error *err);
+
+/* The last n bytes of a regular file (zip central directories), at most max; same rules. */
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
+                          hr_error *err);
+
+/* Is path a regular file (following links)? Its size in *size (may be NULL). */
+bool hr_platform_is_file(const char *path, uint64_t *size);
+/* Is path a directory (following links)? */
+bool hr_platform_is_dir(const char *path);
+
+/* One entry of a walk: its UTF-8 path (root joined with the names under it, '/' on Linux,
+ * '\\' on Windows), its size, and its depth (0 = directly in root). Return 0 to go on,
+ * 1 to stop the walk early (no error). */
+typedef int (*hr_walk_fn)(const char *path, uint64_t size, int depth, void *ctx);
+
+/* Every regular file under root, depth-first, names sorted within a folder, at most
+ * max_depth folders deep and max_files files (more: HR_ETOOBIG, the files seen so far
+ * were already handed over). Links are followed, but a folder is entered once only (no
+ * loops). Hidden entries (a leading '.') are skipped. Unreadable sub-folders are skipped
+ * silently; an unreadable root is an error naming it. */
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
+                     void *ctx, hr_error *err);
+
+/* A variable of the environment (UTF-8), or NULL. Windows reads the wide one. */
+const char *hr_platform_getenv(const char *name, char *out, size_t n);
+/* The directory separator of this OS. */
+char hr_platform_dirsep(void);
+/* The current directory, UTF-8; false if unknown. */
+bool hr_platform_cwd(char *out, size_t n);
 
 #endif

@@ -26,7 +26,13 @@ while read -r name cause line; do
     want_rc=0
     [ "$cause" = unknown ] && want_rc=1
     why=""
-    [ "$got" = "$cause" ] || why="cause '$got', expected '$cause'"
+    if [ "$cause" = not-text ]; then
+        # refused: exit 65 and no report
+        want_rc=65
+        got=not-text
+        [ -s "$out" ] && why="a report was written for binary input"
+    fi
+    [ -z "$why" ] && [ "$got" != "$cause" ] && why="cause '$got', expected '$cause'"
     [ -z "$why" ] && [ "$line" != 0 ] && [ "$gotline" != "$line" ] &&
         why="first evidence line '$gotline', expected $line"
     [ -z "$why" ] && [ "$rc" != "$want_rc" ] && why="exit status $rc, expected $want_rc"

@@ -738,10 +738,10 @@ Prompt executed in 19.20 seconds
 FETCH DATA from: E:\\ComfyUI_windows_portable\\ComfyUI\\custom_nodes\\ComfyUI-Manager\\extension-node-map.json [DONE]
 """)
 
-add("module-not-found-then-pause", "unknown", comfy_win().split("Total VRAM")[0] + """Traceback (most recent call last):
+add("module-not-found-then-pause", "not-memory", comfy_win().split("Total VRAM")[0] + """Traceback (most recent call last):
   File "E:\\ComfyUI_windows_portable\\ComfyUI\\main.py", line 136, in <module>
     import execution
-ModuleNotFoundError: No module named 'aiohttp'
+@@ModuleNotFoundError: No module named 'aiohttp'
 
 E:\\ComfyUI_windows_portable>pause
 Press any key to continue . . .
@@ -760,7 +760,8 @@ add("empty", "unknown", "")
 rng = random.Random(1455)
 def junk(data):
     return bytes(rng.randrange(256) for _ in range(6000)) + b"\x00" * 300
-add("binary-junk", "unknown", "", post=junk)
+# binary data is refused as not text (exit 65), not judged
+add("binary-junk", "not-text", "", post=junk)
 
 # junk with a real error in the middle: still found
 def junk_around(data):

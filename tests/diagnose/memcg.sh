@@ -64,7 +64,7 @@ echo "child pid $PID exit status $STATUS"
 # The kernel's record, as the kernel wrote it (for the log of this test).
 OUT=$(mktemp)
 trap 'rm -f "$OUT"; cleanup' EXIT INT TERM
-"$HR" diagnose --since 10m --json </dev/null >"$OUT"
+"$HR" diagnose --since 10m --pid "$PID" --json </dev/null >"$OUT"
 RC=$?
 cat "$OUT"
 [ "$RC" = 0 ] || fail "headroom diagnose exit status $RC, expected 0 (a cause found)"

@@ -232,8 +232,58 @@ static void test_need_model(void)
             }
 }
 
+/* Size classes follow the marketed RAM (issue 10): usable RAM rounds up to its module size, so
+ * the seed author's 16 GB + 64 GB fixed is OK for video whatever the firmware keeps, and the
+ * plan's own size reaches OK. */
+static void test_size_classes(void)
+{
+    const struct {
+        double usable_gib;
+        int class_gb, row;
+    } cases[] = {   /* class_gb 0: far under any size (an iGPU took a share): kept as it is */
+        {7.7, 8, 8}, {15.6, 16, 16}, {15.8, 16, 16}, {31.2, 32, 32}, {63.7, 64, 64}, {23.5, 24, 32},
+                 {12.0, 12, 16}, {6.0, 6, 8}, {5.2, 0, 8}, {13.0, 0, 16}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const uint64_t usable = (uint64_t)(cases[i].usable_gib * (double)GB(1));
+        const uint64_t cls = hr_ram_class_bytes(usable);
+        const uint64_t want = cases[i].class_gb == 0 ? usable : GB(cases[i].class_gb);
+        if (cls != want)
+            fprintf(stderr, "%.1f GiB: class %llu, want %llu\n", cases[i].usable_gib, (unsigned long long)cls,
+                    (unsigned long long)want);
+        CHECK_EQ_U64(cls, want);
+        /* The seed author's machine at this usable size, video, 64 GB fixed on D:. */
+        hr_snapshot *s = story_machine();
+        s->ram.total_bytes = usable;
+        s->paging_config.automatic = HR_TRI_NO;
+        s->paging_config.count = 0;
+        snap_config(s, "D:\\pagefile.sys", HR_PAGING_MODE_CUSTOM, GB(64), GB(64));
+        s->paging_count = 0;
+        snap_paging(s, "D:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(64), &s->volumes[1]);
+        s->commit.limit_bytes = usable + GB(64);
+        s->procs.count = 0;
+        hr_plan_inputs in;
+        hr_plan_inputs_init(&in);
+        in.workload = HR_WORKLOAD_VIDEO;
+        hr_plan *p = NULL;
+        hr_check *c = judge(s, &in, &p);
+        CHECK_EQ_I64((int64_t)p->facts.row, cases[i].row);
+        if (cases[i].class_gb >= 16) {
+            if (c->verdict != HR_VERDICT_OK)
+                fprintf(stderr, "%.1f GiB + 64 GB, video: %s\n", cases[i].usable_gib, c->verdict_text);
+            CHECK(c->verdict == HR_VERDICT_OK);
+            CHECK(c->verdict_after == HR_VERDICT_OK);
+            CHECK_EQ_I64(c->todo_count, 0);
+            CHECK(p->nothing_to_change);
+        }
+        free(p);
+        free(c);
+        free(s);
+    }
+}
+
 int main(void)
 {
+    test_size_classes();
     test_story();
     test_final_setup_and_video();
     test_linux();

@@ -6,6 +6,7 @@
 #include "core/base/duration.h"
 #include "core/diagnose/kmsg.h"
 #include "core/base/phrase_match.h"
+#include "core/base/textdec.h"
 
 #include <stdlib.h>
 
@@ -107,8 +108,9 @@ static void cause_tests(void)
     CHECK(run("I killed process improvement") == HR_CAUSE_UNKNOWN);
     /* press any key: only after a silent stop */
     CHECK(run("got prompt\n 10%|#\nPress any key to continue . . .") == HR_CAUSE_KILLED);
+    /* a fatal import error is a failure, not memory (and not a silent stop) */
     CHECK(run("ModuleNotFoundError: No module named 'x'\nPress any key to continue") ==
-          HR_CAUSE_UNKNOWN);
+          HR_CAUSE_NOT_MEMORY);
     /* not memory, even with memory in the words */
     CHECK(run("CUDA error: an illegal memory access was encountered") == HR_CAUSE_NOT_MEMORY);
     CHECK(run("RuntimeError: CUDA error: device-side assert triggered") == HR_CAUSE_NOT_MEMORY);
@@ -248,6 +250,106 @@ static void duration_tests(void)
     CHECK_STR(t, "2000-02-29T00:00:00Z");
 }
 
+/* Precision: evidence must be about this run (issue: unrelated kill, recovered warning,
+ * silent stop). */
+static void precision_tests(void)
+{
+    hr_error err = {0};
+    /* a recovered VAE shortage is a GPU-tier warning, not a cause */
+    CHECK(run("got prompt\nWarning: Ran out of memory when regular VAE decoding, retrying with "
+              "tiled VAE decoding.\nPrompt executed in 25.00 seconds") == HR_CAUSE_UNKNOWN);
+    CHECK_EQ_U64(ctx.warnings[0].count, 1);
+    CHECK_EQ_U64(ctx.warnings[0].line, 2);
+    CHECK_EQ_U64(ctx.warnings[1].count, 0);
+    /* a notice that only mentions memory is nothing */
+    CHECK(run("got prompt\n[SomeNode] Cleared CUDA cache to avoid out of memory errors\n"
+              "Prompt executed in 3.10 seconds") == HR_CAUSE_UNKNOWN);
+    CHECK_EQ_U64(ctx.warnings[0].count + ctx.warnings[1].count, 0);
+    /* mlock's "Cannot allocate memory" is a limit on locked pages, not RAM running out */
+    CHECK(run("warning: failed to mlock 1048576-byte buffer (after previously locking 0 bytes): "
+              "Cannot allocate memory\nPrompt executed in 3.10 seconds") == HR_CAUSE_UNKNOWN);
+    /* a silent stop mid-sampling: killed, medium, the last busy line as evidence */
+    CHECK(run("got prompt\nRequested to load SDXL\n 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]")
+          == HR_CAUSE_KILLED);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
+    CHECK_EQ_U64(first_line(), 3);
+    /* ... not when it finished, nor when an error ended it */
+    CHECK(run("got prompt\n100%|##########| 20/20 [00:17<00:00,  1.16it/s]\nPrompt executed in 19.20 "
+              "seconds") == HR_CAUSE_UNKNOWN);
+    CHECK(run("got prompt\nTraceback (most recent call last):\n  File \"x.py\", line 1\n"
+              "ValueError: bad value") == HR_CAUSE_NOT_MEMORY);
+    CHECK_EQ_U64(first_line(), 4);
+
+    /* kill records: only the run's process and time count */
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_diag_begin_input(&ctx, "t.log");
+    const char *l1 = "[2026-03-14 20:41:07.118] got prompt";
+    const char *l2 = "[2026-03-14 20:41:30.000] Prompt executed in 25.00 seconds";
+    hr_diag_feed(&ctx, l1, strlen(l1), 1, 0);
+    hr_diag_feed(&ctx, l2, strlen(l2), 2, 0);
+    hr_diag_input_text(&ctx, 0, false, 0);
+    hr_diag_end_input(&ctx, "utf-8", 100, 2, 0);
+    hr_diag_set_window(&ctx);
+    /* 2026-03-14 20:41:07 UTC = 1773520867 */
+    CHECK_EQ_I64(ctx.window_start, 1773520867 - 60);
+    CHECK_EQ_I64(ctx.window_end, 1773520890 + 600);
+    const char *firefox = "Out of memory: Killed process 5150 (firefox) total-vm:9000000kB";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520880, firefox, strlen(firefox));
+    const char *late = "Out of memory: Killed process 6000 (python3) total-vm:9000000kB";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520890 + 7200, late, strlen(late));
+    const char *oomd = "systemd-oomd[812]: Killed /user.slice/user-1000.slice/user@1000.service/"
+                       "app.slice/app-firefox-1234.scope due to memory pressure for /user.slice";
+    hr_diag_feed_record(&ctx, "journal", 1773520885, oomd, strlen(oomd));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
+    CHECK_EQ_U64(ctx.ignored_total, 3);
+    CHECK_EQ_U64(ctx.nignored, 3);
+
+    /* the run's own process in the window: used, and it raises a silent stop to high */
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_diag_begin_input(&ctx, "t.log");
+    const char *b1 = " 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]";
+    hr_diag_feed(&ctx, b1, strlen(b1), 1, HR_SEG_CR);
+    hr_diag_input_text(&ctx, 0, false, 1773520890);
+    hr_diag_end_input(&ctx, "utf-8", 100, 1, 0);
+    hr_diag_set_window(&ctx);
+    const char *mine = "Out of memory: Killed process 4242 (python3) total-vm:9000000kB";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520893, mine, strlen(mine));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_HIGH);
+    CHECK_EQ_U64(ctx.order[0]->count, 2);
+    CHECK_EQ_I64(ctx.order[0]->victim_pid, 4242);
+
+    /* --pid: another python's kill is set aside */
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    ctx.pid = 777;
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, mine, strlen(mine));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
+    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
+    CHECK(hr_diag_subject_is_run(&ctx, "python3", 777) == 1);
+    ctx.pid = -1;
+    CHECK(hr_diag_subject_is_run(&ctx, "pt_main_thread", -1) == 1);
+    CHECK(hr_diag_subject_is_run(&ctx, "chrome", -1) == -1);
+    CHECK(hr_diag_subject_is_run(&ctx, "/user.slice/vte-spawn-1.scope", -1) == 0);
+}
+
+/* Word boundaries: a phrase inside a longer word is not that phrase. */
+static void boundary_tests(void)
+{
+    CHECK(run("the standard transfer") == HR_CAUSE_UNKNOWN);      /* "tdr" nowhere whole */
+    CHECK(run("xtdr yTDR tdrz") == HR_CAUSE_UNKNOWN);
+    CHECK(run("BadAllocation on devices") == HR_CAUSE_UNKNOWN);
+    CHECK(run("OSError: [WinError 1455] x") == HR_CAUSE_HOST_OOM);   /* allowed inside */
+    CHECK(run("exit code 0xC0000005") == HR_CAUSE_KILLED);
+    CHECK(run("Exception code: 0xc000012d") == HR_CAUSE_HOST_OOM);  /* 0x is a boundary */
+    CHECK(run("abc000012d") == HR_CAUSE_UNKNOWN);
+}
+
 int main(void)
 {
     acm_tests();
@@ -256,6 +358,8 @@ int main(void)
     evidence_tests();
     record_tests();
     duration_tests();
+    precision_tests();
+    boundary_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }

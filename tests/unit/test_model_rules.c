@@ -146,8 +146,41 @@ static void test_ceiling(void)
     CHECK(c.enforced);
 }
 
+/* Places the boot or a cleaner empties are never a swap target (issue 10). */
+static void test_cleared_dirs(void)
+{
+    char why[256];
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmp", "/tmp", why, sizeof why) == HR_TRI_YES);
+    CHECK_CONTAINS(why, "systemd-tmpfiles");
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/var/tmp", "/var/tmp", why, sizeof why) == HR_TRI_YES);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmp/headroom.swap", "/", why, sizeof why) == HR_TRI_YES);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/var/tmp/swap/x", "/var", why, sizeof why) == HR_TRI_YES);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/dev/shm", "/dev/shm", why, sizeof why) == HR_TRI_YES);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/var/cache/x.swap", NULL, why, sizeof why) == HR_TRI_YES);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmp/headroom.swap", NULL, why, sizeof why) == HR_TRI_YES);
+    /* A file system mounted below /tmp is not the one the cleaners empty. */
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmp/x.mnt/headroom.swap", "/tmp/x.mnt", why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmp/t.1/x.mnt/headroom.swap", NULL, why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/", "/", why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/tmpdata", "/tmpdata", why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/var", "/var", why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_LINUX, "/data/headroom.swap", "/data", why, sizeof why) == HR_TRI_NO);
+    CHECK(hr_swap_dir_cleared(HR_OS_WINDOWS, "/tmp", "/tmp", why, sizeof why) == HR_TRI_NO);
+    /* The volume rule: an ext4 /tmp (not tmpfs) is refused with the cleaner's reason. */
+    hr_volume v;
+    memset(&v, 0, sizeof v);
+    hr_strlcpy(v.dev.mount_point, "/tmp", sizeof v.dev.mount_point);
+    hr_strlcpy(v.dev.fs_type, "ext4", sizeof v.dev.fs_type);
+    v.can_hold_swap = HR_TRI_YES;
+    CHECK(hr_volume_can_hold_swap(&v, HR_OS_LINUX, why, sizeof why) == HR_TRI_NO);
+    CHECK_CONTAINS(why, "/tmp");
+    hr_strlcpy(v.dev.mount_point, "/srv", sizeof v.dev.mount_point);
+    CHECK(hr_volume_can_hold_swap(&v, HR_OS_LINUX, why, sizeof why) == HR_TRI_YES);
+}
+
 int main(void)
 {
+    test_cleared_dirs();
     test_file_systems();
     test_reserve();
     test_ceiling();

@@ -11,6 +11,8 @@
 #include "core/apply/apply_from_plan.h"
 #include "core/base/size.h"
 #include "core/check/check.h"
+#include "core/model/comfy_args.h"
+#include "core/model/commit_ceiling.h"
 #include "core/model/swap_target.h"
 #include "core/model/win_model.h"
 #include "core/plan/plan.h"
@@ -22,10 +24,137 @@
 
 #define GIB ((uint64_t)1 << 30)
 
-static int combos, applied, no_target, nothing;
+static int combos, applied, no_target, nothing, simulated, reached_ok;
+
+static bool has_todo(const hr_check *c, const char *id)
+{
+    for (int i = 0; i < c->todo_count; i++)
+        if (strcmp(c->todo[i].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* What the machine looks like once plan's recommendation is carried out: the new file in
+ * use and configured, the removed ones gone, the commit limit and the drive's free space
+ * following. NULL when there is nothing to carry out here (no place, the host, WSL's file). */
+static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    const hr_plan_facts *f = &p->facts;
+    if (!r->target_known || f->wsl2 || f->in_container || f->cgroup_limited || f->hypothetical ||
+        p->nothing_to_change)
+        return NULL;
+    hr_snapshot *s = malloc(sizeof *s);
+    *s = *snap;
+    const bool win = f->os == HR_OS_WINDOWS;
+    hr_volume *vol = NULL;
+    for (int i = 0; i < s->volume_count; i++) {
+        char d[HR_SNAP_PATH_MAX];
+        hr_strlcpy(d, s->volumes[i].dev.mount_point, sizeof d);
+        if (win ? hr_same_drive(d, r->target) : strcmp(d, r->target) == 0)
+            vol = &s->volumes[i];
+    }
+    /* Drop what the plan removes (and, on Windows, every file but the target and the dump file). */
+    int kept = 0;
+    for (int i = 0; i < s->paging_count; i++) {
+        const hr_paging *pg = &s->paging[i];
+        bool drop = false;
+        for (int j = 0; j < p->removal_count; j++) {
+            const char *t = p->removals[j].text, *colon = win ? NULL : strchr(t, ':');
+            size_t n = colon ? (size_t)(colon - t) : strlen(pg->path);
+            drop |= win ? hr_same_drive(t, pg->path) : strncmp(t, pg->path, n) == 0 && strlen(pg->path) == n;
+        }
+        if (win)
+            drop = !(p->dump_file[0] && hr_same_drive(pg->path, p->dump_file));
+        if (!drop)
+            s->paging[kept++] = *pg;
+    }
+    s->paging_count = kept;
+    uint64_t add = win ? r->initial_bytes : r->add_bytes;
+    if (add > 0 && s->paging_count < HR_MAX_PAGING) {
+        hr_paging *pg = &s->paging[s->paging_count++];
+        memset(pg, 0, sizeof *pg);
+        hr_strlcpy(pg->path, r->target_path, sizeof pg->path);
+        pg->kind = win ? HR_PAGING_PAGEFILE : HR_PAGING_FILE;
+        pg->size_bytes = win ? add : add - 4096;   /* a swap area reads a page short (the header) */
+        pg->used_bytes = 0;
+        pg->peak_bytes = HR_UNKNOWN;
+        pg->priority = win ? HR_UNKNOWN_I64 : 10;
+        if (vol) {
+            pg->has_device = true;
+            pg->device = vol->dev;
+            if (vol->dev.fs_free_bytes != HR_UNKNOWN)
+                vol->dev.fs_free_bytes = vol->dev.fs_free_bytes > add ? vol->dev.fs_free_bytes - add : 0;
+        }
+    }
+    hr_section_ok(&s->paging_s, "carried out");
+    if (win) {
+        hr_paging_config *cfg = &s->paging_config;
+        hr_paging_config_entry dump = {0};
+        bool have_dump = false;
+        for (int i = 0; i < cfg->count; i++)
+            if (p->dump_file[0] && hr_same_drive(cfg->entries[i].path, p->dump_file)) {
+                dump = cfg->entries[i];
+                have_dump = true;
+            }
+        memset(cfg, 0, sizeof *cfg);
+        hr_section_ok(&cfg->s, "carried out");
+        cfg->present = true;
+        cfg->automatic = HR_TRI_NO;
+        cfg->temp_page_file = HR_TRI_NO;
+        if (have_dump)
+            cfg->entries[cfg->count++] = dump;
+        hr_paging_config_entry *e = &cfg->entries[cfg->count++];
+        hr_strlcpy(e->path, r->target_path, sizeof e->path);
+        e->mode = HR_PAGING_MODE_CUSTOM;
+        e->initial_bytes = r->initial_bytes;
+        e->maximum_bytes = r->maximum_bytes;
+        e->priority = HR_UNKNOWN_I64;
+    }
+    uint64_t disk = hr_snapshot_disk_paging_bytes(s);
+    s->commit.limit_bytes = hr_sat_add(hr_commit_ram_part(s, f->os, s->ram.total_bytes), disk);
+    return s;
+}
+
+/* Carry out the plan on the snapshot: check then says OK (or names the one thing the paging
+ * file cannot fix: RAM to add, room to make), and the plan changes nothing more. */
+static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p)
+{
+    if (p->recommended.fixed == false)
+        return;   /* a range's commit limit starts at the initial size: judged as it grows */
+    hr_snapshot *after = carry_out(snap, p);
+    if (!after)
+        return;
+    simulated++;
+    hr_plan *p2 = calloc(1, sizeof *p2);
+    hr_check *c2 = calloc(1, sizeof *c2);
+    hr_error err = {0};
+    CHECK(hr_plan_compute(after, in, p2, &err) == 0);
+    hr_check_compute(after, in, p2, c2);
+    const hr_plan_recommended *r = &p->recommended;
+    if (c2->verdict == HR_VERDICT_OK) {
+        reached_ok++;
+    } else {
+        bool named = (r->upgrade_ram_first && has_todo(c2, "upgrade-ram")) ||
+                     (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room")));
+        if (!named)
+            fprintf(stderr, "%s: after the plan check says %s: %s (to-do: %d, first %s)\n", what,
+                    hr_check_verdict_label(c2->verdict), c2->verdict_text, c2->todo_count,
+                    c2->todo_count ? c2->todo[0].id : "-");
+        CHECK(named);
+    }
+    if (!p2->nothing_to_change && !r->room_capped) {
+        fprintf(stderr, "%s: after the plan, plan still changes something (%s: %s)\n", what,
+                p2->step_count ? p2->steps[0].id : "-", p2->step_count ? p2->steps[0].text : "");
+        CHECK(p2->nothing_to_change);
+    }
+    free(p2);
+    free(c2);
+    free(after);
+}
 
 static const char *const paging_todos[] = {"set-paging", "add-swap", "remove-swap", "make-room",
-                                           "wslconfig", "raise-limit", NULL};
+                                           "wslconfig", "raise-limit", "restart", "swapon-all", NULL};
 
 static bool is_paging_todo(const char *id)
 {
@@ -96,6 +225,21 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
 
     /* check's "Do this" is the plan's. */
     hr_check_compute(snap, in, plan, chk);
+    /* A verdict that is not OK always says what to do; OK never beside a plan that changes
+     * something (issue 10). */
+    if (chk->verdict == HR_VERDICT_AT_RISK || chk->verdict == HR_VERDICT_WILL_FAIL) {
+        if (chk->todo_count == 0)
+            fprintf(stderr, "%s: %s with nothing to do\n", what, hr_check_verdict_label(chk->verdict));
+        CHECK(chk->todo_count > 0);
+    }
+    if (chk->verdict == HR_VERDICT_OK && !plan->facts.in_container && !plan->facts.cgroup_limited &&
+        !plan->facts.wsl2) {
+        if (!plan->nothing_to_change)
+            fprintf(stderr, "%s: OK, and the plan changes something (%s)\n", what,
+                    plan->step_count ? plan->steps[0].id : "-");
+        CHECK(plan->nothing_to_change);
+    }
+    plan_reaches_ok(what, snap, in, plan);
     int paging = -1;
     for (int i = 0; i < chk->todo_count; i++)
         if (is_paging_todo(chk->todo[i].id)) {
@@ -161,6 +305,30 @@ static void every_input(const char *machine, const hr_snapshot *snap)
                 if (snap->ram.total_bytes == HR_UNKNOWN)
                     in.ram_bytes = 16 * GIB;   /* a tree that cannot tell: what a user gives */
                 agree(machine, snap, &in);
+                if (range)
+                    continue;
+                /* --comfy-args "--lowvram" moves the weights to RAM: check's need and plan's size
+                 * both grow, or stay (S1.2c) — and the properties above hold with it too. */
+                hr_plan_inputs low = in;
+                low.have_comfy_args = true;
+                CHECK(hr_comfy_args_parse("--lowvram", 9, &low.comfy, NULL) == 0);
+                agree(machine, snap, &low);
+                hr_plan *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+                hr_check *ca = calloc(1, sizeof *ca), *cb = calloc(1, sizeof *cb);
+                hr_error err = {0};
+                if (hr_plan_compute(snap, &in, a, &err) == 0 && hr_plan_compute(snap, &low, b, &err) == 0) {
+                    hr_check_compute(snap, &in, a, ca);
+                    hr_check_compute(snap, &low, b, cb);
+                    CHECK(cb->need_bytes >= ca->need_bytes);
+                    CHECK(b->recommended.wanted_bytes >= a->recommended.wanted_bytes ||
+                          a->facts.row == HR_ROW_64);
+                    if (vram[v] == 24 * GIB && workloads[w] == HR_WORKLOAD_SDXL)
+                        CHECK(cb->need_bytes > ca->need_bytes);   /* a big card no longer holds it */
+                }
+                free(a);
+                free(b);
+                free(ca);
+                free(cb);
             }
 }
 
@@ -285,6 +453,38 @@ static void synthetic_machines(void)
     add_volume(s, "/", "ext4", 256 * GIB, 60 * GIB, true);
     machines++;
     every_input("synthetic: ext4 root, 60 GB free", s);
+    /* One size, the reserve kept: the largest that fits, said plainly, and the step's own
+     * fallocate never breaks the reserve (issue 10: fallocate -l 64G on a / with 65 GB free). */
+    hr_plan_inputs_init(&in);
+    in.vram_bytes = 8 * GIB;
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, 47 * GIB);
+    CHECK(p->recommended.room_capped);
+    bool said = false;
+    for (int i = 0; i < p->recommended.reason_count; i++)
+        said |= strstr(p->recommended.reasons[i].text, "no room for the recommended 64 GB on any SSD") != NULL;
+    CHECK(said);
+    for (int i = 0; i < p->step_count; i++)
+        if (strcmp(p->steps[i].id, "create") == 0)
+            CHECK_CONTAINS(p->steps[i].command, "fallocate -l 47G /headroom.swap");
+    CHECK(hr_room_ok(256 * GIB, 60 * GIB, p->recommended.add_bytes));
+    free(s);
+    /* An ext4 file system mounted on /tmp (systemd-tmpfiles empties it) or /var/tmp is never
+     * the place, however roomy. */
+    s = machine(HR_OS_LINUX, 16 * GIB);
+    add_volume(s, "/", "ext4", 256 * GIB, 20 * GIB, true);
+    add_volume(s, "/tmp", "ext4", 2000 * GIB, 1900 * GIB, false);
+    add_volume(s, "/var/tmp", "xfs", 2000 * GIB, 1900 * GIB, false);
+    machines++;
+    every_input("synthetic: roomy ext4 /tmp and xfs /var/tmp, full /", s);
+    hr_plan_inputs_init(&in);
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    for (int i = 0; i < p->candidate_count; i++)
+        if (strncmp(p->candidates[i].target, "/tmp", 4) == 0 || strncmp(p->candidates[i].target, "/var/tmp", 8) == 0) {
+            CHECK(!p->candidates[i].eligible);
+            CHECK_CONTAINS(p->candidates[i].reasons[0].text, "systemd-tmpfiles");
+        }
+    CHECK(!p->recommended.target_known || strcmp(p->recommended.target, "/") == 0);
     free(s);
     s = machine(HR_OS_WINDOWS, 16 * GIB);
     add_volume(s, "C:\\", "NTFS", 256 * GIB, 60 * GIB, true);
@@ -334,7 +534,9 @@ int main(void)
     each_fixture(src, "linux", linux_tree);
 #endif
     printf("%d machines, %d combinations: %d accepted by apply, %d nothing to change, %d with no "
-           "file to create\n", machines, combos, applied, nothing, no_target);
+           "file to create; %d carried out, %d of them then OK\n", machines, combos, applied, nothing, no_target,
+           simulated, reached_ok);
+    CHECK(simulated > 0);
     CHECK(machines >= 5);
     CHECK(applied > 0);
     return TEST_DONE();

@@ -240,6 +240,8 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
                             "did not add", in->path, in->fstab_path);
     if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
+    if (hr_swap_dir_cleared(HR_OS_LINUX, in->path, NULL, why, sizeof why) == HR_TRI_YES)
+        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);   /* the rule plan uses */
     if (!hr_apply_margin_ok(in->fs.total_bytes, in->fs.free_bytes, p->size_bytes, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (in->active_count >= HR_MAX_PAGING)

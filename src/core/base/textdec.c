@@ -20,6 +20,11 @@ uint64_t hr_textdec_lines(const hr_textdec *d)
     return d->lineno - 1 + (d->mid_line ? 1 : 0);
 }
 
+bool hr_textdec_not_text(const hr_textdec *d)
+{
+    return d->bytes > 0 && d->bad * 16 > d->bytes;
+}
+
 const char *hr_textdec_encoding_name(const hr_textdec *d)
 {
     switch (d->enc) {
@@ -49,8 +54,9 @@ static size_t utf8_invalid(const unsigned char *s, size_t n)
     return bad;
 }
 
-/* GBK → UTF-8 into d->conv (at most 3 output bytes per input byte). */
-static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
+/* GBK → UTF-8 into d->conv (at most 3 output bytes per input byte); *bad counts the bytes
+ * that are not GBK at all (a character GBK has but the table lacks is not counted). */
+static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n, size_t *bad)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
@@ -64,6 +70,7 @@ static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
             i += 2;
         } else {
             o += hr_utf8_encode(0xFFFD, d->conv + o);
+            (*bad)++;
             i++;
         }
     }
@@ -72,8 +79,10 @@ static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n)
 
 static void emit(hr_textdec *d, unsigned flags)
 {
-    if (d->len == 0)
+    if (d->len == 0) {
+        d->seg_bad = 0;
         return;
+    }
     const unsigned char *s = (const unsigned char *)d->seg;
     size_t n = d->len;
     const char *out = d->seg;
@@ -89,12 +98,21 @@ static void emit(hr_textdec *d, unsigned flags)
         /* A window of a long line may cut a character at either end: a few bad bytes there
          * do not make it GBK. */
         if (bad > ((flags & HR_SEG_CUT) ? 6u : 0u)) {
-            n = gbk_convert(d, s, n);
+            size_t notgbk = 0;
+            n = gbk_convert(d, s, n, &notgbk);
+            d->seg_bad += notgbk;
+            d->bad += notgbk;
             out = d->conv;
             flags |= HR_SEG_GBK;
             d->gbk_segments++;
         }
     }
+    /* Binary data: control bytes and undecodable bytes make up more than 1 in 16. */
+    if (d->seg_bad >= 2 && d->seg_bad * 16 > d->len + d->seg_bad) {
+        flags |= HR_SEG_JUNK;
+        d->junk_segments++;
+    }
+    d->seg_bad = 0;
     d->segments++;
     d->fn(d->user, out, n, d->lineno, flags);
 }
@@ -185,6 +203,9 @@ static void push_byte(hr_textdec *d, unsigned char c)
     }
     if (c < 0x20 || c == 0x7f) {
         d->dropped++;
+        d->seg_bad++;
+        if (c != 0)
+            d->bad++;   /* a run of NULs is a file's padding after a crash, not binary */
         return;
     }
     push_text(d, c);
@@ -198,11 +219,18 @@ static void push_cp(hr_textdec *d, uint32_t cp)
         push_byte(d, (unsigned char)b[i]);
 }
 
+static void push_bad_cp(hr_textdec *d)
+{
+    d->seg_bad++;
+    d->bad++;
+    push_cp(d, 0xFFFD);
+}
+
 static void push_u16(hr_textdec *d, uint32_t u)
 {
     if (u >= 0xd800 && u <= 0xdbff) {
         if (d->u16_high)
-            push_cp(d, 0xFFFD);
+            push_bad_cp(d);
         d->u16_high = u;
         return;
     }
@@ -212,13 +240,13 @@ static void push_u16(hr_textdec *d, uint32_t u)
             d->u16_high = 0;
             push_cp(d, cp);
         } else {
-            push_cp(d, 0xFFFD);
+            push_bad_cp(d);
         }
         return;
     }
     if (d->u16_high) {
         d->u16_high = 0;
-        push_cp(d, 0xFFFD);
+        push_bad_cp(d);
     }
     push_cp(d, u);
 }

@@ -35,6 +35,8 @@ typedef enum hr_text_encoding {
 #define HR_SEG_CR 1u       /* ended by a lone \r: a redrawn progress line */
 #define HR_SEG_CUT 2u      /* a window of an over-long line */
 #define HR_SEG_GBK 4u      /* decoded from GBK */
+#define HR_SEG_JUNK 8u      /* not text: more than 1 byte in 16 was a control byte or did not
+                               decode (binary data); the diagnosis ignores such a segment */
 
 /* Called for every non-empty segment: UTF-8 text (not NUL-terminated), its length, the
  * 1-based line number and HR_SEG_* flags. */
@@ -67,6 +69,10 @@ typedef struct hr_textdec {
     uint64_t long_lines;             /* lines cut into windows */
     uint64_t gbk_segments;           /* segments decoded from GBK */
     uint64_t dropped;                /* control bytes / NULs dropped */
+    uint64_t bad;                    /* bytes that are not text: control bytes other than NUL
+                                        padding, and bytes that did not decode */
+    uint64_t junk_segments;          /* segments flagged HR_SEG_JUNK */
+    size_t seg_bad;                  /* the same, in the current segment */
     /* buffers last: init clears everything before them */
     char seg[HR_TEXTDEC_SEG_MAX];
     char conv[HR_TEXTDEC_SEG_MAX * 3];
@@ -79,6 +85,10 @@ void hr_textdec_finish(hr_textdec *d);
 
 /* Lines in the input as an editor counts them (a last line without \n counts). */
 uint64_t hr_textdec_lines(const hr_textdec *d);
+
+/* True when the input is not text: more than 1 byte in 16 is a control byte (NUL padding
+ * aside) or did not decode. A console log, whatever its encoding, has almost none. */
+bool hr_textdec_not_text(const hr_textdec *d);
 
 /* "utf-8", "utf-16le", "utf-16be"; with gbk lines seen, "utf-8+gbk". */
 const char *hr_textdec_encoding_name(const hr_textdec *d);

@@ -34,6 +34,9 @@ static hr_check_verdict judge(uint64_t capacity, uint64_t need)
 {
     if (capacity == HR_UNKNOWN)
         return HR_VERDICT_UNKNOWN;
+    /* A swap area reads a page short of its file (the header), a paging file's MB are rounded:
+     * 64 MB under the need is the need. */
+    capacity = hr_sat_add(capacity, (uint64_t)64 << 20);
     if (capacity < need / 5 * 4)
         return HR_VERDICT_WILL_FAIL;
     if (capacity < need)
@@ -302,7 +305,17 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         hr_size_gb(r->maximum_bytes, a, sizeof a);
         const char *rule = sizing_rule(r);
         char id_rule[48];
-        if (f->cgroup_limited) {
+        const bool restart = p->step_count > 0 && (strcmp(p->steps[0].id, "restart") == 0 ||
+                                                   strcmp(p->steps[0].id, "swapon-all") == 0);
+        if (restart) {
+            /* Set already, waiting for a restart (S5.1): that one step, not the procedure again. */
+            snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
+            if (f->os == HR_OS_WINDOWS)
+                TODO(id_rule, "restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
+                              "session): the %s paging file on %s is set and takes effect then", a, r->target);
+            else
+                TODO(id_rule, "switch on the swap /etc/fstab already names: sudo swapon -a (or restart)");
+        } else if (f->cgroup_limited) {
             hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
             TODO("raise-limit|X.cgroup", "raise this container's memory limit (now %s) to at least %s: swap cannot "
                                          "help until then", b,
@@ -337,6 +350,11 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             TODO(id_rule, "add a %s swap file%s%s — headroom plan shows the exact commands", b,
                  r->target_known ? " at " : "", r->target_known ? r->target_path : "");
         }
+    }
+    if (r->room_capped && r->target_known && (plan_helps || c->verdict != HR_VERDICT_OK)) {
+        hr_size_gb(r->wanted_bytes, a, sizeof a);
+        TODO("more-room|S4.3", "then make room on %s for the full %s: free space there, or shrink a volume in Disk "
+                               "Management to make a partition for it", r->target, a);
     }
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);

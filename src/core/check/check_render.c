@@ -17,6 +17,29 @@ static const char *verdict_color(hr_check_verdict v)
     return v == HR_VERDICT_OK ? GREEN : v == HR_VERDICT_AT_RISK ? YELLOW : v == HR_VERDICT_WILL_FAIL ? RED : YELLOW;
 }
 
+/* Windows: what the registry configures, in the dialog's terms ("initial 32768 MB, maximum
+ * 65536 MB"), and whether it waits for a restart. */
+static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *out)
+{
+    const hr_paging_config *cfg = &snap->paging_config;
+    if (cfg->automatic == HR_TRI_YES)
+        return;   /* "managed automatically" says it */
+    hr_buf_puts(out, "; configured: ");
+    if (cfg->count == 0)
+        hr_buf_puts(out, "no paging file");
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *e = &cfg->entries[i];
+        hr_buf_printf(out, "%s%s ", i ? ", " : "", e->path);
+        if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
+            hr_buf_printf(out, "initial %llu MB, maximum %llu MB", (unsigned long long)(e->initial_bytes / HR_MIB),
+                          (unsigned long long)(e->maximum_bytes / HR_MIB));
+        else
+            hr_buf_puts(out, e->mode == HR_PAGING_MODE_SYSTEM_MANAGED ? "system managed" : "automatic");
+    }
+    if (f->restart_pending)
+        hr_buf_puts(out, " — takes effect at the next restart");
+}
+
 /* The value of tier 1 (VRAM), 2 (RAM) or 3 (paging file / swap) after its name: one line
  * of text, no newline; text and HTML show the same words. */
 void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr_buf *out)
@@ -61,6 +84,12 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         }
         return;
     }
+    const bool win_config = snap && f->os == HR_OS_WINDOWS && snap->paging_config.s.ok;
+    if (f->disk_paging_bytes == HR_UNKNOWN && win_config) {
+        hr_buf_puts(out, "in use: not known");
+        configured(snap, f, out);
+        return;
+    }
     if (f->disk_paging_bytes == HR_UNKNOWN) {
         hr_buf_puts(out, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
         return;
@@ -81,6 +110,8 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         hr_buf_puts(out, ", managed automatically");
     if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
         hr_buf_puts(out, ", managed automatically on a nearly full system drive");
+    if (win_config)
+        configured(snap, f, out);
     for (int i = 0; snap && i < snap->paging_count; i++)
         if (snap->paging[i].kind == HR_PAGING_ZRAM) {
             hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");

@@ -108,6 +108,7 @@ static void clear_state(hr_diag_ctx *c)
         c->findings[i].last_input = -2;
     }
     c->input = -1;
+    c->pid = -1;
 }
 
 void hr_diag_reset(hr_diag_ctx *c)
@@ -144,7 +145,21 @@ int hr_diag_begin_input(hr_diag_ctx *c, const char *name)
     c->carry_state = 0;
     c->have_marker = false;
     c->prev_line = 0;
+    c->run_state = 0;
+    c->in_traceback = false;
     return 0;
+}
+
+static void silent_stop(hr_diag_ctx *c);
+
+void hr_diag_input_text(hr_diag_ctx *c, uint64_t bad_bytes, bool not_text, int64_t mtime)
+{
+    if (c->input < 0)
+        return;
+    hr_diag_input *in = &c->inputs[c->input];
+    in->bad_bytes = bad_bytes;
+    in->not_text = not_text;
+    in->mtime = mtime;
 }
 
 void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines,
@@ -152,6 +167,7 @@ void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uin
 {
     if (c->input < 0)
         return;
+    silent_stop(c);
     hr_diag_input *in = &c->inputs[c->input];
     in->encoding = encoding;
     in->bytes = bytes;
@@ -281,6 +297,8 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     f->last_input = at->input;
     f->last_line = at->key;
     f->count++;
+    if (at->input >= 0 && (size_t)at->input < c->ninputs)
+        c->inputs[at->input].hits++;
     hr_diag_evidence *e;
     if (f->nfirst < HR_DIAG_EVIDENCE_FIRST) {
         e = &f->evidence[f->nfirst++];
@@ -408,11 +426,17 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
     /* zsh: "zsh: killed     python main.py" */
     if (p > 0 && s[p - 1] == ':' && p < b && (padded || rest_empty))
         return true;
-    if (english && s[b] != 'K')
+    /* glued to the end of a progress bar that had no newline: "... 1.16s/it]Killed" */
+    if (rest_empty && p == b && b >= 4 &&
+        (ci_find(s, b, "it/s]", false) || ci_find(s, b, "s/it]", false) ||
+         ci_find(s, b, "%|", false)))
+        return true;
+    unsigned char before = p > 0 ? (unsigned char)s[p - 1] : 0;
+    /* zsh's job report is lower-case: "[1]  + 9301 killed     python main.py" */
+    if (english && s[b] != 'K' && !(before >= '0' && before <= '9' && p < b && padded))
         return false;   /* bash and dash print it capitalised */
     if (p == 0)
         return rest_empty || padded;
-    unsigned char before = (unsigned char)s[p - 1];
     if ((before >= '0' && before <= '9') || before == '+' || before == '-' || before == ']')
         return p < b && (rest_empty || padded);
     return false;
@@ -511,14 +535,221 @@ static const char m_press_key[] =
 static const char m_victim_memcg[] =
     "The kernel's OOM killer ended the process because its memory cgroup (container, "
     "systemd slice) reached its memory limit.";
+static const char m_silent[] =
+    "The log stops in the middle of loading or sampling with no error and no traceback: that "
+    "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
+    "Medium confidence from the log alone; high when the OS's own records agree.";
+static const char m_exception[] =
+    "The run failed with a Python exception that is not about memory (its last line is the "
+    "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.";
 
-/* Judge one hit; returns true when it became evidence or a marker. */
+static bool is_alnum(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Word boundaries: a phrase that starts (ends) with an ASCII letter or digit must not continue
+ * a longer word, except where its rule allows it; "0x" before a hex code is a boundary. */
+static bool at_boundaries(const hr_diag_rule *r, const seg_view *v, ptrdiff_t b, size_t e)
+{
+    size_t k = strlen(r->phrase);
+    unsigned char first = (unsigned char)r->phrase[0], last = (unsigned char)r->phrase[k - 1];
+    unsigned char before = byte_at(v, b - 1);
+    unsigned char after = e < v->len ? (unsigned char)v->text[e] : 0;
+    if (r->flags & HR_RF_WORD_BEFORE) {
+        if (is_word(before))
+            return false;
+    } else if (is_alnum(first) && !(r->flags & HR_RF_IN_BEFORE) && is_alnum(before)) {
+        bool hex = (before == 'x' || before == 'X') && byte_at(v, b - 2) == '0';
+        if (!hex)
+            return false;
+    }
+    if (r->flags & HR_RF_WORD_AFTER) {
+        if (is_word(after))
+            return false;
+    } else if (is_alnum(last) && !(r->flags & HR_RF_IN_AFTER) && is_alnum(after)) {
+        return false;
+    }
+    return true;
+}
+
+/* ---- is a system record about the run? -------------------------------------------------- */
+
+static bool contains_ci(const char *s, const char *needle)
+{
+    return ci_find(s, strlen(s), needle, false);
+}
+
+int hr_diag_subject_is_run(const hr_diag_ctx *c, const char *name, int64_t pid)
+{
+    static const char *const run[] = {"python", "pt_main_thread", "comfy", "main.py",
+                                      "invoke", "webui", "forge", "fooocus", "kohya",
+                                      "accelerate", "torchrun", "stability", "swarm", "a1111",
+                                      "pinokio", "launch"};
+    static const char *const maybe[] = {"terminal", "konsole", "vte-spawn", "tmux", "screen",
+                                        "ssh", "session-", "alacritty", "kitty", "wezterm",
+                                        "xterm", "tilix", "docker", "containerd", "podman",
+                                        "libpod", "foot", "tty"};
+    if (c->pid >= 0 && pid >= 0)
+        return pid == c->pid ? 1 : -1;
+    if (!name || !name[0])
+        return 0;
+    for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
+        if (contains_ci(name, run[i]))
+            return c->pid >= 0 ? 0 : 1;   /* with --pid, a name alone is not enough */
+    for (size_t i = 0; i < sizeof maybe / sizeof maybe[0]; i++)
+        if (contains_ci(name, maybe[i]))
+            return 0;
+    return -1;
+}
+
+/* What a kill record names: a process (pid, name) or a unit / cgroup (name, pid -1).
+ * Returns false for records that name no subject (context lines of the same event). */
+static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_t b, size_t e,
+                           char *name, size_t cap, int64_t *pid)
+{
+    name[0] = '\0';
+    *pid = -1;
+    const char *p = r->phrase;
+    if (strcmp(p, "killed process") == 0 || strcmp(p, "oom_reaper: reaped process") == 0)
+        return parse_victim(s, n, e, pid, name, cap);
+    if (strcmp(p, "oom-kill:constraint") == 0) {
+        /* ...,task=python3,pid=48213,uid=1000 */
+        for (size_t i = e; i + 5 < n; i++) {
+            if (memcmp(s + i, "task=", 5) == 0 && (i == 0 || s[i - 1] == ',')) {
+                size_t j = i + 5, k = 0;
+                while (j < n && s[j] != ',' && k + 1 < cap)
+                    name[k++] = s[j++];
+                name[k] = '\0';
+            } else if (memcmp(s + i, "pid=", 4) == 0 && s[i - 1] == ',') {
+                int64_t v = 0;
+                size_t j = i + 4;
+                while (j < n && s[j] >= '0' && s[j] <= '9' && v < 100000000000LL)
+                    v = v * 10 + (s[j++] - '0');
+                *pid = v;
+            }
+        }
+        return name[0] || *pid >= 0;
+    }
+    if (strncmp(p, "sending sig", 11) == 0) {
+        /* earlyoom: sending SIGTERM to process 1234 uid 1000 "python3": badness ... */
+        size_t i = e;
+        if (!parse_victim(s, n, i, pid, name, cap))
+            return false;
+        const char *q = memchr(s + e, '"', n - e);
+        if (q) {
+            const char *q2 = memchr(q + 1, '"', n - (size_t)(q + 1 - s));
+            size_t k = q2 ? (size_t)(q2 - q - 1) : 0;
+            if (k >= cap)
+                k = cap - 1;
+            memcpy(name, q + 1, k);
+            name[k] = '\0';
+        }
+        return true;
+    }
+    if (strncmp(p, "due to ", 7) == 0) {
+        /* systemd-oomd: Killed /user.slice/.../app-firefox-1234.scope due to memory ... */
+        size_t i = b;
+        while (i > 0 && s[i - 1] == ' ')
+            i--;
+        size_t end = i;
+        while (i > 0 && s[i - 1] != ' ')
+            i--;
+        size_t k = end - i < cap - 1 ? end - i : cap - 1;
+        memcpy(name, s + i, k);
+        name[k] = '\0';
+        return k > 0;
+    }
+    if (strcmp(p, "killed by the oom killer") == 0 || strcmp(p, "result 'oom-kill'") == 0 ||
+        strcmp(p, "systemd-oomd killed") == 0) {
+        /* systemd[1]: comfyui.service: Failed with result 'oom-kill'. — the unit between the
+         * last two ": " before the phrase */
+        size_t last = 0, prev = 0;
+        bool have_last = false;
+        for (size_t i = 0; i + 1 < b; i++) {
+            if (s[i] == ':' && s[i + 1] == ' ') {
+                prev = have_last ? last + 2 : 0;
+                last = i;
+                have_last = true;
+            }
+        }
+        if (!have_last)
+            return false;
+        size_t k = last - prev < cap - 1 ? last - prev : cap - 1;
+        memcpy(name, s + prev, k);
+        name[k] = '\0';
+        return k > 0;
+    }
+    return false;
+}
+
+/* Phrases of a kill event that name no victim: for a system record, the victim line decides. */
+static bool context_only(const hr_diag_rule *r)
+{
+    static const char *const ctx[] = {"invoked oom-killer", "out of memory and no killable processes",
+                                      "low memory! at or below", "escalating to sigkill"};
+    for (size_t i = 0; i < sizeof ctx / sizeof ctx[0]; i++)
+        if (strcmp(r->phrase, ctx[i]) == 0)
+            return true;
+    return false;
+}
+
+static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, size_t len,
+                        const char *why)
+{
+    c->ignored_total++;
+    /* one line per distinct reason and text is enough */
+    for (size_t i = 0; i < c->nignored; i++)
+        if (strcmp(c->ignored[i].why, why) == 0)
+            return;
+    if (c->nignored >= HR_DIAG_IGNORED_MAX)
+        return;
+    hr_diag_ignored *g = &c->ignored[c->nignored++];
+    snprintf(g->source, sizeof g->source, "%s", at->source ? at->source : "");
+    g->time = at->time;
+    clip(g->text, sizeof g->text, text, len, 0);
+    snprintf(g->why, sizeof g->why, "%s", why);
+}
+
+/* Is the record within the run's time window? Writes the reason when not. */
+static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n)
+{
+    if (t <= 0)
+        return true;
+    if (c->window_end > 0 && t > c->window_end) {
+        snprintf(why, n, "after the run's log was last written");
+        return false;
+    }
+    if (c->window_start > 0 && t < c->window_start) {
+        snprintf(why, n, "before the run's log begins");
+        return false;
+    }
+    return true;
+}
+
+/* ---- warnings and the run's state --------------------------------------------------------- */
+
+static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t at_byte,
+                        const hit_place *at)
+{
+    hr_diag_warning *w = &c->warnings[tier == HR_CAUSE_GPU_OOM ? 0 : 1];
+    if (w->count && w->last_key == c->seq)
+        return;
+    w->last_key = c->seq;
+    if (w->count++ == 0) {
+        w->tier = tier;
+        w->input = at->input;
+        w->line = at->line;
+        clip(w->text, sizeof w->text, v->text, v->len, at_byte);
+    }
+}
+
+/* Judge one hit; returns true when the hit was understood (evidence, a marker, a warning, a
+ * record set aside): the generic phrases of the same line are then not looked at. */
 static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrdiff_t b,
                   size_t e, const hit_place *at)
 {
-    if ((r->flags & HR_RF_WORD_BEFORE) && is_word(byte_at(v, b - 1)))
-        return false;
-    if ((r->flags & HR_RF_WORD_AFTER) && e < v->len && is_word((unsigned char)v->text[e]))
+    if (!at_boundaries(r, v, b, e))
         return false;
     hr_cause cause = (hr_cause)r->cause;
     hr_confidence conf = (hr_confidence)r->conf;
@@ -526,6 +757,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     size_t mb = b < 0 ? 0 : (size_t)b;
     int64_t pid = -1;
     char victim[32] = "";
+    char why[96] = "";
     switch (r->kind) {
     case HR_RK_MARKER:
         if (at->input >= 0) {
@@ -533,6 +765,36 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             c->marker_line = at->line;
         }
         return true;
+    case HR_RK_TRACEBACK:
+        if (at->input >= 0) {
+            c->have_marker = true;
+            c->marker_line = at->line;
+            c->in_traceback = true;
+            c->traceback_line = at->line;
+        }
+        return true;
+    case HR_RK_BUSY:
+        if (at->input >= 0 && b >= 0) {
+            c->run_state = 1;
+            c->busy_line = at->line;
+            clip(c->busy_text, sizeof c->busy_text, v->text, v->len, mb);
+        }
+        return false;
+    case HR_RK_DONE:
+        if (at->input >= 0)
+            c->run_state = 2;
+        return false;
+    case HR_RK_WARNING:
+        add_warning(c, cause, v, mb, at);
+        return true;
+    case HR_RK_NOTICE:
+        return true;
+    case HR_RK_PLAIN:
+        /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
+        if (cause == HR_CAUSE_GPU_OOM &&
+            ci_find(v->text, v->len, "-4:insufficient memory", false))
+            return false;
+        break;
     case HR_RK_KILLED_PROCESS:
         if (b < 0 || !parse_victim(v->text, v->len, e, &pid, victim, sizeof victim))
             return false;
@@ -557,11 +819,50 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         break;
     case HR_RK_GENERIC_OOM:
         cause = generic_oom_cause(v->text, v->len, &conf);
+        if (r->conf == HR_CONF_NONE && conf < HR_CONF_MEDIUM)
+            return false;   /* a bare "OOM" says nothing without the memory it is about */
         if ((unsigned char)r->phrase[0] >= 0x80 && conf < HR_CONF_MEDIUM)
             conf = HR_CONF_MEDIUM;   /* 内存 is RAM: 显存 is VRAM */
         break;
     default:
         break;
+    }
+    /* A system record must be about the run: its process, its time. */
+    if (at->input < 0 && b >= 0) {
+        char reason[120];
+        if (!in_run_window(c, at->time, reason, sizeof reason)) {
+            add_ignored(c, at, v->text, v->len, reason);
+            return true;
+        }
+        if (cause == HR_CAUSE_KILLED) {
+            if (context_only(r))
+                return true;
+            char subject[64];
+            int64_t spid = -1;
+            if (record_subject(v->text, v->len, r, mb, e, subject, sizeof subject, &spid)) {
+                int rel = hr_diag_subject_is_run(c, subject, spid);
+                if (rel < 0) {
+                    if (c->pid >= 0 && spid >= 0)
+                        snprintf(reason, sizeof reason, "pid %lld is not --pid %lld",
+                                 (long long)spid, (long long)c->pid);
+                    else
+                        snprintf(reason, sizeof reason, "%.60s is not the run's process",
+                                 subject);
+                    add_ignored(c, at, v->text, v->len, reason);
+                    return true;
+                }
+                if (rel == 0) {
+                    conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
+                    snprintf(why, sizeof why, "%.60s may hold the run", subject);
+                } else if (spid >= 0 && c->pid >= 0) {
+                    snprintf(why, sizeof why, "pid %lld is --pid", (long long)spid);
+                } else {
+                    snprintf(why, sizeof why, "%.60s is the run's process", subject);
+                }
+            }
+        }
+        if (!why[0] && at->time > 0 && (c->window_start > 0 || c->window_end > 0))
+            snprintf(why, sizeof why, "in the run's time window");
     }
     hr_diag_evidence *ev = add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
@@ -574,6 +875,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     if (!ev)
         return true;
+    snprintf(ev->why, sizeof ev->why, "%s", why);
     if (b < 0) {
         /* Folded line: show the end of the previous line joined to this one. */
         char joined[HR_DIAG_TEXT_MAX * 2];
@@ -588,21 +890,35 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     return true;
 }
 
-static void classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, const hit_place *at,
+static bool state_kind(const hr_diag_rule *r)
+{
+    return r->kind == HR_RK_MARKER || r->kind == HR_RK_TRACEBACK || r->kind == HR_RK_BUSY ||
+           r->kind == HR_RK_DONE;
+}
+
+/* Returns true when a phrase other than a marker was understood on this line. */
+static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, const hit_place *at,
                      const hit_place *prev_at)
 {
     hr_acm_hit hits[HR_DIAG_HITS_MAX];
     size_t n = hr_acm_scan(&c->acm, state, v->text, v->len, hits, HR_DIAG_HITS_MAX);
     if (n == 0)
-        return;
+        return false;
     if (n > HR_DIAG_HITS_MAX)
         n = HR_DIAG_HITS_MAX;
-    bool specific = false;
-    for (int pass = 0; pass < 2; pass++) {
+    bool specific = false, notice = false;
+    /* pass 0: notices (a line that only mentions memory: nothing else on it counts but the
+     * markers); 1: specific phrases; 2: generic memory phrases, when nothing specific
+     * matched; 3: other generic ones (a crash, an assertion), when no memory phrase did */
+    for (int pass = 0; pass < 4; pass++) {
         for (size_t i = 0; i < n; i++) {
             const hr_diag_rule *r = &hr_diag_rules[hits[i].phrase];
+            bool is_notice = r->kind == HR_RK_NOTICE;
             bool generic = (r->flags & HR_RF_GENERIC) != 0;
-            if (generic != (pass == 1))
+            int want = is_notice ? 0 : !generic ? 1 : r->kind == HR_RK_GENERIC_OOM ? 2 : 3;
+            if (want != pass)
+                continue;
+            if (notice && !state_kind(r))
                 continue;
             if (generic && specific)
                 continue;
@@ -610,15 +926,110 @@ static void classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, const h
             const hit_place *where = b < 0 ? prev_at : at;
             if (b < 0 && !prev_at)
                 continue;
-            if (judge(c, r, v, b, hits[i].end, where) && r->kind != HR_RK_MARKER)
+            if (judge(c, r, v, b, hits[i].end, where) && !state_kind(r)) {
                 specific = true;
+                notice |= is_notice;
+            }
         }
     }
+    return specific;
+}
+
+/* A Python exception's final line: "ValueError: ...", "safetensors_rust.SafetensorError: ...",
+ * "torch.OutOfMemoryError" — a dotted name ending in Error / Exception / Exit / Warning at the
+ * start of the line, then ':' or the end. Returns the confidence it gets, NONE if it is not
+ * one. KeyboardInterrupt and SystemExit are the user's stop, not a failure. */
+static hr_confidence exception_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (is_word((unsigned char)s[i]) || s[i] == '.'))
+        i++;
+    if (i == 0 || (i < n && s[i] != ':'))
+        return HR_CONF_NONE;
+    static const char *const ends[] = {"error", "exception", "failure", "panicexception"};
+    bool ok = false;
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0] && !ok; k++) {
+        size_t l = strlen(ends[k]);
+        ok = i >= l && ci_find(s + i - l, l, ends[k], false);
+    }
+    if (!ok)
+        return HR_CONF_NONE;
+    /* an import failing at start-up is often a custom node ComfyUI skips: a weak hint */
+    if (ci_find(s, i, "modulenotfounderror", false) || ci_find(s, i, "importerror", false))
+        return HR_CONF_LOW;
+    return HR_CONF_MEDIUM;
+}
+
+static bool digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* "2025-03-14 20:41:07" (or with a T) at s: local time → Unix seconds, 0 if not a time. */
+static int64_t parse_stamp(const hr_diag_ctx *c, const char *s, size_t n)
+{
+    if (n < 19 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
+        !digits(s + 8, 2) || (s[10] != ' ' && s[10] != 'T') || !digits(s + 11, 2) ||
+        s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' || !digits(s + 17, 2))
+        return 0;
+    int64_t y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+    unsigned mo = (unsigned)((s[5] - '0') * 10 + (s[6] - '0'));
+    unsigned d = (unsigned)((s[8] - '0') * 10 + (s[9] - '0'));
+    int64_t h = (s[11] - '0') * 10 + (s[12] - '0');
+    int64_t mi = (s[14] - '0') * 10 + (s[15] - '0');
+    int64_t se = (s[17] - '0') * 10 + (s[18] - '0');
+    if (y < 2000 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+        se > 60)
+        return 0;
+    return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - c->tz_offset;
+}
+
+/* The log's own clock: a time at the start of a line ("[2025-03-14 20:41:07.118] ...",
+ * "2025-03-14 20:41:07,118 - INFO") or ComfyUI's "** ComfyUI startup time: ...". */
+static void note_time(hr_diag_ctx *c, const char *s, size_t n)
+{
+    if (c->input < 0 || n < 19)
+        return;
+    size_t i = s[0] == '[' ? 1 : 0;
+    int64_t t = 0;
+    if (s[i] >= '0' && s[i] <= '9')
+        t = parse_stamp(c, s + i, n - i);
+    else if (s[0] == '*' && n > 40 && ci_find(s, 30, "startup time: ", false)) {
+        const char *p = strstr(s, "time: ");
+        if (p && (size_t)(p - s) + 6 < n)
+            t = parse_stamp(c, p + 6, n - (size_t)(p - s) - 6);
+    }
+    if (t <= 0)
+        return;
+    hr_diag_input *in = &c->inputs[c->input];
+    if (!in->first_time || t < in->first_time)
+        in->first_time = t;
+    if (t > in->last_time)
+        in->last_time = t;
 }
 
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     c->seq++;
+    if (flags & HR_SEG_JUNK) {
+        /* binary data: no phrase in it is evidence, and nothing carries over it */
+        c->carry_state = 0;
+        c->prev_line = lineno;
+        return;
+    }
     unsigned state = 0;
     seg_view v = {.text = text, .len = len};
     hit_place at = {.input = c->input, .key = lineno, .line = lineno};
@@ -631,7 +1042,24 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
         v.prev_len = c->carry_len;
         joined = true;
     }
-    classify(c, &v, &state, &at, joined ? &prev_at : NULL);
+    if (!(flags & HR_SEG_CUT))
+        note_time(c, text, len);
+    bool tb_open = c->in_traceback && lineno != c->traceback_line;
+    bool understood = classify(c, &v, &state, &at, joined ? &prev_at : NULL);
+    /* The end of a traceback: the first line that is not indented is the exception. */
+    if (tb_open && c->in_traceback && len > 0 && text[0] != ' ' && !(flags & HR_SEG_CUT) &&
+        !ci_find(text, len < 40 ? len : 40, "during handling of the above", false) &&
+        !ci_find(text, len < 40 ? len : 40, "the above exception was", false) &&
+        !ci_find(text, len < 12 ? len : 12, "traceback", false)) {
+        c->in_traceback = false;
+        hr_confidence conf = exception_line(text, len);
+        if (!understood && conf != HR_CONF_NONE) {
+            c->seq++;
+            hr_diag_evidence *ev = add_evidence(c, HR_CAUSE_NOT_MEMORY, conf, m_exception, &at);
+            if (ev)
+                clip(ev->text, sizeof ev->text, text, len, 0);
+        }
+    }
     /* Carry the matcher into the next line when this one may have been folded: long, ended
      * by a real newline (not a progress bar's \r), and in the middle of a phrase. */
     c->carry_state = 0;
@@ -653,6 +1081,54 @@ void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const
     seg_view v = {.text = text, .len = len};
     hit_place at = {.input = -1, .key = c->seq, .time = time, .source = source};
     classify(c, &v, &state, &at, NULL);
+}
+
+/* At the end of an input: a run that was loading or sampling when the log stopped, with no
+ * error after it, was ended from outside (S2.1). */
+static void silent_stop(hr_diag_ctx *c)
+{
+    if (c->run_state != 1)
+        return;
+    if (c->have_marker && c->marker_line >= c->busy_line)
+        return;
+    c->seq++;
+    hit_place at = {.input = c->input, .key = c->busy_line, .line = c->busy_line};
+    hr_diag_evidence *ev = add_evidence(c, HR_CAUSE_KILLED, HR_CONF_MEDIUM, m_silent, &at);
+    if (ev)
+        snprintf(ev->text, sizeof ev->text, "%s", c->busy_text);
+    c->run_state = 0;
+}
+
+void hr_diag_set_window(hr_diag_ctx *c)
+{
+    int64_t start = 0, end = 0;
+    const char *start_from = NULL, *end_from = NULL;
+    bool mtime_end = false;
+    for (size_t i = 0; i < c->ninputs; i++) {
+        const hr_diag_input *in = &c->inputs[i];
+        if (in->first_time && (!start || in->first_time < start)) {
+            start = in->first_time;
+            start_from = in->name;
+        }
+        int64_t e = in->mtime > in->last_time ? in->mtime : in->last_time;
+        if (e && e > end) {
+            end = e;
+            end_from = in->name;
+            mtime_end = in->mtime >= in->last_time;
+        }
+    }
+    /* the kill comes after the last line written; a minute of slack before the start for
+     * clocks that disagree, ten minutes after the end for a run that was quiet */
+    c->window_start = start ? start - 60 : 0;
+    c->window_end = end ? end + 600 : 0;
+    c->window_why[0] = '\0';
+    if (start && end)
+        snprintf(c->window_why, sizeof c->window_why,
+                 "from the first time in %.50s to 10 min after %.50s %s", start_from, end_from,
+                 mtime_end ? "was last written" : "ends");
+    else if (end)
+        snprintf(c->window_why, sizeof c->window_why, "up to 10 min after %.50s %s", end_from,
+                 mtime_end ? "was last written" : "ends");
 }
 
 /* ---- the verdict ---------------------------------------------------------------------- */

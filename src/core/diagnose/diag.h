@@ -56,6 +56,7 @@ typedef struct hr_diag_evidence {
     int64_t time;                    /* record time, Unix seconds; 0 = not known */
     hr_confidence conf;
     char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
+    char why[96];                    /* system records: why this one is about the run */
     char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
 } hr_diag_evidence;
 
@@ -83,7 +84,33 @@ typedef struct hr_diag_input {
     uint64_t bytes;
     uint64_t lines;
     uint64_t long_lines;
+    uint64_t bad_bytes;              /* bytes that are not text (hr_diag_input_text) */
+    bool not_text;                   /* binary data, not a console log */
+    uint64_t hits;                   /* evidence lines found in it */
+    int64_t mtime;                   /* last written, Unix seconds; 0 = not known */
+    int64_t first_time, last_time;   /* its own timestamps (local time made UTC); 0 = none */
 } hr_diag_input;
+
+/* A system record that was read but not blamed, and why (another process, another time). */
+typedef struct hr_diag_ignored {
+    char source[HR_DIAG_SOURCE_MAX];
+    int64_t time;
+    char text[160];
+    char why[120];
+} hr_diag_ignored;
+
+#define HR_DIAG_IGNORED_MAX 6
+
+/* A memory shortage the run survived (a retry with tiles) or a notice that only mentions
+ * memory: reported as a warning with the tier it concerns, never as the cause. */
+typedef struct hr_diag_warning {
+    hr_cause tier;                   /* HR_CAUSE_GPU_OOM (VRAM) or HR_CAUSE_HOST_OOM (RAM) */
+    uint64_t count;
+    int input;
+    uint64_t line;
+    char text[HR_DIAG_TEXT_MAX];     /* the first one */
+    uint64_t last_key;               /* the last line counted (no double counts) */
+} hr_diag_warning;
 
 typedef struct hr_diag_source {
     char name[64];                   /* "/dev/kmsg", "journal", "/proc/vmstat", "event log" */
@@ -105,6 +132,22 @@ typedef struct hr_diag_ctx {
     char carry_text[256];
     bool have_marker;                /* an error / traceback / finding seen in this input */
     uint64_t marker_line;
+    /* the run's state in the current input, for a silent stop (S2.1) */
+    int run_state;                   /* 0 idle, 1 loading or sampling, 2 a prompt finished */
+    uint64_t busy_line;
+    char busy_text[200];
+    /* a Python traceback in progress: its final line is the exception */
+    bool in_traceback;
+    uint64_t traceback_line;
+    /* which run the system records must be about */
+    int64_t pid;                     /* --pid, -1 = any process of the run */
+    int64_t tz_offset;               /* local time - UTC, seconds, for the logs' timestamps */
+    int64_t window_start, window_end;/* the run's time window (Unix s); 0 = open */
+    char window_why[160];
+    size_t nignored;
+    uint64_t ignored_total;
+    hr_diag_ignored ignored[HR_DIAG_IGNORED_MAX];
+    hr_diag_warning warnings[2];     /* [0] VRAM, [1] RAM */
     /* inputs and system sources, for the report */
     size_t ninputs;
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
@@ -129,6 +172,12 @@ int hr_diag_begin_input(hr_diag_ctx *c, const char *name);
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags);
 void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines,
                        uint64_t long_lines);
+/* Before hr_diag_end_input: how much of the input was not text (textdec's count) and whether
+ * it is binary data rather than a log, and when the file was last written (0 = unknown). */
+void hr_diag_input_text(hr_diag_ctx *c, uint64_t bad_bytes, bool not_text, int64_t mtime);
+/* After all logs, before the system records: the time window the records must fall in,
+ * from the logs' own timestamps and the files' mtimes. */
+void hr_diag_set_window(hr_diag_ctx *c);
 
 /* System records: one kernel / journal / event record, classified with the same phrases as
  * log lines; source names where it came from, time is Unix seconds or 0. */
@@ -141,6 +190,10 @@ void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char 
 HR_PRINTF(5, 6)
 void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records,
                          const char *fmt, ...);
+
+/* Does a system record's subject (a process name, a pid, a cgroup or unit) belong to the
+ * run? 1 yes, 0 maybe (a terminal's scope the run may have been in), -1 another program. */
+int hr_diag_subject_is_run(const hr_diag_ctx *c, const char *name, int64_t pid);
 
 /* Decide: order the findings, winner first. Call once after all input. */
 void hr_diag_finish(hr_diag_ctx *c);

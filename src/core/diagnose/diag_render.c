@@ -51,6 +51,26 @@ static const char *input_name(const hr_diag_ctx *c, int input)
                : "-";
 }
 
+static void json_time(hr_json_writer *w, const char *key, int64_t t)
+{
+    if (t > 0) {
+        char b[40];
+        hr_diag_format_time(t, b, sizeof b);
+        hr_json_str(w, key, b);
+    } else {
+        hr_json_null(w, key);
+    }
+}
+
+static const char *warning_meaning(const hr_diag_warning *w)
+{
+    return w->tier == HR_CAUSE_GPU_OOM
+               ? "VRAM ran short and the run went on with a slower way (tiled VAE, slices): a "
+                 "warning about the GPU tier, not a failure."
+               : "System RAM ran short and the run went on: a warning about the RAM + paging "
+                 "file / swap tier, not a failure.";
+}
+
 static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json_writer *w)
 {
     hr_json_begin_object(w, NULL);
@@ -87,6 +107,8 @@ static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json
         }
         hr_json_str(w, "confidence", hr_confidence_name(e->conf));
         hr_json_str(w, "text", e->text);
+        if (e->input < 0 && e->why[0])
+            hr_json_str(w, "why", e->why);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -121,12 +143,50 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
         hr_json_u64(w, "bytes", in->bytes);
         hr_json_u64(w, "lines", in->lines);
         hr_json_u64(w, "long_lines", in->long_lines);
+        hr_json_bool(w, "text", !in->not_text);
+        hr_json_u64(w, "non_text_bytes", in->bad_bytes);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_begin_array(w, "warnings");
+    for (size_t i = 0; i < 2; i++) {
+        const hr_diag_warning *wg = &c->warnings[i];
+        if (!wg->count)
+            continue;
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "tier", wg->tier == HR_CAUSE_GPU_OOM ? "gpu" : "host");
+        hr_json_str(w, "meaning", warning_meaning(wg));
+        hr_json_u64(w, "count", wg->count);
+        hr_json_str(w, "file", input_name(c, wg->input));
+        hr_json_u64(w, "line", wg->line);
+        hr_json_str(w, "text", wg->text);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
     if (c->system_checked) {
         hr_json_begin_object(w, "system");
         hr_json_i64(w, "since_seconds", c->since_seconds);
+        if (c->pid >= 0)
+            hr_json_i64(w, "pid", c->pid);
+        else
+            hr_json_null(w, "pid");
+        hr_json_begin_object(w, "window");
+        json_time(w, "start", c->window_start);
+        json_time(w, "end", c->window_end);
+        hr_json_str(w, "why", c->window_why[0] ? c->window_why : NULL);
+        hr_json_end_object(w);
+        hr_json_u64(w, "ignored_total", c->ignored_total);
+        hr_json_begin_array(w, "ignored");
+        for (size_t i = 0; i < c->nignored; i++) {
+            const hr_diag_ignored *g = &c->ignored[i];
+            hr_json_begin_object(w, NULL);
+            hr_json_str(w, "source", g->source);
+            json_time(w, "time", g->time);
+            hr_json_str(w, "text", g->text);
+            hr_json_str(w, "why", g->why);
+            hr_json_end_object(w);
+        }
+        hr_json_end_array(w);
         hr_json_begin_array(w, "sources");
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
@@ -187,6 +247,8 @@ static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_bu
         if (e->time > 0)
             hr_diag_format_time(e->time, t, sizeof t);
         hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
+        if (e->why[0])
+            hr_buf_printf(out, "%s  (used: %s)\n", indent, e->why);
     }
 }
 
@@ -227,6 +289,46 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             for (size_t k = 0; k < n && k < 2; k++)
                 text_evidence(c, ev[k], out, "    ");
         }
+    }
+    bool any_warning = c->warnings[0].count || c->warnings[1].count;
+    if (any_warning) {
+        hr_buf_puts(out, "\nWarnings (the run went on):\n");
+        for (size_t i = 0; i < 2; i++) {
+            const hr_diag_warning *w = &c->warnings[i];
+            if (!w->count)
+                continue;
+            hr_buf_printf(out, "  %s tier, %" PRIu64 " time%s:\n", w->tier == HR_CAUSE_GPU_OOM
+                          ? "GPU (VRAM)" : "RAM", w->count, w->count == 1 ? "" : "s");
+            wrap(out, "    ", warning_meaning(w));
+            hr_buf_printf(out, "    %s:%" PRIu64 ": %s\n", input_name(c, w->input), w->line,
+                          w->text);
+        }
+    }
+    if (c->system_checked && (c->ignored_total || c->window_why[0] || c->pid >= 0)) {
+        hr_buf_puts(out, "\nSystem records about other runs (set aside):\n");
+        if (c->pid >= 0)
+            hr_buf_printf(out, "  the run: pid %lld (--pid)\n", (long long)c->pid);
+        if (c->window_why[0]) {
+            char a[40] = "-", b[40] = "-";
+            if (c->window_start > 0)
+                hr_diag_format_time(c->window_start, a, sizeof a);
+            if (c->window_end > 0)
+                hr_diag_format_time(c->window_end, b, sizeof b);
+            hr_buf_printf(out, "  time window: %s .. %s (%s)\n", a, b, c->window_why);
+        }
+        for (size_t i = 0; i < c->nignored; i++) {
+            const hr_diag_ignored *g = &c->ignored[i];
+            char t[40] = "";
+            if (g->time > 0)
+                hr_diag_format_time(g->time, t, sizeof t);
+            hr_buf_printf(out, "  [%s%s%s] %s\n    ignored: %s\n", g->source, t[0] ? " " : "",
+                          t, g->text, g->why);
+        }
+        if (c->ignored_total > c->nignored)
+            hr_buf_printf(out, "  ... %llu records set aside in all\n",
+                          (unsigned long long)c->ignored_total);
+        if (!c->ignored_total)
+            hr_buf_puts(out, "  none\n");
     }
     hr_buf_puts(out, "\nRead:\n");
     for (size_t i = 0; i < c->ninputs; i++) {

@@ -25,6 +25,8 @@
 #define WB HR_RF_WORD_BEFORE
 #define WA HR_RF_WORD_AFTER
 #define GEN HR_RF_GENERIC
+#define IB HR_RF_IN_BEFORE
+#define IA HR_RF_IN_AFTER
 
 static const char m_mps[] =
     "The Apple GPU (MPS) ran out of the unified memory PyTorch may use for it.";
@@ -91,13 +93,49 @@ static const char m_cublas[] =
     "A cuBLAS/cuDNN operation failed for a reason other than memory (unsupported or failed "
     "kernel): a driver or library problem.";
 
+static const char m_gpu_other[] =
+    "The GPU ran out of memory under another back-end, loader or a custom node's wrapper "
+    "(TensorFlow, JAX, ONNX Runtime, Metal, ggml).";
+static const char m_lib_alloc[] =
+    "A numeric, image or video library (numpy, OpenCV, PIL, PyAV, a Rust/pyo3 extension, "
+    "ggml) could not get system RAM: RAM + paging file / swap ran out.";
+static const char m_heap_reserve[] =
+    "A program could not reserve or commit its heap: the commit limit (RAM + paging file) "
+    "leaves no room for it.";
+static const char m_lowvm_app[] =
+    "A program warned that the system's virtual memory (the paging file) is too small for "
+    "what it needs.";
+static const char m_mismatch[] =
+    "Tensors on different devices or of different types met in one operation: a workflow, "
+    "node or model mismatch, not a lack of memory.";
+static const char m_model_file[] =
+    "A model file is damaged, incomplete or not a model (bad header, truncated download, a "
+    "Git LFS pointer): download it again; memory is not the problem.";
+static const char m_cuda_other[] =
+    "A CUDA / HIP error that is not exhaustion (invalid argument, unsupported operation, "
+    "launch failure): a driver, code or setup problem.";
+static const char m_internal_assert[] =
+    "PyTorch's own consistency check failed (INTERNAL ASSERT), even inside the caching "
+    "allocator: a bug in PyTorch or an extension, not memory running out.";
+static const char m_assertion[] =
+    "An assertion in code failed: a bug or an input the code does not expect, not a lack of "
+    "memory.";
+static const char m_native_crash[] =
+    "Native code crashed (abort, panic, crash dump) with no failed allocation before it: a "
+    "bug in a library or extension, not a lack of memory.";
+static const char m_import[] =
+    "A Python module is missing or failed to import: an installation problem, not memory.";
+static const char m_mlock[] =
+    "mlock failed: the limit on locked memory (ulimit -l, RLIMIT_MEMLOCK) is low; the run goes "
+    "on, RAM did not run out.";
+
 const hr_diag_rule hr_diag_rules[] = {
     /* --- GPU memory (VRAM) ------------------------------------------------------------ */
     {"cuda out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"hip out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"xpu out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"mps backend out of memory", GPU, H, 0, HR_RK_PLAIN, m_mps},
-    {"outofmemoryerror", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"outofmemoryerror", GPU, M, IB, HR_RK_PLAIN, NULL},
     {"cuda error: out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"hip error: out of memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"cuda_error_out_of_memory", GPU, H, 0, HR_RK_PLAIN, NULL},
@@ -112,7 +150,7 @@ const hr_diag_rule hr_diag_rules[] = {
     {"could not allocate tensor with", GPU, M, 0, HR_RK_PLAIN, m_directml},
     {"out_of_device_memory", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"out of device memory", GPU, H, 0, HR_RK_PLAIN, NULL},
-    {"outofdevicememory", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"outofdevicememory", GPU, H, IB, HR_RK_PLAIN, NULL},
     {"device memory allocation of size", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"cudamalloc failed", GPU, H, 0, HR_RK_PLAIN, NULL},
     {"got an oom, unloading all loaded models", GPU, H, 0, HR_RK_PLAIN, NULL},
@@ -120,10 +158,22 @@ const hr_diag_rule hr_diag_rules[] = {
     {"is reserved by pytorch but unallocated", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"has a total capacity of", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"out of vram", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"allocation on device", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"out of memory on device", GPU, H, 0, HR_RK_PLAIN, NULL},
+    {"oom when allocating tensor", GPU, H, 0, HR_RK_PLAIN, m_gpu_other},
+    {"resourceexhaustederror", GPU, M, IB, HR_RK_PLAIN, m_gpu_other},
+    {"resource_exhausted: out of memory", GPU, M, 0, HR_RK_PLAIN, m_gpu_other},
+    {"failed to allocate memory for requested buffer", GPU, M, 0, HR_RK_PLAIN, m_gpu_other},
+    {"kiogpucommandbuffercallbackerroroutofmemory", GPU, H, 0, HR_RK_PLAIN, m_gpu_other},
+    {"cuda_buffer_type_alloc_buffer", GPU, M, IB, HR_RK_PLAIN, m_gpu_other},
+    {"not enough vram", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"insufficient vram", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"显存溢出", GPU, M, 0, HR_RK_PLAIN, NULL},
+    {"显存不够", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"显存不足", GPU, M, 0, HR_RK_PLAIN, NULL},
 
     /* --- host memory: RAM allocation / commit limit ------------------------------------- */
-    {"error 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
+    {"error 1455", HOST, H, WA | IB, HR_RK_PLAIN, m_1455},
     {"code 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
     {"code: 1455", HOST, H, WA, HR_RK_PLAIN, m_1455},
     {"paging file is too small", HOST, H, 0, HR_RK_PLAIN, m_1455},
@@ -159,12 +209,23 @@ const hr_diag_rule hr_diag_rules[] = {
     {"enomem", HOST, M, WB | WA, HR_RK_PLAIN, m_enomem},
     {"无法分配内存", HOST, H, 0, HR_RK_PLAIN, m_enomem},
     {"out_of_host_memory", HOST, H, 0, HR_RK_PLAIN, m_enomem},
-    {"outofmemoryexception", HOST, H, 0, HR_RK_PLAIN, m_enomem},
+    {"outofmemoryexception", HOST, H, IB, HR_RK_PLAIN, m_enomem},
     {"malloc failed", HOST, M, 0, HR_RK_PLAIN, m_enomem},
     {"mmap failed", HOST, M, 0, HR_RK_PLAIN, m_mmap},
     {"failed to mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
     {"unable to mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
     {"could not mmap", HOST, M, 0, HR_RK_PLAIN, m_mmap},
+    {"bytes failed", HOST, H, 0, HR_RK_PLAIN, m_lib_alloc},
+    {"kind: outofmemory", HOST, H, 0, HR_RK_PLAIN, m_lib_alloc},
+    {"-4:insufficient memory", HOST, H, 0, HR_RK_PLAIN, m_lib_alloc},
+    {"cpu_buffer_type_alloc_buffer: failed", HOST, H, IB, HR_RK_PLAIN, m_lib_alloc},
+    {"buf != null", HOST, H, 0, HR_RK_PLAIN, m_lib_alloc},
+    {"mem_buffer != null", HOST, H, 0, HR_RK_PLAIN, m_lib_alloc},
+    {"could not reserve enough space for", HOST, H, 0, HR_RK_PLAIN, m_heap_reserve},
+    {"insufficient memory for the java runtime", HOST, H, 0, HR_RK_PLAIN, m_heap_reserve},
+    {"native memory allocation", HOST, H, 0, HR_RK_PLAIN, m_heap_reserve},
+    {"errno=1455", HOST, H, IB | WA, HR_RK_PLAIN, m_1455},
+    {"failed to reserve", HOST, M, 0, HR_RK_PLAIN, m_heap_reserve},
 
     /* --- Windows low virtual memory ----------------------------------------------------- */
     {"low on virtual memory", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
@@ -175,6 +236,17 @@ const hr_diag_rule hr_diag_rules[] = {
     {"虚拟内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
     {"计算机内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
     {"计算机的内存不足", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
+    {"virtual memory is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"virtual memory too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"virtual memory is too low", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase your virtual memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase the virtual memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase virtual memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"虚拟内存太小", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"虚拟内存过小", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"增加虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"增大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"调大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
 
     /* --- killed by the OS --------------------------------------------------------------- */
     {"killed process", KILL, H, WB, HR_RK_KILLED_PROCESS, m_oomkill},
@@ -184,6 +256,8 @@ const hr_diag_rule hr_diag_rules[] = {
     {"out of memory and no killable processes", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
     {"due to memory pressure", KILL, H, 0, HR_RK_PLAIN, m_oomd},
     {"due to memory used", KILL, H, 0, HR_RK_PLAIN, m_oomd},
+    {"due to swap used", KILL, H, 0, HR_RK_PLAIN, m_oomd},
+    {"systemd-oomd killed", KILL, H, 0, HR_RK_PLAIN, m_oomd},
     {"killed by the oom killer", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
     {"result 'oom-kill'", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
     {"oomkilled", KILL, H, 0, HR_RK_PLAIN, m_container},
@@ -205,9 +279,20 @@ const hr_diag_rule hr_diag_rules[] = {
     {"return code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
     {"returncode", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
     {"exited with code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
-    {"error code", KILL, M, 0, HR_RK_EXIT_CODE, NULL},
+    {"error code", KILL, M, IB, HR_RK_EXIT_CODE, NULL},
     {"press any key to continue", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
     {"按任意键继续", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"按任意鍵繼續", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"eine beliebige taste", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"appuyez sur une touche", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"presione una tecla", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"pulse una tecla", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"premere un tasto", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"pressione qualquer tecla", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"нажмите любую клавишу", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"何かキーを押してください", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"아무 키나 누르십시오", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
+    {"dowolny klawisz", KILL, M, 0, HR_RK_PRESS_ANY_KEY, NULL},
 
     /* --- looks like memory, is not ------------------------------------------------------ */
     {"illegal memory access", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
@@ -249,17 +334,70 @@ const hr_diag_rule hr_diag_rules[] = {
     {"cudnn_status_execution_failed", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
     {"cudnn_status_not_supported", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
     {"cudnn_status_mapping_error", NOTMEM, H, 0, HR_RK_PLAIN, m_cublas},
+    {"expected all tensors to be on the same device", NOTMEM, H, 0, HR_RK_PLAIN, m_mismatch},
+    {"expected scalar type", NOTMEM, H, 0, HR_RK_PLAIN, m_mismatch},
+    {"and weight type", NOTMEM, H, 0, HR_RK_PLAIN, m_mismatch},
+    {"shapes cannot be multiplied", NOTMEM, H, 0, HR_RK_PLAIN, m_mismatch},
+    {"error while deserializing header", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"headertoolarge", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"invalid load key", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"pytorchstreamreader failed", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"cuda error: invalid argument", NOTMEM, H, 0, HR_RK_PLAIN, m_cuda_other},
+    {"cuda error: operation not supported", NOTMEM, H, 0, HR_RK_PLAIN, m_cuda_other},
+    {"cuda error:", NOTMEM, M, GEN, HR_RK_PLAIN, m_cuda_other},
+    {"hip error:", NOTMEM, M, GEN, HR_RK_PLAIN, m_cuda_other},
+    {"internal assert failed", NOTMEM, H, 0, HR_RK_PLAIN, m_internal_assert},
+    {"assertion failed", NOTMEM, M, GEN, HR_RK_PLAIN, m_assertion},
+    {"assertionerror", NOTMEM, M, GEN | IB, HR_RK_PLAIN, m_assertion},
+    {"ggml_assert", NOTMEM, M, GEN, HR_RK_PLAIN, m_assertion},
+    {"exception_access_violation", NOTMEM, M, 0, HR_RK_PLAIN, m_segv},
+    {"access violation", NOTMEM, M, GEN, HR_RK_PLAIN, m_segv},
+    {"aborted (core dumped)", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
+    {"panicked at", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
+    {"panicexception", NOTMEM, M, GEN | IB, HR_RK_PLAIN, m_native_crash},
+    {"minidump", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
+    {"capacity overflow", NOTMEM, M, 0, HR_RK_PLAIN, m_native_crash},
+    {"decompressionbomb", NOTMEM, M, IB | IA, HR_RK_PLAIN, m_model_file},
+    {"modulenotfounderror", NOTMEM, L, GEN | IB, HR_RK_PLAIN, m_import},
 
     /* --- unqualified "out of memory": the words around it decide -------------------------- */
     {"out of memory", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
     {"内存不足", HOST, M, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"failed to allocate", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"unable to allocate", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"insufficient memory", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"oom", HOST, 0, WB | WA | GEN, HR_RK_GENERIC_OOM, NULL},
+
+    /* --- survived or only mentioned: warnings and notices --------------------------------- */
+    {"retrying with tiled", GPU, M, 0, HR_RK_WARNING, NULL},
+    {"ran out of memory when regular vae", GPU, M, 0, HR_RK_WARNING, NULL},
+    {"retrying with slices", GPU, M, 0, HR_RK_WARNING, NULL},
+    {"retrying with tiles", GPU, M, 0, HR_RK_WARNING, NULL},
+    {"retrying with smaller", GPU, M, 0, HR_RK_WARNING, NULL},
+    {"to avoid out of memory", MARK, 0, 0, HR_RK_NOTICE, NULL},
+    {"failed to mlock", MARK, 0, 0, HR_RK_NOTICE, m_mlock},
+    {"mlock failed", MARK, 0, 0, HR_RK_NOTICE, m_mlock},
+    {"rlimit_memlock", MARK, 0, 0, HR_RK_NOTICE, m_mlock},
+
+    /* --- the run's state: busy, done ------------------------------------------------------- */
+    {"got prompt", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"requested to load", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"loaded partially", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"loaded completely", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"model_type", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"model weight dtype", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"loading model", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"loading weights", MARK, 0, 0, HR_RK_BUSY, NULL},
+    {"it/s]", MARK, 0, IB, HR_RK_BUSY, NULL},
+    {"s/it]", MARK, 0, IB, HR_RK_BUSY, NULL},
+    {"prompt executed in", MARK, 0, 0, HR_RK_DONE, NULL},
 
     /* --- markers: the run did not end in silence ------------------------------------------ */
-    {"traceback (most recent call last)", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"traceback (most recent call last)", MARK, 0, 0, HR_RK_TRACEBACK, NULL},
     {"exception during processing", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"error occurred when executing", MARK, 0, 0, HR_RK_MARKER, NULL},
-    {"error:", MARK, 0, 0, HR_RK_MARKER, NULL},
-    {"exception:", MARK, 0, 0, HR_RK_MARKER, NULL},
+    {"error:", MARK, 0, IB, HR_RK_MARKER, NULL},
+    {"exception:", MARK, 0, IB, HR_RK_MARKER, NULL},
     {"keyboardinterrupt", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"terminate batch job", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"终止批处理操作吗", MARK, 0, 0, HR_RK_MARKER, NULL},

@@ -13,13 +13,24 @@ enum hr_rule_kind {
     HR_RK_SHELL_KILLED,     /* a shell's "Killed" job report, not the word in prose */
     HR_RK_EXIT_CODE,        /* "exit code N": 137 / -9, Windows NTSTATUS codes */
     HR_RK_PRESS_ANY_KEY,    /* the launcher's pause after python.exe ended */
-    HR_RK_GENERIC_OOM       /* "out of memory" with no qualifier: look at the line's words */
+    HR_RK_GENERIC_OOM,      /* "out of memory" with no qualifier: look at the line's words */
+    HR_RK_WARNING,          /* a shortage the run survives (retry with tiles): a warning of
+                               the tier in `cause`, never the cause */
+    HR_RK_NOTICE,           /* mentions memory, is no failure ("Cleared CUDA cache to avoid
+                               out of memory errors"): silences the generic phrases */
+    HR_RK_BUSY,             /* the run is loading or sampling (a silent stop after it = killed) */
+    HR_RK_DONE,             /* a prompt finished */
+    HR_RK_TRACEBACK         /* a Python traceback begins: its final line is the exception */
 };
 
 /* Flags. */
 #define HR_RF_WORD_BEFORE 1u   /* no letter, digit or _ just before */
 #define HR_RF_WORD_AFTER 2u    /* ... just after */
 #define HR_RF_GENERIC 4u       /* ignored when a more specific phrase matched the same line */
+/* Every phrase is matched at word boundaries: an ASCII letter or digit at its start or end
+ * must not continue a longer word. These let a phrase begin or end inside a word. */
+#define HR_RF_IN_BEFORE 8u     /* "[WinError 1455]" for "error 1455", "RuntimeError:" */
+#define HR_RF_IN_AFTER 16u
 
 #define HR_RULE_NO_CAUSE (-1)
 

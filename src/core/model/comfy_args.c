@@ -14,6 +14,12 @@ static bool is_space(char c)
 
 /* Next token of text[*pos..n) into tok (truncated at TOKEN_MAX-1; a flag that long is not
  * one we know). Returns 1 for a token, 0 at the end, HR_EPARSE on an unclosed quote. */
+static int next_token(const char *text, size_t n, size_t *pos, char *tok, size_t *tok_len);
+
+/* A flag's GB value ("--reserve-vram 1.5", "--vram-headroom=2") into bytes. */
+static int gib_value(const char *text, size_t n, size_t *pos, const char *flag, const char *inline_value,
+                     uint64_t *bytes, hr_error *err);
+
 static int next_token(const char *text, size_t n, size_t *pos, char *tok, size_t *tok_len)
 {
     size_t i = *pos, len = 0;
@@ -83,6 +89,64 @@ static int parse_gib(const char *s, uint64_t *bytes)
     return 0;
 }
 
+static int gib_value(const char *text, size_t n, size_t *pos, const char *flag, const char *inline_value,
+                     uint64_t *bytes, hr_error *err)
+{
+    char value[TOKEN_MAX];
+    if (inline_value) {
+        hr_strlcpy(value, inline_value, sizeof value);
+    } else {
+        size_t vlen = 0;
+        int v = next_token(text, n, pos, value, &vlen);
+        if (v == HR_EPARSE)
+            return hr_error_set(err, HR_EPARSE, "--comfy-args: a quote is not closed");
+        if (v == 0 || vlen >= TOKEN_MAX)
+            return hr_error_set(err, HR_EPARSE, "--comfy-args: %s needs a number of GB", flag);
+    }
+    int pr = parse_gib(value, bytes);
+    if (pr < 0)
+        return hr_error_set(err, pr, "--comfy-args: %s '%s': expected a number of GB such as 1.5", flag, value);
+    return 0;
+}
+
+/* The on/off flags and dtype overrides; false when tok is none of them. */
+static bool flag_switch(const char *tok, hr_comfy_args *out)
+{
+    static const struct { const char *name; int field; int value; } t[] = {
+        {"--lowvram", 0, 1}, {"--novram", 1, 1}, {"--highvram", 2, 1}, {"--gpu-only", 3, 1},
+        {"--cpu", 4, 1}, {"--disable-smart-memory", 5, 1}, {"--disable-pinned-memory", 6, 1},
+        {"--disable-dynamic-vram", 7, 1}, {"--enable-dynamic-vram", 8, 1}, {"--disable-mmap", 9, 1},
+        {"--high-ram", 10, 1}, {"--cpu-vae", 11, 1}, {"--fp16-intermediates", 12, 1}, {"--fast-disk", 13, 1},
+        {"--cache-classic", 20, HR_CACHE_CLASSIC}, {"--cache-lru", 20, HR_CACHE_LRU},
+        {"--cache-none", 20, HR_CACHE_NONE}, {"--cache-ram", 20, HR_CACHE_RAM},
+        {"--fp8_e4m3fn-unet", 21, 1}, {"--fp8_e5m2-unet", 21, 1}, {"--fp8_e8m0fnu-unet", 21, 1},
+        {"--fp16-unet", 21, 2}, {"--bf16-unet", 21, 2}, {"--force-fp16", 21, 2}, {"--fp32-unet", 21, 4},
+        {"--fp64-unet", 21, 8}, {"--fp8_e4m3fn-text-enc", 22, 1}, {"--fp8_e5m2-text-enc", 22, 1},
+        {"--fp16-text-enc", 22, 2}, {"--bf16-text-enc", 22, 2}, {"--fp32-text-enc", 22, 4},
+        {"--fp16-vae", 23, 2}, {"--bf16-vae", 23, 2}, {"--fp32-vae", 23, 4},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (strcmp(tok, t[i].name) != 0)
+            continue;
+        bool *b[] = {&out->lowvram, &out->novram, &out->highvram, &out->gpu_only, &out->cpu,
+                     &out->disable_smart_memory, &out->disable_pinned_memory, &out->disable_dynamic_vram,
+                     &out->enable_dynamic_vram, &out->disable_mmap, &out->high_ram, &out->cpu_vae,
+                     &out->fp16_intermediates, &out->fast_disk};
+        if (t[i].field < 14)
+            *b[t[i].field] = true;
+        else if (t[i].field == 20)
+            out->cache = (hr_comfy_cache)t[i].value;
+        else if (t[i].field == 21)
+            out->unet_dtype_bytes = t[i].value;
+        else if (t[i].field == 22)
+            out->te_dtype_bytes = t[i].value;
+        else
+            out->vae_dtype_bytes = t[i].value;
+        return true;
+    }
+    return false;
+}
+
 int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -108,38 +172,30 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
             inline_value = eq + 1;
         }
         bool known = true;
-        if (strcmp(tok, "--lowvram") == 0)
-            out->lowvram = true;
-        else if (strcmp(tok, "--novram") == 0)
-            out->novram = true;
-        else if (strcmp(tok, "--highvram") == 0)
-            out->highvram = true;
-        else if (strcmp(tok, "--gpu-only") == 0)
-            out->gpu_only = true;
-        else if (strcmp(tok, "--cpu") == 0)
-            out->cpu = true;
-        else if (strcmp(tok, "--disable-smart-memory") == 0)
-            out->disable_smart_memory = true;
-        else if (strcmp(tok, "--reserve-vram") == 0) {
-            char value[TOKEN_MAX];
-            if (inline_value) {
-                hr_strlcpy(value, inline_value, sizeof value);
-            } else {
-                size_t vlen = 0;
-                int v = next_token(text, n, &pos, value, &vlen);
-                if (v == HR_EPARSE)
-                    break;
-                if (v == 0 || vlen >= TOKEN_MAX)
-                    return hr_error_set(err, HR_EPARSE, "--comfy-args: --reserve-vram needs a number of GB");
-            }
+        if (strcmp(tok, "--reserve-vram") == 0 || strcmp(tok, "--vram-headroom") == 0) {
             uint64_t bytes = 0;
-            int pr = parse_gib(value, &bytes);
-            if (pr < 0)
-                return hr_error_set(err, pr, "--comfy-args: --reserve-vram '%s': expected a number of GB such as 1.5",
-                                    value);
-            out->reserve_vram_bytes = bytes;
-            out->reserve_vram_given = true;
-        } else {
+            int gr = gib_value(text, n, &pos, tok, inline_value, &bytes, err);
+            if (gr < 0)
+                return gr;
+            if (strcmp(tok, "--reserve-vram") == 0) {
+                out->reserve_vram_bytes = bytes;
+                out->reserve_vram_given = true;
+            } else {
+                out->vram_headroom_bytes = bytes;
+                out->vram_headroom_given = true;
+            }
+        } else if (strcmp(tok, "--fast") == 0) {
+            /* --fast takes an optional list of features; only dynamic_vram moves memory. */
+            if (inline_value && strstr(inline_value, "dynamic_vram"))
+                out->enable_dynamic_vram = true;
+            size_t peek = pos, flen = 0;
+            char feat[TOKEN_MAX];
+            while (!inline_value && next_token(text, n, &peek, feat, &flen) == 1 && feat[0] != '-') {
+                if (flen < TOKEN_MAX && strcmp(feat, "dynamic_vram") == 0)
+                    out->enable_dynamic_vram = true;
+                pos = peek;
+            }
+        } else if (!flag_switch(tok, out)) {
             known = false;
         }
         if (known)
@@ -165,6 +221,12 @@ void hr_comfy_args_describe(const hr_comfy_args *a, char *out, size_t n)
         {a->lowvram, "--lowvram"}, {a->novram, "--novram"}, {a->cpu, "--cpu"},
         {a->disable_smart_memory, "--disable-smart-memory"}, {a->highvram, "--highvram"},
         {a->gpu_only, "--gpu-only"}, {a->reserve_vram_given, "--reserve-vram"},
+        {a->disable_pinned_memory, "--disable-pinned-memory"}, {a->disable_dynamic_vram, "--disable-dynamic-vram"},
+        {a->enable_dynamic_vram, "--enable-dynamic-vram"}, {a->disable_mmap, "--disable-mmap"},
+        {a->high_ram, "--high-ram"}, {a->cpu_vae, "--cpu-vae"}, {a->cache == HR_CACHE_NONE, "--cache-none"},
+        {a->cache == HR_CACHE_CLASSIC, "--cache-classic"}, {a->cache == HR_CACHE_LRU, "--cache-lru"},
+        {a->cache == HR_CACHE_RAM, "--cache-ram"}, {a->vram_headroom_given, "--vram-headroom"},
+        {a->unet_dtype_bytes == 1, "--fp8-unet"},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         if (!f[i].on)

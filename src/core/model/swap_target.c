@@ -66,6 +66,49 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
     return HR_TRI_NO;
 }
 
+/* Is path d itself or below it? */
+static bool under(const char *path, const char *d)
+{
+    size_t k = strlen(d);
+    return strncmp(path, d, k) == 0 && (path[k] == '\0' || path[k] == '/' || (k == 1 && d[0] == '/'));
+}
+
+hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, char *why, size_t n)
+{
+    static const struct {
+        const char *dir;
+        const char *who;
+    } cleared[] = {
+        {"/tmp", "systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot"},
+        {"/var/tmp", "systemd-tmpfiles deletes old files there"},
+        {"/run", "it lives in RAM and is emptied at boot"},
+        {"/var/run", "it lives in RAM and is emptied at boot"},
+        {"/dev/shm", "it lives in RAM and is emptied at boot"},
+        {"/var/cache", "package managers and cleaners empty it"},
+    };
+    if (os != HR_OS_LINUX || !path)
+        return HR_TRI_NO;
+    for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++) {
+        const char *d = cleared[i].dir;
+        if (!under(path, d))
+            continue;
+        bool hit;
+        if (mount_point) {
+            hit = under(d, mount_point);   /* the emptied directory is on this file system */
+        } else {
+            const char *slash = strrchr(path, '/');
+            size_t parent = slash ? (size_t)(slash - path) : 0;
+            hit = strcmp(path, d) == 0 || (parent == strlen(d) && strncmp(path, d, parent) == 0);
+        }
+        if (hit) {
+            snprintf(why, n, "%s: %s, and a swap file deleted under the system leaves the next boot without "
+                     "swap", cleared[i].dir, cleared[i].who);
+            return HR_TRI_YES;
+        }
+    }
+    return HR_TRI_NO;
+}
+
 hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n)
 {
     if (v->can_hold_swap == HR_TRI_NO) {
@@ -75,6 +118,8 @@ hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n
     hr_tri t = hr_swap_fs_capable(os, v->dev.fs_type, v->fs_devices, v->read_only, why, n);
     if (t != HR_TRI_YES)
         return t;
+    if (hr_swap_dir_cleared(os, v->dev.mount_point, v->dev.mount_point, why, n) == HR_TRI_YES)
+        return HR_TRI_NO;
     if (os == HR_OS_WINDOWS && v->can_hold_swap != HR_TRI_YES) {
         snprintf(why, n, "the kind of drive is not known (a paging file needs a fixed local disk)");
         return HR_TRI_UNKNOWN;

@@ -29,8 +29,18 @@
 hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only,
                           char *why, size_t n);
 
+/* Linux: is path (a directory or a file) in a place the boot or a cleaner empties? /tmp
+ * (tmpfs, or cleared by systemd-tmpfiles' tmp.conf), /var/tmp (systemd-tmpfiles, by age), /run
+ * and /dev/shm (RAM), /var/cache (package managers and cleaners empty it). A swap file there is
+ * deleted while fstab still names it: the next boot has no swap (issue 10). mount_point is the
+ * file system path is on: a file system mounted below /tmp is not the one the cleaners empty
+ * (they stay on one file system). NULL when not known: then only a path directly in one of
+ * those directories counts. YES sets why. */
+hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, char *why, size_t n);
+
 /* The rule for a volume of a snapshot: what the probe recorded (a drive type that cannot hold
- * one: removable, network, RAM disk) and the file-system rule. On Windows a drive whose type
+ * one: removable, network, RAM disk), the file-system rule, and (Linux) a mount point the boot
+ * or a cleaner empties (hr_swap_dir_cleared). On Windows a drive whose type
  * is not known is UNKNOWN (a paging file needs a fixed local disk). */
 hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n);
 

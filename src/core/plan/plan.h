@@ -43,6 +43,8 @@
 #define HR_PLAN_DUMP_FILE_MAX ((uint64_t)16 << 30)
 /* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
 #define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
+/* The smallest file the plan puts on an SSD short of room rather than go to an HDD (S3.3). */
+#define HR_PLAN_SSD_MIN_BYTES ((uint64_t)4 << 30)
 /* Linux: the swap file's name in the chosen directory — the name `headroom apply` gives it
  * (and the one it moves to when resizing its own). */
 #define HR_PLAN_SWAP_NAME "headroom.swap"
@@ -129,6 +131,10 @@ typedef struct hr_plan_facts {
     bool cgroup_limited;
     bool wsl2;
     uint64_t disk_paging_bytes;  /* current disk paging / swap; HR_UNKNOWN if unknown */
+    /* A change waits for a restart (S5.1): Windows' registry names other paging files than
+     * those in use; Linux /etc/fstab names a swap file that is not active. */
+    bool restart_pending;
+    uint64_t configured_paging_bytes; /* the paging / swap configured (maximum); HR_UNKNOWN */
 } hr_plan_facts;
 
 /* A place the file could go, with the verdict and its reasons. */
@@ -145,8 +151,11 @@ typedef struct hr_plan_candidate {
     bool eligible;                   /* can hold it at all */
     bool fits_fixed;                 /* room for initial = maximum, keeping the reserve */
     bool fits_range;                 /* room for the range's initial size only */
+    bool ssd_short;                  /* an SSD short of room, chosen over an HDD with room (S3.3) */
     hr_tri ssd;                      /* YES solid state, NO rotational */
     bool is_system;
+    bool fixed_known;                /* known to be a fixed, local disk (not unknown: Wine's Z:, a
+                                      * network drive, a device that could not be asked) */
     uint64_t free_bytes;             /* now, plus any paging file there that will be replaced */
     uint64_t total_bytes;
     uint64_t reserve_bytes;          /* what must stay free */
@@ -172,6 +181,9 @@ typedef struct hr_plan_recommended {
     char target_path[HR_SNAP_PATH_MAX];
     char target_advice[HR_PLAN_TEXT_MAX]; /* when no target: what kind of drive to pick */
     uint64_t add_bytes;              /* Linux: size of the new swap file (recommended − swap kept) */
+    bool room_capped;                /* less than the rules ask: the chosen drive has no room for more */
+    uint64_t wanted_bytes;           /* what the rules ask before the cap (= maximum when not capped) */
+    char last_resort[HR_SNAP_PATH_MAX]; /* an HDD with room, passed over for a smaller file on an SSD */
     int reason_count;
     hr_plan_line reasons[HR_PLAN_MAX_REASONS];  /* why this size */
 } hr_plan_recommended;

@@ -2,6 +2,8 @@
  * it came from. */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/size.h"
+
 #include <string.h>
 
 /* The GPU facts: the largest dedicated VRAM; integrated-only machines read as 0. */
@@ -35,6 +37,61 @@ static void gpu_facts(const hr_snapshot *snap, hr_plan_facts *f)
         f->integrated_gpu = true;
         f->vram_source = "this machine (integrated GPU)";
     }
+}
+
+static bool in_use(const hr_snapshot *snap, const char *path, bool win)
+{
+    for (int j = 0; j < snap->paging_count; j++)
+        if (win ? hr_same_drive(snap->paging[j].path, path) : strcmp(snap->paging[j].path, path) == 0)
+            return true;
+    return false;
+}
+
+/* What is configured, and whether it differs from what is in use (S5.1). Windows: a
+ * configured file not in use, one in use that is no longer configured, or one whose size is
+ * not what the registry says; Linux: an fstab swap file that is not active. */
+static void configured_facts(const hr_snapshot *snap, hr_plan_facts *f)
+{
+    const hr_paging_config *cfg = &snap->paging_config;
+    const bool win = f->os == HR_OS_WINDOWS;
+    f->configured_paging_bytes = HR_UNKNOWN;
+    if (!cfg->s.ok || !snap->paging_s.ok || cfg->automatic == HR_TRI_YES)
+        return;
+    uint64_t total = 0;
+    bool sizes_known = true;
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *e = &cfg->entries[i];
+        if (e->mode == HR_PAGING_MODE_AUTOMATIC)
+            return;
+        if (!win && (e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0))
+            continue;   /* partitions: fstab and /proc/swaps may name them differently */
+        if (e->maximum_bytes == HR_UNKNOWN)
+            sizes_known = false;
+        else
+            total = hr_sat_add(total, e->maximum_bytes);
+        if (!in_use(snap, e->path, win)) {
+            f->restart_pending = true;
+            continue;
+        }
+        if (!win || e->mode != HR_PAGING_MODE_CUSTOM || e->initial_bytes == HR_UNKNOWN)
+            continue;
+        for (int j = 0; j < snap->paging_count; j++) {
+            const hr_paging *pg = &snap->paging[j];
+            if (hr_same_drive(pg->path, e->path) && pg->size_bytes != HR_UNKNOWN &&
+                (pg->size_bytes + HR_MIB < e->initial_bytes || pg->size_bytes > e->maximum_bytes + HR_MIB))
+                f->restart_pending = true;
+        }
+    }
+    if (win)
+        for (int j = 0; j < snap->paging_count; j++) {
+            bool configured = false;
+            for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++)
+                configured |= hr_same_drive(snap->paging[j].path, cfg->entries[i].path);
+            if (!configured)
+                f->restart_pending = true;
+        }
+    if (sizes_known)
+        f->configured_paging_bytes = total;
 }
 
 void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan_facts *f)
@@ -83,6 +140,7 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
                             snap->cgroup.memory_max_bytes != HR_UNLIMITED;
         f->wsl2 = snap->platform.wsl2 == HR_TRI_YES;
         f->disk_paging_bytes = hr_snapshot_disk_paging_known(snap);
+        configured_facts(snap, f);
     }
 }
 

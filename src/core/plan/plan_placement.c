@@ -79,6 +79,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     if (v->dev.virtual_disk && c->ssd == HR_TRI_NO)
         c->ssd = HR_TRI_UNKNOWN;   /* a paravirtual disk's rotational flag says nothing of the host */
     c->is_system = v->is_system;
+    c->fixed_known = v->dev.removable == HR_TRI_NO && v->dev.usb != HR_TRI_YES;
     c->total_bytes = v->dev.fs_total_bytes;
     c->existing_bytes = existing_on(snap, os, v);
     /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
@@ -115,6 +116,9 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         C(c, "hdd|S3.3", "rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck");
     else
         C(c, "kind-unknown|S3.3", "whether it is an SSD or an HDD is not known");
+    if (c->eligible && !c->fixed_known)
+        C(c, "fixed-unknown|S5.4", "whether this is a fixed local disk is not known (a network or mapped drive, "
+                                   "or one that could not be asked): ranked below the disks known to be fixed");
     if (c->is_system)
         C(c, "system|S3.3", "the system drive: paging shares its I/O with the system and with model loading");
     else
@@ -135,13 +139,16 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         /* Room for less than the maximum, but at least half of it: the plan caps the size
          * at what fits rather than let a file grow into the reserve (S6). */
         c->fits_range = !c->fits_fixed && hr_room_largest(c->total_bytes, c->free_bytes) >= range_initial;
+        /* Less than half, but a few GB: a smaller file and making room beats none (S4.3). */
+        c->ssd_short = !c->fits_fixed && !c->fits_range &&
+                       hr_room_largest(c->total_bytes, c->free_bytes) >= HR_PLAN_SSD_MIN_BYTES;
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
             C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
               c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
               mx, rs);
-        } else if (c->fits_range) {
+        } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
             C(c, "room-smaller|S6", "%s free: room for a %s file at most, not for %s (keep at least %s free)",
@@ -157,7 +164,7 @@ static int tier(const hr_plan_candidate *c)
 {
     if (!c->eligible)
         return 3;
-    if (c->fits_fixed || c->fits_range)
+    if (c->fits_fixed || c->fits_range || c->ssd_short)
         return 0;
     if (c->free_bytes == HR_UNKNOWN)
         return 1;
@@ -175,6 +182,8 @@ static int compare(const void *pa, const void *pb)
     int d;
     if ((d = tier(a) - tier(b)) != 0)
         return d;
+    if (a->fixed_known != b->fixed_known)
+        return a->fixed_known ? -1 : 1;   /* S5.4: never a drive that may go away */
     if ((d = ssd_order(a->ssd) - ssd_order(b->ssd)) != 0)
         return d;
     if (a->fits_fixed != b->fits_fixed)
@@ -289,6 +298,8 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                 continue;   /* replaced in place by the new size */
             if (p->dump_file[0] && hr_same_drive(pg->path, p->dump_file) && !on_usb)
                 continue;   /* kept for crash dumps (X.dump) */
+            if (p->facts.restart_pending && !configured_on(snap, pg->path) && !on_usb)
+                continue;   /* no longer configured: it goes away at the restart (S5.1) */
             if (!r->target_known && !on_usb)
                 continue;
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS,
@@ -340,11 +351,39 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
     }
 }
 
+/* S3.3 / S4.3: an SSD short of room for the full size, with room for at least 4 GB, comes
+ * before an HDD that has room — a smaller file on the SSD, and making room there; the HDD is a
+ * stated last resort. */
+static void ssd_before_hdd(hr_plan *p)
+{
+    if (p->candidate_count < 2)
+        return;
+    hr_plan_candidate *best = &p->candidates[0];
+    if (!best->eligible || best->ssd != HR_TRI_NO || tier(best) != 0)
+        return;
+    for (int i = 1; i < p->candidate_count; i++) {
+        hr_plan_candidate *c = &p->candidates[i];
+        if (!c->eligible || c->ssd != HR_TRI_YES || c->free_bytes == HR_UNKNOWN || c->total_bytes == HR_UNKNOWN ||
+            hr_room_largest(c->total_bytes, c->free_bytes) < HR_PLAN_SSD_MIN_BYTES)
+            continue;
+        hr_strlcpy(p->recommended.last_resort, best->target, sizeof p->recommended.last_resort);
+        hr_plan_candidate keep = *c;
+        keep.ssd_short = true;
+        memmove(&p->candidates[1], &p->candidates[0], (size_t)i * sizeof keep);
+        p->candidates[0] = keep;
+        int rank = 0;
+        for (int k = 0; k < p->candidate_count; k++)
+            p->candidates[k].rank = p->candidates[k].eligible ? ++rank : 0;
+        return;
+    }
+}
+
 void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
     (void)in;
     hr_plan_recommended *r = &p->recommended;
     r->add_bytes = r->maximum_bytes;
+    r->wanted_bytes = r->maximum_bytes;
     if (p->facts.wsl2) {
         /* WSL 2: the Linux VM's swap is a file Windows makes from .wslconfig. */
         r->target_known = true;
@@ -366,19 +405,21 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
         p->candidates[i].rank = p->candidates[i].eligible ? ++rank : 0;
     prefer_configured(snap, p);
 
+    ssd_before_hdd(p);
     const hr_plan_candidate *best = n ? &p->candidates[0] : NULL;
+    r->wanted_bytes = r->maximum_bytes;
     if (p->facts.in_container) {
         /* Swap is the host's: a container cannot swapon (no CAP_SYS_ADMIN), and a file on a
          * bind-mounted host disk would still be switched on by the host. */
         snprintf(r->target_advice, sizeof r->target_advice,
                  "the host (not this container): run headroom plan there");
-    } else if (!best || tier(best) > 1) {
+    } else if (!best || (tier(best) > 1 && !best->ssd_short)) {
         advise_kind(p);
     } else {
         r->target_known = true;
         hr_strlcpy(r->target, best->target, sizeof r->target);
         hr_strlcpy(r->target_path, best->path, sizeof r->target_path);
-        if (!best->fits_fixed && best->fits_range) {
+        if (!best->fits_fixed && (best->fits_range || best->ssd_short)) {
             /* Less room than the maximum needs with the reserve kept: the largest file that
              * keeps it (apply refuses more, and a file grown into the last free space stalls
              * the run: S6). */
@@ -390,9 +431,33 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
             hr_size_gb(r->maximum_bytes, a, sizeof a);
             hr_size_gb(was, b, sizeof b);
             hr_size_gb(best->reserve_bytes, rs, sizeof rs);
-            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                             "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
-                             "(free more space there for the full %s)", best->target, a, rs, b, a, b);
+            r->room_capped = true;
+            for (int i = 1; i < n && !r->last_resort[0] && best->ssd == HR_TRI_YES; i++)
+                if (p->candidates[i].eligible && p->candidates[i].ssd == HR_TRI_NO && p->candidates[i].fits_fixed)
+                    hr_strlcpy(r->last_resort, p->candidates[i].target, sizeof r->last_resort);
+            bool any_fits = false;
+            for (int i = 0; i < n; i++)
+                any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
+            if (any_fits)
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
+                                 "(free more space there for the full %s)", best->target, a, rs, b, a, b);
+            else if (best->ssd == HR_TRI_YES)
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 best->target, a, rs, a, b);
+            else
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                                 "no room for the recommended %s on any drive: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 best->target, a, rs, a, b);
+            if (r->last_resort[0])
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
+                                 "a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
+                                 "be slower than none. Make room on %s (free space, or shrink a volume in Disk "
+                                 "Management to make a partition for it — S4.3); the HDD only as a last resort",
+                                 r->last_resort, best->target);
         }
     }
     keep_what_meets(snap, p);

@@ -66,6 +66,16 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     const hr_plan_recommended *r = &p->recommended;
     char mx[32];
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
+    if (windows_already(snap, p) && p->facts.restart_pending) {
+        /* Set already, not yet in effect: the one step left is the restart (S5.1). */
+        step(p, "restart|S5.1", NULL,
+             "restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
+             "old session and the paging file in use. %s is already set to %s; it takes effect at the restart",
+             r->target, mx);
+        step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
+             "after the restart check the new file is in use (PowerShell), or run headroom status");
+        return;
+    }
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
         if (p->dump_file[0])

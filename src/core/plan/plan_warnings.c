@@ -134,6 +134,14 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
         W("zswap-no-swap|X.zram", "zswap is on but there is no disk swap behind it, so it does nothing");
 }
 
+static bool any_ssd(const hr_plan *p)
+{
+    for (int i = 0; i < p->candidate_count; i++)
+        if (p->candidates[i].eligible && p->candidates[i].ssd == HR_TRI_YES)
+            return true;
+    return false;
+}
+
 void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
     (void)in;
@@ -176,9 +184,14 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         W("no-target|S3.3",
           "no drive here can take a %s file (see the candidates): free space on an SSD, or add one",
           (hr_size_gb(r->maximum_bytes, a, sizeof a), a));
-    if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
+    if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO && !any_ssd(p))
         W("hdd-only|S3.3",
           "only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none");
+    else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
+        W("hdd-last-resort|S3.3",
+          "%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD (free "
+          "space, or shrink a volume in Disk Management to make a partition for it — S4.3) and move it there",
+          r->target);
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
             const hr_paging *pg = &snap->paging[i];

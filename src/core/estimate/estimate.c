@@ -1,0 +1,1127 @@
+/* headroom — the workflow simulation: ComfyUI's memory manager, step by step (rule X.comfymem,
+ * docs/memory-model.md). Every quantity is a double of bytes inside; the report holds bytes. */
+#include "core/estimate/estimate_internal.h"
+
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIBD (1024.0 * 1024.0 * 1024.0)
+#define MIBD (1024.0 * 1024.0)
+
+/* The parameters the model is unsure of: one set per end of the range. */
+typedef struct params {
+    double baseline_ram;      /* Python + torch + CUDA libraries, private */
+    double win_commit_extra;  /* Windows: commit the DLLs and the CUDA runtime charge beyond RSS */
+    double cuda_ctx;          /* VRAM the CUDA context takes before any tensor */
+    double act_scale;         /* real activations against ComfyUI's estimate */
+    double lora_scale;        /* LoRA coverage against the architecture's typical one */
+    double buffer_frac;       /* offload cast buffer, share of the model */
+    bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
+} params;
+
+static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true};
+static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false};
+static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true};
+
+typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
+
+typedef struct msim {
+    bool alive;
+    bool loaded;              /* in ComfyUI's current_loaded_models */
+    double mem;               /* in-memory bytes (dtype rules) */
+    double resident;          /* in VRAM */
+    double pinned;
+    double lora_cov;          /* share of its weights patched by LoRAs (legacy backups) */
+    int last_use;
+    int first_use;
+    bool touched;             /* its file pages were read */
+    bool cpu_only;            /* runs on the CPU (TE with --lowvram in legacy, device=cpu) */
+} msim;
+
+typedef struct sim {
+    const hr_est_input *in;
+    const hr_est_machine *m;
+    const hr_comfy_args *a;
+    params p;
+    hr_estimate *out;         /* NULL for a range run: only the peaks are kept */
+    hr_est_regime regime;
+    vram_state vs;
+    double reserve;           /* EXTRA_RESERVED_VRAM */
+    double ratio;             /* MIN_WEIGHT_MEMORY_RATIO */
+    double pin_cap;           /* MAX_PINNED_MEMORY (0: none) */
+    double vram_total;
+    double vram_other;
+    int cache;                /* effective hr_comfy_cache */
+    bool new_clamp;           /* load formula of 0.3.6x+ (no 128 MiB floor) */
+    bool async_buffer;        /* 0.3.76+: offload cast buffer reserved */
+    int version;              /* major*10000 + minor*100 + patch */
+    msim ms[HR_EST_MAX_MODELS];
+    double outputs;           /* cached LATENT / IMAGE tensors in RAM */
+    double outputs_vram;      /* --gpu-only: they sit in VRAM */
+    double transient_ram;     /* this step only */
+    double act_vram;          /* this step only */
+    double buffer_vram;       /* this step only */
+    double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
+    int peak_vram_op, peak_ram_op, peak_commit_op;
+    /* verdict facts */
+    double oom_need;          /* the most VRAM some step could not do without */
+    int oom_op;
+    double tiled_need;
+    int tiled_op;
+    int step_note_op;
+} sim;
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+static double dmin(double a, double b) { return a < b ? a : b; }
+static uint64_t u64(double v) { return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v; }
+
+static int version_num(const hr_est_machine *m)
+{
+    if (!m->version_known)
+        return 2700;   /* the newest read (0.27.0) */
+    return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
+}
+#define V(a, b, c) ((a) * 10000 + (b) * 100 + (c))
+
+void hr_est_machine_init(hr_est_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    m->os = HR_OS_LINUX;
+    m->vendor = HR_GPU_NVIDIA;
+    m->ram_bytes = 32 * HR_GIB;
+    m->vram_bytes = 12 * HR_GIB;
+    m->vram_other_bytes = HR_UNKNOWN;
+    m->commit_limit_bytes = HR_UNKNOWN;
+    m->swap_bytes = HR_UNKNOWN;
+    m->fp8_compute = HR_TRI_UNKNOWN;
+}
+
+void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
+{
+    m->os = s->platform.os;
+    m->wsl = s->platform.wsl2 == HR_TRI_YES;
+    if (s->ram.total_bytes != HR_UNKNOWN)
+        m->ram_bytes = s->ram.total_bytes;
+    if (s->commit.limit_bytes != HR_UNKNOWN) {
+        m->commit_limit_bytes = s->commit.limit_bytes;
+        m->commit_enforced = s->commit.enforced == HR_TRI_YES || s->platform.os == HR_OS_WINDOWS;
+    }
+    uint64_t swap = 0;
+    bool swap_known = s->paging_s.ok;
+    for (int i = 0; i < s->paging_count && i < HR_MAX_PAGING; i++)
+        if (s->paging[i].kind != HR_PAGING_ZRAM && s->paging[i].size_bytes != HR_UNKNOWN)
+            swap += s->paging[i].size_bytes;
+    if (swap_known)
+        m->swap_bytes = swap;
+    const hr_gpu *best = NULL;
+    for (int i = 0; i < s->gpus.count && i < HR_MAX_GPUS; i++) {
+        const hr_gpu *g = &s->gpus.gpu[i];
+        if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
+            (!best || g->vram_total_bytes > best->vram_total_bytes))
+            best = g;
+    }
+    if (best) {
+        m->vram_bytes = best->vram_total_bytes;
+        hr_est_vendor v;
+        if (hr_est_vendor_parse(best->vendor, &v))
+            m->vendor = v;
+    } else if (s->gpus.s.ok && s->gpus.count == 0) {
+        m->vram_bytes = 0;
+        m->vendor = HR_GPU_NONE;
+    }
+}
+
+/* ---- dtype rules (§2.7 of the reference; ComfyUI unet_dtype, text_encoder_dtype, vae_dtype) ---- */
+
+static double max_vram_for_weights(const hr_est_machine *m, double reserve)
+{
+    return (double)m->vram_bytes * 0.88 - (0.8 * GIBD + reserve);
+}
+
+static double reserve_bytes(const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (a && a->reserve_vram_given)
+        return (double)a->reserve_vram_bytes;
+    if (m->os == HR_OS_WINDOWS)
+        return (m->vram_bytes > 15 * HR_GIB ? 700.0 : 600.0) * MIBD;
+    return 400.0 * MIBD;
+}
+
+uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a)
+{
+    int fd = mod->file_dtype_bytes;
+    double np = (double)mod->params;
+    if (np <= 0 && fd > 0)
+        np = (double)mod->file_bytes / fd;
+    if (mod->format == HR_FMT_GGUF || fd == 0 || mod->fp8_scaled)
+        return mod->file_bytes;                      /* kept as stored */
+    bool cpu = (a && a->cpu) || m->vendor == HR_GPU_NONE;
+    switch (mod->kind) {
+    case HR_EST_DIFFUSION: {
+        if (cpu)
+            return u64(np * 4);                  /* should_use_fp16() is false on the CPU */
+        if (a && a->unet_dtype_bytes)
+            return u64(np * a->unet_dtype_bytes);
+        if (mod->weight_dtype == HR_WDT_FP8)
+            return u64(np * 1);
+        if (fd == 1) {
+            /* fp8 kept where the GPU computes in fp8, or where 16-bit would not fit the card */
+            bool keep = m->fp8_compute != HR_TRI_NO ||
+                        np * 2 > max_vram_for_weights(m, reserve_bytes(m, a));
+            return u64(np * (keep ? 1 : 2));
+        }
+        return u64(np * 2);
+    }
+    case HR_EST_TEXT_ENCODER: {
+        int want = a && a->te_dtype_bytes ? a->te_dtype_bytes : 2;
+        return u64(np * (fd < want ? fd : want));
+    }
+    case HR_EST_VAE: {
+        int want = a && a->vae_dtype_bytes ? a->vae_dtype_bytes : (cpu ? 4 : 2);
+        return u64(np * want);
+    }
+    case HR_EST_CLIP_VISION:
+    case HR_EST_CONTROLNET:
+        return u64(np * (fd < 2 ? fd : 2));
+    case HR_EST_UPSCALER:
+    case HR_EST_LORA:
+    default:
+        return mod->file_bytes;
+    }
+}
+
+/* ---- state helpers ---- */
+
+static double sum_resident(const sim *s)
+{
+    double v = 0;
+    for (int i = 0; i < s->in->model_count; i++)
+        if (s->ms[i].alive)
+            v += s->ms[i].resident;
+    return v;
+}
+
+static double vram_free(const sim *s)
+{
+    return s->vram_total - s->p.cuda_ctx - s->vram_other - sum_resident(s) - s->outputs_vram;
+}
+
+static bool legacy_like(const sim *s)
+{
+    return s->regime == HR_REGIME_LEGACY;
+}
+
+/* Private RAM held by weights: legacy and CPU keep the part not in VRAM; DynamicVRAM maps the
+ * files (page cache) and only pins are private. LoRA backups keep the original of each
+ * patched weight that sits in VRAM. */
+static double weights_ram(const sim *s, double *pinned_out)
+{
+    double v = 0, pinned = 0;
+    for (int i = 0; i < s->in->model_count; i++) {
+        const msim *x = &s->ms[i];
+        if (!x->alive)
+            continue;
+        if (s->regime == HR_REGIME_DYNAMIC) {
+            v += x->pinned;
+        } else {
+            v += dmax(0, x->mem - x->resident);
+            if (legacy_like(s))
+                v += x->resident * x->lora_cov;
+        }
+        pinned += x->pinned;
+    }
+    if (pinned_out)
+        *pinned_out = pinned;
+    return v;
+}
+
+static double ram_now(const sim *s, double *pinned)
+{
+    return s->p.baseline_ram + weights_ram(s, pinned) + s->outputs + s->transient_ram;
+}
+
+static double page_cache_now(const sim *s, double ram_private)
+{
+    double v = 0;
+    for (int i = 0; i < s->in->model_count; i++)
+        if (s->ms[i].touched)
+            v += (double)s->in->model[i].file_bytes;
+    double room = (double)s->m->ram_bytes - ram_private;
+    return dmin(v, dmax(0, room));
+}
+
+static void touch(sim *s, int i)
+{
+    s->ms[i].touched = true;
+}
+
+/* ---- eviction: free_memory() ---- */
+
+static void unload_full(sim *s, int i)
+{
+    s->ms[i].resident = 0;
+    s->ms[i].pinned = s->regime == HR_REGIME_DYNAMIC ? s->ms[i].pinned : 0;
+    s->ms[i].loaded = false;
+}
+
+/* Evict models not in keep[] until `required` bytes of VRAM are free. Order: the most
+ * offloaded first, then the smallest (ComfyUI sorts (-offloaded, refcount, size)). Smart
+ * memory unloads only what is needed; --disable-smart-memory unloads whole models. */
+static void free_memory(sim *s, double required, const bool *keep)
+{
+    for (;;) {
+        if (vram_free(s) >= required && !s->a->disable_smart_memory)
+            return;
+        int best = -1;
+        double best_off = 0, best_mem = 0;
+        for (int i = 0; i < s->in->model_count; i++) {
+            const msim *x = &s->ms[i];
+            if (!x->alive || !x->loaded || x->resident <= 0 || (keep && keep[i]))
+                continue;
+            /* --highvram: a diffusion model's offload device is the GPU; --gpu-only: all */
+            if ((s->vs == VS_HIGH_VRAM && s->in->model[i].kind == HR_EST_DIFFUSION) || s->a->gpu_only)
+                continue;
+            double off = x->mem - x->resident;
+            if (best < 0 || off > best_off || (off == best_off && x->mem < best_mem)) {
+                best = i;
+                best_off = off;
+                best_mem = x->mem;
+            }
+        }
+        if (best < 0)
+            return;
+        double need = required - vram_free(s);
+        msim *x = &s->ms[best];
+        if (!s->a->disable_smart_memory && need < x->resident) {
+            x->resident -= need;   /* partially_unload(): back to RAM, module by module */
+            return;
+        }
+        unload_full(s, best);
+    }
+}
+
+static void add_load(sim *s, int i, const hr_est_op *op, bool dynamic, double usable, double loaded,
+                     double buffer)
+{
+    if (!s->out || s->out->load_count >= HR_EST_MAX_LOADS)
+        return;
+    hr_est_load *l = &s->out->load[s->out->load_count++];
+    memset(l, 0, sizeof *l);
+    hr_strlcpy(l->model, s->in->model[i].name, sizeof l->model);
+    hr_strlcpy(l->node_id, op->node_id, sizeof l->node_id);
+    l->dynamic = dynamic;
+    l->usable_vram_bytes = u64(usable);
+    l->loaded_bytes = u64(loaded);
+    l->offloaded_bytes = u64(s->ms[i].mem - loaded);
+    l->partial = l->offloaded_bytes > 0;
+    l->buffer_bytes = u64(buffer);
+    l->staged_bytes = dynamic ? u64(s->ms[i].mem) : 0;
+}
+
+/* Pins for the part of model i that is not in VRAM, within the cap of this version. */
+static void pin(sim *s, int i)
+{
+    msim *x = &s->ms[i];
+    double want = dmax(0, x->mem - x->resident);
+    if (s->pin_cap <= 0 || (s->regime != HR_REGIME_DYNAMIC && s->regime != HR_REGIME_LEGACY)) {
+        x->pinned = 0;
+        return;
+    }
+    double others = 0;
+    for (int j = 0; j < s->in->model_count; j++)
+        if (j != i && s->ms[j].alive)
+            others += s->ms[j].pinned;
+    double room = s->pin_cap - others;
+    if (s->regime == HR_REGIME_DYNAMIC && s->version >= V(0, 23, 0) && !s->a->fast_disk && !s->a->high_ram) {
+        /* 0.23+: pins grow while available RAM stays above max(active headroom / 2, 2 GiB) */
+        double ram = (double)s->m->ram_bytes;
+        double headroom = dmin(10 * GIBD, dmax(2 * GIBD, ram * 0.10));
+        double used = ram_now(s, NULL) - x->pinned;
+        double avail_room = ram - used - dmax(headroom / 2, 2 * GIBD);
+        room = dmin(room, avail_room);
+    }
+    if (s->a->high_ram)
+        room = want;
+    x->pinned = dmax(0, dmin(want, room));
+}
+
+/* load_models_gpu(): make room, then load each model fully or up to its budget. */
+static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, double min_req, bool force_full,
+                            const hr_est_op *op)
+{
+    bool keep[HR_EST_MAX_MODELS] = {0};
+    for (int k = 0; k < n; k++)
+        keep[idx[k]] = true;
+    double inf = 0.8 * GIBD + s->reserve;
+
+    if (s->regime == HR_REGIME_DYNAMIC) {
+        /* Weights fault into whatever VRAM the activations leave; other models' weights give
+         * way (they are file-backed: nothing comes back into private RAM). */
+        double headroom = s->a->vram_headroom_given ? (double)s->a->vram_headroom_bytes : 0;
+        double avail = s->vram_total - s->p.cuda_ctx - s->vram_other - s->outputs_vram - mem_req - s->reserve -
+                       headroom;
+        for (int k = 0; k < n; k++) {
+            int i = idx[k];
+            msim *x = &s->ms[i];
+            double others = 0;
+            for (int j = 0; j < s->in->model_count; j++)
+                if (!keep[j] && s->ms[j].alive)
+                    others += s->ms[j].resident;
+            double room = avail - others;
+            if (room < x->mem) {  /* evict others' weights, least needed first */
+                double need = x->mem - room;
+                for (int j = 0; j < s->in->model_count && need > 0; j++) {
+                    if (keep[j] || !s->ms[j].alive || s->ms[j].resident <= 0)
+                        continue;
+                    double take = dmin(need, s->ms[j].resident);
+                    s->ms[j].resident -= take;
+                    need -= take;
+                }
+                room = avail - (others - (x->mem - room - dmax(0, need)));
+            }
+            x->resident = dmax(0, dmin(x->mem, room));
+            x->loaded = true;
+            touch(s, i);
+            pin(s, i);
+            avail -= x->resident;
+            add_load(s, i, op, true, dmax(0, room), x->resident, 0);
+        }
+        return;
+    }
+
+    double extra = dmax(inf, mem_req + s->reserve);
+    double minimum = min_req < 0 ? extra : dmax(inf, min_req + s->reserve);
+    double total = 0;
+    for (int k = 0; k < n; k++)
+        total += s->ms[idx[k]].mem - s->ms[idx[k]].resident;
+    free_memory(s, total * 1.1 + extra, keep);
+    if (vram_free(s) < minimum)
+        free_memory(s, minimum, keep);
+
+    for (int k = 0; k < n; k++) {
+        int i = idx[k];
+        msim *x = &s->ms[i];
+        touch(s, i);
+        x->loaded = true;
+        double budget = 0;   /* 0: full load */
+        bool partial_ok = (s->vs == VS_NORMAL_VRAM || s->vs == VS_LOW_VRAM) && !force_full &&
+                          s->m->vendor != HR_GPU_APPLE;
+        if (partial_ok) {
+            double loaded = x->resident;
+            double cur = vram_free(s) + loaded;
+            double lv = dmax(s->new_clamp ? 0 : 128 * MIBD,
+                             dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
+            lv -= loaded;
+            budget = lv <= 0 ? 0.1 : lv;
+        }
+        if (s->vs == VS_NO_VRAM)
+            budget = 0.1;
+        if (budget == 0) {
+            x->resident = x->mem;
+            add_load(s, i, op, false, dmax(0, vram_free(s) + x->mem), x->mem, 0);
+            pin(s, i);
+            continue;
+        }
+        double usable = budget + x->resident;
+        double buffer = 0;
+        if (usable < x->mem) {
+            buffer = s->async_buffer ? dmin(x->mem * s->p.buffer_frac, usable) : 0;
+            x->resident = dmax(0, usable - buffer);
+        } else {
+            x->resident = x->mem;
+        }
+        if (x->resident < x->mem)
+            s->buffer_vram = dmax(s->buffer_vram, s->async_buffer ? x->mem * s->p.buffer_frac : 0);
+        add_load(s, i, op, false, usable, x->resident, buffer);
+        pin(s, i);
+    }
+}
+
+/* ---- one step ---- */
+
+static void set_note(sim *s, int opi, const char *fmt, ...) HR_PRINTF(3, 4);
+static void set_note(sim *s, int opi, const char *fmt, ...)
+{
+    if (!s->out || opi >= s->out->step_count + 1)
+        return;
+    hr_est_step *st = &s->out->step[opi];
+    size_t used = strlen(st->note);
+    if (used + 3 >= sizeof st->note)
+        return;
+    if (used)
+        used += (size_t)snprintf(st->note + used, sizeof st->note - used, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->note + used, sizeof st->note - used, fmt, ap);
+    va_end(ap);
+}
+
+static hr_est_arch op_arch(const sim *s, const hr_est_op *op)
+{
+    if (op->arch != HR_ARCH_UNKNOWN)
+        return op->arch;
+    for (int k = 0; k < op->model_count; k++) {
+        int i = op->models[k];
+        if (i >= 0 && i < s->in->model_count && s->in->model[i].arch != HR_ARCH_UNKNOWN)
+            return s->in->model[i].arch;
+    }
+    return HR_ARCH_UNKNOWN;
+}
+
+static void need_vram(sim *s, double need, int opi)
+{
+    double card = s->vram_total - s->p.cuda_ctx - s->vram_other;
+    if (need > card && need - card > s->oom_need) {
+        s->oom_need = need - card;
+        s->oom_op = opi;
+    }
+}
+
+static void op_load(sim *s, const hr_est_op *op, int opi)
+{
+    for (int k = 0; k < op->model_count; k++) {
+        int i = op->models[k];
+        const hr_est_model *mod = &s->in->model[i];
+        msim *x = &s->ms[i];
+        x->alive = true;
+        if (mod->kind == HR_EST_LORA) {
+            touch(s, i);
+            if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
+                s->transient_ram += (double)mod->file_bytes;   /* kept in the node's cache */
+            continue;
+        }
+        if (s->regime == HR_REGIME_DYNAMIC) {
+            /* zero-copy mmap views: nothing private until weights are pinned */
+            continue;
+        }
+        touch(s, i);
+        if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
+            s->transient_ram += (double)mod->file_bytes;      /* the whole file copied while building */
+        if (s->regime != HR_REGIME_LEGACY)
+            continue;
+        /* Where the weights are built: the GPU when ComfyUI's initial-device rules say so. */
+        double free_v = vram_free(s);
+        double free_ram = (double)s->m->ram_bytes - ram_now(s, NULL);
+        bool on_gpu = false;
+        if (mod->kind == HR_EST_DIFFUSION) {
+            if (s->vs == VS_HIGH_VRAM)
+                on_gpu = true;
+            else if (!s->a->disable_smart_memory && s->vs != VS_NO_VRAM && free_v > free_ram && x->mem < free_v)
+                on_gpu = true;
+        } else if (mod->kind == HR_EST_TEXT_ENCODER && !x->cpu_only) {
+            if (x->mem > GIBD && free_v > free_ram * 0.5 && x->mem * 1.2 < free_v)
+                on_gpu = true;
+            if (s->a->gpu_only)
+                on_gpu = true;
+        }
+        if (on_gpu) {
+            int one = i;
+            load_models_gpu(s, &one, 1, 0, -1, true, op);
+            set_note(s, opi, HR_T("%s built directly in VRAM"), mod->name);
+            need_vram(s, sum_resident(s), opi);
+        }
+    }
+}
+
+static void op_text(sim *s, const hr_est_op *op, int opi)
+{
+    if (op->model_count < 1)
+        return;
+    int idx[4], n = 0;
+    bool cpu = s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED;
+    for (int k = 0; k < op->model_count && n < 4; k++) {
+        idx[n++] = op->models[k];
+        if (s->ms[op->models[k]].cpu_only)
+            cpu = true;
+    }
+    if (cpu) {
+        for (int k = 0; k < n; k++)
+            touch(s, idx[k]);
+        s->transient_ram += 0.5 * GIBD;   /* the encoder's activations on the CPU */
+        set_note(s, opi, "%s", HR_T("text encoder runs on the CPU"));
+        return;
+    }
+    load_models_gpu(s, idx, n, 0, -1, s->a->gpu_only, op);
+    s->act_vram = 0.3 * GIBD * s->p.act_scale;
+}
+
+static void op_sample(sim *s, const hr_est_op *op, int opi)
+{
+    hr_est_arch arch = op_arch(s, op);
+    double one = (double)hr_est_sampling_bytes(arch, &op->geom, 1);
+    double two = op->cfg ? (double)hr_est_sampling_bytes(arch, &op->geom, 2) : one;
+    int idx[4], n = 0;
+    for (int k = 0; k < op->model_count && n < 4; k++)
+        idx[n++] = op->models[k];
+    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED) {
+        for (int k = 0; k < n; k++)
+            touch(s, idx[k]);
+        s->transient_ram += two * s->p.act_scale;
+    } else {
+        load_models_gpu(s, idx, n, two, one, s->vs == VS_HIGH_VRAM, op);
+        /* cond and uncond run together when 1.5x the estimate is free (samplers.py) */
+        double act = (op->cfg && two * 1.5 < vram_free(s)) ? two : one;
+        s->act_vram = act * s->p.act_scale;
+        need_vram(s, one * s->p.act_scale + (s->vs == VS_HIGH_VRAM ? sum_resident(s) : 0), opi);
+    }
+    s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->fp16_intermediates ? 0.5 : 1.0);
+}
+
+static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
+{
+    if (op->model_count < 1)
+        return;
+    int i = op->models[0];
+    hr_est_arch arch = op_arch(s, op);
+    bool amd = s->m->vendor == HR_GPU_AMD && s->version >= V(0, 3, 60);
+    int d = s->a->vae_dtype_bytes ? s->a->vae_dtype_bytes : 2;
+    double full = decode ? (double)hr_est_vae_decode_bytes(arch, &op->geom, d, amd)
+                         : (double)hr_est_vae_encode_bytes(arch, &op->geom, d, amd);
+    hr_est_geom tile = op->geom;
+    const hr_est_arch_info *ai = hr_est_arch_info_of(arch);
+    uint32_t tpx = op->tile_px ? op->tile_px : (ai->tdown ? 256 : 512);
+    tile.width = tile.width < tpx ? tile.width : tpx;
+    tile.height = tile.height < tpx ? tile.height : tpx;
+    if (ai->tdown) {
+        uint32_t tf = op->tile_frames ? op->tile_frames : 64;
+        tile.frames = tile.frames < tf ? tile.frames : tf;
+    }
+    tile.batch = 1;
+    double tiled = decode ? (double)hr_est_vae_decode_bytes(arch, &tile, d, amd)
+                          : (double)hr_est_vae_encode_bytes(arch, &tile, d, amd);
+    double work = op->tiled ? dmin(full, tiled) : full;
+    double img = (double)(op->geom.width ? op->geom.width : 1) * (op->geom.height ? op->geom.height : 1) *
+                 (op->geom.frames ? op->geom.frames : 1) * (op->geom.batch ? op->geom.batch : 1) * 3 * 4;
+    if (s->a->fp16_intermediates)
+        img *= 0.5;
+    if (s->a->cpu_vae || s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED) {
+        touch(s, i);
+        s->transient_ram += work;
+    } else {
+        load_models_gpu(s, &i, 1, work, -1, false, op);
+        double free_v = vram_free(s);
+        if (!op->tiled && work > free_v - s->reserve) {
+            /* ComfyUI catches the OOM and retries tiled (sd.py) */
+            free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
+            if (s->ms[i].resident < s->ms[i].mem)
+                s->ms[i].resident = s->ms[i].mem;
+            if (full - (vram_free(s) - s->reserve) > s->tiled_need) {
+                s->tiled_need = full - (vram_free(s) - s->reserve);
+                s->tiled_op = opi;
+            }
+            work = tiled;
+            set_note(s, opi, "%s", HR_T("out of VRAM: retried as a tiled decode"));
+        }
+        s->act_vram = work * s->p.act_scale;
+        need_vram(s, tiled * s->p.act_scale + s->ms[i].mem, opi);
+    }
+    if (decode) {
+        if (s->a->gpu_only)
+            s->outputs_vram += img;
+        else
+            s->outputs += img;
+    } else {
+        s->outputs += hr_est_latent_bytes(arch, &op->geom);
+    }
+}
+
+static void op_upscale(sim *s, const hr_est_op *op, int opi)
+{
+    double scale = op->scale;
+    int i = op->model_count ? op->models[0] : -1;
+    if (i >= 0 && scale <= 0)
+        scale = s->in->model[i].scale;
+    if (scale <= 0)
+        scale = 4;
+    double in_img = (double)(op->geom.width ? op->geom.width : 1) * (op->geom.height ? op->geom.height : 1) *
+                    (op->geom.frames ? op->geom.frames : 1) * (op->geom.batch ? op->geom.batch : 1) * 3 * 4;
+    double out_img = in_img * scale * scale;
+    if (s->a->fp16_intermediates) {
+        in_img *= 0.5;
+        out_img *= 0.5;
+    }
+    if (op->kind == HR_OP_UPSCALE_MODEL && i >= 0) {
+        double work = 512.0 * 512 * 3 * 4 * dmax(scale, 1) * 384 + in_img;
+        if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED) {
+            s->transient_ram += work;
+        } else {
+            free_memory(s, s->ms[i].mem + work, NULL);
+            /* the upscaler is moved in and out by the node itself, not the model manager */
+            s->act_vram = s->ms[i].mem + dmin(work, dmax(0, vram_free(s) - s->ms[i].mem)) * s->p.act_scale;
+            need_vram(s, s->ms[i].mem + 128.0 * 128 * 3 * 4 * dmax(scale, 1) * 384 / 16, opi);
+        }
+        touch(s, i);
+        s->transient_ram += (double)s->in->model[i].file_bytes;  /* .pth read into RAM */
+    }
+    s->outputs += out_img;
+}
+
+static void op_lora(sim *s, const hr_est_op *op)
+{
+    if (op->model_count < 2)
+        return;
+    const hr_est_model *lora = &s->in->model[op->models[0]];
+    for (int k = 1; k < op->model_count; k++) {
+        int t = op->models[k];
+        double cov = lora->lora_coverage > 0 ? lora->lora_coverage : hr_est_arch_info_of(s->in->model[t].arch)->lora_coverage;
+        cov *= s->p.lora_scale;
+        s->ms[t].lora_cov = dmin(1.0, dmax(s->ms[t].lora_cov, cov));
+    }
+}
+
+/* RAM-pressure cache (0.23+ default, --cache-ram) and --cache-none: models no longer needed
+ * are dropped; classic keeps every output of the prompt to its end. */
+static void release(sim *s, int opi)
+{
+    double ram = (double)s->m->ram_bytes;
+    double headroom = dmin(10 * GIBD, dmax(2 * GIBD, ram * 0.10));
+    for (int i = 0; i < s->in->model_count; i++) {
+        msim *x = &s->ms[i];
+        if (!x->alive || x->last_use >= opi)
+            continue;
+        bool drop = s->cache == HR_CACHE_NONE;
+        if (s->cache == HR_CACHE_RAM && ram - ram_now(s, NULL) < headroom)
+            drop = true;
+        if (drop) {
+            x->alive = false;
+            x->resident = 0;
+            x->pinned = 0;
+            x->loaded = false;
+        }
+    }
+}
+
+static void record(sim *s, const hr_est_op *op, int opi)
+{
+    double pinned = 0;
+    double ram = ram_now(s, &pinned);
+    double vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
+    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
+        vram = 0;
+    double cache = page_cache_now(s, ram);
+    double commit = ram;
+    if (s->m->os == HR_OS_WINDOWS) {
+        commit += s->p.win_commit_extra;
+        if (s->p.wddm_commit)
+            commit += vram;
+    }
+    if (vram > s->peak_vram) {
+        s->peak_vram = vram;
+        s->peak_vram_op = opi;
+    }
+    if (ram > s->peak_ram) {
+        s->peak_ram = ram;
+        s->peak_ram_op = opi;
+    }
+    if (commit > s->peak_commit) {
+        s->peak_commit = commit;
+        s->peak_commit_op = opi;
+    }
+    s->peak_cache = dmax(s->peak_cache, cache);
+    s->peak_pinned = dmax(s->peak_pinned, pinned);
+    if (!s->out)
+        return;
+    hr_est_step *st = &s->out->step[opi];
+    hr_strlcpy(st->node_id, op->node_id, sizeof st->node_id);
+    hr_strlcpy(st->class_type, op->class_type, sizeof st->class_type);
+    st->kind = op->kind;
+    st->vram_bytes = u64(vram);
+    st->ram_bytes = u64(ram);
+    st->pinned_bytes = u64(pinned);
+    st->page_cache_bytes = u64(cache);
+    st->commit_bytes = u64(commit);
+}
+
+static void setup(sim *s)
+{
+    const hr_est_machine *m = s->m;
+    const hr_comfy_args *a = s->a;
+    s->version = version_num(m);
+    s->vram_total = (double)m->vram_bytes;
+    s->vram_other = m->vram_other_bytes != HR_UNKNOWN ? (double)m->vram_other_bytes
+                    : m->os == HR_OS_WINDOWS ? 0.5 * GIBD : 0.1 * GIBD;
+    s->reserve = reserve_bytes(m, a);
+    s->ratio = m->vendor == HR_GPU_NVIDIA ? 0.0 : 0.4;
+    s->new_clamp = s->version >= V(0, 3, 66);
+    s->async_buffer = s->version >= V(0, 3, 76) && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD);
+
+    /* VRAMState (model_management.py) */
+    if (a->cpu || m->vendor == HR_GPU_NONE || m->vram_bytes == 0)
+        s->vs = VS_DISABLED;
+    else if (m->vendor == HR_GPU_APPLE || m->macos)
+        s->vs = VS_SHARED;
+    else if (a->lowvram)
+        s->vs = VS_LOW_VRAM;
+    else if (a->novram)
+        s->vs = VS_NO_VRAM;
+    else if (a->highvram || a->gpu_only)
+        s->vs = VS_HIGH_VRAM;
+    else
+        s->vs = VS_NORMAL_VRAM;
+
+    /* The regime (main.py): DynamicVRAM on NVIDIA from 0.16 (opt-in from 0.12), not on WSL,
+     * not with the flags that pin the legacy manager. */
+    bool flags_ok = !a->disable_dynamic_vram && !a->highvram && !a->gpu_only && !a->novram && !a->cpu;
+    if (s->vs == VS_DISABLED)
+        s->regime = HR_REGIME_CPU;
+    else if (s->vs == VS_SHARED)
+        s->regime = HR_REGIME_UNIFIED;
+    else if (a->enable_dynamic_vram && s->version >= V(0, 12, 0))
+        s->regime = HR_REGIME_DYNAMIC;
+    else if (flags_ok && m->vendor == HR_GPU_NVIDIA && !m->wsl && s->version >= V(0, 16, 0))
+        s->regime = HR_REGIME_DYNAMIC;
+    else
+        s->regime = HR_REGIME_LEGACY;
+    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED)
+        s->vram_total = 0;
+
+    /* Pinned memory: NVIDIA from 0.3.69, AMD just after; 45 %/95 % of RAM until 0.19, then
+     * 40 % on Windows, 90 % elsewhere. */
+    s->pin_cap = 0;
+    bool pins = !a->disable_pinned_memory && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) &&
+                s->version >= V(0, 3, 69) && (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
+    if (pins) {
+        double share = s->version >= V(0, 19, 0) ? (m->os == HR_OS_WINDOWS ? 0.40 : 0.90)
+                                                 : (m->os == HR_OS_WINDOWS ? 0.45 : 0.95);
+        s->pin_cap = (double)m->ram_bytes * share;
+    }
+
+    /* The executor's cache. */
+    s->cache = a->cache;
+    if (a->high_ram)
+        s->cache = HR_CACHE_CLASSIC;
+    if (s->cache == HR_CACHE_DEFAULT)
+        s->cache = s->version >= V(0, 23, 0) ? HR_CACHE_RAM : HR_CACHE_CLASSIC;
+    if (s->cache == HR_CACHE_RAM && s->version < V(0, 3, 68))
+        s->cache = HR_CACHE_CLASSIC;
+
+    for (int i = 0; i < s->in->model_count; i++) {
+        const hr_est_model *mod = &s->in->model[i];
+        msim *x = &s->ms[i];
+        memset(x, 0, sizeof *x);
+        x->mem = (double)hr_est_model_bytes(mod, m, a);
+        x->first_use = -1;
+        x->last_use = -1;
+        x->cpu_only = mod->cpu_device ||
+                      (mod->kind == HR_EST_TEXT_ENCODER && s->regime == HR_REGIME_LEGACY &&
+                       (s->vs == VS_LOW_VRAM || s->vs == VS_NO_VRAM));
+    }
+    for (int o = 0; o < s->in->op_count; o++) {
+        const hr_est_op *op = &s->in->op[o];
+        for (int k = 0; k < op->model_count; k++) {
+            int i = op->models[k];
+            if (i < 0 || i >= s->in->model_count)
+                continue;
+            if (s->ms[i].first_use < 0)
+                s->ms[i].first_use = o;
+            s->ms[i].last_use = o;
+        }
+    }
+    /* a LoRA keeps its target alive as long as the patched clone is used: same last use */
+}
+
+static void run(sim *s)
+{
+    setup(s);
+    for (int o = 0; o < s->in->op_count; o++) {
+        const hr_est_op *op = &s->in->op[o];
+        if (s->out)
+            s->out->step_count = o + 1;
+        s->transient_ram = 0;
+        s->act_vram = 0;
+        s->buffer_vram = 0;
+        release(s, o);
+        switch (op->kind) {
+        case HR_OP_LOAD: op_load(s, op, o); break;
+        case HR_OP_ENCODE_TEXT:
+        case HR_OP_ENCODE_VISION: op_text(s, op, o); break;
+        case HR_OP_SAMPLE: op_sample(s, op, o); break;
+        case HR_OP_VAE_DECODE: op_vae(s, op, o, true); break;
+        case HR_OP_VAE_ENCODE: op_vae(s, op, o, false); break;
+        case HR_OP_UPSCALE_MODEL:
+        case HR_OP_IMAGE_SCALE: op_upscale(s, op, o); break;
+        case HR_OP_LORA: op_lora(s, op); break;
+        case HR_OP_OTHER: default: break;
+        }
+        record(s, op, o);
+    }
+}
+
+/* ---- verdicts ---- */
+
+static hr_est_verdict *add_verdict(hr_estimate *e, hr_est_verdict_kind k, uint64_t bytes, const char *node)
+{
+    if (e->verdict_count >= HR_EST_MAX_VERDICTS)
+        return NULL;
+    hr_est_verdict *v = &e->verdict[e->verdict_count++];
+    memset(v, 0, sizeof *v);
+    v->kind = k;
+    v->bytes = bytes;
+    hr_strlcpy(v->node_id, node ? node : "", sizeof v->node_id);
+    return v;
+}
+
+static void add_note(hr_estimate *e, const char *fmt, ...) HR_PRINTF(2, 3);
+static void add_note(hr_estimate *e, const char *fmt, ...)
+{
+    if (e->note_count >= HR_EST_MAX_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->notes[e->note_count++], HR_EST_TEXT_MAX, fmt, ap);
+    va_end(ap);
+}
+
+static void verdicts(const sim *s, hr_estimate *e)
+{
+    const hr_est_machine *m = s->m;
+    char a[32], b[32], c[32];
+    const char *node_of = "";
+    if (s->oom_need > 0) {
+        node_of = e->step[s->oom_op].node_id;
+        hr_est_verdict *v = add_verdict(e, HR_EV_GPU_OOM, u64(s->oom_need), node_of);
+        if (v) {
+            hr_size_gb(u64(s->oom_need), a, sizeof a);
+            snprintf(v->text, sizeof v->text, HR_T("GPU out of memory at node %s (%s): %s more VRAM than the card has"),
+                     node_of, e->step[s->oom_op].class_type, a);
+            if (s->vs == VS_HIGH_VRAM)
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("drop --highvram / --gpu-only so that ComfyUI can offload weights to RAM"));
+            else
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
+        }
+    }
+    if (s->tiled_need > 0) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_TILED_FALLBACK, u64(s->tiled_need), e->step[s->tiled_op].node_id);
+        if (v) {
+            snprintf(v->text, sizeof v->text,
+                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled (slower)"),
+                     e->step[s->tiled_op].node_id);
+            snprintf(v->fix, sizeof v->fix, "%s", HR_T("use VAEDecodeTiled (tile 512, or 256 for video)"));
+        }
+    }
+    /* offloading: the largest partial load per model */
+    double off_max = 0;
+    int off_i = -1;
+    for (int l = 0; l < e->load_count; l++)
+        if ((double)e->load[l].offloaded_bytes > off_max) {
+            off_max = (double)e->load[l].offloaded_bytes;
+            off_i = l;
+        }
+    double ram = (double)m->ram_bytes;
+    double os_reserve = (m->os == HR_OS_WINDOWS ? 2.5 : 1.5) * GIBD;
+    double peak_ram = (double)e->ram.value;
+    if (peak_ram > ram - os_reserve) {
+        double page = peak_ram - (ram - os_reserve);
+        hr_est_verdict *v = add_verdict(e, HR_EV_HEAVY_PAGING, u64(page), e->ram.node_id);
+        if (v) {
+            hr_size_gb(u64(page), a, sizeof a);
+            hr_size_gb(e->ram.value, b, sizeof b);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("heavy paging: the run holds %s of private RAM at node %s, about %s more than RAM can keep"),
+                     b, e->ram.node_id, a);
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     HR_T("use fp8 or GGUF weights, close other programs, and keep the paging file on an SSD"));
+        }
+    }
+    if ((double)e->pinned_peak_bytes > ram - os_reserve - 2 * GIBD && e->pinned_peak_bytes > 0) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_PINNED, e->pinned_peak_bytes, e->ram.node_id);
+        if (v) {
+            hr_size_gb(e->pinned_peak_bytes, a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"), a);
+            snprintf(v->fix, sizeof v->fix, "%s", HR_T("start ComfyUI with --disable-pinned-memory, or add RAM"));
+        }
+    }
+    /* the commit limit */
+    double need = (double)e->commit.high;
+    if (m->commit_limit_bytes != HR_UNKNOWN && m->commit_enforced) {
+        double lim = (double)m->commit_limit_bytes;
+        if ((double)e->commit.value > lim) {
+            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, u64((double)e->commit.value - lim), e->commit.node_id);
+            if (v) {
+                hr_size_gb(e->commit.value, a, sizeof a);
+                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
+                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                snprintf(v->text, sizeof v->text,
+                         HR_T("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
+                         e->commit.node_id, a, b);
+                snprintf(v->fix, sizeof v->fix,
+                         m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
+                                                : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
+                         c);
+            }
+        }
+    } else if (m->swap_bytes != HR_UNKNOWN && m->os != HR_OS_WINDOWS) {
+        double cap = ram + (double)m->swap_bytes;
+        if (peak_ram > cap) {
+            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, u64(peak_ram - cap), e->ram.node_id);
+            if (v) {
+                hr_size_gb(e->ram.value, a, sizeof a);
+                hr_size_gb(u64(cap), b, sizeof b);
+                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                snprintf(v->text, sizeof v->text,
+                         HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                         e->ram.node_id, a, b);
+                snprintf(v->fix, sizeof v->fix, HR_T("swap of at least %s (headroom plan --workflow FILE)"), c);
+            }
+        }
+    } else {
+        hr_size_gb(e->commit.high, a, sizeof a);
+        add_note(e, HR_T("the commit limit is not known: the run needs a limit (RAM + paging file) of at least %s"), a);
+    }
+    if (off_i >= 0 && off_max > 0) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_OFFLOADS, u64(off_max), e->load[off_i].node_id);
+        if (v) {
+            hr_size_gb(u64(off_max), a, sizeof a);
+            snprintf(v->text, sizeof v->text, HR_T("offloads %s of %s to RAM (it works, more slowly)"), a,
+                     e->load[off_i].model);
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
+        }
+    }
+    bool bad = false;
+    for (int i = 0; i < e->verdict_count; i++)
+        if (e->verdict[i].kind != HR_EV_OFFLOADS)
+            bad = true;
+    if (!bad) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_FITS, 0, "");
+        if (v) {
+            snprintf(v->text, sizeof v->text, "%s", HR_T("fits: the run completes within VRAM, RAM and the commit limit"));
+            v->fix[0] = '\0';
+        }
+    }
+}
+
+int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a, hr_estimate *out,
+                    hr_error *err)
+{
+    static const hr_comfy_args none;
+    if (!a)
+        a = &none;
+    if (in->model_count < 0 || in->model_count > HR_EST_MAX_MODELS || in->op_count < 0 ||
+        in->op_count > HR_EST_MAX_OPS)
+        return hr_error_set(err, HR_EINVAL, "estimate: %d models, %d steps: out of range", in->model_count,
+                            in->op_count);
+    for (int o = 0; o < in->op_count; o++) {
+        const hr_est_op *op = &in->op[o];
+        if (op->model_count < 0 || op->model_count > 4)
+            return hr_error_set(err, HR_EINVAL, "estimate: node %s: %d models", op->node_id, op->model_count);
+        for (int k = 0; k < op->model_count; k++)
+            if (op->models[k] < 0 || op->models[k] >= in->model_count)
+                return hr_error_set(err, HR_EINVAL, "estimate: node %s refers to model %d of %d", op->node_id,
+                                    op->models[k], in->model_count);
+    }
+    memset(out, 0, sizeof *out);
+    out->machine = *m;
+
+    static sim s_mid, s_lo, s_hi;   /* large; the core is single-threaded */
+    memset(&s_mid, 0, sizeof s_mid);
+    s_mid.in = in, s_mid.m = m, s_mid.a = a, s_mid.p = P_MID, s_mid.out = out;
+    run(&s_mid);
+    memset(&s_lo, 0, sizeof s_lo);
+    s_lo.in = in, s_lo.m = m, s_lo.a = a, s_lo.p = P_LOW;
+    run(&s_lo);
+    memset(&s_hi, 0, sizeof s_hi);
+    s_hi.in = in, s_hi.m = m, s_hi.a = a, s_hi.p = P_HIGH;
+    run(&s_hi);
+
+    static const char *vs_names[] = {"DISABLED", "NO_VRAM", "LOW_VRAM", "NORMAL_VRAM", "HIGH_VRAM", "SHARED"};
+    out->regime = s_mid.regime;
+    out->vram_state = vs_names[s_mid.vs];
+    out->reserve_vram_bytes = u64(s_mid.reserve);
+    out->pin_cap_bytes = u64(s_mid.pin_cap);
+    out->pinned_peak_bytes = u64(s_mid.peak_pinned);
+    for (int i = 0; i < in->model_count; i++)
+        if (in->model[i].from_catalog)
+            out->catalog_used = true;
+
+    struct { hr_est_range *r; double mid, lo, hi; int op; } t[] = {
+        {&out->vram, s_mid.peak_vram, s_lo.peak_vram, s_hi.peak_vram, s_mid.peak_vram_op},
+        {&out->ram, s_mid.peak_ram, s_lo.peak_ram, s_hi.peak_ram, s_mid.peak_ram_op},
+        {&out->commit, s_mid.peak_commit, s_lo.peak_commit, s_hi.peak_commit, s_mid.peak_commit_op},
+        {&out->page_cache, s_mid.peak_cache, s_lo.peak_cache, s_hi.peak_cache, -1},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        t[k].r->value = u64(t[k].mid);
+        t[k].r->low = u64(dmin(t[k].mid, dmin(t[k].lo, t[k].hi)));
+        t[k].r->high = u64(dmax(t[k].mid, dmax(t[k].lo, t[k].hi)));
+        if (t[k].op >= 0 && t[k].op < out->step_count) {
+            hr_strlcpy(t[k].r->node_id, out->step[t[k].op].node_id, sizeof t[k].r->node_id);
+            hr_strlcpy(t[k].r->class_type, out->step[t[k].op].class_type, sizeof t[k].r->class_type);
+        }
+    }
+    if (!m->version_known)
+        add_note(out, "%s", HR_T("ComfyUI version not known: the newest behaviour is assumed (give --comfyui-version)"));
+    if (out->catalog_used)
+        add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
+    if (s_mid.regime == HR_REGIME_DYNAMIC)
+        add_note(out, "%s", HR_T("DynamicVRAM: weights are memory-mapped; RAM holds pinned copies, the files stay in the page cache"));
+    if (m->os == HR_OS_WINDOWS)
+        add_note(out, "%s", HR_T("Windows: VRAM in use is counted against the commit limit too (WDDM); the low end leaves it out"));
+    verdicts(&s_mid, out);
+    return 0;
+}
+
+int hr_estimate_severity(const hr_estimate *e)
+{
+    int sev = 0;
+    for (int i = 0; i < e->verdict_count; i++) {
+        switch (e->verdict[i].kind) {
+        case HR_EV_GPU_OOM:
+        case HR_EV_COMMIT_EXCEEDED: sev = 2; break;
+        case HR_EV_HEAVY_PAGING:
+        case HR_EV_PINNED:
+        case HR_EV_TILED_FALLBACK: if (sev < 1) sev = 1; break;
+        default: break;
+        }
+    }
+    return sev;
+}
+
+const char *hr_est_kind_name(hr_est_kind k)
+{
+    static const char *n[] = {"diffusion_model", "text_encoder", "vae", "clip_vision", "controlnet", "upscaler", "lora"};
+    return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "model";
+}
+
+const char *hr_est_regime_name(hr_est_regime r)
+{
+    static const char *n[] = {"legacy", "dynamic_vram", "cpu", "unified"};
+    return (int)r >= 0 && (size_t)r < sizeof n / sizeof n[0] ? n[r] : "legacy";
+}
+
+const char *hr_est_verdict_name(hr_est_verdict_kind k)
+{
+    static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
+                              "commit_exceeded"};
+    return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
+}
+
+const char *hr_est_vendor_name(hr_est_vendor v)
+{
+    static const char *n[] = {"nvidia", "amd", "intel", "apple", "none"};
+    return (int)v >= 0 && (size_t)v < sizeof n / sizeof n[0] ? n[v] : "none";
+}
+
+bool hr_est_vendor_parse(const char *s, hr_est_vendor *out)
+{
+    if (!s)
+        return false;
+    static const struct { const char *name; hr_est_vendor v; } t[] = {
+        {"nvidia", HR_GPU_NVIDIA}, {"amd", HR_GPU_AMD}, {"intel", HR_GPU_INTEL},
+        {"apple", HR_GPU_APPLE}, {"none", HR_GPU_NONE}, {"cpu", HR_GPU_NONE},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (hr_str_ieq(s, t[i].name)) {
+            *out = t[i].v;
+            return true;
+        }
+    return false;
+}

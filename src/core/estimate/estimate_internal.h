@@ -1,0 +1,22 @@
+/* headroom — estimate's internal pieces, shared by its files only. */
+#ifndef HR_ESTIMATE_INTERNAL_H
+#define HR_ESTIMATE_INTERNAL_H
+
+#include "core/estimate/estimate.h"
+
+typedef struct hr_est_arch_info {
+    const char *name;
+    double factor;            /* memory_usage_factor */
+    int channels;             /* latent channels */
+    int down;                 /* spatial downscale */
+    int tdown;                /* temporal downscale; 0 for image models */
+    hr_est_vae_kind vae;
+    double lora_coverage;
+} hr_est_arch_info;
+
+const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a);
+void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *t, double *h, double *w);
+/* The LATENT tensor ComfyUI keeps in RAM (fp32). */
+double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
+
+#endif

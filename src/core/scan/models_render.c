@@ -1,0 +1,273 @@
+/* headroom — the `models` report: text (one line per file, a line per component, totals per
+ * folder) and JSON (`files[]`, bytes everywhere). */
+#include "core/scan/models_report.h"
+
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/utf8.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hr_models_report_init(hr_models_report *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void hr_models_report_free(hr_models_report *r)
+{
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+hr_models_entry *hr_models_report_add(hr_models_report *r)
+{
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        hr_models_entry *p = realloc(r->v, nc * sizeof *p);
+        if (!p)
+            return NULL;
+        r->v = p;
+        r->cap = nc;
+    }
+    hr_models_entry *e = &r->v[r->n++];
+    memset(e, 0, sizeof *e);
+    hr_model_info_init(&e->info);
+    return e;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const hr_models_entry *x = a, *y = b;
+    int c = strcmp(x->folder, y->folder);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+void hr_models_report_sort(hr_models_report *r)
+{
+    if (r->n > 1)
+        qsort(r->v, r->n, sizeof *r->v, cmp_entry);
+}
+
+static bool is_sep(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+void hr_models_folder_of(const char *path, char *out, size_t n)
+{
+    out[0] = '\0';
+    size_t len = strlen(path);
+    /* ".../models/<folder>/..." */
+    for (size_t i = 0; i + 8 <= len; i++) {
+        if ((i == 0 || is_sep(path[i - 1])) && strncmp(path + i, "models", 6) == 0 &&
+            is_sep(path[i + 6])) {
+            const char *f = path + i + 7;
+            size_t k = 0;
+            while (f[k] && !is_sep(f[k]))
+                k++;
+            if (f[k]) {   /* a folder, not the file itself */
+                snprintf(out, n, "%.*s", (int)k, f);
+            }
+        }
+    }
+    if (out[0])
+        return;
+    size_t end = len;
+    while (end > 0 && !is_sep(path[end - 1]))
+        end--;
+    if (end == 0)
+        return;
+    size_t start = end - 1;
+    while (start > 0 && !is_sep(path[start - 1]))
+        start--;
+    snprintf(out, n, "%.*s", (int)(end - 1 - start), path + start);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = p;
+    for (; *p; p++)
+        if (is_sep(*p))
+            b = p + 1;
+    return b;
+}
+
+static void params_text(uint64_t p, char *out, size_t n)
+{
+    if (p >= 1000000000ull)
+        snprintf(out, n, "%.2fB", (double)p / 1e9);
+    else if (p >= 1000000ull)
+        snprintf(out, n, "%.1fM", (double)p / 1e6);
+    else
+        snprintf(out, n, "%llu", (unsigned long long)p);
+}
+
+static void text_entry(const hr_models_entry *e, hr_buf *o)
+{
+    char sz[32], pr[32];
+    const hr_model_info *m = &e->info;
+    hr_size_gb(m->file_bytes, sz, sizeof sz);
+    if (e->error) {
+        hr_buf_printf(o, "  %s\n    %s: %s\n", base_name(e->path), HR_T("error"), e->error_msg);
+        return;
+    }
+    hr_buf_printf(o, "  %-44s %9s  %-15s %s", base_name(e->path), sz, m->kind, m->arch);
+    if (m->lora_rank)
+        hr_buf_printf(o, ", %s %u", HR_T("rank"), m->lora_rank);
+    if (m->upscale)
+        hr_buf_printf(o, ", %ux", m->upscale);
+    hr_buf_puts(o, "\n");
+    if (m->coarse) {
+        hr_buf_printf(o, "    %s %s, %s\n", hr_model_format_name(m->format),
+                      HR_T("(legacy: never unpickled; estimate is coarser)"),
+                      m->format == HR_MODEL_FMT_TORCH_ZIP ? HR_T("tensor bytes from the zip directory")
+                                                          : HR_T("file size only"));
+    } else {
+        params_text(m->params, pr, sizeof pr);
+        hr_buf_printf(o, "    %s, %zu %s, %s %s:", hr_model_format_name(m->format), m->tensors,
+                      HR_T("tensors"), pr, HR_T("params"));
+        for (size_t i = 0; i < m->n_dtypes; i++) {
+            hr_size_gb(m->dtypes[i].bytes, sz, sizeof sz);
+            hr_buf_printf(o, " %s %s%s", m->dtypes[i].name, sz,
+                          m->dtypes[i].known ? "" : HR_T(" (unknown dtype)"));
+        }
+        hr_buf_puts(o, "\n");
+    }
+    for (size_t i = 0; i < m->n_comps; i++) {
+        const hr_model_component *c = &m->comps[i];
+        hr_size_gb(c->bytes, sz, sizeof sz);
+        params_text(c->params, pr, sizeof pr);
+        hr_buf_printf(o, "      %-16s %9s  %8s %s  %s\n", c->name, sz, pr, HR_T("params"),
+                      c->arch[0] ? c->arch : "");
+    }
+    if (m->note[0])
+        hr_buf_printf(o, "    %s: %s\n", HR_T("note"), m->note);
+}
+
+static void text(const hr_models_report *r, hr_buf *o)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->n; i++)
+        total += r->v[i].info.file_bytes;
+    char sz[32];
+    hr_size_gb(total, sz, sizeof sz);
+    if (r->root[0])
+        hr_buf_printf(o, "%s %s\n", HR_T("ComfyUI:"), r->root);
+    hr_buf_printf(o, HR_T("%zu model files, %s"), r->n, sz);
+    if (r->errors)
+        hr_buf_printf(o, HR_T(" (%zu could not be read)"), r->errors);
+    hr_buf_puts(o, "\n");
+    for (size_t i = 0; i < r->n;) {
+        size_t j = i;
+        uint64_t ft = 0;
+        while (j < r->n && strcmp(r->v[j].folder, r->v[i].folder) == 0)
+            ft += r->v[j++].info.file_bytes;
+        hr_size_gb(ft, sz, sizeof sz);
+        hr_buf_printf(o, "\n%s/  (%zu %s, %s)\n", r->v[i].folder[0] ? r->v[i].folder : ".",
+                      j - i, HR_T("files"), sz);
+        for (; i < j; i++)
+            text_entry(&r->v[i], o);
+    }
+}
+
+void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
+{
+    hr_json_u64(w, "bytes", m->file_bytes);
+    hr_json_u64(w, "tensor_bytes", m->tensor_bytes);
+    if (m->coarse)
+        hr_json_null(w, "params");
+    else
+        hr_json_u64(w, "params", m->params);
+    hr_json_u64(w, "tensors", m->tensors);
+    hr_json_str(w, "format", hr_model_format_name(m->format));
+    hr_json_bool(w, "coarse", m->coarse);
+    hr_json_str(w, "kind", m->kind);
+    hr_json_str(w, "architecture", m->arch);
+    hr_json_begin_object(w, "dtypes");
+    for (size_t i = 0; i < m->n_dtypes; i++)
+        hr_json_u64(w, m->dtypes[i].name, m->dtypes[i].bytes);
+    hr_json_end_object(w);
+    hr_json_begin_array(w, "unknown_dtypes");
+    for (size_t i = 0; i < m->n_dtypes; i++)
+        if (!m->dtypes[i].known)
+            hr_json_str(w, NULL, m->dtypes[i].name);
+    hr_json_end_array(w);
+    hr_json_begin_array(w, "components");
+    for (size_t i = 0; i < m->n_comps; i++) {
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "name", m->comps[i].name);
+        hr_json_str(w, "architecture", m->comps[i].arch[0] ? m->comps[i].arch : NULL);
+        hr_json_u64(w, "bytes", m->comps[i].bytes);
+        hr_json_u64(w, "params", m->comps[i].params);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    if (m->lora_rank)
+        hr_json_u64(w, "lora_rank", m->lora_rank);
+    if (m->upscale)
+        hr_json_u64(w, "upscale", m->upscale);
+    if (m->format == HR_MODEL_FMT_GGUF) {
+        hr_json_u64(w, "gguf_version", m->gguf_version);
+        hr_json_str(w, "gguf_architecture", m->gguf_arch[0] ? m->gguf_arch : NULL);
+    }
+    hr_json_u64(w, "metadata_keys", m->metadata_keys);
+    hr_json_str(w, "note", m->note[0] ? m->note : NULL);
+}
+
+static void json(const hr_models_report *r, hr_json_writer *w)
+{
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "schema", HR_MODELS_SCHEMA);
+    hr_json_str(w, "comfyui", r->root[0] ? r->root : NULL);
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->n; i++)
+        total += r->v[i].info.file_bytes;
+    hr_json_u64(w, "total_bytes", total);
+    hr_json_begin_array(w, "files");
+    for (size_t i = 0; i < r->n; i++) {
+        const hr_models_entry *e = &r->v[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "path", e->path);
+        hr_json_str(w, "folder", e->folder);
+        if (e->error) {
+            hr_json_u64(w, "bytes", e->info.file_bytes);
+            hr_json_str(w, "error", e->error_msg);
+        } else {
+            hr_model_info_json(&e->info, w);
+        }
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_begin_array(w, "folders");
+    for (size_t i = 0; i < r->n;) {
+        size_t j = i;
+        uint64_t ft = 0;
+        while (j < r->n && strcmp(r->v[j].folder, r->v[i].folder) == 0)
+            ft += r->v[j++].info.file_bytes;
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "folder", r->v[i].folder);
+        hr_json_u64(w, "files", j - i);
+        hr_json_u64(w, "bytes", ft);
+        hr_json_end_object(w);
+        i = j;
+    }
+    hr_json_end_array(w);
+    hr_json_end_object(w);
+}
+
+void hr_models_render(const hr_models_report *r, hr_render *rd)
+{
+    switch (rd->format) {
+    case HR_FORMAT_TEXT:
+        text(r, rd->out);
+        break;
+    case HR_FORMAT_JSON:
+        json(r, &rd->json);
+        break;
+    default:
+        hr_render_unsupported(rd);
+        break;
+    }
+}

@@ -1,0 +1,43 @@
+/* headroom — the `models` report: every model file found, what it is and its exact bytes,
+ * grouped by folder with totals (docs/models.md). Built by the CLI from what the platform
+ * read, rendered here. */
+#ifndef HR_SCAN_MODELS_REPORT_H
+#define HR_SCAN_MODELS_REPORT_H
+
+#include "core/base/render.h"
+#include "core/scan/model_scan.h"
+
+#define HR_MODELS_SCHEMA "headroom.models/1"
+
+typedef struct hr_models_entry {
+    char path[1024];           /* as found (UTF-8) */
+    char folder[64];           /* the model folder it is in ("checkpoints"), "" if none */
+    hr_model_info info;
+    int error;                 /* 0, or the HR_E* code of a file that could not be read */
+    char error_msg[HR_ERROR_MSG_MAX];
+} hr_models_entry;
+
+typedef struct hr_models_report {
+    char root[1024];           /* the ComfyUI folder, "" when only paths were given */
+    hr_models_entry *v;
+    size_t n, cap;
+    size_t errors;
+} hr_models_report;
+
+void hr_models_report_init(hr_models_report *r);
+void hr_models_report_free(hr_models_report *r);
+/* A new entry (zeroed, info initialised); NULL when out of memory. */
+hr_models_entry *hr_models_report_add(hr_models_report *r);
+/* Sort by folder, then path. */
+void hr_models_report_sort(hr_models_report *r);
+
+/* The model folder a path is in: the name of the component after ".../models/" when
+ * there is one, else the name of its parent folder. */
+void hr_models_folder_of(const char *path, char *out, size_t n);
+
+void hr_models_render(const hr_models_report *r, hr_render *rd);
+
+/* JSON of one model file (the `files[]` element; `workflow` reuses it). */
+void hr_model_info_json(const hr_model_info *m, hr_json_writer *w);
+
+#endif

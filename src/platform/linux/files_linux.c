@@ -1,0 +1,263 @@
+/* headroom — Linux: bounded reads of a file's head or tail, and a bounded folder walk
+ * (platform.h: headroom models / workflow). Never blocks on a FIFO or a device: files are
+ * opened O_NONBLOCK and anything but a regular file is refused before the first read. */
+#include "platform/platform.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int open_regular(const char *path, uint64_t *size, hr_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        int e = errno;
+        return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return hr_error_set(err, HR_EINVAL, "%s: not a regular file", path);
+    }
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+/* Read exactly n bytes at off and append them to b; a short file is HR_EIO. */
+static int read_at(int fd, const char *path, uint64_t off, size_t n, hr_buf *b, hr_error *err)
+{
+    if (n == 0)
+        return 0;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
+    size_t got = 0;
+    int r = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, tmp + got, n - got, (off_t)(off + got));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            r = hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+            break;
+        }
+        if (k == 0) {
+            r = hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)",
+                             path);
+            break;
+        }
+        got += (size_t)k;
+    }
+    if (r == 0 && (r = hr_buf_append(b, tmp, n)) != 0)
+        hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
+    free(tmp);
+    return r;
+}
+
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
+                          hr_buf *b, uint64_t *file_size, hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    int fd = open_regular(path, &size, err);
+    if (fd < 0)
+        return fd;
+    if (file_size)
+        *file_size = size;
+    int r = 0;
+    size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
+    while (want > b->len) {
+        if (want > max) {
+            r = hr_error_set(err, HR_ETOOBIG, "%s: the header is larger than %zu bytes", path,
+                             max);
+            break;
+        }
+        if ((uint64_t)want > size)
+            want = (size_t)size;   /* the reader sees the file end and says what is missing */
+        if (want <= b->len)
+            break;
+        if ((r = read_at(fd, path, b->len, want - b->len, b, err)) != 0)
+            break;
+        if (!need)
+            break;
+        want = need((const unsigned char *)b->data, b->len, size, ctx);
+    }
+    close(fd);
+    return r;
+}
+
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
+                          hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    int fd = open_regular(path, &size, err);
+    if (fd < 0)
+        return fd;
+    if (file_size)
+        *file_size = size;
+    if ((uint64_t)n > size)
+        n = (size_t)size;
+    int r = read_at(fd, path, size - n, n, b, err);
+    close(fd);
+    return r;
+}
+
+bool hr_platform_is_file(const char *path, uint64_t *size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    if (size)
+        *size = (uint64_t)st.st_size;
+    return true;
+}
+
+bool hr_platform_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+typedef struct walk_state {
+    hr_walk_fn fn;
+    void *ctx;
+    int max_depth;
+    size_t max_files, files;
+    /* folders entered (device, inode): a link back up is not followed twice */
+    struct { dev_t dev; ino_t ino; } *seen;
+    size_t nseen, capseen;
+    bool stop;
+} walk_state;
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool enter(walk_state *w, const struct stat *st)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
+            return false;
+    if (w->nseen == w->capseen) {
+        size_t nc = w->capseen ? w->capseen * 2 : 64;
+        void *p = realloc(w->seen, nc * sizeof *w->seen);
+        if (!p)
+            return false;
+        w->seen = p;
+        w->capseen = nc;
+    }
+    w->seen[w->nseen].dev = st->st_dev;
+    w->seen[w->nseen].ino = st->st_ino;
+    w->nseen++;
+    return true;
+}
+
+static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return depth == 0 ? hr_error_set(err, hr_error_from_errno(errno), "%s: %s", dir,
+                                         strerror(errno))
+                          : 0;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int r = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 32;
+            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, "%s: too many entries", dir); break; }
+            char **p = realloc(names, nc * sizeof *names);
+            if (!p) { r = HR_ENOMEM; break; }
+            names = p;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name))) { r = HR_ENOMEM; break; }
+        n++;
+    }
+    closedir(d);
+    if (r == 0)
+        qsort(names, n, sizeof *names, cmp_name);
+    for (size_t i = 0; r == 0 && i < n && !w->stop; i++) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= sizeof path)
+            continue;
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (depth + 1 <= w->max_depth && enter(w, &st))
+                r = walk_dir(w, path, depth + 1, err);
+        } else if (S_ISREG(st.st_mode)) {
+            if (w->files >= w->max_files) {
+                r = hr_error_set(err, HR_ETOOBIG, "%s: more than %zu files", dir, w->max_files);
+                break;
+            }
+            w->files++;
+            if (w->fn(path, (uint64_t)st.st_size, depth, w->ctx) != 0)
+                w->stop = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (r == HR_ENOMEM && err && !err->msg[0])
+        hr_error_set(err, r, "%s: %s", dir, hr_strerror(r));
+    return r;
+}
+
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
+                     void *ctx, hr_error *err)
+{
+    walk_state w = {.fn = fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files};
+    struct stat st;
+    if (stat(root, &st) != 0)
+        return hr_error_set(err, hr_error_from_errno(errno), "%s: %s", root, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return hr_error_set(err, HR_EINVAL, "%s: not a directory", root);
+    enter(&w, &st);
+    /* a root given with a trailing '/' joins without doubling it */
+    char r0[4096];
+    size_t len = strlen(root);
+    if (len >= sizeof r0)
+        return hr_error_set(err, HR_EINVAL, "%s: path too long", root);
+    memcpy(r0, root, len + 1);
+    while (len > 1 && r0[len - 1] == '/')
+        r0[--len] = '\0';
+    int r = walk_dir(&w, r0, 0, err);
+    free(w.seen);
+    return r;
+}
+
+const char *hr_platform_getenv(const char *name, char *out, size_t n)
+{
+    const char *v = getenv(name);
+    if (!v || !n)
+        return NULL;
+    snprintf(out, n, "%s", v);
+    return out;
+}
+
+char hr_platform_dirsep(void)
+{
+    return '/';
+}
+
+bool hr_platform_cwd(char *out, size_t n)
+{
+    return getcwd(out, n) != NULL;
+}

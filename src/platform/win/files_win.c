@@ -1,0 +1,292 @@
+/* headroom — Windows: bounded reads of a file's head or tail, and a bounded folder walk
+ * (platform.h: headroom models / workflow). Paths are UTF-8 outside, wide inside. Only disk
+ * files are read: a pipe, a console or a device is refused before the first read. */
+#include "win_probes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int *rc)
+{
+    wchar_t *w = hr_win_wide(path);
+    if (!w) {
+        *rc = hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+        return INVALID_HANDLE_VALUE;
+    }
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD e = GetLastError();
+        int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
+                   : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
+                                                                            : HR_EIO;
+        *rc = hr_error_set(err, code, "%s: cannot open it (Windows error %lu)", path,
+                           (unsigned long)e);
+        return INVALID_HANDLE_VALUE;
+    }
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
+        (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+        CloseHandle(h);
+        *rc = hr_error_set(err, HR_EINVAL, "%s: not a regular file", path);
+        return INVALID_HANDLE_VALUE;
+    }
+    *size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+    *rc = 0;
+    return h;
+}
+
+static int read_at(HANDLE h, const char *path, uint64_t off, size_t n, hr_buf *b, hr_error *err)
+{
+    if (n == 0)
+        return 0;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
+    size_t got = 0;
+    int r = 0;
+    while (got < n) {
+        OVERLAPPED ov;
+        memset(&ov, 0, sizeof ov);
+        uint64_t at = off + got;
+        ov.Offset = (DWORD)(at & 0xffffffffu);
+        ov.OffsetHigh = (DWORD)(at >> 32);
+        DWORD want = (n - got) > 0x40000000u ? 0x40000000u : (DWORD)(n - got);
+        DWORD k = 0;
+        if (!ReadFile(h, tmp + got, want, &k, &ov)) {
+            DWORD e = GetLastError();
+            r = e == ERROR_HANDLE_EOF
+                    ? hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)", path)
+                    : hr_error_set(err, HR_EIO, "%s: read error (Windows error %lu)", path,
+                                   (unsigned long)e);
+            break;
+        }
+        if (k == 0) {
+            r = hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)", path);
+            break;
+        }
+        got += k;
+    }
+    if (r == 0 && (r = hr_buf_append(b, tmp, n)) != 0)
+        hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
+    free(tmp);
+    return r;
+}
+
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
+                          hr_buf *b, uint64_t *file_size, hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    int r = 0;
+    HANDLE h = open_regular(path, &size, err, &r);
+    if (h == INVALID_HANDLE_VALUE)
+        return r;
+    if (file_size)
+        *file_size = size;
+    size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
+    while (want > b->len) {
+        if (want > max) {
+            r = hr_error_set(err, HR_ETOOBIG, "%s: the header is larger than %llu bytes", path,
+                             (unsigned long long)max);
+            break;
+        }
+        if ((uint64_t)want > size)
+            want = (size_t)size;
+        if (want <= b->len)
+            break;
+        if ((r = read_at(h, path, b->len, want - b->len, b, err)) != 0)
+            break;
+        if (!need)
+            break;
+        want = need((const unsigned char *)b->data, b->len, size, ctx);
+    }
+    CloseHandle(h);
+    return r;
+}
+
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
+                          hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    int r = 0;
+    HANDLE h = open_regular(path, &size, err, &r);
+    if (h == INVALID_HANDLE_VALUE)
+        return r;
+    if (file_size)
+        *file_size = size;
+    if ((uint64_t)n > size)
+        n = (size_t)size;
+    r = read_at(h, path, size - n, n, b, err);
+    CloseHandle(h);
+    return r;
+}
+
+static bool attrs(const char *path, WIN32_FILE_ATTRIBUTE_DATA *fa)
+{
+    wchar_t *w = hr_win_wide(path);
+    if (!w)
+        return false;
+    BOOL ok = GetFileAttributesExW(w, GetFileExInfoStandard, fa);
+    free(w);
+    return ok != 0;
+}
+
+bool hr_platform_is_file(const char *path, uint64_t *size)
+{
+    WIN32_FILE_ATTRIBUTE_DATA fa;
+    if (!attrs(path, &fa) || (fa.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+        return false;
+    if (size)
+        *size = ((uint64_t)fa.nFileSizeHigh << 32) | fa.nFileSizeLow;
+    return true;
+}
+
+bool hr_platform_is_dir(const char *path)
+{
+    WIN32_FILE_ATTRIBUTE_DATA fa;
+    return attrs(path, &fa) && (fa.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+typedef struct walk_state {
+    hr_walk_fn fn;
+    void *ctx;
+    int max_depth;
+    size_t max_files, files;
+    bool stop;
+} walk_state;
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct entry {
+    char *name;
+    uint64_t size;
+    bool dir;
+    bool reparse;
+} entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return cmp_name(&((const entry *)a)->name, &((const entry *)b)->name);
+}
+
+static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
+{
+    char pat[4096];
+    if ((size_t)snprintf(pat, sizeof pat, "%s\\*", dir) >= sizeof pat)
+        return 0;
+    wchar_t *wp = hr_win_wide(pat);
+    if (!wp)
+        return 0;
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(wp, &fd);
+    free(wp);
+    if (h == INVALID_HANDLE_VALUE)
+        return depth == 0 ? hr_error_set(err, HR_ENOENT, "%s: cannot list it", dir) : 0;
+    entry *v = NULL;
+    size_t n = 0, cap = 0;
+    int r = 0;
+    do {
+        char name[1024];
+        hr_win_utf8(fd.cFileName, name, sizeof name);
+        if (name[0] == '.' || (fd.dwFileAttributes & FILE_ATTRIBUTE_HIDDEN))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 32;
+            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, "%s: too many entries", dir); break; }
+            entry *p = realloc(v, nc * sizeof *v);
+            if (!p) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
+            v = p;
+            cap = nc;
+        }
+        v[n].name = strdup(name);
+        if (!v[n].name) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
+        v[n].size = ((uint64_t)fd.nFileSizeHigh << 32) | fd.nFileSizeLow;
+        v[n].dir = (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+        v[n].reparse = (fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+        n++;
+    } while (FindNextFileW(h, &fd));
+    FindClose(h);
+    if (r == 0)
+        qsort(v, n, sizeof *v, cmp_entry);
+    for (size_t i = 0; r == 0 && i < n && !w->stop; i++) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s\\%s", dir, v[i].name) >= sizeof path)
+            continue;
+        if (v[i].dir) {
+            /* a junction or folder link is followed; the depth cap ends any loop */
+            if (depth + 1 <= w->max_depth)
+                r = walk_dir(w, path, depth + 1, err);
+        } else {
+            uint64_t size = v[i].size;
+            if (v[i].reparse && !hr_platform_is_file(path, &size))
+                continue;
+            if (w->files >= w->max_files) {
+                r = hr_error_set(err, HR_ETOOBIG, "%s: more than %llu files", dir,
+                                 (unsigned long long)w->max_files);
+                break;
+            }
+            w->files++;
+            if (w->fn(path, size, depth, w->ctx) != 0)
+                w->stop = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+    return r;
+}
+
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
+                     void *ctx, hr_error *err)
+{
+    if (!hr_platform_is_dir(root))
+        return hr_error_set(err, HR_ENOENT, "%s: not a directory", root);
+    walk_state w = {.fn = fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files};
+    char r0[4096];
+    size_t len = strlen(root);
+    if (len >= sizeof r0)
+        return hr_error_set(err, HR_EINVAL, "%s: path too long", root);
+    memcpy(r0, root, len + 1);
+    while (len > 3 && (r0[len - 1] == '\\' || r0[len - 1] == '/'))
+        r0[--len] = '\0';
+    return walk_dir(&w, r0, 0, err);
+}
+
+const char *hr_platform_getenv(const char *name, char *out, size_t n)
+{
+    wchar_t *wn = hr_win_wide(name);
+    if (!wn || !n) {
+        free(wn);
+        return NULL;
+    }
+    wchar_t buf[4096];
+    DWORD k = GetEnvironmentVariableW(wn, buf, 4096);
+    free(wn);
+    if (k == 0 || k >= 4096)
+        return NULL;
+    hr_win_utf8(buf, out, n);
+    return out;
+}
+
+char hr_platform_dirsep(void)
+{
+    return '\\';
+}
+
+bool hr_platform_cwd(char *out, size_t n)
+{
+    wchar_t buf[4096];
+    DWORD k = GetCurrentDirectoryW(4096, buf);
+    if (k == 0 || k >= 4096)
+        return false;
+    hr_win_utf8(buf, out, n);
+    return true;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""headroom models on real headers over sparse files (make_models.py) and on hostile files.
+
+    models_test.py HEADROOM
+
+Every realistic file: exact bytes, tensor bytes, params, bytes by dtype, kind, architecture
+(and checkpoint components, LoRA rank, upscale factor). Every hostile file: listed with a
+one-line error that names it and says what is wrong; the run exits 3, never crashes. A FIFO
+is refused without blocking. The temporary folder is removed."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+binary = sys.argv[1]
+fails = []
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+
+def run(*args, timeout=60):
+    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout)
+
+
+tmp = tempfile.mkdtemp(prefix='hr-models-')
+try:
+    subprocess.run([sys.executable, os.path.join(here, 'make_models.py'), tmp], check=True)
+    exp = json.load(open(os.path.join(tmp, 'expected.json')))
+    p = run('models', '--comfyui', tmp, '--json')
+    check(p.returncode == 0, f'models --comfyui: exit {p.returncode}: {p.stderr}')
+    doc = json.loads(p.stdout)
+    check(doc['schema'] == 'headroom.models/1', 'schema')
+    got = {}
+    for f in doc['files']:
+        rel = os.path.relpath(f['path'], os.path.join(tmp, 'models')).replace(os.sep, '/')
+        got[rel] = f
+    check(set(got) == set(exp), f'files: {sorted(set(got) ^ set(exp))}')
+    for rel, e in exp.items():
+        g = got.get(rel)
+        if not g:
+            continue
+        for k in ('bytes', 'tensor_bytes', 'params', 'format', 'kind', 'architecture', 'dtypes',
+                  'lora_rank', 'upscale'):
+            if k in e:
+                check(g.get(k) == e[k], f'{rel}: {k} = {g.get(k)!r}, expected {e[k]!r}')
+        for name, b in e.get('components', {}).items():
+            c = [x for x in g['components'] if x['name'] == name]
+            check(c and c[0]['bytes'] == b, f'{rel}: component {name} {c} expected {b}')
+    total = sum(f['bytes'] for f in doc['files'])
+    check(doc['total_bytes'] == total, 'total_bytes')
+    check(sum(x['bytes'] for x in doc['folders']) == total, 'folders add up')
+
+    # text: one line per file, sorted by folder
+    p = run('models', os.path.join(tmp, 'models'))
+    check(p.returncode == 0 and 'sd_xl_base_1.0.safetensors' in p.stdout and
+          'CLIP-L + CLIP-G' in p.stdout, f'text output: {p.stdout[:400]}')
+
+    # hostile files, each alone and all together
+    hd = os.path.join(tmp, 'hostile')
+    cases = json.load(open(os.path.join(hd, 'expected.json')))
+    for name, words in cases.items():
+        path = os.path.join(hd, name)
+        p = run('models', path, '--json')
+        check(p.returncode == 3, f'{name}: exit {p.returncode} (expected 3) {p.stderr}')
+        try:
+            f = json.loads(p.stdout)['files'][0]
+        except (ValueError, IndexError, KeyError):
+            fails.append(f'{name}: no JSON report: {p.stdout[:200]} {p.stderr[:200]}')
+            continue
+        err = f.get('error') or ''
+        check(path in err and words in err and '\n' not in err,
+              f'{name}: error {err!r} should name the file and say {words!r}')
+    p = run('models', hd)
+    check(p.returncode == 3 and p.stdout.count('error:') == len(cases),
+          f'hostile folder: exit {p.returncode}, {p.stdout.count("error:")} errors of {len(cases)}')
+
+    # a FIFO named like a model: refused at once, never waited on
+    fifo = os.path.join(tmp, 'pipe.safetensors')
+    os.mkfifo(fifo)
+    p = run('models', fifo, timeout=10)
+    check(p.returncode == 3 and 'not a regular file' in p.stdout, f'fifo: {p.returncode} {p.stdout}')
+    os.unlink(fifo)
+    p = run('models', os.path.join(tmp, 'nope.safetensors'))
+    check(p.returncode == 66, f'missing file: exit {p.returncode}')
+    p = run('models')
+    check(p.returncode == 64, f'no operand: exit {p.returncode}')
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+for f in fails:
+    print('FAIL:', f)
+print(f'models_test: {len(fails)} failure(s)')
+sys.exit(1 if fails else 0)

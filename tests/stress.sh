@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# headroom stress for real: commit and touch small amounts, the JSON contract, the safety
+# margin's refusal, bad command lines; with "root", a memory cgroup smaller than the request
+# must stop it (an OOM kill inside the cgroup, reported, the cgroup removed).
+# Usage: stress.sh [root] HEADROOM [EMULATOR-first: wine headroom.exe]
+set -u
+mode=normal
+if [ "$1" = root ]; then mode=root; shift; fi
+hr=("$@")
+fails=0
+py=$(command -v /usr/bin/python3 || command -v python3)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+expect() { # NAME WANT CMD...
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err.all"
+    local got=$?
+    grep -v '^wine: \|^[0-9a-f]*:fixme:\|^[0-9a-f]*:err:' "$tmp/err.all" >"$tmp/err"
+    tr -d "\r" <"$tmp/out" >"$tmp/out.lf" && mv "$tmp/out.lf" "$tmp/out"   # Windows text mode
+    if [ "$got" -eq "$want" ]; then ok "$name (exit $got)"; else bad "$name: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; fi
+}
+json() { # NAME PYTHON-EXPRESSION-over-d
+    if "$py" -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(0 if ($2) else 1)"; then ok "$1"; else
+        bad "$1: $2"; head -60 "$tmp/out"; fi
+}
+has() { if grep -qE -- "$2" "$tmp/out"; then ok "$1"; else bad "$1: /$2/ not in output"; cat "$tmp/out"; fi; }
+
+if [ "$mode" = root ]; then
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (creates a memory cgroup)"; exit 77; }
+    [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ] || grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null ||
+        { echo "SKIP: no memory cgroup controller"; exit 77; }
+    # 1 GiB asked, a 256 MiB cgroup: the child is OOM-killed inside it at about 256 MiB.
+    # --force: the cgroup bounds it; the gate would refuse while other tests fill the machine.
+    expect "cgroup 256M stops 1G" 2 "${hr[@]}" stress --commit 1G --step 32M --cgroup 256M --force --json
+    json "killed in the cgroup" "d['outcome'] == 'killed' and d['oom_kill_seen'] and d['released']"
+    json "stopped near the cgroup's size" "200 << 20 <= d['reached_bytes'] <= 256 << 20"
+    json "the cgroup is named" "d['cgroup'] and 'headroom-stress-' in d['cgroup']"
+    json "steps show the cgroup's use" "all(s['cgroup_bytes'] is not None for s in d['steps'])"
+    cg=$("$py" -c "import json; print(json.load(open('$tmp/out'))['cgroup'])")
+    if [ ! -e "$cg" ]; then ok "cgroup removed"; else bad "cgroup $cg left behind"; rmdir "$cg"; fi
+    # The same in text: where it failed.
+    expect "cgroup text" 2 "${hr[@]}" stress --commit 512M --step 64M --cgroup 128M --force
+    has "text: killed, by the OOM killer" '^KILLED at step [0-9]+: after [0-9.]+ MiB, .* by the OOM killer'
+    has "text: released" '^Everything was released\.$'
+    [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
+    [ "$fails" -eq 0 ]
+    exit
+fi
+
+# Commit only, 64 MiB in 16 MiB steps: four steps, each with the machine's charge and limit.
+expect "commit 64M" 0 "${hr[@]}" stress --commit 64M --step 16M --json
+json "schema" "d['schema'] == 'headroom.stress/1'"
+json "reached" "d['outcome'] == 'reached' and d['reached_bytes'] == 64 << 20 and d['released']"
+json "four steps" "[s['committed_bytes'] for s in d['steps']] == [16 << 20, 32 << 20, 48 << 20, 64 << 20]"
+json "charge and limit at each step" "all(s['charge_bytes'] and s['limit_bytes'] for s in d['steps'])"
+json "gate allowed" "d['gate']['allowed'] and not d['gate']['forced'] and d['request']['step_bytes'] == 16 << 20"
+# Touched: the same, and the charge grows with it.
+expect "touch 96M" 0 "${hr[@]}" stress --commit 96M --touch --step 32M --force
+has "text: the steps" '^ +3 +96.0 MiB +[0-9.]+ [GM]iB / [0-9.]+ [GM]iB$'
+has "text: reached" '^REACHED 96.0 MiB: every step committed and touched\.$'
+has "text: released" '^Everything was released\.$'
+# Past the safety margin: refused, nothing allocated, 69; --json says why.
+expect "refused past the margin" 69 "${hr[@]}" stress --commit 4096G --touch --json
+json "refused" "d['outcome'] == 'refused' and not d['gate']['allowed'] and d['steps'] == [] and d['gate']['reason']"
+expect "refused text" 69 "${hr[@]}" stress --commit 4096G --touch
+has "text: why" 'safety margin \[X.margin\]; --force goes on'
+has "text: refused" '^REFUSED: nothing was allocated\.$'
+# Bad command lines.
+expect "no --commit" 64 "${hr[@]}" stress
+expect "a size without a unit" 64 "${hr[@]}" stress --commit 64
+expect "a step under 1M" 64 "${hr[@]}" stress --commit 64M --step 4K
+expect "--help" 0 "${hr[@]}" stress --help
+has "--help lists --cgroup" '--cgroup SIZE'
+
+[ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
+[ "$fails" -eq 0 ]

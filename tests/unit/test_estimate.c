@@ -1,0 +1,297 @@
+/* The workflow estimate: the modelled behaviour of ComfyUI's memory manager (rule X.comfymem,
+ * docs/memory-model.md) on workflows built from the catalog, and ComfyUI's own published
+ * "loaded partially" lines reproduced within 10 % (docs/accuracy.md). */
+#include "core/estimate/estimate.h"
+#include "core/base/size.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static hr_est_input in;
+static hr_estimate est;
+
+static int cat(const char *file, hr_est_kind kind, bool ckpt, int idx[3])
+{
+    int n = hr_est_add_from_catalog(&in, file, kind, ckpt, idx);
+    CHECK(n > 0);
+    return idx[0];
+}
+
+static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, int m1, uint32_t w, uint32_t h,
+               uint32_t frames, uint32_t batch)
+{
+    hr_est_op o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.node_id, sizeof o.node_id, "%s", id);
+    snprintf(o.class_type, sizeof o.class_type, "%s", type);
+    o.kind = kind;
+    if (m0 >= 0)
+        o.models[o.model_count++] = m0;
+    if (m1 >= 0)
+        o.models[o.model_count++] = m1;
+    o.geom.width = w, o.geom.height = h, o.geom.frames = frames, o.geom.batch = batch;
+    o.cfg = true;
+    o.tiled = strstr(type, "Tiled") != NULL;
+    CHECK(hr_est_add_op(&in, &o) >= 0);
+}
+
+/* FLUX.1 dev: UNETLoader + DualCLIPLoader (T5-XXL fp16 + CLIP-L) + VAELoader, 1024², cfg 1. */
+static void flux_dev(const char *unet, bool weight_fp8)
+{
+    memset(&in, 0, sizeof in);
+    int i[3], t[3], c[3], v[3];
+    int u = cat(unet, HR_EST_DIFFUSION, false, i);
+    if (weight_fp8)
+        in.model[u].weight_dtype = HR_WDT_FP8;
+    int t5 = cat("t5xxl_fp16.safetensors", HR_EST_TEXT_ENCODER, false, t);
+    int cl = cat("clip_l.safetensors", HR_EST_TEXT_ENCODER, false, c);
+    int vae = cat("ae.safetensors", HR_EST_VAE, false, v);
+    op("12", "UNETLoader", HR_OP_LOAD, u, -1, 0, 0, 0, 0);
+    op("11", "DualCLIPLoader", HR_OP_LOAD, t5, cl, 0, 0, 0, 0);
+    op("10", "VAELoader", HR_OP_LOAD, vae, -1, 0, 0, 0, 0);
+    op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, t5, cl, 0, 0, 0, 0);
+    op("13", "SamplerCustomAdvanced", HR_OP_SAMPLE, u, -1, 1024, 1024, 1, 1);
+    in.op[in.op_count - 1].cfg = false;
+    op("8", "VAEDecode", HR_OP_VAE_DECODE, vae, -1, 1024, 1024, 1, 1);
+    op("9", "SaveImage", HR_OP_OTHER, -1, -1, 0, 0, 0, 0);
+}
+
+static void sdxl(void)
+{
+    memset(&in, 0, sizeof in);
+    int k[3];
+    cat("sd_xl_base_1.0.safetensors", HR_EST_DIFFUSION, true, k);
+    op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], k[1], 0, 0, 0, 0);
+    in.op[0].models[in.op[0].model_count++] = k[2];
+    op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
+    op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
+    op("8", "VAEDecode", HR_OP_VAE_DECODE, k[2], -1, 1024, 1024, 1, 1);
+    op("9", "SaveImage", HR_OP_OTHER, -1, -1, 0, 0, 0, 0);
+}
+
+/* Wan 2.2 14B image to video: two experts, UMT5, CLIP vision-less, 832x480x81. */
+static void wan22(bool tiled)
+{
+    memset(&in, 0, sizeof in);
+    int a[3], b[3], t[3], v[3];
+    int hi = cat("wan2.2_i2v_high_noise_14B_fp8_scaled.safetensors", HR_EST_DIFFUSION, false, a);
+    int lo = cat("wan2.2_i2v_low_noise_14B_fp8_scaled.safetensors", HR_EST_DIFFUSION, false, b);
+    int te = cat("umt5_xxl_fp8_e4m3fn_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+    int vae = cat("wan_2.1_vae.safetensors", HR_EST_VAE, false, v);
+    op("37", "UNETLoader", HR_OP_LOAD, hi, -1, 0, 0, 0, 0);
+    op("56", "UNETLoader", HR_OP_LOAD, lo, -1, 0, 0, 0, 0);
+    op("38", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+    op("39", "VAELoader", HR_OP_LOAD, vae, -1, 0, 0, 0, 0);
+    op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+    op("50", "WanImageToVideo", HR_OP_VAE_ENCODE, vae, -1, 832, 480, 81, 1);
+    op("57", "KSamplerAdvanced", HR_OP_SAMPLE, hi, -1, 832, 480, 81, 1);
+    op("58", "KSamplerAdvanced", HR_OP_SAMPLE, lo, -1, 832, 480, 81, 1);
+    op("8", tiled ? "VAEDecodeTiled" : "VAEDecode", HR_OP_VAE_DECODE, vae, -1, 832, 480, 81, 1);
+    op("28", "SaveAnimatedWEBP", HR_OP_OTHER, -1, -1, 0, 0, 0, 0);
+}
+
+static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint64_t vram_gib, int maj, int min, int pat)
+{
+    hr_est_machine m;
+    hr_est_machine_init(&m);
+    m.os = os;
+    m.vendor = v;
+    m.ram_bytes = ram_gib * HR_GIB;
+    m.vram_bytes = vram_gib * HR_GIB;
+    if (maj >= 0) {
+        m.version[0] = maj, m.version[1] = min, m.version[2] = pat;
+        m.version_known = true;
+    }
+    return m;
+}
+
+static int run(const hr_est_machine *m, const char *args)
+{
+    hr_comfy_args a;
+    hr_error err = {0};
+    CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
+    return hr_estimate_run(&in, m, &a, &est, &err);
+}
+
+static const hr_est_load *load_of(const char *node)
+{
+    const hr_est_load *l = NULL;
+    for (int i = 0; i < est.load_count; i++)
+        if (strcmp(est.load[i].node_id, node) == 0)
+            l = &est.load[i];
+    return l;
+}
+
+static const hr_est_step *step_of(const char *node)
+{
+    for (int i = 0; i < est.step_count; i++)
+        if (strcmp(est.step[i].node_id, node) == 0)
+            return &est.step[i];
+    fprintf(stderr, "no step %s\n", node);
+    exit(1);
+}
+
+static bool has_verdict(hr_est_verdict_kind k)
+{
+    for (int i = 0; i < est.verdict_count; i++)
+        if (est.verdict[i].kind == k)
+            return true;
+    return false;
+}
+
+static bool within(double got, double want, double tol)
+{
+    return fabs(got - want) <= fabs(want) * tol;
+}
+
+int main(void)
+{
+    const double MiB = 1024.0 * 1024.0;
+
+    /* The arithmetic of ComfyUI's formulas (reference worked examples). */
+    hr_est_geom g = {1024, 1024, 1, 1};
+    CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_FLUX, &g, 2) / MiB, 2031.6, 0.001));
+    CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g, 2) / MiB, 524.3, 0.001));
+    CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_FLUX, &g, 2, false), 4.57e9, 0.01));
+    hr_est_geom w = {832, 480, 81, 1};
+    CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_WAN_14B, &w, 2) / MiB, 12078, 0.002));
+    CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_WAN_14B, &w, 2, false) / (1024.0 * MiB), 5.2, 0.02));
+    hr_est_geom l = {768, 512, 97, 1};
+    CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_LTXV_2B, &l, 2) / MiB, 1098, 0.002));
+    CHECK(hr_est_catalog_count() > 80);
+    CHECK(hr_est_catalog_find("models\\unet\\FLUX1-DEV.safetensors", false) != NULL);
+    CHECK(hr_est_catalog_find("flux1-dev-fp8.safetensors", true)->checkpoint);
+    CHECK(!hr_est_catalog_find("flux1-dev-fp8.safetensors", false)->checkpoint);
+    CHECK(hr_est_arch_guess("wan2.2_ti2v_5B_fp16.safetensors") == HR_ARCH_WAN22_5B);
+
+    /* 1. A 23.8 GB FLUX dev on 8 GB of VRAM offloads most of its weights to RAM — legacy
+     *    (0.3.60) and DynamicVRAM (0.20) alike; RAM holds them in the legacy regime. */
+    flux_dev("flux1-dev.safetensors", false);
+    hr_est_machine m8 = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 8, 0, 3, 60);
+    CHECK(run(&m8, "") == 0);
+    CHECK(est.regime == HR_REGIME_LEGACY);
+    const hr_est_load *fl = load_of("13");
+    CHECK(fl && fl->partial);
+    CHECK(fl && fl->offloaded_bytes > 15 * HR_GIB);
+    CHECK(fl && fl->loaded_bytes < 7 * HR_GIB);
+    CHECK(est.ram.value > 20 * HR_GIB);
+    CHECK(has_verdict(HR_EV_OFFLOADS));
+    hr_est_machine m8d = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 8, 0, 20, 1);
+    CHECK(run(&m8d, "") == 0);
+    CHECK(est.regime == HR_REGIME_DYNAMIC);
+    fl = load_of("13");
+    CHECK(fl && fl->offloaded_bytes > 15 * HR_GIB && fl->staged_bytes > 20 * HR_GIB);
+    /* weight_dtype fp8 halves what stays in RAM */
+    flux_dev("flux1-dev.safetensors", true);
+    CHECK(run(&m8, "") == 0);
+    fl = load_of("13");
+    CHECK(fl && fl->offloaded_bytes < 7 * HR_GIB);
+
+    /* 2. --highvram changes nothing in RAM on 24 GB: while sampling, the weights live in VRAM
+     *    either way (the load itself may pass through RAM in both). */
+    hr_est_machine m24 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);
+    const char *wfs[] = {"sdxl", "flux-fp8"};
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            sdxl();
+        else
+            flux_dev("flux1-dev-fp8-e4m3fn.safetensors", false);
+        const char *node = k == 0 ? "3" : "13";
+        CHECK(run(&m24, "") == 0);
+        CHECK(!has_verdict(HR_EV_OFFLOADS) || k == 1);
+        uint64_t ram_default = step_of(node)->ram_bytes;
+        CHECK(run(&m24, "--highvram") == 0);
+        CHECK(est.regime == HR_REGIME_LEGACY);
+        uint64_t ram_high = step_of(node)->ram_bytes;
+        if (llabs((long long)ram_high - (long long)ram_default) >= (long long)HR_GIB)
+            fprintf(stderr, "%s: --highvram %llu, default %llu\n", wfs[k], (unsigned long long)ram_high,
+                    (unsigned long long)ram_default);
+        CHECK(llabs((long long)ram_high - (long long)ram_default) < (long long)HR_GIB);
+    }
+    /* and on today's DynamicVRAM the weights never take private RAM at all */
+    hr_est_machine m24d = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 24, 0, 27, 0);
+    sdxl();
+    CHECK(run(&m24d, "") == 0);
+    CHECK(est.regime == HR_REGIME_DYNAMIC && est.ram.value < 3 * HR_GIB);
+
+    /* 3. A tiled decode lowers the decode peak. */
+    hr_est_machine m16 = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 16, 0, 3, 60);
+    wan22(false);
+    CHECK(run(&m16, "") == 0);
+    uint64_t dec_full = step_of("8")->vram_bytes;
+    uint64_t video_commit = est.commit.value;
+    wan22(true);
+    CHECK(run(&m16, "") == 0);
+    CHECK(step_of("8")->vram_bytes + HR_GIB < dec_full);
+
+    /* 4. Video peaks far above image on the same machine. */
+    sdxl();
+    CHECK(run(&m16, "") == 0);
+    CHECK(video_commit > 2 * est.commit.value);
+
+    /* 5. --novram streams every weight; --cpu holds everything in RAM in fp32; the GPU-only
+     *    flags refuse to offload and run out of VRAM when the weights do not fit. */
+    flux_dev("flux1-dev.safetensors", false);
+    CHECK(run(&m16, "--novram") == 0);
+    fl = load_of("13");
+    CHECK(fl && fl->loaded_bytes < 64 * (uint64_t)MiB);
+    CHECK(run(&m16, "--cpu") == 0);
+    CHECK(est.regime == HR_REGIME_CPU && est.vram.value == 0 && est.ram.value > 47 * HR_GIB);
+    CHECK(run(&m16, "--gpu-only") == 0);
+    CHECK(has_verdict(HR_EV_GPU_OOM));
+    CHECK(hr_estimate_severity(&est) == 2);
+
+    /* 6. The commit limit: 32 GB of RAM and a small paging file cannot hold FLUX fp16 legacy. */
+    hr_est_machine mc = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 8, 0, 3, 60);
+    mc.commit_limit_bytes = 36 * HR_GIB;
+    mc.commit_enforced = true;
+    CHECK(run(&mc, "") == 0);
+    CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+    mc.commit_limit_bytes = 96 * HR_GIB;
+    CHECK(run(&mc, "") == 0);
+    CHECK(!has_verdict(HR_EV_COMMIT_EXCEEDED));
+    CHECK(est.commit.low <= est.commit.value && est.commit.value <= est.commit.high);
+    /* pinned memory: capped at 40 % of RAM on Windows from 0.19, 45 % before */
+    hr_est_machine mp = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 8, 0, 19, 0);
+    mp.fp8_compute = HR_TRI_YES;
+    CHECK(run(&mp, "--disable-dynamic-vram") == 0);
+    CHECK(est.pin_cap_bytes == (uint64_t)(32.0 * HR_GIB * 0.40));
+    CHECK(est.pinned_peak_bytes > 0 && est.pinned_peak_bytes <= est.pin_cap_bytes);
+    CHECK(run(&mp, "--disable-dynamic-vram --disable-pinned-memory") == 0);
+    CHECK(est.pinned_peak_bytes == 0);
+
+    /* 7. Published ComfyUI lines (docs/accuracy.md), within 10 %.
+     *    (a) Wan 2.2 I2V 14B fp16 on a 31.9 GiB AMD R9700 (ROCm, legacy), 640x640, 81 frames,
+     *        91 GiB of RAM: "24862 MB loaded, 2390 MB offloaded", about 25.1 GiB usable. */
+    memset(&in, 0, sizeof in);
+    int x[3];
+    int wan = cat("wan2.2_i2v_high_noise_14B_fp16.safetensors", HR_EST_DIFFUSION, false, x);
+    op("1", "UNETLoader", HR_OP_LOAD, wan, -1, 0, 0, 0, 0);
+    op("2", "KSamplerAdvanced", HR_OP_SAMPLE, wan, -1, 640, 640, 81, 1);
+    hr_est_machine ma = machine(HR_OS_LINUX, HR_GPU_AMD, 91, 0, 0, 27, 0);
+    ma.vram_bytes = (uint64_t)(31.9 * HR_GIB);
+    CHECK(run(&ma, "") == 0);
+    fl = load_of("2");
+    CHECK(fl && within((double)fl->usable_vram_bytes / MiB, 25.1 * 1024, 0.10));
+    CHECK(fl && within((double)fl->loaded_bytes / MiB, 24862, 0.10));
+    CHECK(fl && within((double)fl->offloaded_bytes / MiB, 2390, 0.10));
+    if (fl)
+        printf("R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
+               (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
+
+    /* JSON carries the contract's keys. */
+    hr_buf out;
+    hr_buf_init(&out, 1 << 20);
+    hr_render r;
+    hr_render_init(&r, HR_FORMAT_JSON, &out, false);
+    hr_estimate_render(&est, &r);
+    CHECK(hr_render_finish(&r) == 0);
+    CHECK_CONTAINS(hr_buf_str(&out), "\"schema\": \"headroom.estimate/1\"");
+    CHECK_CONTAINS(hr_buf_str(&out), "\"usable_vram_bytes\"");
+    CHECK_CONTAINS(hr_buf_str(&out), "\"commit_bytes\"");
+    hr_buf_free(&out);
+
+    printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
+    return hr_test_failures != 0;
+}
