@@ -22,6 +22,8 @@ const hr_command hr_commands[] = {
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},
+    {"report", HR_N("a watch/run recording as one HTML page: charts, warnings, the verdict and the plan"),
+     hr_cmd_report, &hr_spec_report},
     {"stress", HR_N("commit (and touch) memory step by step to prove where the ceiling is"),
      hr_cmd_stress, &hr_spec_stress},
     {"models", HR_N("what each model file is and its exact bytes, from its header"),

@@ -19,6 +19,7 @@ extern const hr_cmd_spec hr_spec_check;
 extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_run;
 extern const hr_cmd_spec hr_spec_export;
+extern const hr_cmd_spec hr_spec_report;
 extern const hr_cmd_spec hr_spec_stress;
 extern const hr_cmd_spec hr_spec_models;
 
@@ -32,6 +33,7 @@ int hr_cmd_diagnose(int argc, char **argv);
 int hr_cmd_watch(int argc, char **argv);
 int hr_cmd_run(int argc, char **argv);
 int hr_cmd_export(int argc, char **argv);
+int hr_cmd_report(int argc, char **argv);
 int hr_cmd_stress(int argc, char **argv);
 int hr_cmd_models(int argc, char **argv);
 

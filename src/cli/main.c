@@ -4,6 +4,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "console.h"
+#include "docgen.h"
 
 #include "core/base/i18n.h"
 
@@ -80,6 +81,18 @@ static int run(int argc, char **argv)
             hr_cmd_help(c->spec, stdout);
         else
             usage(stdout);
+        return HR_EXIT_OK;
+    }
+    /* Hidden: the man page and shell completions, generated from the option tables. */
+    if (argc >= 2 && strcmp(argv[1], "--man") == 0) {
+        hr_docgen_man(stdout);
+        return HR_EXIT_OK;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--completion") == 0) {
+        if (argc < 3 || hr_docgen_completion(argv[2], stdout) != 0) {
+            hr_cli_error("--completion: %s", hr_tr("bash or zsh"));
+            return HR_EXIT_USAGE;
+        }
         return HR_EXIT_OK;
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTML reports in a real browser: `check --html` and `diagnose --html` write a page that
+# The HTML reports in a real browser: `check --html`, `diagnose --html` and `report` write a page that
 # is self-contained (no script, nothing fetched), that headless Chromium renders to a
 # screenshot that is not blank, and whose DOM has the sections, the verdict and the chart's
 # series. English and Chinese. SKIP (77) when Chromium is not installed (tools/install-deps.sh
@@ -72,7 +72,47 @@ for id in verdict fix evidence read; do has "$d" "id=\"$id\"" "#$id"; done
 has "$d" 'data-cause="host-oom"' 'the host-oom evidence'
 has "$d" 'comfy-defaultcpuallocator.log:[0-9]+' 'an evidence line'"'"'s place'
 
-# 4. A page that cannot be written: exit 73/74/77, nothing half-written left behind.
+# 4. report: a recorded run the OOM killer ended, its charts with their series and markers.
+rec=$src/tests/fixtures/recordings
+"$hr" --lang en report "$rec/run-killed.jsonl" -o "$tmp/run.html" >"$tmp/run.txt" || bad "report failed"
+grep -q "52 samples, 2 warnings" "$tmp/run.txt" || bad "report's summary line: $(cat "$tmp/run.txt")"
+self_contained "$tmp/run.html"
+chrome "$tmp/run" "$tmp/run.html"
+d=$tmp/run.dom
+for id in verdict summary charts chart-tiers chart-commit chart-paging chart-pressure warnings nodes plan; do
+  has "$d" "id=\"$id\"" "#$id"
+done
+for s in ram-used ram-total swap-used swap-total vram-used commit commit-limit proc-rss pages-in pages-out \
+         disk-busy psi-some psi-full; do
+  has "$d" "data-series=\"$s\" data-points=\"5[0-9]\"" "series $s"
+done
+has "$d" 'data-marker="node"' 'node markers'
+has "$d" 'data-marker="warning"' 'warning markers'
+has "$d" 'data-verdict="will-fail"' 'the verdict'
+has "$d" 'headroom plan --peak-commit 22G' 'the plan'"'"'s command'
+# The same in Chinese; a watch on Windows with no warning; a run cut short mid-line.
+"$hr" --lang zh report "$rec/run-killed.jsonl" -o "$tmp/run-zh.html" >/dev/null || bad "report --lang zh failed"
+chrome "$tmp/run-zh" "$tmp/run-zh.html"
+has "$tmp/run-zh.dom" '提交限制' 'the Chinese legend'
+"$hr" report "$rec/watch-ok.jsonl" -o "$tmp/watch.html" >/dev/null || bad "report of a watch failed"
+chrome "$tmp/watch" "$tmp/watch.html"
+has "$tmp/watch.dom" 'data-verdict="ok"' 'the watch'"'"'s verdict'
+has "$tmp/watch.dom" 'data-series="commit" data-points="10"' 'the watch'"'"'s commit'
+"$hr" report "$rec/run-cut-short.jsonl" -o "$tmp/cut.html" >"$tmp/cut.txt" || bad "report of a cut-short run failed"
+grep -q "cut short" "$tmp/cut.txt" || bad "the cut-short run is not said to be cut short"
+has "$tmp/cut.html" 'data-verdict="unknown"' 'the cut-short verdict'
+# A malformed recording: exit 65, one line naming the file and the line.
+printf '%s\n%s\n' "$(head -1 "$rec/watch-ok.jsonl")" '{"type":"sample","t":0,"commit":"lots"}' >"$tmp/bad.jsonl"
+set +e
+"$hr" report "$tmp/bad.jsonl" -o "$tmp/bad.html" 2>"$tmp/bad.err"
+rc=$?
+set -e
+[ "$rc" = 65 ] || bad "a malformed recording exited $rc, expected 65"
+grep -q 'bad.jsonl: line 2: "commit" is string, not a number' "$tmp/bad.err" || bad "error: $(cat "$tmp/bad.err")"
+[ "$(wc -l <"$tmp/bad.err")" = 1 ] || bad "the error is not one line"
+[ ! -e "$tmp/bad.html" ] || bad "a page was written for a malformed recording"
+
+# 5. A page that cannot be written: exit 73/74/77, nothing half-written left behind.
 set +e
 "$hr" check --sysroot "$fx" --html "$tmp/no-such-dir/x.html" >/dev/null 2>"$tmp/err"
 rc=$?
@@ -80,12 +120,12 @@ set -e
 case $rc in 73|74|77) ;; *) bad "an unwritable --html exited $rc";; esac
 grep -q "x.html" "$tmp/err" || bad "the error does not name the file: $(cat "$tmp/err")"
 
-# 5. A blank page is caught (the check is not vacuous).
+# 6. A blank page is caught (the check is not vacuous).
 printf '<!DOCTYPE html><html><body></body></html>' >"$tmp/blank.html"
 timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
   --user-data-dir="$tmp/profile" --window-size=412,800 --screenshot="$tmp/blank.png" \
   "file://$tmp/blank.html" >/dev/null 2>&1 || true
 if python3 "$here/png_nonblank.py" "$tmp/blank.png" >/dev/null; then bad "a blank page passed the screenshot check"; fi
 
-[ "$fail" = 0 ] && echo "html: check and diagnose pages render in $browser, English and Chinese"
+[ "$fail" = 0 ] && echo "html: check, diagnose and report pages render in $browser, English and Chinese"
 exit $fail

@@ -1,0 +1,103 @@
+/* headroom report — a watch/run recording as one self-contained HTML page (docs/report.md). */
+#include "cli_util.h"
+#include "commands.h"
+
+#include "core/base/i18n.h"
+#include "core/report/report.h"
+#include "platform/platform.h"
+
+#include <stdlib.h>
+
+#define REPORT_MAX_BYTES ((size_t)512 << 20)
+
+enum { OPT_OUTPUT = 1 };
+
+static const hr_opt report_opts[] = {
+    {OPT_OUTPUT, "--output", HR_ARG_FILE, NULL,
+     HR_N("where to write the HTML page (default: report.html); -o is the same"), NULL, 0},
+    {OPT_OUTPUT, "-o", HR_ARG_FILE, NULL, HR_N("the same as --output"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const char *const report_examples[] = {
+    "headroom report run.jsonl -o report.html",
+    "headroom --lang zh report watch.jsonl -o 报告.html",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_report = {
+    .name = "report",
+    .synopsis = "RECORDING [-o FILE]",
+    .summary = HR_N("Turn a watch/run recording (docs/recording.md) into one HTML page: the verdict, "
+                    "the peaks, the three tiers and commit against its limit over time with ComfyUI's "
+                    "nodes and the warnings marked, and the plan. It opens offline and prints."),
+    .groups = {report_opts},
+    .operands = HR_N("RECORDING  the JSON-lines file of watch --record or run --record"),
+    .examples = report_examples,
+    .exits = HR_N("0 the page is written; 65 the recording is malformed; 66 it does not exist; "
+                  "73/74 the page cannot be written"),
+    .doc = "docs/report.md",
+};
+
+int hr_cmd_report(int argc, char **argv)
+{
+    const char *in = NULL, *out = "report.html";
+    hr_optparse p;
+    hr_optparse_init(&p, &hr_spec_report, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        if (id == HR_OPT_STOP)
+            return p.status;
+        if (id == OPT_OUTPUT) {
+            out = v;
+        } else if (id == HR_OPT_OPERAND) {
+            if (in) {
+                hr_cli_error(HR_T("report: one recording at a time ('%s' and '%s')"), in, v);
+                return HR_EXIT_USAGE;
+            }
+            in = v;
+        }
+    }
+    if (!in) {
+        hr_cli_error(HR_T("report: give the recording to read (headroom report RECORDING -o FILE)"));
+        return HR_EXIT_USAGE;
+    }
+    hr_buf data;
+    hr_buf_init(&data, REPORT_MAX_BYTES);
+    hr_error err = {0};
+    int r = hr_platform_read_file(in, &data, REPORT_MAX_BYTES, &err);
+    if (r < 0) {
+        hr_cli_error("report: %s", err.msg[0] ? err.msg : hr_strerror(r));
+        hr_buf_free(&data);
+        return hr_exit_from_error(r);
+    }
+    hr_recording *rec = malloc(sizeof *rec);
+    if (!rec) {
+        hr_buf_free(&data);
+        hr_cli_error("report: %s", hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    hr_rec_init(rec);
+    r = hr_rec_parse(data.data ? data.data : "", data.len, rec, &err);
+    hr_buf_free(&data);
+    int rc = 0;
+    if (r < 0) {
+        hr_cli_error("report: %s: %s", in, err.msg);
+        rc = hr_exit_from_error(r);
+    } else {
+        hr_buf page;
+        hr_buf_init(&page, 0);
+        hr_render rd;
+        hr_render_init(&rd, HR_FORMAT_HTML, &page, false);
+        hr_report_render(rec, in, &rd);
+        rc = hr_cli_emit_file("report", "report", out, &rd);
+        hr_buf_free(&page);
+        if (rc == 0) {
+            printf(HR_T("report: %s written (%llu samples, %llu warnings%s)\n"), out,
+                   (unsigned long long)rec->samples_seen, (unsigned long long)rec->warnings_seen,
+                   rec->truncated ? HR_T("; the recording was cut short") : "");
+        }
+    }
+    free(rec);
+    return rc;
+}

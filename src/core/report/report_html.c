@@ -1,0 +1,482 @@
+/* headroom — the report page of a recording (report.h). */
+#include "core/report/report.h"
+
+#include "core/base/html.h"
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
+#include "core/diagnose/diag.h"
+#include "core/diagnose/diag_render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define W 480
+#define H 230
+#define PL 58
+#define PR 12
+#define PT 14
+#define PB 28
+
+static uint64_t bytes_of(double v)
+{
+    return isnan(v) || v < 0 ? HR_UNKNOWN : v >= 1.8e19 ? HR_UNKNOWN - 1 : (uint64_t)v;
+}
+
+static void fmt_value(double v, hr_chart_unit u, char *out, size_t n)
+{
+    if (u == HR_UNIT_BYTES)
+        hr_size_gb(bytes_of(v), out, n);
+    else if (u == HR_UNIT_PERCENT)
+        snprintf(out, n, "%.0f%%", v);
+    else
+        snprintf(out, n, "%.0f/s", v);
+}
+
+/* "m:ss" or "h:mm:ss" from milliseconds. */
+static void fmt_time(double ms, char *out, size_t n)
+{
+    long long s = ms < 0 ? 0 : (long long)(ms / 1000.0 + 0.5);
+    if (s >= 3600)
+        snprintf(out, n, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(out, n, "%lld:%02lld", s / 60, s % 60);
+}
+
+/* A round upper bound for the axis: 1, 2 or 5 times a power of ten (bytes: of GiB). */
+static double nice_max(double v, hr_chart_unit u)
+{
+    if (u == HR_UNIT_PERCENT && v <= 100)
+        return 100;
+    double unit = u == HR_UNIT_BYTES ? 1073741824.0 : 1.0;
+    double x = v / unit;
+    if (x <= 0)
+        return unit;
+    double p = pow(10, floor(log10(x)));
+    double m = x / p;
+    double step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
+    return step * p * unit;
+}
+
+static void time_span(const hr_recording *r, double *t0, double *t1)
+{
+    *t0 = r->nsamples ? r->samples[0].t_ms : 0;
+    *t1 = r->nsamples ? r->samples[r->nsamples - 1].t_ms : 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        if (r->samples[i].t_ms < *t0)
+            *t0 = r->samples[i].t_ms;
+        if (r->samples[i].t_ms > *t1)
+            *t1 = r->samples[i].t_ms;
+    }
+    for (size_t i = 0; i < r->nwarnings; i++)
+        if (!isnan(r->warnings[i].t_ms) && r->warnings[i].t_ms > *t1)
+            *t1 = r->warnings[i].t_ms;
+    if (*t1 <= *t0)
+        *t1 = *t0 + 1000;
+}
+
+void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title,
+                     hr_chart_unit unit, const hr_chart_series *s, int n)
+{
+    double ymax = 0;
+    int shown = 0;
+    for (int k = 0; k < n; k++) {
+        double m = hr_rec_max(r, s[k].field);
+        if (!isnan(m)) {
+            shown++;
+            if (m > ymax)
+                ymax = m;
+        }
+    }
+    hr_buf_printf(out, "<figure id=\"%s\">\n<figcaption><strong>", id);
+    hr_html_text(out, title);
+    hr_buf_puts(out, "</strong></figcaption>\n");
+    if (!shown) {
+        hr_buf_puts(out, "<p class=\"sub\">");
+        hr_html_text(out, HR_T("not in the recording (the OS did not give these values)"));
+        hr_buf_puts(out, "</p>\n</figure>\n");
+        return;
+    }
+    ymax = nice_max(ymax, unit);
+    double t0, t1;
+    time_span(r, &t0, &t1);
+    const double pw = W - PL - PR, ph = H - PT - PB;
+    hr_buf_printf(out, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, H);
+    hr_html_text(out, title);
+    hr_buf_puts(out, "\">\n");
+    /* Grid and axis labels: 4 rows, 5 time marks. */
+    char lab[32];
+    for (int i = 0; i <= 4; i++) {
+        double y = PT + ph - ph * i / 4.0;
+        fmt_value(ymax * i / 4.0, unit, lab, sizeof lab);
+        hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                           "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                      PL, W - PR, y, y, PL - 6, y + 4, lab);
+    }
+    for (int i = 0; i <= 4; i++) {
+        double x = PL + pw * i / 4.0;
+        fmt_time((t1 - t0) * i / 4.0, lab, sizeof lab);
+        hr_buf_printf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
+                      x, H - 8, i == 0 ? "start" : i == 4 ? "end" : "middle", lab);
+    }
+    /* Node starts and warnings on the time axis. */
+    for (size_t i = 0; i < r->nnodes; i++) {
+        const hr_rec_node *nd = &r->nodes[i];
+        if (strcmp(nd->event, "start") != 0 && strcmp(nd->event, "model-load") != 0)
+            continue;
+        if (isnan(nd->t_ms))
+            continue;
+        double x = PL + pw * (nd->t_ms - t0) / (t1 - t0);
+        if (x < PL || x > W - PR)
+            continue;
+        hr_buf_printf(out, "<line data-marker=\"node\" class=\"grid\" stroke-dasharray=\"2 3\" "
+                           "x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"><title>",
+                      x, x, PT, PT + ph);
+        hr_html_text(out, nd->class_type[0] ? nd->class_type : nd->event);
+        hr_buf_puts(out, "</title></line>\n");
+    }
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        const hr_rec_warning *w = &r->warnings[i];
+        if (isnan(w->t_ms))
+            continue;
+        double x = PL + pw * (w->t_ms - t0) / (t1 - t0);
+        if (x < PL || x > W - PR)
+            continue;
+        hr_buf_printf(out, "<path data-marker=\"warning\" class=\"%s\" d=\"M%.1f %d l-5 -9 h10 z\">"
+                           "<title>",
+                      strcmp(w->level, "critical") == 0 ? "bad" : "warn", x, PT + 9);
+        hr_html_text(out, w->rule);
+        hr_buf_puts(out, ": ");
+        hr_html_text(out, w->message);
+        hr_buf_puts(out, "</title></path>\n");
+    }
+    /* The series: one polyline per run of known values. */
+    for (int k = 0; k < n; k++) {
+        if (isnan(hr_rec_max(r, s[k].field)))
+            continue;
+        size_t pts = 0;
+        for (size_t i = 0; i < r->nsamples; i++)
+            pts += !isnan(r->samples[i].v[s[k].field]);
+        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%zu\" class=\"%s%s\">", s[k].id, pts,
+                      s[k].cls, s[k].limit ? " limit" : "");
+        bool open = false;
+        for (size_t i = 0; i < r->nsamples; i++) {
+            double v = r->samples[i].v[s[k].field];
+            if (isnan(v)) {
+                if (open)
+                    hr_buf_puts(out, "\"/>");
+                open = false;
+                continue;
+            }
+            double x = PL + pw * (r->samples[i].t_ms - t0) / (t1 - t0);
+            double y = PT + ph - ph * (v < 0 ? 0 : v > ymax ? ymax : v) / ymax;
+            if (!open)
+                hr_buf_printf(out, "<polyline class=\"%s\" points=\"", s[k].limit ? "limit" : "");
+            hr_buf_printf(out, "%s%.1f,%.1f", open ? " " : "", x, y);
+            open = true;
+        }
+        if (open)
+            hr_buf_puts(out, "\"/>");
+        hr_buf_puts(out, "</g>\n");
+    }
+    hr_buf_puts(out, "</svg>\n<div class=\"legend\">");
+    for (int k = 0; k < n; k++) {
+        if (isnan(hr_rec_max(r, s[k].field)))
+            continue;
+        hr_buf_printf(out, "<span><i class=\"%s%s\"></i>", s[k].cls, s[k].limit ? " dash" : "");
+        hr_html_text(out, s[k].label);
+        hr_buf_puts(out, "</span>");
+    }
+    hr_buf_puts(out, "</div>\n</figure>\n");
+}
+
+static hr_cause cause_from_id(const char *id)
+{
+    for (int c = 0; c < HR_CAUSE_COUNT; c++)
+        if (strcmp(hr_cause_id((hr_cause)c), id) == 0)
+            return (hr_cause)c;
+    return HR_CAUSE_COUNT;
+}
+
+static void verdict(const hr_recording *r, hr_buf *out)
+{
+    char text[512];
+    if (r->have_verdict) {
+        hr_cause c = cause_from_id(r->cause);
+        if (strcmp(r->cause, "ok") == 0) {
+            hr_html_verdict(out, "ok", HR_T("The run finished"), HR_T("It exited with status 0."), NULL);
+        } else if (c == HR_CAUSE_COUNT || c == HR_CAUSE_UNKNOWN) {
+            if (!isnan(r->exit_code))
+                snprintf(text, sizeof text, HR_T("It exited with status %.0f; nothing in the records says why."),
+                         r->exit_code);
+            else
+                snprintf(text, sizeof text, "%s", HR_T("Nothing in the records says why."));
+            hr_html_verdict(out, "unknown", HR_T("The run ended with an error"), text, r->cause);
+        } else {
+            snprintf(text, sizeof text, HR_T("%s, confidence %s"), hr_tr(hr_cause_title(c)),
+                     hr_tr(r->confidence[0] ? r->confidence : "none"));
+            const char *cls = c == HR_CAUSE_NOT_MEMORY ? "at-risk" : "will-fail";
+            hr_html_verdict(out, cls, text, hr_tr(hr_cause_meaning(c)), r->cause);
+        }
+    } else if (r->have_end) {
+        if (r->warnings_seen)
+            snprintf(text, sizeof text, HR_T("%llu warnings while it was watched; see the charts and the list below."),
+                     (unsigned long long)r->warnings_seen);
+        else
+            snprintf(text, sizeof text, "%s", HR_T("No warning while it was watched."));
+        hr_html_verdict(out, r->warnings_seen ? "at-risk" : "ok",
+                        r->warnings_seen ? HR_T("Warnings") : HR_T("No warnings"), text, NULL);
+    } else {
+        hr_html_verdict(out, "unknown", HR_T("Cut short"),
+                        HR_T("The recording ends without its last line: the machine or headroom stopped "
+                             "while it was recording. Everything up to there is shown."),
+                        NULL);
+    }
+}
+
+static void peak_row(hr_buf *out, const char *label, double peak, double limit)
+{
+    if (isnan(peak))
+        return;
+    char a[32], b[32];
+    hr_size_gb(bytes_of(peak), a, sizeof a);
+    hr_buf_puts(out, "<tr><th>");
+    hr_html_text(out, label);
+    hr_buf_puts(out, "</th><td class=\"num\">");
+    hr_html_text(out, a);
+    hr_buf_puts(out, "</td><td class=\"num\">");
+    if (!isnan(limit) && limit > 0) {
+        hr_size_gb(bytes_of(limit), b, sizeof b);
+        hr_html_textf(out, HR_T("of %s (%.0f%%)"), b, peak / limit * 100.0);
+    }
+    hr_buf_puts(out, "</td></tr>\n");
+}
+
+static double peak_of(const hr_recording *r, hr_rec_field f)
+{
+    double a = hr_rec_max(r, f), b = r->peak[f];
+    return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
+static void summary(const hr_recording *r, hr_buf *out)
+{
+    hr_html_section(out, "summary", HR_T("Peaks"));
+    double t0, t1;
+    time_span(r, &t0, &t1);
+    char d[32];
+    fmt_time(r->nsamples ? t1 - t0 : 0, d, sizeof d);
+    hr_buf_puts(out, "<p>");
+    hr_html_textf(out, HR_T("%llu samples over %s"), (unsigned long long)r->samples_seen, d);
+    if (r->stride > 1) {
+        hr_buf_puts(out, " ");
+        hr_html_textf(out, HR_T("(charted as %zu points, each the highest of %zu samples)"), r->nsamples,
+                      r->stride);
+    }
+    hr_buf_puts(out, "</p>\n<table>\n");
+    peak_row(out, HR_T("RAM used"), peak_of(r, HR_RF_RAM_USED), hr_rec_max(r, HR_RF_RAM_TOTAL));
+    peak_row(out, HR_T("commit"), peak_of(r, HR_RF_COMMIT), hr_rec_max(r, HR_RF_COMMIT_LIMIT));
+    peak_row(out, r->os[0] == 'w' ? HR_T("paging file used") : HR_T("swap used"),
+             peak_of(r, HR_RF_SWAP_USED), hr_rec_max(r, HR_RF_SWAP_TOTAL));
+    peak_row(out, HR_T("cgroup memory"), peak_of(r, HR_RF_CGROUP_CURRENT), hr_rec_max(r, HR_RF_CGROUP_MAX));
+    peak_row(out, HR_T("the watched processes (resident)"), peak_of(r, HR_RF_PROC_RSS), NAN);
+    peak_row(out, HR_T("VRAM used"), peak_of(r, HR_RF_VRAM_USED), hr_rec_max(r, HR_RF_VRAM_TOTAL));
+    hr_buf_puts(out, "</table>\n");
+    hr_html_section_end(out);
+}
+
+static void charts(const hr_recording *r, hr_buf *out)
+{
+    bool win = r->os[0] == 'w';
+    hr_html_section(out, "charts", HR_T("Over time"));
+    const hr_chart_series tiers[] = {
+        {"vram-used", HR_T("VRAM used"), "c2", HR_RF_VRAM_USED, false},
+        {"vram-total", HR_T("VRAM"), "c2", HR_RF_VRAM_TOTAL, true},
+        {"ram-used", HR_T("RAM used"), "c1", HR_RF_RAM_USED, false},
+        {"ram-total", HR_T("RAM"), "c1", HR_RF_RAM_TOTAL, true},
+        {"swap-used", win ? HR_T("paging file used") : HR_T("swap used"), "c3", HR_RF_SWAP_USED, false},
+        {"swap-total", win ? HR_T("paging file") : HR_T("swap"), "c3", HR_RF_SWAP_TOTAL, true},
+    };
+    hr_report_chart(out, r, "chart-tiers", HR_T("The three tiers: VRAM, RAM, paging file / swap"),
+                    HR_UNIT_BYTES, tiers, 6);
+    const hr_chart_series commit[] = {
+        {"commit", HR_T("commit"), "c1", HR_RF_COMMIT, false},
+        {"commit-limit", HR_T("commit limit"), "bad", HR_RF_COMMIT_LIMIT, true},
+        {"cgroup-current", HR_T("cgroup memory"), "c3", HR_RF_CGROUP_CURRENT, false},
+        {"cgroup-max", HR_T("cgroup limit"), "c3", HR_RF_CGROUP_MAX, true},
+        {"proc-rss", HR_T("the watched processes (resident)"), "c4", HR_RF_PROC_RSS, false},
+    };
+    hr_report_chart(out, r, "chart-commit", HR_T("Commit against its limit"), HR_UNIT_BYTES, commit, 5);
+    const hr_chart_series paging[] = {
+        {"pages-in", HR_T("pages in per second"), "c2", HR_RF_PAGES_IN, false},
+        {"pages-out", HR_T("pages out per second"), "c3", HR_RF_PAGES_OUT, false},
+    };
+    hr_report_chart(out, r, "chart-paging", HR_T("Paging activity"), HR_UNIT_RATE, paging, 2);
+    const hr_chart_series pressure[] = {
+        {"disk-busy", HR_T("paging disk busy"), "c1", HR_RF_DISK_BUSY, false},
+        {"psi-some", HR_T("memory pressure (some)"), "warn", HR_RF_PSI_SOME, false},
+        {"psi-full", HR_T("memory pressure (full)"), "bad", HR_RF_PSI_FULL, false},
+    };
+    hr_report_chart(out, r, "chart-pressure", HR_T("Disk and memory pressure"), HR_UNIT_PERCENT,
+                    pressure, 3);
+    hr_buf_puts(out, "<p class=\"sub\">");
+    hr_html_text(out, HR_T("Dotted lines: a ComfyUI node started. Triangles: a warning."));
+    hr_buf_puts(out, "</p>\n");
+    hr_html_section_end(out);
+}
+
+static void warnings(const hr_recording *r, hr_buf *out)
+{
+    if (!r->nwarnings)
+        return;
+    hr_html_section(out, "warnings", HR_T("Warnings"));
+    hr_buf_puts(out, "<div class=\"wrap\"><table>\n");
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        const hr_rec_warning *w = &r->warnings[i];
+        char t[32];
+        fmt_time(w->t_ms - (r->nsamples ? r->samples[0].t_ms : 0), t, sizeof t);
+        hr_buf_printf(out, "<tr data-level=\"%s\"><td class=\"num\">",
+                      strcmp(w->level, "critical") == 0 ? "critical" : "warn");
+        hr_html_text(out, t);
+        hr_buf_puts(out, "</td><td>");
+        hr_html_text(out, w->message);
+        hr_buf_puts(out, " <span class=\"rule\">[");
+        hr_html_text(out, w->rule);
+        hr_buf_puts(out, "]</span></td></tr>\n");
+    }
+    hr_buf_puts(out, "</table></div>\n");
+    if (r->warnings_seen > r->nwarnings) {
+        hr_buf_puts(out, "<p class=\"sub\">");
+        hr_html_textf(out, HR_T("and %llu more"), (unsigned long long)(r->warnings_seen - r->nwarnings));
+        hr_buf_puts(out, "</p>\n");
+    }
+    hr_html_section_end(out);
+}
+
+static void nodes(const hr_recording *r, hr_buf *out)
+{
+    size_t ends = 0;
+    for (size_t i = 0; i < r->nnodes; i++)
+        ends += strcmp(r->nodes[i].event, "end") == 0;
+    if (!ends)
+        return;
+    hr_html_section(out, "nodes", HR_T("ComfyUI nodes"));
+    hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
+    hr_html_text(out, HR_T("ended at"));
+    hr_buf_puts(out, "</th><th>");
+    hr_html_text(out, HR_T("node"));
+    hr_buf_puts(out, "</th><th class=\"num\">");
+    hr_html_text(out, HR_T("RAM growth"));
+    hr_buf_puts(out, "</th><th class=\"num\">");
+    hr_html_text(out, HR_T("peak resident"));
+    hr_buf_puts(out, "</th></tr>\n");
+    for (size_t i = 0; i < r->nnodes; i++) {
+        const hr_rec_node *nd = &r->nodes[i];
+        if (strcmp(nd->event, "end") != 0)
+            continue;
+        char t[32], a[32] = "", b[32] = "";
+        fmt_time(nd->t_ms - (r->nsamples ? r->samples[0].t_ms : 0), t, sizeof t);
+        if (!isnan(nd->ram_growth)) {
+            hr_size_gb(bytes_of(fabs(nd->ram_growth)), a + 1, sizeof a - 1);
+            a[0] = nd->ram_growth < 0 ? '-' : '+';
+        }
+        if (!isnan(nd->peak_rss))
+            hr_size_gb(bytes_of(nd->peak_rss), b, sizeof b);
+        hr_buf_puts(out, "<tr><td class=\"num\">");
+        hr_html_text(out, t);
+        hr_buf_puts(out, "</td><td>");
+        hr_html_text(out, nd->class_type[0] ? nd->class_type : "?");
+        if (nd->node[0]) {
+            hr_buf_puts(out, " <span class=\"rule\">#");
+            hr_html_text(out, nd->node);
+            hr_buf_puts(out, "</span>");
+        }
+        hr_buf_puts(out, "</td><td class=\"num\">");
+        hr_html_text(out, a);
+        hr_buf_puts(out, "</td><td class=\"num\">");
+        hr_html_text(out, b);
+        hr_buf_puts(out, "</td></tr>\n");
+    }
+    hr_buf_puts(out, "</table></div>\n");
+    hr_html_section_end(out);
+}
+
+static void plan(const hr_recording *r, hr_buf *out)
+{
+    double need = r->commit_needed;
+    double peak = peak_of(r, HR_RF_COMMIT);
+    hr_html_section(out, "plan", HR_T("The plan"));
+    if (r->have_verdict) {
+        hr_cause c = cause_from_id(r->cause);
+        if (c != HR_CAUSE_COUNT && c != HR_CAUSE_UNKNOWN) {
+            hr_buf_puts(out, "<p>");
+            hr_html_text(out, hr_tr(hr_cause_fix(c)));
+            hr_buf_puts(out, "</p>\n");
+        }
+    }
+    if (r->advice[0]) {
+        hr_buf_puts(out, "<p>");
+        hr_html_text(out, r->advice);
+        hr_buf_puts(out, "</p>\n");
+    }
+    double basis = !isnan(need) ? need : peak;
+    if (!isnan(basis) && basis > 0) {
+        uint64_t gib = hr_size_round_up_gib(bytes_of(basis));
+        hr_buf_puts(out, "<p>");
+        hr_html_textf(out, HR_T("This run committed up to %llu GB. Size the paging file / swap from it:"),
+                      (unsigned long long)gib);
+        hr_buf_printf(out, "</p>\n<pre id=\"plan-command\">headroom plan --peak-commit %lluG</pre>\n",
+                      (unsigned long long)gib);
+    }
+    if (r->nevidence) {
+        hr_buf_puts(out, "<h3>");
+        hr_html_text(out, HR_T("Evidence"));
+        hr_buf_puts(out, "</h3>\n<ul class=\"evidence\">\n");
+        for (size_t i = 0; i < r->nevidence; i++) {
+            hr_buf_puts(out, "<li><span class=\"rule\">");
+            hr_html_text(out, r->evidence[i].source);
+            hr_buf_puts(out, "</span><pre>");
+            hr_html_text(out, r->evidence[i].text);
+            hr_buf_puts(out, "</pre></li>\n");
+        }
+        hr_buf_puts(out, "</ul>\n");
+    }
+    hr_html_section_end(out);
+}
+
+void hr_report_html(const hr_recording *r, const char *name, hr_buf *out)
+{
+    char sub[512], when[40] = "";
+    if (!isnan(r->started_ms) && r->started_ms > 0)
+        hr_diag_format_time((int64_t)(r->started_ms / 1000), when, sizeof when);
+    snprintf(sub, sizeof sub, "%s — %s%s%s%s%s", name ? name : "",
+             strcmp(r->mode, "run") == 0 ? "run" : "watch", r->command[0] ? ": " : "", r->command,
+             when[0] ? ", " : "", when);
+    hr_html_begin(out, HR_T("headroom report"), sub);
+    verdict(r, out);
+    if (r->end_node[0]) {
+        hr_buf_puts(out, "<p>");
+        hr_html_textf(out, HR_T("Running when it ended: %s"), r->end_node);
+        hr_buf_puts(out, "</p>\n");
+    }
+    summary(r, out);
+    charts(r, out);
+    warnings(r, out);
+    nodes(r, out);
+    plan(r, out);
+    hr_html_end(out);
+}
+
+void hr_report_render(const hr_recording *rec, const char *name, hr_render *r)
+{
+    switch (r->format) {
+    case HR_FORMAT_HTML:
+        hr_report_html(rec, name, r->out);
+        break;
+    case HR_FORMAT_TEXT:
+    case HR_FORMAT_JSON:
+    case HR_FORMAT_PROMETHEUS:
+        hr_render_unsupported(r);
+        break;
+    }
+}
