@@ -176,6 +176,16 @@ if [ -d "$fx" ]; then
     json "full SSD, roomy HDD: a smaller file on the SSD, the HDD a last resort" "d['recommended']['target'] == 'C:' and d['recommended']['maximum_bytes'] == 10 << 30 and any(r['id'] == 'hdd-last-resort' and 'E:' in r['text'] for r in d['recommended']['reasons']) and 'hdd-only' not in [w['id'] for w in d['warnings']]"
     expect "full SSD, roomy HDD: check" 1 "$hr" check --replay "$fx/ssd-full-hdd-room.json" --workload sdxl --json
     json "full SSD, roomy HDD: no 'add RAM' beside it" "[t['id'] for t in d['todo']] == ['set-paging', 'more-room']"
+    # --lang zh: plan and check speak Chinese; their JSON stays English (a contract).
+    expect "check --lang zh" 2 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl
+    has "zh: the to-do heading" "请这样做："
+    has "zh: restart, not shut down" "重启 Windows（开始 → 电源 → 重启，不是关机"
+    has "zh: the verdict" "将会失败"
+    expect "plan --lang zh" 0 "$hr" plan --lang zh --replay "$fx/s6-16g-c4-d64.json" --workload video
+    has "zh: plan sections" "放在哪里（最佳在前）"
+    has "zh: S6 kept" "无需更改：D: 已有至少 64 GB 的固定大小页面文件"
+    expect "check --lang zh --json" 2 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl --json
+    json "zh: JSON stays English" "not any('\u4e00' <= ch <= '\u9fff' for ch in json.dumps(d, ensure_ascii=False))"
 fi
 
 # --comfy-args changes what check thinks the run needs, as it changes the plan (S1.2c).

@@ -4,34 +4,70 @@
 #include "commands.h"
 
 #include "core/apply/apply_from_plan.h"
-#include "core/plan/plan.h"
+#include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/plan/plan.h"
 #include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Exit statuses of apply and rollback (docs/apply.md). */
-enum { APPLY_EXIT_REFUSED = 69, APPLY_EXIT_STOPPED = 75, APPLY_EXIT_NOPERM = 77 };
+/* How long a second apply or rollback waits for the first to finish. */
+#define APPLY_LOCK_WAIT_S 30
 
-static void apply_usage(FILE *f)
-{
-    fputs("usage: headroom apply [--size SIZE | --from-plan] [--range MIN:MAX] [--target DRIVE|PATH]\n"
-          "                      [--priority N] [--fstab PATH] [--state-dir DIR] [--json] [--yes]\n"
-          "  --size SIZE      paging file / swap file size (16G, 32768M); Windows: initial = maximum\n"
-          "  --range MIN:MAX  Windows: initial and maximum size instead (S3.2)\n"
-          "  --from-plan      take size and place from 'headroom plan'\n"
-          "  --target         Windows: a drive (D:); Linux: a directory (the file is headroom.swap)\n"
-          "                   or a new file's path. Default: the system drive / the root directory\n"
-          "  --priority N     Linux swap priority (default 10)\n"
-          "  --fstab PATH     Linux: the fstab to edit (default /etc/fstab)\n"
-          "  --state-dir DIR  where the state file and backups live\n"
-          "  --json           print the plan as JSON (schema headroom.apply-plan/1)\n"
-          "  --yes            make the changes (without it: a dry run that prints them)\n"
-          "exit status: 0 done or dry run; 64 usage; 65 bad input file; 69 refused as unsafe;\n"
-          "             70 a step failed; 75 stopped at HR_FAILPOINT; 77 needs admin/root\n",
-          f);
-}
+enum {
+    OPT_SIZE = 1, OPT_RANGE, OPT_FROM_PLAN, OPT_TARGET, OPT_PRIORITY, OPT_FSTAB, OPT_STATE_DIR,
+    OPT_JSON, OPT_YES, OPT_ALLOW_SHRINK
+};
+
+static const hr_opt apply_opts[] = {
+    {OPT_SIZE, "--size", HR_ARG_SIZE, NULL,
+     HR_N("paging file / swap file size (16G, 32768M); Windows: initial = maximum"), NULL, 0},
+    {OPT_RANGE, "--range", HR_ARG_STRING, "MIN:MAX",
+     HR_N("Windows: initial and maximum size instead (S3.2), e.g. 32G:64G"), NULL,
+     HR_OPT_NONEMPTY},
+    {OPT_FROM_PLAN, "--from-plan", HR_ARG_NONE, NULL,
+     HR_N("take size and place from 'headroom plan'"), NULL, 0},
+    {OPT_TARGET, "--target", HR_ARG_STRING, "DRIVE|PATH",
+     HR_N("Windows: a drive (D:); Linux: a directory (the file is headroom.swap) or a new "
+          "file's path. Default: the system drive / the root directory"), NULL, HR_OPT_NONEMPTY},
+    {OPT_PRIORITY, "--priority", HR_ARG_NUMBER, NULL,
+     HR_N("Linux swap priority, 0 to 32767 (default 10)"), NULL, 0},
+    {OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL,
+     HR_N("Linux: the fstab to edit (default /etc/fstab)"), NULL, HR_OPT_NONEMPTY},
+    {OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL,
+     HR_N("where the state file and backups live (its parent must exist)"), NULL,
+     HR_OPT_NONEMPTY},
+    {OPT_ALLOW_SHRINK, "--allow-shrink", HR_ARG_NONE, NULL,
+     HR_N("allow less paging file / swap in total than is configured now (says how much goes)"),
+     NULL, 0},
+    {OPT_JSON, "--json", HR_ARG_NONE, NULL,
+     HR_N("print the plan as JSON (schema headroom.apply-plan/1)"), NULL, 0},
+    {OPT_YES, "--yes", HR_ARG_NONE, NULL,
+     HR_N("make the changes (without it: a dry run that prints them)"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const char *const apply_examples[] = {
+    "headroom apply --from-plan",
+    "headroom apply --size 16G --target /data --yes",
+    "headroom apply --range 32G:64G --target D: --yes",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_apply = {
+    .name = "apply",
+    .synopsis = "[--size SIZE | --range MIN:MAX | --from-plan] [options]",
+    .summary = HR_N("Set the paging file / swap file in the safe order (S3.1): the new one is "
+                    "in place before anything old goes. A dry run unless --yes; every step is "
+                    "recorded first, so that 'headroom rollback' undoes exactly what was done."),
+    .groups = {apply_opts},
+    .examples = apply_examples,
+    .exits = HR_N("0 done or dry run; 64 usage; 65 bad input file; 66 a target or state "
+                  "directory does not exist; 69 refused as unsafe; 70 a step failed; 75 another "
+                  "run holds the lock, or stopped at HR_FAILPOINT; 77 needs admin/root"),
+    .doc = "docs/apply.md",
+};
 
 /* --from-plan: the size and place `headroom plan` recommends for this machine (its
  * defaults: the S4.1/S4.2 table, the best eligible drive), as core/apply/apply_from_plan.h
@@ -68,182 +104,164 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
     return r;
 }
 
-/* 1-based index of the value option at argv[*i] (see names), 0 if none, -1 if its value is
- * missing. */
-static int match_value_opt(int argc, char **argv, int *i, const char **v)
+static int parse_range(const hr_optparse *p, const char *v, hr_apply_request *rq)
 {
-    static const char *const names[] = {"--size", "--range", "--target", "--fstab",
-                                        "--state-dir", "--priority"};
-    for (int k = 0; k < 6; k++) {
-        int m = hr_cli_opt(argc, argv, i, names[k], v);
-        if (m != 0)
-            return m < 0 ? -1 : k + 1;
-    }
+    char a[64];
+    hr_error err = {0};
+    const char *colon = strchr(v, ':');
+    if (!colon || (size_t)(colon - v) >= sizeof a)
+        return hr_opt_bad_value(p, v, HR_T("expected MIN:MAX, e.g. 32G:64G"));
+    memcpy(a, v, (size_t)(colon - v));
+    a[colon - v] = '\0';
+    if (hr_size_parse(a, &rq->range_min_bytes, &err) < 0 ||
+        hr_size_parse(colon + 1, &rq->range_max_bytes, &err) < 0)
+        return hr_opt_bad_value(p, v, err.msg);
+    if (rq->range_min_bytes == 0 || rq->range_max_bytes < rq->range_min_bytes)
+        return hr_opt_bad_value(p, v, HR_T("need 0 < MIN <= MAX"));
+    if (hr_platform_os() == HR_OS_LINUX)
+        return hr_opt_bad_value(p, v, HR_T("--range is for Windows paging files; a Linux swap "
+                                           "file has one size"));
     return 0;
 }
 
-static int exit_for(int code)
+/* What a run that stopped half way leaves, and the command that undoes it. */
+static void say_what_is_left(const hr_buf *log, int r)
 {
-    switch (code) {
-    case HR_EUNSAFE: return APPLY_EXIT_REFUSED;
-    case HR_EPERM: case HR_EACCES: return APPLY_EXIT_NOPERM;
-    case HR_EPARSE: case HR_ETOOBIG: return HR_EXIT_INPUT;
-    case HR_EINVAL: case HR_ERANGE: return HR_EXIT_USAGE;
-    default: return HR_EXIT_FAILURE;
-    }
+    bool any_done = log->len && strstr(hr_buf_str(log), "done: [") != NULL;
+    if (!any_done)
+        hr_cli_error("apply: %s", HR_T("nothing was changed"));
+    else if (r == HR_EBUSY)
+        hr_cli_error("apply: %s", HR_T("the steps marked done are in place"));
+    else
+        hr_cli_error("apply: %s", HR_T("the steps marked done above are in place and each was "
+                                       "recorded before it started; 'headroom rollback --yes' "
+                                       "undoes them (once the state directory can be written)"));
 }
 
 int hr_cmd_apply(int argc, char **argv)
 {
     hr_apply_request rq = {.priority = HR_APPLY_DEFAULT_PRIORITY};
-    bool yes = false, json = false, from_plan = false;
-    const char *size_s = NULL, *range_s = NULL;
+    bool yes = false, json = false, from_plan = false, have_size = false, have_range = false;
     char plan_target[HR_SNAP_PATH_MAX] = "";
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int m;
-        if (hr_cli_is_help(argv[i])) {
-            apply_usage(stdout);
-            return HR_EXIT_OK;
-        } else if (strcmp(argv[i], "--yes") == 0) {
-            yes = true;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--from-plan") == 0) {
-            from_plan = true;
-        } else if ((m = match_value_opt(argc, argv, &i, &v)) != 0) {
-            if (m < 0 || !v || !*v) {
-                hr_cli_error("apply: %s needs a value", argv[i]);
-                return HR_EXIT_USAGE;
-            }
-            switch (m) {
-            case 1: size_s = v; break;
-            case 2: range_s = v; break;
-            case 3: rq.target = v; break;
-            case 4: rq.fstab_path = v; break;
-            case 5: rq.state_dir = v; break;
-            default: {
-                char *end;
-                long p = strtol(v, &end, 10);
-                if (*end || p < 0 || p > 32767) {
-                    hr_cli_error("apply: --priority '%s': a number from 0 to 32767", v);
-                    return HR_EXIT_USAGE;
-                }
-                rq.priority = (int)p;
-            }
-            }
-        } else {
-            hr_cli_error("apply: unknown option '%s'", argv[i]);
-            apply_usage(stderr);
+    hr_optparse p;
+    hr_optparse_init(&p, &hr_spec_apply, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        int rc = 0;
+        switch (id) {
+        case HR_OPT_STOP: return p.status;
+        case OPT_SIZE: rq.size_bytes = p.size; have_size = true; break;
+        case OPT_RANGE: rc = parse_range(&p, v, &rq); have_range = true; break;
+        case OPT_FROM_PLAN: from_plan = true; break;
+        case OPT_TARGET: rq.target = v; break;
+        case OPT_PRIORITY:
+            if (p.number > 32767)
+                rc = hr_opt_bad_value(&p, v, HR_T("a number from 0 to 32767"));
+            rq.priority = (int)p.number;
+            break;
+        case OPT_FSTAB: rq.fstab_path = v; break;
+        case OPT_STATE_DIR: rq.state_dir = v; break;
+        case OPT_ALLOW_SHRINK: rq.allow_shrink = true; break;
+        case OPT_JSON: json = true; break;
+        case OPT_YES: yes = true; break;
+        default:
+            hr_cli_error("apply: %s '%s'", HR_T("unexpected argument"), v ? v : "");
             return HR_EXIT_USAGE;
         }
+        if (rc)
+            return rc;
     }
     hr_error err = {0};
-    if (from_plan && size_s) {
-        hr_cli_error("apply: give --size or --from-plan, not both");
+    if (from_plan && (have_size || have_range)) {
+        hr_cli_error("apply: %s", HR_T("--from-plan chooses the sizes; leave out --size and --range"));
         return HR_EXIT_USAGE;
     }
     if (from_plan) {
         int r = apply_from_plan(&rq, plan_target, sizeof plan_target, &err);
         if (r < 0) {
             hr_cli_error("apply: %s", err.msg);
-            return HR_EXIT_USAGE;
+            return hr_exit_from_error(r);
         }
         if (!rq.target && plan_target[0])
             rq.target = plan_target;
     }
-    if (size_s && hr_size_parse(size_s, &rq.size_bytes, &err) < 0) {
-        hr_cli_error("apply: --size: %s", err.msg);
-        return HR_EXIT_USAGE;
-    }
-    if (size_s)
-        hr_opt_size_note("apply", "--size", size_s, rq.size_bytes);
-    if (range_s) {
-        char a[64];
-        const char *colon = strchr(range_s, ':');
-        if (!colon || (size_t)(colon - range_s) >= sizeof a) {
-            hr_cli_error("apply: --range '%s': expected MIN:MAX, e.g. 32G:64G", range_s);
-            return HR_EXIT_USAGE;
-        }
-        memcpy(a, range_s, (size_t)(colon - range_s));
-        a[colon - range_s] = '\0';
-        if (hr_size_parse(a, &rq.range_min_bytes, &err) < 0 ||
-            hr_size_parse(colon + 1, &rq.range_max_bytes, &err) < 0) {
-            hr_cli_error("apply: --range: %s", err.msg);
-            return HR_EXIT_USAGE;
-        }
-        if (rq.range_min_bytes == 0 || rq.range_max_bytes < rq.range_min_bytes) {
-            hr_cli_error("apply: --range '%s': need 0 < MIN <= MAX", range_s);
-            return HR_EXIT_USAGE;
-        }
-        if (hr_platform_os() == HR_OS_LINUX) {
-            hr_cli_error("apply: --range is for Windows paging files; a Linux swap file has one size");
-            return HR_EXIT_USAGE;
-        }
-    }
-    if (from_plan && range_s) {
-        hr_cli_error("apply: --from-plan chooses the sizes; leave out --range");
-        return HR_EXIT_USAGE;
-    }
     if (!rq.size_bytes && !rq.range_max_bytes) {
-        hr_cli_error("apply: give --size SIZE (or --range MIN:MAX on Windows, or --from-plan)");
+        hr_cli_error("apply: %s", HR_T("give --size SIZE (or --range MIN:MAX on Windows, or "
+                                       "--from-plan)"));
         return HR_EXIT_USAGE;
     }
     rq.failpoint = getenv("HR_FAILPOINT");
 
+    if (yes && !hr_platform_is_admin()) {
+        hr_cli_error("apply: %s", hr_platform_os() == HR_OS_WINDOWS
+                         ? HR_T("changing the paging file needs an elevated prompt: right-click "
+                                "the terminal, 'Run as administrator'")
+                         : HR_T("changing the swap configuration needs root: run it with sudo"));
+        return HR_EXIT_NOPERM;
+    }
+    /* One apply or rollback at a time: the lock covers reading the facts too, so that two
+     * runs never plan from the same state. */
+    if (yes) {
+        int lr = hr_platform_lock(&rq, true, APPLY_LOCK_WAIT_S, &err);
+        if (lr < 0) {
+            hr_cli_error("apply: %s", err.msg);
+            hr_cli_error("apply: %s", HR_T("nothing was changed"));
+            return hr_exit_from_error(lr);
+        }
+    }
+
     hr_apply_plan *plan = calloc(1, sizeof *plan);
     if (!plan) {
-        hr_cli_error("apply: out of memory");
+        hr_platform_unlock();
+        hr_cli_error("apply: %s", hr_strerror(HR_ENOMEM));
         return HR_EXIT_FAILURE;
     }
     int r = hr_platform_apply_plan(&rq, plan, &err);
     if (r < 0) {
-        hr_cli_error("apply: %s%s", r == HR_EUNSAFE ? "refused: " : "",
-                     err.msg[0] ? err.msg : hr_strerror(r));
+        hr_platform_unlock();
+        if (r == HR_EUNSAFE)
+            hr_cli_error("apply: %s: %s", HR_T("refused"), err.msg[0] ? err.msg : hr_strerror(r));
+        else
+            hr_cli_error("apply: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(plan);
-        return exit_for(r);
+        return hr_exit_from_error(r);
     }
     hr_buf out;
     hr_buf_init(&out, 0);
-    if (json)
+    if (json) {
         hr_apply_plan_json(plan, &out);
-    else {
+    } else {
         if (!plan->nothing_to_do)
-            hr_buf_puts(&out, yes ? "Applying, in this order:\n" : "Dry run: these changes would be "
-                        "made, in this order (add --yes to make them):\n");
+            hr_buf_printf(&out, "%s\n", yes ? HR_T("Applying, in this order:")
+                                            : HR_T("Dry run: these changes would be made, in "
+                                                   "this order (add --yes to make them):"));
         hr_apply_plan_text(plan, &out);
     }
     hr_cli_write(&out);
     hr_buf_reset(&out);
     if (!yes || plan->nothing_to_do) {
+        hr_platform_unlock();
         hr_buf_free(&out);
         free(plan);
         return HR_EXIT_OK;
     }
-    if (!hr_platform_is_admin()) {
-        hr_cli_error("apply: changing the %s needs %s", hr_platform_os() == HR_OS_WINDOWS
-                         ? "paging file" : "swap configuration",
-                     hr_platform_os() == HR_OS_WINDOWS
-                         ? "an elevated prompt: right-click the terminal, 'Run as administrator'"
-                         : "root: run it with sudo");
-        hr_buf_free(&out);
-        free(plan);
-        return APPLY_EXIT_NOPERM;
-    }
     r = hr_platform_apply_run(&rq, plan, &out, &err);
+    hr_platform_unlock();
     hr_cli_write(&out);
-    hr_buf_free(&out);
     free(plan);
-    if (r == 1)
-        return APPLY_EXIT_STOPPED;
+    if (r == 1) {
+        hr_buf_free(&out);
+        return HR_EXIT_TEMPFAIL;
+    }
     if (r < 0) {
         hr_cli_error("apply: %s", err.msg[0] ? err.msg : hr_strerror(r));
-        hr_cli_error("apply: the steps marked done are in place and recorded; 'headroom rollback "
-                     "--yes' undoes them");
-        return exit_for(r);
+        say_what_is_left(&out, r);
+        hr_buf_free(&out);
+        return hr_exit_from_error(r);
     }
-    fputs(hr_platform_os() == HR_OS_WINDOWS
-              ? "Done. Reboot now, then run 'headroom verify'.\n"
-              : "Done. 'headroom verify' compares fstab with what is in use.\n", stdout);
+    hr_buf_free(&out);
+    printf("%s\n", hr_platform_os() == HR_OS_WINDOWS
+                       ? HR_T("Done. Reboot now, then run 'headroom verify'.")
+                       : HR_T("Done. 'headroom verify' compares fstab with what is in use."));
     return HR_EXIT_OK;
 }

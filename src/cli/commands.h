@@ -16,6 +16,9 @@ typedef struct hr_command {
 extern const hr_cmd_spec hr_spec_status;
 extern const hr_cmd_spec hr_spec_plan;
 extern const hr_cmd_spec hr_spec_check;
+extern const hr_cmd_spec hr_spec_apply;
+extern const hr_cmd_spec hr_spec_rollback;
+extern const hr_cmd_spec hr_spec_verify;
 extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_run;
 extern const hr_cmd_spec hr_spec_export;

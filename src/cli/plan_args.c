@@ -102,6 +102,10 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
             return rc;
     }
     out->in.recorded = hr_source_recorded(&out->src);
+    /* JSON is never translated: the plan's and check's lines are written in the language of
+     * the moment, so a JSON report is made in English whatever --lang says. */
+    if (out->json)
+        hr_lang_set(HR_LANG_EN);
     return HR_PLAN_ARGS_GO;
 }
 

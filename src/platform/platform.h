@@ -67,7 +67,16 @@ typedef struct hr_apply_request {
     const char *state_dir;        /* NULL = /var/lib/headroom or %ProgramData%\headroom */
     const char *failpoint;        /* stop after the step of this name (tests) */
     const char *registry_key;     /* Windows: Memory Management key under HKLM; NULL = real */
+    bool allow_shrink;            /* --allow-shrink: the total paging / swap may go down */
 } hr_apply_request;
+
+/* One apply or rollback at a time per state directory: Linux takes an advisory lock (flock)
+ * on the state directory (made 0700 when create), Windows a named mutex. Waits up to wait_s
+ * seconds, then HR_EBUSY saying who holds it. 1: held; 0: no state directory (create false:
+ * nothing recorded, nothing to lock). While it is held, apply, rollback and verify first
+ * finish or undo a step an earlier run was killed in (the journal in the state file). */
+int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_error *err);
+void hr_platform_unlock(void);
 
 /* Gather the facts and build the plan (a refusal is HR_EUNSAFE with the reason). */
 int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err);
@@ -76,7 +85,8 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
  * a negative code when a step failed (the system is left consistent; log says how far). */
 int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
                           hr_error *err);
-/* Undo what the state file says headroom changed. dry_run: only describe it in log. */
+/* Undo what the state file says headroom changed. dry_run: only describe it in log.
+ * 1: something was undone (or would be); 0: there was nothing to undo. */
 int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err);
 /* Configured vs in use. */
 int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err);

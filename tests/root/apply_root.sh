@@ -175,7 +175,9 @@ resize)
     HA --size 128M --target "$m" --yes >/dev/null; expect_rc 0 $? "resize: to 128M"
     is_active "$m/headroom-2.swap" && ! is_active "$m/headroom.swap" && [ ! -e "$m/headroom.swap" ] && ok "resize: new file on, old one gone" || bad "resize: wrong files: $(active)"
     if [ "$PRE_SWAPS" = 0 ]; then HV >/dev/null; expect_rc 0 $? "resize: verify"; fi
-    HA --size 64M --target "$m" --yes >/dev/null; expect_rc 0 $? "resize: back to 64M"
+    HA --size 64M --target "$m" --yes >"$T/o" 2>&1; expect_rc 69 $? "resize: shrinking refused without --allow-shrink"
+    grep -q "remove 64" "$T/o" && grep -q -- --allow-shrink "$T/o" && ok "resize: says how much would go" || bad "resize shrink message: $(cat "$T/o")"
+    HA --size 64M --target "$m" --allow-shrink --yes >/dev/null; expect_rc 0 $? "resize: back to 64M with --allow-shrink"
     is_active "$m/headroom.swap" && [ ! -e "$m/headroom-2.swap" ] && ok "resize: back at the plain name" || bad "resize back: $(active)"
     HR --yes >/dev/null; expect_rc 0 $? "resize: rollback"
     cmp -s "$T/fstab" "$T/fstab.orig" && ok "resize: fstab original bytes" || bad "resize: fstab differs"

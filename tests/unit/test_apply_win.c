@@ -152,7 +152,7 @@ int main(void)
             CHECK(hr_platform_apply_plan(&rq, &p2, &err) == HR_EUNSAFE);
         }
         hr_buf_reset(&log);
-        CHECK(hr_platform_rollback(&rq, false, &log, &err) == 0);
+        CHECK(hr_platform_rollback(&rq, false, &log, &err) == 1);
         raw_value now;
         raw_read(&now);
         CHECK(raw_equal(&now, &start));   /* same bytes, and REG_SZ again */
@@ -183,7 +183,7 @@ int main(void)
     free(again);
     /* Dry-run rollback changes nothing; a foreign change blocks rollback. */
     hr_buf_reset(&log);
-    CHECK(hr_platform_rollback(&rq, true, &log, &err) == 0);
+    CHECK(hr_platform_rollback(&rq, true, &log, &err) == 1);
     CHECK_CONTAINS(hr_buf_str(&log), "would restore PagingFiles");
     CHECK_STR(value_str(), want_final);
     static const wchar_t foreign[] = L"C:\\pagefile.sys 1 2\0";
@@ -192,7 +192,7 @@ int main(void)
     CHECK_CONTAINS(err.msg, "changed since");
     raw_write(&after);
     hr_buf_reset(&log);
-    CHECK(hr_platform_rollback(&rq, false, &log, &err) == 0);
+    CHECK(hr_platform_rollback(&rq, false, &log, &err) == 1);
     printf("%s", hr_buf_str(&log));
     raw_value now;
     raw_read(&now);

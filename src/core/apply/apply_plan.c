@@ -215,6 +215,8 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         if (!in->path_exists)
             return hr_error_set(err, HR_EUNSAFE, "%s was created by headroom but is gone; run "
                                 "'headroom rollback --yes' and apply again", in->path);
+        if (in->dir_unsafe[0])
+            return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
         add_step(p, HR_STEP_RECORD, NULL, "record the change in the state file");
         if (!act)
             add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
@@ -240,10 +242,14 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
                             "did not add", in->path, in->fstab_path);
     if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
+    if (hr_device_removable(&in->dev, why, sizeof why) == HR_TRI_YES)
+        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (hr_swap_dir_cleared(HR_OS_LINUX, in->path, NULL, why, sizeof why) == HR_TRI_YES)
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);   /* the rule plan uses */
     if (!hr_apply_margin_ok(in->fs.total_bytes, in->fs.free_bytes, p->size_bytes, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
+    if (in->dir_unsafe[0])
+        return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
     if (in->active_count >= HR_MAX_PAGING)
         return hr_error_set(err, HR_EUNSAFE, "%d swap areas are on; the kernel takes no more",
                             in->active_count);
@@ -263,6 +269,16 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
              in->priority);
     add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "
              "(temporary file, fsync, rename; backup kept)", in->path, in->priority, in->fstab_path);
+    if (cur && strcmp(cur->path, in->path) != 0 && cur->size_bytes > p->size_bytes &&
+        !in->allow_shrink) {
+        char osz[32], d[32];
+        hr_size_format(cur->size_bytes, osz, sizeof osz);
+        hr_size_format(cur->size_bytes - p->size_bytes, d, sizeof d);
+        return hr_error_set(err, HR_EUNSAFE, "%s would replace headroom's %s swap file %s and "
+                            "remove %s of swap; headroom never lowers the swap that is "
+                            "configured unless told to: add --allow-shrink to do it", sz,
+                            osz, cur->path, d);
+    }
     if (cur && strcmp(cur->path, in->path) != 0) {
         hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
         char osz[32];

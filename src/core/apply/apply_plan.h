@@ -111,6 +111,9 @@ typedef struct hr_apply_linux_in {
     const hr_fstab *fstab;
     const char *fstab_path;
     const hr_apply_state *state;    /* NULL: headroom changed nothing yet */
+    hr_device dev;                  /* the disk under the file (removable, usb) */
+    bool allow_shrink;              /* the user allowed less swap than is configured */
+    char dir_unsafe[400];           /* why the file's directory is not root's alone ("": it is) */
 } hr_apply_linux_in;
 
 /* Can this file system type hold a swap file at all? Sets why (a sentence) when not. The

@@ -13,6 +13,12 @@ void hr_apply_state_init(hr_apply_state *s, hr_os os)
     s->os = os;
     hr_strlcpy(s->status, "in-progress", sizeof s->status);
     hr_strlcpy(s->orig_type, "missing", sizeof s->orig_type);
+    s->orig_raw_type = -1;
+}
+
+bool hr_apply_state_interrupted(const hr_apply_state *s)
+{
+    return strcmp(s->status, "applied") != 0 || s->intent.step[0] != '\0';
 }
 
 hr_apply_area *hr_apply_state_find(hr_apply_state *s, const char *path)
@@ -97,6 +103,7 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
             hr_json_bool(&w, "in_fstab", a->in_fstab);
             hr_json_u64(&w, "device", a->device);
             hr_json_u64(&w, "inode", a->inode);
+            hr_json_str(&w, "tmp", a->tmp);
             hr_json_end_object(&w);
         }
         hr_json_end_array(&w);
@@ -107,8 +114,21 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
         hr_json_str(&w, "original_type", s->orig_type);
         write_pfw(&w, "original_paging_files", &s->orig);
         write_pfw(&w, "written_paging_files", &s->written);
+        if (s->orig_raw_known) {
+            hr_json_i64(&w, "original_raw_type", s->orig_raw_type);
+            hr_json_str(&w, "original_raw_hex", s->orig_raw_hex);
+        }
         hr_json_end_object(&w);
     }
+    hr_json_begin_object(&w, "intent");
+    hr_json_str(&w, "step", s->intent.step);
+    hr_json_str(&w, "path", s->intent.path);
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)s->intent.old_hash);
+    hr_json_str(&w, "old_fnv1a64", hex);
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)s->intent.new_hash);
+    hr_json_str(&w, "new_fnv1a64", hex);
+    hr_json_bool(&w, "fstab_created", s->intent.fstab_created);
+    hr_json_end_object(&w);
     hr_json_end_object(&w);
     return hr_json_finish(&w);
 }
@@ -194,6 +214,9 @@ static int read_areas(const hr_json_value *root, const char *name, hr_apply_stat
         a->in_fstab = get_bool(o, "in_fstab");
         get_u64(o, "device", &a->device);
         get_u64(o, "inode", &a->inode);
+        get_str(o, "tmp", a->tmp, sizeof a->tmp);
+        if (a->tmp[0] && a->tmp[0] != '/')
+            return hr_error_set(err, HR_EPARSE, "%s: areas[%d].tmp: not an absolute path", name, i);
     }
     return 0;
 }
@@ -211,9 +234,10 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
         return hr_error_set(err, HR_EPARSE, "%s: os must be \"linux\" or \"windows\"", name);
     hr_apply_state_init(s, strcmp(os, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX);
     get_str(root, "status", s->status, sizeof s->status);
-    if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: status must be \"in-progress\" or \"applied\"",
-                            name);
+    if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0 &&
+        strcmp(s->status, "rolling-back") != 0)
+        return hr_error_set(err, HR_EPARSE, "%s: status must be \"in-progress\", \"applied\" or "
+                            "\"rolling-back\"", name);
     get_str(root, "last_step", s->last_step, sizeof s->last_step);
     get_str(root, "started", s->started, sizeof s->started);
     get_i64(root, "started_unix", &s->started_unix);
@@ -238,7 +262,30 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     e = get_pfw(reg, "original_paging_files", name, &s->orig, err);
     if (e == 0)
         e = get_pfw(reg, "written_paging_files", name, &s->written, err);
-    return e;
+    if (e == 0 && hr_json_get(reg, "original_raw_hex")) {
+        const char *hx = hr_json_string(hr_json_get(reg, "original_raw_hex"), NULL);
+        size_t hl = hx ? strlen(hx) : 0;
+        if (!hx || hl % 2 || hl >= sizeof s->orig_raw_hex || strspn(hx, "0123456789abcdef") != hl)
+            return hr_error_set(err, HR_EPARSE, "%s: registry.original_raw_hex: lower-case hex "
+                                "digits in pairs expected", name);
+        hr_strlcpy(s->orig_raw_hex, hx, sizeof s->orig_raw_hex);
+        get_i64(reg, "original_raw_type", &s->orig_raw_type);
+        s->orig_raw_known = true;
+    }
+    if (e < 0)
+        return e;
+
+    const hr_json_value *in = hr_json_get(root, "intent");
+    get_str(in, "step", s->intent.step, sizeof s->intent.step);
+    get_str(in, "path", s->intent.path, sizeof s->intent.path);
+    hex[0] = '\0';
+    get_str(in, "old_fnv1a64", hex, sizeof hex);
+    s->intent.old_hash = strtoull(hex, NULL, 16);
+    hex[0] = '\0';
+    get_str(in, "new_fnv1a64", hex, sizeof hex);
+    s->intent.new_hash = strtoull(hex, NULL, 16);
+    s->intent.fstab_created = get_bool(in, "fstab_created");
+    return 0;
 }
 
 int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s,

@@ -32,11 +32,23 @@ typedef struct hr_apply_area {
     bool enabled;              /* we turned it on */
     bool in_fstab;             /* we added its fstab line */
     uint64_t device, inode;    /* identity of the file we created: rollback deletes only it */
+    char tmp[HR_SNAP_PATH_MAX];/* "" once the file is at its name; else where it is being made
+                                * (PATH.headroom-tmp): a file there is ours to delete */
 } hr_apply_area;
+
+/* The journal: the step being made, written before it starts (write-ahead), so that any later
+ * apply, rollback or verify can finish or undo a step a kill cut short. */
+typedef struct hr_apply_intent {
+    char step[48];             /* "" none; a step name ("create-file", "fstab-add", ...) or
+                                * "rollback-fstab", "rollback-area", "rollback-records" */
+    char path[HR_SNAP_PATH_MAX];  /* what the step changes */
+    uint64_t old_hash, new_hash;  /* fstab steps: FNV-1a 64 of fstab before and after */
+    bool fstab_created;        /* fstab step: fstab did not exist before it */
+} hr_apply_intent;
 
 typedef struct hr_apply_state {
     hr_os os;
-    char status[16];           /* "in-progress", "applied" */
+    char status[16];           /* "in-progress", "applied", "rolling-back" */
     char last_step[48];        /* name of the last completed step */
     char started[32];          /* UTC, "2024-05-01T12:00:00Z" */
     int64_t started_unix;
@@ -55,6 +67,12 @@ typedef struct hr_apply_state {
     char orig_type[16];        /* "REG_MULTI_SZ", "REG_SZ", "missing" */
     hr_pfw_list orig;          /* PagingFiles before our first change */
     hr_pfw_list written;       /* what we last wrote */
+    /* Windows: the original value's raw bytes, as hex, and its registry type number (so that
+     * rollback restores it byte for byte, and a person can by hand) */
+    char orig_raw_hex[2 * 8192 + 1];
+    int64_t orig_raw_type;     /* REG_* number; -1 when the value did not exist */
+    bool orig_raw_known;
+    hr_apply_intent intent;
 } hr_apply_state;
 
 void hr_apply_state_init(hr_apply_state *s, hr_os os);
@@ -73,6 +91,9 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
  * state file of the other OS. */
 int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_os os,
                         hr_apply_state *s, hr_error *err);
+
+/* Is a step of an apply or rollback cut short (status not "applied", or an intent open)? */
+bool hr_apply_state_interrupted(const hr_apply_state *s);
 
 /* Area bookkeeping. */
 hr_apply_area *hr_apply_state_find(hr_apply_state *s, const char *path);

@@ -23,6 +23,26 @@ static void item(hr_verify_result *r, hr_verify_verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
+/* An apply or rollback that did not finish: say so, with the command that finishes it. */
+static void interrupted(hr_verify_result *r, const hr_apply_state *st)
+{
+    if (!st || !hr_apply_state_interrupted(st))
+        return;
+    char cut[96] = "";
+    if (st->intent.step[0])
+        snprintf(cut, sizeof cut, " (step '%s' was cut short)", st->intent.step);
+    if (strcmp(st->status, "rolling-back") == 0)
+        item(r, HR_VERDICT_DIFFER, "a rollback was interrupted%s: run 'headroom rollback --yes' "
+             "to finish it", cut);
+    else if (strcmp(st->status, "applied") == 0)
+        item(r, HR_VERDICT_DIFFER, "a change was interrupted%s: run 'headroom rollback --yes' to "
+             "undo it", cut);
+    else
+        item(r, HR_VERDICT_DIFFER, "an apply was interrupted after step '%s'%s: run 'headroom "
+             "rollback --yes' to undo it, then apply again", st->last_step[0] ? st->last_step
+                                                                              : "(none)", cut);
+}
+
 static void result_init(hr_verify_result *r, hr_os os)
 {
     memset(r, 0, sizeof *r);
@@ -38,9 +58,7 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
     const char *fst = in->fstab_path ? in->fstab_path : "/etc/fstab";
     char sz[32];
 
-    if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        item(r, HR_VERDICT_DIFFER, "an apply stopped after step '%s': run 'headroom rollback "
-             "--yes'", in->state->last_step);
+    interrupted(r, in->state);
 
     bool used[HR_MAX_PAGING] = {false};
     for (int i = 0; i < in->config_count; i++) {
@@ -119,9 +137,7 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
     r->commit_charge_bytes = in->commit_charge_bytes;
     /* A change written after this boot began waits for the reboot. */
     bool pending = false;
-    if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        item(r, HR_VERDICT_DIFFER, "an apply stopped after step '%s': run 'headroom rollback "
-             "--yes'", in->state->last_step);
+    interrupted(r, in->state);
     if (in->state && in->state->reg_written && in->boot_unix != HR_UNKNOWN_I64 &&
         in->state->started_unix >= in->boot_unix)
         pending = true;

@@ -1,6 +1,8 @@
 /* headroom — the check verdict: what the machine can back vs what the workload needs. */
 #include "core/check/check.h"
 
+#include "core/base/i18n.h"
+
 #include "core/model/commit_ceiling.h"
 #include "core/model/procs.h"
 #include "core/base/size.h"
@@ -21,10 +23,10 @@ const char *hr_check_verdict_name(hr_check_verdict v)
 const char *hr_check_verdict_label(hr_check_verdict v)
 {
     switch (v) {
-    case HR_VERDICT_OK: return "OK";
-    case HR_VERDICT_AT_RISK: return "AT RISK";
-    case HR_VERDICT_WILL_FAIL: return "WILL FAIL";
-    default: return "CANNOT TELL";
+    case HR_VERDICT_OK: return hr_tr(HR_N("OK"));
+    case HR_VERDICT_AT_RISK: return hr_tr(HR_N("AT RISK"));
+    case HR_VERDICT_WILL_FAIL: return hr_tr(HR_N("WILL FAIL"));
+    default: return hr_tr(HR_N("CANNOT TELL"));
     }
 }
 
@@ -55,7 +57,7 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
 {
     const hr_plan_facts *f = &p->facts;
     if (!snap || f->hypothetical) {
-        snprintf(basis, n, "a hypothetical machine: the paging file / swap in use is not known");
+        snprintf(basis, n, HR_T("a hypothetical machine: the paging file / swap in use is not known"));
         return HR_UNKNOWN;
     }
     const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
@@ -63,21 +65,21 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
     hr_ceiling_compute(snap, f->os, ram, HR_UNKNOWN, &ce);
     switch (ce.basis) {
     case HR_CEILING_COMMIT_LIMIT:
-        snprintf(basis, n, f->os == HR_OS_WINDOWS ? "the commit limit (RAM + paging files)"
-                                                  : "the commit limit, enforced (vm.overcommit_memory=2)");
+        snprintf(basis, n, f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
+                                                  : HR_T("the commit limit, enforced (vm.overcommit_memory=2)"));
         break;
     case HR_CEILING_COMMIT_PARTS:
-        snprintf(basis, n, f->os == HR_OS_WINDOWS ? "RAM + paging files"
-                 : "the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap");
+        snprintf(basis, n, f->os == HR_OS_WINDOWS ? HR_T("RAM + paging files")
+                 : HR_T("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"));
         break;
     case HR_CEILING_RAM_SWAP:
-        snprintf(basis, n, "RAM + disk swap (the OOM killer acts when both are full; zram not counted)");
+        snprintf(basis, n, HR_T("RAM + disk swap (the OOM killer acts when both are full; zram not counted)"));
         break;
     case HR_CEILING_CGROUP:
-        snprintf(basis, n, "the cgroup's memory limit (memory.max + the swap it may use)");
+        snprintf(basis, n, HR_T("the cgroup's memory limit (memory.max + the swap it may use)"));
         break;
     case HR_CEILING_UNKNOWN:
-        snprintf(basis, n, "the paging file / swap in use could not be read");
+        snprintf(basis, n, HR_T("the paging file / swap in use could not be read"));
         break;
     }
     return ce.bytes;
@@ -168,7 +170,7 @@ static void todo_close_apps(hr_check *c)
         named++;
     }
     if (named)
-        TODO("close-apps|S5.2", "close %s before a run: what they hold is taken from the run", list);
+        TODO("close-apps|S5.2", HR_T("close %s before a run: what they hold is taken from the run"), list);
 }
 
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
@@ -186,16 +188,16 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->workload_assumed = f->workload == HR_WORKLOAD_NONE;
     c->need_bytes = hr_plan_need_bytes(f, in);
     if (in->peak_commit_bytes != HR_UNKNOWN) {
-        snprintf(c->need_basis, sizeof c->need_basis, "the peak commit given (--peak-commit)");
+        snprintf(c->need_basis, sizeof c->need_basis, HR_T("the peak commit given (--peak-commit)"));
     } else if (f->lean_on_ram) {
         char flags[128];
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
         snprintf(c->need_basis, sizeof c->need_basis,
-                 "an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)",
-                 hr_workload_label(c->workload), c->workload_assumed ? ", assumed: give --workload" : "", flags);
+                 HR_T("an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)"),
+                 hr_workload_label(c->workload), c->workload_assumed ? HR_T(", assumed: give --workload") : "", flags);
     } else {
-        snprintf(c->need_basis, sizeof c->need_basis, "an estimate for %s%s (docs/check.md; S4.1, S4.2)",
-                 hr_workload_label(c->workload), c->workload_assumed ? ", assumed: give --workload" : "");
+        snprintf(c->need_basis, sizeof c->need_basis, HR_T("an estimate for %s%s (docs/check.md; S4.1, S4.2)"),
+                 hr_workload_label(c->workload), c->workload_assumed ? HR_T(", assumed: give --workload") : "");
     }
 
     c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
@@ -213,35 +215,35 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_size_gb(c->need_bytes, b, sizeof b);
     const char *wl = hr_workload_label(c->workload);
-    const char *tier3 = f->os == HR_OS_WINDOWS ? "paging file" : "swap";
+    const char *tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
     switch (c->verdict) {
     case HR_VERDICT_WILL_FAIL:
         hr_strlcpy(c->verdict_rule, "S1.1", sizeof c->verdict_rule);
         if (strstr(c->capacity_basis, "cgroup")) {
             hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
             snprintf(c->verdict_text, sizeof c->verdict_text,
-                     "this container may use %s, far below the %s %s needs at its peak: at the limit the kernel "
-                     "kills the run (a cgroup OOM kill), whatever the machine has", a, b, wl);
+                     HR_T("this container may use %s, far below the %s %s needs at its peak: at the limit the kernel "
+                     "kills the run (a cgroup OOM kill), whatever the machine has"), a, b, wl);
             break;
         }
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 "this machine can back %s, far below the %s %s needs at its peak: when RAM and the %s are full "
-                 "the run is killed or vanishes", a, b, wl, tier3);
+                 HR_T("this machine can back %s, far below the %s %s needs at its peak: when RAM and the %s are full "
+                 "the run is killed or vanishes"), a, b, wl, tier3);
         break;
     case HR_VERDICT_AT_RISK:
         hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 "this machine can back %s, under the %s %s needs at its peak: ControlNet, LoRAs, upscaling or a "
-                 "batch can tip it over", a, b, wl);
+                 HR_T("this machine can back %s, under the %s %s needs at its peak: ControlNet, LoRAs, upscaling or a "
+                 "batch can tip it over"), a, b, wl);
         break;
     case HR_VERDICT_OK:
         hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text, "this machine can back %s; %s needs about %s at its peak",
+        snprintf(c->verdict_text, sizeof c->verdict_text, HR_T("this machine can back %s; %s needs about %s at its peak"),
                  a, wl, b);
         break;
     default:
         hr_strlcpy(c->verdict_rule, "S2.2", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text, "how much this machine can back is not known (%s)",
+        snprintf(c->verdict_text, sizeof c->verdict_text, HR_T("how much this machine can back is not known (%s)"),
                  c->capacity_basis);
         break;
     }
@@ -253,8 +255,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         c->verdict = HR_VERDICT_AT_RISK;
         hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 "this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
-                 "after commit passes 90 %% and often too late", a, b, wl);
+                 HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
+                 "after commit passes 90 %% and often too late"), a, b, wl);
     }
     if (c->verdict == HR_VERDICT_OK) {
         static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",
@@ -276,7 +278,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         c->verdict = HR_VERDICT_AT_RISK;
         hr_strlcpy(c->verdict_rule, "S2.3", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 "commit is at %llu %% of the limit right now: one more model load and allocations fail",
+                 HR_T("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
                  (unsigned long long)(c->charge_bytes / (snap->commit.limit_bytes / 100)));
     }
 
@@ -289,12 +291,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         hr_size_gb(r->maximum_bytes, b, sizeof b);
         if (f->disk_paging_bytes == 0)
             snprintf(c->verdict_text, sizeof c->verdict_text,
-                     "this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
-                     "past the estimate: the rules ask for %s", a, tier3, b);
+                     HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
+                     "past the estimate: the rules ask for %s"), a, tier3, b);
         else
             snprintf(c->verdict_text, sizeof c->verdict_text,
-                     "this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
-                     "%s, as headroom plan says", a, tier3, b);
+                     HR_T("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
+                     "%s, as headroom plan says"), a, tier3, b);
     }
 
     /* The one to three things to do, most useful first. */
@@ -311,27 +313,27 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             /* Set already, waiting for a restart (S5.1): that one step, not the procedure again. */
             snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
             if (f->os == HR_OS_WINDOWS)
-                TODO(id_rule, "restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
-                              "session): the %s paging file on %s is set and takes effect then", a, r->target);
+                TODO(id_rule, HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
+                              "session): the %s paging file on %s is set and takes effect then"), a, r->target);
             else
-                TODO(id_rule, "switch on the swap /etc/fstab already names: sudo swapon -a (or restart)");
+                TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
         } else if (f->cgroup_limited) {
             hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
-            TODO("raise-limit|X.cgroup", "raise this container's memory limit (now %s) to at least %s: swap cannot "
-                                         "help until then", b,
+            TODO("raise-limit|X.cgroup", HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
+                                         "help until then"), b,
                  (hr_size_gb(c->need_bytes, a, sizeof a), a));
         } else if (f->wsl2) {
-            TODO("wslconfig|X.wsl2", "set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
-                                     "(headroom plan shows the steps)",
+            TODO("wslconfig|X.wsl2", HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
+                                     "(headroom plan shows the steps)"),
                  (unsigned long long)(r->maximum_bytes >> 30));
         } else if (!r->target_known && p->candidate_count > 0) {
-            TODO("make-room|S4.3", "make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
-                                   "Disk Management to make a partition for it)", a,
-                 f->os == HR_OS_WINDOWS ? "paging file" : "swap file");
+            TODO("make-room|S4.3", HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                                   "Disk Management to make a partition for it)"), a,
+                 f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
         } else if (f->os == HR_OS_WINDOWS) {
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
-            TODO(id_rule, "set a %s %s paging file on %s — headroom plan shows the exact steps", a,
-                 r->fixed ? "fixed" : "ranged", r->target_known ? r->target : "a non-system SSD");
+            TODO(id_rule, HR_T("set a %s %s paging file on %s — headroom plan shows the exact steps"), a,
+                 r->fixed ? HR_T("fixed") : HR_T("ranged"), r->target_known ? r->target : HR_T("a non-system SSD"));
         } else if (r->add_bytes == 0 && p->removal_count > 0) {
             /* The swap kept already covers the size: what is left is moving off a bad place. */
             snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
@@ -342,36 +344,36 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                 snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
                          (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
             }
-            TODO(id_rule, "switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
-                          "commands", list, a);
+            TODO(id_rule, HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
+                          "commands"), list, a);
         } else {
             snprintf(id_rule, sizeof id_rule, "add-swap|%s", rule);
             hr_size_gb(r->add_bytes, b, sizeof b);
-            TODO(id_rule, "add a %s swap file%s%s — headroom plan shows the exact commands", b,
-                 r->target_known ? " at " : "", r->target_known ? r->target_path : "");
+            TODO(id_rule, HR_T("add a %s swap file%s%s — headroom plan shows the exact commands"), b,
+                 r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
         }
     }
     if (r->room_capped && r->target_known && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
-        TODO("more-room|S4.3", "then make room on %s for the full %s: free space there, or shrink a volume in Disk "
-                               "Management to make a partition for it", r->target, a);
+        TODO("more-room|S4.3", HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
+                               "Management to make a partition for it"), r->target, a);
     }
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);
     if (r->upgrade_ram_first)
-        TODO("upgrade-ram|S4.1", "upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly");
+        TODO("upgrade-ram|S4.1", HR_T("upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly"));
     if (hr_plan_find_warning(p, "on-battery"))
-        TODO("plug-in|S4.3", "plug in: on battery, power saving throttles CPU, GPU and paging");
+        TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
     if (hr_plan_find_warning(p, "hdd-only"))
-        TODO("add-ram|S3.3", "add RAM: with only an HDD, paging can be slower than none");
+        TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
     /* AT RISK or WILL FAIL never comes with "Nothing to do" (issue 10). */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)
-            TODO("close-programs|S5.2", "close the programs you do not need before a run: commit is near the limit "
-                                        "now");
+            TODO("close-programs|S5.2", HR_T("close the programs you do not need before a run: commit is near the limit "
+                                        "now"));
         else
-            TODO("measure-peak|S4.1", "measure the run's peak commit (Task Manager → Performance → Memory: "
+            TODO("measure-peak|S4.1", HR_T("measure the run's peak commit (Task Manager → Performance → Memory: "
                                       "Committed, or headroom status during a run) and size from it: headroom plan "
-                                      "--peak-commit SIZE");
+                                      "--peak-commit SIZE"));
     }
 }

@@ -1,6 +1,8 @@
 /* headroom — the check screen and its JSON (schema headroom.check/1, docs/check.md). */
 #include "core/check/check.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/prom.h"
 #include "core/base/size.h"
 #include "core/status/status_render.h"
@@ -24,20 +26,20 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
     const hr_paging_config *cfg = &snap->paging_config;
     if (cfg->automatic == HR_TRI_YES)
         return;   /* "managed automatically" says it */
-    hr_buf_puts(out, "; configured: ");
+    hr_buf_puts(out, HR_T("; configured: "));
     if (cfg->count == 0)
-        hr_buf_puts(out, "no paging file");
+        hr_buf_puts(out, HR_T("no paging file"));
     for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
         const hr_paging_config_entry *e = &cfg->entries[i];
         hr_buf_printf(out, "%s%s ", i ? ", " : "", e->path);
         if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
-            hr_buf_printf(out, "initial %llu MB, maximum %llu MB", (unsigned long long)(e->initial_bytes / HR_MIB),
+            hr_buf_printf(out, HR_T("initial %llu MB, maximum %llu MB"), (unsigned long long)(e->initial_bytes / HR_MIB),
                           (unsigned long long)(e->maximum_bytes / HR_MIB));
         else
-            hr_buf_puts(out, e->mode == HR_PAGING_MODE_SYSTEM_MANAGED ? "system managed" : "automatic");
+            hr_buf_puts(out, e->mode == HR_PAGING_MODE_SYSTEM_MANAGED ? HR_T("system managed") : HR_T("automatic"));
     }
     if (f->restart_pending)
-        hr_buf_puts(out, " — takes effect at the next restart");
+        hr_buf_puts(out, HR_T(" — takes effect at the next restart"));
 }
 
 /* The value of tier 1 (VRAM), 2 (RAM) or 3 (paging file / swap) after its name: one line
@@ -55,9 +57,9 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
                 best = g;
         }
         if (f->vram_bytes == HR_UNKNOWN)
-            hr_buf_puts(out, "unknown (no GPU memory could be read; give --vram)");
+            hr_buf_puts(out, HR_T("unknown (no GPU memory could be read; give --vram)"));
         else if (f->vram_bytes == 0)
-            hr_buf_puts(out, "none dedicated: an integrated GPU shares RAM");
+            hr_buf_puts(out, HR_T("none dedicated: an integrated GPU shares RAM"));
         else {
             hr_size_gb(f->vram_bytes, a, sizeof a);
             hr_buf_printf(out, "%s", a);
@@ -65,10 +67,10 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
                 hr_buf_printf(out, "  %s", best->name);
                 if (best->vram_used_bytes != HR_UNKNOWN) {
                     hr_size_gb(best->vram_used_bytes, b, sizeof b);
-                    hr_buf_printf(out, ", %s in use", b);
+                    hr_buf_printf(out, HR_T(", %s in use"), b);
                 }
             } else {
-                hr_buf_printf(out, " (%s)", f->vram_source);
+                hr_buf_printf(out, " (%s)", hr_tr(f->vram_source));
             }
         }
         return;
@@ -78,24 +80,24 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         hr_buf_printf(out, "%s", a);
         if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
             hr_size_gb(snap->ram.available_bytes, b, sizeof b);
-            hr_buf_printf(out, ", %s available now", b);
+            hr_buf_printf(out, HR_T(", %s available now"), b);
         } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
-            hr_buf_printf(out, " (%s)", f->ram_source);
+            hr_buf_printf(out, " (%s)", hr_tr(f->ram_source));
         }
         return;
     }
     const bool win_config = snap && f->os == HR_OS_WINDOWS && snap->paging_config.s.ok;
     if (f->disk_paging_bytes == HR_UNKNOWN && win_config) {
-        hr_buf_puts(out, "in use: not known");
+        hr_buf_puts(out, HR_T("in use: not known"));
         configured(snap, f, out);
         return;
     }
     if (f->disk_paging_bytes == HR_UNKNOWN) {
-        hr_buf_puts(out, f->hypothetical ? "not known (a hypothetical machine)" : "unknown");
+        hr_buf_puts(out, f->hypothetical ? HR_T("not known (a hypothetical machine)") : HR_T("unknown"));
         return;
     }
     hr_size_gb(f->disk_paging_bytes, a, sizeof a);
-    hr_buf_printf(out, "%s on disk", f->disk_paging_bytes ? a : "none");
+    hr_buf_printf(out, HR_T("%s on disk"), f->disk_paging_bytes ? a : "none");
     int shown = 0;
     for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
         const hr_paging *pg = &snap->paging[i];
@@ -107,21 +109,21 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     if (shown)
         hr_buf_putc(out, ')');
     if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
-        hr_buf_puts(out, ", managed automatically");
+        hr_buf_puts(out, HR_T(", managed automatically"));
     if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
-        hr_buf_puts(out, ", managed automatically on a nearly full system drive");
+        hr_buf_puts(out, HR_T(", managed automatically on a nearly full system drive"));
     if (win_config)
         configured(snap, f, out);
     for (int i = 0; snap && i < snap->paging_count; i++)
         if (snap->paging[i].kind == HR_PAGING_ZRAM) {
-            hr_buf_puts(out, "; zram in RAM (compression, not a backstop)");
+            hr_buf_puts(out, HR_T("; zram in RAM (compression, not a backstop)"));
             break;
         }
 }
 
 const char *hr_check_tier_name(const hr_plan *p, int tier)
 {
-    return tier == 1 ? "VRAM" : tier == 2 ? "RAM" : p->facts.os == HR_OS_WINDOWS ? "paging" : "swap";
+    return tier == 1 ? "VRAM" : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
 }
 
 static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
@@ -141,19 +143,19 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     char a[32], b[32];
     if (f->hypothetical)
         snap = NULL;
-    hr_buf_printf(out, "headroom check — %s%s on %s\n\n", hr_workload_label(c->workload),
-                  c->workload_assumed ? " (assumed: give --workload sd15|sdxl|flux|video)" : "",
-                  f->hypothetical ? "a hypothetical machine" : f->recorded ? "the recorded machine" : "this machine");
+    hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"), hr_workload_label(c->workload),
+                  c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
+                  f->hypothetical ? HR_T("a hypothetical machine") : f->recorded ? HR_T("the recorded machine") : HR_T("this machine"));
     tiers(snap, p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
-    hr_buf_printf(out, "\n  can back  %s — %s\n", a, c->capacity_basis);
+    hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, c->capacity_basis);
     if (c->charge_bytes != HR_UNKNOWN) {
         hr_size_gb(c->charge_bytes, b, sizeof b);
-        hr_buf_printf(out, "  in use    %s committed now\n", b);
+        hr_buf_printf(out, HR_T("  in use    %s committed now\n"), b);
     }
     hr_size_gb(c->need_bytes, b, sizeof b);
-    hr_buf_printf(out, "  needs     %s at the run's peak — %s\n\n", b, c->need_basis);
+    hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n\n"), b, c->need_basis);
 
     if (color)
         hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);
@@ -162,27 +164,27 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
-        hr_buf_printf(out, "  with the plan: %s → %s\n", a, hr_check_verdict_label(c->verdict_after));
+        hr_buf_printf(out, HR_T("  with the plan: %s → %s\n"), a, hr_check_verdict_label(c->verdict_after));
     }
 
     if (c->todo_count) {
-        hr_buf_puts(out, "\nDo this:\n");
+        hr_buf_puts(out, HR_T("\nDo this:\n"));
         for (int i = 0; i < c->todo_count; i++)
             hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, c->todo[i].text, c->todo[i].rule);
     } else {
-        hr_buf_puts(out, "\nNothing to do.\n");
+        hr_buf_puts(out, HR_T("\nNothing to do.\n"));
     }
 
     if (c->other_count) {
-        hr_buf_puts(out, "\nBiggest other memory users now (close what you do not need before a run, S5.2):\n");
+        hr_buf_puts(out, HR_T("\nBiggest other memory users now (close what you do not need before a run, S5.2):\n"));
         for (int i = 0; i < c->other_count; i++) {
             const hr_check_other *o = &c->others[i];
             hr_size_gb(o->proc.commit_bytes, a, sizeof a);
             hr_size_gb(o->proc.resident_bytes, b, sizeof b);
             int np = o->proc.processes > 1 ? o->proc.processes : 1;
-            hr_buf_printf(out, "  %-22.22s %9s private, %9s in RAM", o->proc.name, a, b);
+            hr_buf_printf(out, HR_T("  %-22.22s %9s private, %9s in RAM"), o->proc.name, a, b);
             if (np > 1)
-                hr_buf_printf(out, ", %d processes", np);
+                hr_buf_printf(out, HR_T(", %d processes"), np);
             if (o->kind)
                 hr_buf_printf(out, "  (%s)", o->kind);
             hr_buf_putc(out, '\n');
@@ -190,7 +192,8 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     }
     const int warnings_left = p->warning_count;
     if (warnings_left)
-        hr_buf_printf(out, "\n%d more note%s in headroom plan.\n", warnings_left, warnings_left == 1 ? "" : "s");
+        hr_buf_printf(out, warnings_left == 1 ? HR_T("\n%d more note in headroom plan.\n")
+                                              : HR_T("\n%d more notes in headroom plan.\n"), warnings_left);
     return hr_buf_error(out);
 }
 

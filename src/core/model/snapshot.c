@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void device_init(hr_device *d)
+void hr_device_init(hr_device *d)
 {
     memset(d, 0, sizeof *d);
     d->rotational = d->removable = d->usb = d->encrypted = HR_TRI_UNKNOWN;
@@ -34,12 +34,12 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
     for (int i = 0; i < HR_MAX_PAGING; i++) {
         s->paging[i].size_bytes = s->paging[i].used_bytes = s->paging[i].peak_bytes = HR_UNKNOWN;
         s->paging[i].priority = HR_UNKNOWN_I64;
-        device_init(&s->paging[i].device);
+        hr_device_init(&s->paging[i].device);
     }
     s->paging_config.automatic = HR_TRI_UNKNOWN;
     s->paging_config.temp_page_file = HR_TRI_UNKNOWN;
     for (int i = 0; i < HR_MAX_VOLUMES; i++) {
-        device_init(&s->volumes[i].dev);
+        hr_device_init(&s->volumes[i].dev);
         s->volumes[i].can_hold_swap = HR_TRI_UNKNOWN;
     }
 

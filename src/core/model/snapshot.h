@@ -291,6 +291,8 @@ typedef struct hr_snapshot {
 
 /* Every field unknown, every section not-yet-read. */
 void hr_snapshot_init(hr_snapshot *s, hr_os os);
+/* Every fact of a device unknown. */
+void hr_device_init(hr_device *d);
 
 /* Mark a section unknown with a reason (first reason wins; later ones are appended). */
 HR_PRINTF(2, 3)

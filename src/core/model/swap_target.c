@@ -127,6 +127,19 @@ hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n
     return HR_TRI_YES;
 }
 
+hr_tri hr_device_removable(const hr_device *d, char *why, size_t n)
+{
+    if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES) {
+        snprintf(why, n, "the disk%s%s is %s: unplugging it leaves the system without its "
+                 "paging file (S5.4)", d->disk[0] ? " " : "", d->disk,
+                 d->usb == HR_TRI_YES ? "attached by USB" : "removable media");
+        return HR_TRI_YES;
+    }
+    if (d->removable == HR_TRI_NO && d->usb != HR_TRI_YES)
+        return HR_TRI_NO;
+    return HR_TRI_UNKNOWN;
+}
+
 uint64_t hr_reserve_bytes(uint64_t total_bytes)
 {
     uint64_t pct = total_bytes != HR_UNKNOWN ? total_bytes / 100 * HR_RESERVE_PERCENT : 0;

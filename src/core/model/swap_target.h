@@ -44,6 +44,10 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
  * is not known is UNKNOWN (a paging file needs a fixed local disk). */
 hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n);
 
+/* Is the disk under a volume removable or attached by USB (S5.4: never a paging file on
+ * removable media)? YES sets why (a phrase). Plan placement and apply use this one rule. */
+hr_tri hr_device_removable(const hr_device *d, char *why, size_t n);
+
 /* What must stay free on a volume of total_bytes (HR_UNKNOWN: the 10 GiB floor). */
 uint64_t hr_reserve_bytes(uint64_t total_bytes);
 

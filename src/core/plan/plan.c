@@ -1,6 +1,8 @@
 /* headroom — the plan: the stages, in order (plan_stages.h). */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
+
 #include <string.h>
 
 void hr_plan_inputs_init(hr_plan_inputs *in)
@@ -24,7 +26,7 @@ int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *
     hr_plan_facts_derive(snap, in, &out->facts);
     if (out->facts.ram_bytes == HR_UNKNOWN || out->facts.ram_bytes == 0)
         return hr_error_set(err, HR_EPARTIAL,
-                            "the amount of RAM is not known; give it with --ram SIZE (e.g. --ram 16G)");
+                            HR_T("the amount of RAM is not known; give it with --ram SIZE (e.g. --ram 16G)"));
     hr_plan_size(snap, in, out);
     hr_plan_place(snap, in, out);
     hr_plan_warn(snap, in, out);

@@ -2,6 +2,7 @@
  * it came from. */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <string.h>
@@ -31,11 +32,11 @@ static void gpu_facts(const hr_snapshot *snap, hr_plan_facts *f)
     }
     if (any_discrete) {
         f->vram_bytes = best;
-        f->vram_source = "this machine";
+        f->vram_source = HR_N("this machine");
     } else if (any_integrated) {
         f->vram_bytes = 0;
         f->integrated_gpu = true;
-        f->vram_source = "this machine (integrated GPU)";
+        f->vram_source = HR_N("this machine (integrated GPU)");
     }
 }
 
@@ -100,17 +101,17 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     f->os = in->os >= 0 ? (hr_os)in->os : snap ? snap->platform.os : HR_OS_WINDOWS;
     f->hypothetical = snap == NULL;
     f->recorded = snap && in->recorded;
-    const char *here = f->recorded ? "the recording" : "this machine";
-    f->os_source = in->os >= 0 ? "--os" : snap ? here : "default";
+    const char *here = f->recorded ? HR_N("the recording") : HR_N("this machine");
+    f->os_source = in->os >= 0 ? "--os" : snap ? here : HR_N("default");
 
     f->ram_bytes = in->ram_bytes != HR_UNKNOWN ? in->ram_bytes
                    : snap ? snap->ram.total_bytes : HR_UNKNOWN;
     f->ram_source = in->ram_bytes != HR_UNKNOWN ? "--ram"
-                    : f->ram_bytes != HR_UNKNOWN ? here : "unknown";
+                    : f->ram_bytes != HR_UNKNOWN ? here : HR_N("unknown");
 
     gpu_facts(snap, f);
     if (f->recorded && f->vram_source && strncmp(f->vram_source, "this machine", 12) == 0)
-        f->vram_source = f->integrated_gpu ? "the recording (integrated GPU)" : "the recording";
+        f->vram_source = f->integrated_gpu ? HR_N("the recording (integrated GPU)") : HR_N("the recording");
     if (in->vram_bytes != HR_UNKNOWN) {
         f->vram_bytes = in->vram_bytes;
         f->vram_source = "--vram";
@@ -119,7 +120,7 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
             f->integrated_shared_bytes = HR_UNKNOWN;
     }
     if (!f->vram_source)
-        f->vram_source = "unknown";
+        f->vram_source = HR_N("unknown");
 
     f->workload = in->workload;
     if (in->have_comfy_args)

@@ -8,6 +8,8 @@
  * the system drive → most room. */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
@@ -92,13 +94,13 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     /* Never removable media (S5.4). */
     if (v->dev.removable == HR_TRI_YES) {
         c->eligible = false;
-        C(c, "removable|S5.4", "removable media%s: unplugging it leaves the system without its paging file",
-          v->dev.encrypted == HR_TRI_YES ? " (encrypted)" : "");
+        C(c, "removable|S5.4", HR_T("removable media%s: unplugging it leaves the system without its paging file"),
+          v->dev.encrypted == HR_TRI_YES ? HR_T(" (encrypted)") : "");
     }
     if (v->dev.usb == HR_TRI_YES) {
         c->eligible = false;
-        C(c, "usb|S5.4", "a USB disk%s: unplugging it leaves the system without its paging file",
-          v->dev.encrypted == HR_TRI_YES ? ", encrypted" : "");
+        C(c, "usb|S5.4", HR_T("a USB disk%s: unplugging it leaves the system without its paging file"),
+          v->dev.encrypted == HR_TRI_YES ? HR_T(", encrypted") : "");
     }
     char why[HR_SNAP_WHY_MAX];
     if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
@@ -106,33 +108,33 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))
             C(c, "fs|X.fs", "%s", why);   /* the reason names the file system already */
         else
-            C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : "this file system", why);
+            C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
     }
 
     /* Kind of drive (S3.3). */
     if (c->ssd == HR_TRI_YES)
-        C(c, "ssd|S3.3", "solid state: paging is small random I/O, which an SSD does well");
+        C(c, "ssd|S3.3", HR_T("solid state: paging is small random I/O, which an SSD does well"));
     else if (c->ssd == HR_TRI_NO)
-        C(c, "hdd|S3.3", "rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck");
+        C(c, "hdd|S3.3", HR_T("rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck"));
     else
-        C(c, "kind-unknown|S3.3", "whether it is an SSD or an HDD is not known");
+        C(c, "kind-unknown|S3.3", HR_T("whether it is an SSD or an HDD is not known"));
     if (c->eligible && !c->fixed_known)
-        C(c, "fixed-unknown|S5.4", "whether this is a fixed local disk is not known (a network or mapped drive, "
-                                   "or one that could not be asked): ranked below the disks known to be fixed");
+        C(c, "fixed-unknown|S5.4", HR_T("whether this is a fixed local disk is not known (a network or mapped drive, "
+                                   "or one that could not be asked): ranked below the disks known to be fixed"));
     if (c->is_system)
-        C(c, "system|S3.3", "the system drive: paging shares its I/O with the system and with model loading");
+        C(c, "system|S3.3", HR_T("the system drive: paging shares its I/O with the system and with model loading"));
     else
-        C(c, "not-system|S3.3", "not the system drive: paging I/O stays apart from the system's");
+        C(c, "not-system|S3.3", HR_T("not the system drive: paging I/O stays apart from the system's"));
     if (os == HR_OS_LINUX && hr_str_ieq(v->dev.fs_type, "btrfs") && c->eligible)
-        C(c, "btrfs|X.btrfs", "btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
-                              "system, and its subvolume cannot be snapshotted while it is active");
+        C(c, "btrfs|X.btrfs", HR_T("btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
+                              "system, and its subvolume cannot be snapshotted while it is active"));
 
     /* Room, keeping the reserve free once the file is at its maximum (S3.3, S6). */
     char fr[32], rs[32], mx[32];
     hr_size_gb(c->reserve_bytes, rs, sizeof rs);
     hr_size_gb(maximum, mx, sizeof mx);
     if (c->free_bytes == HR_UNKNOWN || c->total_bytes == HR_UNKNOWN) {
-        C(c, "free-unknown|S3.3", "free space not known: make sure %s plus %s stays free", mx, rs);
+        C(c, "free-unknown|S3.3", HR_T("free space not known: make sure %s plus %s stays free"), mx, rs);
     } else {
         hr_size_gb(c->free_bytes, fr, sizeof fr);
         c->fits_fixed = hr_room_ok(c->total_bytes, c->free_bytes, maximum);
@@ -145,17 +147,17 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
-            C(c, "room|S3.3", "%s free%s: %s would stay free after a %s file (keep at least %s)", fr,
-              c->existing_bytes && os == HR_OS_WINDOWS ? " counting the paging file already there" : "", left,
+            C(c, "room|S3.3", HR_T("%s free%s: %s would stay free after a %s file (keep at least %s)"), fr,
+              c->existing_bytes && os == HR_OS_WINDOWS ? HR_T(" counting the paging file already there") : "", left,
               mx, rs);
         } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
-            C(c, "room-smaller|S6", "%s free: room for a %s file at most, not for %s (keep at least %s free)",
+            C(c, "room-smaller|S6", HR_T("%s free: room for a %s file at most, not for %s (keep at least %s free)"),
               fr, most, mx, rs);
         } else {
-            C(c, "no-room|S6", "%s free: too little for %s while keeping %s free (below that the file cannot "
-                               "grow and runs stall)", fr, mx, rs);
+            C(c, "no-room|S6", HR_T("%s free: too little for %s while keeping %s free (below that the file cannot "
+                               "grow and runs stall)"), fr, mx, rs);
         }
     }
 }
@@ -205,12 +207,12 @@ static void advise_kind(hr_plan *p)
     hr_size_gb(hr_sat_add(r->maximum_bytes, HR_RESERVE_MIN_BYTES), need, sizeof need);
     if (p->facts.os == HR_OS_WINDOWS)
         snprintf(r->target_advice, sizeof r->target_advice,
-                 "a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
-                 "drive left free); never a USB or removable drive", need, mx);
+                 HR_T("a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
+                 "drive left free); never a USB or removable drive"), need, mx);
     else
         snprintf(r->target_advice, sizeof r->target_advice,
-                 "a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
-                 "not tmpfs, overlay or NFS, never a USB or removable disk", need);
+                 HR_T("a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
+                 "not tmpfs, overlay or NFS, never a USB or removable disk"), need);
 }
 
 /* Windows: the configured custom entry on this drive, or NULL. */
@@ -267,8 +269,8 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         r->maximum_bytes = e->maximum_bytes;
         r->initial_bytes = r->fixed ? e->maximum_bytes : e->initial_bytes;
         hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-                         "%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
-                         "a paging file that meets the rule)", r->target, has, asks);
+                         HR_T("%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
+                         "a paging file that meets the rule)"), r->target, has, asks);
     }
     const char *sys = snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
     if (hr_same_drive(r->target, sys))
@@ -304,8 +306,8 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                 continue;
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS,
                              on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
-                             on_usb ? "%s: on removable media — set \"No paging file\" there (after the new one is set)"
-                                    : "%s: set \"No paging file\" there, only after the new file is set",
+                             on_usb ? HR_T("%s: on removable media — set \"No paging file\" there (after the new one is set)")
+                                    : HR_T("%s: set \"No paging file\" there, only after the new file is set"),
                              pg->path);
             continue;
         }
@@ -313,11 +315,11 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                           r->target_known;
         if (on_usb)
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-usb|S5.4",
-                             "%s: on a USB / removable disk — swapoff and remove it once the new swap is active",
+                             HR_T("%s: on a USB / removable disk — swapoff and remove it once the new swap is active"),
                              pg->path);
         else if (hdd_vs_ssd)
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-hdd|S3.3",
-                             "%s: on a rotational disk — swapoff it once the swap file on the SSD is active",
+                             HR_T("%s: on a rotational disk — swapoff it once the swap file on the SSD is active"),
                              pg->path);
         else if (pg->size_bytes != HR_UNKNOWN)
             kept = hr_sat_add(kept, pg->size_bytes);
@@ -339,7 +341,7 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
             }
             if (!listed)
                 hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-old|S3.1",
-                                 "%s: set \"No paging file\" there, only after the new file is set", path);
+                                 HR_T("%s: set \"No paging file\" there, only after the new file is set"), path);
         }
     }
     if (!win) {
@@ -412,7 +414,7 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
         /* Swap is the host's: a container cannot swapon (no CAP_SYS_ADMIN), and a file on a
          * bind-mounted host disk would still be switched on by the host. */
         snprintf(r->target_advice, sizeof r->target_advice,
-                 "the host (not this container): run headroom plan there");
+                 HR_T("the host (not this container): run headroom plan there"));
     } else if (!best || (tier(best) > 1 && !best->ssd_short)) {
         advise_kind(p);
     } else {
@@ -440,23 +442,23 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                 any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
             if (any_fits)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 "%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
-                                 "(free more space there for the full %s)", best->target, a, rs, b, a, b);
+                                 HR_T("%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
+                                 "(free more space there for the full %s)"), best->target, a, rs, b, a, b);
             else if (best->ssd == HR_TRI_YES)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 "no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
-                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 HR_T("no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)"), b,
                                  best->target, a, rs, a, b);
             else
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 "no room for the recommended %s on any drive: %s has room for %s while keeping %s "
-                                 "free, so the size is capped at %s (free more space there for the full %s)", b,
+                                 HR_T("no room for the recommended %s on any drive: %s has room for %s while keeping %s "
+                                 "free, so the size is capped at %s (free more space there for the full %s)"), b,
                                  best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
-                                 "a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
+                                 HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
                                  "be slower than none. Make room on %s (free space, or shrink a volume in Disk "
-                                 "Management to make a partition for it — S4.3); the HDD only as a last resort",
+                                 "Management to make a partition for it — S4.3); the HDD only as a last resort"),
                                  r->last_resort, best->target);
         }
     }

@@ -1,6 +1,8 @@
 /* headroom — the plan as human text and as JSON (schema headroom.plan/1, docs/plan.md). */
 #include "core/plan/plan.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/size.h"
 
 #include <string.h>
@@ -25,73 +27,73 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     const hr_plan_recommended *r = &p->recommended;
     char a[32], b[32];
     const bool win = f->os == HR_OS_WINDOWS;
-    const char *thing = win ? "paging file" : f->wsl2 ? "WSL 2 swap" : "swap";
+    const char *thing = win ? HR_T("paging file") : f->wsl2 ? HR_T("WSL 2 swap") : "swap";
 
-    hr_buf_printf(out, "headroom plan — %s for %s%s\n", thing, win ? "Windows" : "Linux",
-                  f->hypothetical ? " (a hypothetical machine: facts from the flags)"
-                  : f->recorded   ? " (a recorded machine)" : "");
-    hr_buf_puts(out, "\nFacts\n");
+    hr_buf_printf(out, HR_T("headroom plan — %s for %s%s\n"), thing, win ? "Windows" : "Linux",
+                  f->hypothetical ? HR_T(" (a hypothetical machine: facts from the flags)")
+                  : f->recorded   ? HR_T(" (a recorded machine)") : "");
+    hr_buf_puts(out, HR_T("\nFacts\n"));
     hr_size_gb(f->ram_bytes, a, sizeof a);
-    hr_buf_printf(out, "  RAM        %s (%s)\n", a, f->ram_source);
+    hr_buf_printf(out, HR_T("  RAM        %s (%s)\n"), a, hr_tr(f->ram_source));
     if (f->vram_bytes == HR_UNKNOWN)
-        hr_buf_puts(out, "  VRAM       unknown (give --vram SIZE)\n");
+        hr_buf_puts(out, HR_T("  VRAM       unknown (give --vram SIZE)\n"));
     else if (f->vram_bytes == 0)
-        hr_buf_printf(out, "  VRAM       none dedicated: integrated GPU (%s)\n", f->vram_source);
+        hr_buf_printf(out, HR_T("  VRAM       none dedicated: integrated GPU (%s)\n"), hr_tr(f->vram_source));
     else {
         hr_size_gb(f->vram_bytes, a, sizeof a);
-        hr_buf_printf(out, "  VRAM       %s (%s)", a, f->vram_source);
+        hr_buf_printf(out, HR_T("  VRAM       %s (%s)"), a, hr_tr(f->vram_source));
         if (f->effective_vram_bytes != f->vram_bytes) {
             hr_size_gb(f->effective_vram_bytes, b, sizeof b);
-            hr_buf_printf(out, ", %s usable after --reserve-vram", b);
+            hr_buf_printf(out, HR_T(", %s usable after --reserve-vram"), b);
         }
         hr_buf_putc(out, '\n');
     }
-    hr_buf_printf(out, "  workload   %s%s\n", hr_workload_label(f->workload),
-                  f->workload == HR_WORKLOAD_NONE ? " (give --workload sd15|sdxl|flux|video)" : "");
+    hr_buf_printf(out, HR_T("  workload   %s%s\n"), hr_workload_label(f->workload),
+                  f->workload == HR_WORKLOAD_NONE ? HR_T(" (give --workload sd15|sdxl|flux|video)") : "");
     char flags[128];
     hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
     if (flags[0])
-        hr_buf_printf(out, "  launcher   %s\n", flags);
+        hr_buf_printf(out, HR_T("  launcher   %s\n"), flags);
     if (f->disk_paging_bytes != HR_UNKNOWN) {
         hr_size_gb(f->disk_paging_bytes, a, sizeof a);
-        hr_buf_printf(out, "  now        %s of %s on disk\n", a, win ? "paging file" : "swap");
+        hr_buf_printf(out, HR_T("  now        %s of %s on disk\n"), a, win ? HR_T("paging file") : "swap");
     }
     if (!f->volumes_known && !f->wsl2)
-        hr_buf_printf(out, "  drives     not known%s: the plan says which kind to choose\n",
-                      f->hypothetical ? " (a hypothetical machine)" : "");
+        hr_buf_printf(out, HR_T("  drives     not known%s: the plan says which kind to choose\n"),
+                      f->hypothetical ? HR_T(" (a hypothetical machine)") : "");
 
-    hr_buf_puts(out, "\nRecommendation\n");
+    hr_buf_puts(out, HR_T("\nRecommendation\n"));
     hr_size_gb(r->maximum_bytes, a, sizeof a);
     if (r->fixed)
-        hr_buf_printf(out, "  %s fixed (initial = maximum = %llu MB)", a,
+        hr_buf_printf(out, HR_T("  %s fixed (initial = maximum = %llu MB)"), a,
                       (unsigned long long)(r->maximum_bytes / HR_MIB));
     else {
         hr_size_gb(r->initial_bytes, b, sizeof b);
-        hr_buf_printf(out, "  %s to %s (initial %llu MB, maximum %llu MB)", b, a,
+        hr_buf_printf(out, HR_T("  %s to %s (initial %llu MB, maximum %llu MB)"), b, a,
                       (unsigned long long)(r->initial_bytes / HR_MIB),
                       (unsigned long long)(r->maximum_bytes / HR_MIB));
     }
     if (r->target_known)
-        hr_buf_printf(out, " on %s (%s)\n", r->target, r->target_path);
+        hr_buf_printf(out, HR_T(" on %s (%s)\n"), r->target, r->target_path);
     else
-        hr_buf_printf(out, " on %s\n", r->target_advice);
+        hr_buf_printf(out, HR_T(" on %s\n"), r->target_advice);
     if (!win && !f->wsl2 && r->add_bytes != r->maximum_bytes) {
         hr_size_gb(r->add_bytes, b, sizeof b);
-        hr_buf_printf(out, "  the swap kept counts: add %s\n", b);
+        hr_buf_printf(out, HR_T("  the swap kept counts: add %s\n"), b);
     }
     if (r->basis == HR_BASIS_PEAK) {
         hr_size_gb(r->peak_bytes, b, sizeof b);
         hr_size_gb(r->table_bytes, a, sizeof a);
-        hr_buf_printf(out, "  basis: the peak commit %s + %d %% (the table alone: %s)\n", b,
+        hr_buf_printf(out, HR_T("  basis: the peak commit %s + %d %% (the table alone: %s)\n"), b,
                       HR_PLAN_PEAK_MARGIN_PERCENT, a);
     } else {
-        hr_buf_puts(out, "  basis: the seed's table (give --peak-commit SIZE to size from a measured peak)\n");
+        hr_buf_puts(out, HR_T("  basis: the seed's table (give --peak-commit SIZE to size from a measured peak)\n"));
     }
     for (int i = 0; i < r->reason_count; i++)
         hr_buf_printf(out, "    [%s] %s\n", r->reasons[i].rule, r->reasons[i].text);
 
     if (p->candidate_count > 0) {
-        hr_buf_puts(out, "\nWhere (best first)\n");
+        hr_buf_puts(out, HR_T("\nWhere (best first)\n"));
         for (int i = 0; i < p->candidate_count; i++) {
             const hr_plan_candidate *c = &p->candidates[i];
             if (c->rank)
@@ -100,16 +102,16 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                 hr_buf_printf(out, "  -  %s", c->target);
             hr_buf_printf(out, "  %s%s%s%s\n", c->fs_type[0] ? c->fs_type : "?",
                           c->ssd == HR_TRI_YES ? ", SSD" : c->ssd == HR_TRI_NO ? ", HDD" : "",
-                          c->is_system ? ", system" : "", c->eligible ? "" : " — not eligible");
+                          c->is_system ? HR_T(", system") : "", c->eligible ? "" : HR_T(" — not eligible"));
             for (int j = 0; j < c->reason_count; j++)
                 hr_buf_printf(out, "       [%s] %s\n", c->reasons[j].rule, c->reasons[j].text);
         }
     }
-    put_lines(out, "Remove (only after the new one is in place)", p->removals, p->removal_count, "");
-    put_lines(out, "Warnings", p->warnings, p->warning_count, "! ");
+    put_lines(out, HR_T("Remove (only after the new one is in place)"), p->removals, p->removal_count, "");
+    put_lines(out, HR_T("Warnings"), p->warnings, p->warning_count, "! ");
 
-    hr_buf_printf(out, "\nSteps (headroom plan changes nothing: do these yourself%s)\n",
-                  win ? ", as administrator" : "");
+    hr_buf_printf(out, HR_T("\nSteps (headroom plan changes nothing: do these yourself%s)\n"),
+                  win ? HR_T(", as administrator") : "");
     for (int i = 0; i < p->step_count; i++) {
         const hr_plan_step *s = &p->steps[i];
         hr_buf_printf(out, "  %d. [%s] %s\n", i + 1, s->rule, s->text);

@@ -13,6 +13,8 @@
  *   64 GB+ row                              → 32 GB backstop (S4.1); RAM absorbs offload */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/size.h"
 #include "core/model/commit_ceiling.h"
 
@@ -62,61 +64,61 @@ static void size_from_table(hr_plan *p)
     uint64_t size;
     switch (f->row) {
     case HR_ROW_8:
-        R("row-8|S4.1", "%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
-                        "upgrade RAM first", ram);
+        R("row-8|S4.1", HR_T("%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
+                        "upgrade RAM first"), ram);
         r->upgrade_ram_first = true;
         size = gib(32);
         if (video) {
-            R("video|S4.2", "video workflows roughly double memory use: start at 64 GB");
+            R("video|S4.2", HR_T("video workflows roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram) {
-            R("lean-on-ram|S4.2", "%s makes the run lean harder on RAM and the paging file: 64 GB", flags);
+            R("lean-on-ram|S4.2", HR_T("%s makes the run lean harder on RAM and the paging file: 64 GB"), flags);
             size = gib(64);
         }
         break;
     case HR_ROW_16:
     case HR_ROW_32:
         R(f->row == HR_ROW_16 ? "row-16|S4.1" : "row-32|S4.1",
-          "%s RAM is in the table's %d GB row (%s): 32–64 GB", ram, (int)f->row,
-          f->row == HR_ROW_16 ? "12 to 24 GB" : "24 to 48 GB");
+          HR_T("%s RAM is in the table's %d GB row (%s): 32–64 GB"), ram, (int)f->row,
+          f->row == HR_ROW_16 ? HR_T("12 to 24 GB") : HR_T("24 to 48 GB"));
         if (video) {
-            R("video|S4.2", "video workflows (text encoder + image encoder + DiT + VAE loaded together) "
-                            "roughly double memory use: start at 64 GB");
+            R("video|S4.2", HR_T("video workflows (text encoder + image encoder + DiT + VAE loaded together) "
+                            "roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram) {
-            R("lean-on-ram|S4.2", "%s makes the run lean harder on RAM and the paging file: take the top, 64 GB",
+            R("lean-on-ram|S4.2", HR_T("%s makes the run lean harder on RAM and the paging file: take the top, 64 GB"),
               flags);
             size = gib(64);
         } else if (small_vram) {
-            R("small-vram|S4.2", "%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
-                                 "paging is heavy: take the top, 64 GB",
-              vram, f->workload == HR_WORKLOAD_NONE ? "big" : wl);
+            R("small-vram|S4.2", HR_T("%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
+                                 "paging is heavy: take the top, 64 GB"),
+              vram, f->workload == HR_WORKLOAD_NONE ? HR_T("big") : wl);
             size = gib(64);
         } else if (big_vram) {
-            R("big-vram|S4.2", "%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough",
+            R("big-vram|S4.2", HR_T("%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough"),
               vram);
             size = gib(32);
         } else if (light) {
-            R("light|S4.1", "SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB");
+            R("light|S4.1", HR_T("SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB"));
             size = gib(32);
         } else if (f->row == HR_ROW_16) {
-            R("worked-example|S4.1", "VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
-                                     "commit past 40 GB — so take the top, 64 GB (give --vram to refine)");
+            R("worked-example|S4.1", HR_T("VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
+                                     "commit past 40 GB — so take the top, 64 GB (give --vram to refine)"));
             size = gib(64);
         } else {
-            R("row-32-default|S6", "VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)");
+            R("row-32-default|S6", HR_T("VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)"));
             size = gib(32);
         }
         break;
     case HR_ROW_64:
     default:
-        R("row-64|S4.1", "%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop", ram);
+        R("row-64|S4.1", HR_T("%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop"), ram);
         size = gib(32);
         if (video) {
-            R("video|S4.2", "video workflows roughly double memory use: start at 64 GB");
+            R("video|S4.2", HR_T("video workflows roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram || small_vram) {
-            R("ram-absorbs|S4.1", "with this much RAM, offloaded weights stay in RAM: the backstop is enough");
+            R("ram-absorbs|S4.1", HR_T("with this much RAM, offloaded weights stay in RAM: the backstop is enough"));
         }
         break;
     }
@@ -145,13 +147,13 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(from_ram, c, sizeof c);
         hr_size_gb(r->peak_sized_bytes, d, sizeof d);
         hr_size_gb(r->table_bytes, t, sizeof t);
-        R("peak|S4.1", "sized from the peak commit (the seed's real reference): %s + %d %% margin = %s; "
-                       "RAM gives %s of the commit limit, so the paging file must give %s (the table alone says %s)",
+        R("peak|S4.1", HR_T("sized from the peak commit (the seed's real reference): %s + %d %% margin = %s; "
+                       "RAM gives %s of the commit limit, so the paging file must give %s (the table alone says %s)"),
           a, HR_PLAN_PEAK_MARGIN_PERCENT, b, c, d, t);
         r->basis = HR_BASIS_PEAK;
         maximum = r->peak_sized_bytes;
         if (maximum < HR_PLAN_BACKSTOP_BYTES) {
-            R("backstop|S4.1", "that is under the 32 GB backstop, which stays the least the plan gives");
+            R("backstop|S4.1", HR_T("that is under the 32 GB backstop, which stays the least the plan gives"));
             maximum = HR_PLAN_BACKSTOP_BYTES;
         }
     }
@@ -165,8 +167,8 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(extra, a, sizeof a);
         maximum = hr_sat_add(maximum, extra);
         hr_size_gb(maximum, b, sizeof b);
-        R("overcommit-never|X.overcommit", "vm.overcommit_memory=2 counts only part of RAM toward the commit "
-                                           "limit: %s more swap makes up the rest, %s in all", a, b);
+        R("overcommit-never|X.overcommit", HR_T("vm.overcommit_memory=2 counts only part of RAM toward the commit "
+                                           "limit: %s more swap makes up the rest, %s in all"), a, b);
     }
 
     r->maximum_bytes = maximum;
@@ -178,10 +180,10 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         char a[32], b[32];
         hr_size_gb(r->initial_bytes, a, sizeof a);
         hr_size_gb(r->maximum_bytes, b, sizeof b);
-        R("range|S3.2", "--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
-                        "stall each time it grows", a, b);
+        R("range|S3.2", HR_T("--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
+                        "stall each time it grows"), a, b);
     } else {
-        R("fixed|S3.2", "initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
-                        "fragment under ComfyUI's bursty demand");
+        R("fixed|S3.2", HR_T("initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
+                        "fragment under ComfyUI's bursty demand"));
     }
 }

@@ -6,6 +6,8 @@
  * switched off. `plan` only prints them; it changes nothing. */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/size.h"
 
 #include <ctype.h>
@@ -69,23 +71,23 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     if (windows_already(snap, p) && p->facts.restart_pending) {
         /* Set already, not yet in effect: the one step left is the restart (S5.1). */
         step(p, "restart|S5.1", NULL,
-             "restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
-             "old session and the paging file in use. %s is already set to %s; it takes effect at the restart",
+             HR_T("restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
+             "old session and the paging file in use. %s is already set to %s; it takes effect at the restart"),
              r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-             "after the restart check the new file is in use (PowerShell), or run headroom status");
+             HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
         return;
     }
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
         if (p->dump_file[0])
-            step(p, "already|S6", NULL, "nothing to change: %s already has a fixed paging file of at least %s, "
-                                        "and %s stays for crash dumps", r->target, mx, p->dump_file);
+            step(p, "already|S6", NULL, HR_T("nothing to change: %s already has a fixed paging file of at least %s, "
+                                        "and %s stays for crash dumps"), r->target, mx, p->dump_file);
         else
-            step(p, "already|S3.2", NULL, "nothing to change: %s already has a fixed paging file of at least %s",
+            step(p, "already|S3.2", NULL, HR_T("nothing to change: %s already has a fixed paging file of at least %s"),
                  r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-             "check what is in use (PowerShell), or run headroom status");
+             HR_T("check what is in use (PowerShell), or run headroom status"));
         return;
     }
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
@@ -94,20 +96,20 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     if (r->target_known)
         snprintf(where, sizeof where, "%s", r->target);
     else
-        snprintf(where, sizeof where, "the non-system SSD you chose (such as D:)");
+        snprintf(where, sizeof where, HR_T("the non-system SSD you chose (such as D:)"));
 
     step(p, "open|S2.2", "sysdm.cpl",
-         "press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
-         "Virtual memory: Change…");
+         HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+         "Virtual memory: Change…"));
     if (snap && snap->paging_config.automatic == HR_TRI_NO)
         step(p, "untick-auto|S3.1", NULL,
-             "check that \"Automatically manage paging file size for all drives\" is unticked");
+             HR_T("check that \"Automatically manage paging file size for all drives\" is unticked"));
     else
         step(p, "untick-auto|S3.1", NULL,
-             "untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)");
+             HR_T("untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)"));
     step(p, "set-new|S3.1", NULL,
-         "select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
-         "(OK alone does not save it — S5.1)",
+         HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
+         "(OK alone does not save it — S5.1)"),
          where, mib(r->initial_bytes), mib(r->maximum_bytes));
 
     /* Remove the old files only now (S3.1). */
@@ -119,8 +121,8 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
         if (hr_same_drive(d, sysd))
             removed_system = true;
         step(p, "remove-old|S3.1", NULL,
-             "only now select %s → No paging file → press Set%s", d,
-             hr_same_drive(d, sysd) ? " (Windows warns about crash dumps: see the warning)" : "");
+             HR_T("only now select %s → No paging file → press Set%s"), d,
+             hr_same_drive(d, sysd) ? HR_T(" (Windows warns about crash dumps: see the warning)") : "");
     }
     bool target_is_system = r->target_known && hr_same_drive(r->target, sysd);
     /* Without a list of the paging files in use, say it for the system drive, where Windows
@@ -128,14 +130,14 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     bool paging_known = snap && (snap->paging_s.ok || snap->paging_config.s.ok);
     if (!removed_system && !target_is_system && !paging_known)
         step(p, "remove-system|S3.1", NULL,
-             "only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
-             "about crash dumps: see the warning)", sysd, sysd);
+             HR_T("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
+             "about crash dumps: see the warning)"), sysd, sysd);
     step(p, "reboot|S5.1", NULL,
-         "press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
-         "Windows removes the old file and makes the new one; the second is normal");
+         HR_T("press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
+         "Windows removes the old file and makes the new one; the second is normal"));
     step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-         "after the restart check the new file is in use (PowerShell), or run headroom status");
-    step(p, "cleaners|S5.4", NULL, "exclude pagefile.sys from \"cleaner\" tools that might delete it");
+         HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
+    step(p, "cleaners|S5.4", NULL, HR_T("exclude pagefile.sys from \"cleaner\" tools that might delete it"));
 }
 
 static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
@@ -149,32 +151,32 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
     if (f->wsl2) {
         snprintf(cmd, sizeof cmd, "[wsl2]\nswap=%lluGB", max_g);
         step(p, "wslconfig|X.wsl2", cmd,
-             "on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
-             "size under [wsl2]");
+             HR_T("on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
+             "size under [wsl2]"));
         step(p, "wsl-shutdown|X.wsl2", "wsl --shutdown",
-             "from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again");
-        step(p, "verify|S2.2", "swapon --show", "inside WSL, check the swap size, or run headroom status");
+             HR_T("from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again"));
+        step(p, "verify|S2.2", "swapon --show", HR_T("inside WSL, check the swap size, or run headroom status"));
         return;
     }
     if (f->cgroup_limited || f->in_container) {
         step(p, "host|X.cgroup", NULL,
-             "swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon");
+             HR_T("swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon"));
         if (f->cgroup_limited) {
             /* The limit the workload needs (docs/check.md), and swap allowed (-1: no swap cap). */
             uint64_t need = hr_plan_need_bytes(f, in);
             snprintf(cmd, sizeof cmd, "docker update --memory %llug --memory-swap -1 <container>",
                      (unsigned long long)hr_size_round_up_gib(need));
             step(p, "raise-limit|X.cgroup", cmd,
-                 "raise the container's memory limit to what %s needs at its peak and let it use the host's "
+                 HR_T("raise the container's memory limit to what %s needs at its peak and let it use the host's "
                  "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
-                 "memory limit)", hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
+                 "memory limit)"), hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
         }
         return;
     }
     if (r->add_bytes == 0 && p->removal_count == 0) {
         p->nothing_to_change = true;
-        step(p, "already|S4.1", NULL, "nothing to change: the swap in use already covers %llu GB", max_g);
-        step(p, "verify|S2.2", "swapon --show", "check what is in use, or run headroom status");
+        step(p, "already|S4.1", NULL, HR_T("nothing to change: the swap in use already covers %llu GB"), max_g);
+        step(p, "verify|S2.2", "swapon --show", HR_T("check what is in use, or run headroom status"));
         return;
     }
     const char *path = r->target_known ? r->target_path : "/path/to/headroom.swap";
@@ -183,29 +185,29 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         if (r->target_known && strcmp(p->candidates[i].path, path) == 0)
             hr_strlcpy(fs, p->candidates[i].fs_type, sizeof fs);
     if (!r->target_known)
-        step(p, "choose|S3.3", NULL, "choose where: %s", r->target_advice);
+        step(p, "choose|S3.3", NULL, HR_T("choose where: %s"), r->target_advice);
 
     if (r->add_bytes > 0) {
         if (hr_str_ieq(fs, "btrfs")) {
             snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
             step(p, "create|X.btrfs", cmd,
-                 "make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
-                 "fallocate)", add_g);
+                 HR_T("make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
+                 "fallocate)"), add_g);
         } else if (hr_str_ieq(fs, "ext4") || hr_str_ieq(fs, "xfs")) {
             snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
                      path, path);
-            step(p, "create|S4.1", cmd, "make a %llu GB swap file (fallocate leaves no holes on %s)", add_g, fs);
+            step(p, "create|S4.1", cmd, HR_T("make a %llu GB swap file (fallocate leaves no holes on %s)"), add_g, fs);
         } else {
             snprintf(cmd, sizeof cmd,
                      "sudo dd if=/dev/zero of=%s bs=1M count=%llu status=progress && sudo chmod 600 %s && "
                      "sudo mkswap %s", path, add_g * 1024, path, path);
-            step(p, "create|S4.1", cmd, "make a %llu GB swap file, written out in full (swapon refuses files with "
-                                        "holes)", add_g);
+            step(p, "create|S4.1", cmd, HR_T("make a %llu GB swap file, written out in full (swapon refuses files with "
+                                        "holes)"), add_g);
         }
         snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", path);
-        step(p, "swapon|S3.1", cmd, "switch it on before touching any old swap");
+        step(p, "swapon|S3.1", cmd, HR_T("switch it on before touching any old swap"));
         snprintf(cmd, sizeof cmd, "echo '%s none swap defaults,pri=10 0 0' | sudo tee -a /etc/fstab", path);
-        step(p, "fstab|S3.1", cmd, "keep it after a reboot");
+        step(p, "fstab|S3.1", cmd, HR_T("keep it after a reboot"));
     }
     for (int i = 0; i < p->removal_count; i++) {
         const char *text = p->removals[i].text;
@@ -213,9 +215,9 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         int n = colon ? (int)(colon - text) : (int)strlen(text);
         snprintf(cmd, sizeof cmd, "sudo swapoff %.*s", n, text);
         step(p, "swapoff-old|S3.1", cmd,
-             "only now switch off %.*s, and delete its line in /etc/fstab", n, text);
+             HR_T("only now switch off %.*s, and delete its line in /etc/fstab"), n, text);
     }
-    step(p, "verify|S2.2", "swapon --show", "check the swap in use, or run headroom status");
+    step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
     (void)snap;
 }
 

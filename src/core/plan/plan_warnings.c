@@ -3,6 +3,8 @@
  * an X. prefix are headroom's own, with their sources in docs/plan.md. */
 #include "core/plan/plan_stages.h"
 
+#include "core/base/i18n.h"
+
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
@@ -51,9 +53,9 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     bool moved = r->target_known ? !hr_same_drive(r->target, sys) : p->candidate_count == 0;
     if (moved && !p->dump_file[0]) {
         W("no-crash-dump|X.dump",
-          "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
+          HR_T("with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
           "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
-          "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)", sys, sys);
+          "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)"), sys, sys);
     }
     if (!snap)
         return;
@@ -67,29 +69,29 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             char fr[32];
             hr_size_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
             W("auto-full-system|S1.2",
-              "the paging file is managed automatically and the system drive has only %s free: Windows silently "
-              "shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another drive",
+              HR_T("the paging file is managed automatically and the system drive has only %s free: Windows silently "
+              "shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another drive"),
               fr);
         } else {
             W("auto-managed|S1.2",
-              "the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
-              "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s", mx);
+              HR_T("the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
+              "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s"), mx);
         }
     }
     if (snap->paging_config.temp_page_file == HR_TRI_YES)
         W("temp-page-file|S5.1",
-          "Windows could not create the configured paging file at the last boot and runs on a temporary one: "
-          "check the drive and the sizes, then restart");
+          HR_T("Windows could not create the configured paging file at the last boot and runs on a temporary one: "
+          "check the drive and the sizes, then restart"));
     if (snap->compression.windows_compression == HR_TRI_NO)
         W("compression-off|S5.3",
-          "memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "
-          "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)");
+          HR_T("memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "
+          "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)"));
     else if (snap->compression.windows_compression == HR_TRI_YES && snap->ram.used_bytes != HR_UNKNOWN &&
              snap->ram.total_bytes != HR_UNKNOWN && snap->ram.total_bytes &&
              snap->ram.used_bytes >= snap->ram.total_bytes / 100 * 85)
         W("compression-not-vm|S5.3",
-          "RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "
-          "compression, which is not virtual memory — when RAM is full, only the paging file takes more",
+          HR_T("RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "
+          "compression, which is not virtual memory — when RAM is full, only the paging file takes more"),
           (unsigned long long)(snap->ram.used_bytes / (snap->ram.total_bytes / 100)));
 }
 
@@ -101,37 +103,37 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
     char a[32];
     if (f->wsl2)
         W("wsl2|X.wsl2",
-          "this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "
+          HR_T("this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "
           "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
-          "(headroom plan --os windows)");
+          "(headroom plan --os windows)"));
     if (f->cgroup_limited) {
         hr_size_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
         bool no_swap = snap->cgroup.swap_max_bytes == 0;
         W("cgroup-limit|X.cgroup",
-          "this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
-          "swap is irrelevant until the limit is raised%s",
+          HR_T("this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
+          "swap is irrelevant until the limit is raised%s"),
           a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
-          no_swap ? ", and memory.swap.max is 0 so it may not swap at all" : "");
+          no_swap ? HR_T(", and memory.swap.max is 0 so it may not swap at all") : "");
     } else if (f->in_container) {
         W("container|X.cgroup",
-          "inside a container: swap is made and switched on by the host, not here (no swapon without "
-          "CAP_SYS_ADMIN) — run the plan on the host");
+          HR_T("inside a container: swap is made and switched on by the host, not here (no swapon without "
+          "CAP_SYS_ADMIN) — run the plan on the host"));
     }
     if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
         hr_size_gb(snap->commit.limit_bytes, a, sizeof a);
         uint64_t ratio = snap->commit.overcommit_ratio;
         W("overcommit-never|X.overcommit",
-          "vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
-          "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM",
+          HR_T("vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
+          "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM"),
           a, (unsigned long long)(ratio != HR_UNKNOWN ? ratio : 50));
     }
     uint64_t disk = f->disk_paging_bytes;
     if (zram_swap_active(snap) && (disk == 0 || disk == HR_UNKNOWN))
         W("zram-not-backstop|X.zram",
-          "zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "
-          "too — keep it and add the swap file");
+          HR_T("zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "
+          "too — keep it and add the swap file"));
     if (snap->compression.zswap_enabled == HR_TRI_YES && disk == 0)
-        W("zswap-no-swap|X.zram", "zswap is on but there is no disk swap behind it, so it does nothing");
+        W("zswap-no-swap|X.zram", HR_T("zswap is on but there is no disk swap behind it, so it does nothing"));
 }
 
 static bool any_ssd(const hr_plan *p)
@@ -152,45 +154,45 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     if (r->upgrade_ram_first) {
         hr_size_gb(f->ram_bytes, a, sizeof a);
         W("upgrade-ram|S4.1",
-          "%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly", a);
+          HR_T("%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly"), a);
     }
     if (f->integrated_gpu) {
         if (f->integrated_shared_bytes != HR_UNKNOWN) {
             hr_size_gb(f->integrated_shared_bytes, a, sizeof a);
             W("integrated-gpu|S4.3",
-              "an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
-              "only about 6 GB usable", a);
+              HR_T("an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
+              "only about 6 GB usable"), a);
         } else {
             W("integrated-gpu|S4.3",
-              "an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
-              "6 GB usable");
+              HR_T("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
+              "6 GB usable"));
         }
     }
     if (f->lean_on_ram) {
         char flags[128];
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
         W("low-vram-flags|S1.2",
-          "%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "
-          "replace the paging file", flags);
+          HR_T("%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "
+          "replace the paging file"), flags);
     }
     if (snap && snap->power.on_battery == HR_TRI_YES)
-        W("on-battery|S4.3", "running on battery: power saving throttles CPU, GPU and paging — plug in for a run");
+        W("on-battery|S4.3", HR_T("running on battery: power saving throttles CPU, GPU and paging — plug in for a run"));
     if (snap && snap->power.power_saver == HR_TRI_YES)
-        W("power-saver|S4.3", "a power saving mode is on: it throttles CPU, GPU and paging — switch to a "
-                              "balanced or performance mode for a run");
+        W("power-saver|S4.3", HR_T("a power saving mode is on: it throttles CPU, GPU and paging — switch to a "
+                              "balanced or performance mode for a run"));
 
     /* Placement outcomes. */
     if (p->candidate_count > 0 && !r->target_known && !f->in_container)
         W("no-target|S3.3",
-          "no drive here can take a %s file (see the candidates): free space on an SSD, or add one",
+          HR_T("no drive here can take a %s file (see the candidates): free space on an SSD, or add one"),
           (hr_size_gb(r->maximum_bytes, a, sizeof a), a));
     if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO && !any_ssd(p))
         W("hdd-only|S3.3",
-          "only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none");
+          HR_T("only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none"));
     else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
         W("hdd-last-resort|S3.3",
-          "%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD (free "
-          "space, or shrink a volume in Disk Management to make a partition for it — S4.3) and move it there",
+          HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD (free "
+          "space, or shrink a volume in Disk Management to make a partition for it — S4.3) and move it there"),
           r->target);
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
@@ -198,7 +200,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
             if (pg->kind != HR_PAGING_ZRAM && pg->has_device &&
                 (pg->device.usb == HR_TRI_YES || pg->device.removable == HR_TRI_YES))
                 W("paging-on-removable|S5.4",
-                  "%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)",
+                  HR_T("%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)"),
                   pg->path);
         }
     }

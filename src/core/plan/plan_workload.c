@@ -1,6 +1,7 @@
 /* headroom — the workloads the plan and check know, and what each needs at its peak. */
 #include "core/plan/plan.h"
 
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <string.h>
@@ -10,11 +11,11 @@ static const struct {
     const char *name;
     const char *label;
 } workloads[] = {
-    {HR_WORKLOAD_NONE, "none", "no declared workload"},
-    {HR_WORKLOAD_SD15, "sd15", "SD 1.5"},
-    {HR_WORKLOAD_SDXL, "sdxl", "SDXL"},
-    {HR_WORKLOAD_FLUX, "flux", "FLUX"},
-    {HR_WORKLOAD_VIDEO, "video", "video"},
+    {HR_WORKLOAD_NONE, "none", HR_N("no declared workload")},
+    {HR_WORKLOAD_SD15, "sd15", HR_N("SD 1.5")},
+    {HR_WORKLOAD_SDXL, "sdxl", HR_N("SDXL")},
+    {HR_WORKLOAD_FLUX, "flux", HR_N("FLUX")},
+    {HR_WORKLOAD_VIDEO, "video", HR_N("video")},
 };
 
 int hr_workload_parse(const char *s)
@@ -39,8 +40,8 @@ const char *hr_workload_label(hr_workload w)
 {
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
         if (workloads[i].w == w)
-            return workloads[i].label;
-    return "no declared workload";
+            return hr_tr(workloads[i].label);
+    return hr_tr("no declared workload");
 }
 
 uint64_t hr_ram_class_bytes(uint64_t usable)

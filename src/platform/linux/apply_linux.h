@@ -24,7 +24,17 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
 int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size,
                                 const unsigned char uuid[16], const char *label, uint64_t dev,
                                 uint64_t ino, hr_error *err);
-int hr_lx_swapon(const char *path, int priority, hr_error *err);
+/* Turn on the swap file at path only if it is the one recorded (dev, ino), root's, 0600, one
+ * link, with a swap header; the check and the swapon are on the same open file. */
+int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t ino,
+                         size_t page_size, hr_error *err);
+/* StrictModes: HR_EUNSAFE when real_dir, or a directory above it, can be written by anyone
+ * but root (a root-owned sticky directory above it is accepted). */
+int hr_lx_dir_root_only(const char *real_dir, hr_error *err);
+/* Files being replaced are written as PATH.headroom-tmp: recovery finds them by that name. */
+#define HR_LX_TMP_SUFFIX ".headroom-tmp"
+void hr_lx_tmp_name(const char *path, char *out, size_t n);
+void hr_lx_remove_tmp(const char *path);
 int hr_lx_swapoff(const char *path, hr_error *err);
 /* Read /proc/swaps. */
 int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err);

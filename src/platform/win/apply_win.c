@@ -102,6 +102,39 @@ bool hr_platform_is_admin(void)
     return elevated || IsUserAnAdmin();
 }
 
+static HANDLE lock_mutex;
+
+int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_error *err)
+{
+    (void)rq;
+    (void)create;
+    if (lock_mutex)
+        return 1;
+    /* One name for the machine: every session's apply and rollback change the same registry. */
+    HANDLE h = CreateMutexW(NULL, FALSE, L"Global\\headroom-apply");
+    if (!h)
+        h = CreateMutexW(NULL, FALSE, L"Local\\headroom-apply");
+    if (!h)
+        return win_err(err, GetLastError(), "CreateMutexW(headroom-apply)");
+    DWORD w = WaitForSingleObject(h, (DWORD)(wait_s > 0 ? wait_s : 0) * 1000u);
+    if (w == WAIT_OBJECT_0 || w == WAIT_ABANDONED) {   /* abandoned: its holder died */
+        lock_mutex = h;
+        return 1;
+    }
+    CloseHandle(h);
+    return hr_error_set(err, HR_EBUSY, "another headroom apply or rollback is running (it holds "
+                        "the headroom-apply mutex); try again when it has finished");
+}
+
+void hr_platform_unlock(void)
+{
+    if (lock_mutex) {
+        ReleaseMutex(lock_mutex);
+        CloseHandle(lock_mutex);
+    }
+    lock_mutex = NULL;
+}
+
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err)
 {
@@ -589,7 +622,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             free(w);
         }
     }
-    return 0;
+    return 1;
 }
 
 typedef struct enum_ctx {

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Every --json document against its schema in docs/schemas/: real output of this binary, on this
+# machine and on every recorded machine (tests/fixtures), with several workloads, the diagnose
+# corpus, a real stress run. Usage: schemas.sh HEADROOM SOURCE_DIR [KEEP_DIR]
+# (KEEP_DIR: leave the samples there, e.g. to draft a schema with tools/json-schema-draft.py.)
+set -u
+hr=$1
+src=$2
+py=$(command -v /usr/bin/python3 || command -v python3)
+out=${3:-$(mktemp -d)}
+[ -n "${3:-}" ] || trap 'rm -rf "$out"' EXIT
+mkdir -p "$out"
+fails=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+fx=$src/tests/fixtures
+n=0
+# sample NAME CMD...: the command's stdout is a sample for schema NAME (any exit status of a
+# verdict, 0-3; an error status is not a document).
+sample() {
+    local name=$1
+    shift
+    n=$((n + 1))
+    mkdir -p "$out/$name"
+    "$@" >"$out/$name/$n.json" 2>/dev/null
+    local st=$?
+    if [ "$st" -gt 3 ] && [ "$st" -ne 69 ]; then rm -f "$out/$name/$n.json"; fi
+}
+
+sources=(--sysroot=/)
+for d in "$fx"/linux/*/; do [ -d "$d/proc" ] && sources+=("--sysroot=$d"); done
+for f in "$fx"/windows/*.json; do sources+=("--replay=$f"); done
+for s in "${sources[@]}"; do
+    sample status "$hr" status --json "$s"
+    for w in sdxl flux video; do
+        sample check "$hr" check --json --workload "$w" "$s"
+        sample plan "$hr" plan --json --workload "$w" "$s"
+    done
+    sample plan "$hr" plan --json --ram 16G --vram 8G --range "$s"
+done
+# Hypothetical machines: no snapshot at all.
+sample check "$hr" check --json --os windows --ram 16G --vram 8G
+sample check "$hr" check --json --os linux --ram 32G --vram 0
+sample plan "$hr" plan --json --os windows --ram 16G --vram 8G --workload flux
+for f in "$src"/tests/diagnose/corpus/*.log; do
+    sample diagnose "$hr" diagnose --json --no-system "$f"
+done
+sample verify "$hr" verify --json
+sample apply-plan "$hr" apply --json --size 4G
+sample stress "$hr" stress --json --commit 32M --step 16M
+sample stress "$hr" stress --json --commit 48M --step 16M --touch --force
+sample stress "$hr" stress --json --commit 4096G --touch
+
+for dir in "$out"/*/; do
+    name=$(basename "$dir")
+    schema=$src/docs/schemas/$name.schema.json
+    count=$(ls "$dir" | wc -l)
+    if [ ! -f "$schema" ]; then bad "$name: no docs/schemas/$name.schema.json"; continue; fi
+    if [ "$count" -eq 0 ]; then bad "$name: no sample"; continue; fi
+    if "$py" "$src/tests/schemas/validate.py" "$schema" "$dir"/*.json >"$out/$name.err"; then
+        ok "$name: $count documents valid"
+    else
+        bad "$name: $(wc -l <"$out/$name.err") errors"; head -20 "$out/$name.err"
+    fi
+done
+# Every schema in docs/schemas/ was exercised, and each is itself one the validator reads.
+for schema in "$src"/docs/schemas/*.schema.json; do
+    name=$(basename "$schema" .schema.json)
+    [ -d "$out/$name" ] || bad "$name: a schema without a sample"
+done
+# The validator is not a rubber stamp: a document with a renamed key fails.
+"$py" - "$out/status" <<'PY' >"$out/renamed.json"
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], sorted(os.listdir(sys.argv[1]))[0])))
+d['commit']['limit'] = d['commit'].pop('limit_bytes')
+json.dump(d, sys.stdout)
+PY
+if "$py" "$src/tests/schemas/validate.py" "$src/docs/schemas/status.schema.json" "$out/renamed.json" >/dev/null; then
+    bad "validator: a renamed key passed"; else ok "validator: a renamed key fails"; fi
+[ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
+[ "$fails" -eq 0 ]
