@@ -89,11 +89,11 @@ bool hr_cli_is_help(const char *arg)
 int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out)
 {
     if (render_rc != 0) {
-        hr_cli_error("%s: cannot render the %s: %s", cmd, what, hr_strerror(render_rc));
+        hr_cli_error(HR_T("%s: cannot render the %s: %s"), cmd, what, hr_strerror(render_rc));
         return hr_exit_from_error(render_rc);
     }
     if (hr_cli_write(out) != 0) {
-        hr_cli_error("%s: cannot write to standard output", cmd);
+        hr_cli_error(HR_T("%s: cannot write to standard output"), cmd);
         return hr_exit_from_error(HR_EIO);
     }
     return 0;

@@ -113,7 +113,7 @@ static int run(int argc, char **argv)
     }
     const hr_command *c = hr_command_find(argv[1]);
     if (!c) {
-        hr_cli_error("unknown command '%s' (try: headroom --help)", argv[1]);
+        hr_cli_error(HR_T("unknown command '%s' (try: headroom --help)"), argv[1]);
         return HR_EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     /* Output written through stdio (help pages) fails late, at the flush: a full disk or a
      * closed pipe is an error however the command ended. */
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc != HR_EXIT_IOERR) {
-        hr_cli_error("cannot write to standard output");
+        hr_cli_error(HR_T("cannot write to standard output"));
         rc = hr_exit_from_error(HR_EIO);
     }
     hr_console_end(rc);

@@ -58,6 +58,8 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     int r = hr_sampler_open(&o->sampler, &m->sampler, &err);
     if (r < 0) {
         hr_cli_error("%s: %s", o->mode, err.msg[0] ? err.msg : hr_strerror(r));
+        hr_buf_free(&m->line);
+        hr_buf_free(&m->rec_line);
         return hr_exit_from_error(r);
     }
     if (o->record) {
@@ -67,6 +69,8 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
                          strerror(errno));
             hr_sampler_close(m->sampler);
             m->sampler = NULL;
+            hr_buf_free(&m->line);
+            hr_buf_free(&m->rec_line);
             return HR_EXIT_CANTCREATE;
         }
         m->rec_path = o->record;

@@ -115,7 +115,7 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
         break;
     case HR_ARG_NUMBER:
         if (!hr_parse_u64(v, strlen(v), &p->number)) {
-            hr_cli_error("%s: %s '%s': a whole number expected", cmd, o->name, v);
+            hr_cli_error(HR_T("%s: %s '%s': a whole number expected"), cmd, o->name, v);
             return stop(p, HR_EXIT_USAGE);
         }
         break;
@@ -133,7 +133,7 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
             }
         char list[256];
         choices_text(o, list, sizeof list);
-        hr_cli_error("%s: %s '%s': expected one of %s", cmd, o->name, v, list);
+        hr_cli_error(HR_T("%s: %s '%s': expected one of %s"), cmd, o->name, v, list);
         return stop(p, HR_EXIT_USAGE);
     }
     case HR_ARG_NONE:
@@ -175,7 +175,7 @@ int hr_optparse_next(hr_optparse *p, const char **value)
         if (!p->operands_only && is_help(a))
             goto help;
         if (!p->spec->operands) {
-            hr_cli_error("%s: unexpected argument '%s' (try: headroom %s --help)", p->spec->name, a,
+            hr_cli_error(HR_T("%s: unexpected argument '%s' (try: headroom %s --help)"), p->spec->name, a,
                          p->spec->name);
             return stop(p, HR_EXIT_USAGE);
         }
@@ -198,7 +198,7 @@ int hr_optparse_next(hr_optparse *p, const char **value)
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
     const hr_opt *o = find(p->spec, a, n);
     if (!o) {
-        hr_cli_error("%s: unknown option '%.*s' (try: headroom %s --help)", p->spec->name, (int)n, a,
+        hr_cli_error(HR_T("%s: unknown option '%.*s' (try: headroom %s --help)"), p->spec->name, (int)n, a,
                      p->spec->name);
         return stop(p, HR_EXIT_USAGE);
     }
@@ -206,7 +206,7 @@ int hr_optparse_next(hr_optparse *p, const char **value)
     p->opt = o;
     if (o->arg == HR_ARG_NONE) {
         if (eq) {
-            hr_cli_error("%s: %s takes no value", p->spec->name, o->name);
+            hr_cli_error(HR_T("%s: %s takes no value"), p->spec->name, o->name);
             return stop(p, HR_EXIT_USAGE);
         }
     } else {

@@ -44,7 +44,7 @@ int hr_source_snapshot(const hr_source *src, hr_snapshot *snap, hr_error *err)
         return hr_platform_snapshot(&src->probe, snap, err);
     hr_snapshot_init(snap, HR_OS_WINDOWS);
     if (src->probe.record)
-        return hr_error_set(err, HR_EINVAL, "--record and --replay: give one of them");
+        return hr_error_set(err, HR_EINVAL, HR_T("--record and --replay: give one of them"));
     hr_buf b;
     hr_buf_init(&b, 0);
     int r = hr_platform_read_file(src->replay, &b, HR_REPLAY_MAX_BYTES, err);

@@ -1,4 +1,5 @@
 #include "core/base/duration.h"
+#include "core/base/i18n.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -17,16 +18,16 @@ int hr_duration_parse(const char *text, int64_t *seconds, hr_error *err)
     int64_t total = 0;
     bool any = false;
     if (!p || !*p)
-        return hr_error_set(err, HR_EPARSE, "empty duration (examples: 30m, 2h, 7d)");
+        return hr_error_set(err, HR_EPARSE, HR_T("empty duration (examples: 30m, 2h, 7d)"));
     while (*p) {
         if (*p < '0' || *p > '9')
-            return hr_error_set(err, HR_EPARSE, "'%s': not a duration (examples: 30m, 2h, 7d)",
+            return hr_error_set(err, HR_EPARSE, HR_T("'%s': not a duration (examples: 30m, 2h, 7d)"),
                                 text);
         int64_t v = 0;
         while (*p >= '0' && *p <= '9') {
             v = v * 10 + (*p++ - '0');
             if (v > limit)
-                return hr_error_set(err, HR_ERANGE, "'%s': longer than 100 years", text);
+                return hr_error_set(err, HR_ERANGE, HR_T("'%s': longer than 100 years"), text);
         }
         int64_t mul = 0;
         if (*p == '\0') {
@@ -42,14 +43,14 @@ int hr_duration_parse(const char *text, int64_t *seconds, hr_error *err)
             }
         }
         if (mul == 0)
-            return hr_error_set(err, HR_EPARSE, "'%s': unknown unit (use s, m, h, d or w)", text);
+            return hr_error_set(err, HR_EPARSE, HR_T("'%s': unknown unit (use s, m, h, d or w)"), text);
         total += v * mul;
         if (total > limit)
-            return hr_error_set(err, HR_ERANGE, "'%s': longer than 100 years", text);
+            return hr_error_set(err, HR_ERANGE, HR_T("'%s': longer than 100 years"), text);
         any = true;
     }
     if (!any || total <= 0)
-        return hr_error_set(err, HR_EPARSE, "'%s': the duration must be more than zero", text);
+        return hr_error_set(err, HR_EPARSE, HR_T("'%s': the duration must be more than zero"), text);
     *seconds = total;
     return 0;
 }

@@ -1,4 +1,5 @@
 #include "core/base/size.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 
@@ -12,16 +13,16 @@
 static int bare_number(const char *text, uint64_t n, hr_error *err)
 {
     if (n < 1024)
-        return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %lluG?", text,
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a size needs a unit — did you mean %lluG?"), text,
                             (unsigned long long)n);
     char gb[32];
     if (n < ((uint64_t)16 << 20)) {
         hr_size_gb(n * HR_MIB, gb, sizeof gb);
-        return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %llu MB (%s)?", text,
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a size needs a unit — did you mean %llu MB (%s)?"), text,
                             (unsigned long long)n, gb);
     }
     hr_size_gb(n, gb, sizeof gb);
-    return hr_error_set(err, HR_EPARSE, "size '%s': a size needs a unit — did you mean %lluB (%s)?", text,
+    return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a size needs a unit — did you mean %lluB (%s)?"), text,
                         (unsigned long long)n, gb);
 }
 
@@ -29,16 +30,16 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
 {
     const char *p = text;
     if (!p)
-        return hr_error_set(err, HR_EINVAL, "size: missing value");
+        return hr_error_set(err, HR_EINVAL, HR_T("size: missing value"));
     while (*p == ' ')
         p++;
     if (!isdigit((unsigned char)*p))
-        return hr_error_set(err, HR_EPARSE, "size '%s': expected a number such as 16G or 16384M", text);
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': expected a number such as 16G or 16384M"), text);
     uint64_t whole = 0;
     while (isdigit((unsigned char)*p)) {
         unsigned d = (unsigned)(*p - '0');
         if (whole > (UINT64_MAX - d) / 10)
-            return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+            return hr_error_set(err, HR_ERANGE, HR_T("size '%s': too large"), text);
         whole = whole * 10 + d;
         p++;
     }
@@ -47,7 +48,7 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
     if (*p == '.') {
         p++;
         if (!isdigit((unsigned char)*p))
-            return hr_error_set(err, HR_EPARSE, "size '%s': digits expected after '.'", text);
+            return hr_error_set(err, HR_EPARSE, HR_T("size '%s': digits expected after '.'"), text);
         while (isdigit((unsigned char)*p)) {
             if (scale < 1000000) {
                 frac = frac * 10 + (uint64_t)(*p - '0');
@@ -65,7 +66,7 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
          * dialog shows, 16 is what a user means by "--ram 16"; read as bytes, either would
          * size a paging file of a few kilobytes (docs/units.md). "B" says bytes. */
         if (frac)
-            return hr_error_set(err, HR_EPARSE, "size '%s': a fraction needs a unit", text);
+            return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a fraction needs a unit"), text);
         if (whole)
             return bare_number(text, whole, err);
         unit = 1;   /* 0 is 0 in any unit (--vram 0: no dedicated VRAM) */
@@ -76,7 +77,7 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
     case 'G': unit = HR_GIB; p++; break;
     case 'T': unit = HR_TIB; p++; break;
     default:
-        return hr_error_set(err, HR_EPARSE, "size '%s': unknown unit (use K, M, G or T)", text);
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': unknown unit (use K, M, G or T)"), text);
     }
     if (unit > 1) {
         if (*p == 'i' || *p == 'I')
@@ -87,16 +88,16 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
     while (*p == ' ')
         p++;
     if (*p)
-        return hr_error_set(err, HR_EPARSE, "size '%s': unexpected text after the unit", text);
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': unexpected text after the unit"), text);
     if (frac && unit == 1)
-        return hr_error_set(err, HR_EPARSE, "size '%s': a fraction needs a unit", text);
+        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a fraction needs a unit"), text);
     if (whole > UINT64_MAX / unit)
-        return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+        return hr_error_set(err, HR_ERANGE, HR_T("size '%s': too large"), text);
     uint64_t v = whole * unit;
     uint64_t f = unit / scale * frac + (unit % scale) * frac / scale;
     /* The top two values stand for "unknown" and "unlimited" everywhere: never a size. */
     if (v > UINT64_MAX - f || v + f >= HR_UNLIMITED)
-        return hr_error_set(err, HR_ERANGE, "size '%s': too large", text);
+        return hr_error_set(err, HR_ERANGE, HR_T("size '%s': too large"), text);
     *bytes = v + f;
     return 0;
 }

@@ -310,6 +310,16 @@ static void add_load(sim *s, int i, const hr_est_op *op, bool dynamic, double us
 {
     if (!s->out || s->out->load_count >= HR_EST_MAX_LOADS)
         return;
+    /* ComfyUI logs a load only when something moved: the same model at the same residency
+     * again (a second CLIPTextEncode) prints nothing */
+    for (int k = s->out->load_count - 1; k >= 0; k--) {
+        const hr_est_load *p = &s->out->load[k];
+        if (strcmp(p->model, s->in->model[i].name) != 0)
+            continue;
+        if (p->loaded_bytes == u64(loaded) && p->dynamic == dynamic)
+            return;
+        break;
+    }
     hr_est_load *l = &s->out->load[s->out->load_count++];
     memset(l, 0, sizeof *l);
     hr_strlcpy(l->model, s->in->model[i].name, sizeof l->model);
@@ -563,9 +573,17 @@ static void op_sample(sim *s, const hr_est_op *op, int opi)
             touch(s, idx[k]);
         s->transient_ram += two * s->p.act_scale;
     } else {
-        load_models_gpu(s, idx, n, two, one, s->vs == VS_HIGH_VRAM, op);
-        /* cond and uncond run together when 1.5x the estimate is free (samplers.py) */
-        double act = (op->cfg && two * 1.5 < vram_free(s)) ? two : one;
+        double act;
+        if (s->regime == HR_REGIME_DYNAMIC) {
+            /* activations win over weights: the weights get what the step leaves */
+            double card = s->vram_total - s->p.cuda_ctx - s->vram_other - s->outputs_vram;
+            act = (op->cfg && two * 1.5 < card) ? two : one;
+            load_models_gpu(s, idx, n, act * s->p.act_scale, -1, false, op);
+        } else {
+            load_models_gpu(s, idx, n, two, one, s->vs == VS_HIGH_VRAM, op);
+            /* cond and uncond run together when 1.5x the estimate is free (samplers.py) */
+            act = (op->cfg && two * 1.5 < vram_free(s)) ? two : one;
+        }
         s->act_vram = act * s->p.act_scale;
         need_vram(s, one * s->p.act_scale + (s->vs == VS_HIGH_VRAM ? sum_resident(s) : 0), opi);
     }
