@@ -9,6 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "name N": a counter or status as the OS names it (data for the JSON, not prose) */
+static void name_num(char *out, size_t n, const char *name, long long v)
+{
+    hr_strlcpy(out, name, n);
+    size_t k = strlen(out);
+    snprintf(out + k, n - k, " %lld", v);
+}
+
 static void add_ev(hr_run_verdict *v, const char *source, const char *text)
 {
     if (v->nev >= HR_VERDICT_EVIDENCE)
@@ -79,7 +87,7 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
         snprintf(t, sizeof t, "signal 9 (SIGKILL)");
         add_ev(v, "exit status", t);
         if (end->oom_kill > 0) {
-            snprintf(t, sizeof t, "oom_kill %lld", (long long)end->oom_kill);
+            name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
             add_ev(v, "the child's memory cgroup", t);
         }
         if (v->kernel_record)
@@ -109,12 +117,12 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
         snprintf(t, sizeof t, "signal %d", end->signal);
         add_ev(v, "exit status", t);
         if (end->oom_kill >= 0) {
-            snprintf(t, sizeof t, "oom_kill %lld", (long long)end->oom_kill);
+            name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
             add_ev(v, "the child's memory cgroup", t);
         }
         return;
     }
-    snprintf(t, sizeof t, "exit code %d", end->code);
+    name_num(t, sizeof t, "exit code", end->code);
     add_ev(v, "exit status", t);
     if (end->code == 0) {
         v->cause = "ok";

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "platform/platform.h"
 
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <errno.h>
@@ -92,7 +93,7 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
         char ctl[512] = "";
         read_small(parent, "cgroup.subtree_control", ctl, sizeof ctl);
         if (!strstr(ctl, "memory") && !write_file(parent, "cgroup.subtree_control", "+memory")) {
-            snprintf(note, note_n, "%s: cannot enable the memory controller (%s)", parent,
+            snprintf(note, note_n, HR_T("%s: cannot enable the memory controller (%s)"), parent,
                      strerror(errno));
             return false;
         }
@@ -107,7 +108,7 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
     }
     char probe[64];
     if (!read_small(dir, v1 ? "memory.usage_in_bytes" : "memory.current", probe, sizeof probe)) {
-        snprintf(note, note_n, "%s: no memory accounting there", dir);
+        snprintf(note, note_n, HR_T("%s: no memory accounting there"), dir);
         rmdir(dir);
         return false;
     }
@@ -140,11 +141,11 @@ static void make_cgroup(hr_child *c, char *note, size_t note_n)
         if (root && try_parent(c, "/sys/fs/cgroup/memory", true, note, note_n))
             return;
     } else {
-        snprintf(note, note_n, "no memory cgroup controller on this machine");
+        snprintf(note, note_n, HR_T("no memory cgroup controller on this machine"));
         return;
     }
     if (!note[0])
-        snprintf(note, note_n, "no memory cgroup could be made (needs root or a delegated cgroup)");
+        snprintf(note, note_n, HR_T("no memory cgroup could be made (needs root or a delegated cgroup)"));
 }
 
 static bool set_limit(hr_child *c, uint64_t bytes)
@@ -172,18 +173,18 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     note[0] = '\0';
     hr_child *c = calloc(1, sizeof *c);
     if (!c)
-        return hr_error_set(err, HR_ENOMEM, "run: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("run: out of memory"));
     c->out_fd = c->err_fd = -1;
     if (o->own_cgroup || o->limit_bytes)
         make_cgroup(c, note, note_n);
     if (o->limit_bytes) {
         if (!c->cg[0]) {
-            int r = hr_error_set(err, HR_ENOTSUP, "run: --limit needs a memory cgroup: %s", note);
+            int r = hr_error_set(err, HR_ENOTSUP, HR_T("run: --limit needs a memory cgroup: %s"), note);
             free(c);
             return r;
         }
         if (!set_limit(c, o->limit_bytes)) {
-            int r = hr_error_set(err, HR_EIO, "run: %s: cannot set the memory limit: %s", c->cg,
+            int r = hr_error_set(err, HR_EIO, HR_T("run: %s: cannot set the memory limit: %s"), c->cg,
                                  strerror(errno));
             rmdir(c->cg);
             free(c);
@@ -198,7 +199,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     }
     int po[2], pe[2], ps[2];
     if (pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0 || pipe2(ps, O_CLOEXEC) != 0) {
-        int r = hr_error_set(err, HR_EIO, "run: pipe: %s", strerror(errno));
+        int r = hr_error_set(err, HR_EIO, HR_T("run: pipe: %s"), strerror(errno));
         if (c->cg[0])
             rmdir(c->cg);
         free(c);
@@ -210,7 +211,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     c->start_wall = hr_platform_wall_ms();
     pid_t pid = fork();
     if (pid < 0) {
-        int r = hr_error_set(err, HR_EIO, "run: fork: %s", strerror(errno));
+        int r = hr_error_set(err, HR_EIO, HR_T("run: fork: %s"), strerror(errno));
         if (c->cg[0])
             rmdir(c->cg);
         free(c);

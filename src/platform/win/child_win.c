@@ -4,6 +4,7 @@
  * through the shared console; headroom's own handler only keeps headroom alive to report. */
 #include "platform/platform.h"
 
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 #include "win_probes.h"
 
@@ -73,7 +74,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     if (!c || !cmd) {
         free(c);
         free(cmd);
-        return hr_error_set(err, HR_ENOMEM, "run: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("run: out of memory"));
     }
     size_t len = 0;
     for (int i = 0; o->argv[i]; i++) {
@@ -83,7 +84,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         if (!ok) {
             free(c);
             free(cmd);
-            return hr_error_set(err, HR_ETOOBIG, "run: the command line is too long");
+            return hr_error_set(err, HR_ETOOBIG, HR_T("run: the command line is too long"));
         }
     }
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
@@ -92,7 +93,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         !CreatePipe(&c->err_r, &err_w, &sa, 1 << 16)) {
         free(c);
         free(cmd);
-        return hr_error_set(err, HR_EIO, "run: CreatePipe failed (%lu)", GetLastError());
+        return hr_error_set(err, HR_EIO, HR_T("run: CreatePipe failed (%lu)"), GetLastError());
     }
     SetHandleInformation(c->out_r, HANDLE_FLAG_INHERIT, 0);
     SetHandleInformation(c->err_r, HANDLE_FLAG_INHERIT, 0);
@@ -108,9 +109,9 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             }
             if (!SetInformationJobObject(c->job, JobObjectExtendedLimitInformation, &li,
                                          sizeof li))
-                snprintf(note, note_n, "the job's limits were refused (%lu)", GetLastError());
+                snprintf(note, note_n, HR_T("the job's limits were refused (%lu)"), GetLastError());
         } else {
-            snprintf(note, note_n, "no job object (%lu)", GetLastError());
+            snprintf(note, note_n, HR_T("no job object (%lu)"), GetLastError());
         }
     }
     if (!GetEnvironmentVariableW(L"PYTHONUNBUFFERED", NULL, 0))
@@ -138,10 +139,10 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         return hr_error_set(err, e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
                                      ? HR_ENOENT
                                      : HR_EIO,
-                            "run: %s: cannot start it (error %lu)", o->argv[0], e);
+                            HR_T("run: %s: cannot start it (error %lu)"), o->argv[0], e);
     }
     if (c->job && !AssignProcessToJobObject(c->job, c->pi.hProcess)) {
-        snprintf(note, note_n, "not in a job object (%lu)", GetLastError());
+        snprintf(note, note_n, HR_T("not in a job object (%lu)"), GetLastError());
         CloseHandle(c->job);
         c->job = NULL;
     }
