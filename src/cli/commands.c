@@ -23,6 +23,8 @@ const hr_command hr_commands[] = {
     {"run", HR_N("start ComfyUI (or any command), watch it, and say why it ended"), hr_cmd_run,
      &hr_spec_run},
     {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
+    {"diagnose", HR_N("say why a run died: GPU memory, RAM + paging file, or killed by the OS"),
+     hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},
     {"report", HR_N("a watch/run recording as one HTML page: charts, warnings, the verdict and the plan"),

@@ -223,7 +223,7 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, "  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n",
                warn(o), reset(o));
         if (pc->s.ok && pc->count == 0)
-            pf(o, "  no paging file configured\n");
+            pf(o, win ? "  no paging file configured\n" : "  no swap in /etc/fstab\n");
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             pf(o, "  %s: %s", e->path, hr_paging_mode_name(e->mode));
