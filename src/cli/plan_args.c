@@ -1,17 +1,19 @@
 #include "plan_args.h"
 
 #include "cli_util.h"
+#include "estimate_cli.h"
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON, OPT_HTML
+    OPT_JSON, OPT_HTML, OPT_WORKFLOW
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -31,6 +33,8 @@ const hr_opt hr_plan_whatif_opts[] = {
      NULL, 0},
     {OPT_PEAK_COMMIT, "--peak-commit", HR_ARG_SIZE, NULL,
      HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0},
+    {OPT_WORKFLOW, "--workflow", HR_ARG_FILE, NULL,
+     HR_N("size from this workflow's estimated peak commit (headroom estimate, S4.1)"), NULL, 0},
     {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
@@ -78,6 +82,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
     case OPT_HTML: out->html = v; break;
+    case OPT_WORKFLOW: out->workflow = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
             return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
@@ -131,6 +136,41 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
     return HR_PLAN_ARGS_GO;
 }
 
+/* --workflow: the estimate's peak commit (its high end) becomes the peak the plan sizes from
+ * (S4.1: the real reference is the workflow's peak commit). */
+static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
+{
+    hr_est_cli ec;
+    hr_est_cli_init(&ec);
+    if (cli->in.ram_bytes != HR_UNKNOWN)
+        ec.ram = cli->in.ram_bytes;
+    if (cli->in.vram_bytes != HR_UNKNOWN) {
+        ec.vram = cli->in.vram_bytes;
+        ec.vram_given = true;
+    }
+    ec.os = cli->in.os;
+    if (cli->in.have_comfy_args)
+        ec.args = cli->in.comfy;
+    hr_estimate *e = malloc(sizeof *e);
+    if (!e) {
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    hr_est_wf_result res;
+    int rc = hr_est_cli_run(cmd, &ec, cli->workflow, snap, e, &res);
+    if (rc == 0) {
+        cli->in.peak_commit_bytes = e->commit.high;
+        snprintf(cli->in.peak_label, sizeof cli->in.peak_label, "%s", e->workflow);
+        char a[32];
+        hr_size_gb(e->commit.high, a, sizeof a);
+        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
+                 HR_T("the estimate of %s: %s at the peak (high end), node %s %s"), e->workflow, a,
+                 e->commit.node_id, e->commit.class_type);
+    }
+    free(e);
+    return rc ? rc : HR_PLAN_ARGS_GO;
+}
+
 static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
                          hr_plan *plan)
 {
@@ -157,6 +197,13 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     int rc = parse(spec, argc, argv, extra, ctx, cli);
     if (rc == HR_PLAN_ARGS_GO)
         rc = snapshot(spec->name, cli, snap);
+    if (rc == HR_PLAN_ARGS_GO && cli->workflow) {
+        rc = from_workflow(spec->name, *snap, cli);
+        if (rc != HR_PLAN_ARGS_GO) {
+            free(*snap);
+            *snap = NULL;
+        }
+    }
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
     *plan = malloc(sizeof **plan);
