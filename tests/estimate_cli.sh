@@ -59,6 +59,45 @@ done
 "$bin" check --workflow "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows >"$tmp/c.txt" 2>&1
 grep -q "the estimate of est_wan22_i2v_api.json" "$tmp/c.txt" || bad "check --workflow does not name the estimate"
 
+# --comfyui: a model present is sized from its header (a sparse FLUX-shaped file, 11.85 B
+# bf16 parameters), not from the catalog.
+mkdir -p "$tmp/comfy/models/diffusion_models" "$tmp/comfy/user/default/workflows"
+python3 - "$tmp/comfy/models/diffusion_models/my-flux-dev.safetensors" <<'PY'
+import json, struct, sys
+t = []
+for i in range(19):
+    for n, s in (("img_attn.qkv", [9216, 3072]), ("img_mlp.0", [12288, 3072]), ("img_mlp.2", [3072, 12288]),
+                 ("txt_attn.qkv", [9216, 3072]), ("txt_mlp.0", [12288, 3072]), ("txt_mlp.2", [3072, 12288]),
+                 ("img_attn.proj", [3072, 3072]), ("txt_attn.proj", [3072, 3072]), ("img_mod.lin", [18432, 3072]),
+                 ("txt_mod.lin", [18432, 3072])):
+        t.append(("double_blocks.%d.%s.weight" % (i, n), s))
+for i in range(38):
+    for n, s in (("linear1", [21504, 3072]), ("linear2", [3072, 15360]), ("modulation.lin", [9216, 3072])):
+        t.append(("single_blocks.%d.%s.weight" % (i, n), s))
+t += [("img_in.weight", [3072, 64]), ("txt_in.weight", [3072, 4096]), ("guidance_in.in_layer.weight", [3072, 256]),
+      ("final_layer.linear.weight", [64, 3072])]
+off, hdr = 0, {}
+for name, shape in t:
+    size = shape[0] * shape[1] * 2
+    hdr[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [off, off + size]}
+    off += size
+h = json.dumps(hdr).encode()
+h += b" " * ((8 - len(h) % 8) % 8)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)))
+    f.write(h)
+    f.truncate(8 + len(h) + off)
+PY
+sed 's/flux1-dev.safetensors/my-flux-dev.safetensors/' "$wf/est_flux_dev_api.json" >"$tmp/myflux.json"
+"$bin" estimate "$tmp/myflux.json" --comfyui "$tmp/comfy" --ram 32G --vram 8G --os windows --comfyui-version 0.3.60 \
+  --json >"$tmp/m.json" 2>/dev/null
+[ "$(json_get "$tmp/m.json" "[round((l['loaded_bytes']+l['offloaded_bytes'])/1e9,1) for l in d['loads'] if l['model']=='my-flux-dev.safetensors']")" = "[23.7]" ] \
+  || bad "a model file present is not sized from its header: $(json_get "$tmp/m.json" "d['loads']")"
+# check --comfyui: the heaviest saved workflow is the peak, by name.
+cp "$wf/est_sdxl_api.json" "$wf/est_wan22_i2v_api.json" "$tmp/comfy/user/default/workflows/"
+"$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux >"$tmp/c2.txt" 2>&1
+grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c2.txt" || bad "check --comfyui does not size from the heaviest saved workflow: $(grep needs "$tmp/c2.txt")"
+
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"
 printf '{"a": ' >"$tmp/broken.json"

@@ -9,6 +9,7 @@
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/estimate/estimate_workflow.h"
+#include "core/scan/comfy_paths.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -144,29 +145,18 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
     }
 }
 
-/* Candidate paths for a workflow's file name under DIR/models. */
-static bool resolve(const char *comfy, hr_wf_model *w)
+/* The file a workflow names, looked up the way ComfyUI does (core/scan/comfy_paths.h: the
+ * folder key's folders in ComfyUI's order), and its header read. */
+static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
 {
-    static const struct { const char *key, *dirs[3]; } folders[] = {
-        {"text_encoders", {"text_encoders", "clip", NULL}},
-        {"diffusion_models", {"diffusion_models", "unet", NULL}},
-        {"controlnet", {"controlnet", "t2i_adapter", NULL}},
-    };
-    const char *dirs[3] = {w->folder, NULL, NULL};
-    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
-        if (!strcmp(w->folder, folders[i].key))
-            memcpy(dirs, folders[i].dirs, sizeof dirs);
-    char name[512];
-    snprintf(name, sizeof name, "%s", w->name);
-    char sep = hr_platform_dirsep();
-    for (char *q = name; *q; q++)
-        if (*q == '/' || *q == '\\')
-            *q = sep;
-    for (int d = 0; d < 3 && dirs[d]; d++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s%cmodels%c%s%c%s", comfy, sep, sep, dirs[d], sep, name);
+    char dirs[8][HR_COMFY_PATH_MAX];
+    size_t nd = hr_comfy_search_dirs(cp, w->folder, dirs, 8);
+    char rel[512];
+    hr_comfy_rel_name(w->name, cp->sep, rel, sizeof rel);
+    for (size_t d = 0; d < nd; d++) {
+        char path[HR_COMFY_PATH_MAX];
         uint64_t size = 0;
-        if (!hr_platform_is_file(path, &size))
+        if (!hr_comfy_join(dirs[d], rel, cp->sep, path, sizeof path) || !hr_platform_is_file(path, &size))
             continue;
         snprintf(w->path, sizeof w->path, "%s", path);
         w->resolved = true;
@@ -209,9 +199,15 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
         free(in);
         return hr_exit_from_error(r);
     }
-    if (c->comfyui)
-        for (size_t i = 0; i < wf->n_models; i++)
-            resolve(c->comfyui, &wf->models[i]);
+    if (c->comfyui) {
+        hr_comfy_paths *cp = malloc(sizeof *cp);
+        if (cp) {
+            hr_comfy_paths_init(cp, c->comfyui, hr_platform_dirsep());
+            for (size_t i = 0; i < wf->n_models; i++)
+                resolve(cp, &wf->models[i]);
+            free(cp);
+        }
+    }
     r = hr_est_from_workflow(wf, in, res, &err);
     hr_workflow_free(wf);
     free(wf);
