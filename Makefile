@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 BIN := $(BUILD)/src/headroom
 
-.PHONY: all build run test test-linux test-asan test-windows fuzz bench release clean
+.PHONY: all build run test test-linux test-asan test-windows fuzz bench release package clean
 
 all: build
 
@@ -48,6 +48,17 @@ release:
 	cmake --build $(BUILD)-rel-clang -j $(JOBS)
 	cmake -S . -B $(BUILD)-rel-win $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DHR_WERROR=ON
 	cmake --build $(BUILD)-rel-win -j $(JOBS)
+
+# Packages people install (docs/packaging.md): a Debian package (binary, man pages, bash and
+# zsh completions) in $(BUILD)/, and a Windows zip (headroom.exe, a Chinese + English readme)
+# in $(BUILD)-win/.
+package:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHR_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && cpack -G DEB
+	cmake -S . -B $(BUILD)-win $(CMAKE_GEN) -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DHR_WERROR=ON
+	cmake --build $(BUILD)-win -j $(JOBS)
+	cd $(BUILD)-win && cpack -G ZIP
 
 fuzz:
 	cmake -S . -B $(BUILD)-fuzz $(CMAKE_GEN) -DCMAKE_C_COMPILER=clang -DHR_FUZZ=ON -DHR_SANITIZE=ON

@@ -8,3 +8,15 @@ if(NOT CMAKE_CROSSCOMPILING)
                          RESOURCE_LOCK system_swap TIMEOUT 1500)
   endforeach()
 endif()
+
+# The proof of issue 16 (root, slow): a kill at every system call of apply, a resize and
+# rollback on ext4 and btrfs, five pairs of simultaneous applies, the path attacks. Each
+# prints its figures (injections, inconsistent states).
+if(NOT CMAKE_CROSSCOMPILING)
+  foreach(section kill-ext4 kill-btrfs concurrent attacks)
+    add_test(NAME apply.root.proof.${section}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/root/apply_proof.sh ${HR_BIN} ${section})
+    set_tests_properties(apply.root.proof.${section} PROPERTIES SKIP_RETURN_CODE 77
+                         RESOURCE_LOCK system_swap TIMEOUT 1500)
+  endforeach()
+endif()

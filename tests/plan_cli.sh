@@ -206,6 +206,15 @@ if [ -d "$lx/plan-btrfs-laptop" ]; then
     json "btrfs: others from /proc" "[o['name'] for o in d['others']] == ['Isolated Web Co', 'firefox-esr', 'Discord'] and d['others'][0]['processes'] == 2"
     json "btrfs: to-dos" "[t['id'] for t in d['todo']] == ['add-swap', 'close-apps', 'plug-in']"
 fi
+if [ -d "$lx/plan-fstab-pending" ]; then
+    # Issue 10: a new fstab line not yet active is a restart (or swapon -a), not the procedure again.
+    expect "plan: fstab line not active" 0 "$hr" plan --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl --json
+    json "fstab pending: one step, swapon -a" "[s['id'] for s in d['steps']] == ['swapon-all', 'verify'] and d['steps'][0]['command'] == 'sudo swapon -a' and d['recommended']['add_bytes'] == 0"
+    expect "check: fstab line not active" 2 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl --json
+    json "fstab pending: the to-do is to switch it on" "d['todo'][0]['id'] == 'swapon-all' and d['capacity']['verdict_after_plan'] == 'ok'"
+    expect "check: fstab line shown" 2 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl
+    has "fstab pending: tier 3" "/etc/fstab also names /headroom.swap (56 GB), not switched on yet"
+fi
 if [ -d "$lx/plan-docker-cgroup2" ]; then
     expect "plan: docker container" 0 "$hr" plan --sysroot "$lx/plan-docker-cgroup2" --vram 24G --workload flux --json
     json "docker: target is the host" "d['recommended']['target'] is None and 'host' in d['recommended']['target_reason']"

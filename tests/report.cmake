@@ -5,3 +5,13 @@ if(NOT CMAKE_CROSSCOMPILING)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report/html.sh ${HR_BIN} ${PROJECT_SOURCE_DIR})
   set_tests_properties(report.html_chromium PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 280)
 endif()
+
+# Windows: a double-clicked headroom.exe (no console of its parent; HEADROOM_EXPLORER=1 takes
+# that path without a window) runs check, writes the HTML report to %TEMP% and offers to
+# open it. Run under Wine in the cross build.
+if(CMAKE_CROSSCOMPILING)
+  add_test(NAME report.windows_double_click COMMAND headroom)
+  set_tests_properties(report.windows_double_click PROPERTIES
+    ENVIRONMENT "HEADROOM_EXPLORER=1" TIMEOUT 240
+    PASS_REGULAR_EXPRESSION "headroom check .*The report is in [^\n]*headroom-report\\.html\nOpen it in the browser\\? \\[Y/n\\] n")
+endif()

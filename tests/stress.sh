@@ -53,6 +53,7 @@ fi
 # Commit only, 64 MiB in 16 MiB steps: four steps, each with the machine's charge and limit.
 expect "commit 64M" 0 "${hr[@]}" stress --commit 64M --step 16M --json
 json "schema" "d['schema'] == 'headroom.stress/1'"
+if [ ! -s "$tmp/err" ]; then ok "small sizes: no warning"; else bad "stderr: $(cat "$tmp/err")"; fi
 json "reached" "d['outcome'] == 'reached' and d['reached_bytes'] == 64 << 20 and d['released']"
 json "four steps" "[s['committed_bytes'] for s in d['steps']] == [16 << 20, 32 << 20, 48 << 20, 64 << 20]"
 json "charge and limit at each step" "all(s['charge_bytes'] and s['limit_bytes'] for s in d['steps'])"

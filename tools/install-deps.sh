@@ -6,7 +6,8 @@ export DEBIAN_FRONTEND=noninteractive
 want=(build-essential cmake ninja-build python3 gettext)
 if [ "${1:-}" = "--tests" ]; then
   want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps chromium fonts-noto-cjk
-         e2fsprogs xfsprogs btrfs-progs kmod strace bc time prometheus)
+         e2fsprogs xfsprogs btrfs-progs kmod strace bc time prometheus
+         dpkg-dev man-db zsh unzip)
 fi
 missing=()
 for p in "${want[@]}"; do

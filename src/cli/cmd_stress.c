@@ -16,19 +16,19 @@ enum { OPT_COMMIT = 1, OPT_TOUCH, OPT_STEP, OPT_FORCE, OPT_CGROUP, OPT_JSON };
 
 static const hr_opt stress_opts[] = {
     {OPT_COMMIT, "--commit", HR_ARG_SIZE, NULL, HR_N("commit this much in all (required), e.g. 8G"),
-     NULL, 0},
+     NULL, HR_OPT_SMALL_OK},
     {OPT_TOUCH, "--touch", HR_ARG_NONE, NULL,
      HR_N("write every page, so the memory is really used (RAM, then the paging file / swap)"),
      NULL, 0},
     {OPT_STEP, "--step", HR_ARG_SIZE, NULL, HR_N("commit this much per step (default: a 32nd of the "
                                                  "total, at least 16M)"),
-     NULL, 0},
+     NULL, HR_OPT_SMALL_OK},
     {OPT_FORCE, "--force", HR_ARG_NONE, NULL,
      HR_N("go past the safety margin, on to the first failure"), NULL, 0},
     {OPT_CGROUP, "--cgroup", HR_ARG_SIZE, NULL,
      HR_N("rehearse a smaller machine: run inside a memory cgroup of SIZE (Linux, root; implies "
           "--touch) or a job with that commit limit (Windows)"),
-     NULL, 0},
+     NULL, HR_OPT_SMALL_OK},
     {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object at the end (docs/stress.md)"), NULL,
      0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},

@@ -20,7 +20,8 @@ const hr_command hr_commands[] = {
      &hr_spec_verify},
     {"watch", HR_N("follow memory live and warn before the limit; name the node that grew"),
      hr_cmd_watch, &hr_spec_watch},
-    {"diagnose", "say why a run died: GPU memory, RAM + paging file, or killed by the OS", hr_cmd_diagnose, NULL},
+    {"diagnose", HR_N("say why a run died: GPU memory, RAM + paging file, or killed by the OS"),
+     hr_cmd_diagnose, NULL},
     {"export", HR_N("Prometheus metrics for node_exporter / windows_exporter textfile collectors"),
      hr_cmd_export, &hr_spec_export},
     {"report", HR_N("a watch/run recording as one HTML page: charts, warnings, the verdict and the plan"),
@@ -31,6 +32,8 @@ const hr_command hr_commands[] = {
      hr_cmd_models, &hr_spec_models},
     {"estimate", HR_N("simulate a workflow through VRAM, RAM and commit: the peak and the node causing it"),
      hr_cmd_estimate, &hr_spec_estimate},
+    {"workflow", HR_N("what a ComfyUI workflow loads (resolved, with bytes), its latents and order"),
+     hr_cmd_workflow, &hr_spec_workflow},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -1,5 +1,7 @@
 #include "console.h"
 
+#include "core/base/i18n.h"
+
 #ifdef _WIN32
 
 #include <windows.h>
@@ -9,9 +11,11 @@
 #include <io.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool vt_ok;
 static bool own_window;
+static bool simulated;   /* HEADROOM_EXPLORER=1: the double-click path, no window */
 
 /* UTF-8 argv from the UTF-16 command line: the narrow argv Windows hands to main() is in
  * the ANSI code page, which cannot hold a Chinese path on most systems. */
@@ -56,6 +60,69 @@ void hr_console_start(int *argc, char ***argv)
     const char *no_pause = getenv("HEADROOM_NO_PAUSE");
     own_window = GetConsoleProcessList(list, 2) == 1 && in != INVALID_HANDLE_VALUE &&
                  GetConsoleMode(in, &mode) && !(no_pause && no_pause[0] && no_pause[0] != '0');
+    const char *sim = getenv("HEADROOM_EXPLORER");
+    simulated = sim && strcmp(sim, "1") == 0;
+}
+
+bool hr_console_own_window(void)
+{
+    return own_window || simulated;
+}
+
+bool hr_console_report_path(char *out, size_t n)
+{
+    wchar_t dir[MAX_PATH + 1];
+    DWORD len = GetTempPathW(MAX_PATH + 1, dir);
+    if (len == 0 || len > MAX_PATH)
+        return false;
+    int w = WideCharToMultiByte(CP_UTF8, 0, dir, -1, out, (int)n, NULL, NULL);
+    if (w <= 0 || (size_t)w + 24 > n)
+        return false;
+    strcat(out, "headroom-report.html");
+    return true;
+}
+
+/* One key from the console: true for Enter, y or Y (and the Chinese IME's "是" is not a
+ * key: Enter is the answer most people give). */
+static bool ask_yes(void)
+{
+    HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
+    FlushConsoleInputBuffer(in);
+    for (;;) {
+        INPUT_RECORD r;
+        DWORD got = 0;
+        if (!ReadConsoleInputW(in, &r, 1, &got) || got == 0)
+            return false;
+        if (r.EventType != KEY_EVENT || !r.Event.KeyEvent.bKeyDown)
+            continue;
+        WCHAR c = r.Event.KeyEvent.uChar.UnicodeChar;
+        if (c == 0)
+            continue;   /* Shift, Ctrl...: wait for a character */
+        return c == L'\r' || c == L'y' || c == L'Y';
+    }
+}
+
+bool hr_console_offer_open(const char *path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    char line[1024];
+    snprintf(line, sizeof line, HR_T("\nThe report is in %s\nOpen it in the browser? [Y/n] "), path);
+    if (hr_console_write_stdout(line, strlen(line)) != 1)
+        fputs(line, stdout);
+    if (simulated && !own_window) {
+        fputs("n\n", stdout);
+        return false;
+    }
+    bool yes = ask_yes();
+    fputs(yes ? "y\n" : "n\n", stdout);
+    fflush(stdout);
+    if (!yes)
+        return false;
+    wchar_t wpath[4096];
+    if (!MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wpath, 4096))
+        return false;
+    return (INT_PTR)ShellExecuteW(NULL, L"open", wpath, NULL, NULL, SW_SHOWNORMAL) > 32;
 }
 
 void hr_console_end(int rc)
@@ -65,8 +132,8 @@ void hr_console_end(int rc)
         return;
     fflush(stdout);
     fflush(stderr);
-    static const char msg[] = "\nPress any key to close this window...";
-    hr_console_write_stdout(msg, sizeof msg - 1);
+    const char *msg = HR_T("\nPress any key to close this window...");
+    hr_console_write_stdout(msg, strlen(msg));
     HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
     FlushConsoleInputBuffer(in);
     for (;;) {
@@ -151,6 +218,24 @@ int hr_console_write_stdout(const char *s, size_t n)
 bool hr_console_color(void)
 {
     return isatty(fileno(stdout)) != 0;
+}
+
+bool hr_console_own_window(void)
+{
+    return false;
+}
+
+bool hr_console_report_path(char *out, size_t n)
+{
+    (void)out;
+    (void)n;
+    return false;
+}
+
+bool hr_console_offer_open(const char *path)
+{
+    (void)path;
+    return false;
 }
 
 FILE *hr_console_fopen(const char *path, const char *mode)

@@ -22,6 +22,16 @@ FILE *hr_console_fopen(const char *path, const char *mode);
 /* Windows: stdout writes bytes as they are (no "\n" to "\r\n"), for formats that want
  * bare line feeds (Prometheus text). Elsewhere nothing to do. */
 void hr_console_binary_stdout(void);
+/* Windows: was this run started from Explorer (a double-click: a console window of its own,
+ * nothing typed)? HEADROOM_EXPLORER=1 makes a test run take that path without a window
+ * (no pause, no question). Elsewhere false. */
+bool hr_console_own_window(void);
+/* Where a double-clicked run writes its HTML report: the user's temporary folder
+ * (%TEMP%\headroom-report.html), UTF-8. false when it cannot be told. */
+bool hr_console_report_path(char *out, size_t n);
+/* Ask "open the report?" in the window and open path in the default browser on yes (Enter
+ * counts as yes). Returns true when it was opened. */
+bool hr_console_offer_open(const char *path);
 /* Is stdout a terminal that understands ANSI colour codes? */
 bool hr_console_color(void);
 

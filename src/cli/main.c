@@ -99,6 +99,19 @@ static int run(int argc, char **argv)
         printf("headroom %s\n", HR_VERSION);
         return HR_EXIT_OK;
     }
+    /* Double-clicked in Explorer (Windows): the window closes when we exit, so check also
+     * writes its HTML report and offers to open it in the browser. */
+    char page[1024];
+    if (argc < 2 && hr_console_own_window() && hr_console_report_path(page, sizeof page)) {
+        char name[32], opt[16];
+        snprintf(name, sizeof name, "%s", hr_commands[0].name);
+        snprintf(opt, sizeof opt, "--html");
+        char *args[] = {name, opt, page, NULL};
+        int rc = hr_commands[0].run(3, args);
+        if (rc <= HR_EXIT_PARTIAL)
+            hr_console_offer_open(page);
+        return rc;
+    }
     /* No command (or only options): the main job, the first command of the table. */
     const hr_command *def = &hr_commands[0];
     if (argc < 2 || argv[1][0] == '-') {

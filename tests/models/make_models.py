@@ -174,6 +174,22 @@ def wan_i2v():
     return s, {'kind': 'diffusion_model', 'architecture': 'Wan 2.1 14B i2v'}
 
 
+def wan_vae():
+    s = ST()
+    s.add('decoder.conv1.weight', 'BF16', [384, 16, 3, 3, 3])
+    s.add('decoder.head.2.weight', 'BF16', [3, 96, 3, 3, 3])
+    s.fill('encoder.downsamples.', 126892531 - s.params(), 'BF16', 384)
+    return s, {'kind': 'vae', 'architecture': 'Wan 2.1 VAE'}
+
+
+def clip_vision_h():
+    s = ST()
+    s.add('vision_model.encoder.layers.0.self_attn.q_proj.weight', 'F16', [1280, 1280])
+    s.add('vision_model.embeddings.patch_embedding.weight', 'F16', [1280, 3, 14, 14])
+    s.fill('vision_model.encoder.layers.1.mlp.fc', 632076800 - s.params(), 'F16', 1280)
+    return s, {'kind': 'clip_vision', 'architecture': 'CLIP ViT-H'}
+
+
 def umt5():
     s = ST()
     s.add('shared.weight', 'F16', [256384, 4096])
@@ -256,14 +272,31 @@ def main(d):
     st('checkpoints', 'sd_xl_base_1.0.safetensors', sdxl_checkpoint)
     st('diffusion_models', 'flux1-dev.safetensors', lambda: flux('BF16'))
     st('diffusion_models', 'flux1-dev-fp8.safetensors', lambda: flux('F8_E4M3'))
-    st('diffusion_models', 'wan2.1_i2v_480p_14B_fp16.safetensors', wan_i2v)
     st('text_encoders', 't5xxl_fp16.safetensors', t5xxl)
-    st('text_encoders', 'umt5_xxl_fp16.safetensors', umt5)
     st('clip', 'clip_l.safetensors', clip_l)
     st('vae', 'ae.safetensors', flux_vae)
     st('loras', 'detail_sdxl_r32.safetensors', lora)
     st('controlnet', 'controlnet-canny-sdxl.safetensors', controlnet_sdxl)
     st('upscale_models', '4x-UltraSharp.safetensors', esrgan)
+    st('loras', 'SDXL/style_sdxl_r32.safetensors', lora)
+    st('clip_vision', 'clip_vision_h.safetensors', clip_vision_h)
+    # the Wan files live outside models/, found through extra_model_paths.yaml
+    for folder, name, fn in (('diffusion_models', 'wan2.1_i2v_480p_14B_fp16.safetensors', wan_i2v),
+                             ('text_encoders', 'umt5_xxl_fp16.safetensors', umt5),
+                             ('vae', 'wan_2.1_vae.safetensors', wan_vae)):
+        s, e = fn()
+        info = s.write(os.path.join(d, 'shared', 'wan', folder, name))
+        info.update(e)
+        exp['../shared/wan/' + folder + '/' + name] = info
+    with open(os.path.join(d, 'extra_model_paths.yaml'), 'w') as f:
+        f.write('# the Wan models are shared with another install\n'
+                'wan:\n'
+                '    base_path: shared/wan\n'
+                '    diffusion_models: diffusion_models\n'
+                '    text_encoders: |\n'
+                '        text_encoders\n'
+                '        clip\n'
+                '    vae: vae/\n')
     exp['unet/flux1-dev-Q4_K.gguf'] = gguf(os.path.join(m, 'unet', 'flux1-dev-Q4_K.gguf'), 'Q4_K')
     exp['unet/flux1-dev-Q8_0.gguf'] = gguf(os.path.join(m, 'unet', 'flux1-dev-Q8_0.gguf'), 'Q8_0')
     exp['upscale_models/4x_NMKD-Siax.pth'] = torch_zip(os.path.join(m, 'upscale_models', '4x_NMKD-Siax.pth'))

@@ -70,6 +70,27 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
             s->paging[kept++] = *pg;
     }
     s->paging_count = kept;
+    /* Linux: what /etc/fstab names and nothing switched on yet comes on (swapon -a, or the
+     * restart the plan asks for). */
+    for (int i = 0; !win && i < snap->paging_config.count && s->paging_count < HR_MAX_PAGING; i++) {
+        const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+        bool active = false;
+        for (int j = 0; j < s->paging_count; j++)
+            active |= strcmp(s->paging[j].path, e->path) == 0;
+        if (active || e->maximum_bytes == HR_UNKNOWN || e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0)
+            continue;
+        hr_paging *pg = &s->paging[s->paging_count++];
+        memset(pg, 0, sizeof *pg);
+        hr_strlcpy(pg->path, e->path, sizeof pg->path);
+        pg->kind = HR_PAGING_FILE;
+        pg->size_bytes = e->maximum_bytes - 4096;
+        pg->peak_bytes = HR_UNKNOWN;
+        pg->priority = 10;
+        if (vol) {
+            pg->has_device = true;
+            pg->device = vol->dev;
+        }
+    }
     uint64_t add = win ? r->initial_bytes : r->add_bytes;
     if (add > 0 && s->paging_count < HR_MAX_PAGING) {
         hr_paging *pg = &s->paging[s->paging_count++];

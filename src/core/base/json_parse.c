@@ -1,4 +1,5 @@
 #include "core/base/json_parse.h"
+#include "core/base/i18n.h"
 
 #include "core/base/utf8.h"
 
@@ -42,20 +43,20 @@ typedef struct parser {
 static int fail(parser *ps, int code, const char *what)
 {
     unsigned col = (unsigned)(ps->pos - ps->line_start + 1);
-    return hr_error_set(ps->err, code, "line %u, column %u: %s", ps->line, col, what);
+    return hr_error_set(ps->err, code, HR_T("line %u, column %u: %s"), ps->line, col, what);
 }
 
 static int fail_at_char(parser *ps, const char *expected)
 {
     char msg[160];
     if (ps->pos >= ps->len) {
-        snprintf(msg, sizeof msg, "%s, found the end of the input", expected);
+        snprintf(msg, sizeof msg, HR_T("%s, found the end of the input"), expected);
     } else {
         unsigned char c = ps->p[ps->pos];
         if (c >= 0x20 && c < 0x7f)
             snprintf(msg, sizeof msg, "%s, found '%c'", expected, c);
         else
-            snprintf(msg, sizeof msg, "%s, found byte 0x%02x", expected, c);
+            snprintf(msg, sizeof msg, HR_T("%s, found byte 0x%02x"), expected, c);
     }
     return fail(ps, HR_EPARSE, msg);
 }
@@ -410,13 +411,13 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
     if (max_depth > HR_JSON_HARD_MAX_DEPTH)
         max_depth = HR_JSON_HARD_MAX_DEPTH;
     if (len > max_bytes)
-        return hr_error_set(err, HR_ETOOBIG, "input is %llu bytes, more than the limit of %llu",
+        return hr_error_set(err, HR_ETOOBIG, HR_T("input is %llu bytes, more than the limit of %llu"),
                             (unsigned long long)len, (unsigned long long)max_bytes);
     if (!buf && len)
-        return hr_error_set(err, HR_EINVAL, "no input buffer");
+        return hr_error_set(err, HR_EINVAL, HR_T("no input buffer"));
     hr_json_doc *d = calloc(1, sizeof *d);
     if (!d)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     parser ps = {.p = (const unsigned char *)buf, .len = len, .line = 1, .max_depth = max_depth,
                  .max_values = lim && lim->max_values ? lim->max_values : HR_JSON_DEFAULT_MAX_VALUES,
                  .no_nul = lim && lim->no_nul, .doc = d, .err = err};

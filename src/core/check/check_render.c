@@ -114,6 +114,17 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         hr_buf_puts(out, HR_T(", managed automatically on a nearly full system drive"));
     if (win_config)
         configured(snap, f, out);
+    if (snap && f->os == HR_OS_LINUX && f->restart_pending)
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+            bool active = false;
+            for (int j = 0; j < snap->paging_count; j++)
+                active |= strcmp(snap->paging[j].path, e->path) == 0;
+            if (active || e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0)
+                continue;
+            hr_size_gb(e->maximum_bytes, a, sizeof a);
+            hr_buf_printf(out, HR_T("; /etc/fstab also names %s (%s), not switched on yet"), e->path, a);
+        }
     for (int i = 0; snap && i < snap->paging_count; i++)
         if (snap->paging[i].kind == HR_PAGING_ZRAM) {
             hr_buf_puts(out, HR_T("; zram in RAM (compression, not a backstop)"));

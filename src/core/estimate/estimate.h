@@ -253,8 +253,11 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
  * fallback), 2 will fail (GPU out of memory, commit limit exceeded). */
 int hr_estimate_severity(const hr_estimate *e);
 
-/* The text screen and the JSON (schema headroom.estimate/1). */
+/* The text screen and the JSON (schema headroom.estimate/1), and the HTML page. */
 void hr_estimate_render(const hr_estimate *e, hr_render *r);
+/* One self-contained page (base/html.h): verdict, peaks against the machine, memory after
+ * each step as an SVG chart, the verdicts with their fixes, the model loads, the notes. */
+void hr_estimate_html(const hr_estimate *e, hr_buf *out);
 
 /* Names. */
 const char *hr_est_arch_name(hr_est_arch a);

@@ -276,6 +276,8 @@ void hr_estimate_render(const hr_estimate *e, hr_render *r)
         text(e, r->out, r->color);
     else if (r->format == HR_FORMAT_JSON)
         json(e, &r->json);
+    else if (r->format == HR_FORMAT_HTML)
+        hr_estimate_html(e, r->out);
     else
         hr_render_unsupported(r);
 }

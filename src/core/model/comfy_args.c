@@ -1,4 +1,5 @@
 #include "core/model/comfy_args.h"
+#include "core/base/i18n.h"
 
 #include "core/model/snapshot.h"
 
@@ -99,13 +100,13 @@ static int gib_value(const char *text, size_t n, size_t *pos, const char *flag, 
         size_t vlen = 0;
         int v = next_token(text, n, pos, value, &vlen);
         if (v == HR_EPARSE)
-            return hr_error_set(err, HR_EPARSE, "--comfy-args: a quote is not closed");
+            return hr_error_set(err, HR_EPARSE, HR_T("--comfy-args: a quote is not closed"));
         if (v == 0 || vlen >= TOKEN_MAX)
-            return hr_error_set(err, HR_EPARSE, "--comfy-args: %s needs a number of GB", flag);
+            return hr_error_set(err, HR_EPARSE, HR_T("--comfy-args: %s needs a number of GB"), flag);
     }
     int pr = parse_gib(value, bytes);
     if (pr < 0)
-        return hr_error_set(err, pr, "--comfy-args: %s '%s': expected a number of GB such as 1.5", flag, value);
+        return hr_error_set(err, pr, HR_T("--comfy-args: %s '%s': expected a number of GB such as 1.5"), flag, value);
     return 0;
 }
 
@@ -153,7 +154,7 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
     if (!text)
         n = 0;
     if (n > HR_COMFY_ARGS_MAX_TEXT)
-        return hr_error_set(err, HR_ETOOBIG, "--comfy-args: %llu bytes, more than the %d allowed",
+        return hr_error_set(err, HR_ETOOBIG, HR_T("--comfy-args: %llu bytes, more than the %d allowed"),
                             (unsigned long long)n, HR_COMFY_ARGS_MAX_TEXT);
     size_t pos = 0;
     char tok[TOKEN_MAX];
@@ -202,7 +203,7 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
             out->flags_known++;
     }
     if (r == HR_EPARSE)
-        return hr_error_set(err, HR_EPARSE, "--comfy-args: a quote is not closed");
+        return hr_error_set(err, HR_EPARSE, HR_T("--comfy-args: a quote is not closed"));
     return 0;
 }
 

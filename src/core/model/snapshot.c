@@ -10,7 +10,7 @@ void hr_device_init(hr_device *d)
 {
     memset(d, 0, sizeof *d);
     d->rotational = d->removable = d->usb = d->encrypted = HR_TRI_UNKNOWN;
-    d->fs_total_bytes = d->fs_free_bytes = HR_UNKNOWN;
+    d->fs_total_bytes = d->fs_free_bytes = d->fs_used_bytes = HR_UNKNOWN;
 }
 
 void hr_snapshot_init(hr_snapshot *s, hr_os os)

@@ -91,7 +91,9 @@ typedef struct hr_device {
     bool virtual_disk;                /* virtio/xen/VM disk: "rotational" says nothing real */
     char bus[16];                     /* Windows bus type: "NVMe", "SATA", "USB"; "" unknown */
     uint64_t fs_total_bytes;
-    uint64_t fs_free_bytes;
+    uint64_t fs_free_bytes;           /* available to a user (df's Avail) */
+    uint64_t fs_used_bytes;           /* df's Used: total − free to root (reserved blocks, such as
+                                       * ext4's 5 % for root, are neither); HR_UNKNOWN */
     char why[HR_SNAP_WHY_MAX];        /* what could not be learnt */
 } hr_device;
 

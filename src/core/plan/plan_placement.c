@@ -344,6 +344,18 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                                  HR_T("%s: set \"No paging file\" there, only after the new file is set"), path);
         }
     }
+    if (!win && p->facts.restart_pending) {
+        /* A swap file /etc/fstab names but nothing has switched on yet: it counts, and what is
+         * left is to switch it on (S5.1). */
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+            bool active = false;
+            for (int j = 0; j < snap->paging_count; j++)
+                active |= strcmp(snap->paging[j].path, e->path) == 0;
+            if (!active && e->path[0] == '/' && strncmp(e->path, "/dev/", 5) != 0 && e->maximum_bytes != HR_UNKNOWN)
+                kept = hr_sat_add(kept, e->maximum_bytes);
+        }
+    }
     if (!win) {
         /* Whole GB, up; a swap area reads a page short of its size (the header), so a
          * remainder under 16 MB is that, not a gigabyte more. */

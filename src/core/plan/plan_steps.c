@@ -173,6 +173,14 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         }
         return;
     }
+    if (r->add_bytes == 0 && p->removal_count == 0 && f->restart_pending) {
+        /* Made and named in /etc/fstab, not switched on yet: that one step (S5.1). */
+        step(p, "swapon-all|S5.1", "sudo swapon -a",
+             HR_T("switch on the swap /etc/fstab names but nothing has switched on yet (or restart): it already "
+                  "covers %llu GB"), max_g);
+        step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
+        return;
+    }
     if (r->add_bytes == 0 && p->removal_count == 0) {
         p->nothing_to_change = true;
         step(p, "already|S4.1", NULL, HR_T("nothing to change: the swap in use already covers %llu GB"), max_g);

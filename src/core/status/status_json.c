@@ -162,8 +162,7 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
         for (int i = 0; i < pc->existing_count; i++)
             hr_json_str(w, NULL, pc->existing[i]);
         hr_json_end_array(w);
-        if (s->platform.os == HR_OS_WINDOWS)
-            str_or_null(w, "ignored", pc->notes);
+        str_or_null(w, "ignored", pc->notes);   /* Linux (/etc/fstab): null */
         section(w, &pc->s);
         hr_json_end_object(w);
     }

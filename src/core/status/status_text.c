@@ -223,7 +223,7 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, "  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n",
                warn(o), reset(o));
         if (pc->s.ok && pc->count == 0)
-            pf(o, "  no paging file configured\n");
+            pf(o, win ? "  no paging file configured\n" : "  no swap in /etc/fstab\n");
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             pf(o, "  %s: %s", e->path, hr_paging_mode_name(e->mode));
@@ -258,8 +258,15 @@ static void volumes(out *o, const hr_snapshot *s)
         const hr_device *d = &v->dev;
         pf(o, "  %-12s %-6s %s free of %s", d->mount_point, d->fs_type[0] ? d->fs_type : "?",
            sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
-        if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes)
+        if (d->fs_used_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN &&
+            d->fs_used_bytes + d->fs_free_bytes > 0) {
+            /* As df computes Use%: used / (used + available), rounded up — blocks reserved for
+             * root (ext4's 5 %) are neither used nor free (issue 10). */
+            const double pct = 100.0 * (double)d->fs_used_bytes / (double)(d->fs_used_bytes + d->fs_free_bytes);
+            pf(o, " (%.0f%% used)", pct > (double)(long long)pct ? (double)(long long)pct + 1 : pct);
+        } else if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes) {
             pf(o, " (%.0f%% used)", 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
+        }
         pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? ", holds paging" : "");
         pf(o, "               %s", d->name[0] ? d->name : "device unknown");
         if (d->disk[0] && strcmp(d->disk, d->name))

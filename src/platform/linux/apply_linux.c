@@ -1008,6 +1008,9 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
         st.started_unix = (int64_t)now;
         utc_stamp(now, st.started, sizeof st.started, false);
     }
+    char loaded_status[16];
+    hr_strlcpy(loaded_status, st.status, sizeof loaded_status);
+    bool changed = false;   /* a step besides "record" was done */
     hr_strlcpy(st.status, "in-progress", sizeof st.status);
     bool btrfs = strcmp(plan->fs_type, "btrfs") == 0;
 
@@ -1158,12 +1161,16 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
                 memset(&st.intent, 0, sizeof st.intent);
                 if (s->kind == HR_STEP_FINISH)
                     hr_strlcpy(st.status, "in-progress", sizeof st.status);
+                if (!changed && have)   /* e.g. a repair whose swapon was refused */
+                    hr_strlcpy(st.status, loaded_status, sizeof st.status);
                 state_save(rq, &st, &e2);
                 hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
             }
             return r;
         }
         hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
+        if (s->kind != HR_STEP_RECORD)
+            changed = true;
         if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
             hr_buf_printf(log, "stopped at failpoint '%s'\n", s->name);
             return 1;
@@ -1255,8 +1262,14 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
     if (have < 0)
         return have;
     if (!have) {
-        if (!dry_run)
-            rmdir(state_dir(rq));   /* left empty by a rollback cut short at its end */
+        if (!dry_run) {
+            /* An apply killed in its first state write, or a rollback at its very end, leaves
+             * a temporary state file or an empty directory: ours to remove. */
+            char sp[PATH_MAX];
+            state_file(rq, sp, sizeof sp);
+            hr_lx_remove_tmp(sp);
+            rmdir(state_dir(rq));
+        }
         hr_buf_puts(log, "Nothing to roll back: headroom has no record of a change.\n");
         return 0;
     }

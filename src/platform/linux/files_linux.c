@@ -2,6 +2,7 @@
  * (platform.h: headroom models / workflow). Never blocks on a FIFO or a device: files are
  * opened O_NONBLOCK and anything but a regular file is refused before the first read. */
 #include "platform/platform.h"
+#include "core/base/i18n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +28,7 @@ static int open_regular(const char *path, uint64_t *size, hr_error *err)
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return hr_error_set(err, HR_EINVAL, "%s: not a regular file", path);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
     }
     *size = (uint64_t)st.st_size;
     return fd;
@@ -53,7 +54,7 @@ static int read_at(int fd, const char *path, uint64_t off, size_t n, hr_buf *b, 
             break;
         }
         if (k == 0) {
-            r = hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)",
+            r = hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"),
                              path);
             break;
         }
@@ -79,7 +80,7 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
     size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
     while (want > b->len) {
         if (want > max) {
-            r = hr_error_set(err, HR_ETOOBIG, "%s: the header is larger than %zu bytes", path,
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: the header is larger than %zu bytes"), path,
                              max);
             break;
         }
@@ -180,7 +181,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 32;
-            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, "%s: too many entries", dir); break; }
+            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir); break; }
             char **p = realloc(names, nc * sizeof *names);
             if (!p) { r = HR_ENOMEM; break; }
             names = p;
@@ -204,7 +205,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
                 r = walk_dir(w, path, depth + 1, err);
         } else if (S_ISREG(st.st_mode)) {
             if (w->files >= w->max_files) {
-                r = hr_error_set(err, HR_ETOOBIG, "%s: more than %zu files", dir, w->max_files);
+                r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %zu files"), dir, w->max_files);
                 break;
             }
             w->files++;
@@ -228,13 +229,13 @@ int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_
     if (stat(root, &st) != 0)
         return hr_error_set(err, hr_error_from_errno(errno), "%s: %s", root, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return hr_error_set(err, HR_EINVAL, "%s: not a directory", root);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a directory"), root);
     enter(&w, &st);
     /* a root given with a trailing '/' joins without doubling it */
     char r0[4096];
     size_t len = strlen(root);
     if (len >= sizeof r0)
-        return hr_error_set(err, HR_EINVAL, "%s: path too long", root);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: path too long"), root);
     memcpy(r0, root, len + 1);
     while (len > 1 && r0[len - 1] == '/')
         r0[--len] = '\0';

@@ -24,7 +24,11 @@ void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_
 /* Device facts of a file: the file system holding it, its device and free space. */
 void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d);
 /* Free/total bytes of the file system mounted at mount_point. */
-bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail);
+/* statvfs: total and available (df's Size and Avail); used (df's Used: blocks − free, so
+ * reserved blocks are not "used") when known, else HR_UNKNOWN. Replayed trees: ".headroom/statvfs"
+ * lines "<total> <available> [<used>] <mount point>". */
+bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail,
+                    uint64_t *used);
 /* /dev/sda2, /dev/mapper/x, /dev/zram0 → MAJ:MIN via sysfs (works on replayed trees too). */
 bool hr_lx_block_dev_numbers(const char *sysroot, const char *devpath, unsigned *maj, unsigned *min);
 

@@ -1,6 +1,8 @@
 #include "lx_read.h"
+#include "core/base/i18n.h"
 
 #include "core/model/snapshot.h"
+#include "core/base/i18n.h"
 #include "core/base/text.h"
 
 #include <errno.h>
@@ -30,11 +32,18 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     hr_buf_reset(b);
     /* A cut-short name would open another file (apply reads the state file through here). */
     if (strlen(path) + (hr_lx_live(sysroot) ? 0 : strlen(sysroot) + 1) >= sizeof full)
-        return hr_error_set(err, HR_EINVAL, "%s: path too long", path);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: path too long"), path);
     int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
         return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+    }
+    /* Only regular files (what /proc and /sys hold): a FIFO or device in a recorded tree
+     * would block or never end. */
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return hr_error_set(err, HR_EPARSE, "%s: %s", path, HR_T("not a regular file"));
     }
     char chunk[16384];
     for (;;) {
@@ -50,7 +59,7 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
             break;
         if (b->len + (size_t)n > max) {
             close(fd);
-            return hr_error_set(err, HR_ETOOBIG, "%s: larger than %zu bytes", path, max);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %zu bytes"), path, max);
         }
         int r = hr_buf_append(b, chunk, (size_t)n);
         if (r) {

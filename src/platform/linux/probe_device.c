@@ -134,14 +134,18 @@ void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_
     disk_facts(sysroot, real, d, 0);
 }
 
-bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail)
+bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail,
+                    uint64_t *used)
 {
+    *used = HR_UNKNOWN;
     if (hr_lx_live(sysroot)) {
         struct statvfs v;
         if (statvfs(mount_point, &v) != 0)
             return false;
         *total = (uint64_t)v.f_blocks * v.f_frsize;
         *avail = (uint64_t)v.f_bavail * v.f_frsize;
+        if (v.f_bfree <= v.f_blocks)
+            *used = (uint64_t)(v.f_blocks - v.f_bfree) * v.f_frsize;
         return true;
     }
     /* Replayed trees record statvfs answers: "<total> <available> <mount point>" lines. */
@@ -159,11 +163,18 @@ bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *tota
                 continue;
             memcpy(tmp, line, n);
             tmp[n] = '\0';
-            if (sscanf(tmp, "%llu %llu %n", &t, &a, &off) == 2 && off > 0 &&
-                strcmp(tmp + off, mount_point) == 0) {
-                *total = t;
-                *avail = a;
-                found = true;
+            if (sscanf(tmp, "%llu %llu %n", &t, &a, &off) == 2 && off > 0) {
+                unsigned long long u;
+                int off2 = 0;
+                bool has_used = tmp[off] >= '0' && tmp[off] <= '9' &&
+                                sscanf(tmp + off, "%llu %n", &u, &off2) == 1 && off2 > 0;
+                if (strcmp(tmp + off + (has_used ? off2 : 0), mount_point) == 0) {
+                    *total = t;
+                    *avail = a;
+                    if (has_used && u <= t)
+                        *used = u;
+                    found = true;
+                }
             }
         }
     }
@@ -200,9 +211,10 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
         snprintf(d->why, sizeof d->why, "%s on %s: no block device (%s)", m.fs_type, m.mount_point, m.source);
     else
         hr_lx_device_facts(sysroot, maj, min, d);
-    uint64_t total, avail;
-    if (hr_lx_fs_space(sysroot, m.mount_point, &total, &avail)) {
+    uint64_t total, avail, used;
+    if (hr_lx_fs_space(sysroot, m.mount_point, &total, &avail, &used)) {
         d->fs_total_bytes = total;
         d->fs_free_bytes = avail;
+        d->fs_used_bytes = used;
     }
 }

@@ -8,14 +8,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Read at most cap bytes of a small /proc file; -1 on error (errno set). */
+/* Read at most cap bytes of a small /proc file; -1 on error (errno set). Opened without
+ * blocking, and only a regular file is read: a FIFO in a recorded tree must not hang us. */
 static ssize_t read_small(const char *path, char *buf, size_t cap)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
     size_t got = 0;
     while (got < cap) {
         ssize_t r = read(fd, buf + got, cap - got);

@@ -139,10 +139,11 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         unsigned maj = m->major, min = m->minor;
         if (maj != 0 || hr_lx_block_dev_numbers(sysroot, m->source, &maj, &min))
             hr_lx_device_facts(sysroot, maj, min, &v->dev);
-        uint64_t total, avail;
-        if (hr_lx_fs_space(sysroot, m->mount_point, &total, &avail)) {
+        uint64_t total, avail, used;
+        if (hr_lx_fs_space(sysroot, m->mount_point, &total, &avail, &used)) {
             v->dev.fs_total_bytes = total;
             v->dev.fs_free_bytes = avail;
+            v->dev.fs_used_bytes = used;
         } else if (!v->dev.why[0]) {
             snprintf(v->dev.why, sizeof v->dev.why, "free space of %s unknown", m->mount_point);
         }

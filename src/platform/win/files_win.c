@@ -2,6 +2,7 @@
  * (platform.h: headroom models / workflow). Paths are UTF-8 outside, wide inside. Only disk
  * files are read: a pipe, a console or a device is refused before the first read. */
 #include "win_probes.h"
+#include "core/base/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@ static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int 
 {
     wchar_t *w = hr_win_wide(path);
     if (!w) {
-        *rc = hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+        *rc = hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
         return INVALID_HANDLE_VALUE;
     }
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
@@ -23,7 +24,7 @@ static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int 
         int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
                    : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
                                                                             : HR_EIO;
-        *rc = hr_error_set(err, code, "%s: cannot open it (Windows error %lu)", path,
+        *rc = hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path,
                            (unsigned long)e);
         return INVALID_HANDLE_VALUE;
     }
@@ -31,7 +32,7 @@ static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int 
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
         (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
         CloseHandle(h);
-        *rc = hr_error_set(err, HR_EINVAL, "%s: not a regular file", path);
+        *rc = hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
         return INVALID_HANDLE_VALUE;
     }
     *size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
@@ -59,13 +60,13 @@ static int read_at(HANDLE h, const char *path, uint64_t off, size_t n, hr_buf *b
         if (!ReadFile(h, tmp + got, want, &k, &ov)) {
             DWORD e = GetLastError();
             r = e == ERROR_HANDLE_EOF
-                    ? hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)", path)
-                    : hr_error_set(err, HR_EIO, "%s: read error (Windows error %lu)", path,
+                    ? hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path)
+                    : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path,
                                    (unsigned long)e);
             break;
         }
         if (k == 0) {
-            r = hr_error_set(err, HR_EIO, "%s: the file ended early (it changed while read)", path);
+            r = hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
             break;
         }
         got += k;
@@ -90,7 +91,7 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
     size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
     while (want > b->len) {
         if (want > max) {
-            r = hr_error_set(err, HR_ETOOBIG, "%s: the header is larger than %llu bytes", path,
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: the header is larger than %llu bytes"), path,
                              (unsigned long long)max);
             break;
         }
@@ -189,7 +190,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
     HANDLE h = FindFirstFileW(wp, &fd);
     free(wp);
     if (h == INVALID_HANDLE_VALUE)
-        return depth == 0 ? hr_error_set(err, HR_ENOENT, "%s: cannot list it", dir) : 0;
+        return depth == 0 ? hr_error_set(err, HR_ENOENT, HR_T("%s: cannot list it"), dir) : 0;
     entry *v = NULL;
     size_t n = 0, cap = 0;
     int r = 0;
@@ -200,7 +201,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 32;
-            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, "%s: too many entries", dir); break; }
+            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir); break; }
             entry *p = realloc(v, nc * sizeof *v);
             if (!p) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
             v = p;
@@ -229,7 +230,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             if (v[i].reparse && !hr_platform_is_file(path, &size))
                 continue;
             if (w->files >= w->max_files) {
-                r = hr_error_set(err, HR_ETOOBIG, "%s: more than %llu files", dir,
+                r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %llu files"), dir,
                                  (unsigned long long)w->max_files);
                 break;
             }
@@ -248,12 +249,12 @@ int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_
                      void *ctx, hr_error *err)
 {
     if (!hr_platform_is_dir(root))
-        return hr_error_set(err, HR_ENOENT, "%s: not a directory", root);
+        return hr_error_set(err, HR_ENOENT, HR_T("%s: not a directory"), root);
     walk_state w = {.fn = fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files};
     char r0[4096];
     size_t len = strlen(root);
     if (len >= sizeof r0)
-        return hr_error_set(err, HR_EINVAL, "%s: path too long", root);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: path too long"), root);
     memcpy(r0, root, len + 1);
     while (len > 3 && (r0[len - 1] == '\\' || r0[len - 1] == '/'))
         r0[--len] = '\0';

@@ -1,6 +1,7 @@
 /* headroom — the Windows backend of platform.h: probe Win32 (or load recorded answers),
  * then let the core turn the answers into the snapshot. */
 #include "probe_procs.h"
+#include "core/base/i18n.h"
 #include "win_probes.h"
 
 #include "core/base/json_writer.h"
@@ -33,11 +34,11 @@ int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err
     hr_buf_reset(b);
     wchar_t *wpath = hr_win_wide(path);   /* UTF-8 path: Chinese folder names work */
     if (!wpath)
-        return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
     FILE *f = _wfopen(wpath, L"rb");
     free(wpath);
     if (!f)
-        return hr_error_set(err, HR_ENOENT, "%s: cannot open it", path);
+        return hr_error_set(err, HR_ENOENT, HR_T("%s: cannot open it"), path);
     char chunk[16384];
     int r = 0;
     for (;;) {
@@ -45,7 +46,7 @@ int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err
         if (n == 0)
             break;
         if (b->len + n > max) {
-            r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %llu bytes", path,
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %llu bytes"), path,
                              (unsigned long long)max);
             break;
         }
@@ -55,7 +56,7 @@ int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err
         }
     }
     if (r == 0 && ferror(f))
-        r = hr_error_set(err, HR_EIO, "%s: read error", path);
+        r = hr_error_set(err, HR_EIO, HR_T("%s: read error"), path);
     fclose(f);
     return r;
 }
@@ -71,7 +72,7 @@ static int record(const char *path, const hr_win_raw *raw, hr_error *err)
     int r = hr_json_finish(&w);
     if (r) {
         hr_buf_free(&out);
-        return hr_error_set(err, r, "%s: cannot build the recording", path);
+        return hr_error_set(err, r, HR_T("%s: cannot build the recording"), path);
     }
     wchar_t *wpath = hr_win_wide(path);
     size_t n = wpath ? wcslen(wpath) : 0;
@@ -79,7 +80,7 @@ static int record(const char *path, const hr_win_raw *raw, hr_error *err)
     if (!tmp) {
         free(wpath);
         hr_buf_free(&out);
-        return hr_error_set(err, HR_EINVAL, "%s: not a valid UTF-8 path", path);
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
     }
     wcscpy(tmp, wpath);
     wcscat(tmp, L".partial");
@@ -98,7 +99,7 @@ static int record(const char *path, const hr_win_raw *raw, hr_error *err)
     free(wpath);
     hr_buf_free(&out);
     if (!ok)
-        return hr_error_set(err, HR_EIO, "%s: cannot write the recording (error %lu)", path,
+        return hr_error_set(err, HR_EIO, HR_T("%s: cannot write the recording (error %lu)"), path,
                             (unsigned long)e);
     return 0;
 }
@@ -108,7 +109,7 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_win_raw *raw = malloc(sizeof *raw);
     if (!raw) {
         hr_snapshot_init(snap, HR_OS_WINDOWS);
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     }
     hr_win_probe_all(opts, raw);
     if (opts && opts->record) {

@@ -1,0 +1,217 @@
+/* headroom — the workflow estimate as one HTML page (base/html.h): the verdict, the peaks
+ * against what the machine has, VRAM / RAM / commit step by step as an SVG chart, the
+ * verdicts with their fixes, the model loads and the notes. */
+#include "core/estimate/estimate.h"
+
+#include "core/base/html.h"
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define W 480
+#define H 220
+#define PL 58
+#define PR 12
+#define PT 12
+#define PB 40
+
+static const char *severity_class(int s)
+{
+    return s == 0 ? "ok" : s == 1 ? "at-risk" : "will-fail";
+}
+
+static const char *severity_label(int s)
+{
+    return s == 0 ? HR_T("OK") : s == 1 ? HR_T("AT RISK") : HR_T("WILL FAIL");
+}
+
+static uint64_t step_value(const hr_est_step *s, int series)
+{
+    return series == 0 ? s->vram_bytes : series == 1 ? s->ram_bytes : s->commit_bytes;
+}
+
+/* VRAM, RAM and commit after each step, one polyline each, with the machine's VRAM, RAM and
+ * commit limit as dashed lines. */
+static void steps_chart(const hr_estimate *e, hr_buf *out)
+{
+    static const char *const ids[3] = {"vram", "ram", "commit"};
+    static const char *const cls[3] = {"c2", "c1", "c3"};
+    const char *labels[3] = {HR_T("VRAM"), HR_T("RAM"), HR_T("commit")};
+    uint64_t limit[3] = {e->machine.vram_bytes, e->machine.ram_bytes, e->machine.commit_limit_bytes};
+    uint64_t ymax = 1;
+    for (int i = 0; i < e->step_count; i++)
+        for (int k = 0; k < 3; k++)
+            if (step_value(&e->step[i], k) != HR_UNKNOWN && step_value(&e->step[i], k) > ymax)
+                ymax = step_value(&e->step[i], k);
+    for (int k = 0; k < 3; k++)
+        if (limit[k] != HR_UNKNOWN && limit[k] > ymax)
+            ymax = limit[k];
+    uint64_t gib = hr_size_round_up_gib(ymax);
+    uint64_t step = gib <= 8 ? 2 : gib <= 32 ? 8 : gib <= 64 ? 16 : gib <= 128 ? 32 : 64;
+    gib = (gib + step - 1) / step * step;
+    double top = (double)gib * (double)HR_GIB;
+    const double pw = W - PL - PR, ph = H - PT - PB;
+    int n = e->step_count;
+    hr_buf_printf(out, "<figure id=\"chart-steps\">\n<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, H);
+    hr_html_text(out, HR_T("Memory after each step"));
+    hr_buf_puts(out, "\">\n");
+    for (uint64_t g = 0; g <= gib; g += step) {
+        double y = PT + ph - ph * (double)g / (double)gib;
+        hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                           "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%llu GB</text>\n",
+                      PL, W - PR, y, y, PL - 6, y + 4, (unsigned long long)g);
+    }
+    for (int i = 0; i < n; i++) {
+        double x = n > 1 ? PL + pw * i / (n - 1) : PL + pw / 2;
+        hr_buf_printf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, H - PB + 16);
+        hr_html_text(out, e->step[i].node_id);
+        hr_buf_puts(out, "</text>\n");
+    }
+    for (int k = 0; k < 3; k++) {
+        if (limit[k] != HR_UNKNOWN && limit[k] > 0) {
+            double y = PT + ph - ph * (double)limit[k] / top;
+            hr_buf_printf(out, "<g data-series=\"%s-limit\" class=\"%s\"><polyline class=\"limit\" "
+                               "points=\"%d,%.1f %d,%.1f\"/></g>\n",
+                          ids[k], cls[k], PL, y, W - PR, y);
+        }
+        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%d\" class=\"%s\"><polyline points=\"",
+                      ids[k], n, cls[k]);
+        for (int i = 0; i < n; i++) {
+            uint64_t v = step_value(&e->step[i], k);
+            double x = n > 1 ? PL + pw * i / (n - 1) : PL + pw / 2;
+            double y = PT + ph - ph * (v == HR_UNKNOWN ? 0 : (double)v) / top;
+            hr_buf_printf(out, "%s%.1f,%.1f", i ? " " : "", x, y);
+        }
+        hr_buf_puts(out, "\"/></g>\n");
+    }
+    hr_buf_puts(out, "</svg>\n<div class=\"legend\">");
+    for (int k = 0; k < 3; k++) {
+        hr_buf_printf(out, "<span><i class=\"%s\"></i>", cls[k]);
+        hr_html_text(out, labels[k]);
+        hr_buf_puts(out, "</span>");
+    }
+    hr_buf_puts(out, "</div>\n</figure>\n");
+}
+
+static void cell_gb(hr_buf *out, uint64_t v)
+{
+    char a[32];
+    hr_size_gb(v, a, sizeof a);
+    hr_buf_puts(out, "<td class=\"num\">");
+    hr_html_text(out, a);
+    hr_buf_puts(out, "</td>");
+}
+
+void hr_estimate_html(const hr_estimate *e, hr_buf *out)
+{
+    char sub[320], a[32], b[32];
+    hr_size_gb(e->machine.ram_bytes, a, sizeof a);
+    hr_size_gb(e->machine.vram_bytes, b, sizeof b);
+    snprintf(sub, sizeof sub, HR_T("%s — RAM %s, VRAM %s"), e->workflow[0] ? e->workflow : "-", a, b);
+    hr_html_begin(out, HR_T("headroom estimate"), sub);
+    int sev = hr_estimate_severity(e);
+    int worst = -1;
+    for (int i = 0; i < e->verdict_count; i++)
+        if (worst < 0 || e->verdict[i].kind > e->verdict[worst].kind)
+            worst = i;
+    hr_html_verdict(out, severity_class(sev), severity_label(sev),
+                    worst >= 0 ? e->verdict[worst].text : HR_T("It fits."), NULL);
+
+    hr_html_section(out, "peaks", HR_T("Peaks against what the machine has"));
+    hr_html_bar bars[6] = {
+        {"vram-peak", HR_T("VRAM peak"), e->vram.value, "c2"},
+        {"vram", HR_T("VRAM"), e->machine.vram_bytes, "c2"},
+        {"ram-peak", HR_T("RAM peak"), e->ram.value, "c1"},
+        {"ram", HR_T("RAM"), e->machine.ram_bytes, "c1"},
+        {"commit-peak", HR_T("commit peak"), e->commit.value, "c3"},
+        {"commit-limit", HR_T("commit limit"), e->machine.commit_limit_bytes, "c3"},
+    };
+    hr_html_bars(out, "chart-peaks", HR_T("Peaks against what the machine has"), bars, 6);
+    hr_html_section_end(out);
+
+    if (e->verdict_count) {
+        hr_html_section(out, "verdicts", HR_T("What will happen"));
+        hr_buf_puts(out, "<ul>\n");
+        for (int i = 0; i < e->verdict_count; i++) {
+            hr_buf_puts(out, "<li>");
+            hr_html_text(out, e->verdict[i].text);
+            if (e->verdict[i].fix[0]) {
+                hr_buf_puts(out, "<br><strong>");
+                hr_html_text(out, HR_T("Fix"));
+                hr_buf_puts(out, ":</strong> ");
+                hr_html_text(out, e->verdict[i].fix);
+            }
+            hr_buf_puts(out, "</li>\n");
+        }
+        hr_buf_puts(out, "</ul>\n");
+        hr_html_section_end(out);
+    }
+
+    hr_html_section(out, "steps", HR_T("Memory after each step"));
+    if (e->step_count)
+        steps_chart(e, out);
+    hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
+    hr_html_text(out, HR_T("node"));
+    hr_buf_puts(out, "</th><th class=\"num\">VRAM</th><th class=\"num\">");
+    hr_html_text(out, HR_T("RAM"));
+    hr_buf_puts(out, "</th><th class=\"num\">");
+    hr_html_text(out, HR_T("commit"));
+    hr_buf_puts(out, "</th></tr>\n");
+    for (int i = 0; i < e->step_count; i++) {
+        const hr_est_step *s = &e->step[i];
+        hr_buf_puts(out, "<tr><td>");
+        hr_html_text(out, s->class_type);
+        hr_buf_puts(out, " <span class=\"rule\">#");
+        hr_html_text(out, s->node_id);
+        hr_buf_puts(out, "</span>");
+        if (s->note[0]) {
+            hr_buf_puts(out, "<br><span class=\"rule\">");
+            hr_html_text(out, s->note);
+            hr_buf_puts(out, "</span>");
+        }
+        hr_buf_puts(out, "</td>");
+        cell_gb(out, s->vram_bytes);
+        cell_gb(out, s->ram_bytes);
+        cell_gb(out, s->commit_bytes);
+        hr_buf_puts(out, "</tr>\n");
+    }
+    hr_buf_puts(out, "</table></div>\n");
+    hr_html_section_end(out);
+
+    if (e->load_count) {
+        hr_html_section(out, "loads", HR_T("Model loads"));
+        hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
+        hr_html_text(out, HR_T("model"));
+        hr_buf_puts(out, "</th><th class=\"num\">");
+        hr_html_text(out, HR_T("in VRAM"));
+        hr_buf_puts(out, "</th><th class=\"num\">");
+        hr_html_text(out, HR_T("offloaded"));
+        hr_buf_puts(out, "</th></tr>\n");
+        for (int i = 0; i < e->load_count; i++) {
+            const hr_est_load *l = &e->load[i];
+            hr_buf_puts(out, "<tr><td>");
+            hr_html_text(out, l->model);
+            hr_buf_puts(out, "</td>");
+            cell_gb(out, l->loaded_bytes);
+            cell_gb(out, l->offloaded_bytes);
+            hr_buf_puts(out, "</tr>\n");
+        }
+        hr_buf_puts(out, "</table></div>\n");
+        hr_html_section_end(out);
+    }
+    if (e->note_count) {
+        hr_html_section(out, "notes", HR_T("Notes"));
+        hr_buf_puts(out, "<ul>\n");
+        for (int i = 0; i < e->note_count; i++) {
+            hr_buf_puts(out, "<li>");
+            hr_html_text(out, e->notes[i]);
+            hr_buf_puts(out, "</li>\n");
+        }
+        hr_buf_puts(out, "</ul>\n");
+        hr_html_section_end(out);
+    }
+    hr_html_end(out);
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The packages people install. deb (root): cpack builds the .deb from this build, dpkg -i
+# installs it, the installed headroom answers --version, man -w finds headroom(1) (English and
+# Chinese), the bash completion completes; dpkg -r removes every file again. zip: the Windows
+# zip holds headroom.exe and the readme (UTF-8 with a BOM, CRLF), and the .exe runs (Wine).
+# Usage: package.sh deb BUILD_DIR VERSION | package.sh zip BUILD_DIR VERSION [EMULATOR]
+set -u
+mode=$1
+build=$2
+version=$3
+emu=${4:-}
+fails=0
+tmp=$(mktemp -d)
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+finish() { [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"; [ "$fails" -eq 0 ]; exit; }
+
+if [ "$mode" = zip ]; then
+    trap 'rm -rf "$tmp"' EXIT
+    (cd "$build" && cpack -G ZIP -B "$tmp/out" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; bad "cpack -G ZIP"; finish; }
+    zip=$tmp/out/headroom-$version-win64.zip
+    [ -f "$zip" ] && ok "zip: $(basename "$zip")" || { bad "no $zip"; ls "$tmp/out"; finish; }
+    command -v unzip >/dev/null || { echo "SKIP: unzip not installed"; exit 77; }
+    (cd "$tmp" && unzip -q "$zip")
+    d=$tmp/headroom-$version-win64
+    [ -f "$d/headroom.exe" ] && ok "zip: headroom.exe" || bad "zip: no headroom.exe"
+    [ "$(ls "$d" | sort | tr '\n' ' ')" = "README.txt headroom.exe " ] && ok "zip: nothing else" || bad "zip: holds $(ls "$d")"
+    head -c 3 "$d/README.txt" | od -An -tx1 | grep -q 'ef bb bf' && ok "readme: UTF-8 BOM" || bad "readme: no BOM"
+    grep -q $'\r$' "$d/README.txt" && ! grep -q $'[^\r]$' "$d/README.txt" && ok "readme: CRLF" || bad "readme: not CRLF"
+    grep -q '页面文件' "$d/README.txt" && grep -q 'paging file' "$d/README.txt" && ok "readme: Chinese and English" ||
+        bad "readme: not both languages"
+    if [ -n "$emu" ]; then
+        got=$(WINEDEBUG=-all $emu "$d/headroom.exe" --version 2>/dev/null | tr -d '\r')
+        [ "$got" = "headroom $version" ] && ok "headroom.exe --version: $got" || bad "headroom.exe --version: '$got'"
+    fi
+    finish
+fi
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (dpkg -i)"; exit 77; }
+command -v dpkg >/dev/null && command -v cpack >/dev/null || { echo "SKIP: not a Debian system"; exit 77; }
+if dpkg-query -W -f='${Status}' headroom 2>/dev/null | grep -q "install ok installed"; then
+    echo "SKIP: a headroom package is installed already; not touching it"; exit 77
+fi
+trap 'dpkg -r headroom >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+(cd "$build" && cpack -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; bad "cpack -G DEB"; finish; }
+deb=$tmp/out/headroom_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] && ok "deb: $(basename "$deb")" || { bad "no $deb"; ls "$tmp/out"; finish; }
+dpkg-deb -f "$deb" Depends | grep -q libc6 && ok "deb: depends on libc6 (shlibdeps)" || bad "deb: no libc6 dependency"
+if dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1; then ok "dpkg -i"; else bad "dpkg -i"; cat "$tmp/dpkg.log"; finish; fi
+got=$(/usr/bin/headroom --version)
+[ "$got" = "headroom $version" ] && ok "installed: $got" || bad "installed --version: '$got'"
+m=$(man -w headroom 2>&1)
+[ "$m" = /usr/share/man/man1/headroom.1.gz ] && ok "man -w headroom: $m" || bad "man -w headroom: '$m'"
+m=$(man -w -L zh_CN headroom 2>/dev/null)
+[ "$m" = /usr/share/man/zh_CN/man1/headroom.1.gz ] && ok "man -w -L zh_CN: $m" || bad "man -w -L zh_CN: '$m'"
+MANWIDTH=80 man headroom 2>/dev/null | grep -q 'headroom export' && ok "man headroom: the commands" || bad "man headroom: empty"
+got=$(bash -c 'source /usr/share/bash-completion/completions/headroom; COMP_WORDS=(headroom stress --to); COMP_CWORD=2; _headroom; echo "${COMPREPLY[*]}"')
+[ "$got" = "--touch" ] && ok "bash completion installed" || bad "bash completion: '$got'"
+[ -f /usr/share/zsh/vendor-completions/_headroom ] && ok "zsh completion installed" || bad "no zsh completion"
+if dpkg -r headroom >"$tmp/dpkg.log" 2>&1; then ok "dpkg -r"; else bad "dpkg -r"; cat "$tmp/dpkg.log"; fi
+left=""
+for f in /usr/bin/headroom /usr/share/man/man1/headroom.1.gz /usr/share/bash-completion/completions/headroom \
+         /usr/share/zsh/vendor-completions/_headroom; do [ -e "$f" ] && left="$left $f"; done
+[ -z "$left" ] && ok "removed: nothing left" || bad "left after dpkg -r:$left"
+finish
