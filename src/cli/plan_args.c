@@ -6,6 +6,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -194,9 +195,17 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         found = rc == 0;
     } else {
         /* the workflows the user saved in ComfyUI: size from the heaviest */
+        static const char *const saved[] = {"user", "default", "workflows"};
         char dir[1200];
         char sep = hr_platform_dirsep();
-        snprintf(dir, sizeof dir, "%s%cuser%cdefault%cworkflows", cli->comfyui, sep, sep, sep);
+        hr_strlcpy(dir, cli->comfyui, sizeof dir);
+        for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++) {
+            size_t n = strlen(dir);
+            if (n + strlen(saved[k]) + 2 < sizeof dir) {
+                dir[n] = sep;
+                hr_strlcpy(dir + n + 1, saved[k], sizeof dir - n - 1);
+            }
+        }
         if (!hr_platform_is_dir(dir))
             goto out;
         l.path = calloc(l.max, sizeof *l.path);

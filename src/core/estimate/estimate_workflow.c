@@ -123,6 +123,9 @@ static void problem_unknown(hr_est_wf_result *r, const char *name)
              HR_T("%s: not found and not in the catalog: its size is not counted"), name);
 }
 
+/* A checkpoint's parts are named file/part (identifiers, as in the JSON). */
+static const char *const part_names[] = {"diffusion_model", "text_encoder", "vae"};
+
 /* The models one workflow file entry makes; idx[0..2]; returns how many. */
 static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *r, int idx[3])
 {
@@ -170,7 +173,7 @@ static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *
             else
                 continue;
             if (slot)
-                snprintf(part.name, sizeof part.name, "%.100s (%s)", m.name, slot == 1 ? "text encoder" : "VAE");
+                snprintf(part.name, sizeof part.name, "%.100s/%s", m.name, part_names[slot]);
             part.file_bytes = comp->bytes;
             part.params = comp->params;
             if (comp->params)
@@ -465,6 +468,6 @@ int hr_est_from_workflow(const hr_workflow *wf, hr_est_input *in, hr_est_wf_resu
     }
     return 0;
 full:
-    return hr_error_set(err, HR_ETOOBIG, "estimate: the workflow has more than %d steps or %d models",
+    return hr_error_set(err, HR_ETOOBIG, HR_T("estimate: the workflow has more than %d steps or %d models"),
                         HR_EST_MAX_OPS, HR_EST_MAX_MODELS);
 }
