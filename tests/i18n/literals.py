@@ -25,7 +25,20 @@ SHOWING = r'(?:printf|fprintf|fputs|puts|vfprintf|snprintf|hr_buf_printf|hr_buf_
           r'hr_html_text|hr_html_textf|hr_cli_error|hr_error_set|hr_plan_line_add|' \
           r'hr_diag_note_source|hr_opt_bad_value|hr_cli_warn|hr_cli_note|hr_html_section|' \
           r'hr_html_verdict|hr_html_begin|hr_console_print|hr_log)'
-CALL = re.compile(r'\b' + SHOWING + r'\s*\(')
+PRINTF_DECL = re.compile(r'HR_PRINTF\([^)]*\)\s*(?:static\s+)?(?:inline\s+)?(?:const\s+)?\w+[\s*]+(\w+)\s*\(')
+
+
+def showing_calls(root):
+    """The calls above, and every function of the source declared HR_PRINTF (a printf-like
+    writer of its own, such as status's pf() or the snapshot's notes)."""
+    names = set()
+    for dirpath, _, files in os.walk(os.path.join(root, 'src')):
+        for f in files:
+            if f.endswith(('.c', '.h')):
+                text = open(os.path.join(dirpath, f), encoding='utf-8', errors='replace').read()
+                names.update(PRINTF_DECL.findall(text))
+    extra = '|'.join(sorted(names - {'hr_error_vset', 'hr_buf_vprintf'}))
+    return re.compile(r'\b(?:' + SHOWING[3:-1] + (('|' + extra) if extra else '') + r')\s*\(')
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
 # (file suffix, literal substring) pairs allowed, each with its reason.
@@ -102,6 +115,7 @@ WRAPPER = re.compile(r'\b(?:HR_T|HR_N|hr_tr|hr_tr_lang)\s*\(')
 
 def scan(root):
     found = []
+    call = showing_calls(root)
     for dirpath, _, files in os.walk(os.path.join(root, 'src')):
         for f in sorted(files):
             if not f.endswith('.c'):
@@ -111,7 +125,7 @@ def scan(root):
             src = strip_comments(open(path, encoding='utf-8', errors='replace').read())
             wrapped = [(a, e) for _, a, e in spans(src, WRAPPER)]
             seen = set()
-            for start, args, end in spans(src, CALL):
+            for start, args, end in spans(src, call):
                 for lm in LITERAL.finditer(src, args, end):
                     if lm.start() in seen:
                         continue

@@ -116,6 +116,28 @@ static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
     return hr_sat_add(ram, grow);
 }
 
+/* Windows: how much the configured custom files with a range can still grow (maximum − the
+ * size in use). */
+static uint64_t ranged_growth(const hr_snapshot *snap)
+{
+    const hr_paging_config *cfg = &snap->paging_config;
+    uint64_t grow = 0;
+    if (!cfg->s.ok || !snap->paging_s.ok || cfg->automatic == HR_TRI_YES)
+        return 0;
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *e = &cfg->entries[i];
+        if (e->mode != HR_PAGING_MODE_CUSTOM || e->maximum_bytes == HR_UNKNOWN || e->initial_bytes == HR_UNKNOWN ||
+            e->initial_bytes >= e->maximum_bytes)
+            continue;
+        for (int j = 0; j < snap->paging_count; j++) {
+            const hr_paging *pg = &snap->paging[j];
+            if (hr_same_drive(pg->path, e->path) && pg->size_bytes != HR_UNKNOWN && pg->size_bytes < e->maximum_bytes)
+                grow = hr_sat_add(grow, e->maximum_bytes - pg->size_bytes);
+        }
+    }
+    return grow;
+}
+
 /* The rule that decided the size: the peak, or the S4 rule that chose within the table. */
 static const char *sizing_rule(const hr_plan_recommended *r)
 {
@@ -260,6 +282,20 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         snprintf(c->verdict_text, sizeof c->verdict_text,
                  HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
                  "after commit passes 90 %% and often too late"), a, b, wl);
+    }
+    /* A ranged custom file (initial < maximum) grows to its maximum when commit needs it, with a
+     * stall each time (S3.2): it is AT RISK, not WILL FAIL, when the maximum would be enough. */
+    if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS && !f->restart_pending) {
+        const uint64_t growth = ranged_growth(snap);
+        char g[32];
+        if (growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), gap), c->need_bytes) != HR_VERDICT_WILL_FAIL) {
+            hr_size_gb(hr_sat_add(c->capacity_bytes, growth), g, sizeof g);
+            c->verdict = HR_VERDICT_AT_RISK;
+            hr_strlcpy(c->verdict_rule, "S3.2", sizeof c->verdict_rule);
+            snprintf(c->verdict_text, sizeof c->verdict_text,
+                     HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
+                          "under the %s %s needs, and each growth stalls the run"), a, g, b, wl);
+        }
     }
     if (c->verdict == HR_VERDICT_OK) {
         static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",

@@ -1,6 +1,7 @@
 /* headroom — the human `status` report: the three tiers side by side, then every paging
  * file / swap area and the facts a user needs to judge them, each with unit and source. */
 #include "core/status/status_render.h"
+#include "core/base/i18n.h"
 
 #include "core/base/size.h"
 #include "core/model/commit_ceiling.h"
@@ -33,9 +34,9 @@ static const char *reset(const out *o) { return o->color ? "\033[0m" : ""; }
 static const char *sz(uint64_t v, char *tmp, size_t n)
 {
     if (v == HR_UNKNOWN)
-        return "unknown";
+        return HR_T("unknown");
     if (v == HR_UNLIMITED)
-        return "no limit";
+        return HR_T("no limit");
     hr_size_format(v, tmp, n);
     return tmp;
 }
@@ -62,21 +63,21 @@ static const char *tri_word(hr_tri t, const char *yes, const char *no)
 /* "SSD, not removable, not USB, not encrypted" — unknown facts say so. */
 static void device_facts(out *o, const hr_device *d)
 {
-    const char *rot = tri_word(d->rotational, "HDD (rotational)", "SSD");
+    const char *rot = tri_word(d->rotational, "HDD (rotational)", HR_T("SSD"));
     if (d->virtual_disk)
-        rot = d->rotational == HR_TRI_YES ? "virtual disk (reports rotational; the host's medium is unknown)"
-                                          : "virtual disk (reports non-rotational)";
+        rot = d->rotational == HR_TRI_YES ? HR_T("virtual disk (reports rotational; the host's medium is unknown)")
+                                          : HR_T("virtual disk (reports non-rotational)");
     pf(o, "%s", rot ? rot : "SSD/HDD unknown");
-    const char *rem = tri_word(d->removable, "REMOVABLE", "fixed");
-    pf(o, ", %s", rem ? rem : "removable unknown");
+    const char *rem = tri_word(d->removable, HR_T("REMOVABLE"), HR_T("fixed"));
+    pf(o, ", %s", rem ? rem : HR_T("removable unknown"));
     if (d->usb == HR_TRI_YES)
         pf(o, ", USB");
-    else if (d->bus[0] && strcmp(d->bus, "unknown") != 0)
+    else if (d->bus[0] && strcmp(d->bus, HR_T("unknown")) != 0)
         pf(o, ", %s", d->bus);
     if (d->encrypted == HR_TRI_YES)
         pf(o, ", encrypted (%s)", d->encryption[0] ? d->encryption : "yes");
     else if (d->encrypted == HR_TRI_NO)
-        pf(o, ", not encrypted");
+        pf(o, HR_T(", not encrypted"));
 }
 
 /* Windows drive names ("C:") already end in a colon. */
@@ -92,9 +93,9 @@ static void tiers(out *o, const hr_snapshot *s)
     pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), "TIER", "TOTAL", "USED", "AVAILABLE", reset(o));
     if (s->gpus.count == 0) {
         pf(o, "%-22s %12s %12s %12s  %s\n", "1 GPU memory (VRAM)", "-", "-", "-",
-           !s->gpus.s.ok && s->gpus.s.why[0] ? "unknown (see GPUS)"
+           !s->gpus.s.ok && s->gpus.s.why[0] ? HR_T("unknown (see GPUS)")
            : s->gpus.notes[0]                 ? s->gpus.notes
-                                              : "no GPU found");
+                                              : HR_T("no GPU found"));
     }
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
@@ -119,9 +120,9 @@ static void tiers(out *o, const hr_snapshot *s)
         tot += s->paging[i].size_bytes;
         used += s->paging[i].used_bytes;
     }
-    const char *label = s->platform.os == HR_OS_WINDOWS ? "3 Paging file (disk)" : "3 Swap";
-    pf(o, "%-22s %12s %12s %12s  %s\n", label, known ? sz(tot, a, sizeof a) : "unknown",
-       known ? sz(used, b, sizeof b) : "unknown", known ? sz(tot - used, c, sizeof c) : "unknown",
+    const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : "3 Swap";
+    pf(o, "%-22s %12s %12s %12s  %s\n", label, known ? sz(tot, a, sizeof a) : HR_T("unknown"),
+       known ? sz(used, b, sizeof b) : HR_T("unknown"), known ? sz(tot - used, c, sizeof c) : HR_T("unknown"),
        s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
 }
 
@@ -129,26 +130,26 @@ static void commit(out *o, const hr_snapshot *s)
 {
     const hr_commit *c = &s->commit;
     char a[32], b[32], d[32];
-    heading(o, "COMMIT (what programs have asked for vs what RAM + paging can back)", c->s.source);
+    heading(o, HR_T("COMMIT (what programs have asked for vs what RAM + paging can back)"), c->s.source);
     unknown_line(o, &c->s);
     bool lx = s->platform.os == HR_OS_LINUX;
-    pf(o, "  charge   %-12s %s\n", sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : "(Task Manager: Committed)");
-    pf(o, "  limit    %-12s %s\n", sz(c->limit_bytes, a, sizeof a), lx ? "(CommitLimit)" : "(RAM + paging files)");
+    pf(o, "  charge   %-12s %s\n", sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
+    pf(o, "  limit    %-12s %s\n", sz(c->limit_bytes, a, sizeof a), lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
     if (c->peak_bytes != HR_UNKNOWN && c->peak_bytes != 0)
-        pf(o, "  peak     %-12s (highest since boot)\n", sz(c->peak_bytes, a, sizeof a));
+        pf(o, HR_T("  peak     %-12s (highest since boot)\n"), sz(c->peak_bytes, a, sizeof a));
     else if (!lx)
-        pf(o, "  peak     unknown (the OS reported none)\n");
+        pf(o, HR_T("  peak     unknown (the OS reported none)\n"));
     if (c->charge_bytes != HR_UNKNOWN && c->limit_bytes != HR_UNKNOWN && c->limit_bytes > 0)
-        pf(o, "  in use   %.0f%% of the limit\n", 100.0 * (double)c->charge_bytes / (double)c->limit_bytes);
+        pf(o, HR_T("  in use   %.0f%% of the limit\n"), 100.0 * (double)c->charge_bytes / (double)c->limit_bytes);
     if (lx) {
         switch (c->overcommit_mode) {
         case HR_OVERCOMMIT_NEVER:
             if (c->overcommit_kbytes != HR_UNKNOWN && c->overcommit_kbytes != 0)
-                pf(o, "  ENFORCED: vm.overcommit_memory=2, overcommit_kbytes=%llu: allocations past the limit fail\n",
+                pf(o, HR_T("  ENFORCED: vm.overcommit_memory=2, overcommit_kbytes=%llu: allocations past the limit fail\n"),
                    (unsigned long long)c->overcommit_kbytes);
             else {
                 snprintf(d, sizeof d, "%llu", (unsigned long long)c->overcommit_ratio);
-                pf(o, "  ENFORCED: vm.overcommit_memory=2 (ratio %s%%): allocations past the limit fail with ENOMEM\n",
+                pf(o, HR_T("  ENFORCED: vm.overcommit_memory=2 (ratio %s%%): allocations past the limit fail with ENOMEM\n"),
                    c->overcommit_ratio == HR_UNKNOWN ? "?" : d);
             }
             break;
@@ -158,17 +159,17 @@ static void commit(out *o, const hr_snapshot *s)
             hr_ceiling ceiling;
             hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
             bool capped = ceiling.basis == HR_CEILING_CGROUP;
-            pf(o, "  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
-                  "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n",
+            pf(o, HR_T("  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
+                  "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n"),
                (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? "always" : "heuristic",
-               capped ? "the cgroup limit (below RAM + disk swap)" : "RAM + disk swap", sz(ceiling.bytes, b, sizeof b));
+               capped ? HR_T("the cgroup limit (below RAM + disk swap)") : HR_T("RAM + disk swap"), sz(ceiling.bytes, b, sizeof b));
             break;
         }
         default:
-            pf(o, "  enforcement unknown (vm.overcommit_memory unreadable)\n");
+            pf(o, HR_T("  enforcement unknown (vm.overcommit_memory unreadable)\n"));
         }
     } else {
-        pf(o, "  enforced: when the charge reaches the limit, allocations fail (\"paging file too small\", S2.1)\n");
+        pf(o, HR_T("  enforced: when the charge reaches the limit, allocations fail (\"paging file too small\", S2.1)\n"));
     }
 }
 
@@ -179,11 +180,11 @@ static void paging(out *o, const hr_snapshot *s)
     heading(o, win ? "PAGING FILES IN USE" : "SWAP AREAS", s->paging_s.source);
     unknown_line(o, &s->paging_s);
     if (s->paging_s.ok && s->paging_count == 0)
-        pf(o, "  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n",
+        pf(o, HR_T("  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n"),
            warn(o), reset(o));
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
-        pf(o, "  %s\n    %s, size %s, used %s", p->path, hr_paging_kind_name(p->kind),
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), p->path, hr_paging_kind_name(p->kind),
            sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, ", peak %s", sz(p->peak_bytes, c, sizeof c));
@@ -191,7 +192,7 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, ", priority %lld", (long long)p->priority);
         pf(o, "\n");
         if (p->kind == HR_PAGING_ZRAM) {
-            pf(o, "    compressed RAM, not a disk backstop (S5.3)\n");
+            pf(o, HR_T("    compressed RAM, not a disk backstop (S5.3)\n"));
             continue;
         }
         if (!p->has_device)
@@ -203,47 +204,47 @@ static void paging(out *o, const hr_snapshot *s)
                d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "", ends_with_colon(d->name) ? "" : ":");
         device_facts(o, d);
         if (d->fs_type[0])
-            pf(o, "; file system %s at %s", d->fs_type, d->mount_point);
+            pf(o, HR_T("; file system %s at %s"), d->fs_type, d->mount_point);
         if (d->fs_free_bytes != HR_UNKNOWN)
-            pf(o, ", %s free of %s", sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
+            pf(o, HR_T(", %s free of %s"), sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
         pf(o, "\n");
         if (d->why[0])
             pf(o, "    unknown: %s\n", d->why);
         if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES)
-            pf(o, "    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n",
+            pf(o, HR_T("    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n"),
                warn(o), reset(o));
         if (d->rotational == HR_TRI_YES && !d->virtual_disk)
-            pf(o, "    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n");
+            pf(o, HR_T("    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n"));
     }
     const hr_paging_config *pc = &s->paging_config;
     if (win || pc->present || pc->s.why[0]) {
-        heading(o, win ? "PAGING FILES CONFIGURED (takes effect at boot)" : "SWAP CONFIGURED", pc->s.source);
+        heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : "SWAP CONFIGURED", pc->s.source);
         unknown_line(o, &pc->s);
         if (pc->automatic == HR_TRI_YES)
-            pf(o, "  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n",
+            pf(o, HR_T("  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n"),
                warn(o), reset(o));
         if (pc->s.ok && pc->count == 0)
-            pf(o, win ? "  no paging file configured\n" : "  no swap in /etc/fstab\n");
+            pf(o, win ? HR_T("  no paging file configured\n") : HR_T("  no swap in /etc/fstab\n"));
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             pf(o, "  %s: %s", e->path, hr_paging_mode_name(e->mode));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
-                pf(o, ", initial %s, maximum %s", sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
+                pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
                 pf(o, ", priority %lld", (long long)e->priority);
             pf(o, "\n");
         }
         if (pc->temp_page_file == HR_TRI_YES)
-            pf(o, "  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n",
+            pf(o, HR_T("  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n"),
                warn(o), reset(o));
         if (win && pc->existing_count > 0) {
-            pf(o, "  created at this boot (ExistingPageFiles):");
+            pf(o, HR_T("  created at this boot (ExistingPageFiles):"));
             for (int i = 0; i < pc->existing_count; i++)
                 pf(o, " %s", pc->existing[i]);
             pf(o, "\n");
         }
         if (pc->notes[0])
-            pf(o, "  ignored by Windows: %s\n", pc->notes);
+            pf(o, HR_T("  ignored by Windows: %s\n"), pc->notes);
     }
 }
 
@@ -256,7 +257,7 @@ static void volumes(out *o, const hr_snapshot *s)
     for (int i = 0; i < s->volume_count; i++) {
         const hr_volume *v = &s->volumes[i];
         const hr_device *d = &v->dev;
-        pf(o, "  %-12s %-6s %s free of %s", d->mount_point, d->fs_type[0] ? d->fs_type : "?",
+        pf(o, HR_T("  %-12s %-6s %s free of %s"), d->mount_point, d->fs_type[0] ? d->fs_type : "?",
            sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
         if (d->fs_used_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN &&
             d->fs_used_bytes + d->fs_free_bytes > 0) {
@@ -267,8 +268,8 @@ static void volumes(out *o, const hr_snapshot *s)
         } else if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes) {
             pf(o, " (%.0f%% used)", 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
         }
-        pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? ", holds paging" : "");
-        pf(o, "               %s", d->name[0] ? d->name : "device unknown");
+        pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? HR_T(", holds paging") : "");
+        pf(o, "               %s", d->name[0] ? d->name : HR_T("device unknown"));
         if (d->disk[0] && strcmp(d->disk, d->name))
             pf(o, " on %s", d->disk);
         pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
@@ -277,7 +278,7 @@ static void volumes(out *o, const hr_snapshot *s)
         if (win && d->why[0])
             pf(o, "               unknown: %s\n", d->why);
         if (v->can_hold_swap == HR_TRI_NO)
-            pf(o, "               cannot hold %s: %s\n", win ? "a paging file" : "a swap file", v->why_not);
+            pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"), v->why_not);
     }
 }
 
@@ -285,40 +286,40 @@ static void compression(out *o, const hr_snapshot *s)
 {
     const hr_compression *c = &s->compression;
     char a[32], b[32], d[32];
-    heading(o, "COMPRESSION (in RAM: not a disk backstop, S5.3)", c->s.source);
+    heading(o, HR_T("COMPRESSION (in RAM: not a disk backstop, S5.3)"), c->s.source);
     unknown_line(o, &c->s);
     if (s->platform.os == HR_OS_WINDOWS) {
         const char *on = tri_word(c->windows_compression, "on", "off");
-        pf(o, "  memory compression: %s", on ? on : "unknown");
+        pf(o, HR_T("  memory compression: %s"), on ? on : HR_T("unknown"));
         if (c->windows_store_bytes != HR_UNKNOWN)
             pf(o, ", store %s", sz(c->windows_store_bytes, a, sizeof a));
         pf(o, "\n");
         return;
     }
-    const char *zs = tri_word(c->zswap_enabled, "enabled", "disabled");
-    pf(o, "  zswap: %s", zs ? zs : "unknown");
+    const char *zs = tri_word(c->zswap_enabled, HR_T("enabled"), HR_T("disabled"));
+    pf(o, "  zswap: %s", zs ? zs : HR_T("unknown"));
     if (c->zswap_compressor[0])
         pf(o, ", compressor %s", c->zswap_compressor);
     if (c->zswap_max_pool_percent != HR_UNKNOWN)
-        pf(o, ", max pool %llu%% of RAM", (unsigned long long)c->zswap_max_pool_percent);
+        pf(o, HR_T(", max pool %llu%% of RAM"), (unsigned long long)c->zswap_max_pool_percent);
     if (c->zswap_pool_bytes != HR_UNKNOWN)
-        pf(o, ", pool %s holding %s", sz(c->zswap_pool_bytes, a, sizeof a), sz(c->zswap_stored_bytes, b, sizeof b));
+        pf(o, HR_T(", pool %s holding %s"), sz(c->zswap_pool_bytes, a, sizeof a), sz(c->zswap_stored_bytes, b, sizeof b));
     pf(o, "\n");
     if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
-        pf(o, "    zswap only caches pages on their way to a swap device; with no swap it does nothing\n");
+        pf(o, HR_T("    zswap only caches pages on their way to a swap device; with no swap it does nothing\n"));
     if (c->zram_count == 0 && c->s.ok)
-        pf(o, "  zram: no devices\n");
+        pf(o, HR_T("  zram: no devices\n"));
     for (int i = 0; i < c->zram_count; i++) {
         const hr_zram *z = &c->zram[i];
         if (z->disksize_bytes == 0) {
-            pf(o, "  %s: not initialised (disksize 0)\n", z->name);
+            pf(o, HR_T("  %s: not initialised (disksize 0)\n"), z->name);
             continue;
         }
-        pf(o, "  %s: disksize %s, stores %s in %s of RAM", z->name, sz(z->disksize_bytes, a, sizeof a),
+        pf(o, HR_T("  %s: disksize %s, stores %s in %s of RAM"), z->name, sz(z->disksize_bytes, a, sizeof a),
            sz(z->orig_data_bytes, b, sizeof b), sz(z->mem_used_bytes, d, sizeof d));
         if (z->algorithm[0])
             pf(o, " (%s)", z->algorithm);
-        pf(o, "%s\n", z->used_as_swap ? ", used as swap" : "");
+        pf(o, "%s\n", z->used_as_swap ? HR_T(", used as swap") : "");
     }
 }
 
@@ -328,31 +329,31 @@ static void cgroup(out *o, const hr_snapshot *s)
     char a[32], b[32];
     if (s->platform.os != HR_OS_LINUX)
         return;
-    heading(o, "LIMITS (cgroup: they cap the process before RAM does)", g->s.source);
+    heading(o, HR_T("LIMITS (cgroup: they cap the process before RAM does)"), g->s.source);
     unknown_line(o, &g->s);
     if (g->memory_version == HR_CGROUP_NONE && g->s.ok) {
-        pf(o, "  no cgroup memory controller\n");
+        pf(o, HR_T("  no cgroup memory controller\n"));
         return;
     }
-    pf(o, "  memory controller on cgroup v%d%s, %s\n", (int)g->memory_version,
-       g->hybrid ? " (hybrid layout)" : "", g->path);
-    pf(o, "  memory limit      %s\n", sz(g->memory_max_bytes, a, sizeof a));
+    pf(o, HR_T("  memory controller on cgroup v%d%s, %s\n"), (int)g->memory_version,
+       g->hybrid ? HR_T(" (hybrid layout)") : "", g->path);
+    pf(o, HR_T("  memory limit      %s\n"), sz(g->memory_max_bytes, a, sizeof a));
     if (g->memory_version == HR_CGROUP_V2) {
-        pf(o, "  memory.high       %s\n", sz(g->memory_high_bytes, a, sizeof a));
-        pf(o, "  swap limit        %s%s\n", sz(g->swap_max_bytes, a, sizeof a),
-           g->swap_max_bytes == 0 ? "  (no swap for this cgroup: swap on the host does not help)" : "");
+        pf(o, HR_T("  memory.high       %s\n"), sz(g->memory_high_bytes, a, sizeof a));
+        pf(o, HR_T("  swap limit        %s%s\n"), sz(g->swap_max_bytes, a, sizeof a),
+           g->swap_max_bytes == 0 ? HR_T("  (no swap for this cgroup: swap on the host does not help)") : "");
     } else {
-        pf(o, "  memory+swap limit %s\n", sz(g->memsw_max_bytes, a, sizeof a));
+        pf(o, HR_T("  memory+swap limit %s\n"), sz(g->memsw_max_bytes, a, sizeof a));
     }
     if (g->memory_current_bytes != HR_UNKNOWN)
-        pf(o, "  in use now        %s%s%s\n", sz(g->memory_current_bytes, a, sizeof a),
+        pf(o, HR_T("  in use now        %s%s%s\n"), sz(g->memory_current_bytes, a, sizeof a),
            g->memory_peak_bytes != HR_UNKNOWN ? ", peak " : "",
            g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
     if (g->oom_kills != HR_UNKNOWN)
-        pf(o, "  OOM kills here    %llu\n", (unsigned long long)g->oom_kills);
+        pf(o, HR_T("  OOM kills here    %llu\n"), (unsigned long long)g->oom_kills);
     if (g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED &&
         s->ram.total_bytes != HR_UNKNOWN && g->memory_max_bytes < s->ram.total_bytes)
-        pf(o, "  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n",
+        pf(o, HR_T("  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n"),
            warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
 }
 
@@ -364,17 +365,17 @@ static void gpus(out *o, const hr_snapshot *s)
     if (s->gpus.notes[0])
         pf(o, "  %s\n", s->gpus.notes);
     if (s->gpus.count == 0 && s->gpus.s.ok)
-        pf(o, "  no GPU found\n");
+        pf(o, HR_T("  no GPU found\n"));
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
         const char *kind = tri_word(g->integrated, "integrated", "discrete");
         pf(o, "  %s: %s, VRAM %s, used %s [%s]\n", g->name, kind ? kind : "integrated/discrete unknown",
            sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b), g->source);
         if (g->shared_total_bytes != HR_UNKNOWN)
-            pf(o, "    may borrow up to %s of RAM (shared/GTT), %s now\n", sz(g->shared_total_bytes, a, sizeof a),
+            pf(o, HR_T("    may borrow up to %s of RAM (shared/GTT), %s now\n"), sz(g->shared_total_bytes, a, sizeof a),
                sz(g->shared_used_bytes, b, sizeof b));
         if (g->integrated == HR_TRI_YES)
-            pf(o, "    an integrated GPU takes its memory from RAM: less RAM is left for the run (S4.3)\n");
+            pf(o, HR_T("    an integrated GPU takes its memory from RAM: less RAM is left for the run (S4.3)\n"));
     }
 }
 
@@ -384,20 +385,20 @@ static void power(out *o, const hr_snapshot *s)
     heading(o, "POWER", p->s.source);
     unknown_line(o, &p->s);
     if (p->on_battery == HR_TRI_YES)
-        pf(o, "  %son battery%s", warn(o), reset(o));
+        pf(o, HR_T("  %son battery%s"), warn(o), reset(o));
     else if (p->on_battery == HR_TRI_NO)
-        pf(o, "  on mains power");
+        pf(o, HR_T("  on mains power"));
     else
-        pf(o, "  power source unknown");
+        pf(o, HR_T("  power source unknown"));
     if (p->battery_percent != HR_UNKNOWN)
         pf(o, ", battery %llu%%", (unsigned long long)p->battery_percent);
     if (p->has_battery == HR_TRI_NO)
-        pf(o, " (no battery)");
+        pf(o, HR_T(" (no battery)"));
     if (p->power_saver == HR_TRI_YES)
-        pf(o, ", power saver on");
+        pf(o, HR_T(", power saver on"));
     pf(o, "\n");
     if (p->on_battery == HR_TRI_YES || p->power_saver == HR_TRI_YES)
-        pf(o, "  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n");
+        pf(o, HR_T("  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n"));
 }
 
 /* Facts that need the whole snapshot to see, with the rule each comes from. */
@@ -415,11 +416,11 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     out o = {.b = b, .color = ro && ro->color};
     pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o), s->platform.os_name[0] ? s->platform.os_name : "unknown OS");
     if (s->platform.container == HR_TRI_YES)
-        pf(&o, ", in a container (%s)", s->platform.container_kind);
+        pf(&o, HR_T(", in a container (%s)"), s->platform.container_kind);
     pf(&o, "\n");
     if (s->platform.wsl2 == HR_TRI_YES)
-        pf(&o, "%sWSL 2%s: RAM and swap are set on the Windows side in %%UserProfile%%\\.wslconfig\n"
-               "(memory=, swap=), not inside this distribution.\n", warn(&o), reset(&o));
+        pf(&o, HR_T("%sWSL 2%s: RAM and swap are set on the Windows side in %%UserProfile%%\\.wslconfig\n"
+               "(memory=, swap=), not inside this distribution.\n"), warn(&o), reset(&o));
     tiers(&o, s);
     commit(&o, s);
     paging(&o, s);
@@ -430,6 +431,6 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     volumes(&o, s);
     notes(&o, s);
     if (hr_snapshot_partial(s))
-        pf(&o, "\n%sSome sources could not be read: the report is partial (exit status 3).%s\n", warn(&o), reset(&o));
+        pf(&o, HR_T("\n%sSome sources could not be read: the report is partial (exit status 3).%s\n"), warn(&o), reset(&o));
     return o.err;
 }
