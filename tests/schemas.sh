@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Every --json document against its schema in docs/schemas/: real output of this binary, on this
 # machine and on every recorded machine (tests/fixtures), with several workloads, the diagnose
-# corpus, a real stress run. Usage: schemas.sh HEADROOM SOURCE_DIR [KEEP_DIR]
-# (KEEP_DIR: leave the samples there, e.g. to draft a schema with tools/json-schema-draft.py.)
+# corpus, a real stress run. Usage: schemas.sh SOURCE_DIR HEADROOM [EMULATOR-first: wine x.exe]
+# (HR_SCHEMA_KEEP=DIR: leave the samples there, e.g. to draft a schema with
+# tools/json-schema-draft.py.)
 set -u
-hr=$1
-src=$2
+src=$1
+shift
+hr=("$@")
+win=0
+[ "${#hr[@]}" -gt 1 ] && win=1   # headroom.exe under Wine: no Linux trees, its own answers
 py=$(command -v /usr/bin/python3 || command -v python3)
-out=${3:-$(mktemp -d)}
-[ -n "${3:-}" ] || trap 'rm -rf "$out"' EXIT
+out=${HR_SCHEMA_KEEP:-$(mktemp -d)}
+[ -n "${HR_SCHEMA_KEEP:-}" ] || trap 'rm -rf "$out"' EXIT
 mkdir -p "$out"
 fails=0
 ok() { printf 'ok   %s\n' "$1"; }
@@ -22,41 +26,41 @@ sample() {
     shift
     n=$((n + 1))
     mkdir -p "$out/$name"
-    "$@" >"$out/$name/$n.json" 2>/dev/null
-    local st=$?
+    "$@" 2>/dev/null | tr -d '\r' >"$out/$name/$n.json"
+    local st=${PIPESTATUS[0]}
     if [ "$st" -gt 3 ] && [ "$st" -ne 69 ]; then rm -f "$out/$name/$n.json"; fi
 }
 
-sources=(--sysroot=/)
-for d in "$fx"/linux/*/; do [ -d "$d/proc" ] && sources+=("--sysroot=$d"); done
+sources=(--no-gpu)
+[ "$win" -eq 1 ] || for d in "$fx"/linux/*/; do [ -d "$d/proc" ] && sources+=("--sysroot=$d"); done
 for f in "$fx"/windows/*.json; do sources+=("--replay=$f"); done
 for s in "${sources[@]}"; do
-    sample status "$hr" status --json "$s"
+    sample status "${hr[@]}" status --json "$s"
     for w in sdxl flux video; do
-        sample check "$hr" check --json --workload "$w" "$s"
-        sample plan "$hr" plan --json --workload "$w" "$s"
+        sample check "${hr[@]}" check --json --workload "$w" "$s"
+        sample plan "${hr[@]}" plan --json --workload "$w" "$s"
     done
-    sample plan "$hr" plan --json --ram 16G --vram 8G --range "$s"
+    sample plan "${hr[@]}" plan --json --ram 16G --vram 8G --range "$s"
 done
 # Hypothetical machines: no snapshot at all.
-sample check "$hr" check --json --os windows --ram 16G --vram 8G
-sample check "$hr" check --json --os linux --ram 32G --vram 0
-sample plan "$hr" plan --json --os windows --ram 16G --vram 8G --workload flux
+sample check "${hr[@]}" check --json --os windows --ram 16G --vram 8G
+sample check "${hr[@]}" check --json --os linux --ram 32G --vram 0
+sample plan "${hr[@]}" plan --json --os windows --ram 16G --vram 8G --workload flux
 for f in "$src"/tests/diagnose/corpus/*.log; do
-    sample diagnose "$hr" diagnose --json --no-system "$f"
+    sample diagnose "${hr[@]}" diagnose --json --no-system "$f"
 done
-sample verify "$hr" verify --json
-sample apply-plan "$hr" apply --json --size 4G
-sample stress "$hr" stress --json --commit 32M --step 16M
-sample stress "$hr" stress --json --commit 48M --step 16M --touch --force
-sample stress "$hr" stress --json --commit 4096G --touch
+sample verify "${hr[@]}" verify --json
+sample apply-plan "${hr[@]}" apply --json --size 4G
+sample stress "${hr[@]}" stress --json --commit 32M --step 16M
+sample stress "${hr[@]}" stress --json --commit 48M --step 16M --touch --force
+sample stress "${hr[@]}" stress --json --commit 4096G --touch
 
 for dir in "$out"/*/; do
     name=$(basename "$dir")
     schema=$src/docs/schemas/$name.schema.json
     count=$(ls "$dir" | wc -l)
     if [ ! -f "$schema" ]; then bad "$name: no docs/schemas/$name.schema.json"; continue; fi
-    if [ "$count" -eq 0 ]; then bad "$name: no sample"; continue; fi
+    if [ "$count" -eq 0 ]; then continue; fi   # reported below
     if "$py" "$src/tests/schemas/validate.py" "$schema" "$dir"/*.json >"$out/$name.err"; then
         ok "$name: $count documents valid"
     else
@@ -66,7 +70,10 @@ done
 # Every schema in docs/schemas/ was exercised, and each is itself one the validator reads.
 for schema in "$src"/docs/schemas/*.schema.json; do
     name=$(basename "$schema" .schema.json)
-    [ -d "$out/$name" ] || bad "$name: a schema without a sample"
+    if [ -d "$out/$name" ] && [ -n "$(ls "$out/$name")" ]; then continue; fi
+    # Under Wine, apply and verify may not answer (no administrator rights): not a gap.
+    case "$win:$name" in 1:verify|1:apply-plan) echo "note: $name: no document under Wine" ;;
+    *) bad "$name: a schema without a sample" ;; esac
 done
 # The validator is not a rubber stamp: a document with a renamed key fails.
 "$py" - "$out/status" <<'PY' >"$out/renamed.json"

@@ -221,6 +221,9 @@ int hr_cmd_diagnose(int argc, char **argv)
         } else {
             ctx->pid = pid;
             ctx->tz_offset = local_utc_offset();
+#ifdef _WIN32
+            ctx->windows = true;
+#endif
         }
     }
     for (size_t i = 0; rc == HR_EXIT_OK && i < nlogs; i++)

@@ -97,6 +97,11 @@ int hr_cmd_models(int argc, char **argv)
     hr_models_report_init(&rep);
     int rc = 0;
     char models_dir[1100];
+    hr_comfy_found found;
+    if (!comfy && np == 0 && hr_platform_find_comfyui(&found)) {
+        comfy = found.dir;
+        snprintf(rep.found_how, sizeof rep.found_how, "%s", found.how);
+    }
     if (comfy) {
         snprintf(rep.root, sizeof rep.root, "%s", comfy);
         snprintf(models_dir, sizeof models_dir, "%s%cmodels", comfy, hr_platform_dirsep());
@@ -109,8 +114,8 @@ int hr_cmd_models(int argc, char **argv)
         paths[np++] = models_dir;
     }
     if (np == 0) {
-        hr_cli_error(HR_T("models: name a model file or folder, or the ComfyUI folder with "
-                          "--comfyui DIR"));
+        hr_cli_error(HR_T("models: no ComfyUI found here or in the usual places: name a model "
+                          "file or folder, or the ComfyUI folder with --comfyui DIR"));
         free(paths);
         return HR_EXIT_USAGE;
     }

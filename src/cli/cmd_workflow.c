@@ -173,7 +173,15 @@ int hr_cmd_workflow(int argc, char **argv)
         free(cp);
         return hr_exit_from_error(r);
     }
+    static hr_comfy_found found;
+    const char *how = NULL;
+    if (!comfy && hr_platform_find_comfyui(&found)) {
+        comfy = found.dir;
+        how = found.how;
+    }
     hr_comfy_paths_init(cp, comfy, hr_platform_dirsep());
+    if (how && found.desktop_yaml[0] && !extra)
+        extra = found.desktop_yaml;   /* the Desktop app's extra_models_config.yaml */
     char yaml[HR_COMFY_PATH_MAX + 32];
     const char *yaml_read = NULL;
     if (comfy) {
@@ -202,7 +210,8 @@ int hr_cmd_workflow(int argc, char **argv)
     for (size_t i = 0; i < wf->n_models; i++)
         resolve(&wf->models[i], cp, comfy || cp->n_extra);
 
-    hr_workflow_report rep = {.wf = wf, .file = file, .comfyui = comfy, .extra_yaml = yaml_read};
+    hr_workflow_report rep = {.wf = wf, .file = file, .comfyui = comfy, .extra_yaml = yaml_read,
+                              .found_how = how};
     hr_buf out;
     hr_buf_init(&out, 0);
     hr_render rd;

@@ -190,4 +190,19 @@ char hr_platform_dirsep(void);
 /* The current directory, UTF-8; false if unknown. */
 bool hr_platform_cwd(char *out, size_t n);
 
+/* ---- ComfyUI, found without being told (headroom models / workflow) ----
+ * The candidates and the install test are the core's (core/scan/comfy_find.h); this looks. */
+#include "core/scan/comfy_find.h"
+
+typedef struct hr_comfy_found {
+    char dir[HR_COMFY_PATH_MAX];          /* the ComfyUI folder (models/ inside) */
+    const char *how;                      /* "desktop app", "current folder", "home folder" */
+    char desktop_yaml[HR_COMFY_PATH_MAX]; /* the Desktop app's extra_models_config.yaml, "" */
+} hr_comfy_found;
+
+/* The first candidate that is a ComfyUI: the Desktop app's base path (its config.json:
+ * Windows %APPDATA%\\ComfyUI, Linux $XDG_CONFIG_HOME or ~/.config/ComfyUI), the current folder
+ * and its parents, the home folder's usual places. false when none is. */
+bool hr_platform_find_comfyui(hr_comfy_found *f);
+
 #endif

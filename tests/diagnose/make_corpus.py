@@ -757,6 +757,265 @@ Prompt executed in 41.02 seconds
 
 add("empty", "unknown", "")
 
+# ============================================================================================
+# Issue 11 classes. Each case is written by the team in the shape of a public report that was
+# read and checked (the URL is noted in SOURCES next to the case); no user's log is copied.
+sources = {}
+def src(name, url):
+    sources[name] = url
+
+PROGRESS = "".join(" %2d%%|%-10s| %d/20 [00:%02d<00:%02d,  1.16it/s]\r" % (p * 5, "#" * (p // 2), p, p, 20 - p) for p in range(0, 10))
+
+# --- GPU: short form, other back-ends, wrappers
+add("comfy-allocation-on-device", "gpu-oom", comfy_linux() + """2024-12-16 17:10:50,120 - root - INFO - Requested to load Flux
+@@2024-12-16 17:10:56,767 - root - ERROR - !!! Exception during processing !!! Allocation on device 
+2024-12-16 17:10:56,770 - root - ERROR - Traceback (most recent call last):
+  File "/root/ComfyUI/execution.py", line 317, in execute
+    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)
+torch.OutOfMemoryError: Allocation on device 
+
+2024-12-16 17:10:56,901 - root - ERROR - Got an OOM, unloading all loaded models.
+2024-12-16 17:10:56,950 - root - INFO - Prompt executed in 6.20 seconds
+""")
+src("comfy-allocation-on-device", "https://github.com/Comfy-Org/ComfyUI/issues/6073 (also #4852, #4934)")
+
+add("tensorflow-oom-allocating-tensor", "gpu-oom", """2024-05-02 10:11:12.000 I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 7423 MB memory
+Epoch 1/10
+@@tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[64,256,128,128] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc
+""")
+src("tensorflow-oom-allocating-tensor", "TensorFlow's ResourceExhaustedError wording (tensorflow/core/common_runtime/bfc_allocator.cc)")
+
+add("sdcpp-hip-cudamalloc-then-av", "gpu-oom", """[INFO ] stable-diffusion.cpp:2921 - generating image: 1/1 - seed 42
+@@[ERROR] ggml_extend.hpp:75   - ggml_backend_cuda_buffer_type_alloc_buffer: allocating 25929092.46 MiB on device 0: cudaMalloc failed: out of memory
+[ERROR] ggml_extend.hpp:75   - ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 27188624053504
+[ERROR] ggml_extend.hpp:1649 - unet: failed to allocate the compute buffer
+Exception Code: 0xC0000005
+""")
+src("sdcpp-hip-cudamalloc-then-av", "https://github.com/leejet/stable-diffusion.cpp/pull/1003")
+
+add("custom-node-wrapper-oom-gpu", "gpu-oom", comfy_win() + """Requested to load WanTEModel
+@@[VideoHelperSuite] OOM detected on GPU while decoding frames, aborting batch
+Prompt executed in 12.01 seconds
+""")
+src("custom-node-wrapper-oom-gpu", "issue 11 (custom-node wrappers that report a GPU OOM in their own words)")
+
+# --- recovered, or only mentioned: warnings, look-alikes
+add("comfy-vae-tiled-retry-recovered", "unknown", comfy_win() + """Requested to load SDXL
+""" + PROGRESS + """100%|##########| 20/20 [00:17<00:00,  1.16it/s]
+Requested to load AutoencoderKL
+Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.
+Prompt executed in 25.00 seconds
+""")
+src("comfy-vae-tiled-retry-recovered", "https://github.com/Acly/krita-ai-diffusion/issues/556 (the warning, quoted by the maintainer)")
+
+add("fooocus-vae-retry-then-oom", "gpu-oom", """[Fooocus] Sampling
+ 97%|##########| 29/30 [01:16<00:02,  2.61s/it]
+100%|##########| 30/30 [01:18<00:00,  2.61s/it]
+Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.
+Traceback (most recent call last):
+  File "C:\\AI\\Fooocus\\backend\\headless\\fcbh\\sd.py", line 205, in decode
+    pixel_samples[x:x+batch_number] = torch.clamp(self.first_stage_model.decode(samples))
+@@torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB (GPU 0; 6.00 GiB total capacity; 4.96 GiB already allocated)
+""")
+src("fooocus-vae-retry-then-oom", "https://github.com/lllyasviel/Fooocus/issues/700")
+
+add("comfy-cleared-cuda-cache-notice", "unknown", comfy_win() + """Requested to load SDXL
+[SomeMemoryNode] Cleared CUDA cache to avoid out of memory errors
+Prompt executed in 9.80 seconds
+""")
+src("comfy-cleared-cuda-cache-notice", "issue 11 (the wording it quotes)")
+
+add("diffusers-oom-retry-slices", "unknown", """Loading pipeline components...: 100%|##########| 7/7 [00:03<00:00,  2.10it/s]
+Out of memory, retrying with slices
+100%|##########| 30/30 [00:41<00:00,  1.38s/it]
+Saved output.png
+""")
+src("diffusers-oom-retry-slices", "issue 11 (\"out of memory, retrying with slices/tiles\" notices the run survives)")
+
+add("llamacpp-mlock-cannot-allocate", "unknown", """llama_model_load_internal: total VRAM used: 8106 MB
+warning: failed to mlock 139264000-byte buffer (after previously locking 0 bytes): Cannot allocate memory
+Try increasing RLIMIT_MLOCK ('ulimit -l' as root).
+llama_new_context_with_model: kv self size  = 1024.00 MB
+""")
+src("llamacpp-mlock-cannot-allocate", "https://github.com/h2oai/h2ogpt/issues/812 (also abetlen/llama-cpp-python#254)")
+
+# --- host: libraries, Rust, native asserts, heap reservation
+add("rust-alloc-failed-glued-aborted", "host-oom", """info: installing component 'rustc'
+@@ 42.0 MiB /  60.2 MiB ( 70 %)   8.0 MiB/s in  5s ETA:  2smemory allocation of 166442784 bytes failedsh: line 371: 18018 Aborted
+""")
+src("rust-alloc-failed-glued-aborted", "https://github.com/rust-lang/rust/issues/73202")
+
+add("pyo3-alloc-failed-core-dumped", "host-oom", """Loading tokenizer...
+@@memory allocation of 8192 bytes failed
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+Aborted (core dumped)
+""")
+src("pyo3-alloc-failed-core-dumped", "https://github.com/dtolnay/cargo-tally/pull/100 (Rust's allocation-failure message)")
+
+add("pyo3-panic-os-outofmemory", "host-oom", """Encoding prompts...
+@@thread '<unnamed>' panicked at src/lib.rs:42:10: called `Result::unwrap()` on an `Err` value: Os { code: 12, kind: OutOfMemory, message: "Cannot allocate memory" }
+pyo3_runtime.PanicException: called `Result::unwrap()` on an `Err` value: Os { code: 12, kind: OutOfMemory, message: "Cannot allocate memory" }
+""")
+src("pyo3-panic-os-outofmemory", "issue 11 (allocation failures inside a Rust/pyo3 panic); Rust's io::ErrorKind::OutOfMemory debug form")
+
+add("opencv-insufficient-memory", "host-oom", """Processing frame 812/2400
+@@cv2.error: OpenCV(4.8.0) D:\\a\\opencv-python\\opencv\\modules\\core\\src\\alloc.cpp:73: error: (-4:Insufficient memory) Failed to allocate 2147483648 bytes in function 'OutOfMemoryError'
+""")
+src("opencv-insufficient-memory", "OpenCV's allocation error (modules/core/src/alloc.cpp, CV_Error(CV_StsNoMem))")
+
+add("sdcpp-ggml-mem-buffer-assert", "host-oom", """[INFO ] stable-diffusion.cpp:668  - total params memory size = 1501.38MB (VRAM 0.00MB, RAM 1501.38MB)
+[INFO ] stable-diffusion.cpp:721  - running in eps-prediction mode
+@@C:\\Users\\someone\\stable-diffusion.cpp\\ggml\\src\\ggml.c:1516: GGML_ASSERT(ctx->mem_buffer != NULL) failed
+""")
+src("sdcpp-ggml-mem-buffer-assert", "https://github.com/leejet/stable-diffusion.cpp/issues/879")
+
+add("java-heap-reserve-failed", "host-oom", """Starting the tile server...
+Error occurred during initialization of VM
+@@Could not reserve enough space for 16777216KB object heap
+""")
+src("java-heap-reserve-failed", "HotSpot's start-up message when the heap cannot be reserved (issue 11: a server that cannot reserve its heap)")
+
+# --- killed: glued, job control, oomd old and new, the pause prompt in other languages
+def killed_glued(data):
+    return data.replace(b"@@KILL", b"Killed")
+add("comfy-killed-glued-to-progress", "killed", comfy_linux() + """Requested to load SDXL
+@@""" + PROGRESS.replace("\r", "\r", 9) + """ 45%|####5     | 9/20 [00:10<00:12,  1.16it/s]Killed
+""")
+src("comfy-killed-glued-to-progress", "issue 11 (Killed glued to a progress bar); tqdm bar shape from https://github.com/mmartial/ComfyUI-Nvidia-Docker/issues/56")
+
+add("zsh-job-killed-lowercase", "killed", comfy_linux() + """Requested to load Flux
+@@[1]  + 9301 killed     python main.py --listen
+""")
+src("zsh-job-killed-lowercase", "issue 11 (zsh's job notice)")
+
+add("bash-killed-command-line", "killed", comfy_linux() + """Requested to load Flux
+@@Killed                  python main.py --listen
+""")
+src("bash-killed-command-line", "issue 11 (bash's notice)")
+
+add("systemd-oomd-memory-and-swap-used", "killed", """Aug 02 10:11:12 koji systemd-oomd[2261673]: Considered 12 cgroups for killing, top candidates were:
+@@Aug 02 10:11:12 koji systemd-oomd[2261673]: Killed /system.slice/comfyui.service due to memory used (32305733632) / total (33046405120) and swap used (8589930496) / total (8589930496) being more than 90.00%
+""")
+src("systemd-oomd-memory-and-swap-used", "https://github.com/systemd/systemd/issues/24185")
+
+add("systemd-oomd-swap-used-old", "killed", """May 03 09:00:01 host systemd-oomd[812]: Swap used (8530104320) / total (8589930496) is more than 90.00%
+@@May 03 09:00:01 host systemd-oomd[812]: Killed /user.slice/user-1000.slice/user@1000.service/app.slice/app-org.gnome.Terminal.slice/vte-spawn-1.scope due to swap used (8530104320) / total (8589930496) being more than 90.00%
+""")
+src("systemd-oomd-swap-used-old", "systemd v248 oomd-manager.c log wording; the terminal scope as in https://github.com/systemd/systemd/issues/32304")
+
+add("systemd-unit-oomd-killed-processes", "killed", """Jun 01 12:00:00 host systemd[1020]: Started comfyui.service.
+@@Jun 01 12:31:07 host systemd[1020]: comfyui.service: systemd-oomd killed 14 process(es) in this unit.
+Jun 01 12:31:07 host systemd[1020]: comfyui.service: Failed with result 'oom-kill'.
+""")
+src("systemd-unit-oomd-killed-processes", "systemd v250+ unit message (src/core/unit.c) and issue 11 (newer systemd-oomd wordings)")
+
+PAUSE = {
+    "de": "Drücken Sie eine beliebige Taste . . .",
+    "fr": "Appuyez sur une touche pour continuer...",
+    "es": "Presione una tecla para continuar . . .",
+    "ru": "Для продолжения нажмите любую клавишу . . .",
+    "ja": "続行するには何かキーを押してください . . .",
+    "ko": "계속하려면 아무 키나 누르십시오 . . .",
+    "zh-tw": "請按任意鍵繼續 . . .",
+}
+for lang, line in PAUSE.items():
+    name = "win-portable-pause-" + lang
+    add(name, "killed", comfy_win() + """model_type FLOW
+Requested to load Flux
+
+E:\\ComfyUI_windows_portable>pause
+@@""" + line + "\n", eol="\r\n")
+    src(name, "the portable launcher ends with `pause` (https://github.com/Comfy-Org/ComfyUI/issues/5225 shows run_nvidia_gpu.bat); Windows' pause prompt in that display language")
+
+# --- a silent stop with nothing after it
+add("comfy-silent-stop-mid-sampling", "killed", comfy_linux() + """Requested to load SDXL
+loaded completely 9122.8 4897.0 True
+@@ 45%|####5     | 9/20 [00:10<00:12,  1.16it/s]
+""")
+src("comfy-silent-stop-mid-sampling", "seed S2.1 (a console that stops mid-sampling); shape as in https://github.com/Comfy-Org/ComfyUI/issues/6934")
+
+# --- low virtual memory: application warnings, English and Chinese
+add("simplesdxl-virtual-memory-too-small", "low-virtual-memory", """Checking ...
+[SimpleAI] GPU: NVIDIA GeForce RTX 4070, RAM: 32477MB, SWAP: 5632MB, VRAM: 12282MB, DiskFree: 383415MB
+@@The total virtual memory capacity of the system is too small, which will affect the loading and computing efficiency of the model. Please expand the total virtual memory capacity of the system to be greater than 40G.
+All done.
+""")
+src("simplesdxl-virtual-memory-too-small", "https://github.com/metercai/SimpleSDXL/issues/59")
+
+add("simplesdxl-virtual-memory-too-small-zh", "low-virtual-memory", """Checking ...
+@@系统虚拟内存总容量过小，会影响模型的加载与计算效率，请扩充系统虚拟内存总容量大于40G。
+All done.
+请按任意键继续. . .
+""", eol="\r\n")
+src("simplesdxl-virtual-memory-too-small-zh", "https://github.com/metercai/SimpleSDXL/issues/59 (the Chinese line)")
+
+# --- not memory: exception final lines, CUDA errors, asserts, native crashes
+add("comfy-header-too-large", "not-memory", """2024-09-06 17:10:08,400 - root - INFO - got prompt
+@@2024-09-06 17:10:08,480 - root - ERROR - !!! Exception during processing !!! Error while deserializing header: HeaderTooLarge
+Traceback (most recent call last):
+  File "/home/someone/ComfyUI/comfy/utils.py", line 34, in load_torch_file
+    sd = safetensors.torch.load_file(ckpt, device=device.type)
+safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge
+
+2024-09-06 17:10:08,492 - root - INFO - Prompt executed in 0.03 seconds
+""")
+src("comfy-header-too-large", "https://github.com/Comfy-Org/ComfyUI/issues/4807 (also #5826)")
+
+add("comfy-device-mismatch", "not-memory", comfy_win() + """Requested to load SDXL
+!!! Exception during processing !!! Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!
+Traceback (most recent call last):
+  File "E:\\ComfyUI_windows_portable\\ComfyUI\\execution.py", line 327, in execute
+RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!
+Prompt executed in 1.02 seconds
+""".replace("!!! Exception during processing !!! Expected", "@@!!! Exception during processing !!! Expected", 1))
+src("comfy-device-mismatch", "issue 11 (device mismatch); PyTorch's wording")
+
+add("python-exception-final-line", "not-memory", comfy_linux() + """Requested to load SDXL
+Traceback (most recent call last):
+  File "/home/mika/ComfyUI/custom_nodes/some-node/nodes.py", line 88, in run
+    raise ValueError("unsupported sampler for this model")
+@@ValueError: unsupported sampler for this model
+""")
+src("python-exception-final-line", "issue 11 (a Python exception's final line is the evidence)")
+
+add("cuda-error-invalid-argument", "not-memory", comfy_linux() + """Requested to load Flux
+@@RuntimeError: CUDA error: invalid argument
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+""")
+src("cuda-error-invalid-argument", "issue 11 (CUDA errors that are not exhaustion)")
+
+add("comfy-mallocasync-internal-assert", "not-memory", """- **Exception Type:** RuntimeError
+@@- **Exception Message:** free_upper_bound + pytorch_used_bytes[device] <= device_total INTERNAL ASSERT FAILED at "C:\\\\actions-runner\\\\_work\\\\pytorch\\\\pytorch\\\\builder\\\\windows\\\\pytorch\\\\c10\\\\cuda\\\\CUDAMallocAsyncAllocator.cpp":540, please report a bug to PyTorch.
+""")
+src("comfy-mallocasync-internal-assert", "https://github.com/XLabs-AI/x-flux-comfyui/issues/161")
+
+add("caching-allocator-assert-glued", "not-memory", """Traceback (most recent call last):
+  File "/home/someone/caching-allocator.py", line 26, in <module>
+    module.my_fun()
+@@RuntimeError: p.block != nullptr && p.block->ptr != nullptrINTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":991, please report a bug to PyTorch.
+""")
+src("caching-allocator-assert-glued", "https://github.com/pytorch/pytorch/pull/57571")
+
+add("native-abort-no-memory-cause", "not-memory", """Loading model...
+@@python: src/ops.cpp:120: void run_op(): Assertion `n > 0' failed.
+Aborted (core dumped)
+""")
+src("native-abort-no-memory-cause", "issue 11 (assertions and aborts without a memory cause); glibc's assert wording")
+
+add("win-crash-dump-access-violation", "not-memory", comfy_win() + """Requested to load SDXL
+Windows fatal exception: access violation
+
+Current thread 0x00003a2c (most recent call first):
+@@  File "E:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\nn\\modules\\conv.py", line 454 in _conv_forward
+""".replace('@@  File', '  File').replace("Windows fatal exception: access violation", "@@Windows fatal exception: access violation"))
+src("win-crash-dump-access-violation", "Python faulthandler's crash report; issue 11 (access violations without a memory cause)")
+
+with open(os.path.join(OUT, "SOURCES"), "w", encoding="utf-8") as f:
+    f.write("# case  public source it is modelled on (read and checked; no log copied)\n")
+    for k in sorted(sources):
+        f.write(f"{k}  {sources[k]}\n")
+
+
 rng = random.Random(1455)
 def junk(data):
     return bytes(rng.randrange(256) for _ in range(6000)) + b"\x00" * 300

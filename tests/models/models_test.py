@@ -24,8 +24,9 @@ def check(cond, what):
         fails.append(what)
 
 
-def run(*args, timeout=60):
-    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout)
+def run(*args, timeout=60, cwd=None, env=None):
+    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd, env=env)
 
 
 tmp = tempfile.mkdtemp(prefix='hr-models-')
@@ -93,8 +94,39 @@ try:
     os.unlink(fifo)
     p = run('models', os.path.join(tmp, 'nope.safetensors'))
     check(p.returncode == 66, f'missing file: exit {p.returncode}')
-    p = run('models')
-    check(p.returncode == 64, f'no operand: exit {p.returncode}')
+    # ComfyUI found without --comfyui: the current folder's parents, the home folder, the
+    # Desktop app's config.json basePath; nowhere: exit 64
+    fd = os.path.join(tmp, 'find')
+    os.makedirs(os.path.join(fd, 'ComfyUI', 'models', 'loras'))
+    os.makedirs(os.path.join(fd, 'ComfyUI', 'custom_nodes'))
+    open(os.path.join(fd, 'ComfyUI', 'main.py'), 'w').close()
+    shutil.copy(os.path.join(tmp, 'models', 'loras', 'detail_sdxl_r32.safetensors'),
+                os.path.join(fd, 'ComfyUI', 'models', 'loras'))
+    deep = os.path.join(fd, 'ComfyUI', 'output', 'a', 'b')
+    os.makedirs(deep)
+    empty = os.path.join(fd, 'emptyhome')
+    os.makedirs(empty)
+    env = dict(os.environ, HOME=empty, XDG_CONFIG_HOME=os.path.join(empty, '.config'))
+    p = run('models', '--json', cwd=deep, env=env)
+    d = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(d.get('comfyui') == os.path.join(fd, 'ComfyUI') and d.get('comfyui_found') == 'current folder'
+          and len(d.get('files', [])) == 1, f'found from a sub-folder: {p.returncode} {p.stdout[:300]}')
+    p = run('models', '--json', cwd='/', env=dict(env, HOME=fd))
+    d = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(d.get('comfyui_found') == 'home folder', f'found in home: {p.returncode} {p.stdout[:200]}')
+    desk = os.path.join(fd, 'desk')
+    os.makedirs(os.path.join(desk, 'models', 'vae'))
+    os.makedirs(os.path.join(desk, 'custom_nodes'))
+    os.makedirs(os.path.join(empty, '.config', 'ComfyUI'))
+    with open(os.path.join(empty, '.config', 'ComfyUI', 'config.json'), 'w') as f:
+        json.dump({'basePath': desk, 'installState': 'installed'}, f)
+    p = run('models', '--json', cwd='/', env=env)
+    d = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(d.get('comfyui') == desk and d.get('comfyui_found') == 'desktop app',
+          f'Desktop app: {p.returncode} {p.stdout[:200]}')
+    os.unlink(os.path.join(empty, '.config', 'ComfyUI', 'config.json'))
+    p = run('models', cwd='/', env=env)
+    check(p.returncode == 64, f'nothing found: exit {p.returncode}')
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

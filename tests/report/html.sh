@@ -56,6 +56,13 @@ has "$d" 'data-verdict="will-fail"' 'the verdict'
 for s in capacity charge need after-plan; do has "$d" "data-series=\"$s\"" "bar $s"; done
 has "$d" '<pre>sudo swapon' 'the plan'"'"'s commands'
 
+# Printed: Chromium's print path lays the page out on paper (the print style sheet).
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile" \
+  --no-pdf-header-footer --print-to-pdf="$tmp/check.pdf" "file://$tmp/check.html" >/dev/null 2>&1 || true
+if [ "$(head -c 4 "$tmp/check.pdf" 2>/dev/null)" != "%PDF" ] || [ "$(wc -c <"$tmp/check.pdf")" -lt 5000 ]; then
+  bad "check.html does not print to PDF"
+fi
+
 # 2. check, Chinese.
 "$hr" --lang zh check --sysroot "$fx" --workload flux --html "$tmp/check-zh.html" >/dev/null || true
 chrome "$tmp/check-zh" "$tmp/check-zh.html"

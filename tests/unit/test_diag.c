@@ -350,6 +350,39 @@ static void boundary_tests(void)
     CHECK(run("abc000012d") == HR_CAUSE_UNKNOWN);
 }
 
+/* Windows: event 1023, and the advice for each OS. */
+static void windows_tests(void)
+{
+    hr_error err = {0};
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    const char *v1023[] = {"Application: python.exe\nFramework Version: v4.0.30319\nDescription: "
+                           "The process was terminated due to an internal error in the .NET "
+                           "Runtime at IP 7FF8 (7FF8) with exit code 80131506."};
+    hr_winevent ev = {"Application", ".NET Runtime", 1023, 1700000000, 1, v1023};
+    /* the value names python.exe inside a longer text: found by its name */
+    CHECK(hr_diag_feed_winevent(&ctx, &ev));
+    const char *vother[] = {"Application: notepad.exe\nDescription: internal error"};
+    hr_winevent ev2 = {"Application", ".NET Runtime", 1023, 1700000000, 1, vother};
+    CHECK(!hr_diag_feed_winevent(&ctx, &ev2));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+
+    /* no cgroup or systemd advice on Windows; the manual path when the log was not read */
+    ctx.windows = true;
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_KILLED), "cgroup") == NULL);
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_KILLED), "systemd") == NULL);
+    ctx.system_checked = true;
+    hr_diag_note_source(&ctx, "event log", false, -1, "event log unavailable");
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "Event Viewer") != NULL);
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "Get-WinEvent") != NULL);
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "--no-system") == NULL);
+    ctx.windows = false;
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_KILLED), "cgroup") != NULL);
+    ctx.system_checked = false;
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "--no-system") != NULL);
+}
+
 int main(void)
 {
     acm_tests();
@@ -360,6 +393,7 @@ int main(void)
     duration_tests();
     precision_tests();
     boundary_tests();
+    windows_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }

@@ -87,6 +87,45 @@ const char *hr_cause_fix(hr_cause c)
     return (unsigned)c < HR_CAUSE_COUNT ? causes[c].fix : causes[HR_CAUSE_UNKNOWN].fix;
 }
 
+static const char fix_killed_windows[] =
+    "Check RAM and the paging file with `headroom status`, close other programs, and set the "
+    "paging file to the size `headroom plan` gives (S2.1, S4.1): initial = maximum on a roomy "
+    "SSD, press Set before OK, reboot (S3.2, S5.1).";
+static const char fix_unknown_no_system[] =
+    "Run `headroom diagnose` again without --no-system so the OS's own records are read, or "
+    "save the whole console output to a file next time (e.g. `run_nvidia_gpu.bat > "
+    "comfyui.log 2>&1`).";
+static const char fix_unknown_windows_manual[] =
+    "The event log could not be read here: open Event Viewer → Windows Logs → Application and "
+    "look for Error events 1000 (Application Error) and 1023 (.NET Runtime) of python.exe at "
+    "the time the run stopped (S2.1), or in PowerShell: Get-WinEvent -FilterHashtable "
+    "@{LogName='Application'; Id=1000,1023} -MaxEvents 20 | Format-List TimeCreated,Id,Message. "
+    "Next time save the whole console output (`run_nvidia_gpu.bat > comfyui.log 2>&1`).";
+static const char fix_unknown_windows[] =
+    "Windows recorded no crash of the run either (Application 1000 / 1023). Save the whole "
+    "console output next time (`run_nvidia_gpu.bat > comfyui.log 2>&1`) and run `headroom "
+    "diagnose` on it.";
+static const char fix_unknown_linux_read[] =
+    "The kernel log and the journal recorded no kill of the run either. Save the whole console "
+    "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
+    "it.";
+
+const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause)
+{
+    if (cause == HR_CAUSE_KILLED && c->windows)
+        return fix_killed_windows;
+    if (cause != HR_CAUSE_UNKNOWN)
+        return hr_cause_fix(cause);
+    if (!c->system_checked)
+        return fix_unknown_no_system;
+    bool all_read = true;
+    for (size_t i = 0; i < c->nsources; i++)
+        all_read &= c->sources[i].ok;
+    if (c->windows)
+        return all_read && c->nsources ? fix_unknown_windows : fix_unknown_windows_manual;
+    return fix_unknown_linux_read;
+}
+
 const char *hr_confidence_name(hr_confidence conf)
 {
     switch (conf) {
@@ -554,7 +593,9 @@ static bool at_boundaries(const hr_diag_rule *r, const seg_view *v, ptrdiff_t b,
 {
     size_t k = strlen(r->phrase);
     unsigned char first = (unsigned char)r->phrase[0], last = (unsigned char)r->phrase[k - 1];
-    unsigned char before = byte_at(v, b - 1);
+    /* a phrase that starts a line starts a word; only one carried in from a folded line
+     * looks at the line before */
+    unsigned char before = b == 0 ? 0 : byte_at(v, b - 1);
     unsigned char after = e < v->len ? (unsigned char)v->text[e] : 0;
     if (r->flags & HR_RF_WORD_BEFORE) {
         if (is_word(before))
@@ -774,7 +815,9 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         }
         return true;
     case HR_RK_BUSY:
-        if (at->input >= 0 && b >= 0) {
+        if (at->input >= 0 && b >= 0 && ci_find(v->text, v->len, "100%|", false)) {
+            c->run_state = 0;   /* a bar that reached its end: that step finished */
+        } else if (at->input >= 0 && b >= 0) {
             c->run_state = 1;
             c->busy_line = at->line;
             clip(c->busy_text, sizeof c->busy_text, v->text, v->len, mb);

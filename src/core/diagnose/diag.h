@@ -152,6 +152,7 @@ typedef struct hr_diag_ctx {
     size_t ninputs;
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
     bool system_checked;             /* system records were looked at */
+    bool windows;                    /* the advice is for Windows (no cgroup / systemd) */
     char system_reason[160];         /* why not, when not */
     int64_t since_seconds;           /* the period the system records cover */
     size_t nsources;
@@ -211,6 +212,9 @@ const char *hr_cause_id(hr_cause cause);
 const char *hr_cause_title(hr_cause cause);
 const char *hr_cause_meaning(hr_cause cause);
 const char *hr_cause_fix(hr_cause cause);
+/* The fix for this report: per OS (no cgroup or systemd advice on Windows), and for unknown,
+ * what to read next (the event log by hand when it could not be read, --no-system left out). */
+const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause);
 const char *hr_confidence_name(hr_confidence conf);
 
 /* A Windows event, values rendered to UTF-8 strings in template order (see winevent.c). */
@@ -223,7 +227,7 @@ typedef struct hr_winevent {
     const char *const *values;
 } hr_winevent;
 
-/* Classify one event: 1000/1001 crashes of python.exe and friends, .NET 1026, 2004
+/* Classify one event: 1000/1001 crashes of python.exe and friends, .NET 1023/1026, 2004
  * Resource-Exhaustion-Detector (low virtual memory, with its top consumers), Application
  * Popup 26. Returns true when it became evidence. */
 bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev);

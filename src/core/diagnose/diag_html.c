@@ -77,7 +77,7 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
     }
     hr_html_section(out, "fix", f ? HR_T("Fix") : HR_T("Next"));
     hr_buf_puts(out, "<p>");
-    hr_html_text(out, hr_tr(hr_cause_fix(cause)));
+    hr_html_text(out, hr_tr(hr_diag_fix(c, cause)));
     hr_buf_puts(out, "</p>\n");
     hr_html_section_end(out);
     if (f) {

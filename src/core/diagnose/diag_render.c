@@ -78,7 +78,7 @@ static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json
     hr_json_str(w, "confidence", hr_confidence_name(f->conf));
     hr_json_str(w, "title", hr_cause_title(f->cause));
     hr_json_str(w, "meaning", f->meaning);
-    hr_json_str(w, "fix", hr_cause_fix(f->cause));
+    hr_json_str(w, "fix", hr_diag_fix(c, f->cause));
     hr_json_u64(w, "count", f->count);
     if (f->victim_pid >= 0) {
         hr_json_begin_object(w, "victim");
@@ -129,7 +129,7 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
     }
     hr_json_str(w, "title", hr_cause_title(cause));
     hr_json_str(w, "meaning", c->norder ? c->order[0]->meaning : hr_cause_meaning(cause));
-    hr_json_str(w, "fix", hr_cause_fix(cause));
+    hr_json_str(w, "fix", hr_diag_fix(c, cause));
     hr_json_begin_array(w, "findings");
     for (size_t i = 0; i < c->norder; i++)
         json_finding(c, c->order[i], w);
@@ -270,12 +270,12 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
         for (size_t i = 0; i < n; i++)
             text_evidence(c, ev[i], out, "    ");
         hr_buf_puts(out, "\n  Fix:\n");
-        wrap(out, "    ", hr_cause_fix(cause));
+        wrap(out, "    ", hr_diag_fix(c, cause));
     } else {
         hr_buf_printf(out, "Cause: %s [unknown]\n", hr_cause_title(cause));
         wrap(out, "  ", hr_cause_meaning(cause));
         hr_buf_puts(out, "\n  Next:\n");
-        wrap(out, "    ", hr_cause_fix(cause));
+        wrap(out, "    ", hr_diag_fix(c, cause));
     }
     if (c->norder > 1) {
         hr_buf_puts(out, "\nAlso found (later in the input):\n");

@@ -3,6 +3,7 @@
  * sources: Windows event log (template order of Application Error 1000, WER 1001,
  * Resource-Exhaustion-Detector 2004). */
 #include "core/diagnose/diag.h"
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <stdio.h>
@@ -64,6 +65,11 @@ static const char m_crash[] =
 static const char m_cxx[] =
     "Windows recorded an unhandled C++ exception in the generation process (0xE06D7363); "
     "std::bad_alloc, a failed allocation, is one of the usual ones.";
+
+static const char m_net1023[] =
+    "Windows recorded that the .NET runtime ended a generation tool's process (event 1023): a "
+    "sudden end like this is what S2.1 describes when memory runs out; the console log says "
+    "more.";
 
 static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app,
                         const char *module, const char *code_text, const char *source)
@@ -131,6 +137,28 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
                           val(ev, base), val(ev, base + 1), used);
         }
         hr_diag_add(c, HR_CAUSE_LOW_VM, HR_CONF_HIGH, source, ev->time, text, NULL);
+        return true;
+    }
+    if (ev->id == 1023 && ci_contains(provider, ".net runtime")) {
+        /* "Application: python.exe ... Description: The process was terminated due to an internal
+         * error in the .NET Runtime": only a generation tool's, and its text may say why */
+        const char *app = "";
+        for (size_t i = 0; i < ev->nvalues && !app[0]; i++)
+            if (generation_process(val(ev, i)) && ci_contains(val(ev, i), ".exe"))
+                app = val(ev, i);
+        if (!app[0])
+            return false;
+        for (size_t i = 0; i < ev->nvalues; i++) {
+            if (ci_contains(val(ev, i), "outofmemory")) {
+                hr_diag_feed_record(c, source, ev->time, val(ev, i), strlen(val(ev, i)));
+                return true;
+            }
+        }
+        char text[300];
+        snprintf(text, sizeof text,
+                 HR_T(".NET Runtime 1023: %.200s was terminated by an internal error of the "
+                      "runtime"), app);
+        hr_diag_add(c, HR_CAUSE_KILLED, HR_CONF_LOW, source, ev->time, text, m_net1023);
         return true;
     }
     if (ev->id == 1026 && ci_contains(provider, ".net runtime")) {

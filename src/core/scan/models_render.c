@@ -153,8 +153,12 @@ static void text(const hr_models_report *r, hr_buf *o)
         total += r->v[i].info.file_bytes;
     char sz[32];
     hr_size_gb(total, sz, sizeof sz);
-    if (r->root[0])
-        hr_buf_printf(o, "%s %s\n", HR_T("ComfyUI:"), r->root);
+    if (r->root[0]) {
+        hr_buf_printf(o, "%s %s", HR_T("ComfyUI:"), r->root);
+        if (r->found_how[0])
+            hr_buf_printf(o, HR_T(" (found: %s)"), r->found_how);
+        hr_buf_puts(o, "\n");
+    }
     hr_buf_printf(o, HR_T("%zu model files, %s"), r->n, sz);
     if (r->errors)
         hr_buf_printf(o, HR_T(" (%zu could not be read)"), r->errors);
@@ -221,6 +225,7 @@ static void json(const hr_models_report *r, hr_json_writer *w)
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", HR_MODELS_SCHEMA);
     hr_json_str(w, "comfyui", r->root[0] ? r->root : NULL);
+    hr_json_str(w, "comfyui_found", r->found_how[0] ? r->found_how : NULL);
     uint64_t total = 0;
     for (size_t i = 0; i < r->n; i++)
         total += r->v[i].info.file_bytes;

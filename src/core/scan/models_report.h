@@ -19,6 +19,7 @@ typedef struct hr_models_entry {
 
 typedef struct hr_models_report {
     char root[1024];           /* the ComfyUI folder, "" when only paths were given */
+    char found_how[32];        /* how it was found when not given ("current folder"), "" */
     hr_models_entry *v;
     size_t n, cap;
     size_t errors;

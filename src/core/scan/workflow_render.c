@@ -38,9 +38,13 @@ static void text(const hr_workflow_report *r, hr_buf *o)
     hr_buf_printf(o, HR_T("%zu nodes run; %zu muted, %zu bypassed, %zu frontend-only; %zu subgraphs"),
                   wf->n_order, wf->n_muted, wf->n_bypassed, wf->n_frontend, wf->n_subgraphs);
     hr_buf_puts(o, "\n");
-    if (r->comfyui)
-        hr_buf_printf(o, "%s %s%s%s\n", HR_T("ComfyUI:"), r->comfyui, r->extra_yaml ? " + " : "",
+    if (r->comfyui) {
+        hr_buf_printf(o, "%s %s%s%s", HR_T("ComfyUI:"), r->comfyui, r->extra_yaml ? " + " : "",
                       r->extra_yaml ? r->extra_yaml : "");
+        if (r->found_how)
+            hr_buf_printf(o, HR_T(" (found: %s)"), r->found_how);
+        hr_buf_puts(o, "\n");
+    }
     hr_size_gb(total_bytes(wf), sz, sizeof sz);
     hr_buf_printf(o, "\n");
     hr_buf_printf(o, HR_T("Models (%zu, %s found on disk):"), wf->n_models, sz);
@@ -151,6 +155,7 @@ static void json(const hr_workflow_report *r, hr_json_writer *w)
     hr_json_str(w, "format", wf->format == HR_WF_FORMAT_UI ? "ui" : "api");
     hr_json_str(w, "comfyui", r->comfyui);
     hr_json_str(w, "extra_model_paths", r->extra_yaml);
+    hr_json_str(w, "comfyui_found", r->found_how);
     hr_json_begin_object(w, "nodes");
     hr_json_u64(w, "total", wf->n_nodes);
     hr_json_u64(w, "run", wf->n_order);

@@ -5,6 +5,8 @@
  * that is reported as "event log unavailable", never as "nothing happened". */
 #include "platform/platform.h"
 
+#include "core/base/i18n.h"
+
 #include <windows.h>
 #include <winevt.h>
 
@@ -26,6 +28,7 @@ typedef struct evt_query {
 static const evt_query queries[] = {
     {L"Application", "Application", "Application Error", 1000},
     {L"Application", "Application", "Windows Error Reporting", 1001},
+    {L"Application", "Application", ".NET Runtime", 1023},
     {L"Application", "Application", ".NET Runtime", 1026},
     {L"System", "System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004},
     {L"System", "System", "Application Popup", 26},
@@ -194,12 +197,14 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
     size_t nq = sizeof queries / sizeof queries[0];
     if ((size_t)failed == nq) {
         hr_diag_note_source(ctx, "event log", false, -1,
-                            "event log unavailable (EvtQuery failed, error %lu)",
+                            HR_T("event log unavailable (EvtQuery failed, error %lu): read it by "
+                                 "hand in Event Viewer → Windows Logs → Application (events 1000, "
+                                 "1023)"),
                             (unsigned long)first_error);
         return HR_EPARTIAL;
     }
     hr_diag_note_source(ctx, "event log", true, total,
-                        "Application 1000/1001/1026, System 2004/26: %lld events%s",
+                        HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"),
                         (long long)total, failed ? " (some queries failed)" : "");
     return failed ? HR_EPARTIAL : 0;
 }
