@@ -20,3 +20,8 @@ if(NOT CMAKE_CROSSCOMPILING)
                          RESOURCE_LOCK system_swap TIMEOUT 1500)
   endforeach()
 endif()
+
+# What apply, rollback and verify say and exit with (issue 10's cases; --yes ones as root).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME apply.cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apply_cli.sh ${HR_BIN})
+endif()

@@ -24,6 +24,8 @@ flock -w 1200 9 || skip "another headroom root test held the lock for 20 minutes
 
 T=$(mktemp -d /tmp/hr-apply-proof.XXXXXX)
 chmod 755 "$T"
+# A copy of the binary: a rebuild during this long run must not change what is tested.
+cp "$H" "$T/headroom.bin" && H=$T/headroom.bin
 MOUNTS=()
 cleanup() {
     tail -n +2 /proc/swaps | awk '{print $1}' | while read -r p; do

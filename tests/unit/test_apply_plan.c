@@ -489,6 +489,48 @@ static void test_verify(void)
     CHECK(hr_verify_json(r, &b) == 0);
     CHECK_CONTAINS(hr_buf_str(&b), "\"verdict\": \"differ\"");
     hr_buf_free(&b);
+
+    /* Issue 10: TempPageFile = 1 is a disagreement, never "configured = in use". */
+    w->open[0].size_bytes = 32768 * HR_MIB;
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
+    w->temp_page_file = HR_TRI_YES;
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    w->temp_page_file = HR_TRI_NO;
+    /* A configured drive that does not exist: no reboot creates it. */
+    w->configured = pfw("E:\\pagefile.sys 32768 32768\0", 29);
+    w->boot_unix = 1000;   /* written after this boot */
+    w->drives_known = true;
+    w->drives_mask = (1u << 2) | (1u << 3);   /* C: D: */
+    hr_verify_windows(w, r);
+    CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
+    hr_buf_init(&b, 0);
+    hr_verify_text(r, &b);
+    CHECK_CONTAINS(hr_buf_str(&b), "no such drive, so no restart will create it (E:)");
+    CHECK(strstr(hr_buf_str(&b), "creates it") == NULL ||
+          strstr(hr_buf_str(&b), "no restart will create it") != NULL);
+    CHECK(strstr(hr_buf_str(&b), "the reboot creates it") == NULL);
+    hr_buf_free(&b);
+    /* Unknown amounts are not "0 B"; a caveat is a note, not a match. */
+    w->configured = pfw("D:\\pagefile.sys 32768 32768\0", 29);
+    w->drives_known = false;
+    w->open_known = false;
+    w->open_count = 0;
+    w->commit_limit_bytes = 64 * HR_GIB;
+    hr_verify_windows(w, r);
+    hr_buf_init(&b, 0);
+    hr_verify_text(r, &b);
+    CHECK(strstr(hr_buf_str(&b), "adds 0 B") == NULL);
+    CHECK(strstr(hr_buf_str(&b), "committed now 0 B") == NULL);
+    CHECK_CONTAINS(hr_buf_str(&b), "note    the open paging files could not be listed");
+    CHECK(strstr(hr_buf_str(&b), "ok      the open paging files") == NULL);
+    hr_buf_free(&b);
+    hr_buf_init(&b, 0);
+    CHECK(hr_verify_json(r, &b) == 0);
+    CHECK_CONTAINS(hr_buf_str(&b), "\"verdict\": \"note\"");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"paging_in_use_bytes\": null");
+    hr_buf_free(&b);
     free(w);
     free(r);
 }

@@ -1,5 +1,6 @@
 #include "core/apply/apply_verify.h"
 
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 
@@ -43,10 +44,26 @@ static void interrupted(hr_verify_result *r, const hr_apply_state *st)
                                                                               : "(none)", cut);
 }
 
+/* A caveat: shown, tagged "note", and no part of the verdict. */
+HR_PRINTF(2, 3)
+static void note(hr_verify_result *r, const char *fmt, ...)
+{
+    if (r->count == HR_VERIFY_MAX_ITEMS)
+        return;
+    hr_verify_item *it = &r->items[r->count++];
+    it->verdict = HR_VERDICT_MATCH;
+    it->note = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->text, sizeof it->text, fmt, ap);
+    va_end(ap);
+}
+
 static void result_init(hr_verify_result *r, hr_os os)
 {
     memset(r, 0, sizeof *r);
     r->os = os;
+    r->paging_total_known = true;
     r->commit_limit_bytes = r->commit_charge_bytes = HR_UNKNOWN;
 }
 
@@ -64,7 +81,7 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
     for (int i = 0; i < in->config_count; i++) {
         const hr_verify_config *c = &in->config[i];
         if (c->noauto) {
-            item(r, HR_VERDICT_MATCH, "%s: noauto in %s, not expected on", c->spec, fst);
+            note(r, "%s: noauto in %s, not expected on", c->spec, fst);
             continue;
         }
         const char *want = c->resolved[0] ? c->resolved : c->spec;
@@ -89,8 +106,10 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
     }
     for (int j = 0; j < in->active_count; j++) {
         const hr_swap_active *a = &in->active[j];
-        if (a->priority != HR_UNKNOWN_I64 && a->size_bytes != HR_UNKNOWN)
+        if (a->size_bytes != HR_UNKNOWN)
             r->paging_total_bytes += a->size_bytes;
+        else
+            r->paging_total_known = false;
         if (used[j])
             continue;
         if (strncmp(a->path, "/dev/zram", 9) == 0) {
@@ -142,6 +161,11 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
         in->state->started_unix >= in->boot_unix)
         pending = true;
     hr_verify_verdict miss = pending ? HR_VERDICT_PENDING_REBOOT : HR_VERDICT_DIFFER;
+    if (in->temp_page_file == HR_TRI_YES)
+        item(r, HR_VERDICT_DIFFER, "%s",
+             HR_T("TempPageFile = 1: Windows could not use the configured paging file at this boot and runs on "
+                  "a temporary one; the configuration is not what is in use (check that its "
+                  "drive exists and has room, then restart)"));
 
     /* What exists now: ExistingPageFiles, and the open files (more precise when known). */
     char now[2 * HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];
@@ -184,6 +208,14 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
         for (int j = 0; j < nn; j++)
             if (strcmp(now[j], p) == 0)
                 k = j;
+        char dl = (char)toupper((unsigned char)e->path[0]);
+        if (k < 0 && in->drives_known && dl >= 'A' && dl <= 'Z' && e->path[1] == ':' &&
+            !(in->drives_mask & (1u << (dl - 'A')))) {
+            item(r, HR_VERDICT_DIFFER, "%s: %s (%c:)", e->path,
+                 HR_T("configured, but this machine has no such drive, so no restart will "
+                      "create it"), dl);
+            continue;
+        }
         if (k < 0) {
             item(r, miss, "%s: configured but not in use%s", e->path,
                  pending ? " yet (the reboot creates it)" : "");
@@ -210,24 +242,36 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
     for (int k = 0; k < in->open_count; k++)
         if (in->open[k].size_bytes != HR_UNKNOWN)
             r->paging_total_bytes += in->open[k].size_bytes;
-    if (!in->open_known)
-        item(r, HR_VERDICT_MATCH, "the open paging files could not be listed; compared with "
-             "ExistingPageFiles only");
+        else
+            r->paging_total_known = false;
+    if (!in->open_known) {
+        r->paging_total_known = false;
+        note(r, "%s", HR_T("the open paging files could not be listed; compared with "
+                           "ExistingPageFiles only"));
+    }
 }
 
 int hr_verify_text(const hr_verify_result *r, hr_buf *out)
 {
     static const char *tag[] = {"ok     ", "reboot ", "DIFFER "};
+    static const char *note_tag = "note   ";
     static const char *verdict[] = {
         "configured = in use", "a change waits for a reboot", "configured and in use disagree"};
     int e = hr_buf_printf(out, "verify: %s\n", verdict[r->verdict]);
     for (int i = 0; i < r->count && e == 0; i++)
-        e = hr_buf_printf(out, "  %s %s\n", tag[r->items[i].verdict], r->items[i].text);
+        e = hr_buf_printf(out, "  %s %s\n", r->items[i].note ? note_tag : tag[r->items[i].verdict],
+                          r->items[i].text);
     if (e == 0 && r->commit_limit_bytes != HR_UNKNOWN) {
         char a[32], b[32], c[32];
         hr_size_format(r->commit_limit_bytes, a, sizeof a);
-        hr_size_format(r->commit_charge_bytes == HR_UNKNOWN ? 0 : r->commit_charge_bytes, b, sizeof b);
-        hr_size_format(r->paging_total_bytes, c, sizeof c);
+        if (r->commit_charge_bytes == HR_UNKNOWN)
+            hr_strlcpy(b, "not known", sizeof b);
+        else
+            hr_size_format(r->commit_charge_bytes, b, sizeof b);
+        if (r->paging_total_known)
+            hr_size_format(r->paging_total_bytes, c, sizeof c);
+        else
+            hr_strlcpy(c, "an amount not known", sizeof c);
         e = hr_buf_printf(out, "commit limit %s (committed now %s; paging in use adds %s). "
                           "Whether that is enough for your workflows is 'headroom check''s "
                           "question.\n", a, b, c);
@@ -248,7 +292,7 @@ int hr_verify_json(const hr_verify_result *r, hr_buf *out)
     hr_json_begin_array(&w, "items");
     for (int i = 0; i < r->count; i++) {
         hr_json_begin_object(&w, NULL);
-        hr_json_str(&w, "verdict", names[r->items[i].verdict]);
+        hr_json_str(&w, "verdict", r->items[i].note ? "note" : names[r->items[i].verdict]);
         hr_json_str(&w, "text", r->items[i].text);
         hr_json_end_object(&w);
     }
@@ -261,7 +305,10 @@ int hr_verify_json(const hr_verify_result *r, hr_buf *out)
         hr_json_null(&w, "commit_charge_bytes");
     else
         hr_json_u64(&w, "commit_charge_bytes", r->commit_charge_bytes);
-    hr_json_u64(&w, "paging_in_use_bytes", r->paging_total_bytes);
+    if (r->paging_total_known)
+        hr_json_u64(&w, "paging_in_use_bytes", r->paging_total_bytes);
+    else
+        hr_json_null(&w, "paging_in_use_bytes");
     hr_json_end_object(&w);
     return hr_json_finish(&w);
 }

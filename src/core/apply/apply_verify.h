@@ -28,6 +28,7 @@ typedef enum hr_verify_verdict {
 
 typedef struct hr_verify_item {
     hr_verify_verdict verdict;
+    bool note;                 /* a caveat: neither agreement nor disagreement ("note") */
     char text[600];
 } hr_verify_item;
 
@@ -39,6 +40,7 @@ typedef struct hr_verify_result {
     uint64_t commit_limit_bytes;   /* HR_UNKNOWN if not read */
     uint64_t commit_charge_bytes;
     uint64_t paging_total_bytes;
+    bool paging_total_known;   /* false: the sizes in use could not all be read */
 } hr_verify_result;
 
 /* A configured swap area (an fstab line), its spec resolved to a path by the platform. */
@@ -74,6 +76,9 @@ typedef struct hr_verify_win_in {
     int open_count;                    /* EnumPageFilesW */
     hr_verify_open_file open[HR_PFW_MAX_ENTRIES];
     bool open_known;
+    hr_tri temp_page_file;             /* TempPageFile = 1: Windows booted on a temporary file */
+    bool drives_known;                 /* drives_mask is set (GetLogicalDrives: bit 0 = A:) */
+    uint32_t drives_mask;
     int64_t boot_unix;                 /* when this boot began; HR_UNKNOWN_I64 if unknown */
     const hr_apply_state *state;
     uint64_t commit_limit_bytes, commit_charge_bytes;

@@ -90,9 +90,9 @@ static bool ends_with_colon(const char *name)
 static void tiers(out *o, const hr_snapshot *s)
 {
     char a[32], b[32], c[32];
-    pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), "TIER", "TOTAL", "USED", "AVAILABLE", reset(o));
+    pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), HR_T("TIER"), HR_T("TOTAL"), HR_T("USED"), HR_T("AVAILABLE"), reset(o));
     if (s->gpus.count == 0) {
-        pf(o, "%-22s %12s %12s %12s  %s\n", "1 GPU memory (VRAM)", "-", "-", "-",
+        pf(o, "%-22s %12s %12s %12s  %s\n", HR_T("1 GPU memory (VRAM)"), "-", "-", "-",
            !s->gpus.s.ok && s->gpus.s.why[0] ? HR_T("unknown (see GPUS)")
            : s->gpus.notes[0]                 ? s->gpus.notes
                                               : HR_T("no GPU found"));
@@ -103,11 +103,11 @@ static void tiers(out *o, const hr_snapshot *s)
                                  g->vram_used_bytes <= g->vram_total_bytes
                              ? g->vram_total_bytes - g->vram_used_bytes
                              : HR_UNKNOWN;
-        pf(o, "%-22s %12s %12s %12s  %s (%s)\n", i == 0 ? "1 GPU memory (VRAM)" : "",
+        pf(o, "%-22s %12s %12s %12s  %s (%s)\n", i == 0 ? HR_T("1 GPU memory (VRAM)") : "",
            sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b),
            sz(avail, c, sizeof c), g->name, g->source);
     }
-    pf(o, "%-22s %12s %12s %12s  %s\n", "2 RAM", sz(s->ram.total_bytes, a, sizeof a),
+    pf(o, "%-22s %12s %12s %12s  %s\n", HR_T("2 RAM"), sz(s->ram.total_bytes, a, sizeof a),
        sz(s->ram.used_bytes, b, sizeof b), sz(s->ram.available_bytes, c, sizeof c),
        s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
     uint64_t tot = 0, used = 0;
@@ -120,7 +120,7 @@ static void tiers(out *o, const hr_snapshot *s)
         tot += s->paging[i].size_bytes;
         used += s->paging[i].used_bytes;
     }
-    const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : "3 Swap";
+    const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : HR_T("3 Swap");
     pf(o, "%-22s %12s %12s %12s  %s\n", label, known ? sz(tot, a, sizeof a) : HR_T("unknown"),
        known ? sz(used, b, sizeof b) : HR_T("unknown"), known ? sz(tot - used, c, sizeof c) : HR_T("unknown"),
        s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
@@ -133,8 +133,8 @@ static void commit(out *o, const hr_snapshot *s)
     heading(o, HR_T("COMMIT (what programs have asked for vs what RAM + paging can back)"), c->s.source);
     unknown_line(o, &c->s);
     bool lx = s->platform.os == HR_OS_LINUX;
-    pf(o, "  charge   %-12s %s\n", sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
-    pf(o, "  limit    %-12s %s\n", sz(c->limit_bytes, a, sizeof a), lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
+    pf(o, HR_T("  charge   %-12s %s\n"), sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
+    pf(o, HR_T("  limit    %-12s %s\n"), sz(c->limit_bytes, a, sizeof a), lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
     if (c->peak_bytes != HR_UNKNOWN && c->peak_bytes != 0)
         pf(o, HR_T("  peak     %-12s (highest since boot)\n"), sz(c->peak_bytes, a, sizeof a));
     else if (!lx)
@@ -177,7 +177,7 @@ static void paging(out *o, const hr_snapshot *s)
 {
     char a[32], b[32], c[32];
     bool win = s->platform.os == HR_OS_WINDOWS;
-    heading(o, win ? "PAGING FILES IN USE" : "SWAP AREAS", s->paging_s.source);
+    heading(o, win ? HR_T("PAGING FILES IN USE") : HR_T("SWAP AREAS"), s->paging_s.source);
     unknown_line(o, &s->paging_s);
     if (s->paging_s.ok && s->paging_count == 0)
         pf(o, HR_T("  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n"),
@@ -189,7 +189,7 @@ static void paging(out *o, const hr_snapshot *s)
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, ", peak %s", sz(p->peak_bytes, c, sizeof c));
         if (p->priority != HR_UNKNOWN_I64)
-            pf(o, ", priority %lld", (long long)p->priority);
+            pf(o, HR_T(", priority %lld"), (long long)p->priority);
         pf(o, "\n");
         if (p->kind == HR_PAGING_ZRAM) {
             pf(o, HR_T("    compressed RAM, not a disk backstop (S5.3)\n"));
@@ -231,7 +231,7 @@ static void paging(out *o, const hr_snapshot *s)
             if (e->mode == HR_PAGING_MODE_CUSTOM)
                 pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
-                pf(o, ", priority %lld", (long long)e->priority);
+                pf(o, HR_T(", priority %lld"), (long long)e->priority);
             pf(o, "\n");
         }
         if (pc->temp_page_file == HR_TRI_YES)
@@ -252,7 +252,7 @@ static void volumes(out *o, const hr_snapshot *s)
 {
     char a[32], b[32];
     bool win = s->platform.os == HR_OS_WINDOWS;
-    heading(o, win ? "DRIVES" : "FILE SYSTEMS FOR A SWAP FILE", s->volumes_s.source);
+    heading(o, win ? HR_T("DRIVES") : HR_T("FILE SYSTEMS FOR A SWAP FILE"), s->volumes_s.source);
     unknown_line(o, &s->volumes_s);
     for (int i = 0; i < s->volume_count; i++) {
         const hr_volume *v = &s->volumes[i];
@@ -271,7 +271,7 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? HR_T(", holds paging") : "");
         pf(o, "               %s", d->name[0] ? d->name : HR_T("device unknown"));
         if (d->disk[0] && strcmp(d->disk, d->name))
-            pf(o, " on %s", d->disk);
+            pf(o, HR_T(" on %s"), d->disk);
         pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
         device_facts(o, d);
         pf(o, "\n");
@@ -382,7 +382,7 @@ static void gpus(out *o, const hr_snapshot *s)
 static void power(out *o, const hr_snapshot *s)
 {
     const hr_power *p = &s->power;
-    heading(o, "POWER", p->s.source);
+    heading(o, HR_T("POWER"), p->s.source);
     unknown_line(o, &p->s);
     if (p->on_battery == HR_TRI_YES)
         pf(o, HR_T("  %son battery%s"), warn(o), reset(o));
@@ -406,7 +406,7 @@ static void notes(out *o, const hr_snapshot *s)
 {
     if (s->note_count == 0)
         return;
-    heading(o, "NOTES", NULL);
+    heading(o, HR_T("NOTES"), NULL);
     for (int i = 0; i < s->note_count; i++)
         pf(o, "  %s%s%s (%s)\n", warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
 }

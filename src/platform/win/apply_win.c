@@ -682,6 +682,13 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
         in->commit_charge_bytes = (uint64_t)pi.CommitTotal * page;
     }
     in->boot_unix = (int64_t)time(NULL) - (int64_t)(GetTickCount64() / 1000);
+    DWORD tmp = 0, tsz = sizeof tmp;
+    LSTATUS ts = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
+                              &tmp, &tsz);
+    in->temp_page_file = ts == ERROR_SUCCESS ? (tmp ? HR_TRI_YES : HR_TRI_NO)
+                         : ts == ERROR_FILE_NOT_FOUND ? HR_TRI_NO : HR_TRI_UNKNOWN;
+    in->drives_mask = (uint32_t)GetLogicalDrives();
+    in->drives_known = in->drives_mask != 0;
     enum_ctx ec = {in, page};
     in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
     if (r == 0)

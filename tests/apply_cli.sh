@@ -1,0 +1,49 @@
+#!/bin/bash
+# apply / rollback / verify from the command line: what each says and its exit status, for
+# the cases of issue 10 that need no swap change. The --yes cases need root (skipped without).
+# usage: apply_cli.sh HEADROOM
+set -u
+H=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+FAILS=0; CHECKS=0
+ok()  { CHECKS=$((CHECKS+1)); echo "ok: $*"; }
+bad() { CHECKS=$((CHECKS+1)); FAILS=$((FAILS+1)); echo "FAIL: $*"; }
+expect_rc() { [ "$2" = "$1" ] && ok "$3 (rc $2)" || bad "$3: rc $2, want $1"; }
+
+# verify: a missing input is 66, never "ok, no swap configured".
+"$H" verify --fstab "$T/nonexistent" --state-dir "$T/state" >"$T/o" 2>&1; expect_rc 66 $? "verify --fstab on a missing file"
+grep -q "no swap configured" "$T/o" && bad "verify: says ok on a missing fstab" || ok "verify: no 'ok' for a missing fstab"
+# A garbage fstab: 65 with the line number.
+printf '# fine\nthis is not an fstab line at all really no\n' > "$T/garbage"
+"$H" verify --fstab "$T/garbage" --state-dir "$T/state" >"$T/o" 2>&1; expect_rc 65 $? "verify on a garbage fstab"
+grep -q "line 2" "$T/o" && ok "verify: names the line" || bad "verify: $(cat "$T/o")"
+# A missing state directory is not an error for verify (nothing recorded).
+printf '# empty\n' > "$T/fstab"
+"$H" verify --fstab "$T/fstab" --state-dir "$T/nostate" --json >"$T/o" 2>&1
+grep -q '"schema": "headroom.verify/1"' "$T/o" && ok "verify: JSON without a state directory" || bad "verify: $(cat "$T/o")"
+# Option tables: unknown options are usage errors, --help works.
+"$H" apply --bogus >/dev/null 2>&1; expect_rc 64 $? "apply: unknown option"
+"$H" rollback --help >"$T/o" 2>&1; expect_rc 0 $? "rollback --help"
+grep -q -- "--state-dir" "$T/o" && ok "rollback --help lists its options" || bad "rollback --help: $(cat "$T/o")"
+"$H" apply --size 1G --priority 40000 >/dev/null 2>&1; expect_rc 64 $? "apply: --priority out of range"
+
+if [ "$(id -u)" = 0 ]; then
+    # --state-dir whose parent is missing: says so, 66, never "recorded".
+    "$H" apply --size 1G --target "$T" --fstab "$T/fstab" --state-dir "$T/no/such/dir" --yes >"$T/o" 2>&1
+    expect_rc 66 $? "apply --state-dir with a missing parent"
+    grep -q "does not exist" "$T/o" && ok "apply: says the parent does not exist" || bad "apply: $(cat "$T/o")"
+    grep -q "recorded" "$T/o" && bad "apply: claims steps were recorded: $(cat "$T/o")" || ok "apply: claims nothing was recorded"
+    [ ! -e "$T/no" ] && ok "apply: created nothing" || bad "apply: created $T/no"
+    # rollback with nothing to undo does not say "Restored".
+    "$H" rollback --fstab "$T/fstab" --state-dir "$T/nostate" --yes >"$T/o" 2>&1; expect_rc 0 $? "rollback with nothing to undo"
+    grep -q "Restored" "$T/o" && bad "rollback: says Restored with nothing to undo" || ok "rollback: no 'Restored' with nothing to undo"
+    grep -q "Nothing to roll back" "$T/o" && ok "rollback: says there is nothing" || bad "rollback: $(cat "$T/o")"
+    # A missing target directory is 66.
+    "$H" apply --size 1G --target "$T/missing/x.swap" --fstab "$T/fstab" --state-dir "$T/state" --yes >"$T/o" 2>&1
+    expect_rc 66 $? "apply: missing target directory"
+else
+    echo "skip: the --yes cases need root"
+fi
+echo "$CHECKS checks: $((CHECKS-FAILS)) passed, $FAILS failed"
+[ $FAILS = 0 ]
