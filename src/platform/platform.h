@@ -142,6 +142,47 @@ int64_t hr_platform_wall_ms(void);
  * ending headroom. hr_platform_sleep_ms returns early when it is set. */
 void hr_platform_catch_stop(volatile int *flag);
 void hr_platform_sleep_ms(int64_t ms);
+/* ---- run: a child with pipes, in its own memory cgroup (Linux) or job object (Windows) ---- */
+typedef struct hr_child hr_child;
+
+typedef struct hr_child_opts {
+    char *const *argv;          /* the command; argv[0] looked up in PATH */
+    bool own_cgroup;            /* Linux: a memory cgroup of its own (best effort); Windows: a job */
+    uint64_t limit_bytes;       /* 0: none; else memory limit of that cgroup / job, no swap */
+} hr_child_opts;
+
+typedef struct hr_child_exit {
+    bool exited;                /* normal exit: code; else killed by signal */
+    int code;
+    int signal;                 /* Linux; 0 on Windows */
+    int64_t oom_kill;           /* the child's cgroup's oom_kill count, -1 without a cgroup */
+    int64_t peak;               /* memory.peak / max_usage_in_bytes / the job's peak; -1 */
+    int64_t start_wall_ms, end_wall_ms;
+} hr_child_exit;
+
+/* Start the child; its stdout and stderr come back through pipes. cgroup_note gets why the
+ * child has no cgroup of its own (or "" when it has). */
+int hr_child_start(const hr_child_opts *o, hr_child **out, char *cgroup_note, size_t note_n,
+                   hr_error *err);
+int64_t hr_child_pid(const hr_child *c);
+/* The child's cgroup directory (for the sampler), or NULL; Windows: the job (a HANDLE). */
+const char *hr_child_cgroup(const hr_child *c);
+void *hr_child_job(const hr_child *c);
+/* Wait up to timeout_ms for output and pass every chunk, as read, to out(ctx, 1|2, ...).
+ * Forwards a termination headroom received (see hr_child_forward). Returns 1 when the child
+ * has ended and its output is drained, 0 on timeout, < 0 on error. */
+typedef void (*hr_child_out_fn)(void *ctx, int stream, const char *data, size_t n);
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_child_out_fn out, void *ctx);
+/* Catch Ctrl-C and termination for the child: a signal the terminal sent to the whole group
+ * reaches the child by itself; one sent to headroom alone is passed on. */
+void hr_child_catch_signals(hr_child *c);
+/* How it ended (after hr_child_pump returned 1). */
+void hr_child_result(hr_child *c, hr_child_exit *e);
+/* Close pipes, remove the cgroup (the child's processes are gone). */
+void hr_child_close(hr_child *c);
+/* Write bytes unchanged to headroom's stdout (1) or stderr (2): all of them, or false. */
+bool hr_platform_write_stream(int stream, const void *data, size_t n);
+
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
 /* ---- model files and folders (headroom models / workflow) ----

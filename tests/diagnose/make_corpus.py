@@ -1010,6 +1010,20 @@ Current thread 0x00003a2c (most recent call first):
 """.replace('@@  File', '  File').replace("Windows fatal exception: access violation", "@@Windows fatal exception: access violation"))
 src("win-crash-dump-access-violation", "Python faulthandler's crash report; issue 11 (access violations without a memory cause)")
 
+# --- 8-bit Windows code pages, decoded whole (core/base/codepage.h)
+add("simplesdxl-virtual-memory-too-small-gbk", "low-virtual-memory", """D:\\AI绘画\\SimpleSDXL>run_SimpleSDXL.bat
+Checking ...
+@@系统虚拟内存总容量过小，会影响模型的加载与计算效率，请扩充系统虚拟内存总容量大于40G。
+All done.
+请按任意键继续. . .
+""", enc="gbk", eol="\r\n")
+src("simplesdxl-virtual-memory-too-small-gbk", "https://github.com/metercai/SimpleSDXL/issues/59 (as a Chinese console writes it, GBK)")
+
+add("comfy-win-1455-german-cp1252", "host-oom", comfy_win() + """Requested to load Flux
+@@OSError: [WinError 1455] Die Auslagerungsdatei ist zu klein, um diesen Vorgang durchzuführen. Fehler beim Laden von "E:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\lib\\cudnn_adv64_9.dll" oder einer seiner Abhängigkeiten.
+""", enc="cp1252", eol="\r\n")
+src("comfy-win-1455-german-cp1252", "Windows' German text of error 1455, as a Western console (CP1252) writes it; issue 11 (CP1252)")
+
 with open(os.path.join(OUT, "SOURCES"), "w", encoding="utf-8") as f:
     f.write("# case  public source it is modelled on (read and checked; no log copied)\n")
     for k in sorted(sources):

@@ -3,8 +3,11 @@
  * lines parsed back as JSON. */
 #include "core/base/json_parse.h"
 #include "core/base/size.h"
+#include "core/watch/verdict.h"
 #include "core/watch/watch.h"
 #include "test.h"
+
+#include <stdlib.h>
 
 #define MB ((int64_t)HR_MIB)
 #define GB ((int64_t)HR_GIB)
@@ -307,6 +310,95 @@ static void test_recording_lines(void)
     hr_buf_free(&b);
 }
 
+/* run's verdict: hard evidence first, a plain SIGKILL is not an OOM kill, the log's finding
+ * wins over the exit code, and the OS's records count only when they name the child. */
+static void test_verdict(void)
+{
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    hr_diag_ctx *log = malloc(sizeof *log), *sys = malloc(sizeof *sys);
+    hr_run_verdict *v = malloc(sizeof *v);
+    hr_error err = {0};
+    CHECK(log && sys && v && hr_diag_init(log, &err) == 0 && hr_diag_init(sys, &err) == 0);
+    if (!log || !sys || !v)
+        return;
+    hr_diag_finish(log);
+    hr_diag_finish(sys);
+
+    hr_run_end end = {.exited = false, .signal = 9, .pid = 668, .oom_kill = 1, .cg_peak = -1};
+    hr_run_verdict_make(log, sys, &end, &w, v);
+    CHECK_STR(v->cause, "killed");
+    CHECK(v->conf == HR_CONF_HIGH);
+    CHECK(!v->kernel_record);
+
+    end.oom_kill = 0;
+    hr_run_verdict_make(log, sys, &end, &w, v);
+    CHECK_STR(v->cause, "signal");
+
+    /* a kernel record about another process is not about this child */
+    static const char other[] = "Memory cgroup out of memory: Killed process 4242 (python3) "
+                                "total-vm:216400kB, anon-rss:204144kB";
+    hr_diag_reset(sys);
+    hr_diag_feed_record(sys, "/dev/kmsg", 0, other, sizeof other - 1);
+    hr_diag_finish(sys);
+    end.oom_kill = -1;
+    hr_run_verdict_make(log, sys, &end, &w, v);
+    CHECK_STR(v->cause, "signal");
+    static const char mine[] = "Memory cgroup out of memory: Killed process 668 (python3) "
+                               "total-vm:216400kB, anon-rss:204144kB";
+    hr_diag_feed_record(sys, "/dev/kmsg", 0, mine, sizeof mine - 1);
+    hr_diag_finish(sys);
+    hr_run_verdict_make(log, sys, &end, &w, v);
+    CHECK_STR(v->cause, "killed");
+    CHECK(v->kernel_record);
+    bool named = false;
+    for (size_t i = 0; i < v->nev; i++) {
+        CHECK(strstr(v->ev[i].text, "4242") == NULL);
+        named |= strstr(v->ev[i].text, "process 668 ") != NULL;
+    }
+    CHECK(named);
+
+    /* a CUDA OOM traceback in the output: gpu-oom, whatever the exit code */
+    static const char cuda[] = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                               "2.50 GiB. GPU 0 has a total capacity of 11.72 GiB";
+    hr_diag_reset(log);
+    hr_diag_begin_input(log, "output");
+    hr_diag_feed(log, cuda, sizeof cuda - 1, 1, 0);
+    hr_diag_end_input(log, "utf-8", sizeof cuda - 1, 1, 0);
+    hr_diag_finish(log);
+    hr_run_end ex0 = {.exited = true, .code = 0, .pid = 1, .oom_kill = 0, .cg_peak = -1};
+    hr_run_verdict_make(log, NULL, &ex0, &w, v);
+    CHECK_STR(v->cause, "gpu-oom");
+    CHECK(v->nev >= 1 && strstr(v->ev[0].text, "CUDA out of memory") != NULL);
+    CHECK_STR(v->ev[0].source, "output:1");
+
+    hr_diag_reset(log);
+    hr_diag_finish(log);
+    hr_run_verdict_make(log, NULL, &ex0, &w, v);
+    CHECK_STR(v->cause, "ok");
+    ex0.code = 2;
+    hr_run_verdict_make(log, NULL, &ex0, &w, v);
+    CHECK_STR(v->cause, "exited");
+
+    /* the verdict line parses and carries the contract's keys */
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    hr_rec_verdict_line(&b, 0, 10, 20, v, &w);
+    hr_json_doc *doc = NULL;
+    CHECK(hr_json_parse(hr_buf_str(&b), b.len, NULL, &doc, &err) == 0);
+    const hr_json_value *root = hr_json_root(doc);
+    CHECK_STR(hr_json_string(hr_json_get(root, "type"), NULL), "verdict");
+    CHECK(hr_json_is(hr_json_get(root, "evidence"), HR_JSON_ARRAY));
+    CHECK(hr_json_is(hr_json_get(root, "peaks"), HR_JSON_OBJECT));
+    hr_json_free(doc);
+    hr_buf_free(&b);
+    hr_diag_free(log);
+    hr_diag_free(sys);
+    free(log);
+    free(sys);
+    free(v);
+}
+
 int main(void)
 {
     test_idle();
@@ -317,5 +409,6 @@ int main(void)
     test_rearm();
     test_counter_reset();
     test_recording_lines();
+    test_verdict();
     return TEST_DONE();
 }

@@ -1,6 +1,6 @@
 #include "core/base/textdec.h"
 
-#include "core/base/gbk_min.h"
+#include "core/base/codepage.h"
 #include "core/base/utf8.h"
 
 #include <string.h>
@@ -30,7 +30,10 @@ const char *hr_textdec_encoding_name(const hr_textdec *d)
     switch (d->enc) {
     case HR_TEXT_UTF16LE: return "utf-16le";
     case HR_TEXT_UTF16BE: return "utf-16be";
-    default: return d->gbk_segments ? "utf-8+gbk" : "utf-8";
+    default:
+        if (d->gbk_segments && d->cp1252_segments)
+            return "utf-8+gbk+cp1252";
+        return d->gbk_segments ? "utf-8+gbk" : d->cp1252_segments ? "utf-8+cp1252" : "utf-8";
     }
 }
 
@@ -66,15 +69,54 @@ static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n, size_
             i++;
         } else if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] <= 0xfe &&
                    s[i + 1] != 0x7f) {
-            o += hr_utf8_encode(hr_gbk_min_lookup(c, s[i + 1]), d->conv + o);
+            o += hr_utf8_encode(hr_gbk_lookup(c, s[i + 1]), d->conv + o);
             i += 2;
         } else {
-            o += hr_utf8_encode(0xFFFD, d->conv + o);
-            (*bad)++;
+            o += hr_utf8_encode(c == 0x80 ? 0x20AC : 0xFFFD, d->conv + o);   /* CP936's euro */
+            *bad += c != 0x80;
             i++;
         }
     }
     return o;
+}
+
+/* CP1252 → UTF-8 into d->conv. */
+static size_t cp1252_convert(hr_textdec *d, const unsigned char *s, size_t n, size_t *bad)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = hr_cp1252_lookup(s[i]);
+        *bad += cp == 0xFFFD;
+        o += hr_utf8_encode(cp, d->conv + o);
+    }
+    return o;
+}
+
+/* Which 8-bit code page a line that is not UTF-8 is in. Chinese text in GBK is runs of byte
+ * pairs that are both high (GB2312's rows and cells are 0xA1..0xFE); Western text in CP1252
+ * is single high bytes between ASCII letters. */
+static bool looks_gbk(const unsigned char *s, size_t n)
+{
+    size_t cjk = 0, other = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] != 0x7f &&
+            s[i + 1] != 0xff && hr_gbk_lookup(c, s[i + 1]) != 0xFFFD) {
+            if (s[i + 1] >= 0x80)
+                cjk++;
+            else
+                other++;
+            i += 2;
+        } else {
+            other++;
+            i++;
+        }
+    }
+    return cjk > other;
 }
 
 static void emit(hr_textdec *d, unsigned flags)
@@ -98,13 +140,19 @@ static void emit(hr_textdec *d, unsigned flags)
         /* A window of a long line may cut a character at either end: a few bad bytes there
          * do not make it GBK. */
         if (bad > ((flags & HR_SEG_CUT) ? 6u : 0u)) {
-            size_t notgbk = 0;
-            n = gbk_convert(d, s, n, &notgbk);
-            d->seg_bad += notgbk;
-            d->bad += notgbk;
+            size_t notdecoded = 0;
+            if (looks_gbk(s, n)) {
+                n = gbk_convert(d, s, n, &notdecoded);
+                flags |= HR_SEG_GBK;
+                d->gbk_segments++;
+            } else {
+                n = cp1252_convert(d, s, n, &notdecoded);
+                flags |= HR_SEG_CP1252;
+                d->cp1252_segments++;
+            }
+            d->seg_bad += notdecoded;
+            d->bad += notdecoded;
             out = d->conv;
-            flags |= HR_SEG_GBK;
-            d->gbk_segments++;
         }
     }
     /* Binary data: control bytes and undecodable bytes make up more than 1 in 16. */

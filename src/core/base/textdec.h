@@ -3,8 +3,9 @@
  * Turns the bytes of a log, fed in chunks of any size, into clean UTF-8 text segments for
  * the diagnosis, in bounded memory whatever the input's size:
  *   - encoding: UTF-16LE/BE (BOM, or the pattern of NUL bytes PowerShell's `>` leaves),
- *     UTF-8 (BOM or not), and per line GBK (Chinese Windows consoles) when a line is not
- *     valid UTF-8 — only the characters gbk_min.c knows decode, the rest become U+FFFD;
+ *     UTF-8 (BOM or not), and per line GBK / CP936 (Chinese Windows consoles) or CP1252
+ *     (Western Windows) when a line is not valid UTF-8 (core/base/codepage.h: whole tables,
+ *     generated at build time);
  *   - ANSI escape sequences (colours, cursor moves, OSC titles) removed, other control bytes
  *     and NULs dropped;
  *   - segments end at \n, \r\n and a lone \r (tqdm redraws its bar with \r), so a progress
@@ -35,6 +36,7 @@ typedef enum hr_text_encoding {
 #define HR_SEG_CR 1u       /* ended by a lone \r: a redrawn progress line */
 #define HR_SEG_CUT 2u      /* a window of an over-long line */
 #define HR_SEG_GBK 4u      /* decoded from GBK */
+#define HR_SEG_CP1252 16u   /* decoded from CP1252 */
 #define HR_SEG_JUNK 8u      /* not text: more than 1 byte in 16 was a control byte or did not
                                decode (binary data); the diagnosis ignores such a segment */
 
@@ -68,6 +70,7 @@ typedef struct hr_textdec {
     uint64_t segments;               /* segments handed on */
     uint64_t long_lines;             /* lines cut into windows */
     uint64_t gbk_segments;           /* segments decoded from GBK */
+    uint64_t cp1252_segments;        /* segments decoded from CP1252 */
     uint64_t dropped;                /* control bytes / NULs dropped */
     uint64_t bad;                    /* bytes that are not text: control bytes other than NUL
                                         padding, and bytes that did not decode */
@@ -90,7 +93,8 @@ uint64_t hr_textdec_lines(const hr_textdec *d);
  * aside) or did not decode. A console log, whatever its encoding, has almost none. */
 bool hr_textdec_not_text(const hr_textdec *d);
 
-/* "utf-8", "utf-16le", "utf-16be"; with gbk lines seen, "utf-8+gbk". */
+/* "utf-8", "utf-16le", "utf-16be"; with 8-bit lines seen, "utf-8+gbk", "utf-8+cp1252" or
+ * "utf-8+gbk+cp1252". */
 const char *hr_textdec_encoding_name(const hr_textdec *d);
 
 #endif

@@ -4,6 +4,7 @@
 #include "core/base/i18n.h"
 
 #include "core/base/size.h"
+#include "core/base/utf8.h"
 #include "core/model/commit_ceiling.h"
 
 #include <stdarg.h>
@@ -87,12 +88,40 @@ static bool ends_with_colon(const char *name)
     return n > 0 && name[n - 1] == ':';
 }
 
+/* A cell padded to a width in terminal columns (a Chinese character takes two). */
+static void pad(out *o, const char *s, size_t width, bool right)
+{
+    size_t w = hr_utf8_width(s);
+    if (right)
+        for (size_t i = w; i < width; i++)
+            pf(o, " ");
+    pf(o, "%s", s);
+    if (!right)
+        for (size_t i = w; i < width; i++)
+            pf(o, " ");
+}
+
+/* The tier table's columns: name, total, used, available. */
+static void cols(out *o, const char *name, const char *a, const char *b, const char *c)
+{
+    pad(o, name, 22, false);
+    pf(o, " ");
+    pad(o, a, 12, true);
+    pf(o, " ");
+    pad(o, b, 12, true);
+    pf(o, " ");
+    pad(o, c, 12, true);
+}
+
 static void tiers(out *o, const hr_snapshot *s)
 {
     char a[32], b[32], c[32];
-    pf(o, "\n%s%-22s %12s %12s %12s%s\n", bold(o), HR_T("TIER"), HR_T("TOTAL"), HR_T("USED"), HR_T("AVAILABLE"), reset(o));
+    pf(o, "\n%s", bold(o));
+    cols(o, HR_T("TIER"), HR_T("TOTAL"), HR_T("USED"), HR_T("AVAILABLE"));
+    pf(o, "%s\n", reset(o));
     if (s->gpus.count == 0) {
-        pf(o, "%-22s %12s %12s %12s  %s\n", HR_T("1 GPU memory (VRAM)"), "-", "-", "-",
+        cols(o, HR_T("1 GPU memory (VRAM)"), "-", "-", "-");
+        pf(o, "  %s\n",
            !s->gpus.s.ok && s->gpus.s.why[0] ? HR_T("unknown (see GPUS)")
            : s->gpus.notes[0]                 ? s->gpus.notes
                                               : HR_T("no GPU found"));
@@ -103,13 +132,13 @@ static void tiers(out *o, const hr_snapshot *s)
                                  g->vram_used_bytes <= g->vram_total_bytes
                              ? g->vram_total_bytes - g->vram_used_bytes
                              : HR_UNKNOWN;
-        pf(o, "%-22s %12s %12s %12s  %s (%s)\n", i == 0 ? HR_T("1 GPU memory (VRAM)") : "",
-           sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b),
-           sz(avail, c, sizeof c), g->name, g->source);
+        cols(o, i == 0 ? HR_T("1 GPU memory (VRAM)") : "", sz(g->vram_total_bytes, a, sizeof a),
+             sz(g->vram_used_bytes, b, sizeof b), sz(avail, c, sizeof c));
+        pf(o, "  %s (%s)\n", g->name, g->source);
     }
-    pf(o, "%-22s %12s %12s %12s  %s\n", HR_T("2 RAM"), sz(s->ram.total_bytes, a, sizeof a),
-       sz(s->ram.used_bytes, b, sizeof b), sz(s->ram.available_bytes, c, sizeof c),
-       s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
+    cols(o, HR_T("2 RAM"), sz(s->ram.total_bytes, a, sizeof a), sz(s->ram.used_bytes, b, sizeof b),
+         sz(s->ram.available_bytes, c, sizeof c));
+    pf(o, "  %s\n", s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
     uint64_t tot = 0, used = 0;
     bool known = s->paging_s.ok;
     for (int i = 0; i < s->paging_count; i++) {
@@ -121,9 +150,9 @@ static void tiers(out *o, const hr_snapshot *s)
         used += s->paging[i].used_bytes;
     }
     const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : HR_T("3 Swap");
-    pf(o, "%-22s %12s %12s %12s  %s\n", label, known ? sz(tot, a, sizeof a) : HR_T("unknown"),
-       known ? sz(used, b, sizeof b) : HR_T("unknown"), known ? sz(tot - used, c, sizeof c) : HR_T("unknown"),
-       s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
+    cols(o, label, known ? sz(tot, a, sizeof a) : HR_T("unknown"),
+         known ? sz(used, b, sizeof b) : HR_T("unknown"), known ? sz(tot - used, c, sizeof c) : HR_T("unknown"));
+    pf(o, "  %s\n", s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
 }
 
 static void commit(out *o, const hr_snapshot *s)

@@ -36,7 +36,7 @@ void hr_watch_cfg_default(hr_watch_cfg *c)
 static void peaks_init(hr_wpeaks *p)
 {
     p->ram_used = p->commit = p->swap_used = p->cg_current = HR_W_UNKNOWN;
-    p->proc_rss = p->proc_swap = p->vram_used = HR_W_UNKNOWN;
+    p->proc_rss = p->proc_swap = p->vram_used = p->ram_swap_used = HR_W_UNKNOWN;
     p->disk_busy_pct = p->psi_full_avg10 = -1.0;
 }
 
@@ -270,6 +270,8 @@ size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WAR
     maxi(&p->proc_rss, s->proc_rss);
     maxi(&p->proc_swap, s->proc_swap);
     maxi(&p->vram_used, s->vram_used);
+    if (known(s->ram_used))
+        maxi(&p->ram_swap_used, s->ram_used + (known(s->swap_used) ? s->swap_used : 0));
     maxd(&p->disk_busy_pct, s->disk_busy_pct);
     maxd(&p->psi_full_avg10, s->psi_full_avg10);
 

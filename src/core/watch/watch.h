@@ -91,6 +91,7 @@ void hr_watch_cfg_default(hr_watch_cfg *c);
 /* The largest values seen (HR_W_UNKNOWN when never known). */
 typedef struct hr_wpeaks {
     int64_t ram_used, commit, swap_used, cg_current, proc_rss, proc_swap, vram_used;
+    int64_t ram_swap_used;      /* RAM + swap in use together */
     double disk_busy_pct, psi_full_avg10;
 } hr_wpeaks;
 

@@ -116,6 +116,7 @@ void hr_rec_peaks(struct hr_json_writer *w, const hr_wpeaks *p)
     ji(w, "ram_used", p->ram_used);
     ji(w, "commit", p->commit);
     ji(w, "swap_used", p->swap_used);
+    ji(w, "ram_swap_used", p->ram_swap_used);
     ji(w, "cgroup_current", p->cg_current);
     ji(w, "proc_rss", p->proc_rss);
     ji(w, "proc_swap", p->proc_swap);

@@ -1,0 +1,15 @@
+# run: real child processes. run.cli: exit codes, verdicts (normal, user SIGKILL, CUDA OOM
+# traceback), termination forwarding, 200 MB byte-exact; run.root.oom_kill: a real kernel OOM
+# kill in the child's own memory cgroup, warned before and named after (root; SKIP otherwise).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME run.cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run/run_cli.sh ${HR_BIN})
+  set_tests_properties(run.cli PROPERTIES TIMEOUT 200)
+  add_test(NAME run.root.oom_kill
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run/run_oom_root.sh ${HR_BIN})
+  set_tests_properties(run.root.oom_kill PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+else()
+  # Windows under Wine: the child's exit code passes through, its output too.
+  add_test(NAME run.windows.exit_code COMMAND headroom run --interval 200 -- cmd /c "echo hi from cmd & exit 5")
+  set_tests_properties(run.windows.exit_code PROPERTIES PASS_REGULAR_EXPRESSION
+    "hi from cmd.*exit code 5")
+endif()
