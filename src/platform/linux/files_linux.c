@@ -191,7 +191,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         n++;
     }
     closedir(d);
-    if (r == 0)
+    if (r == 0 && n > 1)
         qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; r == 0 && i < n && !w->stop; i++) {
         char path[4096];

@@ -215,7 +215,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         n++;
     } while (FindNextFileW(h, &fd));
     FindClose(h);
-    if (r == 0)
+    if (r == 0 && n > 1)
         qsort(v, n, sizeof *v, cmp_entry);
     for (size_t i = 0; r == 0 && i < n && !w->stop; i++) {
         char path[4096];
