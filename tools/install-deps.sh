@@ -7,7 +7,8 @@ want=(build-essential cmake ninja-build python3 gettext)
 if [ "${1:-}" = "--tests" ]; then
   want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps chromium fonts-noto-cjk
          e2fsprogs xfsprogs btrfs-progs kmod strace bc time prometheus
-         dpkg-dev man-db zsh unzip)
+         dpkg-dev man-db zsh unzip
+         valgrind earlyoom)   # bench/watch.sh: callgrind counts, the earlyoom peer
 fi
 missing=()
 for p in "${want[@]}"; do

@@ -33,6 +33,8 @@ const hr_command hr_commands[] = {
      hr_cmd_stress, &hr_spec_stress},
     {"models", HR_N("what each model file is and its exact bytes, from its header"),
      hr_cmd_models, &hr_spec_models},
+    {"estimate", HR_N("simulate a workflow through VRAM, RAM and commit: the peak and the node causing it"),
+     hr_cmd_estimate, &hr_spec_estimate},
     {"workflow", HR_N("what a ComfyUI workflow loads (resolved, with bytes), its latents and order"),
      hr_cmd_workflow, &hr_spec_workflow},
     {NULL, NULL, NULL, NULL},

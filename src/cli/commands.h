@@ -25,6 +25,7 @@ extern const hr_cmd_spec hr_spec_export;
 extern const hr_cmd_spec hr_spec_report;
 extern const hr_cmd_spec hr_spec_stress;
 extern const hr_cmd_spec hr_spec_models;
+extern const hr_cmd_spec hr_spec_estimate;
 extern const hr_cmd_spec hr_spec_workflow;
 
 int hr_cmd_status(int argc, char **argv);
@@ -40,6 +41,7 @@ int hr_cmd_export(int argc, char **argv);
 int hr_cmd_report(int argc, char **argv);
 int hr_cmd_stress(int argc, char **argv);
 int hr_cmd_models(int argc, char **argv);
+int hr_cmd_estimate(int argc, char **argv);
 int hr_cmd_workflow(int argc, char **argv);
 
 /* NULL-terminated table in commands.c; the first entry is the default command. */

@@ -1,17 +1,21 @@
 #include "plan_args.h"
 
 #include "cli_util.h"
+#include "estimate_cli.h"
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
+#include "platform/platform.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON, OPT_HTML
+    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
@@ -31,6 +35,11 @@ const hr_opt hr_plan_whatif_opts[] = {
      NULL, 0},
     {OPT_PEAK_COMMIT, "--peak-commit", HR_ARG_SIZE, NULL,
      HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0},
+    {OPT_WORKFLOW, "--workflow", HR_ARG_FILE, NULL,
+     HR_N("size from this workflow's estimated peak commit (headroom estimate, S4.1)"), NULL, 0},
+    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
+     HR_N("the ComfyUI folder: its models for --workflow, and without --workflow the heaviest of its "
+          "saved workflows (user/default/workflows) is the peak"), NULL, 0},
     {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
@@ -78,6 +87,8 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
     case OPT_HTML: out->html = v; break;
+    case OPT_WORKFLOW: out->workflow = v; break;
+    case OPT_COMFYUI: out->comfyui = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
             return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
@@ -131,6 +142,103 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
     return HR_PLAN_ARGS_GO;
 }
 
+/* --workflow: the estimate's peak commit (its high end) becomes the peak the plan sizes from
+ * (S4.1: the real reference is the workflow's peak commit). */
+static int estimate_one(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, const char *workflow,
+                        hr_estimate *e)
+{
+    hr_est_cli ec;
+    hr_est_cli_init(&ec);
+    ec.comfyui = cli->comfyui;
+    if (cli->in.ram_bytes != HR_UNKNOWN)
+        ec.ram = cli->in.ram_bytes;
+    if (cli->in.vram_bytes != HR_UNKNOWN) {
+        ec.vram = cli->in.vram_bytes;
+        ec.vram_given = true;
+    }
+    ec.os = cli->in.os;
+    if (cli->in.have_comfy_args)
+        ec.args = cli->in.comfy;
+    hr_est_wf_result res;
+    return hr_est_cli_run(cmd, &ec, workflow, snap, e, &res);
+}
+
+typedef struct saved_list {
+    char (*path)[1024];
+    size_t n, max;
+} saved_list;
+
+static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
+{
+    (void)size;
+    (void)depth;
+    saved_list *l = ctx;
+    size_t len = strlen(path);
+    if (len > 5 && strcmp(path + len - 5, ".json") == 0 && l->n < l->max)
+        snprintf(l->path[l->n++], sizeof l->path[0], "%s", path);
+    return 0;
+}
+
+static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
+{
+    hr_estimate *e = malloc(sizeof *e), *best = malloc(sizeof *best);
+    saved_list l = {NULL, 0, 200};
+    int rc = 0;
+    bool found = false;
+    if (!e || !best) {
+        rc = hr_exit_from_error(HR_ENOMEM);
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        goto out;
+    }
+    if (cli->workflow) {
+        rc = estimate_one(cmd, snap, cli, cli->workflow, best);
+        found = rc == 0;
+    } else {
+        /* the workflows the user saved in ComfyUI: size from the heaviest */
+        static const char *const saved[] = {"user", "default", "workflows"};
+        char dir[1200];
+        char sep = hr_platform_dirsep();
+        hr_strlcpy(dir, cli->comfyui, sizeof dir);
+        for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++) {
+            size_t n = strlen(dir);
+            if (n + strlen(saved[k]) + 2 < sizeof dir) {
+                dir[n] = sep;
+                hr_strlcpy(dir + n + 1, saved[k], sizeof dir - n - 1);
+            }
+        }
+        if (!hr_platform_is_dir(dir))
+            goto out;
+        l.path = calloc(l.max, sizeof *l.path);
+        hr_error err = {0};
+        if (!l.path || hr_platform_walk(dir, 2, l.max, on_saved, &l, &err) < 0)
+            goto out;
+        for (size_t i = 0; i < l.n; i++) {
+            /* a saved file that cannot be read is said (one line) and passed over */
+            if (estimate_one(cmd, snap, cli, l.path[i], e) != 0)
+                continue;
+            if (!found || e->commit.high > best->commit.high) {
+                memcpy(best, e, sizeof *e);
+                found = true;
+            }
+        }
+    }
+    if (found) {
+        cli->in.peak_commit_bytes = best->commit.high;
+        snprintf(cli->in.peak_label, sizeof cli->in.peak_label, "%s", best->workflow);
+        char a[32];
+        hr_size_gb(best->commit.high, a, sizeof a);
+        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
+                 cli->workflow ? HR_T("the estimate of %s: %s at the peak (high end), node %s %s")
+                               : HR_T("the heaviest saved workflow, %s: %s at the peak (high end), node %s %s"),
+                 best->workflow, a, best->commit.node_id, best->commit.class_type);
+    }
+out:
+    free(l.path);
+    free(e);
+    free(best);
+    return rc ? rc : HR_PLAN_ARGS_GO;
+}
+
 static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
                          hr_plan *plan)
 {
@@ -157,6 +265,13 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     int rc = parse(spec, argc, argv, extra, ctx, cli);
     if (rc == HR_PLAN_ARGS_GO)
         rc = snapshot(spec->name, cli, snap);
+    if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
+        rc = from_workflow(spec->name, *snap, cli);
+        if (rc != HR_PLAN_ARGS_GO) {
+            free(*snap);
+            *snap = NULL;
+        }
+    }
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
     *plan = malloc(sizeof **plan);

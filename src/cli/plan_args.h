@@ -23,6 +23,8 @@ typedef struct hr_plan_cli {
     hr_source src;
     bool json;
     const char *html;          /* --html FILE, or NULL */
+    const char *workflow;      /* --workflow FILE, or NULL */
+    const char *comfyui;       /* --comfyui DIR, or NULL */
 } hr_plan_cli;
 
 /* What both commands do first. HR_PLAN_ARGS_GO: go on; else the exit status to return. */

@@ -207,9 +207,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     char a[32], b[32];
 
     c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
-    c->workload_assumed = f->workload == HR_WORKLOAD_NONE;
+    c->workload_assumed = f->workload == HR_WORKLOAD_NONE && !in->peak_label[0];
+    hr_strlcpy(c->workflow, in->peak_label, sizeof c->workflow);
     c->need_bytes = hr_plan_need_bytes(f, in);
-    if (in->peak_commit_bytes != HR_UNKNOWN) {
+    if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_basis[0]) {
+        snprintf(c->need_basis, sizeof c->need_basis, "%s", in->peak_basis);
+    } else if (in->peak_commit_bytes != HR_UNKNOWN) {
         snprintf(c->need_basis, sizeof c->need_basis, HR_T("the peak commit given (--peak-commit)"));
     } else if (f->lean_on_ram) {
         char flags[128];
@@ -236,7 +239,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_size_gb(c->need_bytes, b, sizeof b);
-    const char *wl = hr_workload_label(c->workload);
+    const char *wl = c->workflow[0] ? c->workflow : hr_workload_label(c->workload);
     const char *tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
     switch (c->verdict) {
     case HR_VERDICT_WILL_FAIL:

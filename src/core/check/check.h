@@ -42,6 +42,7 @@ typedef struct hr_check {
     char verdict_text[HR_PLAN_TEXT_MAX];
     hr_workload workload;          /* the one judged (SDXL when none declared) */
     bool workload_assumed;
+    char workflow[64];             /* check --workflow: the workflow judged instead ("" = none) */
     uint64_t need_bytes;
     char need_basis[160];
     uint64_t capacity_bytes;       /* HR_UNKNOWN when not known */

@@ -154,7 +154,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     char a[32], b[32];
     if (f->hypothetical)
         snap = NULL;
-    hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"), hr_workload_label(c->workload),
+    hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"), c->workflow[0] ? c->workflow : hr_workload_label(c->workload),
                   c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
                   f->hypothetical ? HR_T("a hypothetical machine") : f->recorded ? HR_T("the recorded machine") : HR_T("this machine"));
     tiers(snap, p, out);

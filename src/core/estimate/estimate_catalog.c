@@ -323,7 +323,7 @@ int hr_est_add_from_catalog(hr_est_input *in, const char *file, hr_est_kind kind
     added += idx[0] >= 0;
     if (e->te_bytes) {
         hr_est_model t = m;
-        snprintf(t.name, sizeof t.name, "%.100s (text encoder)", m.name);
+        snprintf(t.name, sizeof t.name, "%.100s/text_encoder", m.name);
         t.kind = HR_EST_TEXT_ENCODER;
         t.file_bytes = e->te_bytes;
         t.file_dtype_bytes = e->te_dtype_bytes;
@@ -333,7 +333,7 @@ int hr_est_add_from_catalog(hr_est_input *in, const char *file, hr_est_kind kind
     }
     if (e->vae_bytes) {
         hr_est_model v = m;
-        snprintf(v.name, sizeof v.name, "%.100s (VAE)", m.name);
+        snprintf(v.name, sizeof v.name, "%.100s/vae", m.name);
         v.kind = HR_EST_VAE;
         v.file_bytes = e->vae_bytes;
         v.file_dtype_bytes = e->dtype_bytes == 1 ? 2 : e->dtype_bytes;

@@ -89,6 +89,8 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
                   HR_T("note"));
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
+        if (s->kind == HR_OP_LORA)   /* the loader's row above already shows it */
+            continue;
         hr_size_gb(s->vram_bytes, a, sizeof a);
         hr_size_gb(s->ram_bytes, b, sizeof b);
         hr_size_gb(s->commit_bytes, c, sizeof c);

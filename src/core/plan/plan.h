@@ -84,6 +84,8 @@ typedef struct hr_plan_inputs {
     bool have_comfy_args;
     hr_comfy_args comfy;
     uint64_t peak_commit_bytes;  /* HR_UNKNOWN: none known */
+    char peak_basis[160];
+    char peak_label[64];         /* the workflow the peak is of ("" = none) */        /* where the peak comes from ("the estimate of x.json: ..."); "" = --peak-commit */
     bool range;                  /* --range: initial < maximum (S3.2 compromise) */
     bool recorded;               /* the snapshot is a recording (--sysroot, --replay): say so */
 } hr_plan_inputs;

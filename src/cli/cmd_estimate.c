@@ -1,0 +1,311 @@
+/* headroom estimate — what a workflow will need in VRAM, RAM and commit on this machine or a
+ * what-if one, step by step (core/estimate, docs/estimate.md). */
+#include "cli_util.h"
+#include "commands.h"
+#include "estimate_cli.h"
+#include "model_read.h"
+#include "snapshot_source.h"
+
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/estimate/estimate_workflow.h"
+#include "core/scan/comfy_paths.h"
+#include "platform/platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON
+};
+
+static const char *const est_os_choices[] = {"windows", "linux", "macos", NULL};
+static const char *const est_gpu_choices[] = {"nvidia", "amd", "intel", "apple", "none", NULL};
+
+const hr_opt hr_estimate_opts[] = {
+    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
+     HR_N("the ComfyUI folder: read the models the workflow names from its models/ folder"), NULL, 0},
+    {OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK},
+    {OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK},
+    {OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0},
+    {OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0},
+    {OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
+     HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0},
+    {OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
+     HR_N("the ComfyUI version (the memory manager changed at 0.3.69, 0.16, 0.19, 0.23)"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const hr_opt estimate_out_opts[] = {
+    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/estimate.md)"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const char *const estimate_examples[] = {
+    "headroom estimate flux_dev.json --comfyui ~/ComfyUI",
+    "headroom estimate wan22_i2v.json --ram 32G --vram 12G --os windows --gpu nvidia",
+    "headroom estimate flux_dev.json --vram 8G --comfy-args \"--lowvram\" --comfyui-version 0.3.60 --json",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_estimate = {
+    .name = "estimate",
+    .synopsis = "[options] WORKFLOW",
+    .summary = HR_N("Simulate a ComfyUI workflow through VRAM, RAM and commit as ComfyUI's memory "
+                    "manager would run it: a step table, the peak of each tier and the node causing "
+                    "it, a low-high range, and a verdict with its fix."),
+    .groups = {hr_estimate_opts, estimate_out_opts, hr_source_opts},
+    .operands = HR_N("WORKFLOW  a workflow .json (UI or API format)"),
+    .examples = estimate_examples,
+    .exits = HR_N("0 fits (offloading included); 1 at risk (heavy paging, pinned memory, a tiled "
+                  "retry); 2 will fail (GPU out of memory, commit limit exceeded); 64 and up errors"),
+    .doc = "docs/estimate.md",
+};
+
+void hr_est_cli_init(hr_est_cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->os = -1;
+    c->gpu = -1;
+}
+
+int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
+{
+    switch (id) {
+    case OPT_COMFYUI: c->comfyui = v; break;
+    case OPT_RAM:
+        if (p->size < ((uint64_t)1 << 30))
+            return hr_opt_bad_value(p, v, HR_T("less than 1 GB is not a machine that runs ComfyUI"));
+        c->ram = p->size;
+        break;
+    case OPT_VRAM: c->vram = p->size, c->vram_given = true; break;
+    case OPT_OS: c->os = !strcmp(v, "windows") ? 1 : !strcmp(v, "macos") ? 2 : 0; break;
+    case OPT_GPU: {
+        hr_est_vendor g;
+        if (hr_est_vendor_parse(v, &g))
+            c->gpu = (int)g;
+        break;
+    }
+    case OPT_COMFY_ARGS: {
+        hr_error err = {0};
+        if (hr_comfy_args_parse(v, strlen(v), &c->args, &err) < 0) {
+            hr_cli_error("%s: %s", p->spec->name, err.msg);
+            return HR_EXIT_USAGE;
+        }
+        break;
+    }
+    case OPT_VERSION: {
+        int a = 0, b = 0, d = 0;
+        char tail = 0;
+        const char *s = v[0] == 'v' ? v + 1 : v;
+        int n = sscanf(s, "%d.%d.%d%c", &a, &b, &d, &tail);
+        if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
+            return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
+        c->version[0] = a, c->version[1] = b, c->version[2] = n == 3 ? d : 0;
+        c->version_given = true;
+        break;
+    }
+    default: return -1;
+    }
+    return 0;
+}
+
+/* The machine: the snapshot's (when it describes this machine), then the what-ifs. */
+static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_machine *m)
+{
+    hr_est_machine_init(m);
+    if (snap)
+        hr_est_machine_from_snapshot(m, snap);
+    else
+        m->os = hr_platform_os();
+    if (c->os >= 0) {
+        m->os = c->os == 1 ? HR_OS_WINDOWS : HR_OS_LINUX;
+        m->macos = c->os == 2;
+        if (m->macos && c->gpu < 0)
+            m->vendor = HR_GPU_APPLE;
+    }
+    if (c->ram) {
+        m->ram_bytes = c->ram;
+        if (!snap || c->os >= 0) {
+            m->commit_limit_bytes = HR_UNKNOWN;
+            m->swap_bytes = HR_UNKNOWN;
+        }
+    }
+    if (c->vram_given) {
+        m->vram_bytes = c->vram;
+        if (c->vram > 0 && m->vendor == HR_GPU_NONE)
+            m->vendor = HR_GPU_NVIDIA;   /* a GPU was named by its memory: the common one */
+    }
+    if (c->gpu >= 0)
+        m->vendor = (hr_est_vendor)c->gpu;
+    if (c->version_given) {
+        memcpy(m->version, c->version, sizeof m->version);
+        m->version_known = true;
+    }
+}
+
+/* The file a workflow names, looked up the way ComfyUI does (core/scan/comfy_paths.h: the
+ * folder key's folders in ComfyUI's order), and its header read. */
+static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
+{
+    char dirs[8][HR_COMFY_PATH_MAX];
+    size_t nd = hr_comfy_search_dirs(cp, w->folder, dirs, 8);
+    char rel[512];
+    hr_comfy_rel_name(w->name, cp->sep, rel, sizeof rel);
+    for (size_t d = 0; d < nd; d++) {
+        char path[HR_COMFY_PATH_MAX];
+        uint64_t size = 0;
+        if (!hr_comfy_join(dirs[d], rel, cp->sep, path, sizeof path) || !hr_platform_is_file(path, &size))
+            continue;
+        snprintf(w->path, sizeof w->path, "%s", path);
+        w->resolved = true;
+        hr_error err = {0};
+        if (hr_cli_read_model(path, w->folder, &w->info, &err) == 0)
+            w->info_read = true;
+        else
+            snprintf(w->problem, sizeof w->problem, "%s", err.msg);
+        return true;
+    }
+    return false;
+}
+
+int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
+                   hr_estimate *out, hr_est_wf_result *res)
+{
+    hr_buf buf;
+    hr_buf_init(&buf, HR_WF_MAX_BYTES + 1);
+    hr_error err = {0};
+    int r = hr_platform_read_file(workflow, &buf, HR_WF_MAX_BYTES, &err);
+    if (r < 0) {
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        hr_buf_free(&buf);
+        return hr_exit_from_error(r);
+    }
+    hr_workflow *wf = calloc(1, sizeof *wf);
+    hr_est_input *in = calloc(1, sizeof *in);
+    if (!wf || !in) {
+        free(wf);
+        free(in);
+        hr_buf_free(&buf);
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    r = hr_workflow_parse(workflow, hr_buf_str(&buf), buf.len, wf, &err);
+    hr_buf_free(&buf);
+    if (r < 0) {
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        free(wf);
+        free(in);
+        return hr_exit_from_error(r);
+    }
+    if (c->comfyui) {
+        hr_comfy_paths *cp = malloc(sizeof *cp);
+        if (cp) {
+            hr_comfy_paths_init(cp, c->comfyui, hr_platform_dirsep());
+            for (size_t i = 0; i < wf->n_models; i++)
+                resolve(cp, &wf->models[i]);
+            free(cp);
+        }
+    }
+    r = hr_est_from_workflow(wf, in, res, &err);
+    hr_workflow_free(wf);
+    free(wf);
+    if (r == 0) {
+        hr_est_machine m;
+        machine_of(c, snap, &m);
+        r = hr_estimate_run(in, &m, &c->args, out, &err);
+    }
+    free(in);
+    if (r < 0) {
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        return hr_exit_from_error(r);
+    }
+    const char *b = workflow;
+    for (const char *q = workflow; *q; q++)
+        if (*q == '/' || *q == '\\')
+            b = q + 1;
+    snprintf(out->workflow, sizeof out->workflow, "%s", b);
+    return 0;
+}
+
+int hr_cmd_estimate(int argc, char **argv)
+{
+    hr_est_cli c;
+    hr_est_cli_init(&c);
+    hr_source src;
+    hr_source_init(&src);
+    bool json = false;
+    const char *workflow = NULL;
+    hr_optparse p;
+    hr_optparse_init(&p, &hr_spec_estimate, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        if (id == HR_OPT_STOP)
+            return p.status;
+        if (id == HR_OPT_OPERAND) {
+            if (workflow) {
+                hr_cli_error(HR_T("estimate: one workflow at a time (%s and %s)"), workflow, v);
+                return HR_EXIT_USAGE;
+            }
+            workflow = v;
+        } else if (id == OPT_JSON) {
+            json = true;
+        } else if (id >= 40 && id < 90) {
+            int rc = hr_est_cli_take(&c, &p, id, v);
+            if (rc > 0)
+                return rc;
+        } else {
+            hr_source_take(&src, id, v);
+        }
+    }
+    if (!workflow) {
+        hr_cli_error("%s", HR_T("estimate: name the workflow .json to estimate"));
+        return HR_EXIT_USAGE;
+    }
+    /* the live machine, unless the what-ifs describe another OS */
+    hr_snapshot *snap = NULL;
+    bool other_os = c.os == 2 || (c.os >= 0 && (hr_os)c.os != hr_platform_os() && !src.replay);
+    if (!other_os) {
+        snap = malloc(sizeof *snap);
+        if (!snap) {
+            hr_cli_error("estimate: %s", hr_strerror(HR_ENOMEM));
+            return hr_exit_from_error(HR_ENOMEM);
+        }
+        hr_error err = {0};
+        int r = hr_source_snapshot(&src, snap, &err);
+        if (r < 0 && r != HR_EPARTIAL) {
+            hr_cli_error("estimate: %s", err.msg[0] ? err.msg : hr_strerror(r));
+            free(snap);
+            return hr_exit_from_error(r);
+        }
+    }
+    hr_estimate *e = malloc(sizeof *e);
+    hr_est_wf_result res;
+    if (!e) {
+        free(snap);
+        hr_cli_error("estimate: %s", hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    int rc = hr_est_cli_run("estimate", &c, workflow, snap, e, &res);
+    free(snap);
+    if (rc) {
+        free(e);
+        return rc;
+    }
+    for (int i = 0; i < res.problem_count; i++)
+        hr_cli_error("estimate: %s", res.problems[i]);
+    hr_buf out;
+    hr_buf_init(&out, 0);
+    hr_render rd;
+    hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
+    hr_estimate_render(e, &rd);
+    rc = hr_cli_emit_render("estimate", "report", &rd);
+    if (rc == 0) {
+        int sev = hr_estimate_severity(e);
+        rc = sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;
+    }
+    hr_buf_free(&out);
+    free(e);
+    return rc;
+}

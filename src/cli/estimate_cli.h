@@ -1,0 +1,36 @@
+/* headroom — the estimate's options and run, shared by `estimate` and plan/check's
+ * --workflow (ids 40 to 59 are theirs). */
+#ifndef HR_CLI_ESTIMATE_CLI_H
+#define HR_CLI_ESTIMATE_CLI_H
+
+#include "options.h"
+
+#include "core/estimate/estimate_workflow.h"
+#include "core/model/snapshot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+extern const hr_opt hr_estimate_opts[];   /* --comfyui --ram --vram --os --gpu --comfy-args --comfyui-version */
+
+typedef struct hr_est_cli {
+    const char *comfyui;
+    uint64_t ram, vram;
+    bool vram_given;
+    int os;               /* -1, 0 linux, 1 windows, 2 macos */
+    int gpu;              /* -1 or hr_est_vendor */
+    hr_comfy_args args;
+    int version[3];
+    bool version_given;
+} hr_est_cli;
+
+void hr_est_cli_init(hr_est_cli *c);
+/* Take an option of hr_estimate_opts: 0, an exit status after its error, or -1 when id is
+ * not one of them. */
+int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v);
+/* Read, parse and estimate workflow on snap (NULL: a what-if machine). 0, or the exit status
+ * after a one-line error. */
+int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
+                   hr_estimate *out, hr_est_wf_result *res);
+
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# headroom estimate from the command line: every sample workflow on several what-if machines
+# gives a step table, peaks with low/high and a verdict (exit 0-2); the JSON has its contract's
+# keys; the modelled behaviour holds end to end; plan/check --workflow size from the estimate;
+# bad input is one line and the right exit status.
+set -u
+bin=$1
+wf=$2
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+json_get() {   # file python-expression
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+for f in "$wf"/*.json; do
+  for m in "--ram 16G --vram 8G --os windows --gpu nvidia" "--ram 32G --vram 12G --os linux --gpu nvidia" \
+           "--ram 64G --vram 24G --os windows --gpu nvidia --comfyui-version 0.3.60" \
+           "--ram 32G --vram 16G --os linux --gpu amd"; do
+    # shellcheck disable=SC2086
+    "$bin" estimate "$f" $m >"$tmp/out.txt" 2>"$tmp/err.txt"; rc=$?
+    [ $rc -le 2 ] || { bad "$f $m: exit $rc: $(cat "$tmp/err.txt")"; continue; }
+    grep -q "^Peaks" "$tmp/out.txt" || bad "$f $m: no peaks"
+    grep -q "^Verdict" "$tmp/out.txt" || bad "$f $m: no verdict"
+    # shellcheck disable=SC2086
+    "$bin" estimate "$f" $m --json >"$tmp/out.json" 2>/dev/null
+    json_get "$tmp/out.json" "all(k in d['peak'] for k in ('vram_bytes','ram_bytes','commit_bytes')) and \
+all(d['peak'][t]['low'] <= d['peak'][t]['bytes'] <= d['peak'][t]['high'] for t in ('vram','ram','commit')) and \
+d['schema']=='headroom.estimate/1' and len(d['steps'])>0 and len(d['verdicts'])>0 and d['regime'] in ('legacy','dynamic_vram') and \
+all(all(k in l for k in ('model','usable_vram_bytes','loaded_bytes','offloaded_bytes')) for l in d['loads'])" \
+      | grep -q True || bad "$f $m: JSON contract"
+  done
+done
+
+# FLUX dev fp16 (23.8 GB) on 8 GB, legacy: most of it offloaded; DynamicVRAM stages it.
+"$bin" estimate "$wf/est_flux_dev_api.json" --ram 32G --vram 8G --os windows --gpu nvidia \
+  --comfyui-version 0.3.60 --json >"$tmp/f.json"
+[ "$(json_get "$tmp/f.json" "max(l['offloaded_bytes'] for l in d['loads'] if l['model']=='flux1-dev.safetensors') > 15*2**30")" = True ] \
+  || bad "flux on 8 GB does not offload most weights"
+"$bin" estimate "$wf/est_flux_dev_api.json" --ram 32G --vram 8G --os windows --gpu nvidia --json >"$tmp/f.json"
+[ "$(json_get "$tmp/f.json" "d['regime']=='dynamic_vram' and any(l.get('staged_bytes',0) > 20*2**30 for l in d['loads'])")" = True ] \
+  || bad "flux on today's ComfyUI is not staged for DynamicVRAM"
+# Video far above image on the same machine.
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 32G --vram 12G --os windows --gpu nvidia --comfyui-version 0.3.60 --json >"$tmp/i.json"
+"$bin" estimate "$wf/est_wan22_i2v_api.json" --ram 32G --vram 12G --os windows --gpu nvidia --comfyui-version 0.3.60 --json >"$tmp/v.json"
+[ "$(python3 -c "import json; i=json.load(open('$tmp/i.json')); v=json.load(open('$tmp/v.json')); print(v['peak']['commit_bytes'] > 2*i['peak']['commit_bytes'])")" = True ] \
+  || bad "video does not peak far above image"
+# --gpu-only with FLUX fp16 on 16 GB: GPU out of memory, exit 2.
+"$bin" estimate "$wf/est_flux_dev_api.json" --ram 64G --vram 16G --os linux --gpu nvidia --comfy-args "--gpu-only" >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--gpu-only FLUX on 16 GB is not a GPU OOM (exit 2)"
+
+# plan --workflow sizes from the estimate's peak commit (high end).
+"$bin" estimate "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows --json >"$tmp/e.json"
+"$bin" plan --workflow "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows --json >"$tmp/p.json"
+[ "$(python3 -c "import json; e=json.load(open('$tmp/e.json')); p=json.load(open('$tmp/p.json')); print(p['recommended']['peak_commit_bytes']==e['peak']['commit']['high'])")" = True ] \
+  || bad "plan --workflow does not size from the estimate"
+"$bin" check --workflow "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows >"$tmp/c.txt" 2>&1
+grep -q "the estimate of est_wan22_i2v_api.json" "$tmp/c.txt" || bad "check --workflow does not name the estimate"
+
+# --comfyui: a model present is sized from its header (a sparse FLUX-shaped file, 11.85 B
+# bf16 parameters), not from the catalog.
+mkdir -p "$tmp/comfy/models/diffusion_models" "$tmp/comfy/user/default/workflows"
+python3 - "$tmp/comfy/models/diffusion_models/my-flux-dev.safetensors" <<'PY'
+import json, struct, sys
+t = []
+for i in range(19):
+    for n, s in (("img_attn.qkv", [9216, 3072]), ("img_mlp.0", [12288, 3072]), ("img_mlp.2", [3072, 12288]),
+                 ("txt_attn.qkv", [9216, 3072]), ("txt_mlp.0", [12288, 3072]), ("txt_mlp.2", [3072, 12288]),
+                 ("img_attn.proj", [3072, 3072]), ("txt_attn.proj", [3072, 3072]), ("img_mod.lin", [18432, 3072]),
+                 ("txt_mod.lin", [18432, 3072])):
+        t.append(("double_blocks.%d.%s.weight" % (i, n), s))
+for i in range(38):
+    for n, s in (("linear1", [21504, 3072]), ("linear2", [3072, 15360]), ("modulation.lin", [9216, 3072])):
+        t.append(("single_blocks.%d.%s.weight" % (i, n), s))
+t += [("img_in.weight", [3072, 64]), ("txt_in.weight", [3072, 4096]), ("guidance_in.in_layer.weight", [3072, 256]),
+      ("final_layer.linear.weight", [64, 3072])]
+off, hdr = 0, {}
+for name, shape in t:
+    size = shape[0] * shape[1] * 2
+    hdr[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [off, off + size]}
+    off += size
+h = json.dumps(hdr).encode()
+h += b" " * ((8 - len(h) % 8) % 8)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)))
+    f.write(h)
+    f.truncate(8 + len(h) + off)
+PY
+sed 's/flux1-dev.safetensors/my-flux-dev.safetensors/' "$wf/est_flux_dev_api.json" >"$tmp/myflux.json"
+"$bin" estimate "$tmp/myflux.json" --comfyui "$tmp/comfy" --ram 32G --vram 8G --os windows --comfyui-version 0.3.60 \
+  --json >"$tmp/m.json" 2>/dev/null
+[ "$(json_get "$tmp/m.json" "[round((l['loaded_bytes']+l['offloaded_bytes'])/1e9,1) for l in d['loads'] if l['model']=='my-flux-dev.safetensors']")" = "[23.7]" ] \
+  || bad "a model file present is not sized from its header: $(json_get "$tmp/m.json" "d['loads']")"
+# check --comfyui: the heaviest saved workflow is the peak, by name.
+cp "$wf/est_sdxl_api.json" "$wf/est_wan22_i2v_api.json" "$tmp/comfy/user/default/workflows/"
+"$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux >"$tmp/c2.txt" 2>&1
+grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c2.txt" || bad "check --comfyui does not size from the heaviest saved workflow: $(grep needs "$tmp/c2.txt")"
+
+# Errors: one line, the right status.
+"$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"
+printf '{"a": ' >"$tmp/broken.json"
+"$bin" estimate "$tmp/broken.json" 2>"$tmp/err"; [ $? -eq 65 ] || bad "broken JSON: not 65"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "broken JSON: not one line"
+"$bin" estimate 2>/dev/null; [ $? -eq 64 ] || bad "no workflow: not 64"
+"$bin" estimate "$wf/est_sdxl_api.json" --comfyui-version banana 2>/dev/null; [ $? -eq 64 ] || bad "bad version: not 64"
+"$bin" estimate "$wf/est_sdxl_api.json" --vram 8 2>/dev/null; [ $? -eq 64 ] || bad "a size without a unit: not 64"
+
+[ $fail -eq 0 ] && echo "estimate CLI: ok"
+exit $fail
