@@ -158,6 +158,37 @@ int main(void)
         CHECK(raw_equal(&now, &start));   /* same bytes, and REG_SZ again */
     }
 
+    /* A kill between each registry write and its record ("NAME!" stops right there): verify
+     * says an apply was interrupted, and rollback still restores the original bytes. */
+    int kills = 0;
+    for (int i = 0; i < plan->step_count; i++) {
+        if (plan->steps[i].kind != HR_STEP_WRITE_PAGING_FILES)
+            continue;
+        char fp[64];
+        snprintf(fp, sizeof fp, "%s!", plan->steps[i].name);
+        hr_apply_request r2 = rq;
+        r2.failpoint = fp;
+        hr_buf_reset(&log);
+        CHECK_EQ_I64(hr_platform_apply_run(&r2, plan, &log, &err), 1);
+        CHECK_STR(value_str(), stage_str(&plan->stages[plan->steps[i].stage].value));
+        hr_verify_result *vr0 = calloc(1, sizeof *vr0);
+        CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
+        CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
+        hr_buf_reset(&log);
+        hr_verify_text(vr0, &log);
+        CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+        free(vr0);
+        hr_buf_reset(&log);
+        CHECK_EQ_I64(hr_platform_rollback(&rq, false, &log, &err), 1);
+        raw_value now;
+        raw_read(&now);
+        CHECK(raw_equal(&now, &start));
+        kills++;
+    }
+    printf("registry kills between write and record: %d, inconsistent: 0 unless a CHECK failed\n",
+           kills);
+    CHECK(kills >= 1);
+
     /* The whole thing. */
     hr_buf_reset(&log);
     CHECK(hr_platform_apply_run(&rq, plan, &log, &err) == 0);

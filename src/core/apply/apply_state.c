@@ -114,6 +114,8 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
         hr_json_str(&w, "original_type", s->orig_type);
         write_pfw(&w, "original_paging_files", &s->orig);
         write_pfw(&w, "written_paging_files", &s->written);
+        if (s->pending_set)
+            write_pfw(&w, "pending_paging_files", &s->pending);
         if (s->orig_raw_known) {
             hr_json_i64(&w, "original_raw_type", s->orig_raw_type);
             hr_json_str(&w, "original_raw_hex", s->orig_raw_hex);
@@ -262,6 +264,10 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     e = get_pfw(reg, "original_paging_files", name, &s->orig, err);
     if (e == 0)
         e = get_pfw(reg, "written_paging_files", name, &s->written, err);
+    if (e == 0 && hr_json_get(reg, "pending_paging_files")) {
+        e = get_pfw(reg, "pending_paging_files", name, &s->pending, err);
+        s->pending_set = true;
+    }
     if (e == 0 && hr_json_get(reg, "original_raw_hex")) {
         const char *hx = hr_json_string(hr_json_get(reg, "original_raw_hex"), NULL);
         size_t hl = hx ? strlen(hx) : 0;

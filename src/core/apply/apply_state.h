@@ -67,6 +67,8 @@ typedef struct hr_apply_state {
     char orig_type[16];        /* "REG_MULTI_SZ", "REG_SZ", "missing" */
     hr_pfw_list orig;          /* PagingFiles before our first change */
     hr_pfw_list written;       /* what we last wrote */
+    bool pending_set;          /* the journal: a write of `pending` may have happened */
+    hr_pfw_list pending;
     /* Windows: the original value's raw bytes, as hex, and its registry type number (so that
      * rollback restores it byte for byte, and a person can by hand) */
     char orig_raw_hex[2 * 8192 + 1];

@@ -532,10 +532,28 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
                 r = write_backup(rq, &st, err);
             break;
         case HR_STEP_WRITE_PAGING_FILES:
-            r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
-            if (r == 0) {
+            /* The journal: before the write, record that it may happen (and, before the first,
+             * that the value now is the original), so that a kill between the write and its
+             * record leaves a value rollback recognises as headroom's. */
+            if (!st.reg_written) {
+                st.written = st.orig;
                 st.reg_written = true;
+            }
+            st.pending = plan->stages[s->stage].value;
+            st.pending_set = true;
+            r = state_save(rq, &st, err);
+            if (r == 0)
+                r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
+            if (r == 0 && rq->failpoint && strlen(rq->failpoint) == strlen(s->name) + 1 &&
+                strncmp(rq->failpoint, s->name, strlen(s->name)) == 0 &&
+                rq->failpoint[strlen(s->name)] == '!') {
+                hr_buf_printf(log, "stopped at failpoint '%s' (written, not yet recorded: as "
+                              "a kill would)\n", rq->failpoint);
+                return 1;
+            }
+            if (r == 0) {
                 st.written = plan->stages[s->stage].value;
+                st.pending_set = false;
             }
             break;
         case HR_STEP_FINISH:
@@ -582,7 +600,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         int r = read_paging_files(rq, &cur, type, sizeof type, err);
         if (r < 0)
             return r;
-        if (!hr_pfw_equal(&cur, &st.written))
+        /* A write cut short by a kill: the value is the one the journal says was being
+         * written, or the one before it; both are headroom's. */
+        if (!hr_pfw_equal(&cur, &st.written) && !(st.pending_set && hr_pfw_equal(&cur, &st.pending)))
             return hr_error_set(err, HR_EUNSAFE, "PagingFiles changed since headroom wrote it; "
                                 "not restoring over someone else's change (the original is in %s)",
                                 st.reg_backup);
