@@ -31,7 +31,7 @@ enum { DIAG_EXIT_FOUND = 0, DIAG_EXIT_NOTHING = 1 };
 
 static void diagnose_usage(FILE *f)
 {
-    fputs("usage: headroom diagnose [LOG...] [--since DURATION] [--no-system] [--json]\n"
+    fputs(HR_T("usage: headroom diagnose [LOG...] [--since DURATION] [--no-system] [--json]\n"
           "  LOG             console logs of ComfyUI or another tool (UTF-8, UTF-16, GBK; '-' =\n"
           "                  standard input, which is also read when no LOG is given and it\n"
           "                  is not a terminal)\n"
@@ -42,7 +42,7 @@ static void diagnose_usage(FILE *f)
           "  --html FILE     also write the diagnosis as one self-contained HTML page\n"
           "  --sysroot DIR   Linux: read recorded /proc and dev/kmsg under DIR (tests)\n"
           "exit status: 0 a cause was found; 1 nothing recognised (cause unknown);\n"
-          "             64 bad usage; 65 unreadable input; 70 other failure\n",
+          "             64 bad usage; 65 unreadable input; 70 other failure\n"),
           f);
 }
 
@@ -82,7 +82,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
         if (n < DIAG_CHUNK) {
             if (ferror(log->f)) {
                 int e = errno;
-                hr_cli_error("diagnose: %s: read error: %s", log->name,
+                hr_cli_error(HR_T("diagnose: %s: read error: %s"), log->name,
                              e ? strerror(e) : "unknown");
                 return HR_EXIT_INPUT;
             }
@@ -159,17 +159,17 @@ int hr_cmd_diagnose(int argc, char **argv)
                 return HR_EXIT_USAGE;
             opts.sysroot = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            hr_cli_error("diagnose: unknown option '%s'", argv[i]);
+            hr_cli_error(HR_T("diagnose: unknown option '%s'"), argv[i]);
             diagnose_usage(stderr);
             return HR_EXIT_USAGE;
         } else {
             if (nlogs == DIAG_MAX_LOGS) {
-                hr_cli_error("diagnose: at most %d logs at once", DIAG_MAX_LOGS);
+                hr_cli_error(HR_T("diagnose: at most %d logs at once"), DIAG_MAX_LOGS);
                 return HR_EXIT_USAGE;
             }
             bool is_stdin = strcmp(argv[i], "-") == 0;
             if (is_stdin && stdin_used) {
-                hr_cli_error("diagnose: standard input ('-') given twice");
+                hr_cli_error(HR_T("diagnose: standard input ('-') given twice"));
                 return HR_EXIT_USAGE;
             }
             stdin_used |= is_stdin;
@@ -179,7 +179,7 @@ int hr_cmd_diagnose(int argc, char **argv)
     if (nlogs == 0 && !hr_cli_stdin_is_tty())
         logs[nlogs++] = (diag_log){.name = "<stdin>", .is_stdin = true};
     if (nlogs == 0 && no_system) {
-        hr_cli_error("diagnose: nothing to read: give a LOG or leave out --no-system");
+        hr_cli_error(HR_T("diagnose: nothing to read: give a LOG or leave out --no-system"));
         diagnose_usage(stderr);
         return HR_EXIT_USAGE;
     }
@@ -196,7 +196,7 @@ int hr_cmd_diagnose(int argc, char **argv)
         }
         logs[i].f = hr_console_fopen(logs[i].name, "rb");
         if (!logs[i].f) {
-            hr_cli_error("diagnose: %s: cannot open: %s", logs[i].name, strerror(errno));
+            hr_cli_error(HR_T("diagnose: %s: cannot open: %s"), logs[i].name, strerror(errno));
             rc = HR_EXIT_INPUT;
             break;
         }
@@ -211,7 +211,7 @@ int hr_cmd_diagnose(int argc, char **argv)
         chunk = malloc(DIAG_CHUNK);
         hr_error err = {0};
         if (!ctx || !dec || !chunk) {
-            hr_cli_error("diagnose: out of memory");
+            hr_cli_error(HR_T("diagnose: out of memory"));
             rc = HR_EXIT_FAILURE;
         } else if (hr_diag_init(ctx, &err) < 0) {
             hr_cli_error("diagnose: %s", err.msg);
@@ -244,7 +244,7 @@ int hr_cmd_diagnose(int argc, char **argv)
             ctx->since_seconds = since;
             int r = hr_platform_oom_evidence(&opts, since, ctx, &err);
             if (r < 0 && r != HR_EPARTIAL)
-                hr_cli_error("diagnose: system records: %s",
+                hr_cli_error(HR_T("diagnose: system records: %s"),
                              err.msg[0] ? err.msg : hr_strerror(r));
         }
         hr_diag_finish(ctx);

@@ -75,7 +75,7 @@ int hr_cmd_models(int argc, char **argv)
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_models, argc, argv);
     const char *v;
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    const char **paths = calloc((size_t)argc + 1 + 64, sizeof *paths);
     size_t np = 0;
     if (!paths) {
         hr_cli_error("models: %s", hr_strerror(HR_ENOMEM));
@@ -97,8 +97,11 @@ int hr_cmd_models(int argc, char **argv)
     hr_models_report_init(&rep);
     int rc = 0;
     char models_dir[1100];
-    hr_comfy_found found;
+    static hr_comfy_found found;
+    bool found_here = true;   /* named with --comfyui: no Desktop app config applies */
+    found.desktop_yaml[0] = '\0';
     if (!comfy && np == 0 && hr_platform_find_comfyui(&found)) {
+        found_here = false;
         comfy = found.dir;
         snprintf(rep.found_how, sizeof rep.found_how, "%s", found.how);
     }
@@ -112,6 +115,29 @@ int hr_cmd_models(int argc, char **argv)
             return HR_EXIT_NOINPUT;
         }
         paths[np++] = models_dir;
+        /* the folders its extra_model_paths.yaml adds (and the Desktop app's), each once */
+        static hr_comfy_paths cp;
+        hr_comfy_paths_init(&cp, comfy, hr_platform_dirsep());
+        char yaml[1100];
+        hr_error yerr = {0};
+        int yr = 0;
+        if (hr_comfy_join(comfy, "extra_model_paths.yaml", hr_platform_dirsep(), yaml, sizeof yaml) &&
+            hr_platform_is_file(yaml, NULL))
+            yr = hr_cli_read_extra_paths(yaml, &cp, &yerr);
+        if (yr == 0 && !found_here && found.desktop_yaml[0])
+            yr = hr_cli_read_extra_paths(found.desktop_yaml, &cp, &yerr);
+        if (yr) {
+            hr_cli_error("models: %s", yerr.msg);
+            free(paths);
+            return hr_exit_from_error(yr);
+        }
+        for (size_t i = 0; i < cp.n_extra && np < (size_t)argc + 64; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < i; j++)
+                dup |= strcmp(cp.extra[j].path, cp.extra[i].path) == 0;
+            if (!dup && hr_platform_is_dir(cp.extra[i].path))
+                paths[np++] = cp.extra[i].path;
+        }
     }
     if (np == 0) {
         hr_cli_error(HR_T("models: no ComfyUI found here or in the usual places: name a model "

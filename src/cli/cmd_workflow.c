@@ -45,37 +45,6 @@ const hr_cmd_spec hr_spec_workflow = {
     .doc = "docs/workflow.md",
 };
 
-static const char *env_get(const char *name, char *out, size_t n)
-{
-    return hr_platform_getenv(name, out, n);
-}
-
-static void dir_of(const char *path, char *out, size_t n)
-{
-    snprintf(out, n, "%s", path);
-    size_t k = strlen(out);
-    while (k > 0 && out[k - 1] != '/' && out[k - 1] != '\\')
-        k--;
-    if (k == 0)
-        snprintf(out, n, ".");
-    else
-        out[k > 1 ? k - 1 : k] = '\0';
-}
-
-static int read_yaml(const char *path, hr_comfy_paths *cp, hr_error *err)
-{
-    hr_buf b;
-    hr_buf_init(&b, (size_t)1 << 20);
-    int r = hr_platform_read_file(path, &b, (size_t)1 << 20, err);
-    if (r == 0) {
-        char dir[HR_COMFY_PATH_MAX];
-        dir_of(path, dir, sizeof dir);
-        r = hr_comfy_yaml_parse(path, b.data ? b.data : "", b.len, dir, env_get, cp, err);
-    }
-    hr_buf_free(&b);
-    return r;
-}
-
 static bool approx_vae(const char *name)
 {
     static const char *const n[] = {"taesd", "taesdxl", "taesd3", "taef1", "taef2", "taehv",
@@ -187,7 +156,7 @@ int hr_cmd_workflow(int argc, char **argv)
     if (comfy) {
         if (hr_comfy_join(comfy, "extra_model_paths.yaml", hr_platform_dirsep(), yaml, sizeof yaml) &&
             hr_platform_is_file(yaml, NULL)) {
-            if ((r = read_yaml(yaml, cp, &err)) != 0) {
+            if ((r = hr_cli_read_extra_paths(yaml, cp, &err)) != 0) {
                 hr_cli_error("workflow: %s", err.msg);
                 hr_workflow_free(wf);
                 free(wf);
@@ -198,7 +167,7 @@ int hr_cmd_workflow(int argc, char **argv)
         }
     }
     if (extra) {
-        if ((r = read_yaml(extra, cp, &err)) != 0) {
+        if ((r = hr_cli_read_extra_paths(extra, cp, &err)) != 0) {
             hr_cli_error("workflow: %s", err.msg);
             hr_workflow_free(wf);
             free(wf);

@@ -3,7 +3,39 @@
 #include "core/base/text.h"
 #include "platform/platform.h"
 
+#include <stdio.h>
 #include <string.h>
+
+static const char *env_get(const char *name, char *out, size_t n)
+{
+    return hr_platform_getenv(name, out, n);
+}
+
+static void dir_of(const char *path, char *out, size_t n)
+{
+    snprintf(out, n, "%s", path);
+    size_t k = strlen(out);
+    while (k > 0 && out[k - 1] != '/' && out[k - 1] != '\\')
+        k--;
+    if (k == 0)
+        snprintf(out, n, ".");
+    else
+        out[k > 1 ? k - 1 : k] = '\0';
+}
+
+int hr_cli_read_extra_paths(const char *path, hr_comfy_paths *cp, hr_error *err)
+{
+    hr_buf b;
+    hr_buf_init(&b, (size_t)1 << 20);
+    int r = hr_platform_read_file(path, &b, (size_t)1 << 20, err);
+    if (r == 0) {
+        char dir[HR_COMFY_PATH_MAX];
+        dir_of(path, dir, sizeof dir);
+        r = hr_comfy_yaml_parse(path, b.data ? b.data : "", b.len, dir, env_get, cp, err);
+    }
+    hr_buf_free(&b);
+    return r;
+}
 
 bool hr_cli_is_model_name(const char *path)
 {

@@ -3,6 +3,7 @@
 #ifndef HR_CLI_MODEL_READ_H
 #define HR_CLI_MODEL_READ_H
 
+#include "core/scan/comfy_paths.h"
 #include "core/scan/model_scan.h"
 
 #include <stdbool.h>
@@ -13,5 +14,8 @@ int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *
 
 /* Is this a model file by its extension (ComfyUI's list, plus .gguf)? */
 bool hr_cli_is_model_name(const char *path);
+
+/* Read an extra_model_paths.yaml into cp (ComfyUI's subset; errors name the line). */
+int hr_cli_read_extra_paths(const char *path, hr_comfy_paths *cp, hr_error *err);
 
 #endif

@@ -1,5 +1,7 @@
 #include "core/diagnose/diag_render.h"
 
+#include "core/base/i18n.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,10 +67,10 @@ static void json_time(hr_json_writer *w, const char *key, int64_t t)
 static const char *warning_meaning(const hr_diag_warning *w)
 {
     return w->tier == HR_CAUSE_GPU_OOM
-               ? "VRAM ran short and the run went on with a slower way (tiled VAE, slices): a "
-                 "warning about the GPU tier, not a failure."
-               : "System RAM ran short and the run went on: a warning about the RAM + paging "
-                 "file / swap tier, not a failure.";
+               ? HR_N("VRAM ran short and the run went on with a slower way (tiled VAE, "
+                      "slices): a warning about the GPU tier, not a failure.")
+               : HR_N("System RAM ran short and the run went on: a warning about the RAM + "
+                      "paging file / swap tier, not a failure.");
 }
 
 static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json_writer *w)
@@ -248,7 +250,7 @@ static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_bu
             hr_diag_format_time(e->time, t, sizeof t);
         hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
         if (e->why[0])
-            hr_buf_printf(out, "%s  (used: %s)\n", indent, e->why);
+            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, e->why);
     }
 }
 
@@ -257,33 +259,35 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     hr_cause cause = hr_diag_cause(c);
     if (c->norder) {
         const hr_diag_finding *f = c->order[0];
-        hr_buf_printf(out, "Cause: %s [%s], confidence %s\n", hr_cause_title(cause),
-                      hr_cause_id(cause), hr_confidence_name(f->conf));
-        wrap(out, "  ", f->meaning);
-        if (f->victim_pid >= 0)
-            hr_buf_printf(out, "  Process ended: %s (pid %" PRId64 ")\n",
-                          f->victim[0] ? f->victim : "?", f->victim_pid);
-        hr_buf_printf(out, "\n  Evidence (%" PRIu64 " line%s):\n", f->count,
-                      f->count == 1 ? "" : "s");
+        hr_buf_printf(out, HR_T("Cause: %s [%s], confidence %s\n"), hr_tr(hr_cause_title(cause)),
+                      hr_cause_id(cause), hr_tr(hr_confidence_name(f->conf)));
+        wrap(out, "  ", hr_tr(f->meaning));
+        if (f->victim_pid >= 0) {
+            hr_buf_puts(out, "  ");
+            hr_buf_printf(out, HR_T("Process ended: %s (pid %lld)"),
+                          f->victim[0] ? f->victim : "?", (long long)f->victim_pid);
+            hr_buf_putc(out, '\n');
+        }
+        hr_buf_printf(out, HR_T("\n  Evidence (%llu):\n"), (unsigned long long)f->count);
         const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
         size_t n = hr_diag_evidence_list(f, ev);
         for (size_t i = 0; i < n; i++)
             text_evidence(c, ev[i], out, "    ");
-        hr_buf_puts(out, "\n  Fix:\n");
-        wrap(out, "    ", hr_diag_fix(c, cause));
+        hr_buf_printf(out, "\n  %s:\n", HR_T("Fix"));
+        wrap(out, "    ", hr_tr(hr_diag_fix(c, cause)));
     } else {
-        hr_buf_printf(out, "Cause: %s [unknown]\n", hr_cause_title(cause));
-        wrap(out, "  ", hr_cause_meaning(cause));
-        hr_buf_puts(out, "\n  Next:\n");
-        wrap(out, "    ", hr_diag_fix(c, cause));
+        hr_buf_printf(out, HR_T("Cause: %s [unknown]\n"), hr_tr(hr_cause_title(cause)));
+        wrap(out, "  ", hr_tr(hr_cause_meaning(cause)));
+        hr_buf_printf(out, "\n  %s:\n", HR_T("Next"));
+        wrap(out, "    ", hr_tr(hr_diag_fix(c, cause)));
     }
     if (c->norder > 1) {
-        hr_buf_puts(out, "\nAlso found (later in the input):\n");
+        hr_buf_printf(out, "\n%s:\n", HR_T("Also found (later in the input)"));
         for (size_t i = 1; i < c->norder; i++) {
             const hr_diag_finding *f = c->order[i];
-            hr_buf_printf(out, "  %s [%s], confidence %s, %" PRIu64 " line%s\n",
-                          hr_cause_title(f->cause), hr_cause_id(f->cause),
-                          hr_confidence_name(f->conf), f->count, f->count == 1 ? "" : "s");
+            hr_buf_printf(out, HR_T("  %s [%s], confidence %s, %llu\n"),
+                          hr_tr(hr_cause_title(f->cause)), hr_cause_id(f->cause),
+                          hr_tr(hr_confidence_name(f->conf)), (unsigned long long)f->count);
             const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
             size_t n = hr_diag_evidence_list(f, ev);
             for (size_t k = 0; k < n && k < 2; k++)
@@ -292,59 +296,64 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     }
     bool any_warning = c->warnings[0].count || c->warnings[1].count;
     if (any_warning) {
-        hr_buf_puts(out, "\nWarnings (the run went on):\n");
+        hr_buf_puts(out, HR_T("\nWarnings (the run went on):\n"));
         for (size_t i = 0; i < 2; i++) {
             const hr_diag_warning *w = &c->warnings[i];
             if (!w->count)
                 continue;
-            hr_buf_printf(out, "  %s tier, %" PRIu64 " time%s:\n", w->tier == HR_CAUSE_GPU_OOM
-                          ? "GPU (VRAM)" : "RAM", w->count, w->count == 1 ? "" : "s");
-            wrap(out, "    ", warning_meaning(w));
+            hr_buf_printf(out, HR_T("  %s tier, %llu:\n"),
+                          w->tier == HR_CAUSE_GPU_OOM ? HR_T("GPU (VRAM)") : HR_T("RAM"),
+                          (unsigned long long)w->count);
+            wrap(out, "    ", hr_tr(warning_meaning(w)));
             hr_buf_printf(out, "    %s:%" PRIu64 ": %s\n", input_name(c, w->input), w->line,
                           w->text);
         }
     }
     if (c->system_checked && (c->ignored_total || c->window_why[0] || c->pid >= 0)) {
-        hr_buf_puts(out, "\nSystem records about other runs (set aside):\n");
+        hr_buf_puts(out, HR_T("\nSystem records about other runs (set aside):\n"));
         if (c->pid >= 0)
-            hr_buf_printf(out, "  the run: pid %lld (--pid)\n", (long long)c->pid);
+            hr_buf_printf(out, HR_T("  the run: pid %lld (--pid)\n"), (long long)c->pid);
         if (c->window_why[0]) {
             char a[40] = "-", b[40] = "-";
             if (c->window_start > 0)
                 hr_diag_format_time(c->window_start, a, sizeof a);
             if (c->window_end > 0)
                 hr_diag_format_time(c->window_end, b, sizeof b);
-            hr_buf_printf(out, "  time window: %s .. %s (%s)\n", a, b, c->window_why);
+            hr_buf_printf(out, HR_T("  time window: %s .. %s (%s)\n"), a, b, c->window_why);
         }
         for (size_t i = 0; i < c->nignored; i++) {
             const hr_diag_ignored *g = &c->ignored[i];
             char t[40] = "";
             if (g->time > 0)
                 hr_diag_format_time(g->time, t, sizeof t);
-            hr_buf_printf(out, "  [%s%s%s] %s\n    ignored: %s\n", g->source, t[0] ? " " : "",
-                          t, g->text, g->why);
+            hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source,
+                          t[0] ? " " : "", t, g->text, g->why);
         }
         if (c->ignored_total > c->nignored)
-            hr_buf_printf(out, "  ... %llu records set aside in all\n",
+            hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"),
                           (unsigned long long)c->ignored_total);
         if (!c->ignored_total)
-            hr_buf_puts(out, "  none\n");
+            hr_buf_puts(out, HR_T("  none\n"));
     }
-    hr_buf_puts(out, "\nRead:\n");
+    hr_buf_printf(out, "\n%s:\n", HR_T("What was read"));
     for (size_t i = 0; i < c->ninputs; i++) {
         const hr_diag_input *in = &c->inputs[i];
-        hr_buf_printf(out, "  %s: %" PRIu64 " lines, %" PRIu64 " bytes, %s\n", in->name,
-                      in->lines, in->bytes, in->encoding);
+        hr_buf_printf(out, "  %s: ", in->name);
+        hr_buf_printf(out, HR_T("%llu lines, %llu bytes, %s"), (unsigned long long)in->lines,
+                      (unsigned long long)in->bytes, in->encoding);
+        hr_buf_putc(out, '\n');
     }
     if (c->system_checked) {
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
-            hr_buf_printf(out, "  %s: %s%s%s\n", s->name, s->ok ? "" : "not read: ",
-                          s->detail, "");
+            hr_buf_printf(out, "  %s: %s%s\n", s->name, s->ok ? "" : HR_T("not read: "),
+                          s->detail);
         }
     } else {
-        hr_buf_printf(out, "  system records: not read (%s)\n",
-                      c->system_reason[0] ? c->system_reason : "not requested");
+        hr_buf_puts(out, "  ");
+        hr_buf_printf(out, HR_T("system records: not read (%s)"),
+                      c->system_reason[0] ? c->system_reason : HR_T("not requested"));
+        hr_buf_putc(out, '\n');
     }
     return out->len ? 0 : HR_EINTERNAL;
 }
