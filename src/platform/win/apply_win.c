@@ -547,8 +547,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             if (r == 0 && rq->failpoint && strlen(rq->failpoint) == strlen(s->name) + 1 &&
                 strncmp(rq->failpoint, s->name, strlen(s->name)) == 0 &&
                 rq->failpoint[strlen(s->name)] == '!') {
-                hr_buf_printf(log, "stopped at failpoint '%s' (written, not yet recorded: as "
-                              "a kill would)\n", rq->failpoint);
+                hr_buf_printf(log, "stopped at failpoint '%s'\n", rq->failpoint);
                 return 1;
             }
             if (r == 0) {
