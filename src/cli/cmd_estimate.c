@@ -17,7 +17,8 @@
 #include <string.h>
 
 enum {
-    OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON
+    OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON,
+    OPT_HTML = 99
 };
 
 static const char *const est_os_choices[] = {"windows", "linux", "macos", NULL};
@@ -39,6 +40,8 @@ const hr_opt hr_estimate_opts[] = {
 
 static const hr_opt estimate_out_opts[] = {
     {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/estimate.md)"), NULL, 0},
+    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
+     HR_N("also write the estimate as one self-contained HTML page to FILE (docs/report.md)"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -236,6 +239,7 @@ int hr_cmd_estimate(int argc, char **argv)
     hr_source src;
     hr_source_init(&src);
     bool json = false;
+    const char *html = NULL;
     const char *workflow = NULL;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_estimate, argc, argv);
@@ -251,6 +255,8 @@ int hr_cmd_estimate(int argc, char **argv)
             workflow = v;
         } else if (id == OPT_JSON) {
             json = true;
+        } else if (id == OPT_HTML) {
+            html = v;
         } else if (id >= 40 && id < 90) {
             int rc = hr_est_cli_take(&c, &p, id, v);
             if (rc > 0)
@@ -301,6 +307,15 @@ int hr_cmd_estimate(int argc, char **argv)
     hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
     hr_estimate_render(e, &rd);
     rc = hr_cli_emit_render("estimate", "report", &rd);
+    if (rc == 0 && html) {
+        hr_buf page;
+        hr_buf_init(&page, 0);
+        hr_render hd;
+        hr_render_init(&hd, HR_FORMAT_HTML, &page, false);
+        hr_estimate_render(e, &hd);
+        rc = hr_cli_emit_file("estimate", "report", html, &hd);
+        hr_buf_free(&page);
+    }
     if (rc == 0) {
         int sev = hr_estimate_severity(e);
         rc = sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;

@@ -119,6 +119,14 @@ grep -q 'bad.jsonl: line 2: "commit" is string, not a number' "$tmp/bad.err" || 
 [ "$(wc -l <"$tmp/bad.err")" = 1 ] || bad "the error is not one line"
 [ ! -e "$tmp/bad.html" ] || bad "a page was written for a malformed recording"
 
+# estimate --html: a FLUX workflow on 16 GB RAM / 8 GB VRAM, the per-step chart's series.
+"$hr" --lang en estimate "$src/tests/fixtures/workflows/est_flux_dev_api.json" --ram 16G --vram 8G --os linux \
+  --html "$tmp/est.html" >/dev/null || bad "estimate --html failed"
+self_contained "$tmp/est.html"
+chrome "$tmp/est" "$tmp/est.html"
+for id in verdict peaks chart-peaks steps chart-steps loads; do has "$tmp/est.dom" "id=\"$id\"" "estimate #$id"; done
+for s in vram ram commit; do has "$tmp/est.dom" "data-series=\"$s\" data-points=\"10\"" "estimate series $s"; done
+
 # 5. A page that cannot be written: exit 73/74/77, nothing half-written left behind.
 set +e
 "$hr" check --sysroot "$fx" --html "$tmp/no-such-dir/x.html" >/dev/null 2>"$tmp/err"

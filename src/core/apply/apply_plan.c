@@ -1,5 +1,6 @@
 #include "core/apply/apply_plan.h"
 
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 #include "core/model/swap_header.h"
@@ -256,15 +257,17 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
 
     add_step(p, HR_STEP_RECORD, in->fstab_path, "back up %s and record the change in the state "
              "file (so that rollback can undo every step)", in->fstab_path);
-    add_step(p, HR_STEP_CREATE_FILE, in->path, "create %s: new file only (O_EXCL, no symlinks), "
-             "mode 0600%s", in->path, strcmp(in->fs.type, "btrfs") == 0
+    add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_T("create"),
+             in->path, HR_T("new file only (O_EXCL, no symlinks), mode 0600"),
+             strcmp(in->fs.type, "btrfs") == 0
                  ? ", no copy-on-write (chattr +C) while it is empty" : "");
     add_step(p, HR_STEP_ALLOCATE, in->path, "allocate all %s of %s on %s (no holes), fsync", sz,
              in->path, in->fs.type);
     add_step(p, HR_STEP_WRITE_HEADER, in->path, "write the swap header (label '%s', %llu pages "
-             "of %lu bytes), fsync", HR_APPLY_SWAP_LABEL,
+             "of %lu bytes), fsync"
+             "; %s", HR_APPLY_SWAP_LABEL,
              (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
-             (unsigned long)in->page_size);
+             (unsigned long)in->page_size, HR_T("rename the finished file to its name"));
     add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
              in->priority);
     add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "

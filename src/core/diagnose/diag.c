@@ -771,6 +771,19 @@ static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n)
 
 /* ---- warnings and the run's state --------------------------------------------------------- */
 
+/* A tqdm bar at its end: "100%|". */
+static bool bar_finished(const char *s, size_t n)
+{
+    const char *p = s, *end = s + n;
+    while ((p = memchr(p, '%', (size_t)(end - p))) != NULL) {
+        if (p - s >= 3 && p + 1 < end && p[1] == '|' && p[-3] == '1' && p[-2] == '0' &&
+            p[-1] == '0')
+            return true;
+        p++;
+    }
+    return false;
+}
+
 static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t at_byte,
                         const hit_place *at)
 {
@@ -816,12 +829,17 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         }
         return true;
     case HR_RK_BUSY:
-        if (at->input >= 0 && b >= 0 && ci_find(v->text, v->len, "100%|", false)) {
+        /* every redraw of a progress bar comes here: keep it cheap */
+        if (at->input >= 0 && b >= 0 && bar_finished(v->text, v->len)) {
             c->run_state = 0;   /* a bar that reached its end: that step finished */
         } else if (at->input >= 0 && b >= 0) {
             c->run_state = 1;
             c->busy_line = at->line;
-            clip(c->busy_text, sizeof c->busy_text, v->text, v->len, mb);
+            size_t k = v->len < sizeof c->busy_text - 1 ? v->len : sizeof c->busy_text - 1;
+            while (k > 0 && k < v->len && ((unsigned char)v->text[k] & 0xc0) == 0x80)
+                k--;   /* whole UTF-8 characters */
+            memcpy(c->busy_text, v->text, k);
+            c->busy_text[k] = '\0';
         }
         return false;
     case HR_RK_DONE:

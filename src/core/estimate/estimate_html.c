@@ -123,11 +123,11 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
     hr_html_section(out, "peaks", HR_T("Peaks against what the machine has"));
     hr_html_bar bars[6] = {
         {"vram-peak", HR_T("VRAM peak"), e->vram.value, "c2"},
-        {"vram", HR_T("VRAM"), e->machine.vram_bytes, "c2"},
+        {"machine-vram", HR_T("VRAM"), e->machine.vram_bytes, "c2"},
         {"ram-peak", HR_T("RAM peak"), e->ram.value, "c1"},
-        {"ram", HR_T("RAM"), e->machine.ram_bytes, "c1"},
+        {"machine-ram", HR_T("RAM"), e->machine.ram_bytes, "c1"},
         {"commit-peak", HR_T("commit peak"), e->commit.value, "c3"},
-        {"commit-limit", HR_T("commit limit"), e->machine.commit_limit_bytes, "c3"},
+        {"machine-commit-limit", HR_T("commit limit"), e->machine.commit_limit_bytes, "c3"},
     };
     hr_html_bars(out, "chart-peaks", HR_T("Peaks against what the machine has"), bars, 6);
     hr_html_section_end(out);
