@@ -148,7 +148,7 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
                       strcmp(w->level, "critical") == 0 ? "bad" : "warn", x, PT + 9);
         hr_html_text(out, w->rule);
         hr_buf_puts(out, ": ");
-        hr_html_text(out, w->message);
+        hr_html_text(out, hr_tr(w->message));   /* the catalogue's, when watch's sentence is one */
         hr_buf_puts(out, "</title></path>\n");
     }
     /* The series: one polyline per run of known values. */
@@ -339,7 +339,7 @@ static void warnings(const hr_recording *r, hr_buf *out)
                       strcmp(w->level, "critical") == 0 ? "critical" : "warn");
         hr_html_text(out, t);
         hr_buf_puts(out, "</td><td>");
-        hr_html_text(out, w->message);
+        hr_html_text(out, hr_tr(w->message));   /* the catalogue's, when watch's sentence is one */
         hr_buf_puts(out, " <span class=\"rule\">[");
         hr_html_text(out, w->rule);
         hr_buf_puts(out, "]</span></td></tr>\n");
@@ -416,7 +416,7 @@ static void plan(const hr_recording *r, hr_buf *out)
     }
     if (r->advice[0]) {
         hr_buf_puts(out, "<p>");
-        hr_html_text(out, r->advice);
+        hr_html_text(out, hr_tr(r->advice));
         hr_buf_puts(out, "</p>\n");
     }
     double basis = !isnan(need) ? need : peak;
