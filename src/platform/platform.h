@@ -245,5 +245,8 @@ typedef struct hr_comfy_found {
  * Windows %APPDATA%\\ComfyUI, Linux $XDG_CONFIG_HOME or ~/.config/ComfyUI), the current folder
  * and its parents, the home folder's usual places. false when none is. */
 bool hr_platform_find_comfyui(hr_comfy_found *f);
+/* The OS's part of that search: the Desktop app's settings folder, and the home folder. */
+bool hr_platform_comfy_desktop_dir(char *dir, size_t n);
+bool hr_platform_home_dir(char *dir, size_t n);
 
 #endif

@@ -1,4 +1,6 @@
-/* headroom — Linux: find ComfyUI without being told (platform.h hr_platform_find_comfyui). */
+/* headroom — find ComfyUI without being told (platform.h hr_platform_find_comfyui). One search
+ * for both OSes over platform.h; each OS says where its Desktop app keeps its settings and
+ * where home is (comfy_dirs_<os>.c). */
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -6,14 +8,11 @@
 
 static bool desktop(char *base, size_t bn, char *yaml, size_t yn)
 {
-    char cfg[HR_COMFY_PATH_MAX], dir[HR_COMFY_PATH_MAX], v[HR_COMFY_PATH_MAX];
-    if (hr_platform_getenv("XDG_CONFIG_HOME", v, sizeof v) && v[0])
-        snprintf(dir, sizeof dir, "%s/ComfyUI", v);
-    else if (hr_platform_getenv("HOME", v, sizeof v) && v[0])
-        snprintf(dir, sizeof dir, "%s/.config/ComfyUI", v);
-    else
+    char cfg[HR_COMFY_PATH_MAX], dir[HR_COMFY_PATH_MAX];
+    const char sep = hr_platform_dirsep();
+    if (!hr_platform_comfy_desktop_dir(dir, sizeof dir))
         return false;
-    if (!hr_comfy_join(dir, "config.json", '/', cfg, sizeof cfg))
+    if (!hr_comfy_join(dir, "config.json", sep, cfg, sizeof cfg))
         return false;
     hr_buf b;
     hr_buf_init(&b, (size_t)1 << 20);
@@ -22,7 +21,7 @@ static bool desktop(char *base, size_t bn, char *yaml, size_t yn)
     if (hr_platform_read_file(cfg, &b, (size_t)1 << 20, &err) == 0)
         (void)hr_comfy_desktop_base(cfg, b.data ? b.data : "", b.len, base, bn, &found, &err);
     hr_buf_free(&b);
-    if (found && hr_comfy_join(dir, "extra_models_config.yaml", '/', yaml, yn) &&
+    if (found && hr_comfy_join(dir, "extra_models_config.yaml", sep, yaml, yn) &&
         !hr_platform_is_file(yaml, NULL))
         yaml[0] = '\0';
     return found;
@@ -31,8 +30,9 @@ static bool desktop(char *base, size_t bn, char *yaml, size_t yn)
 static bool is_install(const char *d)
 {
     char a[HR_COMFY_PATH_MAX], b[HR_COMFY_PATH_MAX], c[HR_COMFY_PATH_MAX];
-    if (!hr_comfy_join(d, "models", '/', a, sizeof a) || !hr_comfy_join(d, "main.py", '/', b, sizeof b) ||
-        !hr_comfy_join(d, "custom_nodes", '/', c, sizeof c))
+    const char sep = hr_platform_dirsep();
+    if (!hr_comfy_join(d, "models", sep, a, sizeof a) || !hr_comfy_join(d, "main.py", sep, b, sizeof b) ||
+        !hr_comfy_join(d, "custom_nodes", sep, c, sizeof c))
         return false;
     return hr_comfy_is_install(hr_platform_is_dir(a), hr_platform_is_file(b, NULL), hr_platform_is_dir(c));
 }
@@ -41,10 +41,10 @@ bool hr_platform_find_comfyui(hr_comfy_found *f)
 {
     memset(f, 0, sizeof *f);
     char cwd[HR_COMFY_PATH_MAX], home[HR_COMFY_PATH_MAX], base[HR_COMFY_PATH_MAX] = "";
-    hr_comfy_where w = {.sep = '/'};
+    hr_comfy_where w = {.sep = hr_platform_dirsep()};
     if (hr_platform_cwd(cwd, sizeof cwd))
         w.cwd = cwd;
-    if (hr_platform_getenv("HOME", home, sizeof home) && home[0])
+    if (hr_platform_home_dir(home, sizeof home))
         w.home = home;
     if (desktop(base, sizeof base, f->desktop_yaml, sizeof f->desktop_yaml))
         w.desktop_base = base;

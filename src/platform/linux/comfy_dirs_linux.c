@@ -1,0 +1,21 @@
+/* headroom — Linux: where the ComfyUI Desktop app keeps its settings, and home (comfy_find.c). */
+#include "platform/platform.h"
+
+#include <stdio.h>
+
+bool hr_platform_comfy_desktop_dir(char *dir, size_t n)
+{
+    char v[HR_COMFY_PATH_MAX];
+    if (hr_platform_getenv("XDG_CONFIG_HOME", v, sizeof v) && v[0])
+        snprintf(dir, n, "%s/ComfyUI", v);
+    else if (hr_platform_getenv("HOME", v, sizeof v) && v[0])
+        snprintf(dir, n, "%s/.config/ComfyUI", v);
+    else
+        return false;
+    return true;
+}
+
+bool hr_platform_home_dir(char *dir, size_t n)
+{
+    return hr_platform_getenv("HOME", dir, n) && dir[0];
+}
