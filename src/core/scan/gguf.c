@@ -245,9 +245,10 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     r.pos = infos;
     size_t unknown = 0;
     for (uint64_t i = 0; i < nt; i++) {
-        const unsigned char *nm;
-        uint64_t nl;
-        uint32_t nd, ty;
+        /* the header pass above proved every read here succeeds; zeroes keep gcc -O3 sure */
+        const unsigned char *nm = NULL;
+        uint64_t nl = 0;
+        uint32_t nd = 0, ty = 0;
         hr_tensor tn;
         memset(&tn, 0, sizeof tn);
         (void)str(&r, &nm, &nl);
