@@ -572,7 +572,15 @@ void hr_platform_sleep_ms(int64_t ms)
     nanosleep(&ts, NULL);
 }
 
+/* Lock only what the monitor touches: MCL_ONFAULT locks a page when it is first used, so
+ * the untouched bulk of the binary, libc and the reserved buffers never becomes resident
+ * (MCL_CURRENT alone faults in every mapped page: the whole of libc, libm and headroom).
+ * A kernel without MCL_ONFAULT (before 4.4) gets no lock rather than that. */
 bool hr_platform_lock_memory(void)
 {
-    return mlockall(MCL_CURRENT) == 0;
+#ifdef MCL_ONFAULT
+    return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
+#else
+    return false;
+#endif
 }
