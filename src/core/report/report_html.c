@@ -53,7 +53,17 @@ static double nice_max(double v, hr_chart_unit u)
     double x = v / unit;
     if (x <= 0)
         return unit;
-    double p = pow(10, floor(log10(x)));
+    /* the largest power of ten not above x, without libm (the watch process links none) */
+    double p = 1;
+    if (x >= 1) {
+        while (p * 10 <= x)
+            p *= 10;
+    } else {
+        double d = 1;
+        while (x * d < 1 && d < 1e300)
+            d *= 10;
+        p = 1 / d;
+    }
     double m = x / p;
     double step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
     return step * p * unit;
