@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # watch wakes on memory pressure: with --interval 60000 the second sample is due in a minute,
 # but a PSI trigger on /proc/pressure/memory ends the wait as soon as the system stalls on
-# memory. The stall is real: three readers loop over a 200 MB file inside a 16 MB memory
+# memory. The stall is real: four readers loop over a 200 MB file inside a 16 MB memory
 # cgroup, so every read reclaims (direct reclaim counts as a memory stall). The second sample
 # must come long before the minute. SKIP (77) without root, a memory cgroup, PSI, or a kernel
 # that accepts a trigger.
@@ -47,8 +47,9 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir "$cg" && echo 16M >"$cg/$limit" || { echo "SKIP: cannot make a memory cgroup"; exit 77; }
-dd if=/dev/urandom of="$tmp/big" bs=1M count=200 status=none
-# out of the page cache (where it is charged to this shell's cgroup): the readers' pages are
+dd if=/dev/urandom of="$tmp/big" bs=1M count=200 conv=fsync status=none
+# out of the page cache (written back first: dirty pages would stay; cached, they are charged
+# to this shell's cgroup and the readers would never reclaim): the readers' pages are
 # then charged to the small cgroup, which must reclaim for every megabyte read
 dd if="$tmp/big" iflag=nocache count=0 status=none
 
@@ -56,10 +57,10 @@ start=$(date +%s%N)
 "$bin" watch --interval 60000 --count 2 --json >"$tmp/out" 2>"$tmp/err" & w=$!
 pids+=("$w")
 sleep 1
-for i in 1 2 3; do
+for i in 1 2 3 4; do
     ( echo $BASHPID >"$cg/cgroup.procs"
       end=$((SECONDS + 40))
-      while [ $SECONDS -lt $end ]; do dd if="$tmp/big" of=/dev/null bs=1M status=none; done ) &
+      while [ $SECONDS -lt $end ]; do dd if="$tmp/big" of=/dev/null bs=256k status=none; done ) &
     pids+=("$!")
 done
 # the watch ends by itself after its second sample; give it 30 s of the 60
