@@ -254,12 +254,22 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
 
 int hr_verify_text(const hr_verify_result *r, hr_buf *out)
 {
-    /* TRANSLATORS: the tag in front of each line of verify (a column seven wide). */
-    static const char *tag[] = {HR_N("ok"), HR_N("reboot"), HR_N("DIFFER")};
-    static const char *note_tag = HR_N("note");
+    /* TRANSLATORS: the tag in front of each line of verify, padded to a column seven wide
+     * (the translation need not be: it is padded by its display width). */
+    static const char *tag[] = {HR_N("ok     "), HR_N("reboot "), HR_N("DIFFER ")};
+    static const char *note_tag = HR_N("note   ");
+    static const char *fixed_tag = HR_N("fixed  ");
     static const char *verdict[] = {HR_N("configured = in use"), HR_N("a change waits for a reboot"),
                                     HR_N("configured and in use disagree")};
     int e = hr_buf_printf(out, HR_T("verify: %s\n"), hr_tr(verdict[r->verdict]));
+    /* Recovery changed the machine's records before the comparison: say what it did. */
+    for (const char *l = r->recovered; e == 0 && *l;) {
+        size_t n = strcspn(l, "\n");
+        const char *t = hr_tr(fixed_tag);
+        size_t w = hr_utf8_width(t);
+        e = hr_buf_printf(out, "  %s%*s %.*s\n", t, w < 7 ? (int)(7 - w) : 0, "", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
     for (int i = 0; i < r->count && e == 0; i++) {
         const char *t = hr_tr(r->items[i].note ? note_tag : tag[r->items[i].verdict]);
         size_t w = hr_utf8_width(t);
@@ -299,6 +309,15 @@ int hr_verify_json(const hr_verify_result *r, hr_buf *out)
         hr_json_str(&w, "verdict", r->items[i].note ? "note" : names[r->items[i].verdict]);
         hr_json_str(&w, "text", r->items[i].text);
         hr_json_end_object(&w);
+    }
+    hr_json_end_array(&w);
+    hr_json_begin_array(&w, "recovered");   /* what verify finished or undid of a cut-short run */
+    for (const char *l = r->recovered; *l;) {
+        size_t n = strcspn(l, "\n");
+        char line[sizeof r->recovered];
+        snprintf(line, sizeof line, "%.*s", (int)n, l);
+        hr_json_str(&w, NULL, line);
+        l += n + (l[n] == '\n');
     }
     hr_json_end_array(&w);
     if (r->commit_limit_bytes == HR_UNKNOWN)
