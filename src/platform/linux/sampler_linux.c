@@ -14,10 +14,14 @@
 #include "core/base/text.h"
 #include "core/model/meminfo.h"
 #include "core/model/procs.h"
+#include "platform/gpu_procs.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,12 +50,17 @@ typedef struct proc_ent {
 
 struct hr_sampler {
     int meminfo, vmstat, psi, diskstats, overcommit, proc_dir;
+    int psi_trigger;            /* /proc/pressure/memory with a trigger armed, or -1 */
+    bool psi_tried;
     cg_level cg[CG_LEVELS];
     int ncg;
     unsigned swap_major[SWAP_DEVS], swap_minor[SWAP_DEVS];
     int nswap;
     int64_t pid;
     char name[128];
+    hr_gpu_procs *gpu;          /* NVML, or NULL */
+    int64_t tree[1024];         /* the target tree's pids (for its GPU memory) */
+    size_t ntree;
     char buf[FILE_BUF];
     char dents[32768];
     proc_ent procs[MAX_PROCS];
@@ -224,6 +233,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     s->diskstats = open_ro("/proc/diskstats");
     s->overcommit = open_ro("/proc/sys/vm/overcommit_memory");
     s->proc_dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    s->psi_trigger = -1;
     s->pid = opts->pid;
     if (opts->name)
         hr_strlcpy(s->name, opts->name, sizeof s->name);
@@ -236,6 +246,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     else if (cgroup_of(opts->pid, dir, sizeof dir, root, sizeof root))
         open_cg(s, dir, root);
     find_swap_devs(s);
+    s->gpu = hr_gpu_procs_open();
     if (s->meminfo < 0) {
         hr_sampler_close(s);
         return hr_error_set(err, HR_ENOENT, "watch: /proc/meminfo: %s", strerror(errno));
@@ -253,12 +264,33 @@ void hr_sampler_close(hr_sampler *s)
 {
     if (!s)
         return;
-    int fds[] = {s->meminfo, s->vmstat, s->psi, s->diskstats, s->overcommit, s->proc_dir};
+    int fds[] = {s->meminfo, s->vmstat,     s->psi,     s->diskstats,
+                 s->overcommit, s->proc_dir, s->psi_trigger};
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (fds[i] >= 0)
             close(fds[i]);
     close_cg(s);
+    hr_gpu_procs_close(s->gpu);
     free(s);
+}
+
+void *hr_gpu_lib_open(void)
+{
+    /* the versioned name: the bare .so is a development link, rarely installed */
+    return dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+}
+
+hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
+{
+    hr_gpu_fn f;
+    void *p = dlsym(lib, name);
+    memcpy(&f, &p, sizeof f); /* POSIX: dlsym's object pointer converts to a function's */
+    return f;
+}
+
+void hr_gpu_lib_close(void *lib)
+{
+    dlclose(lib);
 }
 
 static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
@@ -467,6 +499,9 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
             continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/%d/status", s->procs[i].pid);
+        if (s->ntree < sizeof s->tree / sizeof s->tree[0])
+            s->tree[s->ntree] = s->procs[i].pid;
+        s->ntree++;
         ssize_t n = read_path(path, s->buf, sizeof s->buf);
         if (n <= 0)
             continue;
@@ -540,7 +575,11 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     }
     sample_disks(s, o);
     sample_cgroup(s, o);
+    s->ntree = 0;
     sample_tree(s, o);
+    /* a tree larger than the list held: its GPU memory is unknown rather than short */
+    hr_gpu_procs_sample(s->gpu, s->tree,
+                        s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
 int64_t hr_platform_mono_ms(void)
@@ -577,6 +616,50 @@ void hr_platform_catch_stop(volatile int *flag)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 }
+
+/* A PSI trigger (the kernel's Documentation/accounting/psi.rst): writing "some <stall us>
+ * <window us>" to /proc/pressure/memory makes poll() report POLLPRI once the tasks of the
+ * system were stalled on memory that long within the window. 10 %: 100 ms in 1 s; a window
+ * that is not a multiple of 2 s needs CAP_SYS_RESOURCE, so 200 ms in 2 s is the fallback
+ * (what an ordinary user, or a container without that capability, may arm). The kernel
+ * overwrites the last byte written with a NUL: the NUL is written with the text. */
+static int psi_trigger_open(void)
+{
+    static const char *const trig[] = {"some 100000 1000000", "some 200000 2000000"};
+    for (size_t i = 0; i < sizeof trig / sizeof trig[0]; i++) {
+        int fd = open("/proc/pressure/memory", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            return -1; /* no PSI (CONFIG_PSI off, psi=0), or not writable */
+        if (write(fd, trig[i], strlen(trig[i]) + 1) > 0)
+            return fd;
+        close(fd);
+    }
+    return -1;
+}
+
+int hr_sampler_wait(hr_sampler *s, int64_t ms)
+{
+    if (ms <= 0)
+        return 0;
+    if (!s->psi_tried) {
+        s->psi_tried = true; /* armed on the first wait: run, which never waits, arms none */
+        s->psi_trigger = psi_trigger_open();
+    }
+    if (s->psi_trigger < 0) {
+        hr_platform_sleep_ms(ms);
+        return 0;
+    }
+    struct pollfd p = {.fd = s->psi_trigger, .events = POLLPRI, .revents = 0};
+    int r = poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+    if (r > 0 && (p.revents & (POLLERR | POLLNVAL))) {
+        /* the trigger is gone: plain sleeps from now on */
+        close(s->psi_trigger);
+        s->psi_trigger = -1;
+        return 0;
+    }
+    return r > 0 && (p.revents & POLLPRI) ? 1 : 0;
+}
+
 
 void hr_platform_sleep_ms(int64_t ms)
 {
