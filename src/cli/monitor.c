@@ -45,8 +45,10 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     /* grown once here, reset (never freed) for every line after */
     hr_buf_init(&m->line, (size_t)1 << 20);
     hr_buf_init(&m->rec_line, (size_t)1 << 20);
-    hr_buf_printf(&m->line, "%4096s", "");
-    hr_buf_printf(&m->rec_line, "%4096s", "");
+    char room[4096];
+    memset(room, ' ', sizeof room);
+    hr_buf_append(&m->line, room, sizeof room);
+    hr_buf_append(&m->rec_line, room, sizeof room);
     hr_buf_reset(&m->line);
     hr_buf_reset(&m->rec_line);
     if (o->sampler.pid > 0)
@@ -116,9 +118,12 @@ void hr_monitor_step(hr_monitor *m)
     size_t nw = hr_watch_tick(&m->w, &s, wr);
     m->last = s;
 
-    hr_buf_reset(&m->rec_line);
-    hr_rec_sample_line(&m->rec_line, m->t0, &s);
-    hr_monitor_record(m, &m->rec_line);
+    /* the sample's JSON line only where it goes somewhere (a recording, --json) */
+    if (m->rec || m->view == HR_MON_JSON) {
+        hr_buf_reset(&m->rec_line);
+        hr_rec_sample_line(&m->rec_line, m->t0, &s);
+        hr_monitor_record(m, &m->rec_line);
+    }
     for (size_t i = 0; i < nw; i++) {
         hr_buf_reset(&m->rec_line);
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
