@@ -104,7 +104,10 @@ static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
                   : wr.rule == HR_WRULE_PRESSURE ? rw->psi_full_avg10 : NAN;
     if ((wr.rule == HR_WRULE_S23 || wr.rule == HR_WRULE_PRESSURE) && isnan(wr.busy_pct))
         return hr_tr(rw->message);
-    if (wr.rule == HR_WRULE_TTL && (wr.limit == HR_W_UNKNOWN || wr.eta_s < 0))
+    if ((wr.rule == HR_WRULE_COMMIT85 || wr.rule == HR_WRULE_COMMIT95 || wr.rule == HR_WRULE_CGROUP ||
+         wr.rule == HR_WRULE_TTL) && (wr.value == HR_W_UNKNOWN || wr.limit == HR_W_UNKNOWN))
+        return hr_tr(rw->message);
+    if (wr.rule == HR_WRULE_TTL && wr.eta_s < 0)
         return hr_tr(rw->message);
     /* commit-85/95 name their limit; an older line says it only in its English sentence */
     const char *name = rw->limit_name[0] ? rw->limit_name : rw->message;
