@@ -54,7 +54,8 @@ ALLOW = [
 def prose(text):
     """Does a C literal's text read as English words? Markup, printf conversions, escapes,
     option names, paths and rule ids do not count."""
-    t = re.sub(r'\\[nrt"\\]', ' ', text)
+    t = re.sub(r'[\w%.:-]*(?:\\\\[\w%.-]+)+', ' ', text)   # Windows paths: "%s\\pagefile.sys"
+    t = re.sub(r'\\[nrt"\\]', ' ', t)
     t = re.sub(r'\\(?:x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4})', ' ', t)
     t = re.sub(r'<[^<>]*>?', ' ', t)                     # HTML tags (also cut at the literal's end)
     t = re.sub(r'^[^<>]*>', ' ', t)                       # the end of a tag opened before
