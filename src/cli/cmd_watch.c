@@ -111,8 +111,13 @@ int hr_cmd_watch(int argc, char **argv)
         int64_t now = hr_platform_mono_ms();
         if (next < now)
             next = now; /* late (the machine thrashes): keep the cadence from here */
+        /* memory pressure appearing (a PSI trigger) ends the wait early: sample now, and keep
+         * the cadence from there */
         while (!stop && (now = hr_platform_mono_ms()) < next)
-            hr_platform_sleep_ms(next - now);
+            if (hr_sampler_wait(m.sampler, next - now) > 0) {
+                next = hr_platform_mono_ms();
+                break;
+            }
     }
     return hr_monitor_close(&m, true);
 }
