@@ -2,6 +2,7 @@
  * recording replayed on Linux, and under Wine. See win_model.h. */
 #include "core/model/win_model.h"
 
+#include "core/base/i18n.h"
 #include "core/model/swap_target.h"
 
 #include "core/model/pagingfiles.h"
@@ -57,15 +58,15 @@ static void call_why(char *out, size_t n, const char *call, const hr_win_call *c
     if (c->code)
         hr_win_code_text(c->code, code, sizeof code);
     switch (c->state) {
-    case HR_WIN_NOT_ASKED: snprintf(out, n, "%s: not recorded", call); break;
+    case HR_WIN_NOT_ASKED: snprintf(out, n, HR_T("%s: not recorded"), call); break;
     case HR_WIN_OK: snprintf(out, n, "%s: ok", call); break;
-    case HR_WIN_FAILED: snprintf(out, n, "%s failed: %s", call, c->code ? code : "no error code"); break;
+    case HR_WIN_FAILED: snprintf(out, n, HR_T("%s failed: %s"), call, c->code ? code : HR_T("no error code")); break;
     case HR_WIN_UNSUPPORTED:
-        snprintf(out, n, "%s is not implemented on this system%s%s%s", call, c->code ? " (" : "",
+        snprintf(out, n, HR_T("%s is not implemented on this system%s%s%s"), call, c->code ? " (" : "",
                  code, c->code ? ")" : "");
         break;
-    case HR_WIN_ABSENT: snprintf(out, n, "%s: not present", call); break;
-    case HR_WIN_DENIED: snprintf(out, n, "%s needs administrator rights", call); break;
+    case HR_WIN_ABSENT: snprintf(out, n, HR_T("%s: not present"), call); break;
+    case HR_WIN_DENIED: snprintf(out, n, HR_T("%s needs administrator rights"), call); break;
     }
 }
 
@@ -147,8 +148,8 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         if (raw->commit_peak_pages >= raw->commit_total_pages && raw->commit_peak_pages)
             c->peak_bytes = mul(raw->commit_peak_pages, raw->page_size);
         else
-            hr_section_fail(&c->s, "peak unknown: GetPerformanceInfo reported CommitPeak %llu "
-                            "pages, below the current charge (Wine does not track it)",
+            hr_section_fail(&c->s, HR_T("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
+                            "pages, below the current charge (Wine does not track it)"),
                             (unsigned long long)raw->commit_peak_pages);
     } else if (raw->mem.state == HR_WIN_OK) {
         /* The process's view: the smaller of the system and job limits. */
@@ -157,8 +158,8 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
             c->charge_bytes = raw->total_page_file - raw->avail_page_file;
         hr_strlcpy(c->s.source, "GlobalMemoryStatusEx", sizeof c->s.source);
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
-        hr_section_fail(&c->s, "limit and charge from GlobalMemoryStatusEx (a job's limit if "
-                        "one applies), peak unknown");
+        hr_section_fail(&c->s, HR_T("limit and charge from GlobalMemoryStatusEx (a job's limit if "
+                        "one applies), peak unknown"));
     } else {
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
         fail_call(&c->s, "GlobalMemoryStatusEx", &raw->mem);
@@ -231,7 +232,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
                 break;
             case 2: d->encrypted = HR_TRI_NO; break;
             default:
-                snprintf(why, sizeof why, "BitLocker: status value %d not known",
+                snprintf(why, sizeof why, HR_T("BitLocker: status value %d not known"),
                          (int)w->bitlocker_protection);
                 hr_strlist_add(d->why, sizeof d->why, why);
             }
@@ -360,7 +361,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     } else if (tp->q.state == HR_WIN_ABSENT) {
         cfg->temp_page_file = HR_TRI_NO;
     } else if (tp->q.state == HR_WIN_OK) {
-        hr_section_fail(&cfg->s, "registry TempPageFile: type %u, not a DWORD", (unsigned)tp->type);
+        hr_section_fail(&cfg->s, HR_T("registry TempPageFile: type %u, not a DWORD"), (unsigned)tp->type);
     } else {
         call_why(why, sizeof why, "registry TempPageFile", &tp->q);
         hr_section_fail(&cfg->s, "%s", why);
@@ -558,9 +559,9 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             hr_size_format(free_b, a, sizeof a);
             hr_size_format(total, b, sizeof b);
             hr_size_format(ceiling, c, sizeof c);
-            hr_snapshot_note(s, "S1.2", "%s is nearly full (%s free of %s) and holds a "
+            hr_snapshot_note(s, "S1.2", HR_T("%s is nearly full (%s free of %s) and holds a "
                              "system-managed paging file: Windows shrinks it when space is short "
-                             "and it cannot grow to its ceiling of %s", sys->dev.name, a, b, c);
+                             "and it cannot grow to its ceiling of %s"), sys->dev.name, a, b, c);
         }
     }
 
@@ -575,8 +576,8 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 if (hr_same_drive(s->paging[j].path, e->path))
                     in_use = true;
             if (!in_use)
-                hr_snapshot_note(s, "S5.1", "%s is configured but not in use: changes take effect "
-                                 "after a restart", e->path);
+                hr_snapshot_note(s, "S5.1", HR_T("%s is configured but not in use: changes take effect "
+                                 "after a restart"), e->path);
         }
     /* In use but no longer configured: it goes away at the next restart. */
     if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
@@ -586,8 +587,8 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 if (hr_same_drive(s->paging[j].path, cfg->entries[i].path))
                     configured = true;
             if (!configured)
-                hr_snapshot_note(s, "S5.1", "%s is in use but no longer configured: it goes away "
-                                 "after a restart", s->paging[j].path);
+                hr_snapshot_note(s, "S5.1", HR_T("%s is in use but no longer configured: it goes away "
+                                 "after a restart"), s->paging[j].path);
         }
     (void)raw;
 }
