@@ -3,6 +3,7 @@
 
 #include "cli_util.h"
 #include "console.h"
+#include "comfy_link.h"
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
@@ -45,6 +46,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     /* grown once here, reset (never freed) for every line after */
     hr_buf_init(&m->line, (size_t)1 << 20);
     hr_buf_init(&m->rec_line, (size_t)1 << 20);
+    hr_buf_init(&m->say, (size_t)1 << 16);
     hr_buf_printf(&m->line, "%4096s", "");
     hr_buf_printf(&m->rec_line, "%4096s", "");
     hr_buf_reset(&m->line);
@@ -60,6 +62,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
         hr_cli_error("%s: %s", o->mode, err.msg[0] ? err.msg : hr_strerror(r));
         hr_buf_free(&m->line);
         hr_buf_free(&m->rec_line);
+        hr_buf_free(&m->say);
         return hr_exit_from_error(r);
     }
     if (o->record) {
@@ -71,6 +74,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
             m->sampler = NULL;
             hr_buf_free(&m->line);
             hr_buf_free(&m->rec_line);
+            hr_buf_free(&m->say);
             return HR_EXIT_CANTCREATE;
         }
         m->rec_path = o->record;
@@ -124,6 +128,9 @@ void hr_monitor_step(hr_monitor *m)
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
         hr_monitor_record(m, &m->rec_line);
     }
+    /* ComfyUI after the warnings: its node lines and --protect's actions follow them */
+    if (m->link)
+        hr_comfy_link_step(m->link, &s, wr, nw);
 
     hr_buf *b = &m->line;
     hr_buf_reset(b);
@@ -172,6 +179,27 @@ void hr_monitor_step(hr_monitor *m)
     }
 }
 
+void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
+{
+    if (m->view == HR_MON_JSON && !to_stderr)
+        return;
+    char clock[16];
+    hr_watch_clock(hr_platform_wall_ms() + m->w.tz_offset_ms, clock, sizeof clock);
+    hr_buf *b = &m->say;
+    hr_buf_reset(b);
+    if (m->view == HR_MON_QUIET || to_stderr) {
+        hr_buf_printf(b, "headroom: %s %s\n", clock, text);
+        out_stderr(b);
+        return;
+    }
+    if (m->view == HR_MON_PANEL && m->panel_lines) {
+        hr_buf_printf(b, "\x1b[%dA\r", m->panel_lines);
+        m->panel_lines = 0;
+    }
+    hr_buf_printf(b, "%s %s%s\n", clock, text, m->view == HR_MON_PANEL ? "\x1b[K" : "");
+    out_stdout(m, b);
+}
+
 int hr_monitor_close(hr_monitor *m, bool end_line)
 {
     if (end_line) {
@@ -195,5 +223,6 @@ int hr_monitor_close(hr_monitor *m, bool end_line)
     m->sampler = NULL;
     hr_buf_free(&m->line);
     hr_buf_free(&m->rec_line);
+    hr_buf_free(&m->say);
     return rc;
 }
