@@ -75,7 +75,8 @@ static void went_down(hr_comfy_link *c, const hr_error *err)
         hr_ws_close(&c->ws);
     c->ws_up = false;
     c->sid[0] = '\0';
-    if (c->up || !c->reported_down)
+    /* run: the server ends with the child, and the verdict says how */
+    if (strcmp(c->mode, "run") != 0 && (c->up || !c->reported_down))
         hr_cli_error(HR_T("%s: ComfyUI at %s: %s; watching memory without it (trying again every "
                           "10 s)"),
                      c->mode, c->url_text, err->msg);
@@ -302,10 +303,12 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
     case HR_CMSG_ERROR:
     case HR_CMSG_INTERRUPTED: {
         char how[300];
-        snprintf(how, sizeof how,
-                 msg.type == HR_CMSG_ERROR ? HR_T("error at node %s %s: %s")
-                                           : HR_T("interrupted at node %s %s%s"),
-                 msg.node, msg.node_type[0] ? msg.node_type : "?", msg.exception);
+        const char *cls = msg.node_type[0] ? msg.node_type : "?";
+        if (msg.type == HR_CMSG_ERROR)
+            snprintf(how, sizeof how, HR_T("error at node %s %s: %s"), msg.node, cls,
+                     msg.exception);
+        else
+            snprintf(how, sizeof how, HR_T("interrupted at node %s %s"), msg.node, cls);
         prompt_ended(c, msg.prompt_id, "websocket", how);
         break;
     }

@@ -112,6 +112,8 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     return 0;
 }
 
+static void step_show(hr_monitor *m, hr_wsample *sp, hr_warning *wr, size_t nw);
+
 void hr_monitor_step(hr_monitor *m)
 {
     hr_wsample s;
@@ -128,10 +130,15 @@ void hr_monitor_step(hr_monitor *m)
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
         hr_monitor_record(m, &m->rec_line);
     }
-    /* ComfyUI after the warnings: its node lines and --protect's actions follow them */
+    step_show(m, &s, wr, nw);
+    /* ComfyUI after the sample and its warnings: node lines and --protect's actions follow */
     if (m->link)
         hr_comfy_link_step(m->link, &s, wr, nw);
+}
 
+static void step_show(hr_monitor *m, hr_wsample *sp, hr_warning *wr, size_t nw)
+{
+    hr_wsample s = *sp;
     hr_buf *b = &m->line;
     hr_buf_reset(b);
     for (size_t i = 0; i < nw; i++) {

@@ -122,9 +122,9 @@ async function execute(item) {
       hold(20);
       log('loaded partially 5869.6 5869.6 0');
       if (scenario === 'hog') {
-        // grow until interrupted (a sampler that does not fit), 15 MB every 100 ms
+        // grow until interrupted (a sampler that does not fit), 5 MB every 100 ms
         for (let i = 0; i < 400 && !interrupted; i++) {
-          hold(15);
+          hold(5);
           await sleep(100);
           if (i % 10 === 0) sendJson('progress', { value: i, max: 400, prompt_id: promptId, node }, to);
         }
