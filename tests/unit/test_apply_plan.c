@@ -337,6 +337,47 @@ static void test_windows(void)
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);
     in->initial_mb = 70000;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);   /* initial > maximum */
+
+    /* Never less paging file than is configured (issue 10): C: 4 GB + D: 64 GB and
+     * --size 1G on D: is refused, naming the sizes now and after; --allow-shrink lets it
+     * and the notes say how much goes. */
+    in->dev.fs_total_bytes = 1000 * HR_GIB;
+    in->dev.fs_free_bytes = 500 * HR_GIB;
+    in->current = pfw("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 65536 65536\0", 55);
+    CHECK_EQ_U64(in->current.count, 2);
+    in->initial_mb = in->maximum_mb = 1024;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "68.0 GiB configured now, 1.00 GiB after");
+    CHECK_CONTAINS(err.msg, "remove 67.0 GiB");
+    CHECK_CONTAINS(err.msg, "C:\\pagefile.sys 4.00 GiB, D:\\pagefile.sys 64.0 GiB");
+    CHECK_CONTAINS(err.msg, "--allow-shrink");
+    in->allow_shrink = true;
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    CHECK_CONTAINS(p->notes, "removes 67.0 GiB of paging file");
+    in->allow_shrink = false;
+    /* The same total elsewhere is no shrink; more is none either. */
+    in->initial_mb = in->maximum_mb = 69632;
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    CHECK(strstr(p->notes, "--allow-shrink") == NULL);
+    /* A range counts its maximum: 64 GB fixed -> 16-64 GB is not a shrink, 16-32 is. */
+    in->current = pfw("D:\\pagefile.sys 65536 65536\0", 29);
+    in->initial_mb = 16384;
+    in->maximum_mb = 65536;
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    in->maximum_mb = 32768;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    /* System managed / automatic: the file now on its drive is what it gives (24 GB on C:);
+     * a size not known counts 0 (the least there is). */
+    in->current = pfw("?:\\pagefile.sys\0", 17);
+    in->drive_file_bytes['C' - 'A'] = 24 * HR_GIB;
+    in->initial_mb = in->maximum_mb = 16384;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "system managed");
+    in->initial_mb = in->maximum_mb = 32768;
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    in->drive_file_bytes['C' - 'A'] = HR_UNKNOWN;
+    in->initial_mb = in->maximum_mb = 1024;
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
     free(in);
     free(p);
 }

@@ -22,14 +22,18 @@ typedef struct raw_value {
     BYTE data[8192];
 } raw_value;
 
+/* The bytes exactly as stored (RegQueryValueExW: no terminator added, none dropped). */
 static void raw_read(raw_value *v)
 {
     memset(v, 0, sizeof *v);
     v->cb = sizeof v->data;
-    LSTATUS s = RegGetValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles",
-                             RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND, &v->type, v->data,
-                             &v->cb);
-    v->present = s == ERROR_SUCCESS;
+    HKEY h;
+    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, KEY, 0, KEY_QUERY_VALUE, &h) != ERROR_SUCCESS)
+        return;
+    v->present = RegQueryValueExW(h, L"PagingFiles", NULL, &v->type, v->data, &v->cb) == ERROR_SUCCESS;
+    RegCloseKey(h);
+    if (!v->present)
+        v->cb = 0;
 }
 
 static void raw_write(const raw_value *v)
@@ -39,6 +43,11 @@ static void raw_write(const raw_value *v)
         return;
     }
     RegSetKeyValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles", v->type, v->data, v->cb);
+}
+
+static void raw_set(DWORD type, const void *data, DWORD cb)
+{
+    RegSetKeyValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles", type, cb ? data : NULL, cb);
 }
 
 static bool raw_equal(const raw_value *a, const raw_value *b)
@@ -118,7 +127,8 @@ int main(void)
     char target[4] = {pick_target(sys), ':', 0};
     printf("system drive %c:, target %s\n", sys, target);
 
-    hr_apply_request rq = {.size_bytes = 64 * HR_MIB, .target = target, .state_dir = dir};
+    /* Larger than the start's 77 MB maximum: apply never shrinks unless told to. */
+    hr_apply_request rq = {.size_bytes = 128 * HR_MIB, .target = target, .state_dir = dir};
     hr_error err = {0};
     hr_apply_plan *plan = calloc(1, sizeof *plan);
     CHECK(hr_platform_apply_plan(&rq, plan, &err) == 0);
@@ -193,7 +203,7 @@ int main(void)
     hr_buf_reset(&log);
     CHECK(hr_platform_apply_run(&rq, plan, &log, &err) == 0);
     char want_final[64];
-    snprintf(want_final, sizeof want_final, "%c:\\pagefile.sys 64 64", target[0]);
+    snprintf(want_final, sizeof want_final, "%c:\\pagefile.sys 128 128", target[0]);
     CHECK_STR(value_str(), want_final);
     raw_value after;
     raw_read(&after);
@@ -228,6 +238,101 @@ int main(void)
     raw_value now;
     raw_read(&now);
     CHECK(raw_equal(&now, &start));
+
+    /* Never less paging file than is configured (issue 10): 10 GiB configured, --size 1G is
+     * refused naming both sizes; --allow-shrink plans it and says how much goes. */
+    {
+        wchar_t big[128];
+        size_t bl = 0;
+        const char *parts[2] = {"C:\\pagefile.sys 2048 2048", "X:\\pagefile.sys 8192 8192"};
+        if (target[0] == 'C')
+            parts[0] = "C:\\pagefile.sys 10240 10240", parts[1] = NULL;
+        for (int k = 0; k < 2 && parts[k]; k++) {
+            for (const char *c = parts[k]; *c; c++)
+                big[bl++] = (wchar_t)(k == 1 && c == parts[k] ? target[0] : *c);
+            big[bl++] = 0;
+        }
+        big[bl++] = 0;
+        raw_set(REG_MULTI_SZ, big, (DWORD)(bl * sizeof(wchar_t)));
+        raw_value before;
+        raw_read(&before);
+        hr_apply_request small = rq;
+        small.size_bytes = HR_GIB;
+        hr_error e2 = {0};
+        CHECK_EQ_I64(hr_platform_apply_plan(&small, plan, &e2), HR_EUNSAFE);
+        printf("shrink refused: %s\n", e2.msg);
+        CHECK_CONTAINS(e2.msg, "10.0 GiB configured now");
+        CHECK_CONTAINS(e2.msg, "1.00 GiB after");
+        CHECK_CONTAINS(e2.msg, "remove 9.00 GiB");
+        CHECK_CONTAINS(e2.msg, "--allow-shrink");
+        CHECK_CONTAINS(e2.msg, "pagefile.sys 8.00 GiB");
+        small.allow_shrink = true;
+        CHECK_EQ_I64(hr_platform_apply_plan(&small, plan, &e2), 0);
+        CHECK_CONTAINS(plan->notes, "removes 9.00 GiB");
+        /* Growing is no shrink: 16 GiB is planned without the flag, and says nothing of it. */
+        hr_apply_request grow = rq;
+        grow.size_bytes = 16 * HR_GIB;
+        CHECK_EQ_I64(hr_platform_apply_plan(&grow, plan, &e2), 0);
+        CHECK(strstr(plan->notes, "--allow-shrink") == NULL);
+        raw_value now2;
+        raw_read(&now2);
+        CHECK(raw_equal(&now2, &before));   /* a plan changes nothing */
+    }
+
+    /* Rollback restores PagingFiles byte for byte whatever its form (issue 10): padding,
+     * tabs, bytes after the terminator, empty values of 0, 2 and 4 bytes, REG_SZ without a
+     * terminator, and no value at all. */
+    {
+        static const wchar_t f_pad[] = L"C:\\pagefile.sys 16 16\0\0\0\0";
+        static const wchar_t f_tab[] = L"C:\\pagefile.sys\t16\t16\0";
+        static const wchar_t f_after[] = L"C:\\pagefile.sys 16 16\0\0junk";
+        static const wchar_t f_two[] = L"C:\\pagefile.sys 16 16\0 \0";
+        static const wchar_t f_sz_noterm[] = L"C:\\pagefile.sys 16 16";
+        static const wchar_t f_empty[2] = {0, 0};
+        static const struct { const char *name; DWORD type; const void *data; DWORD cb; } forms[] = {
+            {"multi-sz padded with NULs", REG_MULTI_SZ, f_pad, sizeof f_pad},
+            {"tabs between the sizes", REG_MULTI_SZ, f_tab, sizeof f_tab},
+            {"bytes after the terminator", REG_MULTI_SZ, f_after, sizeof f_after - 2},
+            {"a blank second string", REG_MULTI_SZ, f_two, sizeof f_two},
+            {"REG_SZ without its NUL", REG_SZ, f_sz_noterm, sizeof f_sz_noterm - 2},
+            {"empty, 0 bytes", REG_MULTI_SZ, f_empty, 0},
+            {"empty, 2 bytes", REG_MULTI_SZ, f_empty, 2},
+            {"empty, 4 bytes", REG_MULTI_SZ, f_empty, 4},
+            {"no value", REG_NONE, NULL, 0},
+        };
+        int restored = 0, planned = 0;
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+            if (forms[i].type == REG_NONE)
+                RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles");
+            else
+                raw_set(forms[i].type, forms[i].data, forms[i].cb);
+            raw_value b4;
+            raw_read(&b4);
+            hr_error e3 = {0};
+            int pr = hr_platform_apply_plan(&rq, plan, &e3);
+            if (pr != 0) {
+                printf("form '%s': apply refuses to start: %s\n", forms[i].name, e3.msg);
+                continue;
+            }
+            planned++;
+            hr_buf_reset(&log);
+            CHECK_EQ_I64(hr_platform_apply_run(&rq, plan, &log, &e3), 0);
+            raw_value mid;
+            raw_read(&mid);
+            CHECK(!raw_equal(&mid, &b4));
+            hr_buf_reset(&log);
+            CHECK_EQ_I64(hr_platform_rollback(&rq, false, &log, &e3), 1);
+            raw_value aft;
+            raw_read(&aft);
+            bool same = raw_equal(&aft, &b4);
+            printf("form '%s': %lu bytes, type %lu -> after apply + rollback %s\n", forms[i].name,
+                   (unsigned long)b4.cb, (unsigned long)b4.type, same ? "the same bytes" : "CHANGED");
+            CHECK(same);
+            restored += same;
+        }
+        printf("byte-for-byte forms: %d planned, %d restored exactly\n", planned, restored);
+        CHECK(planned >= 6);
+    }
 
     /* Refused on a drive that does not exist / bad target text. */
     hr_apply_request bad = rq;

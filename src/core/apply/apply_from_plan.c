@@ -126,6 +126,13 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
         else if (hr_volume_can_hold_swap(v, HR_OS_WINDOWS, why, sizeof why) == HR_TRI_YES)
             in->drive_type = HR_DRIVE_FIXED;
     }
+    for (int i = 0; i < 26; i++)
+        in->drive_file_bytes[i] = s->paging_s.ok ? 0 : HR_UNKNOWN;
+    for (int i = 0; i < s->paging_count; i++) {   /* what system-managed entries give now */
+        char d = hr_drive_letter(s->paging[i].path);
+        if (d >= 'A' && d <= 'Z')
+            in->drive_file_bytes[d - 'A'] = s->paging[i].size_bytes;
+    }
     for (int i = 0; i < s->paging_count; i++)   /* the file already there is reused */
         if (in->drive && hr_drive_letter(s->paging[i].path) == in->drive &&
             s->paging[i].size_bytes != HR_UNKNOWN)

@@ -272,16 +272,12 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
              in->priority);
     add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "
              "(temporary file, fsync, rename; backup kept)", in->path, in->priority, in->fstab_path);
-    if (cur && strcmp(cur->path, in->path) != 0 && cur->size_bytes > p->size_bytes &&
-        !in->allow_shrink) {
-        char osz[32], d[32];
-        hr_size_format(cur->size_bytes, osz, sizeof osz);
-        hr_size_format(cur->size_bytes - p->size_bytes, d, sizeof d);
-        return hr_error_set(err, HR_EUNSAFE, "%s would replace headroom's %s swap file %s and "
-                            "remove %s of swap; headroom never lowers the swap that is "
-                            "configured unless told to: add --allow-shrink to do it", sz,
-                            osz, cur->path, d);
-    }
+    char shrink[600] = "";
+    if (cur && strcmp(cur->path, in->path) != 0 &&
+        !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, shrink,
+                            sizeof shrink))
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s would replace headroom's swap file %s: %s"),
+                            sz, cur->path, shrink);
     if (cur && strcmp(cur->path, in->path) != 0) {
         hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
         char osz[32];
@@ -296,7 +292,81 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
     snprintf(p->notes, sizeof p->notes, "No reboot needed: the swap file is on at once, and the "
              "fstab line turns it on at every boot.");
+    if (shrink[0]) {   /* --allow-shrink: how much goes */
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
+    }
     return 0;
+}
+
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
+                        size_t n)
+{
+    if (n)
+        why[0] = '\0';
+    if (before == HR_UNKNOWN || after == HR_UNKNOWN || after >= before)
+        return true;
+    char b[32], a[32], d[32];
+    hr_size_format(before, b, sizeof b);
+    hr_size_format(after, a, sizeof a);
+    hr_size_format(before - after, d, sizeof d);
+    if (allow_shrink)
+        snprintf(why, n, os == HR_OS_WINDOWS
+                             ? HR_T("--allow-shrink: this removes %s of paging file (%s configured now, %s after)")
+                             : HR_T("--allow-shrink: this removes %s of swap (%s configured now, %s after)"),
+                 d, b, a);
+    else
+        snprintf(why, n, os == HR_OS_WINDOWS
+                             ? HR_T("it would remove %s of paging file (%s configured now, %s after); headroom never "
+                                    "lowers the paging file that is configured unless told to: add --allow-shrink to "
+                                    "do it")
+                             : HR_T("it would remove %s of swap (%s configured now, %s after); headroom never lowers "
+                                    "the swap that is configured unless told to: add --allow-shrink to do it"),
+                 d, b, a);
+    return allow_shrink;
+}
+
+uint64_t hr_apply_win_total(const hr_apply_win_in *in, const hr_pfw_list *l, bool *known)
+{
+    uint64_t sum = 0;
+    *known = true;
+    for (int i = 0; i < l->count; i++) {
+        const hr_pfw_entry *e = &l->e[i];
+        if (e->mode == HR_PAGING_MODE_CUSTOM) {
+            sum = hr_sat_add(sum, e->maximum_mb * HR_MIB);
+            continue;
+        }
+        char d = hr_pfw_drive(e->path);
+        if (d == '?' || e->mode == HR_PAGING_MODE_AUTOMATIC)
+            d = in->system_drive;
+        uint64_t f = d >= 'A' && d <= 'Z' ? in->drive_file_bytes[d - 'A'] : HR_UNKNOWN;
+        if (f == HR_UNKNOWN)
+            *known = false;
+        else
+            sum = hr_sat_add(sum, f);
+    }
+    return sum;
+}
+
+/* The size of each entry of l, "C:\pagefile.sys 4.00 GiB, D:\pagefile.sys 64.0 GiB". */
+static void win_sizes(const hr_apply_win_in *in, const hr_pfw_list *l, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < l->count; i++) {
+        hr_pfw_list one = {0};
+        one.count = 1;
+        one.e[0] = l->e[i];
+        bool known = true;
+        uint64_t b = hr_apply_win_total(in, &one, &known);
+        char sz[32];
+        if (known)
+            hr_size_format(b, sz, sizeof sz);
+        else
+            hr_strlcpy(sz, HR_T("size not known"), sizeof sz);
+        size_t have = strlen(out);
+        snprintf(out + have, n - have, "%s%s %s%s", i ? ", " : "", l->e[i].path, sz,
+                 l->e[i].mode == HR_PAGING_MODE_CUSTOM ? "" : HR_T(" (system managed, the file now)"));
+    }
 }
 
 bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
@@ -366,6 +436,19 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     }
     if (!hr_apply_win_drive_ok(in, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s", why);
+    /* Never less paging file than is configured, unless the user said so. A size not known
+     * counts 0: `before` is then the least there is, and less than that is surely a shrink. */
+    bool known_before = true, known_after = true;
+    const hr_pfw_list *fin = &p->stages[p->stage_count - 1].value;
+    uint64_t before = hr_apply_win_total(in, &in->current, &known_before);
+    uint64_t after = hr_apply_win_total(in, fin, &known_after);
+    char shrink[600] = "";
+    if (!hr_apply_shrink_ok(HR_OS_WINDOWS, before, after, in->allow_shrink, shrink, sizeof shrink)) {
+        char now[800];
+        win_sizes(in, &in->current, now, sizeof now);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%c:\\pagefile.sys %llu MB would replace %s: %s"), in->drive,
+                            (unsigned long long)in->maximum_mb, now, shrink);
+    }
     add_step(p, HR_STEP_BACKUP_REGISTRY, NULL, "back up PagingFiles (and ExistingPageFiles, "
              "TempPageFile) to a timestamped file and record the change in the state file");
     for (int i = 0; i < p->stage_count; i++) {
@@ -393,6 +476,10 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
              "removes the old file and creates the new one; the second boot is normal (S5.1). "
              "headroom does not grow the file live: every change waits for the reboot. After it, "
              "run 'headroom verify'.");
+    if (shrink[0]) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
+    }
     return 0;
 }
 

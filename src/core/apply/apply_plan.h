@@ -124,6 +124,13 @@ bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n);
  * adding `grow` bytes, is there at least 10 GiB and 5% of the volume left? Sets why when not. */
 bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n);
 
+/* The one shrink rule of apply, both OSes: a change that leaves less paging file / swap
+ * configured than there is now (after < before) is refused unless the user said so
+ * (--allow-shrink). Sets why, naming the size now, the size after and what would go; when
+ * allowed, why still says how much goes (for the dry run's notes). */
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
+                        size_t n);
+
 /* target_is_dir: put HR_APPLY_SWAP_NAME in it. If the state's applied area sits at that path
  * with another size or priority, the new file goes next to it (name-2.swap) so that the old
  * one can stay on until the new one is. */
@@ -149,7 +156,16 @@ typedef struct hr_apply_win_in {
     uint64_t existing_file_bytes;   /* pagefile.sys already on the target (space it frees) */
     hr_pfw_list current;
     const hr_apply_state *state;
+    /* pagefile.sys on each drive now ('A' + i; 0: none, HR_UNKNOWN: not known): the size of a
+     * system-managed or automatic entry, which the registry does not hold */
+    uint64_t drive_file_bytes[26];
+    bool allow_shrink;              /* --allow-shrink: less paging file than configured is fine */
 } hr_apply_win_in;
+
+/* What a PagingFiles list gives, in bytes: a custom entry its maximum, a system-managed or
+ * automatic one the file now on its drive (the system drive for "?:"); *known false when a
+ * size is not known (it then counts 0). */
+uint64_t hr_apply_win_total(const hr_apply_win_in *in, const hr_pfw_list *l, bool *known);
 
 /* The refusal rules on recorded drive facts. */
 bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n);

@@ -81,7 +81,6 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     if (v->dev.virtual_disk && c->ssd == HR_TRI_NO)
         c->ssd = HR_TRI_UNKNOWN;   /* a paravirtual disk's rotational flag says nothing of the host */
     c->is_system = v->is_system;
-    c->fixed_known = v->dev.removable == HR_TRI_NO && v->dev.usb != HR_TRI_YES;
     c->total_bytes = v->dev.fs_total_bytes;
     c->existing_bytes = existing_on(snap, os, v);
     /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
@@ -91,16 +90,19 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     c->reserve_bytes = hr_reserve_bytes(c->total_bytes);
     c->eligible = true;
 
-    /* Never removable media (S5.4). */
-    if (v->dev.removable == HR_TRI_YES) {
+    /* Never removable media (S5.4): the one rule apply uses too (core/model/swap_target.h);
+     * only the wording is chosen here. */
+    char rwhy[HR_SNAP_WHY_MAX];
+    const hr_tri removable = hr_device_removable(&v->dev, rwhy, sizeof rwhy);
+    c->fixed_known = removable == HR_TRI_NO;
+    if (removable == HR_TRI_YES) {
         c->eligible = false;
-        C(c, "removable|S5.4", HR_T("removable media%s: unplugging it leaves the system without its paging file"),
-          v->dev.encrypted == HR_TRI_YES ? HR_T(" (encrypted)") : "");
-    }
-    if (v->dev.usb == HR_TRI_YES) {
-        c->eligible = false;
-        C(c, "usb|S5.4", HR_T("a USB disk%s: unplugging it leaves the system without its paging file"),
-          v->dev.encrypted == HR_TRI_YES ? HR_T(", encrypted") : "");
+        if (v->dev.usb == HR_TRI_YES)
+            C(c, "usb|S5.4", HR_T("a USB disk%s: unplugging it leaves the system without its paging file"),
+              v->dev.encrypted == HR_TRI_YES ? HR_T(", encrypted") : "");
+        else
+            C(c, "removable|S5.4", HR_T("removable media%s: unplugging it leaves the system without its paging file"),
+              v->dev.encrypted == HR_TRI_YES ? HR_T(" (encrypted)") : "");
     }
     char why[HR_SNAP_WHY_MAX];
     if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
@@ -262,7 +264,33 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
     if (p->facts.os != HR_OS_WINDOWS || !r->target_known)
         return;
     const hr_paging_config_entry *e = configured_on(snap, r->target);
-    if (e && e->maximum_bytes > r->maximum_bytes && (!r->fixed || e->initial_bytes == e->maximum_bytes)) {
+    if (e && e->maximum_bytes > r->maximum_bytes && r->fixed && e->initial_bytes != e->maximum_bytes) {
+        /* A range reaching more than the rules ask: fixed at its maximum where there is room
+         * (S3.2), else the range as it is — never less than it can reach now (S6; apply
+         * refuses a shrink unless told to). */
+        const hr_plan_candidate *c = NULL;
+        for (int i = 0; i < p->candidate_count && !c; i++)
+            if (strcmp(p->candidates[i].target, r->target) == 0)
+                c = &p->candidates[i];
+        char has[32], asks[32];
+        hr_size_gb(e->maximum_bytes, has, sizeof has);
+        hr_size_gb(r->maximum_bytes, asks, sizeof asks);
+        r->maximum_bytes = e->maximum_bytes;
+        if (c && hr_room_ok(c->total_bytes, c->free_bytes, e->maximum_bytes)) {
+            r->initial_bytes = e->maximum_bytes;
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
+                             HR_T("%s already reaches %s, more than the %s the rules ask: fixed at %s, never less than "
+                             "it can reach now (the plan never shrinks a paging file that meets the rule)"),
+                             r->target, has, asks, has);
+        } else {
+            r->fixed = false;
+            r->initial_bytes = e->initial_bytes;
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
+                             HR_T("%s already reaches %s, more than the %s the rules ask, and has no room to make it "
+                             "fixed at that size: kept as it is (the plan never shrinks a paging file that meets the "
+                             "rule)"), r->target, has, asks);
+        }
+    } else if (e && e->maximum_bytes > r->maximum_bytes && (!r->fixed || e->initial_bytes == e->maximum_bytes)) {
         char has[32], asks[32];
         hr_size_gb(e->maximum_bytes, has, sizeof has);
         hr_size_gb(r->maximum_bytes, asks, sizeof asks);
@@ -292,7 +320,8 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
         if (pg->kind == HR_PAGING_ZRAM)
             continue;
         const hr_device *d = pg->has_device ? &pg->device : NULL;
-        bool on_usb = d && (d->usb == HR_TRI_YES || d->removable == HR_TRI_YES);
+        char rwhy[HR_SNAP_WHY_MAX];
+        bool on_usb = d && hr_device_removable(d, rwhy, sizeof rwhy) == HR_TRI_YES;   /* S5.4 */
         if (win) {
             char pd[3];
             drive_of(pg->path, pd);

@@ -197,8 +197,9 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
             const hr_paging *pg = &snap->paging[i];
+            char rwhy[HR_SNAP_WHY_MAX];
             if (pg->kind != HR_PAGING_ZRAM && pg->has_device &&
-                (pg->device.usb == HR_TRI_YES || pg->device.removable == HR_TRI_YES))
+                hr_device_removable(&pg->device, rwhy, sizeof rwhy) == HR_TRI_YES)
                 W("paging-on-removable|S5.4",
                   HR_T("%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)"),
                   pg->path);

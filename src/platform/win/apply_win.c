@@ -9,6 +9,7 @@
 #include "platform/platform.h"
 
 #include "core/apply/apply_state.h"
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 
@@ -230,6 +231,63 @@ static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, 
     return r;
 }
 
+/* A value's bytes exactly as stored (RegQueryValueExW adds no terminator and drops nothing):
+ * *present false when there is no such value. The caller frees *data. */
+static int reg_read_raw(const wchar_t *key, const wchar_t *name, BYTE **data, DWORD *cb,
+                        DWORD *type, bool *present, hr_error *err)
+{
+    *data = NULL;
+    *cb = 0;
+    *type = REG_NONE;
+    *present = false;
+    HKEY h;
+    LSTATUS s = RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_QUERY_VALUE, &h);
+    if (s == ERROR_FILE_NOT_FOUND)
+        return 0;
+    if (s != ERROR_SUCCESS)
+        return win_err(err, (DWORD)s, "RegOpenKeyExW(Memory Management)");
+    DWORD n = 0;
+    s = RegQueryValueExW(h, name, NULL, type, NULL, &n);
+    if (s == ERROR_SUCCESS) {
+        *data = malloc(n ? n : 1);
+        if (!*data) {
+            RegCloseKey(h);
+            return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
+        }
+        s = RegQueryValueExW(h, name, NULL, type, *data, &n);
+    }
+    RegCloseKey(h);
+    if (s == ERROR_FILE_NOT_FOUND) {
+        free(*data);
+        *data = NULL;
+        return 0;
+    }
+    if (s != ERROR_SUCCESS) {
+        free(*data);
+        *data = NULL;
+        return win_err(err, (DWORD)s, "RegQueryValueExW(Memory Management)");
+    }
+    *cb = n;
+    *present = true;
+    return 0;
+}
+
+static void to_hex(const BYTE *d, DWORD n, char *out, size_t outn)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t o = 0;
+    for (DWORD i = 0; i < n && o + 2 < outn; i++) {
+        out[o++] = digits[d[i] >> 4];
+        out[o++] = digits[d[i] & 15];
+    }
+    out[o] = '\0';
+}
+
+static int hex_val(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 static int reg_write_pfw(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err)
 {
     hr_buf b;
@@ -344,6 +402,18 @@ static char system_drive(void)
     return n >= 2 && w[1] == L':' ? (char)towupper(w[0]) : 'C';
 }
 
+/* The size of X:\pagefile.sys now: 0 when there is none, HR_UNKNOWN when it cannot be read. */
+static uint64_t pagefile_bytes(char drive)
+{
+    wchar_t pf[32] = {(wchar_t)drive, L':', L'\\', 0};
+    wcscat(pf, L"pagefile.sys");
+    WIN32_FILE_ATTRIBUTE_DATA fa;
+    if (GetFileAttributesExW(pf, GetFileExInfoStandard, &fa))
+        return (uint64_t)fa.nFileSizeHigh << 32 | fa.nFileSizeLow;
+    DWORD e = GetLastError();
+    return e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? 0 : HR_UNKNOWN;
+}
+
 static void drive_facts(char drive, hr_apply_win_in *in)
 {
     wchar_t root[4] = {(wchar_t)drive, L':', L'\\', 0};
@@ -390,12 +460,9 @@ static void drive_facts(char drive, hr_apply_win_in *in)
     if (in->dev.usb == HR_TRI_UNKNOWN)
         hr_strlcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)",
                    sizeof in->dev.why);
-    wchar_t pf[32] = {(wchar_t)drive, L':', L'\\', 0};
-    wcscat(pf, L"pagefile.sys");
-    WIN32_FILE_ATTRIBUTE_DATA fa;
-    in->existing_file_bytes = GetFileAttributesExW(pf, GetFileExInfoStandard, &fa)
-                                  ? ((uint64_t)fa.nFileSizeHigh << 32 | fa.nFileSizeLow)
-                                  : 0;
+    in->existing_file_bytes = pagefile_bytes(drive);
+    if (in->existing_file_bytes == HR_UNKNOWN)
+        in->existing_file_bytes = 0;
 }
 
 static int parse_drive(const char *t, char *drive, hr_error *err)
@@ -433,11 +500,39 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         r = read_paging_files(rq, &in->current, type, sizeof type, err);
     if (r == 0) {
         drive_facts(in->drive, in);
+        /* The files of system-managed entries: their size is what they give now. */
+        for (int i = 0; i < 26; i++)
+            in->drive_file_bytes[i] = HR_UNKNOWN;
+        for (int i = 0; i <= in->current.count; i++) {
+            char d = i < in->current.count ? hr_pfw_drive(in->current.e[i].path) : in->system_drive;
+            if (d >= 'A' && d <= 'Z' && in->drive_file_bytes[d - 'A'] == HR_UNKNOWN)
+                in->drive_file_bytes[d - 'A'] = pagefile_bytes(d);
+        }
+        in->allow_shrink = rq->allow_shrink;
         in->state = have ? &st : NULL;
         r = hr_apply_plan_windows(in, plan, err);
     }
     free(in);
     return r;
+}
+
+/* "type_number": the REG_* number (null: no such value), "raw_hex": the bytes as stored. */
+static void raw_json(hr_json_writer *w, bool present, DWORD type, const BYTE *data, DWORD cb)
+{
+    if (!present) {
+        hr_json_null(w, "type_number");
+        hr_json_null(w, "raw_hex");
+        return;
+    }
+    hr_json_u64(w, "type_number", type);
+    char *hex = malloc((size_t)cb * 2 + 1);
+    if (hex) {
+        to_hex(data, cb, hex, (size_t)cb * 2 + 1);
+        hr_json_str(w, "raw_hex", hex);
+        free(hex);
+    } else {
+        hr_json_null(w, "raw_hex");
+    }
 }
 
 static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
@@ -457,6 +552,21 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
                                   &temp, &cb) == ERROR_SUCCESS;
     if (r == 0)
         r = hr_pfw_deserialize(pf.data ? pf.data : "", pf.len, &st->orig, err);
+    /* The exact bytes and type of each value, for rollback (PagingFiles, byte for byte) and
+     * for a person restoring by hand. */
+    static const wchar_t *const raw_names[] = {L"PagingFiles", L"ExistingPageFiles", L"TempPageFile"};
+    BYTE *raw[3] = {NULL, NULL, NULL};
+    DWORD raw_cb[3] = {0, 0, 0}, raw_type[3] = {0, 0, 0};
+    bool raw_present[3] = {false, false, false};
+    for (int i = 0; i < 3 && r == 0; i++)
+        r = reg_read_raw(key, raw_names[i], &raw[i], &raw_cb[i], &raw_type[i], &raw_present[i], err);
+    if (r == 0) {
+        st->orig_raw_known = !raw_present[0] || (size_t)raw_cb[0] * 2 < sizeof st->orig_raw_hex;
+        st->orig_raw_type = raw_present[0] ? (int64_t)raw_type[0] : -1;
+        st->orig_raw_hex[0] = '\0';
+        if (raw_present[0] && st->orig_raw_known)
+            to_hex(raw[0], raw_cb[0], st->orig_raw_hex, sizeof st->orig_raw_hex);
+    }
     if (r == 0) {
         hr_strlcpy(st->orig_type, tpf, sizeof st->orig_type);
         hr_json_writer w;
@@ -485,6 +595,15 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
             hr_json_u64(&w, "TempPageFile", temp);
         else
             hr_json_null(&w, "TempPageFile");
+        hr_json_begin_object(&w, "raw");   /* every value as stored: type number and bytes */
+        for (int i = 0; i < 3; i++) {
+            char nm[32];
+            WideCharToMultiByte(CP_UTF8, 0, raw_names[i], -1, nm, sizeof nm, NULL, NULL);
+            hr_json_begin_object(&w, nm);
+            raw_json(&w, raw_present[i], raw_type[i], raw[i], raw_cb[i]);
+            hr_json_end_object(&w);
+        }
+        hr_json_end_object(&w);
         hr_json_end_object(&w);
         r = hr_json_finish(&w);
     }
@@ -497,6 +616,8 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
                  state_dir(rq), stamp);
         r = hr_platform_atomic_replace(st->reg_backup, out.data, out.len, 0600, err);
     }
+    for (int i = 0; i < 3; i++)
+        free(raw[i]);
     hr_buf_free(&pf);
     hr_buf_free(&ex);
     hr_buf_free(&out);
@@ -612,7 +733,33 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             hr_pfw_format_string(&st.orig.e[i], s, sizeof s);
             hr_buf_printf(&v, "%s\"%s\"", i ? ", " : "", s);
         }
-        if (strcmp(st.orig_type, "missing") == 0) {
+        if (st.orig_raw_known && st.orig_raw_type >= 0) {
+            /* Byte for byte: the type and the bytes the backup took, whatever their form
+             * (padding, tabs, empty values, bytes after the terminator). */
+            size_t hl = strlen(st.orig_raw_hex);
+            hr_buf_printf(log, HR_T("%srestore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"), pre,
+                          hr_buf_str(&v), st.orig_type, (unsigned long)(hl / 2), st.reg_backup);
+            if (!dry_run) {
+                BYTE *raw = malloc(hl / 2 + 1);
+                if (!raw)
+                    r = hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
+                for (size_t i = 0; raw && i < hl / 2; i++) {
+                    int hi = hex_val(st.orig_raw_hex[2 * i]), lo = hex_val(st.orig_raw_hex[2 * i + 1]);
+                    raw[i] = (BYTE)((hi < 0 ? 0 : hi) << 4 | (lo < 0 ? 0 : lo));
+                }
+                HKEY h;
+                LSTATUS ls = raw ? RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h)
+                                 : ERROR_SUCCESS;
+                if (raw && ls == ERROR_SUCCESS) {
+                    ls = RegSetValueExW(h, L"PagingFiles", 0, (DWORD)st.orig_raw_type, raw, (DWORD)(hl / 2));
+                    RegFlushKey(h);
+                    RegCloseKey(h);
+                }
+                if (raw && ls != ERROR_SUCCESS)
+                    r = win_err(err, (DWORD)ls, "RegSetValueExW(PagingFiles)");
+                free(raw);
+            }
+        } else if (strcmp(st.orig_type, "missing") == 0) {
             hr_buf_printf(log, "%sdelete PagingFiles (there was none before headroom)\n", pre);
             if (!dry_run) {
                 LSTATUS ls = RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, key, L"PagingFiles");
