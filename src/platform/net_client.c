@@ -64,7 +64,7 @@ int hr_http_do(const hr_url *u, const char *method, const char *path, const char
     hr_http_request(&req, method, u, path, body ? "application/json" : NULL, body);
     if (hr_buf_error(&req)) {
         hr_buf_free(&req);
-        return hr_error_set(err, HR_ETOOBIG, "%s %s: the request is too large", method, path);
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s %s: the request is too large"), method, path);
     }
     hr_sock s;
     int rc = hr_net_connect(&s, u->host, u->port, timeout_ms, err);
@@ -96,7 +96,7 @@ static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, hr_e
     hr_buf_reset(&c->out);
     hr_ws_frame_write(&c->out, opcode, p, n, key);
     if (hr_buf_error(&c->out))
-        return hr_error_set(err, HR_ETOOBIG, "websocket: frame too large");
+        return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: frame too large"));
     return hr_net_send(&c->s, c->out.data, c->out.len, 1000, err);
 }
 
@@ -171,10 +171,10 @@ static int take_frames(hr_ws_client *c, hr_ws_msg_fn fn, void *ctx, int *count, 
                 hr_buf_reset(&c->msg);
                 c->msg_opcode = f.opcode;
             } else if (c->msg_opcode == 0) {
-                return hr_error_set(err, HR_EPARSE, "websocket: a continuation without a start");
+                return hr_error_set(err, HR_EPARSE, HR_T("websocket: a continuation without a start"));
             }
             if (hr_buf_append(&c->msg, f.payload, (size_t)f.len) != 0)
-                return hr_error_set(err, HR_ETOOBIG, "websocket: a message over %llu bytes",
+                return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: a message over %llu bytes"),
                                     (unsigned long long)HR_WS_PAYLOAD_MAX);
             if (f.fin) {
                 fn(ctx, c->msg_opcode, c->msg.data ? c->msg.data : "", c->msg.len);
@@ -197,7 +197,7 @@ static int take_frames(hr_ws_client *c, hr_ws_msg_fn fn, void *ctx, int *count, 
 int hr_ws_poll(hr_ws_client *c, int timeout_ms, hr_ws_msg_fn fn, void *ctx, hr_error *err)
 {
     if (!c->open)
-        return hr_error_set(err, HR_EIO, "websocket: not open");
+        return hr_error_set(err, HR_EIO, HR_T("websocket: not open"));
     int count = 0;
     int t = take_frames(c, fn, ctx, &count, err); /* left over from the handshake */
     int64_t deadline = hr_platform_mono_ms() + timeout_ms;
@@ -205,7 +205,7 @@ int hr_ws_poll(hr_ws_client *c, int timeout_ms, hr_ws_msg_fn fn, void *ctx, hr_e
         static const char zeros[READ_CHUNK];
         size_t before = c->in.len;
         if (hr_buf_append(&c->in, zeros, READ_CHUNK) != 0) {
-            t = hr_error_set(err, HR_ETOOBIG, "websocket: a frame over %llu bytes",
+            t = hr_error_set(err, HR_ETOOBIG, HR_T("websocket: a frame over %llu bytes"),
                              (unsigned long long)HR_WS_PAYLOAD_MAX);
             break;
         }

@@ -110,15 +110,17 @@ async function execute(item) {
   for (const node of order) {
     sendJson('executing', { node, display_node: node, prompt_id: promptId }, to);
     sendJson('progress_state', { prompt_id: promptId, nodes: { [node]: { state: 'running' } } }, to);
-    await sleep(30);                 // the messages leave before the node's work starts
+    await sleep(100);                // the messages leave before the node's work starts
     const cls = prompt[node].class_type;
     if (cls === 'CheckpointLoaderSimple') {
       log('Requested to load SDXLClipModel');
+      await sleep(150);              // the line is read before the load starts
       hold(40);
       await sleep(300);
       log('loaded completely 9.5367431640625e+25 1560.802734375 True');
     } else if (cls === 'KSampler') {
       log('Requested to load SDXL');
+      await sleep(150);
       hold(20);
       log('loaded partially 5869.6 5869.6 0');
       if (scenario === 'hog') {

@@ -361,8 +361,10 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
     if (t->load.active && ((n >= 17 && memcmp(line, "loaded completely", 17) == 0) ||
                            (n >= 16 && memcmp(line, "loaded partially", 16) == 0))) {
         hr_comfy_event *e = new_event(&ev[0], HR_CEV_MODEL_LOAD, "console", t->prompt_id);
+        /* ComfyUI's own words (its console is English) */
+        static const char done_c[] = "loaded completely", done_p[] = "loaded partially";
         snprintf(e->text, sizeof e->text, "%s (%s)", t->load_text + sizeof req - 1,
-                 line[7] == 'c' ? "loaded completely" : "loaded partially");
+                 line[7] == 'c' ? done_c : done_p);
         for (char *p = e->text; *p; p++)
             if ((unsigned char)*p < 0x20)
                 *p = ' ';

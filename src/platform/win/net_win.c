@@ -30,7 +30,7 @@ static int wsa_err(hr_sock *s, int e, hr_error *err)
     while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == '.'))
         text[--n] = '\0';
     if (n == 0)
-        snprintf(text, sizeof text, "Winsock error %d", e);
+        snprintf(text, sizeof text, HR_T("Winsock error %d"), e);
     int code = e == WSAEACCES ? HR_EACCES : HR_EIO;
     return hr_error_set(err, code, "%s: %s", s->peer, text);
 }
@@ -69,7 +69,7 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     bool v6 = strchr(host, ':') != NULL;
     snprintf(s->peer, sizeof s->peer, "%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "", port);
     if (!wsa_ready())
-        return hr_error_set(err, HR_ENOTSUP, "%s: Winsock did not start", s->peer);
+        return hr_error_set(err, HR_ENOTSUP, HR_T("%s: Winsock did not start"), s->peer);
     char service[16];
     snprintf(service, sizeof service, "%u", port);
     struct addrinfo hints, *res = NULL;
