@@ -8,7 +8,8 @@
 #     its own; the first warning's time against the kernel's kill (from the recording), with
 #     earlyoom running beside it in the same run (it watches the whole machine, not the cgroup).
 # Not a test: prints figures and ratios. usage: bench/watch.sh HEADROOM
-# (HR_BENCH_SMOKE=1: short runs; part 2 needs root and a memory cgroup, else it is skipped)
+# (HR_BENCH_SMOKE=1: short runs; HR_BENCH_COST_ONLY=1: part 1 only; part 2 needs root and a
+# memory cgroup, else it is skipped)
 set -u
 H=$(readlink -f "${1:-build/src/headroom}")
 SECS=10; LIMIT=2000M
@@ -51,15 +52,20 @@ fi
 [ $have_eo = 1 ] && { earlyoom --dryrun -r 0 >/dev/null 2>&1 & ep=$!; }
 sleep "$SECS"
 hr_rss=$(awk '/VmHWM/ {print $2}' /proc/$hp/status)
-echo "headroom watch: VmHWM ${hr_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$hp/status) kB locked)"
+split() { # where a process's resident memory is: its own anonymous pages, and file pages
+          # (libc and ld.so text, shared with every process, are most of them)
+    awk '/RssAnon/ {a=$2} /RssFile/ {f=$2} END {printf "anon %s kB, file %s kB", a, f}' /proc/$1/status
+}
+echo "headroom watch: VmHWM ${hr_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$hp/status) kB locked; $(split $hp))"
 kill -INT $hp; wait $hp 2>/dev/null
 if [ $have_eo = 1 ]; then
     eo_rss=$(awk '/VmHWM/ {print $2}' /proc/$ep/status)
-    echo "earlyoom: VmHWM ${eo_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$ep/status) kB locked)"
+    echo "earlyoom: VmHWM ${eo_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$ep/status) kB locked; $(split $ep))"
     echo "ratio headroom/earlyoom resident: $(echo "scale=2; $hr_rss / $eo_rss" | bc)"
     kill $ep; wait $ep 2>/dev/null
 fi
 
+[ -n "${HR_BENCH_COST_ONLY:-}" ] && exit 0
 echo "-- lead time: 200 MB/s into a $LIMIT memory cgroup, sampled every 100 ms"
 if [ "$(id -u)" != 0 ]; then echo "skipped: needs root"; exit 0; fi
 cat >"$T/ramp.py" <<'PY'

@@ -47,8 +47,10 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     hr_buf_init(&m->line, (size_t)1 << 20);
     hr_buf_init(&m->rec_line, (size_t)1 << 20);
     hr_buf_init(&m->say, (size_t)1 << 16);
-    hr_buf_printf(&m->line, "%4096s", "");
-    hr_buf_printf(&m->rec_line, "%4096s", "");
+    char room[4096];
+    memset(room, ' ', sizeof room);
+    hr_buf_append(&m->line, room, sizeof room);
+    hr_buf_append(&m->rec_line, room, sizeof room);
     hr_buf_reset(&m->line);
     hr_buf_reset(&m->rec_line);
     if (o->sampler.pid > 0)
@@ -112,7 +114,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     return 0;
 }
 
-static void step_show(hr_monitor *m, hr_wsample *sp, hr_warning *wr, size_t nw);
+static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw);
 
 void hr_monitor_step(hr_monitor *m)
 {
@@ -122,9 +124,12 @@ void hr_monitor_step(hr_monitor *m)
     size_t nw = hr_watch_tick(&m->w, &s, wr);
     m->last = s;
 
-    hr_buf_reset(&m->rec_line);
-    hr_rec_sample_line(&m->rec_line, m->t0, &s);
-    hr_monitor_record(m, &m->rec_line);
+    /* the sample's JSON line only where it goes somewhere (a recording, --json) */
+    if (m->rec || m->view == HR_MON_JSON) {
+        hr_buf_reset(&m->rec_line);
+        hr_rec_sample_line(&m->rec_line, m->t0, &s);
+        hr_monitor_record(m, &m->rec_line);
+    }
     for (size_t i = 0; i < nw; i++) {
         hr_buf_reset(&m->rec_line);
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
@@ -136,9 +141,8 @@ void hr_monitor_step(hr_monitor *m)
         hr_comfy_link_step(m->link, &s, wr, nw);
 }
 
-static void step_show(hr_monitor *m, hr_wsample *sp, hr_warning *wr, size_t nw)
+static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
-    hr_wsample s = *sp;
     hr_buf *b = &m->line;
     hr_buf_reset(b);
     for (size_t i = 0; i < nw; i++) {
@@ -171,13 +175,13 @@ static void step_show(hr_monitor *m, hr_wsample *sp, hr_warning *wr, size_t nw)
             memmove(p, p + 3, strlen(p + 3) + 1);
             b->len -= 3;
         }
-        hr_watch_line(b, &m->w, &s);
+        hr_watch_line(b, &m->w, s);
         out_stdout(m, b);
     } else if (m->view == HR_MON_PANEL) {
         if (m->panel_lines)
             hr_buf_printf(b, "\x1b[%dA\r", m->panel_lines);
         size_t before = b->len;
-        hr_watch_panel(b, &m->w, &s, m->target, m->last_warning);
+        hr_watch_panel(b, &m->w, s, m->target, m->last_warning);
         int lines = 0;
         for (size_t i = before; i < b->len; i++)
             lines += b->data[i] == '\n';

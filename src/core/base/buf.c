@@ -82,12 +82,33 @@ int hr_buf_puts(hr_buf *b, const char *s)
 
 int hr_buf_putc(hr_buf *b, char c)
 {
+    /* the common case without reserve(): room for the byte and the NUL, under the cap */
+    if (!b->err && b->len + 2 <= b->cap && b->len < (b->max ? b->max : HR_BUF_DEFAULT_MAX)) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return 0;
+    }
     return hr_buf_append(b, &c, 1);
 }
 
 int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
+    if (b->err)
+        return b->err;
+    size_t max = b->max ? b->max : HR_BUF_DEFAULT_MAX;
+    if (b->data && b->cap > b->len + 1) {
+        /* one pass when it fits in the room there is (the usual case of a reused buffer) */
+        size_t room = b->cap - b->len;
+        va_copy(ap2, ap);
+        int n = vsnprintf(b->data + b->len, room, fmt, ap2);
+        va_end(ap2);
+        if (n >= 0 && (size_t)n < room && (size_t)n <= max - b->len) {
+            b->len += (size_t)n;
+            return 0;
+        }
+        b->data[b->len] = '\0'; /* as it was: the measured pass below decides */
+    }
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);

@@ -152,11 +152,7 @@ void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char
     hr_html_text(out, label);
     hr_buf_puts(out, "</div><div>");
     hr_html_text(out, text);
-    if (rule && *rule) {
-        hr_buf_puts(out, " <span class=\"rule\">[");
-        hr_html_text(out, rule);
-        hr_buf_puts(out, "]</span>");
-    }
+    hr_html_rule(out, rule);
     hr_buf_puts(out, "</div></div>\n");
 }
 
@@ -169,10 +165,7 @@ void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_
             max = bars[i].bytes;
     const int row = 30, left = 110, width = 480, barw = width - left - 70;
     int height = row * count + 8;
-    hr_buf_printf(out, "<svg id=\"%s\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", id,
-                  width, height);
-    hr_html_text(out, title);
-    hr_buf_puts(out, "\">\n");
+    hr_html_svg_begin(out, id, width, height, title);
     for (int i = 0; i < count; i++) {
         const hr_html_bar *b = &bars[i];
         int y = 4 + i * row;
@@ -199,4 +192,115 @@ void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_
         hr_buf_puts(out, "</text>\n");
     }
     hr_buf_puts(out, "</svg>\n");
+}
+
+void hr_html_rule(hr_buf *out, const char *rule)
+{
+    if (!rule || !*rule)
+        return;
+    hr_buf_puts(out, " <span class=\"rule\">[");
+    hr_html_text(out, rule);
+    hr_buf_puts(out, "]</span>");
+}
+
+void hr_html_p(hr_buf *out, const char *cls, const char *text)
+{
+    if (cls)
+        hr_buf_printf(out, "<p class=\"%s\">", cls);
+    else
+        hr_buf_puts(out, "<p>");
+    hr_html_text(out, text);
+    hr_buf_puts(out, "</p>\n");
+}
+
+void hr_html_pf(hr_buf *out, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    hr_html_p(out, NULL, tmp);
+}
+
+void hr_html_h3(hr_buf *out, const char *text)
+{
+    hr_buf_puts(out, "<h3>");
+    hr_html_text(out, text);
+    hr_buf_puts(out, "</h3>\n");
+}
+
+void hr_html_li(hr_buf *out, const char *text, const char *rule)
+{
+    hr_buf_puts(out, "<li>");
+    hr_html_text(out, text);
+    hr_html_rule(out, rule);
+    hr_buf_puts(out, "</li>\n");
+}
+
+void hr_html_table_begin(hr_buf *out, const char *const *cols, int count, int text_cols)
+{
+    hr_buf_puts(out, "<div class=\"wrap\"><table>\n");
+    if (count <= 0)
+        return;
+    hr_buf_puts(out, "<tr>");
+    for (int i = 0; i < count; i++) {
+        hr_buf_puts(out, i < text_cols ? "<th>" : "<th class=\"num\">");
+        hr_html_text(out, cols[i]);
+        hr_buf_puts(out, "</th>");
+    }
+    hr_buf_puts(out, "</tr>\n");
+}
+
+void hr_html_table_end(hr_buf *out)
+{
+    hr_buf_puts(out, "</table></div>\n");
+}
+
+void hr_html_td(hr_buf *out, const char *cls, const char *text)
+{
+    if (cls)
+        hr_buf_printf(out, "<td class=\"%s\">", cls);
+    else
+        hr_buf_puts(out, "<td>");
+    hr_html_text(out, text);
+    hr_buf_puts(out, "</td>");
+}
+
+void hr_html_td_gb(hr_buf *out, uint64_t bytes)
+{
+    char a[32];
+    hr_size_gb(bytes, a, sizeof a);
+    hr_html_td(out, "num", a);
+}
+
+void hr_html_svg_begin(hr_buf *out, const char *id, int w, int h, const char *label)
+{
+    hr_buf_printf(out, "<svg%s%s%s viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+                  id ? " id=\"" : "", id ? id : "", id ? "\"" : "", w, h);
+    hr_html_text(out, label);
+    hr_buf_puts(out, "\">\n");
+}
+
+void hr_html_svg_ytick(hr_buf *out, int x1, int x2, double y, const char *label)
+{
+    hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                       "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+                  x1, x2, y, y, x1 - 6, y + 4);
+    hr_html_text(out, label);
+    hr_buf_puts(out, "</text>\n");
+}
+
+void hr_html_svg_xtick(hr_buf *out, double x, int y, const char *anchor, const char *label)
+{
+    hr_buf_printf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">", x, y, anchor);
+    hr_html_text(out, label);
+    hr_buf_puts(out, "</text>\n");
+}
+
+void hr_html_legend_item(hr_buf *out, const char *cls, bool dashed, const char *label)
+{
+    hr_buf_printf(out, "<span><i class=\"%s%s\"></i>", cls, dashed ? " dash" : "");
+    hr_html_text(out, label);
+    hr_buf_puts(out, "</span>");
 }

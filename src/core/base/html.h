@@ -12,6 +12,7 @@
 #include "core/base/buf.h"
 #include "core/base/error.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Text as HTML character data or a quoted attribute value: & < > " ' escaped; bytes that are
@@ -47,5 +48,40 @@ typedef struct hr_html_bar {
 } hr_html_bar;
 void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_bar *bars,
                   int count);
+
+/* Building blocks the report pages share, so that each piece of markup has one home. */
+
+/* " <span class=\"rule\">[rule]</span>", the rule id after a sentence; nothing when rule is NULL
+ * or empty. */
+void hr_html_rule(hr_buf *out, const char *rule);
+/* <p>text</p> (cls NULL) or <p class="cls">text</p>, and a new line. */
+void hr_html_p(hr_buf *out, const char *cls, const char *text);
+/* <p>printf</p>. */
+HR_PRINTF(2, 3)
+void hr_html_pf(hr_buf *out, const char *fmt, ...);
+/* <h3>text</h3>. */
+void hr_html_h3(hr_buf *out, const char *text);
+/* <li>text [rule]</li>, a list item with its rule id (rule may be NULL). */
+void hr_html_li(hr_buf *out, const char *text, const char *rule);
+
+/* A table that scrolls sideways on a narrow screen: <div class="wrap"><table>, then, when
+ * count > 0, a header row of cols[0..count), the first text_cols of them left-aligned and the
+ * rest right-aligned numbers. hr_html_table_end closes both. */
+void hr_html_table_begin(hr_buf *out, const char *const *cols, int count, int text_cols);
+void hr_html_table_end(hr_buf *out);
+/* <td>text</td> (cls NULL) or <td class="cls">text</td>. */
+void hr_html_td(hr_buf *out, const char *cls, const char *text);
+/* A right-aligned cell of bytes in GB, as hr_size_gb writes them. */
+void hr_html_td_gb(hr_buf *out, uint64_t bytes);
+
+/* Inline SVG for a chart: <svg [id="id"] viewBox="0 0 w h" role="img" aria-label="label">
+ * (id may be NULL). The chart's markup follows; the caller closes it with </svg>. */
+void hr_html_svg_begin(hr_buf *out, const char *id, int w, int h, const char *label);
+/* A horizontal grid line from x1 to x2 at y with its value label left of x1. */
+void hr_html_svg_ytick(hr_buf *out, int x1, int x2, double y, const char *label);
+/* A label under the x axis at x, anchored "start", "middle" or "end". */
+void hr_html_svg_xtick(hr_buf *out, double x, int y, const char *anchor, const char *label);
+/* One legend entry: a swatch of colour class cls (dashed for a limit line) and its label. */
+void hr_html_legend_item(hr_buf *out, const char *cls, bool dashed, const char *label);
 
 #endif

@@ -38,6 +38,16 @@ int hr_json_quote(hr_buf *out, const char *s, size_t n)
     size_t i = 0;
     while (!r && i < n) {
         unsigned char c = (unsigned char)s[i];
+        /* a run of characters written as they are: one append */
+        size_t run = i;
+        while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f &&
+               s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run > i) {
+            r = hr_buf_append(out, s + i, run - i);
+            i = run;
+            continue;
+        }
         if (c < 0x80) {
             switch (c) {
             case '"': r = hr_buf_puts(out, "\\\""); break;
@@ -131,20 +141,35 @@ void hr_json_str(hr_json_writer *w, const char *key, const char *s)
     hr_json_strn(w, key, s, s ? strlen(s) : 0);
 }
 
+/* Decimal digits of v, as printf's %llu writes them (no printf: the monitor writes a line of
+ * numbers every sample). */
+static const char *u64_digits(uint64_t v, char tmp[24])
+{
+    char *p = tmp + 23;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
 void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v)
 {
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+    char tmp[24];
+    const char *d = u64_digits(v, tmp);
     member(w, key);
-    put(w, tmp);
+    put(w, d);
 }
 
 void hr_json_i64(hr_json_writer *w, const char *key, int64_t v)
 {
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, "%" PRId64, v);
+    char tmp[24];
+    const char *d = u64_digits(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, tmp);
     member(w, key);
-    put(w, tmp);
+    if (v < 0)
+        put(w, "-");
+    put(w, d);
 }
 
 void hr_json_double(hr_json_writer *w, const char *key, double v)
@@ -152,6 +177,11 @@ void hr_json_double(hr_json_writer *w, const char *key, double v)
     char tmp[64];
     if (!isfinite(v)) {
         hr_json_null(w, key);
+        return;
+    }
+    if (v > -1e6 && v < 1e6 && v == (double)(int64_t)v && (v != 0 || !signbit(v))) {
+        /* a whole number of up to six digits: %.6g writes it as an integer */
+        hr_json_i64(w, key, (int64_t)v);
         return;
     }
     snprintf(tmp, sizeof tmp, "%.6g", v);

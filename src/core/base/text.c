@@ -45,7 +45,8 @@ bool hr_parse_u64(const char *s, size_t n, uint64_t *out)
         if (s[i] < '0' || s[i] > '9')
             return false;
         unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
+        /* v * 10 + d would pass UINT64_MAX (no division per digit) */
+        if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
             return false;
         v = v * 10 + d;
     }

@@ -21,18 +21,6 @@ static const char *verdict_label(hr_check_verdict v)
     return HR_T("CANNOT TELL");
 }
 
-static void line_item(hr_buf *out, const char *text, const char *rule)
-{
-    hr_buf_puts(out, "<li>");
-    hr_html_text(out, text);
-    if (rule && *rule) {
-        hr_buf_puts(out, " <span class=\"rule\">[");
-        hr_html_text(out, rule);
-        hr_buf_puts(out, "]</span>");
-    }
-    hr_buf_puts(out, "</li>\n");
-}
-
 static void tiers(const hr_check *c, const hr_snapshot *snap, hr_buf *out)
 {
     const hr_plan *p = c->plan;
@@ -98,20 +86,12 @@ static void others(const hr_check *c, hr_buf *out)
     hr_html_section(out, "others", HR_T("Biggest other memory users now"));
     hr_buf_puts(out, "<p>");
     hr_html_text(out, HR_T("Close what you do not need before a run."));
-    hr_buf_puts(out, " <span class=\"rule\">[S5.2]</span></p>\n<div class=\"wrap\"><table>\n<tr><th>");
-    hr_html_text(out, HR_T("program"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("private"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("in RAM"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("processes"));
-    hr_buf_puts(out, "</th></tr>\n");
+    hr_html_rule(out, "S5.2");
+    hr_buf_puts(out, "</p>\n");
+    const char *const cols[] = {HR_T("program"), HR_T("private"), HR_T("in RAM"), HR_T("processes")};
+    hr_html_table_begin(out, cols, 4, 1);
     for (int i = 0; i < c->other_count; i++) {
         const hr_check_other *o = &c->others[i];
-        char a[32], b[32];
-        hr_size_gb(o->proc.commit_bytes, a, sizeof a);
-        hr_size_gb(o->proc.resident_bytes, b, sizeof b);
         hr_buf_puts(out, "<tr><td>");
         hr_html_text(out, o->proc.name);
         if (o->kind) {
@@ -119,32 +99,28 @@ static void others(const hr_check *c, hr_buf *out)
             hr_html_text(out, o->kind);
             hr_buf_puts(out, ")</span>");
         }
-        hr_buf_puts(out, "</td><td class=\"num\">");
-        hr_html_text(out, a);
-        hr_buf_puts(out, "</td><td class=\"num\">");
-        hr_html_text(out, b);
-        hr_buf_printf(out, "</td><td class=\"num\">%d</td></tr>\n",
+        hr_buf_puts(out, "</td>");
+        hr_html_td_gb(out, o->proc.commit_bytes);
+        hr_html_td_gb(out, o->proc.resident_bytes);
+        hr_buf_printf(out, "<td class=\"num\">%d</td></tr>\n",
                       o->proc.processes > 1 ? o->proc.processes : 1);
     }
-    hr_buf_puts(out, "</table></div>\n");
+    hr_html_table_end(out);
     hr_html_section_end(out);
 }
 
 static void plan(const hr_plan *p, hr_buf *out)
 {
     hr_html_section(out, "plan", HR_T("The plan"));
-    if (p->nothing_to_change) {
-        hr_buf_puts(out, "<p>");
-        hr_html_text(out, HR_T("The machine already matches the plan."));
-        hr_buf_puts(out, "</p>\n");
-    }
+    if (p->nothing_to_change)
+        hr_html_p(out, NULL, HR_T("The machine already matches the plan."));
     if (p->step_count) {
         hr_buf_puts(out, "<ol id=\"steps\">\n");
         for (int i = 0; i < p->step_count; i++) {
             const hr_plan_step *s = &p->steps[i];
             hr_buf_puts(out, "<li>");
             hr_html_text(out, s->text);
-            hr_buf_puts(out, " <span class=\"rule\">[");
+            hr_buf_puts(out, " <span class=\"rule\">[");   /* even when empty: a step always has its rule */
             hr_html_text(out, s->rule);
             hr_buf_puts(out, "]</span>");
             if (s->command[0]) {
@@ -157,11 +133,10 @@ static void plan(const hr_plan *p, hr_buf *out)
         hr_buf_puts(out, "</ol>\n");
     }
     if (p->warning_count) {
-        hr_buf_puts(out, "<h3>");
-        hr_html_text(out, HR_T("Notes"));
-        hr_buf_puts(out, "</h3>\n<ul id=\"warnings\">\n");
+        hr_html_h3(out, HR_T("Notes"));
+        hr_buf_puts(out, "<ul id=\"warnings\">\n");
         for (int i = 0; i < p->warning_count; i++)
-            line_item(out, p->warnings[i].text, p->warnings[i].rule);
+            hr_html_li(out, p->warnings[i].text, p->warnings[i].rule);
         hr_buf_puts(out, "</ul>\n");
     }
     hr_html_section_end(out);
@@ -185,12 +160,10 @@ void hr_check_html(const hr_check *c, hr_buf *out)
     if (c->todo_count) {
         hr_buf_puts(out, "<ol>\n");
         for (int i = 0; i < c->todo_count; i++)
-            line_item(out, c->todo[i].text, c->todo[i].rule);
+            hr_html_li(out, c->todo[i].text, c->todo[i].rule);
         hr_buf_puts(out, "</ol>\n");
     } else {
-        hr_buf_puts(out, "<p>");
-        hr_html_text(out, HR_T("Nothing to do."));
-        hr_buf_puts(out, "</p>\n");
+        hr_html_p(out, NULL, HR_T("Nothing to do."));
     }
     hr_html_section_end(out);
     capacity(c, out);

@@ -69,23 +69,16 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
         snprintf(label, sizeof label, "%s", hr_tr(hr_cause_title(cause)));
     hr_html_verdict(out, cause_class(cause), label,
                     hr_tr(f ? f->meaning : hr_cause_meaning(cause)), hr_cause_id(cause));
-    if (f && f->victim_pid >= 0) {
-        hr_buf_puts(out, "<p>");
-        hr_html_textf(out, HR_T("Process ended: %s (pid %" PRId64 ")"), f->victim[0] ? f->victim : "?",
-                      f->victim_pid);
-        hr_buf_puts(out, "</p>\n");
-    }
+    if (f && f->victim_pid >= 0)
+        hr_html_pf(out, HR_T("Process ended: %s (pid %" PRId64 ")"), f->victim[0] ? f->victim : "?",
+                   f->victim_pid);
     hr_html_section(out, "fix", f ? HR_T("Fix") : HR_T("Next"));
-    hr_buf_puts(out, "<p>");
-    hr_html_text(out, hr_tr(hr_diag_fix(c, cause)));
-    hr_buf_puts(out, "</p>\n");
+    hr_html_p(out, NULL, hr_tr(hr_diag_fix(c, cause)));
     hr_html_section_end(out);
     if (f) {
         hr_html_section(out, "evidence", HR_T("Evidence"));
-        hr_buf_puts(out, "<p>");
-        hr_html_textf(out, HR_T("%" PRIu64 " lines or records showed it; the first and the latest:"),
-                      f->count);
-        hr_buf_puts(out, "</p>\n");
+        hr_html_pf(out, HR_T("%" PRIu64 " lines or records showed it; the first and the latest:"),
+                   f->count);
         evidence(c, f, out, HR_DIAG_EVIDENCE_MAX);
         hr_html_section_end(out);
     }
@@ -96,9 +89,8 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
             hr_buf_puts(out, "<h3>");
             hr_html_textf(out, HR_T("%s, confidence %s"), hr_tr(hr_cause_title(g->cause)),
                           hr_tr(hr_confidence_name(g->conf)));
-            hr_buf_puts(out, " <span class=\"rule\">[");
-            hr_html_text(out, hr_cause_id(g->cause));
-            hr_buf_puts(out, "]</span></h3>\n");
+            hr_html_rule(out, hr_cause_id(g->cause));
+            hr_buf_puts(out, "</h3>\n");
             evidence(c, g, out, 2);
         }
         hr_html_section_end(out);

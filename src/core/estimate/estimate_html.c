@@ -55,20 +55,17 @@ static void steps_chart(const hr_estimate *e, hr_buf *out)
     double top = (double)gib * (double)HR_GIB;
     const double pw = W - PL - PR, ph = H - PT - PB;
     int n = e->step_count;
-    hr_buf_printf(out, "<figure id=\"chart-steps\">\n<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, H);
-    hr_html_text(out, HR_T("Memory after each step"));
-    hr_buf_puts(out, "\">\n");
+    hr_buf_puts(out, "<figure id=\"chart-steps\">\n");
+    hr_html_svg_begin(out, NULL, W, H, HR_T("Memory after each step"));
     for (uint64_t g = 0; g <= gib; g += step) {
         double y = PT + ph - ph * (double)g / (double)gib;
-        hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                           "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%llu GB</text>\n",
-                      PL, W - PR, y, y, PL - 6, y + 4, (unsigned long long)g);
+        char lab[32];
+        snprintf(lab, sizeof lab, "%llu GB", (unsigned long long)g);
+        hr_html_svg_ytick(out, PL, W - PR, y, lab);
     }
     for (int i = 0; i < n; i++) {
         double x = n > 1 ? PL + pw * i / (n - 1) : PL + pw / 2;
-        hr_buf_printf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, H - PB + 16);
-        hr_html_text(out, e->step[i].node_id);
-        hr_buf_puts(out, "</text>\n");
+        hr_html_svg_xtick(out, x, H - PB + 16, "middle", e->step[i].node_id);
     }
     for (int k = 0; k < 3; k++) {
         if (limit[k] != HR_UNKNOWN && limit[k] > 0) {
@@ -88,21 +85,9 @@ static void steps_chart(const hr_estimate *e, hr_buf *out)
         hr_buf_puts(out, "\"/></g>\n");
     }
     hr_buf_puts(out, "</svg>\n<div class=\"legend\">");
-    for (int k = 0; k < 3; k++) {
-        hr_buf_printf(out, "<span><i class=\"%s\"></i>", cls[k]);
-        hr_html_text(out, labels[k]);
-        hr_buf_puts(out, "</span>");
-    }
+    for (int k = 0; k < 3; k++)
+        hr_html_legend_item(out, cls[k], false, labels[k]);
     hr_buf_puts(out, "</div>\n</figure>\n");
-}
-
-static void cell_gb(hr_buf *out, uint64_t v)
-{
-    char a[32];
-    hr_size_gb(v, a, sizeof a);
-    hr_buf_puts(out, "<td class=\"num\">");
-    hr_html_text(out, a);
-    hr_buf_puts(out, "</td>");
 }
 
 void hr_estimate_html(const hr_estimate *e, hr_buf *out)
@@ -153,13 +138,8 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
     hr_html_section(out, "steps", HR_T("Memory after each step"));
     if (e->step_count)
         steps_chart(e, out);
-    hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
-    hr_html_text(out, HR_T("node"));
-    hr_buf_puts(out, "</th><th class=\"num\">VRAM</th><th class=\"num\">");
-    hr_html_text(out, HR_T("RAM"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("commit"));
-    hr_buf_puts(out, "</th></tr>\n");
+    const char *const step_cols[] = {HR_T("node"), "VRAM", HR_T("RAM"), HR_T("commit")};
+    hr_html_table_begin(out, step_cols, 4, 1);
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
         hr_buf_puts(out, "<tr><td>");
@@ -173,43 +153,35 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
             hr_buf_puts(out, "</span>");
         }
         hr_buf_puts(out, "</td>");
-        cell_gb(out, s->vram_bytes);
-        cell_gb(out, s->ram_bytes);
-        cell_gb(out, s->commit_bytes);
+        hr_html_td_gb(out, s->vram_bytes);
+        hr_html_td_gb(out, s->ram_bytes);
+        hr_html_td_gb(out, s->commit_bytes);
         hr_buf_puts(out, "</tr>\n");
     }
-    hr_buf_puts(out, "</table></div>\n");
+    hr_html_table_end(out);
     hr_html_section_end(out);
 
     if (e->load_count) {
         hr_html_section(out, "loads", HR_T("Model loads"));
-        hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
-        hr_html_text(out, HR_T("model"));
-        hr_buf_puts(out, "</th><th class=\"num\">");
-        hr_html_text(out, HR_T("in VRAM"));
-        hr_buf_puts(out, "</th><th class=\"num\">");
-        hr_html_text(out, HR_T("offloaded"));
-        hr_buf_puts(out, "</th></tr>\n");
+        const char *const load_cols[] = {HR_T("model"), HR_T("in VRAM"), HR_T("offloaded")};
+        hr_html_table_begin(out, load_cols, 3, 1);
         for (int i = 0; i < e->load_count; i++) {
             const hr_est_load *l = &e->load[i];
             hr_buf_puts(out, "<tr><td>");
             hr_html_text(out, l->model);
             hr_buf_puts(out, "</td>");
-            cell_gb(out, l->loaded_bytes);
-            cell_gb(out, l->offloaded_bytes);
+            hr_html_td_gb(out, l->loaded_bytes);
+            hr_html_td_gb(out, l->offloaded_bytes);
             hr_buf_puts(out, "</tr>\n");
         }
-        hr_buf_puts(out, "</table></div>\n");
+        hr_html_table_end(out);
         hr_html_section_end(out);
     }
     if (e->note_count) {
         hr_html_section(out, "notes", HR_T("Notes"));
         hr_buf_puts(out, "<ul>\n");
-        for (int i = 0; i < e->note_count; i++) {
-            hr_buf_puts(out, "<li>");
-            hr_html_text(out, e->notes[i]);
-            hr_buf_puts(out, "</li>\n");
-        }
+        for (int i = 0; i < e->note_count; i++)
+            hr_html_li(out, e->notes[i], NULL);
         hr_buf_puts(out, "</ul>\n");
         hr_html_section_end(out);
     }

@@ -8,22 +8,23 @@
 
 static const struct {
     const char *name;
+    size_t len;
     size_t off;
 } fields[] = {
-    {"MemTotal", offsetof(hr_meminfo, mem_total)},
-    {"MemFree", offsetof(hr_meminfo, mem_free)},
-    {"MemAvailable", offsetof(hr_meminfo, mem_available)},
-    {"Buffers", offsetof(hr_meminfo, buffers)},
-    {"Cached", offsetof(hr_meminfo, cached)},
-    {"Shmem", offsetof(hr_meminfo, shmem)},
-    {"SwapTotal", offsetof(hr_meminfo, swap_total)},
-    {"SwapFree", offsetof(hr_meminfo, swap_free)},
-    {"SwapCached", offsetof(hr_meminfo, swap_cached)},
-    {"CommitLimit", offsetof(hr_meminfo, commit_limit)},
-    {"Committed_AS", offsetof(hr_meminfo, committed_as)},
-    {"Zswap", offsetof(hr_meminfo, zswap)},
-    {"Zswapped", offsetof(hr_meminfo, zswapped)},
-    {"Hugetlb", offsetof(hr_meminfo, hugetlb)},
+    {"MemTotal", 8, offsetof(hr_meminfo, mem_total)},
+    {"MemFree", 7, offsetof(hr_meminfo, mem_free)},
+    {"MemAvailable", 12, offsetof(hr_meminfo, mem_available)},
+    {"Buffers", 7, offsetof(hr_meminfo, buffers)},
+    {"Cached", 6, offsetof(hr_meminfo, cached)},
+    {"Shmem", 5, offsetof(hr_meminfo, shmem)},
+    {"SwapTotal", 9, offsetof(hr_meminfo, swap_total)},
+    {"SwapFree", 8, offsetof(hr_meminfo, swap_free)},
+    {"SwapCached", 10, offsetof(hr_meminfo, swap_cached)},
+    {"CommitLimit", 11, offsetof(hr_meminfo, commit_limit)},
+    {"Committed_AS", 12, offsetof(hr_meminfo, committed_as)},
+    {"Zswap", 5, offsetof(hr_meminfo, zswap)},
+    {"Zswapped", 8, offsetof(hr_meminfo, zswapped)},
+    {"Hugetlb", 7, offsetof(hr_meminfo, hugetlb)},
 };
 
 int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *out, hr_error *err)
@@ -40,7 +41,8 @@ int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *
             continue;
         size_t klen = (size_t)(colon - line);
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-            if (strlen(fields[i].name) != klen || memcmp(fields[i].name, line, klen) != 0)
+            if (fields[i].len != klen || fields[i].name[0] != line[0] ||
+                memcmp(fields[i].name, line, klen) != 0)
                 continue;
             const char *v = colon + 1;
             size_t vn = n - klen - 1;
@@ -56,6 +58,7 @@ int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *
                 return hr_error_set(err, HR_EPARSE, "%s: line %u: bad value for %s", what, lineno,
                                     fields[i].name);
             *(uint64_t *)((char *)out + fields[i].off) = val * 1024;
+            break; /* the names are distinct */
         }
     }
     return 0;

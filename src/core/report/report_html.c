@@ -53,7 +53,17 @@ static double nice_max(double v, hr_chart_unit u)
     double x = v / unit;
     if (x <= 0)
         return unit;
-    double p = pow(10, floor(log10(x)));
+    /* the largest power of ten not above x, without libm (the watch process links none) */
+    double p = 1;
+    if (x >= 1) {
+        while (p * 10 <= x)
+            p *= 10;
+    } else {
+        double d = 1;
+        while (x * d < 1 && d < 1e300)
+            d *= 10;
+        p = 1 / d;
+    }
     double m = x / p;
     double step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
     return step * p * unit;
@@ -93,32 +103,26 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
     hr_html_text(out, title);
     hr_buf_puts(out, "</strong></figcaption>\n");
     if (!shown) {
-        hr_buf_puts(out, "<p class=\"sub\">");
-        hr_html_text(out, HR_T("not in the recording (the OS did not give these values)"));
-        hr_buf_puts(out, "</p>\n</figure>\n");
+        hr_html_p(out, "sub", HR_T("not in the recording (the OS did not give these values)"));
+        hr_buf_puts(out, "</figure>\n");
         return;
     }
     ymax = nice_max(ymax, unit);
     double t0, t1;
     time_span(r, &t0, &t1);
     const double pw = W - PL - PR, ph = H - PT - PB;
-    hr_buf_printf(out, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, H);
-    hr_html_text(out, title);
-    hr_buf_puts(out, "\">\n");
+    hr_html_svg_begin(out, NULL, W, H, title);
     /* Grid and axis labels: 4 rows, 5 time marks. */
     char lab[32];
     for (int i = 0; i <= 4; i++) {
         double y = PT + ph - ph * i / 4.0;
         fmt_value(ymax * i / 4.0, unit, lab, sizeof lab);
-        hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                           "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                      PL, W - PR, y, y, PL - 6, y + 4, lab);
+        hr_html_svg_ytick(out, PL, W - PR, y, lab);
     }
     for (int i = 0; i <= 4; i++) {
         double x = PL + pw * i / 4.0;
         fmt_time((t1 - t0) * i / 4.0, lab, sizeof lab);
-        hr_buf_printf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
-                      x, H - 8, i == 0 ? "start" : i == 4 ? "end" : "middle", lab);
+        hr_html_svg_xtick(out, x, H - 8, i == 0 ? "start" : i == 4 ? "end" : "middle", lab);
     }
     /* Node starts and warnings on the time axis. */
     for (size_t i = 0; i < r->nnodes; i++) {
@@ -184,9 +188,7 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
     for (int k = 0; k < n; k++) {
         if (isnan(hr_rec_max(r, s[k].field)))
             continue;
-        hr_buf_printf(out, "<span><i class=\"%s%s\"></i>", s[k].cls, s[k].limit ? " dash" : "");
-        hr_html_text(out, s[k].label);
-        hr_buf_puts(out, "</span>");
+        hr_html_legend_item(out, s[k].cls, s[k].limit, s[k].label);
     }
     hr_buf_puts(out, "</div>\n</figure>\n");
 }
@@ -239,13 +241,12 @@ static void peak_row(hr_buf *out, const char *label, double peak, double limit)
 {
     if (isnan(peak))
         return;
-    char a[32], b[32];
-    hr_size_gb(bytes_of(peak), a, sizeof a);
+    char b[32];
     hr_buf_puts(out, "<tr><th>");
     hr_html_text(out, label);
-    hr_buf_puts(out, "</th><td class=\"num\">");
-    hr_html_text(out, a);
-    hr_buf_puts(out, "</td><td class=\"num\">");
+    hr_buf_puts(out, "</th>");
+    hr_html_td_gb(out, bytes_of(peak));
+    hr_buf_puts(out, "<td class=\"num\">");
     if (!isnan(limit) && limit > 0) {
         hr_size_gb(bytes_of(limit), b, sizeof b);
         hr_html_textf(out, HR_T("of %s (%.0f%%)"), b, peak / limit * 100.0);
@@ -319,9 +320,7 @@ static void charts(const hr_recording *r, hr_buf *out)
     };
     hr_report_chart(out, r, "chart-pressure", HR_T("Disk and memory pressure"), HR_UNIT_PERCENT,
                     pressure, 3);
-    hr_buf_puts(out, "<p class=\"sub\">");
-    hr_html_text(out, HR_T("Dotted lines: a ComfyUI node started. Triangles: a warning."));
-    hr_buf_puts(out, "</p>\n");
+    hr_html_p(out, "sub", HR_T("Dotted lines: a ComfyUI node started. Triangles: a warning."));
     hr_html_section_end(out);
 }
 
@@ -330,7 +329,7 @@ static void warnings(const hr_recording *r, hr_buf *out)
     if (!r->nwarnings)
         return;
     hr_html_section(out, "warnings", HR_T("Warnings"));
-    hr_buf_puts(out, "<div class=\"wrap\"><table>\n");
+    hr_html_table_begin(out, NULL, 0, 0);
     for (size_t i = 0; i < r->nwarnings; i++) {
         const hr_rec_warning *w = &r->warnings[i];
         char t[32];
@@ -340,11 +339,11 @@ static void warnings(const hr_recording *r, hr_buf *out)
         hr_html_text(out, t);
         hr_buf_puts(out, "</td><td>");
         hr_html_text(out, hr_tr(w->message));   /* the catalogue's, when watch's sentence is one */
-        hr_buf_puts(out, " <span class=\"rule\">[");
+        hr_buf_puts(out, " <span class=\"rule\">[");   /* even when empty, as the recording has it */
         hr_html_text(out, w->rule);
         hr_buf_puts(out, "]</span></td></tr>\n");
     }
-    hr_buf_puts(out, "</table></div>\n");
+    hr_html_table_end(out);
     if (r->warnings_seen > r->nwarnings) {
         hr_buf_puts(out, "<p class=\"sub\">");
         hr_html_textf(out, HR_T("and %llu more"), (unsigned long long)(r->warnings_seen - r->nwarnings));
@@ -361,15 +360,8 @@ static void nodes(const hr_recording *r, hr_buf *out)
     if (!ends)
         return;
     hr_html_section(out, "nodes", HR_T("ComfyUI nodes"));
-    hr_buf_puts(out, "<div class=\"wrap\"><table>\n<tr><th>");
-    hr_html_text(out, HR_T("ended at"));
-    hr_buf_puts(out, "</th><th>");
-    hr_html_text(out, HR_T("node"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("RAM growth"));
-    hr_buf_puts(out, "</th><th class=\"num\">");
-    hr_html_text(out, HR_T("peak resident"));
-    hr_buf_puts(out, "</th></tr>\n");
+    const char *const cols[] = {HR_T("ended at"), HR_T("node"), HR_T("RAM growth"), HR_T("peak resident")};
+    hr_html_table_begin(out, cols, 4, 2);
     for (size_t i = 0; i < r->nnodes; i++) {
         const hr_rec_node *nd = &r->nodes[i];
         if (strcmp(nd->event, "end") != 0)
@@ -382,22 +374,21 @@ static void nodes(const hr_recording *r, hr_buf *out)
         }
         if (!isnan(nd->peak_rss))
             hr_size_gb(bytes_of(nd->peak_rss), b, sizeof b);
-        hr_buf_puts(out, "<tr><td class=\"num\">");
-        hr_html_text(out, t);
-        hr_buf_puts(out, "</td><td>");
+        hr_buf_puts(out, "<tr>");
+        hr_html_td(out, "num", t);
+        hr_buf_puts(out, "<td>");
         hr_html_text(out, nd->class_type[0] ? nd->class_type : "?");
         if (nd->node[0]) {
             hr_buf_puts(out, " <span class=\"rule\">#");
             hr_html_text(out, nd->node);
             hr_buf_puts(out, "</span>");
         }
-        hr_buf_puts(out, "</td><td class=\"num\">");
-        hr_html_text(out, a);
-        hr_buf_puts(out, "</td><td class=\"num\">");
-        hr_html_text(out, b);
-        hr_buf_puts(out, "</td></tr>\n");
+        hr_buf_puts(out, "</td>");
+        hr_html_td(out, "num", a);
+        hr_html_td(out, "num", b);
+        hr_buf_puts(out, "</tr>\n");
     }
-    hr_buf_puts(out, "</table></div>\n");
+    hr_html_table_end(out);
     hr_html_section_end(out);
 }
 
@@ -408,17 +399,11 @@ static void plan(const hr_recording *r, hr_buf *out)
     hr_html_section(out, "plan", HR_T("The plan"));
     if (r->have_verdict) {
         hr_cause c = cause_from_id(r->cause);
-        if (c != HR_CAUSE_COUNT && c != HR_CAUSE_UNKNOWN) {
-            hr_buf_puts(out, "<p>");
-            hr_html_text(out, hr_tr(hr_cause_fix(c)));
-            hr_buf_puts(out, "</p>\n");
-        }
+        if (c != HR_CAUSE_COUNT && c != HR_CAUSE_UNKNOWN)
+            hr_html_p(out, NULL, hr_tr(hr_cause_fix(c)));
     }
-    if (r->advice[0]) {
-        hr_buf_puts(out, "<p>");
-        hr_html_text(out, hr_tr(r->advice));
-        hr_buf_puts(out, "</p>\n");
-    }
+    if (r->advice[0])
+        hr_html_p(out, NULL, hr_tr(r->advice));
     double basis = !isnan(need) ? need : peak;
     if (!isnan(basis) && basis > 0) {
         uint64_t gib = hr_size_round_up_gib(bytes_of(basis));
@@ -429,9 +414,8 @@ static void plan(const hr_recording *r, hr_buf *out)
                       (unsigned long long)gib);
     }
     if (r->nevidence) {
-        hr_buf_puts(out, "<h3>");
-        hr_html_text(out, HR_T("Evidence"));
-        hr_buf_puts(out, "</h3>\n<ul class=\"evidence\">\n");
+        hr_html_h3(out, HR_T("Evidence"));
+        hr_buf_puts(out, "<ul class=\"evidence\">\n");
         for (size_t i = 0; i < r->nevidence; i++) {
             hr_buf_puts(out, "<li><span class=\"rule\">");
             hr_html_text(out, r->evidence[i].source);
@@ -454,11 +438,8 @@ void hr_report_html(const hr_recording *r, const char *name, hr_buf *out)
              when[0] ? ", " : "", when);
     hr_html_begin(out, HR_T("headroom report"), sub);
     verdict(r, out);
-    if (r->end_node[0]) {
-        hr_buf_puts(out, "<p>");
-        hr_html_textf(out, HR_T("Running when it ended: %s"), r->end_node);
-        hr_buf_puts(out, "</p>\n");
-    }
+    if (r->end_node[0])
+        hr_html_pf(out, HR_T("Running when it ended: %s"), r->end_node);
     summary(r, out);
     charts(r, out);
     warnings(r, out);

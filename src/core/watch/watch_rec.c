@@ -152,7 +152,21 @@ static void gb(int64_t v, char *out, size_t n)
     }
     /* one decimal in GB, the way Task Manager shows memory */
     int64_t tenths = (v * 10 + (int64_t)HR_GIB / 2) / (int64_t)HR_GIB;
-    snprintf(out, n, "%lld.%lld", (long long)(tenths / 10), (long long)(tenths % 10));
+    if (tenths < 0 || n < 24) {
+        snprintf(out, n, "%lld.%lld", (long long)(tenths / 10), (long long)(tenths % 10));
+        return;
+    }
+    /* digits by hand: this runs for every figure of every sample */
+    char tmp[24], *p = tmp + sizeof tmp;
+    *--p = '\0';
+    *--p = (char)('0' + tenths % 10);
+    *--p = '.';
+    int64_t whole = tenths / 10;
+    do {
+        *--p = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    memcpy(out, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 void hr_watch_clock(int64_t time_ms, char *out, size_t n)
@@ -161,7 +175,17 @@ void hr_watch_clock(int64_t time_ms, char *out, size_t n)
     int64_t day = s % 86400;
     if (day < 0)
         day += 86400;
-    snprintf(out, n, "%02d:%02d:%02d", (int)(day / 3600), (int)(day / 60 % 60), (int)(day % 60));
+    if (n < 9) {
+        snprintf(out, n, "%02d:%02d:%02d", (int)(day / 3600), (int)(day / 60 % 60),
+                 (int)(day % 60));
+        return;
+    }
+    int f[3] = {(int)(day / 3600), (int)(day / 60 % 60), (int)(day % 60)};
+    for (int i = 0; i < 3; i++) {
+        out[i * 3] = (char)('0' + f[i] / 10);
+        out[i * 3 + 1] = (char)('0' + f[i] % 10);
+        out[i * 3 + 2] = i < 2 ? ':' : '\0';
+    }
 }
 
 static void pair(hr_buf *out, const char *label, int64_t used, int64_t total)

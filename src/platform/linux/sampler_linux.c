@@ -483,6 +483,20 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
     o->proc_swap = count ? swap : 0;
 }
 
+/* "\nkey " in /proc/vmstat and the number after it (never the first line: pswpin/pswpout
+ * come after nr_free_pages). One memmem instead of a walk over its 180 lines. */
+static bool vmstat_u64(const char *buf, size_t len, const char *key, uint64_t *out)
+{
+    size_t kl = strlen(key);
+    const char *p = strstr(buf, key); /* buf ends in the NUL reread() put at len */
+    if (!p || (size_t)(p - buf) > len - kl)
+        return false;
+    const char *v = p + kl, *end = buf + len, *e = v;
+    while (e < end && *e >= '0' && *e <= '9')
+        e++;
+    return hr_parse_u64(v, (size_t)(e - v), out);
+}
+
 void hr_sampler_take(hr_sampler *s, hr_wsample *o)
 {
     hr_wsample_init(o);
@@ -512,12 +526,12 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     }
     if (reread(s, s->overcommit) > 0)
         o->commit_enforced = s->buf[0] == '2';
-    if (reread(s, s->vmstat) > 0) {
+    n = reread(s, s->vmstat);
+    if (n > 0) {
         uint64_t v;
-        size_t len = strlen(s->buf);
-        if (hr_kv_u64(s->buf, len, "pswpin", ' ', &v))
+        if (vmstat_u64(s->buf, (size_t)n, "\npswpin ", &v))
             o->pages_in_total = (int64_t)v;
-        if (hr_kv_u64(s->buf, len, "pswpout", ' ', &v))
+        if (vmstat_u64(s->buf, (size_t)n, "\npswpout ", &v))
             o->pages_out_total = (int64_t)v;
     }
     if (reread(s, s->psi) > 0) {
@@ -572,7 +586,15 @@ void hr_platform_sleep_ms(int64_t ms)
     nanosleep(&ts, NULL);
 }
 
+/* Lock only what the monitor touches: MCL_ONFAULT locks a page when it is first used, so
+ * the untouched bulk of the binary, libc and the reserved buffers never becomes resident
+ * (MCL_CURRENT alone faults in every mapped page: the whole of libc, libm and headroom).
+ * A kernel without MCL_ONFAULT (before 4.4) gets no lock rather than that. */
 bool hr_platform_lock_memory(void)
 {
-    return mlockall(MCL_CURRENT) == 0;
+#ifdef MCL_ONFAULT
+    return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
+#else
+    return false;
+#endif
 }
