@@ -17,7 +17,7 @@ static const char k_free_body[] = "{\"unload_models\":true,\"free_memory\":true}
 
 static int req_timeout(const hr_comfy_link *c)
 {
-    int64_t t = c->interval_ms < 500 ? 500 : c->interval_ms;
+    int64_t t = c->interval_ms < 1000 ? 1000 : c->interval_ms;
     return (int)(t > 2000 ? 2000 : t);
 }
 
@@ -235,6 +235,12 @@ static void poll_queue(hr_comfy_link *c)
         rc = hr_comfy_parse_queue(r.body, r.body_len, c->queue, &err);
     if (rc == HR_EPARSE || rc == HR_ETOOBIG) {
         hr_cli_error("%s: %s", c->mode, err.msg);
+        return;
+    }
+    if (rc == HR_EBUSY && c->ws_up) {
+        /* a server busy with its own work (a node filling memory answers late): the
+         * websocket still stands, so ask again at the next sample */
+        c->queue_dirty = true;
         return;
     }
     if (rc != 0) {

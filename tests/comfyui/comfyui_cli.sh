@@ -56,7 +56,7 @@ api|browser)
     # follow the peer's own process: the growth is its resident memory, exactly
     pidopt=(--pid "$peer_pid")
     [ -n "$runner" ] && pidopt=()
-    hr watch --comfyui "$port" --interval 200 --count 45 "${pidopt[@]}" --record "$tmp/rec.jsonl" \
+    hr watch --comfyui "$port" --interval 200 --count 60 "${pidopt[@]}" --record "$tmp/rec.jsonl" \
         >"$tmp/out" 2>"$tmp/err" || bad "watch exited $?"
     wait "$peer_pid"; prc=$?; peer_pid=
     [ $prc -eq 0 ] || bad "the peer says: $(cat "$tmp/peer.err")"
