@@ -42,6 +42,26 @@ if [ "$(id -u)" = 0 ]; then
     # A missing target directory is 66.
     "$H" apply --size 1G --target "$T/missing/x.swap" --fstab "$T/fstab" --state-dir "$T/state" --yes >"$T/o" 2>&1
     expect_rc 66 $? "apply: missing target directory"
+    # verify finishes a step a kill cut short (the journal) and says so (issue 10: recovery
+    # was silent): an apply killed in its last step, "finish".
+    mkdir -p "$T/cut" && chmod 700 "$T/cut"
+    cat > "$T/cut/apply-state.json" <<EOS
+{"schema": "headroom.apply-state/1", "os": "linux", "status": "in-progress", "last_step": "fstab-add",
+ "started": "2026-01-01T00:00:00Z", "started_unix": 1767225600,
+ "fstab": {"path": "$T/fstab", "backup": "", "existed": true, "added_newline": false, "written": false,
+           "written_fnv1a64": "0000000000000000"},
+ "areas": [],
+ "intent": {"step": "finish", "path": "", "old_fnv1a64": "0000000000000000",
+            "new_fnv1a64": "0000000000000000", "fstab_created": false}}
+EOS
+    "$H" verify --fstab "$T/fstab" --state-dir "$T/cut" >"$T/o" 2>&1
+    grep -q "fixed   recovered: step 'finish' was cut short; marked applied" "$T/o" \
+        && ok "verify: says what it recovered" || bad "verify is silent about its recovery: $(cat "$T/o")"
+    grep -q '"intent": {[^}]*"step": ""' <(tr -d '\n' < "$T/cut/apply-state.json") \
+        && ok "verify: the journal is closed" || bad "verify: intent still open: $(cat "$T/cut/apply-state.json")"
+    "$H" verify --fstab "$T/fstab" --state-dir "$T/cut" --json >"$T/o" 2>&1
+    grep -q '"recovered": \[\]' "$T/o" && ok "verify: nothing more to recover the second time (JSON)" \
+        || bad "verify --json the second time: $(cat "$T/o")"
 else
     echo "skip: the --yes cases need root"
 fi

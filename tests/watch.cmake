@@ -6,3 +6,9 @@ set_tests_properties(watch.json PROPERTIES PASS_REGULAR_EXPRESSION
 if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME watch.cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_cli.sh ${HR_BIN})
 endif()
+# watch.root.psi: a real memory stall (readers in a small memory cgroup) wakes watch before
+# its interval through a PSI trigger (root; SKIP where the kernel has no PSI or refuses one).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME watch.root.psi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_psi_root.sh ${HR_BIN})
+  set_tests_properties(watch.root.psi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root)
+endif()

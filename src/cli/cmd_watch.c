@@ -156,11 +156,16 @@ int hr_cmd_watch(int argc, char **argv)
         int64_t now = hr_platform_mono_ms();
         if (next < now)
             next = now; /* late (the machine thrashes): keep the cadence from here */
+        /* memory pressure appearing (a PSI trigger) ends the wait early: sample now, and keep
+         * the cadence from there; with --comfyui the websocket is read meanwhile, in slices */
         while (!stop && (now = hr_platform_mono_ms()) < next) {
+            int64_t left = next - now;
+            if (hr_sampler_wait(m.sampler, link ? 0 : left) > 0) {
+                next = hr_platform_mono_ms();
+                break;
+            }
             if (link)
-                hr_comfy_link_wait(link, next - now, &stop);
-            else
-                hr_platform_sleep_ms(next - now);
+                hr_comfy_link_wait(link, left < 250 ? left : 250, &stop);
         }
     }
     if (link)

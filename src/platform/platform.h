@@ -137,6 +137,11 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
 void hr_sampler_take(hr_sampler *s, hr_wsample *out);
 /* Follow another process tree from now on (run: the child, once started). */
 void hr_sampler_set_pid(hr_sampler *s, int64_t pid);
+/* Wait up to ms for the next sample, or less: Linux arms a PSI trigger on
+ * /proc/pressure/memory at the first wait (where the kernel accepts one) and returns 1 as
+ * soon as memory stalls pass 10 % of its window; 0 when the time is up, a stop signal came
+ * (hr_platform_catch_stop) or there is no trigger (a plain sleep: Windows, old kernels). */
+int hr_sampler_wait(hr_sampler *s, int64_t ms);
 void hr_sampler_close(hr_sampler *s);
 
 /* Clocks: monotonic milliseconds (any origin) and Unix milliseconds. */

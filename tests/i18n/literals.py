@@ -59,6 +59,7 @@ def prose(text):
     t = re.sub(r'<[^<>]*>?', ' ', t)                     # HTML tags (also cut at the literal's end)
     t = re.sub(r'^[^<>]*>', ' ', t)                       # the end of a tag opened before
     t = re.sub(r'%[-+ #0-9.*]*(?:l{1,2}|z|h|j|t|<PRI[a-zA-Z0-9]+>)?[diouxXeEfgGcsp%]', ' ', t)
+    t = re.sub(r'\b[a-z][\w-]*\|[A-Z][\w.]*', ' ', t)        # line ids with their rule: "dump-off|X.dump"
     t = re.sub(r'--?[A-Za-z][\w-]*', ' ', t)              # options
     t = re.sub(r'(?:[\w.-]*/[\w./-]*)', ' ', t)           # paths, docs/x.md
     t = re.sub(r'\[[A-Z][\w.]*\]', ' ', t)                # [S4.1]

@@ -66,6 +66,91 @@ static void acm_tests(void)
     CHECK(hr_acm_build(&m, empty, 1, &err) == HR_EINVAL);
 }
 
+static unsigned char fold_ascii(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static bool ci_eq(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fold_ascii((unsigned char)a[i]) != fold_ascii((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
+/* The prefiltered scan against brute force: every occurrence of every phrase, in the
+ * automaton's order (by end, then longest first), the same when the text is cut into pieces
+ * with the state carried, and the end state the longest suffix that begins a phrase. */
+static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
+{
+    hr_acm m;
+    hr_error err = {0};
+    CHECK(hr_acm_build(&m, ph, np, &err) == 0);
+    static const char alpha[] = "abcdefhimorstuyABCDEHIMORS :/]\xe6\x98\xbe";
+    srand(seed);
+    for (int round = 0; round < 3000; round++) {
+        char text[200];
+        size_t n = (size_t)(rand() % 120);
+        for (size_t i = 0; i < n;) {
+            if (rand() % 4 == 0) {   /* a phrase, maybe cut short, maybe upper case */
+                const char *q = ph[rand() % (int)np];
+                size_t k = strlen(q);
+                if (rand() % 3 == 0)
+                    k = 1 + (size_t)rand() % k;
+                for (size_t t = 0; t < k && i < n; t++, i++)
+                    text[i] = rand() % 2 ? q[t] : (char)(q[t] >= 'a' && q[t] <= 'z' ? q[t] - 32 : q[t]);
+            } else {
+                text[i++] = alpha[rand() % (int)(sizeof alpha - 1)];
+            }
+        }
+        /* brute force */
+        hr_acm_hit want[4096];
+        size_t nwant = 0;
+        for (size_t e = 1; e <= n; e++)
+            for (size_t len = e; len >= 1; len--)
+                for (size_t k = 0; k < np; k++)
+                    if (strlen(ph[k]) == len && ci_eq(text + e - len, ph[k], len))
+                        want[nwant++] = (hr_acm_hit){.phrase = (uint32_t)k, .end = e};
+        size_t deepest = 0;
+        for (size_t len = 1; len <= n; len++)
+            for (size_t k = 0; k < np; k++)
+                if (strlen(ph[k]) >= len && ci_eq(text + n - len, ph[k], len))
+                    deepest = len;
+        /* in pieces */
+        unsigned st = 0;
+        size_t at = 0, got = 0;
+        bool same = true;
+        while (at < n || at == 0) {
+            size_t piece = n - at < 1 ? 0 : 1 + (size_t)rand() % (n - at);
+            hr_acm_hit hits[4096];
+            size_t h = hr_acm_scan(&m, &st, text + at, piece, hits, 4096);
+            for (size_t i = 0; i < h; i++, got++)
+                same &= got < nwant && hits[i].phrase == want[got].phrase &&
+                        hits[i].end + at == want[got].end;
+            at += piece;
+            if (piece == 0)
+                break;
+        }
+        same &= got == nwant && m.depth[st] == deepest;
+        CHECK(same);
+        if (!same)
+            break;
+    }
+    hr_acm_free(&m);
+}
+
+static void acm_prefilter_tests(void)
+{
+    const char *const ph[] = {"he", "she", "his", "hers", "oom", "out of memory", "it/s]",
+                              "s/it]", "error:", "rr", "\xe6\x98\xbe\xe5\xad\x98", "ee", "eee",
+                              "mem", "memory error"};
+    acm_prefilter_case(ph, sizeof ph / sizeof ph[0], 1);
+    /* a one-byte phrase turns the prefilter off: the same answers, byte by byte */
+    const char *const one[] = {"e", "he", "oom", "/", "ror:"};
+    acm_prefilter_case(one, sizeof one / sizeof one[0], 2);
+}
+
 static void cause_tests(void)
 {
     /* every PyTorch phrasing of a GPU OOM */
@@ -386,6 +471,7 @@ static void windows_tests(void)
 int main(void)
 {
     acm_tests();
+    acm_prefilter_tests();
     cause_tests();
     fold_tests();
     evidence_tests();

@@ -112,6 +112,44 @@ static void windows_scenarios(void)
     s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(4);
     s->paging[0].size_bytes = GB(4);
     expect("a roomier second SSD, 4 GB on C:", s, &in, "");
+    /* What CrashControl says decides it (X.dump, issue 10): dumps on keep the small C: file;
+     * off, or written to a dedicated dump file, it goes like any other, and nothing warns. */
+    s->paging_config.crash_dump_enabled = 7;
+    s->paging_config.dump_needs_system_paging = HR_TRI_YES;
+    expect("4 GB on C:, crash dumps on", s, &in, "");
+    p = plan_run(s, &in);
+    CHECK_STR(p->dump_file, "C:\\pagefile.sys");
+    CHECK_EQ_I64(p->removal_count, 0);
+    free(p);
+    s->paging_config.crash_dump_enabled = 0;
+    s->paging_config.dump_needs_system_paging = HR_TRI_NO;
+    expect("4 GB on C:, crash dumps off", s, &in, "");
+    p = plan_run(s, &in);
+    CHECK_STR(p->dump_file, "");
+    CHECK_EQ_I64(p->removal_count, 1);
+    CHECK_CONTAINS(p->removals[0].text, "C:\\pagefile.sys");
+    bool said = false;
+    for (int i = 0; i < p->recommended.reason_count; i++)
+        said |= strcmp(p->recommended.reasons[i].id, "dump-off") == 0;
+    CHECK(said);
+    CHECK(step_index(p, "remove-old") > step_index(p, "set-new"));
+    free(p);
+    /* A file too big for a dump file, dumps on: the warning; to a dedicated file: none. */
+    s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(24);
+    s->paging[0].size_bytes = GB(24);
+    s->paging_config.crash_dump_enabled = 2;
+    s->paging_config.dump_needs_system_paging = HR_TRI_YES;
+    expect("24 GB on C:, crash dumps on", s, &in, "no-crash-dump");
+    hr_strlcpy(s->paging_config.dedicated_dump_file, "D:\\dedicated.dmp", HR_SNAP_PATH_MAX);
+    s->paging_config.dump_needs_system_paging = HR_TRI_NO;
+    expect("24 GB on C:, dedicated dump file", s, &in, "");
+    p = plan_run(s, &in);
+    said = false;
+    for (int i = 0; i < p->recommended.reason_count; i++)
+        said |= strcmp(p->recommended.reasons[i].id, "dump-dedicated") == 0 &&
+                strstr(p->recommended.reasons[i].text, "D:\\dedicated.dmp") != NULL;
+    CHECK(said);
+    free(p);
     free(s);
 
     s = healthy_windows();

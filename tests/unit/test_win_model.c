@@ -303,8 +303,68 @@ static void test_round_trip(void)
     }
 }
 
+static void set_dword(hr_win_regval *v, uint32_t x)
+{
+    v->q.state = HR_WIN_OK;
+    v->type = HR_REG_DWORD;
+    v->len = 4;
+    memcpy(v->data, &x, 4);   /* little-endian, as Windows stores it */
+}
+
+/* CrashControl (X.dump): CrashDumpEnabled and DedicatedDumpFile -> does a crash dump need a
+ * paging file on the system drive; recorded and replayed unchanged. */
+static void test_crash_control(void)
+{
+    replay("desktop-64g-fixed-d.json");   /* recorded before CrashControl was read */
+    CHECK(snap.paging_config.dump_needs_system_paging == HR_TRI_UNKNOWN);
+    CHECK_EQ_I64(snap.paging_config.crash_dump_enabled, HR_UNKNOWN_I64);
+    static const struct { uint32_t v; bool dedicated; hr_tri want; } cases[] = {
+        {0, false, HR_TRI_NO}, {1, false, HR_TRI_YES}, {2, false, HR_TRI_YES},
+        {3, false, HR_TRI_YES}, {7, false, HR_TRI_YES}, {7, true, HR_TRI_NO}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        replay("desktop-64g-fixed-d.json");
+        set_dword(&raw.crash_dump_enabled, cases[i].v);
+        raw.dedicated_dump_file.q.state = HR_WIN_ABSENT;
+        if (cases[i].dedicated) {
+            static const char d[] = "D\0:\0\\\0d\0.\0d\0m\0p\0\0";
+            raw.dedicated_dump_file.q.state = HR_WIN_OK;
+            raw.dedicated_dump_file.type = HR_REG_SZ;
+            raw.dedicated_dump_file.len = sizeof d - 1;
+            memcpy(raw.dedicated_dump_file.data, d, sizeof d - 1);
+        }
+        hr_win_model_snapshot(&raw, &snap);
+        CHECK(snap.paging_config.dump_needs_system_paging == cases[i].want);
+        CHECK_EQ_I64(snap.paging_config.crash_dump_enabled, cases[i].v);
+        if (cases[i].dedicated)
+            CHECK_STR(snap.paging_config.dedicated_dump_file, "D:\\d.dmp");
+        /* Written and read back: the same facts. */
+        static hr_win_raw copy;
+        copy = raw;
+        hr_buf out;
+        hr_buf_init(&out, 0);
+        hr_json_writer w;
+        hr_json_init(&w, &out, true);
+        hr_win_raw_write_json(&copy, &w);
+        CHECK_EQ_I64(hr_json_finish(&w), 0);
+        CHECK_CONTAINS(out.data, "\"crash_dump_enabled\"");
+        hr_error err = {0};
+        CHECK_EQ_I64(hr_win_raw_load_json(out.data, out.len, &raw, &err), 0);
+        hr_win_model_snapshot(&raw, &snap);
+        CHECK(snap.paging_config.dump_needs_system_paging == cases[i].want);
+        hr_buf_free(&out);
+    }
+    /* Not a DWORD: unknown, as not read. */
+    replay("desktop-64g-fixed-d.json");
+    raw.crash_dump_enabled.q.state = HR_WIN_OK;
+    raw.crash_dump_enabled.type = HR_REG_SZ;
+    raw.crash_dump_enabled.len = 2;
+    hr_win_model_snapshot(&raw, &snap);
+    CHECK(snap.paging_config.dump_needs_system_paging == HR_TRI_UNKNOWN);
+}
+
 int main(void)
 {
+    test_crash_control();
     test_laptop();
     test_desktop();
     test_no_pagefile();

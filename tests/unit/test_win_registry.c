@@ -4,6 +4,7 @@
 #ifdef _WIN32
 #include "test.h"
 #include "core/model/pagingfiles.h"
+#include "core/plan/plan.h"
 #include "platform/win/win_probes.h"
 
 #include <stdlib.h>
@@ -112,6 +113,70 @@ static void run(HKEY k)
     CHECK(snap.paging_config.temp_page_file == HR_TRI_YES);
 }
 
+/* CrashControl (X.dump): the values the test writes reach the snapshot through the live
+ * probe, and the plan follows them: dumps off leave no crash-dump file kept and no warning. */
+static const wchar_t CC_KEY[] = L"SYSTEM\\CurrentControlSet\\Control\\CrashControl";
+
+static bool has_warning(const hr_plan *p, const char *id)
+{
+    for (int i = 0; i < p->warning_count; i++)
+        if (strcmp(p->warnings[i].id, id) == 0)
+            return true;
+    return false;
+}
+
+static void crash_control(void)
+{
+    HKEY c;
+    DWORD disp = 0;
+    LONG e = RegCreateKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, NULL, 0, KEY_QUERY_VALUE | KEY_SET_VALUE,
+                             NULL, &c, &disp);
+    CHECK(e == ERROR_SUCCESS);
+    if (e != ERROR_SUCCESS)
+        return;
+    static saved cs[2] = {{.name = L"CrashDumpEnabled"}, {.name = L"DedicatedDumpFile"}};
+    for (int i = 0; i < 2; i++)
+        save(c, &cs[i]);
+    hr_probe_opts opts = {.skip_gpu = true};
+    hr_error err = {0};
+    static const struct { DWORD v; const wchar_t *dedicated; hr_tri want; } cases[] = {
+        {0, NULL, HR_TRI_NO}, {2, NULL, HR_TRI_YES}, {7, NULL, HR_TRI_YES}, {7, L"D:\\dump.dmp", HR_TRI_NO}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(RegSetValueExW(c, L"CrashDumpEnabled", 0, REG_DWORD, (const BYTE *)&cases[i].v,
+                             sizeof cases[i].v) == ERROR_SUCCESS);
+        if (cases[i].dedicated)
+            CHECK(RegSetValueExW(c, L"DedicatedDumpFile", 0, REG_SZ, (const BYTE *)cases[i].dedicated,
+                                 (DWORD)((wcslen(cases[i].dedicated) + 1) * sizeof(wchar_t))) == ERROR_SUCCESS);
+        else
+            RegDeleteValueW(c, L"DedicatedDumpFile");
+        int r = hr_platform_snapshot(&opts, &snap, &err);
+        CHECK(r == 0 || r == HR_EPARTIAL);
+        printf("CrashDumpEnabled = %lu%s -> dump needs a paging file on the system drive: %s\n",
+               (unsigned long)cases[i].v, cases[i].dedicated ? " + DedicatedDumpFile" : "",
+               snap.paging_config.dump_needs_system_paging == HR_TRI_YES ? "yes"
+               : snap.paging_config.dump_needs_system_paging == HR_TRI_NO ? "no" : "unknown");
+        CHECK(snap.paging_config.dump_needs_system_paging == cases[i].want);
+        CHECK_EQ_I64(snap.paging_config.crash_dump_enabled, cases[i].v);
+        if (cases[i].dedicated)
+            CHECK_STR(snap.paging_config.dedicated_dump_file, "D:\\dump.dmp");
+        hr_plan_inputs in;
+        hr_plan_inputs_init(&in);
+        in.workload = HR_WORKLOAD_SDXL;
+        hr_plan *p = calloc(1, sizeof *p);
+        CHECK(hr_plan_compute(&snap, &in, p, &err) == 0);
+        if (cases[i].want == HR_TRI_NO) {
+            CHECK(!has_warning(p, "no-crash-dump"));
+            CHECK_STR(p->dump_file, "");
+        }
+        free(p);
+    }
+    for (int i = 0; i < 2; i++)
+        CHECK(restore(c, &cs[i]));
+    RegCloseKey(c);
+    if (disp == REG_CREATED_NEW_KEY)   /* the test made the key: it goes again */
+        RegDeleteKeyW(HKEY_LOCAL_MACHINE, CC_KEY);
+}
+
 int main(void)
 {
     HKEY k;
@@ -124,6 +189,7 @@ int main(void)
     for (int i = 0; i < 3; i++)
         save(k, &s[i]);
     run(k);
+    crash_control();
     bool ok = true;
     for (int i = 0; i < 3; i++)
         ok = restore(k, &s[i]) && ok;

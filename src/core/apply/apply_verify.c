@@ -258,6 +258,12 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
     static const char *verdict[] = {
         "configured = in use", "a change waits for a reboot", "configured and in use disagree"};
     int e = hr_buf_printf(out, "verify: %s\n", verdict[r->verdict]);
+    /* Recovery changed the machine's records before the comparison: say what it did. */
+    for (const char *l = r->recovered; e == 0 && *l;) {
+        size_t n = strcspn(l, "\n");
+        e = hr_buf_printf(out, "  fixed   %.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
     for (int i = 0; i < r->count && e == 0; i++)
         e = hr_buf_printf(out, "  %s %s\n", r->items[i].note ? note_tag : tag[r->items[i].verdict],
                           r->items[i].text);
@@ -295,6 +301,15 @@ int hr_verify_json(const hr_verify_result *r, hr_buf *out)
         hr_json_str(&w, "verdict", r->items[i].note ? "note" : names[r->items[i].verdict]);
         hr_json_str(&w, "text", r->items[i].text);
         hr_json_end_object(&w);
+    }
+    hr_json_end_array(&w);
+    hr_json_begin_array(&w, "recovered");   /* what verify finished or undid of a cut-short run */
+    for (const char *l = r->recovered; *l;) {
+        size_t n = strcspn(l, "\n");
+        char line[sizeof r->recovered];
+        snprintf(line, sizeof line, "%.*s", (int)n, l);
+        hr_json_str(&w, NULL, line);
+        l += n + (l[n] == '\n');
     }
     hr_json_end_array(&w);
     if (r->commit_limit_bytes == HR_UNKNOWN)

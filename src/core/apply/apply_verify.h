@@ -41,6 +41,9 @@ typedef struct hr_verify_result {
     uint64_t commit_charge_bytes;
     uint64_t paging_total_bytes;
     bool paging_total_known;   /* false: the sizes in use could not all be read */
+    /* What verify itself finished or undid of a run a kill cut short (the journal), one line
+     * each ("recovered: ..."); "" when nothing. Set by the platform after the comparison. */
+    char recovered[1024];
 } hr_verify_result;
 
 /* A configured swap area (an fstab line), its spec resolved to a path by the platform. */

@@ -1,9 +1,14 @@
 #include "core/base/phrase_match.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ABSENT 0xffffu
+/* An entry of the scan's table: the next state's row offset, and two flags. */
+#define NEXT_TERM 0x80000000u   /* a phrase ends at the next state */
+#define NEXT_DEEP 0x40000000u   /* the next state stands for two bytes or more */
+#define NEXT_OFF 0x3fffffffu
 
 static unsigned char fold(unsigned char c)
 {
@@ -18,6 +23,7 @@ void hr_acm_free(hr_acm *m)
     free(m->out);
     free(m->dict);
     free(m->depth);
+    free(m->start2);
     memset(m, 0, sizeof *m);
 }
 
@@ -43,6 +49,19 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         m->cls[c] = m->cls[c + 32];
     if (total >= ABSENT)
         return hr_error_set(err, HR_ERANGE, "phrases need more than 65534 states");
+    /* The prefilter's pairs: the first two bytes of each phrase, in either case. */
+    bool pairs = true;
+    for (size_t i = 0; i < n; i++)
+        pairs &= phrases[i][1] != '\0';
+    m->start2 = pairs ? calloc(65536, 1) : NULL;
+    if (pairs && !m->start2)
+        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+    for (size_t i = 0; pairs && i < n; i++) {
+        unsigned a = fold((unsigned char)phrases[i][0]), b = fold((unsigned char)phrases[i][1]);
+        unsigned au = a >= 'a' && a <= 'z' ? a - 32 : a, bu = b >= 'a' && b <= 'z' ? b - 32 : b;
+        m->start2[a | b << 8] = m->start2[au | b << 8] = 1;
+        m->start2[a | bu << 8] = m->start2[au | bu << 8] = 1;
+    }
 
     size_t nc = m->nclasses;
     m->delta = malloc(total * nc * sizeof *m->delta);
@@ -115,32 +134,63 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     }
     for (size_t i = 0; i < m->nstates * nc; i++) {
         uint32_t t = m->delta[i];
-        m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? 0x80000000u : 0);
+        m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) |
+                     (m->depth[t] >= 2 ? NEXT_DEEP : 0);
     }
     return 0;
 }
 
+#define PAIR(p, j) ((unsigned)(p)[j] | (unsigned)(p)[(j) + 1] << 8)
+
+/* The state after a byte depends only on the bytes since the longest phrase prefix that ends
+ * there began. While the automaton is in the root or a one-byte state ("shallow"), the next
+ * state can become deep (two bytes or more, the only states where phrases end) only at a
+ * byte pair that begins a phrase: so the scan looks for such pairs with the prefilter table,
+ * one independent lookup per byte, and walks the automaton only from there until it is
+ * shallow again. At any byte j the prefilter passes over, the state is the root's transition
+ * on p[j], so the hits and the end state are exactly those of walking every byte. */
 size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
                    size_t max)
 {
     const uint32_t *next = m->next;
     const unsigned char *cls = m->cls;
+    const unsigned char *start2 = m->start2;
     const unsigned char *p = (const unsigned char *)s;
-    size_t nc = m->nclasses, found = 0;
+    size_t nc = m->nclasses, found = 0, i = 0;
     uint32_t off = (uint32_t)(*state * nc);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = next[off + cls[p[i]]];
-        off = v & 0x7fffffffu;
-        if (!(v & 0x80000000u))
-            continue;
-        unsigned st = (unsigned)(off / nc);
-        for (unsigned t = m->out[st] >= 0 ? st : m->dict[st]; t; t = m->dict[t]) {
-            if (found < max) {
-                hits[found].phrase = (uint32_t)m->out[t];
-                hits[found].end = i + 1;
-            }
-            found++;
+    /* a state carried in is stepped at least once: its bytes are not in s */
+    bool deep = *state != 0 || !start2;
+    while (i < n) {
+        if (!deep) {
+            /* the state after p[i-1] is shallow (or i == 0 and the state is the root) */
+            size_t j = i ? i - 1 : 0;
+            /* eight pairs at a time, one branch */
+            while (j + 9 <= n &&
+                   !(start2[PAIR(p, j)] | start2[PAIR(p, j + 1)] | start2[PAIR(p, j + 2)] |
+                     start2[PAIR(p, j + 3)] | start2[PAIR(p, j + 4)] | start2[PAIR(p, j + 5)] |
+                     start2[PAIR(p, j + 6)] | start2[PAIR(p, j + 7)]))
+                j += 8;
+            while (j + 1 < n && !start2[PAIR(p, j)])
+                j++;
+            off = next[cls[p[j]]] & NEXT_OFF;
+            if (j + 1 >= n)
+                break;
+            i = j + 1;
         }
+        uint32_t v = next[off + cls[p[i]]];
+        off = v & NEXT_OFF;
+        deep = (v & NEXT_DEEP) != 0 || !start2;
+        if (v & NEXT_TERM) {
+            unsigned st = (unsigned)(off / nc);
+            for (unsigned t = m->out[st] >= 0 ? st : m->dict[st]; t; t = m->dict[t]) {
+                if (found < max) {
+                    hits[found].phrase = (uint32_t)m->out[t];
+                    hits[found].end = i + 1;
+                }
+                found++;
+            }
+        }
+        i++;
     }
     *state = (unsigned)(off / nc);
     return found;

@@ -23,6 +23,10 @@ typedef struct hr_acm {
     int32_t *out;          /* phrase ending exactly here, or -1 */
     uint16_t *dict;        /* nearest proper suffix state with a phrase, 0 = none */
     uint16_t *depth;       /* length of the string this state stands for */
+    /* The prefilter: start2[a | b << 8] is 1 when the bytes a, b (either case) begin a
+     * phrase. Text without such a pair cannot hold the start of a phrase, so the scan skips
+     * it without walking the automaton (see hr_acm_scan). NULL when a phrase is one byte. */
+    unsigned char *start2;
 } hr_acm;
 
 typedef struct hr_acm_hit {

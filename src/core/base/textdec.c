@@ -119,20 +119,24 @@ static bool looks_gbk(const unsigned char *s, size_t n)
     return cjk > other;
 }
 
-static void emit(hr_textdec *d, unsigned flags)
+/* Hand on the segment s[0..n) (d->seg, or a whole line straight from the input); high: it
+ * has a byte >= 0x80 (-1: not known yet). */
+static void emit_text(hr_textdec *d, const char *text, size_t n, int high, unsigned flags)
 {
-    if (d->len == 0) {
+    if (n == 0) {
         d->seg_bad = 0;
         return;
     }
-    const unsigned char *s = (const unsigned char *)d->seg;
-    size_t n = d->len;
-    const char *out = d->seg;
-    bool high = false;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] >= 0x80) {
-            high = true;
-            break;
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = n;
+    const char *out = text;
+    if (high < 0) {
+        high = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] >= 0x80) {
+                high = 1;
+                break;
+            }
         }
     }
     if (high && d->enc == HR_TEXT_UTF8) {
@@ -156,13 +160,18 @@ static void emit(hr_textdec *d, unsigned flags)
         }
     }
     /* Binary data: control bytes and undecodable bytes make up more than 1 in 16. */
-    if (d->seg_bad >= 2 && d->seg_bad * 16 > d->len + d->seg_bad) {
+    if (d->seg_bad >= 2 && d->seg_bad * 16 > len + d->seg_bad) {
         flags |= HR_SEG_JUNK;
         d->junk_segments++;
     }
     d->seg_bad = 0;
     d->segments++;
     d->fn(d->user, out, n, d->lineno, flags);
+}
+
+static void emit(hr_textdec *d, unsigned flags)
+{
+    emit_text(d, d->seg, d->len, -1, flags);
 }
 
 static void end_segment(hr_textdec *d, unsigned flags)
@@ -299,13 +308,28 @@ static void push_u16(hr_textdec *d, uint32_t u)
     push_cp(d, u);
 }
 
-/* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: copy runs
- * of them at once; only control bytes go through push_byte. This is most of the speed. */
-static size_t plain_run(const unsigned char *p, size_t n)
+/* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: they are
+ * found eight at a time, and a whole line of them that lies in the input is handed on from
+ * there without a copy; only control bytes go through push_byte. This is most of the speed.
+ * *high: the run has a byte >= 0x80. */
+static size_t plain_run(const unsigned char *p, size_t n, int *high)
 {
+    const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
     size_t i = 0;
+    uint64_t seen = 0;
+    while (i + 8 <= n) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        uint64_t y = x ^ (ones * 0x7f);
+        /* a byte below 0x20, a byte 0x7f (each test exact for "any byte") */
+        if (((x - ones * 0x20) & ~x & tops) | ((y - ones) & ~y & tops))
+            break;
+        seen |= x;
+        i += 8;
+    }
     while (i < n && p[i] >= 0x20 && p[i] != 0x7f)
-        i++;
+        seen |= p[i++];
+    *high = (seen & tops) != 0;
     return i;
 }
 
@@ -315,7 +339,25 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
         size_t i = 0;
         while (i < n) {
             if (d->esc == ESC_NONE && !d->pending_cr) {
-                size_t run = plain_run(p + i, n - i);
+                int high = 0;
+                size_t run = plain_run(p + i, n - i, &high);
+                size_t e = i + run;
+                /* A whole line (or a redrawn bar) in the input: no copy. What push_byte
+                 * would do with its \n, \r\n or lone \r, done here. */
+                if (d->len == 0 && run <= HR_TEXTDEC_SEG_MAX && e < n &&
+                    (p[e] == '\n' || (p[e] == '\r' && e + 1 < n))) {
+                    bool cr = p[e] == '\r' && p[e + 1] != '\n';
+                    emit_text(d, (const char *)p + i, run, high, cr ? HR_SEG_CR : 0);
+                    if (cr) {
+                        d->mid_line = true;
+                        i = e + 1;
+                    } else {
+                        d->mid_line = false;
+                        d->lineno++;
+                        i = e + (p[e] == '\r' ? 2 : 1);
+                    }
+                    continue;
+                }
                 while (run > 0) {
                     if (d->len == HR_TEXTDEC_SEG_MAX) {
                         push_text(d, p[i]);   /* emits a window and makes room */

@@ -38,6 +38,8 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
     }
     s->paging_config.automatic = HR_TRI_UNKNOWN;
     s->paging_config.temp_page_file = HR_TRI_UNKNOWN;
+    s->paging_config.dump_needs_system_paging = HR_TRI_UNKNOWN;
+    s->paging_config.crash_dump_enabled = HR_UNKNOWN_I64;
     for (int i = 0; i < HR_MAX_VOLUMES; i++) {
         hr_device_init(&s->volumes[i].dev);
         s->volumes[i].can_hold_swap = HR_TRI_UNKNOWN;

@@ -132,6 +132,13 @@ typedef struct hr_paging_config {
     hr_paging_config_entry entries[HR_MAX_PAGING_CONFIG];
     hr_tri automatic;             /* Windows "automatically manage for all drives" */
     hr_tri temp_page_file;        /* Windows TempPageFile: configured file could not be created */
+    /* Windows CrashControl (X.dump): does a crash dump need a paging file on the system drive?
+     * YES: dumps are on (CrashDumpEnabled 1, 2, 3 or 7) and no DedicatedDumpFile is set; NO:
+     * dumps are off (0) or go to the dedicated file; UNKNOWN: not read (Linux, old recordings,
+     * a value not there). */
+    hr_tri dump_needs_system_paging;
+    int64_t crash_dump_enabled;   /* CrashDumpEnabled; HR_UNKNOWN_I64 when not read */
+    char dedicated_dump_file[HR_SNAP_PATH_MAX];   /* DedicatedDumpFile; "" none */
     int existing_count;           /* Windows ExistingPageFiles */
     char existing[HR_MAX_PAGING_CONFIG][HR_SNAP_PATH_MAX];
     char notes[HR_SNAP_WHY_MAX];  /* entries the OS ignores and why ("17th entry: at most 16") */

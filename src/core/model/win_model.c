@@ -284,6 +284,29 @@ static void add_paging(hr_snapshot *s, const hr_win_pagefile *f, uint64_t page)
     }
 }
 
+static void first_string(void *ctx, int index, const char *utf8)
+{
+    if (index == 0)
+        hr_strlcpy(ctx, utf8, HR_SNAP_PATH_MAX);
+}
+
+/* CrashControl (X.dump): is a crash dump written through the system drive's paging file?
+ * Only what the values say; a value not read leaves it unknown (the plan then keeps to what
+ * is configured). */
+static void crash_control(const hr_win_raw *raw, hr_paging_config *cfg)
+{
+    const hr_win_regval *ce = &raw->crash_dump_enabled, *dd = &raw->dedicated_dump_file;
+    if (dd->q.state == HR_WIN_OK &&
+        (dd->type == HR_REG_SZ || dd->type == HR_REG_EXPAND_SZ || dd->type == HR_REG_MULTI_SZ))
+        hr_reg_strings(dd->data, dd->len, dd->type, first_string, cfg->dedicated_dump_file);
+    if (ce->q.state != HR_WIN_OK || ce->type != HR_REG_DWORD || ce->len < 4)
+        return;
+    uint32_t v = (uint32_t)ce->data[0] | (uint32_t)ce->data[1] << 8 | (uint32_t)ce->data[2] << 16 |
+                 (uint32_t)ce->data[3] << 24;
+    cfg->crash_dump_enabled = v;
+    cfg->dump_needs_system_paging = v == 0 || cfg->dedicated_dump_file[0] ? HR_TRI_NO : HR_TRI_YES;
+}
+
 static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
 {
     uint64_t page = raw->perf.state == HR_WIN_OK ? raw->page_size : 4096;
@@ -342,6 +365,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
         call_why(why, sizeof why, "registry TempPageFile", &tp->q);
         hr_section_fail(&cfg->s, "%s", why);
     }
+    crash_control(raw, cfg);
     /* Where the in-use list is unknown, ExistingPageFiles says which drives hold one. */
     if (!s->paging_s.ok)
         for (int i = 0; i < cfg->existing_count; i++) {

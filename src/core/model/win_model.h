@@ -100,6 +100,9 @@ typedef struct hr_win_raw {
     hr_win_pagefile nt_files[HR_WIN_MAX_PAGEFILES];
 
     hr_win_regval paging_files, existing_page_files, temp_page_file;
+    /* HKLM\SYSTEM\CurrentControlSet\Control\CrashControl: whether and where a crash dump is
+     * written (X.dump). NOT_ASKED in recordings made before they were read. */
+    hr_win_regval crash_dump_enabled, dedicated_dump_file;
 
     int volume_count;
     hr_win_volume volumes[HR_WIN_MAX_VOLUMES];

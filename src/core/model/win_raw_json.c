@@ -294,7 +294,9 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     const hr_json_value *reg = hr_json_get(root, "registry");
     if ((r = get_regval(L, reg, "paging_files", &raw->paging_files)) ||
         (r = get_regval(L, reg, "existing_page_files", &raw->existing_page_files)) ||
-        (r = get_regval(L, reg, "temp_page_file", &raw->temp_page_file)))
+        (r = get_regval(L, reg, "temp_page_file", &raw->temp_page_file)) ||
+        (r = get_regval(L, reg, "crash_dump_enabled", &raw->crash_dump_enabled)) ||
+        (r = get_regval(L, reg, "dedicated_dump_file", &raw->dedicated_dump_file)))
         return r;
 
     const hr_json_value *vols = hr_json_get(root, "volumes");
@@ -547,6 +549,8 @@ void hr_win_raw_write_json(const hr_win_raw *raw, hr_json_writer *w)
     put_regval(w, "paging_files", &raw->paging_files);
     put_regval(w, "existing_page_files", &raw->existing_page_files);
     put_regval(w, "temp_page_file", &raw->temp_page_file);
+    put_regval(w, "crash_dump_enabled", &raw->crash_dump_enabled);
+    put_regval(w, "dedicated_dump_file", &raw->dedicated_dump_file);
     hr_json_end_object(w);
 
     hr_json_begin_array(w, "volumes");

@@ -303,6 +303,20 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
     const char *sys = snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
     if (hr_same_drive(r->target, sys))
         return;
+    /* What CrashControl says (X.dump): dumps off, or written to a dedicated file, need no
+     * paging file on the system drive; on, or not known, keep the small one there. */
+    const hr_paging_config *pc = &snap->paging_config;
+    if (pc->dump_needs_system_paging == HR_TRI_NO) {
+        if (pc->dedicated_dump_file[0])
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-dedicated|X.dump",
+                             HR_T("crash dumps go to the dedicated dump file %s (CrashControl\\DedicatedDumpFile): "
+                             "no paging file has to stay on %.2s for them"), pc->dedicated_dump_file, sys);
+        else
+            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-off|X.dump",
+                             HR_T("crash dumps are off (CrashControl\\CrashDumpEnabled = 0): no paging file has to "
+                             "stay on %.2s for them"), sys);
+        return;
+    }
     const hr_paging_config_entry *d = configured_on(snap, sys);
     if (d && d->maximum_bytes <= HR_PLAN_DUMP_FILE_MAX)
         hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);

@@ -120,9 +120,14 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
             continue;
         if (hr_same_drive(d, sysd))
             removed_system = true;
+        /* X.dump: CrashControl says dumps need no paging file here, or the plan warns. */
+        bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
         step(p, "remove-old|S3.1", NULL,
              HR_T("only now select %s → No paging file → press Set%s"), d,
-             hr_same_drive(d, sysd) ? HR_T(" (Windows warns about crash dumps: see the warning)") : "");
+             !hr_same_drive(d, sysd) ? ""
+             : dumps_elsewhere       ? HR_T(" (Windows warns about crash dumps; on this machine they need no paging file on it: "
+                                            "answer Yes)")
+                                     : HR_T(" (Windows warns about crash dumps: see the warning)"));
     }
     bool target_is_system = r->target_known && hr_same_drive(r->target, sysd);
     /* Without a list of the paging files in use, say it for the system drive, where Windows

@@ -51,7 +51,9 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     /* The plan moves the file off the system drive: to the target, or (no drive list) to the
      * kind of drive it advises, which is never the system drive. */
     bool moved = r->target_known ? !hr_same_drive(r->target, sys) : p->candidate_count == 0;
-    if (moved && !p->dump_file[0]) {
+    /* Dumps off or to a dedicated file (CrashControl): nothing to warn about. */
+    bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
+    if (moved && !p->dump_file[0] && !dumps_elsewhere) {
         W("no-crash-dump|X.dump",
           HR_T("with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
           "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "

@@ -1387,10 +1387,14 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     int have = state_load(rq, &st, err);
     if (have < 0)
         return have;
+    hr_buf rlog;   /* what recovery finished or undid: verify says so */
+    hr_buf_init(&rlog, sizeof res->recovered);
     if (have && lock_fd >= 0) {
-        int rr = recover(rq, &st, NULL, err);
-        if (rr < 0)
+        int rr = recover(rq, &st, &rlog, err);
+        if (rr < 0) {
+            hr_buf_free(&rlog);
             return rr;
+        }
     }
     hr_verify_linux_in *in = calloc(1, sizeof *in);
     if (!in)
@@ -1429,7 +1433,9 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
             in->commit_charge_bytes = mi.committed_as;
         }
         hr_verify_linux(in, res);
+        hr_strlcpy(res->recovered, hr_buf_str(&rlog), sizeof res->recovered);
     }
+    hr_buf_free(&rlog);
     hr_fstab_free(&f);
     hr_buf_free(&b);
     free(in);

@@ -1,6 +1,8 @@
-/* headroom — Linux: bounded reads of a file's head or tail, and a bounded folder walk
- * (platform.h: headroom models / workflow). Never blocks on a FIFO or a device: files are
- * opened O_NONBLOCK and anything but a regular file is refused before the first read. */
+/* headroom — Linux: the file reads' OS part (files_os.h; the bounded head and tail reads are
+ * platform/files.c), and a bounded folder walk (platform.h: headroom models / workflow). Never
+ * blocks on a FIFO or a device: files are opened O_NONBLOCK and anything but a regular file is
+ * refused before the first read. */
+#include "platform/files_os.h"
 #include "platform/platform.h"
 #include "core/base/i18n.h"
 
@@ -13,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int open_regular(const char *path, uint64_t *size, hr_error *err)
+int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
@@ -31,88 +33,33 @@ static int open_regular(const char *path, uint64_t *size, hr_error *err)
         return hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
     }
     *size = (uint64_t)st.st_size;
-    return fd;
+    *f = (hr_os_file)fd;
+    return 0;
 }
 
-/* Read exactly n bytes at off and append them to b; a short file is HR_EIO. */
-static int read_at(int fd, const char *path, uint64_t off, size_t n, hr_buf *b, hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
+                    hr_error *err)
 {
-    if (n == 0)
-        return 0;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
     size_t got = 0;
-    int r = 0;
     while (got < n) {
-        ssize_t k = pread(fd, tmp + got, n - got, (off_t)(off + got));
+        ssize_t k = pread((int)f, dst + got, n - got, (off_t)(off + got));
         if (k < 0) {
             if (errno == EINTR)
                 continue;
             int e = errno;
-            r = hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
-            break;
+            return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
         }
-        if (k == 0) {
-            r = hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"),
-                             path);
-            break;
-        }
+        if (k == 0)
+            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"),
+                                path);
         got += (size_t)k;
     }
-    if (r == 0 && (r = hr_buf_append(b, tmp, n)) != 0)
-        hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
-    free(tmp);
-    return r;
+    return 0;
 }
 
-int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
-                          hr_buf *b, uint64_t *file_size, hr_error *err)
+void hr_os_file_close(hr_os_file f)
 {
-    hr_buf_reset(b);
-    uint64_t size = 0;
-    int fd = open_regular(path, &size, err);
-    if (fd < 0)
-        return fd;
-    if (file_size)
-        *file_size = size;
-    int r = 0;
-    size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
-    while (want > b->len) {
-        if (want > max) {
-            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: the header is larger than %zu bytes"), path,
-                             max);
-            break;
-        }
-        if ((uint64_t)want > size)
-            want = (size_t)size;   /* the reader sees the file end and says what is missing */
-        if (want <= b->len)
-            break;
-        if ((r = read_at(fd, path, b->len, want - b->len, b, err)) != 0)
-            break;
-        if (!need)
-            break;
-        want = need((const unsigned char *)b->data, b->len, size, ctx);
-    }
-    close(fd);
-    return r;
-}
-
-int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
-                          hr_error *err)
-{
-    hr_buf_reset(b);
-    uint64_t size = 0;
-    int fd = open_regular(path, &size, err);
-    if (fd < 0)
-        return fd;
-    if (file_size)
-        *file_size = size;
-    if ((uint64_t)n > size)
-        n = (size_t)size;
-    int r = read_at(fd, path, size - n, n, b, err);
-    close(fd);
-    return r;
+    close((int)f);
 }
 
 bool hr_platform_is_file(const char *path, uint64_t *size)

@@ -18,6 +18,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,8 @@ typedef struct proc_ent {
 
 struct hr_sampler {
     int meminfo, vmstat, psi, diskstats, overcommit, proc_dir;
+    int psi_trigger;            /* /proc/pressure/memory with a trigger armed, or -1 */
+    bool psi_tried;
     cg_level cg[CG_LEVELS];
     int ncg;
     unsigned swap_major[SWAP_DEVS], swap_minor[SWAP_DEVS];
@@ -224,6 +228,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     s->diskstats = open_ro("/proc/diskstats");
     s->overcommit = open_ro("/proc/sys/vm/overcommit_memory");
     s->proc_dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    s->psi_trigger = -1;
     s->pid = opts->pid;
     if (opts->name)
         hr_strlcpy(s->name, opts->name, sizeof s->name);
@@ -253,7 +258,8 @@ void hr_sampler_close(hr_sampler *s)
 {
     if (!s)
         return;
-    int fds[] = {s->meminfo, s->vmstat, s->psi, s->diskstats, s->overcommit, s->proc_dir};
+    int fds[] = {s->meminfo, s->vmstat,     s->psi,     s->diskstats,
+                 s->overcommit, s->proc_dir, s->psi_trigger};
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (fds[i] >= 0)
             close(fds[i]);
@@ -577,6 +583,50 @@ void hr_platform_catch_stop(volatile int *flag)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 }
+
+/* A PSI trigger (the kernel's Documentation/accounting/psi.rst): writing "some <stall us>
+ * <window us>" to /proc/pressure/memory makes poll() report POLLPRI once the tasks of the
+ * system were stalled on memory that long within the window. 10 %: 100 ms in 1 s; a window
+ * that is not a multiple of 2 s needs CAP_SYS_RESOURCE, so 200 ms in 2 s is the fallback
+ * (what an ordinary user, or a container without that capability, may arm). The kernel
+ * overwrites the last byte written with a NUL: the NUL is written with the text. */
+static int psi_trigger_open(void)
+{
+    static const char *const trig[] = {"some 100000 1000000", "some 200000 2000000"};
+    for (size_t i = 0; i < sizeof trig / sizeof trig[0]; i++) {
+        int fd = open("/proc/pressure/memory", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            return -1; /* no PSI (CONFIG_PSI off, psi=0), or not writable */
+        if (write(fd, trig[i], strlen(trig[i]) + 1) > 0)
+            return fd;
+        close(fd);
+    }
+    return -1;
+}
+
+int hr_sampler_wait(hr_sampler *s, int64_t ms)
+{
+    if (ms <= 0)
+        return 0;
+    if (!s->psi_tried) {
+        s->psi_tried = true; /* armed on the first wait: run, which never waits, arms none */
+        s->psi_trigger = psi_trigger_open();
+    }
+    if (s->psi_trigger < 0) {
+        hr_platform_sleep_ms(ms);
+        return 0;
+    }
+    struct pollfd p = {.fd = s->psi_trigger, .events = POLLPRI, .revents = 0};
+    int r = poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+    if (r > 0 && (p.revents & (POLLERR | POLLNVAL))) {
+        /* the trigger is gone: plain sleeps from now on */
+        close(s->psi_trigger);
+        s->psi_trigger = -1;
+        return 0;
+    }
+    return r > 0 && (p.revents & POLLPRI) ? 1 : 0;
+}
+
 
 void hr_platform_sleep_ms(int64_t ms)
 {

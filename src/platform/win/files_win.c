@@ -1,6 +1,8 @@
-/* headroom — Windows: bounded reads of a file's head or tail, and a bounded folder walk
- * (platform.h: headroom models / workflow). Paths are UTF-8 outside, wide inside. Only disk
- * files are read: a pipe, a console or a device is refused before the first read. */
+/* headroom — Windows: the file reads' OS part (files_os.h; the bounded head and tail reads are
+ * platform/files.c), and a bounded folder walk (platform.h: headroom models / workflow). Paths
+ * are UTF-8 outside, wide inside. Only disk files are read: a pipe, a console or a device is
+ * refused before the first read. */
+#include "platform/files_os.h"
 #include "win_probes.h"
 #include "core/base/i18n.h"
 
@@ -9,13 +11,11 @@
 #include <string.h>
 #include <wchar.h>
 
-static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int *rc)
+int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err)
 {
     wchar_t *w = hr_win_wide(path);
-    if (!w) {
-        *rc = hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
-        return INVALID_HANDLE_VALUE;
-    }
+    if (!w)
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                            NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     free(w);
@@ -24,31 +24,24 @@ static HANDLE open_regular(const char *path, uint64_t *size, hr_error *err, int 
         int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
                    : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
                                                                             : HR_EIO;
-        *rc = hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path,
-                           (unsigned long)e);
-        return INVALID_HANDLE_VALUE;
+        return hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path,
+                            (unsigned long)e);
     }
     BY_HANDLE_FILE_INFORMATION fi;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
         (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
         CloseHandle(h);
-        *rc = hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
-        return INVALID_HANDLE_VALUE;
+        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
     }
     *size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
-    *rc = 0;
-    return h;
+    *f = (hr_os_file)h;
+    return 0;
 }
 
-static int read_at(HANDLE h, const char *path, uint64_t off, size_t n, hr_buf *b, hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
+                    hr_error *err)
 {
-    if (n == 0)
-        return 0;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
     size_t got = 0;
-    int r = 0;
     while (got < n) {
         OVERLAPPED ov;
         memset(&ov, 0, sizeof ov);
@@ -57,74 +50,23 @@ static int read_at(HANDLE h, const char *path, uint64_t off, size_t n, hr_buf *b
         ov.OffsetHigh = (DWORD)(at >> 32);
         DWORD want = (n - got) > 0x40000000u ? 0x40000000u : (DWORD)(n - got);
         DWORD k = 0;
-        if (!ReadFile(h, tmp + got, want, &k, &ov)) {
+        if (!ReadFile((HANDLE)f, dst + got, want, &k, &ov)) {
             DWORD e = GetLastError();
-            r = e == ERROR_HANDLE_EOF
-                    ? hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path)
-                    : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path,
-                                   (unsigned long)e);
-            break;
+            return e == ERROR_HANDLE_EOF
+                       ? hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path)
+                       : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path,
+                                      (unsigned long)e);
         }
-        if (k == 0) {
-            r = hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
-            break;
-        }
+        if (k == 0)
+            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
         got += k;
     }
-    if (r == 0 && (r = hr_buf_append(b, tmp, n)) != 0)
-        hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
-    free(tmp);
-    return r;
+    return 0;
 }
 
-int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
-                          hr_buf *b, uint64_t *file_size, hr_error *err)
+void hr_os_file_close(hr_os_file f)
 {
-    hr_buf_reset(b);
-    uint64_t size = 0;
-    int r = 0;
-    HANDLE h = open_regular(path, &size, err, &r);
-    if (h == INVALID_HANDLE_VALUE)
-        return r;
-    if (file_size)
-        *file_size = size;
-    size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
-    while (want > b->len) {
-        if (want > max) {
-            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: the header is larger than %llu bytes"), path,
-                             (unsigned long long)max);
-            break;
-        }
-        if ((uint64_t)want > size)
-            want = (size_t)size;
-        if (want <= b->len)
-            break;
-        if ((r = read_at(h, path, b->len, want - b->len, b, err)) != 0)
-            break;
-        if (!need)
-            break;
-        want = need((const unsigned char *)b->data, b->len, size, ctx);
-    }
-    CloseHandle(h);
-    return r;
-}
-
-int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
-                          hr_error *err)
-{
-    hr_buf_reset(b);
-    uint64_t size = 0;
-    int r = 0;
-    HANDLE h = open_regular(path, &size, err, &r);
-    if (h == INVALID_HANDLE_VALUE)
-        return r;
-    if (file_size)
-        *file_size = size;
-    if ((uint64_t)n > size)
-        n = (size_t)size;
-    r = read_at(h, path, size - n, n, b, err);
-    CloseHandle(h);
-    return r;
+    CloseHandle((HANDLE)f);
 }
 
 static bool attrs(const char *path, WIN32_FILE_ATTRIBUTE_DATA *fa)

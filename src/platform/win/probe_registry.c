@@ -1,9 +1,11 @@
-/* Paging file configuration: PagingFiles, ExistingPageFiles, TempPageFile, raw bytes. */
+/* Paging file configuration: PagingFiles, ExistingPageFiles, TempPageFile, raw bytes; and the
+ * crash dump settings (CrashControl: CrashDumpEnabled, DedicatedDumpFile), X.dump. */
 #include "win_probes.h"
 
 #include "core/model/pagingfiles.h"
 
 static const wchar_t MM_KEY[] = L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management";
+static const wchar_t CC_KEY[] = L"SYSTEM\\CurrentControlSet\\Control\\CrashControl";
 
 static void read_value(HKEY k, const wchar_t *name, hr_win_regval *rv)
 {
@@ -21,8 +23,23 @@ static void read_value(HKEY k, const wchar_t *name, hr_win_regval *rv)
     }
 }
 
+static void probe_crash_control(hr_win_raw *raw)
+{
+    HKEY k;
+    LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, KEY_QUERY_VALUE, &k);
+    if (e != ERROR_SUCCESS) {   /* no key: ABSENT, as for a value that is not there */
+        hr_win_set_error(&raw->crash_dump_enabled.q, (DWORD)e);
+        raw->dedicated_dump_file.q = raw->crash_dump_enabled.q;
+        return;
+    }
+    read_value(k, L"CrashDumpEnabled", &raw->crash_dump_enabled);
+    read_value(k, L"DedicatedDumpFile", &raw->dedicated_dump_file);
+    RegCloseKey(k);
+}
+
 void hr_win_probe_registry(hr_win_raw *raw)
 {
+    probe_crash_control(raw);
     HKEY k;
     LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, MM_KEY, 0, KEY_QUERY_VALUE, &k);
     if (e != ERROR_SUCCESS) {

@@ -248,6 +248,16 @@ void hr_platform_sleep_ms(int64_t ms)
         Sleep((DWORD)ms);
 }
 
+int hr_sampler_wait(hr_sampler *s, int64_t ms)
+{
+    /* Windows has no PSI: the memory resource notification (CreateMemoryResourceNotification)
+     * only says "low" at a fixed threshold, so waits are plain sleeps */
+    (void)s;
+    hr_platform_sleep_ms(ms);
+    return 0;
+}
+
+
 bool hr_platform_lock_memory(void)
 {
     /* the working set is the OS's to trim; nothing portable to lock beyond it */

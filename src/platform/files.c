@@ -1,0 +1,75 @@
+/* headroom — bounded reads of a file's head or tail (platform.h: headroom models / workflow),
+ * written once for both OSes over what each OS gives (files_os.h: files_linux.c,
+ * files_win.c). */
+#include "platform/files_os.h"
+#include "platform/platform.h"
+
+#include "core/base/i18n.h"
+
+#include <stdlib.h>
+
+/* Read exactly n bytes at off and append them to b; a short file is HR_EIO. */
+static int read_at(hr_os_file f, const char *path, uint64_t off, size_t n, hr_buf *b,
+                   hr_error *err)
+{
+    if (n == 0)
+        return 0;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
+    int r = hr_os_file_read(f, path, off, tmp, n, err);
+    if (r == 0 && (r = hr_buf_append(b, tmp, n)) != 0)
+        hr_error_set(err, r, "%s: %s", path, hr_strerror(r));
+    free(tmp);
+    return r;
+}
+
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
+                          hr_buf *b, uint64_t *file_size, hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    hr_os_file f = 0;
+    int r = hr_os_file_open(path, &f, &size, err);
+    if (r != 0)
+        return r;
+    if (file_size)
+        *file_size = size;
+    size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
+    while (want > b->len) {
+        if (want > max) {
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: the header is larger than %llu bytes"), path,
+                             (unsigned long long)max);
+            break;
+        }
+        if ((uint64_t)want > size)
+            want = (size_t)size;   /* the reader sees the file end and says what is missing */
+        if (want <= b->len)
+            break;
+        if ((r = read_at(f, path, b->len, want - b->len, b, err)) != 0)
+            break;
+        if (!need)
+            break;
+        want = need((const unsigned char *)b->data, b->len, size, ctx);
+    }
+    hr_os_file_close(f);
+    return r;
+}
+
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
+                          hr_error *err)
+{
+    hr_buf_reset(b);
+    uint64_t size = 0;
+    hr_os_file f = 0;
+    int r = hr_os_file_open(path, &f, &size, err);
+    if (r != 0)
+        return r;
+    if (file_size)
+        *file_size = size;
+    if ((uint64_t)n > size)
+        n = (size_t)size;
+    r = read_at(f, path, size - n, n, b, err);
+    hr_os_file_close(f);
+    return r;
+}

@@ -1,0 +1,23 @@
+/* headroom — what each OS gives the shared bounded reads (platform/files.c): open a regular
+ * file, read exactly n bytes at an offset, close. The head and tail reads, their bounds and
+ * their messages are written once over these. Internal to src/platform. */
+#ifndef HR_PLATFORM_FILES_OS_H
+#define HR_PLATFORM_FILES_OS_H
+
+#include "core/base/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A file descriptor on Linux, a HANDLE on Windows. */
+typedef uintptr_t hr_os_file;
+
+/* Open path to read; anything but a regular file (a FIFO, a device, a pipe, a console, a
+ * folder) is refused before the first read. 0, or the error set in err. */
+int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err);
+/* Read exactly n bytes at off into dst; a file that ends early is HR_EIO. */
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
+                    hr_error *err);
+void hr_os_file_close(hr_os_file f);
+
+#endif
