@@ -78,7 +78,7 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
     hr_snapshot *snap = malloc(sizeof *snap);
     hr_plan *plan = malloc(sizeof *plan);
     hr_plan_inputs *in = malloc(sizeof *in);
-    int r = (!snap || !plan || !in) ? hr_error_set(err, HR_ENOMEM, "out of memory") : 0;
+    int r = (!snap || !plan || !in) ? hr_error_set(err, HR_ENOMEM, HR_T("out of memory")) : 0;
     if (r == 0) {
         hr_probe_opts opts = {.sysroot = "/", .skip_procs = true};
         r = hr_platform_snapshot(&opts, snap, err);
@@ -171,6 +171,9 @@ int hr_cmd_apply(int argc, char **argv)
         if (rc)
             return rc;
     }
+    /* JSON is never translated: the steps and notes are written in the language of the moment. */
+    if (json)
+        hr_lang_set(HR_LANG_EN);
     hr_error err = {0};
     if (from_plan && (have_size || have_range)) {
         hr_cli_error("apply: %s", HR_T("--from-plan chooses the sizes; leave out --size and --range"));

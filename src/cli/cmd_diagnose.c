@@ -29,22 +29,47 @@
 /* The exit statuses (docs/diagnose.md). */
 enum { DIAG_EXIT_FOUND = 0, DIAG_EXIT_NOTHING = 1 };
 
-static void diagnose_usage(FILE *f)
-{
-    fputs(HR_T("usage: headroom diagnose [LOG...] [--since DURATION] [--no-system] [--json]\n"
-          "  LOG             console logs of ComfyUI or another tool (UTF-8, UTF-16, GBK; '-' =\n"
-          "                  standard input, which is also read when no LOG is given and it\n"
-          "                  is not a terminal)\n"
-          "  --since DUR     how far back the system's records are read (30m, 2h, 7d; default 7d)\n"
-          "  --no-system     only the logs: skip the kernel log / event log\n"
-          "  --pid PID       the run's process: kill records of other pids are set aside\n"
-          "  --json          one JSON object (docs/diagnose.md)\n"
-          "  --html FILE     also write the diagnosis as one self-contained HTML page\n"
-          "  --sysroot DIR   Linux: read recorded /proc and dev/kmsg under DIR (tests)\n"
-          "exit status: 0 a cause was found; 1 nothing recognised (cause unknown);\n"
-          "             64 bad usage; 65 unreadable input; 70 other failure\n"),
-          f);
-}
+enum { OPT_JSON = 1, OPT_NO_SYSTEM, OPT_SINCE, OPT_PID, OPT_HTML, OPT_SYSROOT };
+
+static const hr_opt diagnose_opts[] = {
+    {OPT_SINCE, "--since", HR_ARG_DURATION, "DUR",
+     HR_N("how far back the system's records are read (30m, 2h, 7d; default 7d)"), NULL, 0},
+    {OPT_NO_SYSTEM, "--no-system", HR_ARG_NONE, NULL,
+     HR_N("only the logs: skip the kernel log / event log"), NULL, 0},
+    {OPT_PID, "--pid", HR_ARG_STRING, "PID",
+     HR_N("the run's process: kill records of other processes are set aside"),
+     NULL, HR_OPT_NONEMPTY},
+    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/diagnose.md)"), NULL, 0},
+    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
+     HR_N("also write the diagnosis as one self-contained HTML page"), NULL, HR_OPT_NONEMPTY},
+    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
+     HR_N("Linux: read recorded /proc and dev/kmsg under DIR (tests)"), NULL, 0},
+    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+};
+
+static const char *const diagnose_examples[] = {
+    "headroom diagnose comfyui.log",
+    "headroom diagnose --no-system --json comfyui.log",
+    "python main.py 2>&1 | tee comfyui.log; headroom diagnose comfyui.log",
+    "headroom diagnose --pid 48213 --since 2h",
+    NULL,
+};
+
+const hr_cmd_spec hr_spec_diagnose = {
+    .name = "diagnose",
+    .synopsis = "[options] [LOG...]",
+    .summary = HR_N("Say why a generation run died: GPU memory (VRAM), system memory (RAM + "
+                    "paging file / swap), killed by the OS, or not a memory problem; from its "
+                    "console logs and the OS's own records (kernel log, journal, event log)."),
+    .groups = {diagnose_opts},
+    .operands = HR_N("LOG  console logs of ComfyUI or another tool (UTF-8, UTF-16, GBK, CP1252; "
+                     "'-' = standard input, also read when no LOG is given and it is not a "
+                     "terminal)"),
+    .examples = diagnose_examples,
+    .exits = HR_N("0 a cause was found; 1 nothing recognised (cause unknown); 64 bad usage; "
+                  "65 unreadable input; 70 other failure"),
+    .doc = "docs/diagnose.md",
+};
 
 typedef struct diag_log {
     const char *name;
@@ -118,69 +143,62 @@ int hr_cmd_diagnose(int argc, char **argv)
     diag_log logs[DIAG_MAX_LOGS];
     size_t nlogs = 0;
     bool stdin_used = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int m;
-        if (hr_cli_is_help(argv[i])) {
-            diagnose_usage(stdout);
-            return HR_EXIT_OK;
-        } else if (strcmp(argv[i], "--json") == 0) {
+    hr_optparse p;
+    hr_optparse_init(&p, &hr_spec_diagnose, argc, argv);
+    const char *v;
+    for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
+        switch (id) {
+        case HR_OPT_STOP:
+            return p.status;
+        case OPT_JSON:
             json = true;
-        } else if (strcmp(argv[i], "--no-system") == 0) {
+            break;
+        case OPT_NO_SYSTEM:
             no_system = true;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--since",
-                                         "a duration (30m, 2h, 7d)", false, &v)) != 0) {
-            hr_error err = {0};
-            if (m < 0)
-                return HR_EXIT_USAGE;
-            if (hr_duration_parse(v, &since, &err) < 0) {
-                hr_cli_error("diagnose: --since: %s", err.msg);
-                return HR_EXIT_USAGE;
-            }
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--pid", "a process id",
-                                         false, &v)) != 0) {
+            break;
+        case OPT_SINCE:
+            since = p.seconds;
+            break;
+        case OPT_PID: {
             char *end = NULL;
-            if (m < 0)
-                return HR_EXIT_USAGE;
             errno = 0;
-            long long p = strtoll(v, &end, 10);
-            if (errno || !end || *end || end == v || p < 0) {
+            long long n = strtoll(v, &end, 10);
+            if (errno || !end || *end || end == v || n < 0) {
                 hr_cli_error(HR_T("diagnose: --pid: '%s' is not a process id"), v);
                 return HR_EXIT_USAGE;
             }
-            pid = p;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--html", "a file name", true,
-                                         &html)) != 0) {
-            if (m < 0)
-                return HR_EXIT_USAGE;
-        } else if ((m = hr_cli_opt_value(argc, argv, &i, "diagnose", "--sysroot", "a directory", false,
-                                         &v)) != 0) {
-            if (m < 0)
-                return HR_EXIT_USAGE;
+            pid = n;
+            break;
+        }
+        case OPT_HTML:
+            html = v;
+            break;
+        case OPT_SYSROOT:
             opts.sysroot = v;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            hr_cli_error(HR_T("diagnose: unknown option '%s'"), argv[i]);
-            diagnose_usage(stderr);
-            return HR_EXIT_USAGE;
-        } else {
+            break;
+        case HR_OPT_OPERAND: {
             if (nlogs == DIAG_MAX_LOGS) {
                 hr_cli_error(HR_T("diagnose: at most %d logs at once"), DIAG_MAX_LOGS);
                 return HR_EXIT_USAGE;
             }
-            bool is_stdin = strcmp(argv[i], "-") == 0;
+            bool is_stdin = strcmp(v, "-") == 0;
             if (is_stdin && stdin_used) {
                 hr_cli_error(HR_T("diagnose: standard input ('-') given twice"));
                 return HR_EXIT_USAGE;
             }
             stdin_used |= is_stdin;
-            logs[nlogs++] = (diag_log){.name = is_stdin ? "<stdin>" : argv[i], .is_stdin = is_stdin};
+            logs[nlogs++] = (diag_log){.name = is_stdin ? "<stdin>" : v, .is_stdin = is_stdin};
+            break;
+        }
+        default:
+            break;
         }
     }
     if (nlogs == 0 && !hr_cli_stdin_is_tty())
         logs[nlogs++] = (diag_log){.name = "<stdin>", .is_stdin = true};
     if (nlogs == 0 && no_system) {
         hr_cli_error(HR_T("diagnose: nothing to read: give a LOG or leave out --no-system"));
-        diagnose_usage(stderr);
+        hr_cmd_help(&hr_spec_diagnose, stderr);
         return HR_EXIT_USAGE;
     }
 

@@ -21,6 +21,7 @@ extern const hr_cmd_spec hr_spec_rollback;
 extern const hr_cmd_spec hr_spec_verify;
 extern const hr_cmd_spec hr_spec_watch;
 extern const hr_cmd_spec hr_spec_run;
+extern const hr_cmd_spec hr_spec_diagnose;
 extern const hr_cmd_spec hr_spec_export;
 extern const hr_cmd_spec hr_spec_report;
 extern const hr_cmd_spec hr_spec_stress;

@@ -48,6 +48,24 @@ ALLOW = [
     # Shell completion scripts and roff source generated from the option tables: code for
     # bash, zsh and man, not sentences (the texts they carry come from the tables, HR_N).
     ('src/cli/docgen.c', ''),
+    # Paths and file contents that are data, the same in every language: the paging file's
+    # name Windows uses, the fstab line headroom writes.
+    ('src/core/apply/apply_plan.c', '%c:\\\\pagefile.sys'),
+    ('src/core/apply/pagingfiles_write.c', '%c:\\\\pagefile.sys'),
+    ('src/core/model/fstab.c', ' none swap defaults,pri=%d 0 0'),
+    # Member paths of the recorded Win32 answers (JSON), named in a parse error as they are
+    # written in the file.
+    ('src/core/model/win_raw_json.c', '.seek_penalty'),
+    ('src/core/model/win_raw_json.c', 'dxgi.adapters'),
+    ('src/core/model/win_raw_json.c', 'nvml.devices'),
+    # A plan step's id and rule ("create|X.btrfs"), and the command lines and file text the
+    # user types or pastes as they are: shell, PowerShell, .wslconfig, the Run box.
+    ('src/core/plan/plan_steps.c', '|X.'),
+    ('src/core/plan/plan_steps.c', 'sudo '),
+    ('src/core/plan/plan_steps.c', 'docker update --memory'),
+    ('src/core/plan/plan_steps.c', '[wsl2]'),
+    ('src/core/plan/plan_steps.c', 'Get-CimInstance Win32_PageFileUsage'),
+    ('src/core/plan/plan_steps.c', 'sysdm.cpl'),
 ]
 
 

@@ -254,6 +254,55 @@ static void test_counter_reset(void)
 }
 
 /* The recording's lines: one JSON object each, "schema" in the header, null for unknown. */
+/* The GPU memory of a process tree from a driver's process list (hr_wvram_tree): members
+ * only, a pid listed as compute and graphics once, "not available" (WDDM) makes it unknown,
+ * none of the tree on the GPU is 0. */
+static void test_vram_tree(void)
+{
+    const int64_t tree[] = {100, 101, 105};
+    const hr_gpu_proc l1[] = {{7, 500 * MB}, {100, 3 * GB}, {101, 256 * MB}, {8, 1 * GB}};
+    CHECK_EQ_U64((uint64_t)hr_wvram_tree(l1, 4, tree, 3), (uint64_t)(3 * GB + 256 * MB));
+    /* listed twice (compute, then graphics): counted once, the larger amount */
+    const hr_gpu_proc l2[] = {{100, 2 * GB}, {9, 1 * GB}, {100, 2 * GB + 10 * MB}};
+    CHECK_EQ_U64((uint64_t)hr_wvram_tree(l2, 3, tree, 3), (uint64_t)(2 * GB + 10 * MB));
+    /* one entry with, one without an amount: the amount */
+    const hr_gpu_proc l3[] = {{105, HR_W_UNKNOWN}, {105, 64 * MB}};
+    CHECK_EQ_U64((uint64_t)hr_wvram_tree(l3, 2, tree, 3), (uint64_t)(64 * MB));
+    /* WDDM: the tree is on the GPU but the driver does not say how much */
+    const hr_gpu_proc l4[] = {{100, HR_W_UNKNOWN}, {8, 1 * GB}};
+    CHECK(hr_wvram_tree(l4, 2, tree, 3) == HR_W_UNKNOWN);
+    /* the tree is not on this GPU; an empty list; an empty tree */
+    const hr_gpu_proc l5[] = {{7, 1 * GB}, {8, HR_W_UNKNOWN}};
+    CHECK(hr_wvram_tree(l5, 2, tree, 3) == 0);
+    CHECK(hr_wvram_tree(NULL, 0, tree, 3) == 0);
+    CHECK(hr_wvram_tree(l1, 4, NULL, 0) == 0);
+    /* amounts that would overflow together: unknown, not wrapped */
+    const hr_gpu_proc l6[] = {{100, INT64_MAX - 5}, {101, 10}};
+    CHECK(hr_wvram_tree(l6, 2, tree, 3) == HR_W_UNKNOWN);
+    /* the sample's field starts unknown and reaches the recording and the peaks */
+    hr_wsample s;
+    hr_wsample_init(&s);
+    CHECK(s.proc_vram == HR_W_UNKNOWN);
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    hr_warning out[HR_WATCH_MAX_WARNINGS];
+    s.t_ms = 0;
+    s.proc_vram = 3 * GB;
+    hr_watch_tick(&w, &s, out);
+    s.t_ms = 1000;
+    s.proc_vram = 1 * GB;
+    hr_watch_tick(&w, &s, out);
+    CHECK_EQ_U64((uint64_t)w.peaks.proc_vram, (uint64_t)(3 * GB));
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    hr_rec_sample_line(&b, 0, &s);
+    CHECK(strstr(hr_buf_str(&b), "\"proc_vram\":1073741824}") != NULL);
+    hr_buf_reset(&b);
+    hr_rec_end_line(&b, 0, 2000, 0, &w);
+    CHECK(strstr(hr_buf_str(&b), "\"proc_vram\":3221225472") != NULL);
+    hr_buf_free(&b);
+}
+
 static void test_recording_lines(void)
 {
     hr_buf b;
@@ -408,6 +457,7 @@ int main(void)
     test_cgroup_swap_room();
     test_rearm();
     test_counter_reset();
+    test_vram_tree();
     test_recording_lines();
     test_verdict();
     return TEST_DONE();

@@ -20,10 +20,22 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-"$bin" watch --count 4 --interval 100 --json --name hr-watch-test-tree >"$tmp/out.jsonl" || bad "watch --json exited $?"
-python3 - "$tmp/out.jsonl" <<'PY' || { bad "JSON lines"; cat "$tmp/out.jsonl"; }
+# GPU memory comes from NVML where the driver is installed; without it the fields are null
+# and nothing is said about it (no link-time dependency: the binary starts either way)
+nvml=0
+ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 ' && nvml=1
+"$bin" watch --count 4 --interval 100 --json --name hr-watch-test-tree >"$tmp/out.jsonl" 2>"$tmp/out.err" || bad "watch --json exited $?"
+[ -s "$tmp/out.err" ] && bad "watch --json wrote to stderr: $(cat "$tmp/out.err")"
+python3 - "$tmp/out.jsonl" "$nvml" <<'PY' || { bad "JSON lines"; cat "$tmp/out.jsonl"; }
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
+nvml = sys.argv[2] == "1"
+for s in (l for l in lines if l["type"] == "sample"):
+    if nvml:
+        # the driver lists the tree's processes (none of them here uses the GPU: 0)
+        assert s["vram_total"] > 0 and s["proc_vram"] is not None, s
+    else:
+        assert s["vram_used"] is None and s["vram_total"] is None and s["proc_vram"] is None, s
 types = [l["type"] for l in lines]
 assert types[0] == "header" and lines[0]["schema"] == "headroom.recording/1", types
 assert types[-1] == "end" and lines[-1]["samples"] == 4, lines[-1]

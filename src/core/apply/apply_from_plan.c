@@ -1,5 +1,6 @@
 #include "core/apply/apply_from_plan.h"
 
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/model/swap_target.h"
 
@@ -11,8 +12,8 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
     memset(out, 0, sizeof *out);
     const hr_plan_recommended *rec = &plan->recommended;
     if (!rec->target_known || !rec->target[0])
-        return hr_error_set(err, HR_ENOENT, "--from-plan: the plan found no drive for it (%s); "
-                            "give --target", rec->target_advice);
+        return hr_error_set(err, HR_ENOENT, HR_T("--from-plan: the plan found no drive for it (%s); "
+                            "give --target"), rec->target_advice);
     if (os == HR_OS_WINDOWS) {
         hr_strlcpy(out->target, rec->target, sizeof out->target);
         if (rec->fixed) {
@@ -24,8 +25,8 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
         return 0;
     }
     if (rec->add_bytes == 0 || rec->add_bytes == HR_UNKNOWN)
-        return hr_error_set(err, HR_ENOENT, "--from-plan: the plan adds no swap here (the swap "
-                            "in use is already enough)");
+        return hr_error_set(err, HR_ENOENT, HR_T("--from-plan: the plan adds no swap here (the swap "
+                            "in use is already enough)"));
     /* The very file the plan names (it picks headroom-2.swap when headroom.swap is taken). */
     hr_strlcpy(out->target, rec->target_path, sizeof out->target);
     out->size_bytes = rec->add_bytes;
@@ -55,7 +56,7 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
 {
     hr_apply_linux_in *in = calloc(1, sizeof *in);
     hr_fstab *fstab = malloc(sizeof *fstab);
-    int r = in && fstab ? 0 : hr_error_set(err, HR_ENOMEM, "out of memory");
+    int r = in && fstab ? 0 : hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     if (r == 0) {
         hr_fstab_init(fstab);
         in->size_bytes = req->size_bytes;
@@ -103,7 +104,7 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
 {
     hr_apply_win_in *in = calloc(1, sizeof *in);
     if (!in)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     uint64_t lo = req->range_max_bytes ? req->range_min_bytes : req->size_bytes;
     uint64_t hi = req->range_max_bytes ? req->range_max_bytes : req->size_bytes;
     in->initial_mb = (lo + HR_MIB - 1) / HR_MIB;

@@ -60,15 +60,15 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
 {
     char a[32], b[32], c[32];
     if (total == HR_UNKNOWN || free == HR_UNKNOWN) {
-        snprintf(why, n, "the free space of the volume is unknown");
+        snprintf(why, n, HR_T("the free space of the volume is unknown"));
         return false;
     }
     if (!hr_room_ok(total, free, grow)) {   /* the reserve plan placement keeps too */
         hr_size_format(free, a, sizeof a);
         hr_size_format(grow, b, sizeof b);
         hr_size_format(hr_reserve_bytes(total), c, sizeof c);
-        snprintf(why, n, "only %s free; after %s more at least %s must stay free "
-                 "(10 GiB and %d%% of the volume)", a, b, c, HR_RESERVE_PERCENT);
+        snprintf(why, n, HR_T("only %s free; after %s more at least %s must stay free "
+                 "(10 GiB and %d%% of the volume)"), a, b, c, HR_RESERVE_PERCENT);
         return false;
     }
     return true;
@@ -108,7 +108,7 @@ int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t 
 {
     char path[HR_SNAP_PATH_MAX];
     if (!target || target[0] != '/')
-        return hr_error_set(err, HR_EINVAL, "target '%s' must be an absolute path",
+        return hr_error_set(err, HR_EINVAL, HR_T("target '%s' must be an absolute path"),
                             target ? target : "");
     int w;
     if (target_is_dir) {
@@ -119,7 +119,7 @@ int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t 
         w = snprintf(path, sizeof path, "%s", target);
     }
     if (w < 0 || (size_t)w >= sizeof path)
-        return hr_error_set(err, HR_ERANGE, "target '%s': path too long", target);
+        return hr_error_set(err, HR_ERANGE, HR_T("target '%s': path too long"), target);
     const hr_apply_area *cur = applied_area(state);
     uint64_t aligned = page_size ? size_bytes / page_size * page_size : size_bytes;
     if (cur && strcmp(cur->path, path) == 0 &&
@@ -175,25 +175,25 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     char why[256], sz[32];
 
     if (in->page_size < 4096 || in->page_size > 65536)
-        return hr_error_set(err, HR_EINVAL, "page size %lu is not supported", (unsigned long)in->page_size);
+        return hr_error_set(err, HR_EINVAL, HR_T("page size %lu is not supported"), (unsigned long)in->page_size);
     p->size_bytes = in->size_bytes / in->page_size * in->page_size;
     if (hr_swap_pages(p->size_bytes, in->page_size) < HR_SWAP_MIN_GOOD_PAGES + 1)
-        return hr_error_set(err, HR_ERANGE, "size %llu bytes is below the smallest swap area "
-                            "(%lu KiB)", (unsigned long long)in->size_bytes,
+        return hr_error_set(err, HR_ERANGE, HR_T("size %llu bytes is below the smallest swap area "
+                            "(%lu KiB)"), (unsigned long long)in->size_bytes,
                             (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * in->page_size / 1024));
     if (p->size_bytes > ((uint64_t)UINT32_MAX + 1) * in->page_size)
-        return hr_error_set(err, HR_ERANGE, "size is larger than a swap area can be");
+        return hr_error_set(err, HR_ERANGE, HR_T("size is larger than a swap area can be"));
     if (in->priority < 0 || in->priority > 32767)
-        return hr_error_set(err, HR_ERANGE, "priority %d: must be 0 to 32767", in->priority);
+        return hr_error_set(err, HR_ERANGE, HR_T("priority %d: must be 0 to 32767"), in->priority);
     if (in->path[0] != '/')
-        return hr_error_set(err, HR_EINVAL, "swap file path '%s' is not absolute", in->path);
+        return hr_error_set(err, HR_EINVAL, HR_T("swap file path '%s' is not absolute"), in->path);
     if (!valid_utf8(in->path))
-        return hr_error_set(err, HR_EINVAL, "swap file path is not valid UTF-8; headroom only "
-                            "creates files whose names it can record exactly");
+        return hr_error_set(err, HR_EINVAL, HR_T("swap file path is not valid UTF-8; headroom only "
+                            "creates files whose names it can record exactly"));
     if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        return hr_error_set(err, HR_EUNSAFE, "an earlier apply stopped after step '%s'; run "
-                            "'headroom rollback --yes' first", in->state->last_step[0]
-                                ? in->state->last_step : "(none)");
+        return hr_error_set(err, HR_EUNSAFE, HR_T("an earlier apply stopped after step '%s'; run "
+                            "'headroom rollback --yes' first"), in->state->last_step[0]
+                                ? in->state->last_step : HR_T("(none)"));
 
     const hr_apply_area *cur = applied_area(in->state);
     long fidx = hr_fstab_find_swap(in->fstab, in->path);
@@ -210,37 +210,37 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
             return 0;
         }
         if (act && !on)
-            return hr_error_set(err, HR_EUNSAFE, "%s is on with priority %lld, not %d; "
-                                "change it with a new size or roll back", in->path,
+            return hr_error_set(err, HR_EUNSAFE, HR_T("%s is on with priority %lld, not %d; "
+                                "change it with a new size or roll back"), in->path,
                                 (long long)act->priority, in->priority);
         if (!in->path_exists)
-            return hr_error_set(err, HR_EUNSAFE, "%s was created by headroom but is gone; run "
-                                "'headroom rollback --yes' and apply again", in->path);
+            return hr_error_set(err, HR_EUNSAFE, HR_T("%s was created by headroom but is gone; run "
+                                "'headroom rollback --yes' and apply again"), in->path);
         if (in->dir_unsafe[0])
             return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
-        add_step(p, HR_STEP_RECORD, NULL, "record the change in the state file");
+        add_step(p, HR_STEP_RECORD, NULL, HR_T("record the change in the state file"));
         if (!act)
-            add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
+            add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path,
                      in->priority);
         if (!listed)
-            add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' "
-                     "to %s (temporary file, fsync, rename; backup kept)", in->path, in->priority,
+            add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, HR_T("add '%s none swap defaults,pri=%d 0 0' "
+                     "to %s (temporary file, fsync, rename; backup kept)"), in->path, in->priority,
                      in->fstab_path);
-        add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
+        add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
         return 0;
     }
 
     /* A new file. */
     if (in->path_is_symlink)
-        return hr_error_set(err, HR_EUNSAFE, "%s is a symbolic link; headroom never follows "
-                            "links when it creates a swap file", in->path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; headroom never follows "
+                            "links when it creates a swap file"), in->path);
     if (in->path_exists)
-        return hr_error_set(err, HR_EUNSAFE, "%s already exists and headroom did not create it; "
-                            "headroom never overwrites or deletes a file it did not create",
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s already exists and headroom did not create it; "
+                            "headroom never overwrites or deletes a file it did not create"),
                             in->path);
     if (fidx >= 0)
-        return hr_error_set(err, HR_EUNSAFE, "%s already has a swap line in %s that headroom "
-                            "did not add", in->path, in->fstab_path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s already has a swap line in %s that headroom "
+                            "did not add"), in->path, in->fstab_path);
     if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (hr_device_removable(&in->dev, why, sizeof why) == HR_TRI_YES)
@@ -252,26 +252,26 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     if (in->dir_unsafe[0])
         return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
     if (in->active_count >= HR_MAX_PAGING)
-        return hr_error_set(err, HR_EUNSAFE, "%d swap areas are on; the kernel takes no more",
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%d swap areas are on; the kernel takes no more"),
                             in->active_count);
 
-    add_step(p, HR_STEP_RECORD, in->fstab_path, "back up %s and record the change in the state "
-             "file (so that rollback can undo every step)", in->fstab_path);
+    add_step(p, HR_STEP_RECORD, in->fstab_path, HR_T("back up %s and record the change in the state "
+             "file (so that rollback can undo every step)"), in->fstab_path);
     add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_T("create"),
              in->path, HR_T("new file only (O_EXCL, no symlinks), mode 0600"),
              strcmp(in->fs.type, "btrfs") == 0
-                 ? ", no copy-on-write (chattr +C) while it is empty" : "");
-    add_step(p, HR_STEP_ALLOCATE, in->path, "allocate all %s of %s on %s (no holes), fsync", sz,
+                 ? HR_T(", no copy-on-write (chattr +C) while it is empty") : "");
+    add_step(p, HR_STEP_ALLOCATE, in->path, HR_T("allocate all %s of %s on %s (no holes), fsync"), sz,
              in->path, in->fs.type);
-    add_step(p, HR_STEP_WRITE_HEADER, in->path, "write the swap header (label '%s', %llu pages "
+    add_step(p, HR_STEP_WRITE_HEADER, in->path, HR_T("write the swap header (label '%s', %llu pages "
              "of %lu bytes), fsync"
-             "; %s", HR_APPLY_SWAP_LABEL,
+             "; %s"), HR_APPLY_SWAP_LABEL,
              (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
              (unsigned long)in->page_size, HR_T("rename the finished file to its name"));
-    add_step(p, HR_STEP_SWAPON, in->path, "turn on swap %s with priority %d", in->path,
+    add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path,
              in->priority);
-    add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, "add '%s none swap defaults,pri=%d 0 0' to %s "
-             "(temporary file, fsync, rename; backup kept)", in->path, in->priority, in->fstab_path);
+    add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, HR_T("add '%s none swap defaults,pri=%d 0 0' to %s "
+             "(temporary file, fsync, rename; backup kept)"), in->path, in->priority, in->fstab_path);
     char shrink[600] = "";
     if (cur && strcmp(cur->path, in->path) != 0 &&
         !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, shrink,
@@ -283,15 +283,15 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         char osz[32];
         hr_size_format(cur->size_bytes, osz, sizeof osz);
         /* The old line goes first: at no moment does fstab name a file that is not on. */
-        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, "remove the line for %s from %s",
+        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, HR_T("remove the line for %s from %s"),
                  cur->path, in->fstab_path);
-        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, "turn off the old swap file %s (%s), now that "
-                 "the new one is on", cur->path, osz);
-        add_step(p, HR_STEP_DELETE_OLD, cur->path, "delete %s (created by headroom)", cur->path);
+        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, HR_T("turn off the old swap file %s (%s), now that "
+                 "the new one is on"), cur->path, osz);
+        add_step(p, HR_STEP_DELETE_OLD, cur->path, HR_T("delete %s (created by headroom)"), cur->path);
     }
-    add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
-    snprintf(p->notes, sizeof p->notes, "No reboot needed: the swap file is on at once, and the "
-             "fstab line turns it on at every boot.");
+    add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
+    snprintf(p->notes, sizeof p->notes, HR_T("No reboot needed: the swap file is on at once, and the "
+             "fstab line turns it on at every boot."));
     if (shrink[0]) {   /* --allow-shrink: how much goes */
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
@@ -373,24 +373,25 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
 {
     char d = in->drive;
     if (in->dev.removable == HR_TRI_YES || in->drive_type == HR_DRIVE_REMOVABLE) {
-        snprintf(why, n, "%c: is a removable drive; a paging file there leaves Windows without "
-                 "one when it is unplugged (S5.4)", d);
+        snprintf(why, n, HR_T("%c: is a removable drive; a paging file there leaves Windows without "
+                 "one when it is unplugged (S5.4)"), d);
         return false;
     }
     if (in->dev.usb == HR_TRI_YES) {
-        snprintf(why, n, "%c: is attached by USB; a paging file there leaves Windows without one "
-                 "when it is unplugged (S5.4)", d);
+        snprintf(why, n, HR_T("%c: is attached by USB; a paging file there leaves Windows without one "
+                 "when it is unplugged (S5.4)"), d);
         return false;
     }
     if (in->dev.encrypted == HR_TRI_YES && strstr(in->dev.encryption, "To Go")) {
-        snprintf(why, n, "%c: is a BitLocker To Go (removable) drive (S5.4)", d);
+        snprintf(why, n, HR_T("%c: is a BitLocker To Go (removable) drive (S5.4)"), d);
         return false;
     }
     if (in->drive_type != HR_DRIVE_FIXED) {
-        static const char *names[] = {"of unknown type", "fixed", "removable", "a network drive",
-                                      "an optical drive", "a RAM disk"};
-        snprintf(why, n, "%c: is %s; a paging file needs a fixed local disk", d,
-                 names[in->drive_type]);
+        static const char *names[] = {HR_N("of unknown type"), HR_N("a fixed disk"), HR_N("a removable drive"),
+                                      HR_N("a network drive"), HR_N("an optical drive"),
+                                      HR_N("a RAM disk")};
+        snprintf(why, n, HR_T("%c: is %s; a paging file needs a fixed local disk"), d,
+                 hr_tr(names[in->drive_type]));
         return false;
     }
     uint64_t grow = in->maximum_mb * HR_MIB;
@@ -411,17 +412,17 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     p->os = HR_OS_WINDOWS;
     char why[256];
     if (in->drive < 'A' || in->drive > 'Z')
-        return hr_error_set(err, HR_EINVAL, "target drive must be a letter A: to Z:");
+        return hr_error_set(err, HR_EINVAL, HR_T("target drive must be a letter A: to Z:"));
     if (in->initial_mb == 0 || in->maximum_mb < in->initial_mb)
-        return hr_error_set(err, HR_ERANGE, "sizes: initial %llu MB, maximum %llu MB: need "
-                            "0 < initial <= maximum", (unsigned long long)in->initial_mb,
+        return hr_error_set(err, HR_ERANGE, HR_T("sizes: initial %llu MB, maximum %llu MB: need "
+                            "0 < initial <= maximum"), (unsigned long long)in->initial_mb,
                             (unsigned long long)in->maximum_mb);
     if (in->maximum_mb > 16u * 1024 * 1024)
-        return hr_error_set(err, HR_ERANGE, "maximum %llu MB is beyond a paging file's 16 TB",
+        return hr_error_set(err, HR_ERANGE, HR_T("maximum %llu MB is beyond a paging file's 16 TB"),
                             (unsigned long long)in->maximum_mb);
     if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        return hr_error_set(err, HR_EUNSAFE, "an earlier apply stopped after step '%s'; run "
-                            "'headroom rollback --yes' first", in->state->last_step);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("an earlier apply stopped after step '%s'; run "
+                            "'headroom rollback --yes' first"), in->state->last_step);
     hr_pfw_entry *t = &p->target;
     snprintf(t->path, sizeof t->path, "%c:\\pagefile.sys", in->drive);
     t->mode = HR_PAGING_MODE_CUSTOM;
@@ -449,8 +450,8 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
         return hr_error_set(err, HR_EUNSAFE, HR_T("%c:\\pagefile.sys %llu MB would replace %s: %s"), in->drive,
                             (unsigned long long)in->maximum_mb, now, shrink);
     }
-    add_step(p, HR_STEP_BACKUP_REGISTRY, NULL, "back up PagingFiles (and ExistingPageFiles, "
-             "TempPageFile) to a timestamped file and record the change in the state file");
+    add_step(p, HR_STEP_BACKUP_REGISTRY, NULL, HR_T("back up PagingFiles (and ExistingPageFiles, "
+             "TempPageFile) to a timestamped file and record the change in the state file"));
     for (int i = 0; i < p->stage_count; i++) {
         char s[HR_PFW_PATH_MAX + 48];
         hr_buf v;
@@ -460,22 +461,22 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
             hr_buf_printf(&v, "%s\"%s\"", k ? ", " : "", s);
         }
         hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL,
-                                     "%s: PagingFiles = [%s]", p->stages[i].what, hr_buf_str(&v));
+                                     HR_T("%s: PagingFiles = [%s]"), p->stages[i].what, hr_buf_str(&v));
         hr_buf_free(&v);
         if (!st)
-            return hr_error_set(err, HR_EINTERNAL, "too many steps");
+            return hr_error_set(err, HR_EINTERNAL, HR_T("too many steps"));
         snprintf(st->name, sizeof st->name, "write-paging-files-%d", i + 1);
         st->stage = i;
         st->needs_reboot = true;
     }
-    add_step(p, HR_STEP_FINISH, NULL, "mark the change as applied in the state file");
+    add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
     p->reboot_needed = true;
     snprintf(p->notes, sizeof p->notes,
-             "A reboot is needed: Windows creates and removes paging files only at boot (smss). "
+             HR_T("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
              "The first boot after a move can be slow or show a paging file message while Windows "
              "removes the old file and creates the new one; the second boot is normal (S5.1). "
              "headroom does not grow the file live: every change waits for the reboot. After it, "
-             "run 'headroom verify'.");
+             "run 'headroom verify'."));
     if (shrink[0]) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
@@ -486,11 +487,11 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
 int hr_apply_plan_text(const hr_apply_plan *p, hr_buf *out)
 {
     if (p->nothing_to_do)
-        return hr_buf_puts(out, "Nothing to do: the configuration is already in place.\n");
+        return hr_buf_puts(out, HR_T("Nothing to do: the configuration is already in place.\n"));
     int r = 0;
     for (int i = 0; i < p->step_count && r == 0; i++)
         r = hr_buf_printf(out, "%2d. [%s] %s%s\n", i + 1, p->steps[i].name, p->steps[i].what,
-                          p->steps[i].needs_reboot ? " (takes effect after a reboot)" : "");
+                          p->steps[i].needs_reboot ? HR_T(" (takes effect after a reboot)") : "");
     if (r == 0 && p->notes[0])
         r = hr_buf_printf(out, "\n%s\n", p->notes);
     return r;

@@ -1,5 +1,6 @@
 #include "core/apply/apply_state.h"
 
+#include "core/base/i18n.h"
 #include "core/base/json_parse.h"
 #include "core/base/json_writer.h"
 
@@ -184,7 +185,7 @@ static int get_pfw(const hr_json_value *reg, const char *key, const char *name, 
             unsigned line, col;
             hr_json_position(v, &line, &col);
             return hr_error_set(err, HR_EPARSE,
-                                "%s: line %u, column %u: paging file list: string expected", name,
+                                HR_T("%s: line %u, column %u: paging file list: string expected"), name,
                                 line, col);
         }
         int e = hr_pfw_parse_string(str, &l->e[l->count], err);
@@ -206,7 +207,7 @@ static int read_areas(const hr_json_value *root, const char *name, hr_apply_stat
             break;
         const char *path = hr_json_string(pv, NULL);
         if (i == HR_APPLY_MAX_AREAS || !path || path[0] != '/' || strlen(path) >= HR_SNAP_PATH_MAX)
-            return hr_error_set(err, HR_EPARSE, "%s: areas[%d]: bad or too many entries", name, i);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: areas[%d]: bad or too many entries"), name, i);
         hr_apply_area *a = hr_apply_state_add(s, path);
         get_u64(o, "size_bytes", &a->size_bytes);
         get_i64(o, "priority", &a->priority);
@@ -218,7 +219,7 @@ static int read_areas(const hr_json_value *root, const char *name, hr_apply_stat
         get_u64(o, "inode", &a->inode);
         get_str(o, "tmp", a->tmp, sizeof a->tmp);
         if (a->tmp[0] && a->tmp[0] != '/')
-            return hr_error_set(err, HR_EPARSE, "%s: areas[%d].tmp: not an absolute path", name, i);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: areas[%d].tmp: not an absolute path"), name, i);
     }
     return 0;
 }
@@ -229,17 +230,17 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     char schema[64] = "", os[16] = "";
     get_str(root, "schema", schema, sizeof schema);
     if (strcmp(schema, HR_APPLY_STATE_SCHEMA) != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: schema '%s', expected '%s'", name, schema,
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: schema '%s', expected '%s'"), name, schema,
                             HR_APPLY_STATE_SCHEMA);
     get_str(root, "os", os, sizeof os);
     if (strcmp(os, "linux") != 0 && strcmp(os, "windows") != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: os must be \"linux\" or \"windows\"", name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: os must be \"linux\" or \"windows\""), name);
     hr_apply_state_init(s, strcmp(os, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX);
     get_str(root, "status", s->status, sizeof s->status);
     if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0 &&
         strcmp(s->status, "rolling-back") != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: status must be \"in-progress\", \"applied\" or "
-                            "\"rolling-back\"", name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: status must be \"in-progress\", \"applied\" or "
+                            "\"rolling-back\""), name);
     get_str(root, "last_step", s->last_step, sizeof s->last_step);
     get_str(root, "started", s->started, sizeof s->started);
     get_i64(root, "started_unix", &s->started_unix);
@@ -272,8 +273,8 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
         const char *hx = hr_json_string(hr_json_get(reg, "original_raw_hex"), NULL);
         size_t hl = hx ? strlen(hx) : 0;
         if (!hx || hl % 2 || hl >= sizeof s->orig_raw_hex || strspn(hx, "0123456789abcdef") != hl)
-            return hr_error_set(err, HR_EPARSE, "%s: registry.original_raw_hex: lower-case hex "
-                                "digits in pairs expected", name);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: registry.original_raw_hex: lower-case hex "
+                                "digits in pairs expected"), name);
         hr_strlcpy(s->orig_raw_hex, hx, sizeof s->orig_raw_hex);
         get_i64(reg, "original_raw_type", &s->orig_raw_type);
         s->orig_raw_known = true;
@@ -300,14 +301,14 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
     if (!name)
         name = "apply state";
     if (len > HR_APPLY_STATE_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", name,
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %lu bytes"), name,
                             (unsigned long)HR_APPLY_STATE_MAX_BYTES);
     /* An object and nothing else: no byte order mark, no other value at the top. */
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
         i++;
     if (i == len || text[i] != '{')
-        return hr_error_set(err, HR_EPARSE, "%s: a JSON object expected", name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: a JSON object expected"), name);
     const hr_json_limits lim = {.max_bytes = HR_APPLY_STATE_MAX_BYTES,
                                 .max_depth = STATE_MAX_DEPTH,
                                 .max_values = STATE_MAX_VALUES,
@@ -336,7 +337,7 @@ int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_o
     if (r < 0)
         return r;
     if (s->os != os)
-        return hr_error_set(err, HR_EPARSE, "%s: a %s state file", name,
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: a %s state file"), name,
                             s->os == HR_OS_WINDOWS ? "Windows" : "Linux");
     return 1;
 }

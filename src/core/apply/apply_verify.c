@@ -3,6 +3,7 @@
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
+#include "core/base/utf8.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -31,17 +32,17 @@ static void interrupted(hr_verify_result *r, const hr_apply_state *st)
         return;
     char cut[96] = "";
     if (st->intent.step[0])
-        snprintf(cut, sizeof cut, " (step '%s' was cut short)", st->intent.step);
+        snprintf(cut, sizeof cut, HR_T(" (step '%s' was cut short)"), st->intent.step);
     if (strcmp(st->status, "rolling-back") == 0)
-        item(r, HR_VERDICT_DIFFER, "a rollback was interrupted%s: run 'headroom rollback --yes' "
-             "to finish it", cut);
+        item(r, HR_VERDICT_DIFFER, HR_T("a rollback was interrupted%s: run 'headroom rollback --yes' "
+             "to finish it"), cut);
     else if (strcmp(st->status, "applied") == 0)
-        item(r, HR_VERDICT_DIFFER, "a change was interrupted%s: run 'headroom rollback --yes' to "
-             "undo it", cut);
+        item(r, HR_VERDICT_DIFFER, HR_T("a change was interrupted%s: run 'headroom rollback --yes' to "
+             "undo it"), cut);
     else
-        item(r, HR_VERDICT_DIFFER, "an apply was interrupted after step '%s'%s: run 'headroom "
-             "rollback --yes' to undo it, then apply again", st->last_step[0] ? st->last_step
-                                                                              : "(none)", cut);
+        item(r, HR_VERDICT_DIFFER, HR_T("an apply was interrupted after step '%s'%s: run 'headroom "
+             "rollback --yes' to undo it, then apply again"), st->last_step[0] ? st->last_step
+                                                                              : HR_T("(none)"), cut);
 }
 
 /* A caveat: shown, tagged "note", and no part of the verdict. */
@@ -81,7 +82,7 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
     for (int i = 0; i < in->config_count; i++) {
         const hr_verify_config *c = &in->config[i];
         if (c->noauto) {
-            note(r, "%s: noauto in %s, not expected on", c->spec, fst);
+            note(r, HR_T("%s: noauto in %s, not expected on"), c->spec, fst);
             continue;
         }
         const char *want = c->resolved[0] ? c->resolved : c->spec;
@@ -90,18 +91,18 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
             if (strcmp(in->active[j].path, want) == 0 || strcmp(in->active[j].path, c->spec) == 0)
                 k = j;
         if (k < 0) {
-            item(r, HR_VERDICT_DIFFER, "%s: configured in %s but not in use (not in /proc/swaps)%s",
-                 c->spec, fst, c->resolved[0] || c->spec[0] == '/' ? "" : "; could not resolve it");
+            item(r, HR_VERDICT_DIFFER, HR_T("%s: configured in %s but not in use (not in /proc/swaps)%s"),
+                 c->spec, fst, c->resolved[0] || c->spec[0] == '/' ? "" : HR_T("; could not resolve it"));
             continue;
         }
         used[k] = true;
         const hr_swap_active *a = &in->active[k];
         hr_size_format(a->size_bytes, sz, sizeof sz);
         if (c->priority != HR_UNKNOWN_I64 && c->priority != a->priority)
-            item(r, HR_VERDICT_DIFFER, "%s: priority %lld in %s, %lld in use", c->spec,
+            item(r, HR_VERDICT_DIFFER, HR_T("%s: priority %lld in %s, %lld in use"), c->spec,
                  (long long)c->priority, fst, (long long)a->priority);
         else
-            item(r, HR_VERDICT_MATCH, "%s: in use, %s, priority %lld", c->spec, sz,
+            item(r, HR_VERDICT_MATCH, HR_T("%s: in use, %s, priority %lld"), c->spec, sz,
                  (long long)a->priority);
     }
     for (int j = 0; j < in->active_count; j++) {
@@ -113,10 +114,10 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
         if (used[j])
             continue;
         if (strncmp(a->path, "/dev/zram", 9) == 0) {
-            item(r, HR_VERDICT_MATCH, "%s: zram (set up by a service, not by fstab)", a->path);
+            item(r, HR_VERDICT_MATCH, HR_T("%s: zram (set up by a service, not by fstab)"), a->path);
             continue;
         }
-        item(r, HR_VERDICT_DIFFER, "%s: in use but not in %s: it will be gone after a reboot",
+        item(r, HR_VERDICT_DIFFER, HR_T("%s: in use but not in %s: it will be gone after a reboot"),
              a->path, fst);
     }
     if (in->state)
@@ -128,15 +129,15 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
                     found = true;
                     if (a->size_bytes && in->active[j].size_bytes != HR_UNKNOWN &&
                         in->active[j].size_bytes + 65536 < a->size_bytes)
-                        item(r, HR_VERDICT_DIFFER, "%s: headroom made it %llu bytes, the kernel "
-                             "uses %llu", a->path, (unsigned long long)a->size_bytes,
+                        item(r, HR_VERDICT_DIFFER, HR_T("%s: headroom made it %llu bytes, the kernel "
+                             "uses %llu"), a->path, (unsigned long long)a->size_bytes,
                              (unsigned long long)in->active[j].size_bytes);
                 }
             if (!found && strcmp(in->state->status, "applied") == 0)
-                item(r, HR_VERDICT_DIFFER, "%s: created by headroom apply but not in use", a->path);
+                item(r, HR_VERDICT_DIFFER, HR_T("%s: created by headroom apply but not in use"), a->path);
         }
     if (in->config_count == 0 && in->active_count == 0)
-        item(r, HR_VERDICT_MATCH, "no swap configured in %s and none in use", fst);
+        item(r, HR_VERDICT_MATCH, HR_T("no swap configured in %s and none in use"), fst);
 }
 
 /* "\??\C:\pagefile.sys" -> "C:\pagefile.sys"; upper-cased drive for comparing. */
@@ -190,16 +191,16 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
     bool matched[2 * HR_PFW_MAX_ENTRIES] = {false};
     bool automatic = false;
     if (!in->configured_present || in->configured.count == 0)
-        item(r, nn ? miss : HR_VERDICT_MATCH, "PagingFiles: no paging file configured%s",
-             nn ? ", but paging files are in use" : "");
+        item(r, nn ? miss : HR_VERDICT_MATCH, HR_T("PagingFiles: no paging file configured%s"),
+             nn ? HR_T(", but paging files are in use") : "");
     for (int i = 0; i < in->configured.count; i++) {
         const hr_pfw_entry *e = &in->configured.e[i];
         char p[HR_PFW_PATH_MAX], szs[32];
         norm_path(e->path, p, sizeof p);
         if (e->mode == HR_PAGING_MODE_AUTOMATIC) {
             automatic = true;
-            item(r, nn ? HR_VERDICT_MATCH : miss, "%s: automatic management%s", e->path,
-                 nn ? "; Windows chose the files below" : ", but no paging file is in use");
+            item(r, nn ? HR_VERDICT_MATCH : miss, HR_T("%s: automatic management%s"), e->path,
+                 nn ? HR_T("; Windows chose the files below") : HR_T(", but no paging file is in use"));
             for (int k = 0; k < nn; k++)
                 matched[k] = true;
             continue;
@@ -217,28 +218,28 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
             continue;
         }
         if (k < 0) {
-            item(r, miss, "%s: configured but not in use%s", e->path,
-                 pending ? " yet (the reboot creates it)" : "");
+            item(r, miss, HR_T("%s: configured but not in use%s"), e->path,
+                 pending ? HR_T(" yet (the reboot creates it)") : "");
             continue;
         }
         matched[k] = true;
         if (e->mode == HR_PAGING_MODE_CUSTOM && now_size[k] != HR_UNKNOWN &&
             (now_size[k] < e->initial_mb * HR_MIB - HR_MIB || now_size[k] > e->maximum_mb * HR_MIB + HR_MIB)) {
             hr_size_format(now_size[k], szs, sizeof szs);
-            item(r, miss, "%s: in use at %s, configured %llu-%llu MB", e->path, szs,
+            item(r, miss, HR_T("%s: in use at %s, configured %llu-%llu MB"), e->path, szs,
                  (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
         } else {
             if (now_size[k] != HR_UNKNOWN)
                 hr_size_format(now_size[k], szs, sizeof szs);
             else
-                hr_strlcpy(szs, "size unknown", sizeof szs);
-            item(r, HR_VERDICT_MATCH, "%s: in use (%s), as configured", e->path, szs);
+                hr_strlcpy(szs, HR_T("size unknown"), sizeof szs);
+            item(r, HR_VERDICT_MATCH, HR_T("%s: in use (%s), as configured"), e->path, szs);
         }
     }
     for (int k = 0; k < nn; k++)
         if (!matched[k] && !automatic)
-            item(r, miss, "%s: still in use but no longer configured%s", now[k],
-                 pending ? ": the reboot removes it" : " (a file that should be gone)");
+            item(r, miss, HR_T("%s: still in use but no longer configured%s"), now[k],
+                 pending ? HR_T(": the reboot removes it") : HR_T(" (a file that should be gone)"));
     for (int k = 0; k < in->open_count; k++)
         if (in->open[k].size_bytes != HR_UNKNOWN)
             r->paging_total_bytes += in->open[k].size_bytes;
@@ -253,34 +254,41 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
 
 int hr_verify_text(const hr_verify_result *r, hr_buf *out)
 {
-    static const char *tag[] = {"ok     ", "reboot ", "DIFFER "};
-    static const char *note_tag = "note   ";
-    static const char *verdict[] = {
-        "configured = in use", "a change waits for a reboot", "configured and in use disagree"};
-    int e = hr_buf_printf(out, "verify: %s\n", verdict[r->verdict]);
+    /* TRANSLATORS: the tag in front of each line of verify, padded to a column seven wide
+     * (the translation need not be: it is padded by its display width). */
+    static const char *tag[] = {HR_N("ok     "), HR_N("reboot "), HR_N("DIFFER ")};
+    static const char *note_tag = HR_N("note   ");
+    static const char *fixed_tag = HR_N("fixed  ");
+    static const char *verdict[] = {HR_N("configured = in use"), HR_N("a change waits for a reboot"),
+                                    HR_N("configured and in use disagree")};
+    int e = hr_buf_printf(out, HR_T("verify: %s\n"), hr_tr(verdict[r->verdict]));
     /* Recovery changed the machine's records before the comparison: say what it did. */
     for (const char *l = r->recovered; e == 0 && *l;) {
         size_t n = strcspn(l, "\n");
-        e = hr_buf_printf(out, "  fixed   %.*s\n", (int)n, l);
+        const char *t = hr_tr(fixed_tag);
+        size_t w = hr_utf8_width(t);
+        e = hr_buf_printf(out, "  %s%*s %.*s\n", t, w < 7 ? (int)(7 - w) : 0, "", (int)n, l);
         l += n + (l[n] == '\n');
     }
-    for (int i = 0; i < r->count && e == 0; i++)
-        e = hr_buf_printf(out, "  %s %s\n", r->items[i].note ? note_tag : tag[r->items[i].verdict],
-                          r->items[i].text);
+    for (int i = 0; i < r->count && e == 0; i++) {
+        const char *t = hr_tr(r->items[i].note ? note_tag : tag[r->items[i].verdict]);
+        size_t w = hr_utf8_width(t);
+        e = hr_buf_printf(out, "  %s%*s %s\n", t, w < 7 ? (int)(7 - w) : 0, "", r->items[i].text);
+    }
     if (e == 0 && r->commit_limit_bytes != HR_UNKNOWN) {
         char a[32], b[32], c[32];
         hr_size_format(r->commit_limit_bytes, a, sizeof a);
         if (r->commit_charge_bytes == HR_UNKNOWN)
-            hr_strlcpy(b, "not known", sizeof b);
+            hr_strlcpy(b, HR_T("not known"), sizeof b);
         else
             hr_size_format(r->commit_charge_bytes, b, sizeof b);
         if (r->paging_total_known)
             hr_size_format(r->paging_total_bytes, c, sizeof c);
         else
-            hr_strlcpy(c, "an amount not known", sizeof c);
-        e = hr_buf_printf(out, "commit limit %s (committed now %s; paging in use adds %s). "
+            hr_strlcpy(c, HR_T("an amount not known"), sizeof c);
+        e = hr_buf_printf(out, HR_T("commit limit %s (committed now %s; paging in use adds %s). "
                           "Whether that is enough for your workflows is 'headroom check''s "
-                          "question.\n", a, b, c);
+                          "question.\n"), a, b, c);
     }
     return e;
 }

@@ -1,5 +1,7 @@
 #include "core/apply/pagingfiles_write.h"
 
+#include "core/base/i18n.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,11 +44,11 @@ int hr_pfw_parse_string(const char *s, hr_pfw_entry *out, hr_error *err)
         end++;
     size_t n = (size_t)(end - s);
     if (n == 0 || n >= sizeof out->path)
-        return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s' has no usable path", s);
+        return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s' has no usable path"), s);
     memcpy(out->path, s, n);
     out->path[n] = '\0';
     if (!hr_pfw_drive(out->path))
-        return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s' does not start with a drive",
+        return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s' does not start with a drive"),
                             out->path);
     const char *p = end;
     while (*p == ' ' || *p == '\t')
@@ -54,15 +56,15 @@ int hr_pfw_parse_string(const char *s, hr_pfw_entry *out, hr_error *err)
     uint64_t a = 0, b = 0;
     if (*p) {
         if (read_u64(&p, &a) != 0)
-            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': initial size expected", s);
+            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': initial size expected"), s);
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p && read_u64(&p, &b) != 0)
-            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': maximum size expected", s);
+            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': maximum size expected"), s);
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p)
-            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry '%s': unexpected text", s);
+            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': unexpected text"), s);
     }
     if (hr_pfw_drive(out->path) == '?')
         out->mode = HR_PAGING_MODE_AUTOMATIC;
@@ -112,11 +114,11 @@ int hr_pfw_deserialize(const char *data, size_t n, hr_pfw_list *out, hr_error *e
         if (len == 0)
             break;   /* the list's terminating empty string */
         if (out->count == HR_PFW_MAX_ENTRIES)
-            return hr_error_set(err, HR_ETOOBIG, "PagingFiles: more than %d entries",
+            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: more than %d entries"),
                                 HR_PFW_MAX_ENTRIES);
         char tmp[HR_PFW_PATH_MAX + 64];
         if (len >= sizeof tmp)
-            return hr_error_set(err, HR_EPARSE, "PagingFiles: entry %d is %lu bytes long",
+            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry %d is %lu bytes long"),
                                 out->count + 1, (unsigned long)len);
         memcpy(tmp, data + pos, len);
         tmp[len] = '\0';
@@ -150,12 +152,12 @@ bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b)
 static void describe(const hr_pfw_entry *e, char *out, size_t n)
 {
     if (e->mode == HR_PAGING_MODE_CUSTOM)
-        snprintf(out, n, "%s initial %llu MB, maximum %llu MB", e->path,
+        snprintf(out, n, HR_T("%s initial %llu MB, maximum %llu MB"), e->path,
                  (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
     else if (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED)
-        snprintf(out, n, "%s system managed", e->path);
+        snprintf(out, n, HR_T("%s system managed"), e->path);
     else
-        snprintf(out, n, "%s automatic", e->path);
+        snprintf(out, n, HR_T("%s automatic"), e->path);
 }
 
 static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev,
@@ -177,7 +179,7 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
     *nstages = 0;
     char tdrive = hr_pfw_drive(target->path);
     if (!tdrive || tdrive == '?' || target->mode == HR_PAGING_MODE_AUTOMATIC)
-        return hr_error_set(err, HR_EINVAL, "PagingFiles: target '%s' must be a file on a drive",
+        return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles: target '%s' must be a file on a drive"),
                             target->path);
     if (system_drive)
         system_drive = (char)toupper((unsigned char)system_drive);
@@ -206,11 +208,11 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             e->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
         }
         if (v.count == 0)
-            return hr_error_set(err, HR_EINVAL, "PagingFiles: automatic management is on and "
-                                "the system drive is unknown");
-        if (push_stage(stages, nstages, &prev, &v, "turn off automatic paging file management "
-                       "(the system drive keeps a system-managed file until the new one is set)") < 0)
-            return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+            return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles: automatic management is on and "
+                                "the system drive is unknown"));
+        if (push_stage(stages, nstages, &prev, &v, HR_T("turn off automatic paging file management "
+                       "(the system drive keeps a system-managed file until the new one is set)")) < 0)
+            return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
         prev = v;
     }
 
@@ -222,16 +224,16 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             at = i;
     if (at >= 0) {
         v.e[at] = *target;
-        snprintf(what, sizeof what, "set %s", d);
+        snprintf(what, sizeof what, HR_T("set %s"), d);
     } else {
         if (v.count == HR_PFW_MAX_ENTRIES)
-            return hr_error_set(err, HR_ETOOBIG, "PagingFiles: already %d entries",
+            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: already %d entries"),
                                 HR_PFW_MAX_ENTRIES);
         v.e[v.count++] = *target;
-        snprintf(what, sizeof what, "add %s (before anything is removed)", d);
+        snprintf(what, sizeof what, HR_T("add %s (before anything is removed)"), d);
     }
     if (push_stage(stages, nstages, &prev, &v, what) < 0)
-        return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+        return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     prev = v;
 
     /* 3. Only now the old files go ("No paging file" on the other drives). */
@@ -243,9 +245,9 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             size_t have = strlen(removed);
             snprintf(removed + have, sizeof removed - have, "%s%s", have ? ", " : "", v.e[i].path);
         }
-    snprintf(what, sizeof what, "remove the old paging file%s: %s", strchr(removed, ',') ? "s" : "",
-             removed);
+    snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s")
+             : HR_T("remove the old paging file: %s"), removed);
     if (push_stage(stages, nstages, &prev, &fin, what) < 0)
-        return hr_error_set(err, HR_EINTERNAL, "PagingFiles: too many stages");
+        return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     return 0;
 }

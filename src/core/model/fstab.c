@@ -1,5 +1,7 @@
 #include "core/model/fstab.h"
 
+#include "core/base/i18n.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,10 +136,10 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
     const char *nm = name ? name : "fstab";
     hr_fstab_init(f);
     if (len > HR_FSTAB_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, "%s: %lu bytes, more than the %lu allowed", nm,
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: %lu bytes, more than the %lu allowed"), nm,
                             (unsigned long)len, (unsigned long)HR_FSTAB_MAX_BYTES);
     if (len && memchr(text, '\0', len))
-        return hr_error_set(err, HR_EPARSE, "%s: contains a NUL byte; not a text fstab", nm);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: contains a NUL byte; not a text fstab"), nm);
     size_t pos = 0, lineno = 0;
     while (pos < len) {
         const char *nl = memchr(text + pos, '\n', len - pos);
@@ -145,12 +147,12 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
         lineno++;
         if (lineno > HR_FSTAB_MAX_LINES) {
             hr_fstab_free(f);
-            return hr_error_set(err, HR_ETOOBIG, "%s: more than %d lines", nm, HR_FSTAB_MAX_LINES);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d lines"), nm, HR_FSTAB_MAX_LINES);
         }
         int r = push_line(f, text + pos, n, nl != NULL);
         if (r < 0) {
             hr_fstab_free(f);
-            return hr_error_set(err, r, "%s: out of memory", nm);
+            return hr_error_set(err, r, HR_T("%s: out of memory"), nm);
         }
         hr_fstab_line *l = &f->lines[f->count - 1];
         size_t i = 0;
@@ -162,12 +164,12 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
             if (k < 0) {
                 hr_fstab_free(f);
                 if (k == -2)
-                    return hr_error_set(err, HR_ENOMEM, "%s: out of memory", nm);
+                    return hr_error_set(err, HR_ENOMEM, HR_T("%s: out of memory"), nm);
                 if (k == -3)
-                    return hr_error_set(err, HR_EPARSE, "%s: line %lu: dump and pass fields must "
-                                        "be numbers", nm, (unsigned long)lineno);
-                return hr_error_set(err, HR_EPARSE, "%s: line %lu: %s%d fields, an entry has 3 to 6",
-                                    nm, (unsigned long)lineno, nf > 6 ? "more than 6: " : "", nf > 6 ? 7 : nf);
+                    return hr_error_set(err, HR_EPARSE, HR_T("%s: line %lu: dump and pass fields must "
+                                        "be numbers"), nm, (unsigned long)lineno);
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %lu: %s%d fields, an entry has 3 to 6"),
+                                    nm, (unsigned long)lineno, nf > 6 ? HR_T("more than 6: ") : "", nf > 6 ? 7 : nf);
             }
         }
         pos += n + (nl ? 1 : 0);
@@ -262,10 +264,10 @@ int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_n
     if (added_newline)
         *added_newline = false;
     if (!path || path[0] != '/')
-        return hr_error_set(err, HR_EINVAL, "fstab: swap path '%s' is not absolute",
+        return hr_error_set(err, HR_EINVAL, HR_T("fstab: swap path '%s' is not absolute"),
                             path ? path : "");
     if (hr_fstab_find_swap(f, path) >= 0)
-        return hr_error_set(err, HR_EEXIST, "fstab: a swap entry for %s is already there", path);
+        return hr_error_set(err, HR_EEXIST, HR_T("fstab: a swap entry for %s is already there"), path);
     hr_buf line;
     hr_buf_init(&line, 0);
     int r = hr_fstab_escape(path, &line);
@@ -273,7 +275,7 @@ int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_n
         r = hr_buf_printf(&line, " none swap defaults,pri=%d 0 0", priority);
     if (r < 0) {
         hr_buf_free(&line);
-        return hr_error_set(err, r, "fstab: out of memory");
+        return hr_error_set(err, r, HR_T("fstab: out of memory"));
     }
     size_t old_count = f->count;
     bool fixed_nl = false;
@@ -296,7 +298,7 @@ int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_n
             line_free(&f->lines[--f->count]);
         if (fixed_nl)
             f->lines[f->count - 1].newline = false;
-        return hr_error_set(err, r, "fstab: could not add the swap line for %s", path);
+        return hr_error_set(err, r, HR_T("fstab: could not add the swap line for %s"), path);
     }
     if (added_newline)
         *added_newline = fixed_nl;

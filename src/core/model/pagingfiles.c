@@ -1,5 +1,6 @@
 #include "core/model/pagingfiles.h"
 
+#include "core/base/i18n.h"
 #include "core/base/utf16.h"
 
 #include <ctype.h>
@@ -94,7 +95,7 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
     while (p[n] && !blank(p[n]))
         n++;
     if (n == 0)
-        return hr_error_set(err, HR_EPARSE, "empty entry");
+        return hr_error_set(err, HR_EPARSE, HR_T("empty entry"));
     if (n >= sizeof e->path)
         n = sizeof e->path - 1;
     memcpy(e->path, p, n);
@@ -115,7 +116,7 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
     uint64_t lo, hi;
     const char *q = args;
     if (!parse_number(&q, &lo))
-        return hr_error_set(err, HR_EPARSE, "'%s': initial size '%s' is not a number of MB", text, args);
+        return hr_error_set(err, HR_EPARSE, HR_T("'%s': initial size '%s' is not a number of MB"), text, args);
     /* smss takes the maximum from the text after the next blank; none means 0 (raised below). */
     const char *sp = args;
     while (*sp && !blank(*sp))
@@ -126,7 +127,7 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
     if (*sp) {
         q = sp;
         if (!parse_number(&q, &hi))
-            return hr_error_set(err, HR_EPARSE, "'%s': maximum size '%s' is not a number of MB", text, sp);
+            return hr_error_set(err, HR_EPARSE, HR_T("'%s': maximum size '%s' is not a number of MB"), text, sp);
     }
     if (lo > hi)
         hi = lo; /* SmpValidatePagingFileSizes */
@@ -160,17 +161,17 @@ static void on_entry(void *vctx, int index, const char *s)
     hr_paging_config_entry e;
     hr_error err = {0};
     if (hr_pagingfiles_parse_entry(s, &e, &err) != 0) {
-        note(cfg, "entry %d ignored: %s", index + 1, err.msg);
+        note(cfg, HR_T("entry %d ignored: %s"), index + 1, err.msg);
         return;
     }
     if (cfg->count >= HR_WIN_MAX_PAGING_FILES || cfg->count >= HR_MAX_PAGING_CONFIG) {
-        note(cfg, "entry '%s' ignored: Windows uses at most %d paging files", s,
+        note(cfg, HR_T("entry '%s' ignored: Windows uses at most %d paging files"), s,
              HR_WIN_MAX_PAGING_FILES);
         return;
     }
     if (e.mode == HR_PAGING_MODE_AUTOMATIC) {
         if (c->seen_any_drive) {
-            note(cfg, "entry '%s' ignored: a second '?:' entry is a duplicate", s);
+            note(cfg, HR_T("entry '%s' ignored: a second '?:' entry is a duplicate"), s);
             return;
         }
         c->seen_any_drive = true;
@@ -186,7 +187,7 @@ int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_pagi
     parse_ctx c = {.cfg = cfg};
     int n = hr_reg_strings(data, len, type, on_entry, &c);
     if (n < 0)
-        return hr_error_set(err, HR_EINVAL, "PagingFiles has registry type %u, not a string list",
+        return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles has registry type %u, not a string list"),
                             (unsigned)type);
     cfg->present = true;
     cfg->automatic = c.seen_any_drive ? HR_TRI_YES : HR_TRI_NO;
@@ -210,7 +211,7 @@ int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type,
     cfg->existing_count = 0;
     if (hr_reg_strings(data, len, type, on_existing, cfg) < 0)
         return hr_error_set(err, HR_EINVAL,
-                            "ExistingPageFiles has registry type %u, not a string list",
+                            HR_T("ExistingPageFiles has registry type %u, not a string list"),
                             (unsigned)type);
     return 0;
 }

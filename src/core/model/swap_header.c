@@ -1,5 +1,7 @@
 #include "core/model/swap_header.h"
 
+#include "core/base/i18n.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -35,19 +37,19 @@ int hr_swap_header_build(unsigned char *page, size_t page_size, uint64_t file_by
                          const unsigned char uuid[16], const char *label, hr_error *err)
 {
     if (!page || !uuid)
-        return hr_error_set(err, HR_EINVAL, "swap header: missing buffer or UUID");
+        return hr_error_set(err, HR_EINVAL, HR_T("swap header: missing buffer or UUID"));
     if (!page_size_ok(page_size))
-        return hr_error_set(err, HR_EINVAL, "swap header: page size %lu is not a power of two "
-                            "from 4096 to 65536", (unsigned long)page_size);
+        return hr_error_set(err, HR_EINVAL, HR_T("swap header: page size %lu is not a power of two "
+                            "from 4096 to 65536"), (unsigned long)page_size);
     uint64_t pages = hr_swap_pages(file_bytes, page_size);
     if (pages < HR_SWAP_MIN_GOOD_PAGES + 1)
-        return hr_error_set(err, HR_ERANGE, "swap header: a swap area needs at least %d pages "
-                            "(%lu KiB); got %llu bytes", HR_SWAP_MIN_GOOD_PAGES + 1,
+        return hr_error_set(err, HR_ERANGE, HR_T("swap header: a swap area needs at least %d pages "
+                            "(%lu KiB); got %llu bytes"), HR_SWAP_MIN_GOOD_PAGES + 1,
                             (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * page_size / 1024),
                             (unsigned long long)file_bytes);
     size_t llen = label ? strlen(label) : 0;
     if (llen > HR_SWAP_LABEL_MAX)
-        return hr_error_set(err, HR_ERANGE, "swap header: label '%s' is longer than %d bytes",
+        return hr_error_set(err, HR_ERANGE, HR_T("swap header: label '%s' is longer than %d bytes"),
                             label, HR_SWAP_LABEL_MAX);
     memset(page, 0, page_size);
     put_u32(page + HR_SWAP_OFF_VERSION, 1);
@@ -64,12 +66,12 @@ int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
                          hr_swap_header_info *out, hr_error *err)
 {
     if (!page || !out || !page_size_ok(page_size))
-        return hr_error_set(err, HR_EINVAL, "swap header: bad arguments");
+        return hr_error_set(err, HR_EINVAL, HR_T("swap header: bad arguments"));
     if (n < page_size)
-        return hr_error_set(err, HR_EPARSE, "swap header: only %lu bytes, a page is %lu",
+        return hr_error_set(err, HR_EPARSE, HR_T("swap header: only %lu bytes, a page is %lu"),
                             (unsigned long)n, (unsigned long)page_size);
     if (memcmp(page + page_size - HR_SWAP_MAGIC_LEN, HR_SWAP_MAGIC, HR_SWAP_MAGIC_LEN) != 0)
-        return hr_error_set(err, HR_EPARSE, "swap header: no SWAPSPACE2 signature at offset %lu",
+        return hr_error_set(err, HR_EPARSE, HR_T("swap header: no SWAPSPACE2 signature at offset %lu"),
                             (unsigned long)(page_size - HR_SWAP_MAGIC_LEN));
     memset(out, 0, sizeof *out);
     out->version = get_u32(page + HR_SWAP_OFF_VERSION);
@@ -79,7 +81,7 @@ int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
     memcpy(out->label, page + HR_SWAP_OFF_LABEL, HR_SWAP_LABEL_MAX);
     out->label[HR_SWAP_LABEL_MAX] = '\0';
     if (out->version != 1)
-        return hr_error_set(err, HR_EPARSE, "swap header: version %u, only version 1 is known",
+        return hr_error_set(err, HR_EPARSE, HR_T("swap header: version %u, only version 1 is known"),
                             out->version);
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "core/model/swap_target.h"
 
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <stdio.h>
@@ -22,11 +23,11 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
     if (!fs)
         fs = "";
     if (read_only) {
-        snprintf(why, n, "mounted read-only");
+        snprintf(why, n, HR_T("mounted read-only"));
         return HR_TRI_NO;
     }
     if (ONE_OF(fs, "vfat", "fat", "fat32", "msdos", "exfat")) {
-        snprintf(why, n, "FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)");
+        snprintf(why, n, HR_T("FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)"));
         return HR_TRI_NO;
     }
     if (os == HR_OS_WINDOWS)
@@ -37,32 +38,32 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
         if (fs_devices == 1)
             return HR_TRI_YES;
         if (fs_devices > 1) {
-            snprintf(why, n, "btrfs on %d devices: the kernel takes swap files only on a "
-                     "single-device btrfs", fs_devices);
+            snprintf(why, n, HR_T("btrfs on %d devices: the kernel takes swap files only on a "
+                     "single-device btrfs"), fs_devices);
             return HR_TRI_NO;
         }
-        snprintf(why, n, "btrfs: how many devices it spans is not known (a swap file needs a "
-                 "single device)");
+        snprintf(why, n, HR_T("btrfs: how many devices it spans is not known (a swap file needs a "
+                 "single device)"));
         return HR_TRI_UNKNOWN;
     }
     if (ONE_OF(fs, "tmpfs", "ramfs", "devtmpfs"))
-        snprintf(why, n, "%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
-                 "refuses it", fs);
+        snprintf(why, n, HR_T("%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
+                 "refuses it"), fs);
     else if (ONE_OF(fs, "overlay", "overlayfs", "aufs"))
-        snprintf(why, n, "overlayfs (a container's root) cannot hold a swap file");
+        snprintf(why, n, HR_T("overlayfs (a container's root) cannot hold a swap file"));
     else if (hr_str_istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
-        snprintf(why, n, "%s is a network / shared file system: swap over it is unsafe", fs);
+        snprintf(why, n, HR_T("%s is a network / shared file system: swap over it is unsafe"), fs);
     else if (hr_str_istarts(fs, "fuse"))
-        snprintf(why, n, "%s (FUSE) cannot hold a swap file", fs);
+        snprintf(why, n, HR_T("%s (FUSE) cannot hold a swap file"), fs);
     else if (hr_str_ieq(fs, "f2fs"))
-        snprintf(why, n, "f2fs takes a swap file only in pinned, section-aligned blocks, which "
-                 "headroom does not make");
+        snprintf(why, n, HR_T("f2fs takes a swap file only in pinned, section-aligned blocks, which "
+                 "headroom does not make"));
     else if (ONE_OF(fs, "zfs", "squashfs", "iso9660", "ntfs", "ntfs3"))
-        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap: the kernel "
-                 "cannot activate a swap file on it", fs);
+        snprintf(why, n, HR_T("file system '%s' is not one headroom knows can hold swap: the kernel "
+                 "cannot activate a swap file on it"), fs);
     else
-        snprintf(why, n, "file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
-                 "single-device btrfs)", fs[0] ? fs : "unknown");
+        snprintf(why, n, HR_T("file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
+                 "single-device btrfs)"), fs[0] ? fs : HR_T("unknown"));
     return HR_TRI_NO;
 }
 
@@ -79,12 +80,12 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
         const char *dir;
         const char *who;
     } cleared[] = {
-        {"/tmp", "systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot"},
-        {"/var/tmp", "systemd-tmpfiles deletes old files there"},
-        {"/run", "it lives in RAM and is emptied at boot"},
-        {"/var/run", "it lives in RAM and is emptied at boot"},
-        {"/dev/shm", "it lives in RAM and is emptied at boot"},
-        {"/var/cache", "package managers and cleaners empty it"},
+        {"/tmp", HR_N("systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot")},
+        {"/var/tmp", HR_N("systemd-tmpfiles deletes old files there")},
+        {"/run", HR_N("it lives in RAM and is emptied at boot")},
+        {"/var/run", HR_N("it lives in RAM and is emptied at boot")},
+        {"/dev/shm", HR_N("it lives in RAM and is emptied at boot")},
+        {"/var/cache", HR_N("package managers and cleaners empty it")},
     };
     if (os != HR_OS_LINUX || !path)
         return HR_TRI_NO;
@@ -101,8 +102,8 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
             hit = strcmp(path, d) == 0 || (parent == strlen(d) && strncmp(path, d, parent) == 0);
         }
         if (hit) {
-            snprintf(why, n, "%s: %s, and a swap file deleted under the system leaves the next boot without "
-                     "swap", cleared[i].dir, cleared[i].who);
+            snprintf(why, n, HR_T("%s: %s, and a swap file deleted under the system leaves the next boot without "
+                     "swap"), cleared[i].dir, hr_tr(cleared[i].who));
             return HR_TRI_YES;
         }
     }
@@ -112,7 +113,7 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
 hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n)
 {
     if (v->can_hold_swap == HR_TRI_NO) {
-        snprintf(why, n, "%s", v->why_not[0] ? v->why_not : "cannot hold a swap / paging file");
+        snprintf(why, n, "%s", v->why_not[0] ? v->why_not : HR_T("cannot hold a swap / paging file"));
         return HR_TRI_NO;
     }
     hr_tri t = hr_swap_fs_capable(os, v->dev.fs_type, v->fs_devices, v->read_only, why, n);
@@ -121,7 +122,7 @@ hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n
     if (hr_swap_dir_cleared(os, v->dev.mount_point, v->dev.mount_point, why, n) == HR_TRI_YES)
         return HR_TRI_NO;
     if (os == HR_OS_WINDOWS && v->can_hold_swap != HR_TRI_YES) {
-        snprintf(why, n, "the kind of drive is not known (a paging file needs a fixed local disk)");
+        snprintf(why, n, HR_T("the kind of drive is not known (a paging file needs a fixed local disk)"));
         return HR_TRI_UNKNOWN;
     }
     return HR_TRI_YES;
@@ -130,9 +131,9 @@ hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n
 hr_tri hr_device_removable(const hr_device *d, char *why, size_t n)
 {
     if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES) {
-        snprintf(why, n, "the disk%s%s is %s: unplugging it leaves the system without its "
-                 "paging file (S5.4)", d->disk[0] ? " " : "", d->disk,
-                 d->usb == HR_TRI_YES ? "attached by USB" : "removable media");
+        snprintf(why, n, HR_T("the disk%s%s is %s: unplugging it leaves the system without its "
+                 "paging file (S5.4)"), d->disk[0] ? " " : "", d->disk,
+                 d->usb == HR_TRI_YES ? HR_T("attached by USB") : HR_T("removable media"));
         return HR_TRI_YES;
     }
     if (d->removable == HR_TRI_NO && d->usb != HR_TRI_YES)

@@ -2,6 +2,7 @@
  * recording replayed on Linux, and under Wine. See win_model.h. */
 #include "core/model/win_model.h"
 
+#include "core/base/i18n.h"
 #include "core/model/swap_target.h"
 
 #include "core/model/pagingfiles.h"
@@ -22,21 +23,21 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
 {
     const char *what = NULL;
     switch (code) {
-    case 2: what = "not found"; break;
-    case 5: what = "access denied"; break;
-    case 50: what = "not supported"; break;
-    case 87: what = "invalid parameter"; break;
-    case 120: what = "not implemented"; break;
-    case 126: what = "DLL not found"; break;
-    case 1630: what = "unsupported value type"; break;
-    case 0xC0000002u: what = "not implemented"; break;
-    case 0xC0000003u: what = "information class not implemented"; break;
-    case 0xC0000022u: what = "access denied"; break;
-    case 0xC0000061u: what = "privilege not held"; break;
-    case 0x80004001u: what = "not implemented"; break;
-    case 0x80070005u: what = "access denied"; break;
-    case 0x887A0002u: what = "not found"; break;
-    case 0x887A0004u: what = "unsupported (no display device)"; break;
+    case 2: what = HR_T("not found"); break;
+    case 5: what = HR_T("access denied"); break;
+    case 50: what = HR_T("not supported"); break;
+    case 87: what = HR_T("invalid parameter"); break;
+    case 120: what = HR_T("not implemented"); break;
+    case 126: what = HR_T("DLL not found"); break;
+    case 1630: what = HR_T("unsupported value type"); break;
+    case 0xC0000002u: what = HR_T("not implemented"); break;
+    case 0xC0000003u: what = HR_T("information class not implemented"); break;
+    case 0xC0000022u: what = HR_T("access denied"); break;
+    case 0xC0000061u: what = HR_T("privilege not held"); break;
+    case 0x80004001u: what = HR_T("not implemented"); break;
+    case 0x80070005u: what = HR_T("access denied"); break;
+    case 0x887A0002u: what = HR_T("not found"); break;
+    case 0x887A0004u: what = HR_T("unsupported (no display device)"); break;
     default: break;
     }
     bool hex = code >= 0x80000000u;   /* NTSTATUS / HRESULT read best in hex */
@@ -45,9 +46,9 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
     else if (what)
         snprintf(out, n, "%s (%u)", what, (unsigned)code);
     else if (hex)
-        snprintf(out, n, "error 0x%08X", (unsigned)code);
+        snprintf(out, n, HR_T("error 0x%08X"), (unsigned)code);
     else
-        snprintf(out, n, "error %u", (unsigned)code);
+        snprintf(out, n, HR_T("error %u"), (unsigned)code);
 }
 
 /* "EnumPageFilesW: not implemented on this system" */
@@ -57,15 +58,15 @@ static void call_why(char *out, size_t n, const char *call, const hr_win_call *c
     if (c->code)
         hr_win_code_text(c->code, code, sizeof code);
     switch (c->state) {
-    case HR_WIN_NOT_ASKED: snprintf(out, n, "%s: not recorded", call); break;
+    case HR_WIN_NOT_ASKED: snprintf(out, n, HR_T("%s: not recorded"), call); break;
     case HR_WIN_OK: snprintf(out, n, "%s: ok", call); break;
-    case HR_WIN_FAILED: snprintf(out, n, "%s failed: %s", call, c->code ? code : "no error code"); break;
+    case HR_WIN_FAILED: snprintf(out, n, HR_T("%s failed: %s"), call, c->code ? code : HR_T("no error code")); break;
     case HR_WIN_UNSUPPORTED:
-        snprintf(out, n, "%s is not implemented on this system%s%s%s", call, c->code ? " (" : "",
+        snprintf(out, n, HR_T("%s is not implemented on this system%s%s%s"), call, c->code ? " (" : "",
                  code, c->code ? ")" : "");
         break;
-    case HR_WIN_ABSENT: snprintf(out, n, "%s: not present", call); break;
-    case HR_WIN_DENIED: snprintf(out, n, "%s needs administrator rights", call); break;
+    case HR_WIN_ABSENT: snprintf(out, n, HR_T("%s: not present"), call); break;
+    case HR_WIN_DENIED: snprintf(out, n, HR_T("%s needs administrator rights"), call); break;
     }
 }
 
@@ -147,8 +148,8 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         if (raw->commit_peak_pages >= raw->commit_total_pages && raw->commit_peak_pages)
             c->peak_bytes = mul(raw->commit_peak_pages, raw->page_size);
         else
-            hr_section_fail(&c->s, "peak unknown: GetPerformanceInfo reported CommitPeak %llu "
-                            "pages, below the current charge (Wine does not track it)",
+            hr_section_fail(&c->s, HR_T("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
+                            "pages, below the current charge (Wine does not track it)"),
                             (unsigned long long)raw->commit_peak_pages);
     } else if (raw->mem.state == HR_WIN_OK) {
         /* The process's view: the smaller of the system and job limits. */
@@ -157,8 +158,8 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
             c->charge_bytes = raw->total_page_file - raw->avail_page_file;
         hr_strlcpy(c->s.source, "GlobalMemoryStatusEx", sizeof c->s.source);
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
-        hr_section_fail(&c->s, "limit and charge from GlobalMemoryStatusEx (a job's limit if "
-                        "one applies), peak unknown");
+        hr_section_fail(&c->s, HR_T("limit and charge from GlobalMemoryStatusEx (a job's limit if "
+                        "one applies), peak unknown"));
     } else {
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
         fail_call(&c->s, "GlobalMemoryStatusEx", &raw->mem);
@@ -206,7 +207,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->usb = w->bus_type == BUS_USB ? HR_TRI_YES : HR_TRI_NO;
             d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
         } else {
-            call_why(why, sizeof why, "bus type query", &w->device);
+            call_why(why, sizeof why, HR_T("bus type query"), &w->device);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->drive_type == 2)
@@ -216,7 +217,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         } else if (w->device.state == HR_WIN_OK && w->bus_type == 17) {
             d->rotational = HR_TRI_NO; /* NVMe is solid state */
         } else {
-            call_why(why, sizeof why, "SSD/HDD (seek penalty) query", &w->seek);
+            call_why(why, sizeof why, HR_T("SSD/HDD (seek penalty) query"), &w->seek);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->bitlocker.state == HR_WIN_OK) {
@@ -231,28 +232,28 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
                 break;
             case 2: d->encrypted = HR_TRI_NO; break;
             default:
-                snprintf(why, sizeof why, "BitLocker: status value %d not known",
+                snprintf(why, sizeof why, HR_T("BitLocker: status value %d not known"),
                          (int)w->bitlocker_protection);
                 hr_strlist_add(d->why, sizeof d->why, why);
             }
         } else {
-            call_why(why, sizeof why, "BitLocker status", &w->bitlocker);
+            call_why(why, sizeof why, HR_T("BitLocker status"), &w->bitlocker);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         switch (w->drive_type) {
         case 3: v->can_hold_swap = HR_TRI_YES; break;
         case 2:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "removable media: Windows does not place paging files there",
+            hr_strlcpy(v->why_not, HR_T("removable media: Windows does not place paging files there"),
                        sizeof v->why_not);
             break;
         case 4:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "network drive", sizeof v->why_not);
+            hr_strlcpy(v->why_not, HR_T("network drive"), sizeof v->why_not);
             break;
         case 6:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "RAM disk: paging RAM to RAM gains nothing", sizeof v->why_not);
+            hr_strlcpy(v->why_not, HR_T("RAM disk: paging RAM to RAM gains nothing"), sizeof v->why_not);
             break;
         default: break;
         }
@@ -360,7 +361,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     } else if (tp->q.state == HR_WIN_ABSENT) {
         cfg->temp_page_file = HR_TRI_NO;
     } else if (tp->q.state == HR_WIN_OK) {
-        hr_section_fail(&cfg->s, "registry TempPageFile: type %u, not a DWORD", (unsigned)tp->type);
+        hr_section_fail(&cfg->s, HR_T("registry TempPageFile: type %u, not a DWORD"), (unsigned)tp->type);
     } else {
         call_why(why, sizeof why, "registry TempPageFile", &tp->q);
         hr_section_fail(&cfg->s, "%s", why);
@@ -383,11 +384,11 @@ static void model_compression(const hr_win_raw *raw, hr_snapshot *s)
         c->windows_compression = HR_TRI_YES;
         c->windows_store_bytes = raw->store_working_set;
     } else if (raw->procs.state == HR_WIN_OK) {
-        hr_section_ok(&c->s, "process list (Memory Compression)");
+        hr_section_ok(&c->s, HR_T("process list (Memory Compression)"));
         c->windows_compression = raw->compression_process ? HR_TRI_YES : HR_TRI_NO;
         c->windows_store_bytes = raw->compression_process ? raw->compression_working_set : 0;
     } else {
-        fail_call(&c->s, "process list", &raw->procs);
+        fail_call(&c->s, HR_T("process list"), &raw->procs);
         fail_call(&c->s, "SystemStoreInformation", &raw->store);
     }
     if (c->windows_compression == HR_TRI_YES)
@@ -425,7 +426,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
     hr_gpus *g = &s->gpus;
     char why[HR_SNAP_WHY_MAX];
     if (raw->nvml.state == HR_WIN_NOT_ASKED && raw->dxgi.state == HR_WIN_NOT_ASKED) {
-        hr_strlcpy(g->notes, "GPUs not queried", sizeof g->notes);
+        hr_strlcpy(g->notes, HR_T("GPUs not queried"), sizeof g->notes);
         return;
     }
     if (raw->nvml.state != HR_WIN_OK && raw->dxgi.state != HR_WIN_OK) {
@@ -486,13 +487,13 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
                 x->integrated = HR_TRI_NO;
         }
         if (raw->nvml.state != HR_WIN_OK)
-            hr_strlist_add(g->notes, sizeof g->notes, "VRAM in use is per process in DXGI: not shown");
+            hr_strlist_add(g->notes, sizeof g->notes, HR_T("VRAM in use is per process in DXGI: not shown"));
     } else {
         call_why(why, sizeof why, "DXGI", &raw->dxgi);
         hr_strlist_add(g->notes, sizeof g->notes, why);
     }
     if (g->count == 0)
-        hr_strlist_add(g->notes, sizeof g->notes, "no GPU found");
+        hr_strlist_add(g->notes, sizeof g->notes, HR_T("no GPU found"));
 }
 
 static void model_power(const hr_win_raw *raw, hr_snapshot *s)
@@ -558,9 +559,9 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             hr_size_format(free_b, a, sizeof a);
             hr_size_format(total, b, sizeof b);
             hr_size_format(ceiling, c, sizeof c);
-            hr_snapshot_note(s, "S1.2", "%s is nearly full (%s free of %s) and holds a "
+            hr_snapshot_note(s, "S1.2", HR_T("%s is nearly full (%s free of %s) and holds a "
                              "system-managed paging file: Windows shrinks it when space is short "
-                             "and it cannot grow to its ceiling of %s", sys->dev.name, a, b, c);
+                             "and it cannot grow to its ceiling of %s"), sys->dev.name, a, b, c);
         }
     }
 
@@ -575,8 +576,8 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 if (hr_same_drive(s->paging[j].path, e->path))
                     in_use = true;
             if (!in_use)
-                hr_snapshot_note(s, "S5.1", "%s is configured but not in use: changes take effect "
-                                 "after a restart", e->path);
+                hr_snapshot_note(s, "S5.1", HR_T("%s is configured but not in use: changes take effect "
+                                 "after a restart"), e->path);
         }
     /* In use but no longer configured: it goes away at the next restart. */
     if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
@@ -586,8 +587,8 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                 if (hr_same_drive(s->paging[j].path, cfg->entries[i].path))
                     configured = true;
             if (!configured)
-                hr_snapshot_note(s, "S5.1", "%s is in use but no longer configured: it goes away "
-                                 "after a restart", s->paging[j].path);
+                hr_snapshot_note(s, "S5.1", HR_T("%s is in use but no longer configured: it goes away "
+                                 "after a restart"), s->paging[j].path);
         }
     (void)raw;
 }

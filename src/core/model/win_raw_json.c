@@ -1,4 +1,5 @@
 /* Recorded Win32 answers <-> JSON ("headroom.win-raw/1"). See win_model.h. */
+#include "core/base/i18n.h"
 #include "core/base/json_parse.h"
 #include "core/model/pagingfiles.h"
 #include "core/base/utf16.h"
@@ -36,7 +37,7 @@ static int bad(loader *L, const hr_json_value *v, const char *what)
     unsigned line, col;
     hr_json_position(v, &line, &col);
     if (v)
-        return hr_error_set(L->err, HR_EPARSE, "line %u, column %u: %s: %s", line, col, L->path, what);
+        return hr_error_set(L->err, HR_EPARSE, HR_T("line %u, column %u: %s: %s"), line, col, L->path, what);
     return hr_error_set(L->err, HR_EPARSE, "%s: %s", L->path, what);
 }
 
@@ -53,7 +54,7 @@ static int get_u64(loader *L, const hr_json_value *o, const char *obj, const cha
         return 0;
     at(L, obj, key);
     if (hr_json_as_u64(v, out) != 0)
-        return bad(L, v, "expected a non-negative integer");
+        return bad(L, v, HR_T("expected a non-negative integer"));
     return 0;
 }
 
@@ -64,7 +65,7 @@ static int get_u32(loader *L, const hr_json_value *o, const char *obj, const cha
     if (r)
         return r;
     if (x > UINT32_MAX)
-        return bad(L, hr_json_get(o, key), "value does not fit in 32 bits");
+        return bad(L, hr_json_get(o, key), HR_T("value does not fit in 32 bits"));
     *out = (uint32_t)x;
     return 0;
 }
@@ -82,7 +83,7 @@ static int get_int(loader *L, const hr_json_value *o, const char *obj, const cha
         return 0;
     }
     if (hr_json_as_i64(v, &x) != 0 || x < INT32_MIN || x > INT32_MAX)
-        return bad(L, v, "expected true, false or an integer");
+        return bad(L, v, HR_T("expected true, false or an integer"));
     *out = (int)x;
     return 0;
 }
@@ -97,11 +98,11 @@ static int get_str(loader *L, const hr_json_value *o, const char *obj, const cha
     size_t len;
     const char *s = hr_json_string(v, &len);
     if (!s)
-        return bad(L, v, "expected a string");
+        return bad(L, v, HR_T("expected a string"));
     if (len >= n)
-        return bad(L, v, "string too long");
+        return bad(L, v, HR_T("string too long"));
     if (memchr(s, 0, len))
-        return bad(L, v, "string holds a NUL character");
+        return bad(L, v, HR_T("string holds a NUL character"));
     memcpy(out, s, len + 1);
     return 0;
 }
@@ -114,12 +115,12 @@ static int get_call(loader *L, const hr_json_value *o, const char *obj, hr_win_c
         return 0;
     snprintf(L->path, sizeof L->path, "%s", obj);
     if (!hr_json_is(o, HR_JSON_OBJECT))
-        return bad(L, o, "expected an object");
+        return bad(L, o, HR_T("expected an object"));
     const hr_json_value *st = hr_json_get(o, "state");
     at(L, obj, "state");
     const char *s = hr_json_string(st, NULL);
     if (!s)
-        return bad(L, st ? st : o, "expected \"state\": one of ok, failed, unsupported, absent, denied, not_asked");
+        return bad(L, st ? st : o, HR_T("expected \"state\": one of ok, failed, unsupported, absent, denied, not_asked"));
     bool found = false;
     for (unsigned i = 0; i < sizeof state_names / sizeof state_names[0]; i++)
         if (strcmp(s, state_names[i]) == 0) {
@@ -127,7 +128,7 @@ static int get_call(loader *L, const hr_json_value *o, const char *obj, hr_win_c
             found = true;
         }
     if (!found)
-        return bad(L, st, "unknown state (expected ok, failed, unsupported, absent, denied or not_asked)");
+        return bad(L, st, HR_T("unknown state (expected ok, failed, unsupported, absent, denied or not_asked)"));
     return get_u32(L, o, obj, "code", &c->code);
 }
 
@@ -160,30 +161,30 @@ static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_w
         size_t n;
         const char *h = hr_json_string(hex, &n);
         if (!h || n % 2)
-            return bad(L, hex, "expected an even number of hex digits");
+            return bad(L, hex, HR_T("expected an even number of hex digits"));
         if (n / 2 > sizeof rv->data)
-            return bad(L, hex, "value larger than the limit");
+            return bad(L, hex, HR_T("value larger than the limit"));
         for (size_t i = 0; i < n; i += 2) {
             int a = hexval(h[i]), b = hexval(h[i + 1]);
             if (a < 0 || b < 0)
-                return bad(L, hex, "expected hex digits");
+                return bad(L, hex, HR_T("expected hex digits"));
             rv->data[rv->len++] = (uint8_t)(a << 4 | b);
         }
     } else if (strs) {
         at(L, obj, "strings");
         if (!hr_json_is(strs, HR_JSON_ARRAY))
-            return bad(L, strs, "expected an array of strings");
+            return bad(L, strs, HR_T("expected an array of strings"));
         if (rv->type == HR_REG_NONE)
             rv->type = HR_REG_MULTI_SZ;
         for (const hr_json_value *s = hr_json_first(strs); s; s = hr_json_next(s)) {
             size_t n;
             const char *t = hr_json_string(s, &n);
             if (!t)
-                return bad(L, s, "expected a string");
+                return bad(L, s, HR_T("expected a string"));
             size_t w = hr_utf8_to_utf16le(t, n, rv->data + rv->len, sizeof rv->data - rv->len);
             rv->len += w;
             if (rv->len + 4 > sizeof rv->data)
-                return bad(L, s, "value larger than the limit");
+                return bad(L, s, HR_T("value larger than the limit"));
             rv->data[rv->len++] = 0;
             rv->data[rv->len++] = 0;
         }
@@ -202,7 +203,7 @@ static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_w
         rv->len = 4;
     } else {
         snprintf(L->path, sizeof L->path, "%s", obj);
-        return bad(L, o, "an \"ok\" value needs \"hex\", \"strings\" or \"dword\"");
+        return bad(L, o, HR_T("an \"ok\" value needs \"hex\", \"strings\" or \"dword\""));
     }
     return 0;
 }
@@ -216,9 +217,9 @@ static int get_pagefiles(loader *L, const hr_json_value *o, const char *obj, hr_
         return 0;
     at(L, obj, "files");
     if (!hr_json_is(arr, HR_JSON_ARRAY))
-        return bad(L, arr, "expected an array");
+        return bad(L, arr, HR_T("expected an array"));
     if (hr_json_count(arr) > HR_WIN_MAX_PAGEFILES)
-        return bad(L, arr, "more than 16 paging files");
+        return bad(L, arr, HR_T("more than 16 paging files"));
     int i = 0;
     for (const hr_json_value *f = hr_json_first(arr); f; f = hr_json_next(f), i++) {
         char p[64];
@@ -240,13 +241,16 @@ static int get_pagefiles(loader *L, const hr_json_value *o, const char *obj, hr_
 static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
 {
     int r;
-    snprintf(L->path, sizeof L->path, "(document)");
+    snprintf(L->path, sizeof L->path, "%s", HR_T("(document)"));
     if (!hr_json_is(root, HR_JSON_OBJECT))
-        return bad(L, root, "expected an object");
+        return bad(L, root, HR_T("expected an object"));
     const char *schema = hr_json_string(hr_json_get(root, "schema"), NULL);
     snprintf(L->path, sizeof L->path, "schema");
-    if (!schema || strcmp(schema, HR_WIN_RAW_SCHEMA) != 0)
-        return bad(L, hr_json_get(root, "schema"), "expected \"" HR_WIN_RAW_SCHEMA "\"");
+    if (!schema || strcmp(schema, HR_WIN_RAW_SCHEMA) != 0) {
+        char want[64];
+        snprintf(want, sizeof want, HR_T("expected \"%s\""), HR_WIN_RAW_SCHEMA);
+        return bad(L, hr_json_get(root, "schema"), want);
+    }
     if ((r = get_str(L, root, "", "note", raw->machine_note, sizeof raw->machine_note)))
         return r;
 
@@ -269,7 +273,7 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
         return r;
     if (raw->perf.state == HR_WIN_OK && (raw->page_size == 0 || raw->page_size > (1u << 24))) {
         at(L, n, "page_size");
-        return bad(L, hr_json_get(o, "page_size"), "expected a page size in bytes (4096)");
+        return bad(L, hr_json_get(o, "page_size"), HR_T("expected a page size in bytes (4096)"));
     }
 
     o = hr_json_get(root, "memory_status");
@@ -303,9 +307,9 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     if (vols) {
         snprintf(L->path, sizeof L->path, "volumes");
         if (!hr_json_is(vols, HR_JSON_ARRAY))
-            return bad(L, vols, "expected an array");
+            return bad(L, vols, HR_T("expected an array"));
         if (hr_json_count(vols) > HR_WIN_MAX_VOLUMES)
-            return bad(L, vols, "more than 26 drives");
+            return bad(L, vols, HR_T("more than 26 drives"));
         int i = 0;
         for (const hr_json_value *v = hr_json_first(vols); v; v = hr_json_next(v), i++) {
             hr_win_volume *w = &raw->volumes[i];
@@ -316,7 +320,7 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
                 return r;
             if (!w->root[0]) {
                 snprintf(L->path, sizeof L->path, "%s.root", p);
-                return bad(L, v, "missing (e.g. \"C:\\\\\")");
+                return bad(L, v, HR_T("missing (e.g. \"C:\\\\\")"));
             }
             const hr_json_value *s = hr_json_get(v, "space");
             snprintf(q, sizeof q, "%s.space", p);
@@ -370,7 +374,7 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     if (arr) {
         snprintf(L->path, sizeof L->path, "nvml.devices");
         if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_MAX_GPUS)
-            return bad(L, arr, "expected an array of at most 16 devices");
+            return bad(L, arr, HR_T("expected an array of at most 16 devices"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
@@ -391,7 +395,7 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     if (arr) {
         snprintf(L->path, sizeof L->path, "dxgi.adapters");
         if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_ADAPTERS)
-            return bad(L, arr, "expected an array of at most 8 adapters");
+            return bad(L, arr, HR_T("expected an array of at most 8 adapters"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
@@ -443,7 +447,7 @@ int hr_win_replay(const char *buf, size_t len, hr_snapshot *out, hr_error *err)
     hr_win_raw *raw = malloc(sizeof *raw);
     if (!raw) {
         hr_snapshot_init(out, HR_OS_WINDOWS);
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     }
     int r = hr_win_raw_load_json(buf, len, raw, err);
     if (r)

@@ -14,11 +14,39 @@ void hr_wsample_init(hr_wsample *s)
                        &s->swap_used, &s->commit, &s->commit_limit, &s->cg_current, &s->cg_max,
                        &s->cg_swap_current, &s->cg_swap_max, &s->pages_in_total,
                        &s->pages_out_total, &s->disk_busy_ms_total, &s->proc_rss, &s->proc_swap,
-                       &s->proc_count, &s->vram_used, &s->vram_total};
+                       &s->proc_count, &s->vram_used, &s->vram_total, &s->proc_vram};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         *ints[i] = HR_W_UNKNOWN;
     s->pages_in_ps = s->pages_out_ps = s->disk_busy_pct = -1.0;
     s->psi_some_avg10 = s->psi_full_avg10 = -1.0;
+}
+
+int64_t hr_wvram_tree(const hr_gpu_proc *procs, size_t n, const int64_t *tree, size_t ntree)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool member = false;
+        for (size_t k = 0; k < ntree && !member; k++)
+            member = tree[k] == procs[i].pid;
+        if (!member)
+            continue;
+        /* listed before: counted there, with the larger of the two amounts */
+        size_t j = 0;
+        while (j < i && procs[j].pid != procs[i].pid)
+            j++;
+        if (j < i)
+            continue;
+        int64_t most = HR_W_UNKNOWN;
+        for (size_t k = i; k < n; k++)
+            if (procs[k].pid == procs[i].pid && procs[k].used >= 0 && procs[k].used > most)
+                most = procs[k].used;
+        if (most == HR_W_UNKNOWN)
+            return HR_W_UNKNOWN; /* listed, but without an amount */
+        if (sum > INT64_MAX - most)
+            return HR_W_UNKNOWN;
+        sum += most;
+    }
+    return sum;
 }
 
 void hr_watch_cfg_default(hr_watch_cfg *c)
@@ -37,6 +65,7 @@ static void peaks_init(hr_wpeaks *p)
 {
     p->ram_used = p->commit = p->swap_used = p->cg_current = HR_W_UNKNOWN;
     p->proc_rss = p->proc_swap = p->vram_used = p->ram_swap_used = HR_W_UNKNOWN;
+    p->proc_vram = HR_W_UNKNOWN;
     p->disk_busy_pct = p->psi_full_avg10 = -1.0;
 }
 
@@ -270,6 +299,7 @@ size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WAR
     maxi(&p->proc_rss, s->proc_rss);
     maxi(&p->proc_swap, s->proc_swap);
     maxi(&p->vram_used, s->vram_used);
+    maxi(&p->proc_vram, s->proc_vram);
     if (known(s->ram_used))
         maxi(&p->ram_swap_used, s->ram_used + (known(s->swap_used) ? s->swap_used : 0));
     maxd(&p->disk_busy_pct, s->disk_busy_pct);

@@ -46,11 +46,26 @@ typedef struct hr_wsample {
     double psi_some_avg10, psi_full_avg10;
     char disk[32];              /* the paging disk ("" when none) */
     int64_t proc_rss, proc_swap, proc_count;    /* the target process tree */
-    int64_t vram_used, vram_total;
+    int64_t vram_used, vram_total;              /* every GPU the driver lists, together */
+    int64_t proc_vram;          /* GPU memory of the target tree, where the driver tells */
 } hr_wsample;
 
 /* Fill with "unknown" everywhere. */
 void hr_wsample_init(hr_wsample *s);
+
+/* One process in a GPU's list of processes (NVML's running compute or graphics processes):
+ * its pid and the GPU memory it uses, HR_W_UNKNOWN where the driver does not tell (under
+ * Windows WDDM it never does). */
+typedef struct hr_gpu_proc {
+    int64_t pid;
+    int64_t used;
+} hr_gpu_proc;
+
+/* The GPU memory of a process tree on one GPU: the sum of used over the listed processes
+ * whose pid is in tree[0..ntree). A pid listed twice (as compute and as graphics) counts
+ * once, with the larger amount. 0 when none of the tree is listed; HR_W_UNKNOWN when one of
+ * it is listed without an amount. */
+int64_t hr_wvram_tree(const hr_gpu_proc *procs, size_t n, const int64_t *tree, size_t ntree);
 
 typedef enum hr_wrule {
     HR_WRULE_S23 = 0,
@@ -91,6 +106,7 @@ void hr_watch_cfg_default(hr_watch_cfg *c);
 /* The largest values seen (HR_W_UNKNOWN when never known). */
 typedef struct hr_wpeaks {
     int64_t ram_used, commit, swap_used, cg_current, proc_rss, proc_swap, vram_used;
+    int64_t proc_vram;
     int64_t ram_swap_used;      /* RAM + swap in use together */
     double disk_busy_pct, psi_full_avg10;
 } hr_wpeaks;

@@ -94,6 +94,7 @@ void hr_rec_sample_line(hr_buf *out, int64_t t0, const hr_wsample *s)
     ji(&w, "proc_count", s->proc_count);
     ji(&w, "vram_used", s->vram_used);
     ji(&w, "vram_total", s->vram_total);
+    ji(&w, "proc_vram", s->proc_vram);
     end(&w);
 }
 
@@ -121,6 +122,7 @@ void hr_rec_peaks(struct hr_json_writer *w, const hr_wpeaks *p)
     ji(w, "proc_rss", p->proc_rss);
     ji(w, "proc_swap", p->proc_swap);
     ji(w, "vram_used", p->vram_used);
+    ji(w, "proc_vram", p->proc_vram);
     jd(w, "disk_busy_pct", p->disk_busy_pct);
     jd(w, "psi_full_avg10", p->psi_full_avg10);
     hr_json_end_object(w);
@@ -214,6 +216,8 @@ void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
     pair(out, HR_T("commit"), s->commit, s->commit_limit);
     if (s->cg_current != HR_W_UNKNOWN)
         pair(out, HR_T("cgroup"), s->cg_current, s->cg_max);
+    if (s->vram_total != HR_W_UNKNOWN)
+        pair(out, HR_T("VRAM"), s->vram_used, s->vram_total);
     if (s->pages_in_ps >= 0 || s->pages_out_ps >= 0)
         hr_buf_printf(out, HR_T("  paging in/out %.0f/%.0f pages/s"),
                       s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
@@ -227,6 +231,10 @@ void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
         gb(s->proc_rss, r, sizeof r);
         hr_buf_printf(out, HR_T("  target %s GB in %lld processes"), r,
                       (long long)(s->proc_count < 0 ? 0 : s->proc_count));
+        if (s->proc_vram != HR_W_UNKNOWN) {
+            gb(s->proc_vram, r, sizeof r);
+            hr_buf_printf(out, HR_T(", %s GB VRAM"), r);
+        }
     }
     eta_part(out, w);
     hr_buf_putc(out, '\n');
@@ -272,6 +280,8 @@ void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const c
     panel_row(out, HR_T("commit"), s->commit, s->commit_limit);
     if (s->cg_current != HR_W_UNKNOWN)
         panel_row(out, HR_T("cgroup"), s->cg_current, s->cg_max);
+    if (s->vram_total != HR_W_UNKNOWN)
+        panel_row(out, HR_T("VRAM"), s->vram_used, s->vram_total);
     hr_buf_printf(out, HR_T("paging   in %.0f  out %.0f pages/s"),
                   s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
                   s->pages_out_ps < 0 ? 0 : s->pages_out_ps);
@@ -287,6 +297,10 @@ void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const c
         gb(s->proc_swap, sw, sizeof sw);
         hr_buf_printf(out, HR_T("target   %s GB resident, %s GB swapped, %lld processes"), r, sw,
                       (long long)(s->proc_count < 0 ? 0 : s->proc_count));
+        if (s->proc_vram != HR_W_UNKNOWN) {
+            gb(s->proc_vram, r, sizeof r);
+            hr_buf_printf(out, HR_T(", %s GB VRAM"), r);
+        }
         hr_buf_puts(out, "\x1b[K\n");
     }
     if (w->limit_name) {

@@ -11,6 +11,7 @@
 #include "platform/platform.h"
 
 #include "core/apply/apply_state.h"
+#include "core/base/i18n.h"
 #include "core/model/fstab.h"
 #include "core/model/meminfo.h"
 #include "core/model/swap_header.h"
@@ -118,17 +119,17 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     struct stat st;
     bool existed = lstat(path, &st) == 0;
     if (existed && S_ISLNK(st.st_mode))
-        return hr_error_set(err, HR_EUNSAFE, "%s is a symbolic link; not replacing it", path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not replacing it"), path);
     if (strlen(path) + sizeof HR_LX_TMP_SUFFIX > sizeof tmp)
-        return hr_error_set(err, HR_ERANGE, "%s: path too long", path);
+        return hr_error_set(err, HR_ERANGE, HR_T("%s: path too long"), path);
     hr_lx_tmp_name(path, tmp, sizeof tmp);
     hr_lx_remove_tmp(path);   /* left by a run that was killed: ours, by its name */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return sys_err(err, "create temporary file", tmp);
+        return sys_err(err, HR_T("create temporary file"), tmp);
     int r = 0;
     if (write_all(fd, data, len) != 0)
-        r = sys_err(err, "write", tmp);
+        r = sys_err(err, HR_T("write"), tmp);
     else if (fchmod(fd, existed ? (st.st_mode & 07777) : mode) != 0)
         r = sys_err(err, "chmod", tmp);
     else if (existed && fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
@@ -136,15 +137,15 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     else if (fsync(fd) != 0)
         r = sys_err(err, "fsync", tmp);
     if (close(fd) != 0 && r == 0)
-        r = sys_err(err, "close", tmp);
+        r = sys_err(err, HR_T("close"), tmp);
     if (r == 0 && rename(tmp, path) != 0)
-        r = sys_err(err, "rename over", path);
+        r = sys_err(err, HR_T("rename over"), path);
     if (r != 0) {
         unlink(tmp);
         return r;
     }
     if (fsync_dir(dir) != 0)
-        return sys_err(err, "fsync directory", dir);
+        return sys_err(err, HR_T("fsync directory"), dir);
     return 0;
 }
 
@@ -220,7 +221,7 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return sys_err(err, "create", path);
+        return sys_err(err, HR_T("create"), path);
     int r = 0;
     struct stat st;
     if (fchmod(fd, 0600) != 0)   /* whatever the umask */
@@ -235,10 +236,10 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
             flags |= FS_NOCOW_FL;
             flags &= ~FS_COMPR_FL;
             if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
-                r = sys_err(err, "set no-copy-on-write (FS_IOC_SETFLAGS) on", path);
+                r = sys_err(err, HR_T("set no-copy-on-write (FS_IOC_SETFLAGS) on"), path);
             else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || !(flags & FS_NOCOW_FL))
-                r = hr_error_set(err, HR_ENOTSUP, "%s: btrfs did not keep the no-copy-on-write "
-                                 "flag", path);
+                r = hr_error_set(err, HR_ENOTSUP, HR_T("%s: btrfs did not keep the no-copy-on-write "
+                                 "flag"), path);
         }
     }
     if (r == 0 && fstat(fd, &st) != 0)
@@ -263,12 +264,12 @@ static int open_ours(const char *path, int flags, uint64_t dev, uint64_t ino, hr
 {
     int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return sys_err(err, "open", path);
+        return sys_err(err, HR_T("open"), path);
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev ||
         (uint64_t)st.st_ino != ino) {
         close(fd);
-        return hr_error_set(err, HR_EUNSAFE, "%s is no longer the file headroom created", path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), path);
     }
     return fd;
 }
@@ -282,19 +283,19 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
     int r = 0;
     if (fallocate(fd, 0, 0, (off_t)size) != 0) {
         if (errno != EOPNOTSUPP && errno != ENOSYS) {
-            r = sys_err(err, "allocate", path);
+            r = sys_err(err, HR_T("allocate"), path);
         } else {
             /* No fallocate here: write zeros, so that every block exists (no holes). The
              * zeros come from calloc, not a constant array that would sit in the binary. */
             enum { ZEROS = 1 << 20 };
             char *zeros = calloc(1, ZEROS);
             if (!zeros)
-                r = hr_error_set(err, HR_ENOMEM, "out of memory");
+                r = hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
             uint64_t done = 0;
             while (r == 0 && done < size) {
                 size_t n = size - done < ZEROS ? (size_t)(size - done) : ZEROS;
                 if (write_all(fd, zeros, n) != 0)
-                    r = sys_err(err, "write zeros to", path);
+                    r = sys_err(err, HR_T("write zeros to"), path);
                 done += n;
             }
             free(zeros);
@@ -312,7 +313,7 @@ int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_siz
 {
     unsigned char *page = calloc(1, page_size);
     if (!page)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     int r = hr_swap_header_build(page, page_size, size, uuid, label, err);
     if (r < 0) {
         free(page);
@@ -325,8 +326,8 @@ int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_siz
     }
     ssize_t w = pwrite(fd, page, page_size, 0);
     if (w != (ssize_t)page_size)
-        r = w < 0 ? sys_err(err, "write header to", path)
-                  : hr_error_set(err, HR_EIO, "%s: short write of the header", path);
+        r = w < 0 ? sys_err(err, HR_T("write header to"), path)
+                  : hr_error_set(err, HR_EIO, HR_T("%s: short write of the header"), path);
     /* A swapon() after this fails unless the signature is really on disk. */
     if (r == 0 && fsync(fd) != 0)
         r = sys_err(err, "fsync", path);
@@ -344,19 +345,19 @@ int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t 
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return errno == ELOOP ? hr_error_set(err, HR_EUNSAFE, "%s is a symbolic link; headroom "
-                                             "turns on only the file it created", path)
-                              : sys_err(err, "open", path);
+        return errno == ELOOP ? hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; headroom "
+                                             "turns on only the file it created"), path)
+                              : sys_err(err, HR_T("open"), path);
     struct stat st;
     int r = 0;
     if (fstat(fd, &st) != 0)
         r = sys_err(err, "fstat", path);
     else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)
-        r = hr_error_set(err, HR_EUNSAFE, "%s is not the file headroom created (device and "
-                         "inode differ); not turning it on", path);
+        r = hr_error_set(err, HR_EUNSAFE, HR_T("%s is not the file headroom created (device and "
+                         "inode differ); not turning it on"), path);
     else if (st.st_uid != 0 || (st.st_mode & 07777) != 0600 || st.st_nlink != 1)
-        r = hr_error_set(err, HR_EUNSAFE, "%s: owner %u, mode %04o, %lu links: headroom turns "
-                         "on only its own root-owned 0600 file with one link", path,
+        r = hr_error_set(err, HR_EUNSAFE, HR_T("%s: owner %u, mode %04o, %lu links: headroom turns "
+                         "on only its own root-owned 0600 file with one link"), path,
                          (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
                          (unsigned long)st.st_nlink);
     if (r == 0) {
@@ -364,10 +365,10 @@ int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t 
         hr_swap_header_info hi;
         hr_error e2 = {0};
         if (!page)
-            r = hr_error_set(err, HR_ENOMEM, "out of memory");
+            r = hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
         else if (pread(fd, page, page_size, 0) != (ssize_t)page_size ||
                  hr_swap_header_parse(page, page_size, page_size, &hi, &e2) != 0)
-            r = hr_error_set(err, HR_EUNSAFE, "%s has no swap header; not turning it on", path);
+            r = hr_error_set(err, HR_EUNSAFE, HR_T("%s has no swap header; not turning it on"), path);
         free(page);
     }
     if (r == 0) {
@@ -399,7 +400,7 @@ int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err)
     hr_swap_area *areas = calloc(HR_MAX_PAGING, sizeof *areas);
     int n = 0;
     if (r == 0 && !areas)
-        r = hr_error_set(err, HR_ENOMEM, "out of memory");
+        r = hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     if (r == 0)
         r = hr_parse_swaps(hr_buf_str(&b), b.len, "/proc/swaps", areas, HR_MAX_PAGING, &n, err);
     hr_buf_free(&b);
@@ -428,18 +429,18 @@ int hr_lx_dir_root_only(const char *real_dir, hr_error *err)
         if (lstat(p, &st) != 0)
             return sys_err(err, "lstat", p);
         if (!S_ISDIR(st.st_mode))
-            return hr_error_set(err, HR_EUNSAFE, "%s is not a directory", p);
+            return hr_error_set(err, HR_EUNSAFE, HR_T("%s is not a directory"), p);
         bool others_write = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0);
         if (st.st_uid != 0)
-            return hr_error_set(err, HR_EUNSAFE, "%s belongs to user %u, not root: its owner "
+            return hr_error_set(err, HR_EUNSAFE, HR_T("%s belongs to user %u, not root: its owner "
                                 "could replace the swap file (which then holds the memory "
-                                "swapped into it); choose a directory only root can write",
+                                "swapped into it); choose a directory only root can write"),
                                 p, (unsigned)st.st_uid);
         if (others_write && (first || !(st.st_mode & S_ISVTX)))
-            return hr_error_set(err, HR_EUNSAFE, "%s is writable by users other than root "
+            return hr_error_set(err, HR_EUNSAFE, HR_T("%s is writable by users other than root "
                                 "(mode %04o): one of them could replace the swap file (which "
                                 "then holds the memory swapped into it); choose a directory "
-                                "only root can write", p, (unsigned)(st.st_mode & 07777));
+                                "only root can write"), p, (unsigned)(st.st_mode & 07777));
         if (strcmp(p, "/") == 0)
             return 0;
         char up[PATH_MAX];
@@ -487,10 +488,10 @@ static int make_state_dir(const char *d, hr_error *err)
     if (errno == ENOENT) {
         char up[PATH_MAX];
         split_dir(d, up, sizeof up);
-        return hr_error_set(err, HR_ENOENT, "state directory %s: its parent %s does not exist "
-                            "(create it, or give --state-dir an existing place)", d, up);
+        return hr_error_set(err, HR_ENOENT, HR_T("state directory %s: its parent %s does not exist "
+                            "(create it, or give --state-dir an existing place)"), d, up);
     }
-    return sys_err(err, "create state directory", d);
+    return sys_err(err, HR_T("create state directory"), d);
 }
 
 static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
@@ -507,7 +508,7 @@ static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_e
     if (r == 0)
         r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
     else
-        hr_error_set(err, r, "%s: could not render the state", p);
+        hr_error_set(err, r, HR_T("%s: could not render the state"), p);
     hr_buf_free(&b);
     return r;
 }
@@ -561,19 +562,19 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         if (fd < 0) {
             if (errno == ENOENT && !create)
                 return 0;   /* no state directory: nothing to lock, nothing recorded */
-            return sys_err(err, "open state directory", d);
+            return sys_err(err, HR_T("open state directory"), d);
         }
         struct stat st, now;
         fstat(fd, &st);
         if (st.st_uid != 0 && geteuid() == 0) {
             close(fd);
-            return hr_error_set(err, HR_EUNSAFE, "state directory %s belongs to user %u, not "
-                                "root", d, (unsigned)st.st_uid);
+            return hr_error_set(err, HR_EUNSAFE, HR_T("state directory %s belongs to user %u, not "
+                                "root"), d, (unsigned)st.st_uid);
         }
         int waited = 0;
         while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR) {
-                int r = sys_err(err, "lock", d);
+                int r = sys_err(err, HR_T("lock"), d);
                 close(fd);
                 return r;
             }
@@ -581,9 +582,9 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
                 char who[128];
                 lock_holder(st.st_dev, st.st_ino, who, sizeof who);
                 close(fd);
-                return hr_error_set(err, HR_EBUSY, "another headroom apply or rollback is "
+                return hr_error_set(err, HR_EBUSY, HR_T("another headroom apply or rollback is "
                                     "working on %s (%s holds its lock); try again when it has "
-                                    "finished", d, who[0] ? who : "another process");
+                                    "finished"), d, who[0] ? who : HR_T("another process"));
             }
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -596,7 +597,7 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         }
         close(fd);
         if (tries == 3)
-            return hr_error_set(err, HR_EBUSY, "state directory %s keeps changing", d);
+            return hr_error_set(err, HR_EBUSY, HR_T("state directory %s keeps changing"), d);
         if (create) {
             int r = make_state_dir(d, err);
             if (r < 0)
@@ -680,7 +681,7 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
             if (lstat(a->tmp, &s) == 0 && S_ISREG(s.st_mode))
                 unlink(a->tmp);
             if (log)
-                hr_buf_printf(log, "recovered: removed the unfinished %s\n", a->tmp);
+                hr_buf_printf(log, HR_T("recovered: removed the unfinished %s\n"), a->tmp);
             hr_apply_state_drop(st, a->path);
             changed = true;
         } else if (!is_ours(a->tmp, a->device, a->inode) && is_ours(a->path, a->device, a->inode)) {
@@ -690,7 +691,7 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
     }
     if (in->step[0]) {
         if (log)
-            hr_buf_printf(log, "recovered: step '%s' was cut short; ", in->step);
+            hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), in->step);
         hr_apply_area *a = in->path[0] ? hr_apply_state_find(st, in->path) : NULL;
         if (strcmp(in->step, "fstab-add") == 0 || strcmp(in->step, "fstab-remove-old") == 0 ||
             strcmp(in->step, "rollback-fstab") == 0) {
@@ -711,19 +712,19 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
                     a->in_fstab = strcmp(in->step, "fstab-add") == 0;
             }
             if (log)
-                hr_buf_printf(log, "%s\n", done ? "it was done" : before ? "it was not done"
-                                                                          : "fstab changed");
+                hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : before ? HR_T("it was not done")
+                                                                          : HR_T("fstab changed"));
         } else if (strcmp(in->step, "swapon") == 0 || strcmp(in->step, "swapoff-old") == 0) {
             if (a)
                 a->enabled = is_active(a->path);
             if (log)
-                hr_buf_printf(log, "%s is %s\n", in->path, is_active(in->path) ? "on" : "off");
+                hr_buf_printf(log, is_active(in->path) ? HR_T("%s is on\n") : HR_T("%s is off\n"), in->path);
         } else if (strcmp(in->step, "delete-old") == 0) {
             struct stat s;
             if (a && lstat(a->path, &s) != 0 && !a->tmp[0])
                 hr_apply_state_drop(st, a->path);
             if (log)
-                hr_buf_printf(log, "checked %s\n", in->path);
+                hr_buf_printf(log, HR_T("checked %s\n"), in->path);
         } else if (strcmp(in->step, "record") == 0) {
             struct stat s;
             if (st->fstab_backup[0] && lstat(st->fstab_backup, &s) != 0) {
@@ -731,13 +732,13 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
                 st->fstab_path[0] = '\0';
             }
             if (log)
-                hr_buf_printf(log, "checked the fstab backup\n");
+                hr_buf_printf(log, HR_T("checked the fstab backup\n"));
         } else if (strcmp(in->step, "finish") == 0) {
             hr_strlcpy(st->status, "applied", sizeof st->status);
             if (log)
-                hr_buf_printf(log, "marked applied\n");
+                hr_buf_printf(log, HR_T("marked applied\n"));
         } else if (log) {
-            hr_buf_printf(log, "checked\n");
+            hr_buf_printf(log, HR_T("checked\n"));
         }
         memset(&st->intent, 0, sizeof st->intent);
         changed = true;
@@ -773,29 +774,29 @@ static int resolve_target(const char *target, char *out, size_t n, bool *is_dir,
     struct stat ts;
     *is_dir = false;
     if (target[0] != '/')
-        return hr_error_set(err, HR_EINVAL, "target '%s' must be an absolute path", target);
+        return hr_error_set(err, HR_EINVAL, HR_T("target '%s' must be an absolute path"), target);
     if (lstat(target, &ts) == 0 && S_ISDIR(ts.st_mode)) {
         if (!realpath(target, real))
-            return sys_err(err, "resolve", target);
+            return sys_err(err, HR_T("resolve"), target);
         *is_dir = true;
         hr_strlcpy(out, real, n);
         return 0;
     }
     if (lstat(target, &ts) == 0 && S_ISLNK(ts.st_mode))
-        return hr_error_set(err, HR_EUNSAFE, "target %s is a symbolic link; give the real path "
-                            "(headroom never follows links when it creates a swap file)", target);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("target %s is a symbolic link; give the real path "
+                            "(headroom never follows links when it creates a swap file)"), target);
     split_dir(target, dir, sizeof dir);
     const char *base = strrchr(target, '/') + 1;
     if (!*base)
-        return hr_error_set(err, HR_EINVAL, "target '%s': no file name", target);
+        return hr_error_set(err, HR_EINVAL, HR_T("target '%s': no file name"), target);
     if (!realpath(dir, real)) {
         if (errno == ENOENT || errno == ENOTDIR)
-            return hr_error_set(err, HR_ENOENT, "%s: the directory %s does not exist", target, dir);
-        return sys_err(err, "resolve", dir);
+            return hr_error_set(err, HR_ENOENT, HR_T("%s: the directory %s does not exist"), target, dir);
+        return sys_err(err, HR_T("resolve"), dir);
     }
     int w = snprintf(out, n, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", base);
     if (w < 0 || (size_t)w >= n)
-        return hr_error_set(err, HR_ERANGE, "target '%s': path too long", target);
+        return hr_error_set(err, HR_ERANGE, HR_T("target '%s': path too long"), target);
     return 0;
 }
 
@@ -813,13 +814,13 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     /* fstab must be a plain file before step 1, like every other precondition. */
     struct stat fs_st;
     if (lstat(fstab_path(rq), &fs_st) == 0 && !S_ISREG(fs_st.st_mode))
-        return hr_error_set(err, HR_EUNSAFE, "%s is %s; headroom edits only a regular fstab "
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is %s; headroom edits only a regular fstab "
                             "file (replace the link with the file it points to, or give "
-                            "--fstab the real file)", fstab_path(rq),
-                            S_ISLNK(fs_st.st_mode) ? "a symbolic link" : "not a regular file");
+                            "--fstab the real file)"), fstab_path(rq),
+                            S_ISLNK(fs_st.st_mode) ? HR_T("a symbolic link") : HR_T("not a regular file"));
     hr_apply_linux_in *in = calloc(1, sizeof *in);
     if (!in)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     hr_buf fb;
     hr_buf_init(&fb, HR_FSTAB_MAX_BYTES);
     hr_fstab f;
@@ -853,7 +854,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         split_dir(in->path, dir, sizeof dir);
         struct stat ds;
         if (r == 0 && (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)))
-            r = hr_error_set(err, HR_ENOENT, "%s: the directory %s does not exist", in->path, dir);
+            r = hr_error_set(err, HR_ENOENT, HR_T("%s: the directory %s does not exist"), in->path, dir);
         if (r == 0)
             r = hr_lx_fs_facts(dir, &in->fs, err);
         if (r == 0) {
@@ -976,20 +977,20 @@ static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t 
                       hr_error *err)
 {
     if (!is_ours(tmp, dev, ino))
-        return hr_error_set(err, HR_EUNSAFE, "%s is no longer the file headroom created", tmp);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), tmp);
     if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) != 0) {
         if (errno != EINVAL && errno != ENOSYS)
-            return sys_err(err, "rename to", path);
+            return sys_err(err, HR_T("rename to"), path);
         /* No RENAME_NOREPLACE on this file system: link (fails if path exists), unlink. */
         if (link(tmp, path) != 0)
-            return sys_err(err, "link to", path);
+            return sys_err(err, HR_T("link to"), path);
         if (unlink(tmp) != 0)
-            return sys_err(err, "remove", tmp);
+            return sys_err(err, HR_T("remove"), tmp);
     }
     char dir[PATH_MAX];
     split_dir(path, dir, sizeof dir);
     if (fsync_dir(dir) != 0)
-        return sys_err(err, "fsync directory", dir);
+        return sys_err(err, HR_T("fsync directory"), dir);
     return 0;
 }
 
@@ -1034,7 +1035,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             if (r == 0) {
                 a = hr_apply_state_add(&st, plan->path);
                 if (!a) {
-                    r = hr_error_set(err, HR_EINTERNAL, "state: too many areas");
+                    r = hr_error_set(err, HR_EINTERNAL, HR_T("state: too many areas"));
                     break;
                 }
                 a->created = true;
@@ -1059,7 +1060,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
         }
         case HR_STEP_ALLOCATE:
             r = a ? intent_save(rq, &st, s->name, plan->path, err)
-                  : hr_error_set(err, HR_EINTERNAL, "allocate: no file recorded");
+                  : hr_error_set(err, HR_EINTERNAL, HR_T("allocate: no file recorded"));
             intent_failed = r < 0;
             if (r == 0)
                 r = hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes,
@@ -1068,7 +1069,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
         case HR_STEP_WRITE_HEADER: {
             unsigned char uuid[16];
             if (!a || hr_uuid_parse(a->uuid, uuid) != 0) {
-                r = hr_error_set(err, HR_EINTERNAL, "write-header: no file recorded");
+                r = hr_error_set(err, HR_EINTERNAL, HR_T("write-header: no file recorded"));
                 break;
             }
             r = intent_save(rq, &st, s->name, plan->path, err);
@@ -1086,8 +1087,8 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
         }
         case HR_STEP_SWAPON:
             if (!a || !a->created)
-                r = hr_error_set(err, HR_EUNSAFE, "%s: headroom has no record of creating it; "
-                                 "not turning it on", plan->path);
+                r = hr_error_set(err, HR_EUNSAFE, HR_T("%s: headroom has no record of creating it; "
+                                 "not turning it on"), plan->path);
             if (r == 0) {
                 r = intent_save(rq, &st, s->name, plan->path, err);
                 intent_failed = r < 0;
@@ -1123,10 +1124,10 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
                 r = intent_save(rq, &st, s->name, plan->old_path, err);
                 intent_failed = r < 0;
                 if (r == 0 && !is_ours(plan->old_path, old->device, old->inode))
-                    r = hr_error_set(err, HR_EUNSAFE, "%s is no longer the file headroom "
-                                     "created; not deleting it", plan->old_path);
+                    r = hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom "
+                                     "created; not deleting it"), plan->old_path);
                 if (r == 0 && unlink(plan->old_path) != 0)
-                    r = sys_err(err, "delete", plan->old_path);
+                    r = sys_err(err, HR_T("delete"), plan->old_path);
                 if (r == 0)
                     hr_apply_state_drop(&st, plan->old_path);
             }
@@ -1137,7 +1138,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             hr_strlcpy(st.status, "applied", sizeof st.status);
             break;
         default:
-            r = hr_error_set(err, HR_EINTERNAL, "step %s is not a Linux step", s->name);
+            r = hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a Linux step"), s->name);
         }
         if (r == 0) {
             memset(&st.intent, 0, sizeof st.intent);
@@ -1145,16 +1146,16 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             r = state_save(rq, &st, err);
             if (r < 0) {
                 /* The step is done and its intent is on disk: the next run finishes it. */
-                hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
-                hr_buf_printf(log, "FAILED: recording step [%s] as done in the state file\n",
+                hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, s->what);
+                hr_buf_printf(log, HR_T("FAILED: recording step [%s] as done in the state file\n"),
                               s->name);
                 return r;
             }
         }
         if (r < 0) {
             if (intent_failed) {
-                hr_buf_printf(log, "FAILED: [%s] not started: its intent could not be written "
-                              "to the state file\n", s->name);
+                hr_buf_printf(log, HR_T("FAILED: [%s] not started: its intent could not be written "
+                              "to the state file\n"), s->name);
             } else {
                 /* The step failed and undid itself; record that nothing of it is left. */
                 hr_error e2 = {0};
@@ -1164,15 +1165,15 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
                 if (!changed && have)   /* e.g. a repair whose swapon was refused */
                     hr_strlcpy(st.status, loaded_status, sizeof st.status);
                 state_save(rq, &st, &e2);
-                hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
+                hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
             }
             return r;
         }
-        hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
+        hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, s->what);
         if (s->kind != HR_STEP_RECORD)
             changed = true;
         if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
-            hr_buf_printf(log, "stopped at failpoint '%s'\n", s->name);
+            hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), s->name);
             return 1;
         }
     }
@@ -1194,7 +1195,7 @@ static int fstab_remove_ours(const char *fp, const hr_apply_state *st, const cha
     for (int i = 0; i < st->area_count; i++)
         if (hr_fstab_remove_swap(&f, st->areas[i].path, st->fstab_added_newline) == 0) {
             changed = true;
-            hr_buf_printf(log, "%sremove the line for %s from %s (other lines are kept)\n", pre,
+            hr_buf_printf(log, HR_T("%sremove the line for %s from %s (other lines are kept)\n"), pre,
                           st->areas[i].path, fp);
         }
     hr_buf out;
@@ -1209,7 +1210,7 @@ static int fstab_remove_ours(const char *fp, const hr_apply_state *st, const cha
 static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const char *fp,
                           bool dry_run, hr_buf *log, hr_error *err)
 {
-    const char *pre = dry_run ? "would " : "";
+    const char *pre = dry_run ? HR_T("would ") : "";
     hr_buf cur, orig;
     hr_buf_init(&cur, HR_FSTAB_MAX_BYTES);
     hr_buf_init(&orig, HR_FSTAB_MAX_BYTES);
@@ -1226,16 +1227,16 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
     } else if (rr == HR_ENOENT) {
         /* nothing to take our lines out of */
     } else if (same && !st->fstab_existed) {
-        hr_buf_printf(log, "%sremove %s (headroom created it)\n", pre, fp);
+        hr_buf_printf(log, HR_T("%sremove %s (headroom created it)\n"), pre, fp);
         if (!dry_run) {
             st->intent.old_hash = ch;
             st->intent.new_hash = 0;
             r = intent_save(rq, st, "rollback-fstab", fp, err);
             if (r == 0 && unlink(fp) != 0)
-                r = sys_err(err, "delete", fp);
+                r = sys_err(err, HR_T("delete"), fp);
         }
     } else if (same && br == 0) {
-        hr_buf_printf(log, "%srestore %s from %s (its bytes before headroom)\n", pre, fp,
+        hr_buf_printf(log, HR_T("%srestore %s from %s (its bytes before headroom)\n"), pre, fp,
                       st->fstab_backup);
         if (!dry_run) {
             st->intent.old_hash = ch;
@@ -1246,8 +1247,8 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
         }
     } else {
         if (same)
-            hr_buf_printf(log, "the fstab backup %s cannot be read; taking out only headroom's "
-                          "lines\n", st->fstab_backup[0] ? st->fstab_backup : "(none)");
+            hr_buf_printf(log, HR_T("the fstab backup %s cannot be read; taking out only headroom's "
+                          "lines\n"), st->fstab_backup[0] ? st->fstab_backup : HR_T("(none)"));
         r = fstab_remove_ours(fp, st, pre, dry_run, &cur, log, err);
     }
     hr_buf_free(&cur);
@@ -1270,7 +1271,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             hr_lx_remove_tmp(sp);
             rmdir(state_dir(rq));
         }
-        hr_buf_puts(log, "Nothing to roll back: headroom has no record of a change.\n");
+        hr_buf_puts(log, HR_T("Nothing to roll back: headroom has no record of a change.\n"));
         return 0;
     }
     if (!dry_run) {
@@ -1278,7 +1279,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         if (rr < 0)
             return rr;
     }
-    const char *pre = dry_run ? "would " : "";
+    const char *pre = dry_run ? HR_T("would ") : "";
     int r = 0;
     const char *fp = st.fstab_path[0] ? st.fstab_path : fstab_path(rq);
     if (!dry_run) {
@@ -1308,26 +1309,26 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         if (!dry_run && (r = intent_save(rq, &st, "rollback-area", path, err)) < 0)
             return r;
         if (is_active(a->path)) {
-            hr_buf_printf(log, "%sturn off swap %s\n", pre, a->path);
+            hr_buf_printf(log, HR_T("%sturn off swap %s\n"), pre, a->path);
             if (!dry_run && (r = hr_lx_swapoff(a->path, err)) < 0)
                 return r;
         }
         if (a->created) {
             if (a->tmp[0] && is_ours(a->tmp, a->device, a->inode)) {
-                hr_buf_printf(log, "%sdelete %s (unfinished, created by headroom)\n", pre, a->tmp);
+                hr_buf_printf(log, HR_T("%sdelete %s (unfinished, created by headroom)\n"), pre, a->tmp);
                 if (!dry_run && unlink(a->tmp) != 0)
-                    return sys_err(err, "delete", a->tmp);
+                    return sys_err(err, HR_T("delete"), a->tmp);
             }
             struct stat s;
             if (lstat(a->path, &s) != 0) {
                 if (!a->tmp[0])
-                    hr_buf_printf(log, "%s is already gone\n", a->path);
+                    hr_buf_printf(log, HR_T("%s is already gone\n"), a->path);
             } else if (!is_ours(a->path, a->device, a->inode)) {
-                hr_buf_printf(log, "keep %s: it is not the file headroom created\n", a->path);
+                hr_buf_printf(log, HR_T("keep %s: it is not the file headroom created\n"), a->path);
             } else {
-                hr_buf_printf(log, "%sdelete %s (created by headroom)\n", pre, a->path);
+                hr_buf_printf(log, HR_T("%sdelete %s (created by headroom)\n"), pre, a->path);
                 if (!dry_run && unlink(a->path) != 0)
-                    return sys_err(err, "delete", a->path);
+                    return sys_err(err, HR_T("delete"), a->path);
             }
         }
         if (!dry_run) {
@@ -1342,13 +1343,13 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
      * cut short is found and finished by the next one). */
     char sp[PATH_MAX];
     state_file(rq, sp, sizeof sp);
-    hr_buf_printf(log, "%sremove headroom's records (%s%s%s)\n", pre, sp,
+    hr_buf_printf(log, HR_T("%sremove headroom's records (%s%s%s)\n"), pre, sp,
                   st.fstab_backup[0] ? ", " : "", st.fstab_backup);
     if (!dry_run) {
         if (st.fstab_backup[0])
             unlink(st.fstab_backup);
         if (unlink(sp) != 0 && errno != ENOENT)
-            return sys_err(err, "delete", sp);
+            return sys_err(err, HR_T("delete"), sp);
         rmdir(state_dir(rq));   /* only if empty */
     }
     return 1;
@@ -1398,7 +1399,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     }
     hr_verify_linux_in *in = calloc(1, sizeof *in);
     if (!in)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
     in->fstab_path = fstab_path(rq);
     in->state = have ? &st : NULL;
     in->commit_limit_bytes = in->commit_charge_bytes = HR_UNKNOWN;
@@ -1409,7 +1410,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     bool existed;
     int r = read_fstab(in->fstab_path, &b, &f, &existed, err);
     if (r == 0 && !existed && rq->fstab_path)   /* a file the user named must be there */
-        r = hr_error_set(err, HR_ENOENT, "%s: no such file", rq->fstab_path);
+        r = hr_error_set(err, HR_ENOENT, HR_T("%s: no such file"), rq->fstab_path);
     for (size_t i = 0; r == 0 && i < f.count; i++) {
         const hr_fstab_line *l = &f.lines[i];
         if (!hr_fstab_is_swap(l) || in->config_count == HR_VERIFY_MAX_CONFIG)

@@ -14,8 +14,10 @@
 #include "core/base/text.h"
 #include "core/model/meminfo.h"
 #include "core/model/procs.h"
+#include "platform/gpu_procs.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +58,9 @@ struct hr_sampler {
     int nswap;
     int64_t pid;
     char name[128];
+    hr_gpu_procs *gpu;          /* NVML, or NULL */
+    int64_t tree[1024];         /* the target tree's pids (for its GPU memory) */
+    size_t ntree;
     char buf[FILE_BUF];
     char dents[32768];
     proc_ent procs[MAX_PROCS];
@@ -241,6 +246,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     else if (cgroup_of(opts->pid, dir, sizeof dir, root, sizeof root))
         open_cg(s, dir, root);
     find_swap_devs(s);
+    s->gpu = hr_gpu_procs_open();
     if (s->meminfo < 0) {
         hr_sampler_close(s);
         return hr_error_set(err, HR_ENOENT, "watch: /proc/meminfo: %s", strerror(errno));
@@ -264,7 +270,27 @@ void hr_sampler_close(hr_sampler *s)
         if (fds[i] >= 0)
             close(fds[i]);
     close_cg(s);
+    hr_gpu_procs_close(s->gpu);
     free(s);
+}
+
+void *hr_gpu_lib_open(void)
+{
+    /* the versioned name: the bare .so is a development link, rarely installed */
+    return dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+}
+
+hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
+{
+    hr_gpu_fn f;
+    void *p = dlsym(lib, name);
+    memcpy(&f, &p, sizeof f); /* POSIX: dlsym's object pointer converts to a function's */
+    return f;
+}
+
+void hr_gpu_lib_close(void *lib)
+{
+    dlclose(lib);
 }
 
 static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
@@ -473,6 +499,9 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
             continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/%d/status", s->procs[i].pid);
+        if (s->ntree < sizeof s->tree / sizeof s->tree[0])
+            s->tree[s->ntree] = s->procs[i].pid;
+        s->ntree++;
         ssize_t n = read_path(path, s->buf, sizeof s->buf);
         if (n <= 0)
             continue;
@@ -546,7 +575,11 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     }
     sample_disks(s, o);
     sample_cgroup(s, o);
+    s->ntree = 0;
     sample_tree(s, o);
+    /* a tree larger than the list held: its GPU memory is unknown rather than short */
+    hr_gpu_procs_sample(s->gpu, s->tree,
+                        s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
 int64_t hr_platform_mono_ms(void)

@@ -20,7 +20,7 @@ typedef int (*nvml_driver_fn)(char *, unsigned int);
 
 #define NVML_SYM(mod, name) ((void (*)(void))GetProcAddress(mod, name))
 
-static HMODULE load_nvml(void)
+HMODULE hr_win_load_nvml(void)
 {
     /* Full paths only (no DLL planting): System32 (DCH drivers), then the NVSMI folder. */
     wchar_t path[MAX_PATH + 64];
@@ -43,7 +43,7 @@ static HMODULE load_nvml(void)
 static void probe_nvml(hr_win_raw *raw)
 {
     UINT old = SetErrorMode(SEM_FAILCRITICALERRORS);
-    HMODULE m = load_nvml();
+    HMODULE m = hr_win_load_nvml();
     SetErrorMode(old);
     if (!m) {
         raw->nvml.state = HR_WIN_ABSENT;

@@ -8,6 +8,7 @@
 #include "platform/platform.h"
 
 #include "core/base/text.h"
+#include "platform/gpu_procs.h"
 #include "win_probes.h"
 
 #include <pdh.h>
@@ -33,8 +34,29 @@ struct hr_sampler {
     PDH_HQUERY q;
     PDH_HCOUNTER pin, pout, pf_usage, disk_idle;
     bool pdh_primed;
+    hr_gpu_procs *gpu;          /* NVML, or NULL */
+    int64_t tree[1024];         /* the target tree's pids (for its GPU memory) */
+    size_t ntree;
     proc_ent procs[MAX_PROCS];
 };
+
+void *hr_gpu_lib_open(void)
+{
+    UINT old = SetErrorMode(SEM_FAILCRITICALERRORS);
+    HMODULE m = hr_win_load_nvml();
+    SetErrorMode(old);
+    return (void *)m;
+}
+
+hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
+{
+    return (hr_gpu_fn)(void (*)(void))GetProcAddress((HMODULE)lib, name);
+}
+
+void hr_gpu_lib_close(void *lib)
+{
+    FreeLibrary((HMODULE)lib);
+}
 
 static void add_counter(hr_sampler *s, const wchar_t *path, PDH_HCOUNTER *c)
 {
@@ -61,6 +83,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     add_counter(s, L"\\PhysicalDisk(_Total)\\% Idle Time", &s->disk_idle);
     if (s->q && PdhCollectQueryData(s->q) == ERROR_SUCCESS)
         s->pdh_primed = true;
+    s->gpu = hr_gpu_procs_open();
     *out = s;
     return 0;
 }
@@ -76,6 +99,7 @@ void hr_sampler_close(hr_sampler *s)
         return;
     if (s->q)
         PdhCloseQuery(s->q);
+    hr_gpu_procs_close(s->gpu);
     free(s);
 }
 
@@ -138,6 +162,9 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
         if (!s->procs[i].mark)
             continue;
         count++;
+        if (s->ntree < sizeof s->tree / sizeof s->tree[0])
+            s->tree[s->ntree] = (int64_t)s->procs[i].pid;
+        s->ntree++;
         HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, s->procs[i].pid);
         if (!h)
             continue;
@@ -202,7 +229,11 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
         }
     }
     s->pdh_primed = true;
+    s->ntree = 0;
     sample_tree(s, o);
+    /* a tree larger than the list held: its GPU memory is unknown rather than short */
+    hr_gpu_procs_sample(s->gpu, s->tree,
+                        s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
 int64_t hr_platform_mono_ms(void)

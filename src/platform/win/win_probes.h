@@ -35,5 +35,7 @@ hr_nt_query_fn hr_win_nt_query(void);
 /* Query a variable-size class into a malloc'd buffer (doubling on length mismatch, at
  * most 16 MB). Returns the NTSTATUS; *buf is NULL unless it succeeded. */
 LONG hr_win_nt_query_alloc(ULONG cls, void **buf, ULONG *len);
+/* nvml.dll by full path (System32, then the NVSMI folder: no DLL planting); NULL if absent. */
+HMODULE hr_win_load_nvml(void);
 
 #endif
