@@ -208,14 +208,21 @@ void hr_html_rule(hr_buf *out, const char *rule)
     hr_buf_puts(out, "]</span>");
 }
 
-void hr_html_p(hr_buf *out, const char *cls, const char *text)
+/* <tag [class="cls"]>text</tag>, then end ("" or a new line). */
+static void element(hr_buf *out, const char *tag, const char *cls, const char *text,
+                    const char *end)
 {
     if (cls)
-        hr_buf_printf(out, "<p class=\"%s\">", cls);
+        hr_buf_printf(out, "<%s class=\"%s\">", tag, cls);
     else
-        hr_buf_puts(out, "<p>");
+        hr_buf_printf(out, "<%s>", tag);
     hr_html_text(out, text);
-    hr_buf_puts(out, "</p>\n");
+    hr_buf_printf(out, "</%s>%s", tag, end);
+}
+
+void hr_html_p(hr_buf *out, const char *cls, const char *text)
+{
+    element(out, "p", cls, text, "\n");
 }
 
 void hr_html_pf(hr_buf *out, const char *fmt, ...)
@@ -264,12 +271,7 @@ void hr_html_table_end(hr_buf *out)
 
 void hr_html_td(hr_buf *out, const char *cls, const char *text)
 {
-    if (cls)
-        hr_buf_printf(out, "<td class=\"%s\">", cls);
-    else
-        hr_buf_puts(out, "<td>");
-    hr_html_text(out, text);
-    hr_buf_puts(out, "</td>");
+    element(out, "td", cls, text, "");
 }
 
 void hr_html_td_gb(hr_buf *out, uint64_t bytes)
