@@ -55,6 +55,7 @@ int hr_cmd_status(int argc, char **argv)
         else
             hr_source_take(&src, id, v);
     }
+    hr_cli_json_in_english(json);
 
     hr_snapshot *snap = malloc(sizeof *snap);
     if (!snap) {

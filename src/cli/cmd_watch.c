@@ -90,6 +90,7 @@ int hr_cmd_watch(int argc, char **argv)
             break;
         }
     }
+    hr_cli_json_in_english(json);
     if (mo.sampler.pid > 0 && mo.sampler.name) {
         hr_cli_error(HR_T("watch: --pid and --name: choose one"));
         return HR_EXIT_USAGE;

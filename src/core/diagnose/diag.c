@@ -486,19 +486,19 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
 static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
                             hr_confidence *conf, const char **meaning)
 {
-    static const char m_av[] =
+    static const char *const m_av = HR_N(
         "The process ended with 0xC0000005 (access violation) and no Python error: on Windows "
         "this is how a sudden stop looks when an allocation failed because RAM + paging file "
-        "ran out.";
-    static const char m_137[] =
+        "ran out.");
+    static const char *const m_137 = HR_N(
         "Exit status 137 / -9 means SIGKILL, the signal the OOM killer (or a container's memory "
-        "limit) uses.";
-    static const char m_commit[] =
+        "limit) uses.");
+    static const char *const m_commit = HR_N(
         "The process ended with STATUS_COMMITMENT_LIMIT / STATUS_NO_MEMORY: Windows' commit "
-        "limit (RAM + paging file) was reached.";
-    static const char m_crash[] =
+        "limit (RAM + paging file) was reached.");
+    static const char *const m_crash = HR_N(
         "The process ended with a crash code (stack overflow, fail-fast or heap corruption): a "
-        "bug in native code, not a lack of memory.";
+        "bug in native code, not a lack of memory.");
     size_t skipped = 0;
     while (i < n && skipped < 6 && strchr(" \t:=(#", s[i])) {
         i++;
@@ -568,20 +568,20 @@ static hr_cause generic_oom_cause(const char *s, size_t n, hr_confidence *conf)
     return HR_CAUSE_HOST_OOM;
 }
 
-static const char m_press_key[] =
+static const char *const m_press_key = HR_N(
     "The console ended with the launcher's \"Press any key to continue\" and no error before "
     "it: the process stopped without a word, which is how Windows ends it when RAM + paging "
-    "file run out (S2.1).";
-static const char m_victim_memcg[] =
+    "file run out (S2.1).");
+static const char *const m_victim_memcg = HR_N(
     "The kernel's OOM killer ended the process because its memory cgroup (container, "
-    "systemd slice) reached its memory limit.";
-static const char m_silent[] =
+    "systemd slice) reached its memory limit.");
+static const char *const m_silent = HR_N(
     "The log stops in the middle of loading or sampling with no error and no traceback: that "
     "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
-    "Medium confidence from the log alone; high when the OS's own records agree.";
-static const char m_exception[] =
+    "Medium confidence from the log alone; high when the OS's own records agree.");
+static const char *const m_exception = HR_N(
     "The run failed with a Python exception that is not about memory (its last line is the "
-    "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.";
+    "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
 
 static bool is_alnum(unsigned char ch)
 {

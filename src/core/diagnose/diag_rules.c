@@ -12,6 +12,7 @@
 #include "core/diagnose/diag_rules.h"
 
 #include "core/diagnose/diag.h"
+#include "core/base/i18n.h"
 
 #define GPU HR_CAUSE_GPU_OOM
 #define HOST HR_CAUSE_HOST_OOM
@@ -28,106 +29,106 @@
 #define IB HR_RF_IN_BEFORE
 #define IA HR_RF_IN_AFTER
 
-static const char m_mps[] =
-    "The Apple GPU (MPS) ran out of the unified memory PyTorch may use for it.";
-static const char m_directml[] =
-    "The GPU ran out of video memory under DirectML (AMD/Intel on Windows).";
-static const char m_1455[] =
-    "Windows refused memory because the commit limit (RAM + paging file) was reached: the "
-    "paging file is too small for this workload (error 1455, any language).";
-static const char m_winerr8[] =
-    "Windows could not give the program memory (not enough memory resources): RAM and the "
-    "paging file are exhausted.";
-static const char m_cpu_alloc[] =
-    "PyTorch could not get system RAM for a tensor (CPU allocator): the commit limit "
-    "(RAM + paging file / swap) was reached.";
-static const char m_memerr[] =
-    "Python raised MemoryError: an allocation of system RAM failed because RAM + paging "
-    "file / swap were exhausted.";
-static const char m_enomem[] =
-    "The OS refused a memory allocation (ENOMEM): RAM + swap, or the commit limit, ran out.";
-static const char m_mmap[] =
-    "Mapping a model file into memory failed: on Windows a mapping is charged to the commit "
-    "limit, so the paging file is usually too small.";
-static const char m_commit[] =
-    "STATUS_COMMITMENT_LIMIT: the process hit the system commit limit (RAM + paging file).";
-static const char m_oomkill[] =
-    "The Linux kernel's OOM killer ended a process because RAM + swap ran out.";
-static const char m_oomd[] =
-    "systemd-oomd ended a whole cgroup (app or service) because memory pressure or swap use "
-    "stayed above its limit.";
-static const char m_earlyoom[] =
-    "earlyoom ended a process because available RAM and swap fell below its thresholds.";
-static const char m_sigkill[] =
-    "The process received SIGKILL (exit 137 = 128 + 9): on a machine short of memory that "
-    "is the OOM killer's signal.";
-static const char m_shell_killed[] =
-    "The shell reports the program was killed with SIGKILL, the signal the OOM killer uses.";
-static const char m_container[] =
-    "The container was OOM-killed: it reached its memory limit.";
-static const char m_av_exit[] =
-    "The process stopped with an access violation (0xC0000005) and no Python error: on "
-    "Windows this is what a sudden stop looks like when an allocation failed because RAM + "
-    "paging file ran out.";
-static const char m_lowvm[] =
-    "Windows warned that virtual memory (the commit limit = RAM + paging file) is nearly "
-    "exhausted.";
-static const char m_illegal[] =
-    "A GPU kernel touched memory it does not own: a bug in code, a custom node or the "
-    "driver, not a lack of memory.";
-static const char m_assert[] =
-    "A GPU kernel's own check failed (often an index out of range): a code or model "
-    "mismatch, not a lack of memory.";
-static const char m_tdr[] =
-    "The GPU driver stopped responding and was reset by Windows (TDR) or the kernel: a "
-    "driver / hardware / overclock problem, not a lack of memory.";
-static const char m_segv[] =
-    "A segmentation fault / access violation inside native code: a crash in a library or "
-    "extension, not a lack of memory.";
-static const char m_heap[] =
-    "Heap corruption detected by the C library: a bug in native code, not a lack of memory.";
-static const char m_driver[] =
-    "The CUDA driver, the GPU and the PyTorch build do not fit together: a setup problem, "
-    "not a lack of memory.";
-static const char m_cublas[] =
-    "A cuBLAS/cuDNN operation failed for a reason other than memory (unsupported or failed "
-    "kernel): a driver or library problem.";
+#define m_mps \
+    HR_N("The Apple GPU (MPS) ran out of the unified memory PyTorch may use for it.")
+#define m_directml \
+    HR_N("The GPU ran out of video memory under DirectML (AMD/Intel on Windows).")
+#define m_1455 \
+    HR_N("Windows refused memory because the commit limit (RAM + paging file) was reached: the " \
+    "paging file is too small for this workload (error 1455, any language).")
+#define m_winerr8 \
+    HR_N("Windows could not give the program memory (not enough memory resources): RAM and the " \
+    "paging file are exhausted.")
+#define m_cpu_alloc \
+    HR_N("PyTorch could not get system RAM for a tensor (CPU allocator): the commit limit " \
+    "(RAM + paging file / swap) was reached.")
+#define m_memerr \
+    HR_N("Python raised MemoryError: an allocation of system RAM failed because RAM + paging " \
+    "file / swap were exhausted.")
+#define m_enomem \
+    HR_N("The OS refused a memory allocation (ENOMEM): RAM + swap, or the commit limit, ran out.")
+#define m_mmap \
+    HR_N("Mapping a model file into memory failed: on Windows a mapping is charged to the commit " \
+    "limit, so the paging file is usually too small.")
+#define m_commit \
+    HR_N("STATUS_COMMITMENT_LIMIT: the process hit the system commit limit (RAM + paging file).")
+#define m_oomkill \
+    HR_N("The Linux kernel's OOM killer ended a process because RAM + swap ran out.")
+#define m_oomd \
+    HR_N("systemd-oomd ended a whole cgroup (app or service) because memory pressure or swap use " \
+    "stayed above its limit.")
+#define m_earlyoom \
+    HR_N("earlyoom ended a process because available RAM and swap fell below its thresholds.")
+#define m_sigkill \
+    HR_N("The process received SIGKILL (exit 137 = 128 + 9): on a machine short of memory that " \
+    "is the OOM killer's signal.")
+#define m_shell_killed \
+    HR_N("The shell reports the program was killed with SIGKILL, the signal the OOM killer uses.")
+#define m_container \
+    HR_N("The container was OOM-killed: it reached its memory limit.")
+#define m_av_exit \
+    HR_N("The process stopped with an access violation (0xC0000005) and no Python error: on " \
+    "Windows this is what a sudden stop looks like when an allocation failed because RAM + " \
+    "paging file ran out.")
+#define m_lowvm \
+    HR_N("Windows warned that virtual memory (the commit limit = RAM + paging file) is nearly " \
+    "exhausted.")
+#define m_illegal \
+    HR_N("A GPU kernel touched memory it does not own: a bug in code, a custom node or the " \
+    "driver, not a lack of memory.")
+#define m_assert \
+    HR_N("A GPU kernel's own check failed (often an index out of range): a code or model " \
+    "mismatch, not a lack of memory.")
+#define m_tdr \
+    HR_N("The GPU driver stopped responding and was reset by Windows (TDR) or the kernel: a " \
+    "driver / hardware / overclock problem, not a lack of memory.")
+#define m_segv \
+    HR_N("A segmentation fault / access violation inside native code: a crash in a library or " \
+    "extension, not a lack of memory.")
+#define m_heap \
+    HR_N("Heap corruption detected by the C library: a bug in native code, not a lack of memory.")
+#define m_driver \
+    HR_N("The CUDA driver, the GPU and the PyTorch build do not fit together: a setup problem, " \
+    "not a lack of memory.")
+#define m_cublas \
+    HR_N("A cuBLAS/cuDNN operation failed for a reason other than memory (unsupported or failed " \
+    "kernel): a driver or library problem.")
 
-static const char m_gpu_other[] =
-    "The GPU ran out of memory under another back-end, loader or a custom node's wrapper "
-    "(TensorFlow, JAX, ONNX Runtime, Metal, ggml).";
-static const char m_lib_alloc[] =
-    "A numeric, image or video library (numpy, OpenCV, PIL, PyAV, a Rust/pyo3 extension, "
-    "ggml) could not get system RAM: RAM + paging file / swap ran out.";
-static const char m_heap_reserve[] =
-    "A program could not reserve or commit its heap: the commit limit (RAM + paging file) "
-    "leaves no room for it.";
-static const char m_lowvm_app[] =
-    "A program warned that the system's virtual memory (the paging file) is too small for "
-    "what it needs.";
-static const char m_mismatch[] =
-    "Tensors on different devices or of different types met in one operation: a workflow, "
-    "node or model mismatch, not a lack of memory.";
-static const char m_model_file[] =
-    "A model file is damaged, incomplete or not a model (bad header, truncated download, a "
-    "Git LFS pointer): download it again; memory is not the problem.";
-static const char m_cuda_other[] =
-    "A CUDA / HIP error that is not exhaustion (invalid argument, unsupported operation, "
-    "launch failure): a driver, code or setup problem.";
-static const char m_internal_assert[] =
-    "PyTorch's own consistency check failed (INTERNAL ASSERT), even inside the caching "
-    "allocator: a bug in PyTorch or an extension, not memory running out.";
-static const char m_assertion[] =
-    "An assertion in code failed: a bug or an input the code does not expect, not a lack of "
-    "memory.";
-static const char m_native_crash[] =
-    "Native code crashed (abort, panic, crash dump) with no failed allocation before it: a "
-    "bug in a library or extension, not a lack of memory.";
-static const char m_import[] =
-    "A Python module is missing or failed to import: an installation problem, not memory.";
-static const char m_mlock[] =
-    "mlock failed: the limit on locked memory (ulimit -l, RLIMIT_MEMLOCK) is low; the run goes "
-    "on, RAM did not run out.";
+#define m_gpu_other \
+    HR_N("The GPU ran out of memory under another back-end, loader or a custom node's wrapper " \
+    "(TensorFlow, JAX, ONNX Runtime, Metal, ggml).")
+#define m_lib_alloc \
+    HR_N("A numeric, image or video library (numpy, OpenCV, PIL, PyAV, a Rust/pyo3 extension, " \
+    "ggml) could not get system RAM: RAM + paging file / swap ran out.")
+#define m_heap_reserve \
+    HR_N("A program could not reserve or commit its heap: the commit limit (RAM + paging file) " \
+    "leaves no room for it.")
+#define m_lowvm_app \
+    HR_N("A program warned that the system's virtual memory (the paging file) is too small for " \
+    "what it needs.")
+#define m_mismatch \
+    HR_N("Tensors on different devices or of different types met in one operation: a workflow, " \
+    "node or model mismatch, not a lack of memory.")
+#define m_model_file \
+    HR_N("A model file is damaged, incomplete or not a model (bad header, truncated download, a " \
+    "Git LFS pointer): download it again; memory is not the problem.")
+#define m_cuda_other \
+    HR_N("A CUDA / HIP error that is not exhaustion (invalid argument, unsupported operation, " \
+    "launch failure): a driver, code or setup problem.")
+#define m_internal_assert \
+    HR_N("PyTorch's own consistency check failed (INTERNAL ASSERT), even inside the caching " \
+    "allocator: a bug in PyTorch or an extension, not memory running out.")
+#define m_assertion \
+    HR_N("An assertion in code failed: a bug or an input the code does not expect, not a lack of " \
+    "memory.")
+#define m_native_crash \
+    HR_N("Native code crashed (abort, panic, crash dump) with no failed allocation before it: a " \
+    "bug in a library or extension, not a lack of memory.")
+#define m_import \
+    HR_N("A Python module is missing or failed to import: an installation problem, not memory.")
+#define m_mlock \
+    HR_N("mlock failed: the limit on locked memory (ulimit -l, RLIMIT_MEMLOCK) is low; the run goes " \
+    "on, RAM did not run out.")
 
 const hr_diag_rule hr_diag_rules[] = {
     /* --- GPU memory (VRAM) ------------------------------------------------------------ */

@@ -53,23 +53,23 @@ static unsigned long exception_code(const char *s)
     return end && end != s ? v : 0;
 }
 
-static const char m_av[] =
+static const char *const m_av = HR_N(
     "Windows recorded a crash of the generation process with an access violation "
     "(0xC0000005): when RAM + paging file run out, a failed allocation ends this way without a "
-    "Python error.";
-static const char m_commit[] =
-    "Windows recorded that the generation process hit the commit limit (RAM + paging file).";
-static const char m_crash[] =
+    "Python error.");
+static const char *const m_commit = HR_N(
+    "Windows recorded that the generation process hit the commit limit (RAM + paging file).");
+static const char *const m_crash = HR_N(
     "Windows recorded a crash of the generation process with a code that is not about memory "
-    "(stack overflow, fail-fast, heap corruption, or another exception).";
-static const char m_cxx[] =
+    "(stack overflow, fail-fast, heap corruption, or another exception).");
+static const char *const m_cxx = HR_N(
     "Windows recorded an unhandled C++ exception in the generation process (0xE06D7363); "
-    "std::bad_alloc, a failed allocation, is one of the usual ones.";
+    "std::bad_alloc, a failed allocation, is one of the usual ones.");
 
-static const char m_net1023[] =
+static const char *const m_net1023 = HR_N(
     "Windows recorded that the .NET runtime ended a generation tool's process (event 1023): a "
     "sudden end like this is what S2.1 describes when memory runs out; the console log says "
-    "more.";
+    "more.");
 
 static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app,
                         const char *module, const char *code_text, const char *source)

@@ -23,21 +23,21 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
 {
     const char *what = NULL;
     switch (code) {
-    case 2: what = "not found"; break;
-    case 5: what = "access denied"; break;
-    case 50: what = "not supported"; break;
-    case 87: what = "invalid parameter"; break;
-    case 120: what = "not implemented"; break;
-    case 126: what = "DLL not found"; break;
-    case 1630: what = "unsupported value type"; break;
-    case 0xC0000002u: what = "not implemented"; break;
-    case 0xC0000003u: what = "information class not implemented"; break;
-    case 0xC0000022u: what = "access denied"; break;
-    case 0xC0000061u: what = "privilege not held"; break;
-    case 0x80004001u: what = "not implemented"; break;
-    case 0x80070005u: what = "access denied"; break;
-    case 0x887A0002u: what = "not found"; break;
-    case 0x887A0004u: what = "unsupported (no display device)"; break;
+    case 2: what = HR_T("not found"); break;
+    case 5: what = HR_T("access denied"); break;
+    case 50: what = HR_T("not supported"); break;
+    case 87: what = HR_T("invalid parameter"); break;
+    case 120: what = HR_T("not implemented"); break;
+    case 126: what = HR_T("DLL not found"); break;
+    case 1630: what = HR_T("unsupported value type"); break;
+    case 0xC0000002u: what = HR_T("not implemented"); break;
+    case 0xC0000003u: what = HR_T("information class not implemented"); break;
+    case 0xC0000022u: what = HR_T("access denied"); break;
+    case 0xC0000061u: what = HR_T("privilege not held"); break;
+    case 0x80004001u: what = HR_T("not implemented"); break;
+    case 0x80070005u: what = HR_T("access denied"); break;
+    case 0x887A0002u: what = HR_T("not found"); break;
+    case 0x887A0004u: what = HR_T("unsupported (no display device)"); break;
     default: break;
     }
     bool hex = code >= 0x80000000u;   /* NTSTATUS / HRESULT read best in hex */
@@ -46,9 +46,9 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
     else if (what)
         snprintf(out, n, "%s (%u)", what, (unsigned)code);
     else if (hex)
-        snprintf(out, n, "error 0x%08X", (unsigned)code);
+        snprintf(out, n, HR_T("error 0x%08X"), (unsigned)code);
     else
-        snprintf(out, n, "error %u", (unsigned)code);
+        snprintf(out, n, HR_T("error %u"), (unsigned)code);
 }
 
 /* "EnumPageFilesW: not implemented on this system" */
@@ -207,7 +207,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->usb = w->bus_type == BUS_USB ? HR_TRI_YES : HR_TRI_NO;
             d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
         } else {
-            call_why(why, sizeof why, "bus type query", &w->device);
+            call_why(why, sizeof why, HR_T("bus type query"), &w->device);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->drive_type == 2)
@@ -217,7 +217,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         } else if (w->device.state == HR_WIN_OK && w->bus_type == 17) {
             d->rotational = HR_TRI_NO; /* NVMe is solid state */
         } else {
-            call_why(why, sizeof why, "SSD/HDD (seek penalty) query", &w->seek);
+            call_why(why, sizeof why, HR_T("SSD/HDD (seek penalty) query"), &w->seek);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         if (w->bitlocker.state == HR_WIN_OK) {
@@ -237,23 +237,23 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
                 hr_strlist_add(d->why, sizeof d->why, why);
             }
         } else {
-            call_why(why, sizeof why, "BitLocker status", &w->bitlocker);
+            call_why(why, sizeof why, HR_T("BitLocker status"), &w->bitlocker);
             hr_strlist_add(d->why, sizeof d->why, why);
         }
         switch (w->drive_type) {
         case 3: v->can_hold_swap = HR_TRI_YES; break;
         case 2:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "removable media: Windows does not place paging files there",
+            hr_strlcpy(v->why_not, HR_T("removable media: Windows does not place paging files there"),
                        sizeof v->why_not);
             break;
         case 4:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "network drive", sizeof v->why_not);
+            hr_strlcpy(v->why_not, HR_T("network drive"), sizeof v->why_not);
             break;
         case 6:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, "RAM disk: paging RAM to RAM gains nothing", sizeof v->why_not);
+            hr_strlcpy(v->why_not, HR_T("RAM disk: paging RAM to RAM gains nothing"), sizeof v->why_not);
             break;
         default: break;
         }
@@ -384,11 +384,11 @@ static void model_compression(const hr_win_raw *raw, hr_snapshot *s)
         c->windows_compression = HR_TRI_YES;
         c->windows_store_bytes = raw->store_working_set;
     } else if (raw->procs.state == HR_WIN_OK) {
-        hr_section_ok(&c->s, "process list (Memory Compression)");
+        hr_section_ok(&c->s, HR_T("process list (Memory Compression)"));
         c->windows_compression = raw->compression_process ? HR_TRI_YES : HR_TRI_NO;
         c->windows_store_bytes = raw->compression_process ? raw->compression_working_set : 0;
     } else {
-        fail_call(&c->s, "process list", &raw->procs);
+        fail_call(&c->s, HR_T("process list"), &raw->procs);
         fail_call(&c->s, "SystemStoreInformation", &raw->store);
     }
     if (c->windows_compression == HR_TRI_YES)
@@ -426,7 +426,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
     hr_gpus *g = &s->gpus;
     char why[HR_SNAP_WHY_MAX];
     if (raw->nvml.state == HR_WIN_NOT_ASKED && raw->dxgi.state == HR_WIN_NOT_ASKED) {
-        hr_strlcpy(g->notes, "GPUs not queried", sizeof g->notes);
+        hr_strlcpy(g->notes, HR_T("GPUs not queried"), sizeof g->notes);
         return;
     }
     if (raw->nvml.state != HR_WIN_OK && raw->dxgi.state != HR_WIN_OK) {
@@ -487,13 +487,13 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
                 x->integrated = HR_TRI_NO;
         }
         if (raw->nvml.state != HR_WIN_OK)
-            hr_strlist_add(g->notes, sizeof g->notes, "VRAM in use is per process in DXGI: not shown");
+            hr_strlist_add(g->notes, sizeof g->notes, HR_T("VRAM in use is per process in DXGI: not shown"));
     } else {
         call_why(why, sizeof why, "DXGI", &raw->dxgi);
         hr_strlist_add(g->notes, sizeof g->notes, why);
     }
     if (g->count == 0)
-        hr_strlist_add(g->notes, sizeof g->notes, "no GPU found");
+        hr_strlist_add(g->notes, sizeof g->notes, HR_T("no GPU found"));
 }
 
 static void model_power(const hr_win_raw *raw, hr_snapshot *s)

@@ -126,10 +126,10 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     hr_lx_remove_tmp(path);   /* left by a run that was killed: ours, by its name */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return sys_err(err, "create temporary file", tmp);
+        return sys_err(err, HR_T("create temporary file"), tmp);
     int r = 0;
     if (write_all(fd, data, len) != 0)
-        r = sys_err(err, "write", tmp);
+        r = sys_err(err, HR_T("write"), tmp);
     else if (fchmod(fd, existed ? (st.st_mode & 07777) : mode) != 0)
         r = sys_err(err, "chmod", tmp);
     else if (existed && fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
@@ -137,15 +137,15 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     else if (fsync(fd) != 0)
         r = sys_err(err, "fsync", tmp);
     if (close(fd) != 0 && r == 0)
-        r = sys_err(err, "close", tmp);
+        r = sys_err(err, HR_T("close"), tmp);
     if (r == 0 && rename(tmp, path) != 0)
-        r = sys_err(err, "rename over", path);
+        r = sys_err(err, HR_T("rename over"), path);
     if (r != 0) {
         unlink(tmp);
         return r;
     }
     if (fsync_dir(dir) != 0)
-        return sys_err(err, "fsync directory", dir);
+        return sys_err(err, HR_T("fsync directory"), dir);
     return 0;
 }
 
@@ -221,7 +221,7 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return sys_err(err, "create", path);
+        return sys_err(err, HR_T("create"), path);
     int r = 0;
     struct stat st;
     if (fchmod(fd, 0600) != 0)   /* whatever the umask */
@@ -236,7 +236,7 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
             flags |= FS_NOCOW_FL;
             flags &= ~FS_COMPR_FL;
             if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
-                r = sys_err(err, "set no-copy-on-write (FS_IOC_SETFLAGS) on", path);
+                r = sys_err(err, HR_T("set no-copy-on-write (FS_IOC_SETFLAGS) on"), path);
             else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || !(flags & FS_NOCOW_FL))
                 r = hr_error_set(err, HR_ENOTSUP, HR_T("%s: btrfs did not keep the no-copy-on-write "
                                  "flag"), path);
@@ -264,7 +264,7 @@ static int open_ours(const char *path, int flags, uint64_t dev, uint64_t ino, hr
 {
     int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return sys_err(err, "open", path);
+        return sys_err(err, HR_T("open"), path);
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev ||
         (uint64_t)st.st_ino != ino) {
@@ -283,7 +283,7 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
     int r = 0;
     if (fallocate(fd, 0, 0, (off_t)size) != 0) {
         if (errno != EOPNOTSUPP && errno != ENOSYS) {
-            r = sys_err(err, "allocate", path);
+            r = sys_err(err, HR_T("allocate"), path);
         } else {
             /* No fallocate here: write zeros, so that every block exists (no holes). The
              * zeros come from calloc, not a constant array that would sit in the binary. */
@@ -295,7 +295,7 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
             while (r == 0 && done < size) {
                 size_t n = size - done < ZEROS ? (size_t)(size - done) : ZEROS;
                 if (write_all(fd, zeros, n) != 0)
-                    r = sys_err(err, "write zeros to", path);
+                    r = sys_err(err, HR_T("write zeros to"), path);
                 done += n;
             }
             free(zeros);
@@ -326,7 +326,7 @@ int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_siz
     }
     ssize_t w = pwrite(fd, page, page_size, 0);
     if (w != (ssize_t)page_size)
-        r = w < 0 ? sys_err(err, "write header to", path)
+        r = w < 0 ? sys_err(err, HR_T("write header to"), path)
                   : hr_error_set(err, HR_EIO, HR_T("%s: short write of the header"), path);
     /* A swapon() after this fails unless the signature is really on disk. */
     if (r == 0 && fsync(fd) != 0)
@@ -347,7 +347,7 @@ int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t 
     if (fd < 0)
         return errno == ELOOP ? hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; headroom "
                                              "turns on only the file it created"), path)
-                              : sys_err(err, "open", path);
+                              : sys_err(err, HR_T("open"), path);
     struct stat st;
     int r = 0;
     if (fstat(fd, &st) != 0)
@@ -491,7 +491,7 @@ static int make_state_dir(const char *d, hr_error *err)
         return hr_error_set(err, HR_ENOENT, HR_T("state directory %s: its parent %s does not exist "
                             "(create it, or give --state-dir an existing place)"), d, up);
     }
-    return sys_err(err, "create state directory", d);
+    return sys_err(err, HR_T("create state directory"), d);
 }
 
 static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
@@ -562,7 +562,7 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         if (fd < 0) {
             if (errno == ENOENT && !create)
                 return 0;   /* no state directory: nothing to lock, nothing recorded */
-            return sys_err(err, "open state directory", d);
+            return sys_err(err, HR_T("open state directory"), d);
         }
         struct stat st, now;
         fstat(fd, &st);
@@ -574,7 +574,7 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         int waited = 0;
         while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR) {
-                int r = sys_err(err, "lock", d);
+                int r = sys_err(err, HR_T("lock"), d);
                 close(fd);
                 return r;
             }
@@ -777,7 +777,7 @@ static int resolve_target(const char *target, char *out, size_t n, bool *is_dir,
         return hr_error_set(err, HR_EINVAL, HR_T("target '%s' must be an absolute path"), target);
     if (lstat(target, &ts) == 0 && S_ISDIR(ts.st_mode)) {
         if (!realpath(target, real))
-            return sys_err(err, "resolve", target);
+            return sys_err(err, HR_T("resolve"), target);
         *is_dir = true;
         hr_strlcpy(out, real, n);
         return 0;
@@ -792,7 +792,7 @@ static int resolve_target(const char *target, char *out, size_t n, bool *is_dir,
     if (!realpath(dir, real)) {
         if (errno == ENOENT || errno == ENOTDIR)
             return hr_error_set(err, HR_ENOENT, HR_T("%s: the directory %s does not exist"), target, dir);
-        return sys_err(err, "resolve", dir);
+        return sys_err(err, HR_T("resolve"), dir);
     }
     int w = snprintf(out, n, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", base);
     if (w < 0 || (size_t)w >= n)
@@ -980,17 +980,17 @@ static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t 
         return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), tmp);
     if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) != 0) {
         if (errno != EINVAL && errno != ENOSYS)
-            return sys_err(err, "rename to", path);
+            return sys_err(err, HR_T("rename to"), path);
         /* No RENAME_NOREPLACE on this file system: link (fails if path exists), unlink. */
         if (link(tmp, path) != 0)
-            return sys_err(err, "link to", path);
+            return sys_err(err, HR_T("link to"), path);
         if (unlink(tmp) != 0)
-            return sys_err(err, "remove", tmp);
+            return sys_err(err, HR_T("remove"), tmp);
     }
     char dir[PATH_MAX];
     split_dir(path, dir, sizeof dir);
     if (fsync_dir(dir) != 0)
-        return sys_err(err, "fsync directory", dir);
+        return sys_err(err, HR_T("fsync directory"), dir);
     return 0;
 }
 
@@ -1127,7 +1127,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
                     r = hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom "
                                      "created; not deleting it"), plan->old_path);
                 if (r == 0 && unlink(plan->old_path) != 0)
-                    r = sys_err(err, "delete", plan->old_path);
+                    r = sys_err(err, HR_T("delete"), plan->old_path);
                 if (r == 0)
                     hr_apply_state_drop(&st, plan->old_path);
             }
@@ -1233,7 +1233,7 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
             st->intent.new_hash = 0;
             r = intent_save(rq, st, "rollback-fstab", fp, err);
             if (r == 0 && unlink(fp) != 0)
-                r = sys_err(err, "delete", fp);
+                r = sys_err(err, HR_T("delete"), fp);
         }
     } else if (same && br == 0) {
         hr_buf_printf(log, HR_T("%srestore %s from %s (its bytes before headroom)\n"), pre, fp,
@@ -1317,7 +1317,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             if (a->tmp[0] && is_ours(a->tmp, a->device, a->inode)) {
                 hr_buf_printf(log, HR_T("%sdelete %s (unfinished, created by headroom)\n"), pre, a->tmp);
                 if (!dry_run && unlink(a->tmp) != 0)
-                    return sys_err(err, "delete", a->tmp);
+                    return sys_err(err, HR_T("delete"), a->tmp);
             }
             struct stat s;
             if (lstat(a->path, &s) != 0) {
@@ -1328,7 +1328,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             } else {
                 hr_buf_printf(log, HR_T("%sdelete %s (created by headroom)\n"), pre, a->path);
                 if (!dry_run && unlink(a->path) != 0)
-                    return sys_err(err, "delete", a->path);
+                    return sys_err(err, HR_T("delete"), a->path);
             }
         }
         if (!dry_run) {
@@ -1349,7 +1349,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         if (st.fstab_backup[0])
             unlink(st.fstab_backup);
         if (unlink(sp) != 0 && errno != ENOENT)
-            return sys_err(err, "delete", sp);
+            return sys_err(err, HR_T("delete"), sp);
         rmdir(state_dir(rq));   /* only if empty */
     }
     return 1;

@@ -1,5 +1,6 @@
 /* Which Linux this is: kernel, WSL 2, container. */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include "core/base/buf.h"
@@ -43,7 +44,7 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
     if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel) && rel[0])
         snprintf(pi->os_name, sizeof pi->os_name, "%s %s", type, rel);
     else
-        snprintf(pi->os_name, sizeof pi->os_name, "%s (kernel release unknown)", type);
+        snprintf(pi->os_name, sizeof pi->os_name, HR_T("%s (kernel release unknown)"), type);
     hr_strlcpy(pi->system_volume, "/", sizeof pi->system_volume);
 
     /* WSL 2 kernels are Microsoft's: "5.15.153.1-microsoft-standard-WSL2". WSL 1 has no
