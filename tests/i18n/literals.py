@@ -87,7 +87,8 @@ ALLOW = [
 def prose(text):
     """Does a C literal's text read as English words? Markup, printf conversions, escapes,
     option names, paths and rule ids do not count."""
-    t = re.sub(r'\\[nrt"\\]', ' ', text)
+    t = re.sub(r'[\w%.:-]*(?:\\\\[\w%.-]+)+', ' ', text)   # Windows paths: "%s\\pagefile.sys"
+    t = re.sub(r'\\[nrt"\\]', ' ', t)
     t = re.sub(r'\\(?:x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4})', ' ', t)
     # identifiers: snake_case and dotted names (tensor and file names such as memory.events,
     # text_encoder, add_embedding.linear_1.weight, general.alignment), printf conversions
