@@ -4,6 +4,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/base/utf8.h"
 
 #include <stdio.h>
@@ -85,15 +86,6 @@ void hr_models_folder_of(const char *path, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)(end - 1 - start), path + start);
 }
 
-static const char *base_name(const char *p)
-{
-    const char *b = p;
-    for (; *p; p++)
-        if (is_sep(*p))
-            b = p + 1;
-    return b;
-}
-
 static void params_text(uint64_t p, char *out, size_t n)
 {
     if (p >= 1000000000ull)
@@ -110,10 +102,10 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
     const hr_model_info *m = &e->info;
     hr_size_gb(m->file_bytes, sz, sizeof sz);
     if (e->error) {
-        hr_buf_printf(o, HR_T("  %s\n    error: %s\n"), base_name(e->path), e->error_msg);
+        hr_buf_printf(o, HR_T("  %s\n    error: %s\n"), hr_path_base(e->path), e->error_msg);
         return;
     }
-    hr_buf_printf(o, "  %-44s %9s  %-15s %s", base_name(e->path), sz, m->kind, m->arch);
+    hr_buf_printf(o, "  %-44s %9s  %-15s %s", hr_path_base(e->path), sz, m->kind, m->arch);
     if (m->lora_rank)
         hr_buf_printf(o, HR_T(", rank %u"), m->lora_rank);
     if (m->upscale)

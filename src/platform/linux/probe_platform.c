@@ -4,25 +4,12 @@
 #include "lx_read.h"
 
 #include "core/base/buf.h"
+#include "core/base/text.h"
 #include "core/model/mountinfo.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++) {
-        size_t i = 0;
-        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 static bool root_is_overlay(const char *sysroot)
 {
@@ -49,8 +36,8 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
 
     /* WSL 2 kernels are Microsoft's: "5.15.153.1-microsoft-standard-WSL2". WSL 1 has no
      * real kernel and reports "-Microsoft". */
-    pi->wsl2 = (contains_ci(rel, "microsoft") && contains_ci(rel, "wsl2")) ||
-                       (contains_ci(rel, "microsoft-standard"))
+    pi->wsl2 = (hr_str_icontains(rel, "microsoft") && hr_str_icontains(rel, "wsl2")) ||
+                       (hr_str_icontains(rel, "microsoft-standard"))
                    ? HR_TRI_YES
                    : HR_TRI_NO;
 
