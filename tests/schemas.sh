@@ -54,6 +54,34 @@ sample apply-plan "${hr[@]}" apply --json --size 4G
 sample stress "${hr[@]}" stress --json --commit 32M --step 16M
 sample stress "${hr[@]}" stress --json --commit 48M --step 16M --touch --force
 sample stress "${hr[@]}" stress --json --commit 4096G --touch
+# Model files with real headers over sparse data (tests/models/make_models.py), the workflows of
+# the fixtures, read alone and against that ComfyUI tree, and estimated on several machines.
+mtree=$out/.models   # a dot folder: not a sample folder below
+"$py" "$src/tests/models/make_models.py" "$mtree" >/dev/null
+sample models "${hr[@]}" models --json "$mtree/models"
+sample models "${hr[@]}" models --json "$mtree/hostile"
+sample models "${hr[@]}" models --json --comfyui "$mtree"
+for f in "$fx"/workflows/*.json; do
+    sample workflow "${hr[@]}" workflow --json "$f"
+    sample workflow "${hr[@]}" workflow --json --comfyui "$mtree" "$f"
+    sample estimate "${hr[@]}" estimate --json "$f" --ram 32G --vram 12G
+    sample estimate "${hr[@]}" estimate --json "$f" --ram 16G --vram 8G --os windows --gpu nvidia --comfy-args --lowvram
+    sample estimate "${hr[@]}" estimate --json --comfyui "$mtree" "$f" --ram 24G --vram 16G
+done
+# Recordings are JSON lines: each line is a document of headroom.recording/1 (the recorded
+# ones of the fixtures, a live watch on stdout and the same written with --record).
+lines() {
+    local name=$1 file=$2
+    mkdir -p "$out/$name"
+    while IFS= read -r line; do
+        n=$((n + 1))
+        printf '%s\n' "$line" | tr -d '\r' >"$out/$name/$n.json"
+    done <"$file"
+}
+for f in "$fx"/recordings/*.jsonl; do lines recording "$f"; done
+"${hr[@]}" watch --json --count 3 --interval 100 --record "$out/.watch.jsonl" >"$out/.stdout.jsonl" 2>/dev/null
+lines recording "$out/.stdout.jsonl"
+lines recording "$out/.watch.jsonl"
 
 for dir in "$out"/*/; do
     name=$(basename "$dir")

@@ -19,3 +19,21 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+if [ "${1:-}" = "--tests" ]; then
+  # tests/comfyui/peer.js: a local ComfyUI peer on Node.js and the ws package (npm), for the
+  # watch --comfyui / --protect tests. Node may come from Debian (nodejs + npm) or be there
+  # already with its own npm.
+  node_missing=()
+  command -v node >/dev/null 2>&1 || node_missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || node_missing+=(npm)
+  if [ "${#node_missing[@]}" -gt 0 ]; then
+    echo "installing: ${node_missing[*]}"
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${node_missing[@]}"
+  fi
+  peer_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/comfyui"
+  if ! (cd "$peer_dir" && node -e "require('ws')" 2>/dev/null); then
+    echo "installing: ws (npm) into tests/comfyui/node_modules"
+    (cd "$peer_dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi

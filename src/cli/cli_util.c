@@ -127,3 +127,9 @@ void hr_cli_choose_language(void)
     if (hr_platform_ui_language(name, sizeof name) && hr_lang_from_name(name, &lang))
         hr_lang_set(lang);
 }
+
+void hr_cli_json_in_english(bool json)
+{
+    if (json)
+        hr_lang_set(HR_LANG_EN);
+}

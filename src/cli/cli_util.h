@@ -51,5 +51,9 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */
 void hr_cli_choose_language(void);
+/* JSON is never translated: with json set, the rest of the command runs in English whatever
+ * --lang or the locale says, so that the reasons, notes and errors a JSON document carries are
+ * the same on every machine. Call once the options are read (--lang may come after --json). */
+void hr_cli_json_in_english(bool json);
 
 #endif

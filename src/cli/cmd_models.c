@@ -93,6 +93,7 @@ int hr_cmd_models(int argc, char **argv)
         else if (id == HR_OPT_OPERAND)
             paths[np++] = v;
     }
+    hr_cli_json_in_english(json);
     hr_models_report rep;
     hr_models_report_init(&rep);
     int rc = 0;

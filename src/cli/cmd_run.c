@@ -1,6 +1,7 @@
 /* headroom run — start a command, pass its output through unchanged, watch it, and say why
  * it ended (docs/run.md). */
 #include "cli_util.h"
+#include "comfy_link.h"
 #include "commands.h"
 #include "console.h"
 #include "monitor.h"
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP };
+enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP, OPT_COMFYUI, OPT_PROTECT };
 
 static const hr_opt run_opts[] = {
     {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
@@ -33,6 +34,14 @@ static const hr_opt run_opts[] = {
      NULL, 0},
     {OPT_NO_CGROUP, "--no-cgroup", HR_ARG_NONE, NULL,
      HR_N("Linux: leave the command in headroom's cgroup"), NULL, 0},
+    {OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
+     HR_N("the command is a ComfyUI serving at URL (or only the port): follow its prompts and "
+          "nodes as `watch --comfyui` does"),
+     NULL, HR_OPT_NONEMPTY},
+    {OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
+     HR_N("when the limit is near, ask that ComfyUI to free memory, then interrupt the prompt "
+          "when memory still climbs (as `watch --protect`)"),
+     NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -40,6 +49,7 @@ static const char *const run_examples[] = {
     "headroom run -- python3 main.py --listen",
     "headroom run --record run.jsonl --log comfyui.log -- python3 main.py",
     "headroom run --limit 8G -- python3 main.py",
+    "headroom run --comfyui 8188 --protect -- python3 main.py",
     NULL,
 };
 
@@ -63,6 +73,7 @@ const hr_cmd_spec hr_spec_run = {
 
 typedef struct run_ctx {
     hr_monitor *mon;
+    hr_comfy_link *link;            /* --comfyui, or NULL */
     FILE *log;
     bool log_error;
     bool term_error[3];
@@ -128,6 +139,8 @@ static void line_done(run_ctx *r, int st)
     while (k && (r->line[st][k - 1] == '\n' || r->line[st][k - 1] == '\r'))
         k--;
     console_marker(r, r->line[st], k);
+    if (r->link)
+        hr_comfy_link_console(r->link, r->line[st], k);
     r->line_len[st] = 0;
 }
 
@@ -217,7 +230,8 @@ int hr_cmd_run(int argc, char **argv)
     const char *record = NULL, *log_path = NULL;
     int64_t interval = 1000;
     uint64_t limit = 0;
-    bool no_cgroup = false;
+    bool no_cgroup = false, protect = false;
+    const char *comfyui = NULL;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_run, argc, argv);
     p.stop_at_operand = true;
@@ -246,6 +260,12 @@ int hr_cmd_run(int argc, char **argv)
             break;
         case OPT_NO_CGROUP:
             no_cgroup = true;
+            break;
+        case OPT_COMFYUI:
+            comfyui = v;
+            break;
+        case OPT_PROTECT:
+            protect = true;
             break;
         default:
             break;
@@ -322,10 +342,27 @@ int hr_cmd_run(int argc, char **argv)
     mo.interval_ms = interval;
     mo.argc = cargc;
     mo.argv = child_argv;
+    char url[HR_NET_HOST_MAX + 64];
+    if (protect && !comfyui)
+        comfyui = "http://127.0.0.1:8188";
+    if (comfyui) {
+        hr_comfy_url_text(comfyui, url, sizeof url);
+        mo.comfyui = url;
+    }
     rc = hr_monitor_open(mon, &mo);
     if (rc != 0) {
         /* the child is running already: let it run, unwatched, and pass its output on */
         mon->sampler = NULL;
+    } else if (comfyui) {
+        hr_comfy_link *link = malloc(sizeof *link);
+        if (link && hr_comfy_link_open(link, mon, url, protect, "run", interval) == 0) {
+            r->link = link;
+            mon->link = link;
+            link->next_try = hr_platform_mono_ms() + 2000; /* the server needs a moment */
+            link->reported_down = true; /* while it starts, quietly */
+        } else {
+            free(link);
+        }
     }
     (void)unused_stop;
     int64_t next = hr_platform_mono_ms();
@@ -340,6 +377,8 @@ int hr_cmd_run(int argc, char **argv)
         int pr = hr_child_pump(child, rc == 0 ? next - hr_platform_mono_ms() : 1000, on_output, r);
         if (pr != 0)
             break;
+        if (r->link)
+            hr_comfy_link_wait(r->link, 0, &unused_stop);
     }
     for (int st = 1; st <= 2; st++)
         line_done(r, st);
@@ -354,6 +393,12 @@ int hr_cmd_run(int argc, char **argv)
                       .pid = hr_child_pid(child), .oom_kill = ce.oom_kill, .cg_peak = ce.peak};
     int child_rc = ce.exited ? ce.code : 128 + ce.signal;
     if (rc == 0) {
+        if (r->link) {
+            /* the server ended with the child: nothing more to ask it */
+            hr_comfy_link_close(r->link);
+            free(r->link);
+            r->link = mon->link = NULL;
+        }
         hr_monitor_step(mon); /* the state right after the end */
         /* the OS's records over the run, when a signal ended it */
         hr_diag_ctx *sys = NULL;

@@ -55,10 +55,7 @@ int hr_cmd_status(int argc, char **argv)
         else
             hr_source_take(&src, id, v);
     }
-    /* JSON is never translated: the snapshot's reasons are written in the language of the
-     * moment, so a JSON report is made in English whatever --lang says. */
-    if (json)
-        hr_lang_set(HR_LANG_EN);
+    hr_cli_json_in_english(json);
 
     hr_snapshot *snap = malloc(sizeof *snap);
     if (!snap) {

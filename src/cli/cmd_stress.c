@@ -108,6 +108,7 @@ int hr_cmd_stress(int argc, char **argv)
         default: break;
         }
     }
+    hr_cli_json_in_english(json);
     if (!rq.commit_bytes) {
         hr_cli_error("stress: %s", HR_T("--commit SIZE is required (e.g. --commit 8G)"));
         return HR_EXIT_USAGE;

@@ -1,13 +1,15 @@
 /* headroom watch — follow memory live and warn before the limit (docs/watch.md). */
 #include "cli_util.h"
+#include "comfy_link.h"
 #include "commands.h"
 #include "monitor.h"
 
 #include "core/base/i18n.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PID = 1, OPT_NAME, OPT_INTERVAL, OPT_COUNT, OPT_JSON, OPT_RECORD };
+enum { OPT_PID = 1, OPT_NAME, OPT_INTERVAL, OPT_COUNT, OPT_JSON, OPT_RECORD, OPT_COMFYUI, OPT_PROTECT };
 
 static const hr_opt watch_opts[] = {
     {OPT_PID, "--pid", HR_ARG_NUMBER, NULL, HR_N("follow process N and its children"), NULL, 0},
@@ -23,6 +25,16 @@ static const hr_opt watch_opts[] = {
     {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
      HR_N("also write the recording to FILE as JSON lines (docs/recording.md)"), NULL,
      HR_OPT_NONEMPTY},
+    {OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
+     HR_N("follow the ComfyUI server at URL (http://127.0.0.1:8188, or only the port or "
+          "host:port): its devices, the running prompt, and which node or model load the "
+          "memory grew under"),
+     NULL, HR_OPT_NONEMPTY},
+    {OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
+     HR_N("when the limit is near, ask ComfyUI to free memory (POST /free), and interrupt the "
+          "prompt (POST /interrupt) when memory still climbs; implies --comfyui "
+          "http://127.0.0.1:8188 when not given"),
+     NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
@@ -30,6 +42,7 @@ static const char *const watch_examples[] = {
     "headroom watch",
     "headroom watch --name main.py --record run.jsonl",
     "headroom watch --count 10 --json",
+    "headroom watch --comfyui http://127.0.0.1:8188 --protect",
     NULL,
 };
 
@@ -56,7 +69,8 @@ int hr_cmd_watch(int argc, char **argv)
     mo.mode = "watch";
     mo.interval_ms = 1000;
     uint64_t count = 0;
-    bool json = false;
+    bool json = false, protect = false;
+    const char *comfyui = NULL;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_watch, argc, argv);
     const char *v;
@@ -86,20 +100,52 @@ int hr_cmd_watch(int argc, char **argv)
         case OPT_RECORD:
             mo.record = v;
             break;
+        case OPT_COMFYUI:
+            comfyui = v;
+            break;
+        case OPT_PROTECT:
+            protect = true;
+            break;
         default:
             break;
         }
     }
+    hr_cli_json_in_english(json);
     if (mo.sampler.pid > 0 && mo.sampler.name) {
         hr_cli_error(HR_T("watch: --pid and --name: choose one"));
         return HR_EXIT_USAGE;
     }
     mo.view = json ? HR_MON_JSON : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
+    char url[HR_NET_HOST_MAX + 64];
+    if (protect && !comfyui)
+        comfyui = "http://127.0.0.1:8188";
+    if (comfyui) {
+        hr_comfy_url_text(comfyui, url, sizeof url);
+        mo.comfyui = url;
+    }
 
     hr_monitor m;
+    hr_comfy_link *link = NULL;
+    if (mo.comfyui) {
+        link = malloc(sizeof *link);
+        if (!link) {
+            hr_cli_error("watch: %s", hr_strerror(HR_ENOMEM));
+            return HR_EXIT_FAILURE;
+        }
+        int lr = hr_comfy_link_open(link, &m, mo.comfyui, protect, "watch", mo.interval_ms);
+        if (lr != 0) {
+            free(link);
+            return lr;
+        }
+    }
     int rc = hr_monitor_open(&m, &mo);
-    if (rc != 0)
+    if (rc != 0) {
+        if (link)
+            hr_comfy_link_close(link);
+        free(link);
         return rc;
+    }
+    m.link = link;
     (void)hr_platform_lock_memory();
     hr_platform_catch_stop(&stop);
     int64_t next = hr_platform_mono_ms();
@@ -112,12 +158,20 @@ int hr_cmd_watch(int argc, char **argv)
         if (next < now)
             next = now; /* late (the machine thrashes): keep the cadence from here */
         /* memory pressure appearing (a PSI trigger) ends the wait early: sample now, and keep
-         * the cadence from there */
-        while (!stop && (now = hr_platform_mono_ms()) < next)
-            if (hr_sampler_wait(m.sampler, next - now) > 0) {
+         * the cadence from there; with --comfyui the websocket is read meanwhile, in slices */
+        while (!stop && (now = hr_platform_mono_ms()) < next) {
+            int64_t left = next - now;
+            if (hr_sampler_wait(m.sampler, link ? 0 : left) > 0) {
                 next = hr_platform_mono_ms();
                 break;
             }
+            if (link)
+                hr_comfy_link_wait(link, left < 250 ? left : 250, &stop);
+        }
     }
-    return hr_monitor_close(&m, true);
+    if (link)
+        hr_comfy_link_close(link);
+    rc = hr_monitor_close(&m, true);
+    free(link);
+    return rc;
 }

@@ -121,6 +121,7 @@ int hr_cmd_workflow(int argc, char **argv)
             file = v;
         }
     }
+    hr_cli_json_in_english(json);
     if (!file) {
         hr_cli_error(HR_T("workflow: name the workflow file (.json)"));
         return HR_EXIT_USAGE;

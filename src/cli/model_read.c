@@ -50,15 +50,6 @@ bool hr_cli_is_model_name(const char *path)
     return false;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *b = p;
-    for (; *p; p++)
-        if (*p == '/' || *p == '\\')
-            b = p + 1;
-    return b;
-}
-
 int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *m, hr_error *err)
 {
     hr_buf head;
@@ -88,7 +79,7 @@ int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *
         }
     }
     if (r == 0)
-        hr_model_classify(&ts, base_name(path), folder_hint, m);
+        hr_model_classify(&ts, hr_path_base(path), folder_hint, m);
     hr_tensor_set_free(&ts);
     hr_buf_free(&head);
     return r;

@@ -3,6 +3,7 @@
 
 #include "cli_util.h"
 #include "console.h"
+#include "comfy_link.h"
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
@@ -45,6 +46,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     /* grown once here, reset (never freed) for every line after */
     hr_buf_init(&m->line, (size_t)1 << 20);
     hr_buf_init(&m->rec_line, (size_t)1 << 20);
+    hr_buf_init(&m->say, (size_t)1 << 16);
     char room[4096];
     memset(room, ' ', sizeof room);
     hr_buf_append(&m->line, room, sizeof room);
@@ -62,6 +64,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
         hr_cli_error("%s: %s", o->mode, err.msg[0] ? err.msg : hr_strerror(r));
         hr_buf_free(&m->line);
         hr_buf_free(&m->rec_line);
+        hr_buf_free(&m->say);
         return hr_exit_from_error(r);
     }
     if (o->record) {
@@ -73,6 +76,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
             m->sampler = NULL;
             hr_buf_free(&m->line);
             hr_buf_free(&m->rec_line);
+            hr_buf_free(&m->say);
             return HR_EXIT_CANTCREATE;
         }
         m->rec_path = o->record;
@@ -110,6 +114,8 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     return 0;
 }
 
+static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw);
+
 void hr_monitor_step(hr_monitor *m)
 {
     hr_wsample s;
@@ -129,7 +135,14 @@ void hr_monitor_step(hr_monitor *m)
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
         hr_monitor_record(m, &m->rec_line);
     }
+    step_show(m, &s, wr, nw);
+    /* ComfyUI after the sample and its warnings: node lines and --protect's actions follow */
+    if (m->link)
+        hr_comfy_link_step(m->link, &s, wr, nw);
+}
 
+static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw)
+{
     hr_buf *b = &m->line;
     hr_buf_reset(b);
     for (size_t i = 0; i < nw; i++) {
@@ -162,19 +175,40 @@ void hr_monitor_step(hr_monitor *m)
             memmove(p, p + 3, strlen(p + 3) + 1);
             b->len -= 3;
         }
-        hr_watch_line(b, &m->w, &s);
+        hr_watch_line(b, &m->w, s);
         out_stdout(m, b);
     } else if (m->view == HR_MON_PANEL) {
         if (m->panel_lines)
             hr_buf_printf(b, "\x1b[%dA\r", m->panel_lines);
         size_t before = b->len;
-        hr_watch_panel(b, &m->w, &s, m->target, m->last_warning);
+        hr_watch_panel(b, &m->w, s, m->target, m->last_warning);
         int lines = 0;
         for (size_t i = before; i < b->len; i++)
             lines += b->data[i] == '\n';
         m->panel_lines = lines;
         out_stdout(m, b);
     }
+}
+
+void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
+{
+    if (m->view == HR_MON_JSON && !to_stderr)
+        return;
+    char clock[16];
+    hr_watch_clock(hr_platform_wall_ms() + m->w.tz_offset_ms, clock, sizeof clock);
+    hr_buf *b = &m->say;
+    hr_buf_reset(b);
+    if (m->view == HR_MON_QUIET || to_stderr) {
+        hr_buf_printf(b, "headroom: %s %s\n", clock, text);
+        out_stderr(b);
+        return;
+    }
+    if (m->view == HR_MON_PANEL && m->panel_lines) {
+        hr_buf_printf(b, "\x1b[%dA\r", m->panel_lines);
+        m->panel_lines = 0;
+    }
+    hr_buf_printf(b, "%s %s%s\n", clock, text, m->view == HR_MON_PANEL ? "\x1b[K" : "");
+    out_stdout(m, b);
 }
 
 int hr_monitor_close(hr_monitor *m, bool end_line)
@@ -200,5 +234,6 @@ int hr_monitor_close(hr_monitor *m, bool end_line)
     m->sampler = NULL;
     hr_buf_free(&m->line);
     hr_buf_free(&m->rec_line);
+    hr_buf_free(&m->say);
     return rc;
 }

@@ -25,6 +25,7 @@ typedef struct hr_monitor {
     const char *rec_path;
     hr_buf line;                /* reused for every line */
     hr_buf rec_line;
+    hr_buf say;                 /* hr_monitor_say's line */
     int panel_lines;            /* lines of the panel on screen (to redraw over) */
     char target[160];
     char last_warning[300];
@@ -32,6 +33,7 @@ typedef struct hr_monitor {
     int64_t started_wall;
     hr_wsample last;
     int write_error;
+    struct hr_comfy_link *link; /* --comfyui, or NULL: stepped after each sample */
 } hr_monitor;
 
 typedef struct hr_monitor_opts {
@@ -52,6 +54,9 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o);
 void hr_monitor_step(hr_monitor *m);
 /* Append a line to the recording (the caller built it; ends in "\n"). */
 void hr_monitor_record(hr_monitor *m, const hr_buf *line);
+/* A timestamped line for the user, as the view shows them (stdout; run: stderr; --json:
+ * nothing unless to_stderr). */
+void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text);
 /* watch: the end line; closes everything. Returns 0, or 74 when the recording could not be
  * written. */
 int hr_monitor_close(hr_monitor *m, bool end_line);

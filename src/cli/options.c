@@ -8,7 +8,6 @@
 #include "core/base/size.h"
 #include "core/base/text.h"
 
-#include <ctype.h>
 #include <string.h>
 
 enum { OPT_HELP = -100, OPT_LANG = -101 };
@@ -69,14 +68,6 @@ static const hr_opt *find(const hr_cmd_spec *spec, const char *arg, size_t n)
     return NULL;
 }
 
-static bool same_ci(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 static void choices_text(const hr_opt *o, char *out, size_t n)
 {
     out[0] = '\0';
@@ -127,7 +118,7 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
         break;
     case HR_ARG_CHOICE: {
         for (const char *const *c = o->choices; c && *c; c++)
-            if (same_ci(v, *c)) {
+            if (hr_str_ieq(v, *c)) {
                 *value = *c;
                 return 0;
             }

@@ -24,17 +24,25 @@ static int read_at(hr_os_file f, const char *path, uint64_t off, size_t n, hr_bu
     return r;
 }
 
+/* Empty b, open path and say its size (to file_size too, when asked). */
+static int open_file(const char *path, hr_buf *b, hr_os_file *f, uint64_t *size,
+                     uint64_t *file_size, hr_error *err)
+{
+    hr_buf_reset(b);
+    int r = hr_os_file_open(path, f, size, err);
+    if (r == 0 && file_size)
+        *file_size = *size;
+    return r;
+}
+
 int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
                           hr_buf *b, uint64_t *file_size, hr_error *err)
 {
-    hr_buf_reset(b);
     uint64_t size = 0;
     hr_os_file f = 0;
-    int r = hr_os_file_open(path, &f, &size, err);
+    int r = open_file(path, b, &f, &size, file_size, err);
     if (r != 0)
         return r;
-    if (file_size)
-        *file_size = size;
     size_t want = need ? need(NULL, 0, size, ctx) : (size < max ? (size_t)size : max);
     while (want > b->len) {
         if (want > max) {
@@ -59,14 +67,11 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
                           hr_error *err)
 {
-    hr_buf_reset(b);
     uint64_t size = 0;
     hr_os_file f = 0;
-    int r = hr_os_file_open(path, &f, &size, err);
+    int r = open_file(path, b, &f, &size, file_size, err);
     if (r != 0)
         return r;
-    if (file_size)
-        *file_size = size;
     if ((uint64_t)n > size)
         n = (size_t)size;
     r = read_at(f, path, size - n, n, b, err);

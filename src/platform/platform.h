@@ -11,6 +11,10 @@
 #include "core/diagnose/diag.h"
 #include "core/model/snapshot.h"
 
+#include <stdint.h>
+
+#define HR_NET_PEER_MAX 300
+
 typedef struct hr_probe_opts {
     /* Linux: root of the /proc and /sys tree to read ("/" = this machine). Tests replay
      * recorded trees through it. Ignored on Windows. (A recording of Win32 answers is not
@@ -190,6 +194,55 @@ bool hr_platform_write_stream(int stream, const void *data, size_t n);
 
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
+
+/* ---- network: one TCP connection (watch --comfyui; docs/watch.md) ----
+ * Plain sockets, no TLS. Every call has a timeout, so a server that hangs never stalls the
+ * monitor's cadence. Errors name the host and port ("127.0.0.1:8188: connection refused").
+ * Linux: BSD sockets; Windows: Winsock (ws2_32). */
+typedef struct hr_sock {
+    intptr_t h;                 /* -1: not connected */
+    char peer[HR_NET_PEER_MAX]; /* "host:port", for messages */
+} hr_sock;
+
+/* Connect to host:port (a name or an address, IPv4 or IPv6) within timeout_ms. */
+int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, hr_error *err);
+/* Send all n bytes within timeout_ms (HR_EBUSY: timed out). */
+int hr_net_send(hr_sock *s, const void *p, size_t n, int timeout_ms, hr_error *err);
+/* Read what is there, waiting up to timeout_ms for the first byte: > 0 bytes read, 0 the
+ * peer closed, HR_EBUSY nothing came in time, another negative code on an error. */
+int hr_net_recv(hr_sock *s, void *p, size_t n, int timeout_ms, hr_error *err);
+void hr_net_close(hr_sock *s);
+
+/* A small HTTP/1.1 and websocket client over those sockets (platform/net_client.c; the wire
+ * format is core/net/net.h). */
+#include "core/net/net.h"
+
+/* One request, one answer, one connection (Connection: close). body NULL: none; else sent
+ * as application/json. The answer goes into resp (reset first; its max bounds it) and
+ * *out points into it. Everything within timeout_ms. */
+int hr_http_do(const hr_url *u, const char *method, const char *path, const char *body,
+               int timeout_ms, hr_buf *resp, hr_http_response *out, hr_error *err);
+
+typedef struct hr_ws_client {
+    hr_sock s;
+    hr_buf in;                  /* bytes read, not yet taken as frames */
+    hr_buf msg;                 /* a fragmented message being put together */
+    int msg_opcode;
+    hr_buf out;                 /* frames written (pong, close) */
+    uint64_t rng;
+    bool open;
+} hr_ws_client;
+
+/* Open a websocket to u's host and path (with its query), within timeout_ms: the handshake
+ * and the server's Sec-WebSocket-Accept checked. */
+int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_ms,
+               hr_error *err);
+/* Wait up to timeout_ms for data, then hand every whole message to fn (opcode HR_WS_TEXT or
+ * HR_WS_BINARY). Answers pings, and a close with a close. Returns the messages handed over
+ * (>= 0), or a negative code when the connection is gone (c is closed then). */
+typedef void (*hr_ws_msg_fn)(void *ctx, int opcode, const char *data, size_t n);
+int hr_ws_poll(hr_ws_client *c, int timeout_ms, hr_ws_msg_fn fn, void *ctx, hr_error *err);
+void hr_ws_close(hr_ws_client *c);
 /* ---- model files and folders (headroom models / workflow) ----
  * One bounded way to read the start of a file, and one to list a folder tree. */
 

@@ -51,7 +51,7 @@ def module_deps():
 
 allowed_core = module_deps()
 # The platform layer fills the model's structs; the CLI may use anything.
-PLATFORM_CORE = {'base', 'model', 'diagnose', 'apply', 'stress', 'watch', 'scan'}
+PLATFORM_CORE = {'base', 'model', 'diagnose', 'apply', 'stress', 'watch', 'scan', 'net'}
 
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 bad = []

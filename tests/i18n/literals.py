@@ -48,6 +48,21 @@ ALLOW = [
     # Shell completion scripts and roff source generated from the option tables: code for
     # bash, zsh and man, not sentences (the texts they carry come from the tables, HR_N).
     ('src/cli/docgen.c', ''),
+    # Command lines run through popen (journalctl's options and match fields), not prose.
+    ('src/platform/linux/oom_evidence.c', 'journalctl -k -q --no-pager'),
+    ('src/platform/linux/oom_evidence.c', 'journalctl -q --no-pager'),
+    ('src/platform/linux/oom_evidence.c', 'SYSLOG_IDENTIFIER='),
+    # The event log's XPath query handed to EvtQuery.
+    ('src/platform/win/oom_evidence.c', 'EventID='),
+    ('src/platform/win/oom_evidence.c', 'TimeCreated['),
+    # ComfyUI's own log lines for a model load, reproduced word for word under the heading
+    # "Model loads (as ComfyUI logs them)" so that they can be matched against a real log,
+    # which ComfyUI writes in English whatever the language.
+    ('src/core/estimate/estimate_render.c', ': prepared for dynamic VRAM loading.'),
+    ('src/core/estimate/estimate_render.c', ': loaded partially;'),
+    ('src/core/estimate/estimate_render.c', ': loaded completely;'),
+    # A model family's own name (Tencent's HunyuanVideo), the same in every language.
+    ('src/core/scan/classify.c', 'HunyuanVideo'),
     # Paths and file contents that are data, the same in every language: the paging file's
     # name Windows uses, the fstab line headroom writes.
     ('src/core/apply/apply_plan.c', '%c:\\\\pagefile.sys'),
@@ -72,8 +87,13 @@ ALLOW = [
 def prose(text):
     """Does a C literal's text read as English words? Markup, printf conversions, escapes,
     option names, paths and rule ids do not count."""
-    t = re.sub(r'\\[nrt"\\]', ' ', text)
+    t = re.sub(r'[\w%.:-]*(?:\\\\[\w%.-]+)+', ' ', text)   # Windows paths: "%s\\pagefile.sys"
+    t = re.sub(r'\\[nrt"\\]', ' ', t)
     t = re.sub(r'\\(?:x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4})', ' ', t)
+    # identifiers: snake_case and dotted names (tensor and file names such as memory.events,
+    # text_encoder, add_embedding.linear_1.weight, general.alignment), printf conversions
+    # inside them included (body.%ld.weight)
+    t = re.sub(r'[\w%]*_[\w%]*|[\w%]+(?:\.[\w%]+)+\.?', ' ', t)
     t = re.sub(r'<[^<>]*>?', ' ', t)                     # HTML tags (also cut at the literal's end)
     t = re.sub(r'^[^<>]*>', ' ', t)                       # the end of a tag opened before
     t = re.sub(r'%[-+ #0-9.*]*(?:l{1,2}|z|h|j|t|<PRI[a-zA-Z0-9]+>)?[diouxXeEfgGcsp%]', ' ', t)

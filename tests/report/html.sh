@@ -101,6 +101,10 @@ has "$d" 'headroom plan --peak-commit 22G' 'the plan'"'"'s command'
 "$hr" --lang zh report "$rec/run-killed.jsonl" -o "$tmp/run-zh.html" >/dev/null || bad "report --lang zh failed"
 chrome "$tmp/run-zh" "$tmp/run-zh.html"
 has "$tmp/run-zh.dom" '提交限制' 'the Chinese legend'
+# Its warnings in Chinese, made again from the recorded rule and numbers: S2.3 from its disk's
+# busy percent, commit-85 from an older line that names its limit only in its English message.
+has "$tmp/run-zh.dom" '页面文件所在磁盘繁忙 98%' 'the S2.3 warning in Chinese'
+has "$tmp/run-zh.dom" '超过限制的 85%' 'the commit-85 warning in Chinese'
 "$hr" report "$rec/watch-ok.jsonl" -o "$tmp/watch.html" >/dev/null || bad "report of a watch failed"
 chrome "$tmp/watch" "$tmp/watch.html"
 has "$tmp/watch.dom" 'data-verdict="ok"' 'the watch'"'"'s verdict'

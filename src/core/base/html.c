@@ -46,14 +46,19 @@ void hr_html_text(hr_buf *out, const char *s)
     }
 }
 
-void hr_html_textf(hr_buf *out, const char *fmt, ...)
+static void textv(hr_buf *out, const char *fmt, va_list ap)
 {
     char tmp[1024];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    hr_html_text(out, tmp);
+}
+
+void hr_html_textf(hr_buf *out, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    textv(out, fmt, ap);
     va_end(ap);
-    hr_html_text(out, tmp);
 }
 
 /* One column, system fonts with the CJK faces Windows, macOS and Linux ship; colours that
@@ -215,12 +220,12 @@ void hr_html_p(hr_buf *out, const char *cls, const char *text)
 
 void hr_html_pf(hr_buf *out, const char *fmt, ...)
 {
-    char tmp[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    hr_buf_puts(out, "<p>");
+    textv(out, fmt, ap);
+    hr_buf_puts(out, "</p>\n");
     va_end(ap);
-    hr_html_p(out, NULL, tmp);
 }
 
 void hr_html_h3(hr_buf *out, const char *text)

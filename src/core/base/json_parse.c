@@ -43,20 +43,20 @@ typedef struct parser {
 static int fail(parser *ps, int code, const char *what)
 {
     unsigned col = (unsigned)(ps->pos - ps->line_start + 1);
-    return hr_error_set(ps->err, code, HR_T("line %u, column %u: %s"), ps->line, col, what);
+    return hr_error_set(ps->err, code, HR_T("line %u, column %u: %s"), ps->line, col, hr_tr(what));
 }
 
 static int fail_at_char(parser *ps, const char *expected)
 {
     char msg[160];
     if (ps->pos >= ps->len) {
-        snprintf(msg, sizeof msg, HR_T("%s, found the end of the input"), expected);
+        snprintf(msg, sizeof msg, HR_T("%s, found the end of the input"), hr_tr(expected));
     } else {
         unsigned char c = ps->p[ps->pos];
         if (c >= 0x20 && c < 0x7f)
-            snprintf(msg, sizeof msg, "%s, found '%c'", expected, c);
+            snprintf(msg, sizeof msg, HR_T("%s, found '%c'"), hr_tr(expected), c);
         else
-            snprintf(msg, sizeof msg, HR_T("%s, found byte 0x%02x"), expected, c);
+            snprintf(msg, sizeof msg, HR_T("%s, found byte 0x%02x"), hr_tr(expected), c);
     }
     return fail(ps, HR_EPARSE, msg);
 }
@@ -71,7 +71,7 @@ static int text_reserve(parser *ps, size_t extra)
         ncap *= 2;
     char *t = realloc(d->text, ncap);
     if (!t)
-        return fail(ps, HR_ENOMEM, "out of memory");
+        return fail(ps, HR_ENOMEM, HR_N("out of memory"));
     d->text = t;
     d->cap_text = ncap;
     return 0;
@@ -81,12 +81,12 @@ static int new_node(parser *ps, hr_json_type t, size_t *idx)
 {
     hr_json_doc *d = ps->doc;
     if (d->n_nodes >= ps->max_values)
-        return fail(ps, HR_ETOOBIG, "too many values (limit reached)");
+        return fail(ps, HR_ETOOBIG, HR_N("too many values (limit reached)"));
     if (d->n_nodes == d->cap_nodes) {
         size_t ncap = d->cap_nodes ? d->cap_nodes * 2 : 64;
         hr_json_value *n = realloc(d->nodes, ncap * sizeof *n);
         if (!n)
-            return fail(ps, HR_ENOMEM, "out of memory");
+            return fail(ps, HR_ENOMEM, HR_N("out of memory"));
         d->nodes = n;
         d->cap_nodes = ncap;
     }
@@ -127,12 +127,12 @@ static int read_u16(parser *ps, unsigned *out)
 {
     /* ps->pos is at the 'u' */
     if (ps->len - ps->pos < 5)
-        return fail(ps, HR_EPARSE, "incomplete \\u escape");
+        return fail(ps, HR_EPARSE, HR_N("incomplete \\u escape"));
     unsigned v = 0;
     for (size_t i = 1; i <= 4; i++) {
         int h = hexval(ps->p[ps->pos + i]);
         if (h < 0)
-            return fail(ps, HR_EPARSE, "\\u must be followed by four hex digits");
+            return fail(ps, HR_EPARSE, HR_N("\\u must be followed by four hex digits"));
         v = (v << 4) | (unsigned)h;
     }
     ps->pos += 5;
@@ -153,7 +153,7 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
     *off = d->n_text;
     for (;;) {
         if (ps->pos >= ps->len)
-            return fail(ps, HR_EPARSE, "unterminated string");
+            return fail(ps, HR_EPARSE, HR_N("unterminated string"));
         unsigned char c = ps->p[ps->pos];
         /* Every input byte makes at most 4 output bytes (\uXXXX makes at most 3). */
         int r = text_reserve(ps, 4);
@@ -164,10 +164,10 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
             break;
         }
         if (c < 0x20)
-            return fail(ps, HR_EPARSE, "control character in a string (must be escaped)");
+            return fail(ps, HR_EPARSE, HR_N("control character in a string (must be escaped)"));
         if (c == '\\') {
             if (ps->pos + 1 >= ps->len)
-                return fail(ps, HR_EPARSE, "unterminated string");
+                return fail(ps, HR_EPARSE, HR_N("unterminated string"));
             unsigned char e = ps->p[ps->pos + 1];
             const char *simple = strchr("\"\\/bfnrt", e);
             if (e && simple) {
@@ -177,7 +177,7 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
                 continue;
             }
             if (e != 'u')
-                return fail(ps, HR_EPARSE, "invalid escape in a string");
+                return fail(ps, HR_EPARSE, HR_N("invalid escape in a string"));
             ps->pos++;
             unsigned hi;
             r = read_u16(ps, &hi);
@@ -185,21 +185,21 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
                 return r;
             uint32_t cp = hi;
             if (hi >= 0xdc00 && hi <= 0xdfff)
-                return fail(ps, HR_EPARSE, "lone low surrogate in a \\u escape");
+                return fail(ps, HR_EPARSE, HR_N("lone low surrogate in a \\u escape"));
             if (hi >= 0xd800 && hi <= 0xdbff) {
                 if (ps->len - ps->pos < 2 || ps->p[ps->pos] != '\\' || ps->p[ps->pos + 1] != 'u')
-                    return fail(ps, HR_EPARSE, "high surrogate not followed by a low surrogate");
+                    return fail(ps, HR_EPARSE, HR_N("high surrogate not followed by a low surrogate"));
                 ps->pos++;
                 unsigned lo;
                 r = read_u16(ps, &lo);
                 if (r)
                     return r;
                 if (lo < 0xdc00 || lo > 0xdfff)
-                    return fail(ps, HR_EPARSE, "high surrogate not followed by a low surrogate");
+                    return fail(ps, HR_EPARSE, HR_N("high surrogate not followed by a low surrogate"));
                 cp = 0x10000 + (((uint32_t)hi - 0xd800) << 10) + ((uint32_t)lo - 0xdc00);
             }
             if (cp == 0 && ps->no_nul)
-                return fail(ps, HR_EPARSE, "NUL (\\u0000) in a string");
+                return fail(ps, HR_EPARSE, HR_N("NUL (\\u0000) in a string"));
             put_utf8(d, cp);
             continue;
         }
@@ -210,7 +210,7 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
         }
         size_t n = hr_utf8_valid_prefix(ps->p + ps->pos, ps->len - ps->pos);
         if (n == 0)
-            return fail(ps, HR_EPARSE, "invalid UTF-8 in a string");
+            return fail(ps, HR_EPARSE, HR_N("invalid UTF-8 in a string"));
         memcpy(d->text + d->n_text, ps->p + ps->pos, n);
         d->n_text += n;
         ps->pos += n;
@@ -234,13 +234,13 @@ static int parse_number(parser *ps, size_t idx)
         i++;
     if (i >= ps->len || !is_digit(p[i])) {
         ps->pos = i;
-        return fail_at_char(ps, "expected a digit");
+        return fail_at_char(ps, HR_N("expected a digit"));
     }
     if (p[i] == '0') {
         i++;
         if (i < ps->len && is_digit(p[i])) {
             ps->pos = i;
-            return fail(ps, HR_EPARSE, "leading zeros are not allowed in numbers");
+            return fail(ps, HR_EPARSE, HR_N("leading zeros are not allowed in numbers"));
         }
     } else {
         while (i < ps->len && is_digit(p[i]))
@@ -250,7 +250,7 @@ static int parse_number(parser *ps, size_t idx)
         i++;
         if (i >= ps->len || !is_digit(p[i])) {
             ps->pos = i;
-            return fail_at_char(ps, "expected a digit after the decimal point");
+            return fail_at_char(ps, HR_N("expected a digit after the decimal point"));
         }
         while (i < ps->len && is_digit(p[i]))
             i++;
@@ -261,7 +261,7 @@ static int parse_number(parser *ps, size_t idx)
             i++;
         if (i >= ps->len || !is_digit(p[i])) {
             ps->pos = i;
-            return fail_at_char(ps, "expected a digit in the exponent");
+            return fail_at_char(ps, HR_N("expected a digit in the exponent"));
         }
         while (i < ps->len && is_digit(p[i]))
             i++;
@@ -286,7 +286,7 @@ static int parse_container(parser *ps, size_t idx, bool object)
 {
     char close = object ? '}' : ']';
     if (++ps->depth > ps->max_depth)
-        return fail(ps, HR_ETOOBIG, "nesting too deep (limit reached)");
+        return fail(ps, HR_ETOOBIG, HR_N("nesting too deep (limit reached)"));
     ps->pos++; /* [ or { */
     skip_ws(ps);
     size_t last = NONE;
@@ -300,14 +300,14 @@ static int parse_container(parser *ps, size_t idx, bool object)
         int r;
         if (object) {
             if (ps->pos >= ps->len || ps->p[ps->pos] != '"')
-                return fail_at_char(ps, last == NONE ? "expected a member name (a string) or '}'"
-                                                     : "expected a member name (a string)");
+                return fail_at_char(ps, last == NONE ? HR_N("expected a member name (a string) or '}'")
+                                                     : HR_N("expected a member name (a string)"));
             r = parse_string(ps, &key_off, &key_len);
             if (r)
                 return r;
             skip_ws(ps);
             if (ps->pos >= ps->len || ps->p[ps->pos] != ':')
-                return fail_at_char(ps, "expected ':' after a member name");
+                return fail_at_char(ps, HR_N("expected ':' after a member name"));
             ps->pos++;
             skip_ws(ps);
         }
@@ -328,7 +328,7 @@ static int parse_container(parser *ps, size_t idx, bool object)
             ps->pos++;
             skip_ws(ps);
             if (ps->pos < ps->len && ps->p[ps->pos] == (unsigned char)close)
-                return fail(ps, HR_EPARSE, "trailing comma before the closing bracket");
+                return fail(ps, HR_EPARSE, HR_N("trailing comma before the closing bracket"));
             continue;
         }
         if (ps->pos < ps->len && ps->p[ps->pos] == (unsigned char)close) {
@@ -336,7 +336,7 @@ static int parse_container(parser *ps, size_t idx, bool object)
             ps->depth--;
             return 0;
         }
-        return fail_at_char(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
+        return fail_at_char(ps, object ? HR_N("expected ',' or '}'") : HR_N("expected ',' or ']'"));
     }
 }
 
@@ -344,7 +344,7 @@ static int literal(parser *ps, const char *word)
 {
     size_t n = strlen(word);
     if (ps->len - ps->pos < n || memcmp(ps->p + ps->pos, word, n) != 0)
-        return fail_at_char(ps, "expected a value");
+        return fail_at_char(ps, HR_N("expected a value"));
     ps->pos += n;
     return 0;
 }
@@ -352,7 +352,7 @@ static int literal(parser *ps, const char *word)
 static int parse_value(parser *ps, size_t *out)
 {
     if (ps->pos >= ps->len)
-        return fail_at_char(ps, "expected a value");
+        return fail_at_char(ps, HR_N("expected a value"));
     unsigned char c = ps->p[ps->pos];
     hr_json_type t;
     switch (c) {
@@ -367,7 +367,7 @@ static int parse_value(parser *ps, size_t *out)
             t = HR_JSON_NUMBER;
             break;
         }
-        return fail_at_char(ps, "expected a value");
+        return fail_at_char(ps, HR_N("expected a value"));
     }
     size_t idx = 0;
     int r = new_node(ps, t, &idx);
@@ -429,13 +429,13 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
     size_t root = 0;
     int r;
     if (ps.pos >= ps.len)
-        r = fail(&ps, HR_EPARSE, "empty input: expected a JSON value");
+        r = fail(&ps, HR_EPARSE, HR_N("empty input: expected a JSON value"));
     else
         r = parse_value(&ps, &root);
     if (r == 0) {
         skip_ws(&ps);
         if (ps.pos < ps.len)
-            r = fail_at_char(&ps, "expected the end of the input after the value");
+            r = fail_at_char(&ps, HR_N("expected the end of the input after the value"));
     }
     if (r) {
         hr_json_free(d);

@@ -1,5 +1,7 @@
 #include "core/base/phrase_match.h"
 
+#include "core/base/i18n.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,27 +37,27 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     for (size_t i = 0; i < n; i++) {
         size_t len = phrases[i] ? strlen(phrases[i]) : 0;
         if (len == 0 || len > 255)
-            return hr_error_set(err, HR_EINVAL, "phrase %u: empty or longer than 255 bytes", (unsigned)i);
+            return hr_error_set(err, HR_EINVAL, HR_T("phrase %u: empty or longer than 255 bytes"), (unsigned)i);
         total += len;
         for (size_t k = 0; k < len; k++) {
             unsigned char c = fold((unsigned char)phrases[i][k]);
             if (m->cls[c] == 0)
                 m->cls[c] = (unsigned char)m->nclasses++;
             if (m->nclasses > 255)
-                return hr_error_set(err, HR_ERANGE, "phrases use more than 254 distinct bytes");
+                return hr_error_set(err, HR_ERANGE, HR_T("phrases use more than 254 distinct bytes"));
         }
     }
     for (unsigned c = 'A'; c <= 'Z'; c++)
         m->cls[c] = m->cls[c + 32];
     if (total >= ABSENT)
-        return hr_error_set(err, HR_ERANGE, "phrases need more than 65534 states");
+        return hr_error_set(err, HR_ERANGE, HR_T("phrases need more than 65534 states"));
     /* The prefilter's pairs: the first two bytes of each phrase, in either case. */
     bool pairs = true;
     for (size_t i = 0; i < n; i++)
         pairs &= phrases[i][1] != '\0';
     m->start2 = pairs ? calloc(65536, 1) : NULL;
     if (pairs && !m->start2)
-        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
     for (size_t i = 0; pairs && i < n; i++) {
         unsigned a = fold((unsigned char)phrases[i][0]), b = fold((unsigned char)phrases[i][1]);
         unsigned au = a >= 'a' && a <= 'z' ? a - 32 : a, bu = b >= 'a' && b <= 'z' ? b - 32 : b;
@@ -75,7 +77,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         free(fail);
         free(queue);
         hr_acm_free(m);
-        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
     }
     for (size_t i = 0; i < total * nc; i++)
         m->delta[i] = ABSENT;
@@ -98,7 +100,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
             free(fail);
             free(queue);
             hr_acm_free(m);
-            return hr_error_set(err, HR_EINVAL, "phrase %u '%s' is a duplicate", (unsigned)i, phrases[i]);
+            return hr_error_set(err, HR_EINVAL, HR_T("phrase %u '%s' is a duplicate"), (unsigned)i, phrases[i]);
         }
         m->out[s] = (int32_t)i;
     }
@@ -130,7 +132,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     m->next = malloc(m->nstates * nc * sizeof *m->next);
     if (!m->next) {
         hr_acm_free(m);
-        return hr_error_set(err, HR_ENOMEM, "phrase matcher: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
     }
     for (size_t i = 0; i < m->nstates * nc; i++) {
         uint32_t t = m->delta[i];

@@ -209,6 +209,28 @@ bool hr_str_istarts(const char *s, const char *prefix)
     return true;
 }
 
+bool hr_str_icontains(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++) {
+        size_t i = 0;
+        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+const char *hr_path_base(const char *path)
+{
+    const char *b = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            b = p + 1;
+    return b;
+}
+
 char hr_drive_letter(const char *path)
 {
     return path && isalpha((unsigned char)path[0]) && path[1] == ':'

@@ -44,6 +44,11 @@ void hr_strlcpy(char *dst, const char *src, unsigned long size);
 /* ASCII case-insensitive equality, and prefix ("NTFS" = "ntfs"; "nfs4" starts with "NFS"). */
 bool hr_str_ieq(const char *a, const char *b);
 bool hr_str_istarts(const char *s, const char *prefix);
+/* ASCII case-insensitive substring: does hay contain needle ("Wan22" in "WanImageToVideo"...). */
+bool hr_str_icontains(const char *hay, const char *needle);
+/* A path's last part: after the last '/' or '\\', whichever OS wrote it (a Windows workflow
+ * carries "SDXL\\x.safetensors" on Linux too). */
+const char *hr_path_base(const char *path);
 
 /* Windows paths: the drive letter of "d:\x" or "D:" in upper case, or 0 when there is none;
  * and whether two paths are on the same lettered drive. */

@@ -161,7 +161,7 @@ int hr_diag_init(hr_diag_ctx *c, hr_error *err)
     memset(c, 0, sizeof *c);
     const char *phrases[512];
     if (hr_diag_nrules > sizeof phrases / sizeof phrases[0])
-        return hr_error_set(err, HR_EINTERNAL, "diagnosis: too many phrases");
+        return hr_error_set(err, HR_EINTERNAL, HR_T("diagnosis: too many phrases"));
     for (size_t i = 0; i < hr_diag_nrules; i++)
         phrases[i] = hr_diag_rules[i].phrase;
     int r = hr_acm_build(&c->acm, phrases, hr_diag_nrules, err);

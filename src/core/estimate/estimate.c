@@ -1025,15 +1025,15 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         a = &none;
     if (in->model_count < 0 || in->model_count > HR_EST_MAX_MODELS || in->op_count < 0 ||
         in->op_count > HR_EST_MAX_OPS)
-        return hr_error_set(err, HR_EINVAL, "estimate: %d models, %d steps: out of range", in->model_count,
+        return hr_error_set(err, HR_EINVAL, HR_T("estimate: %d models, %d steps: out of range"), in->model_count,
                             in->op_count);
     for (int o = 0; o < in->op_count; o++) {
         const hr_est_op *op = &in->op[o];
         if (op->model_count < 0 || op->model_count > 4)
-            return hr_error_set(err, HR_EINVAL, "estimate: node %s: %d models", op->node_id, op->model_count);
+            return hr_error_set(err, HR_EINVAL, HR_T("estimate: node %s: %d models"), op->node_id, op->model_count);
         for (int k = 0; k < op->model_count; k++)
             if (op->models[k] < 0 || op->models[k] >= in->model_count)
-                return hr_error_set(err, HR_EINVAL, "estimate: node %s refers to model %d of %d", op->node_id,
+                return hr_error_set(err, HR_EINVAL, HR_T("estimate: node %s refers to model %d of %d"), op->node_id,
                                     op->models[k], in->model_count);
     }
     memset(out, 0, sizeof *out);

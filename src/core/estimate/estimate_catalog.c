@@ -7,7 +7,6 @@
 
 #include "core/base/text.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -191,34 +190,16 @@ const hr_est_catalog_entry *hr_est_catalog_at(int i)
     return NULL;
 }
 
-/* The base name: after the last '/' or '\' (Windows workflows carry "SDXL\\x.safetensors"). */
-static const char *base_name(const char *s)
-{
-    const char *b = s;
-    for (const char *p = s; *p; p++)
-        if (*p == '/' || *p == '\\')
-            b = p + 1;
-    return b;
-}
-
-static bool same_ci(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 const hr_est_catalog_entry *hr_est_catalog_find(const char *file, bool checkpoint)
 {
     if (!file)
         return NULL;
-    const char *b = base_name(file);
+    const char *b = hr_path_base(file);
     const hr_est_catalog_entry *any = NULL;
     int n = hr_est_catalog_count();
     for (int i = 0; i < n; i++) {
         const hr_est_catalog_entry *e = hr_est_catalog_at(i);
-        if (!e || !same_ci(e->file, b))
+        if (!e || !hr_str_ieq(e->file, b))
             continue;
         if (e->checkpoint == checkpoint)
             return e;
@@ -228,24 +209,11 @@ const hr_est_catalog_entry *hr_est_catalog_find(const char *file, bool checkpoin
     return any;
 }
 
-static bool has_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++) {
-        size_t i = 0;
-        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
 hr_est_arch hr_est_arch_guess(const char *file)
 {
     if (!file)
         return HR_ARCH_UNKNOWN;
-    const char *b = base_name(file);
+    const char *b = hr_path_base(file);
     static const struct { const char *needle; hr_est_arch arch; } rules[] = {
         {"wan2.2_ti2v_5b", HR_ARCH_WAN22_5B}, {"ti2v_5b", HR_ARCH_WAN22_5B}, {"wan2.2_vae", HR_ARCH_WAN22_5B},
         {"1.3b", HR_ARCH_WAN_1_3B}, {"wan", HR_ARCH_WAN_14B},
@@ -259,7 +227,7 @@ hr_est_arch hr_est_arch_guess(const char *file)
         {"sd1.5", HR_ARCH_SD15},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (has_ci(b, rules[i].needle))
+        if (hr_str_icontains(b, rules[i].needle))
             return rules[i].arch;
     return HR_ARCH_UNKNOWN;
 }
@@ -283,12 +251,12 @@ int hr_est_add_op(hr_est_input *in, const hr_est_op *op)
 static hr_est_format format_of(const char *file)
 {
     size_t n = strlen(file);
-    if (n >= 5 && same_ci(file + n - 5, ".gguf"))
+    if (n >= 5 && hr_str_ieq(file + n - 5, ".gguf"))
         return HR_FMT_GGUF;
     static const char *pickles[] = {".ckpt", ".pt", ".pth", ".bin", ".pkl"};
     for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
         size_t k = strlen(pickles[i]);
-        if (n >= k && same_ci(file + n - k, pickles[i]))
+        if (n >= k && hr_str_ieq(file + n - k, pickles[i]))
             return HR_FMT_PICKLE;
     }
     return HR_FMT_SAFETENSORS;
@@ -302,7 +270,7 @@ int hr_est_add_from_catalog(hr_est_input *in, const char *file, hr_est_kind kind
         return 0;
     hr_est_model m;
     memset(&m, 0, sizeof m);
-    hr_strlcpy(m.name, base_name(file), sizeof m.name);
+    hr_strlcpy(m.name, hr_path_base(file), sizeof m.name);
     m.arch = e->arch != HR_ARCH_UNKNOWN ? e->arch : hr_est_arch_guess(file);
     m.format = format_of(file);
     m.from_catalog = true;

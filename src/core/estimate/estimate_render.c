@@ -3,6 +3,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -54,13 +55,29 @@ static void bar(hr_buf *out, uint64_t v, uint64_t max, int w, char c)
         hr_buf_putc(out, ' ');
 }
 
+/* A cell padded to a width in terminal columns (a Chinese character takes two, and printf's
+ * %-11s counts bytes). */
+static void cell(hr_buf *out, const char *s, size_t width, bool right)
+{
+    size_t w = hr_utf8_width(s);
+    if (right)
+        for (size_t i = w; i < width; i++)
+            hr_buf_putc(out, ' ');
+    hr_buf_puts(out, s);
+    if (!right)
+        for (size_t i = w; i < width; i++)
+            hr_buf_putc(out, ' ');
+}
+
 static void range_line(hr_buf *out, const char *label, const hr_est_range *r, bool with_node)
 {
     char a[32], b[32], c[32];
     hr_size_gb(r->value, a, sizeof a);
     hr_size_gb(r->low, b, sizeof b);
     hr_size_gb(r->high, c, sizeof c);
-    hr_buf_printf(out, "  %-11s %8s  (%s – %s)", label, a, b, c);
+    hr_buf_puts(out, "  ");
+    cell(out, label, 11, false);
+    hr_buf_printf(out, " %8s  (%s – %s)", a, b, c);
     if (with_node && r->node_id[0])
         hr_buf_printf(out, HR_T("  at node %s %s"), r->node_id, r->class_type);
     hr_buf_putc(out, '\n');
@@ -85,8 +102,17 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_size_gb(e->pin_cap_bytes, b, sizeof b);
     hr_buf_printf(out, HR_T("  reserve   %s of VRAM; pinned memory cap %s\n\n"), a, e->pin_cap_bytes ? b : "-");
 
-    hr_buf_printf(out, "  %-6s %-26s %9s %9s %9s  %s\n", HR_T("node"), HR_T("type"), "VRAM", "RAM", HR_T("commit"),
-                  HR_T("note"));
+    hr_buf_puts(out, "  ");
+    cell(out, HR_T("node"), 6, false);
+    hr_buf_putc(out, ' ');
+    cell(out, HR_T("type"), 26, false);
+    hr_buf_putc(out, ' ');
+    cell(out, "VRAM", 9, true);
+    hr_buf_putc(out, ' ');
+    cell(out, "RAM", 9, true);
+    hr_buf_putc(out, ' ');
+    cell(out, HR_T("commit"), 9, true);
+    hr_buf_printf(out, "  %s\n", HR_T("note"));
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
         if (s->kind == HR_OP_LORA)   /* the loader's row above already shows it */
@@ -103,7 +129,9 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     range_line(out, HR_T("page cache"), &e->page_cache, false);
     if (e->pinned_peak_bytes) {
         hr_size_gb(e->pinned_peak_bytes, a, sizeof a);
-        hr_buf_printf(out, HR_T("  %-11s %8s  (cannot be paged out)\n"), HR_T("pinned"), a);
+        hr_buf_puts(out, "  ");
+        cell(out, HR_T("pinned"), 11, false);
+        hr_buf_printf(out, HR_T(" %8s  (cannot be paged out)\n"), a);
     }
 
     if (e->load_count) {

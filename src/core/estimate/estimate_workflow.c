@@ -10,31 +10,8 @@
 #include "core/base/i18n.h"
 #include "core/base/text.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-static bool has_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++) {
-        size_t i = 0;
-        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
-static const char *base_name(const char *s)
-{
-    const char *b = s;
-    for (const char *p = s; *p; p++)
-        if (*p == '/' || *p == '\\')
-            b = p + 1;
-    return b;
-}
 
 /* The reader's architecture name → ours. */
 static hr_est_arch arch_of_text(const char *a)
@@ -51,21 +28,21 @@ static hr_est_arch arch_of_text(const char *a)
     if (!a || !a[0])
         return HR_ARCH_UNKNOWN;
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (has_ci(a, t[i].needle))
+        if (hr_str_icontains(a, t[i].needle))
             return t[i].arch;
     return HR_ARCH_UNKNOWN;
 }
 
 static int dtype_bytes(const char *name)
 {
-    if (has_ci(name, "F8") || has_ci(name, "E4M3") || has_ci(name, "E5M2") || !strcmp(name, "I8") ||
+    if (hr_str_icontains(name, "F8") || hr_str_icontains(name, "E4M3") || hr_str_icontains(name, "E5M2") || !strcmp(name, "I8") ||
         !strcmp(name, "U8"))
         return 1;
-    if (has_ci(name, "F16") || has_ci(name, "BF16"))
+    if (hr_str_icontains(name, "F16") || hr_str_icontains(name, "BF16"))
         return 2;
-    if (has_ci(name, "F32"))
+    if (hr_str_icontains(name, "F32"))
         return 4;
-    if (has_ci(name, "F64"))
+    if (hr_str_icontains(name, "F64"))
         return 8;
     return 0;   /* GGUF block types */
 }
@@ -101,7 +78,7 @@ static hr_est_kind kind_of_role(hr_wf_role r)
 
 static hr_est_format format_of(const hr_wf_model *w)
 {
-    if (w->gguf || has_ci(w->name, ".gguf"))
+    if (w->gguf || hr_str_icontains(w->name, ".gguf"))
         return HR_FMT_GGUF;
     if (w->info_read && (w->info.format == HR_MODEL_FMT_TORCH_ZIP || w->info.format == HR_MODEL_FMT_PICKLE))
         return HR_FMT_PICKLE;
@@ -109,7 +86,7 @@ static hr_est_format format_of(const hr_wf_model *w)
     size_t n = strlen(w->name);
     for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
         size_t k = strlen(pickles[i]);
-        if (n >= k && has_ci(w->name + n - k, pickles[i]))
+        if (n >= k && hr_str_icontains(w->name + n - k, pickles[i]))
             return HR_FMT_PICKLE;
     }
     return HR_FMT_SAFETENSORS;
@@ -136,12 +113,12 @@ static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *
         return 0;
     hr_est_model m;
     memset(&m, 0, sizeof m);
-    hr_strlcpy(m.name, base_name(w->name), sizeof m.name);
+    hr_strlcpy(m.name, hr_path_base(w->name), sizeof m.name);
     m.kind = kind;
     m.format = format_of(w);
     m.cpu_device = strcmp(w->device, "cpu") == 0;
-    m.fp8_scaled = has_ci(w->name, "scaled") || has_ci(w->name, "mixed");
-    if (has_ci(w->weight_dtype, "fp8"))
+    m.fp8_scaled = hr_str_icontains(w->name, "scaled") || hr_str_icontains(w->name, "mixed");
+    if (hr_str_icontains(w->weight_dtype, "fp8"))
         m.weight_dtype = HR_WDT_FP8;
     if (w->info_read && w->info.file_bytes > 0) {
         const hr_model_info *info = &w->info;
@@ -213,30 +190,30 @@ static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *
 /* Node classes by what they do to memory. */
 static bool is_text_encode(const char *c)
 {
-    return has_ci(c, "TextEncode") || !strcmp(c, "CLIPTextEncode");
+    return hr_str_icontains(c, "TextEncode") || !strcmp(c, "CLIPTextEncode");
 }
 
 static bool is_i2v_latent(const char *c)
 {
-    return has_ci(c, "ImageToVideo") || has_ci(c, "FirstLastFrame") || has_ci(c, "VaceToVideo") ||
-           has_ci(c, "ImgToVideo") || !strcmp(c, "SVD_img2vid_Conditioning");
+    return hr_str_icontains(c, "ImageToVideo") || hr_str_icontains(c, "FirstLastFrame") || hr_str_icontains(c, "VaceToVideo") ||
+           hr_str_icontains(c, "ImgToVideo") || !strcmp(c, "SVD_img2vid_Conditioning");
 }
 
 static hr_est_arch latent_arch(const char *c, hr_est_arch model_arch)
 {
-    if (has_ci(c, "LTXV"))
+    if (hr_str_icontains(c, "LTXV"))
         return model_arch == HR_ARCH_LTXV_13B ? model_arch : HR_ARCH_LTXV_2B;
-    if (has_ci(c, "Wan22"))
+    if (hr_str_icontains(c, "Wan22"))
         return HR_ARCH_WAN22_5B;
-    if (has_ci(c, "Hunyuan"))
+    if (hr_str_icontains(c, "Hunyuan"))
         return model_arch == HR_ARCH_UNKNOWN ? HR_ARCH_HUNYUAN_VIDEO : model_arch;
-    if (has_ci(c, "Wan"))
+    if (hr_str_icontains(c, "Wan"))
         return model_arch == HR_ARCH_WAN_1_3B ? model_arch : HR_ARCH_WAN_14B;
-    if (has_ci(c, "SVD"))
+    if (hr_str_icontains(c, "SVD"))
         return HR_ARCH_SVD;
-    if (has_ci(c, "Flux2"))
+    if (hr_str_icontains(c, "Flux2"))
         return HR_ARCH_FLUX2;
-    if (has_ci(c, "SD3"))
+    if (hr_str_icontains(c, "SD3"))
         return model_arch == HR_ARCH_UNKNOWN ? HR_ARCH_SD3 : model_arch;
     return model_arch;
 }

@@ -1,4 +1,5 @@
 #include "core/model/cgroup_parse.h"
+#include "core/base/i18n.h"
 
 #include "core/model/mountinfo.h"
 #include "core/base/text.h"
@@ -21,7 +22,7 @@ int hr_parse_proc_cgroup(const char *buf, size_t len, const char *what, hr_proc_
         const char *c2 = c1 ? memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line)) : NULL;
         uint64_t id;
         if (!c2 || !hr_parse_u64(line, (size_t)(c1 - line), &id))
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: expected ID:CONTROLLERS:PATH", what, lineno);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: expected ID:CONTROLLERS:PATH"), what, lineno);
         const char *ctl = c1 + 1, *path = c2 + 1;
         size_t ctln = (size_t)(c2 - ctl), pathn = n - (size_t)(path - line);
         if (id == 0 && ctln == 0) {

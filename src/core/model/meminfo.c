@@ -1,4 +1,5 @@
 #include "core/model/meminfo.h"
+#include "core/base/i18n.h"
 
 #include "core/model/snapshot.h"
 #include "core/base/text.h"
@@ -52,10 +53,10 @@ int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *
                 vn--;
             uint64_t val;
             if (vn < 2 || memcmp(v + vn - 2, "kB", 2) != 0)
-                return hr_error_set(err, HR_EPARSE, "%s: line %u: %s has no kB unit (truncated?)", what,
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: %s has no kB unit (truncated?)"), what,
                                     lineno, fields[i].name);
             if (!hr_parse_u64(v, vn - 2, &val) || val > UINT64_MAX / 1024 / 2)
-                return hr_error_set(err, HR_EPARSE, "%s: line %u: bad value for %s", what, lineno,
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: bad value for %s"), what, lineno,
                                     fields[i].name);
             *(uint64_t *)((char *)out + fields[i].off) = val * 1024;
             break; /* the names are distinct */

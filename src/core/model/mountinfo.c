@@ -1,4 +1,5 @@
 #include "core/model/mountinfo.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 
@@ -78,7 +79,7 @@ int hr_mountinfo_next(const char **cur, const char *end, const char *what, unsig
             copy_field(m->super_opts, sizeof m->super_opts, f, fn);
         return 1;
     bad:
-        return hr_error_set(err, HR_EPARSE, "%s: line %u: not a mountinfo line", what, *lineno);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: not a mountinfo line"), what, *lineno);
     }
     return 0;
 }
@@ -111,7 +112,7 @@ int hr_mountinfo_find(const char *buf, size_t len, const char *what, const char 
     }
     if (r < 0)
         return r;
-    return best ? 0 : hr_error_set(err, HR_ENOENT, "%s: no mount holds %s", what, path);
+    return best ? 0 : hr_error_set(err, HR_ENOENT, HR_T("%s: no mount holds %s"), what, path);
 }
 
 bool hr_opt_has(const char *opts, const char *opt)

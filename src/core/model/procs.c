@@ -1,4 +1,5 @@
 #include "core/model/procs.h"
+#include "core/base/i18n.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_erro
 {
     memset(out, 0, sizeof *out);
     if (n > HR_PROC_STATUS_MAX)
-        return hr_error_set(err, HR_ETOOBIG, "status: %llu bytes, more than a status file holds",
+        return hr_error_set(err, HR_ETOOBIG, HR_T("status: %llu bytes, more than a status file holds"),
                             (unsigned long long)n);
     bool have_name = false, have_rss = false;
     const char *p = buf, *end = buf + n;
@@ -67,13 +68,13 @@ int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_erro
             if (dst) {
                 int r = parse_kb(v, le, dst);
                 if (r < 0)
-                    return hr_error_set(err, r, "status: %.*s: a number of kB expected", (int)klen, p);
+                    return hr_error_set(err, r, HR_T("status: %.*s: a number of kB expected"), (int)klen, p);
             }
         }
         p = nl ? nl + 1 : end;
     }
     if (!have_name)
-        return hr_error_set(err, HR_EPARSE, "status: no Name line");
+        return hr_error_set(err, HR_EPARSE, HR_T("status: no Name line"));
     if (!have_rss)
         return HR_ENOENT;
     return 0;

@@ -1,4 +1,5 @@
 #include "core/model/psi.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 
@@ -75,15 +76,15 @@ int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *som
         if (!l)
             continue;
         if (l->present)
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: \"%.4s\" given twice", what, lineno,
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%.4s\" given twice"), what, lineno,
                                 line);
         if (!parse_fields(line + 5, n - 5, l))
             return hr_error_set(err, HR_EPARSE,
-                                "%s: line %u: expected avg10=N.NN avg60=N.NN avg300=N.NN total=N",
+                                HR_T("%s: line %u: expected avg10=N.NN avg60=N.NN avg300=N.NN total=N"),
                                 what, lineno);
         l->present = true;
     }
     if (!some->present && !full->present)
-        return hr_error_set(err, HR_EPARSE, "%s: no \"some\" or \"full\" line", what);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: no \"some\" or \"full\" line"), what);
     return 0;
 }

@@ -1,4 +1,5 @@
 #include "core/model/snapshot.h"
+#include "core/base/i18n.h"
 
 #include "core/base/size.h"
 
@@ -26,7 +27,7 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
 
     s->commit.charge_bytes = s->commit.limit_bytes = s->commit.peak_bytes = HR_UNKNOWN;
     if (os == HR_OS_WINDOWS)
-        hr_section_fail(&s->pressure.s, "Windows keeps no pressure stall information");
+        hr_section_fail(&s->pressure.s, HR_T("Windows keeps no pressure stall information"));
     s->commit.enforced = HR_TRI_UNKNOWN;
     s->commit.overcommit_mode = HR_OVERCOMMIT_UNKNOWN;
     s->commit.overcommit_ratio = s->commit.overcommit_kbytes = HR_UNKNOWN;
@@ -121,21 +122,21 @@ uint64_t hr_snapshot_disk_paging_known(const hr_snapshot *s)
 const char *hr_paging_kind_name(hr_paging_kind k)
 {
     switch (k) {
-    case HR_PAGING_FILE: return "file";
-    case HR_PAGING_PARTITION: return "partition";
-    case HR_PAGING_ZRAM: return "zram";
-    case HR_PAGING_PAGEFILE: return "pagefile";
-    default: return "other";
+    case HR_PAGING_FILE: return HR_N("file");
+    case HR_PAGING_PARTITION: return HR_N("partition");
+    case HR_PAGING_ZRAM: return HR_N("zram");
+    case HR_PAGING_PAGEFILE: return HR_N("pagefile");
+    default: return HR_N("other");
     }
 }
 
 const char *hr_paging_mode_name(hr_paging_mode m)
 {
     switch (m) {
-    case HR_PAGING_MODE_CUSTOM: return "custom";
-    case HR_PAGING_MODE_SYSTEM_MANAGED: return "system-managed";
-    case HR_PAGING_MODE_AUTOMATIC: return "automatic";
-    default: return "unknown";
+    case HR_PAGING_MODE_CUSTOM: return HR_N("custom");
+    case HR_PAGING_MODE_SYSTEM_MANAGED: return HR_N("system-managed");
+    case HR_PAGING_MODE_AUTOMATIC: return HR_N("automatic");
+    default: return HR_N("unknown");
     }
 }
 

@@ -320,6 +320,8 @@ uint64_t hr_snapshot_disk_paging_bytes(const hr_snapshot *s);
 /* The same, or HR_UNKNOWN when the list of paging areas in use could not be read. */
 uint64_t hr_snapshot_disk_paging_known(const hr_snapshot *s);
 
+/* The JSON and Prometheus names ("partition", "system-managed"); marked for the catalogue, so
+ * that text shows them translated with hr_tr(). */
 const char *hr_paging_kind_name(hr_paging_kind k);
 const char *hr_paging_mode_name(hr_paging_mode m);
 const char *hr_tri_name(hr_tri t);    /* "yes", "no", "unknown" */

@@ -1,4 +1,5 @@
 #include "core/model/swaps.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 
@@ -26,7 +27,7 @@ int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *
     unsigned lineno = 0;
     *count = 0;
     if (!hr_next_line(&cur, end, &line, &n) || n < 8 || memcmp(line, "Filename", 8) != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: header line 'Filename Type Size Used Priority' missing", what);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: header line 'Filename Type Size Used Priority' missing"), what);
     lineno = 1;
     while (hr_next_line(&cur, end, &line, &n)) {
         lineno++;
@@ -40,9 +41,9 @@ int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *
         const char *extra;
         size_t extran;
         if (k < 5 || field(&p, le, &extra, &extran))
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: expected 5 fields (path type size used priority)", what, lineno);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: expected 5 fields (path type size used priority)"), what, lineno);
         if (*count >= max)
-            return hr_error_set(err, HR_ETOOBIG, "%s: more than %d swap areas", what, max);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d swap areas"), what, max);
         hr_swap_area *a = &out[*count];
         memset(a, 0, sizeof *a);
         hr_unescape_octal(f[0], fn[0], a->path, sizeof a->path);
@@ -50,7 +51,7 @@ int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *
         if (!hr_parse_u64(f[2], fn[2], &size_kib) || !hr_parse_u64(f[3], fn[3], &used_kib) ||
             size_kib > UINT64_MAX / 1024 || used_kib > UINT64_MAX / 1024 ||
             !hr_parse_i64(f[4], fn[4], &a->priority))
-            return hr_error_set(err, HR_EPARSE, "%s: line %u: size, used and priority must be numbers", what, lineno);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: size, used and priority must be numbers"), what, lineno);
         a->size_bytes = size_kib * 1024;
         a->used_bytes = used_kib * 1024;
         if (fn[1] == 4 && memcmp(f[1], "file", 4) == 0)

@@ -240,6 +240,14 @@ static int one_line(hr_recording *r, const char *p, size_t n, uint64_t line, hr_
                 rc = str(o, "level", w->level, sizeof w->level, line, err);
             if (!rc)
                 rc = str(o, "message", w->message, sizeof w->message, line, err);
+            w->limit_name[0] = '\0';
+            if (!rc)
+                rc = str(o, "limit_name", w->limit_name, sizeof w->limit_name, line, err);
+            static const char *const wkeys[] = {"value", "limit", "eta_s", "disk_busy_pct",
+                                                "psi_full_avg10"};
+            double *wv[] = {&w->value, &w->limit, &w->eta_s, &w->disk_busy_pct, &w->psi_full_avg10};
+            for (size_t k = 0; !rc && k < sizeof wkeys / sizeof wkeys[0]; k++)
+                rc = num(o, wkeys[k], wv[k], line, err);
             if (!rc)
                 r->nwarnings++;
         }

@@ -47,7 +47,10 @@ typedef struct hr_rec_warning {
     double t_ms;
     char rule[24];
     char level[12];
-    char message[HR_REC_TEXT];
+    char message[HR_REC_TEXT];        /* English, as watch wrote it */
+    double value, limit, eta_s;       /* NaN: not given */
+    double disk_busy_pct, psi_full_avg10;
+    char limit_name[16];              /* "commit", "RAM + swap", "cgroup"; "" not given */
 } hr_rec_warning;
 
 typedef struct hr_rec_node {

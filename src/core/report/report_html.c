@@ -7,6 +7,7 @@
 #include "core/base/text.h"
 #include "core/diagnose/diag.h"
 #include "core/diagnose/diag_render.h"
+#include "core/watch/watch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,35 @@ static void time_span(const hr_recording *r, double *t0, double *t1)
         *t1 = *t0 + 1000;
 }
 
+/* A recorded warning in the report's language: watch's own sentence made again from what the
+ * line carries (its rule, value, limit and the rest); the recorded English when a recording
+ * from an older version lacks what the sentence needs, or the rule is not one this version
+ * knows. */
+static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
+{
+    hr_warning wr;
+    memset(&wr, 0, sizeof wr);
+    if (!hr_wrule_from_id(rw->rule, &wr.rule))
+        return hr_tr(rw->message);
+    wr.value = isnan(rw->value) ? HR_W_UNKNOWN : (int64_t)rw->value;
+    wr.limit = isnan(rw->limit) ? HR_W_UNKNOWN : (int64_t)rw->limit;
+    wr.eta_s = isnan(rw->eta_s) ? -1.0 : rw->eta_s;
+    wr.busy_pct = wr.rule == HR_WRULE_S23 ? rw->disk_busy_pct
+                  : wr.rule == HR_WRULE_PRESSURE ? rw->psi_full_avg10 : NAN;
+    if ((wr.rule == HR_WRULE_S23 || wr.rule == HR_WRULE_PRESSURE) && isnan(wr.busy_pct))
+        return hr_tr(rw->message);
+    if ((wr.rule == HR_WRULE_COMMIT85 || wr.rule == HR_WRULE_COMMIT95 || wr.rule == HR_WRULE_CGROUP ||
+         wr.rule == HR_WRULE_TTL) && (wr.value == HR_W_UNKNOWN || wr.limit == HR_W_UNKNOWN))
+        return hr_tr(rw->message);
+    if (wr.rule == HR_WRULE_TTL && wr.eta_s < 0)
+        return hr_tr(rw->message);
+    /* commit-85/95 name their limit; an older line says it only in its English sentence */
+    const char *name = rw->limit_name[0] ? rw->limit_name : rw->message;
+    wr.limit_name = strncmp(name, "commit", 6) == 0 ? "commit" : "RAM + swap";
+    hr_warning_text(&wr, out, n);
+    return out;
+}
+
 void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title,
                      hr_chart_unit unit, const hr_chart_series *s, int n)
 {
@@ -152,7 +182,8 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
                       strcmp(w->level, "critical") == 0 ? "bad" : "warn", x, PT + 9);
         hr_html_text(out, w->rule);
         hr_buf_puts(out, ": ");
-        hr_html_text(out, hr_tr(w->message));   /* the catalogue's, when watch's sentence is one */
+        char text[HR_REC_TEXT];
+        hr_html_text(out, warning_text(w, text, sizeof text));
         hr_buf_puts(out, "</title></path>\n");
     }
     /* The series: one polyline per run of known values. */
@@ -338,7 +369,8 @@ static void warnings(const hr_recording *r, hr_buf *out)
                       strcmp(w->level, "critical") == 0 ? "critical" : "warn");
         hr_html_text(out, t);
         hr_buf_puts(out, "</td><td>");
-        hr_html_text(out, hr_tr(w->message));   /* the catalogue's, when watch's sentence is one */
+        char text[HR_REC_TEXT];
+        hr_html_text(out, warning_text(w, text, sizeof text));
         hr_buf_puts(out, " <span class=\"rule\">[");   /* even when empty, as the recording has it */
         hr_html_text(out, w->rule);
         hr_buf_puts(out, "]</span></td></tr>\n");

@@ -4,6 +4,7 @@
  * component. The names and shapes are those the loaders key on; a file matching none is
  * "unknown architecture" and its sizes are still exact. */
 #include "core/scan/model_scan.h"
+#include "core/base/i18n.h"
 
 #include "core/base/size.h"
 
@@ -77,13 +78,13 @@ static bool te_arch(ts *s, const char *p, char *out, size_t n)
     if ((t = get(s, p, "text_model.encoder.layers.0.self_attn.q_proj.weight"))) {
         uint64_t w = dim(t, 0);
         snprintf(out, n, "%s", w == 768 ? "CLIP-L" : w == 1024 ? "CLIP-H" : w == 1280 ? "CLIP-G"
-                                                   : w == 512  ? "CLIP-B" : "CLIP text encoder");
+                                                   : w == 512  ? "CLIP-B" : HR_T("CLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "ln_final.weight")) && has(s, p, "transformer.resblocks.0.attn.in_proj_weight")) {
         uint64_t w = dim(t, 0);
         snprintf(out, n, "%s", w == 1280 ? "CLIP-G" : w == 1024 ? "CLIP-H" : w == 768 ? "CLIP-L"
-                                                                : "OpenCLIP text encoder");
+                                                                : HR_T("OpenCLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "encoder.block.0.layer.1.DenseReluDense.wi_1.weight")) ||
@@ -114,7 +115,7 @@ static bool te_arch(ts *s, const char *p, char *out, size_t n)
         billions(params_prefix(s, p), b, sizeof b);
         bool vl = has(s, p, "visual.patch_embed.proj.weight") ||
                   hr_tensor_any_prefix(s, "visual.") || hr_tensor_any_prefix(s, "vision_tower.");
-        snprintf(out, n, "%s%s %s (LLM encoder)", fam, vl ? "-VL" : "", b);
+        snprintf(out, n, HR_T("%s%s %s (LLM encoder)"), fam, vl ? "-VL" : "", b);
         return true;
     }
     return false;
@@ -127,10 +128,10 @@ static bool vae_arch(ts *s, const char *p, char *out, size_t n)
     if ((t = get(s, p, "decoder.conv_in.weight")) && has(s, p, "decoder.up.0.block.0.conv1.weight")) {
         uint64_t ch = dim(t, 1);
         if (t->ndim == 5)
-            snprintf(out, n, "video VAE (%llu channels)", (unsigned long long)ch);
+            snprintf(out, n, HR_T("video VAE (%llu channels)"), (unsigned long long)ch);
         else
-            snprintf(out, n, "%s", ch == 4 ? "SD VAE (4 channels)" : ch == 16 ? "16-channel VAE (FLUX.1/SD3)"
-                                 : ch == 32 ? "32-channel VAE (FLUX.2)" : "VAE");
+            snprintf(out, n, "%s", ch == 4 ? HR_T("SD VAE (4 channels)") : ch == 16 ? HR_T("16-channel VAE (FLUX.1/SD3)")
+                                 : ch == 32 ? HR_T("32-channel VAE (FLUX.2)") : "VAE");
         return true;
     }
     if ((t = get(s, p, "decoder.conv1.weight")) && t->ndim == 5 && has(s, p, "decoder.head.2.weight")) {
@@ -139,7 +140,7 @@ static bool vae_arch(ts *s, const char *p, char *out, size_t n)
     }
     if ((t = get(s, p, "decoder.conv_in.conv.weight")) && t->ndim == 5) {
         snprintf(out, n, "%s", has(s, p, "decoder.up_blocks.0.resnets.0.conv1.conv.weight")
-                                   ? "HunyuanVideo VAE" : "video VAE (causal 3D)");
+                                   ? "HunyuanVideo VAE" : HR_T("video VAE (causal 3D)"));
         return true;
     }
     if (has(s, p, "decoder.up_blocks.0.resnets.0.conv1.weight") && has(s, p, "encoder.conv_in.weight")) {
@@ -159,7 +160,7 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         const hr_tensor *adm = get(s, p, "label_emb.0.0.weight");
         uint64_t ctx = dim(k, 1);
         if (hr_tensor_any_contains(s, "time_stack"))
-            snprintf(out, n, "SVD (video UNet)");
+            snprintf(out, n, HR_T("SVD (video UNet)"));
         else if (adm && dim(adm, 1) == 2560)
             snprintf(out, n, "SDXL refiner");
         else if (ctx == 2048 || adm)
@@ -169,13 +170,13 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         else if (ctx == 768)
             snprintf(out, n, "SD1.x");
         else
-            snprintf(out, n, "UNet (unknown architecture)");
+            snprintf(out, n, HR_T("UNet (unknown architecture)"));
         return true;
     }
     if (has(s, p, "down_blocks.0.resnets.0.conv1.weight") && has(s, p, "conv_in.weight") &&
         !has(s, p, "encoder.conv_in.weight")) {
-        snprintf(out, n, "%s", has(s, p, "add_embedding.linear_1.weight") ? "SDXL (diffusers UNet)"
-                                                                          : "UNet (diffusers)");
+        snprintf(out, n, "%s", has(s, p, "add_embedding.linear_1.weight") ? HR_T("SDXL (diffusers UNet)")
+                                                                          : HR_T("UNet (diffusers)"));
         return true;
     }
     if (has(s, p, "joint_blocks.0.x_block.attn.qkv.weight")) {
@@ -219,7 +220,7 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         return true;
     }
     if (has(s, p, "x_embedder.proj.weight") || has(s, p, "pos_embed.proj.weight")) {
-        snprintf(out, n, "DiT (unknown architecture)");
+        snprintf(out, n, HR_T("DiT (unknown architecture)"));
         return true;
     }
     return false;
@@ -260,7 +261,7 @@ static bool lora(ts *s, hr_model_info *m)
     else if (hr_tensor_any_contains(s, "self_attn") && hr_tensor_any_contains(s, "cross_attn") &&
              hr_tensor_any_contains(s, "blocks"))
         a = "Wan";
-    snprintf(m->arch, sizeof m->arch, "%s%s", a, te ? " (model + text encoder)" : "");
+    snprintf(m->arch, sizeof m->arch, "%s%s", a, te ? HR_T(" (model + text encoder)") : "");
     return true;
 }
 
@@ -302,7 +303,7 @@ static bool clip_vision(ts *s, hr_model_info *m)
         snprintf(m->kind, sizeof m->kind, "clip_vision");
         snprintf(m->arch, sizeof m->arch, "%s", w == 1024 ? "CLIP ViT-L" : w == 1280 ? "CLIP ViT-H"
                                               : w == 1664 ? "CLIP ViT-bigG" : w == 1152 ? "SigLIP"
-                                                          : "vision encoder");
+                                                          : HR_T("vision encoder"));
         return true;
     }
     return false;
@@ -454,7 +455,7 @@ static bool checkpoint(ts *s, hr_model_info *m)
         if (m->comps[i].bytes || m->comps[i].params)
             m->comps[w++] = m->comps[i];
     m->n_comps = w;
-    snprintf(m->arch, sizeof m->arch, "%s", a[0] ? a : "unknown architecture");
+    snprintf(m->arch, sizeof m->arch, "%s", a[0] ? a : HR_T("unknown architecture"));
     return true;
 }
 
@@ -467,7 +468,7 @@ static void gguf_kind(ts *s, hr_model_info *m)
         if (strcmp(a, "t5encoder") == 0 || strcmp(a, "t5") == 0)
             snprintf(m->arch, sizeof m->arch, "T5%s", hr_tensor_any_prefix(s, "enc.blk.23.") ? "-XXL" : "");
         else if (a[0])
-            snprintf(m->arch, sizeof m->arch, "%s (LLM encoder)", a);
+            snprintf(m->arch, sizeof m->arch, HR_T("%s (LLM encoder)"), a);
     }
 }
 
@@ -542,7 +543,7 @@ static void from_folder(const char *file_name, const char *folder, hr_model_info
         }
         if (name_has(file_name, "esrgan") || name_has(file_name, "ultrasharp") ||
             name_has(file_name, "siax") || name_has(file_name, "animesharp"))
-            snprintf(m->arch, sizeof m->arch, "ESRGAN (by name)");
+            snprintf(m->arch, sizeof m->arch, HR_T("ESRGAN (by name)"));
     }
 }
 

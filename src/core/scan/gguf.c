@@ -4,6 +4,7 @@
  * length is checked against what is left before it is used; bytes per tensor come from the
  * ggml type's block size, so they are exact; every tensor must lie inside the file. */
 #include "core/scan/model_scan.h"
+#include "core/base/i18n.h"
 
 #include "core/base/size.h"
 
@@ -135,7 +136,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
         if (!u32(r, &et) || !u64(r, &cnt))
             return 1;
         if (depth > 4)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF arrays nested too deep", name);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF arrays nested too deep"), name);
         size_t es = scalar_size(et);
         if (es) {
             if (cnt > (r->len - r->pos) / es) {
@@ -146,7 +147,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
             return 0;
         }
         if (et != 8 && et != 9)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF array of unknown type %u", name, et);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF array of unknown type %u"), name, et);
         /* each element takes at least 8 bytes: a count past what is left is short or a lie */
         if (cnt > (r->len - r->pos) / 8) {
             r->short_ = true;
@@ -161,7 +162,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
     }
     size_t es = scalar_size(t);
     if (!es)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF value of unknown type %u", name, t);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF value of unknown type %u"), name, t);
     const unsigned char *q;
     if (!take(r, es, &q))
         return 1;
@@ -189,17 +190,17 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     memset(&o, 0, sizeof o);
     int rc = 0;
     if (!take(&r, 4, &magic) || memcmp(magic, "GGUF", 4) != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: not a GGUF file (no \"GGUF\" magic)", name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a GGUF file (no \"GGUF\" magic)"), name);
     if (!u32(&r, &version) || !u64(&r, &nt) || !u64(&r, &nkv))
         goto short_;
     if (version != 2 && version != 3)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF version %u is not supported (2 and 3 are)",
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF version %u is not supported (2 and 3 are)"),
                             name, version);
     m->gguf_version = version;
     /* every key-value takes >= 12 bytes, every tensor info >= 24: counts past the file lie */
     if (nkv > file_size / 12 || nt > file_size / 24 || nt > HR_TENSOR_MAX_COUNT)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF header claims %llu tensors and %llu keys, "
-                            "more than the file can hold", name, (unsigned long long)nt,
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header claims %llu tensors and %llu keys, "
+                            "more than the file can hold"), name, (unsigned long long)nt,
                             (unsigned long long)nkv);
     for (uint64_t i = 0; i < nkv; i++) {
         const unsigned char *k;
@@ -217,7 +218,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     memcpy(m->gguf_arch, o.arch, sizeof m->gguf_arch);
     uint64_t align = o.has_alignment ? o.alignment : 32;
     if (align == 0 || align > (1u << 20) || (align & (align - 1)) != 0)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF general.alignment %llu is not a power of two",
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF general.alignment %llu is not a power of two"),
                             name, (unsigned long long)align);
     /* a first pass over the tensor infos: is everything here? */
     size_t infos = r.pos;
@@ -229,7 +230,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         if (!str(&r, &nm, &nl) || !u32(&r, &nd))
             goto short_;
         if (nd > HR_TENSOR_MAX_DIMS)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF tensor %llu has %u dimensions", name,
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %llu has %u dimensions"), name,
                                 (unsigned long long)i, nd);
         for (uint32_t j = 0; j < nd; j++)
             if (!u64(&r, &d))
@@ -239,7 +240,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     }
     uint64_t data_start = ((uint64_t)r.pos + align - 1) / align * align;
     if (data_start > file_size)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF data section starts past the end of the file",
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF data section starts past the end of the file"),
                             name);
     uint64_t data_size = file_size - data_start;
     r.pos = infos;
@@ -267,7 +268,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         const char *tname;
         uint32_t be, bb;
         if (over)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF tensor %llu: its shape overflows", name,
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %llu: its shape overflows"), name,
                                 (unsigned long long)i);
         if (!hr_ggml_type(ty, &tname, &be, &bb)) {
             /* unknown type: the size is unknowable; the file is still listed */
@@ -278,15 +279,15 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
             tn.dtype_known = true;
             snprintf(tn.dtype, sizeof tn.dtype, "%s", tname);
             if (nd == 0 || tn.shape[0] % be != 0)
-                return hr_error_set(err, HR_EPARSE, "%s: GGUF tensor %.*s: %llu elements per row "
-                                    "is not a whole number of %s blocks", name,
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %.*s: %llu elements per row "
+                                    "is not a whole number of %s blocks"), name,
                                     (int)(nl > 80 ? 80 : nl), (const char *)nm,
                                     (unsigned long long)(nd ? tn.shape[0] : 0), tname);
             tn.bytes = tn.numel / be * bb;
         }
         if (tn.begin % align != 0 || tn.begin > data_size || tn.bytes > data_size - tn.begin)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
-                                "is misaligned or past the end of the file", name,
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
+                                "is misaligned or past the end of the file"), name,
                                 (int)(nl > 80 ? 80 : nl), (const char *)nm,
                                 (unsigned long long)tn.begin, (unsigned long long)tn.bytes);
         if (t && (rc = hr_tensor_add(t, (const char *)nm, (size_t)nl, &tn)) != 0)
@@ -296,16 +297,16 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         m->params = hr_sat_add(m->params, tn.numel);
     }
     if (unknown)
-        snprintf(m->note, sizeof m->note, "%zu tensor(s) of a ggml type this version does not "
-                 "know: their bytes are not counted", unknown);
+        snprintf(m->note, sizeof m->note, HR_T("%zu tensor(s) of a ggml type this version does not "
+                 "know: their bytes are not counted"), unknown);
     return 0;
 
 short_:
     if ((uint64_t)len >= file_size)
-        return hr_error_set(err, HR_EPARSE, "%s: GGUF header is cut short (the file ends at %llu "
-                            "bytes): truncated", name, (unsigned long long)file_size);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header is cut short (the file ends at %llu "
+                            "bytes): truncated"), name, (unsigned long long)file_size);
     if (len >= HR_GGUF_MAX_HEADER)
-        return hr_error_set(err, HR_ETOOBIG, "%s: GGUF header is larger than %zu bytes", name,
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: GGUF header is larger than %zu bytes"), name,
                             HR_GGUF_MAX_HEADER);
     {
         uint64_t want = (uint64_t)len * 4;

@@ -1,5 +1,6 @@
 /* headroom — which reader a model file needs, from its first 8 bytes, and how much of it. */
 #include "core/scan/model_scan.h"
+#include "core/base/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,7 @@ void hr_model_info_init(hr_model_info *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->kind, sizeof m->kind, "unknown");
-    snprintf(m->arch, sizeof m->arch, "unknown architecture");
+    snprintf(m->arch, sizeof m->arch, HR_T("unknown architecture"));
 }
 
 static bool is_gguf(const unsigned char *h, size_t n)
@@ -76,7 +77,7 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
         size_t need = 0;
         int r = hr_gguf_parse(name, head, have, file_size, tensors, m, &need, err);
         if (r == 0 && need > have)
-            return hr_error_set(err, HR_EPARSE, "%s: GGUF header not read whole", name);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header not read whole"), name);
         return r;
     }
     if (is_zip(head, have)) {
@@ -88,7 +89,7 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
         m->format = HR_MODEL_FMT_PICKLE;
         m->coarse = true;
         m->tensor_bytes = file_size;
-        snprintf(m->note, sizeof m->note, "a bare pickle stream: size only, never unpickled");
+        snprintf(m->note, sizeof m->note, HR_T("a bare pickle stream: size only, never unpickled"));
         return 0;
     }
     return hr_safetensors_parse(name, head, have, file_size, tensors, m, err);

@@ -4,6 +4,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/base/utf8.h"
 
 #include <stdio.h>
@@ -85,15 +86,6 @@ void hr_models_folder_of(const char *path, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)(end - 1 - start), path + start);
 }
 
-static const char *base_name(const char *p)
-{
-    const char *b = p;
-    for (; *p; p++)
-        if (is_sep(*p))
-            b = p + 1;
-    return b;
-}
-
 static void params_text(uint64_t p, char *out, size_t n)
 {
     if (p >= 1000000000ull)
@@ -110,12 +102,12 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
     const hr_model_info *m = &e->info;
     hr_size_gb(m->file_bytes, sz, sizeof sz);
     if (e->error) {
-        hr_buf_printf(o, "  %s\n    %s: %s\n", base_name(e->path), HR_T("error"), e->error_msg);
+        hr_buf_printf(o, HR_T("  %s\n    error: %s\n"), hr_path_base(e->path), e->error_msg);
         return;
     }
-    hr_buf_printf(o, "  %-44s %9s  %-15s %s", base_name(e->path), sz, m->kind, m->arch);
+    hr_buf_printf(o, "  %-44s %9s  %-15s %s", hr_path_base(e->path), sz, m->kind, m->arch);
     if (m->lora_rank)
-        hr_buf_printf(o, ", %s %u", HR_T("rank"), m->lora_rank);
+        hr_buf_printf(o, HR_T(", rank %u"), m->lora_rank);
     if (m->upscale)
         hr_buf_printf(o, ", %ux", m->upscale);
     hr_buf_puts(o, "\n");
@@ -126,8 +118,8 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
                                                           : HR_T("file size only"));
     } else {
         params_text(m->params, pr, sizeof pr);
-        hr_buf_printf(o, "    %s, %zu %s, %s %s:", hr_model_format_name(m->format), m->tensors,
-                      HR_T("tensors"), pr, HR_T("params"));
+        hr_buf_printf(o, HR_T("    %s, %zu tensors, %s params:"), hr_model_format_name(m->format),
+                      m->tensors, pr);
         for (size_t i = 0; i < m->n_dtypes; i++) {
             hr_size_gb(m->dtypes[i].bytes, sz, sizeof sz);
             hr_buf_printf(o, " %s %s%s", m->dtypes[i].name, sz,
@@ -143,7 +135,7 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
                       c->arch[0] ? c->arch : "");
     }
     if (m->note[0])
-        hr_buf_printf(o, "    %s: %s\n", HR_T("note"), m->note);
+        hr_buf_printf(o, HR_T("    note: %s\n"), m->note);
 }
 
 static void text(const hr_models_report *r, hr_buf *o)
@@ -169,8 +161,8 @@ static void text(const hr_models_report *r, hr_buf *o)
         while (j < r->n && strcmp(r->v[j].folder, r->v[i].folder) == 0)
             ft += r->v[j++].info.file_bytes;
         hr_size_gb(ft, sz, sizeof sz);
-        hr_buf_printf(o, "\n%s/  (%zu %s, %s)\n", r->v[i].folder[0] ? r->v[i].folder : ".",
-                      j - i, HR_T("files"), sz);
+        hr_buf_printf(o, HR_T("\n%s/  (%zu files, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".",
+                      j - i, sz);
         for (; i < j; i++)
             text_entry(&r->v[i], o);
     }

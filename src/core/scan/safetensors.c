@@ -4,6 +4,7 @@
  * each tensor's bytes against dtype × shape, every range inside the data section, and no
  * two ranges overlapping. A dtype this version does not know is reported, not fatal. */
 #include "core/scan/model_scan.h"
+#include "core/base/i18n.h"
 
 #include "core/base/json_parse.h"
 #include "core/base/size.h"
@@ -41,26 +42,26 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
     m->format = HR_MODEL_FMT_SAFETENSORS;
     m->file_bytes = file_size;
     if (len < 8 || file_size < 8)
-        return hr_error_set(err, HR_EPARSE, "%s: not a safetensors file: shorter than 8 bytes",
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a safetensors file: shorter than 8 bytes"),
                             name);
     uint64_t hlen = 0;
     for (int i = 7; i >= 0; i--)
         hlen = (hlen << 8) | buf[i];
     if (hlen > HR_ST_MAX_HEADER)
         return hr_error_set(err, HR_EPARSE,
-                            "%s: safetensors header length %llu is over the %llu-byte limit",
+                            HR_T("%s: safetensors header length %llu is over the %llu-byte limit"),
                             name, (unsigned long long)hlen, (unsigned long long)HR_ST_MAX_HEADER);
     if (hlen > file_size - 8)
         return hr_error_set(err, HR_EPARSE,
-                            "%s: safetensors header length %llu runs past the end of the file "
-                            "(%llu bytes): truncated or not a safetensors file",
+                            HR_T("%s: safetensors header length %llu runs past the end of the file "
+                            "(%llu bytes): truncated or not a safetensors file"),
                             name, (unsigned long long)hlen, (unsigned long long)file_size);
     if ((uint64_t)len < 8 + hlen)
-        return hr_error_set(err, HR_EPARSE, "%s: safetensors header: only %zu of %llu bytes read",
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header: only %zu of %llu bytes read"),
                             name, len - 8, (unsigned long long)hlen);
     if (hlen < 2 || buf[8] != '{')
         return hr_error_set(err, HR_EPARSE,
-                            "%s: safetensors header is not a JSON object (it must start with '{')",
+                            HR_T("%s: safetensors header is not a JSON object (it must start with '{')"),
                             name);
     hr_json_limits lim = {.max_bytes = (size_t)HR_ST_MAX_HEADER,
                           .max_depth = 8,
@@ -70,7 +71,7 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
     hr_error jerr = {0};
     int r = hr_json_parse((const char *)buf + 8, (size_t)hlen, &lim, &doc, &jerr);
     if (r)
-        return hr_error_set(err, r, "%s: safetensors header: %s", name, jerr.msg);
+        return hr_error_set(err, r, HR_T("%s: safetensors header: %s"), name, jerr.msg);
     const hr_json_value *root = hr_json_root(doc);
     uint64_t data_size = file_size - 8 - hlen;
     range *rg = NULL;
@@ -87,12 +88,12 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         size_t klen = strlen(key);
         if (strcmp(key, "__metadata__") == 0) {
             if (!hr_json_is(v, HR_JSON_OBJECT)) {
-                r = hr_error_set(err, HR_EPARSE, "%s: __metadata__ is not an object", name);
+                r = hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ is not an object"), name);
                 break;
             }
             for (const hr_json_value *mv = hr_json_first(v); mv; mv = hr_json_next(mv))
                 if (!hr_json_is(mv, HR_JSON_STRING)) {
-                    r = hr_error_set(err, HR_EPARSE, "%s: __metadata__ \"%.80s\" is not a string",
+                    r = hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ \"%.80s\" is not a string"),
                                      name, hr_json_key(mv));
                     break;
                 }
@@ -100,7 +101,7 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
             continue;
         }
         if (!hr_json_is(v, HR_JSON_OBJECT)) {
-            r = hr_error_set(err, HR_EPARSE, "%s: tensor \"%.80s\": not an object", name, key);
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": not an object"), name, key);
             break;
         }
         hr_tensor tn;
@@ -110,18 +111,18 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         const hr_json_value *shape = hr_json_get(v, "shape");
         const hr_json_value *offs = hr_json_get(v, "data_offsets");
         if (!dt || dl == 0 || dl >= HR_DTYPE_NAME_MAX) {
-            r = hr_error_set(err, HR_EPARSE, "%s: tensor \"%.80s\": no valid \"dtype\"", name, key);
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": no valid \"dtype\""), name, key);
             break;
         }
         if (!hr_json_is(shape, HR_JSON_ARRAY) || hr_json_count(shape) > HR_TENSOR_MAX_DIMS) {
             r = hr_error_set(err, HR_EPARSE,
-                             "%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes",
+                             HR_T("%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes"),
                              name, key, HR_TENSOR_MAX_DIMS);
             break;
         }
         if (!hr_json_is(offs, HR_JSON_ARRAY) || hr_json_count(offs) != 2) {
             r = hr_error_set(err, HR_EPARSE,
-                             "%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]", name, key);
+                             HR_T("%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]"), name, key);
             break;
         }
         memcpy(tn.dtype, dt, dl);
@@ -130,8 +131,8 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         for (const hr_json_value *d = hr_json_first(shape); d; d = hr_json_next(d)) {
             uint64_t x;
             if (hr_json_as_u64(d, &x) != 0) {
-                r = hr_error_set(err, HR_EPARSE, "%s: tensor \"%.80s\": a size in \"shape\" is "
-                                 "not a whole number", name, key);
+                r = hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": a size in \"shape\" is "
+                                 "not a whole number"), name, key);
                 break;
             }
             tn.shape[tn.ndim++] = x;
@@ -144,14 +145,14 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         uint64_t a, b;
         if (hr_json_as_u64(hr_json_at(offs, 0), &a) || hr_json_as_u64(hr_json_at(offs, 1), &b) ||
             b < a) {
-            r = hr_error_set(err, HR_EPARSE, "%s: tensor \"%.80s\": \"data_offsets\" must be two "
-                             "whole numbers, begin <= end", name, key);
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"data_offsets\" must be two "
+                             "whole numbers, begin <= end"), name, key);
             break;
         }
         if (b > data_size) {
             r = hr_error_set(err, HR_EPARSE,
-                             "%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
-                             "(data section %llu bytes): truncated or lying header",
+                             HR_T("%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
+                             "(data section %llu bytes): truncated or lying header"),
                              name, key, (unsigned long long)b, (unsigned long long)data_size);
             break;
         }
@@ -169,8 +170,8 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
                 char sh[160];
                 shape_text(&tn, sh, sizeof sh);
                 r = hr_error_set(err, HR_EPARSE,
-                                 "%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
-                                 "span", name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
+                                 HR_T("%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
+                                 "span"), name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
                 break;
             }
         } else {
@@ -197,8 +198,8 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         for (size_t i = 1; i < nr && r == 0; i++) {
             if (rg[i].a < rg[far].b && rg[i].b > rg[i].a)
                 r = hr_error_set(err, HR_EPARSE,
-                                 "%s: two tensors overlap in the file (bytes %llu..%llu and "
-                                 "%llu..%llu of the data section): a lying header",
+                                 HR_T("%s: two tensors overlap in the file (bytes %llu..%llu and "
+                                 "%llu..%llu of the data section): a lying header"),
                                  name, (unsigned long long)rg[far].a, (unsigned long long)rg[far].b,
                                  (unsigned long long)rg[i].a, (unsigned long long)rg[i].b);
             if (rg[i].b > rg[far].b)
@@ -206,8 +207,8 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         }
     }
     if (r == 0 && unknown)
-        snprintf(m->note, sizeof m->note, "%zu tensor(s) of a dtype this version does not know "
-                 "(%s): bytes from their offsets", unknown, unknown_name);
+        snprintf(m->note, sizeof m->note, HR_T("%zu tensor(s) of a dtype this version does not know "
+                 "(%s): bytes from their offsets"), unknown, unknown_name);
     free(rg);
     hr_json_free(doc);
     return r;

@@ -45,7 +45,7 @@ static const char *sz(uint64_t v, char *tmp, size_t n)
 static void unknown_line(out *o, const hr_section *s)
 {
     if (!s->ok && s->why[0])
-        pf(o, "  %sunknown (%s)%s\n", warn(o), s->why, reset(o));
+        pf(o, HR_T("  %sunknown (%s)%s\n"), warn(o), s->why, reset(o));
 }
 
 static void heading(out *o, const char *title, const char *source)
@@ -64,19 +64,20 @@ static const char *tri_word(hr_tri t, const char *yes, const char *no)
 /* "SSD, not removable, not USB, not encrypted" — unknown facts say so. */
 static void device_facts(out *o, const hr_device *d)
 {
-    const char *rot = tri_word(d->rotational, "HDD (rotational)", HR_T("SSD"));
+    const char *rot = tri_word(d->rotational, HR_T("HDD (rotational)"), HR_T("SSD"));
     if (d->virtual_disk)
         rot = d->rotational == HR_TRI_YES ? HR_T("virtual disk (reports rotational; the host's medium is unknown)")
                                           : HR_T("virtual disk (reports non-rotational)");
-    pf(o, "%s", rot ? rot : "SSD/HDD unknown");
+    pf(o, "%s", rot ? rot : HR_T("SSD/HDD unknown"));
     const char *rem = tri_word(d->removable, HR_T("REMOVABLE"), HR_T("fixed"));
-    pf(o, ", %s", rem ? rem : HR_T("removable unknown"));
+    const char *sep = HR_T(", ");
+    pf(o, "%s%s", sep, rem ? rem : HR_T("removable unknown"));
     if (d->usb == HR_TRI_YES)
-        pf(o, ", USB");
-    else if (d->bus[0] && strcmp(d->bus, HR_T("unknown")) != 0)
-        pf(o, ", %s", d->bus);
+        pf(o, "%sUSB", sep);
+    else if (d->bus[0] && strcmp(d->bus, "unknown") != 0)
+        pf(o, "%s%s", sep, d->bus);
     if (d->encrypted == HR_TRI_YES)
-        pf(o, ", encrypted (%s)", d->encryption[0] ? d->encryption : "yes");
+        pf(o, HR_T(", encrypted (%s)"), d->encryption[0] ? d->encryption : HR_T("yes"));
     else if (d->encrypted == HR_TRI_NO)
         pf(o, HR_T(", not encrypted"));
 }
@@ -213,10 +214,10 @@ static void paging(out *o, const hr_snapshot *s)
            warn(o), reset(o));
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
-        pf(o, HR_T("  %s\n    %s, size %s, used %s"), p->path, hr_paging_kind_name(p->kind),
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), p->path, hr_tr(hr_paging_kind_name(p->kind)),
            sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
-            pf(o, ", peak %s", sz(p->peak_bytes, c, sizeof c));
+            pf(o, HR_T(", peak %s"), sz(p->peak_bytes, c, sizeof c));
         if (p->priority != HR_UNKNOWN_I64)
             pf(o, HR_T(", priority %lld"), (long long)p->priority);
         pf(o, "\n");
@@ -227,10 +228,13 @@ static void paging(out *o, const hr_snapshot *s)
         if (!p->has_device)
             continue;
         const hr_device *d = &p->device;
-        pf(o, "    on ");
-        if (d->name[0])
-            pf(o, "%s%s%s%s%s ", d->name, d->disk[0] && strcmp(d->disk, d->name) ? " (disk " : "",
-               d->disk[0] && strcmp(d->disk, d->name) ? d->disk : "", d->disk[0] && strcmp(d->disk, d->name) ? ")" : "", ends_with_colon(d->name) ? "" : ":");
+        const char *colon = ends_with_colon(d->name) ? "" : HR_T(":");
+        if (!d->name[0])
+            pf(o, HR_T("    on "));
+        else if (d->disk[0] && strcmp(d->disk, d->name))
+            pf(o, HR_T("    on %s (disk %s)%s "), d->name, d->disk, colon);
+        else
+            pf(o, HR_T("    on %s%s "), d->name, colon);
         device_facts(o, d);
         if (d->fs_type[0])
             pf(o, HR_T("; file system %s at %s"), d->fs_type, d->mount_point);
@@ -238,7 +242,7 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, HR_T(", %s free of %s"), sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
         pf(o, "\n");
         if (d->why[0])
-            pf(o, "    unknown: %s\n", d->why);
+            pf(o, HR_T("    unknown: %s\n"), d->why);
         if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES)
             pf(o, HR_T("    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n"),
                warn(o), reset(o));
@@ -247,7 +251,7 @@ static void paging(out *o, const hr_snapshot *s)
     }
     const hr_paging_config *pc = &s->paging_config;
     if (win || pc->present || pc->s.why[0]) {
-        heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : "SWAP CONFIGURED", pc->s.source);
+        heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : HR_T("SWAP CONFIGURED"), pc->s.source);
         unknown_line(o, &pc->s);
         if (pc->automatic == HR_TRI_YES)
             pf(o, HR_T("  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n"),
@@ -256,7 +260,7 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, win ? HR_T("  no paging file configured\n") : HR_T("  no swap in /etc/fstab\n"));
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
-            pf(o, "  %s: %s", e->path, hr_paging_mode_name(e->mode));
+            pf(o, "  %s: %s", e->path, hr_tr(hr_paging_mode_name(e->mode)));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
                 pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
@@ -293,19 +297,19 @@ static void volumes(out *o, const hr_snapshot *s)
             /* As df computes Use%: used / (used + available), rounded up — blocks reserved for
              * root (ext4's 5 %) are neither used nor free (issue 10). */
             const double pct = 100.0 * (double)d->fs_used_bytes / (double)(d->fs_used_bytes + d->fs_free_bytes);
-            pf(o, " (%.0f%% used)", pct > (double)(long long)pct ? (double)(long long)pct + 1 : pct);
+            pf(o, HR_T(" (%.0f%% used)"), pct > (double)(long long)pct ? (double)(long long)pct + 1 : pct);
         } else if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes) {
-            pf(o, " (%.0f%% used)", 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
+            pf(o, HR_T(" (%.0f%% used)"), 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
         }
-        pf(o, "%s%s\n", v->is_system ? ", system" : "", v->holds_paging ? HR_T(", holds paging") : "");
+        pf(o, "%s%s\n", v->is_system ? HR_T(", system") : "", v->holds_paging ? HR_T(", holds paging") : "");
         pf(o, "               %s", d->name[0] ? d->name : HR_T("device unknown"));
         if (d->disk[0] && strcmp(d->disk, d->name))
             pf(o, HR_T(" on %s"), d->disk);
-        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : ":");
+        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : HR_T(":"));
         device_facts(o, d);
         pf(o, "\n");
         if (win && d->why[0])
-            pf(o, "               unknown: %s\n", d->why);
+            pf(o, HR_T("               unknown: %s\n"), d->why);
         if (v->can_hold_swap == HR_TRI_NO)
             pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"), v->why_not);
     }
@@ -318,17 +322,17 @@ static void compression(out *o, const hr_snapshot *s)
     heading(o, HR_T("COMPRESSION (in RAM: not a disk backstop, S5.3)"), c->s.source);
     unknown_line(o, &c->s);
     if (s->platform.os == HR_OS_WINDOWS) {
-        const char *on = tri_word(c->windows_compression, "on", "off");
+        const char *on = tri_word(c->windows_compression, HR_T("on"), HR_T("off"));
         pf(o, HR_T("  memory compression: %s"), on ? on : HR_T("unknown"));
         if (c->windows_store_bytes != HR_UNKNOWN)
-            pf(o, ", store %s", sz(c->windows_store_bytes, a, sizeof a));
+            pf(o, HR_T(", store %s"), sz(c->windows_store_bytes, a, sizeof a));
         pf(o, "\n");
         return;
     }
     const char *zs = tri_word(c->zswap_enabled, HR_T("enabled"), HR_T("disabled"));
-    pf(o, "  zswap: %s", zs ? zs : HR_T("unknown"));
+    pf(o, HR_T("  zswap: %s"), zs ? zs : HR_T("unknown"));
     if (c->zswap_compressor[0])
-        pf(o, ", compressor %s", c->zswap_compressor);
+        pf(o, HR_T(", compressor %s"), c->zswap_compressor);
     if (c->zswap_max_pool_percent != HR_UNKNOWN)
         pf(o, HR_T(", max pool %llu%% of RAM"), (unsigned long long)c->zswap_max_pool_percent);
     if (c->zswap_pool_bytes != HR_UNKNOWN)
@@ -376,7 +380,7 @@ static void cgroup(out *o, const hr_snapshot *s)
     }
     if (g->memory_current_bytes != HR_UNKNOWN)
         pf(o, HR_T("  in use now        %s%s%s\n"), sz(g->memory_current_bytes, a, sizeof a),
-           g->memory_peak_bytes != HR_UNKNOWN ? ", peak " : "",
+           g->memory_peak_bytes != HR_UNKNOWN ? HR_T(", peak ") : "",
            g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
     if (g->oom_kills != HR_UNKNOWN)
         pf(o, HR_T("  OOM kills here    %llu\n"), (unsigned long long)g->oom_kills);
@@ -389,7 +393,7 @@ static void cgroup(out *o, const hr_snapshot *s)
 static void gpus(out *o, const hr_snapshot *s)
 {
     char a[32], b[32];
-    heading(o, "GPUS", s->gpus.s.source);
+    heading(o, HR_T("GPUS"), s->gpus.s.source);
     unknown_line(o, &s->gpus.s);
     if (s->gpus.notes[0])
         pf(o, "  %s\n", s->gpus.notes);
@@ -397,8 +401,8 @@ static void gpus(out *o, const hr_snapshot *s)
         pf(o, HR_T("  no GPU found\n"));
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
-        const char *kind = tri_word(g->integrated, "integrated", "discrete");
-        pf(o, "  %s: %s, VRAM %s, used %s [%s]\n", g->name, kind ? kind : "integrated/discrete unknown",
+        const char *kind = tri_word(g->integrated, HR_T("integrated"), HR_T("discrete"));
+        pf(o, HR_T("  %s: %s, VRAM %s, used %s [%s]\n"), g->name, kind ? kind : HR_T("integrated/discrete unknown"),
            sz(g->vram_total_bytes, a, sizeof a), sz(g->vram_used_bytes, b, sizeof b), g->source);
         if (g->shared_total_bytes != HR_UNKNOWN)
             pf(o, HR_T("    may borrow up to %s of RAM (shared/GTT), %s now\n"), sz(g->shared_total_bytes, a, sizeof a),
@@ -420,7 +424,7 @@ static void power(out *o, const hr_snapshot *s)
     else
         pf(o, HR_T("  power source unknown"));
     if (p->battery_percent != HR_UNKNOWN)
-        pf(o, ", battery %llu%%", (unsigned long long)p->battery_percent);
+        pf(o, HR_T(", battery %llu%%"), (unsigned long long)p->battery_percent);
     if (p->has_battery == HR_TRI_NO)
         pf(o, HR_T(" (no battery)"));
     if (p->power_saver == HR_TRI_YES)
@@ -443,7 +447,7 @@ static void notes(out *o, const hr_snapshot *s)
 int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
 {
     out o = {.b = b, .color = ro && ro->color};
-    pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o), s->platform.os_name[0] ? s->platform.os_name : "unknown OS");
+    pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o), s->platform.os_name[0] ? s->platform.os_name : HR_T("unknown OS"));
     if (s->platform.container == HR_TRI_YES)
         pf(&o, HR_T(", in a container (%s)"), s->platform.container_kind);
     pf(&o, "\n");

@@ -1,5 +1,6 @@
 /* The safety gate of `stress` (docs/stress.md, rule X.margin). */
 #include "core/stress/stress.h"
+#include "core/base/i18n.h"
 
 #include "core/base/size.h"
 #include "core/base/text.h"
@@ -80,7 +81,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
             room = g->limit_bytes > g->charge_bytes ? g->limit_bytes - g->charge_bytes : 0;
             g->margin_bytes = margin_of(g->limit_bytes);
             snprintf(g->basis, sizeof g->basis,
-                     "commit limit minus commit charge, less the margin (enforced commit)");
+                     HR_T("commit limit minus commit charge, less the margin (enforced commit)"));
         }
     } else if (rq->touch || rq->cgroup_bytes) {
         /* Linux modes 0/1: only touched memory is real; past RAM + free swap the OOM killer
@@ -91,18 +92,18 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
             g->margin_bytes = margin_of(snap->ram.total_bytes != HR_UNKNOWN ? snap->ram.total_bytes
                                                                             : room);
             snprintf(g->basis, sizeof g->basis,
-                     "available RAM plus free swap, less the margin (the OOM killer decides)");
+                     HR_T("available RAM plus free swap, less the margin (the OOM killer decides)"));
         }
     } else {
         /* Linux modes 0/1 without --touch: commit is never refused step by step, nothing is
          * made real; safe, and it proves little — said in why. */
         g->allowed = true;
         g->safe_bytes = HR_UNKNOWN;
-        snprintf(g->basis, sizeof g->basis, "commit is not enforced and nothing is touched");
+        snprintf(g->basis, sizeof g->basis, HR_T("commit is not enforced and nothing is touched"));
         g->why_kind = HR_STRESS_WHY_NOT_ENFORCED;
         snprintf(g->why, sizeof g->why, "%s",
-                 "Linux does not refuse commit in overcommit mode 0 or 1: this only raises the "
-                 "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real.");
+                 HR_T("Linux does not refuse commit in overcommit mode 0 or 1: this only raises the "
+                 "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
         return;
     }
     if (room == HR_UNKNOWN) {
@@ -110,8 +111,8 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         g->forced = rq->force;
         g->why_kind = HR_STRESS_WHY_UNKNOWN;
         snprintf(g->why, sizeof g->why, "%s",
-                 "the commit charge and limit (or available RAM and swap) could not be read, so "
-                 "no safety margin can be kept; --force goes on anyway");
+                 HR_T("the commit charge and limit (or available RAM and swap) could not be read, so "
+                 "no safety margin can be kept; --force goes on anyway"));
         return;
     }
     g->safe_bytes = room > g->margin_bytes ? room - g->margin_bytes : 0;
@@ -131,7 +132,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
     hr_size_format(g->safe_bytes, b, sizeof b);
     hr_size_format(g->margin_bytes, c, sizeof c);
     snprintf(g->why, sizeof g->why,
-             "%s is more than the %s this machine can give without going under the %s "
-             "safety margin [X.margin]; --force goes on to the first failure",
+             HR_T("%s is more than the %s this machine can give without going under the %s "
+             "safety margin [X.margin]; --force goes on to the first failure"),
              a, b, c);
 }

@@ -92,6 +92,16 @@ const char *hr_wrule_id(hr_wrule r)
     return (unsigned)r < HR_WRULE_COUNT ? ids[r] : "?";
 }
 
+bool hr_wrule_from_id(const char *id, hr_wrule *out)
+{
+    for (int r = 0; r < HR_WRULE_COUNT; r++)
+        if (id && strcmp(id, hr_wrule_id((hr_wrule)r)) == 0) {
+            *out = (hr_wrule)r;
+            return true;
+        }
+    return false;
+}
+
 const char *hr_wlevel_name(hr_wlevel l)
 {
     return l == HR_WLEVEL_CRITICAL ? "critical" : "warn";

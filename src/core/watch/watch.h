@@ -150,6 +150,8 @@ size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WAR
 
 /* Stable ids ("S2.3", "commit-85", ...) and level names ("warn", "critical"). */
 const char *hr_wrule_id(hr_wrule r);
+/* The rule of a stable id; false for an id this version does not know. */
+bool hr_wrule_from_id(const char *id, hr_wrule *out);
 const char *hr_wlevel_name(hr_wlevel l);
 /* The warning as one translated line (for the terminal). */
 void hr_warning_text(const hr_warning *wr, char *out, size_t n);

@@ -108,6 +108,12 @@ void hr_rec_warning_line(hr_buf *out, int64_t t0, const hr_warning *wr)
     ji(&w, "value", wr->value);
     ji(&w, "limit", wr->limit);
     jd(&w, "eta_s", wr->eta_s);
+    /* What the message is made of, so that a reader can say it in another language (the HTML
+     * report): the paging disk's busy percent or the memory pressure, and which
+     * limit (commit-85/95: "commit" or "RAM + swap"). */
+    jd(&w, "disk_busy_pct", wr->rule == HR_WRULE_S23 ? wr->busy_pct : -1.0);
+    jd(&w, "psi_full_avg10", wr->rule == HR_WRULE_PRESSURE ? wr->busy_pct : -1.0);
+    hr_json_str(&w, "limit_name", wr->limit_name);
     end(&w);
 }
 

@@ -7,6 +7,7 @@
  *                memory.oom_control (v1) oom_kill.
  * Every record goes through the same phrase table as log lines (core/diagnose/diag.c). */
 #include "platform/platform.h"
+#include "core/base/i18n.h"
 
 #include "linux_probes.h"
 
@@ -155,36 +156,36 @@ static void kernel_log(collect *k)
 {
     int64_t total = 0, used = 0;
     char window[64];
-    snprintf(window, sizeof window, "in the last %" PRId64 " s", k->since);
+    snprintf(window, sizeof window, HR_T("in the last %lld s"), (long long)k->since);
     if (!k->live) {
         char p[4096];
         path_of(k, "/dev/kmsg", p, sizeof p);
         FILE *f = fopen(p, "r");
         if (!f) {
-            hr_diag_note_source(k->ctx, "kernel log", false, -1, "%s: %s", p, strerror(errno));
+            hr_diag_note_source(k->ctx, HR_T("kernel log"), false, -1, "%s: %s", p, strerror(errno));
             k->partial = 1;
             return;
         }
         read_lines(k, f, hr_kmsg_parse, "/dev/kmsg", &total, &used);
         fclose(f);
-        hr_diag_note_source(k->ctx, "kernel log", true, used, "%s: %" PRId64 " records, %" PRId64 " %s",
-                            p, total, used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("%s: %lld records, %lld %s"),
+                            p, (long long)total, (long long)used, window);
         return;
     }
     int r = kmsg_live(k, &total, &used);
     if (r == 0) {
-        hr_diag_note_source(k->ctx, "kernel log", true, used,
-                            "/dev/kmsg: %" PRId64 " records since boot, %" PRId64 " %s", total,
-                            used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
+                            HR_T("/dev/kmsg: %lld records since boot, %lld %s"), (long long)total,
+                            (long long)used, window);
         return;
     }
     const char *why = strerror(-r);
     total = used = 0;
     if (run_program(k, "dmesg 2>/dev/null", hr_dmesg_parse, "dmesg", &total, &used) == 0 &&
         total > 0) {
-        hr_diag_note_source(k->ctx, "kernel log", true, used,
-                            "dmesg (/dev/kmsg: %s): %" PRId64 " records, %" PRId64 " %s", why,
-                            total, used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
+                            HR_T("dmesg (/dev/kmsg: %s): %lld records, %lld %s"), why,
+                            (long long)total, (long long)used, window);
         return;
     }
     total = used = 0;
@@ -194,15 +195,15 @@ static void kernel_log(collect *k)
              k->since);
     if (have_journal() && run_program(k, cmd, hr_journal_parse, "journal (kernel)", &total,
                                       &used) == 0) {
-        hr_diag_note_source(k->ctx, "kernel log", true, used,
-                            "journalctl -k (/dev/kmsg: %s; dmesg not readable): %" PRId64
-                            " records %s", why, used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
+                            HR_T("journalctl -k (/dev/kmsg: %s; dmesg not readable): %lld records %s"), why,
+                            (long long)used, window);
         return;
     }
-    hr_diag_note_source(k->ctx, "kernel log", false, -1,
-                        "/dev/kmsg: %s; dmesg and journalctl -k not readable either (needs root "
+    hr_diag_note_source(k->ctx, HR_T("kernel log"), false, -1,
+                        HR_T("/dev/kmsg: %s; dmesg and journalctl -k not readable either (needs root "
                         "or CAP_SYSLOG when kernel.dmesg_restrict=1, or membership of the "
-                        "systemd-journal / adm group)", why);
+                        "systemd-journal / adm group)"), why);
     k->partial = 1;
 }
 
@@ -212,8 +213,8 @@ static void oom_daemons(collect *k)
         return;
     if (!have_journal()) {
         hr_diag_note_source(k->ctx, "journal", false, -1,
-                            "no systemd journal on this machine (systemd-oomd / earlyoom "
-                            "messages are kept there)");
+                            HR_T("no systemd journal on this machine (systemd-oomd / earlyoom "
+                            "messages are kept there)"));
         return;
     }
     char cmd[512];
@@ -224,12 +225,12 @@ static void oom_daemons(collect *k)
              k->since);
     int64_t total = 0, used = 0;
     if (run_program(k, cmd, hr_journal_parse, "journal", &total, &used) != 0) {
-        hr_diag_note_source(k->ctx, "journal", false, -1, "journalctl failed or is not installed");
+        hr_diag_note_source(k->ctx, "journal", false, -1, HR_T("journalctl failed or is not installed"));
         k->partial = 1;
         return;
     }
     hr_diag_note_source(k->ctx, "journal", true, used,
-                        "systemd-oomd, earlyoom, nohang, systemd: %" PRId64 " messages", used);
+                        HR_T("systemd-oomd, earlyoom, nohang, systemd: %lld messages"), (long long)used);
 }
 
 /* "key value" files (/proc/vmstat, memory.events, memory.oom_control): the value of key. */
@@ -263,17 +264,17 @@ static void vmstat_counter(collect *k, bool kernel_log_ok)
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         hr_diag_note_source(k->ctx, "/proc/vmstat", false, -1,
-                            "no oom_kill counter (kernel older than 4.13, or not readable)");
+                            HR_T("no oom_kill counter (kernel older than 4.13, or not readable)"));
         return;
     }
-    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, "oom_kill %" PRId64 " since boot",
-                        kills);
+    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_T("oom_kill %lld since boot"),
+                        (long long)kills);
     if (kills > 0 && !kernel_log_ok) {
         char text[200];
         snprintf(text, sizeof text,
-                 "oom_kill %" PRId64 ": the kernel's OOM killer has ended %" PRId64
-                 " process%s since boot (the kernel log, which names them, was not readable)",
-                 kills, kills, kills == 1 ? "" : "es");
+                 HR_T("oom_kill %lld: the kernel's OOM killer has ended processes %lld times since "
+                      "boot (the kernel log, which names them, was not readable)"),
+                 (long long)kills, (long long)kills);
         hr_diag_add(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, "/proc/vmstat", 0, text, NULL);
     }
 }
@@ -283,7 +284,7 @@ static void cgroup_counter(collect *k)
     char dir[4096], p[6200];
     hr_cgroup_version v = HR_CGROUP_NONE;
     if (!hr_lx_memory_cgroup_dir(k->root, dir, sizeof dir, &v)) {
-        hr_diag_note_source(k->ctx, "cgroup", false, -1, "no memory cgroup found for this process");
+        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_T("no memory cgroup found for this process"));
         return;
     }
     snprintf(p, sizeof p, "%s%s/%s", k->root, dir,
@@ -291,14 +292,14 @@ static void cgroup_counter(collect *k)
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         /* The root cgroup has no memory.events: nothing to count there. */
-        hr_diag_note_source(k->ctx, "cgroup", false, -1, "%s: no oom_kill counter", p);
+        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_T("%s: no oom_kill counter"), p);
         return;
     }
     hr_diag_note_source(k->ctx, "cgroup", true, -1, "%s: oom_kill %" PRId64, p, kills);
     if (kills > 0) {
         char text[HR_DIAG_TEXT_MAX];
-        snprintf(text, sizeof text, "%.200s: oom_kill %" PRId64 " (processes of this cgroup "
-                 "ended by an OOM killer since it was created)", p, kills);
+        snprintf(text, sizeof text, HR_T("%.200s: oom_kill %lld (processes of this cgroup "
+                 "ended by an OOM killer since it was created)"), p, (long long)kills);
         hr_diag_add(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, "cgroup", 0, text, NULL);
     }
 }

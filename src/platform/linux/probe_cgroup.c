@@ -1,5 +1,6 @@
 /* Container / cgroup limits that cap the process before RAM does: v1, v2 and hybrid. */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include "core/model/cgroup_parse.h"
@@ -57,7 +58,7 @@ static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *
             best = min_limit(best, x);
         else if (hr_lx_exists(sysroot, path) && !bad) {
             bad = true;
-            hr_section_fail(sec, "%s: not a limit ('%.20s')", path, v);
+            hr_section_fail(sec, HR_T("%s: not a limit ('%.20s')"), path, v);
         }
         char *slash = strrchr(r, '/');
         if (!slash || strcmp(r, "/") == 0)
@@ -114,8 +115,8 @@ static int locate_memory_cgroup(const char *sysroot, hr_cgroup *g, hr_mount *m, 
     hr_buf_free(&b);
     if (r == 0)
         r = hr_error_set(err, HR_ENOENT,
-                         "no %s mount for the memory controller in /proc/self/mountinfo",
-                         v1 ? "cgroup (memory)" : "cgroup2");
+                         HR_T("no %s mount for the memory controller in /proc/self/mountinfo"),
+                         v1 ? HR_T("cgroup (memory)") : "cgroup2");
     if (r < 0)
         return r;
     /* Inside a cgroup namespace the mount's root is the namespace root: strip it. */
@@ -161,10 +162,10 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
     }
     bool v1 = g->memory_version == HR_CGROUP_V1;
     if (!hr_lx_exists(sysroot, g->dir)) {
-        hr_section_fail(&g->s, "%s: cgroup directory not found", g->dir);
+        hr_section_fail(&g->s, HR_T("%s: cgroup directory not found"), g->dir);
         return;
     }
-    hr_section_ok(&g->s, v1 ? "cgroup v1 memory controller" : "cgroup v2");
+    hr_section_ok(&g->s, v1 ? HR_T("cgroup v1 memory controller") : "cgroup v2");
     char evbuf[4096];
     char path[HR_SNAP_PATH_MAX * 2];
     if (v1) {
@@ -202,5 +203,5 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
                 *lims[i] = HR_UNLIMITED;
     }
     if (g->memory_max_bytes == HR_UNKNOWN && g->s.ok)
-        hr_section_fail(&g->s, "%s: no memory limit file found on the path to the root", g->dir);
+        hr_section_fail(&g->s, HR_T("%s: no memory limit file found on the path to the root"), g->dir);
 }

@@ -1,6 +1,7 @@
 /* GPUs: NVIDIA through NVML loaded at run time, AMD through amdgpu sysfs, Intel integrated
  * GPUs from the DRM class; integrated GPUs take their memory from RAM (S4.3). */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include <dirent.h>
@@ -29,7 +30,7 @@ static bool probe_nvml(hr_gpus *g)
 {
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        hr_strlcpy(g->notes, "NVML: libnvidia-ml.so.1 not installed (no NVIDIA driver)", sizeof g->notes);
+        hr_strlcpy(g->notes, HR_T("NVML: libnvidia-ml.so.1 not installed (no NVIDIA driver)"), sizeof g->notes);
         return false;
     }
     nvml_init_fn init;
@@ -46,13 +47,13 @@ static bool probe_nvml(hr_gpus *g)
     *(void **)&mem = sym(lib, "nvmlDeviceGetMemoryInfo");
     *(void **)&shutdown = sym(lib, "nvmlShutdown");
     if (!init || !count || !handle || !name || !mem || !shutdown) {
-        hr_strlcpy(g->notes, "NVML: libnvidia-ml.so.1 lacks the expected functions", sizeof g->notes);
+        hr_strlcpy(g->notes, HR_T("NVML: libnvidia-ml.so.1 lacks the expected functions"), sizeof g->notes);
         dlclose(lib);
         return false;
     }
     int rc = init();
     if (rc != 0) {
-        snprintf(g->notes, sizeof g->notes, "NVML: nvmlInit failed (code %d; driver not loaded?)", rc);
+        snprintf(g->notes, sizeof g->notes, HR_T("NVML: nvmlInit failed (code %d; driver not loaded?)"), rc);
         dlclose(lib);
         return false;
     }
@@ -179,8 +180,8 @@ void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
 {
     hr_gpus *g = &s->gpus;
     if (skip) {
-        hr_section_ok(&g->s, "skipped (--no-gpu)");
-        hr_strlcpy(g->notes, "GPU probing skipped", sizeof g->notes);
+        hr_section_ok(&g->s, HR_T("skipped (--no-gpu)"));
+        hr_strlcpy(g->notes, HR_T("GPU probing skipped"), sizeof g->notes);
         return;
     }
     hr_section_ok(&g->s, "NVML, /sys/class/drm");
@@ -189,6 +190,6 @@ void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
     if (hr_lx_live(sysroot))
         nvml = probe_nvml(g);
     else
-        hr_strlcpy(g->notes, "NVML not queried for a recorded tree", sizeof g->notes);
+        hr_strlcpy(g->notes, HR_T("NVML not queried for a recorded tree"), sizeof g->notes);
     probe_drm(sysroot, g, nvml);
 }

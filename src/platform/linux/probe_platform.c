@@ -1,27 +1,15 @@
 /* Which Linux this is: kernel, WSL 2, container. */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include "core/base/buf.h"
+#include "core/base/text.h"
 #include "core/model/mountinfo.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++) {
-        size_t i = 0;
-        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 static bool root_is_overlay(const char *sysroot)
 {
@@ -43,13 +31,13 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
     if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel) && rel[0])
         snprintf(pi->os_name, sizeof pi->os_name, "%s %s", type, rel);
     else
-        snprintf(pi->os_name, sizeof pi->os_name, "%s (kernel release unknown)", type);
+        snprintf(pi->os_name, sizeof pi->os_name, HR_T("%s (kernel release unknown)"), type);
     hr_strlcpy(pi->system_volume, "/", sizeof pi->system_volume);
 
     /* WSL 2 kernels are Microsoft's: "5.15.153.1-microsoft-standard-WSL2". WSL 1 has no
      * real kernel and reports "-Microsoft". */
-    pi->wsl2 = (contains_ci(rel, "microsoft") && contains_ci(rel, "wsl2")) ||
-                       (contains_ci(rel, "microsoft-standard"))
+    pi->wsl2 = (hr_str_icontains(rel, "microsoft") && hr_str_icontains(rel, "wsl2")) ||
+                       (hr_str_icontains(rel, "microsoft-standard"))
                    ? HR_TRI_YES
                    : HR_TRI_NO;
 

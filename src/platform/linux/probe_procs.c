@@ -1,4 +1,5 @@
 #include "probe_procs.h"
+#include "core/base/i18n.h"
 
 #include "core/model/procs.h"
 
@@ -68,7 +69,7 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
     char *buf = malloc(HR_PROC_STATUS_MAX + 1);
     if (!buf) {
         closedir(d);
-        hr_section_fail(&out->s, "out of memory listing processes");
+        hr_section_fail(&out->s, HR_T("out of memory listing processes"));
         return HR_ENOMEM;
     }
     hr_proc_table t;
@@ -104,11 +105,11 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
     hr_proc_table_top(&t, out);
     hr_proc_table_free(&t);
     if (seen == 0) {
-        hr_section_fail(&out->s, "%s: no process could be read%s%s", dir, first_bad[0] ? ": " : "", first_bad);
+        hr_section_fail(&out->s, HR_T("%s: no process could be read%s%s"), dir, first_bad[0] ? ": " : "", first_bad);
         return HR_EPARTIAL;
     }
     hr_section_ok(&out->s, "/proc/[pid]/status");
     if (malformed)
-        hr_section_fail(&out->s, "%d status files malformed, first %s", malformed, first_bad);
+        hr_section_fail(&out->s, HR_T("%d status files malformed, first %s"), malformed, first_bad);
     return 0;
 }

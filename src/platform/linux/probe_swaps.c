@@ -1,5 +1,6 @@
 /* Every active swap area from /proc/swaps, with the device facts behind it (S3.3, S5.4). */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include "core/model/swaps.h"
@@ -42,7 +43,7 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s)
             if (hr_lx_block_dev_numbers(sysroot, p->path, &maj, &min))
                 hr_lx_device_facts(sysroot, maj, min, &p->device);
             else
-                snprintf(p->device.why, sizeof p->device.why, "%s: block device not found in /sys/class/block", areas[i].path);
+                snprintf(p->device.why, sizeof p->device.why, HR_T("%s: block device not found in /sys/class/block"), areas[i].path);
         }
     }
     free(areas);

@@ -1,5 +1,6 @@
 /* File systems that could hold a swap file: the candidates `plan` ranks (S3.3, S4.3). */
 #include "linux_probes.h"
+#include "core/base/i18n.h"
 #include "lx_read.h"
 
 #include "core/model/mountinfo.h"
@@ -118,7 +119,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             continue;
         }
         if (s->volume_count >= HR_MAX_VOLUMES) {
-            hr_section_fail(&s->volumes_s, "more than %d file systems; the rest are not listed", HR_MAX_VOLUMES);
+            hr_section_fail(&s->volumes_s, HR_T("more than %d file systems; the rest are not listed"), HR_MAX_VOLUMES);
             break;
         }
         hr_strlcpy(keys[s->volume_count], key, sizeof keys[0]);
@@ -145,7 +146,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             v->dev.fs_free_bytes = avail;
             v->dev.fs_used_bytes = used;
         } else if (!v->dev.why[0]) {
-            snprintf(v->dev.why, sizeof v->dev.why, "free space of %s unknown", m->mount_point);
+            snprintf(v->dev.why, sizeof v->dev.why, HR_T("free space of %s unknown"), m->mount_point);
         }
         for (int i = 0; i < s->paging_count; i++)
             if (s->paging[i].kind == HR_PAGING_FILE &&
@@ -156,7 +157,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         hr_section_fail(&s->volumes_s, "%s", err.msg);
     else if (r == 0 && s->volume_count == 0)
         /* Every Linux system mounts a root file system: an empty list is a broken file. */
-        hr_section_fail(&s->volumes_s, "/proc/self/mountinfo: no root file system listed");
+        hr_section_fail(&s->volumes_s, HR_T("/proc/self/mountinfo: no root file system listed"));
     free(m);
     free(keys);
     hr_buf_free(&b);

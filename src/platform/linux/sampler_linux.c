@@ -10,6 +10,7 @@
  * status of the target process tree. */
 #define _GNU_SOURCE
 #include "platform/platform.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 #include "core/model/meminfo.h"
@@ -226,7 +227,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
 {
     hr_sampler *s = calloc(1, sizeof *s);
     if (!s)
-        return hr_error_set(err, HR_ENOMEM, "watch: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("watch: out of memory"));
     s->meminfo = open_ro("/proc/meminfo");
     s->vmstat = open_ro("/proc/vmstat");
     s->psi = open_ro("/proc/pressure/memory");

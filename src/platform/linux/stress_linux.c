@@ -3,6 +3,7 @@
  * is reported, not suffered. The child's exit gives everything back. (docs/stress.md) */
 #define _GNU_SOURCE   /* pipe2 */
 #include "lx_read.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 #include "core/model/meminfo.h"
@@ -81,7 +82,7 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
 {
     memset(cg, 0, sizeof *cg);
     if (geteuid() != 0)
-        return hr_error_set(err, HR_EPERM, "--cgroup creates a memory cgroup: run as root");
+        return hr_error_set(err, HR_EPERM, HR_T("--cgroup creates a memory cgroup: run as root"));
     char parent[HR_SNAP_PATH_MAX];
     if (rq->cgroup_version == HR_CGROUP_V1) {
         snprintf(parent, sizeof parent, "%s", rq->cgroup_dir);
@@ -90,14 +91,14 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
         if (strcmp(rq->cgroup_path, "/") == 0)
             pn = 0;
         if (pn > dn || strcmp(rq->cgroup_dir + dn - pn, rq->cgroup_path) != 0)
-            return hr_error_set(err, HR_ENOTSUP, "--cgroup: cannot find the cgroup v2 root under %s",
+            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot find the cgroup v2 root under %s"),
                                 rq->cgroup_dir);
         snprintf(parent, sizeof parent, "%.*s", (int)(dn - pn), rq->cgroup_dir);
     } else {
-        return hr_error_set(err, HR_ENOTSUP, "--cgroup: no memory cgroup controller here");
+        return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: no memory cgroup controller here"));
     }
     if (!parent[0])
-        return hr_error_set(err, HR_ENOTSUP, "--cgroup: no memory cgroup directory known");
+        return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: no memory cgroup directory known"));
     cg->version = rq->cgroup_version;
     snprintf(cg->dir, sizeof cg->dir, "%s/headroom-stress-%ld", parent, (long)getpid());
     char path[sizeof cg->dir + 64], val[32];
@@ -111,20 +112,20 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
                    strstr(hr_buf_str(&b), "memory") != NULL;
         hr_buf_free(&b);
         if (!has && write_file(ctl, "+memory") != 0)
-            return hr_error_set(err, HR_ENOTSUP, "--cgroup: cannot enable the memory controller in %s: %s",
+            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot enable the memory controller in %s: %s"),
                                 ctl, strerror(errno));
     }
     if (mkdir(cg->dir, 0755) != 0) {
         int e = errno;
         cg->dir[0] = '\0';
         return hr_error_set(err, e == EACCES || e == EPERM ? HR_EPERM : HR_ENOTSUP,
-                            "--cgroup: cannot create a cgroup under %s: %s", parent, strerror(e));
+                            HR_T("--cgroup: cannot create a cgroup under %s: %s"), parent, strerror(e));
     }
     snprintf(val, sizeof val, "%llu", (unsigned long long)rq->cgroup_bytes);
     snprintf(path, sizeof path, "%s/%s", cg->dir,
              cg->version == HR_CGROUP_V2 ? "memory.max" : "memory.limit_in_bytes");
     if (write_file(path, val) != 0)
-        return hr_error_set(err, HR_ENOTSUP, "--cgroup: cannot write %s: %s", path, strerror(errno));
+        return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot write %s: %s"), path, strerror(errno));
     return 0;
 }
 
@@ -206,7 +207,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     res->outcome = HR_STRESS_ERROR;
     res->released = true;
     if (step_bytes == 0 || rq->commit_bytes == 0)
-        return hr_error_set(err, HR_EINVAL, "stress: nothing to commit");
+        return hr_error_set(err, HR_EINVAL, HR_T("stress: nothing to commit"));
     stress_cg cg = {0};
     if (rq->cgroup_bytes) {
         int r = cg_create(rq, &cg, err);
@@ -220,13 +221,13 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     int down[2], up[2];
     if (pipe2(down, O_CLOEXEC) != 0) {
         cg_remove(&cg);
-        return hr_error_set(err, HR_EIO, "stress: pipe: %s", strerror(errno));
+        return hr_error_set(err, HR_EIO, HR_T("stress: pipe: %s"), strerror(errno));
     }
     if (pipe2(up, O_CLOEXEC) != 0) {
         close(down[0]);
         close(down[1]);
         cg_remove(&cg);
-        return hr_error_set(err, HR_EIO, "stress: pipe: %s", strerror(errno));
+        return hr_error_set(err, HR_EIO, HR_T("stress: pipe: %s"), strerror(errno));
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -234,7 +235,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
         int e = errno;
         close(down[0]); close(down[1]); close(up[0]); close(up[1]);
         cg_remove(&cg);
-        return hr_error_set(err, HR_EIO, "stress: fork: %s", strerror(e));
+        return hr_error_set(err, HR_EIO, HR_T("stress: fork: %s"), strerror(e));
     }
     if (pid == 0) {
         close(down[1]);
@@ -250,7 +251,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
         snprintf(procs, sizeof procs, "%s/cgroup.procs", cg.dir);
         snprintf(pidtext, sizeof pidtext, "%ld", (long)pid);
         if (write_file(procs, pidtext) != 0) {
-            snprintf(res->failure, sizeof res->failure, "cannot move the child into %s: %s", procs,
+            snprintf(res->failure, sizeof res->failure, HR_T("cannot move the child into %s: %s"), procs,
                      strerror(errno));
             started = false;
         }
@@ -296,7 +297,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
             res->outcome = HR_STRESS_KILLED;
         }
     } else if (started) {
-        snprintf(res->failure, sizeof res->failure, "cannot start the child: %s", strerror(errno));
+        snprintf(res->failure, sizeof res->failure, HR_T("cannot start the child: %s"), strerror(errno));
     }
     close(down[1]);   /* let the child exit (it waits for a byte or the end of the pipe) */
     if (!started)
@@ -314,7 +315,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
             snprintf(res->failure, sizeof res->failure, "signal %d (%s)", WTERMSIG(status),
                      WTERMSIG(status) == SIGKILL ? "SIGKILL" : strsignal(WTERMSIG(status)));
         else
-            snprintf(res->failure, sizeof res->failure, "exit status %d",
+            snprintf(res->failure, sizeof res->failure, HR_T("exit status %d"),
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
     uint64_t oom_after = cg_oom_kills(&cg);

@@ -123,8 +123,8 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         return 1;
     }
     CloseHandle(h);
-    return hr_error_set(err, HR_EBUSY, "another headroom apply or rollback is running (it holds "
-                        "the headroom-apply mutex); try again when it has finished");
+    return hr_error_set(err, HR_EBUSY, HR_T("another headroom apply or rollback is running (it holds "
+                        "the headroom-apply mutex); try again when it has finished"));
 }
 
 void hr_platform_unlock(void)
@@ -145,7 +145,7 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     wchar_t *wt = wpath(tmp), *wp = wpath(path);
     int r = 0;
     if (!wt || !wp) {
-        r = hr_error_set(err, HR_ENOMEM, "out of memory");
+        r = hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
         goto out;
     }
     HANDLE h = CreateFileW(wt, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
@@ -174,7 +174,7 @@ static int read_file(const char *path, hr_buf *out, size_t max, hr_error *err)
     hr_buf_reset(out);
     wchar_t *w = wpath(path);
     if (!w)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE)
@@ -184,7 +184,7 @@ static int read_file(const char *path, hr_buf *out, size_t max, hr_error *err)
     int r = 0;
     while (ReadFile(h, tmp, sizeof tmp, &n, NULL) && n) {
         if (out->len + n > max || hr_buf_append(out, tmp, n) < 0) {
-            r = hr_error_set(err, HR_ETOOBIG, "%s: larger than %lu bytes", path, (unsigned long)max);
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %lu bytes"), path, (unsigned long)max);
             break;
         }
     }
@@ -217,7 +217,7 @@ static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, 
         return win_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
     wchar_t *w = calloc(cb / sizeof(wchar_t) + 2, sizeof(wchar_t));
     if (!w)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND,
                      &t, w, &cb);
     if (s != ERROR_SUCCESS) {
@@ -295,14 +295,14 @@ static int reg_write_pfw(const wchar_t *key, const hr_pfw_list *l, bool as_sz, h
     int r = hr_pfw_serialize(l, &b);
     if (r < 0) {
         hr_buf_free(&b);
-        return hr_error_set(err, r, "PagingFiles: could not serialize");
+        return hr_error_set(err, r, "%s", HR_T("PagingFiles: could not serialize"));
     }
     size_t n = as_sz ? strlen(hr_buf_str(&b)) + 1 : b.len;   /* REG_SZ: one string, one NUL */
     int wn = MultiByteToWideChar(CP_UTF8, 0, b.data, (int)n, NULL, 0);
     wchar_t *w = calloc((size_t)wn + 1, sizeof *w);
     if (!w) {
         hr_buf_free(&b);
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     }
     MultiByteToWideChar(CP_UTF8, 0, b.data, (int)n, w, wn);
     hr_buf_free(&b);
@@ -349,7 +349,7 @@ static int make_state_dir(const hr_apply_request *rq, hr_error *err)
 {
     wchar_t *w = wpath(state_dir(rq));
     if (!w)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     BOOL ok = CreateDirectoryW(w, NULL);
     DWORD e = GetLastError();
     free(w);
@@ -469,7 +469,7 @@ static int parse_drive(const char *t, char *drive, hr_error *err)
 {
     if (!t || !((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z')) || t[1] != ':' ||
         (t[2] && !(t[2] == '\\' && !t[3])))
-        return hr_error_set(err, HR_EINVAL, "--target '%s': a drive such as D: is expected",
+        return hr_error_set(err, HR_EINVAL, HR_T("--target '%s': a drive such as D: is expected"),
                             t ? t : "");
     *drive = (char)(t[0] & ~0x20);
     return 0;
@@ -483,7 +483,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         return have;
     hr_apply_win_in *in = calloc(1, sizeof *in);
     if (!in)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     in->system_drive = system_drive();
     int r = 0;
     in->drive = in->system_drive;
@@ -668,7 +668,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             if (r == 0 && rq->failpoint && strlen(rq->failpoint) == strlen(s->name) + 1 &&
                 strncmp(rq->failpoint, s->name, strlen(s->name)) == 0 &&
                 rq->failpoint[strlen(s->name)] == '!') {
-                hr_buf_printf(log, "stopped at failpoint '%s'\n", rq->failpoint);
+                hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), rq->failpoint);
                 return 1;
             }
             if (r == 0) {
@@ -680,7 +680,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             hr_strlcpy(st.status, "applied", sizeof st.status);
             break;
         default:
-            r = hr_error_set(err, HR_EINTERNAL, "step %s is not a Windows step", s->name);
+            r = hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a Windows step"), s->name);
         }
         if (r < 0) {
             hr_error e2 = {0};
@@ -694,7 +694,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             return r;
         hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
         if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
-            hr_buf_printf(log, "stopped at failpoint '%s'\n", s->name);
+            hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), s->name);
             return 1;
         }
     }
@@ -708,10 +708,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
     if (have < 0)
         return have;
     if (!have) {
-        hr_buf_puts(log, "Nothing to roll back: headroom has no record of a change.\n");
+        hr_buf_puts(log, HR_T("Nothing to roll back: headroom has no record of a change.\n"));
         return 0;
     }
-    const char *pre = dry_run ? "would " : "";
     wchar_t kb[512];
     const wchar_t *key = mm_key(rq, kb, 512);
     if (st.reg_written) {
@@ -723,8 +722,8 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         /* A write cut short by a kill: the value is the one the journal says was being
          * written, or the one before it; both are headroom's. */
         if (!hr_pfw_equal(&cur, &st.written) && !(st.pending_set && hr_pfw_equal(&cur, &st.pending)))
-            return hr_error_set(err, HR_EUNSAFE, "PagingFiles changed since headroom wrote it; "
-                                "not restoring over someone else's change (the original is in %s)",
+            return hr_error_set(err, HR_EUNSAFE, HR_T("PagingFiles changed since headroom wrote it; "
+                                "not restoring over someone else's change (the original is in %s)"),
                                 st.reg_backup);
         char s[HR_PFW_PATH_MAX + 48];
         hr_buf v;
@@ -737,7 +736,8 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             /* Byte for byte: the type and the bytes the backup took, whatever their form
              * (padding, tabs, empty values, bytes after the terminator). */
             size_t hl = strlen(st.orig_raw_hex);
-            hr_buf_printf(log, HR_T("%srestore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"), pre,
+            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n")
+                                       : HR_T("restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"),
                           hr_buf_str(&v), st.orig_type, (unsigned long)(hl / 2), st.reg_backup);
             if (!dry_run) {
                 BYTE *raw = malloc(hl / 2 + 1);
@@ -760,15 +760,17 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
                 free(raw);
             }
         } else if (strcmp(st.orig_type, "missing") == 0) {
-            hr_buf_printf(log, "%sdelete PagingFiles (there was none before headroom)\n", pre);
+            hr_buf_puts(log, dry_run ? HR_T("would delete PagingFiles (there was none before headroom)\n")
+                                     : HR_T("delete PagingFiles (there was none before headroom)\n"));
             if (!dry_run) {
                 LSTATUS ls = RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, key, L"PagingFiles");
                 if (ls != ERROR_SUCCESS && ls != ERROR_FILE_NOT_FOUND)
                     r = win_err(err, (DWORD)ls, "RegDeleteKeyValueW(PagingFiles)");
             }
         } else {
-            hr_buf_printf(log, "%srestore PagingFiles = [%s] (%s) from %s\n", pre, hr_buf_str(&v),
-                          st.orig_type, st.reg_backup);
+            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s) from %s\n")
+                                       : HR_T("restore PagingFiles = [%s] (%s) from %s\n"),
+                          hr_buf_str(&v), st.orig_type, st.reg_backup);
             if (!dry_run)
                 r = reg_write_pfw(key, &st.orig, strcmp(st.orig_type, "REG_SZ") == 0 &&
                                                      st.orig.count == 1, err);
@@ -779,8 +781,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
     }
     char sp[MAX_PATH * 3 + 64];
     state_file(rq, sp, sizeof sp);
-    hr_buf_printf(log, "%sremove headroom's state file %s (the registry backup %s is kept)\n", pre,
-                  sp, st.reg_backup[0] ? st.reg_backup : "(none)");
+    hr_buf_printf(log, dry_run ? HR_T("would remove headroom's state file %s (the registry backup %s is kept)\n")
+                               : HR_T("remove headroom's state file %s (the registry backup %s is kept)\n"),
+                  sp, st.reg_backup[0] ? st.reg_backup : HR_T("(none)"));
     if (!dry_run) {
         wchar_t *w = wpath(sp);
         if (w) {
@@ -817,7 +820,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
         return have;
     hr_verify_win_in *in = calloc(1, sizeof *in);
     if (!in)
-        return hr_error_set(err, HR_ENOMEM, "out of memory");
+        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     in->state = have ? &st : NULL;
     wchar_t kb[512];
     const wchar_t *key = mm_key(rq, kb, 512);

@@ -196,15 +196,15 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
     free(rs.buf);
     size_t nq = sizeof queries / sizeof queries[0];
     if ((size_t)failed == nq) {
-        hr_diag_note_source(ctx, "event log", false, -1,
+        hr_diag_note_source(ctx, HR_T("event log"), false, -1,
                             HR_T("event log unavailable (EvtQuery failed, error %lu): read it by "
                                  "hand in Event Viewer → Windows Logs → Application (events 1000, "
                                  "1023)"),
                             (unsigned long)first_error);
         return HR_EPARTIAL;
     }
-    hr_diag_note_source(ctx, "event log", true, total,
+    hr_diag_note_source(ctx, HR_T("event log"), true, total,
                         HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"),
-                        (long long)total, failed ? " (some queries failed)" : "");
+                        (long long)total, failed ? HR_T(" (some queries failed)") : "");
     return failed ? HR_EPARTIAL : 0;
 }

@@ -6,6 +6,7 @@
  * toolhelp snapshot and each member's memory counters (working set, private bytes), and a
  * job object's accounting for run's child. Everything is allocated in hr_sampler_open. */
 #include "platform/platform.h"
+#include "core/base/i18n.h"
 
 #include "core/base/text.h"
 #include "platform/gpu_procs.h"
@@ -69,7 +70,7 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
 {
     hr_sampler *s = calloc(1, sizeof *s);
     if (!s)
-        return hr_error_set(err, HR_ENOMEM, "watch: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("watch: out of memory"));
     s->pid = opts->pid;
     s->job = (HANDLE)opts->job;
     if (opts->name)

@@ -3,6 +3,7 @@
  * inside a job object whose per-process commit limit rehearses a smaller machine; every
  * block is released with VirtualFree before returning. (docs/stress.md) */
 #include "platform/platform.h"
+#include "core/base/i18n.h"
 
 #include <windows.h>
 #include <psapi.h>
@@ -43,7 +44,7 @@ static void error_text(DWORD e, char *out, size_t n)
     char msg[200] = "";
     if (len)
         WideCharToMultiByte(CP_UTF8, 0, w, -1, msg, (int)sizeof msg, NULL, NULL);
-    snprintf(out, n, "VirtualAlloc: error %lu%s%s", (unsigned long)e, msg[0] ? " " : "", msg);
+    snprintf(out, n, HR_T("VirtualAlloc: error %lu%s%s"), (unsigned long)e, msg[0] ? " " : "", msg);
 }
 
 int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
@@ -53,7 +54,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     res->outcome = HR_STRESS_ERROR;
     res->released = true;
     if (step_bytes == 0 || rq->commit_bytes == 0)
-        return hr_error_set(err, HR_EINVAL, "stress: nothing to commit");
+        return hr_error_set(err, HR_EINVAL, HR_T("stress: nothing to commit"));
     HANDLE job = NULL;
     if (rq->cgroup_bytes) {
         /* A job's per-process commit limit: VirtualAlloc fails past it, as past a smaller
@@ -68,17 +69,17 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
             DWORD e = GetLastError();
             if (job)
                 CloseHandle(job);
-            return hr_error_set(err, HR_ENOTSUP, "--cgroup: cannot limit this process with a job object (error %lu)",
+            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot limit this process with a job object (error %lu)"),
                                 (unsigned long)e);
         }
-        snprintf(res->cgroup_where, sizeof res->cgroup_where, "a job object (per-process commit limit)");
+        snprintf(res->cgroup_where, sizeof res->cgroup_where, HR_T("a job object (per-process commit limit)"));
     }
     size_t maxblocks = HR_STRESS_MAX_STEPS + 1;
     void **blocks = calloc(maxblocks, sizeof *blocks);
     if (!blocks) {
         if (job)
             CloseHandle(job);
-        return hr_error_set(err, HR_ENOMEM, "stress: out of memory");
+        return hr_error_set(err, HR_ENOMEM, HR_T("stress: out of memory"));
     }
     SYSTEM_INFO si;
     GetSystemInfo(&si);

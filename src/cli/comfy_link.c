@@ -1,0 +1,530 @@
+/* headroom — watch --comfyui / --protect (comfy_link.h). */
+#include "comfy_link.h"
+
+#include "cli_util.h"
+#include "exit_status.h"
+
+#include "core/base/i18n.h"
+#include "core/base/json_writer.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RETRY_MS 10000
+static const char k_free_body[] = "{\"unload_models\":true,\"free_memory\":true}";
+
+static int req_timeout(const hr_comfy_link *c)
+{
+    int64_t t = c->interval_ms < 1000 ? 1000 : c->interval_ms;
+    return (int)(t > 2000 ? 2000 : t);
+}
+
+static void say(hr_comfy_link *c, const char *fmt, ...) HR_PRINTF(2, 3);
+static void say(hr_comfy_link *c, const char *fmt, ...)
+{
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    hr_monitor_say(c->m, false, text);
+}
+
+static void record_event(hr_comfy_link *c, const hr_comfy_event *e)
+{
+    hr_monitor *m = c->m;
+    hr_buf_reset(&m->rec_line);
+    hr_rec_node_line(&m->rec_line, m->t0, hr_platform_mono_ms(), hr_platform_wall_ms(), e);
+    hr_monitor_record(m, &m->rec_line);
+}
+
+static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const hr_comfy_event *e = &ev[i];
+        record_event(c, e);
+        if (e->kind == HR_CEV_NODE_START)
+            continue; /* the end says it all, with the growth */
+        char text[400];
+        if (e->kind == HR_CEV_PROMPT_START) {
+            snprintf(text, sizeof text, HR_T("prompt %.8s started"), e->prompt_id);
+        } else {
+            hr_comfy_event_text(e, text, sizeof text);
+            if (e->kind == HR_CEV_PROMPT_END && e->text[0]) {
+                size_t k = strlen(text);
+                snprintf(text + k, sizeof text - k, " — %s", e->text);
+            }
+        }
+        say(c, "%s", text);
+    }
+}
+
+/* the freshest sample, for the edges of a span */
+static const hr_wsample *fresh(hr_comfy_link *c)
+{
+    if (c->m->sampler)
+        hr_sampler_take(c->m->sampler, &c->now);
+    return &c->now;
+}
+
+static void went_down(hr_comfy_link *c, const hr_error *err)
+{
+    if (c->ws_up)
+        hr_ws_close(&c->ws);
+    c->ws_up = false;
+    c->sid[0] = '\0';
+    /* run: the server ends with the child, and the verdict says how */
+    if (strcmp(c->mode, "run") != 0 && (c->up || !c->reported_down))
+        hr_cli_error(HR_T("%s: ComfyUI at %s: %s; watching memory without it (trying again every "
+                          "10 s)"),
+                     c->mode, c->url_text, err->msg);
+    c->up = false;
+    c->reported_down = true;
+    c->next_try = hr_platform_mono_ms() + RETRY_MS;
+}
+
+static void record_comfyui(hr_comfy_link *c, const hr_comfy_stats *st)
+{
+    hr_monitor *m = c->m;
+    hr_buf_reset(&m->rec_line);
+    hr_json_writer w;
+    hr_json_init(&w, &m->rec_line, false);
+    hr_json_begin_object(&w, NULL);
+    hr_json_str(&w, "type", "comfyui");
+    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
+    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    hr_json_str(&w, "url", c->url_text);
+    hr_json_str(&w, "version", st->version[0] ? st->version : NULL);
+    hr_json_str(&w, "os", st->os[0] ? st->os : NULL);
+    if (st->ram_total >= 0)
+        hr_json_i64(&w, "ram_total", st->ram_total);
+    else
+        hr_json_null(&w, "ram_total");
+    hr_json_begin_array(&w, "devices");
+    for (int i = 0; i < st->ndev; i++) {
+        hr_json_begin_object(&w, NULL);
+        hr_json_str(&w, "name", st->dev[i].name);
+        hr_json_str(&w, "type", st->dev[i].type);
+        if (st->dev[i].vram_total >= 0)
+            hr_json_i64(&w, "vram_total", st->dev[i].vram_total);
+        else
+            hr_json_null(&w, "vram_total");
+        if (st->dev[i].vram_free >= 0)
+            hr_json_i64(&w, "vram_free", st->dev[i].vram_free);
+        else
+            hr_json_null(&w, "vram_free");
+        hr_json_end_object(&w);
+    }
+    hr_json_end_array(&w);
+    hr_json_end_object(&w);
+    (void)hr_json_finish(&w);
+    hr_monitor_record(m, &m->rec_line);
+}
+
+static void try_connect(hr_comfy_link *c)
+{
+    hr_error err = {0};
+    hr_http_response r;
+    int rc = hr_http_do(&c->url, "GET", "/system_stats", NULL, req_timeout(c), &c->resp, &r, &err);
+    if (rc == 0 && r.status != 200)
+        rc = hr_error_set(&err, HR_EPARSE, HR_T("GET /system_stats answered HTTP %d (not ComfyUI?)"),
+                          r.status);
+    hr_comfy_stats st;
+    if (rc == 0)
+        rc = hr_comfy_parse_stats(r.body, r.body_len, &st, &err);
+    if (rc != 0) {
+        went_down(c, &err);
+        return;
+    }
+    c->up = true;
+    c->reported_down = false;
+    record_comfyui(c, &st);
+    char line[600];
+    int k = snprintf(line, sizeof line, HR_T("ComfyUI %s at %s"), st.version[0] ? st.version : "?",
+                     c->url_text);
+    for (int i = 0; i < st.ndev && k > 0 && (size_t)k < sizeof line; i++) {
+        char tot[32] = "?", fr[32] = "?";
+        if (st.dev[i].vram_total >= 0)
+            hr_size_gb((uint64_t)st.dev[i].vram_total, tot, sizeof tot);
+        if (st.dev[i].vram_free >= 0)
+            hr_size_gb((uint64_t)st.dev[i].vram_free, fr, sizeof fr);
+        k += snprintf(line + k, sizeof line - (size_t)k, HR_T("; %s: VRAM %s, %s free"),
+                      st.dev[i].name[0] ? st.dev[i].name : st.dev[i].type, tot, fr);
+    }
+    say(c, "%s", line);
+    /* our own client id: the server makes one up (never another client's) */
+    if (hr_ws_open(&c->ws, &c->url, "/ws", req_timeout(c), &err) == 0) {
+        c->ws_up = true;
+    } else {
+        say(c, HR_T("no websocket (%s): following the queue only"), err.msg);
+    }
+    c->queue_dirty = true;
+}
+
+static void poll_history(hr_comfy_link *c, const char *prompt_id, char *how, size_t n)
+{
+    char path[HR_COMFY_ID_MAX + 16];
+    snprintf(path, sizeof path, "/history/%s", prompt_id);
+    hr_error err = {0};
+    hr_http_response r;
+    hr_comfy_history h;
+    how[0] = '\0';
+    if (hr_http_do(&c->url, "GET", path, NULL, req_timeout(c), &c->resp, &r, &err) != 0 ||
+        r.status != 200 || hr_comfy_parse_history(r.body, r.body_len, prompt_id, &h, &err) != 0 ||
+        !h.found)
+        return;
+    if (h.error_node[0]) {
+        const char *cls = h.error_class[0] ? h.error_class : "?";
+        if (h.interrupted)
+            snprintf(how, n, HR_T("interrupted at node %s %s (history)"), h.error_node, cls);
+        else
+            snprintf(how, n, HR_T("error at node %s %s: %s (history)"), h.error_node, cls,
+                     h.exception);
+    } else if (h.status[0]) {
+        snprintf(how, n, HR_T("%s, %d nodes from the cache (history)"), h.status, h.cached);
+    }
+}
+
+static void tell_owner(hr_comfy_link *c)
+{
+    hr_comfy_queue *q = c->queue;
+    if (strcmp(c->owner_told, q->prompt_id) == 0)
+        return;
+    hr_strlcpy(c->owner_told, q->prompt_id, sizeof c->owner_told);
+    if (q->client_id[0] && strcmp(q->client_id, c->sid) != 0)
+        say(c, HR_T("prompt %.8s (%zu nodes) belongs to another client (a browser tab): ComfyUI "
+                    "tells only that client which node runs; headroom measures the prompt as a "
+                    "whole and names the node when the history does"),
+            q->prompt_id, q->n_nodes);
+    else
+        say(c, HR_T("prompt %.8s (%zu nodes): its node messages reach every client; headroom "
+                    "measures each node"),
+            q->prompt_id, q->n_nodes);
+}
+
+static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *source,
+                         const char *how_given)
+{
+    char how[300];
+    hr_strlcpy(how, how_given ? how_given : "", sizeof how);
+    char id[HR_COMFY_ID_MAX];
+    hr_strlcpy(id, prompt_id && *prompt_id ? prompt_id : c->track.prompt_id, sizeof id);
+    if (id[0]) {
+        char hist[300];
+        poll_history(c, id, hist, sizeof hist);
+        if (hist[0])
+            hr_strlcpy(how, hist, sizeof how);
+    }
+    hr_comfy_event ev[2];
+    int n = hr_comfy_prompt_end(&c->track, fresh(c), id, source, how, ev);
+    show_events(c, ev, n);
+}
+
+static void poll_queue(hr_comfy_link *c)
+{
+    c->last_queue_poll = hr_platform_mono_ms();
+    c->queue_dirty = false;
+    hr_error err = {0};
+    hr_http_response r;
+    int rc = hr_http_do(&c->url, "GET", "/queue", NULL, req_timeout(c), &c->resp, &r, &err);
+    if (rc == 0 && r.status != 200)
+        rc = hr_error_set(&err, HR_EPARSE, "GET /queue: HTTP %d", r.status);
+    if (rc == 0)
+        rc = hr_comfy_parse_queue(r.body, r.body_len, c->queue, &err);
+    if (rc == HR_EPARSE || rc == HR_ETOOBIG) {
+        hr_cli_error("%s: %s", c->mode, err.msg);
+        return;
+    }
+    if (rc == HR_EBUSY && c->ws_up) {
+        /* a server busy with its own work (a node filling memory answers late): the
+         * websocket still stands, so ask again at the next sample */
+        c->queue_dirty = true;
+        return;
+    }
+    if (rc != 0) {
+        went_down(c, &err);
+        return;
+    }
+    hr_comfy_track *t = &c->track;
+    if (c->queue->running) {
+        if (!t->prompt.active || strcmp(t->prompt_id, c->queue->prompt_id) != 0) {
+            if (t->prompt.active)
+                prompt_ended(c, t->prompt_id, "queue", "");
+            hr_comfy_event ev[2];
+            int n = hr_comfy_prompt_start(t, fresh(c), c->queue->prompt_id, "queue", ev);
+            show_events(c, ev, n);
+        }
+        tell_owner(c);
+    } else if (t->prompt.active) {
+        prompt_ended(c, t->prompt_id, "queue", "");
+    }
+}
+
+static void on_message(void *ctx, int opcode, const char *data, size_t n)
+{
+    hr_comfy_link *c = ctx;
+    c->ws_messages++;
+    if (opcode != HR_WS_TEXT) {
+        c->ws_binary++; /* previews: not ours to read */
+        return;
+    }
+    hr_comfy_msg msg;
+    hr_error err = {0};
+    if (hr_comfy_parse_msg(data, n, &msg, &err) != 0 || msg.type == HR_CMSG_OTHER) {
+        c->ws_unknown++;
+        return;
+    }
+    hr_comfy_track *t = &c->track;
+    hr_comfy_event ev[2];
+    int k = 0;
+    switch (msg.type) {
+    case HR_CMSG_STATUS:
+        if (msg.sid[0])
+            hr_strlcpy(c->sid, msg.sid, sizeof c->sid);
+        if (msg.queue_remaining >= 0)
+            c->queue_remaining = msg.queue_remaining;
+        c->queue_dirty = true;
+        break;
+    case HR_CMSG_EXECUTION_START:
+        if (msg.prompt_id[0])
+            k = hr_comfy_prompt_start(t, fresh(c), msg.prompt_id, "websocket", ev);
+        break;
+    case HR_CMSG_EXECUTING:
+        if (msg.node_null) {
+            show_events(c, ev, hr_comfy_node_end(t, fresh(c), "websocket", ev));
+            if (t->prompt.active)
+                prompt_ended(c, msg.prompt_id, "websocket", "");
+            break;
+        }
+        if (msg.prompt_id[0] && strcmp(c->queue->prompt_id, msg.prompt_id) != 0)
+            poll_queue(c); /* the class of the node: the prompt's workflow */
+        k = hr_comfy_node_start(t, fresh(c), msg.prompt_id, msg.node,
+                                hr_comfy_class_of(c->queue, msg.node), "websocket", ev);
+        break;
+    case HR_CMSG_SUCCESS:
+        prompt_ended(c, msg.prompt_id, "websocket", "success");
+        break;
+    case HR_CMSG_ERROR:
+    case HR_CMSG_INTERRUPTED: {
+        char how[300];
+        const char *cls = msg.node_type[0] ? msg.node_type : "?";
+        if (msg.type == HR_CMSG_ERROR)
+            snprintf(how, sizeof how, HR_T("error at node %s %s: %s"), msg.node, cls,
+                     msg.exception);
+        else
+            snprintf(how, sizeof how, HR_T("interrupted at node %s %s"), msg.node, cls);
+        prompt_ended(c, msg.prompt_id, "websocket", how);
+        break;
+    }
+    default:
+        break;
+    }
+    show_events(c, ev, k);
+}
+
+void hr_comfy_url_text(const char *given, char *out, size_t n)
+{
+    bool digits = *given != '\0';
+    for (const char *p = given; *p; p++)
+        digits = digits && *p >= '0' && *p <= '9';
+    if (digits)
+        snprintf(out, n, "http://127.0.0.1:%s", given);
+    else if (!strstr(given, "://"))
+        snprintf(out, n, "http://%s", given);
+    else
+        snprintf(out, n, "%s", given);
+}
+
+int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
+                       const char *mode, int64_t interval_ms)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->mode = mode;
+    c->protect = protect;
+    c->interval_ms = interval_ms;
+    c->queue_remaining = -1;
+    c->ws.s.h = -1;
+    hr_error err = {0};
+    if (hr_url_parse(url, &c->url, &err) != 0) {
+        hr_cli_error("%s: --comfyui: %s", mode, err.msg);
+        return HR_EXIT_USAGE;
+    }
+    hr_strlcpy(c->url_text, url, sizeof c->url_text);
+    size_t k = strlen(c->url_text);
+    while (k > 0 && c->url_text[k - 1] == '/')
+        c->url_text[--k] = '\0';
+    c->queue = calloc(1, sizeof *c->queue);
+    if (!c->queue) {
+        hr_cli_error("%s: %s", mode, hr_strerror(HR_ENOMEM));
+        return HR_EXIT_FAILURE;
+    }
+    hr_buf_init(&c->resp, HR_COMFY_BODY_MAX);
+    hr_comfy_track_init(&c->track);
+    hr_wsample_init(&c->now);
+    return 0;
+}
+
+static void record_action(hr_comfy_link *c, const char *action, const char *path,
+                          const char *reason, int status, const char *error)
+{
+    hr_monitor *m = c->m;
+    hr_buf_reset(&m->rec_line);
+    hr_json_writer w;
+    hr_json_init(&w, &m->rec_line, false);
+    hr_json_begin_object(&w, NULL);
+    hr_json_str(&w, "type", "action");
+    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
+    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    hr_json_str(&w, "action", action);
+    char u[sizeof c->url_text + 16];
+    snprintf(u, sizeof u, "%s%s", c->url_text, path);
+    hr_json_str(&w, "url", u);
+    if (status > 0)
+        hr_json_i64(&w, "status", status);
+    else
+        hr_json_null(&w, "status");
+    if (error)
+        hr_json_str(&w, "error", error);
+    hr_json_str(&w, "reason", reason);
+    hr_json_str(&w, "prompt_id", c->track.prompt_id[0] ? c->track.prompt_id : NULL);
+    hr_json_end_object(&w);
+    (void)hr_json_finish(&w);
+    hr_monitor_record(m, &m->rec_line);
+}
+
+static void act(hr_comfy_link *c, const char *action, const char *path, const char *body,
+                const char *reason)
+{
+    hr_error err = {0};
+    hr_http_response r;
+    int rc = hr_http_do(&c->url, "POST", path, body, req_timeout(c), &c->resp, &r, &err);
+    record_action(c, action, path, reason, rc == 0 ? r.status : 0, rc == 0 ? NULL : err.msg);
+    char text[600];
+    if (rc != 0)
+        snprintf(text, sizeof text, HR_T("--protect: POST %s failed: %s"), path, err.msg);
+    else if (strcmp(action, "free") == 0)
+        snprintf(text, sizeof text,
+                 HR_T("--protect: the limit is near (%s): asked ComfyUI to unload its models and "
+                      "free memory (POST /free, HTTP %d)"),
+                 reason, r.status);
+    else
+        snprintf(text, sizeof text,
+                 HR_T("--protect: memory still climbing after /free: interrupted the running "
+                      "prompt (POST /interrupt, HTTP %d) so that ComfyUI survives"),
+                 r.status);
+    /* an action is never only in the recording: stderr under --json */
+    hr_monitor_say(c->m, c->m->view == HR_MON_JSON, text);
+}
+
+static void protect(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
+{
+    hr_watch *w = &c->m->w;
+    bool near = w->active[HR_WRULE_COMMIT95] || w->active[HR_WRULE_TTL] ||
+                w->active[HR_WRULE_CGROUP];
+    if (!near) {
+        c->stage = 0;
+        return;
+    }
+    if (c->stage == 0) {
+        const char *reason = NULL;
+        for (size_t i = 0; i < nw && !reason; i++)
+            if (wr[i].rule == HR_WRULE_COMMIT95 || wr[i].rule == HR_WRULE_TTL ||
+                wr[i].rule == HR_WRULE_CGROUP)
+                reason = hr_wrule_id(wr[i].rule);
+        if (!reason)
+            reason = w->active[HR_WRULE_COMMIT95] ? "commit-95"
+                     : w->active[HR_WRULE_CGROUP] ? "cgroup-near"
+                                                  : "time-to-limit";
+        act(c, "free", "/free", k_free_body, reason);
+        c->stage = 1;
+        c->freed_at = s->t_ms;
+        c->fill_at_free = w->fill;
+        return;
+    }
+    /* ComfyUI frees between prompts: a prompt that keeps growing has to stop */
+    int64_t settle = 2 * c->interval_ms < 2000 ? 2000 : 2 * c->interval_ms;
+    if (c->stage == 1 && s->t_ms - c->freed_at >= settle && w->slope_bps > w->cfg.climb_bps &&
+        w->fill > c->fill_at_free) {
+        act(c, "interrupt", "/interrupt", NULL, "still-climbing");
+        c->stage = 2;
+    }
+}
+
+void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
+{
+    c->now = *s;
+    int64_t now = hr_platform_mono_ms();
+    if (!c->up && now >= c->next_try)
+        try_connect(c);
+    if (c->up && !c->ws_up && now >= c->next_try + RETRY_MS) {
+        hr_error err = {0};
+        if (hr_ws_open(&c->ws, &c->url, "/ws", req_timeout(c), &err) == 0)
+            c->ws_up = true;
+        c->next_try = now;
+    }
+    if (c->ws_up) {
+        hr_error err = {0};
+        if (hr_ws_poll(&c->ws, 0, on_message, c, &err) < 0)
+            c->ws_up = false;
+    }
+    int64_t every = c->interval_ms < 1000 ? 1000 : c->interval_ms;
+    if (c->up && (c->queue_dirty || ((c->queue_remaining != 0 || c->track.prompt.active ||
+                                      !c->ws_up) &&
+                                     now - c->last_queue_poll >= every)))
+        poll_queue(c);
+    hr_comfy_track_sample(&c->track, s);
+    if (c->protect && c->up)
+        protect(c, s, wr, nw);
+}
+
+void hr_comfy_link_wait(hr_comfy_link *c, int64_t ms, volatile int *stop)
+{
+    int64_t end = hr_platform_mono_ms() + ms;
+    int64_t now;
+    do {
+        int64_t left = end - hr_platform_mono_ms();
+        if (left < 0)
+            left = 0;
+        if (!c->ws_up) {
+            if (left > 0)
+                hr_platform_sleep_ms(left);
+            break;
+        }
+        hr_error err = {0};
+        if (hr_ws_poll(&c->ws, (int)(left < 250 ? left : 250), on_message, c, &err) < 0) {
+            c->ws_up = false;
+            c->queue_dirty = true;
+        }
+        if (c->up && c->queue_dirty)
+            poll_queue(c);
+    } while (!*stop && (now = hr_platform_mono_ms()) < end);
+}
+
+void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
+{
+    hr_comfy_event ev[2];
+    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) ||
+                (n >= 7 && memcmp(line, "loaded ", 7) == 0);
+    if (!edge)
+        return;
+    int k = hr_comfy_console(&c->track, fresh(c), line, n, ev);
+    show_events(c, ev, k);
+}
+
+void hr_comfy_link_close(hr_comfy_link *c)
+{
+    if (c->track.have_heaviest) {
+        char text[400];
+        hr_comfy_event_text(&c->track.heaviest, text, sizeof text);
+        say(c, HR_T("the node that grew most: %s"), text);
+    }
+    if (c->ws_up)
+        hr_ws_close(&c->ws);
+    c->ws_up = false;
+    hr_buf_free(&c->resp);
+    free(c->queue);
+    c->queue = NULL;
+}

@@ -1,0 +1,59 @@
+/* headroom — watch --comfyui / --protect: the monitor's link to a running ComfyUI
+ * (docs/watch.md). Reads /system_stats once it answers, listens on its own websocket client
+ * id (never another client's), polls /queue while something runs and /history/<id> when a
+ * prompt ends, and hands what it learns to the core's attribution (core/watch/comfy.h); the
+ * node lines go to the terminal and the recording. With --protect, when the limit is
+ * imminent it asks ComfyUI to free memory (POST /free) and, when the fill still climbs,
+ * interrupts the prompt (POST /interrupt). An unreachable ComfyUI is one line on stderr;
+ * sampling goes on and the link tries again every 10 s. */
+#ifndef HR_CLI_COMFY_LINK_H
+#define HR_CLI_COMFY_LINK_H
+
+#include "monitor.h"
+
+#include "core/watch/comfy.h"
+#include "platform/platform.h"
+
+typedef struct hr_comfy_link {
+    hr_monitor *m;
+    hr_url url;
+    char url_text[HR_NET_HOST_MAX + 64];
+    const char *mode;           /* "watch", "run" */
+    bool protect;
+    bool up;                    /* /system_stats answered */
+    bool reported_down;
+    int64_t next_try;
+    hr_ws_client ws;
+    bool ws_up;
+    char sid[HR_COMFY_ID_MAX];
+    int queue_remaining;        /* from the status broadcasts; -1 unknown */
+    bool queue_dirty;
+    int64_t last_queue_poll;
+    int64_t interval_ms;
+    hr_buf resp;
+    hr_comfy_queue *queue;      /* the running prompt as /queue told it */
+    char owner_told[HR_COMFY_ID_MAX]; /* the prompt whose ownership was said */
+    hr_comfy_track track;
+    hr_wsample now;             /* the freshest sample */
+    uint64_t ws_messages, ws_binary, ws_unknown;
+    /* --protect */
+    int stage;                  /* 0 idle, 1 /free sent, 2 /interrupt sent */
+    int64_t freed_at;
+    int64_t fill_at_free;
+} hr_comfy_link;
+
+/* The URL as given, or "http://" + it when it is only a port, or host:port. */
+void hr_comfy_url_text(const char *given, char *out, size_t n);
+/* Parse the URL (an error is printed; returns an exit status, 0 = ready). Nothing is
+ * connected yet: the first sample does that. */
+int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
+                       const char *mode, int64_t interval_ms);
+/* After each monitor step: the sample s and the warnings that fired with it. */
+void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw);
+/* Wait up to ms, reading the websocket meanwhile (else sleep). stop ends it early. */
+void hr_comfy_link_wait(hr_comfy_link *c, int64_t ms, volatile int *stop);
+/* run: one line of the child's output (no line end). */
+void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n);
+void hr_comfy_link_close(hr_comfy_link *c);
+
+#endif

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# watch --comfyui / run --comfyui / --protect against tests/comfyui/peer.js, a local peer that
+# speaks ComfyUI's protocol (server.py's routes, message shapes and who gets which message) on
+# the ws package. Modes:
+#   api        a prompt without a client id: headroom names each node and its growth
+#   browser    a browser tab owns the prompt: headroom gets status broadcasts only, measures
+#              the prompt, never takes the tab's client id (the peer checks that)
+#   run        run --comfyui: the console's model loads and the nodes, then a clean verdict
+#   protect    (root: a memory cgroup) the sampler grows; --protect sends POST /free with
+#              {"unload_models":true,"free_memory":true}, then POST /interrupt; the run survives
+#   unreachable  nothing listens: one line on stderr, sampling goes on (no node needed)
+# Usage: comfyui_cli.sh MODE HEADROOM [RUNNER]   (RUNNER: wine for the Windows build)
+# Exit 77 (SKIP) without node and its ws package, or (protect) without root.
+set -u
+mode=$1
+bin=$2
+runner=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+peer_pid=
+trap '[ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+hr() { if [ -n "$runner" ]; then "$runner" "$bin" "$@"; else "$bin" "$@"; fi; }
+
+if [ "$mode" = unreachable ]; then
+    # a port nothing listens on: take one and close it
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    hr watch --comfyui "http://127.0.0.1:$port" --count 3 --interval 100 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || bad "exit $rc"
+    [ "$(grep -c . "$tmp/err")" -eq 1 ] || bad "not one line on stderr: $(cat "$tmp/err")"
+    grep -Eq "^headroom: watch: ComfyUI at http://127.0.0.1:$port: .*(refused|actively refused|Connection)" "$tmp/err" ||
+        bad "stderr: $(cat "$tmp/err")"
+    [ "$(grep -c 'RAM ' "$tmp/out")" -eq 3 ] || bad "not 3 samples: $(cat "$tmp/out")"
+    hr watch --comfyui "https://127.0.0.1:1" --count 1 >/dev/null 2>"$tmp/err2"
+    [ $? -eq 64 ] || bad "https is not a usage error"
+    grep -q "https is not supported" "$tmp/err2" || bad "https: $(cat "$tmp/err2")"
+    [ $fail -eq 0 ] && echo "comfyui.unreachable: ok"
+    exit $fail
+fi
+
+if ! command -v node >/dev/null 2>&1 || ! (cd "$here" && node -e "require('ws')" 2>/dev/null); then
+    echo "SKIP: node or its ws package is missing (tools/install-deps.sh --tests installs them)"
+    exit 77
+fi
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+case $mode in
+api|browser)
+    node "$here/peer.js" --scenario "$mode" >"$tmp/peer.out" 2>"$tmp/peer.err" &
+    peer_pid=$!
+    for _ in $(seq 100); do grep -q '^PORT ' "$tmp/peer.out" && break; sleep 0.1; done
+    port=$(awk '/^PORT / {print $2; exit}' "$tmp/peer.out")
+    [ -n "$port" ] || { echo "FAIL: the peer did not start: $(cat "$tmp/peer.err")"; exit 1; }
+    # follow the peer's own process: the growth is its resident memory, exactly
+    pidopt=(--pid "$peer_pid")
+    [ -n "$runner" ] && pidopt=()
+    hr watch --comfyui "$port" --interval 200 --count 60 "${pidopt[@]}" --record "$tmp/rec.jsonl" \
+        >"$tmp/out" 2>"$tmp/err" || bad "watch exited $?"
+    wait "$peer_pid"; prc=$?; peer_pid=
+    [ $prc -eq 0 ] || bad "the peer says: $(cat "$tmp/peer.err")"
+    python3 - "$tmp/rec.jsonl" "$mode" "$tmp/out" "$runner" <<'PY' || { bad "recording / output"; cat "$tmp/out"; grep -v '"sample"' "$tmp/rec.jsonl"; }
+import json, sys
+rec, mode, out, runner = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), sys.argv[4]
+lines = [json.loads(l) for l in open(rec)]
+types = [l["type"] for l in lines]
+assert types[0] == "header" and lines[0]["comfyui"].startswith("http://127.0.0.1:"), lines[0]
+assert types[-1] == "end", types[-1]
+cf = [l for l in lines if l["type"] == "comfyui"]
+assert cf and cf[0]["version"] == "0.3.40" and cf[0]["devices"][0]["vram_total"] == 25757220864, cf
+assert "ComfyUI 0.3.40 at http://127.0.0.1:" in out and "VRAM 24 GB" in out, out
+nodes = [l for l in lines if l["type"] == "node"]
+ps = [n for n in nodes if n["event"] == "prompt-start"]
+pe = [n for n in nodes if n["event"] == "prompt-end"]
+assert len(ps) == 1 and len(pe) == 1, nodes
+assert pe[0]["ram_growth"] is not None and pe[0]["duration_ms"] > 1000, pe
+assert "success" in pe[0]["text"] and "(history)" in pe[0]["text"], pe
+if mode == "api":
+    ends = {n["node"]: n for n in nodes if n["event"] == "end"}
+    assert list(ends) == ["4", "6", "7", "3", "8", "9"], list(ends)
+    v = ends["8"]
+    assert v["class_type"] == "VAEDecode" and v["source"] == "websocket", v
+    if not runner:
+        # the decode holds 160 MB of touched pages while it runs
+        assert v["rss_growth"] >= 120 << 20, v
+        assert v["rss_growth"] == max(n["rss_growth"] for n in ends.values()), ends
+        assert "the node that grew most: node 8 VAEDecode: +" in out, out
+    assert "node 8 VAEDecode: +" in out and "node 3 KSampler: " in out, out
+    assert "its node messages reach every client" in out, out
+else:
+    assert not [n for n in nodes if n["event"] in ("start", "end")], nodes
+    assert "belongs to another client (a browser tab)" in out, out
+    assert "prompt " in out and " RSS, peak " in out or " RAM, peak " in out, out
+print("ok")
+PY
+    ;;
+run)
+    port=$(free_port)
+    hr run --interval 200 --comfyui "$port" --record "$tmp/rec.jsonl" -- \
+        node "$here/peer.js" --scenario api --port "$port" --linger 300 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || bad "run exited $rc: $(cat "$tmp/err")"
+    grep -q '^Prompt executed in ' "$tmp/out" || bad "the child's output did not pass through"
+    python3 - "$tmp/rec.jsonl" "$tmp/err" <<'PY' || { bad "recording / output"; cat "$tmp/err"; }
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+assert lines[-1]["type"] == "verdict" and lines[-1]["cause"] == "ok", lines[-1]
+loads = [l for l in lines if l["type"] == "node" and l["event"] == "model-load" and "rss_growth" in l]
+assert [l["text"] for l in loads] == ["SDXLClipModel (loaded completely)", "SDXL (loaded partially)"], loads
+assert loads[0]["node"] == "4" and loads[0]["class_type"] == "CheckpointLoaderSimple", loads[0]
+assert loads[0]["rss_growth"] >= 30 << 20, loads[0]
+assert "model load SDXLClipModel (loaded completely): +" in err, err
+assert "node 8 VAEDecode: +" in err, err
+print("ok")
+PY
+    ;;
+protect)
+    if [ "$(id -u)" -ne 0 ]; then echo "SKIP: --protect's test needs root (a memory cgroup)"; exit 77; fi
+    port=$(free_port)
+    hr run --limit 600M --interval 200 --comfyui "$port" --protect --record "$tmp/rec.jsonl" -- \
+        node "$here/peer.js" --scenario hog --port "$port" --linger 300 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if grep -q "no memory cgroup of its own" "$tmp/err"; then
+        echo "SKIP: no memory cgroup here: $(grep 'no memory cgroup' "$tmp/err")"; exit 77
+    fi
+    # the peer exits 3 unless /free came with the right body and then /interrupt
+    [ $rc -eq 0 ] || bad "run exited $rc: $(cat "$tmp/err")"
+    grep -q '^POST /free {"unload_models":true,"free_memory":true}$' "$tmp/out" || bad "the peer saw no /free body"
+    grep -q '^POST /interrupt$' "$tmp/out" || bad "the peer saw no /interrupt"
+    python3 - "$tmp/rec.jsonl" "$tmp/err" <<'PY' || { bad "recording / output"; cat "$tmp/err"; }
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+acts = [l for l in lines if l["type"] == "action"]
+assert [a["action"] for a in acts] == ["free", "interrupt"], acts
+assert acts[0]["status"] == 200 and acts[0]["url"].endswith("/free") and acts[0]["reason"] in ("time-to-limit", "cgroup-near", "commit-95"), acts
+assert acts[1]["status"] == 200 and acts[1]["url"].endswith("/interrupt"), acts
+assert acts[0]["t"] < acts[1]["t"], acts
+assert lines[-1]["type"] == "verdict" and lines[-1]["cause"] == "ok", lines[-1]
+pe = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-end" and l["source"] != "console"]
+assert pe and "interrupted at node 3 KSampler" in pe[0]["text"], pe
+assert "--protect: the limit is near" in err and "interrupted the running prompt" in err, err
+print("ok")
+PY
+    ;;
+*) echo "unknown mode $mode"; exit 2 ;;
+esac
+[ $fail -eq 0 ] && echo "comfyui.$mode: ok"
+exit $fail
