@@ -35,9 +35,11 @@ int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_erro
     if (n > HR_PROC_STATUS_MAX)
         return hr_error_set(err, HR_ETOOBIG, HR_T("status: %llu bytes, more than a status file holds"),
                             (unsigned long long)n);
-    bool have_name = false, have_rss = false;
+    bool have_name = false, have_rss = false, have_anon = false, have_swap = false;
     const char *p = buf, *end = buf + n;
-    while (p < end) {
+    /* the lines after the four it reads (signals, capabilities, cpus: half the file) are
+     * not looked at: watch parses this for every process of a tree on every sample */
+    while (p < end && !(have_name && have_rss && have_anon && have_swap)) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         const char *colon = memchr(p, ':', (size_t)(le - p));
@@ -62,8 +64,10 @@ int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_erro
                 have_rss = true;
             } else if (klen == 7 && memcmp(p, "RssAnon", 7) == 0) {
                 dst = &out->anon_bytes;
+                have_anon = true;
             } else if (klen == 6 && memcmp(p, "VmSwap", 6) == 0) {
                 dst = &out->swap_bytes;
+                have_swap = true;
             }
             if (dst) {
                 int r = parse_kb(v, le, dst);

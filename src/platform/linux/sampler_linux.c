@@ -419,12 +419,45 @@ static void sample_disks(hr_sampler *s, hr_wsample *o)
         o->disk_busy_ms_total = best;
 }
 
+/* The decimal number at the start of p (a pid: /proc's names, stat's ppid field), 0 if none;
+ * what atoi gives for those, without its locale machinery. */
+static int small_int(const char *p)
+{
+    int v = 0;
+    for (int k = 0; k < 9 && *p >= '0' && *p <= '9'; k++, p++)
+        v = v * 10 + (*p - '0');
+    return v;
+}
+
+/* "/proc/<pid>/<leaf>" into out (64 bytes), without printf: the tree walk builds two or
+ * three of these per process per sample. */
+static void proc_path(char *out, int pid, const char *leaf)
+{
+    char digits[12];
+    int nd = 0;
+    unsigned v = pid > 0 ? (unsigned)pid : 0;
+    do {
+        digits[nd++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v && nd < (int)sizeof digits);
+    memcpy(out, "/proc/", 6);
+    size_t k = 6;
+    while (nd)
+        out[k++] = digits[--nd];
+    out[k++] = '/';
+    size_t ll = strlen(leaf);
+    if (ll > 64 - k - 1)
+        ll = 64 - k - 1;
+    memcpy(out + k, leaf, ll);
+    out[k + ll] = '\0';
+}
+
 static bool name_matches(hr_sampler *s, int pid, const char *comm)
 {
     if (strstr(comm, s->name))
         return true;
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    proc_path(path, pid, "cmdline");
     ssize_t n = read_path(path, s->buf, sizeof s->buf);
     if (n <= 0)
         return false;
@@ -441,6 +474,26 @@ struct linux_dirent64 {
     unsigned char d_type;
     char d_name[];
 };
+
+/* The index of pid in procs[0..n), or -1: bisection when they are in ascending order. */
+static int find_proc(const proc_ent *procs, int n, int pid, bool sorted)
+{
+    if (!sorted) {
+        for (int j = 0; j < n; j++)
+            if (procs[j].pid == pid)
+                return j;
+        return -1;
+    }
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (procs[mid].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && procs[lo].pid == pid ? lo : -1;
+}
 
 /* The process tree: every process under the root pid, or under every process matching the
  * name. RSS and swap from /proc/<pid>/status of each member. */
@@ -460,9 +513,9 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
             off += d->d_reclen;
             if (d->d_name[0] < '1' || d->d_name[0] > '9' || np >= MAX_PROCS)
                 continue;
-            int pid = atoi(d->d_name);
+            int pid = small_int(d->d_name);
             char path[64];
-            snprintf(path, sizeof path, "/proc/%d/stat", pid);
+            proc_path(path, pid, "stat");
             ssize_t n = read_path(path, s->buf, sizeof s->buf);
             if (n <= 0)
                 continue;
@@ -470,7 +523,7 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
             char *lp = strchr(s->buf, '(');
             if (!rp || !lp || rp[1] != ' ' || !rp[2] || !rp[3])
                 continue;
-            int ppid = atoi(rp + 4);
+            int ppid = small_int(rp + 4);
             *rp = '\0';
             proc_ent *e = &s->procs[np++];
             e->pid = pid;
@@ -480,18 +533,22 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
                        name_matches(s, pid, lp + 1));
         }
     }
-    /* mark descendants: repeat until nothing changes (trees are shallow) */
+    /* mark descendants: repeat until nothing changes (trees are shallow). /proc lists pids in
+     * ascending order, so a parent is found by bisection and, being older than its children
+     * but after a pid wrap, is usually marked in the same pass */
+    bool sorted = true;
+    for (int i = 1; i < np && sorted; i++)
+        sorted = s->procs[i - 1].pid < s->procs[i].pid;
     for (int changed = 1, rounds = 0; changed && rounds < 64; rounds++) {
         changed = 0;
         for (int i = 0; i < np; i++) {
             if (s->procs[i].mark)
                 continue;
-            for (int j = 0; j < np; j++)
-                if (s->procs[j].mark && s->procs[j].pid == s->procs[i].ppid) {
-                    s->procs[i].mark = 1;
-                    changed = 1;
-                    break;
-                }
+            int j = find_proc(s->procs, np, s->procs[i].ppid, sorted);
+            if (j >= 0 && s->procs[j].mark) {
+                s->procs[i].mark = 1;
+                changed = 1;
+            }
         }
     }
     int64_t rss = 0, swap = 0, count = 0;
@@ -499,7 +556,7 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
         if (!s->procs[i].mark)
             continue;
         char path[64];
-        snprintf(path, sizeof path, "/proc/%d/status", s->procs[i].pid);
+        proc_path(path, s->procs[i].pid, "status");
         if (s->ntree < sizeof s->tree / sizeof s->tree[0])
             s->tree[s->ntree] = s->procs[i].pid;
         s->ntree++;
