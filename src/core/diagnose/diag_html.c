@@ -70,15 +70,15 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
     hr_html_verdict(out, cause_class(cause), label,
                     hr_tr(f ? f->meaning : hr_cause_meaning(cause)), hr_cause_id(cause));
     if (f && f->victim_pid >= 0)
-        hr_html_pf(out, HR_T("Process ended: %s (pid %" PRId64 ")"), f->victim[0] ? f->victim : "?",
-                   f->victim_pid);
+        hr_html_pf(out, HR_T("Process ended: %s (pid %lld)"), f->victim[0] ? f->victim : "?",
+                   (long long)f->victim_pid);
     hr_html_section(out, "fix", f ? HR_T("Fix") : HR_T("Next"));
     hr_html_p(out, NULL, hr_tr(hr_diag_fix(c, cause)));
     hr_html_section_end(out);
     if (f) {
         hr_html_section(out, "evidence", HR_T("Evidence"));
-        hr_html_pf(out, HR_T("%" PRIu64 " lines or records showed it; the first and the latest:"),
-                   f->count);
+        hr_html_pf(out, HR_T("%llu lines or records showed it; the first and the latest:"),
+                   (unsigned long long)f->count);
         evidence(c, f, out, HR_DIAG_EVIDENCE_MAX);
         hr_html_section_end(out);
     }
@@ -102,8 +102,8 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
         hr_buf_puts(out, "<li><code>");
         hr_html_text(out, in->name);
         hr_buf_puts(out, "</code>: ");
-        hr_html_textf(out, HR_T("%" PRIu64 " lines, %" PRIu64 " bytes, %s"), in->lines, in->bytes,
-                      in->encoding);
+        hr_html_textf(out, HR_T("%llu lines, %llu bytes, %s"), (unsigned long long)in->lines,
+                      (unsigned long long)in->bytes, in->encoding);
         hr_buf_puts(out, "</li>\n");
     }
     if (c->system_checked) {
