@@ -9,6 +9,7 @@
 #include "core/plan/plan.h"
 #include "platform/platform.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,15 @@ static int parse_range(const hr_optparse *p, const char *v, hr_apply_request *rq
 /* What a run that stopped half way leaves, and the command that undoes it. */
 static void say_what_is_left(const hr_buf *log, int r)
 {
-    bool any_done = log->len && strstr(hr_buf_str(log), "done: [") != NULL;
+    /* A done step's line, as the platform wrote it: in the language of the moment (what it
+     * starts with, up to the step's name) or in English. */
+    char mark[64];
+    snprintf(mark, sizeof mark, HR_T("done: [%s] %s\n"), "\x01", "");
+    char *cut = strchr(mark, '\x01');
+    if (cut)
+        *cut = '\0';
+    const char *l = hr_buf_str(log);
+    bool any_done = log->len && ((mark[0] && strstr(l, mark)) || strstr(l, "done: [") != NULL);
     if (!any_done)
         hr_cli_error("apply: %s", HR_T("nothing was changed"));
     else if (r == HR_EBUSY)

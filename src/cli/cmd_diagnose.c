@@ -37,7 +37,8 @@ static const hr_opt diagnose_opts[] = {
     {OPT_NO_SYSTEM, "--no-system", HR_ARG_NONE, NULL,
      HR_N("only the logs: skip the kernel log / event log"), NULL, 0},
     {OPT_PID, "--pid", HR_ARG_STRING, "PID",
-     HR_N("the run's process: kill records of other processes are set aside"),
+     HR_N("the run's process: kill records of other processes are set aside, but for those "
+          "the kernel's OOM record puts in its cgroup (the python a launcher started)"),
      NULL, HR_OPT_NONEMPTY},
     {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/diagnose.md)"), NULL, 0},
     {OPT_HTML, "--html", HR_ARG_FILE, NULL,

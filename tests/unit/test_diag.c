@@ -417,6 +417,37 @@ static void precision_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
     CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
     CHECK(hr_diag_subject_is_run(&ctx, "python3", 777) == 1);
+
+    /* --pid is the launcher, the kernel killed the python it started: the oom-kill record
+     * puts the victim in --pid's cgroup, so it is the run's tree (medium, and why) */
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    ctx.pid = 777;
+    snprintf(ctx.pid_cgroup, sizeof ctx.pid_cgroup,
+             "/user.slice/user-1000.slice/user@1000.service/app.slice/vte-spawn-9.scope");
+    const char *tree = "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,"
+                       "mems_allowed=0,global_oom,task_memcg=/user.slice/user-1000.slice/"
+                       "user@1000.service/app.slice/vte-spawn-9.scope,task=python3,pid=4242,"
+                       "uid=1000";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, tree, strlen(tree));
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, mine, strlen(mine));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
+    {
+        const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
+        CHECK(hr_diag_evidence_list(ctx.order[0], ev) == 1);
+        CHECK_STR(ev[0]->why, "pid 4242 is in --pid 777's cgroup vte-spawn-9.scope");
+    }
+    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");   /* the line without a cgroup */
+    /* another cgroup (a browser's scope): set aside as before */
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    ctx.pid = 777;
+    snprintf(ctx.pid_cgroup, sizeof ctx.pid_cgroup, "/user.slice/app-firefox-1.scope");
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, tree, strlen(tree));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
     ctx.pid = -1;
     CHECK(hr_diag_subject_is_run(&ctx, "pt_main_thread", -1) == 1);
     CHECK(hr_diag_subject_is_run(&ctx, "chrome", -1) == -1);

@@ -648,9 +648,10 @@ int hr_diag_subject_is_run(const hr_diag_ctx *c, const char *name, int64_t pid)
 /* What a kill record names: a process (pid, name) or a unit / cgroup (name, pid -1).
  * Returns false for records that name no subject (context lines of the same event). */
 static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_t b, size_t e,
-                           char *name, size_t cap, int64_t *pid)
+                           char *name, size_t cap, int64_t *pid, char *memcg, size_t mcap)
 {
     name[0] = '\0';
+    memcg[0] = '\0';
     *pid = -1;
     const char *p = r->phrase;
     if (strcmp(p, "killed process") == 0 || strcmp(p, "oom_reaper: reaped process") == 0)
@@ -663,6 +664,12 @@ static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_
                 while (j < n && s[j] != ',' && k + 1 < cap)
                     name[k++] = s[j++];
                 name[k] = '\0';
+            } else if (i + 11 < n && memcmp(s + i, "task_memcg=", 11) == 0 && s[i - 1] == ',') {
+                /* the cgroup the victim was in: --pid's own one means its process tree */
+                size_t j = i + 11, k = 0;
+                while (j < n && s[j] != ',' && k + 1 < mcap)
+                    memcg[k++] = s[j++];
+                memcg[k] = '\0';
             } else if (memcmp(s + i, "pid=", 4) == 0 && s[i - 1] == ',') {
                 int64_t v = 0;
                 size_t j = i + 4;
@@ -813,6 +820,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     int64_t pid = -1;
     char victim[32] = "";
     char why[96] = "";
+    char why_shown[128] = "";
     switch (r->kind) {
     case HR_RK_MARKER:
         if (at->input >= 0) {
@@ -901,9 +909,24 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                 return true;
             char subject[64];
             int64_t spid = -1;
-            if (record_subject(v->text, v->len, r, mb, e, subject, sizeof subject, &spid)) {
+            char memcg[192];
+            if (record_subject(v->text, v->len, r, mb, e, subject, sizeof subject, &spid, memcg,
+                               sizeof memcg)) {
                 int rel = hr_diag_subject_is_run(c, subject, spid);
-                if (rel < 0) {
+                if (rel < 0 && c->pid >= 0 && spid >= 0 && memcg[0] && c->pid_cgroup[0] &&
+                    strcmp(memcg, "/") != 0 && strcmp(memcg, c->pid_cgroup) == 0) {
+                    /* Not --pid itself, but the kernel put it in --pid's cgroup: a child of
+                     * the run (the launcher's python) or another process of its scope. */
+                    const char *leaf = strrchr(memcg, '/');
+                    conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
+                    static const char *const in_cgroup =
+                        HR_N("pid %lld is in --pid %lld's cgroup %.40s");
+                    snprintf(why, sizeof why, in_cgroup, (long long)spid, (long long)c->pid,
+                             leaf && leaf[1] ? leaf + 1 : memcg);
+                    snprintf(why_shown, sizeof why_shown, hr_tr(in_cgroup), (long long)spid,
+                             (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
+                    rel = 2;
+                } else if (rel < 0) {
                     if (c->pid >= 0 && spid >= 0)
                         snprintf(reason, sizeof reason, "pid %lld is not --pid %lld",
                                  (long long)spid, (long long)c->pid);
@@ -913,7 +936,9 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                     add_ignored(c, at, v->text, v->len, reason);
                     return true;
                 }
-                if (rel == 0) {
+                if (rel == 2) {
+                    /* why: said above */
+                } else if (rel == 0) {
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
                     snprintf(why, sizeof why, "%.60s may hold the run", subject);
                 } else if (spid >= 0 && c->pid >= 0) {
@@ -938,6 +963,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     if (!ev)
         return true;
     snprintf(ev->why, sizeof ev->why, "%s", why);
+    if (strcmp(why_shown, why) != 0)
+        snprintf(ev->why_shown, sizeof ev->why_shown, "%s", why_shown);
     if (b < 0) {
         /* Folded line: show the end of the previous line joined to this one. */
         char joined[HR_DIAG_TEXT_MAX * 2];

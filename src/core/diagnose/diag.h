@@ -57,6 +57,8 @@ typedef struct hr_diag_evidence {
     hr_confidence conf;
     char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
     char why[96];                    /* system records: why this one is about the run */
+    char why_shown[128];             /* the same in the display language, where it differs
+                                        ("" = why): JSON keeps the English */
     char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
 } hr_diag_evidence;
 
@@ -141,6 +143,9 @@ typedef struct hr_diag_ctx {
     uint64_t traceback_line;
     /* which run the system records must be about */
     int64_t pid;                     /* --pid, -1 = any process of the run */
+    char pid_cgroup[192];            /* the cgroup of --pid, read while it still runs (Linux:
+                                        /proc/PID/cgroup), "" = unknown: the kernel's OOM
+                                        record of another process in it is the run's tree */
     int64_t tz_offset;               /* local time - UTC, seconds, for the logs' timestamps */
     int64_t window_start, window_end;/* the run's time window (Unix s); 0 = open */
     char window_why[160];

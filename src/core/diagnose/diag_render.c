@@ -250,7 +250,8 @@ static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_bu
             hr_diag_format_time(e->time, t, sizeof t);
         hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
         if (e->why[0])
-            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, e->why);
+            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent,
+                          e->why_shown[0] ? e->why_shown : e->why);
     }
 }
 

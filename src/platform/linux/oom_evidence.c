@@ -304,6 +304,37 @@ static void cgroup_counter(collect *k)
     }
 }
 
+/* --pid's cgroup, while the process still runs (a launcher outlives the python it started):
+ * the v2 path ("0::/path"), or v1's memory controller's. */
+static void pid_cgroup(collect *k)
+{
+    hr_diag_ctx *c = k->ctx;
+    c->pid_cgroup[0] = '\0';
+    if (c->pid < 0)
+        return;
+    char rel[64], p[4096];
+    snprintf(rel, sizeof rel, "/proc/%lld/cgroup", (long long)c->pid);
+    path_of(k, rel, p, sizeof p);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *path = NULL;
+        if (strncmp(line, "0::", 3) == 0)
+            path = line + 3;
+        else if (strstr(line, ":memory:"))
+            path = strstr(line, ":memory:") + 8;
+        if (path && path[0] == '/' && strlen(path) < sizeof c->pid_cgroup) {
+            snprintf(c->pid_cgroup, sizeof c->pid_cgroup, "%s", path);
+            if (line[0] == '0')
+                break;
+        }
+    }
+    fclose(f);
+}
+
 int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
                              hr_diag_ctx *ctx, hr_error *err)
 {
@@ -316,6 +347,7 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
         rootbuf[--rl] = '\0';
     collect k = {.ctx = ctx, .root = rootbuf, .live = rl == 0, .since = since_seconds};
     read_uptime(&k);
+    pid_cgroup(&k);
     size_t before = ctx->nsources;
     kernel_log(&k);
     bool kernel_ok = ctx->nsources > before && ctx->sources[before].ok;
