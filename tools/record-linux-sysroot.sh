@@ -5,13 +5,13 @@
 #   tools/record-linux-sysroot.sh OUTDIR
 #
 # Only the files that matter are copied (a few hundred KiB at most): meminfo, swaps,
-# mountinfo, cgroup membership, overcommit settings, kernel release, block-device facts
+# mountinfo, /etc/fstab, cgroup membership, overcommit settings, kernel release, block-device facts
 # (dev, removable, queue/rotational, partition, dm/uuid, dm/name, slaves), zram and zswap,
 # the memory controller's files along this process's cgroup path, DRM cards, power supplies.
 # Symlinks (/sys/dev/block/*, /sys/class/block/*, /sys/block/*, ...) are recorded as
 # relative links inside the tree, so the tree can be moved. Free space cannot be read from
 # a copy, so statvfs answers for every mounted file system are written to
-# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <mount point>" lines, and
+# OUTDIR/.headroom/statvfs as "<total bytes> <available bytes> <used bytes> <mount point>" lines, and
 # the page size to OUTDIR/.headroom/page_size.
 #
 # Run it as the user whose view you want: /proc/self is the recorder's own process, in the
@@ -77,6 +77,8 @@ for p in /proc/meminfo /proc/swaps /proc/self/mountinfo /proc/self/cgroup /proc/
          /proc/sys/kernel/ostype /proc/sys/kernel/osrelease; do
     copy_file "$p"
 done
+# The swap /etc/fstab configures: what a restart or `swapon -a` switches on (paging_config).
+copy_file /etc/fstab
 
 # Block devices: every name in /sys/class/block, every number in /sys/dev/block, /sys/block.
 for l in "$SRC"/sys/class/block/* "$SRC"/sys/dev/block/* "$SRC"/sys/block/*; do
@@ -173,13 +175,32 @@ fi
 : >"$OUT/.headroom/statvfs"
 while read -r _id _parent _dev _root mnt _rest; do
     mnt=$(unescape "$mnt")
-    if [ -z "$SRC" ] && v=$(stat -f -c '%b %a %S' -- "$mnt" 2>/dev/null); then
-        read -r blocks avail frsize <<<"$v"
-        echo "$((blocks * frsize)) $((avail * frsize)) $mnt" >>"$OUT/.headroom/statvfs"
+    if [ -z "$SRC" ] && v=$(stat -f -c '%b %a %f %S' -- "$mnt" 2>/dev/null); then
+        read -r blocks avail free frsize <<<"$v"
+        # the third number is df's Used (blocks - free), so root's reserve is not counted used
+        echo "$((blocks * frsize)) $((avail * frsize)) $(((blocks - free) * frsize)) $mnt" >>"$OUT/.headroom/statvfs"
     elif [ -n "$SRC" ] && [ -f "$SRC/.headroom/statvfs" ]; then
-        grep -F " $mnt" "$SRC/.headroom/statvfs" | awk -v m="$mnt" '{ l = $0; sub(/^[0-9]+ [0-9]+ /, "", l); if (l == m) print }' >>"$OUT/.headroom/statvfs" || true
+        grep -F " $mnt" "$SRC/.headroom/statvfs" | awk -v m="$mnt" '{ l = $0; sub(/^[0-9]+ [0-9]+ ([0-9]+ )?/, "", l); if (l == m) print }' >>"$OUT/.headroom/statvfs" || true
     fi
 done <"$SRC/proc/self/mountinfo"
+# Sizes of the swap files /etc/fstab names, which a copy of /etc cannot tell:
+# "<bytes> <path>" lines in OUTDIR/.headroom/stat.
+: >"$OUT/.headroom/stat"
+if [ -f "$OUT/etc/fstab" ]; then
+    while read -r spec _mnt type _rest; do
+        case $spec in /*) ;; *) continue ;; esac
+        [ "$type" = swap ] || continue
+        spec=$(unescape "$spec")
+        if [ -z "$SRC" ]; then
+            sz=$(stat -c '%s' -- "$spec" 2>/dev/null) && echo "$sz $spec" >>"$OUT/.headroom/stat"
+        elif [ -f "$SRC/.headroom/stat" ]; then
+            awk -v p="$spec" '{ l = $0; sub(/^[0-9]+ /, "", l); if (l == p) print }' \
+                "$SRC/.headroom/stat" >>"$OUT/.headroom/stat" || true
+        fi
+    done <"$OUT/etc/fstab"
+fi
+[ -s "$OUT/.headroom/stat" ] || rm -f "$OUT/.headroom/stat"
+
 # Bind mounts repeat mount points: keep the first answer for each.
 awk '!seen[$0]++' "$OUT/.headroom/statvfs" >"$OUT/.headroom/statvfs.tmp"
 mv "$OUT/.headroom/statvfs.tmp" "$OUT/.headroom/statvfs"
