@@ -46,7 +46,7 @@ void hr_html_text(hr_buf *out, const char *s)
     }
 }
 
-static void textv(hr_buf *out, const char *fmt, va_list ap)
+HR_PRINTF(2, 0) static void textv(hr_buf *out, const char *fmt, va_list ap)
 {
     char tmp[1024];
     vsnprintf(tmp, sizeof tmp, fmt, ap);
