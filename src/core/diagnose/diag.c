@@ -919,11 +919,12 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                      * the run (the launcher's python) or another process of its scope. */
                     const char *leaf = strrchr(memcg, '/');
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
-                    static const char *const in_cgroup =
-                        HR_N("pid %lld is in --pid %lld's cgroup %.40s");
-                    snprintf(why, sizeof why, in_cgroup, (long long)spid, (long long)c->pid,
-                             leaf && leaf[1] ? leaf + 1 : memcg);
-                    snprintf(why_shown, sizeof why_shown, hr_tr(in_cgroup), (long long)spid,
+                    /* JSON keeps the English; the text shows the current language */
+                    snprintf(why, sizeof why,
+                             hr_tr_lang(HR_LANG_EN, HR_N("pid %lld is in --pid %lld's cgroup %.40s")),
+                             (long long)spid, (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
+                    snprintf(why_shown, sizeof why_shown,
+                             HR_T("pid %lld is in --pid %lld's cgroup %.40s"), (long long)spid,
                              (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
                     rel = 2;
                 } else if (rel < 0) {
