@@ -34,7 +34,8 @@ test-windows:
 	cmake -S . -B $(BUILD)-win $(CMAKE_GEN) -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DHR_WERROR=ON
 	cmake --build $(BUILD)-win -j $(JOBS)
 	# Make the Wine prefix once, before tests start Wine in parallel (a first start races).
-	WINEDEBUG=-all wineboot -i >/dev/null 2>&1; WINEDEBUG=-all wineserver -w 2>/dev/null; true
+	# Bounded: a wineserver left running with -p (persistent) would make -w wait forever.
+	WINEDEBUG=-all timeout 120 wineboot -i >/dev/null 2>&1; WINEDEBUG=-all timeout 60 wineserver -w 2>/dev/null; true
 	ctest --test-dir $(BUILD)-win --output-on-failure -j $(JOBS)
 
 test: test-linux test-asan test-windows
