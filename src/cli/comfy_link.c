@@ -75,6 +75,7 @@ static void went_down(hr_comfy_link *c, const hr_error *err)
         hr_ws_close(&c->ws);
     c->ws_up = false;
     c->sid[0] = '\0';
+    hr_strlcpy(c->last_error, err->msg, sizeof c->last_error);
     /* run: the server ends with the child, and the verdict says how */
     if (strcmp(c->mode, "run") != 0 && (c->up || !c->reported_down))
         hr_cli_error(HR_T("%s: ComfyUI at %s: %s; watching memory without it (trying again every "
@@ -140,6 +141,10 @@ static void try_connect(hr_comfy_link *c)
     }
     c->up = true;
     c->reported_down = false;
+    if (!c->ever_up)
+        c->up_after_ms = hr_platform_mono_ms() - c->wait_start;
+    c->ever_up = true;
+    c->waiting = false;
     record_comfyui(c, &st);
     char line[600];
     int k = snprintf(line, sizeof line, HR_T("ComfyUI %s at %s"), st.version[0] ? st.version : "?",
@@ -459,6 +464,14 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
     int64_t now = hr_platform_mono_ms();
     if (!c->up && now >= c->next_try)
         try_connect(c);
+    if (c->waiting && !c->up && now - c->wait_start >= c->wait_ms) {
+        c->waiting = false;
+        say(c,
+            HR_T("ComfyUI did not come up at %s: no answer to GET /system_stats in %lld s (%s); "
+                 "watching the command's memory without its prompts (asking again every 10 s)"),
+            c->url_text, (long long)(c->wait_ms / 1000),
+            c->last_error[0] ? c->last_error : HR_T("no answer yet"));
+    }
     if (c->up && !c->ws_up && now >= c->next_try + RETRY_MS) {
         hr_error err = {0};
         if (hr_ws_open(&c->ws, &c->url, "/ws", req_timeout(c), &err) == 0)
@@ -512,6 +525,30 @@ void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
         return;
     int k = hr_comfy_console(&c->track, fresh(c), line, n, ev);
     show_events(c, ev, k);
+}
+
+void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms)
+{
+    c->waiting = true;
+    c->wait_start = hr_platform_mono_ms();
+    c->wait_ms = wait_ms;
+    c->next_try = c->wait_start + 1000; /* the server needs a moment */
+    c->reported_down = true;            /* its refusals while it starts are not news */
+    say(c, HR_T("waiting for ComfyUI at %s to answer GET /system_stats (up to %lld s)"),
+        c->url_text, (long long)(wait_ms / 1000));
+}
+
+bool hr_comfy_link_never_up(hr_comfy_link *c)
+{
+    if (c->ever_up)
+        return false;
+    int64_t waited = hr_platform_mono_ms() - c->wait_start;
+    say(c,
+        HR_T("ComfyUI never came up at %s: no answer to GET /system_stats in the %lld s the "
+             "command ran (%s)"),
+        c->url_text, (long long)((waited + 500) / 1000),
+        c->last_error[0] ? c->last_error : HR_T("not asked yet: the command ended first"));
+    return true;
 }
 
 void hr_comfy_link_close(hr_comfy_link *c)

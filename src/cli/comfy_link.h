@@ -23,6 +23,12 @@ typedef struct hr_comfy_link {
     bool up;                    /* /system_stats answered */
     bool reported_down;
     int64_t next_try;
+    /* run: the server the command starts. Said once when the wait starts and once when it
+     * ends: up, or not up within wait_ms (then sampling goes on without it). */
+    bool waiting;
+    bool ever_up;
+    int64_t wait_start, wait_ms, up_after_ms;
+    char last_error[200];
     hr_ws_client ws;
     bool ws_up;
     char sid[HR_COMFY_ID_MAX];
@@ -48,6 +54,12 @@ void hr_comfy_url_text(const char *given, char *out, size_t n);
  * connected yet: the first sample does that. */
 int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
                        const char *mode, int64_t interval_ms);
+/* run: the command is that ComfyUI; say that headroom waits for it to answer, for up to
+ * wait_ms (then it says it did not come up and goes on without it). */
+void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms);
+/* run, when the command ended: if the server never answered, say so (address, how long
+ * headroom waited) and return true. */
+bool hr_comfy_link_never_up(hr_comfy_link *c);
 /* After each monitor step: the sample s and the warnings that fired with it. */
 void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw);
 /* Wait up to ms, reading the websocket meanwhile (else sleep). stop ends it early. */
