@@ -40,6 +40,17 @@ typedef struct hr_comfy_link {
     hr_comfy_queue *queue;      /* the running prompt as /queue told it */
     char owner_told[HR_COMFY_ID_MAX]; /* the prompt whose ownership was said */
     hr_comfy_track track;
+    /* what /system_stats said, for the estimate of a prompt headroom does not own */
+    int64_t ram_total, vram_total;
+    char version[64];
+    /* the estimate's profile of the running prompt when another client owns it: the node
+     * whose step adds the most RAM (the likely one when memory climbs), and the VRAM peak */
+    char likely_prompt[HR_COMFY_ID_MAX];
+    char likely_node[24], likely_class[HR_COMFY_CLASS_MAX];
+    int64_t likely_ram;
+    char vram_node[24], vram_class[HR_COMFY_CLASS_MAX];
+    int64_t vram_peak;
+    bool likely_said;           /* the climb was pinned on it once for this prompt */
     hr_wsample now;             /* the freshest sample */
     uint64_t ws_messages, ws_binary, ws_unknown;
     /* --protect */

@@ -4,7 +4,8 @@
 # the ws package. Modes:
 #   api        a prompt without a client id: headroom names each node and its growth
 #   browser    a browser tab owns the prompt: headroom gets status broadcasts only, measures
-#              the prompt, never takes the tab's client id (the peer checks that)
+#              the prompt, never takes the tab's client id (the peer checks that), and names
+#              the likely node from the estimate's profile of the queued workflow
 #   run        run --comfyui: the console's model loads and the nodes, then a clean verdict
 #   protect    (root: a memory cgroup) the sampler grows; --protect sends POST /free with
 #              {"unload_models":true,"free_memory":true}, then POST /interrupt; the run survives
@@ -118,10 +119,19 @@ if mode == "api":
         assert "the node that grew most: node 8 VAEDecode: +" in out, out
     assert "node 8 VAEDecode: +" in out and "node 3 KSampler: " in out, out
     assert "its node messages reach every client" in out, out
+    assert not [n for n in nodes if n["event"] == "likely-node"], nodes
 else:
     assert not [n for n in nodes if n["event"] in ("start", "end")], nodes
     assert "belongs to another client (a browser tab)" in out, out
     assert "prompt " in out and " RSS, peak " in out or " RAM, peak " in out, out
+    # the nodes are the tab's: the estimate's profile of the queued workflow names the likely
+    # one (SDXL on ComfyUI 0.3.40 loads the checkpoint through RAM: the loader adds most)
+    lk = [n for n in nodes if n["event"] == "likely-node"]
+    assert len(lk) == 1 and lk[0]["source"] == "estimate" and lk[0]["node"] == "4", lk
+    assert lk[0]["class_type"] == "CheckpointLoaderSimple" and lk[0]["prompt_id"] == ps[0]["prompt_id"], lk
+    assert "by the estimate's profile of its workflow, RAM grows most at node 4 CheckpointLoaderSimple (+" in out, out
+    assert "VRAM peaks at node 8 VAEDecode" in out, out
+    assert "; likely node 4 CheckpointLoaderSimple (the estimate's profile)" in out, out
 print("ok")
 PY
     ;;
