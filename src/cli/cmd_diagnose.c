@@ -23,7 +23,7 @@
 #endif
 
 #define DIAG_DEFAULT_SINCE (7 * 86400)
-#define DIAG_CHUNK (1u << 20)
+#define DIAG_CHUNK (1u << 16)   /* stays in the cache between reading and decoding */
 #define DIAG_MAX_LOGS HR_DIAG_INPUTS_MAX
 
 /* The exit statuses (docs/diagnose.md). */

@@ -1,9 +1,12 @@
 /* Fuzz the whole diagnosis path: decoder (any chunking) → classifier, the kernel record
  * parsers on every line, a Windows event from NUL-separated values, then both renderers.
- * The JSON must always be complete. */
+ * The JSON must always be complete. Two shortcuts are checked against the slow way on every
+ * input: the matcher's hr_acm_find against walking the automaton (hr_acm_scan), and the
+ * diagnosis with its progress-bar shortcut against one without (the same JSON). */
 #include "core/diagnose/diag.h"
 #include "core/diagnose/diag_render.h"
 #include "core/diagnose/kmsg.h"
+#include "core/base/phrase_match.h"
 #include "core/base/textdec.h"
 
 #include <stdint.h>
@@ -17,18 +20,26 @@ static void feed(void *user, const char *text, size_t len, uint64_t lineno, unsi
     hr_diag_feed(user, text, len, lineno, flags);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* hr_acm_find and hr_acm_end_state give what hr_acm_scan gives from state 0. */
+static void check_matcher(const hr_acm *m, const char *s, size_t n)
 {
-    static hr_diag_ctx *ctx;
-    static hr_textdec *dec;
-    if (!ctx) {
-        ctx = malloc(sizeof *ctx);
-        dec = malloc(sizeof *dec);
-        hr_error err = {0};
-        if (!ctx || !dec || hr_diag_init(ctx, &err) != 0)
+    hr_acm_hit a[16], b[16];
+    unsigned st = 0;
+    size_t na = hr_acm_scan(m, &st, s, n, a, 16);
+    size_t nb = hr_acm_find(m, s, n, b, 16);
+    if (na != nb || st != hr_acm_end_state(m, s, n))
+        abort();
+    for (size_t i = 0; i < na && i < 16; i++)
+        if (a[i].phrase != b[i].phrase || a[i].end != b[i].end)
             abort();
-    }
+}
+
+static void run_once(hr_diag_ctx *ctx, hr_textdec *dec, const uint8_t *data, size_t size,
+                     bool bars, hr_buf *json)
+{
     hr_diag_reset(ctx);   /* the matcher is built once; everything else starts fresh */
+    if (!bars)
+        ctx->bar_rule[0] = ctx->bar_rule[1] = -1;
 
     /* the log, in chunks whose size the first byte picks */
     hr_diag_begin_input(ctx, "fuzz.log");
@@ -79,16 +90,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(copy);
 
     hr_diag_finish(ctx);
-    hr_buf out;
-    hr_buf_init(&out, 0);
     hr_json_writer w;
-    hr_json_init(&w, &out, size % 2 == 0);
+    hr_json_init(&w, json, size % 2 == 0);
     hr_diag_json(ctx, &w);
     if (hr_json_finish(&w) != 0)
         abort();
-    hr_buf_reset(&out);
+    hr_buf out;
+    hr_buf_init(&out, 0);
     if (hr_diag_text(ctx, &out) != 0)
         abort();
     hr_buf_free(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static hr_diag_ctx *ctx;
+    static hr_textdec *dec;
+    if (!ctx) {
+        ctx = malloc(sizeof *ctx);
+        dec = malloc(sizeof *dec);
+        hr_error err = {0};
+        if (!ctx || !dec || hr_diag_init(ctx, &err) != 0)
+            abort();
+    }
+    /* the matcher on the whole input and on each line */
+    const char *s = (const char *)data;
+    check_matcher(&ctx->acm, s, size);
+    for (size_t i = 0; i < size;) {
+        const char *nl = memchr(s + i, '\n', size - i);
+        size_t n = nl ? (size_t)(nl - (s + i)) : size - i;
+        check_matcher(&ctx->acm, s + i, n);
+        i += n + 1;
+    }
+    hr_buf fast, slow;
+    hr_buf_init(&fast, 0);
+    hr_buf_init(&slow, 0);
+    run_once(ctx, dec, data, size, true, &fast);
+    run_once(ctx, dec, data, size, false, &slow);
+    if (fast.len != slow.len || memcmp(fast.data, slow.data, fast.len) != 0)
+        abort();
+    hr_buf_free(&fast);
+    hr_buf_free(&slow);
     return 0;
 }

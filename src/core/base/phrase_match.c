@@ -10,7 +10,9 @@
 /* An entry of the scan's table: the next state's row offset, and two flags. */
 #define NEXT_TERM 0x80000000u   /* a phrase ends at the next state */
 #define NEXT_DEEP 0x40000000u   /* the next state stands for two bytes or more */
-#define NEXT_OFF 0x3fffffffu
+#define NEXT_GOTO 0x20000000u   /* a trie edge: the next state is this one's string + the byte */
+#define NEXT_OUT 0x10000000u    /* a phrase is exactly the next state's string */
+#define NEXT_OFF 0x00ffffffu    /* row offsets stay below 65535 states * 255 classes < 2^24 */
 
 static unsigned char fold(unsigned char c)
 {
@@ -26,6 +28,9 @@ void hr_acm_free(hr_acm *m)
     free(m->dict);
     free(m->depth);
     free(m->start2);
+    free(m->pair01);
+    free(m->pair0);
+    free(m->len);
     memset(m, 0, sizeof *m);
 }
 
@@ -34,30 +39,69 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     memset(m, 0, sizeof *m);
     size_t total = 1;
     m->nclasses = 1;   /* class 0: bytes no phrase uses */
+    m->nphrases = n;
+    m->len = malloc(n ? n : 1);
+    if (!m->len)
+        return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
+    bool long3 = true;
     for (size_t i = 0; i < n; i++) {
         size_t len = phrases[i] ? strlen(phrases[i]) : 0;
-        if (len == 0 || len > 255)
+        if (len == 0 || len > 255) {
+            hr_acm_free(m);
             return hr_error_set(err, HR_EINVAL, HR_T("phrase %u: empty or longer than 255 bytes"), (unsigned)i);
+        }
+        m->len[i] = (unsigned char)len;
+        if (len > m->maxlen)
+            m->maxlen = len;
+        long3 &= len >= 3;
         total += len;
         for (size_t k = 0; k < len; k++) {
             unsigned char c = fold((unsigned char)phrases[i][k]);
             if (m->cls[c] == 0)
                 m->cls[c] = (unsigned char)m->nclasses++;
-            if (m->nclasses > 255)
+            if (m->nclasses > 255) {
+                hr_acm_free(m);
                 return hr_error_set(err, HR_ERANGE, HR_T("phrases use more than 254 distinct bytes"));
+            }
         }
     }
     for (unsigned c = 'A'; c <= 'Z'; c++)
         m->cls[c] = m->cls[c + 32];
-    if (total >= ABSENT)
+    if (total >= ABSENT) {
+        hr_acm_free(m);
         return hr_error_set(err, HR_ERANGE, HR_T("phrases need more than 65534 states"));
+    }
+    /* hr_acm_find's pair sets: 8 KiB each, they stay in the first-level cache */
+    if (long3) {
+        m->pair01 = calloc(8192, 1);
+        m->pair0 = calloc(8192, 1);
+        if (!m->pair01 || !m->pair0) {
+            hr_acm_free(m);
+            return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
+        }
+        for (size_t i = 0; i < n; i++) {
+            for (unsigned o = 0; o < 2; o++) {
+                unsigned a = fold((unsigned char)phrases[i][o]);
+                unsigned b = fold((unsigned char)phrases[i][o + 1]);
+                unsigned au = a >= 'a' && a <= 'z' ? a - 32 : a, bu = b >= 'a' && b <= 'z' ? b - 32 : b;
+                unsigned x[4] = {a | b << 8, au | b << 8, a | bu << 8, au | bu << 8};
+                for (unsigned k = 0; k < 4; k++) {
+                    m->pair01[x[k] >> 3] |= (unsigned char)(1u << (x[k] & 7));
+                    if (o == 0)
+                        m->pair0[x[k] >> 3] |= (unsigned char)(1u << (x[k] & 7));
+                }
+            }
+        }
+    }
     /* The prefilter's pairs: the first two bytes of each phrase, in either case. */
     bool pairs = true;
     for (size_t i = 0; i < n; i++)
         pairs &= phrases[i][1] != '\0';
     m->start2 = pairs ? calloc(65536, 1) : NULL;
-    if (pairs && !m->start2)
+    if (pairs && !m->start2) {
+        hr_acm_free(m);
         return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
+    }
     for (size_t i = 0; pairs && i < n; i++) {
         unsigned a = fold((unsigned char)phrases[i][0]), b = fold((unsigned char)phrases[i][1]);
         unsigned au = a >= 'a' && a <= 'z' ? a - 32 : a, bu = b >= 'a' && b <= 'z' ? b - 32 : b;
@@ -137,7 +181,9 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     for (size_t i = 0; i < m->nstates * nc; i++) {
         uint32_t t = m->delta[i];
         m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) |
-                     (m->depth[t] >= 2 ? NEXT_DEEP : 0);
+                     (m->depth[t] >= 2 ? NEXT_DEEP : 0) |
+                     (m->depth[t] == m->depth[i / nc] + 1 ? NEXT_GOTO : 0) |
+                     (m->out[t] >= 0 ? NEXT_OUT : 0);
     }
     return 0;
 }
@@ -195,5 +241,102 @@ size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr
         i++;
     }
     *state = (unsigned)(off / nc);
+    return found;
+}
+
+unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n)
+{
+    /* The state stands for the longest suffix of the text that begins a phrase: it is no
+     * longer than the longest phrase, so the bytes before do not change it. */
+    if (n > m->maxlen) {
+        s += n - m->maxlen;
+        n = m->maxlen;
+    }
+    unsigned st = 0;
+    hr_acm_scan(m, &st, s, n, NULL, 0);
+    return st;
+}
+
+/* Keep the hit (phrase ph ending at end) among the first max of hr_acm_scan's order: by end,
+ * the longer phrase first at the same end (two phrases of one length cannot end at one
+ * place: they would be duplicates). hits[0..*kept) stays sorted. */
+static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept, uint32_t ph,
+                     size_t end)
+{
+    unsigned len = m->len[ph];
+#define BEFORE(h) (end < (h).end || (end == (h).end && len > m->len[(h).phrase]))
+    size_t k = *kept;
+    if (k == max) {
+        if (max == 0 || !BEFORE(hits[max - 1]))
+            return;
+        k = max - 1;
+    } else {
+        (*kept)++;
+    }
+    while (k > 0 && BEFORE(hits[k - 1])) {
+        hits[k] = hits[k - 1];
+        k--;
+    }
+#undef BEFORE
+    hits[k].phrase = ph;
+    hits[k].end = end;
+}
+
+/* Every phrase that begins at p[j]: the trie's edges from the root. */
+static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
+                        hr_acm_hit *hits, size_t max, size_t *kept)
+{
+    const uint32_t *next = m->next;
+    uint32_t off = 0;
+    size_t found = 0;
+    for (size_t t = j; t < n; t++) {
+        uint32_t v = next[off + m->cls[p[t]]];
+        if (!(v & NEXT_GOTO))
+            break;
+        off = v & NEXT_OFF;
+        if (v & NEXT_OUT) {
+            keep_hit(m, hits, max, kept, (uint32_t)m->out[off / m->nclasses], t + 1);
+            found++;
+        }
+    }
+    return found;
+}
+
+#define HAS(set, x) ((set)[(x) >> 3] >> ((x) & 7) & 1u)
+#define ANY(k) HAS(any, PAIR(p, k))
+
+size_t hr_acm_find(const hr_acm *m, const char *s, size_t n, hr_acm_hit *hits, size_t max)
+{
+    if (!m->pair01) {
+        unsigned st = 0;
+        return hr_acm_scan(m, &st, s, n, hits, max);
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *any = m->pair01, *first = m->pair0;
+    size_t found = 0, kept = 0, k = 0;
+    /* k even: a phrase beginning at an even j has its first pair at k = j, one beginning at
+     * an odd j its second pair at k = j + 1 (every phrase has three bytes or more) */
+    while (k + 16 <= n) {
+        /* eight pairs at a time: which of them may be part of a phrase */
+        unsigned bits = ANY(k) | ANY(k + 2) << 1 | ANY(k + 4) << 2 | ANY(k + 6) << 3 |
+                        ANY(k + 8) << 4 | ANY(k + 10) << 5 | ANY(k + 12) << 6 | ANY(k + 14) << 7;
+        while (bits) {
+            size_t e = k + 2 * (size_t)__builtin_ctz(bits);
+            bits &= bits - 1;
+            if (e > 0 && HAS(first, PAIR(p, e - 1)))
+                found += walk_from(m, p, e - 1, n, hits, max, &kept);
+            if (HAS(first, PAIR(p, e)))
+                found += walk_from(m, p, e, n, hits, max, &kept);
+        }
+        k += 16;
+    }
+    for (; k + 1 < n; k += 2) {
+        if (ANY(k)) {
+            if (k > 0 && HAS(first, PAIR(p, k - 1)))
+                found += walk_from(m, p, k - 1, n, hits, max, &kept);
+            if (HAS(first, PAIR(p, k)))
+                found += walk_from(m, p, k, n, hits, max, &kept);
+        }
+    }
     return found;
 }

@@ -27,6 +27,16 @@ typedef struct hr_acm {
      * phrase. Text without such a pair cannot hold the start of a phrase, so the scan skips
      * it without walking the automaton (see hr_acm_scan). NULL when a phrase is one byte. */
     unsigned char *start2;
+    /* The fast search (hr_acm_find): bit sets of 65536 byte pairs, in either case. pair01
+     * holds the pairs at offsets 0 and 1 of every phrase, pair0 those at offset 0. A phrase
+     * of three bytes or more covers a pair of pair01 at an even offset of the text, so
+     * checking every second byte finds every place where one can begin. NULL when a phrase
+     * is shorter than three bytes (hr_acm_find then walks the automaton). */
+    unsigned char *pair01;
+    unsigned char *pair0;
+    unsigned char *len;    /* each phrase's length in bytes */
+    size_t nphrases;
+    size_t maxlen;         /* the longest phrase */
 } hr_acm;
 
 typedef struct hr_acm_hit {
@@ -45,5 +55,14 @@ void hr_acm_free(hr_acm *m);
  * the match began in text scanned before (carried in through *state). */
 size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
                    size_t max);
+
+/* The same hits, in the same order (by end, the longer phrase first at the same end), and
+ * the same count as hr_acm_scan from state 0, without the end state: found by checking every
+ * second byte for a pair a phrase begins with, and following the trie from there. */
+size_t hr_acm_find(const hr_acm *m, const char *s, size_t n, hr_acm_hit *hits, size_t max);
+
+/* The state hr_acm_scan would leave after s[0..n) from state 0: the automaton walked over
+ * the last bytes only (as many as the longest phrase). */
+unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n);
 
 #endif

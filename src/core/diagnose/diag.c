@@ -137,6 +137,42 @@ const char *hr_confidence_name(hr_confidence conf)
     }
 }
 
+static unsigned char lower(unsigned char ch);
+
+/* The bytes of a tqdm bar: digits, blanks, its punctuation, the i, t, s of it/s and s/it, and
+ * the UTF-8 bytes of the block characters ▏..█ (U+2588..U+258F: E2 96 88..8F). */
+static void bar_setup(hr_diag_ctx *c)
+{
+    memset(c->bar_bytes, 0, sizeof c->bar_bytes);
+    for (const char *p = "0123456789 %|#/[]:<,.?its"; *p; p++)
+        c->bar_bytes[(unsigned char)*p] = 1;
+    c->bar_bytes[0xe2] = c->bar_bytes[0x96] = 1;
+    for (unsigned b = 0x88; b <= 0x8f; b++)
+        c->bar_bytes[b] = 1;
+    c->bar_rule[0] = c->bar_rule[1] = -1;
+    bool other = false;
+    for (size_t i = 0; i < hr_diag_nrules; i++) {
+        const hr_diag_rule *r = &hr_diag_rules[i];
+        if (strcmp(r->phrase, "it/s]") == 0 || strcmp(r->phrase, "s/it]") == 0) {
+            c->bar_rule[r->phrase[0] == 's'] = (int)i;
+            continue;
+        }
+        /* could this phrase be matched (case-insensitively) in text of bar bytes only? */
+        bool spelled = true;
+        for (const char *p = r->phrase; *p && spelled; p++) {
+            unsigned char ch = lower((unsigned char)*p);
+            spelled = c->bar_bytes[ch] || (ch >= 'a' && ch <= 'z' && c->bar_bytes[ch - 32]);
+        }
+        other |= spelled;
+    }
+    if (other || c->bar_rule[0] < 0 || c->bar_rule[1] < 0 ||
+        hr_diag_rules[c->bar_rule[0]].kind != HR_RK_BUSY ||
+        hr_diag_rules[c->bar_rule[1]].kind != HR_RK_BUSY ||
+        hr_diag_rules[c->bar_rule[0]].flags != HR_RF_IN_BEFORE ||
+        hr_diag_rules[c->bar_rule[1]].flags != HR_RF_IN_BEFORE)
+        c->bar_rule[0] = c->bar_rule[1] = -1;
+}
+
 static void clear_state(hr_diag_ctx *c)
 {
     hr_acm keep = c->acm;
@@ -149,6 +185,7 @@ static void clear_state(hr_diag_ctx *c)
     }
     c->input = -1;
     c->pid = -1;
+    bar_setup(c);
 }
 
 void hr_diag_reset(hr_diag_ctx *c)
@@ -822,6 +859,25 @@ static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t
     }
 }
 
+/* A busy phrase (a model loading, a bar's redraw) seen in the line. Every redraw of a
+ * progress bar comes here: keep it cheap. */
+static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
+{
+    if (at->input < 0)
+        return;
+    if (bar_finished(v->text, v->len)) {
+        c->run_state = 0;   /* a bar that reached its end: that step finished */
+        return;
+    }
+    c->run_state = 1;
+    c->busy_line = at->line;
+    size_t k = v->len < sizeof c->busy_text - 1 ? v->len : sizeof c->busy_text - 1;
+    while (k > 0 && k < v->len && ((unsigned char)v->text[k] & 0xc0) == 0x80)
+        k--;   /* whole UTF-8 characters */
+    memcpy(c->busy_text, v->text, k);
+    c->busy_text[k] = '\0';
+}
+
 /* Judge one hit; returns true when the hit was understood (evidence, a marker, a warning, a
  * record set aside): the generic phrases of the same line are then not looked at. */
 static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrdiff_t b,
@@ -853,18 +909,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         }
         return true;
     case HR_RK_BUSY:
-        /* every redraw of a progress bar comes here: keep it cheap */
-        if (at->input >= 0 && b >= 0 && bar_finished(v->text, v->len)) {
-            c->run_state = 0;   /* a bar that reached its end: that step finished */
-        } else if (at->input >= 0 && b >= 0) {
-            c->run_state = 1;
-            c->busy_line = at->line;
-            size_t k = v->len < sizeof c->busy_text - 1 ? v->len : sizeof c->busy_text - 1;
-            while (k > 0 && k < v->len && ((unsigned char)v->text[k] & 0xc0) == 0x80)
-                k--;   /* whole UTF-8 characters */
-            memcpy(c->busy_text, v->text, k);
-            c->busy_text[k] = '\0';
-        }
+        if (b >= 0)
+            busy(c, v, at);
         return false;
     case HR_RK_DONE:
         if (at->input >= 0)
@@ -1008,12 +1054,21 @@ static bool state_kind(const hr_diag_rule *r)
            r->kind == HR_RK_DONE;
 }
 
-/* Returns true when a phrase other than a marker was understood on this line. */
-static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, const hit_place *at,
-                     const hit_place *prev_at)
+/* Returns true when a phrase other than a marker was understood on this line. *state: the
+ * matcher's state carried in (0: none); with end, the state after the line is left there. */
+static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, bool end,
+                     const hit_place *at, const hit_place *prev_at)
 {
     hr_acm_hit hits[HR_DIAG_HITS_MAX];
-    size_t n = hr_acm_scan(&c->acm, state, v->text, v->len, hits, HR_DIAG_HITS_MAX);
+    size_t n;
+    if (*state) {
+        n = hr_acm_scan(&c->acm, state, v->text, v->len, hits, HR_DIAG_HITS_MAX);
+    } else {
+        /* the common case: nothing carried in, and mostly no end state wanted */
+        n = hr_acm_find(&c->acm, v->text, v->len, hits, HR_DIAG_HITS_MAX);
+        if (end)
+            *state = hr_acm_end_state(&c->acm, v->text, v->len);
+    }
     if (n == 0)
         return false;
     if (n > HR_DIAG_HITS_MAX)
@@ -1034,7 +1089,7 @@ static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, const h
                 continue;
             if (generic && specific)
                 continue;
-            ptrdiff_t b = (ptrdiff_t)hits[i].end - (ptrdiff_t)strlen(r->phrase);
+            ptrdiff_t b = (ptrdiff_t)hits[i].end - (ptrdiff_t)c->acm.len[hits[i].phrase];
             const hit_place *where = b < 0 ? prev_at : at;
             if (b < 0 && !prev_at)
                 continue;
@@ -1133,6 +1188,24 @@ static void note_time(hr_diag_ctx *c, const char *s, size_t n)
         in->last_time = t;
 }
 
+/* A segment that is a progress bar only: bar bytes, ending in "it/s]" or "s/it]" (whose
+ * boundaries always hold: any byte may come before, none after). */
+static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len)
+{
+    if (c->bar_rule[0] < 0 || len < 5 || text[len - 1] != ']' ||
+        (memcmp(text + len - 5, "it/s]", 5) != 0 && memcmp(text + len - 5, "s/it]", 5) != 0))
+        return false;
+    const unsigned char *p = (const unsigned char *)text;
+    unsigned ok = 1;
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4)
+        ok &= c->bar_bytes[p[i]] & c->bar_bytes[p[i + 1]] & c->bar_bytes[p[i + 2]] &
+              c->bar_bytes[p[i + 3]];
+    for (; i < len; i++)
+        ok &= c->bar_bytes[p[i]];
+    return ok != 0;
+}
+
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     c->seq++;
@@ -1157,7 +1230,18 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     if (!(flags & HR_SEG_CUT))
         note_time(c, text, len);
     bool tb_open = c->in_traceback && lineno != c->traceback_line;
-    bool understood = classify(c, &v, &state, &at, joined ? &prev_at : NULL);
+    /* the end state is wanted only where the line may go on in the next (see below) */
+    bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;
+    bool understood = false;
+    if (!joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len)) {
+        /* what the matcher and the judge would find: a bar phrase at the end (and maybe
+         * more of them), each a busy line, nothing else */
+        busy(c, &v, &at);
+        if (may_fold)
+            state = hr_acm_end_state(&c->acm, text, len);
+    } else {
+        understood = classify(c, &v, &state, may_fold, &at, joined ? &prev_at : NULL);
+    }
     /* The end of a traceback: the first line that is not indented is the exception. */
     if (tb_open && c->in_traceback && len > 0 && text[0] != ' ' && !(flags & HR_SEG_CUT) &&
         !ci_find(text, len < 40 ? len : 40, "during handling of the above", false) &&
@@ -1175,7 +1259,7 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     /* Carry the matcher into the next line when this one may have been folded: long, ended
      * by a real newline (not a progress bar's \r), and in the middle of a phrase. */
     c->carry_state = 0;
-    if (!(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN && state != 0) {
+    if (may_fold && state != 0) {
         size_t k = len < sizeof c->carry_text ? len : sizeof c->carry_text;
         memcpy(c->carry_text, text + len - k, k);
         c->carry_len = k;
@@ -1192,7 +1276,7 @@ void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const
     unsigned state = 0;
     seg_view v = {.text = text, .len = len};
     hit_place at = {.input = -1, .key = c->seq, .time = time, .source = source};
-    classify(c, &v, &state, &at, NULL);
+    classify(c, &v, &state, false, &at, NULL);
 }
 
 /* At the end of an input: a run that was loading or sampling when the log stopped, with no

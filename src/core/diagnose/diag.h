@@ -124,6 +124,12 @@ typedef struct hr_diag_source {
 
 typedef struct hr_diag_ctx {
     hr_acm acm;
+    /* A tqdm bar's redraw ("45%|####5     | 9/20 [00:10<00:12,  1.1s/it]") is most of a
+     * log's bytes: made only of bar_bytes and ending in a bar phrase, it can hold no other
+     * phrase, and its effect is known without the matcher (hr_diag_init checks that no
+     * other phrase can be spelled with these bytes; bar_rule < 0 turns this off). */
+    unsigned char bar_bytes[256];
+    int bar_rule[2];                 /* "it/s]", "s/it]" */
     hr_diag_finding findings[HR_CAUSE_COUNT];
     uint64_t seq;                    /* order counter */
     /* the current input */
