@@ -1175,7 +1175,11 @@ static void note_time(hr_diag_ctx *c, const char *s, size_t n)
     if (s[i] >= '0' && s[i] <= '9')
         t = parse_stamp(c, s + i, n - i);
     else if (s[0] == '*' && n > 40 && ci_find(s, 30, "startup time: ", false)) {
-        const char *p = strstr(s, "time: ");
+        /* the segment is not NUL-terminated (it may lie in the read buffer): bounded */
+        const char *p = NULL;
+        for (size_t k = 0; k + 6 <= n && !p; k++)
+            if (memcmp(s + k, "time: ", 6) == 0)
+                p = s + k;
         if (p && (size_t)(p - s) + 6 < n)
             t = parse_stamp(c, p + 6, n - (size_t)(p - s) - 6);
     }
