@@ -15,6 +15,10 @@ if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME comfyui.root.protect COMMAND bash ${HR_COMFY_SH} protect ${HR_BIN})
   set_tests_properties(comfyui.root.protect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
                                              RESOURCE_LOCK system_swap)
+  # a tab's prompt climbs towards the child's cgroup limit (root): the estimate's likely node
+  add_test(NAME comfyui.root.climb COMMAND bash ${HR_COMFY_SH} climb ${HR_BIN})
+  set_tests_properties(comfyui.root.climb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
+                                           RESOURCE_LOCK system_swap)
 else()
   # the Windows build under Wine: Winsock against the same peer
   add_test(NAME comfyui.windows.unreachable

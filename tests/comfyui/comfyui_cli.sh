@@ -9,6 +9,8 @@
 #   run        run --comfyui: the console's model loads and the nodes, then a clean verdict
 #   protect    (root: a memory cgroup) the sampler grows; --protect sends POST /free with
 #              {"unload_models":true,"free_memory":true}, then POST /interrupt; the run survives
+#   climb      (root: a memory cgroup) a tab's prompt climbs towards the limit: the warning is
+#              followed by the estimate's likely node
 #   unreachable  nothing listens: one line on stderr, sampling goes on (no node needed)
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
@@ -184,6 +186,37 @@ assert pe and "interrupted at node 3 KSampler" in pe[0]["text"], pe
 assert "--protect: the limit is near" in err and "interrupted the running prompt" in err, err
 print("ok")
 PY
+    ;;
+climb)
+    # a tab owns the prompt and memory climbs towards the child's cgroup limit: the warning
+    # is followed by the estimate's likely node (headroom cannot see the tab's node messages)
+    if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root (a memory cgroup)"; exit 77; fi
+    port=$(free_port)
+    hr run --limit 330M --interval 200 --comfyui "$port" --record "$tmp/rec.jsonl" -- \
+        node "$here/peer.js" --scenario browser --port "$port" --linger 300 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if grep -q "no memory cgroup of its own" "$tmp/err"; then
+        echo "SKIP: no memory cgroup here: $(grep 'no memory cgroup' "$tmp/err")"; exit 77
+    fi
+    [ $rc -eq 0 ] || bad "run exited $rc: $(cat "$tmp/err")"
+    python3 - "$tmp/rec.jsonl" "$tmp/err" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+ps = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-start" and l["prompt_id"]]
+pe = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-end" and l["prompt_id"]]
+assert ps and pe, [l for l in lines if l["type"] == "node"]
+during = [l for l in lines if l["type"] == "warning" and ps[0]["t"] <= l["t"] <= pe[0]["t"]]
+if not during:
+    print("SKIP: no warning fired during the prompt here (the peer stayed far from the limit)")
+    sys.exit(77)
+assert "memory climbs in prompt %s, whose nodes another client follows: likely node 4 CheckpointLoaderSimple" % ps[0]["prompt_id"][:8] in err, err
+assert err.count("memory climbs in prompt") == 1, err
+print("a warning at t=%d ms during the tab's prompt named node 4 CheckpointLoaderSimple" % during[0]["t"])
+PY
+    st=$?
+    [ $st -eq 77 ] && exit 77
+    [ $st -eq 0 ] || { bad "recording / output"; cat "$tmp/err"; }
     ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
