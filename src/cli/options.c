@@ -91,7 +91,7 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
     const char *v = *value;
     const char *cmd = p->spec->name;
     if (!*v && (o->flags & HR_OPT_NONEMPTY || o->arg != HR_ARG_STRING)) {
-        hr_cli_error("%s: %s needs %s", cmd, o->name, hr_opt_metavar(o));
+        hr_cli_error(HR_T("%s: %s needs %s"), cmd, o->name, hr_opt_metavar(o));
         return stop(p, HR_EXIT_USAGE);
     }
     hr_error err = {0};
@@ -253,7 +253,7 @@ int hr_optparse_next(hr_optparse *p, const char **value)
         } else if (p->i < p->argc) {
             *value = p->argv[p->i++];
         } else {
-            hr_cli_error("%s: %s needs %s", p->spec->name, o->name, hr_opt_metavar(o));
+            hr_cli_error(HR_T("%s: %s needs %s"), p->spec->name, o->name, hr_opt_metavar(o));
             return stop(p, HR_EXIT_USAGE);
         }
         if (take_value(p, o, value) != 0)

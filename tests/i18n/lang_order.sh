@@ -48,6 +48,8 @@ zh LANG=C -- help plan --lang=zh
 zh LANG=C -- bogus --lang zh
 # A --lang that is an option's value, or after "--", is not ours.
 en LANG=C -- plan --ram --lang zh
+# An option without its value at the end: "needs SIZE", in Chinese.
+zh LANG=C -- plan --lang zh --ram
 en LANG=C -- diagnose --bogus -- --lang zh
 # run: the child's command line (after -- or its first word) keeps its --lang.
 en LANG=C -- run -- true --lang zh
