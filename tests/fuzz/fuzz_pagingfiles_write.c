@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hr_pfw_entry t = {.mode = HR_PAGING_MODE_CUSTOM, .initial_mb = 1024, .maximum_mb = 2048};
         strcpy(t.path, "D:\\pagefile.sys");
         int n = 0;
-        if (hr_pfw_safe_sequence(l, &t, 'C', st, &n, &err) == 0)
+        if (hr_pfw_safe_sequence(l, &t, 'C', NULL, st, &n, &err) == 0)
             for (int i = 0; i < n; i++)
                 if (st[i].value.count < 1)
                     abort();

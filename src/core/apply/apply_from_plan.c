@@ -147,6 +147,7 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
         w->initial_mb = e->initial_bytes != HR_UNKNOWN ? e->initial_bytes / HR_MIB : 0;
         w->maximum_mb = e->maximum_bytes != HR_UNKNOWN ? e->maximum_bytes / HR_MIB : 0;
     }
+    in->dump_needs_system_paging = s->paging_config.dump_needs_system_paging;   /* X.dump, as plan reads it */
     int r = hr_apply_plan_windows(in, out, err);
     free(in);
     return r;

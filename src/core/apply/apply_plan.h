@@ -78,7 +78,7 @@ typedef struct hr_apply_plan {
     hr_pfw_entry target;
     int stage_count;
     hr_pfw_stage stages[HR_PFW_MAX_STAGES];
-    char notes[1024];           /* what the user should know (reboot, slow first boot) */
+    char notes[2048];           /* what the user should know (reboot, slow first boot) */
 } hr_apply_plan;
 
 /* ---- Linux ---- */
@@ -160,7 +160,14 @@ typedef struct hr_apply_win_in {
      * system-managed or automatic entry, which the registry does not hold */
     uint64_t drive_file_bytes[26];
     bool allow_shrink;              /* --allow-shrink: less paging file than configured is fine */
+    /* CrashControl (X.dump): does a crash dump need the system drive's paging file? YES or
+     * UNKNOWN: the small custom file there stays (hr_dump_file_stays(), the rule plan keeps
+     * to); NO: dumps are off or go to a dedicated file, and it goes like the others. */
+    hr_tri dump_needs_system_paging;
 } hr_apply_win_in;
+
+/* The entry of in->current that stays beside the target for crash dumps (X.dump), or NULL. */
+const hr_pfw_entry *hr_apply_win_dump_entry(const hr_apply_win_in *in);
 
 /* What a PagingFiles list gives, in bytes: a custom entry its maximum, a system-managed or
  * automatic one the file now on its drive (the system drive for "?:"); *known false when a

@@ -7,6 +7,7 @@
  * state file. Windows reads the value at boot only: every change waits for a reboot. We do
  * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
 #include "platform/platform.h"
+#include "win_probes.h"
 
 #include "core/apply/apply_state.h"
 #include "core/base/i18n.h"
@@ -475,6 +476,26 @@ static int parse_drive(const char *t, char *drive, hr_error *err)
     return 0;
 }
 
+/* CrashControl (X.dump), read and judged as status and plan read it: does a crash dump need
+ * the system drive's paging file? UNKNOWN when the values cannot be read. */
+static hr_tri dump_needs_system_paging(void)
+{
+    hr_win_raw *raw = malloc(sizeof *raw);
+    hr_paging_config *cfg = calloc(1, sizeof *cfg);
+    hr_tri t = HR_TRI_UNKNOWN;
+    if (raw && cfg) {
+        hr_win_raw_init(raw);
+        hr_win_probe_crash_control(raw);
+        cfg->dump_needs_system_paging = HR_TRI_UNKNOWN;
+        cfg->crash_dump_enabled = HR_UNKNOWN_I64;
+        hr_win_crash_control(raw, cfg);
+        t = cfg->dump_needs_system_paging;
+    }
+    free(raw);
+    free(cfg);
+    return t;
+}
+
 int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err)
 {
     hr_apply_state st;
@@ -510,6 +531,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         }
         in->allow_shrink = rq->allow_shrink;
         in->state = have ? &st : NULL;
+        in->dump_needs_system_paging = dump_needs_system_paging();
         r = hr_apply_plan_windows(in, plan, err);
     }
     free(in);
