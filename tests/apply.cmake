@@ -1,7 +1,7 @@
 # apply / verify / rollback for real as root on loop-mounted images (SKIP elsewhere).
 # They share the machine's swap list, so they run one at a time (RESOURCE_LOCK).
 if(NOT CMAKE_CROSSCOMPILING)
-  foreach(section ext4 xfs btrfs tmpfs failpoints resize hostile)
+  foreach(section ext4 xfs btrfs tmpfs failpoints resize hostile pressure)
     add_test(NAME apply.root.${section}
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/root/apply_root.sh ${HR_BIN} ${section})
     set_tests_properties(apply.root.${section} PROPERTIES SKIP_RETURN_CODE 77

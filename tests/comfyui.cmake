@@ -11,7 +11,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   endforeach()
   # a memory cgroup around the peer (root): --protect's /free, then /interrupt
   add_test(NAME comfyui.root.protect COMMAND bash ${HR_COMFY_SH} protect ${HR_BIN})
-  set_tests_properties(comfyui.root.protect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node)
+  set_tests_properties(comfyui.root.protect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
+                                             RESOURCE_LOCK system_swap)
 else()
   # the Windows build under Wine: Winsock against the same peer
   add_test(NAME comfyui.windows.unreachable

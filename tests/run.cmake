@@ -6,7 +6,7 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(run.cli PROPERTIES TIMEOUT 200)
   add_test(NAME run.root.oom_kill
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run/run_oom_root.sh ${HR_BIN})
-  set_tests_properties(run.root.oom_kill PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+  set_tests_properties(run.root.oom_kill PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK system_swap)
 else()
   # Windows under Wine: the child's exit code passes through, its output too.
   add_test(NAME run.windows.exit_code COMMAND headroom run --interval 200 -- cmd /c "echo hi from cmd & exit 5")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # headroom apply/verify/rollback for real, as root, on loop-mounted file systems made here.
-# usage: apply_root.sh HEADROOM SECTION   (SECTION: ext4 xfs btrfs tmpfs failpoints resize hostile)
+# usage: apply_root.sh HEADROOM SECTION   (SECTION: ext4 xfs btrfs tmpfs failpoints resize hostile pressure)
 # Exits 77 (ctest SKIP) where it cannot run. Never touches /etc/fstab: every call gets
 # --fstab and --state-dir inside the test's own temporary directory.
 set -u
@@ -218,6 +218,43 @@ hostile)
     make_fstab; s=$(mkimg xfs 1G 2>/dev/null || mkimg ext4 1G); MOUNTS+=("$s")
     HA --size 64M --target "$s" --yes >"$T/o" 2>&1; expect_rc 69 $? "small volume refused (margin)"
     grep -q "must stay free" "$T/o" && ok "margin: says why" || bad "margin: $(cat "$T/o")"
+    ;;
+pressure)
+    # Rollback while a memory cgroup at its limit has pages in headroom's swap: swapoff cannot
+    # take them back (ENOMEM) until the kernel kills that process; rollback must wait and retry,
+    # not leave the journal half-done.
+    probe_swapon
+    if [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+        cg=/sys/fs/cgroup/memory/hr-test-pressure-$$; limit=memory.limit_in_bytes
+    elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+        cg=/sys/fs/cgroup/hr-test-pressure-$$; limit=memory.max
+    else
+        skip "no memory cgroup controller"
+    fi
+    [ "$PRE_SWAPS" = 0 ] || skip "other swap is on: the cgroup's pages might not land in ours"
+    m=$(mkimg ext4 20G) || skip "no ext4 image"; MOUNTS+=("$m"); make_fstab
+    f="$m/headroom.swap"
+    HA --size 256M --target "$m" --yes >"$T/o" 2>&1; expect_rc 0 $? "pressure: apply"
+    mkdir "$cg" || skip "cannot create $cg"
+    echo 64M > "$cg/$limit"
+    ( echo $BASHPID > "$cg/cgroup.procs"; exec python3 -c '
+import time
+a = bytearray(150 << 20)
+for i in range(0, len(a), 4096): a[i] = 1
+time.sleep(60)' ) &
+    hog=$!
+    used=0
+    for _ in $(seq 100); do
+        used=$(tail -n +2 /proc/swaps | while read -r p ty sz us pr; do [ "$(printf '%b' "$p")" = "$f" ] && echo "$us"; done)
+        [ "${used:-0}" -gt 50000 ] && break
+        sleep 0.1
+    done
+    [ "${used:-0}" -gt 50000 ] && ok "pressure: the cgroup's pages are in our swap (${used} KiB)" || bad "pressure: swap used only ${used:-0} KiB"
+    HR --yes >"$T/o" 2>&1; expect_rc 0 $? "pressure: rollback --yes"
+    is_active "$f" && bad "pressure: still on" || ok "pressure: off after rollback"
+    [ ! -e "$f" ] && [ ! -e "$T/state" ] && cmp -s "$T/fstab" "$T/fstab.orig" && ok "pressure: file, state and fstab line gone" || bad "pressure: left: $(ls "$m" "$T/state" 2>&1)"
+    kill $hog 2>/dev/null; wait $hog 2>/dev/null
+    rmdir "$cg" 2>/dev/null || bad "pressure: cannot remove $cg"
     ;;
 *) echo "unknown section $SECTION"; exit 2 ;;
 esac

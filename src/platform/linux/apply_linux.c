@@ -384,10 +384,28 @@ int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t 
     return r;
 }
 
+/* swapoff must bring every page in the area back into RAM. It fails with ENOMEM when it
+ * cannot: memory is short, or the pages belong to a memory cgroup that is at its limit
+ * (they come back charged to it). Both are often brief (a process about to be killed or to
+ * exit), so wait a little and try again before giving up; the area stays on, nothing is lost,
+ * and the caller's journal still lets the user run the command again. */
 int hr_lx_swapoff(const char *path, hr_error *err)
 {
-    if (swapoff(path) != 0)
-        return sys_err(err, "swapoff", path);
+    long wait_ms = 250;
+    for (int attempt = 0; swapoff(path) != 0; attempt++) {
+        if (errno != ENOMEM || attempt == 5) {
+            if (errno == ENOMEM)
+                return hr_error_set(err, hr_error_from_errno(ENOMEM),
+                                    HR_T("swapoff %s: not enough free memory to take back the pages now in "
+                                         "that swap (tried for 8 s); it stays on. Close programs, then run the "
+                                         "command again"),
+                                    path);
+            return sys_err(err, "swapoff", path);
+        }
+        struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        wait_ms *= 2;
+    }
     return 0;
 }
 
