@@ -203,7 +203,7 @@ int main(void)
 
     /* A kill between each registry write and its record ("NAME!" stops right there): verify
      * says an apply was interrupted, and rollback still restores the original bytes. */
-    int kills = 0;
+    int kills = 0, recovered = 0;
     for (int i = 0; i < plan->step_count; i++) {
         if (plan->steps[i].kind != HR_STEP_WRITE_PAGING_FILES)
             continue;
@@ -215,11 +215,43 @@ int main(void)
         CHECK_EQ_I64(hr_platform_apply_run(&r2, plan, &log, &err), 1);
         CHECK_STR(value_str(), stage_str(&plan->stages[plan->steps[i].stage].value));
         hr_verify_result *vr0 = calloc(1, sizeof *vr0);
+        /* Without the lock verify only reports it, naming the step cut short. */
         CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
         CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
         hr_buf_reset(&log);
         hr_verify_text(vr0, &log);
         CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+        CHECK_CONTAINS(hr_buf_str(&log), "was cut short");
+        CHECK_STR(vr0->recovered, "");
+        /* Holding the lock (as 'headroom verify' does as administrator), verify reads the
+         * journal against the value: the write was done (the value is the stage's), the state
+         * records it, and the apply is still reported as interrupted. The kill in the first of
+         * several writes: the value put back as it was before it, and verify finds it was not done. */
+        bool undo = plan->steps[i].stage == 0 && plan->stage_count > 1;   /* before it: the start */
+        if (undo)
+            raw_write(&start);
+        CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
+        memset(vr0, 0, sizeof *vr0);
+        CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
+        hr_platform_unlock();
+        hr_buf_reset(&log);
+        hr_verify_text(vr0, &log);
+        printf("verify after a kill in %s%s:\n%s", plan->steps[i].name, undo ? " (value put back)" : "",
+               hr_buf_str(&log));
+        char want_rec[128];
+        snprintf(want_rec, sizeof want_rec, "recovered: step '%s' was cut short; %s", plan->steps[i].name,
+                 undo ? "it was not done" : "it was done");
+        CHECK_CONTAINS(vr0->recovered, want_rec);
+        CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
+        CHECK_CONTAINS(hr_buf_str(&log), "fixed");
+        CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+        /* A second verify has nothing left to recover. */
+        CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
+        memset(vr0, 0, sizeof *vr0);
+        CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
+        hr_platform_unlock();
+        CHECK_STR(vr0->recovered, "");
+        recovered++;
         free(vr0);
         hr_buf_reset(&log);
         CHECK_EQ_I64(hr_platform_rollback(&rq, false, &log, &err), 1);
@@ -228,8 +260,8 @@ int main(void)
         CHECK(raw_equal(&now, &start));
         kills++;
     }
-    printf("registry kills between write and record: %d, inconsistent: 0 unless a CHECK failed\n",
-           kills);
+    printf("registry kills between write and record: %d, recovered by verify: %d, inconsistent: 0 unless a "
+           "CHECK failed\n", kills, recovered);
     CHECK(kills >= 1);
 
     /* The whole thing. */
