@@ -127,7 +127,11 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
 /* The one shrink rule of apply, both OSes: a change that leaves less paging file / swap
  * configured than there is now (after < before) is refused unless the user said so
  * (--allow-shrink). Sets why, naming the size now, the size after and what would go; when
- * allowed, why still says how much goes (for the dry run's notes). */
+ * allowed, why still says how much goes (for the dry run's notes). Windows passes every
+ * PagingFiles entry before and after (the crash-dump file kept, X.dump, counted in both).
+ * Linux passes headroom's own area, old and new: apply's steps never touch another area
+ * (a partition, zram, a file the plan tells the user to swapoff by hand), so the totals
+ * before and after differ by that area alone and comparing it is comparing the totals. */
 bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
                         size_t n);
 
