@@ -5,6 +5,8 @@ set(HR_COMFY_SH ${CMAKE_CURRENT_SOURCE_DIR}/comfyui/comfyui_cli.sh)
 if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME comfyui.unreachable COMMAND bash ${HR_COMFY_SH} unreachable ${HR_BIN})
   set_tests_properties(comfyui.unreachable PROPERTIES TIMEOUT 60)
+  add_test(NAME comfyui.never COMMAND bash ${HR_COMFY_SH} never ${HR_BIN})
+  set_tests_properties(comfyui.never PROPERTIES TIMEOUT 60)
   foreach(mode api browser run)
     add_test(NAME comfyui.${mode} COMMAND bash ${HR_COMFY_SH} ${mode} ${HR_BIN})
     set_tests_properties(comfyui.${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS node)
@@ -13,6 +15,10 @@ if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME comfyui.root.protect COMMAND bash ${HR_COMFY_SH} protect ${HR_BIN})
   set_tests_properties(comfyui.root.protect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
                                              RESOURCE_LOCK system_swap)
+  # a tab's prompt climbs towards the child's cgroup limit (root): the estimate's likely node
+  add_test(NAME comfyui.root.climb COMMAND bash ${HR_COMFY_SH} climb ${HR_BIN})
+  set_tests_properties(comfyui.root.climb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
+                                           RESOURCE_LOCK system_swap)
 else()
   # the Windows build under Wine: Winsock against the same peer
   add_test(NAME comfyui.windows.unreachable

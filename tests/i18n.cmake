@@ -11,3 +11,7 @@ endif()
 if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME i18n.lang_env COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/i18n/lang_env.sh ${HR_BIN})
 endif()
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME i18n.lang_order COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/i18n/lang_order.sh ${HR_BIN}
+                                        ${PROJECT_SOURCE_DIR})
+endif()

@@ -13,4 +13,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   # RUN_SERIAL: the stall it makes is the whole machine's; a watch running beside it would warn
   set_tests_properties(watch.root.psi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
                        RUN_SERIAL TRUE)
+  # run.root.psi: the same stall wakes `run` (the PSI trigger beside the child's pipes)
+  add_test(NAME run.root.psi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_psi_root.sh ${HR_BIN} run)
+  set_tests_properties(run.root.psi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
+                       RUN_SERIAL TRUE)
 endif()

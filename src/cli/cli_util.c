@@ -75,7 +75,7 @@ int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char 
 {
     int m = hr_cli_opt(argc, argv, i, name, value);
     if (m < 0 || (m > 0 && nonempty && !**value)) {
-        hr_cli_error("%s: %s needs %s", cmd, name, what);
+        hr_cli_error(HR_T("%s: %s needs %s"), cmd, name, what);
         return -1;
     }
     return m;

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP, OPT_COMFYUI, OPT_PROTECT };
+enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP, OPT_COMFYUI, OPT_PROTECT,
+       OPT_COMFYUI_WAIT };
 
 static const hr_opt run_opts[] = {
     {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
@@ -38,6 +39,10 @@ static const hr_opt run_opts[] = {
      HR_N("the command is a ComfyUI serving at URL (or only the port): follow its prompts and "
           "nodes as `watch --comfyui` does"),
      NULL, HR_OPT_NONEMPTY},
+    {OPT_COMFYUI_WAIT, "--comfyui-wait", HR_ARG_NUMBER, "SECONDS",
+     HR_N("how long to wait for that ComfyUI to answer before saying it did not come up "
+          "(default 300)"),
+     NULL, 0},
     {OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
      HR_N("when the limit is near, ask that ComfyUI to free memory, then interrupt the prompt "
           "when memory still climbs (as `watch --protect`)"),
@@ -65,7 +70,8 @@ const hr_cmd_spec hr_spec_run = {
     .operands = HR_N("COMMAND [ARGS...]  the command to run (after --)"),
     .examples = run_examples,
     .exits = HR_N("the command's own exit status; 128 + N when a signal N ended it; 127 when "
-                  "it could not be started; 64 and up headroom's errors"),
+                  "it could not be started; with --comfyui, 69 when the command exited 0 but its "
+                  "ComfyUI never answered; 64 and up headroom's errors"),
     .doc = "docs/run.md",
 };
 
@@ -231,6 +237,7 @@ int hr_cmd_run(int argc, char **argv)
     int64_t interval = 1000;
     uint64_t limit = 0;
     bool no_cgroup = false, protect = false;
+    int64_t comfyui_wait = 300;
     const char *comfyui = NULL;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_run, argc, argv);
@@ -266,6 +273,11 @@ int hr_cmd_run(int argc, char **argv)
             break;
         case OPT_PROTECT:
             protect = true;
+            break;
+        case OPT_COMFYUI_WAIT:
+            if (p.number < 1 || p.number > 86400)
+                return hr_opt_bad_value(&p, v, HR_T("between 1 and 86400 seconds"));
+            comfyui_wait = (int64_t)p.number;
             break;
         default:
             break;
@@ -358,8 +370,7 @@ int hr_cmd_run(int argc, char **argv)
         if (link && hr_comfy_link_open(link, mon, url, protect, "run", interval) == 0) {
             r->link = link;
             mon->link = link;
-            link->next_try = hr_platform_mono_ms() + 2000; /* the server needs a moment */
-            link->reported_down = true; /* while it starts, quietly */
+            hr_comfy_link_await(link, comfyui_wait * 1000);
         } else {
             free(link);
         }
@@ -374,7 +385,14 @@ int hr_cmd_run(int argc, char **argv)
             if (next < now)
                 next = now + interval;
         }
-        int pr = hr_child_pump(child, rc == 0 ? next - hr_platform_mono_ms() : 1000, on_output, r);
+        /* memory pressure appearing (the sampler's PSI trigger, as under watch) ends the
+         * wait early: sample now, and keep the cadence from there */
+        int pr = hr_child_pump(child, rc == 0 ? next - hr_platform_mono_ms() : 1000,
+                               rc == 0 ? mon->sampler : NULL, on_output, r);
+        if (pr == 2) {
+            next = hr_platform_mono_ms();
+            continue;
+        }
         if (pr != 0)
             break;
         if (r->link)
@@ -393,6 +411,9 @@ int hr_cmd_run(int argc, char **argv)
                       .pid = hr_child_pid(child), .oom_kill = ce.oom_kill, .cg_peak = ce.peak};
     int child_rc = ce.exited ? ce.code : 128 + ce.signal;
     if (rc == 0) {
+        /* a ComfyUI that never answered: said plainly, and not an exit status of 0 */
+        if (r->link && hr_comfy_link_never_up(r->link) && child_rc == 0)
+            child_rc = HR_EXIT_UNAVAILABLE;
         if (r->link) {
             /* the server ended with the child: nothing more to ask it */
             hr_comfy_link_close(r->link);

@@ -50,8 +50,8 @@ const hr_cmd_spec hr_spec_stress = {
     .groups = {stress_opts},
     .examples = stress_examples,
     .exits = HR_N("0 SIZE reached; 2 stopped before SIZE (an allocation failed or the process was "
-                  "killed); 69 refused past the safety margin; 77 --cgroup needs root; 64 and up "
-                  "errors"),
+                  "killed); 69 refused past the safety margin, or a job cannot hold the --cgroup limit "
+                  "(Windows); 77 --cgroup needs root; 64 and up errors"),
     .doc = "docs/stress.md",
 };
 

@@ -8,6 +8,7 @@
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/estimate/estimate_workflow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,13 @@ static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
                 size_t k = strlen(text);
                 snprintf(text + k, sizeof text - k, " — %s", e->text);
             }
+            if (e->kind == HR_CEV_PROMPT_END && c->likely_node[0] &&
+                strcmp(e->prompt_id, c->likely_prompt) == 0) {
+                size_t k = strlen(text);
+                snprintf(text + k, sizeof text - k,
+                         HR_T("; likely node %s %s (the estimate's profile)"), c->likely_node,
+                         c->likely_class);
+            }
         }
         say(c, "%s", text);
     }
@@ -75,6 +83,7 @@ static void went_down(hr_comfy_link *c, const hr_error *err)
         hr_ws_close(&c->ws);
     c->ws_up = false;
     c->sid[0] = '\0';
+    hr_strlcpy(c->last_error, err->msg, sizeof c->last_error);
     /* run: the server ends with the child, and the verdict says how */
     if (strcmp(c->mode, "run") != 0 && (c->up || !c->reported_down))
         hr_cli_error(HR_T("%s: ComfyUI at %s: %s; watching memory without it (trying again every "
@@ -140,7 +149,17 @@ static void try_connect(hr_comfy_link *c)
     }
     c->up = true;
     c->reported_down = false;
+    if (!c->ever_up)
+        c->up_after_ms = hr_platform_mono_ms() - c->wait_start;
+    c->ever_up = true;
+    c->waiting = false;
     record_comfyui(c, &st);
+    c->ram_total = st.ram_total;
+    c->vram_total = -1;
+    for (int i = 0; i < st.ndev; i++)
+        if (st.dev[i].vram_total > c->vram_total && strcmp(st.dev[i].type, "cpu") != 0)
+            c->vram_total = st.dev[i].vram_total;
+    hr_strlcpy(c->version, st.version, sizeof c->version);
     char line[600];
     int k = snprintf(line, sizeof line, HR_T("ComfyUI %s at %s"), st.version[0] ? st.version : "?",
                      c->url_text);
@@ -187,17 +206,21 @@ static void poll_history(hr_comfy_link *c, const char *prompt_id, char *how, siz
     }
 }
 
+static void tell_likely(hr_comfy_link *c);
+
 static void tell_owner(hr_comfy_link *c)
 {
     hr_comfy_queue *q = c->queue;
     if (strcmp(c->owner_told, q->prompt_id) == 0)
         return;
     hr_strlcpy(c->owner_told, q->prompt_id, sizeof c->owner_told);
-    if (q->client_id[0] && strcmp(q->client_id, c->sid) != 0)
+    if (q->client_id[0] && strcmp(q->client_id, c->sid) != 0) {
         say(c, HR_T("prompt %.8s (%zu nodes) belongs to another client (a browser tab): ComfyUI "
                     "tells only that client which node runs; headroom measures the prompt as a "
                     "whole and names the node when the history does"),
             q->prompt_id, q->n_nodes);
+        tell_likely(c);
+    }
     else
         say(c, HR_T("prompt %.8s (%zu nodes): its node messages reach every client; headroom "
                     "measures each node"),
@@ -220,6 +243,97 @@ static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *so
     hr_comfy_event ev[2];
     int n = hr_comfy_prompt_end(&c->track, fresh(c), id, source, how, ev);
     show_events(c, ev, n);
+}
+
+/* The estimate's per-node profile of the running prompt (the /queue body in c->resp), for
+ * a prompt another client owns: its node messages never reach headroom, so the node to blame
+ * when memory climbs is the one whose step adds the most RAM by the estimate. */
+static void estimate_prompt(hr_comfy_link *c, const char *body, size_t n)
+{
+    hr_strlcpy(c->likely_prompt, c->queue->prompt_id, sizeof c->likely_prompt);
+    c->likely_node[0] = c->vram_node[0] = '\0';
+    c->likely_said = false;
+    hr_workflow *wf = calloc(1, sizeof *wf);
+    hr_est_input *in = calloc(1, sizeof *in);
+    hr_estimate *e = malloc(sizeof *e);
+    hr_est_wf_result res;
+    hr_error err = {0};
+    int r = wf && in && e ? hr_workflow_parse("/queue", body, n, wf, &err) : HR_ENOMEM;
+    if (r == 0) {
+        r = hr_est_from_workflow(wf, in, &res, &err);
+        hr_workflow_free(wf);
+    }
+    if (r == 0) {
+        hr_est_machine m;
+        hr_est_machine_init(&m);
+        m.os = hr_platform_os();
+        if (c->ram_total > 0)
+            m.ram_bytes = (uint64_t)c->ram_total;
+        if (c->vram_total >= 0)
+            m.vram_bytes = (uint64_t)c->vram_total;
+        int a = 0, b = 0, d = 0;
+        if (sscanf(c->version, "%d.%d.%d", &a, &b, &d) == 3) {
+            m.version[0] = a, m.version[1] = b, m.version[2] = d;
+            m.version_known = true;
+        }
+        hr_comfy_args args;
+        memset(&args, 0, sizeof args);
+        r = hr_estimate_run(in, &m, &args, e, &err);
+    }
+    if (r == 0) {
+        uint64_t prev = 0, best = 0;
+        for (int i = 0; i < e->step_count; i++) {
+            const hr_est_step *st = &e->step[i];
+            if (st->ram_bytes > prev && st->ram_bytes - prev > best) {
+                best = st->ram_bytes - prev;
+                hr_strlcpy(c->likely_node, st->node_id, sizeof c->likely_node);
+                hr_strlcpy(c->likely_class, st->class_type, sizeof c->likely_class);
+            }
+            prev = st->ram_bytes;
+        }
+        c->likely_ram = (int64_t)best;
+        hr_strlcpy(c->vram_node, e->vram.node_id, sizeof c->vram_node);
+        hr_strlcpy(c->vram_class, e->vram.class_type, sizeof c->vram_class);
+        c->vram_peak = (int64_t)e->vram.value;
+    }
+    free(wf);
+    free(in);
+    free(e);
+}
+
+/* Said with the ownership, and in the recording as a node line (source "estimate"). */
+static void tell_likely(hr_comfy_link *c)
+{
+    if (!c->likely_node[0] || strcmp(c->likely_prompt, c->queue->prompt_id) != 0)
+        return;
+    char ram[32], vram[32];
+    hr_size_gb((uint64_t)c->likely_ram, ram, sizeof ram);
+    hr_size_gb((uint64_t)c->vram_peak, vram, sizeof vram);
+    char text[200];
+    snprintf(text, sizeof text, HR_T("the estimate's profile: +%s RAM at this node"), ram);
+    hr_comfy_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = HR_CEV_LIKELY;
+    ev.source = "estimate";
+    hr_strlcpy(ev.prompt_id, c->likely_prompt, sizeof ev.prompt_id);
+    hr_strlcpy(ev.node, c->likely_node, sizeof ev.node);
+    hr_strlcpy(ev.class_type, c->likely_class, sizeof ev.class_type);
+    hr_strlcpy(ev.text, text, sizeof ev.text);
+    ev.ram_growth = ev.commit_growth = ev.rss_growth = HR_W_UNKNOWN;
+    ev.ram_peak = ev.rss_peak = HR_W_UNKNOWN;
+    record_event(c, &ev);
+    if (c->vram_node[0])
+        say(c,
+            HR_T("by the estimate's profile of its workflow, RAM grows most at node %s %s (+%s) "
+                 "and VRAM peaks at node %s %s (%s): node %s is the likely one when memory "
+                 "climbs"),
+            c->likely_node, c->likely_class, ram, c->vram_node, c->vram_class, vram,
+            c->likely_node);
+    else
+        say(c,
+            HR_T("by the estimate's profile of its workflow, RAM grows most at node %s %s (+%s): "
+                 "the likely one when memory climbs"),
+            c->likely_node, c->likely_class, ram);
 }
 
 static void poll_queue(hr_comfy_link *c)
@@ -248,6 +362,9 @@ static void poll_queue(hr_comfy_link *c)
         return;
     }
     hr_comfy_track *t = &c->track;
+    if (c->queue->running && c->queue->client_id[0] && strcmp(c->queue->client_id, c->sid) != 0 &&
+        strcmp(c->likely_prompt, c->queue->prompt_id) != 0)
+        estimate_prompt(c, r.body, r.body_len); /* before the history reuses the buffer */
     if (c->queue->running) {
         if (!t->prompt.active || strcmp(t->prompt_id, c->queue->prompt_id) != 0) {
             if (t->prompt.active)
@@ -459,6 +576,14 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
     int64_t now = hr_platform_mono_ms();
     if (!c->up && now >= c->next_try)
         try_connect(c);
+    if (c->waiting && !c->up && now - c->wait_start >= c->wait_ms) {
+        c->waiting = false;
+        say(c,
+            HR_T("ComfyUI did not come up at %s: no answer to GET /system_stats in %lld s (%s); "
+                 "watching the command's memory without its prompts (asking again every 10 s)"),
+            c->url_text, (long long)(c->wait_ms / 1000),
+            c->last_error[0] ? c->last_error : HR_T("no answer yet"));
+    }
     if (c->up && !c->ws_up && now >= c->next_try + RETRY_MS) {
         hr_error err = {0};
         if (hr_ws_open(&c->ws, &c->url, "/ws", req_timeout(c), &err) == 0)
@@ -476,6 +601,15 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
                                      now - c->last_queue_poll >= every)))
         poll_queue(c);
     hr_comfy_track_sample(&c->track, s);
+    /* memory climbs in a prompt whose nodes headroom cannot see: name the estimate's node */
+    if (nw > 0 && c->track.prompt.active && !c->track.node[0] && c->likely_node[0] &&
+        !c->likely_said && strcmp(c->likely_prompt, c->track.prompt_id) == 0) {
+        c->likely_said = true;
+        say(c,
+            HR_T("memory climbs in prompt %.8s, whose nodes another client follows: likely node "
+                 "%s %s (the estimate's profile of its workflow)"),
+            c->track.prompt_id, c->likely_node, c->likely_class);
+    }
     if (c->protect && c->up)
         protect(c, s, wr, nw);
 }
@@ -512,6 +646,30 @@ void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
         return;
     int k = hr_comfy_console(&c->track, fresh(c), line, n, ev);
     show_events(c, ev, k);
+}
+
+void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms)
+{
+    c->waiting = true;
+    c->wait_start = hr_platform_mono_ms();
+    c->wait_ms = wait_ms;
+    c->next_try = c->wait_start + 1000; /* the server needs a moment */
+    c->reported_down = true;            /* its refusals while it starts are not news */
+    say(c, HR_T("waiting for ComfyUI at %s to answer GET /system_stats (up to %lld s)"),
+        c->url_text, (long long)(wait_ms / 1000));
+}
+
+bool hr_comfy_link_never_up(hr_comfy_link *c)
+{
+    if (c->ever_up)
+        return false;
+    int64_t waited = hr_platform_mono_ms() - c->wait_start;
+    say(c,
+        HR_T("ComfyUI never came up at %s: no answer to GET /system_stats in the %lld s the "
+             "command ran (%s)"),
+        c->url_text, (long long)((waited + 500) / 1000),
+        c->last_error[0] ? c->last_error : HR_T("not asked yet: the command ended first"));
+    return true;
 }
 
 void hr_comfy_link_close(hr_comfy_link *c)

@@ -23,6 +23,12 @@ typedef struct hr_comfy_link {
     bool up;                    /* /system_stats answered */
     bool reported_down;
     int64_t next_try;
+    /* run: the server the command starts. Said once when the wait starts and once when it
+     * ends: up, or not up within wait_ms (then sampling goes on without it). */
+    bool waiting;
+    bool ever_up;
+    int64_t wait_start, wait_ms, up_after_ms;
+    char last_error[200];
     hr_ws_client ws;
     bool ws_up;
     char sid[HR_COMFY_ID_MAX];
@@ -34,6 +40,17 @@ typedef struct hr_comfy_link {
     hr_comfy_queue *queue;      /* the running prompt as /queue told it */
     char owner_told[HR_COMFY_ID_MAX]; /* the prompt whose ownership was said */
     hr_comfy_track track;
+    /* what /system_stats said, for the estimate of a prompt headroom does not own */
+    int64_t ram_total, vram_total;
+    char version[64];
+    /* the estimate's profile of the running prompt when another client owns it: the node
+     * whose step adds the most RAM (the likely one when memory climbs), and the VRAM peak */
+    char likely_prompt[HR_COMFY_ID_MAX];
+    char likely_node[24], likely_class[HR_COMFY_CLASS_MAX];
+    int64_t likely_ram;
+    char vram_node[24], vram_class[HR_COMFY_CLASS_MAX];
+    int64_t vram_peak;
+    bool likely_said;           /* the climb was pinned on it once for this prompt */
     hr_wsample now;             /* the freshest sample */
     uint64_t ws_messages, ws_binary, ws_unknown;
     /* --protect */
@@ -48,6 +65,12 @@ void hr_comfy_url_text(const char *given, char *out, size_t n);
  * connected yet: the first sample does that. */
 int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
                        const char *mode, int64_t interval_ms);
+/* run: the command is that ComfyUI; say that headroom waits for it to answer, for up to
+ * wait_ms (then it says it did not come up and goes on without it). */
+void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms);
+/* run, when the command ended: if the server never answered, say so (address, how long
+ * headroom waited) and return true. */
+bool hr_comfy_link_never_up(hr_comfy_link *c);
 /* After each monitor step: the sample s and the warnings that fired with it. */
 void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw);
 /* Wait up to ms, reading the websocket meanwhile (else sleep). stop ends it early. */

@@ -45,24 +45,23 @@ static bool is_help(const char *a)
         ;
 }
 
-/* A global option before the command (`headroom --lang zh status`): take it here. */
+/* A global option before the command (`headroom --lang zh status`): how many arguments it
+ * takes (0: none there, or a value the command's parser will refuse). The language itself is
+ * set by hr_optparse_scan_lang(), the one place that reads --lang. */
 static int take_leading_lang(int argc, char **argv)
 {
-    if (argc < 2)
-        return 0;
-    const char *v = NULL;
     int used = 0;
-    if (strncmp(argv[1], "--lang=", 7) == 0) {
+    const char *v = NULL;
+    if (argc >= 2 && strncmp(argv[1], "--lang=", 7) == 0) {
         v = argv[1] + 7;
         used = 1;
-    } else if (strcmp(argv[1], "--lang") == 0 && argc >= 3) {
+    } else if (argc >= 3 && strcmp(argv[1], "--lang") == 0) {
         v = argv[2];
         used = 2;
     }
-    hr_lang lang;
-    if (!v || !hr_lang_from_name(v, &lang) || (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0))
+    if (!v || (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0))
         return 0;   /* not here: the command's parser reports it */
-    hr_lang_set(lang);
+    hr_optparse_scan_lang(NULL, used + 1, argv, false);
     return used;
 }
 
@@ -74,6 +73,11 @@ static int run(int argc, char **argv)
         argc -= skip;
         argv += skip;
     }
+    /* No command's parser will run for the overview, the generated pages or an unknown
+     * command: their messages take --lang from anywhere on the line here. */
+    if (argc >= 2 && argv[1][0] != '\0' && !hr_command_find(argv[1]) &&
+        (argv[1][0] != '-' || is_help(argv[1]) || strcmp(argv[1], "--completion") == 0))
+        hr_optparse_scan_lang(NULL, argc, argv, false);
     if (argc >= 2 && is_help(argv[1])) {
         /* `headroom help plan`: that command's page. */
         const hr_command *c = argc >= 3 ? hr_command_find(argv[2]) : NULL;

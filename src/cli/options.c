@@ -58,7 +58,7 @@ static int stop(hr_optparse *p, int status)
  * global ones. */
 static const hr_opt *find(const hr_cmd_spec *spec, const char *arg, size_t n)
 {
-    for (int g = 0; g < HR_OPT_GROUPS && spec->groups[g]; g++)
+    for (int g = 0; spec && g < HR_OPT_GROUPS && spec->groups[g]; g++)
         for (const hr_opt *o = spec->groups[g]; o->name; o++)
             if (strlen(o->name) == n && strncmp(o->name, arg, n) == 0)
                 return o;
@@ -91,7 +91,7 @@ static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
     const char *v = *value;
     const char *cmd = p->spec->name;
     if (!*v && (o->flags & HR_OPT_NONEMPTY || o->arg != HR_ARG_STRING)) {
-        hr_cli_error("%s: %s needs %s", cmd, o->name, hr_opt_metavar(o));
+        hr_cli_error(HR_T("%s: %s needs %s"), cmd, o->name, hr_opt_metavar(o));
         return stop(p, HR_EXIT_USAGE);
     }
     hr_error err = {0};
@@ -155,10 +155,57 @@ static bool is_help(const char *a)
     return false;
 }
 
+static bool is_help(const char *a);
+
+/* A --lang value the parser will accept: set that language. */
+static void lang_from_value(const char *v, hr_lang *chosen, bool *found)
+{
+    for (const char *const *c = lang_choices; *c; c++)
+        if (hr_str_ieq(v, *c) && hr_lang_from_name(*c, chosen)) {
+            *found = true;
+            return;
+        }
+}
+
+void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool stop_at_operand)
+{
+    hr_lang chosen = HR_LANG_EN;
+    bool found = false;
+    for (int i = 1; i < argc && argv[i]; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (a[0] != '-' || a[1] == '\0' || is_help(a)) {
+            if (stop_at_operand && !is_help(a))
+                break;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        size_t n = eq ? (size_t)(eq - a) : strlen(a);
+        const hr_opt *o = find(spec, a, n);
+        if (!o || o->arg == HR_ARG_NONE || eq) {
+            if (o && o->id == OPT_LANG && eq)
+                lang_from_value(eq + 1, &chosen, &found);
+            continue;
+        }
+        if (i + 1 >= argc || !argv[i + 1])
+            break;
+        i++;   /* the value: never an option of its own, whatever it looks like */
+        if (o->id == OPT_LANG)
+            lang_from_value(argv[i], &chosen, &found);
+    }
+    if (found)
+        hr_lang_set(chosen);
+}
+
 int hr_optparse_next(hr_optparse *p, const char **value)
 {
     *value = NULL;
     p->opt = NULL;
+    if (!p->lang_scanned) {
+        p->lang_scanned = true;
+        hr_optparse_scan_lang(p->spec, p->argc, p->argv, p->stop_at_operand);
+    }
     if (p->i >= p->argc)
         return HR_OPT_END;
     const char *a = p->argv[p->i];
@@ -206,18 +253,14 @@ int hr_optparse_next(hr_optparse *p, const char **value)
         } else if (p->i < p->argc) {
             *value = p->argv[p->i++];
         } else {
-            hr_cli_error("%s: %s needs %s", p->spec->name, o->name, hr_opt_metavar(o));
+            hr_cli_error(HR_T("%s: %s needs %s"), p->spec->name, o->name, hr_opt_metavar(o));
             return stop(p, HR_EXIT_USAGE);
         }
         if (take_value(p, o, value) != 0)
             return HR_OPT_STOP;
     }
-    if (o->id == OPT_LANG) {
-        hr_lang lang;
-        hr_lang_from_name(*value, &lang);
-        hr_lang_set(lang);
+    if (o->id == OPT_LANG)   /* already set, before the first option was parsed */
         return hr_optparse_next(p, value);
-    }
     if (o->id == OPT_HELP)
         goto help;
     return o->id;

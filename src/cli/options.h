@@ -68,6 +68,7 @@ typedef struct hr_optparse {
     int i;                  /* the next argv index */
     bool operands_only;     /* after "--" */
     bool stop_at_operand;   /* `run`: the first operand starts the child's command line */
+    bool lang_scanned;      /* --lang was looked for in the whole command line */
     int status;             /* with HR_OPT_STOP: the exit status */
     uint64_t size;          /* HR_ARG_SIZE: the value in bytes */
     uint64_t number;        /* HR_ARG_NUMBER */
@@ -79,8 +80,19 @@ typedef struct hr_optparse {
 void hr_optparse_init(hr_optparse *p, const hr_cmd_spec *spec, int argc, char **argv);
 
 /* The next option (its id, *value its text or NULL for a flag), an operand, the end, or
- * HR_OPT_STOP. Errors are printed as one line: "headroom: <cmd>: <what is wrong>". */
+ * HR_OPT_STOP. Errors are printed as one line: "headroom: <cmd>: <what is wrong>".
+ * The first call looks for --lang in the whole command line (hr_optparse_scan_lang) before
+ * parsing anything, so every message of the parse is in the language asked for, wherever
+ * --lang stands. */
 int hr_optparse_next(hr_optparse *p, const char **value);
+
+/* The one place the language of a command line is decided: walk argv[1..] as the parser
+ * will (an option's value is skipped, "--" ends the options, and with stop_at_operand so does
+ * the first operand) and set the language of the last valid --lang en|zh / --lang=en|zh. An
+ * invalid value is left for the parser to report. spec NULL: only the global options are
+ * known (the overview, an unknown command). Without --lang the language stays as chosen from
+ * the environment (hr_cli_choose_language). */
+void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool stop_at_operand);
 
 /* The arguments not yet parsed (after "--" or the first operand with stop_at_operand). */
 char **hr_optparse_rest(hr_optparse *p, int *argc);

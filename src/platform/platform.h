@@ -179,9 +179,12 @@ const char *hr_child_cgroup(const hr_child *c);
 void *hr_child_job(const hr_child *c);
 /* Wait up to timeout_ms for output and pass every chunk, as read, to out(ctx, 1|2, ...).
  * Forwards a termination headroom received (see hr_child_forward). Returns 1 when the child
- * has ended and its output is drained, 0 on timeout, < 0 on error. */
+ * has ended and its output is drained, 2 when memory pressure appeared first (wake: the
+ * sampler's PSI trigger, as hr_sampler_wait arms it; Linux; NULL or Windows: never), 0 on
+ * timeout, < 0 on error. */
 typedef void (*hr_child_out_fn)(void *ctx, int stream, const char *data, size_t n);
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_child_out_fn out, void *ctx);
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
+                  void *ctx);
 /* Catch Ctrl-C and termination for the child: a signal the terminal sent to the whole group
  * reaches the child by itself; one sent to headroom alone is passed on. */
 void hr_child_catch_signals(hr_child *c);

@@ -4,11 +4,17 @@
 # the ws package. Modes:
 #   api        a prompt without a client id: headroom names each node and its growth
 #   browser    a browser tab owns the prompt: headroom gets status broadcasts only, measures
-#              the prompt, never takes the tab's client id (the peer checks that)
+#              the prompt, never takes the tab's client id (the peer checks that), and names
+#              the likely node from the estimate's profile of the queued workflow
 #   run        run --comfyui: the console's model loads and the nodes, then a clean verdict
 #   protect    (root: a memory cgroup) the sampler grows; --protect sends POST /free with
 #              {"unload_models":true,"free_memory":true}, then POST /interrupt; the run survives
+#   climb      (root: a memory cgroup) a tab's prompt climbs towards the limit: the warning is
+#              followed by the estimate's likely node
 #   unreachable  nothing listens: one line on stderr, sampling goes on (no node needed)
+#   never      run --comfyui with a command that never listens: headroom says what it waits
+#              for, that the server did not come up (address, how long), and exits 69 when
+#              the command itself exited 0 (no node needed)
 # Usage: comfyui_cli.sh MODE HEADROOM [RUNNER]   (RUNNER: wine for the Windows build)
 # Exit 77 (SKIP) without node and its ws package, or (protect) without root.
 set -u
@@ -37,6 +43,33 @@ if [ "$mode" = unreachable ]; then
     [ $? -eq 64 ] || bad "https is not a usage error"
     grep -q "https is not supported" "$tmp/err2" || bad "https: $(cat "$tmp/err2")"
     [ $fail -eq 0 ] && echo "comfyui.unreachable: ok"
+    exit $fail
+fi
+
+if [ "$mode" = never ]; then
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    # 1: the bound passes while the command still runs, then the command ends with 0
+    hr run --interval 200 --comfyui "$port" --comfyui-wait 1 --record "$tmp/rec.jsonl" -- \
+        sleep 3 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 69 ] || bad "a ComfyUI that never came up: exit $rc, not 69"
+    grep -q "waiting for ComfyUI at http://127.0.0.1:$port to answer GET /system_stats (up to 1 s)" "$tmp/err" ||
+        bad "no 'waiting for' line: $(cat "$tmp/err")"
+    grep -Eq "ComfyUI did not come up at http://127.0.0.1:$port: no answer to GET /system_stats in 1 s \(.*(refused|Connection).*\)" "$tmp/err" ||
+        bad "no 'did not come up' line: $(cat "$tmp/err")"
+    grep -Eq "ComfyUI never came up at http://127.0.0.1:$port: no answer to GET /system_stats in the [2-4] s the command ran" "$tmp/err" ||
+        bad "no 'never came up' line at the end: $(cat "$tmp/err")"
+    [ "$(tail -n1 "$tmp/rec.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["type"])')" = verdict ] ||
+        bad "the recording does not end with the verdict"
+    # 2: the command ends (exit 5) before the server ever answered: its own status stays
+    hr run --interval 200 --comfyui "$port" -- sh -c 'exit 5' >"$tmp/out" 2>"$tmp/err2"
+    rc=$?
+    [ $rc -eq 5 ] || bad "the command's exit 5 became $rc"
+    grep -q "ComfyUI never came up at http://127.0.0.1:$port: .* in the 0 s the command ran (not asked yet: the command ended first)" "$tmp/err2" ||
+        bad "ended early: $(cat "$tmp/err2")"
+    hr run --comfyui "$port" --comfyui-wait 0 -- true >/dev/null 2>&1
+    [ $? -eq 64 ] || bad "--comfyui-wait 0 is not a usage error"
+    [ $fail -eq 0 ] && { echo "comfyui.never: ok"; sed 's/^/  /' "$tmp/err"; }
     exit $fail
 fi
 
@@ -88,10 +121,19 @@ if mode == "api":
         assert "the node that grew most: node 8 VAEDecode: +" in out, out
     assert "node 8 VAEDecode: +" in out and "node 3 KSampler: " in out, out
     assert "its node messages reach every client" in out, out
+    assert not [n for n in nodes if n["event"] == "likely-node"], nodes
 else:
     assert not [n for n in nodes if n["event"] in ("start", "end")], nodes
     assert "belongs to another client (a browser tab)" in out, out
     assert "prompt " in out and " RSS, peak " in out or " RAM, peak " in out, out
+    # the nodes are the tab's: the estimate's profile of the queued workflow names the likely
+    # one (SDXL on ComfyUI 0.3.40 loads the checkpoint through RAM: the loader adds most)
+    lk = [n for n in nodes if n["event"] == "likely-node"]
+    assert len(lk) == 1 and lk[0]["source"] == "estimate" and lk[0]["node"] == "4", lk
+    assert lk[0]["class_type"] == "CheckpointLoaderSimple" and lk[0]["prompt_id"] == ps[0]["prompt_id"], lk
+    assert "by the estimate's profile of its workflow, RAM grows most at node 4 CheckpointLoaderSimple (+" in out, out
+    assert "VRAM peaks at node 8 VAEDecode" in out, out
+    assert "; likely node 4 CheckpointLoaderSimple (the estimate's profile)" in out, out
 print("ok")
 PY
     ;;
@@ -144,6 +186,37 @@ assert pe and "interrupted at node 3 KSampler" in pe[0]["text"], pe
 assert "--protect: the limit is near" in err and "interrupted the running prompt" in err, err
 print("ok")
 PY
+    ;;
+climb)
+    # a tab owns the prompt and memory climbs towards the child's cgroup limit: the warning
+    # is followed by the estimate's likely node (headroom cannot see the tab's node messages)
+    if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root (a memory cgroup)"; exit 77; fi
+    port=$(free_port)
+    hr run --limit 330M --interval 200 --comfyui "$port" --record "$tmp/rec.jsonl" -- \
+        node "$here/peer.js" --scenario browser --port "$port" --linger 300 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if grep -q "no memory cgroup of its own" "$tmp/err"; then
+        echo "SKIP: no memory cgroup here: $(grep 'no memory cgroup' "$tmp/err")"; exit 77
+    fi
+    [ $rc -eq 0 ] || bad "run exited $rc: $(cat "$tmp/err")"
+    python3 - "$tmp/rec.jsonl" "$tmp/err" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+ps = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-start" and l["prompt_id"]]
+pe = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-end" and l["prompt_id"]]
+assert ps and pe, [l for l in lines if l["type"] == "node"]
+during = [l for l in lines if l["type"] == "warning" and ps[0]["t"] <= l["t"] <= pe[0]["t"]]
+if not during:
+    print("SKIP: no warning fired during the prompt here (the peer stayed far from the limit)")
+    sys.exit(77)
+assert "memory climbs in prompt %s, whose nodes another client follows: likely node 4 CheckpointLoaderSimple" % ps[0]["prompt_id"][:8] in err, err
+assert err.count("memory climbs in prompt") == 1, err
+print("a warning at t=%d ms during the tab's prompt named node 4 CheckpointLoaderSimple" % during[0]["t"])
+PY
+    st=$?
+    [ $st -eq 77 ] && exit 77
+    [ $st -eq 0 ] || { bad "recording / output"; cat "$tmp/err"; }
     ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac

@@ -131,6 +131,16 @@ chrome "$tmp/est" "$tmp/est.html"
 for id in verdict peaks chart-peaks steps chart-steps loads; do has "$tmp/est.dom" "id=\"$id\"" "estimate #$id"; done
 for s in vram ram commit; do has "$tmp/est.dom" "data-series=\"$s\" data-points=\"10\"" "estimate series $s"; done
 
+# diagnose and estimate pages in Chinese too: the page's language and its headings (the
+# quoted log lines stay as written).
+"$hr" --lang zh diagnose --no-system "$log" --html "$tmp/diag-zh.html" >/dev/null || bad "diagnose --html --lang zh failed"
+has "$tmp/diag-zh.html" '<html lang="zh-CN"' 'diagnose: lang="zh-CN"'
+has "$tmp/diag-zh.html" '运行为什么中断了' 'diagnose: the Chinese heading'
+"$hr" estimate "$src/tests/fixtures/workflows/est_flux_dev_api.json" --ram 16G --vram 8G --os linux \
+  --html "$tmp/est-zh.html" --lang zh >/dev/null || bad "estimate --html --lang zh failed"
+has "$tmp/est-zh.html" '<html lang="zh-CN"' 'estimate: lang="zh-CN"'
+has "$tmp/est-zh.html" '估算' 'estimate: the Chinese heading'
+
 # 5. A page that cannot be written: exit 73/74/77, nothing half-written left behind.
 set +e
 "$hr" check --sysroot "$fx" --html "$tmp/no-such-dir/x.html" >/dev/null 2>"$tmp/err"

@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include "core/diagnose/diag.h"
+#include "core/base/i18n.h"
 #include "core/diagnose/diag_render.h"
 #include "core/base/duration.h"
 #include "core/diagnose/kmsg.h"
@@ -390,6 +391,19 @@ static void precision_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
     CHECK_EQ_U64(ctx.ignored_total, 3);
     CHECK_EQ_U64(ctx.nignored, 3);
+    CHECK_STR(ctx.window_why, "from the first time in t.log to 10 min after t.log ends");
+    CHECK_STR(ctx.window_why_shown, "from the first time in t.log to 10 min after t.log ends");
+    CHECK_STR(ctx.ignored[1].why, "after the run's log was last written");
+    CHECK_STR(ctx.ignored[1].why_shown, "");
+    /* in Chinese: the text report's copy translated, the JSON's English kept */
+    hr_lang_set(HR_LANG_ZH);
+    hr_diag_set_window(&ctx);
+    CHECK_STR(ctx.window_why, "from the first time in t.log to 10 min after t.log ends");
+    CHECK_STR(ctx.window_why_shown, "从 t.log 中的第一个时间到 t.log 结束后 10 分钟");
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520890 + 9000, late, strlen(late));
+    hr_lang_set(HR_LANG_EN);
+    CHECK_STR(ctx.ignored[1].why, "after the run's log was last written");
+    CHECK_STR(ctx.ignored[1].why_shown, "");   /* deduplicated by the English reason */
 
     /* the run's own process in the window: used, and it raises a silent stop to high */
     hr_diag_free(&ctx);
@@ -417,6 +431,14 @@ static void precision_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
     CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
     CHECK(hr_diag_subject_is_run(&ctx, "python3", 777) == 1);
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    ctx.pid = 777;
+    hr_lang_set(HR_LANG_ZH);
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, mine, strlen(mine));
+    hr_lang_set(HR_LANG_EN);
+    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
+    CHECK_STR(ctx.ignored[0].why_shown, "pid 4242 不是 --pid 777");
 
     /* --pid is the launcher, the kernel killed the python it started: the oom-kill record
      * puts the victim in --pid's cgroup, so it is the run's tree (medium, and why) */

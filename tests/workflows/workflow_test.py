@@ -111,6 +111,21 @@ try:
     loras = [m for m in json.loads(p.stdout)['models'] if m['role'] == 'lora']
     check([(m['strength_model'], m['strength_clip']) for m in loras] == [(0.8, 0.8), (0.5, 1)], f'lora strengths {loras}')
 
+    # ComfyUI's GET /queue body: its running prompt is the workflow (watch --comfyui estimates
+    # a prompt another client owns from it): the same reading as the API file itself
+    api = json.load(open(os.path.join(fixtures, 'sdxl_txt2img.api.json')))
+    api = api.get('prompt', api)
+    qf = os.path.join(tmp, 'queue.json')
+    json.dump({'queue_running': [[3, 'a1b2', api, {'client_id': 'tab'}, ['9']]], 'queue_pending': []},
+              open(qf, 'w'))
+    pa = run('workflow', os.path.join(fixtures, 'sdxl_txt2img.api.json'), '--comfyui', tmp, '--json')
+    pq = run('workflow', qf, '--comfyui', tmp, '--json')
+    check(pq.returncode == 0, f'/queue body: exit {pq.returncode}: {pq.stderr}')
+    if pq.returncode == 0 and pa.returncode == 0:
+        da, dq = json.loads(pa.stdout), json.loads(pq.stdout)
+        for k in ('format', 'models', 'latents', 'order'):
+            check(da.get(k) == dq.get(k), f'/queue body: {k} differs: {dq.get(k)} vs {da.get(k)}')
+
     # a missing model: named with its folder, exit 3
     os.unlink(os.path.join(models, 'vae', 'ae.safetensors'))
     p = run('workflow', os.path.join(fixtures, 'flux_dev_dualclip.json'), '--comfyui', tmp)

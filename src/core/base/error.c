@@ -17,10 +17,10 @@ const char *hr_error_name(int code)
 const char *hr_strerror(int code)
 {
     switch (code) {
-#define HR_X_MSG(name, value, msg) case value: return msg;
+#define HR_X_MSG(name, value, msg) case value: return hr_tr(msg);
         HR_ERROR_TABLE(HR_X_MSG)
 #undef HR_X_MSG
-    default: return "unknown error";
+    default: return HR_T("unknown error");
     }
 }
 

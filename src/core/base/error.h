@@ -7,6 +7,8 @@
 #ifndef HR_ERROR_H
 #define HR_ERROR_H
 
+#include "core/base/i18n.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -21,23 +23,23 @@
 #endif
 
 /* One table: code, name, default message. */
-#define HR_ERROR_TABLE(X)                                                        \
-    X(HR_OK, 0, "ok")                                                            \
-    X(HR_EINVAL, -1, "invalid argument")                                         \
-    X(HR_ENOMEM, -2, "out of memory")                                            \
-    X(HR_ENOENT, -3, "not found")                                                \
-    X(HR_EACCES, -4, "permission denied")                                        \
-    X(HR_EIO, -5, "input/output error")                                          \
-    X(HR_EPARSE, -6, "malformed input")                                          \
-    X(HR_ETOOBIG, -7, "input larger than the limit")                             \
-    X(HR_ENOTSUP, -8, "not supported here")                                      \
-    X(HR_EPARTIAL, -9, "some sources could not be read")                         \
-    X(HR_EEXIST, -10, "already exists")                                          \
-    X(HR_EUNSAFE, -11, "refused: the change would be unsafe")                    \
-    X(HR_EBUSY, -12, "busy")                                                     \
-    X(HR_EPERM, -13, "needs administrator (root) rights")                        \
-    X(HR_ERANGE, -14, "value out of range")                                      \
-    X(HR_EINTERNAL, -15, "internal error")
+#define HR_ERROR_TABLE(X)                                                     \
+    X(HR_OK, 0, HR_N("ok"))                                                   \
+    X(HR_EINVAL, -1, HR_N("invalid argument"))                                \
+    X(HR_ENOMEM, -2, HR_N("out of memory"))                                   \
+    X(HR_ENOENT, -3, HR_N("not found"))                                       \
+    X(HR_EACCES, -4, HR_N("permission denied"))                               \
+    X(HR_EIO, -5, HR_N("input/output error"))                                 \
+    X(HR_EPARSE, -6, HR_N("malformed input"))                                 \
+    X(HR_ETOOBIG, -7, HR_N("input larger than the limit"))                    \
+    X(HR_ENOTSUP, -8, HR_N("not supported here"))                             \
+    X(HR_EPARTIAL, -9, HR_N("some sources could not be read"))                \
+    X(HR_EEXIST, -10, HR_N("already exists"))                                 \
+    X(HR_EUNSAFE, -11, HR_N("refused: the change would be unsafe"))           \
+    X(HR_EBUSY, -12, HR_N("busy"))                                            \
+    X(HR_EPERM, -13, HR_N("needs administrator (root) rights"))               \
+    X(HR_ERANGE, -14, HR_N("value out of range"))                             \
+    X(HR_EINTERNAL, -15, HR_N("internal error"))
 
 enum hr_error_code {
 #define HR_X_ENUM(name, value, msg) name = value,

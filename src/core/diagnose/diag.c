@@ -743,8 +743,22 @@ static bool context_only(const hr_diag_rule *r)
     return false;
 }
 
+/* A reason twice: in English (the JSON keeps it) and in the display language (the text
+ * report shows it). */
+HR_PRINTF(5, 6)
+static void reason_both(char *en, size_t en_n, char *shown, size_t shown_n, const char *msgid, ...)
+{
+    va_list ap;
+    va_start(ap, msgid);
+    vsnprintf(en, en_n, hr_tr_lang(HR_LANG_EN, msgid), ap);
+    va_end(ap);
+    va_start(ap, msgid);
+    vsnprintf(shown, shown_n, hr_tr(msgid), ap);
+    va_end(ap);
+}
+
 static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, size_t len,
-                        const char *why)
+                        const char *why, const char *why_shown)
 {
     c->ignored_total++;
     /* one line per distinct reason and text is enough */
@@ -758,19 +772,21 @@ static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, s
     g->time = at->time;
     clip(g->text, sizeof g->text, text, len, 0);
     snprintf(g->why, sizeof g->why, "%s", why);
+    snprintf(g->why_shown, sizeof g->why_shown, "%s", strcmp(why, why_shown) ? why_shown : "");
 }
 
 /* Is the record within the run's time window? Writes the reason when not. */
-static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n)
+static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n, char *shown,
+                          size_t shown_n)
 {
     if (t <= 0)
         return true;
     if (c->window_end > 0 && t > c->window_end) {
-        snprintf(why, n, "after the run's log was last written");
+        reason_both(why, n, shown, shown_n, HR_N("after the run's log was last written"));
         return false;
     }
     if (c->window_start > 0 && t < c->window_start) {
-        snprintf(why, n, "before the run's log begins");
+        reason_both(why, n, shown, shown_n, HR_N("before the run's log begins"));
         return false;
     }
     return true;
@@ -899,9 +915,10 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     /* A system record must be about the run: its process, its time. */
     if (at->input < 0 && b >= 0) {
-        char reason[120];
-        if (!in_run_window(c, at->time, reason, sizeof reason)) {
-            add_ignored(c, at, v->text, v->len, reason);
+        char reason[120], reason_shown[160];
+        if (!in_run_window(c, at->time, reason, sizeof reason, reason_shown,
+                           sizeof reason_shown)) {
+            add_ignored(c, at, v->text, v->len, reason, reason_shown);
             return true;
         }
         if (cause == HR_CAUSE_KILLED) {
@@ -929,28 +946,33 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                     rel = 2;
                 } else if (rel < 0) {
                     if (c->pid >= 0 && spid >= 0)
-                        snprintf(reason, sizeof reason, "pid %lld is not --pid %lld",
-                                 (long long)spid, (long long)c->pid);
+                        reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
+                                    HR_N("pid %lld is not --pid %lld"), (long long)spid,
+                                    (long long)c->pid);
                     else
-                        snprintf(reason, sizeof reason, "%.60s is not the run's process",
-                                 subject);
-                    add_ignored(c, at, v->text, v->len, reason);
+                        reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
+                                    HR_N("%.60s is not the run's process"), subject);
+                    add_ignored(c, at, v->text, v->len, reason, reason_shown);
                     return true;
                 }
                 if (rel == 2) {
                     /* why: said above */
                 } else if (rel == 0) {
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
-                    snprintf(why, sizeof why, "%.60s may hold the run", subject);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
+                                HR_N("%.60s may hold the run"), subject);
                 } else if (spid >= 0 && c->pid >= 0) {
-                    snprintf(why, sizeof why, "pid %lld is --pid", (long long)spid);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
+                                HR_N("pid %lld is --pid"), (long long)spid);
                 } else {
-                    snprintf(why, sizeof why, "%.60s is the run's process", subject);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
+                                HR_N("%.60s is the run's process"), subject);
                 }
             }
         }
         if (!why[0] && at->time > 0 && (c->window_start > 0 || c->window_end > 0))
-            snprintf(why, sizeof why, "in the run's time window");
+            reason_both(why, sizeof why, why_shown, sizeof why_shown,
+                        HR_N("in the run's time window"));
     }
     hr_diag_evidence *ev = add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
@@ -1211,14 +1233,21 @@ void hr_diag_set_window(hr_diag_ctx *c)
      * clocks that disagree, ten minutes after the end for a run that was quiet */
     c->window_start = start ? start - 60 : 0;
     c->window_end = end ? end + 600 : 0;
-    c->window_why[0] = '\0';
-    if (start && end)
-        snprintf(c->window_why, sizeof c->window_why,
-                 "from the first time in %.50s to 10 min after %.50s %s", start_from, end_from,
-                 mtime_end ? "was last written" : "ends");
+    c->window_why[0] = c->window_why_shown[0] = '\0';
+    char *en = c->window_why, *sh = c->window_why_shown;
+    size_t en_n = sizeof c->window_why, sh_n = sizeof c->window_why_shown;
+    /* whole sentences, each translated as one */
+    if (start && end && mtime_end)
+        reason_both(en, en_n, sh, sh_n,
+                    HR_N("from the first time in %.50s to 10 min after %.50s was last written"),
+                    start_from, end_from);
+    else if (start && end)
+        reason_both(en, en_n, sh, sh_n, HR_N("from the first time in %.50s to 10 min after %.50s ends"),
+                    start_from, end_from);
+    else if (end && mtime_end)
+        reason_both(en, en_n, sh, sh_n, HR_N("up to 10 min after %.50s was last written"), end_from);
     else if (end)
-        snprintf(c->window_why, sizeof c->window_why, "up to 10 min after %.50s %s", end_from,
-                 mtime_end ? "was last written" : "ends");
+        reason_both(en, en_n, sh, sh_n, HR_N("up to 10 min after %.50s ends"), end_from);
 }
 
 /* ---- the verdict ---------------------------------------------------------------------- */

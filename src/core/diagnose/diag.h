@@ -98,7 +98,8 @@ typedef struct hr_diag_ignored {
     char source[HR_DIAG_SOURCE_MAX];
     int64_t time;
     char text[160];
-    char why[120];
+    char why[120];                   /* English (JSON) */
+    char why_shown[160];             /* the same in the display language, "" = why */
 } hr_diag_ignored;
 
 #define HR_DIAG_IGNORED_MAX 6
@@ -148,7 +149,8 @@ typedef struct hr_diag_ctx {
                                         record of another process in it is the run's tree */
     int64_t tz_offset;               /* local time - UTC, seconds, for the logs' timestamps */
     int64_t window_start, window_end;/* the run's time window (Unix s); 0 = open */
-    char window_why[160];
+    char window_why[160];            /* English (JSON) */
+    char window_why_shown[200];      /* the same in the display language */
     size_t nignored;
     uint64_t ignored_total;
     hr_diag_ignored ignored[HR_DIAG_IGNORED_MAX];

@@ -320,7 +320,8 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
                 hr_diag_format_time(c->window_start, a, sizeof a);
             if (c->window_end > 0)
                 hr_diag_format_time(c->window_end, b, sizeof b);
-            hr_buf_printf(out, HR_T("  time window: %s .. %s (%s)\n"), a, b, c->window_why);
+            hr_buf_printf(out, HR_T("  time window: %s .. %s (%s)\n"), a, b,
+                          c->window_why_shown[0] ? c->window_why_shown : c->window_why);
         }
         for (size_t i = 0; i < c->nignored; i++) {
             const hr_diag_ignored *g = &c->ignored[i];
@@ -328,7 +329,7 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             if (g->time > 0)
                 hr_diag_format_time(g->time, t, sizeof t);
             hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source,
-                          t[0] ? " " : "", t, g->text, g->why);
+                          t[0] ? " " : "", t, g->text, g->why_shown[0] ? g->why_shown : g->why);
         }
         if (c->ignored_total > c->nignored)
             hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"),

@@ -88,7 +88,7 @@ static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app,
     default: cause = HR_CAUSE_NOT_MEMORY; conf = HR_CONF_LOW; meaning = m_crash; break;
     }
     char text[300];
-    snprintf(text, sizeof text, "%s %u: %s crashed in %s, exception code 0x%08lx",
+    snprintf(text, sizeof text, HR_T("%s %u: %s crashed in %s, exception code 0x%08lx"),
              ev->provider ? ev->provider : "event", ev->id, app, module[0] ? module : "?", code);
     hr_diag_add(c, cause, conf, source, ev->time, text, meaning);
     return true;
@@ -108,7 +108,8 @@ static void fmt_bytes(const char *s, char *out, size_t n)
 bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
 {
     char source[HR_DIAG_SOURCE_MAX];
-    snprintf(source, sizeof source, "event log %s %u", ev->channel ? ev->channel : "?", ev->id);
+    snprintf(source, sizeof source, HR_T("event log %s %u"), ev->channel ? ev->channel : "?",
+             ev->id);
     const char *provider = ev->provider ? ev->provider : "";
     if (ev->id == 1000 && ci_contains(provider, "application error"))
         return crash_event(c, ev, val(ev, 0), val(ev, 3), val(ev, 6), source);
@@ -124,7 +125,7 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
         fmt_bytes(val(ev, 0), limit, sizeof limit);
         fmt_bytes(val(ev, 1), charge, sizeof charge);
         int o = snprintf(text, sizeof text,
-                         "Windows diagnosed low virtual memory: commit %s of limit %s; top:",
+                         HR_T("Windows diagnosed low virtual memory: commit %s of limit %s; top:"),
                          charge, limit);
         /* Process_N_{Name, ID, CreationTime, CommitCharge, ...}: 7 fields from index 20. */
         for (size_t k = 0; k < 3 && o > 0 && (size_t)o < sizeof text; k++) {

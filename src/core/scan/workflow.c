@@ -716,6 +716,11 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
         if (hr_json_is(hr_json_get(root, "prompt"), HR_JSON_OBJECT) &&
             !hr_json_get(hr_json_get(root, "prompt"), "class_type"))
             api = hr_json_get(root, "prompt");
+        /* ComfyUI's GET /queue: the running prompt, [number, id, prompt, extra, outputs] */
+        const hr_json_value *running = hr_json_get(root, "queue_running");
+        if (hr_json_is(running, HR_JSON_ARRAY) &&
+            hr_json_is(hr_json_at(hr_json_at(running, 0), 2), HR_JSON_OBJECT))
+            api = hr_json_at(hr_json_at(running, 0), 2);
         bool any = false, all = true;
         for (const hr_json_value *v = hr_json_first(api); v; v = hr_json_next(v)) {
             any = true;

@@ -6,7 +6,7 @@
  * object, subgraphs (definitions.subgraphs, instances expanded, their inner nodes named
  * "outer:inner"), muted (mode 2) and bypassed (mode 4) nodes skipped, reroutes passed
  * through; and the API format ({id: {class_type, inputs}}, or a POST /prompt body with it
- * under "prompt").
+ * under "prompt", or a GET /queue body: its running prompt).
  *
  * This header is the stable interface `estimate` builds on: fields are added, never renamed.
  * Pure: parsing is over a buffer; resolving file names to paths is comfy_paths.h's, reading

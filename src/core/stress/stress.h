@@ -89,7 +89,7 @@ typedef struct hr_stress_report {
 
 /* Text: the head (what will be done, within which margin) — printed before the first step. */
 void hr_stress_text_head(const hr_stress_report *r, hr_buf *out);
-/* Text: one step's line, printed as it happens. */
+/* Text: one step's line, printed as it happens (the first with the columns' heads). */
 void hr_stress_text_step(const hr_stress_report *r, int i, hr_buf *out);
 /* Text: the end (where it stopped and why; what was released). */
 void hr_stress_text_end(const hr_stress_report *r, hr_buf *out);

@@ -76,14 +76,26 @@ void hr_stress_text_head(const hr_stress_report *r, hr_buf *out)
     }
     if (g->forced)
         hr_buf_printf(out, "%s\n", HR_T("--force: going on to the first failure."));
+}
+
+/* The steps' column heads, with the first step: a test that cannot start (no cgroup, no
+ * job) shows no empty table. */
+static void step_heads(const hr_stress_report *r, hr_buf *out)
+{
+    const hr_stress_req *q = r->req;
     hr_buf_printf(out, "\n  %4s  %10s  %23s%s\n", HR_T("step"), HR_T("committed"),
-                  HR_T("commit charge / limit"), q->cgroup_bytes ? HR_T("   in the cgroup") : "");
+                  HR_T("commit charge / limit"),
+                  !q->cgroup_bytes             ? ""
+                  : r->os == HR_OS_WINDOWS ? HR_T("   in the job")
+                                           : HR_T("   in the cgroup"));
 }
 
 void hr_stress_text_step(const hr_stress_report *r, int i, hr_buf *out)
 {
     const hr_stress_step *s = &r->res->steps[i];
     char a[32], b[32], c[32], d[32];
+    if (i == 0)
+        step_heads(r, out);
     sz(s->committed_bytes, a, sizeof a);
     sz(s->charge_bytes, b, sizeof b);
     sz(s->limit_bytes, c, sizeof c);
@@ -117,7 +129,14 @@ void hr_stress_text_end(const hr_stress_report *r, hr_buf *out)
         hr_buf_printf(out,
                       HR_T("FAILED at step %d: after %s, the next %s could not be committed: %s\n"),
                       s->step_count + 1, a, b, s->failure);
-        hr_buf_printf(out, HR_T("That is the ceiling now: %s more than what was in use before.\n"), a);
+        if (r->req->cgroup_bytes && r->os == HR_OS_WINDOWS) {
+            sz(r->req->cgroup_bytes, b, sizeof b);
+            hr_buf_printf(out, HR_T("The job's commit limit of %s stopped it: that is the ceiling of the "
+                                    "smaller machine rehearsed, not this one's.\n"),
+                          b);
+        } else {
+            hr_buf_printf(out, HR_T("That is the ceiling now: %s more than what was in use before.\n"), a);
+        }
         break;
     case HR_STRESS_KILLED:
         hr_buf_printf(out, HR_T("KILLED at step %d: after %s, the process holding the memory was "

@@ -388,7 +388,7 @@ static void signed_gb(int64_t v, char *out, size_t n)
 void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n)
 {
     char what[200];
-    if (e->kind == HR_CEV_NODE_END || e->kind == HR_CEV_NODE_START)
+    if (e->kind == HR_CEV_NODE_END || e->kind == HR_CEV_NODE_START || e->kind == HR_CEV_LIKELY)
         snprintf(what, sizeof what, HR_T("node %s %s"), e->node,
                  e->class_type[0] ? e->class_type : "?");
     else if (e->kind == HR_CEV_MODEL_LOAD)
@@ -425,6 +425,8 @@ static const char *kind_name(hr_cev_kind k)
         return "end";
     case HR_CEV_MODEL_LOAD:
         return "model-load";
+    case HR_CEV_LIKELY:
+        return "likely-node";
     }
     return "?";
 }

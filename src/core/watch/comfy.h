@@ -113,7 +113,8 @@ typedef enum hr_cev_kind {
     HR_CEV_PROMPT_END,
     HR_CEV_NODE_START,
     HR_CEV_NODE_END,
-    HR_CEV_MODEL_LOAD
+    HR_CEV_MODEL_LOAD,
+    HR_CEV_LIKELY               /* the estimate's likely node of a prompt another client owns */
 } hr_cev_kind;
 
 /* One span being measured: from its start sample to now. */

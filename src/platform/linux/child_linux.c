@@ -6,6 +6,7 @@
  * charged elsewhere. */
 #define _GNU_SOURCE
 #include "platform/platform.h"
+#include "linux_probes.h"
 
 #include "core/base/i18n.h"
 #include "core/base/text.h"
@@ -342,19 +343,26 @@ static void drain(hr_child *c, int *fd, int stream, hr_child_out_fn out, void *c
     }
 }
 
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_child_out_fn out, void *ctx)
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
+                  void *ctx)
 {
     if (pending_sig) {
         int s = pending_sig;
         pending_sig = 0;
         kill(c->pid, s);
     }
-    struct pollfd p[2];
+    struct pollfd p[3];
     int np = 0;
     if (c->out_fd >= 0)
         p[np++] = (struct pollfd){.fd = c->out_fd, .events = POLLIN};
     if (c->err_fd >= 0)
         p[np++] = (struct pollfd){.fd = c->err_fd, .events = POLLIN};
+    int npipes = np;
+    /* the sampler's PSI trigger beside the pipes: a memory stall ends the wait early */
+    int psi = timeout_ms > 0 ? hr_lx_sampler_psi_fd(wake) : -1;
+    if (psi >= 0)
+        p[np++] = (struct pollfd){.fd = psi, .events = POLLPRI};
+    bool pressure = false;
     if (np) {
         int r = poll(p, (nfds_t)np, (int)(timeout_ms < 0 ? 0 : timeout_ms));
         if (r > 0) {
@@ -362,13 +370,15 @@ int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_child_out_fn out, void *ct
                 drain(c, &c->out_fd, 1, out, ctx);
             if (c->err_fd >= 0)
                 drain(c, &c->err_fd, 2, out, ctx);
+            if (psi >= 0)
+                pressure = hr_lx_sampler_psi_event(wake, p[npipes].revents) == 1;
         }
     } else if (!c->reaped) {
         hr_platform_sleep_ms(timeout_ms);
     }
     reap(c, WNOHANG);
     if (!c->reaped)
-        return 0;
+        return pressure ? 2 : 0;
     if (c->out_fd < 0 && c->err_fd < 0)
         return 1;
     /* ended, but something it started still holds the pipes: read what is there, then go */

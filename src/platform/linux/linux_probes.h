@@ -18,6 +18,12 @@ void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s);  /* /proc/pressu
 bool hr_lx_memory_cgroup_dir(const char *sysroot, char *dir, size_t n, hr_cgroup_version *v);
 void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s);
 void hr_lx_probe_power(const char *sysroot, hr_snapshot *s);
+/* The sampler's memory-pressure trigger, the one home of PSI triggers (sampler_linux.c):
+ * the descriptor to poll for POLLPRI (armed on first use; -1 where the kernel has none),
+ * and what poll's revents for it mean: 1 pressure, 0 nothing (a broken trigger is closed and
+ * plain timeouts follow). hr_sampler_wait (watch) and hr_child_pump (run) both use them. */
+int hr_lx_sampler_psi_fd(hr_sampler *s);
+int hr_lx_sampler_psi_event(hr_sampler *s, short revents);
 
 /* Device facts of the block device MAJ:MIN (rotational, removable, USB, dm-crypt). */
 void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_device *d);

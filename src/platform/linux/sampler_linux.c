@@ -10,6 +10,7 @@
  * status of the target process tree. */
 #define _GNU_SOURCE
 #include "platform/platform.h"
+#include "linux_probes.h"
 #include "core/base/i18n.h"
 
 #include "core/base/text.h"
@@ -695,27 +696,42 @@ static int psi_trigger_open(void)
     return -1;
 }
 
-int hr_sampler_wait(hr_sampler *s, int64_t ms)
+int hr_lx_sampler_psi_fd(hr_sampler *s)
 {
-    if (ms <= 0)
-        return 0;
+    if (!s)
+        return -1;
     if (!s->psi_tried) {
-        s->psi_tried = true; /* armed on the first wait: run, which never waits, arms none */
+        s->psi_tried = true; /* armed on the first wait */
         s->psi_trigger = psi_trigger_open();
     }
-    if (s->psi_trigger < 0) {
-        hr_platform_sleep_ms(ms);
+    return s->psi_trigger;
+}
+
+int hr_lx_sampler_psi_event(hr_sampler *s, short revents)
+{
+    if (!s || s->psi_trigger < 0)
         return 0;
-    }
-    struct pollfd p = {.fd = s->psi_trigger, .events = POLLPRI, .revents = 0};
-    int r = poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms);
-    if (r > 0 && (p.revents & (POLLERR | POLLNVAL))) {
-        /* the trigger is gone: plain sleeps from now on */
+    if (revents & (POLLERR | POLLNVAL)) {
+        /* the trigger is gone: plain timeouts from now on */
         close(s->psi_trigger);
         s->psi_trigger = -1;
         return 0;
     }
-    return r > 0 && (p.revents & POLLPRI) ? 1 : 0;
+    return (revents & POLLPRI) ? 1 : 0;
+}
+
+int hr_sampler_wait(hr_sampler *s, int64_t ms)
+{
+    if (ms <= 0)
+        return 0;
+    int fd = hr_lx_sampler_psi_fd(s);
+    if (fd < 0) {
+        hr_platform_sleep_ms(ms);
+        return 0;
+    }
+    struct pollfd p = {.fd = fd, .events = POLLPRI, .revents = 0};
+    int r = poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+    return r > 0 ? hr_lx_sampler_psi_event(s, p.revents) : 0;
 }
 
 

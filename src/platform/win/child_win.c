@@ -205,8 +205,10 @@ static bool drain(hr_child *c, HANDLE *h, int stream, hr_child_out_fn out, void 
     return any;
 }
 
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_child_out_fn out, void *ctx)
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
+                  void *ctx)
 {
+    (void)wake; /* no memory-pressure trigger on Windows: the interval alone */
     int64_t until = hr_platform_mono_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
     for (;;) {
         bool any = drain(c, &c->out_r, 1, out, ctx);

@@ -4,6 +4,7 @@
  * block is released with VirtualFree before returning. (docs/stress.md) */
 #include "platform/platform.h"
 #include "core/base/i18n.h"
+#include "core/base/size.h"
 
 #include <windows.h>
 #include <psapi.h>
@@ -24,13 +25,62 @@ static void commit_now(uint64_t *charge, uint64_t *limit)
     }
 }
 
+/* The process's private commit, what a job's per-process memory limit counts. A process
+ * always has some: 0 means the OS did not say (Wine), so unknown. */
 static uint64_t process_commit(void)
 {
     PROCESS_MEMORY_COUNTERS_EX pmc;
     ZeroMemory(&pmc, sizeof pmc);
-    if (GetProcessMemoryInfo(GetCurrentProcess(), (PROCESS_MEMORY_COUNTERS *)&pmc, sizeof pmc))
-        return pmc.PrivateUsage;
-    return HR_UNKNOWN;
+    if (!GetProcessMemoryInfo(GetCurrentProcess(), (PROCESS_MEMORY_COUNTERS *)&pmc, sizeof pmc))
+        return HR_UNKNOWN;
+    uint64_t v = pmc.PrivateUsage ? pmc.PrivateUsage : pmc.PagefileUsage;
+    return v ? v : HR_UNKNOWN;
+}
+
+/* Put this process in a new job whose per-process commit limit is `bytes`, and read the
+ * limit back: a job that does not hold this process, or does not hold that limit, would
+ * make the rehearsal a lie. Wine accepts the limit, then reports none (and enforces none).
+ * NULL on failure, with the error set. */
+static HANDLE job_with_limit(uint64_t bytes, hr_error *err)
+{
+    HANDLE job = CreateJobObjectW(NULL, NULL);
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION li;
+    ZeroMemory(&li, sizeof li);
+    li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_PROCESS_MEMORY;
+    li.ProcessMemoryLimit = (SIZE_T)bytes;
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION got;
+    ZeroMemory(&got, sizeof got);
+    BOOL in = FALSE;
+    if (!job || !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &li, sizeof li) ||
+        !AssignProcessToJobObject(job, GetCurrentProcess()) ||
+        !QueryInformationJobObject(job, JobObjectExtendedLimitInformation, &got, sizeof got, NULL) ||
+        !IsProcessInJob(GetCurrentProcess(), job, &in)) {
+        DWORD e = GetLastError();
+        if (job)
+            CloseHandle(job);
+        hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot limit this process with a job object (error %lu)"),
+                     (unsigned long)e);
+        return NULL;
+    }
+    uint64_t held = (got.BasicLimitInformation.LimitFlags & JOB_OBJECT_LIMIT_PROCESS_MEMORY)
+                        ? (uint64_t)got.ProcessMemoryLimit
+                        : 0;
+    if (!in || held != bytes) {
+        CloseHandle(job);
+        char want[32], have[32];
+        hr_size_format(bytes, want, sizeof want);
+        if (held)
+            hr_size_format(held, have, sizeof have);
+        else
+            snprintf(have, sizeof have, "%s", HR_T("none"));
+        hr_error_set(err, HR_ENOTSUP,
+                     HR_T("--cgroup: the job object was given a commit limit of %s but reports %s: this "
+                          "system does not support job memory limits (Wine does not), so a smaller "
+                          "machine cannot be rehearsed here; nothing was allocated"),
+                     want, in ? have : HR_T("this process not in it"));
+        return NULL;
+    }
+    return job;
 }
 
 static void error_text(DWORD e, char *out, size_t n)
@@ -59,19 +109,9 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     if (rq->cgroup_bytes) {
         /* A job's per-process commit limit: VirtualAlloc fails past it, as past a smaller
          * machine's commit limit. This process stays in the job until it exits. */
-        job = CreateJobObjectW(NULL, NULL);
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION li;
-        ZeroMemory(&li, sizeof li);
-        li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_PROCESS_MEMORY;
-        li.ProcessMemoryLimit = (SIZE_T)rq->cgroup_bytes;
-        if (!job || !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &li, sizeof li) ||
-            !AssignProcessToJobObject(job, GetCurrentProcess())) {
-            DWORD e = GetLastError();
-            if (job)
-                CloseHandle(job);
-            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot limit this process with a job object (error %lu)"),
-                                (unsigned long)e);
-        }
+        job = job_with_limit(rq->cgroup_bytes, err);
+        if (!job)
+            return err->code ? err->code : HR_ENOTSUP;
         snprintf(res->cgroup_where, sizeof res->cgroup_where, HR_T("a job object (per-process commit limit)"));
     }
     size_t maxblocks = HR_STRESS_MAX_STEPS + 1;
@@ -98,6 +138,21 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
             break;
         }
         blocks[nb++] = p;
+        if (job && done + n > rq->cgroup_bytes) {
+            /* Windows refuses commit past a job's per-process limit, and this process's
+             * commit is more than what the test committed: an allocation that takes the test
+             * alone past the limit succeeded, so the limit is not enforced, though the job
+             * reported it. Stop: going on would not rehearse anything. */
+            char lim[32], at[32];
+            hr_size_format(rq->cgroup_bytes, lim, sizeof lim);
+            hr_size_format(done + n, at, sizeof at);
+            res->outcome = HR_STRESS_ERROR;
+            snprintf(res->failure, sizeof res->failure,
+                     HR_T("the job's commit limit of %s is not enforced on this system: %s was committed "
+                          "without a failure"),
+                     lim, at);
+            break;
+        }
         if (rq->touch)
             for (uint64_t o = 0; o < n; o += page)
                 ((volatile char *)p)[o] = 1;
