@@ -132,6 +132,26 @@ static void record_comfyui(hr_comfy_link *c, const hr_comfy_stats *st)
     hr_monitor_record(m, &m->rec_line);
 }
 
+/* run: the server did not come up (the bound passed, or the command ended first) */
+static void record_down(hr_comfy_link *c, int64_t waited_ms, bool ended)
+{
+    hr_monitor *m = c->m;
+    hr_buf_reset(&m->rec_line);
+    hr_json_writer w;
+    hr_json_init(&w, &m->rec_line, false);
+    hr_json_begin_object(&w, NULL);
+    hr_json_str(&w, "type", "comfyui-down");
+    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
+    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    hr_json_str(&w, "url", c->url_text);
+    hr_json_i64(&w, "waited_ms", waited_ms);
+    hr_json_bool(&w, "command_ended", ended);
+    hr_json_str(&w, "error", c->last_error[0] ? c->last_error : NULL);
+    hr_json_end_object(&w);
+    (void)hr_json_finish(&w);
+    hr_monitor_record(m, &m->rec_line);
+}
+
 static void try_connect(hr_comfy_link *c)
 {
     hr_error err = {0};
@@ -578,6 +598,7 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
         try_connect(c);
     if (c->waiting && !c->up && now - c->wait_start >= c->wait_ms) {
         c->waiting = false;
+        record_down(c, now - c->wait_start, false);
         say(c,
             HR_T("ComfyUI did not come up at %s: no answer to GET /system_stats in %lld s (%s); "
                  "watching the command's memory without its prompts (asking again every 10 s)"),
@@ -664,6 +685,7 @@ bool hr_comfy_link_never_up(hr_comfy_link *c)
     if (c->ever_up)
         return false;
     int64_t waited = hr_platform_mono_ms() - c->wait_start;
+    record_down(c, waited, true);
     say(c,
         HR_T("ComfyUI never came up at %s: no answer to GET /system_stats in the %lld s the "
              "command ran (%s)"),

@@ -7,6 +7,7 @@
 #include "docgen.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static int take_leading_lang(int argc, char **argv)
         v = argv[2];
         used = 2;
     }
-    if (!v || (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0))
+    if (!v || (!hr_str_ieq(v, "en") && !hr_str_ieq(v, "zh")))   /* as the parser: any case */
         return 0;   /* not here: the command's parser reports it */
     hr_optparse_scan_lang(NULL, used + 1, argv, false);
     return used;

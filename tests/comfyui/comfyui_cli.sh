@@ -59,8 +59,16 @@ if [ "$mode" = never ]; then
         bad "no 'did not come up' line: $(cat "$tmp/err")"
     grep -Eq "ComfyUI never came up at http://127.0.0.1:$port: no answer to GET /system_stats in the [2-4] s the command ran" "$tmp/err" ||
         bad "no 'never came up' line at the end: $(cat "$tmp/err")"
-    [ "$(tail -n1 "$tmp/rec.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["type"])')" = verdict ] ||
-        bad "the recording does not end with the verdict"
+    python3 - "$tmp/rec.jsonl" "$port" <<'PY' || bad "recording: $(grep -v '"sample"' "$tmp/rec.jsonl")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines[-1]["type"] == "verdict", lines[-1]
+down = [l for l in lines if l["type"] == "comfyui-down"]
+url = "http://127.0.0.1:" + sys.argv[2]
+assert [d["command_ended"] for d in down] == [False, True], down
+assert all(d["url"] == url and "refused" in (d["error"] or "") for d in down), down
+assert 1000 <= down[0]["waited_ms"] < 2500 and down[1]["waited_ms"] >= 2500, down
+PY
     # 2: the command ends (exit 5) before the server ever answered: its own status stays
     hr run --interval 200 --comfyui "$port" -- sh -c 'exit 5' >"$tmp/out" 2>"$tmp/err2"
     rc=$?

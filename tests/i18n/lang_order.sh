@@ -46,6 +46,9 @@ en LANG=C -- --lang zh plan --ram 5 --lang en
 zh LANG=C -- --help --lang zh
 zh LANG=C -- help plan --lang=zh
 zh LANG=C -- bogus --lang zh
+# Before the command, in any case, as the parser takes it after.
+zh LANG=C -- --lang ZH status --bogus
+en LANG=zh_CN.UTF-8 -- --lang=En status --bogus
 # A --lang that is an option's value, or after "--", is not ours.
 en LANG=C -- plan --ram --lang zh
 # An option without its value at the end: "needs SIZE", in Chinese.
