@@ -169,6 +169,31 @@ static void test_linux(void)
     int del = step_index(p, HR_STEP_DELETE_OLD);
     CHECK(on >= 0 && add > on && rm > add && off > rm && del > off);
     CHECK_STR(p->old_path, "/data/headroom.swap");
+    /* Other areas on (a 32 GB HDD partition the plan says to swapoff, zram): apply's steps never
+     * touch one — only headroom's own area goes — so the total after differs from the total
+     * before by the own area alone, and the one guard (hr_apply_shrink_ok) comparing that
+     * area's old and new size is the total's comparison (issue 10). 2 GB -> 1 GB is refused
+     * beside them, naming the 1 GB that goes; 2 GB -> 4 GB is not. */
+    in->active_count = 3;
+    strcpy(in->active[1].path, "/dev/sdb2");
+    in->active[1].size_bytes = 32 * HR_GIB;
+    in->active[1].priority = -2;
+    strcpy(in->active[2].path, "/dev/zram0");
+    in->active[2].size_bytes = 8 * HR_GIB;
+    in->active[2].priority = 100;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    for (int i = 0; i < p->step_count; i++) {
+        CHECK(strcmp(p->steps[i].path, "/dev/sdb2") != 0 && strcmp(p->steps[i].path, "/dev/zram0") != 0);
+        CHECK(strstr(p->steps[i].what, "/dev/sdb2") == NULL && strstr(p->steps[i].what, "/dev/zram0") == NULL);
+    }
+    in->size_bytes = 1 * HR_GIB;
+    CHECK_EQ_I64(hr_apply_plan_linux(in, p, &err), HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "remove 1.00 GiB of swap (2.00 GiB configured now, 1.00 GiB after)");
+    in->allow_shrink = true;
+    CHECK_EQ_I64(hr_apply_plan_linux(in, p, &err), 0);
+    CHECK_CONTAINS(p->notes, "removes 1.00 GiB of swap");
+    in->allow_shrink = false;
+    in->active_count = 1;
     free(in);
     hr_fstab_free(&mine);
     hr_fstab_free(&other);
@@ -198,6 +223,8 @@ static hr_pfw_list pfw(const char *multi, size_t n)
     CHECK(hr_pfw_deserialize(multi, n, &l, &err) == 0);
     return l;
 }
+
+#define PFW(lit) pfw(lit, sizeof lit)   /* the literal's own NUL ends the list */
 
 static const char *stage_str(const hr_pfw_stage *s)
 {
@@ -239,7 +266,7 @@ static void test_windows(void)
     /* The story of the seed: automatic on C:. Untick, add D:, only then remove C:. */
     hr_pfw_list cur = pfw("?:\\pagefile.sys\0", 17);
     CHECK_EQ_U64(cur.count, 1);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 3);
     CHECK_STR(stage_str(&st[0]), "C:\\pagefile.sys 0 0");
     CHECK_STR(stage_str(&st[1]), "C:\\pagefile.sys 0 0|D:\\pagefile.sys 65536 65536");
@@ -252,28 +279,28 @@ static void test_windows(void)
 
     /* Custom on C: (REG_SZ as Wine has it). */
     cur = pfw("C:\\pagefile.sys 27 77", 22);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 2);
     CHECK_STR(stage_str(&st[0]), "C:\\pagefile.sys 27 77|D:\\pagefile.sys 65536 65536");
     CHECK_STR(stage_str(&st[1]), "D:\\pagefile.sys 65536 65536");
 
     /* Already applied: nothing to write (idempotent). */
     cur = pfw("D:\\pagefile.sys 65536 65536\0", 29);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 0);
     /* Growing the file on the same drive: one write. */
     cur = pfw("D:\\pagefile.sys 16384 32768\0", 29);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 1);
     CHECK_STR(stage_str(&st[0]), "D:\\pagefile.sys 65536 65536");
     /* No paging file at all: add it. */
     cur = pfw("\0", 1);
     CHECK_EQ_U64(cur.count, 0);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 1);
     /* Several drives. */
     cur = pfw("C:\\pagefile.sys 0 0\0E:\\pagefile.sys 1024 2048\0", 45);
-    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', st, &n, &err) == 0);
+    CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 2);
     CHECK_CONTAINS(st[1].what, "C:\\pagefile.sys, E:\\pagefile.sys");
 
@@ -378,6 +405,47 @@ static void test_windows(void)
     in->drive_file_bytes['C' - 'A'] = HR_UNKNOWN;
     in->initial_mb = in->maximum_mb = 1024;
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+
+    /* X.dump (issue 10): plan keeps the small C: file crash dumps need; apply keeps the same
+     * entry (hr_dump_file_stays, one rule), and its shrink guard counts it. C: 4 GB + D: 64 GB
+     * and --size 64G on D: is the seed author's setup: nothing to do, not a shrink. */
+    in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 65536 65536\0");
+    in->initial_mb = in->maximum_mb = 65536;
+    for (int k = 0; k < 2; k++) {
+        in->dump_needs_system_paging = k ? HR_TRI_YES : HR_TRI_UNKNOWN;   /* on, or not read */
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(p->nothing_to_do);
+        CHECK(hr_apply_win_dump_entry(in) != NULL);
+    }
+    /* Dumps off (or to a dedicated file): C: goes as before, and that is a shrink of 4 GB. */
+    in->dump_needs_system_paging = HR_TRI_NO;
+    CHECK(hr_apply_win_dump_entry(in) == NULL);
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "remove 4.00 GiB");
+    /* Growing D: beside the dump file: one write, C: stays where it was in the list. */
+    in->dump_needs_system_paging = HR_TRI_YES;
+    in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_EQ_U64(p->stage_count, 1);
+    CHECK_STR(stage_str(&p->stages[0]), "C:\\pagefile.sys 4096 4096|D:\\pagefile.sys 65536 65536");
+    CHECK_CONTAINS(p->notes, "C:\\pagefile.sys (4096 MB) stays");
+    CHECK_CONTAINS(p->notes, "X.dump");
+    /* A file on E: goes, the dump file stays: the last write names both. */
+    in->current = PFW("C:\\pagefile.sys 2048 4096\0E:\\pagefile.sys 8192 8192\0");
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_EQ_U64(p->stage_count, 2);
+    CHECK_STR(stage_str(&p->stages[1]), "C:\\pagefile.sys 2048 4096|D:\\pagefile.sys 65536 65536");
+    CHECK_CONTAINS(p->stages[1].what, "E:\\pagefile.sys (C:\\pagefile.sys stays for crash dumps");
+    /* Not the dump file: system managed (no size of its own), larger than 16 GB, or the
+     * target on C: itself. */
+    in->current = PFW("C:\\pagefile.sys 0 0\0D:\\pagefile.sys 16384 16384\0");
+    CHECK(hr_apply_win_dump_entry(in) == NULL);
+    in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
+    CHECK(hr_apply_win_dump_entry(in) == NULL);
+    in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
+    in->drive = 'C';
+    CHECK(hr_apply_win_dump_entry(in) == NULL);
+    in->drive = 'D';
     free(in);
     free(p);
 }

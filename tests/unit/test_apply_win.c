@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #define KEY L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management"
+#define CC L"SYSTEM\\CurrentControlSet\\Control\\CrashControl"
 
 typedef struct raw_value {
     bool present;
@@ -21,6 +22,30 @@ typedef struct raw_value {
     DWORD cb;
     BYTE data[8192];
 } raw_value;
+
+/* Any value's bytes as stored, and putting them back (absent: deleted). */
+static void raw_read_at(const wchar_t *key, const wchar_t *name, raw_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->cb = sizeof v->data;
+    HKEY h;
+    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_QUERY_VALUE, &h) != ERROR_SUCCESS) {
+        v->cb = 0;
+        return;
+    }
+    v->present = RegQueryValueExW(h, name, NULL, &v->type, v->data, &v->cb) == ERROR_SUCCESS;
+    RegCloseKey(h);
+    if (!v->present)
+        v->cb = 0;
+}
+
+static void raw_write_at(const wchar_t *key, const wchar_t *name, const raw_value *v)
+{
+    if (!v->present)
+        RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, key, name);
+    else
+        RegSetKeyValueW(HKEY_LOCAL_MACHINE, key, name, v->type, v->data, v->cb);
+}
 
 /* The bytes exactly as stored (RegQueryValueExW: no terminator added, none dropped). */
 static void raw_read(raw_value *v)
@@ -114,6 +139,14 @@ int main(void)
         return 0;
     }
     raw_read(&start);
+    /* Crash dumps off (CrashControl, put back at the end): the small C: file is then not the
+     * crash-dump file X.dump keeps, and every old file goes (the dump case is below). */
+    raw_value cc_en, cc_dd;
+    raw_read_at(CC, L"CrashDumpEnabled", &cc_en);
+    raw_read_at(CC, L"DedicatedDumpFile", &cc_dd);
+    DWORD off = 0;
+    RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"CrashDumpEnabled", REG_DWORD, &off, sizeof off);
+    RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, CC, L"DedicatedDumpFile");
     printf("elevated: %s\n", hr_platform_is_admin() ? "yes" : "no");
     CHECK(hr_platform_is_admin());
 
@@ -170,7 +203,7 @@ int main(void)
 
     /* A kill between each registry write and its record ("NAME!" stops right there): verify
      * says an apply was interrupted, and rollback still restores the original bytes. */
-    int kills = 0;
+    int kills = 0, recovered = 0;
     for (int i = 0; i < plan->step_count; i++) {
         if (plan->steps[i].kind != HR_STEP_WRITE_PAGING_FILES)
             continue;
@@ -182,11 +215,43 @@ int main(void)
         CHECK_EQ_I64(hr_platform_apply_run(&r2, plan, &log, &err), 1);
         CHECK_STR(value_str(), stage_str(&plan->stages[plan->steps[i].stage].value));
         hr_verify_result *vr0 = calloc(1, sizeof *vr0);
+        /* Without the lock verify only reports it, naming the step cut short. */
         CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
         CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
         hr_buf_reset(&log);
         hr_verify_text(vr0, &log);
         CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+        CHECK_CONTAINS(hr_buf_str(&log), "was cut short");
+        CHECK_STR(vr0->recovered, "");
+        /* Holding the lock (as 'headroom verify' does as administrator), verify reads the
+         * journal against the value: the write was done (the value is the stage's), the state
+         * records it, and the apply is still reported as interrupted. The kill in the first of
+         * several writes: the value put back as it was before it, and verify finds it was not done. */
+        bool undo = plan->steps[i].stage == 0 && plan->stage_count > 1;   /* before it: the start */
+        if (undo)
+            raw_write(&start);
+        CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
+        memset(vr0, 0, sizeof *vr0);
+        CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
+        hr_platform_unlock();
+        hr_buf_reset(&log);
+        hr_verify_text(vr0, &log);
+        printf("verify after a kill in %s%s:\n%s", plan->steps[i].name, undo ? " (value put back)" : "",
+               hr_buf_str(&log));
+        char want_rec[128];
+        snprintf(want_rec, sizeof want_rec, "recovered: step '%s' was cut short; %s", plan->steps[i].name,
+                 undo ? "it was not done" : "it was done");
+        CHECK_CONTAINS(vr0->recovered, want_rec);
+        CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
+        CHECK_CONTAINS(hr_buf_str(&log), "fixed");
+        CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+        /* A second verify has nothing left to recover. */
+        CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
+        memset(vr0, 0, sizeof *vr0);
+        CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
+        hr_platform_unlock();
+        CHECK_STR(vr0->recovered, "");
+        recovered++;
         free(vr0);
         hr_buf_reset(&log);
         CHECK_EQ_I64(hr_platform_rollback(&rq, false, &log, &err), 1);
@@ -195,8 +260,8 @@ int main(void)
         CHECK(raw_equal(&now, &start));
         kills++;
     }
-    printf("registry kills between write and record: %d, inconsistent: 0 unless a CHECK failed\n",
-           kills);
+    printf("registry kills between write and record: %d, recovered by verify: %d, inconsistent: 0 unless a "
+           "CHECK failed\n", kills, recovered);
     CHECK(kills >= 1);
 
     /* The whole thing. */
@@ -334,12 +399,87 @@ int main(void)
         CHECK(planned >= 6);
     }
 
+    /* X.dump (issue 10): plan keeps a small C: file for crash dumps; apply keeps the same entry
+     * (one rule), so C: 4 GB + 8 GB on the target and --size 8G is nothing to do, not a
+     * shrink; --size 12G writes once and C: stays; rollback restores the bytes. CrashControl
+     * set here (and put back): dumps on (7, automatic), then off (0), then a dedicated file. */
+    if (target[0] != sys) {
+        DWORD on = 7;
+        RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"CrashDumpEnabled", REG_DWORD, &on, sizeof on);
+        RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, CC, L"DedicatedDumpFile");
+        wchar_t two[128];
+        size_t tl = 0;
+        char t8[64];
+        snprintf(t8, sizeof t8, "%c:\\pagefile.sys 8192 8192", target[0]);
+        for (const char *c = "C:\\pagefile.sys 4096 4096"; *c; c++)
+            two[tl++] = (wchar_t)*c;
+        two[0] = (wchar_t)sys;   /* the system drive's file first */
+        two[tl++] = 0;
+        for (const char *c = t8; *c; c++)
+            two[tl++] = (wchar_t)*c;
+        two[tl++] = 0;
+        two[tl++] = 0;
+        raw_set(REG_MULTI_SZ, two, (DWORD)(tl * sizeof(wchar_t)));
+        raw_value dump_start;
+        raw_read(&dump_start);
+        char want_start[128], want_grown[128], sysfile[32];
+        snprintf(sysfile, sizeof sysfile, "%c:\\pagefile.sys", sys);
+        snprintf(want_start, sizeof want_start, "%s 4096 4096|%s", sysfile, t8);
+        snprintf(want_grown, sizeof want_grown, "%s 4096 4096|%c:\\pagefile.sys 12288 12288", sysfile, target[0]);
+        CHECK_STR(value_str(), want_start);
+        hr_error e4 = {0};
+        hr_apply_request same = rq;
+        same.size_bytes = 8 * HR_GIB;
+        int pr = hr_platform_apply_plan(&same, plan, &e4);
+        printf("dumps on, C: 4 GB + %s 8 GB, --size 8G: %s%s\n", target, pr == 0 && plan->nothing_to_do
+               ? "nothing to do" : "refused: ", pr == 0 ? "" : e4.msg);
+        CHECK_EQ_I64(pr, 0);
+        CHECK(plan->nothing_to_do);
+        hr_apply_request grow = rq;
+        grow.size_bytes = 12 * HR_GIB;
+        pr = hr_platform_apply_plan(&grow, plan, &e4);
+        if (pr != 0)
+            printf("dumps on, --size 12G refused: %s\n", e4.msg);
+        CHECK_EQ_I64(pr, 0);
+        if (pr == 0) {
+            hr_buf_reset(&log);
+            hr_apply_plan_text(plan, &log);
+            printf("%s", hr_buf_str(&log));
+            CHECK_CONTAINS(plan->notes, "stays");
+            hr_buf_reset(&log);
+            CHECK_EQ_I64(hr_platform_apply_run(&grow, plan, &log, &e4), 0);
+            printf("dumps on, after apply --size 12G: PagingFiles = %s\n", value_str());
+            CHECK_STR(value_str(), want_grown);
+            hr_buf_reset(&log);
+            CHECK_EQ_I64(hr_platform_rollback(&grow, false, &log, &e4), 1);
+            raw_value back;
+            raw_read(&back);
+            CHECK(raw_equal(&back, &dump_start));
+            printf("dumps on, after rollback: PagingFiles = %s (%s)\n", value_str(),
+                   raw_equal(&back, &dump_start) ? "the same bytes" : "CHANGED");
+        }
+        /* Dumps off: C: is not kept, so --size 8G would lower 12 GB to 8 GB: refused. */
+        RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"CrashDumpEnabled", REG_DWORD, &off, sizeof off);
+        pr = hr_platform_apply_plan(&same, plan, &e4);
+        printf("dumps off, --size 8G: %s\n", pr == HR_EUNSAFE ? e4.msg : "not refused");
+        CHECK_EQ_I64(pr, HR_EUNSAFE);
+        CHECK_CONTAINS(e4.msg, "remove 4.00 GiB");
+        /* A dedicated dump file: dumps need no paging file on C: either. */
+        RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"CrashDumpEnabled", REG_DWORD, &on, sizeof on);
+        static const wchar_t ded[] = L"D:\\dedicated.dmp";
+        RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"DedicatedDumpFile", REG_SZ, ded, sizeof ded);
+        CHECK_EQ_I64(hr_platform_apply_plan(&same, plan, &e4), HR_EUNSAFE);
+        CHECK_STR(value_str(), want_start);   /* planning changes nothing */
+    }
+
     /* Refused on a drive that does not exist / bad target text. */
     hr_apply_request bad = rq;
     bad.target = "D:\\x";
     CHECK(hr_platform_apply_plan(&bad, plan, &err) == HR_EINVAL);
 
     raw_write(&orig);
+    raw_write_at(CC, L"CrashDumpEnabled", &cc_en);
+    raw_write_at(CC, L"DedicatedDumpFile", &cc_dd);
     raw_value fin;
     raw_read(&fin);
     CHECK(raw_equal(&fin, &orig));

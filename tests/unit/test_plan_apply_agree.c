@@ -24,7 +24,7 @@
 
 #define GIB ((uint64_t)1 << 30)
 
-static int combos, applied, no_target, nothing, simulated, reached_ok;
+static int shrinks, combos, applied, no_target, nothing, simulated, reached_ok;
 
 static bool has_todo(const hr_check *c, const char *id)
 {
@@ -118,7 +118,11 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
                 dump = cfg->entries[i];
                 have_dump = true;
             }
+        const hr_paging_config was = *cfg;   /* CrashControl is not the plan's to change */
         memset(cfg, 0, sizeof *cfg);
+        cfg->dump_needs_system_paging = was.dump_needs_system_paging;
+        cfg->crash_dump_enabled = was.crash_dump_enabled;
+        hr_strlcpy(cfg->dedicated_dump_file, was.dedicated_dump_file, sizeof cfg->dedicated_dump_file);
         hr_section_ok(&cfg->s, "carried out");
         cfg->present = true;
         cfg->automatic = HR_TRI_NO;
@@ -168,6 +172,19 @@ static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_
         fprintf(stderr, "%s: after the plan, plan still changes something (%s: %s)\n", what,
                 p2->step_count ? p2->steps[0].id : "-", p2->step_count ? p2->steps[0].text : "");
         CHECK(p2->nothing_to_change);
+        if (getenv("HR_DEBUG_AGREE")) {
+            for (int i = 0; i < p2->removal_count; i++)
+                fprintf(stderr, "  removal: %s\n", p2->removals[i].text);
+            for (int i = 0; i < after->paging_config.count; i++)
+                fprintf(stderr, "  config: %s %llu %llu mode %d\n", after->paging_config.entries[i].path,
+                        (unsigned long long)after->paging_config.entries[i].initial_bytes,
+                        (unsigned long long)after->paging_config.entries[i].maximum_bytes,
+                        (int)after->paging_config.entries[i].mode);
+            for (int i = 0; i < after->paging_count; i++)
+                fprintf(stderr, "  in use: %s\n", after->paging[i].path);
+            fprintf(stderr, "  target %s dump '%s' max %llu\n", p2->recommended.target, p2->dump_file,
+                    (unsigned long long)p2->recommended.maximum_bytes);
+        }
     }
     free(p2);
     free(c2);
@@ -194,6 +211,39 @@ static void describe(char *out, size_t n, const char *machine, const hr_plan_inp
         hr_size_gb(in->vram_bytes, v, sizeof v);
     snprintf(out, n, "%s, workload %s, VRAM %s%s", machine, hr_workload_name(in->workload), v,
              in->range ? ", --range" : "");
+}
+
+/* Windows: what apply leaves in PagingFiles is what the plan leaves — the target, and the
+ * crash-dump file exactly when the plan keeps one (X.dump: one rule for both). */
+static int dump_kept, dump_machines;
+
+static void windows_final(const char *what, const hr_snapshot *snap, const hr_plan *plan, const hr_apply_plan *ap)
+{
+    const hr_pfw_list *fin = NULL;
+    hr_pfw_list now = {0};
+    if (ap->nothing_to_do) {   /* what is configured is already the end */
+        for (int i = 0; i < snap->paging_config.count && now.count < HR_PFW_MAX_ENTRIES; i++)
+            hr_strlcpy(now.e[now.count++].path, snap->paging_config.entries[i].path, sizeof now.e[0].path);
+        fin = &now;
+    } else {
+        fin = &ap->stages[ap->stage_count - 1].value;
+    }
+    int target = 0, dump = 0, other = 0;
+    for (int i = 0; i < fin->count; i++) {
+        if (hr_same_drive(fin->e[i].path, plan->recommended.target))
+            target++;
+        else if (plan->dump_file[0] && strcmp(fin->e[i].path, plan->dump_file) == 0)
+            dump++;
+        else
+            other++;
+    }
+    if (target != 1 || other != 0 || dump != (plan->dump_file[0] ? 1 : 0))
+        fprintf(stderr, "%s: apply leaves %d on the target, %d dump file (plan keeps '%s'), %d other\n", what,
+                target, dump, plan->dump_file, other);
+    CHECK_EQ_I64(target, 1);
+    CHECK_EQ_I64(other, 0);
+    CHECK_EQ_I64(dump, plan->dump_file[0] ? 1 : 0);
+    dump_kept += dump;
 }
 
 static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_inputs *in)
@@ -226,6 +276,17 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
         if (r == 0) {
             hr_error_clear(&err);
             r = hr_apply_plan_from_snapshot(snap, &take, ap, &err);
+            /* The plan says when its removals lower what is configured (S6, "shrink"): apply
+             * then asks for --allow-shrink, and with it accepts. Nowhere else. */
+            bool shrink = hr_plan_find_warning(plan, "shrink") != NULL;
+            if (shrink) {
+                CHECK_EQ_I64(r, HR_EUNSAFE);
+                CHECK_CONTAINS(err.msg, "--allow-shrink");
+                take.allow_shrink = true;
+                hr_error_clear(&err);
+                r = hr_apply_plan_from_snapshot(snap, &take, ap, &err);
+                shrinks++;
+            }
             if (r != 0)
                 fprintf(stderr, "%s: plan recommends %s (%llu MB) and apply refuses: %s\n", what,
                         take.target, (unsigned long long)(rec->maximum_bytes / HR_MIB), err.msg);
@@ -239,6 +300,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
                 } else {
                     CHECK_EQ_U64(ap->target.maximum_mb, rec->maximum_bytes / HR_MIB);
                     CHECK_EQ_U64(ap->target.initial_mb, rec->initial_bytes / HR_MIB);
+                    windows_final(what, snap, plan, ap);
                 }
             }
         }
@@ -371,6 +433,75 @@ static void each_fixture(const char *src, const char *sub, void (*fn)(const char
     closedir(d);
 }
 
+/* The recorded machine with a small custom file on its system drive (X.dump: what plan keeps
+ * for crash dumps, and apply must keep too), the rest of its configuration as recorded but for
+ * automatic management (off: the C: file is custom), with dumps on, not known and off; and with
+ * the recorded file beside it on another drive cut to 16 GB, so that the plan grows it. */
+static void dump_variants(const char *name, const hr_snapshot *rec)
+{
+    static const hr_tri dumps[] = {HR_TRI_YES, HR_TRI_UNKNOWN, HR_TRI_NO};
+    static const char *const dump_names[] = {"on", "not known", "off"};
+    char sys = hr_drive_letter(rec->platform.system_volume);
+    if (!sys || !rec->paging_config.s.ok)
+        return;
+    for (int shape = 0; shape < 2; shape++)
+        for (size_t d = 0; d < sizeof dumps / sizeof dumps[0]; d++) {
+            hr_snapshot *s = malloc(sizeof *s);
+            *s = *rec;
+            hr_paging_config *cfg = &s->paging_config;
+            int kept = 0;
+            for (int i = 0; i < cfg->count; i++) {
+                hr_paging_config_entry *e = &cfg->entries[i];
+                if (e->mode == HR_PAGING_MODE_AUTOMATIC || hr_drive_letter(e->path) == sys)
+                    continue;
+                if (shape == 1 && e->mode == HR_PAGING_MODE_CUSTOM)
+                    e->initial_bytes = e->maximum_bytes = 16 * GIB;
+                cfg->entries[kept++] = *e;
+            }
+            cfg->count = kept;
+            if (shape == 1 && kept == 0)
+                goto next;   /* nothing beside C: to grow */
+            memmove(&cfg->entries[1], &cfg->entries[0], (size_t)kept * sizeof cfg->entries[0]);
+            hr_paging_config_entry *c = &cfg->entries[0];
+            memset(c, 0, sizeof *c);
+            snprintf(c->path, sizeof c->path, "%c:\\pagefile.sys", sys);
+            c->mode = HR_PAGING_MODE_CUSTOM;
+            c->initial_bytes = c->maximum_bytes = 4 * GIB;
+            c->priority = HR_UNKNOWN_I64;
+            cfg->count++;
+            cfg->automatic = HR_TRI_NO;
+            cfg->dump_needs_system_paging = dumps[d];
+            cfg->crash_dump_enabled = dumps[d] == HR_TRI_UNKNOWN ? HR_UNKNOWN_I64 : dumps[d] == HR_TRI_YES ? 7 : 0;
+            /* In use as configured (no restart pending): the files follow the registry. */
+            s->paging_count = 0;
+            for (int i = 0; i < cfg->count && s->paging_count < HR_MAX_PAGING; i++) {
+                hr_paging *pg = &s->paging[s->paging_count++];
+                memset(pg, 0, sizeof *pg);
+                hr_strlcpy(pg->path, cfg->entries[i].path, sizeof pg->path);
+                pg->kind = HR_PAGING_PAGEFILE;
+                pg->size_bytes = cfg->entries[i].initial_bytes != HR_UNKNOWN ? cfg->entries[i].initial_bytes : 2 * GIB;
+                pg->peak_bytes = HR_UNKNOWN;
+                pg->priority = HR_UNKNOWN_I64;
+                for (int v = 0; v < s->volume_count; v++)
+                    if (hr_same_drive(s->volumes[v].dev.mount_point, pg->path)) {
+                        pg->has_device = true;
+                        pg->device = s->volumes[v].dev;
+                    }
+            }
+            hr_section_ok(&s->paging_s, "test");
+            s->commit.limit_bytes = hr_sat_add(hr_commit_ram_part(s, HR_OS_WINDOWS, s->ram.total_bytes),
+                                               hr_snapshot_disk_paging_bytes(s));
+            char what[300];
+            snprintf(what, sizeof what, "%s + %c: 4 GB%s, crash dumps %s", name, sys,
+                     shape ? ", the other file cut to 16 GB" : "", dump_names[d]);
+            machines++;
+            dump_machines++;
+            every_input(what, s);
+        next:
+            free(s);
+        }
+}
+
 static void windows_recording(const char *dir, const char *name)
 {
     size_t n = strlen(name);
@@ -392,6 +523,7 @@ static void windows_recording(const char *dir, const char *name)
     if (r == 0 || r == HR_EPARTIAL) {
         machines++;
         every_input(name, snap);
+        dump_variants(name, snap);
     }
     free(buf);
     free(snap);
@@ -554,9 +686,12 @@ int main(void)
 #ifndef _WIN32
     each_fixture(src, "linux", linux_tree);
 #endif
-    printf("%d machines, %d combinations: %d accepted by apply, %d nothing to change, %d with no "
-           "file to create; %d carried out, %d of them then OK\n", machines, combos, applied, nothing, no_target,
-           simulated, reached_ok);
+    printf("%d machines (%d of them Windows ones with a crash-dump file on C:), %d combinations: %d accepted "
+           "by apply (%d keeping the crash-dump file), %d nothing to change, %d with no file to create; %d carried "
+           "out, %d of them then OK; %d plans that lower what is configured (apply: --allow-shrink)\n", machines,
+           dump_machines, combos, applied, dump_kept, nothing, no_target, simulated, reached_ok, shrinks);
+    CHECK(dump_machines > 0);
+    CHECK(dump_kept > 0);
     CHECK(simulated > 0);
     CHECK(machines >= 5);
     CHECK(applied > 0);

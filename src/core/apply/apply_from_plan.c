@@ -60,6 +60,7 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
     if (r == 0) {
         hr_fstab_init(fstab);
         in->size_bytes = req->size_bytes;
+        in->allow_shrink = req->allow_shrink;
         in->priority = HR_APPLY_DEFAULT_PRIORITY;
         in->page_size = s->platform.page_size != HR_UNKNOWN && s->platform.page_size
                             ? (size_t)s->platform.page_size : 4096;
@@ -147,6 +148,8 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
         w->initial_mb = e->initial_bytes != HR_UNKNOWN ? e->initial_bytes / HR_MIB : 0;
         w->maximum_mb = e->maximum_bytes != HR_UNKNOWN ? e->maximum_bytes / HR_MIB : 0;
     }
+    in->dump_needs_system_paging = s->paging_config.dump_needs_system_paging;   /* X.dump, as plan reads it */
+    in->allow_shrink = req->allow_shrink;
     int r = hr_apply_plan_windows(in, out, err);
     free(in);
     return r;

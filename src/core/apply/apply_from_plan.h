@@ -22,6 +22,7 @@ typedef struct hr_apply_take {
     uint64_t size_bytes;            /* Linux: the swap file; Windows: initial = maximum (fixed) */
     uint64_t range_min_bytes;       /* Windows, when the plan is a range (0 otherwise) */
     uint64_t range_max_bytes;
+    bool allow_shrink;              /* the user's --allow-shrink (hr_apply_take_plan leaves it false) */
 } hr_apply_take;
 
 /* The plan's size and place for apply on os. HR_ENOENT (with a sentence) when the plan has

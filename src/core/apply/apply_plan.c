@@ -406,6 +406,21 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
     return true;
 }
 
+const hr_pfw_entry *hr_apply_win_dump_entry(const hr_apply_win_in *in)
+{
+    /* The rule plan keeps to (core/model/swap_target.h): what plan calls its dump file is
+     * the entry that stays here. */
+    for (int i = 0; i < in->current.count; i++) {
+        const hr_pfw_entry *e = &in->current.e[i];
+        bool custom = e->mode == HR_PAGING_MODE_CUSTOM;
+        if (hr_dump_file_stays(in->dump_needs_system_paging, in->system_drive, in->drive, hr_pfw_drive(e->path),
+                               e->mode, custom ? e->initial_mb * HR_MIB : HR_UNKNOWN,
+                               custom ? e->maximum_mb * HR_MIB : HR_UNKNOWN))
+            return e;
+    }
+    return NULL;
+}
+
 int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -428,7 +443,9 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     t->mode = HR_PAGING_MODE_CUSTOM;
     t->initial_mb = in->initial_mb;
     t->maximum_mb = in->maximum_mb;
-    int r = hr_pfw_safe_sequence(&in->current, t, in->system_drive, p->stages, &p->stage_count, err);
+    const hr_pfw_entry *dump = hr_apply_win_dump_entry(in);
+    int r = hr_pfw_safe_sequence(&in->current, t, in->system_drive, dump ? dump->path : NULL, p->stages,
+                                 &p->stage_count, err);
     if (r < 0)
         return r;
     if (p->stage_count == 0) {
@@ -477,6 +494,13 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
              "removes the old file and creates the new one; the second boot is normal (S5.1). "
              "headroom does not grow the file live: every change waits for the reboot. After it, "
              "run 'headroom verify'."));
+    if (dump) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T(" %s (%llu MB) stays: Windows writes a kernel crash dump through a paging file on the system "
+                      "drive, and the plan keeps it for that (X.dump)."),
+                 dump->path, (unsigned long long)dump->maximum_mb);
+    }
     if (shrink[0]) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);

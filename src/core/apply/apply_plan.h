@@ -78,7 +78,7 @@ typedef struct hr_apply_plan {
     hr_pfw_entry target;
     int stage_count;
     hr_pfw_stage stages[HR_PFW_MAX_STAGES];
-    char notes[1024];           /* what the user should know (reboot, slow first boot) */
+    char notes[2048];           /* what the user should know (reboot, slow first boot) */
 } hr_apply_plan;
 
 /* ---- Linux ---- */
@@ -127,7 +127,11 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
 /* The one shrink rule of apply, both OSes: a change that leaves less paging file / swap
  * configured than there is now (after < before) is refused unless the user said so
  * (--allow-shrink). Sets why, naming the size now, the size after and what would go; when
- * allowed, why still says how much goes (for the dry run's notes). */
+ * allowed, why still says how much goes (for the dry run's notes). Windows passes every
+ * PagingFiles entry before and after (the crash-dump file kept, X.dump, counted in both).
+ * Linux passes headroom's own area, old and new: apply's steps never touch another area
+ * (a partition, zram, a file the plan tells the user to swapoff by hand), so the totals
+ * before and after differ by that area alone and comparing it is comparing the totals. */
 bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
                         size_t n);
 
@@ -160,7 +164,14 @@ typedef struct hr_apply_win_in {
      * system-managed or automatic entry, which the registry does not hold */
     uint64_t drive_file_bytes[26];
     bool allow_shrink;              /* --allow-shrink: less paging file than configured is fine */
+    /* CrashControl (X.dump): does a crash dump need the system drive's paging file? YES or
+     * UNKNOWN: the small custom file there stays (hr_dump_file_stays(), the rule plan keeps
+     * to); NO: dumps are off or go to a dedicated file, and it goes like the others. */
+    hr_tri dump_needs_system_paging;
 } hr_apply_win_in;
+
+/* The entry of in->current that stays beside the target for crash dumps (X.dump), or NULL. */
+const hr_pfw_entry *hr_apply_win_dump_entry(const hr_apply_win_in *in);
 
 /* What a PagingFiles list gives, in bytes: a custom entry its maximum, a system-managed or
  * automatic one the file now on its drive (the system drive for "?:"); *known false when a

@@ -174,7 +174,8 @@ static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev,
 }
 
 int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive,
-                         hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err)
+                         const char *keep, hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages,
+                         hr_error *err)
 {
     *nstages = 0;
     char tdrive = hr_pfw_drive(target->path);
@@ -236,17 +237,30 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
         return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     prev = v;
 
-    /* 3. Only now the old files go ("No paging file" on the other drives). */
+    /* 3. Only now the old files go ("No paging file" on the other drives) — all but the
+     *    crash-dump file X.dump keeps; what stays keeps its place in the list. */
+    int tidx = at >= 0 ? at : v.count - 1;
     hr_pfw_list fin = {0};
-    fin.e[fin.count++] = *target;
-    char removed[200] = "";
-    for (int i = 0; i < v.count; i++)
-        if (hr_pfw_drive(v.e[i].path) != tdrive) {
+    char removed[200] = "", kept[HR_PFW_PATH_MAX] = "";
+    for (int i = 0; i < v.count; i++) {
+        if (i == tidx) {
+            fin.e[fin.count++] = v.e[i];
+        } else if (keep && keep[0] && !kept[0] && strcmp(v.e[i].path, keep) == 0 &&
+                   hr_pfw_drive(v.e[i].path) != tdrive) {
+            hr_strlcpy(kept, v.e[i].path, sizeof kept);
+            fin.e[fin.count++] = v.e[i];
+        } else {
             size_t have = strlen(removed);
             snprintf(removed + have, sizeof removed - have, "%s%s", have ? ", " : "", v.e[i].path);
         }
-    snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s")
-             : HR_T("remove the old paging file: %s"), removed);
+    }
+    if (kept[0])
+        snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s (%s stays for "
+                 "crash dumps, X.dump)") : HR_T("remove the old paging file: %s (%s stays for crash dumps, X.dump)"),
+                 removed, kept);
+    else
+        snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s")
+                 : HR_T("remove the old paging file: %s"), removed);
     if (push_stage(stages, nstages, &prev, &fin, what) < 0)
         return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     return 0;

@@ -54,7 +54,9 @@ int hr_pfw_deserialize(const char *data, size_t n, hr_pfw_list *out, hr_error *e
 bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b);
 
 /* The safe sequence of values from `cur` to a configuration with `target` as the only
- * paging file. Stage names say what the step does ("turn off automatic management",
+ * paging file — beside the entry of `cur` whose path is `keep` (the crash-dump file X.dump
+ * keeps on the system drive, chosen by hr_dump_file_stays(); NULL or "" for none), which
+ * stays as it is. Stage names say what the step does ("turn off automatic management",
  * "add D:\pagefile.sys 32768/32768", "remove C:\pagefile.sys"). Stages equal to the value
  * before them are left out, so an already applied target gives *nstages == 0. Every
  * stage has at least one entry. */
@@ -64,6 +66,7 @@ typedef struct hr_pfw_stage {
 } hr_pfw_stage;
 
 int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive,
-                         hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err);
+                         const char *keep, hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages,
+                         hr_error *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,4 +161,20 @@ uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes)
         return 0;
     uint64_t reserve = hr_reserve_bytes(total_bytes);
     return free_bytes > reserve ? (free_bytes - reserve) / HR_GIB * HR_GIB : 0;
+}
+
+bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive,
+                        char entry_drive, hr_paging_mode mode, uint64_t initial_bytes,
+                        uint64_t maximum_bytes)
+{
+    /* X.dump: dumps off or written to a dedicated file need no paging file on the system
+     * drive; a paging file moved onto the system drive needs no second one there. */
+    system_drive = (char)toupper((unsigned char)system_drive);
+    target_drive = (char)toupper((unsigned char)target_drive);
+    entry_drive = (char)toupper((unsigned char)entry_drive);
+    if (dump_needs_system_paging == HR_TRI_NO || !system_drive || !target_drive ||
+        target_drive == system_drive || entry_drive != system_drive)
+        return false;
+    return mode == HR_PAGING_MODE_CUSTOM && initial_bytes != HR_UNKNOWN && maximum_bytes != HR_UNKNOWN &&
+           maximum_bytes <= HR_DUMP_FILE_MAX_BYTES;
 }

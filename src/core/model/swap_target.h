@@ -58,4 +58,20 @@ bool hr_room_ok(uint64_t total_bytes, uint64_t free_bytes, uint64_t file_bytes);
 /* The largest file, in whole GiB, that leaves the reserve free; 0 when none or unknown. */
 uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes);
 
+/* Windows, X.dump: the largest custom paging file on the system drive still taken for the
+ * small file kept there for kernel crash dumps. */
+#define HR_DUMP_FILE_MAX_BYTES ((uint64_t)16 << 30)
+
+/* Windows, X.dump — the one rule for which configured paging file stays on the system drive
+ * when the paging file goes to another drive: `plan` names it its dump file (and leaves it
+ * out of the removals), `apply` keeps that entry in PagingFiles (and its shrink guard counts
+ * it). True for an entry on the system drive (entry_drive == system_drive), custom
+ * with both sizes known and a maximum of at most HR_DUMP_FILE_MAX_BYTES, when the target is
+ * another drive and crash dumps need the system drive's paging file (CrashControl says so,
+ * or was not read: dump_needs_system_paging YES or UNKNOWN). Callers take the first entry of
+ * their list for which it is true. */
+bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive,
+                        char entry_drive, hr_paging_mode mode, uint64_t initial_bytes,
+                        uint64_t maximum_bytes);
+
 #endif

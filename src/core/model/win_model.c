@@ -294,7 +294,7 @@ static void first_string(void *ctx, int index, const char *utf8)
 /* CrashControl (X.dump): is a crash dump written through the system drive's paging file?
  * Only what the values say; a value not read leaves it unknown (the plan then keeps to what
  * is configured). */
-static void crash_control(const hr_win_raw *raw, hr_paging_config *cfg)
+void hr_win_crash_control(const hr_win_raw *raw, hr_paging_config *cfg)
 {
     const hr_win_regval *ce = &raw->crash_dump_enabled, *dd = &raw->dedicated_dump_file;
     if (dd->q.state == HR_WIN_OK &&
@@ -366,7 +366,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
         call_why(why, sizeof why, "registry TempPageFile", &tp->q);
         hr_section_fail(&cfg->s, "%s", why);
     }
-    crash_control(raw, cfg);
+    hr_win_crash_control(raw, cfg);
     /* Where the in-use list is unknown, ExistingPageFiles says which drives hold one. */
     if (!s->paging_s.ok)
         for (int i = 0; i < cfg->existing_count; i++) {

@@ -143,6 +143,12 @@ void hr_win_raw_write_json(const hr_win_raw *raw, hr_json_writer *w);
 /* Load + convert in one go (what a backend does for --replay). */
 int hr_win_replay(const char *buf, size_t len, hr_snapshot *out, hr_error *err);
 
+/* CrashControl (X.dump) into cfg: crash_dump_enabled, dedicated_dump_file and
+ * dump_needs_system_paging, from the two values raw holds; a value not read leaves them as
+ * they were (unknown after hr_snapshot_init). The snapshot's model and apply's planner
+ * (which reads only these values) read them through this one function. */
+void hr_win_crash_control(const hr_win_raw *raw, hr_paging_config *cfg);
+
 /* "ok", "failed", ... and back. */
 const char *hr_win_state_name(hr_win_state s);
 /* Plain words for a Win32 / NTSTATUS / HRESULT code we know ("not supported (50)"). */

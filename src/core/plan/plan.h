@@ -38,9 +38,8 @@
 /* Margin over a known peak commit (docs/plan.md): S4.1 says ControlNet, LoRAs and upscale
  * nodes push the peak higher than the one measured, so size for 25 % more. */
 #define HR_PLAN_PEAK_MARGIN_PERCENT 25
-/* Windows: a custom file on the system drive up to this size, beside the recommended one on
- * another drive, is the crash-dump file X.dump advises keeping: the plan keeps it. */
-#define HR_PLAN_DUMP_FILE_MAX ((uint64_t)16 << 30)
+/* Windows: the small custom file on the system drive kept for crash dumps (X.dump) is
+ * hr_dump_file_stays()'s (core/model/swap_target.h), the rule apply keeps to too. */
 /* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
 #define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
 /* The smallest file the plan puts on an SSD short of room rather than go to an HDD (S3.3). */

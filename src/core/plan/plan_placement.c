@@ -317,9 +317,17 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
                              "stay on %.2s for them"), sys);
         return;
     }
-    const hr_paging_config_entry *d = configured_on(snap, sys);
-    if (d && d->maximum_bytes <= HR_PLAN_DUMP_FILE_MAX)
-        hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);
+    /* Which entry stays: the rule apply keeps to as well (core/model/swap_target.h). */
+    if (!snap->paging_config.s.ok)
+        return;
+    for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+        const hr_paging_config_entry *d = &snap->paging_config.entries[i];
+        if (hr_dump_file_stays(pc->dump_needs_system_paging, hr_drive_letter(sys), hr_drive_letter(r->target),
+                               hr_drive_letter(d->path), d->mode, d->initial_bytes, d->maximum_bytes)) {
+            hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);
+            return;
+        }
+    }
 }
 
 /* Swap areas / paging files to remove once the new one is in place. */

@@ -61,6 +61,41 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     }
     if (!snap)
         return;
+    /* S6: the removals would leave less paging file configured than there is now (a file the
+     * rules no longer need: crash dumps off, say). Said, because apply refuses to lower what
+     * is configured unless told to (--allow-shrink): the check the property test holds apply's
+     * refusal to. Counted as apply counts: a custom file its maximum, a system-managed or
+     * automatic one the file now on its drive, a size not known 0. */
+    if (r->target_known && p->removal_count > 0 && snap->paging_config.s.ok) {
+        uint64_t before = 0, after = r->maximum_bytes;
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+            uint64_t b = HR_UNKNOWN;
+            if (e->mode == HR_PAGING_MODE_CUSTOM) {
+                b = e->maximum_bytes;
+            } else {
+                char d = e->mode == HR_PAGING_MODE_AUTOMATIC || hr_drive_letter(e->path) == 0
+                             ? hr_drive_letter(sys) : hr_drive_letter(e->path);
+                for (int k = 0; k < snap->paging_count; k++)
+                    if (hr_drive_letter(snap->paging[k].path) == d)
+                        b = snap->paging[k].size_bytes;
+            }
+            if (b != HR_UNKNOWN)
+                before = hr_sat_add(before, b);
+            if (p->dump_file[0] && strcmp(e->path, p->dump_file) == 0 && b != HR_UNKNOWN)
+                after = hr_sat_add(after, b);
+        }
+        if (after < before) {
+            char b1[32], a1[32], d1[32];
+            hr_size_gb(before, b1, sizeof b1);
+            hr_size_gb(after, a1, sizeof a1);
+            hr_size_gb(before - after, d1, sizeof d1);
+            W("shrink|S6",
+              HR_T("removing the old files lowers the paging file configured from %s to %s (%s less), which the rules "
+                   "allow here; 'headroom apply' never lowers it unless told to: add --allow-shrink to apply this plan"),
+              b1, a1, d1);
+        }
+    }
     const hr_volume *sv = system_volume(snap);
     if (windows_automatic(snap)) {
         /* "Nearly full": under twice the free space the plan keeps on any drive, max(10 GB,

@@ -7,6 +7,7 @@
  * state file. Windows reads the value at boot only: every change waits for a reboot. We do
  * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
 #include "platform/platform.h"
+#include "win_probes.h"
 
 #include "core/apply/apply_state.h"
 #include "core/base/i18n.h"
@@ -475,6 +476,26 @@ static int parse_drive(const char *t, char *drive, hr_error *err)
     return 0;
 }
 
+/* CrashControl (X.dump), read and judged as status and plan read it: does a crash dump need
+ * the system drive's paging file? UNKNOWN when the values cannot be read. */
+static hr_tri dump_needs_system_paging(void)
+{
+    hr_win_raw *raw = malloc(sizeof *raw);
+    hr_paging_config *cfg = calloc(1, sizeof *cfg);
+    hr_tri t = HR_TRI_UNKNOWN;
+    if (raw && cfg) {
+        hr_win_raw_init(raw);
+        hr_win_probe_crash_control(raw);
+        cfg->dump_needs_system_paging = HR_TRI_UNKNOWN;
+        cfg->crash_dump_enabled = HR_UNKNOWN_I64;
+        hr_win_crash_control(raw, cfg);
+        t = cfg->dump_needs_system_paging;
+    }
+    free(raw);
+    free(cfg);
+    return t;
+}
+
 int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err)
 {
     hr_apply_state st;
@@ -510,6 +531,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         }
         in->allow_shrink = rq->allow_shrink;
         in->state = have ? &st : NULL;
+        in->dump_needs_system_paging = dump_needs_system_paging();
         r = hr_apply_plan_windows(in, plan, err);
     }
     free(in);
@@ -662,6 +684,8 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             }
             st.pending = plan->stages[s->stage].value;
             st.pending_set = true;
+            hr_strlcpy(st.intent.step, s->name, sizeof st.intent.step);   /* the journal's step */
+            hr_strlcpy(st.intent.path, "PagingFiles", sizeof st.intent.path);
             r = state_save(rq, &st, err);
             if (r == 0)
                 r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
@@ -674,6 +698,7 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             if (r == 0) {
                 st.written = plan->stages[s->stage].value;
                 st.pending_set = false;
+                memset(&st.intent, 0, sizeof st.intent);
             }
             break;
         case HR_STEP_FINISH:
@@ -812,15 +837,60 @@ static BOOL CALLBACK on_page_file(LPVOID ctx, PENUM_PAGE_FILE_INFORMATION info, 
     return TRUE;
 }
 
+/* The journal (as Linux verify does with its own): a PagingFiles write a kill cut short, between
+ * the state saying it may happen and the state saying it did. The value now says which: the
+ * one being written (it was done) or the one before (it was not). The state then records that,
+ * so rollback and the next apply start from the truth; the apply itself stays interrupted
+ * (verify says so, and rollback --yes undoes it). A value that is neither is someone else's
+ * change: left alone (rollback refuses over it). Runs holding the lock only. Appends what it
+ * did to log; returns 1 when it saved the state. */
+static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err)
+{
+    if (!st->pending_set)
+        return 0;
+    hr_pfw_list cur;
+    char type[16];
+    int r = read_paging_files(rq, &cur, type, sizeof type, err);
+    if (r < 0)
+        return r;
+    bool done = hr_pfw_equal(&cur, &st->pending);
+    bool before = hr_pfw_equal(&cur, &st->written);
+    if (!done && !before)
+        return 0;
+    const char *step = st->intent.step[0] ? st->intent.step : "write-paging-files";
+    if (done) {
+        st->written = st->pending;
+        st->reg_written = true;
+        hr_strlcpy(st->last_step, step, sizeof st->last_step);
+    }
+    st->pending_set = false;
+    hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), step);
+    hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : HR_T("it was not done"));
+    memset(&st->intent, 0, sizeof st->intent);   /* its outcome is recorded now */
+    r = state_save(rq, st, err);
+    return r < 0 ? r : 1;
+}
+
 int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err)
 {
     hr_apply_state st;
     int have = state_load(rq, &st, err);
     if (have < 0)
         return have;
+    hr_buf rlog;   /* what recovery found of a write a kill cut short: verify says so */
+    hr_buf_init(&rlog, sizeof res->recovered);
+    if (have && lock_mutex) {
+        int rr = recover(rq, &st, &rlog, err);
+        if (rr < 0) {
+            hr_buf_free(&rlog);
+            return rr;
+        }
+    }
     hr_verify_win_in *in = calloc(1, sizeof *in);
-    if (!in)
+    if (!in) {
+        hr_buf_free(&rlog);
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
+    }
     in->state = have ? &st : NULL;
     wchar_t kb[512];
     const wchar_t *key = mm_key(rq, kb, 512);
@@ -860,8 +930,11 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     in->drives_known = in->drives_mask != 0;
     enum_ctx ec = {in, page};
     in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
-    if (r == 0)
+    if (r == 0) {
         hr_verify_windows(in, res);
+        hr_strlcpy(res->recovered, hr_buf_str(&rlog), sizeof res->recovered);
+    }
+    hr_buf_free(&rlog);
     free(in);
     return r;
 }

@@ -23,7 +23,7 @@ static void read_value(HKEY k, const wchar_t *name, hr_win_regval *rv)
     }
 }
 
-static void probe_crash_control(hr_win_raw *raw)
+void hr_win_probe_crash_control(hr_win_raw *raw)
 {
     HKEY k;
     LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, KEY_QUERY_VALUE, &k);
@@ -39,7 +39,7 @@ static void probe_crash_control(hr_win_raw *raw)
 
 void hr_win_probe_registry(hr_win_raw *raw)
 {
-    probe_crash_control(raw);
+    hr_win_probe_crash_control(raw);
     HKEY k;
     LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, MM_KEY, 0, KEY_QUERY_VALUE, &k);
     if (e != ERROR_SUCCESS) {

@@ -16,6 +16,8 @@ void hr_win_probe_os(hr_win_raw *raw);
 void hr_win_probe_memory(hr_win_raw *raw);
 void hr_win_probe_pagefiles(hr_win_raw *raw);
 void hr_win_probe_registry(hr_win_raw *raw);
+/* CrashControl only (CrashDumpEnabled, DedicatedDumpFile): part of the above, for apply. */
+void hr_win_probe_crash_control(hr_win_raw *raw);
 void hr_win_probe_volumes(hr_win_raw *raw);
 void hr_win_probe_compression(hr_win_raw *raw);
 void hr_win_probe_gpus(hr_win_raw *raw);
