@@ -97,6 +97,7 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
         rq->size_bytes = take.size_bytes;
         rq->range_min_bytes = take.range_min_bytes;
         rq->range_max_bytes = take.range_max_bytes;
+        rq->from_plan = true;
         hr_strlcpy(target, take.target, target_n);
     }
     free(snap);

@@ -72,6 +72,8 @@ typedef struct hr_apply_request {
     const char *failpoint;        /* stop after the step of this name (tests) */
     const char *registry_key;     /* Windows: Memory Management key under HKLM; NULL = real */
     bool allow_shrink;            /* --allow-shrink: the total paging / swap may go down */
+    bool from_plan;               /* --from-plan: Linux size_bytes is what the plan adds (see
+                                   * hr_apply_linux_grow_own) */
 } hr_apply_request;
 
 /* One apply or rollback at a time per state directory: Linux takes an advisory lock (flock)

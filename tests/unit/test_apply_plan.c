@@ -160,6 +160,17 @@ static void test_linux(void)
     CHECK(hr_apply_linux_choose_path("/data/", true, 2 * HR_GIB, 10, 4096, &st, path, sizeof path,
                                      &err) == 0);
     CHECK_STR(path, "/data/headroom.swap");
+    /* --from-plan with headroom's 2 GB file on: plan asks for 4 GB more beside it
+     * (headroom-2.swap); apply grows its own file to 6 GB instead, so both end at the plan's
+     * total (issue 10). A plan naming another place is a plain add. */
+    uint64_t grown = 0;
+    CHECK(hr_apply_linux_grow_own(&st, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK_STR(path, "/data/headroom.swap");
+    CHECK_EQ_U64(grown, 6 * HR_GIB);
+    CHECK(hr_apply_linux_choose_path(path, false, grown, 10, 4096, &st, path, sizeof path, &err) == 0);
+    CHECK_STR(path, "/data/headroom-2.swap");
+    CHECK(!hr_apply_linux_grow_own(&st, "/srv/headroom.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK(!hr_apply_linux_grow_own(NULL, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
     strcpy(in->path, "/data/headroom-2.swap");
     in->path_exists = false;
     in->size_bytes = 4 * HR_GIB;

@@ -102,6 +102,21 @@ static const hr_apply_area *applied_area(const hr_apply_state *st)
     return NULL;
 }
 
+bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes,
+                             char *path, size_t n, uint64_t *size_bytes)
+{
+    const hr_apply_area *cur = applied_area(state);
+    if (!cur || !plan_path || add_bytes == 0 || add_bytes == HR_UNKNOWN)
+        return false;
+    char alt[HR_SNAP_PATH_MAX];
+    alternate_path(cur->path, alt, sizeof alt);
+    if (strcmp(alt, plan_path) != 0)
+        return false;
+    hr_strlcpy(path, cur->path, n);
+    *size_bytes = hr_sat_add(cur->size_bytes, add_bytes);
+    return true;
+}
+
 int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes,
                                int priority, size_t page_size, const hr_apply_state *state,
                                char *out, size_t n, hr_error *err)

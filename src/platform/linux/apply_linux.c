@@ -852,13 +852,17 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     bool is_dir = false;
     if (r == 0)
         r = resolve_target(rq->target ? rq->target : "/", target, sizeof target, &is_dir, err);
+    uint64_t size_bytes = rq->size_bytes;
+    if (r == 0 && rq->from_plan && have &&
+        hr_apply_linux_grow_own(&st, target, rq->size_bytes, target, sizeof target, &size_bytes))
+        is_dir = false;
     long ps = sysconf(_SC_PAGESIZE);
     in->page_size = ps > 0 ? (size_t)ps : 4096;
-    in->size_bytes = rq->size_bytes;
+    in->size_bytes = size_bytes;
     in->priority = rq->priority;
     in->allow_shrink = rq->allow_shrink;
     if (r == 0)
-        r = hr_apply_linux_choose_path(target, is_dir, rq->size_bytes, rq->priority, in->page_size,
+        r = hr_apply_linux_choose_path(target, is_dir, size_bytes, rq->priority, in->page_size,
                                        have ? &st : NULL, in->path, sizeof in->path, err);
     if (r == 0) {
         struct stat ps2;
