@@ -33,6 +33,25 @@ static void say(hr_comfy_link *c, const char *fmt, ...)
     hr_monitor_say(c->m, false, text);
 }
 
+/* A recording line of this link: its type and times first, as every line of the recording. */
+static void record_begin(hr_comfy_link *c, hr_json_writer *w, const char *type)
+{
+    hr_monitor *m = c->m;
+    hr_buf_reset(&m->rec_line);
+    hr_json_init(w, &m->rec_line, false);
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "type", type);
+    hr_json_i64(w, "t", hr_platform_mono_ms() - m->t0);
+    hr_json_i64(w, "time", hr_platform_wall_ms());
+}
+
+static void record_end(hr_comfy_link *c, hr_json_writer *w)
+{
+    hr_json_end_object(w);
+    (void)hr_json_finish(w);
+    hr_monitor_record(c->m, &c->m->rec_line);
+}
+
 static void record_event(hr_comfy_link *c, const hr_comfy_event *e)
 {
     hr_monitor *m = c->m;
@@ -96,14 +115,8 @@ static void went_down(hr_comfy_link *c, const hr_error *err)
 
 static void record_comfyui(hr_comfy_link *c, const hr_comfy_stats *st)
 {
-    hr_monitor *m = c->m;
-    hr_buf_reset(&m->rec_line);
     hr_json_writer w;
-    hr_json_init(&w, &m->rec_line, false);
-    hr_json_begin_object(&w, NULL);
-    hr_json_str(&w, "type", "comfyui");
-    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
-    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    record_begin(c, &w, "comfyui");
     hr_json_str(&w, "url", c->url_text);
     hr_json_str(&w, "version", st->version[0] ? st->version : NULL);
     hr_json_str(&w, "os", st->os[0] ? st->os : NULL);
@@ -127,29 +140,19 @@ static void record_comfyui(hr_comfy_link *c, const hr_comfy_stats *st)
         hr_json_end_object(&w);
     }
     hr_json_end_array(&w);
-    hr_json_end_object(&w);
-    (void)hr_json_finish(&w);
-    hr_monitor_record(m, &m->rec_line);
+    record_end(c, &w);
 }
 
 /* run: the server did not come up (the bound passed, or the command ended first) */
 static void record_down(hr_comfy_link *c, int64_t waited_ms, bool ended)
 {
-    hr_monitor *m = c->m;
-    hr_buf_reset(&m->rec_line);
     hr_json_writer w;
-    hr_json_init(&w, &m->rec_line, false);
-    hr_json_begin_object(&w, NULL);
-    hr_json_str(&w, "type", "comfyui-down");
-    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
-    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    record_begin(c, &w, "comfyui-down");
     hr_json_str(&w, "url", c->url_text);
     hr_json_i64(&w, "waited_ms", waited_ms);
     hr_json_bool(&w, "command_ended", ended);
     hr_json_str(&w, "error", c->last_error[0] ? c->last_error : NULL);
-    hr_json_end_object(&w);
-    (void)hr_json_finish(&w);
-    hr_monitor_record(m, &m->rec_line);
+    record_end(c, &w);
 }
 
 static void try_connect(hr_comfy_link *c)
@@ -507,14 +510,8 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
 static void record_action(hr_comfy_link *c, const char *action, const char *path,
                           const char *reason, int status, const char *error)
 {
-    hr_monitor *m = c->m;
-    hr_buf_reset(&m->rec_line);
     hr_json_writer w;
-    hr_json_init(&w, &m->rec_line, false);
-    hr_json_begin_object(&w, NULL);
-    hr_json_str(&w, "type", "action");
-    hr_json_i64(&w, "t", hr_platform_mono_ms() - m->t0);
-    hr_json_i64(&w, "time", hr_platform_wall_ms());
+    record_begin(c, &w, "action");
     hr_json_str(&w, "action", action);
     char u[sizeof c->url_text + 16];
     snprintf(u, sizeof u, "%s%s", c->url_text, path);
@@ -527,9 +524,7 @@ static void record_action(hr_comfy_link *c, const char *action, const char *path
         hr_json_str(&w, "error", error);
     hr_json_str(&w, "reason", reason);
     hr_json_str(&w, "prompt_id", c->track.prompt_id[0] ? c->track.prompt_id : NULL);
-    hr_json_end_object(&w);
-    (void)hr_json_finish(&w);
-    hr_monitor_record(m, &m->rec_line);
+    record_end(c, &w);
 }
 
 static void act(hr_comfy_link *c, const char *action, const char *path, const char *body,
