@@ -155,8 +155,6 @@ static bool is_help(const char *a)
     return false;
 }
 
-static bool is_help(const char *a);
-
 /* A --lang value the parser will accept: set that language. */
 static void lang_from_value(const char *v, hr_lang *chosen, bool *found)
 {
