@@ -1251,6 +1251,15 @@ static uint64_t bar_word(uint64_t x, uint64_t *pct)
     return (((l + ones * (0x80 - 'a')) & ~(l + ones * (0x80 - 'z' - 1))) | x) & tops;
 }
 
+/* A "100%|" at one of the '%' that pct marks in the word at p[i]. */
+static bool bar_pct(const unsigned char *p, size_t n, size_t i, uint64_t pct)
+{
+    bool fin = false;
+    for (; pct; pct &= pct - 1)
+        fin |= finished_at(p, n, i + first_byte(pct));
+    return fin;
+}
+
 /* A segment that is a progress bar only: bar bytes, ending in "it/s]" or "s/it]" (whose
  * boundaries always hold: any byte may come before, none after). *finished: it holds "100%|"
  * (bar_finished). Eight bytes at a time: an ASCII byte other than a letter is a bar byte (see
@@ -1267,18 +1276,20 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
     if (body >= 8) {
         /* the words at 0, 8, 16, ... and the last eight bytes (overlapping: looking at a
          * byte twice changes nothing) */
-        for (size_t i = 0;; i += 8) {
-            if (i + 8 > body)
-                i = body - 8;
-            uint64_t x;
+        size_t i = 0;
+        uint64_t x;
+        for (; i + 8 <= body; i += 8) {
             memcpy(&x, p + i, 8);
             other |= bar_word(x, &pct);
-            while (pct) {
-                fin |= finished_at(p, len, i + first_byte(pct));
-                pct &= pct - 1;
-            }
-            if (i + 8 == body)
-                break;
+            if (pct)
+                fin |= bar_pct(p, len, i, pct);
+        }
+        if (i < body) {
+            i = body - 8;
+            memcpy(&x, p + i, 8);
+            other |= bar_word(x, &pct);
+            if (pct)
+                fin |= bar_pct(p, len, i, pct);
         }
     } else {
         for (size_t i = 0; i < body; i++) {
@@ -1310,7 +1321,8 @@ static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t line
         !bar_redraw(c, text, len, &finished))
         return false;
     c->seq++;
-    note_time(c, text, len);
+    if (text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))
+        note_time(c, text, len);   /* else it finds no time */
     if (c->input >= 0)
         busy_state(c, text, len, lineno, finished);
     c->carry_state = 0;
