@@ -356,8 +356,10 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
         while (i < n) {
             if (d->esc == ESC_NONE && !d->pending_cr) {
                 int high = 0;
-                size_t run = plain_run(p + i, n - i, &high);
-                size_t e = i + run;
+                size_t run, e;
+            whole:
+                run = plain_run(p + i, n - i, &high);
+                e = i + run;
                 /* A whole line (or a redrawn bar) in the input: no copy. What push_byte
                  * would do with its \n, \r\n or lone \r, done here. */
                 if (d->len == 0 && run <= HR_TEXTDEC_SEG_MAX && e < n &&
@@ -378,6 +380,10 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
                         d->lineno++;
                         i = e + (p[e] == '\r' ? 2 : 1);
                     }
+                    /* this path leaves no escape, no pending \r and nothing in d->seg:
+                     * the next line is looked at at once */
+                    if (i < n)
+                        goto whole;
                     continue;
                 }
                 while (run > 0) {
