@@ -7,6 +7,7 @@
 #include "core/base/text.h"
 #include "core/watch/comfy.h"
 #include "platform/platform.h"
+#include "core/base/hot.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ void hr_cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-int hr_cli_write(const hr_buf *b)
+HR_HOT int hr_cli_write(const hr_buf *b)
 {
     int c = hr_console_write_stdout(b->data ? b->data : "", b->len);
     if (c != 0)
