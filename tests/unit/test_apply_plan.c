@@ -75,6 +75,20 @@ static void test_linux(void)
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
     free(in);
 
+    /* A removable or USB disk is refused on Linux as plan refuses it (S5.4, issue 16): the
+     * facts come from the probe plan's volumes use (hr_lx_device_facts), the rule is one. */
+    in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    in->dev.removable = HR_TRI_YES;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "removable");
+    in->dev.removable = HR_TRI_NO;
+    in->dev.usb = HR_TRI_YES;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "USB");
+    in->dev.usb = HR_TRI_NO;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+    free(in);
+
     /* Free-space margin: 10 GiB and 5% after the file. */
     in = linux_in("ext4", 100 * HR_GIB, 12 * HR_GIB);   /* 12 - 2 = 10 GiB left: ok */
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
