@@ -97,6 +97,17 @@ sed 's/flux1-dev.safetensors/my-flux-dev.safetensors/' "$wf/est_flux_dev_api.jso
 cp "$wf/est_sdxl_api.json" "$wf/est_wan22_i2v_api.json" "$tmp/comfy/user/default/workflows/"
 "$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux >"$tmp/c2.txt" 2>&1
 grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c2.txt" || bad "check --comfyui does not size from the heaviest saved workflow: $(grep needs "$tmp/c2.txt")"
+# check without being told: the ComfyUI above the current folder is found, and sized from
+# the same way (issue 13: "the main job uses it without being asked").
+touch "$tmp/comfy/main.py"
+mkdir -p "$tmp/home"
+(cd "$tmp/comfy/user/default" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+  "$bin" check --ram 32G --vram 12G --os linux) >"$tmp/c3.txt" 2>&1
+grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c3.txt" || bad "check does not find ComfyUI by itself: $(grep needs "$tmp/c3.txt")"
+# ... but not when the user named the workload: the S4.1 table answers then
+(cd "$tmp/comfy/user/default" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+  "$bin" check --ram 32G --vram 12G --os linux --workload flux) >"$tmp/c4.txt" 2>&1
+grep -q "heaviest saved workflow" "$tmp/c4.txt" && bad "check --workload still sized from saved workflows"
 
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"

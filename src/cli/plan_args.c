@@ -265,6 +265,15 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     int rc = parse(spec, argc, argv, extra, ctx, cli);
     if (rc == HR_PLAN_ARGS_GO)
         rc = snapshot(spec->name, cli, snap);
+    /* Nothing said about the run (no --workflow, --comfyui, --workload or --peak-commit) on
+     * this machine: the ComfyUI found where users keep it sizes the plan from the workflows
+     * saved in it (S4.1: the workflow's peak is the reference); the workload table (docs/check.md) is the
+     * fallback when none is found or none can be estimated. */
+    static hr_comfy_found found;
+    if (rc == HR_PLAN_ARGS_GO && *snap && !cli->in.recorded && !cli->workflow && !cli->comfyui &&
+        cli->in.workload == HR_WORKLOAD_NONE && cli->in.peak_commit_bytes == HR_UNKNOWN &&
+        hr_platform_find_comfyui(&found))
+        cli->comfyui = found.dir;
     if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
         rc = from_workflow(spec->name, *snap, cli);
         if (rc != HR_PLAN_ARGS_GO) {

@@ -276,7 +276,10 @@ bool hr_platform_is_dir(const char *path);
 
 /* One entry of a walk: its UTF-8 path (root joined with the names under it, '/' on Linux,
  * '\\' on Windows), its size, and its depth (0 = directly in root). Return 0 to go on,
- * 1 to stop the walk early (no error). */
+ * 1 to stop the walk early (no error). The size is HR_WALK_SIZE_UNKNOWN where the
+ * directory listing itself does not carry it (Linux: a file listed as regular is not
+ * stat()ed, so a scan costs open, fstat, reads, close per file). */
+#define HR_WALK_SIZE_UNKNOWN UINT64_MAX
 typedef int (*hr_walk_fn)(const char *path, uint64_t size, int depth, void *ctx);
 
 /* Every regular file under root, depth-first, names sorted within a folder, at most

@@ -14,7 +14,8 @@ import struct
 import sys
 import zipfile
 
-BITS = {'F64': 64, 'F32': 32, 'F16': 16, 'BF16': 16, 'F8_E4M3': 8, 'F8_E5M2': 8, 'I8': 8, 'U8': 8}
+BITS = {'F64': 64, 'F32': 32, 'F16': 16, 'BF16': 16, 'F8_E4M3': 8, 'F8_E5M2': 8, 'I8': 8, 'U8': 8,
+        'X_FUTURE': 8}  # a dtype no version knows yet: reported, never fatal
 
 
 class ST:
@@ -199,6 +200,128 @@ def umt5():
     return s, {'kind': 'text_encoder', 'architecture': 'UMT5-XXL'}
 
 
+# ---- the other families the classifier names (issue 12): one realistic file each ----
+def sd15_checkpoint():
+    s = ST()
+    u = 'model.diffusion_model.'
+    s.add(u + 'input_blocks.0.0.weight', 'F32', [320, 4, 3, 3])
+    s.add(u + 'input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight', 'F32', [320, 768])
+    s.fill(u + 'output_blocks.', 859520964 - s.params(), 'F32', 1280)
+    n0 = s.params()
+    s.add('cond_stage_model.transformer.text_model.encoder.layers.0.self_attn.q_proj.weight', 'F32', [768, 768])
+    s.fill('cond_stage_model.transformer.text_model.encoder.layers.1.mlp.fc', 123060480 - 768 * 768, 'F32', 768)
+    n1 = s.params()
+    s.add('first_stage_model.decoder.conv_in.weight', 'F32', [512, 4, 3, 3])
+    s.add('first_stage_model.decoder.up.0.block.0.conv1.weight', 'F32', [128, 128, 3, 3])
+    s.fill('first_stage_model.encoder.mid.block_', 83653863 - 512 * 4 * 9 - 128 * 128 * 9, 'F32', 512)
+    return s, {'kind': 'checkpoint', 'architecture': 'SD1.x',
+               'components': {'diffusion_model': n0 * 4, 'text_encoder': (n1 - n0) * 4,
+                              'vae': (s.params() - n1) * 4},
+               'component_arch': {'text_encoder': 'CLIP-L', 'vae': 'SD VAE (4 channels)'}}
+
+
+def sd21_checkpoint():
+    s = ST()
+    u = 'model.diffusion_model.'
+    s.add(u + 'input_blocks.0.0.weight', 'F16', [320, 4, 3, 3])
+    s.add(u + 'input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight', 'F16', [320, 1024])
+    s.fill(u + 'output_blocks.', 865910724 - s.params(), 'F16', 1280)
+    s.add('cond_stage_model.model.ln_final.weight', 'F16', [1024])
+    s.add('cond_stage_model.model.transformer.resblocks.0.attn.in_proj_weight', 'F16', [3072, 1024])
+    s.fill('cond_stage_model.model.transformer.resblocks.1.mlp.c_fc', 340387845 - 1024 - 3072 * 1024, 'F16', 1024)
+    s.add('first_stage_model.decoder.conv_in.weight', 'F16', [512, 4, 3, 3])
+    s.add('first_stage_model.decoder.up.0.block.0.conv1.weight', 'F16', [128, 128, 3, 3])
+    s.fill('first_stage_model.encoder.mid.block_', 83653863 - 512 * 4 * 9 - 128 * 128 * 9, 'F16', 512)
+    return s, {'kind': 'checkpoint', 'architecture': 'SD2.x', 'component_arch': {'text_encoder': 'CLIP-H'}}
+
+
+def sd3(depth, total, attn2=False):
+    def make():
+        s = ST()
+        for i in range(depth):
+            s.add(f'joint_blocks.{i}.x_block.attn.qkv.weight', 'F16', [3 * 64 * depth, 64 * depth])
+            if attn2:
+                s.add(f'joint_blocks.{i}.x_block.attn2.qkv.weight', 'F16', [3 * 64 * depth, 64 * depth])
+        s.add('x_embedder.proj.weight', 'F16', [64 * depth, 16, 2, 2])
+        s.fill('final_layer.', total - s.params(), 'F16', 64 * depth)
+        name = 'SD3.5 Large' if depth >= 38 else 'SD3.5 Medium' if attn2 else 'SD3 Medium'
+        return s, {'kind': 'diffusion_model', 'architecture': name}
+    return make
+
+
+def flux_schnell():
+    s = ST()
+    s.add('img_in.weight', 'BF16', [3072, 64])
+    s.add('double_blocks.0.img_attn.qkv.weight', 'BF16', [9216, 3072])
+    s.add('single_blocks.0.linear1.weight', 'BF16', [21504, 3072])
+    s.fill('double_blocks.1.img_mlp.', 11895999552 - s.params(), 'BF16', 3072)
+    return s, {'kind': 'diffusion_model', 'architecture': 'FLUX.1 schnell'}
+
+
+def clip_g():
+    s = ST()
+    s.add('text_model.encoder.layers.0.self_attn.q_proj.weight', 'F16', [1280, 1280])
+    s.add('text_model.embeddings.token_embedding.weight', 'F16', [49408, 1280])
+    s.fill('text_model.encoder.layers.1.mlp.fc', 694659840 - s.params(), 'F16', 1280)
+    return s, {'kind': 'text_encoder', 'architecture': 'CLIP-G'}
+
+
+def llm(emb_rows, dim, total, extra, vl, fam):
+    def make():
+        s = ST()
+        s.add('model.embed_tokens.weight', 'BF16', [emb_rows, dim])
+        s.add('model.layers.0.self_attn.q_proj.weight', 'BF16', [dim, dim])
+        for name in extra:
+            s.add('model.layers.0.' + name, 'BF16', [dim])
+        if vl:
+            s.add('visual.patch_embed.proj.weight', 'BF16', [1280, 3, 2, 14, 14])
+        s.fill('model.layers.1.mlp.gate_proj.', total - s.params(), 'BF16', dim)
+        b = total / 1e9
+        return s, {'kind': 'text_encoder',
+                   'architecture': f'{fam}{"-VL" if vl else ""} {b:.0f}B (LLM encoder)' if b >= 10 else
+                                   f'{fam}{"-VL" if vl else ""} {b:.1f}B (LLM encoder)'}
+    return make
+
+
+def hunyuan_video():
+    s = ST()
+    s.add('img_in.proj.weight', 'BF16', [3072, 16, 1, 2, 2])
+    s.add('double_blocks.0.img_attn_qkv.weight', 'BF16', [9216, 3072])
+    s.fill('single_blocks.0.linear1.', 12821012544 - s.params(), 'BF16', 3072)
+    return s, {'kind': 'diffusion_model', 'architecture': 'HunyuanVideo'}
+
+
+def ltxv():
+    s = ST()
+    p = 'model.diffusion_model.'
+    s.add(p + 'patchify_proj.weight', 'BF16', [2048, 128])
+    s.add(p + 'adaln_single.emb.timestep_embedder.linear_1.weight', 'BF16', [2048, 256])
+    s.fill(p + 'transformer_blocks.0.ff.', 1923385472 - s.params(), 'BF16', 2048)
+    return s, {'kind': 'diffusion_model', 'architecture': 'LTX-Video 1.9B'}
+
+
+def future_dtype():
+    s = ST()
+    s.add('img_in.weight', 'X_FUTURE', [3072, 64])
+    s.add('double_blocks.0.img_attn.qkv.weight', 'BF16', [9216, 3072])
+    s.add('single_blocks.0.linear1.weight', 'BF16', [21504, 3072])
+    return s, {'kind': 'diffusion_model', 'architecture': 'FLUX.1 schnell', 'unknown_dtypes': ['X_FUTURE']}
+
+
+def unknown_arch():
+    s = ST()
+    s.fill('trunk.stage.', 123456789, 'F16', 1024)
+    return s, {'kind': 'diffusion_model', 'architecture': 'unknown architecture'}
+
+
+def bare_pickle(path):
+    """A legacy .ckpt that is a bare pickle stream: its opcodes would import os.system if
+    unpickled; headroom must only take its size."""
+    body = b'\x80\x02cposix\nsystem\nq\x00X\x04\x00\x00\x00trueq\x01\x85q\x02Rq\x03.'
+    raw(path, body, 2_132_000_000)
+    return {'bytes': 2_132_000_000, 'tensor_bytes': 2_132_000_000, 'format': 'pickle', 'kind': 'checkpoint'}
+
+
 # ---- GGUF ----
 GG = {'F32': (0, 1, 4), 'F16': (1, 1, 2), 'Q8_0': (8, 32, 34), 'Q4_K': (12, 256, 144), 'BF16': (30, 1, 2)}
 
@@ -280,6 +403,25 @@ def main(d):
     st('upscale_models', '4x-UltraSharp.safetensors', esrgan)
     st('loras', 'SDXL/style_sdxl_r32.safetensors', lora)
     st('clip_vision', 'clip_vision_h.safetensors', clip_vision_h)
+    st('checkpoints', 'v1-5-pruned-emaonly.safetensors', sd15_checkpoint)
+    st('checkpoints', 'v2-1_768-ema-pruned.safetensors', sd21_checkpoint)
+    st('diffusion_models', 'sd3_medium.safetensors', sd3(24, 2028328000))
+    st('diffusion_models', 'sd3.5_medium.safetensors', sd3(24, 2243171000, attn2=True))
+    st('diffusion_models', 'sd3.5_large.safetensors', sd3(38, 8056627000))
+    st('diffusion_models', 'flux1-schnell.safetensors', flux_schnell)
+    st('diffusion_models', 'hunyuan_video_t2v_720p_bf16.safetensors', hunyuan_video)
+    st('diffusion_models', 'ltx-video-2b-v0.9.5.safetensors', ltxv)
+    st('diffusion_models', 'future-dtype.safetensors', future_dtype)
+    st('diffusion_models', 'mystery.safetensors', unknown_arch)
+    st('text_encoders', 'clip_g.safetensors', clip_g)
+    st('text_encoders', 'qwen_2.5_vl_7b.safetensors',
+       llm(152064, 3584, 8292166656, ['self_attn.q_proj.bias'], True, 'Qwen2.5'))
+    st('text_encoders', 'llama_3.1_8b.safetensors', llm(128256, 4096, 8030261248, [], False, 'Llama 3'))
+    st('text_encoders', 'gemma_3_12b.safetensors',
+       llm(262208, 3840, 11766034688, ['pre_feedforward_layernorm.weight'], False, 'Gemma'))
+    st('text_encoders', 'qwen_3_4b.safetensors',
+       llm(151936, 2560, 4022468096, ['self_attn.q_norm.weight'], False, 'Qwen3'))
+    exp['checkpoints/sd-v1-4.ckpt'] = bare_pickle(os.path.join(m, 'checkpoints', 'sd-v1-4.ckpt'))
     # the Wan files live outside models/, found through extra_model_paths.yaml
     for folder, name, fn in (('diffusion_models', 'wan2.1_i2v_480p_14B_fp16.safetensors', wan_i2v),
                              ('text_encoders', 'umt5_xxl_fp16.safetensors', umt5),

@@ -51,6 +51,13 @@ try:
                   'lora_rank', 'upscale'):
             if k in e:
                 check(g.get(k) == e[k], f'{rel}: {k} = {g.get(k)!r}, expected {e[k]!r}')
+        for name, a in e.get('component_arch', {}).items():
+            c = [x for x in g.get('components', []) if x['name'] == name]
+            check(c and c[0]['architecture'] == a, f'{rel}: component {name} {c} expected {a}')
+        if 'unknown_dtypes' in e:
+            # a dtype this version does not know: listed, its bytes from the offsets, not fatal
+            check(g.get('unknown_dtypes') == e['unknown_dtypes'] and not g.get('error') and
+                  'does not know' in (g.get('note') or ''), f'{rel}: unknown dtype {g}')
         for name, b in e.get('components', {}).items():
             c = [x for x in g['components'] if x['name'] == name]
             check(c and c[0]['bytes'] == b, f'{rel}: component {name} {c} expected {b}')

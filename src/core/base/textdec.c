@@ -321,9 +321,24 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high)
         uint64_t x;
         memcpy(&x, p + i, 8);
         uint64_t y = x ^ (ones * 0x7f);
-        /* a byte below 0x20, a byte 0x7f (each test exact for "any byte") */
-        if (((x - ones * 0x20) & ~x & tops) | ((y - ones) & ~y & tops))
+        /* a byte below 0x20, a byte 0x7f (each test exact for "any byte", and for which
+         * byte comes first) */
+        uint64_t stop = ((x - ones * 0x20) & ~x & tops) | ((y - ones) & ~y & tops);
+        if (stop) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            size_t k = (size_t)__builtin_ctzll(stop) >> 3;
+            if (k) {
+                uint64_t keep = ((uint64_t)1 << (k * 8)) - 1;
+                seen |= x & keep;
+                i += k;
+            }
+            *high = (seen & tops) != 0;
+            return i;
+#else
             break;
+#endif
+        }
         seen |= x;
         i += 8;
     }

@@ -139,12 +139,16 @@ const char *hr_confidence_name(hr_confidence conf)
 
 static unsigned char lower(unsigned char ch);
 
-/* The bytes of a tqdm bar: digits, blanks, its punctuation, the i, t, s of it/s and s/it, and
+/* The bytes of a tqdm bar: digits, blanks, punctuation, the i, t, s of it/s and s/it, and
  * the UTF-8 bytes of the block characters ▏..█ (U+2588..U+258F: E2 96 88..8F). */
 static void bar_setup(hr_diag_ctx *c)
 {
     memset(c->bar_bytes, 0, sizeof c->bar_bytes);
-    for (const char *p = "0123456789 %|#/[]:<,.?its"; *p; p++)
+    /* all of 0x20..0x3f (digits, blank, punctuation) and [\\]^_{|}~, which bar_redraw tests
+     * eight at a time, and the rest of a bar's bytes */
+    for (unsigned b = 0x20; b <= 0x3f; b++)
+        c->bar_bytes[b] = 1;
+    for (const char *p = "[\\]^_{|}~its"; *p; p++)
         c->bar_bytes[(unsigned char)*p] = 1;
     c->bar_bytes[0xe2] = c->bar_bytes[0x96] = 1;
     for (unsigned b = 0x88; b <= 0x8f; b++)
@@ -861,11 +865,9 @@ static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t
 
 /* A busy phrase (a model loading, a bar's redraw) seen in the line. Every redraw of a
  * progress bar comes here: keep it cheap. */
-static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
+static void busy_state(hr_diag_ctx *c, const seg_view *v, const hit_place *at, bool finished)
 {
-    if (at->input < 0)
-        return;
-    if (bar_finished(v->text, v->len)) {
+    if (finished) {
         c->run_state = 0;   /* a bar that reached its end: that step finished */
         return;
     }
@@ -874,8 +876,27 @@ static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
     size_t k = v->len < sizeof c->busy_text - 1 ? v->len : sizeof c->busy_text - 1;
     while (k > 0 && k < v->len && ((unsigned char)v->text[k] & 0xc0) == 0x80)
         k--;   /* whole UTF-8 characters */
-    memcpy(c->busy_text, v->text, k);
+    /* every redraw of a bar comes here: copied eight bytes at a time (a memcpy of a length
+     * not known at compile time was inlined as a slow "rep movs") */
+    uint64_t w;
+    if (k >= 8) {
+        for (size_t i = 0; i + 8 < k; i += 8) {
+            memcpy(&w, v->text + i, 8);
+            memcpy(c->busy_text + i, &w, 8);
+        }
+        memcpy(&w, v->text + k - 8, 8);   /* the last eight, overlapping */
+        memcpy(c->busy_text + k - 8, &w, 8);
+    } else {
+        for (size_t i = 0; i < k; i++)
+            c->busy_text[i] = v->text[i];
+    }
     c->busy_text[k] = '\0';
+}
+
+static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
+{
+    if (at->input >= 0)
+        busy_state(c, v, at, bar_finished(v->text, v->len));
 }
 
 /* Judge one hit; returns true when the hit was understood (evidence, a marker, a warning, a
@@ -1192,22 +1213,88 @@ static void note_time(hr_diag_ctx *c, const char *s, size_t n)
         in->last_time = t;
 }
 
+/* The first byte (in memory order) of a word whose bytes' top bits m marks. */
+static unsigned first_byte(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (unsigned)__builtin_ctzll(m) >> 3;
+#else
+    unsigned char b[8];
+    memcpy(b, &m, 8);
+    unsigned k = 0;
+    while (k < 7 && !(b[k] & 0x80))
+        k++;
+    return k;
+#endif
+}
+
+/* "100%|" with its '%' at p[k] (bar_finished). */
+static bool finished_at(const unsigned char *p, size_t n, size_t k)
+{
+    return p[k] == '%' && k >= 3 && k + 1 < n && p[k + 1] == '|' && p[k - 3] == '1' &&
+           p[k - 2] == '0' && p[k - 1] == '0';
+}
+
+/* The bytes of x (eight of a segment) that bar_redraw's eight-at-a-time test does not pass,
+ * their top bits set, exactly per byte (no carry crosses a byte): where x is not in
+ * 0x20..0x3f (t is 0 there) and not one of [\\]^_{|}~ (y, x without bits 7 and 5, is at most
+ * 0x5f, and at least 0x5b there or at those plus 0x80, which ~x rules out; DEL passes too,
+ * but the decoder drops it). *pct: the '%' bytes. */
+static uint64_t bar_word(uint64_t x, uint64_t *pct)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu,
+                   tops = 0x8080808080808080u;
+    uint64_t t = (x & ones * 0xe0) ^ ones * 0x20, y = x & ones * 0x5f, u = x ^ ones * '%';
+    uint64_t in1 = (y + ones * (0x80 - 0x5b)) & ~x;
+    *pct = ~(((u & low7) + low7) | u) & tops;
+    return (((t & low7) + low7) | t) & ~in1 & tops;
+}
+
 /* A segment that is a progress bar only: bar bytes, ending in "it/s]" or "s/it]" (whose
- * boundaries always hold: any byte may come before, none after). */
-static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len)
+ * boundaries always hold: any byte may come before, none after). *finished: it holds "100%|"
+ * (bar_finished). Eight bytes at a time: a byte in 0x20..0x3f or [\\]^_{|}~ is a bar byte
+ * (see bar_setup); only when another byte is seen is the whole looked up in the table. */
+static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool *finished)
 {
     if (c->bar_rule[0] < 0 || len < 5 || text[len - 1] != ']' ||
         (memcmp(text + len - 5, "it/s]", 5) != 0 && memcmp(text + len - 5, "s/it]", 5) != 0))
         return false;
     const unsigned char *p = (const unsigned char *)text;
-    unsigned ok = 1;
-    size_t i = 0;
-    for (; i + 4 <= len; i += 4)
-        ok &= c->bar_bytes[p[i]] & c->bar_bytes[p[i + 1]] & c->bar_bytes[p[i + 2]] &
-              c->bar_bytes[p[i + 3]];
-    for (; i < len; i++)
-        ok &= c->bar_bytes[p[i]];
-    return ok != 0;
+    size_t body = len - 5;   /* the bar phrase: bar bytes, no '%' */
+    bool fin = false;
+    uint64_t other = 0, pct = 0;
+    if (body >= 8) {
+        /* the words at 0, 8, 16, ... and the last eight bytes (overlapping: looking at a
+         * byte twice changes nothing) */
+        for (size_t i = 0;; i += 8) {
+            if (i + 8 > body)
+                i = body - 8;
+            uint64_t x;
+            memcpy(&x, p + i, 8);
+            other |= bar_word(x, &pct);
+            while (pct) {
+                fin |= finished_at(p, len, i + first_byte(pct));
+                pct &= pct - 1;
+            }
+            if (i + 8 == body)
+                break;
+        }
+    } else {
+        for (size_t i = 0; i < body; i++) {
+            other |= !c->bar_bytes[p[i]];
+            fin |= finished_at(p, len, i);
+        }
+    }
+    if (other) {
+        unsigned ok = 1;
+        for (size_t i = 0; i < body; i++)
+            ok &= c->bar_bytes[p[i]];
+        if (!ok)
+            return false;
+    }
+    *finished = fin;
+    return true;
 }
 
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
@@ -1237,10 +1324,12 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     /* the end state is wanted only where the line may go on in the next (see below) */
     bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;
     bool understood = false;
-    if (!joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len)) {
+    bool finished = false;
+    if (!joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len, &finished)) {
         /* what the matcher and the judge would find: a bar phrase at the end (and maybe
          * more of them), each a busy line, nothing else */
-        busy(c, &v, &at);
+        if (at.input >= 0)
+            busy_state(c, &v, &at, finished);
         if (may_fold)
             state = hr_acm_end_state(&c->acm, text, len);
     } else {

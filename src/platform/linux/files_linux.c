@@ -91,7 +91,7 @@ typedef struct walk_state {
 
 static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);   /* past the type byte */
 }
 
 static bool enter(walk_state *w, const struct stat *st)
@@ -134,7 +134,12 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             names = p;
             cap = nc;
         }
-        if (!(names[n] = strdup(e->d_name))) { r = HR_ENOMEM; break; }
+        /* the entry's type from the listing in front of its name: a regular file needs no
+         * stat of its own (the reader opens and fstat()s it anyway) */
+        size_t k = strlen(e->d_name);
+        if (!(names[n] = malloc(k + 2))) { r = HR_ENOMEM; break; }
+        names[n][0] = e->d_type == DT_REG ? 'f' : '?';
+        memcpy(names[n] + 1, e->d_name, k + 1);
         n++;
     }
     closedir(d);
@@ -142,11 +147,16 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; r == 0 && i < n && !w->stop; i++) {
         char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= sizeof path)
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i] + 1) >= sizeof path)
             continue;
         struct stat st;
-        if (stat(path, &st) != 0)
+        if (names[i][0] == 'f') {
+            memset(&st, 0, sizeof st);
+            st.st_mode = S_IFREG;
+            st.st_size = -1;   /* not asked: HR_WALK_SIZE_UNKNOWN */
+        } else if (stat(path, &st) != 0) {
             continue;
+        }
         if (S_ISDIR(st.st_mode)) {
             if (depth + 1 <= w->max_depth && enter(w, &st))
                 r = walk_dir(w, path, depth + 1, err);
@@ -156,7 +166,8 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
                 break;
             }
             w->files++;
-            if (w->fn(path, (uint64_t)st.st_size, depth, w->ctx) != 0)
+            uint64_t size = st.st_size < 0 ? HR_WALK_SIZE_UNKNOWN : (uint64_t)st.st_size;
+            if (w->fn(path, size, depth, w->ctx) != 0)
                 w->stop = true;
         }
     }
