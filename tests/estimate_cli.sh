@@ -9,7 +9,11 @@ wf=$2
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+srv=
+trap '[ -n "$srv" ] && kill "$srv" 2>/dev/null; rm -rf "$tmp"' EXIT
+# check/plan ask a running ComfyUI for its /history: none answers in this test unless it
+# starts one (port 1 is never a ComfyUI)
+export HEADROOM_COMFYUI_URL=http://127.0.0.1:1
 
 json_get() {   # file python-expression
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
@@ -108,6 +112,41 @@ grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c3.txt" || b
 (cd "$tmp/comfy/user/default" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
   "$bin" check --ram 32G --vram 12G --os linux --workload flux) >"$tmp/c4.txt" 2>&1
 grep -q "heaviest saved workflow" "$tmp/c4.txt" && bad "check --workload still sized from saved workflows"
+
+# A running ComfyUI's /history comes before the saved workflows: its heaviest prompt, by id.
+python3 - "$wf" "$tmp/port" <<'PY' &
+import http.server, json, os, sys
+wf, portfile = sys.argv[1], sys.argv[2]
+def api(name):
+    d = json.load(open(os.path.join(wf, name)))
+    return d.get('prompt', d)
+hist = {'a1-sdxl': {'prompt': [1, 'a1-sdxl', api('est_sdxl_api.json'), {}, ['9']], 'outputs': {},
+                    'status': {'status_str': 'success', 'completed': True}},
+        'b2-bad': {'prompt': [2, 'b2-bad', {'1': {'inputs': {}}}, {}, []], 'outputs': {}},
+        'c3-ltxv': {'prompt': [3, 'c3-ltxv', api('est_ltxv_api.json'), {}, ['9']], 'outputs': {}}}
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps(hist).encode() if self.path.startswith('/history') else b'{}'
+        self.send_response(200 if self.path.startswith('/history') else 404)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(('127.0.0.1', 0), H)
+open(portfile + '.tmp', 'w').write(str(s.server_address[1]))
+os.rename(portfile + '.tmp', portfile)
+s.serve_forever()
+PY
+srv=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \
+  "$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux >"$tmp/c5.txt" 2>&1
+grep -q "the heaviest prompt the running ComfyUI ran (its /history), prompt c3-ltxv" "$tmp/c5.txt" \
+  || bad "check does not size from the running ComfyUI's /history: $(cat "$tmp/c5.txt")"
+grep -q "b2-bad" "$tmp/c5.txt" || bad "a prompt of /history that is not a graph is not said"
+kill "$srv" 2>/dev/null; srv=
 
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"

@@ -173,6 +173,10 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
     return false;
 }
 
+static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
+                      const char *label, const hr_snapshot *snap, hr_estimate *out,
+                      hr_est_wf_result *res);
+
 int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
                    hr_estimate *out, hr_est_wf_result *res)
 {
@@ -202,6 +206,42 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
         free(in);
         return hr_exit_from_error(r);
     }
+    const char *b = workflow;
+    for (const char *q = workflow; *q; q++)
+        if (*q == '/' || *q == '\\')
+            b = q + 1;
+    return run_parsed(cmd, c, wf, in, b, snap, out, res);
+}
+
+int hr_est_cli_run_history(const char *cmd, const hr_est_cli *c, const char *body, size_t len,
+                           size_t nth, const hr_snapshot *snap, hr_estimate *out,
+                           hr_est_wf_result *res)
+{
+    hr_workflow *wf = calloc(1, sizeof *wf);
+    hr_est_input *in = calloc(1, sizeof *in);
+    hr_error err = {0};
+    char id[64] = "";
+    int r = wf && in ? hr_workflow_parse_history("GET /history", body, len, nth, id, sizeof id, wf, &err)
+                     : hr_error_set(&err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
+    if (r < 0) {
+        if (r != HR_ENOENT)
+            hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        free(wf);
+        free(in);
+        return r == HR_ENOENT ? HR_ENOENT : hr_exit_from_error(r);
+    }
+    char label[96];
+    snprintf(label, sizeof label, HR_T("prompt %.40s"), id);
+    return run_parsed(cmd, c, wf, in, label, snap, out, res);
+}
+
+/* Estimate a parsed workflow (wf and in are taken and freed), labelled label. */
+static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
+                      const char *label, const hr_snapshot *snap, hr_estimate *out,
+                      hr_est_wf_result *res)
+{
+    hr_error err = {0};
+    int r = 0;
     if (c->comfyui) {
         hr_comfy_paths *cp = malloc(sizeof *cp);
         if (cp) {
@@ -224,11 +264,7 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         return hr_exit_from_error(r);
     }
-    const char *b = workflow;
-    for (const char *q = workflow; *q; q++)
-        if (*q == '/' || *q == '\\')
-            b = q + 1;
-    snprintf(out->workflow, sizeof out->workflow, "%s", b);
+    snprintf(out->workflow, sizeof out->workflow, "%s", label);
     return 0;
 }
 

@@ -144,21 +144,27 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
 
 /* --workflow: the estimate's peak commit (its high end) becomes the peak the plan sizes from
  * (S4.1: the real reference is the workflow's peak commit). */
+/* The estimate's settings from plan/check's what-if flags. */
+static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
+{
+    hr_est_cli_init(ec);
+    ec->comfyui = cli->comfyui;
+    if (cli->in.ram_bytes != HR_UNKNOWN)
+        ec->ram = cli->in.ram_bytes;
+    if (cli->in.vram_bytes != HR_UNKNOWN) {
+        ec->vram = cli->in.vram_bytes;
+        ec->vram_given = true;
+    }
+    ec->os = cli->in.os;
+    if (cli->in.have_comfy_args)
+        ec->args = cli->in.comfy;
+}
+
 static int estimate_one(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, const char *workflow,
                         hr_estimate *e)
 {
     hr_est_cli ec;
-    hr_est_cli_init(&ec);
-    ec.comfyui = cli->comfyui;
-    if (cli->in.ram_bytes != HR_UNKNOWN)
-        ec.ram = cli->in.ram_bytes;
-    if (cli->in.vram_bytes != HR_UNKNOWN) {
-        ec.vram = cli->in.vram_bytes;
-        ec.vram_given = true;
-    }
-    ec.os = cli->in.os;
-    if (cli->in.have_comfy_args)
-        ec.args = cli->in.comfy;
+    est_cli_of(cli, &ec);
     hr_est_wf_result res;
     return hr_est_cli_run(cmd, &ec, workflow, snap, e, &res);
 }
@@ -179,12 +185,49 @@ static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
     return 0;
 }
 
+/* The prompts a running ComfyUI ran (GET /history, at HEADROOM_COMFYUI_URL or
+ * http://127.0.0.1:8188): the heaviest into best. true when at least one was estimated.
+ * No server, or one that does not answer like ComfyUI: false, nothing said. */
+static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
+                         hr_estimate *e, hr_estimate *best)
+{
+    char text[512];
+    const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
+    hr_url url;
+    hr_error err = {0};
+    if (hr_url_parse(u ? u : "http://127.0.0.1:8188", &url, &err) != 0)
+        return false;
+    hr_buf resp;
+    hr_buf_init(&resp, (size_t)HR_WF_MAX_BYTES);
+    hr_http_response r;
+    bool found = false;
+    if (hr_http_do(&url, "GET", "/history?max_items=64", NULL, 3000, &resp, &r, &err) == 0 &&
+        r.status == 200) {
+        hr_est_cli ec;
+        est_cli_of(cli, &ec);
+        hr_est_wf_result res;
+        for (size_t nth = 0; nth < 64; nth++) {
+            int rc = hr_est_cli_run_history(cmd, &ec, r.body, r.body_len, nth, snap, e, &res);
+            if (rc == HR_ENOENT)
+                break;
+            if (rc != 0)
+                continue;   /* a prompt that cannot be read: said (one line), passed over */
+            if (!found || e->commit.high > best->commit.high) {
+                memcpy(best, e, sizeof *e);
+                found = true;
+            }
+        }
+    }
+    hr_buf_free(&resp);
+    return found;
+}
+
 static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
 {
     hr_estimate *e = malloc(sizeof *e), *best = malloc(sizeof *best);
     saved_list l = {NULL, 0, 200};
     int rc = 0;
-    bool found = false;
+    bool found = false, from_server = false;
     if (!e || !best) {
         rc = hr_exit_from_error(HR_ENOMEM);
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
@@ -193,6 +236,8 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     if (cli->workflow) {
         rc = estimate_one(cmd, snap, cli, cli->workflow, best);
         found = rc == 0;
+    } else if ((found = from_history(cmd, snap, cli, e, best))) {
+        from_server = true;
     } else {
         /* the workflows the user saved in ComfyUI: size from the heaviest */
         static const char *const saved[] = {"user", "default", "workflows"};
@@ -229,6 +274,8 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         hr_size_gb(best->commit.high, a, sizeof a);
         snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
                  cli->workflow ? HR_T("the estimate of %s: %s at the peak (high end), node %s %s")
+                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s: "
+                                      "%s at the peak (high end), node %s %s")
                                : HR_T("the heaviest saved workflow, %s: %s at the peak (high end), node %s %s"),
                  best->workflow, a, best->commit.node_id, best->commit.class_type);
     }

@@ -1,5 +1,6 @@
 /* Fuzz the workflow reader: any input is either a workflow (both formats, subgraphs, an
- * order with no cycle) or a one-line error; never a crash, a leak or a read past the buffer. */
+ * order with no cycle, a GET /history body's prompts) or a one-line error; never a crash, a
+ * leak or a read past the buffer. */
 #include "core/scan/workflow.h"
 
 #include <stddef.h>
@@ -25,6 +26,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (wf->n_models > HR_WF_MAX_MODELS || wf->n_latents > HR_WF_MAX_ITEMS)
             __builtin_trap();
         hr_workflow_free(wf);
+    }
+    /* the same bytes as a GET /history body: its first two prompts */
+    for (size_t nth = 0; nth < 2; nth++) {
+        char id[64];
+        hr_error herr = {0};
+        r = hr_workflow_parse_history("fuzz", (const char *)data, size, nth, id, sizeof id, wf, &herr);
+        if (r != 0 && herr.msg[0] == '\0')
+            __builtin_trap();
+        if (r == 0) {
+            if (memchr(id, '\0', sizeof id) == NULL)
+                __builtin_trap();
+            hr_workflow_free(wf);
+        }
     }
     free(wf);
     return 0;

@@ -690,8 +690,9 @@ void hr_workflow_free(hr_workflow *wf)
     wf->n_order = 0;
 }
 
-int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf,
-                      hr_error *err)
+/* nth == SIZE_MAX: a workflow file; else the nth prompt of a GET /history body. */
+static int parse_sel(const char *name, const char *buf, size_t len, size_t nth, char *id_out,
+                     size_t id_n, hr_workflow *wf, hr_error *err)
 {
     memset(wf, 0, sizeof *wf);
     hr_json_limits lim = {.max_bytes = HR_WF_MAX_BYTES, .max_depth = 64,
@@ -699,13 +700,39 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
     hr_json_doc *doc = NULL;
     hr_error jerr = {0};
     int r = hr_json_parse(buf, len, &lim, &doc, &jerr);
-    if (r)
-        return hr_error_set(err, r, HR_T("%s: not a workflow: %s"), name, jerr.msg);
+    if (r)   /* a /history body that is not JSON: not ComfyUI answering, no prompt in it */
+        return hr_error_set(err, nth != SIZE_MAX ? HR_ENOENT : r, HR_T("%s: not a workflow: %s"),
+                            name, jerr.msg);
     const hr_json_value *root = hr_json_root(doc);
     graph g = {.name = name, .wf = wf, .err = err};
     if (!hr_json_is(root, HR_JSON_OBJECT)) {
-        r = hr_error_set(err, HR_EPARSE, HR_T("%s: not a workflow: the file is a JSON %s, not an object"),
+        r = hr_error_set(err, nth != SIZE_MAX ? HR_ENOENT : HR_EPARSE,
+                         HR_T("%s: not a workflow: the file is a JSON %s, not an object"),
                          name, hr_json_type_name(hr_json_type_of(root)));
+    } else if (nth != SIZE_MAX) {
+        /* GET /history: {prompt_id: {"prompt": [number, id, prompt, extra, outputs], ...}} */
+        const hr_json_value *e = hr_json_first(root);
+        for (size_t i = 0; e && i < nth; i++)
+            e = hr_json_next(e);
+        const hr_json_value *api = hr_json_at(hr_json_get(e, "prompt"), 2);
+        if (!e) {
+            r = HR_ENOENT;
+            hr_error_set(err, r, HR_T("%s: no prompt %zu in the history"), name, nth + 1);
+        } else if (!hr_json_is(api, HR_JSON_OBJECT) || hr_json_count(api) == 0) {
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\" has no prompt"), name,
+                             hr_json_key(e));
+        } else {
+            if (id_out && id_n)
+                snprintf(id_out, id_n, "%s", hr_json_key(e));
+            for (const hr_json_value *v = hr_json_first(api); v && r == 0; v = hr_json_next(v))
+                if (!hr_json_is(v, HR_JSON_OBJECT) || !hr_json_get(v, "class_type"))
+                    r = hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\": node \"%.32s\" "
+                                     "has no \"class_type\""), name, hr_json_key(e), hr_json_key(v));
+            if (r == 0) {
+                wf->format = HR_WF_FORMAT_API;
+                r = add_api_graph(&g, api);
+            }
+        }
     } else if (hr_json_get(root, "nodes")) {
         wf->format = HR_WF_FORMAT_UI;
         g.subgraphs = hr_json_get(hr_json_get(root, "definitions"), "subgraphs");
@@ -748,4 +775,18 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
     if (r)
         hr_workflow_free(wf);
     return r;
+}
+
+int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf,
+                      hr_error *err)
+{
+    return parse_sel(name, buf, len, SIZE_MAX, NULL, 0, wf, err);
+}
+
+int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth,
+                              char *prompt_id, size_t id_n, hr_workflow *wf, hr_error *err)
+{
+    if (nth == SIZE_MAX)
+        return hr_error_set(err, HR_EINVAL, "%s: %s", name, hr_strerror(HR_EINVAL));
+    return parse_sel(name, buf, len, nth, prompt_id, id_n, wf, err);
 }

@@ -142,6 +142,14 @@ typedef struct hr_workflow {
  * a class, a link to a node that does not exist, a cycle ("a cycle through nodes 5, 7"). */
 int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf,
                       hr_error *err);
+
+/* The nth prompt (0 = the first listed) of ComfyUI's GET /history body, {prompt_id:
+ * {"prompt": [number, prompt_id, prompt, extra_data, outputs], "outputs", "status"}}, read
+ * as an API workflow; its prompt id into prompt_id (id_n bytes, may be NULL). HR_ENOENT
+ * when there are not that many prompts, or the body is not a JSON object at all (not
+ * ComfyUI answering); other errors (a prompt that is not a graph) as hr_workflow_parse. */
+int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth,
+                              char *prompt_id, size_t id_n, hr_workflow *wf, hr_error *err);
 void hr_workflow_free(hr_workflow *wf);
 
 #endif
