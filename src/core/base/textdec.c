@@ -362,7 +362,13 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
                 if (d->len == 0 && run <= HR_TEXTDEC_SEG_MAX && e < n &&
                     (p[e] == '\n' || (p[e] == '\r' && e + 1 < n))) {
                     bool cr = p[e] == '\r' && p[e + 1] != '\n';
-                    emit_text(d, (const char *)p + i, run, high, cr ? HR_SEG_CR : 0);
+                    if (!high && run && d->seg_bad == 0) {
+                        /* emit_text's work for ASCII text, where there is nothing to decide */
+                        d->segments++;
+                        d->fn(d->user, (const char *)p + i, run, d->lineno, cr ? HR_SEG_CR : 0);
+                    } else {
+                        emit_text(d, (const char *)p + i, run, high, cr ? HR_SEG_CR : 0);
+                    }
                     if (cr) {
                         d->mid_line = true;
                         i = e + 1;

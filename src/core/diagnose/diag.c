@@ -139,16 +139,17 @@ const char *hr_confidence_name(hr_confidence conf)
 
 static unsigned char lower(unsigned char ch);
 
-/* The bytes of a tqdm bar: digits, blanks, punctuation, the i, t, s of it/s and s/it, and
- * the UTF-8 bytes of the block characters ▏..█ (U+2588..U+258F: E2 96 88..8F). */
+/* The bytes of a tqdm bar: ASCII but letters, the i, t, s of it/s and s/it, and the UTF-8
+ * bytes of the block characters ▏..█ (U+2588..U+258F: E2 96 88..8F). */
 static void bar_setup(hr_diag_ctx *c)
 {
     memset(c->bar_bytes, 0, sizeof c->bar_bytes);
-    /* all of 0x20..0x3f (digits, blank, punctuation) and [\\]^_{|}~, which bar_redraw tests
-     * eight at a time, and the rest of a bar's bytes */
-    for (unsigned b = 0x20; b <= 0x3f; b++)
-        c->bar_bytes[b] = 1;
-    for (const char *p = "[\\]^_{|}~its"; *p; p++)
+    /* every ASCII byte but the letters (digits, blank, punctuation: bar_redraw tests them
+     * eight at a time; the decoder leaves no control byte in a segment), the i, t, s of the
+     * bar phrases, and the block characters */
+    for (unsigned b = 0; b < 0x80; b++)
+        c->bar_bytes[b] = !((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+    for (const char *p = "its"; *p; p++)
         c->bar_bytes[(unsigned char)*p] = 1;
     c->bar_bytes[0xe2] = c->bar_bytes[0x96] = 1;
     for (unsigned b = 0x88; b <= 0x8f; b++)
@@ -865,30 +866,31 @@ static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t
 
 /* A busy phrase (a model loading, a bar's redraw) seen in the line. Every redraw of a
  * progress bar comes here: keep it cheap. */
-static void busy_state(hr_diag_ctx *c, const seg_view *v, const hit_place *at, bool finished)
+static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
+                       bool finished)
 {
     if (finished) {
         c->run_state = 0;   /* a bar that reached its end: that step finished */
         return;
     }
     c->run_state = 1;
-    c->busy_line = at->line;
-    size_t k = v->len < sizeof c->busy_text - 1 ? v->len : sizeof c->busy_text - 1;
-    while (k > 0 && k < v->len && ((unsigned char)v->text[k] & 0xc0) == 0x80)
+    c->busy_line = line;
+    size_t k = len < sizeof c->busy_text - 1 ? len : sizeof c->busy_text - 1;
+    while (k > 0 && k < len && ((unsigned char)text[k] & 0xc0) == 0x80)
         k--;   /* whole UTF-8 characters */
     /* every redraw of a bar comes here: copied eight bytes at a time (a memcpy of a length
      * not known at compile time was inlined as a slow "rep movs") */
     uint64_t w;
     if (k >= 8) {
         for (size_t i = 0; i + 8 < k; i += 8) {
-            memcpy(&w, v->text + i, 8);
+            memcpy(&w, text + i, 8);
             memcpy(c->busy_text + i, &w, 8);
         }
-        memcpy(&w, v->text + k - 8, 8);   /* the last eight, overlapping */
+        memcpy(&w, text + k - 8, 8);   /* the last eight, overlapping */
         memcpy(c->busy_text + k - 8, &w, 8);
     } else {
         for (size_t i = 0; i < k; i++)
-            c->busy_text[i] = v->text[i];
+            c->busy_text[i] = text[i];
     }
     c->busy_text[k] = '\0';
 }
@@ -896,7 +898,7 @@ static void busy_state(hr_diag_ctx *c, const seg_view *v, const hit_place *at, b
 static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
 {
     if (at->input >= 0)
-        busy_state(c, v, at, bar_finished(v->text, v->len));
+        busy_state(c, v->text, v->len, at->line, bar_finished(v->text, v->len));
 }
 
 /* Judge one hit; returns true when the hit was understood (evidence, a marker, a warning, a
@@ -1237,24 +1239,31 @@ static bool finished_at(const unsigned char *p, size_t n, size_t k)
 }
 
 /* The bytes of x (eight of a segment) that bar_redraw's eight-at-a-time test does not pass,
- * their top bits set, exactly per byte (no carry crosses a byte): where x is not in
- * 0x20..0x3f (t is 0 there) and not one of [\\]^_{|}~ (y, x without bits 7 and 5, is at most
- * 0x5f, and at least 0x5b there or at those plus 0x80, which ~x rules out; DEL passes too,
- * but the decoder drops it). *pct: the '%' bytes. */
+ * their top bits set, exactly per byte (no carry crosses a byte): the ASCII letters (l is x's
+ * low seven bits in lower case: at least 0x61 and below 0x7b there) and the bytes >= 0x80.
+ * *pct: the '%' bytes (u is 0 there). */
 static uint64_t bar_word(uint64_t x, uint64_t *pct)
 {
     const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu,
                    tops = 0x8080808080808080u;
-    uint64_t t = (x & ones * 0xe0) ^ ones * 0x20, y = x & ones * 0x5f, u = x ^ ones * '%';
-    uint64_t in1 = (y + ones * (0x80 - 0x5b)) & ~x;
+    uint64_t l = (x & low7) | ones * 0x20, u = x ^ ones * '%';
     *pct = ~(((u & low7) + low7) | u) & tops;
-    return (((t & low7) + low7) | t) & ~in1 & tops;
+    return (((l + ones * (0x80 - 'a')) & ~(l + ones * (0x80 - 'z' - 1))) | x) & tops;
+}
+
+/* A "100%|" at one of the '%' that pct marks in the word at p[i]. */
+static bool bar_pct(const unsigned char *p, size_t n, size_t i, uint64_t pct)
+{
+    bool fin = false;
+    for (; pct; pct &= pct - 1)
+        fin |= finished_at(p, n, i + first_byte(pct));
+    return fin;
 }
 
 /* A segment that is a progress bar only: bar bytes, ending in "it/s]" or "s/it]" (whose
  * boundaries always hold: any byte may come before, none after). *finished: it holds "100%|"
- * (bar_finished). Eight bytes at a time: a byte in 0x20..0x3f or [\\]^_{|}~ is a bar byte
- * (see bar_setup); only when another byte is seen is the whole looked up in the table. */
+ * (bar_finished). Eight bytes at a time: an ASCII byte other than a letter is a bar byte (see
+ * bar_setup); only when another byte is seen is the whole looked up in the table. */
 static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool *finished)
 {
     if (c->bar_rule[0] < 0 || len < 5 || text[len - 1] != ']' ||
@@ -1267,18 +1276,20 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
     if (body >= 8) {
         /* the words at 0, 8, 16, ... and the last eight bytes (overlapping: looking at a
          * byte twice changes nothing) */
-        for (size_t i = 0;; i += 8) {
-            if (i + 8 > body)
-                i = body - 8;
-            uint64_t x;
+        size_t i = 0;
+        uint64_t x;
+        for (; i + 8 <= body; i += 8) {
             memcpy(&x, p + i, 8);
             other |= bar_word(x, &pct);
-            while (pct) {
-                fin |= finished_at(p, len, i + first_byte(pct));
-                pct &= pct - 1;
-            }
-            if (i + 8 == body)
-                break;
+            if (pct)
+                fin |= bar_pct(p, len, i, pct);
+        }
+        if (i < body) {
+            i = body - 8;
+            memcpy(&x, p + i, 8);
+            other |= bar_word(x, &pct);
+            if (pct)
+                fin |= bar_pct(p, len, i, pct);
         }
     } else {
         for (size_t i = 0; i < body; i++) {
@@ -1297,8 +1308,32 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
     return true;
 }
 
+/* hr_diag_feed for a bar's redraw in the common case (ended by \r or short, not joined to a
+ * line before, no traceback to end): the same effect as the whole path below, in less. */
+static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
+                     unsigned flags)
+{
+    bool finished = false;
+    if ((flags & (HR_SEG_JUNK | HR_SEG_CUT)) ||
+        (!(flags & HR_SEG_CR) && len >= HR_DIAG_FOLD_MIN) ||
+        (c->carry_state && lineno == c->carry_line + 1) ||
+        (c->in_traceback && lineno != c->traceback_line && text[0] != ' ') ||
+        !bar_redraw(c, text, len, &finished))
+        return false;
+    c->seq++;
+    if (text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))
+        note_time(c, text, len);   /* else it finds no time */
+    if (c->input >= 0)
+        busy_state(c, text, len, lineno, finished);
+    c->carry_state = 0;
+    c->prev_line = lineno;
+    return true;
+}
+
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
+    if (bar_feed(c, text, len, lineno, flags))
+        return;
     c->seq++;
     if (flags & HR_SEG_JUNK) {
         /* binary data: no phrase in it is evidence, and nothing carries over it */
@@ -1329,7 +1364,7 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
         /* what the matcher and the judge would find: a bar phrase at the end (and maybe
          * more of them), each a busy line, nothing else */
         if (at.input >= 0)
-            busy_state(c, &v, &at, finished);
+            busy_state(c, text, len, lineno, finished);
         if (may_fold)
             state = hr_acm_end_state(&c->acm, text, len);
     } else {
