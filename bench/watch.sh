@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: what watching costs, and how early it warns.
-#  1. Cost: instructions per second (callgrind) and resident memory (VmHWM) of
-#     `headroom watch --interval 1000` against earlyoom (Debian's package) polling at its own
-#     1 s pace with plenty of memory free, over the same wall time; and headroom's
+#  1. Cost: instructions per second (callgrind) and resident memory (while sampling, and the
+#     peak VmHWM) of `headroom watch --interval 1000` against earlyoom (Debian's package)
+#     polling at its own 1 s pace with plenty of memory free, over the same wall time; and headroom's
 #     instructions per sample (the difference between a long and a short run).
 #  2. Lead time: `headroom run --limit` on a child allocating 200 MB/s in a memory cgroup of
 #     its own; the first warning's time against the kernel's kill (from the recording), with
@@ -48,20 +48,33 @@ if [ $have_vg = 1 ]; then
 else
     echo "valgrind not installed: no instruction counts"
 fi
+# Resident memory, two figures for each: the peak (VmHWM, start-up included) and what stays
+# resident while sampling (VmRSS after a few samples; both programs lock their memory with
+# mlockall(MCL_ONFAULT): every page they map stays; VmLck is the size of those mappings).
+# The second is the one that matters under pressure: watch releases the clean file pages only
+# its start-up touched before it locks (docs/watch.md, "Resident memory"); earlyoom does
+# not, so for it the two are the same. Both binaries' page-cache pages are dropped first
+# (posix_fadvise DONTNEED: they are read back as after a boot), because the kernel maps a whole page-cache folio around each page touched, and the folios of a
+# freshly linked or copied file are not those of one read at exec.
+drop_cache() { python3 -c 'import os,sys
+for p in sys.argv[1:]:
+    fd = os.open(p, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$@" 2>/dev/null; }
+drop_cache "$H" $([ $have_eo = 1 ] && command -v earlyoom)
 "$H" watch --interval 1000 >/dev/null 2>&1 & hp=$!
 [ $have_eo = 1 ] && { earlyoom --dryrun -r 0 >/dev/null 2>&1 & ep=$!; }
 sleep "$SECS"
-hr_rss=$(awk '/VmHWM/ {print $2}' /proc/$hp/status)
+kb() { awk -v k="$2:" '$1 == k {print $2}' /proc/$1/status; }
 split() { # where a process's resident memory is: its own anonymous pages, and file pages
           # (libc and ld.so text, shared with every process, are most of them)
-    awk '/RssAnon/ {a=$2} /RssFile/ {f=$2} END {printf "anon %s kB, file %s kB", a, f}' /proc/$1/status
+    printf "anon %s kB, file %s kB" "$(kb $1 RssAnon)" "$(kb $1 RssFile)"
 }
-echo "headroom watch: VmHWM ${hr_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$hp/status) kB locked; $(split $hp))"
+hr_rss=$(kb $hp VmRSS); hr_hwm=$(kb $hp VmHWM)
+echo "headroom watch: resident while sampling ${hr_rss} kB (mappings locked: $(kb $hp VmLck) kB; $(split $hp)); peak VmHWM ${hr_hwm} kB"
 kill -INT $hp; wait $hp 2>/dev/null
 if [ $have_eo = 1 ]; then
-    eo_rss=$(awk '/VmHWM/ {print $2}' /proc/$ep/status)
-    echo "earlyoom: VmHWM ${eo_rss} kB ($(awk '/VmLck/ {print $2}' /proc/$ep/status) kB locked; $(split $ep))"
-    echo "ratio headroom/earlyoom resident: $(echo "scale=2; $hr_rss / $eo_rss" | bc)"
+    eo_rss=$(kb $ep VmRSS); eo_hwm=$(kb $ep VmHWM)
+    echo "earlyoom: resident while sampling ${eo_rss} kB (mappings locked: $(kb $ep VmLck) kB; $(split $ep)); peak VmHWM ${eo_hwm} kB"
+    echo "ratio headroom/earlyoom resident while sampling: $(echo "scale=2; $hr_rss / $eo_rss" | bc); peak: $(echo "scale=2; $hr_hwm / $eo_hwm" | bc)"
     kill $ep; wait $ep 2>/dev/null
 fi
 

@@ -5,6 +5,7 @@
 
 #include "core/base/i18n.h"
 #include "platform/platform.h"
+#include "core/base/hot.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -29,7 +30,7 @@ void hr_cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-int hr_cli_write(const hr_buf *b)
+HR_HOT int hr_cli_write(const hr_buf *b)
 {
     int c = hr_console_write_stdout(b->data ? b->data : "", b->len);
     if (c != 0)

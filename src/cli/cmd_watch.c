@@ -5,6 +5,7 @@
 #include "monitor.h"
 
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ const hr_cmd_spec hr_spec_watch = {
 
 static volatile int stop;
 
-int hr_cmd_watch(int argc, char **argv)
+HR_HOT int hr_cmd_watch(int argc, char **argv)
 {
     hr_monitor_opts mo;
     memset(&mo, 0, sizeof mo);

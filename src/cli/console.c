@@ -1,6 +1,7 @@
 #include "console.h"
 
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #ifdef _WIN32
 
@@ -146,7 +147,7 @@ void hr_console_end(int rc)
     }
 }
 
-int hr_console_write_stdout(const char *s, size_t n)
+HR_HOT int hr_console_write_stdout(const char *s, size_t n)
 {
     HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
     DWORD mode;
@@ -208,7 +209,7 @@ void hr_console_end(int rc)
     (void)rc;
 }
 
-int hr_console_write_stdout(const char *s, size_t n)
+HR_HOT int hr_console_write_stdout(const char *s, size_t n)
 {
     (void)s;
     (void)n;

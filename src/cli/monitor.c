@@ -7,6 +7,7 @@
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #include <errno.h>
 #include <string.h>
@@ -16,19 +17,19 @@
 #define HR_VERSION "0"
 #endif
 
-static void out_stdout(hr_monitor *m, const hr_buf *b)
+HR_HOT static void out_stdout(hr_monitor *m, const hr_buf *b)
 {
     if (hr_cli_write(b) != 0)
         m->write_error = 1;
 }
 
-static void out_stderr(const hr_buf *b)
+HR_HOT static void out_stderr(const hr_buf *b)
 {
     fwrite(hr_buf_str(b), 1, b->len, stderr);
     fflush(stderr);
 }
 
-void hr_monitor_record(hr_monitor *m, const hr_buf *line)
+HR_HOT void hr_monitor_record(hr_monitor *m, const hr_buf *line)
 {
     if (m->rec && !m->write_error) {
         if (fwrite(hr_buf_str(line), 1, line->len, m->rec) != line->len || fflush(m->rec) != 0)
@@ -116,7 +117,7 @@ int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
 
 static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw);
 
-void hr_monitor_step(hr_monitor *m)
+HR_HOT void hr_monitor_step(hr_monitor *m)
 {
     hr_wsample s;
     hr_warning wr[HR_WATCH_MAX_WARNINGS];
@@ -141,7 +142,7 @@ void hr_monitor_step(hr_monitor *m)
         hr_comfy_link_step(m->link, &s, wr, nw);
 }
 
-static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw)
+HR_HOT static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
     hr_buf *b = &m->line;
     hr_buf_reset(b);
@@ -190,7 +191,7 @@ static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, 
     }
 }
 
-void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
+HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
 {
     if (m->view == HR_MON_JSON && !to_stderr)
         return;

@@ -1,5 +1,6 @@
 /* headroom — the GPU memory of the watched process tree, from NVML (gpu_procs.h). */
 #include "platform/gpu_procs.h"
+#include "core/base/hot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ hr_gpu_procs *hr_gpu_procs_open(void)
 }
 
 /* One device's processes (compute, then graphics) into g->procs; how many. */
-static size_t device_procs(hr_gpu_procs *g, void *dev)
+HR_HOT static size_t device_procs(hr_gpu_procs *g, void *dev)
 {
     size_t np = 0;
     for (int l = 0; l < 2; l++) {
@@ -137,7 +138,7 @@ static size_t device_procs(hr_gpu_procs *g, void *dev)
     return np;
 }
 
-void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntree, hr_wsample *o)
+HR_HOT void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntree, hr_wsample *o)
 {
     if (!g || g->ndev == 0)
         return;

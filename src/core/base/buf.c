@@ -1,6 +1,7 @@
 #include "core/base/buf.h"
 
 #include "core/base/error.h"
+#include "core/base/hot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ void hr_buf_free(hr_buf *b)
     b->len = b->cap = 0;
 }
 
-void hr_buf_reset(hr_buf *b)
+HR_HOT void hr_buf_reset(hr_buf *b)
 {
     b->len = 0;
     b->err = 0;
@@ -30,7 +31,7 @@ void hr_buf_reset(hr_buf *b)
         b->data[0] = '\0';
 }
 
-int hr_buf_error(const hr_buf *b)
+HR_HOT int hr_buf_error(const hr_buf *b)
 {
     return b->err;
 }
@@ -42,7 +43,7 @@ int hr_buf_fail(hr_buf *b, int code)
     return b->err;
 }
 
-static int reserve(hr_buf *b, size_t extra)
+HR_HOT static int reserve(hr_buf *b, size_t extra)
 {
     if (b->err)
         return b->err;
@@ -63,7 +64,7 @@ static int reserve(hr_buf *b, size_t extra)
     return 0;
 }
 
-int hr_buf_append(hr_buf *b, const void *p, size_t n)
+HR_HOT int hr_buf_append(hr_buf *b, const void *p, size_t n)
 {
     int r = reserve(b, n);
     if (r)
@@ -75,12 +76,12 @@ int hr_buf_append(hr_buf *b, const void *p, size_t n)
     return 0;
 }
 
-int hr_buf_puts(hr_buf *b, const char *s)
+HR_HOT int hr_buf_puts(hr_buf *b, const char *s)
 {
     return hr_buf_append(b, s, strlen(s));
 }
 
-int hr_buf_putc(hr_buf *b, char c)
+HR_HOT int hr_buf_putc(hr_buf *b, char c)
 {
     /* the common case without reserve(): room for the byte and the NUL, under the cap */
     if (!b->err && b->len + 2 <= b->cap && b->len < (b->max ? b->max : HR_BUF_DEFAULT_MAX)) {
@@ -91,7 +92,7 @@ int hr_buf_putc(hr_buf *b, char c)
     return hr_buf_append(b, &c, 1);
 }
 
-int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
+HR_HOT int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
     if (b->err)
@@ -122,7 +123,7 @@ int hr_buf_vprintf(hr_buf *b, const char *fmt, va_list ap)
     return 0;
 }
 
-int hr_buf_printf(hr_buf *b, const char *fmt, ...)
+HR_HOT int hr_buf_printf(hr_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -131,7 +132,7 @@ int hr_buf_printf(hr_buf *b, const char *fmt, ...)
     return r;
 }
 
-const char *hr_buf_str(const hr_buf *b)
+HR_HOT const char *hr_buf_str(const hr_buf *b)
 {
     return b->data ? b->data : "";
 }

@@ -1,4 +1,5 @@
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -10,7 +11,7 @@ void hr_lang_set(hr_lang lang)
     current = lang;
 }
 
-hr_lang hr_lang_get(void)
+HR_HOT hr_lang hr_lang_get(void)
 {
     return current;
 }
@@ -40,7 +41,7 @@ bool hr_lang_from_name(const char *name, hr_lang *out)
  * image even though the image is our own build's output. */
 #define MO_MAGIC 0x950412deU
 
-static uint32_t word_at(const unsigned char *p, size_t off)
+HR_HOT static uint32_t word_at(const unsigned char *p, size_t off)
 {
     /* msgfmt writes the building machine's byte order; every supported target is
      * little-endian, and a big-endian image is refused by the magic check below. */
@@ -48,7 +49,7 @@ static uint32_t word_at(const unsigned char *p, size_t off)
            (uint32_t)p[off + 3] << 24;
 }
 
-static const char *mo_string(const unsigned char *mo, size_t len, size_t table, uint32_t i,
+HR_HOT static const char *mo_string(const unsigned char *mo, size_t len, size_t table, uint32_t i,
                              size_t *n)
 {
     size_t entry = table + (size_t)i * 8;
@@ -61,7 +62,7 @@ static const char *mo_string(const unsigned char *mo, size_t len, size_t table, 
     return (const char *)mo + soff;
 }
 
-static const char *mo_lookup(const unsigned char *mo, size_t len, const char *msgid)
+HR_HOT static const char *mo_lookup(const unsigned char *mo, size_t len, const char *msgid)
 {
     if (len < 28 || word_at(mo, 0) != MO_MAGIC)
         return NULL;
@@ -90,7 +91,7 @@ static const char *mo_lookup(const unsigned char *mo, size_t len, const char *ms
     return NULL;
 }
 
-const char *hr_tr_lang(hr_lang lang, const char *msgid)
+HR_HOT const char *hr_tr_lang(hr_lang lang, const char *msgid)
 {
     if (lang != HR_LANG_ZH || !msgid || !*msgid)
         return msgid;
@@ -98,7 +99,7 @@ const char *hr_tr_lang(hr_lang lang, const char *msgid)
     return t ? t : msgid;
 }
 
-const char *hr_tr(const char *msgid)
+HR_HOT const char *hr_tr(const char *msgid)
 {
     return hr_tr_lang(current, msgid);
 }

@@ -3,13 +3,14 @@
 #include "core/base/error.h"
 #include "core/base/text.h"
 #include "core/base/utf8.h"
+#include "core/base/hot.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-void hr_json_init(hr_json_writer *w, hr_buf *out, bool pretty)
+HR_HOT void hr_json_init(hr_json_writer *w, hr_buf *out, bool pretty)
 {
     memset(w, 0, sizeof *w);
     w->out = out;
@@ -17,13 +18,13 @@ void hr_json_init(hr_json_writer *w, hr_buf *out, bool pretty)
     w->first[0] = true;
 }
 
-static void put(hr_json_writer *w, const char *s)
+HR_HOT static void put(hr_json_writer *w, const char *s)
 {
     if (!w->err)
         w->err = hr_buf_puts(w->out, s);
 }
 
-static void newline_indent(hr_json_writer *w)
+HR_HOT static void newline_indent(hr_json_writer *w)
 {
     if (!w->pretty)
         return;
@@ -32,7 +33,7 @@ static void newline_indent(hr_json_writer *w)
         put(w, "  ");
 }
 
-int hr_json_quote(hr_buf *out, const char *s, size_t n)
+HR_HOT int hr_json_quote(hr_buf *out, const char *s, size_t n)
 {
     int r = hr_buf_putc(out, '"');
     size_t i = 0;
@@ -79,7 +80,7 @@ int hr_json_quote(hr_buf *out, const char *s, size_t n)
 }
 
 /* Comma, indentation and "key": before a value. */
-static void member(hr_json_writer *w, const char *key)
+HR_HOT static void member(hr_json_writer *w, const char *key)
 {
     if (w->err)
         return;
@@ -95,7 +96,7 @@ static void member(hr_json_writer *w, const char *key)
     }
 }
 
-static void open_(hr_json_writer *w, const char *key, const char *brace)
+HR_HOT static void open_(hr_json_writer *w, const char *key, const char *brace)
 {
     member(w, key);
     put(w, brace);
@@ -108,7 +109,7 @@ static void open_(hr_json_writer *w, const char *key, const char *brace)
     w->first[w->depth] = true;
 }
 
-static void close_(hr_json_writer *w, const char *brace)
+HR_HOT static void close_(hr_json_writer *w, const char *brace)
 {
     if (w->depth == 0) {
         if (!w->err)
@@ -122,12 +123,12 @@ static void close_(hr_json_writer *w, const char *brace)
     put(w, brace);
 }
 
-void hr_json_begin_object(hr_json_writer *w, const char *key) { open_(w, key, "{"); }
-void hr_json_end_object(hr_json_writer *w) { close_(w, "}"); }
-void hr_json_begin_array(hr_json_writer *w, const char *key) { open_(w, key, "["); }
-void hr_json_end_array(hr_json_writer *w) { close_(w, "]"); }
+HR_HOT void hr_json_begin_object(hr_json_writer *w, const char *key) { open_(w, key, "{"); }
+HR_HOT void hr_json_end_object(hr_json_writer *w) { close_(w, "}"); }
+HR_HOT void hr_json_begin_array(hr_json_writer *w, const char *key) { open_(w, key, "["); }
+HR_HOT void hr_json_end_array(hr_json_writer *w) { close_(w, "]"); }
 
-void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n)
+HR_HOT void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n)
 {
     member(w, key);
     if (!s)
@@ -136,14 +137,14 @@ void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n)
         w->err = hr_json_quote(w->out, s, n);
 }
 
-void hr_json_str(hr_json_writer *w, const char *key, const char *s)
+HR_HOT void hr_json_str(hr_json_writer *w, const char *key, const char *s)
 {
     hr_json_strn(w, key, s, s ? strlen(s) : 0);
 }
 
 /* Decimal digits of v, as printf's %llu writes them (no printf: the monitor writes a line of
  * numbers every sample). */
-static const char *u64_digits(uint64_t v, char tmp[24])
+HR_HOT static const char *u64_digits(uint64_t v, char tmp[24])
 {
     char *p = tmp + 23;
     *p = '\0';
@@ -154,7 +155,7 @@ static const char *u64_digits(uint64_t v, char tmp[24])
     return p;
 }
 
-void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v)
+HR_HOT void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v)
 {
     char tmp[24];
     const char *d = u64_digits(v, tmp);
@@ -162,7 +163,7 @@ void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v)
     put(w, d);
 }
 
-void hr_json_i64(hr_json_writer *w, const char *key, int64_t v)
+HR_HOT void hr_json_i64(hr_json_writer *w, const char *key, int64_t v)
 {
     char tmp[24];
     const char *d = u64_digits(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, tmp);
@@ -172,7 +173,7 @@ void hr_json_i64(hr_json_writer *w, const char *key, int64_t v)
     put(w, d);
 }
 
-void hr_json_double(hr_json_writer *w, const char *key, double v)
+HR_HOT void hr_json_double(hr_json_writer *w, const char *key, double v)
 {
     char tmp[64];
     if (!isfinite(v)) {
@@ -189,19 +190,19 @@ void hr_json_double(hr_json_writer *w, const char *key, double v)
     put(w, tmp);
 }
 
-void hr_json_bool(hr_json_writer *w, const char *key, bool v)
+HR_HOT void hr_json_bool(hr_json_writer *w, const char *key, bool v)
 {
     member(w, key);
     put(w, v ? "true" : "false");
 }
 
-void hr_json_null(hr_json_writer *w, const char *key)
+HR_HOT void hr_json_null(hr_json_writer *w, const char *key)
 {
     member(w, key);
     put(w, "null");
 }
 
-void hr_json_size(hr_json_writer *w, const char *key, uint64_t v)
+HR_HOT void hr_json_size(hr_json_writer *w, const char *key, uint64_t v)
 {
     if (v == HR_UNKNOWN)
         hr_json_null(w, key);
@@ -217,7 +218,7 @@ void hr_json_tri(hr_json_writer *w, const char *key, int t)
         hr_json_bool(w, key, t != 0);
 }
 
-int hr_json_finish(hr_json_writer *w)
+HR_HOT int hr_json_finish(hr_json_writer *w)
 {
     if (!w->err && w->depth != 0)
         w->err = HR_EINTERNAL;

@@ -1,9 +1,10 @@
 #include "core/base/text.h"
+#include "core/base/hot.h"
 
 #include <ctype.h>
 #include <string.h>
 
-bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n)
+HR_HOT bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n)
 {
     if (*cur >= end)
         return false;
@@ -20,12 +21,12 @@ bool hr_next_line(const char **cur, const char *end, const char **line, size_t *
     return true;
 }
 
-static bool blank(char c)
+HR_HOT static bool blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static void trim_span(const char **s, size_t *n)
+HR_HOT static void trim_span(const char **s, size_t *n)
 {
     while (*n && blank(**s)) {
         (*s)++;
@@ -35,7 +36,7 @@ static void trim_span(const char **s, size_t *n)
         (*n)--;
 }
 
-bool hr_parse_u64(const char *s, size_t n, uint64_t *out)
+HR_HOT bool hr_parse_u64(const char *s, size_t n, uint64_t *out)
 {
     trim_span(&s, &n);
     if (n == 0)
@@ -54,7 +55,7 @@ bool hr_parse_u64(const char *s, size_t n, uint64_t *out)
     return true;
 }
 
-bool hr_parse_i64(const char *s, size_t n, int64_t *out)
+HR_HOT bool hr_parse_i64(const char *s, size_t n, int64_t *out)
 {
     trim_span(&s, &n);
     bool neg = n && s[0] == '-';
@@ -86,7 +87,7 @@ bool hr_parse_limit(const char *s, size_t n, uint64_t *out)
     return true;
 }
 
-bool hr_kv_find(const char *buf, size_t len, const char *key, char sep, char *out, size_t outn)
+HR_HOT bool hr_kv_find(const char *buf, size_t len, const char *key, char sep, char *out, size_t outn)
 {
     const char *cur = buf, *end = buf + len, *line;
     size_t n, klen = strlen(key);
@@ -110,7 +111,7 @@ bool hr_kv_find(const char *buf, size_t len, const char *key, char sep, char *ou
     return false;
 }
 
-bool hr_kv_u64(const char *buf, size_t len, const char *key, char sep, uint64_t *out)
+HR_HOT bool hr_kv_u64(const char *buf, size_t len, const char *key, char sep, uint64_t *out)
 {
     char tmp[32];
     if (!hr_kv_find(buf, len, key, sep, tmp, sizeof tmp))
@@ -170,7 +171,7 @@ void hr_bracketed_choice(const char *s, char *out, size_t outn)
     hr_trim(out);
 }
 
-void hr_strlcpy(char *dst, const char *src, unsigned long size)
+HR_HOT void hr_strlcpy(char *dst, const char *src, unsigned long size)
 {
     if (size == 0)
         return;

@@ -3,6 +3,7 @@
 
 #include "core/model/snapshot.h"
 #include "core/base/text.h"
+#include "core/base/hot.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const struct {
     {"Hugetlb", 7, offsetof(hr_meminfo, hugetlb)},
 };
 
-int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *out, hr_error *err)
+HR_HOT int hr_parse_meminfo(const char *buf, size_t len, const char *what, hr_meminfo *out, hr_error *err)
 {
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         *(uint64_t *)((char *)out + fields[i].off) = HR_UNKNOWN;

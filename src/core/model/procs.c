@@ -1,12 +1,13 @@
 #include "core/model/procs.h"
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* "   123456 kB" → bytes. */
-static int parse_kb(const char *p, const char *end, uint64_t *bytes)
+HR_HOT static int parse_kb(const char *p, const char *end, uint64_t *bytes)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
@@ -29,7 +30,7 @@ static int parse_kb(const char *p, const char *end, uint64_t *bytes)
     return 0;
 }
 
-int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_error *err)
+HR_HOT int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, hr_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n > HR_PROC_STATUS_MAX)

@@ -3,11 +3,12 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/hot.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void hr_wsample_init(hr_wsample *s)
+HR_HOT void hr_wsample_init(hr_wsample *s)
 {
     memset(s, 0, sizeof *s);
     int64_t *ints[] = {&s->ram_total, &s->ram_used, &s->ram_available, &s->swap_total,
@@ -21,7 +22,7 @@ void hr_wsample_init(hr_wsample *s)
     s->psi_some_avg10 = s->psi_full_avg10 = -1.0;
 }
 
-int64_t hr_wvram_tree(const hr_gpu_proc *procs, size_t n, const int64_t *tree, size_t ntree)
+HR_HOT int64_t hr_wvram_tree(const hr_gpu_proc *procs, size_t n, const int64_t *tree, size_t ntree)
 {
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
@@ -85,7 +86,7 @@ void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg)
         w->quiet_since[i] = -1;
 }
 
-const char *hr_wrule_id(hr_wrule r)
+HR_HOT const char *hr_wrule_id(hr_wrule r)
 {
     static const char *const ids[HR_WRULE_COUNT] = {"S2.3", "commit-85", "commit-95",
                                                     "cgroup-near", "time-to-limit", "pressure"};
@@ -102,30 +103,30 @@ bool hr_wrule_from_id(const char *id, hr_wrule *out)
     return false;
 }
 
-const char *hr_wlevel_name(hr_wlevel l)
+HR_HOT const char *hr_wlevel_name(hr_wlevel l)
 {
     return l == HR_WLEVEL_CRITICAL ? "critical" : "warn";
 }
 
-static void maxi(int64_t *peak, int64_t v)
+HR_HOT static void maxi(int64_t *peak, int64_t v)
 {
     if (v != HR_W_UNKNOWN && (*peak == HR_W_UNKNOWN || v > *peak))
         *peak = v;
 }
 
-static void maxd(double *peak, double v)
+HR_HOT static void maxd(double *peak, double v)
 {
     if (v >= 0 && v > *peak)
         *peak = v;
 }
 
-static bool known(int64_t v)
+HR_HOT static bool known(int64_t v)
 {
     return v != HR_W_UNKNOWN;
 }
 
 /* The host's limit: commit where the OS enforces it, else RAM + swap in use. */
-static bool host_fill(const hr_wsample *s, int64_t *fill, int64_t *cap, const char **name)
+HR_HOT static bool host_fill(const hr_wsample *s, int64_t *fill, int64_t *cap, const char **name)
 {
     if (s->commit_enforced && known(s->commit) && known(s->commit_limit) && s->commit_limit > 0) {
         *fill = s->commit;
@@ -146,7 +147,7 @@ static bool host_fill(const hr_wsample *s, int64_t *fill, int64_t *cap, const ch
 
 /* The cgroup's limit: memory.max plus the swap it may use (none when swap.max is 0, unknown,
  * or the machine has no swap — the conservative reading). */
-static bool cg_fill(const hr_wsample *s, int64_t *fill, int64_t *cap)
+HR_HOT static bool cg_fill(const hr_wsample *s, int64_t *fill, int64_t *cap)
 {
     if (!known(s->cg_current) || !known(s->cg_max) || s->cg_max == HR_W_UNLIMITED ||
         s->cg_max <= 0)
@@ -164,7 +165,7 @@ static bool cg_fill(const hr_wsample *s, int64_t *fill, int64_t *cap)
 
 /* Least-squares slope (bytes per second) of one series over the window; false when fewer
  * than 3 points. which: 0 host, 1 cgroup, 2 commit. */
-static bool slope(const hr_watch *w, int which, double *out)
+HR_HOT static bool slope(const hr_watch *w, int which, double *out)
 {
     if (w->ring_n < 3)
         return false;
@@ -192,7 +193,7 @@ static bool slope(const hr_watch *w, int which, double *out)
     return true;
 }
 
-static void rates(const hr_wsample *prev, hr_wsample *s)
+HR_HOT static void rates(const hr_wsample *prev, hr_wsample *s)
 {
     int64_t dt = s->t_ms - prev->t_ms;
     if (dt <= 0)
@@ -214,7 +215,7 @@ static void rates(const hr_wsample *prev, hr_wsample *s)
 }
 
 /* The message of a warning, in a language (the JSON keeps English). */
-static void format_msg(const hr_warning *wr, hr_lang lang, char *out, size_t n)
+HR_HOT static void format_msg(const hr_warning *wr, hr_lang lang, char *out, size_t n)
 {
     char v[32] = "?", l[32] = "?";
     if (wr->value != HR_W_UNKNOWN)
@@ -260,13 +261,13 @@ static void format_msg(const hr_warning *wr, hr_lang lang, char *out, size_t n)
     }
 }
 
-void hr_warning_text(const hr_warning *wr, char *out, size_t n)
+HR_HOT void hr_warning_text(const hr_warning *wr, char *out, size_t n)
 {
     format_msg(wr, hr_lang_get(), out, n);
 }
 
 /* One rule's condition for this sample; fires on its rising edge. */
-static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *proto, hr_warning *out,
+HR_HOT static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *proto, hr_warning *out,
                    size_t k)
 {
     int64_t t = proto->t_ms;
@@ -293,7 +294,7 @@ static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *proto, 
     return k + 1;
 }
 
-size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WARNINGS])
+HR_HOT size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WARNINGS])
 {
     if (w->have_prev)
         rates(&w->prev, s);

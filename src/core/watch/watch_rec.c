@@ -4,11 +4,12 @@
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
+#include "core/base/hot.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static void ji(hr_json_writer *w, const char *key, int64_t v)
+HR_HOT static void ji(hr_json_writer *w, const char *key, int64_t v)
 {
     if (v == HR_W_UNKNOWN || v == HR_W_UNLIMITED)
         hr_json_null(w, key);
@@ -16,7 +17,7 @@ static void ji(hr_json_writer *w, const char *key, int64_t v)
         hr_json_i64(w, key, v);
 }
 
-static void jd(hr_json_writer *w, const char *key, double v)
+HR_HOT static void jd(hr_json_writer *w, const char *key, double v)
 {
     if (v < 0 || v != v)
         hr_json_null(w, key);
@@ -24,7 +25,7 @@ static void jd(hr_json_writer *w, const char *key, double v)
         hr_json_double(w, key, (double)(int64_t)(v * 10.0 + 0.5) / 10.0);
 }
 
-static void begin(hr_json_writer *w, hr_buf *out, const char *type, int64_t t, int64_t time_ms)
+HR_HOT static void begin(hr_json_writer *w, hr_buf *out, const char *type, int64_t t, int64_t time_ms)
 {
     hr_json_init(w, out, false);
     hr_json_begin_object(w, NULL);
@@ -33,7 +34,7 @@ static void begin(hr_json_writer *w, hr_buf *out, const char *type, int64_t t, i
     hr_json_i64(w, "time", time_ms);
 }
 
-static void end(hr_json_writer *w)
+HR_HOT static void end(hr_json_writer *w)
 {
     hr_json_end_object(w);
     (void)hr_json_finish(w);
@@ -67,7 +68,7 @@ void hr_rec_header_line(hr_buf *out, const hr_rec_header *h)
     end(&w);
 }
 
-void hr_rec_sample_line(hr_buf *out, int64_t t0, const hr_wsample *s)
+HR_HOT void hr_rec_sample_line(hr_buf *out, int64_t t0, const hr_wsample *s)
 {
     hr_json_writer w;
     begin(&w, out, "sample", s->t_ms - t0, s->time_ms);
@@ -98,7 +99,7 @@ void hr_rec_sample_line(hr_buf *out, int64_t t0, const hr_wsample *s)
     end(&w);
 }
 
-void hr_rec_warning_line(hr_buf *out, int64_t t0, const hr_warning *wr)
+HR_HOT void hr_rec_warning_line(hr_buf *out, int64_t t0, const hr_warning *wr)
 {
     hr_json_writer w;
     begin(&w, out, "warning", wr->t_ms - t0, wr->time_ms);
@@ -148,7 +149,7 @@ void hr_rec_end_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, con
 
 /* ---- the terminal ---- */
 
-static void gb(int64_t v, char *out, size_t n)
+HR_HOT static void gb(int64_t v, char *out, size_t n)
 {
     if (v == HR_W_UNKNOWN) {
         snprintf(out, n, "?");
@@ -177,7 +178,7 @@ static void gb(int64_t v, char *out, size_t n)
     memcpy(out, p, (size_t)(tmp + sizeof tmp - p));
 }
 
-void hr_watch_clock(int64_t time_ms, char *out, size_t n)
+HR_HOT void hr_watch_clock(int64_t time_ms, char *out, size_t n)
 {
     int64_t s = time_ms / 1000;
     int64_t day = s % 86400;
@@ -196,7 +197,7 @@ void hr_watch_clock(int64_t time_ms, char *out, size_t n)
     }
 }
 
-static void pair(hr_buf *out, const char *label, int64_t used, int64_t total)
+HR_HOT static void pair(hr_buf *out, const char *label, int64_t used, int64_t total)
 {
     char u[24], t[24];
     gb(used, u, sizeof u);
@@ -204,7 +205,7 @@ static void pair(hr_buf *out, const char *label, int64_t used, int64_t total)
     hr_buf_printf(out, "  %s %s/%s GB", label, u, t);
 }
 
-static void eta_part(hr_buf *out, const hr_watch *w)
+HR_HOT static void eta_part(hr_buf *out, const hr_watch *w)
 {
     if (!w->limit_name)
         return;
@@ -212,7 +213,7 @@ static void eta_part(hr_buf *out, const hr_watch *w)
         hr_buf_printf(out, HR_T("  limit (%s) in %.0f s"), HR_T(w->limit_name), w->eta_s);
 }
 
-void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
+HR_HOT void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
 {
     char clk[16];
     hr_watch_clock(s->time_ms + w->tz_offset_ms, clk, sizeof clk);
@@ -246,7 +247,7 @@ void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
     hr_buf_putc(out, '\n');
 }
 
-static void bar(hr_buf *out, int64_t used, int64_t total)
+HR_HOT static void bar(hr_buf *out, int64_t used, int64_t total)
 {
     int fill = 0;
     if (used >= 0 && total > 0 && total != HR_W_UNLIMITED) {
@@ -260,7 +261,7 @@ static void bar(hr_buf *out, int64_t used, int64_t total)
     hr_buf_putc(out, ']');
 }
 
-static void panel_row(hr_buf *out, const char *label, int64_t used, int64_t total)
+HR_HOT static void panel_row(hr_buf *out, const char *label, int64_t used, int64_t total)
 {
     char u[24], t[24];
     gb(used, u, sizeof u);
@@ -273,7 +274,7 @@ static void panel_row(hr_buf *out, const char *label, int64_t used, int64_t tota
     hr_buf_puts(out, "\x1b[K\n");
 }
 
-void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const char *target,
+HR_HOT void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const char *target,
                     const char *last_warning)
 {
     char clk[16];

@@ -17,6 +17,7 @@
 #include "core/model/meminfo.h"
 #include "core/model/procs.h"
 #include "platform/gpu_procs.h"
+#include "core/base/hot.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -74,7 +75,7 @@ static int open_ro(const char *path)
 }
 
 /* pread the whole (small) file at offset 0 into s->buf; length, or -1. */
-static ssize_t reread(hr_sampler *s, int fd)
+HR_HOT static ssize_t reread(hr_sampler *s, int fd)
 {
     if (fd < 0)
         return -1;
@@ -295,7 +296,7 @@ void hr_gpu_lib_close(void *lib)
     dlclose(lib);
 }
 
-static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
+HR_HOT static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
 {
     *unlimited = false;
     ssize_t n = reread(s, fd);
@@ -319,7 +320,7 @@ static int64_t num_fd(hr_sampler *s, int fd, bool *unlimited)
 }
 
 /* The tightest memory cgroup of the chain: the one with the least room under memory.max. */
-static void sample_cgroup(hr_sampler *s, hr_wsample *o)
+HR_HOT static void sample_cgroup(hr_sampler *s, hr_wsample *o)
 {
     if (s->ncg == 0)
         return;
@@ -355,7 +356,7 @@ static void sample_cgroup(hr_sampler *s, hr_wsample *o)
     }
 }
 
-static double psi_avg10(const char *buf, const char *kind)
+HR_HOT static double psi_avg10(const char *buf, const char *kind)
 {
     const char *p = strstr(buf, kind);
     if (!p)
@@ -376,7 +377,7 @@ static double psi_avg10(const char *buf, const char *kind)
     return any ? whole + frac : -1.0;
 }
 
-static void sample_disks(hr_sampler *s, hr_wsample *o)
+HR_HOT static void sample_disks(hr_sampler *s, hr_wsample *o)
 {
     if (s->nswap == 0 || reread(s, s->diskstats) <= 0)
         return;
@@ -422,7 +423,7 @@ static void sample_disks(hr_sampler *s, hr_wsample *o)
 
 /* The decimal number at the start of p (a pid: /proc's names, stat's ppid field), 0 if none;
  * what atoi gives for those, without its locale machinery. */
-static int small_int(const char *p)
+HR_HOT static int small_int(const char *p)
 {
     int v = 0;
     for (int k = 0; k < 9 && *p >= '0' && *p <= '9'; k++, p++)
@@ -432,7 +433,7 @@ static int small_int(const char *p)
 
 /* "/proc/<pid>/<leaf>" into out (64 bytes), without printf: the tree walk builds two or
  * three of these per process per sample. */
-static void proc_path(char *out, int pid, const char *leaf)
+HR_HOT static void proc_path(char *out, int pid, const char *leaf)
 {
     char digits[12];
     int nd = 0;
@@ -453,7 +454,7 @@ static void proc_path(char *out, int pid, const char *leaf)
     out[k + ll] = '\0';
 }
 
-static bool name_matches(hr_sampler *s, int pid, const char *comm)
+HR_HOT static bool name_matches(hr_sampler *s, int pid, const char *comm)
 {
     if (strstr(comm, s->name))
         return true;
@@ -477,7 +478,7 @@ struct linux_dirent64 {
 };
 
 /* The index of pid in procs[0..n), or -1: bisection when they are in ascending order. */
-static int find_proc(const proc_ent *procs, int n, int pid, bool sorted)
+HR_HOT static int find_proc(const proc_ent *procs, int n, int pid, bool sorted)
 {
     if (!sorted) {
         for (int j = 0; j < n; j++)
@@ -498,7 +499,7 @@ static int find_proc(const proc_ent *procs, int n, int pid, bool sorted)
 
 /* The process tree: every process under the root pid, or under every process matching the
  * name. RSS and swap from /proc/<pid>/status of each member. */
-static void sample_tree(hr_sampler *s, hr_wsample *o)
+HR_HOT static void sample_tree(hr_sampler *s, hr_wsample *o)
 {
     if ((s->pid <= 0 && !s->name[0]) || s->proc_dir < 0)
         return;
@@ -579,7 +580,7 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
 
 /* "\nkey " in /proc/vmstat and the number after it (never the first line: pswpin/pswpout
  * come after nr_free_pages). One memmem instead of a walk over its 180 lines. */
-static bool vmstat_u64(const char *buf, size_t len, const char *key, uint64_t *out)
+HR_HOT static bool vmstat_u64(const char *buf, size_t len, const char *key, uint64_t *out)
 {
     size_t kl = strlen(key);
     const char *p = strstr(buf, key); /* buf ends in the NUL reread() put at len */
@@ -591,7 +592,7 @@ static bool vmstat_u64(const char *buf, size_t len, const char *key, uint64_t *o
     return hr_parse_u64(v, (size_t)(e - v), out);
 }
 
-void hr_sampler_take(hr_sampler *s, hr_wsample *o)
+HR_HOT void hr_sampler_take(hr_sampler *s, hr_wsample *o)
 {
     hr_wsample_init(o);
     o->t_ms = hr_platform_mono_ms();
@@ -641,14 +642,14 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
                         s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
-int64_t hr_platform_mono_ms(void)
+HR_HOT int64_t hr_platform_mono_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int64_t hr_platform_wall_ms(void)
+HR_HOT int64_t hr_platform_wall_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -657,7 +658,7 @@ int64_t hr_platform_wall_ms(void)
 
 static volatile int *stop_flag;
 
-static void on_stop(int sig)
+HR_HOT static void on_stop(int sig)
 {
     if (stop_flag)
         *stop_flag = sig;
@@ -696,7 +697,7 @@ static int psi_trigger_open(void)
     return -1;
 }
 
-int hr_lx_sampler_psi_fd(hr_sampler *s)
+HR_HOT int hr_lx_sampler_psi_fd(hr_sampler *s)
 {
     if (!s)
         return -1;
@@ -707,7 +708,7 @@ int hr_lx_sampler_psi_fd(hr_sampler *s)
     return s->psi_trigger;
 }
 
-int hr_lx_sampler_psi_event(hr_sampler *s, short revents)
+HR_HOT int hr_lx_sampler_psi_event(hr_sampler *s, short revents)
 {
     if (!s || s->psi_trigger < 0)
         return 0;
@@ -720,7 +721,7 @@ int hr_lx_sampler_psi_event(hr_sampler *s, short revents)
     return (revents & POLLPRI) ? 1 : 0;
 }
 
-int hr_sampler_wait(hr_sampler *s, int64_t ms)
+HR_HOT int hr_sampler_wait(hr_sampler *s, int64_t ms)
 {
     if (ms <= 0)
         return 0;
@@ -735,7 +736,7 @@ int hr_sampler_wait(hr_sampler *s, int64_t ms)
 }
 
 
-void hr_platform_sleep_ms(int64_t ms)
+HR_HOT void hr_platform_sleep_ms(int64_t ms)
 {
     if (ms <= 0)
         return;
@@ -747,9 +748,133 @@ void hr_platform_sleep_ms(int64_t ms)
  * the untouched bulk of the binary, libc and the reserved buffers never becomes resident
  * (MCL_CURRENT alone faults in every mapped page: the whole of libc, libm and headroom).
  * A kernel without MCL_ONFAULT (before 4.4) gets no lock rather than that. */
+/* Start-up (the dynamic linker, the option and command tables, opening the sources) touches
+ * pages of headroom, libc and ld.so that sampling never uses again, and mlockall would pin
+ * them for the whole watch. So before locking, every mapping that is readable, never
+ * writable, private, backed by a file and holds no copied-on-write page leaves this
+ * process's page tables (MADV_DONTNEED): its pages are the file's, they stay in the page
+ * cache, and the next use maps them again, then locked. This is what reclaim may do to them
+ * at any time; mappings a relocation or a write ever touched (RELRO, .data, the heap, the
+ * stack) keep their pages. The list is made first and released after, so that reading
+ * /proc/self/smaps does not map back what it just released. */
+#define RELEASE_MAX 64
+
+typedef struct smaps_scan {
+    uintptr_t start[RELEASE_MAX], len[RELEASE_MAX];
+    size_t n;
+    uintptr_t cur_start, cur_end;
+    bool cur_ok; /* the current mapping is a clean, read-only, private file mapping so far */
+} smaps_scan;
+
+static void smaps_keep(smaps_scan *sc)
+{
+    if (sc->cur_ok && sc->cur_end > sc->cur_start && sc->n < RELEASE_MAX) {
+        sc->start[sc->n] = sc->cur_start;
+        sc->len[sc->n] = sc->cur_end - sc->cur_start;
+        sc->n++;
+    }
+    sc->cur_ok = false;
+}
+
+/* "1a2b-" → 0x1a2b, *p past the digits */
+static uintptr_t hex_at(const char **p, const char *end)
+{
+    uintptr_t v = 0;
+    for (; *p < end; (*p)++) {
+        char c = **p;
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return v;
+        v = v * 16 + (uintptr_t)d;
+    }
+    return v;
+}
+
+static bool is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* One line of /proc/self/smaps, [line, end). A mapping's first line is
+ * "start-end perms offset dev inode [path]"; the others are "Key: value" (a capital first),
+ * of which only Anonymous counts. */
+static void smaps_line(smaps_scan *sc, const char *line, const char *end)
+{
+    if (end - line > 10 && memcmp(line, "Anonymous:", 10) == 0) {
+        const char *p = line + 10;
+        while (p < end && (*p == ' ' || *p == '0'))
+            p++;
+        if (p < end && *p >= '1' && *p <= '9')
+            sc->cur_ok = false; /* written once (a relocation, RELRO): its pages are its own */
+        return;
+    }
+    if (line == end || !is_hex(line[0]))
+        return;
+    smaps_keep(sc);
+    const char *p = line;
+    uintptr_t lo = hex_at(&p, end);
+    if (p == end || *p++ != '-')
+        return;
+    uintptr_t hi = hex_at(&p, end);
+    if (end - p < 5 || *p++ != ' ')
+        return;
+    const char *perms = p;
+    p += 4;
+    /* past " offset dev " to the inode: 0 for anonymous and special mappings */
+    for (int field = 0; field < 2; field++) {
+        while (p < end && *p == ' ')
+            p++;
+        while (p < end && *p != ' ')
+            p++;
+    }
+    while (p < end && *p == ' ')
+        p++;
+    sc->cur_start = lo;
+    sc->cur_end = hi;
+    sc->cur_ok = perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && p < end && *p >= '1' &&
+                 *p <= '9';
+}
+
+HR_HOT static void release_startup_pages(void)
+{
+    int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    static smaps_scan sc;
+    static char buf[8192];
+    memset(&sc, 0, sizeof sc);
+    size_t have = 0;
+    bool skipping = false; /* in a line longer than buf: its start was seen, skip the rest */
+    for (;;) {
+        ssize_t n = read(fd, buf + have, sizeof buf - have);
+        if (n <= 0)
+            break;
+        have += (size_t)n;
+        char *cur = buf, *stop = buf + have, *nl;
+        while ((nl = memchr(cur, '\n', (size_t)(stop - cur))) != NULL) {
+            if (!skipping)
+                smaps_line(&sc, cur, nl);
+            skipping = false;
+            cur = nl + 1;
+        }
+        if (cur == buf && have == sizeof buf) {
+            smaps_line(&sc, buf, stop); /* its start holds what counts */
+            skipping = true;
+            cur = stop;
+        }
+        have = (size_t)(stop - cur);
+        memmove(buf, cur, have);
+    }
+    close(fd);
+    smaps_keep(&sc);
+    for (size_t i = 0; i < sc.n; i++)
+        (void)madvise((void *)sc.start[i], sc.len[i], MADV_DONTNEED);
+}
+
 bool hr_platform_lock_memory(void)
 {
 #ifdef MCL_ONFAULT
+    release_startup_pages();
     return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
 #else
     return false;
