@@ -43,7 +43,7 @@ HR_HOT int hr_cli_write(const hr_buf *b)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
-bool hr_cli_stdout_is_tty(void)
+HR_START bool hr_cli_stdout_is_tty(void)
 {
     return hr_console_color();
 }
@@ -124,7 +124,7 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
     return 0;
 }
 
-void hr_cli_choose_language(void)
+HR_START void hr_cli_choose_language(void)
 {
     char name[64];
     hr_lang lang;
@@ -132,7 +132,7 @@ void hr_cli_choose_language(void)
         hr_lang_set(lang);
 }
 
-void hr_cli_json_in_english(bool json)
+HR_START void hr_cli_json_in_english(bool json)
 {
     if (json)
         hr_lang_set(HR_LANG_EN);
