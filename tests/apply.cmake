@@ -13,7 +13,7 @@ endif()
 # rollback on ext4 and btrfs, five pairs of simultaneous applies, the path attacks. Each
 # prints its figures (injections, inconsistent states).
 if(NOT CMAKE_CROSSCOMPILING)
-  foreach(section kill-ext4 kill-btrfs concurrent attacks)
+  foreach(section kill-ext4 kill-btrfs concurrent attacks enospc)
     add_test(NAME apply.root.proof.${section}
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/root/apply_proof.sh ${HR_BIN} ${section})
     set_tests_properties(apply.root.proof.${section} PROPERTIES SKIP_RETURN_CODE 77

@@ -241,22 +241,21 @@ int hr_cmd_apply(int argc, char **argv)
     }
     hr_buf out;
     hr_buf_init(&out, 0);
-    if (json) {
-        hr_apply_plan_json(plan, &out);
-    } else {
-        if (!plan->nothing_to_do)
-            hr_buf_printf(&out, "%s\n", yes ? HR_T("Applying, in this order:")
-                                            : HR_T("Dry run: these changes would be made, in "
-                                                   "this order (add --yes to make them):"));
-        hr_apply_plan_text(plan, &out);
-    }
-    hr_cli_write(&out);
+    hr_render rd;
+    hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, false);
+    if (!json && !plan->nothing_to_do)
+        hr_buf_printf(&out, "%s\n", yes ? HR_T("Applying, in this order:")
+                                        : HR_T("Dry run: these changes would be made, in "
+                                               "this order (add --yes to make them):"));
+    hr_apply_plan_render(plan, &rd);
+    int erc = hr_cli_emit_render("apply", "plan", &rd);
     hr_buf_reset(&out);
-    if (!yes || plan->nothing_to_do) {
+    if (erc != 0 || !yes || plan->nothing_to_do) {
+        /* A plan that could not be shown is not carried out. */
         hr_platform_unlock();
         hr_buf_free(&out);
         free(plan);
-        return HR_EXIT_OK;
+        return erc;
     }
     r = hr_platform_apply_run(&rq, plan, &out, &err);
     hr_platform_unlock();

@@ -68,7 +68,8 @@ const hr_cmd_spec hr_spec_diagnose = {
                      "terminal)"),
     .examples = diagnose_examples,
     .exits = HR_N("0 a cause was found; 1 nothing recognised (cause unknown); 64 bad usage; "
-                  "65 unreadable input; 70 other failure"),
+                  "65 unreadable input; 66 a LOG does not exist; 70 other failure; "
+                  "74 cannot write the report"),
     .doc = "docs/diagnose.md",
 };
 
@@ -228,8 +229,9 @@ int hr_cmd_diagnose(int argc, char **argv)
         }
         logs[i].f = hr_console_fopen(logs[i].name, "rb");
         if (!logs[i].f) {
-            hr_cli_error(HR_T("diagnose: %s: cannot open: %s"), logs[i].name, strerror(errno));
-            rc = HR_EXIT_INPUT;
+            const int e = errno;   /* a missing file is 66, unreadable 77: the one mapping */
+            hr_cli_error(HR_T("diagnose: %s: cannot open: %s"), logs[i].name, strerror(e));
+            rc = hr_exit_from_error(hr_error_from_errno(e));
             break;
         }
     }

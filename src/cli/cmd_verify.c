@@ -82,11 +82,10 @@ int hr_cmd_verify(int argc, char **argv)
     }
     hr_buf out;
     hr_buf_init(&out, 0);
-    if (json)
-        hr_verify_json(res, &out);
-    else
-        hr_verify_text(res, &out);
-    int rc = hr_cli_emit("verify", "report", 0, &out);
+    hr_render rd;
+    hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, false);
+    hr_verify_render(res, &rd);
+    int rc = hr_cli_emit_render("verify", "report", &rd);
     hr_buf_free(&out);
     int verdict = (int)res->verdict;
     free(res);

@@ -5,7 +5,8 @@ Layers (ARCHITECTURE.md): core/base <- core/model <- core/<capability> <- platfo
 A core module may include only itself and the modules its CMakeLists.txt DEPENDS on
 (transitively), so the build graph and the include graph cannot drift apart. The core
 includes only C standard headers: never an OS header. Also: a module's driver file is called
-by none of its stages (core/plan/plan.c), and an internal header stays in its module. Exit 1
+by none of its stages (core/plan/plan.c), an internal header stays in its module, and file
+names are unique (but for the two OS implementations in platform/linux and platform/win). Exit 1
 with one line per offence."""
 import os
 import re
@@ -119,6 +120,20 @@ for mod, header in INTERNAL_HEADERS.items():
                 continue
             if f'core/{mod}/{header}' in open(os.path.join(dirpath, f), encoding='utf-8', errors='replace').read():
                 bad.append(f'src/{rel}: includes core/{mod}/{header}, internal to core/{mod}')
+
+# File names are unique across src/ (issue 9), but for the two OS implementations of one job
+# in platform/linux/ and platform/win/, which share a name by design.
+seen = {}
+for dirpath, _, files in os.walk(src):
+    rel_dir = os.path.relpath(dirpath, src).replace(os.sep, '/')
+    for f in files:
+        if not f.endswith(('.c', '.h')):
+            continue
+        where = 'platform/<os>' if rel_dir in ('platform/linux', 'platform/win') else rel_dir
+        seen.setdefault(f, set()).add(where)
+for f, wheres in sorted(seen.items()):
+    if len(wheres) > 1:
+        bad.append(f'{f}: one file name in ' + ', '.join(f'src/{w}/' for w in sorted(wheres)))
 
 if checked == 0:
     sys.exit('include_direction: no #include found under ' + src)

@@ -55,16 +55,16 @@ contains "text: cause" "$T/o" "\[host-oom\]"
 contains "text: evidence line" "$T/o" "comfy-defaultcpuallocator.log:3[0-9]: "
 contains "text: fix" "$T/o" "headroom plan"
 
-# bad input: one line naming the file, exit 65, nothing on stdout
+# a missing file: one line naming the file, exit 66 (docs/exit-status.md), nothing on stdout
 $RUN "$HR" diagnose --no-system "$T/does-not-exist.log" >"$T/o" 2>"$T/e"
-check "missing file" 65 $?
+check "missing file" 66 $?
 contains "missing file named" "$T/e" "does-not-exist.log"
 [ ! -s "$T/o" ] && echo "ok   missing file: no report" || { echo "FAIL missing file: report printed"; failed=$((failed + 1)); }
 # (Wine adds its own chatter on stderr: count only our lines there)
 lines=$(if [ -n "$RUN" ]; then grep -c '^headroom:' "$T/e"; else wc -l <"$T/e"; fi)
 [ "$lines" -eq 1 ] && echo "ok   missing file: one line" || { echo "FAIL missing file: not one line"; failed=$((failed + 1)); }
 $RUN "$HR" diagnose --no-system "$DIR/comfy-win-1455-en.log" "$T/nope.log" >"$T/o" 2>"$T/e"
-check "one of two missing" 65 $?
+check "one of two missing" 66 $?
 if [ -z "$RUN" ]; then   # directories and permissions mean little under Wine
     $RUN "$HR" diagnose --no-system "$T" >"$T/o" 2>"$T/e"
     check "directory" 65 $?

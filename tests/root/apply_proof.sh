@@ -9,6 +9,8 @@
 #                            rollback, and the machine must be as before
 #   concurrent               five pairs of simultaneous applies end consistent
 #   attacks                  path attacks: the foreign file is never turned on
+#   enospc                   ENOSPC at every write, sync, rename and creation of the same three
+#                            runs: each stops, says what is left, and rollback restores
 # HR_PROOF_STRIDE=N injects at every Nth call only (a quicker run by hand; default 1: all).
 set -u
 H=$(readlink -f "$1")
@@ -97,24 +99,30 @@ kill_each() {
     strace -f -qq -o "$T/trace" "$@" >/dev/null 2>&1
     HR --yes >/dev/null 2>&1
     consistent "$m" >/dev/null || { bad "$label: not clean after the untouched run + rollback: $(consistent "$m")"; return; }
-    local counts; counts=$(sed -E 's/^[0-9]+ +//; s/^([a-z0-9_]+)\(.*/\1/; t; d' "$T/trace" | sort | uniq -c)
+    local counts; counts=$(sed -E 's/^[0-9]+ +//; s/^([a-z0-9_]+)\(.*/\1/; t; d' "$T/trace" | grep -E "^(${ONLY:-.*})\$" | sort | uniq -c)
     local total; total=$(echo "$counts" | awk '{s+=$1} END {print s}')
     echo "$label: $total system calls, $(echo "$counts" | wc -l) kinds"
     local n name k before=$INCONS
     while read -r n name; do
         for ((k=1; k<=n; k+=STRIDE)); do
             $setup || { bad "$label: setup failed before $name#$k"; continue; }
-            ( exec 2>/dev/null; strace -f -qq -o /dev/null -e trace="$name" -e inject="$name":signal=KILL:when=$k "$@" >"$T/k.out"; true )
+            ( exec 2>"$T/k.err"; strace -f -qq -o /dev/null -e trace="$name" -e inject="$name":${INJECT:-signal=KILL}:when=$k "$@" >"$T/k.out" ); local arc=$?
             INJ=$((INJ+1))
+            # An error instead of a kill: the run stops and says what is left (or that nothing
+            # changed); a report it could not write is 74 after the work was done.
+            if [ -n "${INJECT:-}" ] && [ $arc != 0 ] && [ $arc != 74 ] &&
+               ! grep -q "nothing was changed\|headroom rollback --yes\|Nothing to roll back" "$T/k.err"; then
+                bad "$label: $INJECT at $name#$k: rc $arc and no word of what is left: $(grep headroom: "$T/k.err" | head -3)"
+            fi
             HV >"$T/v.out" 2>&1; local vrc=$?
             if [ -e "$T/state/apply-state.json" ] && grep -q '"status": "in-progress"\|"status": "rolling-back"' "$T/state/apply-state.json"; then
-                grep -q "headroom rollback --yes" "$T/v.out" && [ $vrc = 2 ] || { bad "$label: kill at $name#$k: verify (rc $vrc) does not report the interrupted run: $(head -3 "$T/v.out")"; }
+                grep -q "headroom rollback --yes" "$T/v.out" && [ $vrc = 2 ] || { bad "$label: ${INJECT:-kill} at $name#$k: verify (rc $vrc) does not report the interrupted run: $(head -3 "$T/v.out")"; }
             fi
             HR --yes >"$T/r.out" 2>&1; local rrc=$?
             local why; why=$(consistent "$m"); local crc=$?
             if [ $rrc != 0 ] || [ $crc != 0 ]; then
                 INCONS=$((INCONS+1))
-                bad "$label: kill at $name#$k: rollback rc $rrc;$why"
+                bad "$label: ${INJECT:-kill} at $name#$k: rollback rc $rrc;$why"
                 sed 's/^/    /' "$T/r.out" | head -5
                 # Start the next injection from a clean machine.
                 active | grep "^$m/" | while read -r p; do swapoff "$p"; done
@@ -144,6 +152,23 @@ kill_section() {
 }
 
 case $SECTION in
+enospc)
+    # No space at every write, sync, rename, allocation and creation of a fresh apply, a resize
+    # and a rollback (the state directory full, as issue 16 found): each run stops, says what is
+    # left, and rollback brings the machine back.
+    command -v strace >/dev/null || skip "strace not installed"
+    probe_swapon
+    m=$(mkimg ext4 20G) || skip "no ext4 image"; MOUNTS+=("$m"); make_fstab; M=$m
+    INJECT=error=ENOSPC
+    ONLY='write|pwrite64|writev|fsync|fdatasync|fallocate|rename|renameat|renameat2|openat|open|mkdir|mkdirat|ftruncate|linkat|link|swapon'
+    setup_none() { return 0; }
+    setup_applied() { HA --size 64M --target "$M" --yes >/dev/null 2>&1; }
+    kill_each "ENOSPC fresh apply" "$m" setup_none "$H" apply --fstab "$T/fstab" --state-dir "$T/state" --size 64M --target "$m" --yes
+    kill_each "ENOSPC resize" "$m" setup_applied "$H" apply --fstab "$T/fstab" --state-dir "$T/state" --size 128M --target "$m" --yes
+    kill_each "ENOSPC rollback" "$m" setup_applied "$H" rollback --fstab "$T/fstab" --state-dir "$T/state" --yes
+    echo "FIGURES enospc ext4: $INJ injections, $INCONS inconsistent states"
+    [ $INCONS = 0 ] && ok "ENOSPC: 0 inconsistent states in $INJ failed calls" || bad "ENOSPC: $INCONS inconsistent states in $INJ failed calls"
+    ;;
 kill-ext4) kill_section ext4 ;;
 kill-btrfs) kill_section btrfs ;;
 concurrent)

@@ -5,6 +5,7 @@
 #include "core/apply/apply_plan.h"
 #include "core/apply/apply_verify.h"
 #include "core/base/size.h"
+#include "core/model/pagingfiles.h"
 
 #include <stdlib.h>
 
@@ -73,6 +74,20 @@ static void test_linux(void)
     CHECK_CONTAINS(p->steps[1].what, "no copy-on-write");
     in->fs.read_only = true;
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    free(in);
+
+    /* A removable or USB disk is refused on Linux as plan refuses it (S5.4, issue 16): the
+     * facts come from the probe plan's volumes use (hr_lx_device_facts), the rule is one. */
+    in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
+    in->dev.removable = HR_TRI_YES;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "removable");
+    in->dev.removable = HR_TRI_NO;
+    in->dev.usb = HR_TRI_YES;
+    CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "USB");
+    in->dev.usb = HR_TRI_NO;
+    CHECK(hr_apply_plan_linux(in, p, &err) == 0);
     free(in);
 
     /* Free-space margin: 10 GiB and 5% after the file. */
@@ -329,6 +344,29 @@ static void test_windows(void)
     CHECK_EQ_U64(e.maximum_mb, 4096);   /* smss raises max to min */
     CHECK(hr_pfw_parse_string("pagefile.sys 1 2", &e, &err) == HR_EPARSE);
     CHECK(hr_pfw_parse_string("C:\\pagefile.sys x", &e, &err) == HR_EPARSE);
+    /* One reading of an entry: what status takes, apply takes, with the same sizes; what
+     * status leaves out, apply refuses (issue 9 found them disagreeing on each of these). */
+    static const char *const entries[] = {
+        "C:\\pagefile.sys 1 2 3", "100", "CC:\\pagefile.sys 1 2", "H:\\pagefile.sys 0x400 0x800",
+        "\\??\\I:\\pagefile.sys 00 000", "C:\\pagefile.sys 5x 6", "C:\\pagefile.sys 1024,2048",
+        "?:\\pagefile.sys", "E:\\pagefile.sys\t65536\t65536  ", "J:\\pagefile.sys abc", ""};
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+        hr_paging_config_entry m;
+        hr_error e1 = {0}, e2 = {0};
+        const int rm = hr_pagingfiles_parse_entry(entries[i], &m, &e1);
+        const int ra = hr_pfw_parse_string(entries[i], &e, &e2);
+        CHECK_EQ_I64(rm == 0, ra == 0);
+        if (rm != 0 || ra != 0)
+            continue;
+        CHECK_STR(e.path, m.path);
+        CHECK_EQ_U64(e.mode, m.mode);
+        if (m.mode == HR_PAGING_MODE_CUSTOM) {
+            CHECK_EQ_U64(e.initial_mb << 20, m.initial_bytes);
+            CHECK_EQ_U64(e.maximum_mb << 20, m.maximum_bytes);
+        }
+    }
+    CHECK(hr_pfw_parse_string("C:\\pagefile.sys 1 2 3", &e, &err) == 0);
+    CHECK_EQ_U64(e.maximum_mb, 2);
 
     /* The plan and the refusal rules on recorded drive facts. */
     hr_apply_plan *p = calloc(1, sizeof *p);

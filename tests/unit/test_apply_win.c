@@ -193,6 +193,14 @@ int main(void)
         if (plan->steps[i].kind != HR_STEP_FINISH) {
             hr_apply_plan p2;
             CHECK(hr_platform_apply_plan(&rq, &p2, &err) == HR_EUNSAFE);
+            /* verify calls it an interrupted apply and names the command that undoes it. */
+            hr_verify_result *vs = calloc(1, sizeof *vs);
+            CHECK(hr_platform_verify(&rq, vs, &err) == 0);
+            CHECK_EQ_I64(vs->verdict, HR_VERDICT_DIFFER);
+            hr_buf_reset(&log);
+            hr_verify_text(vs, &log);
+            CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
+            free(vs);
         }
         hr_buf_reset(&log);
         CHECK(hr_platform_rollback(&rq, false, &log, &err) == 1);

@@ -536,41 +536,55 @@ int hr_apply_plan_text(const hr_apply_plan *p, hr_buf *out)
     return r;
 }
 
+static void apply_plan_json_to(const hr_apply_plan *p, hr_json_writer *w)
+{
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "schema", "headroom.apply-plan/1");
+    hr_json_str(w, "os", p->os == HR_OS_WINDOWS ? "windows" : "linux");
+    hr_json_bool(w, "nothing_to_do", p->nothing_to_do);
+    hr_json_bool(w, "reboot_needed", p->reboot_needed);
+    if (p->os == HR_OS_LINUX) {
+        hr_json_str(w, "path", p->path);
+        hr_json_u64(w, "size_bytes", p->size_bytes);
+        hr_json_i64(w, "priority", p->priority);
+        hr_json_str(w, "fs_type", p->fs_type);
+        if (p->old_path[0])
+            hr_json_str(w, "replaces", p->old_path);
+        else
+            hr_json_null(w, "replaces");
+    } else {
+        char s[HR_PFW_PATH_MAX + 48];
+        hr_pfw_format_string(&p->target, s, sizeof s);
+        hr_json_str(w, "paging_file", s);
+        hr_json_u64(w, "initial_bytes", p->target.initial_mb * HR_MIB);
+        hr_json_u64(w, "maximum_bytes", p->target.maximum_mb * HR_MIB);
+    }
+    hr_json_begin_array(w, "steps");
+    for (int i = 0; i < p->step_count; i++) {
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "name", p->steps[i].name);
+        hr_json_str(w, "what", p->steps[i].what);
+        hr_json_bool(w, "needs_reboot", p->steps[i].needs_reboot);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_str(w, "notes", p->notes);
+    hr_json_end_object(w);
+}
+
 int hr_apply_plan_json(const hr_apply_plan *p, hr_buf *out)
 {
     hr_json_writer w;
     hr_json_init(&w, out, true);
-    hr_json_begin_object(&w, NULL);
-    hr_json_str(&w, "schema", "headroom.apply-plan/1");
-    hr_json_str(&w, "os", p->os == HR_OS_WINDOWS ? "windows" : "linux");
-    hr_json_bool(&w, "nothing_to_do", p->nothing_to_do);
-    hr_json_bool(&w, "reboot_needed", p->reboot_needed);
-    if (p->os == HR_OS_LINUX) {
-        hr_json_str(&w, "path", p->path);
-        hr_json_u64(&w, "size_bytes", p->size_bytes);
-        hr_json_i64(&w, "priority", p->priority);
-        hr_json_str(&w, "fs_type", p->fs_type);
-        if (p->old_path[0])
-            hr_json_str(&w, "replaces", p->old_path);
-        else
-            hr_json_null(&w, "replaces");
-    } else {
-        char s[HR_PFW_PATH_MAX + 48];
-        hr_pfw_format_string(&p->target, s, sizeof s);
-        hr_json_str(&w, "paging_file", s);
-        hr_json_u64(&w, "initial_bytes", p->target.initial_mb * HR_MIB);
-        hr_json_u64(&w, "maximum_bytes", p->target.maximum_mb * HR_MIB);
-    }
-    hr_json_begin_array(&w, "steps");
-    for (int i = 0; i < p->step_count; i++) {
-        hr_json_begin_object(&w, NULL);
-        hr_json_str(&w, "name", p->steps[i].name);
-        hr_json_str(&w, "what", p->steps[i].what);
-        hr_json_bool(&w, "needs_reboot", p->steps[i].needs_reboot);
-        hr_json_end_object(&w);
-    }
-    hr_json_end_array(&w);
-    hr_json_str(&w, "notes", p->notes);
-    hr_json_end_object(&w);
+    apply_plan_json_to(p, &w);
     return hr_json_finish(&w);
+}
+
+void hr_apply_plan_render(const hr_apply_plan *p, hr_render *rd)
+{
+    switch (rd->format) {
+    case HR_FORMAT_TEXT: hr_apply_plan_text(p, rd->out); break;   /* sticky: the buffer keeps a failure */
+    case HR_FORMAT_JSON: apply_plan_json_to(p, &rd->json); break;
+    default: hr_render_unsupported(rd);
+    }
 }

@@ -22,6 +22,7 @@
 #include "core/apply/apply_state.h"
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/render.h"
 #include "core/model/fstab.h"
 #include "core/apply/pagingfiles_write.h"
 #include "core/model/snapshot.h"
@@ -197,6 +198,8 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *plan, hr_err
 int hr_apply_plan_text(const hr_apply_plan *plan, hr_buf *out);
 /* The same as JSON (schema "headroom.apply-plan/1"). */
 int hr_apply_plan_json(const hr_apply_plan *plan, hr_buf *out);
+/* The one renderer interface (core/base/render.h): text or JSON as r->format asks. */
+void hr_apply_plan_render(const hr_apply_plan *plan, hr_render *r);
 
 const char *hr_step_kind_name(hr_step_kind k);
 

@@ -293,45 +293,59 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
     return e;
 }
 
-int hr_verify_json(const hr_verify_result *r, hr_buf *out)
+static void verify_json_to(const hr_verify_result *r, hr_json_writer *w)
 {
     static const char *names[] = {"match", "pending-reboot", "differ"};
-    hr_json_writer w;
-    hr_json_init(&w, out, true);
-    hr_json_begin_object(&w, NULL);
-    hr_json_str(&w, "schema", "headroom.verify/1");
-    hr_json_str(&w, "os", r->os == HR_OS_WINDOWS ? "windows" : "linux");
-    hr_json_str(&w, "verdict", names[r->verdict]);
-    hr_json_i64(&w, "exit_status", r->verdict);
-    hr_json_begin_array(&w, "items");
+    hr_json_begin_object(w, NULL);
+    hr_json_str(w, "schema", "headroom.verify/1");
+    hr_json_str(w, "os", r->os == HR_OS_WINDOWS ? "windows" : "linux");
+    hr_json_str(w, "verdict", names[r->verdict]);
+    hr_json_i64(w, "exit_status", r->verdict);
+    hr_json_begin_array(w, "items");
     for (int i = 0; i < r->count; i++) {
-        hr_json_begin_object(&w, NULL);
-        hr_json_str(&w, "verdict", r->items[i].note ? "note" : names[r->items[i].verdict]);
-        hr_json_str(&w, "text", r->items[i].text);
-        hr_json_end_object(&w);
+        hr_json_begin_object(w, NULL);
+        hr_json_str(w, "verdict", r->items[i].note ? "note" : names[r->items[i].verdict]);
+        hr_json_str(w, "text", r->items[i].text);
+        hr_json_end_object(w);
     }
-    hr_json_end_array(&w);
-    hr_json_begin_array(&w, "recovered");   /* what verify finished or undid of a cut-short run */
+    hr_json_end_array(w);
+    hr_json_begin_array(w, "recovered");   /* what verify finished or undid of a cut-short run */
     for (const char *l = r->recovered; *l;) {
         size_t n = strcspn(l, "\n");
         char line[sizeof r->recovered];
         snprintf(line, sizeof line, "%.*s", (int)n, l);
-        hr_json_str(&w, NULL, line);
+        hr_json_str(w, NULL, line);
         l += n + (l[n] == '\n');
     }
-    hr_json_end_array(&w);
+    hr_json_end_array(w);
     if (r->commit_limit_bytes == HR_UNKNOWN)
-        hr_json_null(&w, "commit_limit_bytes");
+        hr_json_null(w, "commit_limit_bytes");
     else
-        hr_json_u64(&w, "commit_limit_bytes", r->commit_limit_bytes);
+        hr_json_u64(w, "commit_limit_bytes", r->commit_limit_bytes);
     if (r->commit_charge_bytes == HR_UNKNOWN)
-        hr_json_null(&w, "commit_charge_bytes");
+        hr_json_null(w, "commit_charge_bytes");
     else
-        hr_json_u64(&w, "commit_charge_bytes", r->commit_charge_bytes);
+        hr_json_u64(w, "commit_charge_bytes", r->commit_charge_bytes);
     if (r->paging_total_known)
-        hr_json_u64(&w, "paging_in_use_bytes", r->paging_total_bytes);
+        hr_json_u64(w, "paging_in_use_bytes", r->paging_total_bytes);
     else
-        hr_json_null(&w, "paging_in_use_bytes");
-    hr_json_end_object(&w);
+        hr_json_null(w, "paging_in_use_bytes");
+    hr_json_end_object(w);
+}
+
+int hr_verify_json(const hr_verify_result *r, hr_buf *out)
+{
+    hr_json_writer w;
+    hr_json_init(&w, out, true);
+    verify_json_to(r, &w);
     return hr_json_finish(&w);
+}
+
+void hr_verify_render(const hr_verify_result *r, hr_render *rd)
+{
+    switch (rd->format) {
+    case HR_FORMAT_TEXT: hr_verify_text(r, rd->out); break;   /* sticky: the buffer keeps a failure */
+    case HR_FORMAT_JSON: verify_json_to(r, &rd->json); break;
+    default: hr_render_unsupported(rd);
+    }
 }

@@ -91,5 +91,7 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *out);
 
 int hr_verify_text(const hr_verify_result *r, hr_buf *out);
 int hr_verify_json(const hr_verify_result *r, hr_buf *out);   /* "headroom.verify/1" */
+/* The one renderer interface (core/base/render.h): text or JSON as rd->format asks. */
+void hr_verify_render(const hr_verify_result *r, hr_render *rd);
 
 #endif

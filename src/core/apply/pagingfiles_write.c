@@ -1,10 +1,14 @@
 #include "core/apply/pagingfiles_write.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
+#include "core/model/pagingfiles.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+#define HR_PFW_MIB ((uint64_t)1 << 20)
 
 char hr_pfw_drive(const char *path)
 {
@@ -17,63 +21,26 @@ char hr_pfw_drive(const char *path)
     return 0;
 }
 
-static int read_u64(const char **pp, uint64_t *v)
-{
-    const char *p = *pp;
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    uint64_t x = 0;
-    while (isdigit((unsigned char)*p)) {
-        if (x > 100000000)   /* 100 TB in MB: beyond anything smss accepts */
-            return -1;
-        x = x * 10 + (uint64_t)(*p - '0');
-        p++;
-    }
-    *pp = p;
-    *v = x;
-    return 0;
-}
-
 int hr_pfw_parse_string(const char *s, hr_pfw_entry *out, hr_error *err)
 {
+    /* One reading of an entry, smss's, for status, plan, apply and verify alike
+     * (core/model/pagingfiles.h): what status shows is what apply keeps. */
     memset(out, 0, sizeof *out);
-    while (*s == ' ' || *s == '\t')
-        s++;
-    const char *end = s;
-    while (*end && *end != ' ' && *end != '\t')
-        end++;
-    size_t n = (size_t)(end - s);
-    if (n == 0 || n >= sizeof out->path)
+    hr_paging_config_entry e;
+    hr_error pe = {0};
+    if (hr_pagingfiles_parse_entry(s, &e, &pe) != 0)
+        return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: %s"), pe.msg);
+    if (strlen(e.path) >= sizeof out->path)
         return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s' has no usable path"), s);
-    memcpy(out->path, s, n);
-    out->path[n] = '\0';
-    if (!hr_pfw_drive(out->path))
-        return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s' does not start with a drive"),
-                            out->path);
-    const char *p = end;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    uint64_t a = 0, b = 0;
-    if (*p) {
-        if (read_u64(&p, &a) != 0)
-            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': initial size expected"), s);
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p && read_u64(&p, &b) != 0)
-            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': maximum size expected"), s);
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p)
-            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry '%s': unexpected text"), s);
-    }
+    hr_strlcpy(out->path, e.path, sizeof out->path);
+    out->mode = e.mode;
     if (hr_pfw_drive(out->path) == '?')
         out->mode = HR_PAGING_MODE_AUTOMATIC;
-    else if (a == 0 && b == 0)
-        out->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
-    else {
-        out->mode = HR_PAGING_MODE_CUSTOM;
-        out->initial_mb = a;
-        out->maximum_mb = b < a ? a : b;   /* smss raises max to min */
+    else if (e.mode == HR_PAGING_MODE_CUSTOM) {
+        out->initial_mb = e.initial_bytes / HR_PFW_MIB;
+        out->maximum_mb = e.maximum_bytes / HR_PFW_MIB;
+        if (out->initial_mb == 0 && out->maximum_mb == 0)
+            out->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
     }
     return 0;
 }

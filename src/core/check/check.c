@@ -321,7 +321,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  (unsigned long long)(c->charge_bytes / (snap->commit.limit_bytes / 100)));
     }
 
-    /* OK never comes with a plan that would change something (issue 10): the machine backs the
+    /* OK never comes with a plan that would change something: the machine backs the
      * estimate, but not what the rules ask — no backstop, or a file in the wrong place. */
     const bool plan_changes = !p->nothing_to_change && !f->in_container && !f->cgroup_limited && !f->wsl2;
     if (c->verdict == HR_VERDICT_OK && snap && plan_changes) {
@@ -405,7 +405,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
     if (hr_plan_find_warning(p, "hdd-only"))
         TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
-    /* AT RISK or WILL FAIL never comes with "Nothing to do" (issue 10). */
+    /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)
             TODO("close-programs|S5.2", HR_T("close the programs you do not need before a run: commit is near the limit "

@@ -96,11 +96,17 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
         n++;
     if (n == 0)
         return hr_error_set(err, HR_EPARSE, HR_T("empty entry"));
-    if (n >= sizeof e->path)
-        n = sizeof e->path - 1;
+    if (n >= sizeof e->path)   /* never a cut path: apply would write it back */
+        return hr_error_set(err, HR_EPARSE, HR_T("'%.40s...': the path is longer than %d bytes"), p,
+                            (int)sizeof e->path - 1);
     memcpy(e->path, p, n);
     e->path[n] = '\0';
     hr_win_path_from_nt(e->path);
+    /* A drive letter or '?:' first: without one there is no drive to put it on (and apply
+     * could not tell which drive it keeps or replaces). */
+    if (!(((e->path[0] >= 'A' && e->path[0] <= 'Z') || (e->path[0] >= 'a' && e->path[0] <= 'z') ||
+           e->path[0] == '?') && e->path[1] == ':'))
+        return hr_error_set(err, HR_EPARSE, HR_T("'%s' does not start with a drive letter"), e->path);
     const char *args = p + n;
     while (blank(*args))
         args++;

@@ -32,7 +32,7 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool re
 /* Linux: is path (a directory or a file) in a place the boot or a cleaner empties? /tmp
  * (tmpfs, or cleared by systemd-tmpfiles' tmp.conf), /var/tmp (systemd-tmpfiles, by age), /run
  * and /dev/shm (RAM), /var/cache (package managers and cleaners empty it). A swap file there is
- * deleted while fstab still names it: the next boot has no swap (issue 10). mount_point is the
+ * deleted while fstab still names it: the next boot has no swap. mount_point is the
  * file system path is on: a file system mounted below /tmp is not the one the cleaners empty
  * (they stay on one file system). NULL when not known: then only a path directly in one of
  * those directories counts. YES sets why. */

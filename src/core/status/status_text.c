@@ -295,7 +295,7 @@ static void volumes(out *o, const hr_snapshot *s)
         if (d->fs_used_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN &&
             d->fs_used_bytes + d->fs_free_bytes > 0) {
             /* As df computes Use%: used / (used + available), rounded up — blocks reserved for
-             * root (ext4's 5 %) are neither used nor free (issue 10). */
+             * root (ext4's 5 %) are neither used nor free. */
             const double pct = 100.0 * (double)d->fs_used_bytes / (double)(d->fs_used_bytes + d->fs_free_bytes);
             pf(o, HR_T(" (%.0f%% used)"), pct > (double)(long long)pct ? (double)(long long)pct + 1 : pct);
         } else if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes) {

@@ -1178,6 +1178,12 @@ int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan,
             if (intent_failed) {
                 hr_buf_printf(log, HR_T("FAILED: [%s] not started: its intent could not be written "
                               "to the state file\n"), s->name);
+            } else if (s->kind == HR_STEP_FSTAB_ADD || s->kind == HR_STEP_FSTAB_REMOVE_OLD) {
+                /* The new fstab may be in place: the rename done, the directory's fsync (or
+                 * the open before it) failed. The intent on disk stays, so that the next run
+                 * tells by fstab's hash whether the edit was made (recover()); clearing it
+                 * here left a line rollback did not know of (ENOSPC, issue 16). */
+                hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
             } else {
                 /* The step failed and undid itself; record that nothing of it is left. */
                 hr_error e2 = {0};
