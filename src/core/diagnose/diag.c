@@ -1297,8 +1297,10 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
             at = (hr_u8x16)(x == '%');
             uint64_t q[2];
             memcpy(q, &at, 16);
-            if (q[0] | q[1])
-                fin |= bar_pct(p, len, i, q[0] & tops) | bar_pct(p, len, i + 8, q[1] & tops);
+            if (q[0] | q[1]) {
+                fin |= bar_pct(p, len, i, q[0] & tops);
+                fin |= bar_pct(p, len, i + 8, q[1] & tops);
+            }
             if (i + 16 == body)
                 break;
         }
