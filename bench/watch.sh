@@ -21,6 +21,7 @@ have_vg=0; command -v valgrind >/dev/null && have_vg=1
 have_eo=0; command -v earlyoom >/dev/null && have_eo=1
 [ $have_eo = 1 ] || echo "earlyoom not installed (tools/install-deps.sh --bench): the peer columns are empty"
 
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }  # rounded, not truncated
 instr() { # instructions of a callgrind run: FILE
     awk '/^summary:/ {print $2}' "$1"
 }
@@ -43,7 +44,7 @@ if [ $have_vg = 1 ]; then
             earlyoom --dryrun -r 0 >/dev/null 2>&1
         eo_i=$(instr "$T/eo.cg")
         echo "earlyoom: $((eo_i / SECS)) instructions/s"
-        echo "ratio headroom/earlyoom instructions: $(echo "scale=2; $hr_i / $eo_i" | bc)"
+        echo "ratio headroom/earlyoom instructions: $(ratio $hr_i $eo_i)"
     fi
 else
     echo "valgrind not installed: no instruction counts"
@@ -74,7 +75,7 @@ kill -INT $hp; wait $hp 2>/dev/null
 if [ $have_eo = 1 ]; then
     eo_rss=$(kb $ep VmRSS); eo_hwm=$(kb $ep VmHWM)
     echo "earlyoom: resident while sampling ${eo_rss} kB (mappings locked: $(kb $ep VmLck) kB; $(split $ep)); peak VmHWM ${eo_hwm} kB"
-    echo "ratio headroom/earlyoom resident while sampling: $(echo "scale=2; $hr_rss / $eo_rss" | bc); peak: $(echo "scale=2; $hr_hwm / $eo_hwm" | bc)"
+    echo "ratio headroom/earlyoom resident while sampling: $(ratio $hr_rss $eo_rss); peak: $(ratio $hr_hwm $eo_hwm)"
     kill $ep; wait $ep 2>/dev/null
 fi
 

@@ -97,6 +97,22 @@ sed 's/flux1-dev.safetensors/my-flux-dev.safetensors/' "$wf/est_flux_dev_api.jso
   --json >"$tmp/m.json" 2>/dev/null
 [ "$(json_get "$tmp/m.json" "[round((l['loaded_bytes']+l['offloaded_bytes'])/1e9,1) for l in d['loads'] if l['model']=='my-flux-dev.safetensors']")" = "[23.7]" ] \
   || bad "a model file present is not sized from its header: $(json_get "$tmp/m.json" "d['loads']")"
+# estimate finds ComfyUI by itself (here: the current folder's parents) and reads the file.
+touch "$tmp/comfy/main.py"
+mkdir -p "$tmp/home"
+(cd "$tmp/comfy/user/default" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+  "$bin" estimate "$tmp/myflux.json" --ram 32G --vram 8G --os linux --comfyui-version 0.3.60 --json) >"$tmp/m2.json" 2>/dev/null
+[ "$(json_get "$tmp/m2.json" "[round((l['loaded_bytes']+l['offloaded_bytes'])/1e9,1) for l in d['loads'] if l['model']=='my-flux-dev.safetensors']")" = "[23.7]" ] \
+  || bad "estimate does not find ComfyUI by itself: $(json_get "$tmp/m2.json" "d['loads']")"
+# ... and a model in a folder of its extra_model_paths.yaml is read too
+mkdir -p "$tmp/shared/unet"
+mv "$tmp/comfy/models/diffusion_models/my-flux-dev.safetensors" "$tmp/shared/unet/"
+printf 'mine:\n    base_path: %s\n    diffusion_models: unet\n' "$tmp/shared" >"$tmp/comfy/extra_model_paths.yaml"
+"$bin" estimate "$tmp/myflux.json" --comfyui "$tmp/comfy" --ram 32G --vram 8G --os windows --comfyui-version 0.3.60 \
+  --json >"$tmp/m3.json" 2>/dev/null
+[ "$(json_get "$tmp/m3.json" "[round((l['loaded_bytes']+l['offloaded_bytes'])/1e9,1) for l in d['loads'] if l['model']=='my-flux-dev.safetensors']")" = "[23.7]" ] \
+  || bad "estimate does not read extra_model_paths.yaml: $(json_get "$tmp/m3.json" "d['loads']")"
+rm -f "$tmp/comfy/extra_model_paths.yaml" "$tmp/comfy/main.py"
 # check --comfyui: the heaviest saved workflow is the peak, by name.
 cp "$wf/est_sdxl_api.json" "$wf/est_wan22_i2v_api.json" "$tmp/comfy/user/default/workflows/"
 "$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux >"$tmp/c2.txt" 2>&1

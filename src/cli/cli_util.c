@@ -4,10 +4,13 @@
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
+#include "core/watch/comfy.h"
 #include "platform/platform.h"
 #include "core/base/hot.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef _WIN32
@@ -40,7 +43,7 @@ HR_HOT int hr_cli_write(const hr_buf *b)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
-bool hr_cli_stdout_is_tty(void)
+HR_START bool hr_cli_stdout_is_tty(void)
 {
     return hr_console_color();
 }
@@ -121,7 +124,7 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
     return 0;
 }
 
-void hr_cli_choose_language(void)
+HR_START void hr_cli_choose_language(void)
 {
     char name[64];
     hr_lang lang;
@@ -129,8 +132,39 @@ void hr_cli_choose_language(void)
         hr_lang_set(lang);
 }
 
-void hr_cli_json_in_english(bool json)
+HR_START void hr_cli_json_in_english(bool json)
 {
     if (json)
         hr_lang_set(HR_LANG_EN);
+}
+
+bool hr_cli_find_comfyui(hr_comfy_found *f)
+{
+    if (hr_platform_find_comfyui(f))
+        return true;
+    char text[512];
+    const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
+    hr_url url;
+    hr_error err = {0};
+    if (hr_url_parse(u ? u : "http://127.0.0.1:8188", &url, &err) != 0)
+        return false;
+    hr_buf resp;
+    hr_buf_init(&resp, (size_t)1 << 20);
+    hr_http_response r;
+    hr_comfy_stats *st = malloc(sizeof *st);
+    bool ok = false;
+    if (st && hr_http_do(&url, "GET", "/system_stats", NULL, 1500, &resp, &r, &err) == 0 &&
+        r.status == 200 && hr_comfy_parse_stats(r.body, r.body_len, st, &err) == 0 && st->base_dir[0]) {
+        char models[HR_COMFY_PATH_MAX + 16];
+        if (hr_comfy_join(st->base_dir, "models", hr_platform_dirsep(), models, sizeof models) &&
+            hr_platform_is_dir(models)) {
+            memset(f, 0, sizeof *f);
+            hr_strlcpy(f->dir, st->base_dir, sizeof f->dir);
+            f->how = "running server";
+            ok = true;
+        }
+    }
+    free(st);
+    hr_buf_free(&resp);
+    return ok;
 }

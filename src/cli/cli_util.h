@@ -16,6 +16,14 @@ void hr_cli_error(const char *fmt, ...);
 /* Write the buffer to stdout in one go (UTF-8; on Windows the console is set to UTF-8). */
 int hr_cli_write(const hr_buf *b);
 
+/* Find ComfyUI without being told: hr_platform_find_comfyui (Desktop app, the current folder
+ * and its parents, the home folder), else a running server at HEADROOM_COMFYUI_URL (default
+ * http://127.0.0.1:8188) whose GET /system_stats argv names its folder (--base-directory,
+ * or an absolute .../main.py) and that folder has models/: how is then "running server".
+ * f is the platform's struct (struct hr_comfy_found, platform.h). */
+struct hr_comfy_found;
+bool hr_cli_find_comfyui(struct hr_comfy_found *f);
+
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);
 /* Is stdin a terminal (nothing piped in)? */

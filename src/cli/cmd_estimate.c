@@ -246,6 +246,17 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
         hr_comfy_paths *cp = malloc(sizeof *cp);
         if (cp) {
             hr_comfy_paths_init(cp, c->comfyui, hr_platform_dirsep());
+            /* its extra_model_paths.yaml, as ComfyUI reads it; one that ComfyUI would refuse
+             * is said (one line, naming the line) and the models/ folder still answers */
+            char yaml[HR_COMFY_PATH_MAX + 32];
+            if (hr_comfy_join(c->comfyui, "extra_model_paths.yaml", hr_platform_dirsep(), yaml,
+                              sizeof yaml) && hr_platform_is_file(yaml, NULL)) {
+                hr_error yerr = {0};
+                if (hr_cli_read_extra_paths(yaml, cp, &yerr) != 0) {
+                    hr_cli_error("%s: %s", cmd, yerr.msg);
+                    hr_comfy_paths_init(cp, c->comfyui, hr_platform_dirsep());
+                }
+            }
             for (size_t i = 0; i < wf->n_models; i++)
                 resolve(cp, &wf->models[i]);
             free(cp);
@@ -306,6 +317,10 @@ int hr_cmd_estimate(int argc, char **argv)
         hr_cli_error("%s", HR_T("estimate: name the workflow .json to estimate"));
         return HR_EXIT_USAGE;
     }
+    /* the models from the files when ComfyUI is found where users keep it (models issue) */
+    static hr_comfy_found found;
+    if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui(&found))
+        c.comfyui = found.dir;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;
     bool other_os = c.os == 2 || (c.os >= 0 && (hr_os)c.os != hr_platform_os() && !src.replay);

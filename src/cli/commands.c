@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "core/base/i18n.h"
+#include "core/base/hot.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -39,7 +40,7 @@ const hr_command hr_commands[] = {
     {NULL, NULL, NULL, NULL},
 };
 
-const hr_command *hr_command_find(const char *name)
+HR_START const hr_command *hr_command_find(const char *name)
 {
     for (const hr_command *c = hr_commands; c->name; c++)
         if (strcmp(c->name, name) == 0)

@@ -44,7 +44,7 @@ static void utf8_argv(int *argc, char ***argv)
     *argv = out;
 }
 
-void hr_console_start(int *argc, char ***argv)
+HR_START void hr_console_start(int *argc, char ***argv)
 {
     utf8_argv(argc, argv);
     /* Output is UTF-8 everywhere; for a console window we write UTF-16 ourselves (below),
@@ -126,7 +126,7 @@ bool hr_console_offer_open(const char *path)
     return (INT_PTR)ShellExecuteW(NULL, L"open", wpath, NULL, NULL, SW_SHOWNORMAL) > 32;
 }
 
-void hr_console_end(int rc)
+HR_START void hr_console_end(int rc)
 {
     (void)rc;
     if (!own_window)
@@ -172,7 +172,7 @@ HR_HOT int hr_console_write_stdout(const char *s, size_t n)
     return 1;
 }
 
-bool hr_console_color(void)
+HR_START bool hr_console_color(void)
 {
     return vt_ok && _isatty(_fileno(stdout));
 }
@@ -198,13 +198,13 @@ void hr_console_binary_stdout(void)
 #include <stdio.h>
 #include <unistd.h>
 
-void hr_console_start(int *argc, char ***argv)
+HR_START void hr_console_start(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
 }
 
-void hr_console_end(int rc)
+HR_START void hr_console_end(int rc)
 {
     (void)rc;
 }
@@ -216,7 +216,7 @@ HR_HOT int hr_console_write_stdout(const char *s, size_t n)
     return 0;
 }
 
-bool hr_console_color(void)
+HR_START bool hr_console_color(void)
 {
     return isatty(fileno(stdout)) != 0;
 }

@@ -8,6 +8,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/text.h"
+#include "core/base/hot.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +38,7 @@ static void usage(FILE *f)
                               "command runs check."));
 }
 
-static bool is_help(const char *a)
+HR_START static bool is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0
 #ifdef _WIN32
@@ -49,7 +50,7 @@ static bool is_help(const char *a)
 /* A global option before the command (`headroom --lang zh status`): how many arguments it
  * takes (0: none there, or a value the command's parser will refuse). The language itself is
  * set by hr_optparse_scan_lang(), the one place that reads --lang. */
-static int take_leading_lang(int argc, char **argv)
+HR_START static int take_leading_lang(int argc, char **argv)
 {
     int used = 0;
     const char *v = NULL;
@@ -66,7 +67,7 @@ static int take_leading_lang(int argc, char **argv)
     return used;
 }
 
-static int run(int argc, char **argv)
+HR_START static int run(int argc, char **argv)
 {
     int skip = take_leading_lang(argc, argv);
     if (skip) {

@@ -39,7 +39,7 @@ HR_HOT void hr_monitor_record(hr_monitor *m, const hr_buf *line)
         out_stdout(m, line);
 }
 
-int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
+HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
 {
     memset(m, 0, sizeof *m);
     hr_watch_init(&m->w, NULL);
@@ -212,7 +212,7 @@ HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
     out_stdout(m, b);
 }
 
-int hr_monitor_close(hr_monitor *m, bool end_line)
+HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
 {
     if (end_line) {
         hr_buf_reset(&m->rec_line);

@@ -7,6 +7,7 @@
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/base/hot.h"
 
 #include <string.h>
 
@@ -22,7 +23,7 @@ const hr_opt hr_global_opts[] = {
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
 };
 
-void hr_optparse_init(hr_optparse *p, const hr_cmd_spec *spec, int argc, char **argv)
+HR_START void hr_optparse_init(hr_optparse *p, const hr_cmd_spec *spec, int argc, char **argv)
 {
     memset(p, 0, sizeof *p);
     p->spec = spec;
@@ -48,7 +49,7 @@ const char *hr_opt_metavar(const hr_opt *o)
     return "";
 }
 
-static int stop(hr_optparse *p, int status)
+HR_START static int stop(hr_optparse *p, int status)
 {
     p->status = status;
     return HR_OPT_STOP;
@@ -56,7 +57,7 @@ static int stop(hr_optparse *p, int status)
 
 /* The option named by arg (exactly, before any '='), in the command's tables, then the
  * global ones. */
-static const hr_opt *find(const hr_cmd_spec *spec, const char *arg, size_t n)
+HR_START static const hr_opt *find(const hr_cmd_spec *spec, const char *arg, size_t n)
 {
     for (int g = 0; spec && g < HR_OPT_GROUPS && spec->groups[g]; g++)
         for (const hr_opt *o = spec->groups[g]; o->name; o++)
@@ -86,7 +87,7 @@ int hr_opt_bad_value(const hr_optparse *p, const char *value, const char *why)
 }
 
 /* Check and convert a value of the option's kind; 0, or HR_OPT_STOP after the error. */
-static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
+HR_START static int take_value(hr_optparse *p, const hr_opt *o, const char **value)
 {
     const char *v = *value;
     const char *cmd = p->spec->name;
@@ -144,7 +145,7 @@ void hr_opt_size_note(const char *cmd, const char *name, const char *text, uint6
                       "in tens of GB: 32G, 65536M)"), cmd, name, text);
 }
 
-static bool is_help(const char *a)
+HR_START static bool is_help(const char *a)
 {
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
         return true;
@@ -156,7 +157,7 @@ static bool is_help(const char *a)
 }
 
 /* A --lang value the parser will accept: set that language. */
-static void lang_from_value(const char *v, hr_lang *chosen, bool *found)
+HR_START static void lang_from_value(const char *v, hr_lang *chosen, bool *found)
 {
     for (const char *const *c = lang_choices; *c; c++)
         if (hr_str_ieq(v, *c) && hr_lang_from_name(*c, chosen)) {
@@ -165,7 +166,7 @@ static void lang_from_value(const char *v, hr_lang *chosen, bool *found)
         }
 }
 
-void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool stop_at_operand)
+HR_START void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool stop_at_operand)
 {
     hr_lang chosen = HR_LANG_EN;
     bool found = false;
@@ -196,7 +197,7 @@ void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool 
         hr_lang_set(chosen);
 }
 
-int hr_optparse_next(hr_optparse *p, const char **value)
+HR_START int hr_optparse_next(hr_optparse *p, const char **value)
 {
     *value = NULL;
     p->opt = NULL;
@@ -267,7 +268,7 @@ help:
     return stop(p, HR_EXIT_OK);
 }
 
-char **hr_optparse_rest(hr_optparse *p, int *argc)
+HR_START char **hr_optparse_rest(hr_optparse *p, int *argc)
 {
     *argc = p->i < p->argc ? p->argc - p->i : 0;
     return p->argv + (p->i < p->argc ? p->i : p->argc);

@@ -319,7 +319,7 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     static hr_comfy_found found;
     if (rc == HR_PLAN_ARGS_GO && *snap && !cli->in.recorded && !cli->workflow && !cli->comfyui &&
         cli->in.workload == HR_WORKLOAD_NONE && cli->in.peak_commit_bytes == HR_UNKNOWN &&
-        hr_platform_find_comfyui(&found))
+        hr_cli_find_comfyui(&found))
         cli->comfyui = found.dir;
     if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
         rc = from_workflow(spec->name, *snap, cli);

@@ -45,7 +45,7 @@ struct hr_gpu_procs {
 };
 
 /* The newest variant of a process-list function the library has, and its entry size. */
-static nvml_procs_fn procs_fn(void *lib, const char *base, size_t *entry)
+HR_START static nvml_procs_fn procs_fn(void *lib, const char *base, size_t *entry)
 {
     static const char *const suffix[] = {"_v3", "_v2", ""};
     for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
@@ -64,7 +64,7 @@ static nvml_procs_fn procs_fn(void *lib, const char *base, size_t *entry)
     return NULL;
 }
 
-hr_gpu_procs *hr_gpu_procs_open(void)
+HR_START hr_gpu_procs *hr_gpu_procs_open(void)
 {
     void *lib = hr_gpu_lib_open();
     if (!lib)
@@ -165,7 +165,7 @@ HR_HOT void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntr
     o->proc_vram = tree_vram;
 }
 
-void hr_gpu_procs_close(hr_gpu_procs *g)
+HR_START void hr_gpu_procs_close(hr_gpu_procs *g)
 {
     if (!g)
         return;

@@ -109,7 +109,9 @@ try:
     os.makedirs(deep)
     empty = os.path.join(fd, 'emptyhome')
     os.makedirs(empty)
-    env = dict(os.environ, HOME=empty, XDG_CONFIG_HOME=os.path.join(empty, '.config'))
+    # no ComfyUI server answers unless this test starts one (port 1 is never one)
+    env = dict(os.environ, HOME=empty, XDG_CONFIG_HOME=os.path.join(empty, '.config'),
+               HEADROOM_COMFYUI_URL='http://127.0.0.1:1')
     p = run('models', '--json', cwd=deep, env=env)
     d = json.loads(p.stdout) if p.returncode == 0 else {}
     check(d.get('comfyui') == os.path.join(fd, 'ComfyUI') and d.get('comfyui_found') == 'current folder'
@@ -130,6 +132,36 @@ try:
     os.unlink(os.path.join(empty, '.config', 'ComfyUI', 'config.json'))
     p = run('models', cwd='/', env=env)
     check(p.returncode == 64, f'nothing found: exit {p.returncode}')
+    # ... found through a running ComfyUI: its GET /system_stats argv names the folder
+    # (an absolute main.py, or --base-directory)
+    import http.server
+    import threading
+    srv_dir = os.path.join(fd, 'ComfyUI')
+    for argv in ([os.path.join(srv_dir, 'main.py'), '--listen'],
+                 ['main.py', '--base-directory', srv_dir]):
+        stats = json.dumps({'system': {'os': 'posix', 'comfyui_version': '0.3.60', 'argv': argv},
+                            'devices': []}).encode()
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                ok = self.path == '/system_stats'
+                self.send_response(200 if ok else 404)
+                self.send_header('Content-Length', str(len(stats) if ok else 0))
+                self.end_headers()
+                if ok:
+                    self.wfile.write(stats)
+
+            def log_message(self, *a):
+                pass
+        srv = http.server.HTTPServer(('127.0.0.1', 0), H)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        senv = dict(env, HEADROOM_COMFYUI_URL=f'http://127.0.0.1:{srv.server_address[1]}')
+        p = run('models', '--json', cwd='/', env=senv)
+        d = json.loads(p.stdout) if p.returncode == 0 else {}
+        check(d.get('comfyui') == srv_dir and d.get('comfyui_found') == 'running server' and
+              len(d.get('files', [])) == 1, f'running server {argv}: {p.returncode} {p.stdout[:300]}')
+        srv.shutdown()
+        srv.server_close()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

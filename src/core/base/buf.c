@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hr_buf_init(hr_buf *b, size_t max)
+HR_START void hr_buf_init(hr_buf *b, size_t max)
 {
     b->data = NULL;
     b->len = 0;
@@ -16,7 +16,7 @@ void hr_buf_init(hr_buf *b, size_t max)
     b->err = 0;
 }
 
-void hr_buf_free(hr_buf *b)
+HR_START void hr_buf_free(hr_buf *b)
 {
     free(b->data);
     b->data = NULL;

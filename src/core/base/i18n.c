@@ -6,7 +6,7 @@
 
 static hr_lang current = HR_LANG_EN;
 
-void hr_lang_set(hr_lang lang)
+HR_START void hr_lang_set(hr_lang lang)
 {
     current = lang;
 }
@@ -16,12 +16,12 @@ HR_HOT hr_lang hr_lang_get(void)
     return current;
 }
 
-const char *hr_lang_code(hr_lang lang)
+HR_START const char *hr_lang_code(hr_lang lang)
 {
     return lang == HR_LANG_ZH ? "zh" : "en";
 }
 
-bool hr_lang_from_name(const char *name, hr_lang *out)
+HR_START bool hr_lang_from_name(const char *name, hr_lang *out)
 {
     *out = HR_LANG_EN;
     if (!name || !*name)

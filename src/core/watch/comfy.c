@@ -42,6 +42,44 @@ static int64_t num(const hr_json_value *v)
     return HR_W_UNKNOWN;
 }
 
+static bool absolute(const char *p)
+{
+    return p[0] == '/' || p[0] == '\\' ||
+           (((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') && p[1] == ':' &&
+            (p[2] == '\\' || p[2] == '/'));
+}
+
+/* ComfyUI's folder from its argv: --base-directory DIR (or =DIR), else an absolute
+ * .../main.py's folder. Anything relative is relative to a working folder not known here. */
+static void base_dir_of(const hr_json_value *argv, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const hr_json_value *a0 = hr_json_first(argv);
+    for (const hr_json_value *a = a0; a; a = hr_json_next(a)) {
+        const char *s = hr_json_string(a, NULL);
+        if (!s)
+            continue;
+        if (strcmp(s, "--base-directory") == 0 || strcmp(s, "--base_directory") == 0) {
+            copy_str(out, cap, hr_json_next(a));
+        } else if (strncmp(s, "--base-directory=", 17) == 0) {
+            hr_strlcpy(out, s + 17, cap);
+        }
+    }
+    if (out[0] && absolute(out))
+        return;
+    out[0] = '\0';
+    const char *p = hr_json_string(a0, NULL);
+    size_t n = p ? strlen(p) : 0;
+    if (n > 8 && n < cap && absolute(p) && strcmp(p + n - 7, "main.py") == 0 &&
+        (p[n - 8] == '/' || p[n - 8] == '\\')) {
+        memcpy(out, p, n - 8);
+        out[n - 8] = '\0';
+    }
+    for (char *q = out; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = ' ';
+}
+
 int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *o, hr_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -70,6 +108,7 @@ int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *o, hr_error
         x->vram_total = num(hr_json_get(d, "vram_total"));
         x->vram_free = num(hr_json_get(d, "vram_free"));
     }
+    base_dir_of(hr_json_get(sys, "argv"), o->base_dir, sizeof o->base_dir);
     hr_json_free(doc);
     return 0;
 }

@@ -42,6 +42,9 @@ typedef struct hr_comfy_stats {
     int64_t ram_total, ram_free;
     int ndev;
     hr_comfy_device dev[HR_COMFY_DEVICES_MAX];
+    /* where the server's ComfyUI lives, from system.argv: `--base-directory DIR`, else the
+     * folder of an absolute argv[0] that is main.py; "" when argv does not say */
+    char base_dir[1024];
 } hr_comfy_stats;
 
 int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *out, hr_error *err);

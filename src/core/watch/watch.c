@@ -50,7 +50,7 @@ HR_HOT int64_t hr_wvram_tree(const hr_gpu_proc *procs, size_t n, const int64_t *
     return sum;
 }
 
-void hr_watch_cfg_default(hr_watch_cfg *c)
+HR_START void hr_watch_cfg_default(hr_watch_cfg *c)
 {
     c->horizon_s = 60.0;
     c->min_fill = 0.25;
@@ -62,7 +62,7 @@ void hr_watch_cfg_default(hr_watch_cfg *c)
     c->psi_full = 10.0;
 }
 
-static void peaks_init(hr_wpeaks *p)
+HR_START static void peaks_init(hr_wpeaks *p)
 {
     p->ram_used = p->commit = p->swap_used = p->cg_current = HR_W_UNKNOWN;
     p->proc_rss = p->proc_swap = p->vram_used = p->ram_swap_used = HR_W_UNKNOWN;
@@ -70,7 +70,7 @@ static void peaks_init(hr_wpeaks *p)
     p->disk_busy_pct = p->psi_full_avg10 = -1.0;
 }
 
-void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg)
+HR_START void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg)
 {
     memset(w, 0, sizeof *w);
     if (cfg)

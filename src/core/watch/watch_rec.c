@@ -40,7 +40,7 @@ HR_HOT static void end(hr_json_writer *w)
     (void)hr_json_finish(w);
 }
 
-void hr_rec_header_line(hr_buf *out, const hr_rec_header *h)
+HR_START void hr_rec_header_line(hr_buf *out, const hr_rec_header *h)
 {
     hr_json_writer w;
     hr_json_init(&w, out, false);
@@ -118,7 +118,7 @@ HR_HOT void hr_rec_warning_line(hr_buf *out, int64_t t0, const hr_warning *wr)
     end(&w);
 }
 
-void hr_rec_peaks(struct hr_json_writer *w, const hr_wpeaks *p)
+HR_START void hr_rec_peaks(struct hr_json_writer *w, const hr_wpeaks *p)
 {
     hr_json_begin_object(w, "peaks");
     ji(w, "ram_used", p->ram_used);
@@ -135,7 +135,7 @@ void hr_rec_peaks(struct hr_json_writer *w, const hr_wpeaks *p)
     hr_json_end_object(w);
 }
 
-void hr_rec_end_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_watch *wt)
+HR_START void hr_rec_end_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_watch *wt)
 {
     hr_json_writer w;
     begin(&w, out, "end", t_ms - t0, time_ms);

@@ -69,7 +69,7 @@ struct hr_sampler {
     proc_ent procs[MAX_PROCS];
 };
 
-static int open_ro(const char *path)
+HR_START static int open_ro(const char *path)
 {
     return open(path, O_RDONLY | O_CLOEXEC);
 }
@@ -86,7 +86,7 @@ HR_HOT static ssize_t reread(hr_sampler *s, int fd)
     return n;
 }
 
-static ssize_t read_path(const char *path, char *buf, size_t n)
+HR_START static ssize_t read_path(const char *path, char *buf, size_t n)
 {
     int fd = open_ro(path);
     if (fd < 0)
@@ -102,7 +102,7 @@ static ssize_t read_path(const char *path, char *buf, size_t n)
 /* The memory cgroup of a process: v2 (/sys/fs/cgroup + the "0::" path of /proc/PID/cgroup,
  * when the memory controller is there) or v1 (the "memory" line under
  * /sys/fs/cgroup/memory). *root gets the mount point (the walk up stops there). */
-static bool cgroup_of(int64_t pid, char *out, size_t n, char *root, size_t rootn)
+HR_START static bool cgroup_of(int64_t pid, char *out, size_t n, char *root, size_t rootn)
 {
     char path[64], buf[4096];
     if (pid > 0)
@@ -141,7 +141,7 @@ static bool cgroup_of(int64_t pid, char *out, size_t n, char *root, size_t rootn
     return false;
 }
 
-static void close_cg(hr_sampler *s)
+HR_START static void close_cg(hr_sampler *s)
 {
     for (int i = 0; i < s->ncg; i++) {
         cg_level *c = &s->cg[i];
@@ -153,7 +153,7 @@ static void close_cg(hr_sampler *s)
     s->ncg = 0;
 }
 
-static void open_cg(hr_sampler *s, const char *dir, const char *root)
+HR_START static void open_cg(hr_sampler *s, const char *dir, const char *root)
 {
     close_cg(s);
     char d[4096], p[4200];
@@ -193,7 +193,7 @@ static void open_cg(hr_sampler *s, const char *dir, const char *root)
 }
 
 /* The devices holding swap: partitions by their device number, files by their file system's. */
-static void find_swap_devs(hr_sampler *s)
+HR_START static void find_swap_devs(hr_sampler *s)
 {
     char buf[4096];
     if (read_path("/proc/swaps", buf, sizeof buf) <= 0)
@@ -225,7 +225,7 @@ static void find_swap_devs(hr_sampler *s)
     }
 }
 
-int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err)
+HR_START int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err)
 {
     hr_sampler *s = calloc(1, sizeof *s);
     if (!s)
@@ -258,12 +258,12 @@ int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_error *err
     return 0;
 }
 
-void hr_sampler_set_pid(hr_sampler *s, int64_t pid)
+HR_START void hr_sampler_set_pid(hr_sampler *s, int64_t pid)
 {
     s->pid = pid;
 }
 
-void hr_sampler_close(hr_sampler *s)
+HR_START void hr_sampler_close(hr_sampler *s)
 {
     if (!s)
         return;
@@ -277,13 +277,13 @@ void hr_sampler_close(hr_sampler *s)
     free(s);
 }
 
-void *hr_gpu_lib_open(void)
+HR_START void *hr_gpu_lib_open(void)
 {
     /* the versioned name: the bare .so is a development link, rarely installed */
     return dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 }
 
-hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
+HR_START hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
 {
     hr_gpu_fn f;
     void *p = dlsym(lib, name);
@@ -291,7 +291,7 @@ hr_gpu_fn hr_gpu_lib_sym(void *lib, const char *name)
     return f;
 }
 
-void hr_gpu_lib_close(void *lib)
+HR_START void hr_gpu_lib_close(void *lib)
 {
     dlclose(lib);
 }
@@ -664,7 +664,7 @@ HR_HOT static void on_stop(int sig)
         *stop_flag = sig;
 }
 
-void hr_platform_catch_stop(volatile int *flag)
+HR_START void hr_platform_catch_stop(volatile int *flag)
 {
     stop_flag = flag;
     struct sigaction sa;
@@ -683,7 +683,7 @@ void hr_platform_catch_stop(volatile int *flag)
  * that is not a multiple of 2 s needs CAP_SYS_RESOURCE, so 200 ms in 2 s is the fallback
  * (what an ordinary user, or a container without that capability, may arm). The kernel
  * overwrites the last byte written with a NUL: the NUL is written with the text. */
-static int psi_trigger_open(void)
+HR_START static int psi_trigger_open(void)
 {
     static const char *const trig[] = {"some 100000 1000000", "some 200000 2000000"};
     for (size_t i = 0; i < sizeof trig / sizeof trig[0]; i++) {
@@ -766,7 +766,7 @@ typedef struct smaps_scan {
     bool cur_ok; /* the current mapping is a clean, read-only, private file mapping so far */
 } smaps_scan;
 
-static void smaps_keep(smaps_scan *sc)
+HR_START static void smaps_keep(smaps_scan *sc)
 {
     if (sc->cur_ok && sc->cur_end > sc->cur_start && sc->n < RELEASE_MAX) {
         sc->start[sc->n] = sc->cur_start;
@@ -777,7 +777,7 @@ static void smaps_keep(smaps_scan *sc)
 }
 
 /* "1a2b-" → 0x1a2b, *p past the digits */
-static uintptr_t hex_at(const char **p, const char *end)
+HR_START static uintptr_t hex_at(const char **p, const char *end)
 {
     uintptr_t v = 0;
     for (; *p < end; (*p)++) {
@@ -790,7 +790,7 @@ static uintptr_t hex_at(const char **p, const char *end)
     return v;
 }
 
-static bool is_hex(char c)
+HR_START static bool is_hex(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 }
@@ -798,7 +798,7 @@ static bool is_hex(char c)
 /* One line of /proc/self/smaps, [line, end). A mapping's first line is
  * "start-end perms offset dev inode [path]"; the others are "Key: value" (a capital first),
  * of which only Anonymous counts. */
-static void smaps_line(smaps_scan *sc, const char *line, const char *end)
+HR_START static void smaps_line(smaps_scan *sc, const char *line, const char *end)
 {
     if (end - line > 10 && memcmp(line, "Anonymous:", 10) == 0) {
         const char *p = line + 10;
@@ -871,7 +871,7 @@ HR_HOT static void release_startup_pages(void)
         (void)madvise((void *)sc.start[i], sc.len[i], MADV_DONTNEED);
 }
 
-bool hr_platform_lock_memory(void)
+HR_START bool hr_platform_lock_memory(void)
 {
 #ifdef MCL_ONFAULT
     release_startup_pages();

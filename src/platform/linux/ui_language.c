@@ -1,10 +1,11 @@
 /* The language of messages on Linux: the environment, in gettext's order. */
 #include "platform/platform.h"
+#include "core/base/hot.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-bool hr_platform_ui_language(char *out, size_t n)
+HR_START bool hr_platform_ui_language(char *out, size_t n)
 {
     static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
     const char *locale = NULL;
