@@ -30,9 +30,14 @@ void hr_acm_free(hr_acm *m)
     free(m->start2);
     free(m->pair01);
     free(m->pair0);
+    free(m->start3);
     free(m->len);
     memset(m, 0, sizeof *m);
 }
+
+/* A hash of the three bytes at p[j] by their classes (the same in either case). */
+#define TRIPLE(cls, p, j) \
+    ((((unsigned)(cls)[(p)[j]] * 61u + (cls)[(p)[(j) + 1]]) * 61u + (cls)[(p)[(j) + 2]]) & 0xffffu)
 
 int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
 {
@@ -75,11 +80,14 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
     if (long3) {
         m->pair01 = calloc(8192, 1);
         m->pair0 = calloc(8192, 1);
-        if (!m->pair01 || !m->pair0) {
+        m->start3 = calloc(8192, 1);
+        if (!m->pair01 || !m->pair0 || !m->start3) {
             hr_acm_free(m);
             return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
         }
         for (size_t i = 0; i < n; i++) {
+            unsigned h = TRIPLE(m->cls, (const unsigned char *)phrases[i], 0);
+            m->start3[h >> 3] |= (unsigned char)(1u << (h & 7));
             for (unsigned o = 0; o < 2; o++) {
                 unsigned a = fold((unsigned char)phrases[i][o]);
                 unsigned b = fold((unsigned char)phrases[i][o + 1]);
@@ -286,6 +294,12 @@ static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept
 static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
                         hr_acm_hit *hits, size_t max, size_t *kept)
 {
+    /* every phrase has three bytes or more (hr_acm_find) */
+    if (j + 3 > n)
+        return 0;
+    unsigned h = TRIPLE(m->cls, p, j);
+    if (!(m->start3[h >> 3] >> (h & 7) & 1u))
+        return 0;
     const uint32_t *next = m->next;
     uint32_t off = 0;
     size_t found = 0;

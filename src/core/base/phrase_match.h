@@ -34,6 +34,10 @@ typedef struct hr_acm {
      * is shorter than three bytes (hr_acm_find then walks the automaton). */
     unsigned char *pair01;
     unsigned char *pair0;
+    /* With them: a bit set of the phrases' first three bytes, hashed by their classes (so
+     * in either case). A place whose three bytes are not in it begins no phrase, and the
+     * automaton's table (far larger than the first-level cache) is not looked at for it. */
+    unsigned char *start3;
     unsigned char *len;    /* each phrase's length in bytes */
     size_t nphrases;
     size_t maxlen;         /* the longest phrase */

@@ -320,10 +320,11 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high)
     while (i + 8 <= n) {
         uint64_t x;
         memcpy(&x, p + i, 8);
-        uint64_t y = x ^ (ones * 0x7f);
-        /* a byte below 0x20, a byte 0x7f (each test exact for "any byte", and for which
-         * byte comes first) */
-        uint64_t stop = ((x - ones * 0x20) & ~x & tops) | ((y - ones) & ~y & tops);
+        /* a byte below 0x20 or 0x7f, exactly per byte (no carry crosses a byte): s is a
+         * byte's low seven bits plus one, in 0x21..0x7f just where it is printable ASCII
+         * (s + 0x5f has its top bit set, s has not); bytes >= 0x80 are text too */
+        uint64_t s = (x & ones * 0x7f) + ones;
+        uint64_t stop = ~(((s + ones * 0x5f) & ~s) | x) & tops;
         if (stop) {
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -355,8 +356,10 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
         while (i < n) {
             if (d->esc == ESC_NONE && !d->pending_cr) {
                 int high = 0;
-                size_t run = plain_run(p + i, n - i, &high);
-                size_t e = i + run;
+                size_t run, e;
+            whole:
+                run = plain_run(p + i, n - i, &high);
+                e = i + run;
                 /* A whole line (or a redrawn bar) in the input: no copy. What push_byte
                  * would do with its \n, \r\n or lone \r, done here. */
                 if (d->len == 0 && run <= HR_TEXTDEC_SEG_MAX && e < n &&
@@ -377,6 +380,10 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
                         d->lineno++;
                         i = e + (p[e] == '\r' ? 2 : 1);
                     }
+                    /* this path leaves no escape, no pending \r and nothing in d->seg:
+                     * the next line is looked at at once */
+                    if (i < n)
+                        goto whole;
                     continue;
                 }
                 while (run > 0) {

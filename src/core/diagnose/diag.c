@@ -1238,17 +1238,17 @@ static bool finished_at(const unsigned char *p, size_t n, size_t k)
            p[k - 2] == '0' && p[k - 1] == '0';
 }
 
-/* The bytes of x (eight of a segment) that bar_redraw's eight-at-a-time test does not pass,
- * their top bits set, exactly per byte (no carry crosses a byte): the ASCII letters (l is x's
- * low seven bits in lower case: at least 0x61 and below 0x7b there) and the bytes >= 0x80.
- * *pct: the '%' bytes (u is 0 there). */
+/* The bytes of x (eight of a segment) that bar_redraw's eight-at-a-time test does not pass
+ * have their top bits set in the result (with other bits): the ASCII letters (l is x's low
+ * seven bits in lower case: at least 0x61 and below 0x7b there) and the bytes >= 0x80,
+ * exactly per byte (no carry crosses a byte). *pct: at least the '%' bytes (u is 0 there;
+ * a byte after one may be marked too, finished_at looks again). */
 static uint64_t bar_word(uint64_t x, uint64_t *pct)
 {
-    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu,
-                   tops = 0x8080808080808080u;
-    uint64_t l = (x & low7) | ones * 0x20, u = x ^ ones * '%';
-    *pct = ~(((u & low7) + low7) | u) & tops;
-    return (((l + ones * (0x80 - 'a')) & ~(l + ones * (0x80 - 'z' - 1))) | x) & tops;
+    const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+    uint64_t l = (x & ones * 0x7f) | ones * 0x20, u = x ^ ones * '%';
+    *pct = (u - ones) & ~u & tops;
+    return ((l + ones * (0x80 - 'a')) & ~(l + ones * (0x80 - 'z' - 1))) | x;
 }
 
 /* A "100%|" at one of the '%' that pct marks in the word at p[i]. */
@@ -1293,11 +1293,11 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
         }
     } else {
         for (size_t i = 0; i < body; i++) {
-            other |= !c->bar_bytes[p[i]];
+            other |= (uint64_t)!c->bar_bytes[p[i]] << 7;
             fin |= finished_at(p, len, i);
         }
     }
-    if (other) {
+    if (other & 0x8080808080808080u) {
         unsigned ok = 1;
         for (size_t i = 0; i < body; i++)
             ok &= c->bar_bytes[p[i]];
