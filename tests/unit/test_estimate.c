@@ -140,6 +140,14 @@ static bool has_verdict(hr_est_verdict_kind k)
     return false;
 }
 
+static const char *fix_of(hr_est_verdict_kind k)
+{
+    for (int i = 0; i < est.verdict_count; i++)
+        if (est.verdict[i].kind == k)
+            return est.verdict[i].fix;
+    return "";
+}
+
 static bool within(double got, double want, double tol)
 {
     return fabs(got - want) <= fabs(want) * tol;
@@ -177,6 +185,7 @@ int main(void)
     CHECK(fl && fl->loaded_bytes < 7 * HR_GIB);
     CHECK(est.ram.value > 20 * HR_GIB);
     CHECK(has_verdict(HR_EV_OFFLOADS));
+    CHECK(strstr(fix_of(HR_EV_OFFLOADS), "fp8") != NULL);
     hr_est_machine m8d = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 8, 0, 20, 1);
     CHECK(run(&m8d, "") == 0);
     CHECK(est.regime == HR_REGIME_DYNAMIC);
@@ -187,6 +196,9 @@ int main(void)
     CHECK(run(&m8, "") == 0);
     fl = load_of("13");
     CHECK(fl && fl->offloaded_bytes < 7 * HR_GIB);
+    /* ... and once the weights are fp8, fp8 is not the fix offered: a smaller quant is */
+    CHECK(has_verdict(HR_EV_OFFLOADS) && strstr(fix_of(HR_EV_OFFLOADS), "fp8") == NULL &&
+          strstr(fix_of(HR_EV_OFFLOADS), "GGUF") != NULL);
 
     /* 2. --highvram changes nothing in RAM on 24 GB: while sampling, the weights live in VRAM
      *    either way (the load itself may pass through RAM in both). */

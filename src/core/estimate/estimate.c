@@ -1000,8 +1000,17 @@ static void verdicts(const sim *s, hr_estimate *e)
             hr_size_gb(u64(off_max), a, sizeof a);
             snprintf(v->text, sizeof v->text, HR_T("offloads %s of %s to RAM (it works, more slowly)"), a,
                      e->load[off_i].model);
+            /* a model already at one byte a weight or less: fp8 is no fix, a smaller quant is */
+            bool small = false;
+            for (int k = 0; k < s->in->model_count; k++) {
+                const hr_est_model *md = &s->in->model[k];
+                if (strcmp(md->name, e->load[off_i].model) == 0)
+                    small = md->weight_dtype == HR_WDT_FP8 || md->format == HR_FMT_GGUF ||
+                            md->file_dtype_bytes == 1 || md->fp8_scaled;
+            }
             snprintf(v->fix, sizeof v->fix, "%s",
-                     HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
+                     small ? HR_T("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
+                           : HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
         }
     }
     bool bad = false;

@@ -5,6 +5,9 @@
 #include "core/apply/apply_plan.h"
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/apply/apply_state.h"
+#include "core/model/fstab.h"
+#include "platform/platform.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,5 +43,33 @@ int hr_lx_swapoff(const char *path, hr_error *err);
 int hr_lx_active_swaps(hr_swap_active *out, int max, int *count, hr_error *err);
 /* 16 random bytes. */
 int hr_lx_random(unsigned char *out, size_t n, hr_error *err);
+
+/* ---- shared by apply_linux.c, rollback_linux.c and verify_linux.c (internal) ---- */
+
+/* An OS call's failure as an error naming what and path (errno's code and text). */
+int hr_lx_sys_err(hr_error *err, const char *what, const char *path);
+/* The directory part of path. */
+void hr_lx_split_dir(const char *path, char *dir, size_t n);
+/* fsync a directory, so that a rename or a new name in it is on disk. */
+int hr_lx_fsync_dir(const char *dir);
+/* The state directory and fstab of a request (its options, or the defaults). */
+const char *hr_lx_state_dir(const hr_apply_request *rq);
+const char *hr_lx_fstab_path(const hr_apply_request *rq);
+void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n);
+/* The state file: 1 loaded, 0 none, < 0 an error. A failed save is returned, never dropped. */
+int hr_lx_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err);
+int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err);
+/* The journal's rule: the intent (step, path) is on disk before the change. */
+int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step,
+                      const char *path, hr_error *err);
+/* Finish or undo a step a kill cut short (by what is on disk); 1 when the state changed. */
+int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err);
+/* Does this process hold the state directory's lock (hr_platform_lock)? */
+bool hr_lx_lock_held(void);
+/* Is path in /proc/swaps? Is the file at path the one recorded (regular, dev and inode)? */
+bool hr_lx_is_active(const char *path);
+bool hr_lx_is_ours(const char *path, uint64_t dev, uint64_t ino);
+/* fstab's bytes and its parse. */
+int hr_lx_read_fstab(const char *path, hr_buf *bytes, hr_fstab *f, bool *existed, hr_error *err);
 
 #endif
