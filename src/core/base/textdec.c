@@ -308,6 +308,14 @@ static void push_u16(hr_textdec *d, uint32_t u)
     push_cp(d, u);
 }
 
+/* Sixteen bytes as one value where the compiler offers vectors (GCC, Clang). */
+#if defined(__GNUC__) && (defined(__SSE2__) || defined(__ARM_NEON))
+#define HR_TEXTDEC_VEC 1
+typedef unsigned char hr_textdec_u8x16 __attribute__((vector_size(16)));
+#else
+#define HR_TEXTDEC_VEC 0
+#endif
+
 /* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: they are
  * found eight at a time, and a whole line of them that lies in the input is handed on from
  * there without a copy; only control bytes go through push_byte. This is most of the speed.
@@ -317,6 +325,24 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high)
     const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
     size_t i = 0;
     uint64_t seen = 0;
+#if HR_TEXTDEC_VEC
+    /* sixteen at a time first, where the compiler has vectors: the same tests */
+    hr_textdec_u8x16 seen16 = {0};
+    while (i + 16 <= n) {
+        hr_textdec_u8x16 x, stop;
+        memcpy(&x, p + i, 16);
+        stop = (hr_textdec_u8x16)((x < 0x20) | (x == 0x7f));
+        uint64_t q[2];
+        memcpy(q, &stop, 16);
+        if (q[0] | q[1])
+            break;   /* the eight-byte loop below finds which byte */
+        seen16 |= x;
+        i += 16;
+    }
+    uint64_t s16[2];
+    memcpy(s16, &seen16, 16);
+    seen = s16[0] | s16[1];
+#endif
     while (i + 8 <= n) {
         uint64_t x;
         memcpy(&x, p + i, 8);
