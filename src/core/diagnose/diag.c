@@ -878,16 +878,23 @@ static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t li
     size_t k = len < sizeof c->busy_text - 1 ? len : sizeof c->busy_text - 1;
     while (k > 0 && k < len && ((unsigned char)text[k] & 0xc0) == 0x80)
         k--;   /* whole UTF-8 characters */
-    /* every redraw of a bar comes here: copied eight bytes at a time (a memcpy of a length
-     * not known at compile time was inlined as a slow "rep movs") */
-    uint64_t w;
-    if (k >= 8) {
-        for (size_t i = 0; i + 8 < k; i += 8) {
-            memcpy(&w, text + i, 8);
-            memcpy(c->busy_text + i, &w, 8);
+    /* every redraw of a bar comes here: copied sixteen bytes at a time, the last sixteen
+     * overlapping (a memcpy of a length not known at compile time was inlined as a slow
+     * "rep movs"; fixed-size copies become single moves) */
+    if (k >= 16) {
+        unsigned char w[16];
+        for (size_t i = 0; i + 16 < k; i += 16) {
+            memcpy(w, text + i, 16);
+            memcpy(c->busy_text + i, w, 16);
         }
-        memcpy(&w, text + k - 8, 8);   /* the last eight, overlapping */
-        memcpy(c->busy_text + k - 8, &w, 8);
+        memcpy(w, text + k - 16, 16);
+        memcpy(c->busy_text + k - 16, w, 16);
+    } else if (k >= 8) {
+        uint64_t w0, w1;
+        memcpy(&w0, text, 8);
+        memcpy(&w1, text + k - 8, 8);
+        memcpy(c->busy_text, &w0, 8);
+        memcpy(c->busy_text + k - 8, &w1, 8);
     } else {
         for (size_t i = 0; i < k; i++)
             c->busy_text[i] = text[i];
@@ -1269,6 +1276,31 @@ static bool bar_pct(const unsigned char *p, size_t n, size_t i, uint64_t pct)
     return fin;
 }
 
+#if HR_BAR_VEC
+typedef signed char hr_s8x16 __attribute__((vector_size(16)));
+/* bar_pct for sixteen bytes at p[i]: at is 0xff where a byte is '%', else 0. */
+static inline bool bar_pct16(const unsigned char *p, size_t n, size_t i, hr_u8x16 at)
+{
+    bool fin = false;
+#if defined(__SSE2__)
+    /* one bit a byte, in a register at once (SSE2's pmovmskb) */
+    typedef char hr_c8x16 __attribute__((vector_size(16)));
+    unsigned m = (unsigned)__builtin_ia32_pmovmskb128((hr_c8x16)at);
+    for (; m; m &= m - 1)
+        fin |= finished_at(p, n, i + (size_t)__builtin_ctz(m));
+#else
+    const uint64_t tops = 0x8080808080808080u;
+    uint64_t q[2];
+    memcpy(q, &at, 16);
+    if (q[0] | q[1]) {
+        fin |= bar_pct(p, n, i, q[0] & tops);
+        fin |= bar_pct(p, n, i + 8, q[1] & tops);
+    }
+#endif
+    return fin;
+}
+#endif
+
 /* A segment that is a progress bar only: bar bytes, ending in "it/s]" or "s/it]" (whose
  * boundaries always hold: any byte may come before, none after). *finished: it holds "100%|"
  * (bar_finished). Eight bytes at a time: an ASCII byte other than a letter is a bar byte (see
@@ -1284,29 +1316,26 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
     uint64_t other = 0, pct = 0;
 #if HR_BAR_VEC
     if (body >= 16) {
-        /* the same test sixteen bytes at a time, where the compiler has vectors */
-        const uint64_t tops = 0x8080808080808080u;
+        /* the same test sixteen bytes at a time, where the compiler has vectors: the chunks
+         * at 0, 16, ... and the last sixteen bytes (overlapping) */
         hr_u8x16 acc = {0};
         for (size_t i = 0;; i += 16) {
-            if (i + 16 > body)
-                i = body - 16;   /* the last sixteen, overlapping */
-            hr_u8x16 x, l, at;
+            bool last = i + 16 >= body;
+            if (last)
+                i = body - 16;
+            hr_u8x16 x;
             memcpy(&x, p + i, 16);
-            l = (x & 0x7f) | 0x20;
-            acc |= (hr_u8x16)((l >= 'a') & (l <= 'z')) | (x & 0x80);
-            at = (hr_u8x16)(x == '%');
-            uint64_t q[2];
-            memcpy(q, &at, 16);
-            if (q[0] | q[1]) {
-                fin |= bar_pct(p, len, i, q[0] & tops);
-                fin |= bar_pct(p, len, i + 8, q[1] & tops);
-            }
-            if (i + 16 == body)
+            /* a byte's low seven bits in lower case: a letter just where it is in 'a'..'z',
+             * compared as signed bytes (they are 0..0x7f) */
+            hr_s8x16 l = (hr_s8x16)((x & 0x7f) | 0x20);
+            acc |= (hr_u8x16)((l > 'a' - 1) & (l < 'z' + 1)) | (x & 0x80);
+            fin |= bar_pct16(p, len, i, (hr_u8x16)(x == '%'));
+            if (last)
                 break;
         }
         uint64_t o[2];
         memcpy(o, &acc, 16);
-        other = (o[0] | o[1]) & tops;
+        other = (o[0] | o[1]) & 0x8080808080808080u;
     } else
 #endif
     if (body >= 8) {
@@ -1345,17 +1374,21 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
 }
 
 /* hr_diag_feed for a bar's redraw in the common case (ended by \r or short, not joined to a
- * line before, no traceback to end): the same effect as the whole path below, in less. */
+ * line before, no traceback to end): the same effect as the whole path below, in less.
+ * *not_bar: bar_redraw was asked and said no (the path below need not ask again). */
 static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
-                     unsigned flags)
+                     unsigned flags, bool *not_bar)
 {
     bool finished = false;
     if ((flags & (HR_SEG_JUNK | HR_SEG_CUT)) ||
         (!(flags & HR_SEG_CR) && len >= HR_DIAG_FOLD_MIN) ||
         (c->carry_state && lineno == c->carry_line + 1) ||
-        (c->in_traceback && lineno != c->traceback_line && text[0] != ' ') ||
-        !bar_redraw(c, text, len, &finished))
+        (c->in_traceback && lineno != c->traceback_line && text[0] != ' '))
         return false;
+    if (!bar_redraw(c, text, len, &finished)) {
+        *not_bar = true;
+        return false;
+    }
     c->seq++;
     if (text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))
         note_time(c, text, len);   /* else it finds no time */
@@ -1368,7 +1401,8 @@ static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t line
 
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
-    if (bar_feed(c, text, len, lineno, flags))
+    bool not_bar = false;
+    if (bar_feed(c, text, len, lineno, flags, &not_bar))
         return;
     c->seq++;
     if (flags & HR_SEG_JUNK) {
@@ -1396,7 +1430,7 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;
     bool understood = false;
     bool finished = false;
-    if (!joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len, &finished)) {
+    if (!not_bar && !joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len, &finished)) {
         /* what the matcher and the judge would find: a bar phrase at the end (and maybe
          * more of them), each a busy line, nothing else */
         if (at.input >= 0)
