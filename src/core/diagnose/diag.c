@@ -1325,17 +1325,23 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, bool 
                 i = body - 16;
             hr_u8x16 x;
             memcpy(&x, p + i, 16);
-            /* a byte's low seven bits in lower case: a letter just where it is in 'a'..'z',
-             * compared as signed bytes (they are 0..0x7f) */
-            hr_s8x16 l = (hr_s8x16)((x & 0x7f) | 0x20);
-            acc |= (hr_u8x16)((l > 'a' - 1) & (l < 'z' + 1)) | (x & 0x80);
+            /* an ASCII letter: x | 0x20 in 'a'..'z', moved to -128..-103 as a signed byte
+             * (one compare); a byte >= 0x80 has its top bit set in x itself (what the
+             * compare says of it does not matter) */
+            hr_s8x16 l = (hr_s8x16)((x | 0x20) + (unsigned char)(0x80 - 'a'));
+            acc |= (hr_u8x16)(l < -128 + 26) | x;
             fin |= bar_pct16(p, len, i, (hr_u8x16)(x == '%'));
             if (last)
                 break;
         }
+#if defined(__SSE2__)
+        typedef char hr_c8x16 __attribute__((vector_size(16)));
+        other = __builtin_ia32_pmovmskb128((hr_c8x16)acc) != 0 ? 0x80u : 0;   /* any top bit */
+#else
         uint64_t o[2];
         memcpy(o, &acc, 16);
         other = (o[0] | o[1]) & 0x8080808080808080u;
+#endif
     } else
 #endif
     if (body >= 8) {
