@@ -138,15 +138,21 @@ HR_START void hr_cli_json_in_english(bool json)
         hr_lang_set(HR_LANG_EN);
 }
 
+bool hr_cli_comfyui_url(hr_url *url)
+{
+    char text[512];
+    const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
+    hr_error err = {0};
+    return hr_url_parse(u ? u : "http://127.0.0.1:8188", url, &err) == 0;
+}
+
 bool hr_cli_find_comfyui(hr_comfy_found *f)
 {
     if (hr_platform_find_comfyui(f))
         return true;
-    char text[512];
-    const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
     hr_url url;
     hr_error err = {0};
-    if (hr_url_parse(u ? u : "http://127.0.0.1:8188", &url, &err) != 0)
+    if (!hr_cli_comfyui_url(&url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)1 << 20);

@@ -24,6 +24,11 @@ int hr_cli_write(const hr_buf *b);
 struct hr_comfy_found;
 bool hr_cli_find_comfyui(struct hr_comfy_found *f);
 
+/* Where a running ComfyUI is looked for: HEADROOM_COMFYUI_URL, else http://127.0.0.1:8188.
+ * false when the variable holds no usable URL (then nothing is asked). */
+struct hr_url;
+bool hr_cli_comfyui_url(struct hr_url *url);
+
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);
 /* Is stdin a terminal (nothing piped in)? */

@@ -191,11 +191,9 @@ static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
 static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
                          hr_estimate *e, hr_estimate *best)
 {
-    char text[512];
-    const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
     hr_url url;
     hr_error err = {0};
-    if (hr_url_parse(u ? u : "http://127.0.0.1:8188", &url, &err) != 0)
+    if (!hr_cli_comfyui_url(&url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)HR_WF_MAX_BYTES);
