@@ -283,6 +283,29 @@ size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr
     return found;
 }
 
+#define HAS(set, x) ((set)[(x) >> 3] >> ((x) & 7) & 1u)
+
+/* Does a phrase begin with p[0..len) (len >= 3, either case)? Those of the bucket of its first
+ * three bytes are compared with it (walk_bucket). */
+static bool begins_phrase(const hr_acm *m, const unsigned char *p, size_t len)
+{
+    unsigned h = TRIPLE(m->cls, p, 0);
+    if (!(m->start3[h >> 3] >> (h & 7) & 1u))
+        return false;
+    for (unsigned b = m->bucket[h % HR_ACM_BUCKETS]; b < m->bucket[h % HR_ACM_BUCKETS + 1]; b++) {
+        unsigned ph = m->blist[b];
+        if (m->len[ph] < len)
+            continue;
+        const unsigned char *w = (const unsigned char *)m->lower + m->poff[ph];
+        size_t k = 0;
+        while (k < len && fold(p[k]) == w[k])
+            k++;
+        if (k == len)
+            return true;
+    }
+    return false;
+}
+
 unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n)
 {
     /* The state stands for the longest suffix of the text that begins a phrase: it is no
@@ -292,8 +315,27 @@ unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n)
         n = m->maxlen;
     }
     unsigned st = 0;
-    hr_acm_scan(m, &st, s, n, NULL, 0);
-    return st;
+    if (!m->pair01) {
+        hr_acm_scan(m, &st, s, n, NULL, 0);
+        return st;
+    }
+    /* That suffix found directly, the longest first: most places fail the pair test (a bit
+     * set of 8 KiB), and only the one found is walked in the automaton's large table. (Walking
+     * it over every byte waited on that table most of the time.) */
+    const unsigned char *p = (const unsigned char *)s;
+    size_t j = 0;
+    for (; j < n; j++) {
+        size_t len = n - j;
+        if (len >= 3 ? HAS(m->pair0, PAIR(p, j)) && begins_phrase(m, p + j, len)
+                     : len == 2 ? m->start2[PAIR(p, j)] != 0
+                                : (m->next[m->cls[p[j]]] & NEXT_GOTO) != 0)
+            break;
+    }
+    /* the trie's edges from the root along p[j..n) */
+    uint32_t off = 0;
+    for (; j < n; j++)
+        off = m->next[off + m->cls[p[j]]] & NEXT_OFF;
+    return (unsigned)(off / m->nclasses);
 }
 
 /* Keep the hit (phrase ph ending at end) among the first max of hr_acm_scan's order: by end,
@@ -321,20 +363,14 @@ static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept
     hits[k].end = end;
 }
 
-/* Every phrase that begins at p[j]: those of the bucket of its first three bytes, compared
- * with the text. (Not the trie's edges from the root: a step there is a load from a table far
- * larger than the caches, and most of its time was spent waiting for it; the phrases in
- * lower case are a few KiB.) keep_hit orders the hits, so the order they are found in does
- * not matter. */
-static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
-                        hr_acm_hit *hits, size_t max, size_t *kept)
+/* Every phrase that begins at p[j], given that the hash h of its first three bytes is in
+ * start3: those of the bucket of h, compared with the text. (Not the trie's edges from the
+ * root: a step there is a load from a table far larger than the caches, and most of its time
+ * was spent waiting for it; the phrases in lower case are a few KiB.) keep_hit orders the
+ * hits, so the order they are found in does not matter. */
+static size_t walk_bucket(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
+                          unsigned h, hr_acm_hit *hits, size_t max, size_t *kept)
 {
-    /* every phrase has three bytes or more (hr_acm_find) */
-    if (j + 3 > n)
-        return 0;
-    unsigned h = TRIPLE(m->cls, p, j);
-    if (!(m->start3[h >> 3] >> (h & 7) & 1u))
-        return 0;
     size_t found = 0;
     for (unsigned b = m->bucket[h % HR_ACM_BUCKETS]; b < m->bucket[h % HR_ACM_BUCKETS + 1]; b++) {
         unsigned ph = m->blist[b], len = m->len[ph];
@@ -352,7 +388,18 @@ static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_
     return found;
 }
 
-#define HAS(set, x) ((set)[(x) >> 3] >> ((x) & 7) & 1u)
+/* Every phrase that begins at p[j]: most places fail the three-byte test here, inline, with
+ * no call. */
+#define WALK_FROM(j)                                                                      \
+    do {                                                                                  \
+        size_t j_ = (j);                                                                  \
+        if (j_ + 3 <= n) { /* every phrase has three bytes or more */                    \
+            unsigned h_ = TRIPLE(m->cls, p, j_);                                          \
+            if (HAS(m->start3, h_))                                                       \
+                found += walk_bucket(m, p, j_, n, h_, hits, max, &kept);                  \
+        }                                                                                 \
+    } while (0)
+
 #define ANY(k) HAS(any, PAIR(p, k))
 
 size_t hr_acm_find(const hr_acm *m, const char *s, size_t n, hr_acm_hit *hits, size_t max)
@@ -374,18 +421,18 @@ size_t hr_acm_find(const hr_acm *m, const char *s, size_t n, hr_acm_hit *hits, s
             size_t e = k + 2 * (size_t)__builtin_ctz(bits);
             bits &= bits - 1;
             if (e > 0 && HAS(first, PAIR(p, e - 1)))
-                found += walk_from(m, p, e - 1, n, hits, max, &kept);
+                WALK_FROM(e - 1);
             if (HAS(first, PAIR(p, e)))
-                found += walk_from(m, p, e, n, hits, max, &kept);
+                WALK_FROM(e);
         }
         k += 16;
     }
     for (; k + 1 < n; k += 2) {
         if (ANY(k)) {
             if (k > 0 && HAS(first, PAIR(p, k - 1)))
-                found += walk_from(m, p, k - 1, n, hits, max, &kept);
+                WALK_FROM(k - 1);
             if (HAS(first, PAIR(p, k)))
-                found += walk_from(m, p, k, n, hits, max, &kept);
+                WALK_FROM(k);
         }
     }
     return found;

@@ -882,13 +882,23 @@ static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t li
      * overlapping (a memcpy of a length not known at compile time was inlined as a slow
      * "rep movs"; fixed-size copies become single moves) */
     if (k >= 16) {
+        /* the first and last sixteen, and up to 64 bytes (a bar's redraw) the two next to
+         * them, with no loop; a longer text's middle in a loop */
         unsigned char w[16];
-        for (size_t i = 0; i + 16 < k; i += 16) {
-            memcpy(w, text + i, 16);
-            memcpy(c->busy_text + i, w, 16);
-        }
+        memcpy(w, text, 16);
+        memcpy(c->busy_text, w, 16);
         memcpy(w, text + k - 16, 16);
         memcpy(c->busy_text + k - 16, w, 16);
+        if (k > 32) {
+            memcpy(w, text + 16, 16);
+            memcpy(c->busy_text + 16, w, 16);
+            memcpy(w, text + k - 32, 16);
+            memcpy(c->busy_text + k - 32, w, 16);
+            for (size_t i = 32; i + 32 < k; i += 16) {
+                memcpy(w, text + i, 16);
+                memcpy(c->busy_text + i, w, 16);
+            }
+        }
     } else if (k >= 8) {
         uint64_t w0, w1;
         memcpy(&w0, text, 8);
