@@ -9,10 +9,14 @@
 #include "platform/platform.h"
 #include "win_probes.h"
 
+#include "core/apply/apply_run.h"
 #include "core/apply/apply_state.h"
+#include "core/apply/apply_store.h"
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
+#include "core/base/utc.h"
 
 #include <windows.h>
 #include <psapi.h>
@@ -341,57 +345,39 @@ static const char *state_dir(const hr_apply_request *rq)
     return rq->state_dir ? rq->state_dir : hr_platform_state_dir();
 }
 
-static void state_file(const hr_apply_request *rq, char *out, size_t n)
+/* The state directory (administrators only, through %ProgramData%'s ACL), unless it exists. */
+static int make_state_dir(const char *dir, hr_error *err)
 {
-    snprintf(out, n, "%s\\%s", state_dir(rq), HR_APPLY_STATE_FILE);
-}
-
-static int make_state_dir(const hr_apply_request *rq, hr_error *err)
-{
-    wchar_t *w = wpath(state_dir(rq));
+    wchar_t *w = wpath(dir);
     if (!w)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     BOOL ok = CreateDirectoryW(w, NULL);
     DWORD e = GetLastError();
     free(w);
     if (!ok && e != ERROR_ALREADY_EXISTS)
-        return win_err(err, e, state_dir(rq));
+        return win_err(err, e, dir);
     return 0;
+}
+
+static void win_store(const hr_apply_request *rq, hr_apply_store *store)
+{
+    *store = (hr_apply_store){.dir = state_dir(rq), .sep = '\\', .os = HR_OS_WINDOWS,
+                              .read = read_file, .replace = hr_platform_atomic_replace,
+                              .make_dir = make_state_dir};
 }
 
 static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
 {
-    char p[MAX_PATH * 3 + 64];
-    state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    int r = read_file(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
-    r = hr_apply_state_load(r, &b, p, HR_OS_WINDOWS, st, err);
-    hr_buf_free(&b);
-    return r;
+    hr_apply_store store;
+    win_store(rq, &store);
+    return hr_apply_store_load(&store, st, err);
 }
 
 static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
 {
-    int r = make_state_dir(rq, err);
-    if (r < 0)
-        return r;
-    char p[MAX_PATH * 3 + 64];
-    state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    r = hr_apply_state_write(st, &b);
-    if (r == 0)
-        r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
-    hr_buf_free(&b);
-    return r;
-}
-
-static void utc_stamp(time_t t, char *out, size_t n, bool compact)
-{
-    struct tm tm;
-    gmtime_s(&tm, &t);
-    strftime(out, n, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+    hr_apply_store store;
+    win_store(rq, &store);
+    return hr_apply_store_save(&store, st, err);
 }
 
 /* ---- facts and plan ---- */
@@ -630,10 +616,10 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
         r = hr_json_finish(&w);
     }
     if (r == 0)
-        r = make_state_dir(rq, err);
+        r = make_state_dir(state_dir(rq), err);
     if (r == 0) {
-        char stamp[32];
-        utc_stamp(time(NULL), stamp, sizeof stamp, true);
+        char stamp[HR_UTC_STAMP_MAX];
+        hr_utc_stamp((int64_t)time(NULL), true, stamp);
         snprintf(st->reg_backup, sizeof st->reg_backup, "%s\\registry-backup-%s.json",
                  state_dir(rq), stamp);
         r = hr_platform_atomic_replace(st->reg_backup, out.data, out.len, 0600, err);
@@ -646,84 +632,75 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
     return r;
 }
 
+/* ---- the steps' operations, run by the OS-neutral loop (core/apply/apply_run.h) ---- */
+
+typedef struct win_run {
+    const hr_apply_request *rq;
+    const wchar_t *key;   /* Memory Management (or the test's key) */
+    wchar_t key_buf[512];
+} win_run;
+
+/* The first apply's backup is the original: a later one keeps it. */
+static int backup_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                          const hr_apply_step *s, hr_error *err)
+{
+    (void)os, (void)plan, (void)s, (void)err;
+    return st->reg_backup[0] ? HR_APPLY_STEP_SKIP : 0;
+}
+
+static int backup_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                          const hr_apply_step *s, hr_error *err)
+{
+    (void)plan, (void)s;
+    win_run *run = os;
+    return write_backup(run->rq, st, err);
+}
+
+/* The journal: before the write, record that it may happen (and, before the first, that the
+ * value now is the original), so that a kill between the write and its record leaves a value
+ * rollback recognises as headroom's. */
+static int write_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                         const hr_apply_step *s, hr_error *err)
+{
+    (void)os, (void)err;
+    if (!st->reg_written) {
+        st->written = st->orig;
+        st->reg_written = true;
+    }
+    st->pending = plan->stages[s->stage].value;
+    st->pending_set = true;
+    hr_strlcpy(st->intent.path, "PagingFiles", sizeof st->intent.path);
+    return 0;
+}
+
+static int write_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                         const hr_apply_step *s, hr_error *err)
+{
+    win_run *run = os;
+    int r = reg_write_pfw(run->key, &plan->stages[s->stage].value, false, err);
+    if (r == 0) {
+        st->written = plan->stages[s->stage].value;
+        st->pending_set = false;
+    }
+    return r;
+}
+
+static const hr_apply_op windows_ops[] = {
+    {HR_STEP_BACKUP_REGISTRY, backup_prepare, backup_perform, false},
+    /* A failed write may have been made: the journal's pending value says which it can be. */
+    {HR_STEP_WRITE_PAGING_FILES, write_prepare, write_perform, true},
+    {HR_STEP_FINISH, NULL, NULL, false},
+};
+
 int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
                           hr_error *err)
 {
-    if (plan->nothing_to_do)
-        return 0;
-    hr_apply_state st;
-    int have = state_load(rq, &st, err);
-    if (have < 0)
-        return have;
-    if (!have) {
-        hr_apply_state_init(&st, HR_OS_WINDOWS);
-        time_t now = time(NULL);
-        st.started_unix = (int64_t)now;
-        utc_stamp(now, st.started, sizeof st.started, false);
-    } else {
-        st.started_unix = (int64_t)time(NULL);   /* the latest change: verify's reboot test */
-    }
-    hr_strlcpy(st.status, "in-progress", sizeof st.status);
-    wchar_t kb[512];
-    const wchar_t *key = mm_key(rq, kb, 512);
-    for (int i = 0; i < plan->step_count; i++) {
-        const hr_apply_step *s = &plan->steps[i];
-        int r = 0;
-        switch (s->kind) {
-        case HR_STEP_BACKUP_REGISTRY:
-            if (!st.reg_backup[0])   /* the first apply's backup is the original */
-                r = write_backup(rq, &st, err);
-            break;
-        case HR_STEP_WRITE_PAGING_FILES:
-            /* The journal: before the write, record that it may happen (and, before the first,
-             * that the value now is the original), so that a kill between the write and its
-             * record leaves a value rollback recognises as headroom's. */
-            if (!st.reg_written) {
-                st.written = st.orig;
-                st.reg_written = true;
-            }
-            st.pending = plan->stages[s->stage].value;
-            st.pending_set = true;
-            hr_strlcpy(st.intent.step, s->name, sizeof st.intent.step);   /* the journal's step */
-            hr_strlcpy(st.intent.path, "PagingFiles", sizeof st.intent.path);
-            r = state_save(rq, &st, err);
-            if (r == 0)
-                r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
-            if (r == 0 && rq->failpoint && strlen(rq->failpoint) == strlen(s->name) + 1 &&
-                strncmp(rq->failpoint, s->name, strlen(s->name)) == 0 &&
-                rq->failpoint[strlen(s->name)] == '!') {
-                hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), rq->failpoint);
-                return 1;
-            }
-            if (r == 0) {
-                st.written = plan->stages[s->stage].value;
-                st.pending_set = false;
-                memset(&st.intent, 0, sizeof st.intent);
-            }
-            break;
-        case HR_STEP_FINISH:
-            hr_strlcpy(st.status, "applied", sizeof st.status);
-            break;
-        default:
-            r = hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a Windows step"), s->name);
-        }
-        if (r < 0) {
-            hr_error e2 = {0};
-            state_save(rq, &st, &e2);
-            hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
-            return r;
-        }
-        hr_strlcpy(st.last_step, s->name, sizeof st.last_step);
-        r = state_save(rq, &st, err);
-        if (r < 0)
-            return r;
-        hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
-        if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
-            hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), s->name);
-            return 1;
-        }
-    }
-    return 0;
+    hr_apply_store store;
+    win_store(rq, &store);
+    win_run run = {.rq = rq};
+    run.key = mm_key(rq, run.key_buf, sizeof run.key_buf / sizeof run.key_buf[0]);
+    const hr_apply_ops ops = {&store, &run, windows_ops, sizeof windows_ops / sizeof windows_ops[0]};
+    return hr_apply_run(&ops, plan, rq->failpoint, (int64_t)time(NULL), log, err);
 }
 
 int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err)
@@ -804,8 +781,11 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         if (r < 0)
             return r;
     }
-    char sp[MAX_PATH * 3 + 64];
-    state_file(rq, sp, sizeof sp);
+    char sp[HR_APPLY_STORE_PATH_MAX];
+    hr_apply_store store;
+    win_store(rq, &store);
+    if (hr_apply_store_path(&store, sp, err) < 0)
+        return err->code;
     hr_buf_printf(log, dry_run ? HR_T("would remove headroom's state file %s (the registry backup %s is kept)\n")
                                : HR_T("remove headroom's state file %s (the registry backup %s is kept)\n"),
                   sp, st.reg_backup[0] ? st.reg_backup : HR_T("(none)"));
@@ -846,8 +826,20 @@ static BOOL CALLBACK on_page_file(LPVOID ctx, PENUM_PAGE_FILE_INFORMATION info, 
  * did to log; returns 1 when it saved the state. */
 static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err)
 {
-    if (!st->pending_set)
-        return 0;
+    if (!st->pending_set) {
+        /* A step that writes no value (the backup, the finish): what it did is on disk or
+         * will be done again; only a finish is taken as done. */
+        if (!st->intent.step[0])
+            return 0;
+        bool finish = strcmp(st->intent.step, "finish") == 0;
+        if (finish)
+            hr_strlcpy(st->status, "applied", sizeof st->status);
+        hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), st->intent.step);
+        hr_buf_puts(log, finish ? HR_T("marked applied\n") : HR_T("checked\n"));
+        memset(&st->intent, 0, sizeof st->intent);
+        int r = state_save(rq, st, err);
+        return r < 0 ? r : 1;
+    }
     hr_pfw_list cur;
     char type[16];
     int r = read_paging_files(rq, &cur, type, sizeof type, err);
