@@ -4,7 +4,8 @@
  * input: the matcher's hr_acm_find against walking the automaton (hr_acm_scan), and the
  * diagnosis with its progress-bar shortcut against one without (the same JSON). The decoder's
  * shortcuts (whole lines found sixteen bytes at a time, handed on without a copy) are checked
- * against feeding it one byte at a time, where they never apply: the same segments. */
+ * against feeding it one byte at a time, where they never apply: the same segments; and its
+ * bar hint (HR_SEG_BAR, HR_SEG_BAR_FULL), wherever given, against a plain test of the text. */
 #include "core/diagnose/diag.h"
 #include "core/diagnose/diag_render.h"
 #include "core/diagnose/kmsg.h"
@@ -27,9 +28,34 @@ typedef struct seg_hash {
     uint64_t h, n;
 } seg_hash;
 
+/* HR_SEG_BAR's meaning, byte by byte: no ASCII letter and no byte >= 0x80 but in the last
+ * five bytes, "it/s]" or "s/it]"; *full: "100%|" in it. */
+static bool plain_bar(const char *text, size_t len, bool *full)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    if (len < 5 || (memcmp(p + len - 5, "it/s]", 5) != 0 && memcmp(p + len - 5, "s/it]", 5) != 0))
+        return false;
+    for (size_t i = 0; i + 5 < len; i++)
+        if (p[i] >= 0x80 || ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z'))
+            return false;
+    *full = false;
+    for (size_t i = 0; i + 5 <= len; i++)
+        *full |= memcmp(p + i, "100%|", 5) == 0;
+    return true;
+}
+
 static void hash_seg(void *user, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     seg_hash *sh = user;
+    if (flags & HR_SEG_BAR) {
+        bool full = false;
+        if (!plain_bar(text, len, &full) || full != ((flags & HR_SEG_BAR_FULL) != 0))
+            abort();
+    } else if (flags & HR_SEG_BAR_FULL) {
+        abort();
+    }
+    /* a hint, given where the decoder sees it for free: not part of the segments */
+    flags &= ~(HR_SEG_BAR | HR_SEG_BAR_FULL);
     uint64_t h = sh->h ^ (len * 0x9e3779b97f4a7c15u) ^ (lineno << 20) ^ flags;
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)text[i]) * 0x100000001b3u;

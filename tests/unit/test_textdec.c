@@ -34,6 +34,24 @@ static void decode(collected *c, const void *data, size_t n, size_t chunk)
     hr_textdec_finish(&dec);
 }
 
+/* The bar hint of each segment, as letters: '-' none, 'b' HR_SEG_BAR, 'f' with
+ * HR_SEG_BAR_FULL. */
+typedef struct hints {
+    char s[64];
+    size_t n;
+} hints;
+
+static void collect_hint(void *user, const char *text, size_t len, uint64_t lineno,
+                         unsigned flags)
+{
+    (void)text;
+    (void)len;
+    (void)lineno;
+    hints *h = user;
+    if (h->n + 1 < sizeof h->s)
+        h->s[h->n++] = (flags & HR_SEG_BAR_FULL) ? 'f' : (flags & HR_SEG_BAR) ? 'b' : '-';
+}
+
 /* The same result whatever the chunking. */
 static void check_chunking(const void *data, size_t n, const char *want)
 {
@@ -138,6 +156,38 @@ int main(void)
     CHECK_CONTAINS(w.text, phrase);
     CHECK_CONTAINS(w.text, "|2:end|");
     free(lng);
+
+    /* the bar hint: a whole line of ASCII in the input, with vectors (SSE2) only; where it
+     * is given it is right (no letter before "it/s]" / "s/it]"; "100%|" in it) */
+    const char bars[] = "head line, long enough to be looked at sixteen bytes at a time\n"
+                        " 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]\r"
+                        "100%|##########| 20/20 [00:20<00:00,  1.21it/s]\r"
+                        " 50%|Killed    | 1/2 [00:01<00:01,  1.0it/s]\r"
+                        "  0%|          | 0/20 [00:00<?, ?it/s]\r"
+                        "[2025-03-14 20:41:07] 100%|#| 1/1 [00:01<00:00, 1.00it/s]\n"
+                        "tail line that is not a bar at all, the end of this little log\n";
+    hints h;
+    memset(&h, 0, sizeof h);
+    hr_textdec_init(&dec, collect_hint, &h);
+    hr_textdec_feed(&dec, bars, sizeof bars - 1);
+    hr_textdec_finish(&dec);
+#if defined(__GNUC__) && defined(__SSE2__)
+    CHECK_STR(h.s, "-bf-bf-");   /* "[00:00<?, ?it/s]": no letter but its end */
+#else
+    CHECK_STR(h.s, "-------");
+#endif
+    /* fed one byte at a time (after the head the encoding is decided on): no whole line in
+     * the input, no hint */
+    memset(&h, 0, sizeof h);
+    hr_textdec_init(&dec, collect_hint, &h);
+    char head[HR_TEXTDEC_HEAD + 1];
+    memset(head, '.', sizeof head - 1);
+    head[sizeof head - 1] = '\n';
+    hr_textdec_feed(&dec, head, sizeof head);
+    for (size_t i = 0; i + 1 < sizeof bars; i++)
+        hr_textdec_feed(&dec, bars + i, 1);
+    hr_textdec_finish(&dec);
+    CHECK_STR(h.s, "--------");
 
     /* empty input */
     decode(&c, "", 0, 1);

@@ -31,6 +31,10 @@ void hr_acm_free(hr_acm *m)
     free(m->pair01);
     free(m->pair0);
     free(m->start3);
+    free(m->lower);
+    free(m->poff);
+    free(m->bucket);
+    free(m->blist);
     free(m->len);
     memset(m, 0, sizeof *m);
 }
@@ -81,10 +85,33 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         m->pair01 = calloc(8192, 1);
         m->pair0 = calloc(8192, 1);
         m->start3 = calloc(8192, 1);
-        if (!m->pair01 || !m->pair0 || !m->start3) {
+        m->lower = malloc(total);
+        m->poff = malloc(n * sizeof *m->poff);
+        m->bucket = calloc(HR_ACM_BUCKETS + 1, sizeof *m->bucket);
+        m->blist = malloc(n * sizeof *m->blist);
+        if (!m->pair01 || !m->pair0 || !m->start3 || !m->lower || !m->poff || !m->bucket ||
+            !m->blist) {
             hr_acm_free(m);
             return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
         }
+        /* the phrases in lower case, one after the other, listed by the bucket of their
+         * first three bytes (a counting sort: bucket[b] is where bucket b's list begins) */
+        for (size_t i = 0, o = 0; i < n; i++) {
+            m->poff[i] = (uint32_t)o;
+            for (size_t k = 0; k < m->len[i]; k++)
+                m->lower[o++] = (char)fold((unsigned char)phrases[i][k]);
+            unsigned h = TRIPLE(m->cls, (const unsigned char *)phrases[i], 0);
+            m->bucket[h % HR_ACM_BUCKETS + 1]++;
+        }
+        for (size_t b = 0; b < HR_ACM_BUCKETS; b++)
+            m->bucket[b + 1] += m->bucket[b];
+        for (size_t i = 0; i < n; i++) {
+            unsigned h = TRIPLE(m->cls, (const unsigned char *)phrases[i], 0);
+            m->blist[m->bucket[h % HR_ACM_BUCKETS]++] = (uint16_t)i;
+        }
+        for (size_t b = HR_ACM_BUCKETS; b > 0; b--)   /* back to where each list begins */
+            m->bucket[b] = m->bucket[b - 1];
+        m->bucket[0] = 0;
         for (size_t i = 0; i < n; i++) {
             unsigned h = TRIPLE(m->cls, (const unsigned char *)phrases[i], 0);
             m->start3[h >> 3] |= (unsigned char)(1u << (h & 7));
@@ -186,12 +213,16 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         hr_acm_free(m);
         return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
     }
-    for (size_t i = 0; i < m->nstates * nc; i++) {
-        uint32_t t = m->delta[i];
-        m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) |
-                     (m->depth[t] >= 2 ? NEXT_DEEP : 0) |
-                     (m->depth[t] == m->depth[i / nc] + 1 ? NEXT_GOTO : 0) |
-                     (m->out[t] >= 0 ? NEXT_OUT : 0);
+    /* state by state (no division per entry: this runs at every start) */
+    for (size_t st = 0, i = 0; st < m->nstates; st++) {
+        unsigned goto_depth = m->depth[st] + 1u;
+        for (size_t c = 0; c < nc; c++, i++) {
+            uint32_t t = m->delta[i];
+            m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) |
+                         (m->depth[t] >= 2 ? NEXT_DEEP : 0) |
+                         (m->depth[t] == goto_depth ? NEXT_GOTO : 0) |
+                         (m->out[t] >= 0 ? NEXT_OUT : 0);
+        }
     }
     return 0;
 }
@@ -290,7 +321,11 @@ static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept
     hits[k].end = end;
 }
 
-/* Every phrase that begins at p[j]: the trie's edges from the root. */
+/* Every phrase that begins at p[j]: those of the bucket of its first three bytes, compared
+ * with the text. (Not the trie's edges from the root: a step there is a load from a table far
+ * larger than the caches, and most of its time was spent waiting for it; the phrases in
+ * lower case are a few KiB.) keep_hit orders the hits, so the order they are found in does
+ * not matter. */
 static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
                         hr_acm_hit *hits, size_t max, size_t *kept)
 {
@@ -300,16 +335,17 @@ static size_t walk_from(const hr_acm *m, const unsigned char *p, size_t j, size_
     unsigned h = TRIPLE(m->cls, p, j);
     if (!(m->start3[h >> 3] >> (h & 7) & 1u))
         return 0;
-    const uint32_t *next = m->next;
-    uint32_t off = 0;
     size_t found = 0;
-    for (size_t t = j; t < n; t++) {
-        uint32_t v = next[off + m->cls[p[t]]];
-        if (!(v & NEXT_GOTO))
-            break;
-        off = v & NEXT_OFF;
-        if (v & NEXT_OUT) {
-            keep_hit(m, hits, max, kept, (uint32_t)m->out[off / m->nclasses], t + 1);
+    for (unsigned b = m->bucket[h % HR_ACM_BUCKETS]; b < m->bucket[h % HR_ACM_BUCKETS + 1]; b++) {
+        unsigned ph = m->blist[b], len = m->len[ph];
+        if (len > n - j)
+            continue;
+        const unsigned char *w = (const unsigned char *)m->lower + m->poff[ph];
+        unsigned k = 0;
+        while (k < len && fold(p[j + k]) == w[k])
+            k++;
+        if (k == len) {
+            keep_hit(m, hits, max, kept, ph, j + len);
             found++;
         }
     }

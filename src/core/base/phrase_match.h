@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define HR_ACM_BUCKETS 1024
+
 typedef struct hr_acm {
     size_t nstates;
     size_t nclasses;
@@ -38,6 +40,13 @@ typedef struct hr_acm {
      * in either case). A place whose three bytes are not in it begins no phrase, and the
      * automaton's table (far larger than the first-level cache) is not looked at for it. */
     unsigned char *start3;
+    /* And to find the phrases that begin at such a place: all phrases in lower case, one
+     * after the other (lower + poff[i]), and by the bucket of their first three bytes' hash
+     * (h % HR_ACM_BUCKETS): bucket b's phrases are blist[bucket[b] .. bucket[b + 1]). */
+    char *lower;
+    uint32_t *poff;
+    uint16_t *bucket;
+    uint16_t *blist;
     unsigned char *len;    /* each phrase's length in bytes */
     size_t nphrases;
     size_t maxlen;         /* the longest phrase */

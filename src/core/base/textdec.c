@@ -316,30 +316,69 @@ typedef unsigned char hr_textdec_u8x16 __attribute__((vector_size(16)));
 #define HR_TEXTDEC_VEC 0
 #endif
 
+/* "100%|" with its '%' at p[k], inside p[0..n). */
+static bool bar_full_at(const unsigned char *p, size_t n, size_t k)
+{
+    return k >= 3 && k + 1 < n && p[k + 1] == '|' && p[k - 3] == '1' && p[k - 2] == '0' &&
+           p[k - 1] == '0';
+}
+
+/* HR_SEG_BAR's test of a run of ASCII text p[0..n) (n < 64), given the mask of its letters
+ * and '%' bytes (bit i: p[i]): the letters only in the last five bytes, "it/s]" or "s/it]".
+ * Returns 0 or the flags to add. */
+static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
+{
+    if (n < 5 || (memcmp(p + n - 5, "it/s]", 5) != 0 && memcmp(p + n - 5, "s/it]", 5) != 0))
+        return 0;
+    unsigned flags = HR_SEG_BAR;
+    for (marks &= (UINT64_C(1) << (n - 5)) - 1; marks; marks &= marks - 1) {
+        size_t k = (size_t)__builtin_ctzll(marks);
+        if (p[k] != '%')
+            return 0;   /* a letter */
+        if (bar_full_at(p, n, k))
+            flags |= HR_SEG_BAR_FULL;
+    }
+    return flags;
+}
+
 /* Ordinary text bytes (printable ASCII and every byte >= 0x80) need no decision: they are
  * found eight at a time, and a whole line of them that lies in the input is handed on from
  * there without a copy; only control bytes go through push_byte. This is most of the speed.
- * *high: the run has a byte >= 0x80. */
-static size_t plain_run(const unsigned char *p, size_t n, int *high)
+ * *high: the run has a byte >= 0x80. *marks: where the compiler has SSE2 and the run is
+ * shorter than 64 bytes, a bit for each of its ASCII letters and '%' (bit i: p[i]; see
+ * bar_shape), else all ones (not known). */
+static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *marks)
 {
     const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
     size_t i = 0;
     uint64_t seen = 0;
+    *marks = ~UINT64_C(0);
 #if HR_TEXTDEC_VEC && defined(__SSE2__)
     /* sixteen at a time first, the same tests, each made a mask of one bit a byte (SSE2's
      * pmovmskb): the first stop byte is found there at once, the bytes >= 0x80 before it
-     * are its top bits */
+     * are its top bits. In the same pass a third mask, of the letters and '%': a tqdm bar's
+     * redraw (most of the segments of a console log) is told from it without a second look
+     * at its bytes. Past 64 bytes the shift wraps: that mask is then not used. */
     typedef char hr_textdec_c8x16 __attribute__((vector_size(16)));
+    typedef signed char hr_textdec_s8x16 __attribute__((vector_size(16)));
     unsigned hi = 0;
+    uint64_t mk = 0;
     while (i + 16 <= n) {
         hr_textdec_u8x16 x, stop;
         memcpy(&x, p + i, 16);
         stop = (hr_textdec_u8x16)(((x & 0xe0) == 0) | (x == 0x7f));   /* < 0x20 or 0x7f */
+        /* an ASCII letter: x | 0x20 in 'a'..'z', moved to -128..-103 as a signed byte (one
+         * compare; a byte >= 0x80 may pass too: the run is then not ASCII, marks unused) */
+        hr_textdec_s8x16 l = (hr_textdec_s8x16)((x | 0x20) + (unsigned char)(0x80 - 'a'));
+        hr_textdec_u8x16 mark = (hr_textdec_u8x16)(l < -128 + 26) | (x == '%');
         unsigned sm = (unsigned)__builtin_ia32_pmovmskb128((hr_textdec_c8x16)stop);
         unsigned hm = (unsigned)__builtin_ia32_pmovmskb128((hr_textdec_c8x16)x);
+        mk |= (uint64_t)(unsigned)__builtin_ia32_pmovmskb128((hr_textdec_c8x16)mark) << (i & 63);
         if (sm) {
             unsigned k = (unsigned)__builtin_ctz(sm);
             *high = (hi | (hm & ((1u << k) - 1))) != 0;
+            if (i < 64)
+                *marks = mk;   /* bits past the stop are the caller's to ignore */
             return i + k;
         }
         hi |= hm;
@@ -404,9 +443,10 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
         while (i < n) {
             if (d->esc == ESC_NONE && !d->pending_cr) {
                 int high = 0;
+                uint64_t marks = 0;
                 size_t run, e;
             whole:
-                run = plain_run(p + i, n - i, &high);
+                run = plain_run(p + i, n - i, &high, &marks);
                 e = i + run;
                 /* A whole line (or a redrawn bar) in the input: no copy. What push_byte
                  * would do with its \n, \r\n or lone \r, done here. */
@@ -415,8 +455,11 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
                     bool cr = p[e] == '\r' && p[e + 1] != '\n';
                     if (!high && run && d->seg_bad == 0) {
                         /* emit_text's work for ASCII text, where there is nothing to decide */
+                        unsigned flags = cr ? HR_SEG_CR : 0;
+                        if (run < 64 && p[e - 1] == ']')
+                            flags |= bar_shape(p + i, run, marks);
                         d->segments++;
-                        d->fn(d->user, (const char *)p + i, run, d->lineno, cr ? HR_SEG_CR : 0);
+                        d->fn(d->user, (const char *)p + i, run, d->lineno, flags);
                     } else {
                         emit_text(d, (const char *)p + i, run, high, cr ? HR_SEG_CR : 0);
                     }

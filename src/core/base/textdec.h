@@ -39,6 +39,11 @@ typedef enum hr_text_encoding {
 #define HR_SEG_CP1252 16u   /* decoded from CP1252 */
 #define HR_SEG_JUNK 8u      /* not text: more than 1 byte in 16 was a control byte or did not
                                decode (binary data); the diagnosis ignores such a segment */
+/* A hint, given only where the decoder sees it for free (a whole short line of ASCII text
+ * found sixteen bytes at a time); its absence says nothing: */
+#define HR_SEG_BAR 32u      /* a bare tqdm bar's redraw: no letter but the "it/s]" or "s/it]"
+                               that ends it */
+#define HR_SEG_BAR_FULL 64u /* with HR_SEG_BAR: the bar holds "100%|" */
 
 /* Called for every non-empty segment: UTF-8 text (not NUL-terminated), its length, the
  * 1-based line number and HR_SEG_* flags. */
