@@ -323,21 +323,3 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
     hr_json_free(doc);
     return e;
 }
-
-int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_os os,
-                        hr_apply_state *s, hr_error *err)
-{
-    if (read_rc == HR_ENOENT) {
-        hr_error_clear(err);
-        return 0;
-    }
-    if (read_rc < 0)
-        return read_rc;
-    int r = hr_apply_state_parse(hr_buf_str(bytes), bytes->len, name, s, err);
-    if (r < 0)
-        return r;
-    if (s->os != os)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: a %s state file"), name,
-                            s->os == HR_OS_WINDOWS ? "Windows" : "Linux");
-    return 1;
-}

@@ -50,8 +50,9 @@ typedef struct hr_apply_state {
     hr_os os;
     char status[16];           /* "in-progress", "applied", "rolling-back" */
     char last_step[48];        /* name of the last completed step */
-    char started[32];          /* UTC, "2024-05-01T12:00:00Z" */
-    int64_t started_unix;
+    char started[32];          /* UTC, "2024-05-01T12:00:00Z": the first apply */
+    int64_t started_unix;      /* the latest apply that changed something (Windows verify:
+                                * was the machine restarted since?) */
     /* Linux */
     char fstab_path[HR_SNAP_PATH_MAX];
     char fstab_backup[HR_SNAP_PATH_MAX];  /* copy of the bytes before our first change */
@@ -86,13 +87,6 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out);
  * (later versions may add some); a wrong schema or a malformed document is HR_EPARSE. */
 int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s,
                          hr_error *err);
-
-/* The OS-neutral half of loading the state file, once the platform has read it: read_rc is
- * what reading `name` into `bytes` returned. 1: loaded, a state file for `os`; 0: there is
- * none (read_rc HR_ENOENT; err cleared); < 0: the read's error, a malformed file, or the
- * state file of the other OS. */
-int hr_apply_state_load(int read_rc, const hr_buf *bytes, const char *name, hr_os os,
-                        hr_apply_state *s, hr_error *err);
 
 /* Is a step of an apply or rollback cut short (status not "applied", or an intent open)? */
 bool hr_apply_state_interrupted(const hr_apply_state *s);

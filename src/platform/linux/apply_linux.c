@@ -1,10 +1,7 @@
-/* headroom — Linux apply: the state file and its journal, the lock, recovery of a run that was
- * cut short, the facts and the plan, and the steps run in order (swapfile_linux.c holds the
- * system-changing primitives; rollback_linux.c and verify_linux.c the other two commands).
- *
- * Every step leaves the system consistent (the failpoint tests prove it): the state file
- * says what was done before the next step starts; fstab names the new file only once it is
- * a working swap area; the old area goes off only after the new one is on (S3.1). */
+/* headroom — Linux apply: where the state file lives, the lock, recovery of a run that was
+ * cut short, and the facts and the plan. The steps' operations are in apply_run_linux.c (run
+ * by the OS-neutral loop of core/apply/apply_run.h), the system-changing primitives in
+ * swapfile_linux.c, the other two commands in rollback_linux.c and verify_linux.c. */
 #define _GNU_SOURCE 1   /* fallocate(2) */
 #include "apply_linux.h"
 #include "linux_probes.h"
@@ -64,24 +61,6 @@ const char *hr_lx_fstab_path(const hr_apply_request *rq)
     return rq->fstab_path ? rq->fstab_path : DEFAULT_FSTAB;
 }
 
-void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n)
-{
-    snprintf(out, n, "%s/%s", hr_lx_state_dir(rq), HR_APPLY_STATE_FILE);
-}
-
-/* 1: loaded; 0: no state file; <0: error. */
-int hr_lx_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
-{
-    char p[PATH_MAX];
-    hr_lx_state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    int r = hr_lx_read(NULL, p, &b, HR_APPLY_STATE_MAX_BYTES, err);
-    r = hr_apply_state_load(r, &b, p, HR_OS_LINUX, st, err);
-    hr_buf_free(&b);
-    return r;
-}
-
 /* The state directory, made 0700 if it is not there; its parent must exist. */
 static int make_state_dir(const char *d, hr_error *err)
 {
@@ -96,23 +75,47 @@ static int make_state_dir(const char *d, hr_error *err)
     return hr_lx_sys_err(err, HR_T("create state directory"), d);
 }
 
+static int read_state(const char *path, hr_buf *b, size_t max, hr_error *err)
+{
+    return hr_lx_read(NULL, path, b, max, err);
+}
+
+void hr_lx_store(const hr_apply_request *rq, hr_apply_store *store)
+{
+    *store = (hr_apply_store){.dir = hr_lx_state_dir(rq), .sep = '/', .os = HR_OS_LINUX,
+                              .read = read_state, .replace = hr_platform_atomic_replace,
+                              .make_dir = make_state_dir};
+}
+
+void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n)
+{
+    hr_apply_store store;
+    hr_lx_store(rq, &store);
+    char p[HR_APPLY_STORE_PATH_MAX];
+    hr_error e = {0};
+    hr_strlcpy(out, hr_apply_store_path(&store, p, &e) == 0 ? p : "", n);
+}
+
+int hr_lx_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+{
+    hr_apply_store store;
+    hr_lx_store(rq, &store);
+    return hr_apply_store_load(&store, st, err);
+}
+
 int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
 {
-    const char *d = hr_lx_state_dir(rq);
-    int r = make_state_dir(d, err);
-    if (r < 0)
-        return r;
-    char p[PATH_MAX];
-    hr_lx_state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    r = hr_apply_state_write(st, &b);
-    if (r == 0)
-        r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
-    else
-        hr_error_set(err, r, HR_T("%s: could not render the state"), p);
-    hr_buf_free(&b);
-    return r;
+    hr_apply_store store;
+    hr_lx_store(rq, &store);
+    return hr_apply_store_save(&store, st, err);
+}
+
+int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step,
+                      const char *path, hr_error *err)
+{
+    hr_apply_store store;
+    hr_lx_store(rq, &store);
+    return hr_apply_store_intent(&store, st, step, path, err);
 }
 
 static int lock_fd = -1;
@@ -218,13 +221,6 @@ void hr_platform_unlock(void)
     if (lock_fd >= 0)
         close(lock_fd);
     lock_fd = -1;
-}
-
-static void utc_stamp(time_t t, char *out, size_t n, bool compact)
-{
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, n, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 bool hr_lx_is_active(const char *path)
@@ -488,311 +484,4 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     hr_buf_free(&fb);
     free(in);
     return r;
-}
-
-/* ---- running the steps ---- */
-
-/* Compute the new fstab bytes (add and/or remove one swap line). */
-static int fstab_compose(const char *fp, const char *add_path, int prio, const char *remove_path,
-                         bool strip_nl, hr_buf *bytes, hr_buf *out, bool *existed, bool *added_nl,
-                         hr_error *err)
-{
-    hr_fstab f;
-    hr_fstab_init(&f);
-    int r = hr_lx_read_fstab(fp, bytes, &f, existed, err);
-    if (r == 0 && add_path)
-        r = hr_fstab_add_swap(&f, add_path, prio, added_nl, err);
-    if (r == 0 && remove_path)
-        hr_fstab_remove_swap(&f, remove_path, strip_nl);
-    if (r == 0)
-        r = hr_fstab_render(&f, out);
-    if (r == 0) {
-        /* Re-read what we are about to write: it must parse (never write a broken fstab). */
-        hr_fstab check;
-        r = hr_fstab_parse(&check, hr_buf_str(out), out->len, fp, err);
-        hr_fstab_free(&check);
-    }
-    hr_fstab_free(&f);
-    return r;
-}
-
-/* The journal's rule: the intent is on disk before the change; a failed write stops here. */
-int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step,
-                       const char *path, hr_error *err)
-{
-    hr_strlcpy(st->intent.step, step, sizeof st->intent.step);
-    hr_strlcpy(st->intent.path, path ? path : "", sizeof st->intent.path);
-    return hr_lx_state_save(rq, st, err);
-}
-
-static int fstab_edit(const hr_apply_request *rq, hr_apply_state *st, const char *step,
-                      const char *add_path, int prio, const char *remove_path, hr_error *err)
-{
-    const char *fp = hr_lx_fstab_path(rq);
-    hr_buf bytes, out;
-    hr_buf_init(&bytes, HR_FSTAB_MAX_BYTES);
-    hr_buf_init(&out, HR_FSTAB_MAX_BYTES + 4096);
-    bool existed = false, added_nl = false;
-    int r = fstab_compose(fp, add_path, prio, remove_path, false, &bytes, &out, &existed,
-                          &added_nl, err);
-    if (r == 0) {
-        if (added_nl)
-            st->fstab_added_newline = true;
-        st->intent.old_hash = existed ? hr_fnv1a64(bytes.data ? bytes.data : "", bytes.len) : 0;
-        st->intent.new_hash = hr_fnv1a64(out.data ? out.data : "", out.len);
-        st->intent.fstab_created = !existed;
-        r = hr_lx_intent_save(rq, st, step, add_path ? add_path : remove_path, err);
-    }
-    if (r == 0)
-        r = hr_platform_atomic_replace(fp, out.data ? out.data : "", out.len, 0644, err);
-    if (r == 0) {
-        st->fstab_written = true;
-        st->fstab_written_hash = hr_fnv1a64(out.data ? out.data : "", out.len);
-    }
-    hr_buf_free(&bytes);
-    hr_buf_free(&out);
-    return r;
-}
-
-static int step_record(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
-{
-    if (st->fstab_path[0])
-        return hr_lx_intent_save(rq, st, "record", NULL, err);   /* an earlier apply backed it up */
-    const char *fp = hr_lx_fstab_path(rq);
-    hr_strlcpy(st->fstab_path, fp, sizeof st->fstab_path);
-    hr_buf b;
-    hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
-    int r = hr_lx_read(NULL, fp, &b, HR_FSTAB_MAX_BYTES, err);
-    if (r == HR_ENOENT) {
-        hr_error_clear(err);
-        st->fstab_existed = false;
-        hr_buf_free(&b);
-        return hr_lx_intent_save(rq, st, "record", NULL, err);
-    }
-    if (r == 0) {
-        char stamp[32];
-        utc_stamp(time(NULL), stamp, sizeof stamp, true);
-        snprintf(st->fstab_backup, sizeof st->fstab_backup, "%s/fstab.backup-%s", hr_lx_state_dir(rq),
-                 stamp);
-        st->fstab_existed = true;
-        r = hr_lx_intent_save(rq, st, "record", st->fstab_backup, err);
-    }
-    if (r == 0)
-        r = hr_platform_atomic_replace(st->fstab_backup, b.data ? b.data : "", b.len, 0600, err);
-    hr_buf_free(&b);
-    return r;
-}
-
-/* Rename the finished file from its temporary name to its own, never over another file. */
-static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t ino,
-                      hr_error *err)
-{
-    if (!hr_lx_is_ours(tmp, dev, ino))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), tmp);
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) != 0) {
-        if (errno != EINVAL && errno != ENOSYS)
-            return hr_lx_sys_err(err, HR_T("rename to"), path);
-        /* No RENAME_NOREPLACE on this file system: link (fails if path exists), unlink. */
-        if (link(tmp, path) != 0)
-            return hr_lx_sys_err(err, HR_T("link to"), path);
-        if (unlink(tmp) != 0)
-            return hr_lx_sys_err(err, HR_T("remove"), tmp);
-    }
-    char dir[PATH_MAX];
-    hr_lx_split_dir(path, dir, sizeof dir);
-    if (hr_lx_fsync_dir(dir) != 0)
-        return hr_lx_sys_err(err, HR_T("fsync directory"), dir);
-    return 0;
-}
-
-int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
-                          hr_error *err)
-{
-    if (plan->nothing_to_do)
-        return 0;
-    hr_apply_state st;
-    int have = hr_lx_state_load(rq, &st, err);
-    if (have < 0)
-        return have;
-    if (!have) {
-        hr_apply_state_init(&st, HR_OS_LINUX);
-        time_t now = time(NULL);
-        st.started_unix = (int64_t)now;
-        utc_stamp(now, st.started, sizeof st.started, false);
-    }
-    char loaded_status[16];
-    hr_strlcpy(loaded_status, st.status, sizeof loaded_status);
-    bool changed = false;   /* a step besides "record" was done */
-    hr_strlcpy(st.status, "in-progress", sizeof st.status);
-    bool btrfs = strcmp(plan->fs_type, "btrfs") == 0;
-
-    for (int i = 0; i < plan->step_count; i++) {
-        const hr_apply_step *s = &plan->steps[i];
-        hr_apply_area *a = hr_apply_state_find(&st, plan->path);
-        hr_apply_area *old = plan->old_path[0] ? hr_apply_state_find(&st, plan->old_path) : NULL;
-        int r = 0;
-        bool intent_failed = false;
-        memset(&st.intent, 0, sizeof st.intent);
-        switch (s->kind) {
-        case HR_STEP_RECORD:
-            r = step_record(rq, &st, err);
-            break;
-        case HR_STEP_CREATE_FILE: {
-            uint64_t dev = 0, ino = 0;
-            unsigned char uuid[16];
-            char tmp[PATH_MAX + 32];
-            hr_lx_tmp_name(plan->path, tmp, sizeof tmp);
-            r = hr_lx_random(uuid, sizeof uuid, err);
-            if (r == 0) {
-                a = hr_apply_state_add(&st, plan->path);
-                if (!a) {
-                    r = hr_error_set(err, HR_EINTERNAL, HR_T("state: too many areas"));
-                    break;
-                }
-                a->created = true;
-                a->size_bytes = plan->size_bytes;
-                a->priority = plan->priority;
-                a->device = a->inode = 0;
-                hr_strlcpy(a->tmp, tmp, sizeof a->tmp);
-                hr_uuid_make_v4(uuid);
-                hr_uuid_format(uuid, a->uuid);
-                r = hr_lx_intent_save(rq, &st, s->name, plan->path, err);
-                intent_failed = r < 0;
-            }
-            if (r == 0)
-                r = hr_lx_swapfile_create(tmp, btrfs, &dev, &ino, err);
-            if (r == 0) {
-                a->device = dev;
-                a->inode = ino;
-            } else if (a && !intent_failed) {
-                hr_apply_state_drop(&st, plan->path);   /* the create cleaned up after itself */
-            }
-            break;
-        }
-        case HR_STEP_ALLOCATE:
-            r = a ? hr_lx_intent_save(rq, &st, s->name, plan->path, err)
-                  : hr_error_set(err, HR_EINTERNAL, HR_T("allocate: no file recorded"));
-            intent_failed = r < 0;
-            if (r == 0)
-                r = hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes,
-                                            a->device, a->inode, err);
-            break;
-        case HR_STEP_WRITE_HEADER: {
-            unsigned char uuid[16];
-            if (!a || hr_uuid_parse(a->uuid, uuid) != 0) {
-                r = hr_error_set(err, HR_EINTERNAL, HR_T("write-header: no file recorded"));
-                break;
-            }
-            r = hr_lx_intent_save(rq, &st, s->name, plan->path, err);
-            intent_failed = r < 0;
-            const char *at = a->tmp[0] ? a->tmp : plan->path;
-            if (r == 0)
-                r = hr_lx_swapfile_write_header(at, plan->size_bytes, plan->page_size, uuid,
-                                                HR_APPLY_SWAP_LABEL, a->device, a->inode, err);
-            if (r == 0 && a->tmp[0]) {
-                r = place_file(a->tmp, plan->path, a->device, a->inode, err);
-                if (r == 0)
-                    a->tmp[0] = '\0';
-            }
-            break;
-        }
-        case HR_STEP_SWAPON:
-            if (!a || !a->created)
-                r = hr_error_set(err, HR_EUNSAFE, HR_T("%s: headroom has no record of creating it; "
-                                 "not turning it on"), plan->path);
-            if (r == 0) {
-                r = hr_lx_intent_save(rq, &st, s->name, plan->path, err);
-                intent_failed = r < 0;
-            }
-            if (r == 0)
-                r = hr_lx_swapon_checked(plan->path, plan->priority, a->device, a->inode,
-                                         plan->page_size, err);
-            if (r == 0)
-                a->enabled = true;
-            break;
-        case HR_STEP_FSTAB_ADD:
-            r = fstab_edit(rq, &st, s->name, plan->path, plan->priority, NULL, err);
-            intent_failed = r < 0 && strcmp(st.intent.step, s->name) != 0;
-            if (r == 0 && a)
-                a->in_fstab = true;
-            break;
-        case HR_STEP_SWAPOFF_OLD:
-            r = hr_lx_intent_save(rq, &st, s->name, plan->old_path, err);
-            intent_failed = r < 0;
-            if (r == 0 && hr_lx_is_active(plan->old_path))
-                r = hr_lx_swapoff(plan->old_path, err);
-            if (r == 0 && old)
-                old->enabled = false;
-            break;
-        case HR_STEP_FSTAB_REMOVE_OLD:
-            r = fstab_edit(rq, &st, s->name, NULL, 0, plan->old_path, err);
-            intent_failed = r < 0 && strcmp(st.intent.step, s->name) != 0;
-            if (r == 0 && old)
-                old->in_fstab = false;
-            break;
-        case HR_STEP_DELETE_OLD:
-            if (old) {
-                r = hr_lx_intent_save(rq, &st, s->name, plan->old_path, err);
-                intent_failed = r < 0;
-                if (r == 0 && !hr_lx_is_ours(plan->old_path, old->device, old->inode))
-                    r = hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom "
-                                     "created; not deleting it"), plan->old_path);
-                if (r == 0 && unlink(plan->old_path) != 0)
-                    r = hr_lx_sys_err(err, HR_T("delete"), plan->old_path);
-                if (r == 0)
-                    hr_apply_state_drop(&st, plan->old_path);
-            }
-            break;
-        case HR_STEP_FINISH:
-            r = hr_lx_intent_save(rq, &st, s->name, NULL, err);
-            intent_failed = r < 0;
-            hr_strlcpy(st.status, "applied", sizeof st.status);
-            break;
-        default:
-            r = hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a Linux step"), s->name);
-        }
-        if (r == 0) {
-            memset(&st.intent, 0, sizeof st.intent);
-            hr_strlcpy(st.last_step, s->name, sizeof st.last_step);
-            r = hr_lx_state_save(rq, &st, err);
-            if (r < 0) {
-                /* The step is done and its intent is on disk: the next run finishes it. */
-                hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, s->what);
-                hr_buf_printf(log, HR_T("FAILED: recording step [%s] as done in the state file\n"),
-                              s->name);
-                return r;
-            }
-        }
-        if (r < 0) {
-            if (intent_failed) {
-                hr_buf_printf(log, HR_T("FAILED: [%s] not started: its intent could not be written "
-                              "to the state file\n"), s->name);
-            } else if (s->kind == HR_STEP_FSTAB_ADD || s->kind == HR_STEP_FSTAB_REMOVE_OLD) {
-                /* The new fstab may be in place: the rename done, the directory's fsync (or
-                 * the open before it) failed. The intent on disk stays, so that the next run
-                 * tells by fstab's hash whether the edit was made (hr_lx_recover()); clearing it
-                 * here left a line rollback did not know of (ENOSPC, issue 16). */
-                hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
-            } else {
-                /* The step failed and undid itself; record that nothing of it is left. */
-                hr_error e2 = {0};
-                memset(&st.intent, 0, sizeof st.intent);
-                if (s->kind == HR_STEP_FINISH)
-                    hr_strlcpy(st.status, "in-progress", sizeof st.status);
-                if (!changed && have)   /* e.g. a repair whose swapon was refused */
-                    hr_strlcpy(st.status, loaded_status, sizeof st.status);
-                hr_lx_state_save(rq, &st, &e2);
-                hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
-            }
-            return r;
-        }
-        hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, s->what);
-        if (s->kind != HR_STEP_RECORD)
-            changed = true;
-        if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
-            hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), s->name);
-            return 1;
-        }
-    }
-    return 0;
 }

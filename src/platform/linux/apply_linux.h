@@ -6,6 +6,7 @@
 #include "core/base/buf.h"
 #include "core/base/error.h"
 #include "core/apply/apply_state.h"
+#include "core/apply/apply_store.h"
 #include "core/model/fstab.h"
 #include "platform/platform.h"
 
@@ -56,6 +57,8 @@ int hr_lx_fsync_dir(const char *dir);
 const char *hr_lx_state_dir(const hr_apply_request *rq);
 const char *hr_lx_fstab_path(const hr_apply_request *rq);
 void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n);
+/* The state file's store (core/apply/apply_store.h): this request's directory, Linux's reads. */
+void hr_lx_store(const hr_apply_request *rq, hr_apply_store *store);
 /* The state file: 1 loaded, 0 none, < 0 an error. A failed save is returned, never dropped. */
 int hr_lx_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err);
 int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err);

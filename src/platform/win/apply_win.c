@@ -1,4 +1,5 @@
-/* headroom — Windows side of apply / rollback / verify.
+/* headroom — Windows apply: the registry value, the state store, the lock, the plan's facts and
+ * the steps' operations (rollback_win.c and verify_win.c hold the other two commands).
  *
  * The paging file configuration is the PagingFiles value (REG_MULTI_SZ; Wine and old setups
  * have a REG_SZ) under HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory
@@ -6,13 +7,17 @@
  * PagingFiles once per S3.1 click (core/apply/pagingfiles_write.h), recording each write in the
  * state file. Windows reads the value at boot only: every change waits for a reboot. We do
  * not grow a file live (sysdm.cpl can, through NtCreatePagingFile); one path, tested. */
-#include "platform/platform.h"
+#include "apply_win.h"
 #include "win_probes.h"
 
+#include "core/apply/apply_run.h"
 #include "core/apply/apply_state.h"
+#include "core/apply/apply_store.h"
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
+#include "core/base/utc.h"
 
 #include <windows.h>
 #include <psapi.h>
@@ -27,22 +32,6 @@
 #define MM_KEY L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management"
 
 /* ---- UTF-8 <-> UTF-16 ---- */
-
-static wchar_t *to_wide(const char *s, size_t n)
-{
-    int w = MultiByteToWideChar(CP_UTF8, 0, s, (int)n, NULL, 0);
-    wchar_t *out = malloc(((size_t)w + 1) * sizeof *out);
-    if (!out)
-        return NULL;
-    MultiByteToWideChar(CP_UTF8, 0, s, (int)n, out, w);
-    out[w] = 0;
-    return out;
-}
-
-static wchar_t *wpath(const char *s)
-{
-    return to_wide(s, strlen(s));
-}
 
 /* UTF-16 units (NULs included) -> UTF-8 bytes in b. */
 static int from_wide(const wchar_t *w, size_t units, hr_buf *b)
@@ -60,7 +49,7 @@ static int from_wide(const wchar_t *w, size_t units, hr_buf *b)
     return r;
 }
 
-static int win_err(hr_error *err, DWORD code, const char *what)
+int hr_wa_err(hr_error *err, DWORD code, const char *what)
 {
     char msg[256] = "";
     FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg,
@@ -106,6 +95,11 @@ bool hr_platform_is_admin(void)
 
 static HANDLE lock_mutex;
 
+bool hr_wa_lock_held(void)
+{
+    return lock_mutex != NULL;
+}
+
 int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_error *err)
 {
     (void)rq;
@@ -117,7 +111,7 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
     if (!h)
         h = CreateMutexW(NULL, FALSE, L"Local\\headroom-apply");
     if (!h)
-        return win_err(err, GetLastError(), "CreateMutexW(headroom-apply)");
+        return hr_wa_err(err, GetLastError(), "CreateMutexW(headroom-apply)");
     DWORD w = WaitForSingleObject(h, (DWORD)(wait_s > 0 ? wait_s : 0) * 1000u);
     if (w == WAIT_OBJECT_0 || w == WAIT_ABANDONED) {   /* abandoned: its holder died */
         lock_mutex = h;
@@ -143,7 +137,7 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     (void)mode;
     char tmp[MAX_PATH * 3 + 32];
     snprintf(tmp, sizeof tmp, "%s.headroom-tmp", path);
-    wchar_t *wt = wpath(tmp), *wp = wpath(path);
+    wchar_t *wt = hr_win_wide(tmp), *wp = hr_win_wide(path);
     int r = 0;
     if (!wt || !wp) {
         r = hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
@@ -151,17 +145,17 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     }
     HANDLE h = CreateFileW(wt, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
     if (h == INVALID_HANDLE_VALUE) {
-        r = win_err(err, GetLastError(), tmp);
+        r = hr_wa_err(err, GetLastError(), tmp);
         goto out;
     }
     DWORD w = 0;
     if (len && (!WriteFile(h, data, (DWORD)len, &w, NULL) || w != len))
-        r = win_err(err, GetLastError(), tmp);
+        r = hr_wa_err(err, GetLastError(), tmp);
     else if (!FlushFileBuffers(h))
-        r = win_err(err, GetLastError(), tmp);
+        r = hr_wa_err(err, GetLastError(), tmp);
     CloseHandle(h);
     if (r == 0 && !MoveFileExW(wt, wp, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-        r = win_err(err, GetLastError(), path);
+        r = hr_wa_err(err, GetLastError(), path);
     if (r != 0)
         DeleteFileW(wt);
 out:
@@ -173,13 +167,13 @@ out:
 static int read_file(const char *path, hr_buf *out, size_t max, hr_error *err)
 {
     hr_buf_reset(out);
-    wchar_t *w = wpath(path);
+    wchar_t *w = hr_win_wide(path);
     if (!w)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE)
-        return win_err(err, GetLastError(), path);
+        return hr_wa_err(err, GetLastError(), path);
     char tmp[65536];
     DWORD n;
     int r = 0;
@@ -193,7 +187,7 @@ static int read_file(const char *path, hr_buf *out, size_t max, hr_error *err)
     return r;
 }
 
-static const wchar_t *mm_key(const hr_apply_request *rq, wchar_t *buf, size_t n)
+const wchar_t *hr_wa_key(const hr_apply_request *rq, wchar_t *buf, size_t n)
 {
     if (!rq->registry_key)
         return MM_KEY;
@@ -203,7 +197,7 @@ static const wchar_t *mm_key(const hr_apply_request *rq, wchar_t *buf, size_t n)
 
 /* A REG_MULTI_SZ / REG_SZ value as UTF-8 "a\0b\0\0". *type: "REG_MULTI_SZ", "REG_SZ",
  * "missing". */
-static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type,
+int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type,
                           size_t typen, hr_error *err)
 {
     DWORD t = 0, cb = 0;
@@ -215,7 +209,7 @@ static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, 
         return 0;
     }
     if (s != ERROR_SUCCESS)
-        return win_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
+        return hr_wa_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
     wchar_t *w = calloc(cb / sizeof(wchar_t) + 2, sizeof(wchar_t));
     if (!w)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
@@ -223,7 +217,7 @@ static int reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, 
                      &t, w, &cb);
     if (s != ERROR_SUCCESS) {
         free(w);
-        return win_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
+        return hr_wa_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
     }
     hr_strlcpy(type, t == REG_MULTI_SZ ? "REG_MULTI_SZ" : "REG_SZ", typen);
     size_t units = cb / sizeof(wchar_t);
@@ -246,7 +240,7 @@ static int reg_read_raw(const wchar_t *key, const wchar_t *name, BYTE **data, DW
     if (s == ERROR_FILE_NOT_FOUND)
         return 0;
     if (s != ERROR_SUCCESS)
-        return win_err(err, (DWORD)s, "RegOpenKeyExW(Memory Management)");
+        return hr_wa_err(err, (DWORD)s, "RegOpenKeyExW(Memory Management)");
     DWORD n = 0;
     s = RegQueryValueExW(h, name, NULL, type, NULL, &n);
     if (s == ERROR_SUCCESS) {
@@ -266,7 +260,7 @@ static int reg_read_raw(const wchar_t *key, const wchar_t *name, BYTE **data, DW
     if (s != ERROR_SUCCESS) {
         free(*data);
         *data = NULL;
-        return win_err(err, (DWORD)s, "RegQueryValueExW(Memory Management)");
+        return hr_wa_err(err, (DWORD)s, "RegQueryValueExW(Memory Management)");
     }
     *cb = n;
     *present = true;
@@ -284,12 +278,12 @@ static void to_hex(const BYTE *d, DWORD n, char *out, size_t outn)
     out[o] = '\0';
 }
 
-static int hex_val(char c)
+int hr_wa_hex_val(char c)
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static int reg_write_pfw(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err)
+int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err)
 {
     hr_buf b;
     hr_buf_init(&b, 0);
@@ -317,17 +311,17 @@ static int reg_write_pfw(const wchar_t *key, const hr_pfw_list *l, bool as_sz, h
     }
     free(w);
     if (s != ERROR_SUCCESS)
-        return win_err(err, (DWORD)s, "RegSetValueExW(PagingFiles)");
+        return hr_wa_err(err, (DWORD)s, "RegSetValueExW(PagingFiles)");
     return 0;
 }
 
-static int read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
+int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
                              hr_error *err)
 {
     wchar_t kb[512];
     hr_buf b;
     hr_buf_init(&b, 1 << 20);
-    int r = reg_read_multi(mm_key(rq, kb, 512), L"PagingFiles", &b, type, tn, err);
+    int r = hr_wa_reg_read_multi(hr_wa_key(rq, kb, 512), L"PagingFiles", &b, type, tn, err);
     if (r == 0)
         r = hr_pfw_deserialize(b.data ? b.data : "", b.len, l, err);
     hr_buf_free(&b);
@@ -341,57 +335,39 @@ static const char *state_dir(const hr_apply_request *rq)
     return rq->state_dir ? rq->state_dir : hr_platform_state_dir();
 }
 
-static void state_file(const hr_apply_request *rq, char *out, size_t n)
+/* The state directory (administrators only, through %ProgramData%'s ACL), unless it exists. */
+static int make_state_dir(const char *dir, hr_error *err)
 {
-    snprintf(out, n, "%s\\%s", state_dir(rq), HR_APPLY_STATE_FILE);
-}
-
-static int make_state_dir(const hr_apply_request *rq, hr_error *err)
-{
-    wchar_t *w = wpath(state_dir(rq));
+    wchar_t *w = hr_win_wide(dir);
     if (!w)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     BOOL ok = CreateDirectoryW(w, NULL);
     DWORD e = GetLastError();
     free(w);
     if (!ok && e != ERROR_ALREADY_EXISTS)
-        return win_err(err, e, state_dir(rq));
+        return hr_wa_err(err, e, dir);
     return 0;
 }
 
-static int state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
+void hr_wa_store(const hr_apply_request *rq, hr_apply_store *store)
 {
-    char p[MAX_PATH * 3 + 64];
-    state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    int r = read_file(p, &b, HR_APPLY_STATE_MAX_BYTES, err);
-    r = hr_apply_state_load(r, &b, p, HR_OS_WINDOWS, st, err);
-    hr_buf_free(&b);
-    return r;
+    *store = (hr_apply_store){.dir = state_dir(rq), .sep = '\\', .os = HR_OS_WINDOWS,
+                              .read = read_file, .replace = hr_platform_atomic_replace,
+                              .make_dir = make_state_dir};
 }
 
-static int state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
+int hr_wa_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
 {
-    int r = make_state_dir(rq, err);
-    if (r < 0)
-        return r;
-    char p[MAX_PATH * 3 + 64];
-    state_file(rq, p, sizeof p);
-    hr_buf b;
-    hr_buf_init(&b, HR_APPLY_STATE_MAX_BYTES);
-    r = hr_apply_state_write(st, &b);
-    if (r == 0)
-        r = hr_platform_atomic_replace(p, b.data, b.len, 0600, err);
-    hr_buf_free(&b);
-    return r;
+    hr_apply_store store;
+    hr_wa_store(rq, &store);
+    return hr_apply_store_load(&store, st, err);
 }
 
-static void utc_stamp(time_t t, char *out, size_t n, bool compact)
+int hr_wa_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err)
 {
-    struct tm tm;
-    gmtime_s(&tm, &t);
-    strftime(out, n, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+    hr_apply_store store;
+    hr_wa_store(rq, &store);
+    return hr_apply_store_save(&store, st, err);
 }
 
 /* ---- facts and plan ---- */
@@ -499,7 +475,7 @@ static hr_tri dump_needs_system_paging(void)
 int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_error *err)
 {
     hr_apply_state st;
-    int have = state_load(rq, &st, err);
+    int have = hr_wa_state_load(rq, &st, err);
     if (have < 0)
         return have;
     hr_apply_win_in *in = calloc(1, sizeof *in);
@@ -518,7 +494,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     }
     char type[16];
     if (r == 0)
-        r = read_paging_files(rq, &in->current, type, sizeof type, err);
+        r = hr_wa_read_paging_files(rq, &in->current, type, sizeof type, err);
     if (r == 0) {
         drive_facts(in->drive, in);
         /* The files of system-managed entries: their size is what they give now. */
@@ -560,15 +536,15 @@ static void raw_json(hr_json_writer *w, bool present, DWORD type, const BYTE *da
 static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
 {
     wchar_t kb[512];
-    const wchar_t *key = mm_key(rq, kb, 512);
+    const wchar_t *key = hr_wa_key(rq, kb, 512);
     hr_buf pf, ex, out;
     hr_buf_init(&pf, 1 << 20);
     hr_buf_init(&ex, 1 << 20);
     hr_buf_init(&out, 0);
     char tpf[16], tex[16];
-    int r = reg_read_multi(key, L"PagingFiles", &pf, tpf, sizeof tpf, err);
+    int r = hr_wa_reg_read_multi(key, L"PagingFiles", &pf, tpf, sizeof tpf, err);
     if (r == 0)
-        r = reg_read_multi(key, L"ExistingPageFiles", &ex, tex, sizeof tex, err);
+        r = hr_wa_reg_read_multi(key, L"ExistingPageFiles", &ex, tex, sizeof tex, err);
     DWORD temp = 0, cb = sizeof temp;
     bool have_temp = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
                                   &temp, &cb) == ERROR_SUCCESS;
@@ -630,10 +606,10 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
         r = hr_json_finish(&w);
     }
     if (r == 0)
-        r = make_state_dir(rq, err);
+        r = make_state_dir(state_dir(rq), err);
     if (r == 0) {
-        char stamp[32];
-        utc_stamp(time(NULL), stamp, sizeof stamp, true);
+        char stamp[HR_UTC_STAMP_MAX];
+        hr_utc_stamp((int64_t)time(NULL), true, stamp);
         snprintf(st->reg_backup, sizeof st->reg_backup, "%s\\registry-backup-%s.json",
                  state_dir(rq), stamp);
         r = hr_platform_atomic_replace(st->reg_backup, out.data, out.len, 0600, err);
@@ -646,295 +622,73 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
     return r;
 }
 
-int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
-                          hr_error *err)
+/* ---- the steps' operations, run by the OS-neutral loop (core/apply/apply_run.h) ---- */
+
+typedef struct win_run {
+    const hr_apply_request *rq;
+    const wchar_t *key;   /* Memory Management (or the test's key) */
+    wchar_t key_buf[512];
+} win_run;
+
+/* The first apply's backup is the original: a later one keeps it. */
+static int backup_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                          const hr_apply_step *s, hr_error *err)
 {
-    if (plan->nothing_to_do)
-        return 0;
-    hr_apply_state st;
-    int have = state_load(rq, &st, err);
-    if (have < 0)
-        return have;
-    if (!have) {
-        hr_apply_state_init(&st, HR_OS_WINDOWS);
-        time_t now = time(NULL);
-        st.started_unix = (int64_t)now;
-        utc_stamp(now, st.started, sizeof st.started, false);
-    } else {
-        st.started_unix = (int64_t)time(NULL);   /* the latest change: verify's reboot test */
+    (void)os, (void)plan, (void)s, (void)err;
+    return st->reg_backup[0] ? HR_APPLY_STEP_SKIP : 0;
+}
+
+static int backup_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                          const hr_apply_step *s, hr_error *err)
+{
+    (void)plan, (void)s;
+    win_run *run = os;
+    return write_backup(run->rq, st, err);
+}
+
+/* The journal: before the write, record that it may happen (and, before the first, that the
+ * value now is the original), so that a kill between the write and its record leaves a value
+ * rollback recognises as headroom's. */
+static int write_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                         const hr_apply_step *s, hr_error *err)
+{
+    (void)os, (void)err;
+    if (!st->reg_written) {
+        st->written = st->orig;
+        st->reg_written = true;
     }
-    hr_strlcpy(st.status, "in-progress", sizeof st.status);
-    wchar_t kb[512];
-    const wchar_t *key = mm_key(rq, kb, 512);
-    for (int i = 0; i < plan->step_count; i++) {
-        const hr_apply_step *s = &plan->steps[i];
-        int r = 0;
-        switch (s->kind) {
-        case HR_STEP_BACKUP_REGISTRY:
-            if (!st.reg_backup[0])   /* the first apply's backup is the original */
-                r = write_backup(rq, &st, err);
-            break;
-        case HR_STEP_WRITE_PAGING_FILES:
-            /* The journal: before the write, record that it may happen (and, before the first,
-             * that the value now is the original), so that a kill between the write and its
-             * record leaves a value rollback recognises as headroom's. */
-            if (!st.reg_written) {
-                st.written = st.orig;
-                st.reg_written = true;
-            }
-            st.pending = plan->stages[s->stage].value;
-            st.pending_set = true;
-            hr_strlcpy(st.intent.step, s->name, sizeof st.intent.step);   /* the journal's step */
-            hr_strlcpy(st.intent.path, "PagingFiles", sizeof st.intent.path);
-            r = state_save(rq, &st, err);
-            if (r == 0)
-                r = reg_write_pfw(key, &plan->stages[s->stage].value, false, err);
-            if (r == 0 && rq->failpoint && strlen(rq->failpoint) == strlen(s->name) + 1 &&
-                strncmp(rq->failpoint, s->name, strlen(s->name)) == 0 &&
-                rq->failpoint[strlen(s->name)] == '!') {
-                hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), rq->failpoint);
-                return 1;
-            }
-            if (r == 0) {
-                st.written = plan->stages[s->stage].value;
-                st.pending_set = false;
-                memset(&st.intent, 0, sizeof st.intent);
-            }
-            break;
-        case HR_STEP_FINISH:
-            hr_strlcpy(st.status, "applied", sizeof st.status);
-            break;
-        default:
-            r = hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a Windows step"), s->name);
-        }
-        if (r < 0) {
-            hr_error e2 = {0};
-            state_save(rq, &st, &e2);
-            hr_buf_printf(log, "FAILED: [%s] %s\n", s->name, s->what);
-            return r;
-        }
-        hr_strlcpy(st.last_step, s->name, sizeof st.last_step);
-        r = state_save(rq, &st, err);
-        if (r < 0)
-            return r;
-        hr_buf_printf(log, "done: [%s] %s\n", s->name, s->what);
-        if (rq->failpoint && strcmp(rq->failpoint, s->name) == 0) {
-            hr_buf_printf(log, HR_T("stopped at failpoint '%s'\n"), s->name);
-            return 1;
-        }
-    }
+    st->pending = plan->stages[s->stage].value;
+    st->pending_set = true;
+    hr_strlcpy(st->intent.path, "PagingFiles", sizeof st->intent.path);
     return 0;
 }
 
-int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err)
+static int write_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
+                         const hr_apply_step *s, hr_error *err)
 {
-    hr_apply_state st;
-    int have = state_load(rq, &st, err);
-    if (have < 0)
-        return have;
-    if (!have) {
-        hr_buf_puts(log, HR_T("Nothing to roll back: headroom has no record of a change.\n"));
-        return 0;
-    }
-    wchar_t kb[512];
-    const wchar_t *key = mm_key(rq, kb, 512);
-    if (st.reg_written) {
-        hr_pfw_list cur;
-        char type[16];
-        int r = read_paging_files(rq, &cur, type, sizeof type, err);
-        if (r < 0)
-            return r;
-        /* A write cut short by a kill: the value is the one the journal says was being
-         * written, or the one before it; both are headroom's. */
-        if (!hr_pfw_equal(&cur, &st.written) && !(st.pending_set && hr_pfw_equal(&cur, &st.pending)))
-            return hr_error_set(err, HR_EUNSAFE, HR_T("PagingFiles changed since headroom wrote it; "
-                                "not restoring over someone else's change (the original is in %s)"),
-                                st.reg_backup);
-        char s[HR_PFW_PATH_MAX + 48];
-        hr_buf v;
-        hr_buf_init(&v, 0);
-        for (int i = 0; i < st.orig.count; i++) {
-            hr_pfw_format_string(&st.orig.e[i], s, sizeof s);
-            hr_buf_printf(&v, "%s\"%s\"", i ? ", " : "", s);
-        }
-        if (st.orig_raw_known && st.orig_raw_type >= 0) {
-            /* Byte for byte: the type and the bytes the backup took, whatever their form
-             * (padding, tabs, empty values, bytes after the terminator). */
-            size_t hl = strlen(st.orig_raw_hex);
-            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n")
-                                       : HR_T("restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"),
-                          hr_buf_str(&v), st.orig_type, (unsigned long)(hl / 2), st.reg_backup);
-            if (!dry_run) {
-                BYTE *raw = malloc(hl / 2 + 1);
-                if (!raw)
-                    r = hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
-                for (size_t i = 0; raw && i < hl / 2; i++) {
-                    int hi = hex_val(st.orig_raw_hex[2 * i]), lo = hex_val(st.orig_raw_hex[2 * i + 1]);
-                    raw[i] = (BYTE)((hi < 0 ? 0 : hi) << 4 | (lo < 0 ? 0 : lo));
-                }
-                HKEY h;
-                LSTATUS ls = raw ? RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h)
-                                 : ERROR_SUCCESS;
-                if (raw && ls == ERROR_SUCCESS) {
-                    ls = RegSetValueExW(h, L"PagingFiles", 0, (DWORD)st.orig_raw_type, raw, (DWORD)(hl / 2));
-                    RegFlushKey(h);
-                    RegCloseKey(h);
-                }
-                if (raw && ls != ERROR_SUCCESS)
-                    r = win_err(err, (DWORD)ls, "RegSetValueExW(PagingFiles)");
-                free(raw);
-            }
-        } else if (strcmp(st.orig_type, "missing") == 0) {
-            hr_buf_puts(log, dry_run ? HR_T("would delete PagingFiles (there was none before headroom)\n")
-                                     : HR_T("delete PagingFiles (there was none before headroom)\n"));
-            if (!dry_run) {
-                LSTATUS ls = RegDeleteKeyValueW(HKEY_LOCAL_MACHINE, key, L"PagingFiles");
-                if (ls != ERROR_SUCCESS && ls != ERROR_FILE_NOT_FOUND)
-                    r = win_err(err, (DWORD)ls, "RegDeleteKeyValueW(PagingFiles)");
-            }
-        } else {
-            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s) from %s\n")
-                                       : HR_T("restore PagingFiles = [%s] (%s) from %s\n"),
-                          hr_buf_str(&v), st.orig_type, st.reg_backup);
-            if (!dry_run)
-                r = reg_write_pfw(key, &st.orig, strcmp(st.orig_type, "REG_SZ") == 0 &&
-                                                     st.orig.count == 1, err);
-        }
-        hr_buf_free(&v);
-        if (r < 0)
-            return r;
-    }
-    char sp[MAX_PATH * 3 + 64];
-    state_file(rq, sp, sizeof sp);
-    hr_buf_printf(log, dry_run ? HR_T("would remove headroom's state file %s (the registry backup %s is kept)\n")
-                               : HR_T("remove headroom's state file %s (the registry backup %s is kept)\n"),
-                  sp, st.reg_backup[0] ? st.reg_backup : HR_T("(none)"));
-    if (!dry_run) {
-        wchar_t *w = wpath(sp);
-        if (w) {
-            DeleteFileW(w);
-            free(w);
-        }
-    }
-    return 1;
-}
-
-typedef struct enum_ctx {
-    hr_verify_win_in *in;
-    uint64_t page;
-} enum_ctx;
-
-static BOOL CALLBACK on_page_file(LPVOID ctx, PENUM_PAGE_FILE_INFORMATION info, LPCWSTR name)
-{
-    enum_ctx *c = ctx;
-    hr_verify_win_in *in = c->in;
-    if (in->open_count < HR_PFW_MAX_ENTRIES) {
-        hr_verify_open_file *f = &in->open[in->open_count++];
-        WideCharToMultiByte(CP_UTF8, 0, name, -1, f->path, sizeof f->path, NULL, NULL);
-        /* EnumPageFilesW names "\??\C:\pagefile.sys" on some builds: verify normalises. */
-        f->size_bytes = (uint64_t)info->TotalSize * c->page;
-    }
-    return TRUE;
-}
-
-/* The journal (as Linux verify does with its own): a PagingFiles write a kill cut short, between
- * the state saying it may happen and the state saying it did. The value now says which: the
- * one being written (it was done) or the one before (it was not). The state then records that,
- * so rollback and the next apply start from the truth; the apply itself stays interrupted
- * (verify says so, and rollback --yes undoes it). A value that is neither is someone else's
- * change: left alone (rollback refuses over it). Runs holding the lock only. Appends what it
- * did to log; returns 1 when it saved the state. */
-static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err)
-{
-    if (!st->pending_set)
-        return 0;
-    hr_pfw_list cur;
-    char type[16];
-    int r = read_paging_files(rq, &cur, type, sizeof type, err);
-    if (r < 0)
-        return r;
-    bool done = hr_pfw_equal(&cur, &st->pending);
-    bool before = hr_pfw_equal(&cur, &st->written);
-    if (!done && !before)
-        return 0;
-    const char *step = st->intent.step[0] ? st->intent.step : "write-paging-files";
-    if (done) {
-        st->written = st->pending;
-        st->reg_written = true;
-        hr_strlcpy(st->last_step, step, sizeof st->last_step);
-    }
-    st->pending_set = false;
-    hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), step);
-    hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : HR_T("it was not done"));
-    memset(&st->intent, 0, sizeof st->intent);   /* its outcome is recorded now */
-    r = state_save(rq, st, err);
-    return r < 0 ? r : 1;
-}
-
-int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_error *err)
-{
-    hr_apply_state st;
-    int have = state_load(rq, &st, err);
-    if (have < 0)
-        return have;
-    hr_buf rlog;   /* what recovery found of a write a kill cut short: verify says so */
-    hr_buf_init(&rlog, sizeof res->recovered);
-    if (have && lock_mutex) {
-        int rr = recover(rq, &st, &rlog, err);
-        if (rr < 0) {
-            hr_buf_free(&rlog);
-            return rr;
-        }
-    }
-    hr_verify_win_in *in = calloc(1, sizeof *in);
-    if (!in) {
-        hr_buf_free(&rlog);
-        return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
-    }
-    in->state = have ? &st : NULL;
-    wchar_t kb[512];
-    const wchar_t *key = mm_key(rq, kb, 512);
-    char type[16];
-    int r = read_paging_files(rq, &in->configured, type, sizeof type, err);
-    in->configured_present = strcmp(type, "missing") != 0;
-    hr_buf b;
-    hr_buf_init(&b, 1 << 20);
-    if (r == 0 && reg_read_multi(key, L"ExistingPageFiles", &b, type, sizeof type, err) == 0)
-        for (size_t p = 0; p < b.len && in->existing_count < HR_PFW_MAX_ENTRIES;) {
-            size_t l = strlen(b.data + p);
-            if (!l)
-                break;
-            hr_strlcpy(in->existing[in->existing_count++], b.data + p, HR_PFW_PATH_MAX);
-            p += l + 1;
-        }
-    hr_buf_free(&b);
-    hr_error_clear(err);
-    /* The paging files open now. */
-    PERFORMANCE_INFORMATION pi;
-    memset(&pi, 0, sizeof pi);
-    pi.cb = sizeof pi;
-    uint64_t page = 4096;
-    in->commit_limit_bytes = in->commit_charge_bytes = HR_UNKNOWN;
-    if (GetPerformanceInfo(&pi, sizeof pi)) {
-        page = pi.PageSize ? pi.PageSize : 4096;
-        in->commit_limit_bytes = (uint64_t)pi.CommitLimit * page;
-        in->commit_charge_bytes = (uint64_t)pi.CommitTotal * page;
-    }
-    in->boot_unix = (int64_t)time(NULL) - (int64_t)(GetTickCount64() / 1000);
-    DWORD tmp = 0, tsz = sizeof tmp;
-    LSTATUS ts = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
-                              &tmp, &tsz);
-    in->temp_page_file = ts == ERROR_SUCCESS ? (tmp ? HR_TRI_YES : HR_TRI_NO)
-                         : ts == ERROR_FILE_NOT_FOUND ? HR_TRI_NO : HR_TRI_UNKNOWN;
-    in->drives_mask = (uint32_t)GetLogicalDrives();
-    in->drives_known = in->drives_mask != 0;
-    enum_ctx ec = {in, page};
-    in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
+    win_run *run = os;
+    int r = hr_wa_reg_write(run->key, &plan->stages[s->stage].value, false, err);
     if (r == 0) {
-        hr_verify_windows(in, res);
-        hr_strlcpy(res->recovered, hr_buf_str(&rlog), sizeof res->recovered);
+        st->written = plan->stages[s->stage].value;
+        st->pending_set = false;
     }
-    hr_buf_free(&rlog);
-    free(in);
     return r;
+}
+
+static const hr_apply_op windows_ops[] = {
+    {HR_STEP_BACKUP_REGISTRY, backup_prepare, backup_perform, false},
+    /* A failed write may have been made: the journal's pending value says which it can be. */
+    {HR_STEP_WRITE_PAGING_FILES, write_prepare, write_perform, true},
+    {HR_STEP_FINISH, NULL, NULL, false},
+};
+
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
+                          hr_error *err)
+{
+    hr_apply_store store;
+    hr_wa_store(rq, &store);
+    win_run run = {.rq = rq};
+    run.key = hr_wa_key(rq, run.key_buf, sizeof run.key_buf / sizeof run.key_buf[0]);
+    const hr_apply_ops ops = {&store, &run, windows_ops, sizeof windows_ops / sizeof windows_ops[0]};
+    return hr_apply_run(&ops, plan, rq->failpoint, (int64_t)time(NULL), log, err);
 }
