@@ -1503,20 +1503,57 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
     c->prev_line = lineno;
 }
 
-void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
+/* hr_diag_feed for every segment but the hinted bars hr_diag_feed itself takes. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void feed_other(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
+                       unsigned flags)
 {
     bool not_bar = false;
-    /* the decoder's bar hint first: most segments, in the fewest steps (bar_feed's tests) */
-    if ((flags & (HR_SEG_BAR | HR_SEG_JUNK | HR_SEG_CUT)) == HR_SEG_BAR && c->bar_rule[0] >= 0 &&
-        ((flags & HR_SEG_CR) || len < HR_DIAG_FOLD_MIN) &&
-        !(c->carry_state && lineno == c->carry_line + 1) &&
-        !(c->in_traceback && lineno != c->traceback_line && text[0] != ' ')) {
-        bar_seen(c, text, len, lineno, (flags & HR_SEG_BAR_FULL) != 0);
-        return;
-    }
     if (bar_feed(c, text, len, lineno, flags, &not_bar))
         return;
     feed_line(c, text, len, lineno, flags, not_bar);
+}
+
+void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
+{
+    /* The decoder's bar hint first: most segments of a log, in the fewest steps. bar_feed's
+     * tests, then bar_seen's work with busy_state's copy inline for the hint's sizes (16 to
+     * 63 bytes: four moves). No call on this path (so no frame): a redraw that may begin
+     * with a time, and all else, go the whole way. */
+    _Static_assert(sizeof c->busy_text > 64, "the hinted path copies up to 64 bytes");
+    if ((flags & (HR_SEG_BAR | HR_SEG_JUNK | HR_SEG_CUT)) == HR_SEG_BAR && c->bar_rule[0] >= 0 &&
+        len >= 16 && len < 64 && ((flags & HR_SEG_CR) || len < HR_DIAG_FOLD_MIN) &&
+        !(c->carry_state && lineno == c->carry_line + 1) &&
+        !(c->in_traceback && lineno != c->traceback_line && text[0] != ' ') &&
+        !(text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))) {
+        c->seq++;
+        if (c->input >= 0) {
+            if (flags & HR_SEG_BAR_FULL) {
+                c->run_state = 0;   /* busy_state: that step finished */
+            } else {
+                unsigned char w[16];
+                c->run_state = 1;
+                c->busy_line = lineno;
+                memcpy(w, text, 16);
+                memcpy(c->busy_text, w, 16);
+                memcpy(w, text + len - 16, 16);
+                memcpy(c->busy_text + len - 16, w, 16);
+                if (len > 32) {
+                    memcpy(w, text + 16, 16);
+                    memcpy(c->busy_text + 16, w, 16);
+                    memcpy(w, text + len - 32, 16);
+                    memcpy(c->busy_text + len - 32, w, 16);
+                }
+                c->busy_text[len] = '\0';
+            }
+        }
+        c->carry_state = 0;
+        c->prev_line = lineno;
+        return;
+    }
+    feed_other(c, text, len, lineno, flags);
 }
 
 void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text,
