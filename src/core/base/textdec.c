@@ -332,7 +332,13 @@ static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
         return 0;
     unsigned flags = HR_SEG_BAR;
     for (marks &= (UINT64_C(1) << (n - 5)) - 1; marks; marks &= marks - 1) {
+#if defined(__GNUC__)
         size_t k = (size_t)__builtin_ctzll(marks);
+#else
+        size_t k = 0;
+        while (!(marks >> k & 1u))
+            k++;
+#endif
         if (p[k] != '%')
             return 0;   /* a letter */
         if (bar_full_at(p, n, k))
@@ -368,7 +374,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
         memcpy(&x, p + i, 16);
         stop = (hr_textdec_u8x16)(((x & 0xe0) == 0) | (x == 0x7f));   /* < 0x20 or 0x7f */
         /* an ASCII letter: x | 0x20 in 'a'..'z', moved to -128..-103 as a signed byte (one
-         * compare; a byte >= 0x80 may pass too: the run is then not ASCII, marks unused) */
+         * compare; no byte >= 0x80 lands there) */
         hr_textdec_s8x16 l = (hr_textdec_s8x16)((x | 0x20) + (unsigned char)(0x80 - 'a'));
         hr_textdec_u8x16 mark = (hr_textdec_u8x16)(l < -128 + 26) | (x == '%');
         unsigned sm = (unsigned)__builtin_ia32_pmovmskb128((hr_textdec_c8x16)stop);
