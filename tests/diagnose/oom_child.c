@@ -8,7 +8,9 @@ int main(int argc, char **argv)
 {
     long mib = argc > 1 ? strtol(argv[1], NULL, 10) : 512;
     for (long i = 0; i < mib; i++) {
-        char *p = malloc(1 << 20);
+        /* volatile: an optimiser may drop a malloc whose memory is never read, and with it
+         * the charge this child exists to make (clang -O3 does) */
+        char *volatile p = malloc(1 << 20);
         if (!p) {
             fprintf(stderr, "oom_child: malloc failed after %ld MiB\n", i);
             return 2;
