@@ -84,7 +84,7 @@ int hr_cmd_rollback(int argc, char **argv)
     hr_buf_free(&log);
     if (r < 0) {
         hr_cli_error("rollback: %s", err.msg[0] ? err.msg : hr_strerror(r));
-        /* Each undo is journalled like apply's steps (issue 16): what is left stays recorded. */
+        /* Each undo is journalled like apply's steps: what is left stays recorded. */
         if (yes)
             hr_cli_error("rollback: %s", HR_T("what is not undone yet is still recorded; run "
                                               "'headroom rollback --yes' again once the cause "

@@ -55,8 +55,8 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
         if (op->failure_uncertain && st->intent.step[0]) {
             /* The change may be in place (the rename done, the directory's sync failed):
              * the intent on disk stays, and the next run's recovery tells by what is there
-             * whether the change was made. Clearing it left an fstab line rollback did not
-             * know of (issue 16). */
+             * whether the change was made. (Clearing it once left an fstab line that
+             * rollback did not know of.) */
             hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
             return r;
         }

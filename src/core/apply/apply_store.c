@@ -62,6 +62,7 @@ int hr_apply_store_intent(const hr_apply_store *store, hr_apply_state *s, const 
                           const char *path, hr_error *err)
 {
     hr_strlcpy(s->intent.step, step, sizeof s->intent.step);
-    hr_strlcpy(s->intent.path, path ? path : "", sizeof s->intent.path);
+    if (path != s->intent.path)   /* the path prepare put there already: no copy onto itself */
+        hr_strlcpy(s->intent.path, path ? path : "", sizeof s->intent.path);
     return hr_apply_store_save(store, s, err);
 }
