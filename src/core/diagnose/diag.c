@@ -864,6 +864,33 @@ static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t
     }
 }
 
+/* text[0..k) into dst, k >= 16: sixteen bytes at a time, the last sixteen overlapping (a
+ * memcpy of a length not known at compile time was inlined as a slow "rep movs"; fixed-size
+ * copies become single moves). Up to 64 bytes (a bar's redraw: every one comes here) the
+ * first and last sixteen and the two next to them, with no loop; a longer text's middle in
+ * a loop. Always inlined: hr_diag_feed's hinted path makes no call. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void copy_by16(char *dst, const char *text, size_t k)
+{
+    unsigned char w[16];
+    memcpy(w, text, 16);
+    memcpy(dst, w, 16);
+    memcpy(w, text + k - 16, 16);
+    memcpy(dst + k - 16, w, 16);
+    if (k > 32) {
+        memcpy(w, text + 16, 16);
+        memcpy(dst + 16, w, 16);
+        memcpy(w, text + k - 32, 16);
+        memcpy(dst + k - 32, w, 16);
+        for (size_t i = 32; i + 32 < k; i += 16) {
+            memcpy(w, text + i, 16);
+            memcpy(dst + i, w, 16);
+        }
+    }
+}
+
 /* A busy phrase (a model loading, a bar's redraw) seen in the line. Every redraw of a
  * progress bar comes here: keep it cheap. */
 static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
@@ -878,27 +905,8 @@ static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t li
     size_t k = len < sizeof c->busy_text - 1 ? len : sizeof c->busy_text - 1;
     while (k > 0 && k < len && ((unsigned char)text[k] & 0xc0) == 0x80)
         k--;   /* whole UTF-8 characters */
-    /* every redraw of a bar comes here: copied sixteen bytes at a time, the last sixteen
-     * overlapping (a memcpy of a length not known at compile time was inlined as a slow
-     * "rep movs"; fixed-size copies become single moves) */
     if (k >= 16) {
-        /* the first and last sixteen, and up to 64 bytes (a bar's redraw) the two next to
-         * them, with no loop; a longer text's middle in a loop */
-        unsigned char w[16];
-        memcpy(w, text, 16);
-        memcpy(c->busy_text, w, 16);
-        memcpy(w, text + k - 16, 16);
-        memcpy(c->busy_text + k - 16, w, 16);
-        if (k > 32) {
-            memcpy(w, text + 16, 16);
-            memcpy(c->busy_text + 16, w, 16);
-            memcpy(w, text + k - 32, 16);
-            memcpy(c->busy_text + k - 32, w, 16);
-            for (size_t i = 32; i + 32 < k; i += 16) {
-                memcpy(w, text + i, 16);
-                memcpy(c->busy_text + i, w, 16);
-            }
-        }
+        copy_by16(c->busy_text, text, k);
     } else if (k >= 8) {
         uint64_t w0, w1;
         memcpy(&w0, text, 8);
@@ -1533,19 +1541,9 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
             if (flags & HR_SEG_BAR_FULL) {
                 c->run_state = 0;   /* busy_state: that step finished */
             } else {
-                unsigned char w[16];
                 c->run_state = 1;
                 c->busy_line = lineno;
-                memcpy(w, text, 16);
-                memcpy(c->busy_text, w, 16);
-                memcpy(w, text + len - 16, 16);
-                memcpy(c->busy_text + len - 16, w, 16);
-                if (len > 32) {
-                    memcpy(w, text + 16, 16);
-                    memcpy(c->busy_text + 16, w, 16);
-                    memcpy(w, text + len - 32, 16);
-                    memcpy(c->busy_text + len - 32, w, 16);
-                }
+                copy_by16(c->busy_text, text, len);
                 c->busy_text[len] = '\0';
             }
         }
