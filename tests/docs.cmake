@@ -7,6 +7,6 @@ if(NOT CMAKE_CROSSCOMPILING)
   if(Python3_FOUND)
     add_test(NAME docs.examples COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/doc-examples.py
                                         --check --bin ${HR_BIN})
-    set_tests_properties(docs.examples PROPERTIES TIMEOUT 300)
+    set_tests_properties(docs.examples PROPERTIES TIMEOUT 120)
   endif()
 endif()
