@@ -181,7 +181,7 @@ if [ -d "$fx" ]; then
     expect "check --lang zh" 2 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl
     has "zh: the to-do heading" "请这样做："
     has "zh: restart, not shut down" "重启 Windows（开始 → 电源 → 重启，不是关机"
-    has "zh: the verdict" "将会失败"
+    has "zh: the verdict" "会失败"
     expect "plan --lang zh" 0 "$hr" plan --lang zh --replay "$fx/s6-16g-c4-d64.json" --workload video
     has "zh: plan sections" "放在哪里（最佳在前）"
     has "zh: S6 kept" "无需更改：D: 已有至少 64 GB 的固定大小页面文件"

@@ -2,6 +2,7 @@
 #include "core/check/check.h"
 
 #include "core/base/i18n.h"
+#include "core/base/utf8.h"
 
 #include "core/base/prom.h"
 #include "core/base/size.h"
@@ -134,13 +135,19 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
 
 const char *hr_check_tier_name(const hr_plan *p, int tier)
 {
-    return tier == 1 ? "VRAM" : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
+    return tier == 1 ? HR_T("VRAM") : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
 }
 
 static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
 {
+    /* The names in one column, padded by display width (a Chinese character takes two). */
+    size_t col = 6;
+    for (int t = 1; t <= 3; t++)
+        if (hr_utf8_width(hr_check_tier_name(p, t)) > col)
+            col = hr_utf8_width(hr_check_tier_name(p, t));
     for (int t = 1; t <= 3; t++) {
-        hr_buf_printf(out, "  %d %-6s  ", t, hr_check_tier_name(p, t));
+        const char *name = hr_check_tier_name(p, t);
+        hr_buf_printf(out, "  %d %s%*s  ", t, name, (int)(col - hr_utf8_width(name)), "");
         hr_check_tier_value(snap, p, t, out);
         hr_buf_putc(out, '\n');
     }
