@@ -69,16 +69,15 @@ HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
         return hr_exit_from_error(r);
     }
     if (o->record) {
-        m->rec = hr_console_fopen(o->record, "wb");
+        m->rec = o->record_file ? o->record_file : hr_platform_output_open(o->record, &err);
         if (!m->rec) {
-            hr_cli_error(HR_T("%s: cannot create the recording %s: %s"), o->mode, o->record,
-                         strerror(errno));
+            hr_cli_error(HR_T("%s: cannot create the recording: %s"), o->mode, err.msg);
             hr_sampler_close(m->sampler);
             m->sampler = NULL;
             hr_buf_free(&m->line);
             hr_buf_free(&m->rec_line);
             hr_buf_free(&m->say);
-            return HR_EXIT_CANTCREATE;
+            return hr_cli_output_exit(err.code);
         }
         m->rec_path = o->record;
     }

@@ -40,6 +40,7 @@ typedef struct hr_monitor_opts {
     hr_sampler_opts sampler;
     hr_mon_view view;
     const char *record;
+    FILE *record_file;          /* record opened already (run: before its child starts), or NULL */
     const char *mode;           /* "watch", "run" */
     int64_t interval_ms;
     int argc;                   /* run: the child's argv */

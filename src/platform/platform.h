@@ -103,6 +103,21 @@ bool hr_platform_is_admin(void);
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err);
+/* ---- files written where the user says (--log, --record, --html, -o, --textfile) ----
+ * The one home of their safety, for every command (docs/run.md). The last part of the path
+ * is never followed if it is a link (Windows: a reparse point); a file that is there must be
+ * a regular file of the user running headroom (no other owner's file, Linux: one link only);
+ * as root (an administrator), a folder another user could write in (its owner is not root,
+ * or others may write it without the sticky bit) is refused, since its owner can plant a
+ * link there at any time. Errors name the path and what is wrong. */
+/* A whole document (HTML, a report, metrics): written to a temporary file with a unique name
+ * in the same folder (".NAME.XXXXXX"), flushed to disk, renamed over path; the mode of the
+ * file it replaces is kept (a new one gets mode 0644, less the umask). Two writers at once
+ * never collide; a reader sees the old file or the new one, whole. */
+int hr_platform_output_replace(const char *path, const void *data, size_t len, hr_error *err);
+/* A stream (a live log, a recording), written as it goes: created with mode 0644 (less the
+ * umask) or emptied if it is there, opened for writing only. NULL with err set. */
+FILE *hr_platform_output_open(const char *path, hr_error *err);
 /* ---- stress (docs/stress.md) ----
  * Commit rq->commit_bytes in steps of step_bytes (touching every page with rq->touch),
  * calling step(ctx, i, res) after each step, until done or the first failure; then release
