@@ -130,7 +130,10 @@ grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c3.txt" || b
 grep -q "heaviest saved workflow" "$tmp/c4.txt" && bad "check --workload still sized from saved workflows"
 
 # A running ComfyUI's /history comes before the saved workflows: its heaviest prompt, by id.
-python3 - "$wf" "$tmp/port" <<'PY' &
+# The server is a main.py, as ComfyUI is: run as root, check asks only a local server whose
+# process looks like ComfyUI (X.localserver).
+mkdir -p "$tmp/ComfyUI"
+cat >"$tmp/ComfyUI/main.py" <<'PY'
 import http.server, json, os, sys
 wf, portfile = sys.argv[1], sys.argv[2]
 def api(name):
@@ -155,6 +158,7 @@ open(portfile + '.tmp', 'w').write(str(s.server_address[1]))
 os.rename(portfile + '.tmp', portfile)
 s.serve_forever()
 PY
+python3 "$tmp/ComfyUI/main.py" "$wf" "$tmp/port" &
 srv=$!
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \

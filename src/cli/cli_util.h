@@ -22,12 +22,14 @@ int hr_cli_write(const hr_buf *b);
  * or an absolute .../main.py) and that folder has models/: how is then "running server".
  * f is the platform's struct (struct hr_comfy_found, platform.h). */
 struct hr_comfy_found;
-bool hr_cli_find_comfyui(struct hr_comfy_found *f);
+bool hr_cli_find_comfyui(const char *cmd, struct hr_comfy_found *f);
 
 /* Where a running ComfyUI is looked for: HEADROOM_COMFYUI_URL, else http://127.0.0.1:8188.
- * false when the variable holds no usable URL (then nothing is asked). */
+ * false when the variable holds no usable URL, or (root, a server on this machine) when the
+ * process listening there does not look like ComfyUI: then one line says so on stderr
+ * (X.localserver) and nothing is asked. cmd names the command in that line. */
 struct hr_url;
-bool hr_cli_comfyui_url(struct hr_url *url);
+bool hr_cli_comfyui_url(const char *cmd, struct hr_url *url);
 
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);

@@ -175,7 +175,7 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
 
 static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
                       const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res);
+                      hr_est_wf_result *res, uint64_t *bound);
 
 int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
                    hr_estimate *out, hr_est_wf_result *res)
@@ -210,35 +210,31 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
     for (const char *q = workflow; *q; q++)
         if (*q == '/' || *q == '\\')
             b = q + 1;
-    return run_parsed(cmd, c, wf, in, b, snap, out, res);
+    r = run_parsed(cmd, c, wf, in, b, snap, out, res, NULL);
+    free(wf);
+    return r;
 }
 
-int hr_est_cli_run_history(const char *cmd, const hr_est_cli *c, const char *body, size_t len,
-                           size_t nth, const hr_snapshot *snap, hr_estimate *out,
-                           hr_est_wf_result *res)
+int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
+                          const char *prompt_id, const hr_snapshot *snap, hr_estimate *out,
+                          hr_est_wf_result *res, uint64_t *bound)
 {
-    hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_input *in = calloc(1, sizeof *in);
-    hr_error err = {0};
-    char id[64] = "";
-    int r = wf && in ? hr_workflow_parse_history("GET /history", body, len, nth, id, sizeof id, wf, &err)
-                     : hr_error_set(&err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
-    if (r < 0) {
-        if (r != HR_ENOENT)
-            hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
-        free(wf);
-        free(in);
-        return r == HR_ENOENT ? HR_ENOENT : hr_exit_from_error(r);
+    if (!in) {
+        hr_workflow_free(wf);
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
     }
     char label[96];
-    snprintf(label, sizeof label, HR_T("prompt %.40s"), id);
-    return run_parsed(cmd, c, wf, in, label, snap, out, res);
+    snprintf(label, sizeof label, HR_T("prompt %.40s"), prompt_id);
+    return run_parsed(cmd, c, wf, in, label, snap, out, res, bound);
 }
 
-/* Estimate a parsed workflow (wf and in are taken and freed), labelled label. */
+/* Estimate a parsed workflow (wf's contents and in are taken and freed; wf itself stays the
+ * caller's), labelled label; bound (may be NULL): X.serverneed for this prompt. */
 static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
                       const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res)
+                      hr_est_wf_result *res, uint64_t *bound)
 {
     hr_error err = {0};
     int r = 0;
@@ -264,11 +260,12 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     }
     r = hr_est_from_workflow(wf, in, res, &err);
     hr_workflow_free(wf);
-    free(wf);
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
         r = hr_estimate_run(in, &m, &c->args, out, &err);
+        if (bound)
+            *bound = hr_est_server_bound(in, &m, &c->args);
     }
     free(in);
     if (r < 0) {
@@ -319,7 +316,7 @@ int hr_cmd_estimate(int argc, char **argv)
     }
     /* the models from the files when ComfyUI is found where users keep it (models issue) */
     static hr_comfy_found found;
-    if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui(&found))
+    if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui("estimate", &found))
         c.comfyui = found.dir;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;

@@ -185,39 +185,65 @@ static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
     return 0;
 }
 
+typedef struct history_ctx {
+    const char *cmd;
+    const hr_snapshot *snap;
+    hr_est_cli ec;
+    hr_estimate *e, *best;
+    uint64_t claimed;       /* the best one's own estimate, when X.serverneed held it */
+    bool found;
+} history_ctx;
+
+static int on_prompt(void *ctx, size_t nth, const char *prompt_id, hr_workflow *wf,
+                     const hr_error *perr)
+{
+    (void)nth;
+    history_ctx *h = ctx;
+    if (!wf) {
+        /* a prompt that cannot be read: said (one line), passed over */
+        hr_cli_error("%s: %s", h->cmd, perr->msg);
+        return 0;
+    }
+    hr_est_wf_result res;
+    uint64_t bound = HR_UNKNOWN;
+    if (hr_est_cli_run_prompt(h->cmd, &h->ec, wf, prompt_id, h->snap, h->e, &res, &bound) != 0)
+        return 0;
+    /* X.serverneed: a server's figure is held to what the prompt's models could use */
+    uint64_t claimed = 0;
+    if (bound != HR_UNKNOWN && h->e->commit.high > bound) {
+        claimed = h->e->commit.high;
+        h->e->commit.high = bound;
+    }
+    if (!h->found || h->e->commit.high > h->best->commit.high) {
+        memcpy(h->best, h->e, sizeof *h->e);
+        h->claimed = claimed;
+        h->found = true;
+    }
+    return 0;
+}
+
 /* The prompts a running ComfyUI ran (GET /history, at HEADROOM_COMFYUI_URL or
- * http://127.0.0.1:8188): the heaviest into best. true when at least one was estimated.
- * No server, or one that does not answer like ComfyUI: false, nothing said. */
+ * http://127.0.0.1:8188), the body parsed once: the heaviest into best. true when at least
+ * one was estimated. No server, or one that does not answer like ComfyUI: false, nothing
+ * said. */
 static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
-                         hr_estimate *e, hr_estimate *best)
+                         hr_estimate *e, hr_estimate *best, uint64_t *claimed)
 {
     hr_url url;
     hr_error err = {0};
-    if (!hr_cli_comfyui_url(&url))
+    if (!hr_cli_comfyui_url(cmd, &url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)HR_WF_MAX_BYTES);
     hr_http_response r;
-    bool found = false;
+    history_ctx h = {.cmd = cmd, .snap = snap, .e = e, .best = best};
+    est_cli_of(cli, &h.ec);
     if (hr_http_do(&url, "GET", "/history?max_items=64", NULL, 3000, &resp, &r, &err) == 0 &&
-        r.status == 200) {
-        hr_est_cli ec;
-        est_cli_of(cli, &ec);
-        hr_est_wf_result res;
-        for (size_t nth = 0; nth < 64; nth++) {
-            int rc = hr_est_cli_run_history(cmd, &ec, r.body, r.body_len, nth, snap, e, &res);
-            if (rc == HR_ENOENT)
-                break;
-            if (rc != 0)
-                continue;   /* a prompt that cannot be read: said (one line), passed over */
-            if (!found || e->commit.high > best->commit.high) {
-                memcpy(best, e, sizeof *e);
-                found = true;
-            }
-        }
-    }
+        r.status == 200)
+        (void)hr_workflow_history_each("GET /history", r.body, r.body_len, 64, on_prompt, &h, &err);
     hr_buf_free(&resp);
-    return found;
+    *claimed = h.claimed;
+    return h.found;
 }
 
 static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
@@ -226,6 +252,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     saved_list l = {NULL, 0, 200};
     int rc = 0;
     bool found = false, from_server = false;
+    uint64_t claimed = 0;
     if (!e || !best) {
         rc = hr_exit_from_error(HR_ENOMEM);
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
@@ -234,7 +261,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     if (cli->workflow) {
         rc = estimate_one(cmd, snap, cli, cli->workflow, best);
         found = rc == 0;
-    } else if ((found = from_history(cmd, snap, cli, e, best))) {
+    } else if ((found = from_history(cmd, snap, cli, e, best, &claimed))) {
         from_server = true;
     } else {
         /* the workflows the user saved in ComfyUI: size from the heaviest */
@@ -268,7 +295,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     if (found) {
         cli->in.peak_commit_bytes = best->commit.high;
         snprintf(cli->in.peak_label, sizeof cli->in.peak_label, "%s", best->workflow);
-        char a[32];
+        char a[32], c[32];
         hr_size_gb(best->commit.high, a, sizeof a);
         snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
                  cli->workflow ? HR_T("the estimate of %s: %s at the peak (high end), node %s %s")
@@ -276,6 +303,11 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
                                       "%s at the peak (high end), node %s %s")
                                : HR_T("the heaviest saved workflow, %s: %s at the peak (high end), node %s %s"),
                  best->workflow, a, best->commit.node_id, best->commit.class_type);
+        if (claimed)
+            hr_cli_error(HR_T("%s: the running ComfyUI's %s would need %s by its workflow; held "
+                              "to %s, what its models and this machine's RAM and VRAM can hold "
+                              "(X.serverneed)"),
+                         cmd, best->workflow, (hr_size_gb(claimed, c, sizeof c), c), a);
     }
 out:
     free(l.path);
@@ -317,7 +349,7 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     static hr_comfy_found found;
     if (rc == HR_PLAN_ARGS_GO && *snap && !cli->in.recorded && !cli->workflow && !cli->comfyui &&
         cli->in.workload == HR_WORKLOAD_NONE && cli->in.peak_commit_bytes == HR_UNKNOWN &&
-        hr_cli_find_comfyui(&found))
+        hr_cli_find_comfyui(spec->name, &found))
         cli->comfyui = found.dir;
     if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
         rc = from_workflow(spec->name, *snap, cli);

@@ -213,6 +213,14 @@ void hr_child_close(hr_child *c);
 /* Write bytes unchanged to headroom's stdout (1) or stderr (2): all of them, or false. */
 bool hr_platform_write_stream(int stream, const void *data, size_t n);
 
+/* Which process listens on TCP port `port` of this machine's loopback (127.0.0.0/8, ::1,
+ * or every address): its command line (arguments joined by spaces, one line, up to n
+ * bytes) and its pid. 1: found; 0: nothing listens there, or no process holds the socket;
+ * HR_ENOTSUP where the OS is not asked (Windows); another negative code when it cannot be
+ * read. Linux: the socket's inode in /proc/net/tcp and tcp6, then the process whose
+ * /proc/PID/fd holds it. */
+int hr_platform_local_listener(unsigned port, char *cmdline, size_t n, long long *pid);
+
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
 

@@ -152,6 +152,19 @@ static double reserve_bytes(const hr_est_machine *m, const hr_comfy_args *a)
     return 400.0 * MIBD;
 }
 
+/* X.serverneed */
+uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (m->ram_bytes == HR_UNKNOWN || m->ram_bytes == 0)
+        return HR_UNKNOWN;
+    uint64_t b = m->ram_bytes;
+    if (m->vram_bytes != HR_UNKNOWN)
+        b = hr_sat_add(b, m->vram_bytes);
+    for (int i = 0; i < in->model_count && i < HR_EST_MAX_MODELS; i++)
+        b = hr_sat_add(b, hr_est_model_bytes(&in->model[i], m, a));
+    return b;
+}
+
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a)
 {
     int fd = mod->file_dtype_bytes;

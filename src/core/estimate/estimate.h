@@ -249,6 +249,14 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 /* The in-memory size of a model under the machine and flags (dtype rules, §2.7). */
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);
 
+/* The most a prompt a server says it ran can need (X.serverneed): the models it names,
+ * each whole at its in-memory size (hr_est_model_bytes), plus the working memory one run
+ * can hold on the machine: its RAM and VRAM. A server's prompt is estimated like any
+ * workflow; its figure is then held to this, so that a server that lies (a latent of
+ * 16384 x 16384 x 4096, a model that is not there) cannot size a swap file or a verdict.
+ * HR_UNKNOWN when the machine's RAM is not known. */
+uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a);
+
 /* The worst verdict: 0 fits (offloading included), 1 at risk (heavy paging, pinned, tiled
  * fallback), 2 will fail (GPU out of memory, commit limit exceeded). */
 int hr_estimate_severity(const hr_estimate *e);

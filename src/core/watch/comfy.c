@@ -25,10 +25,20 @@ static void copy_str(char *out, size_t cap, const hr_json_value *v)
 {
     const char *s = hr_json_string(v, NULL);
     hr_strlcpy(out, s ? s : "", cap);
-    /* one line: control characters (a hostile server's escape sequences) become spaces */
-    for (char *p = out; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
+    /* one line: nothing a hostile server sends can start a line or steer the terminal */
+    hr_text_one_line(out);
+}
+
+/* X.localserver */
+bool hr_comfy_cmdline_is_comfyui(const char *cmdline)
+{
+    return hr_str_icontains(cmdline, "main.py") || hr_str_icontains(cmdline, "comfy");
+}
+
+bool hr_comfy_host_is_local(const char *host)
+{
+    return hr_str_ieq(host, "localhost") || strcmp(host, "::1") == 0 ||
+           strncmp(host, "127.", 4) == 0;
 }
 
 static int64_t num(const hr_json_value *v)
