@@ -61,8 +61,9 @@ release:
 	cmake --build $(BUILD)-rel-win -j $(JOBS)
 
 # Packages people install (docs/packaging.md): a Debian package (binary, man pages, bash and
-# zsh completions) in $(BUILD)/, and a Windows zip (headroom.exe, a Chinese + English readme)
-# in $(BUILD)-win/.
+# zsh completions, systemd units, Prometheus rules and a Grafana dashboard, the licence) in
+# $(BUILD)/, and a Windows zip (headroom.exe, a Chinese + English readme, LICENSE.txt) in
+# $(BUILD)-win/.
 package:
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHR_WERROR=ON
 	cmake --build $(BUILD) -j $(JOBS)

@@ -360,6 +360,7 @@ int hr_cmd_run(int argc, char **argv)
     mo.sampler.cgroup_dir = hr_child_cgroup(child);
     mo.sampler.job = hr_child_job(child);
     mo.view = HR_MON_QUIET;
+    mo.journal = hr_console_journal(stderr);
     mo.record = record;
     mo.record_file = rec_file;
     mo.mode = "run";
