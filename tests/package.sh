@@ -35,7 +35,16 @@ if [ "$mode" = zip ]; then
     grep -q $'\r$' "$d/README.txt" && ! grep -q $'[^\r]$' "$d/README.txt" && ok "readme: CRLF" || bad "readme: not CRLF"
     grep -q '页面文件' "$d/README.txt" && grep -q 'paging file' "$d/README.txt" && ok "readme: Chinese and English" ||
         bad "readme: not both languages"
+    # Every command the readme shows runs as written in PowerShell too, which finds no program
+    # in the current folder without .\ (cmd does: .\ works in both).
+    bare=$(tr -d '\r' <"$d/README.txt" | grep -E '^ +headroom\.exe' || true)
+    [ -z "$bare" ] && tr -d '\r' <"$d/README.txt" | grep -qE '^ +\.\\headroom\.exe' &&
+        ok "readme: commands written .\\headroom.exe (PowerShell and cmd)" ||
+        bad "readme: a command PowerShell would not find: $bare"
     if [ -n "$emu" ]; then
+        got=$(cd "$d" && WINEDEBUG=-all $emu cmd /c '.\headroom.exe --version' 2>/dev/null | tr -d '\r')
+        [ "$got" = "headroom $version" ] && ok "cmd: .\\headroom.exe --version as the readme writes it" ||
+            bad "cmd: .\\headroom.exe --version: '$got'"
         got=$(WINEDEBUG=-all $emu "$d/headroom.exe" --version 2>/dev/null | tr -d '\r')
         [ "$got" = "headroom $version" ] && ok "headroom.exe --version: $got" || bad "headroom.exe --version: '$got'"
     fi
