@@ -289,6 +289,11 @@ typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64
 int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
                           hr_buf *b, uint64_t *file_size, hr_error *err);
 
+/* A regular file opened to be read as a stream (headroom diagnose's logs), under the same
+ * rules: a device (/dev/zero), a FIFO or a folder is refused as "not a regular file" before
+ * the first read (HR_EINVAL), never waited on. NULL with err naming the file. */
+FILE *hr_platform_read_open(const char *path, hr_error *err);
+
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
                           hr_error *err);
