@@ -15,11 +15,12 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI
+    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI, OPT_VERSION, OPT_GPU, OPT_PAGING
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
 static const char *const workload_choices[] = {"sd15", "sdxl", "flux", "video", NULL};
+static const char *const gpu_choices[] = {"nvidia", "amd", "intel", "apple", "none", NULL};
 
 const hr_opt hr_plan_whatif_opts[] = {
     {OPT_RAM, "--ram", HR_ARG_SIZE, NULL,
@@ -40,6 +41,13 @@ const hr_opt hr_plan_whatif_opts[] = {
     {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
      HR_N("the ComfyUI folder: its models for --workflow, and without --workflow the heaviest of its "
           "saved workflows (user/default/workflows) is the peak"), NULL, 0},
+    {OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
+     HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
+          "from) the need covers every memory manager, the older ones at the high end"), NULL, 0},
+    {OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0},
+    {OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
+     HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
+          "--ram it describes a hypothetical machine in full"), NULL, HR_OPT_SMALL_OK},
     {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
@@ -84,6 +92,20 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         out->in.have_comfy_args = true;
         break;
     }
+    case OPT_VERSION: {
+        int rc = hr_est_cli_parse_version(p, v, out->version);
+        if (rc)
+            return rc;
+        out->version_given = true;
+        break;
+    }
+    case OPT_GPU: {
+        hr_est_vendor g;
+        if (hr_est_vendor_parse(v, &g))
+            out->gpu = (int)g;
+        break;
+    }
+    case OPT_PAGING: out->in.paging_bytes = p->size; break;
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
     case OPT_HTML: out->html = v; break;
@@ -100,6 +122,7 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
                  void *ctx, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
+    out->gpu = -1;
     hr_plan_inputs_init(&out->in);
     hr_source_init(&out->src);
     hr_optparse p;
@@ -156,6 +179,11 @@ static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
         ec->vram_given = true;
     }
     ec->os = cli->in.os;
+    ec->gpu = cli->gpu;
+    if (cli->version_given) {
+        memcpy(ec->version, cli->version, sizeof ec->version);
+        ec->version_given = true;
+    }
     if (cli->in.have_comfy_args)
         ec->args = cli->in.comfy;
 }
@@ -220,6 +248,47 @@ static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan
     return found;
 }
 
+static void take_estimate(hr_plan_cli *cli, const hr_estimate *e)
+{
+    hr_plan_inputs_take_estimate(&cli->in, e);
+}
+
+static void version_words(const hr_estimate *e, char *ver, size_t n)
+{
+    if (e->machine.version_known)
+        snprintf(ver, n, "ComfyUI %d.%d.%d", e->machine.version[0], e->machine.version[1], e->machine.version[2]);
+    else if (e->high_version[0])
+        snprintf(ver, n, HR_T("any ComfyUI, %s's manager at the high end"), e->high_version);
+    else
+        snprintf(ver, n, "%s", HR_T("any ComfyUI"));
+}
+
+/* A workload named (or SDXL assumed) and no workflow: the workflow it stands for is estimated,
+ * so that a name and a workflow are judged on one scale. */
+static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
+{
+    hr_estimate *e = malloc(sizeof *e);
+    if (!e) {
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    const hr_workload w = cli->in.workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : cli->in.workload;
+    hr_est_cli ec;
+    est_cli_of(cli, &ec);
+    hr_est_wf_result res;
+    int rc = hr_est_cli_run_sample(cmd, &ec, hr_workload_name(w), snap, e, &res);
+    if (rc == 0) {
+        take_estimate(cli, e);
+        cli->in.implied_workload = HR_WORKLOAD_NONE;   /* the name is what was said */
+        char ver[64];
+        version_words(e, ver, sizeof ver);
+        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis, HR_T("the estimate of a typical %s workflow (%s) for %s"),
+                 hr_workload_label(w), e->workflow, ver);
+    }
+    free(e);
+    return rc == 0 || rc == HR_ENOENT ? HR_PLAN_ARGS_GO : rc;
+}
+
 static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
 {
     hr_estimate *e = malloc(sizeof *e), *best = malloc(sizeof *best);
@@ -266,16 +335,15 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         }
     }
     if (found) {
-        cli->in.peak_commit_bytes = best->commit.high;
-        snprintf(cli->in.peak_label, sizeof cli->in.peak_label, "%s", best->workflow);
-        char a[32];
-        hr_size_gb(best->commit.high, a, sizeof a);
+        take_estimate(cli, best);
+        char ver[64];
+        version_words(best, ver, sizeof ver);
         snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
-                 cli->workflow ? HR_T("the estimate of %s: %s at the peak (high end), node %s %s")
-                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s: "
-                                      "%s at the peak (high end), node %s %s")
-                               : HR_T("the heaviest saved workflow, %s: %s at the peak (high end), node %s %s"),
-                 best->workflow, a, best->commit.node_id, best->commit.class_type);
+                 cli->workflow ? HR_T("the estimate of %s for %s, node %s %s")
+                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s, for %s, "
+                                      "node %s %s")
+                               : HR_T("the heaviest saved workflow, %s, for %s, node %s %s"),
+                 best->workflow, ver, best->commit.node_id, best->commit.class_type);
     }
 out:
     free(l.path);
@@ -321,6 +389,13 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
         cli->comfyui = found.dir;
     if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
         rc = from_workflow(spec->name, *snap, cli);
+        if (rc != HR_PLAN_ARGS_GO) {
+            free(*snap);
+            *snap = NULL;
+        }
+    }
+    if (rc == HR_PLAN_ARGS_GO && cli->in.peak_commit_bytes == HR_UNKNOWN) {
+        rc = from_sample(spec->name, *snap, cli);
         if (rc != HR_PLAN_ARGS_GO) {
             free(*snap);
             *snap = NULL;

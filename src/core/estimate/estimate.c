@@ -1047,6 +1047,22 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
     }
     memset(out, 0, sizeof *out);
     out->machine = *m;
+    /* What the workflow is: the architecture it samples with and its frames (plan's table row). */
+    uint64_t biggest = 0;
+    for (int o = 0; o < in->op_count; o++) {
+        const hr_est_op *op = &in->op[o];
+        if (op->geom.frames > out->frames)
+            out->frames = op->geom.frames;
+        if (op->kind != HR_OP_SAMPLE)
+            continue;
+        const hr_est_model *md = op->model_count ? &in->model[op->models[0]] : NULL;
+        const uint64_t size = md ? hr_est_model_bytes(md, m, a) : 0;
+        const hr_est_arch arch = md && md->arch != HR_ARCH_UNKNOWN ? md->arch : op->arch;
+        if (arch != HR_ARCH_UNKNOWN && (out->arch == HR_ARCH_UNKNOWN || size > biggest)) {
+            out->arch = arch;
+            biggest = size;
+        }
+    }
 
     static sim s_mid, s_lo, s_hi;   /* large; the core is single-threaded */
     memset(&s_mid, 0, sizeof s_mid);
@@ -1084,8 +1100,42 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
             hr_strlcpy(t[k].r->class_type, out->step[t[k].op].class_type, sizeof t[k].r->class_type);
         }
     }
-    if (!m->version_known)
-        add_note(out, "%s", HR_T("ComfyUI version not known: the newest behaviour is assumed (give --comfyui-version)"));
+    if (!m->version_known) {
+        /* Which ComfyUI runs is not known: the range covers every memory manager it could be
+         * (X.comfymem: the regimes and the versions where they changed), so the high end is
+         * the older managers' — most installs are not the newest. */
+        static const int older[][3] = {{0, 3, 60}, {0, 3, 70}, {0, 3, 77}, {0, 12, 0}, {0, 16, 0}, {0, 19, 0},
+                                       {0, 23, 0}};
+        static hr_est_machine mv;
+        mv = *m;
+        mv.version_known = true;
+        uint64_t top = out->commit.high;
+        for (size_t v = 0; v < sizeof older / sizeof older[0]; v++) {
+            memcpy(mv.version, older[v], sizeof mv.version);
+            for (int k = 0; k < 2; k++) {
+                sim *sv = k ? &s_hi : &s_lo;
+                memset(sv, 0, sizeof *sv);
+                sv->in = in, sv->m = &mv, sv->a = a, sv->p = k ? P_HIGH : P_LOW;
+                run(sv);
+                const double got[] = {sv->peak_vram, sv->peak_ram, sv->peak_commit, sv->peak_cache};
+                for (size_t q = 0; q < sizeof t / sizeof t[0]; q++) {
+                    t[q].r->low = t[q].r->low < u64(got[q]) ? t[q].r->low : u64(got[q]);
+                    t[q].r->high = t[q].r->high > u64(got[q]) ? t[q].r->high : u64(got[q]);
+                }
+            }
+            if (out->commit.high > top) {
+                top = out->commit.high;
+                snprintf(out->high_version, sizeof out->high_version, "%d.%d.%d", older[v][0], older[v][1],
+                         older[v][2]);
+            }
+        }
+        if (out->high_version[0])
+            add_note(out, HR_T("ComfyUI version not known: the range covers every memory manager it could run; the "
+                               "high end is %s's (give --comfyui-version)"), out->high_version);
+        else
+            add_note(out, "%s", HR_T("ComfyUI version not known: the range covers every memory manager it could run "
+                                     "(give --comfyui-version)"));
+    }
     if (out->catalog_used)
         add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)

@@ -123,6 +123,12 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
         f->vram_source = HR_N("unknown");
 
     f->workload = in->workload;
+    f->version_known = in->version_known;
+    memcpy(f->high_version, in->high_version, sizeof f->high_version);
+    if (f->workload == HR_WORKLOAD_NONE && in->implied_workload != HR_WORKLOAD_NONE) {
+        f->workload = in->implied_workload;
+        f->workload_implied = true;
+    }
     if (in->have_comfy_args)
         f->comfy = in->comfy;
     f->lean_on_ram = hr_comfy_args_lean_on_ram(&f->comfy);
@@ -143,5 +149,7 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
         f->disk_paging_bytes = hr_snapshot_disk_paging_known(snap);
         configured_facts(snap, f);
     }
+    if (in->paging_bytes != HR_UNKNOWN)
+        f->disk_paging_bytes = in->paging_bytes;
 }
 
