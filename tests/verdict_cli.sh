@@ -30,6 +30,7 @@ has() { if grep -qF -- "$2" "$tmp/out"; then ok "$1"; else bad "$1: '$2' not in 
 # (a) The guide's crash: 16 GB RAM, 8 GB VRAM, 32 GB fixed on D:, Wan 2.2 image-to-video → not OK.
 run "(a)" "$hr" check --replay "$fx/s6-16g-c4-d32.json" --workflow "$wf/est_wan22_i2v_api.json" --json
 [ "$st" -ne 0 ] && ok "(a) 32 GB on D:, Wan 2.2 i2v: not OK (exit $st)" || bad "(a) 32 GB on D: is OK"
+json "(a) not OK on the need itself: under what it must back" "d['capacity']['bytes'] < d['need']['must_back_bytes']"
 json "(a) the need covers the older managers: high end past 45 GB" "d['need']['high_bytes'] > 45 << 30 and not d['need']['comfyui_version_known']"
 json "(a) other programs' commit is measured and counted" "d['need']['others_basis'] == 'measured' and d['need']['must_back_bytes'] == d['need']['high_bytes'] + d['need']['others_bytes'] + d['need']['margin_bytes']"
 # The same with the newest ComfyUI given: DynamicVRAM keeps the weights out of commit.
