@@ -95,5 +95,29 @@ done
 "$hr" check --replay "$fx/s6-16g-c4-d32.json" --workflow "$wf/est_wan22_i2v_api.json" --comfyui-version x.y >"$tmp/out" 2>"$tmp/err"
 [ "$?" -eq 64 ] && ok "--comfyui-version x.y refused" || bad "--comfyui-version x.y accepted"
 
+# Following the plan never makes the verdict worse, and plan's warning gives the plan's advice.
+rank() { case $1 in ok) echo 0 ;; at-risk) echo 1 ;; will-fail) echo 2 ;; *) echo 3 ;; esac; }
+for w in est_sdxl_api est_wan22_i2v_api; do
+    run "plan never worse ($w)" "$hr" check --replay "$fx/ssd-full-hdd-room.json" --workflow "$wf/$w.json" --json
+    json "full SSD, roomy HDD, $w: the plan's verdict is no worse than now" "{'ok':0,'at-risk':1,'will-fail':2}[d['capacity']['verdict_after_plan']] <= {'ok':0,'at-risk':1,'will-fail':2}[d['verdict']]"
+    json "full SSD, roomy HDD, $w: no 'another drive' beside a plan for C:" "d['plan']['recommended']['target'] != 'C:' or all('another drive' not in x['text'] for x in d['plan']['warnings'])"
+done
+
+# Linux: --range gives one size (a swap file never grows), which apply takes.
+lx=$(dirname "$0")/fixtures/linux
+run "linux --range" "$hr" plan --sysroot "$lx/plan-btrfs-laptop" --vram 8G --workload sdxl --range --json
+json "linux --range: one size, said why" "d['recommended']['fixed'] and d['recommended']['initial_bytes'] == d['recommended']['maximum_bytes'] and any(r['id'] == 'range-linux' for r in d['recommended']['reasons'])"
+
+# A nearly full drive under the paging file is seen: not OK, and the to-do says to free space.
+run "full paging drive" "$hr" check --replay "$fx/s6-16g-d64-full.json" --workload sdxl --json
+json "D: with 8 GB free under a 64 GB file: at risk, free space there" "d['verdict'] == 'at-risk' and 'free-room' in [t['id'] for t in d['todo']] and d['verdict_rule'] == 'S3.3'"
+run "room enough" "$hr" check --replay "$fx/s6-16g-c4-d64.json" --workload sdxl --json
+json "the same setup with room: OK, nothing to free" "d['verdict'] == 'ok' and 'free-room' not in [t['id'] for t in d['todo']]"
+
+# The list of files in use unreadable after a change: ExistingPageFiles says a restart is
+# pending, as verify says.
+run "restart pending, in-use list unread" "$hr" check --replay "$fx/restart-pending-unread.json" --workload sdxl --json
+json "in-use list unread: the to-do is the restart" "d['todo'][0]['id'] == 'restart'"
+
 [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
 exit $((fails > 0))

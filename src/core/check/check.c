@@ -312,7 +312,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     }
     if (c->verdict == HR_VERDICT_OK) {
         static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",
-                                              "auto-managed"};
+                                              "auto-managed", "paging-drive-full"};
         for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
             const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
             if (w) {
@@ -405,11 +405,14 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
         }
     }
-    if (r->room_capped && r->target_known && (plan_helps || c->verdict != HR_VERDICT_OK)) {
+    if (r->room_capped && r->target_known && !p->nothing_to_change && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3", HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
                                "Management to make a partition for it"), r->target, a);
     }
+    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
+    if (full)
+        TODO("free-room|S3.3", "%s", full->text);
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);
     if (r->upgrade_ram_first)

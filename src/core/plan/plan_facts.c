@@ -48,6 +48,25 @@ static bool in_use(const hr_snapshot *snap, const char *path, bool win)
     return false;
 }
 
+/* Windows, the list of files in use unreadable: ExistingPageFiles, the registry's list of
+ * what this boot uses, answers the same question (verify reads it too). */
+static void pending_from_existing(const hr_paging_config *cfg, hr_plan_facts *f)
+{
+    if (cfg->existing_count <= 0)
+        return;
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        bool used = false;
+        for (int j = 0; j < cfg->existing_count && j < HR_MAX_PAGING_CONFIG; j++) {
+            const char *x = cfg->existing[j];
+            if (strncmp(x, "\\??\\", 4) == 0)
+                x += 4;
+            used |= hr_same_drive(x, cfg->entries[i].path);
+        }
+        if (!used)
+            f->restart_pending = true;
+    }
+}
+
 /* What is configured, and whether it differs from what is in use (S5.1). Windows: a
  * configured file not in use, one in use that is no longer configured, or one whose size is
  * not what the registry says; Linux: an fstab swap file that is not active. */
@@ -56,6 +75,8 @@ static void configured_facts(const hr_snapshot *snap, hr_plan_facts *f)
     const hr_paging_config *cfg = &snap->paging_config;
     const bool win = f->os == HR_OS_WINDOWS;
     f->configured_paging_bytes = HR_UNKNOWN;
+    if (win && cfg->s.ok && !snap->paging_s.ok && cfg->automatic != HR_TRI_YES)
+        pending_from_existing(cfg, f);
     if (!cfg->s.ok || !snap->paging_s.ok || cfg->automatic == HR_TRI_YES)
         return;
     uint64_t total = 0;

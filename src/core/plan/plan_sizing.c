@@ -205,7 +205,11 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     r->maximum_bytes = maximum;
     r->initial_bytes = maximum;
     r->fixed = true;
-    if (in->range) {
+    if (in->range && p->facts.os == HR_OS_LINUX) {
+        /* A swap file has one size: Linux never grows it, and apply makes it at that size. */
+        R("range-linux|S3.2", HR_T("--range: a Linux swap file has one size (it never grows), so the plan gives "
+                              "one size and apply makes it"));
+    } else if (in->range) {
         r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
         r->fixed = false;
         char a[32], b[32];
