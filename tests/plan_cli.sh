@@ -55,6 +55,8 @@ json "table still shown" "d['recommended']['table_bytes'] == 64 << 30"
 # A machine with no drives known (an empty tree): the range is the table's, not capped by a disk.
 mkdir -p "$tmp/bare/proc"
 expect "plan --range" 0 "$hr" plan --sysroot "$tmp/bare" --ram 16G --vram 8G --workload video --range --json
+json "Linux --range: one size (a swap file never grows)" "d['recommended']['fixed'] and d['recommended']['maximum_bytes'] == 64 << 30 and any(r['id'] == 'range-linux' for r in d['recommended']['reasons'])"
+expect "plan --range (Windows)" 0 "$hr" plan --os windows --ram 16G --vram 8G --workload video --range --json
 json "range 32/64" "d['recommended']['initial_bytes'] == 32 << 30 and d['recommended']['maximum_bytes'] == 64 << 30 and not d['recommended']['fixed']"
 
 for s in 16G 16GB 16GiB 16384M; do

@@ -240,8 +240,6 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->plan_feasible = !(snap && f->volumes_known && !r->target_known && !f->in_container && !f->wsl2 &&
                          !f->cgroup_limited);
     c->verdict_if_room = c->verdict_after;
-    if (!c->plan_feasible)
-        c->verdict_after = c->verdict;
     list_others(snap, c);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
@@ -405,12 +403,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
         }
     }
-    if (r->room_capped && r->target_known && !p->nothing_to_change && (plan_helps || c->verdict != HR_VERDICT_OK)) {
+    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
+    if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3", HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
                                "Management to make a partition for it"), r->target, a);
     }
-    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
     if (full)
         TODO("free-room|S3.3", "%s", full->text);
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
@@ -421,6 +419,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
     if (hr_plan_find_warning(p, "hdd-only"))
         TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
+    /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
+     * and never worse than now: a plan that would lower it is not offered as the way out. */
+    if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)
+        c->plan_feasible = false;   /* the room there is gives a file too small to help */
+    if (!c->plan_feasible)
+        c->verdict_after = c->verdict;
     /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)

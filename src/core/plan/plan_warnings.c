@@ -217,7 +217,8 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     /* A drive holding a paging file / swap file with less free than the plan keeps (S3.3: do
      * not fill an SSD beyond ~95 % with a paging file on it): writes there fail and the SSD
      * slows when it fills, whatever the file's size. */
-    for (int i = 0; snap && i < snap->paging_count && i < HR_MAX_PAGING; i++) {
+    /* (Automatic management has its own warning, auto-full-system.) */
+    for (int i = 0; snap && !windows_automatic(snap) && i < snap->paging_count && i < HR_MAX_PAGING; i++) {
         const hr_paging *pg = &snap->paging[i];
         if (!pg->has_device || (pg->kind != HR_PAGING_PAGEFILE && pg->kind != HR_PAGING_FILE))
             continue;
