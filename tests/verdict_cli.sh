@@ -119,5 +119,14 @@ json "the same setup with room: OK, nothing to free" "d['verdict'] == 'ok' and '
 run "restart pending, in-use list unread" "$hr" check --replay "$fx/restart-pending-unread.json" --workload sdxl --json
 json "in-use list unread: the to-do is the restart" "d['todo'][0]['id'] == 'restart'"
 
+# estimate's verdict is the same rule: the guide's crash is at risk there too, the final setup fits.
+run "estimate (a)" "$hr" estimate --replay "$fx/s6-16g-c4-d32.json" "$wf/est_wan22_i2v_api.json" --json
+[ "$st" -eq 1 ] && ok "estimate, 32 GB on D:: at risk (exit 1)" || bad "estimate, 32 GB on D:: exit $st, want 1"
+json "estimate (a): the rule's verdict" "any(v['verdict'] == 'commit_tight' for v in d['verdicts'])"
+run "estimate (b)" "$hr" estimate --replay "$fx/s6-16g-c4-d64.json" "$wf/est_wan22_i2v_api.json"
+[ "$st" -eq 0 ] && ok "estimate, 64 GB on D:: fits (exit 0)" || bad "estimate, 64 GB on D:: exit $st, want 0"
+run "estimate below the low end" "$hr" estimate --replay "$fx/laptop-16g-auto-full-c.json" "$wf/est_sdxl_api.json"
+[ "$st" -eq 2 ] && ok "estimate, 16 GB laptop with 16.8 GB committed, SDXL: will fail as check says" || bad "estimate laptop SDXL: exit $st, want 2"
+
 [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
 exit $((fails > 0))

@@ -157,6 +157,8 @@ typedef struct hr_est_machine {
     uint64_t commit_limit_bytes;     /* HR_UNKNOWN when not known */
     bool commit_enforced;            /* Windows, Linux overcommit mode 2 */
     uint64_t swap_bytes;             /* disk paging file / swap; HR_UNKNOWN when not known */
+    uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
+                                      * HR_UNKNOWN: the what-if allowance */
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
     int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
@@ -205,7 +207,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_HEAVY_PAGING,
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
-    HR_EV_COMMIT_EXCEEDED
+    HR_EV_COMMIT_EXCEEDED,
+    HR_EV_COMMIT_TIGHT       /* the one rule's AT RISK: under what the limit must back */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
