@@ -7,6 +7,7 @@
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/watch/comfy.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -213,6 +214,56 @@ static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
     return 0;
 }
 
+/* "0.3.60" → out; false for anything else. */
+static bool version_of(const char *v, int out[3])
+{
+    int a = 0, b = 0, c = 0;
+    if (!v || sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) < 2 || a < 0 || b < 0 || c < 0)
+        return false;
+    out[0] = a, out[1] = b, out[2] = c;
+    return true;
+}
+
+/* ComfyUI's version when it was not given: "known" is also read from the ComfyUI folder
+ * (comfyui_version.py: __version__ = "0.3.60") or a running server (/system_stats), so that
+ * the estimate is that version's and not the range over every memory manager. */
+static void version_from_comfyui(hr_plan_cli *cli)
+{
+    if (cli->version_given)
+        return;
+    if (cli->comfyui) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s%ccomfyui_version.py", cli->comfyui, hr_platform_dirsep());
+        hr_buf b;
+        hr_buf_init(&b, 4096);
+        hr_error err = {0};
+        if (hr_platform_read_file(path, &b, 4096, &err) == 0) {
+            const char *t = strstr(hr_buf_str(&b), "__version__");
+            const char *q = t ? strchr(t, '"') : NULL;
+            if (!q && t)
+                q = strchr(t, '\'');
+            if (q && version_of(q + 1, cli->version))
+                cli->version_given = true;
+        }
+        hr_buf_free(&b);
+        if (cli->version_given)
+            return;
+    }
+    hr_url url;
+    if (!hr_cli_comfyui_url(&url))
+        return;
+    hr_buf resp;
+    hr_buf_init(&resp, 1 << 20);
+    hr_http_response r;
+    hr_error err = {0};
+    if (hr_http_do(&url, "GET", "/system_stats", NULL, 2000, &resp, &r, &err) == 0 && r.status == 200) {
+        hr_comfy_stats st;
+        if (hr_comfy_parse_stats(r.body, r.body_len, &st, &err) == 0 && version_of(st.version, cli->version))
+            cli->version_given = true;
+    }
+    hr_buf_free(&resp);
+}
+
 /* The prompts a running ComfyUI ran (GET /history, at HEADROOM_COMFYUI_URL or
  * http://127.0.0.1:8188): the heaviest into best. true when at least one was estimated.
  * No server, or one that does not answer like ComfyUI: false, nothing said. */
@@ -300,6 +351,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
         goto out;
     }
+    version_from_comfyui(cli);
     if (cli->workflow) {
         rc = estimate_one(cmd, snap, cli, cli->workflow, best);
         found = rc == 0;
