@@ -99,18 +99,26 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         break;
     }
     case OPT_VERSION: {
-        int a = 0, b = 0, d = 0;
-        char tail = 0;
-        const char *s = v[0] == 'v' ? v + 1 : v;
-        int n = sscanf(s, "%d.%d.%d%c", &a, &b, &d, &tail);
-        if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
-            return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
-        c->version[0] = a, c->version[1] = b, c->version[2] = n == 3 ? d : 0;
+        int rc = hr_est_cli_parse_version(p, v, c->version);
+        if (rc)
+            return rc;
         c->version_given = true;
         break;
     }
     default: return -1;
     }
+    return 0;
+}
+
+int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3])
+{
+    int a = 0, b = 0, d = 0;
+    char tail = 0;
+    const char *s = v[0] == 'v' ? v + 1 : v;
+    int n = sscanf(s, "%d.%d.%d%c", &a, &b, &d, &tail);
+    if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
+        return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
+    out[0] = a, out[1] = b, out[2] = n == 3 ? d : 0;
     return 0;
 }
 
@@ -228,6 +236,32 @@ int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
     char label[96];
     snprintf(label, sizeof label, HR_T("prompt %.40s"), prompt_id);
     return run_parsed(cmd, c, wf, in, label, snap, out, res, bound);
+}
+
+int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *workload, const hr_snapshot *snap,
+                          hr_estimate *out, hr_est_wf_result *res)
+{
+    const char *label = NULL;
+    const char *text = hr_est_sample_workflow(workload, &label);
+    if (!text)
+        return HR_ENOENT;
+    hr_workflow *wf = calloc(1, sizeof *wf);
+    hr_est_input *in = calloc(1, sizeof *in);
+    hr_error err = {0};
+    int r = wf && in ? hr_workflow_parse(label, text, strlen(text), wf, &err)
+                     : hr_error_set(&err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
+    if (r < 0) {
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        free(wf);
+        free(in);
+        return hr_exit_from_error(r);
+    }
+    /* the catalog's models, not the ones a ComfyUI folder has */
+    hr_est_cli cc = *c;
+    cc.comfyui = NULL;
+    r = run_parsed(cmd, &cc, wf, in, hr_tr(label), snap, out, res, NULL);
+    free(wf);
+    return r;
 }
 
 /* Estimate a parsed workflow (wf's contents and in are taken and freed; wf itself stays the

@@ -157,8 +157,11 @@ typedef struct hr_est_machine {
     uint64_t commit_limit_bytes;     /* HR_UNKNOWN when not known */
     bool commit_enforced;            /* Windows, Linux overcommit mode 2 */
     uint64_t swap_bytes;             /* disk paging file / swap; HR_UNKNOWN when not known */
+    uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
+                                      * HR_UNKNOWN: the what-if allowance */
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
-    int version[3];                  /* ComfyUI version; version_known false = assume the newest */
+    int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
+                                      * the low–high range covers every memory manager */
     bool version_known;
 } hr_est_machine;
 
@@ -204,7 +207,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_HEAVY_PAGING,
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
-    HR_EV_COMMIT_EXCEEDED
+    HR_EV_COMMIT_EXCEEDED,
+    HR_EV_COMMIT_TIGHT       /* the one rule's AT RISK: under what the limit must back */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -233,6 +237,10 @@ typedef struct hr_estimate {
     int note_count;
     char notes[HR_EST_MAX_NOTES][HR_EST_TEXT_MAX];
     char workflow[HR_EST_NAME_MAX];  /* for the report's title; set by the caller */
+    hr_est_arch arch;                /* the diffusion model the workflow samples with (the largest) */
+    uint32_t frames;                 /* the most frames a step works on (1: images) */
+    char high_version[16];           /* version unknown: the ComfyUI version whose manager gives the
+                                      * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
 /* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit). */
@@ -302,6 +310,10 @@ int hr_est_catalog_count(void);
 const hr_est_catalog_entry *hr_est_catalog_at(int i);
 /* Best guess of an architecture from a file name ("wan2.2_i2v_high_noise_14B" → WAN_14B). */
 hr_est_arch hr_est_arch_guess(const char *file);
+
+/* The workflow a named workload stands for (plan/check --workload, "sd15" "sdxl" "flux"
+ * "video"): API-format JSON text and, in *label, what it is; NULL for another name. */
+const char *hr_est_sample_workflow(const char *workload, const char **label);
 
 /* Building an input. Each returns the new index, or -1 when the input is full. */
 int hr_est_add_model(hr_est_input *in, const hr_est_model *m);

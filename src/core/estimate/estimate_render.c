@@ -34,6 +34,7 @@ static const char *verdict_label(hr_est_verdict_kind k)
     case HR_EV_PINNED: return HR_T("PINNED");
     case HR_EV_GPU_OOM: return HR_T("GPU OOM");
     case HR_EV_COMMIT_EXCEEDED: return HR_T("CRASH");
+    case HR_EV_COMMIT_TIGHT: return HR_T("AT RISK");
     }
     return "";
 }
