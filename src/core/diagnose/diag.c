@@ -678,10 +678,10 @@ static bool assert_on_pointer(const char *s, size_t n, size_t e)
 }
 
 static const char *const m_gpu_room = HR_N(
-    "The GPU's own message shows far more free memory than this request needed (or nothing "
-    "allocated yet): a per-allocation limit or an allocator problem, not VRAM running out. "
-    "Smaller pieces (tiled VAE, a lower resolution) or another allocator setting help; a "
-    "bigger paging file does not.");
+    "The GPU's own message shows enough free memory for this request while the program held "
+    "no more than it asked for: a per-allocation limit or an allocator problem, not VRAM "
+    "filled up by the run. Smaller pieces (tiled VAE, a lower resolution) or another "
+    "allocator setting help; a bigger paging file does not.");
 static const char *const m_exception = HR_N(
     "The run failed with a Python exception that is not about memory (its last line is the "
     "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
