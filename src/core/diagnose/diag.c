@@ -1,5 +1,6 @@
 #include "core/diagnose/diag.h"
 
+#include "core/diagnose/diag_event.h"
 #include "core/diagnose/diag_rules.h"
 #include "core/base/i18n.h"
 #include "core/base/textdec.h"
@@ -229,6 +230,7 @@ int hr_diag_begin_input(hr_diag_ctx *c, const char *name)
     c->prev_line = 0;
     c->run_state = 0;
     c->in_traceback = false;
+    hr_diag_event_begin(c);
     return 0;
 }
 
@@ -249,6 +251,7 @@ void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uin
 {
     if (c->input < 0)
         return;
+    hr_diag_event_end(c);
     silent_stop(c);
     hr_diag_input *in = &c->inputs[c->input];
     in->encoding = encoding;
@@ -369,6 +372,9 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     if (at->input >= 0) {
         c->have_marker = true;
         c->marker_line = at->line;
+        /* a failure a phrase explained ends the finder's candidate before it */
+        if (c->ev.kind && at->line >= c->ev.line)
+            c->ev.kind = HR_EV_NONE;
     }
     if (f->last_input == at->input && f->last_line == at->key) {
         /* The same line again (another phrase, or the overlap of a long line's windows). */
@@ -399,6 +405,34 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     if (at->source)
         snprintf(e->source, sizeof e->source, "%s", at->source);
     return e;
+}
+
+void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
+                           const char *meaning, uint64_t line, uint64_t seq, const char *text,
+                           size_t len)
+{
+    if (c->input < 0 || (unsigned)cause >= HR_CAUSE_UNKNOWN)
+        return;
+    /* in its own place among the findings: where the line was, not where the input ended */
+    uint64_t now = c->seq;
+    c->seq = seq;
+    hit_place at = {.input = c->input, .key = line, .line = line};
+    hr_diag_evidence *e = add_evidence(c, cause, conf, meaning, &at);
+    c->seq = now;
+    if (e)
+        clip(e->text, sizeof e->text, text, len, 0);
+}
+
+bool hr_diag_memory_seen(const hr_diag_ctx *c)
+{
+    static const hr_cause mem[] = {HR_CAUSE_GPU_OOM, HR_CAUSE_HOST_OOM, HR_CAUSE_KILLED,
+                                   HR_CAUSE_LOW_VM};
+    for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
+        const hr_diag_finding *f = &c->findings[mem[i]];
+        if (f->present && f->last_input == c->input)
+            return true;
+    }
+    return false;
 }
 
 size_t hr_diag_evidence_list(const hr_diag_finding *f,
@@ -526,7 +560,7 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
 
 /* The number after "exit code" etc., and what it says. */
 static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
-                            hr_confidence *conf, const char **meaning)
+                            hr_confidence *conf, const char **meaning, int64_t *value)
 {
     static const char *const m_av = HR_N(
         "The process ended with 0xC0000005 (access violation) and no Python error: on Windows "
@@ -572,6 +606,7 @@ static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
     if (digits == 0 || (i < n && is_word((unsigned char)s[i])))
         return false;
     int64_t x = neg ? -(int64_t)v : (int64_t)v;
+    *value = x;
     /* Windows reports NTSTATUS exit codes unsigned (3221225477) or signed (-1073741819). */
     if (x < 0 && x >= -(int64_t)0x80000000LL && x != -9)
         x += 0x100000000LL;
@@ -621,6 +656,32 @@ static const char *const m_silent = HR_N(
     "The log stops in the middle of loading or sampling with no error and no traceback: that "
     "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
     "Medium confidence from the log alone; high when the OS's own records agree.");
+static const char *const m_assert_alloc = HR_N(
+    "An assertion on the pointer an allocation returned failed (the buffer is null): a request "
+    "for system RAM failed because RAM + paging file / swap ran out.");
+
+/* The condition of "GGML_ASSERT: file:line: COND" (after the phrase's end e): a buffer's
+ * pointer alone, or compared with NULL. */
+static bool assert_on_pointer(const char *s, size_t n, size_t e)
+{
+    size_t b = e;
+    for (size_t i = e; i + 1 < n; i++)
+        if (s[i] == ':' && s[i + 1] == ' ')
+            b = i + 2;
+    while (n > b && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    static const char *const names[] = {"data", "buf", "buffer", "ptr", "mem", "addr"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (n - b == strlen(names[k]) && memcmp(s + b, names[k], n - b) == 0)
+            return true;
+    return ci_find(s + b, n - b, "!= null", false);
+}
+
+static const char *const m_gpu_room = HR_N(
+    "The GPU's own message shows enough free memory for this request while the program held "
+    "no more than it asked for: a per-allocation limit or an allocator problem, not VRAM "
+    "filled up by the run. Smaller pieces (tiled VAE, a lower resolution) or another "
+    "allocator setting help; a bigger paging file does not.");
 static const char *const m_exception = HR_N(
     "The run failed with a Python exception that is not about memory (its last line is the "
     "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
@@ -896,6 +957,9 @@ static inline void copy_by16(char *dst, const char *text, size_t k)
 static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
                        bool finished)
 {
+    /* the run went on: an error before this was not its end */
+    c->ev.kind = HR_EV_NONE;
+    c->ev.frame_tail = false;
     if (finished) {
         c->run_state = 0;   /* a bar that reached its end: that step finished */
         return;
@@ -961,19 +1025,68 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             busy(c, v, at);
         return false;
     case HR_RK_DONE:
-        if (at->input >= 0)
+        if (at->input >= 0) {
             c->run_state = 2;
+            hr_diag_event_clear(c);   /* a prompt finished: what came before was no end */
+        }
         return false;
     case HR_RK_WARNING:
         add_warning(c, cause, v, mb, at);
         return true;
     case HR_RK_NOTICE:
+        /* mlock's "Cannot allocate memory" is a limit on locked pages: at most a weak
+         * not-memory ending, forgotten when the run goes on */
+        if (r->meaning && at->input >= 0 && b >= 0 && c->ev.kind != HR_EV_LIMIT)
+            hr_diag_event_mark(c, HR_EV_LIMIT, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, r->meaning,
+                               v->text, v->len, at->line, false);
+        return true;
+    case HR_RK_EVENT:
+        if (at->input < 0 || b < 0)
+            return true;
+        c->have_marker = true;
+        c->marker_line = at->line;
+        /* a bare "Aborted" ends a line (a shell's or abort()'s report), not prose */
+        if (strcmp(r->phrase, "aborted") == 0 && !rest_is(v->text, v->len, e, ""))
+            return true;
+        hr_diag_event_mark(c, conf >= HR_CONF_MEDIUM ? HR_EV_HEADER : HR_EV_ERROR_LINE,
+                           cause, conf, meaning, v->text, v->len, at->line,
+                           (r->flags & HR_RF_NEXT) != 0);
         return true;
     case HR_RK_PLAIN:
         /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
         if (cause == HR_CAUSE_GPU_OOM &&
             ci_find(v->text, v->len, "-4:insufficient memory", false))
             return false;
+        if (cause == HR_CAUSE_GPU_OOM && at->input >= 0) {
+            /* TensorFlow / XLA: "... The caller indicates that this is not a failure" */
+            if (ci_find(v->text, v->len, "not a failure", false)) {
+                add_warning(c, cause, v, mb, at);
+                return true;
+            }
+            /* the message's own figures: far more free than asked for is no exhaustion */
+            if (hr_diag_gpu_room(v->text, v->len)) {
+                cause = HR_CAUSE_NOT_MEMORY;
+                conf = HR_CONF_MEDIUM;
+                meaning = m_gpu_room;
+            }
+        }
+        /* a bare std::bad_alloc / MemoryError cannot say what ran out, or whether */
+        if (cause == HR_CAUSE_HOST_OOM && at->input >= 0 &&
+            (strcmp(r->phrase, "bad_alloc") == 0 || strcmp(r->phrase, "memoryerror") == 0) &&
+            !hr_diag_has_size(v->text, v->len))
+            conf = HR_CONF_LOW;
+        /* ggml asserts the pointer an allocation returned ("GGML_ASSERT: ...:453: data",
+         * "... buf != NULL"): that assertion failing is the allocation failing */
+        if (cause == HR_CAUSE_NOT_MEMORY && strcmp(r->phrase, "ggml_assert") == 0 &&
+            assert_on_pointer(v->text, v->len, e)) {
+            cause = HR_CAUSE_HOST_OOM;
+            conf = HR_CONF_MEDIUM;
+            meaning = m_assert_alloc;
+        }
+        /* an abort, an assertion, a crash after an allocation failed is its consequence */
+        if (cause == HR_CAUSE_NOT_MEMORY && (r->flags & HR_RF_GENERIC) && at->input >= 0 &&
+            hr_diag_memory_seen(c))
+            return true;
         break;
     case HR_RK_KILLED_PROCESS:
         if (b < 0 || !parse_victim(v->text, v->len, e, &pid, victim, sizeof victim))
@@ -986,10 +1099,18 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         if (b < 0 || !shell_killed(v->text, v->len, mb, e, (unsigned char)r->phrase[0] < 0x80))
             return false;
         break;
-    case HR_RK_EXIT_CODE:
-        if (!exit_code_cause(v->text, v->len, e, &cause, &conf, &meaning))
+    case HR_RK_EXIT_CODE: {
+        int64_t code = 0;
+        if (!exit_code_cause(v->text, v->len, e, &cause, &conf, &meaning, &code)) {
+            /* another non-zero status ends the run too: a weak candidate, never over an
+             * error line the log already showed */
+            if (code != 0 && at->input >= 0 && b >= 0 && !c->ev.kind)
+                hr_diag_event_mark(c, HR_EV_ERROR_LINE, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, NULL,
+                                   v->text, v->len, at->line, false);
             return false;
+        }
         break;
+    }
     case HR_RK_PRESS_ANY_KEY:
         if (at->input < 0)
             return false;
@@ -1099,7 +1220,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
 static bool state_kind(const hr_diag_rule *r)
 {
     return r->kind == HR_RK_MARKER || r->kind == HR_RK_TRACEBACK || r->kind == HR_RK_BUSY ||
-           r->kind == HR_RK_DONE;
+           r->kind == HR_RK_DONE || r->kind == HR_RK_EVENT;
 }
 
 /* Returns true when a phrase other than a marker was understood on this line. *state: the
@@ -1496,8 +1617,11 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
             hr_diag_evidence *ev = add_evidence(c, HR_CAUSE_NOT_MEMORY, conf, m_exception, &at);
             if (ev)
                 clip(ev->text, sizeof ev->text, text, len, 0);
+            understood = true;
         }
     }
+    if (at.input >= 0 && !(flags & HR_SEG_CUT))
+        hr_diag_event_line(c, text, len, lineno, understood);
     /* Carry the matcher into the next line when this one may have been folded: long, ended
      * by a real newline (not a progress bar's \r), and in the middle of a phrase. */
     c->carry_state = 0;
@@ -1537,6 +1661,8 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
         !(c->in_traceback && lineno != c->traceback_line && text[0] != ' ') &&
         !(text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))) {
         c->seq++;
+        c->ev.kind = HR_EV_NONE;   /* busy_state: the run went on */
+        c->ev.frame_tail = false;
         if (c->input >= 0) {
             if (flags & HR_SEG_BAR_FULL) {
                 c->run_state = 0;   /* busy_state: that step finished */

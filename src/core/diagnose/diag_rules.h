@@ -20,7 +20,10 @@ enum hr_rule_kind {
                                out of memory errors"): silences the generic phrases */
     HR_RK_BUSY,             /* the run is loading or sampling (a silent stop after it = killed) */
     HR_RK_DONE,             /* a prompt finished */
-    HR_RK_TRACEBACK         /* a Python traceback begins: its final line is the exception */
+    HR_RK_TRACEBACK,        /* a Python traceback begins: its final line is the exception */
+    HR_RK_EVENT             /* a failure-shaped line no phrase explains ("error:", a crash
+                               reporter's header): the terminal-event finder's candidate, judged
+                               when the input ends (diag_event.h); conf M: a header, L: a line */
 };
 
 /* Flags. */
@@ -31,6 +34,7 @@ enum hr_rule_kind {
  * must not continue a longer word. These let a phrase begin or end inside a word. */
 #define HR_RF_IN_BEFORE 8u     /* "[WinError 1455]" for "error 1455", "RuntimeError:" */
 #define HR_RF_IN_AFTER 16u
+#define HR_RF_NEXT 32u         /* HR_RK_EVENT: the line after this one says what failed */
 
 #define HR_RULE_NO_CAUSE (-1)
 
