@@ -260,6 +260,36 @@ int main(void)
     mc.commit_enforced = true;
     CHECK(run(&mc, "") == 0);
     CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+    /* the fix names the paging file in GB (need - RAM + 4 GB, whole GB), never "0 MB" */
+    {
+        char want[32];
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 28 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
+        /* Linux, limit not enforced: RAM + swap, the same size in the swap message */
+        hr_est_machine ml = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 8, 0, 3, 60);
+        ml.swap_bytes = 2 * HR_GIB;
+        CHECK(run(&ml, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 12 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), "swap"));
+        /* an unknown limit: cannot tell, the limit needed said, never FITS */
+        sdxl();
+        hr_est_machine mu = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && !has_verdict(HR_EV_FITS));
+        CHECK(hr_estimate_severity(&est) == 3);
+        hr_size_gb(est.commit.high, want, sizeof want);
+        CHECK(strstr(est.verdict[0].text, want) != NULL);
+        mu.commit_limit_bytes = 96 * HR_GIB, mu.commit_enforced = true;
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_FITS) && !has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 0);
+        /* a will-fail outranks cannot-tell */
+        flux_dev("flux1-dev.safetensors", false);
+        hr_est_machine mg = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 16, 0, 3, 60);
+        CHECK(run(&mg, "--gpu-only") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 2);
+        flux_dev("flux1-dev.safetensors", false);
+    }
     mc.commit_limit_bytes = 96 * HR_GIB;
     CHECK(run(&mc, "") == 0);
     CHECK(!has_verdict(HR_EV_COMMIT_EXCEEDED));

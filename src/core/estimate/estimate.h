@@ -160,6 +160,9 @@ typedef struct hr_est_machine {
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
     int version[3];                  /* ComfyUI version; version_known false = assume the newest */
     bool version_known;
+    /* Defaults standing in for what was neither read nor given: said as assumed, never as a
+     * fact about the machine. */
+    bool ram_assumed, vram_assumed, vendor_assumed;
 } hr_est_machine;
 
 typedef enum hr_est_regime { HR_REGIME_LEGACY = 0, HR_REGIME_DYNAMIC, HR_REGIME_CPU, HR_REGIME_UNIFIED } hr_est_regime;
@@ -204,7 +207,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_HEAVY_PAGING,
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
-    HR_EV_COMMIT_EXCEEDED
+    HR_EV_COMMIT_EXCEEDED,
+    HR_EV_COMMIT_UNKNOWN             /* cannot tell: the limit is not known; bytes = the limit needed */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -235,7 +239,8 @@ typedef struct hr_estimate {
     char workflow[HR_EST_NAME_MAX];  /* for the report's title; set by the caller */
 } hr_estimate;
 
-/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit). */
+/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit), RAM, VRAM and
+ * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);
 /* From a snapshot: RAM, VRAM of the largest dedicated GPU and its vendor, commit limit and
  * whether it is enforced, disk swap, WSL. Fields the snapshot does not know stay as they are. */
@@ -250,7 +255,8 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);
 
 /* The worst verdict: 0 fits (offloading included), 1 at risk (heavy paging, pinned, tiled
- * fallback), 2 will fail (GPU out of memory, commit limit exceeded). */
+ * fallback), 2 will fail (GPU out of memory, commit limit exceeded), 3 cannot tell (the
+ * commit limit is not known; a will-fail still wins). */
 int hr_estimate_severity(const hr_estimate *e);
 
 /* The text screen and the JSON (schema headroom.estimate/1), and the HTML page. */
