@@ -21,3 +21,9 @@ add_test(NAME diagnose.cli
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/diagnose/cli.sh ${HR_BIN}
                  ${CMAKE_CURRENT_SOURCE_DIR}/diagnose/corpus ${HR_DIAG_RUNNER})
 set_tests_properties(diagnose.corpus diagnose.cli PROPERTIES TIMEOUT 600)
+
+# Advice in the words of the OS it is for: check, plan, diagnose (tests/os_advice.sh).
+if(NOT WIN32)
+  add_test(NAME cli.os_advice COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/os_advice.sh ${HR_BIN} ${HR_FIXTURES}
+                                      ${CMAKE_CURRENT_SOURCE_DIR}/diagnose/corpus)
+endif()

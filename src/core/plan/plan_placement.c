@@ -519,9 +519,14 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                                  best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
-                                 HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
-                                 "be slower than none. Make room on %s (free space, or shrink a volume in Disk "
-                                 "Management to make a partition for it — S4.3); the HDD only as a last resort"),
+                                 p->facts.os == HR_OS_WINDOWS
+                                     ? HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                            "HDD can be slower than none. Make room on %s (free space, or shrink a "
+                                            "volume in Disk Management to make a partition for it — S4.3); the HDD "
+                                            "only as a last resort")
+                                     : HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                            "HDD can be slower than none. Make room on %s (free space — S4.3); the "
+                                            "HDD only as a last resort"),
                                  r->last_resort, best->target);
         }
     }
