@@ -177,14 +177,29 @@ static void test_linux(void)
     CHECK_STR(path, "/data/headroom.swap");
     /* --from-plan with headroom's 2 GB file on: plan asks for 4 GB more beside it
      * (headroom-2.swap); apply grows its own file to 6 GB instead, so both end at the plan's
-     * total (issue 10). A plan naming another place is a plain add. */
+     * total. A plan naming another place: the new file there replaces the old one, so it
+     * is 6 GB too (never 4 GB with the 2 GB deleted). */
     uint64_t grown = 0;
     CHECK(hr_apply_linux_grow_own(&st, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
     CHECK_STR(path, "/data/headroom.swap");
     CHECK_EQ_U64(grown, 6 * HR_GIB);
     CHECK(hr_apply_linux_choose_path(path, false, grown, 10, 4096, &st, path, sizeof path, &err) == 0);
     CHECK_STR(path, "/data/headroom-2.swap");
-    CHECK(!hr_apply_linux_grow_own(&st, "/srv/headroom.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK(hr_apply_linux_grow_own(&st, "/srv/headroom.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK_STR(path, "/srv/headroom.swap");
+    CHECK_EQ_U64(grown, 6 * HR_GIB);
+    /* ... and the planner then replaces the 2 GB file by the 6 GB one: no shrink refusal */
+    {
+        hr_apply_linux_in *m = calloc(1, sizeof *m);
+        *m = *in;
+        strcpy(m->path, path);
+        m->path_exists = false;
+        m->size_bytes = grown;
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
+        CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
+        free(m);
+    }
     CHECK(!hr_apply_linux_grow_own(NULL, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
     strcpy(in->path, "/data/headroom-2.swap");
     in->path_exists = false;

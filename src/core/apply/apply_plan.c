@@ -110,9 +110,9 @@ bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path,
         return false;
     char alt[HR_SNAP_PATH_MAX];
     alternate_path(cur->path, alt, sizeof alt);
-    if (strcmp(alt, plan_path) != 0)
-        return false;
-    hr_strlcpy(path, cur->path, n);
+    /* beside it: the same file grown; elsewhere: the new file replaces it, so it carries the
+     * old file's share too (the total never drops below what was on) */
+    hr_strlcpy(path, strcmp(alt, plan_path) == 0 ? cur->path : plan_path, n);
     *size_bytes = hr_sat_add(cur->size_bytes, add_bytes);
     return true;
 }
