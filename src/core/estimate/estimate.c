@@ -624,8 +624,22 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         touch(s, i);
         s->transient_ram += work;
     } else {
+        /* ComfyUI (comfy/sd.py VAE.decode / encode) loads the VAE for one sample's memory_used,
+         * then runs batch_number = max(1, int(free / memory_used)) samples at a time: a batch
+         * decodes whole when free VRAM holds it, else in chunks (docs/memory-model.md). */
         load_models_gpu(s, &i, 1, work, -1, false, op);
         double free_v = vram_free(s);
+        int batch = op->geom.batch > 1 ? (int)op->geom.batch : 1;
+        if (!op->tiled && batch > 1 && work > 0) {
+            double fit = (free_v - s->reserve) / work;   /* what the card really has free */
+            int chunk = fit >= batch ? batch : fit >= 1 ? (int)fit : 1;
+            if (chunk < batch)
+                set_note(s, opi, decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
+                                        : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
+                         chunk, batch);
+            work *= chunk;
+            full *= chunk;
+        }
         if (!op->tiled && work > free_v - s->reserve) {
             /* ComfyUI catches the OOM and retries tiled (sd.py) */
             free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});

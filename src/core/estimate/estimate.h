@@ -314,7 +314,10 @@ double hr_est_arch_usage_factor(hr_est_arch a);
 /* Sampling memory of one forward pass, ComfyUI's memory_required() (bytes), for a latent of
  * the given pixel geometry; batch_mult 2 for cond+uncond. */
 uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult);
-/* VAE decode / encode working memory (memory_used_decode/encode), dtype bytes d. */
+/* The LATENT tensor ComfyUI keeps in RAM (fp32), the whole batch. */
+double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
+/* VAE decode / encode working memory of one sample (memory_used_decode/encode), dtype bytes d;
+ * a batch runs as many at a time as free VRAM holds (op_vae). */
 uint64_t hr_est_vae_decode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 uint64_t hr_est_vae_encode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 
