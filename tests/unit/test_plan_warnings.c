@@ -91,6 +91,22 @@ static void windows_scenarios(void)
     s->volumes[0].dev.fs_free_bytes = GB(20);
     snap_volume(s, "D:\\", "NTFS", 1, GB(500), GB(400), false);
     expect("automatic, nearly full C:", s, &in, "auto-full-system,no-crash-dump");
+    {
+        /* the warning says C: is left with no paging file: the steps say to set it so — also
+         * when PagingFiles is Windows' own "?:\pagefile.sys" (automatic), which names no
+         * drive: unticking automatic leaves C: system managed until it is set to none */
+        hr_strlcpy(s->paging_config.entries[0].path, "?:\\pagefile.sys", sizeof s->paging_config.entries[0].path);
+        s->paging_config.entries[0].mode = HR_PAGING_MODE_AUTOMATIC;
+        s->paging_config.entries[0].initial_bytes = s->paging_config.entries[0].maximum_bytes = HR_UNKNOWN;
+        s->paging_count = 0;   /* and the list of files in use was not read */
+        s->paging_s.ok = false;
+        hr_plan *q = plan_run(s, &in);
+        bool step_c = false;
+        for (int i = 0; i < q->step_count; i++)
+            step_c |= strstr(q->steps[i].text, "C: → No paging file") != NULL;
+        CHECK(step_c);
+        free(q);
+    }
     s->volumes[0].dev.fs_free_bytes = GB(100);   /* exactly 2 × 5 % of 1000 GB: not nearly full */
     expect("automatic, C: at the edge", s, &in, "auto-managed,no-crash-dump");
     free(s);

@@ -133,7 +133,20 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     /* Without a list of the paging files in use, say it for the system drive, where Windows
      * puts one by default. */
     bool paging_known = snap && (snap->paging_s.ok || snap->paging_config.s.ok);
-    if (!removed_system && !target_is_system && !paging_known)
+    /* Nor where PagingFiles leaves the system drive a file that no removal names: automatic
+     * ("?:\pagefile.sys" names no drive; unticking it leaves C: system managed) or an entry
+     * on it, unless it is the crash-dump file that stays (X.dump) — else the warning says C:
+     * is left with none and no step makes it so. */
+    bool dump_on_system = p->dump_file[0] && hr_same_drive(p->dump_file, sysd);
+    bool system_configured = false;
+    if (snap && snap->paging_config.s.ok) {
+        system_configured = snap->paging_config.automatic == HR_TRI_YES;
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const char *ep = snap->paging_config.entries[i].path;
+            system_configured |= ep[0] == '?' || hr_same_drive(ep, sysd);
+        }
+    }
+    if (!removed_system && !target_is_system && !dump_on_system && (!paging_known || system_configured))
         step(p, "remove-system|S3.1", NULL,
              HR_T("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
              "about crash dumps: see the warning)"), sysd, sysd);
