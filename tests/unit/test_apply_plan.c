@@ -506,6 +506,23 @@ static void test_windows(void)
     CHECK(hr_apply_win_dump_entry(in) == NULL);
     in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
     CHECK(hr_apply_win_dump_entry(in) == NULL);
+    /* ... then C:'s file goes: with crash dumps on, apply says what that costs (X.dump);
+     * dumps off, or the file kept, nothing of the kind */
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_CONTAINS(p->notes, "C:'s paging file goes, and crash dumps are on");
+    in->dump_needs_system_paging = HR_TRI_UNKNOWN;
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_CONTAINS(p->notes, "not read: assumed on");
+    in->dump_needs_system_paging = HR_TRI_NO;
+    in->allow_shrink = true;
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    in->allow_shrink = false;
+    in->dump_needs_system_paging = HR_TRI_YES;
+    in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
     in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
     in->drive = 'C';
     CHECK(hr_apply_win_dump_entry(in) == NULL);

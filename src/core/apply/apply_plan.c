@@ -8,6 +8,7 @@
 #include "core/base/utf8.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -515,6 +516,22 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
                  HR_T(" %s (%llu MB) stays: Windows writes a kernel crash dump through a paging file on the system "
                       "drive, and the plan keeps it for that (X.dump)."),
                  dump->path, (unsigned long long)dump->maximum_mb);
+    }
+    /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
+    bool sys_before = false, sys_after = false;
+    for (int k = 0; k < in->current.count; k++)
+        sys_before |= in->current.e[k].path[0] == '?' ||
+                      toupper((unsigned char)in->current.e[k].path[0]) == in->system_drive;
+    for (int k = 0; k < fin->count; k++)
+        sys_after |= toupper((unsigned char)fin->e[k].path[0]) == in->system_drive;
+    if (!dump && sys_before && !sys_after && in->dump_needs_system_paging != HR_TRI_NO) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T(" %c:'s paging file goes, and crash dumps are on (CrashControl%s): until a small paging file is "
+                      "back on %c: (Custom size, at least the dump's size) or a dedicated dump file is set, Windows "
+                      "cannot write a kernel crash dump after a blue screen (X.dump)."),
+                 in->system_drive, in->dump_needs_system_paging == HR_TRI_UNKNOWN ? HR_T(" not read: assumed on") : "",
+                 in->system_drive);
     }
     if (shrink[0]) {
         size_t have = strlen(p->notes);
