@@ -68,6 +68,18 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     const hr_plan_recommended *r = &p->recommended;
     char mx[32];
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
+    if (p->dump_file_min_bytes && windows_already(snap, p)) {
+        /* the target is right, the dump file too small: that one change */
+        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        step(p, "open|S2.2", "sysdm.cpl",
+             HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+             "Virtual memory: Change…"));
+        step(p, "dump-size|X.dump", NULL,
+             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+        step(p, "reboot|S5.1", NULL, HR_T("press OK, OK, and restart"));
+        return;
+    }
     if (windows_already(snap, p) && p->facts.restart_pending) {
         /* Set already, not yet in effect: the one step left is the restart (S5.1). */
         step(p, "restart|S5.1", NULL,
@@ -112,6 +124,12 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
          "(OK alone does not save it — S5.1)"),
          where, mib(r->initial_bytes), mib(r->maximum_bytes));
 
+    if (p->dump_file_min_bytes) {
+        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        step(p, "dump-size|X.dump", NULL,
+             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+    }
     /* Remove the old files only now (S3.1). */
     bool removed_system = false;
     for (int i = 0; i < p->removal_count; i++) {
