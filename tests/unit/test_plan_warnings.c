@@ -160,7 +160,8 @@ static void windows_scenarios(void)
     CHECK_EQ_U64(hr_dump_min_bytes(0, GB(32)), 0);
     CHECK_EQ_U64(hr_dump_min_bytes(3, GB(32)), HR_MIB);
     CHECK_EQ_U64(hr_dump_min_bytes(1, GB(16)), GB(16) + 257 * HR_MIB);
-    CHECK_EQ_U64(hr_dump_min_bytes(2, GB(512)), GB(32));
+    CHECK_EQ_U64(hr_dump_min_bytes(2, GB(512)), GB(4));
+    CHECK_EQ_U64(hr_dump_min_bytes(7, GB(16)), GB(2));
     CHECK_EQ_U64(hr_dump_min_bytes(7, GB(4)), GB(1));
     s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(4);
     s->paging[0].size_bytes = GB(4);

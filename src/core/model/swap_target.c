@@ -190,11 +190,11 @@ uint64_t hr_dump_min_bytes(int64_t crash_dump_enabled, uint64_t ram_bytes)
     if (crash_dump_enabled == 1)
         return ram_bytes + 257 * HR_MIB;
     /* kernel or automatic: as much as kernel memory takes, which Microsoft does not fix; the
-     * least Windows gives a system-managed file it sizes for these dumps is RAM / 8 (32 GB
-     * at most) */
+     * least Windows gives a system-managed file it sizes for these dumps is RAM / 8, and the
+     * 4 GB X.dump advises is enough for kernel memory (1 GB at least) */
     uint64_t m = ram_bytes / 8;
-    if (m > ((uint64_t)32 << 30))
-        m = (uint64_t)32 << 30;
+    if (m > ((uint64_t)4 << 30))
+        m = (uint64_t)4 << 30;
     if (m < ((uint64_t)1 << 30))
         m = (uint64_t)1 << 30;
     return m;

@@ -65,7 +65,7 @@ uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes);
 /* Windows, X.dump: the least paging file a crash dump of this kind needs on the system drive
  * (CrashControl\CrashDumpEnabled; docs/rules.md cites Microsoft's table): 0 off; small memory
  * dump (3) 1 MB; complete (1) RAM + 257 MB; kernel (2), automatic (7) or not read: RAM / 8
- * (at most 32 GB, at least 1 GB). ram_bytes HR_UNKNOWN: 0 for the RAM-sized kinds (not known). */
+ * within 1 GB and the 4 GB X.dump advises. ram_bytes HR_UNKNOWN: 0 for the RAM-sized kinds. */
 uint64_t hr_dump_min_bytes(int64_t crash_dump_enabled, uint64_t ram_bytes);
 
 /* Windows, X.dump — the one rule for which configured paging file stays on the system drive

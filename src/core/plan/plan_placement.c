@@ -327,7 +327,7 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
             hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);
             /* a dump file that stays must hold the dump, else it is sized for it */
             uint64_t need = hr_dump_min_bytes(pc->crash_dump_enabled, p->facts.ram_bytes);
-            if (need > d->maximum_bytes) {
+            if (need > d->maximum_bytes && need <= HR_DUMP_FILE_MAX_BYTES) {
                 p->dump_file_min_bytes = (need + HR_MIB - 1) / HR_MIB * HR_MIB;
                 char has[32], want[32];
                 hr_size_gb(d->maximum_bytes, has, sizeof has);
