@@ -527,6 +527,35 @@ static void test_windows(void)
     in->drive = 'C';
     CHECK(hr_apply_win_dump_entry(in) == NULL);
     in->drive = 'D';
+    /* A hand edit since headroom's last write: apply says so and takes it over as the value
+     * rollback gives back (backed up again), never in silence; headroom's own value, or the
+     * one a cut-short write left, is no hand edit. */
+    {
+        hr_apply_state *hst = calloc(1, sizeof *hst);
+        hr_apply_state_init(hst, HR_OS_WINDOWS);
+        strcpy(hst->status, "applied");
+        strcpy(hst->reg_backup, "C:\\ProgramData\\headroom\\registry-backup-20260101T000000Z.json");
+        hst->reg_written = true;
+        hst->orig = PFW("?:\\pagefile.sys\0");
+        hst->written = PFW("D:\\pagefile.sys 32768 32768\0");
+        in->state = hst;
+        in->dump_needs_system_paging = HR_TRI_NO;
+        in->current = PFW("D:\\pagefile.sys 40000 40000\0");   /* typed by hand */
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(p->hand_edited);
+        CHECK_CONTAINS(p->notes, "changed by hand since headroom last wrote it");
+        CHECK_CONTAINS(p->notes, "registry-backup-20260101T000000Z.json");
+        in->current = hst->written;
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(!p->hand_edited && strstr(p->notes, "by hand") == NULL);
+        hst->pending = PFW("D:\\pagefile.sys 40000 40000\0");
+        hst->pending_set = true;
+        in->current = hst->pending;
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(!p->hand_edited);
+        in->state = NULL;
+        free(hst);
+    }
     free(in);
     free(p);
 }

@@ -504,6 +504,21 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     }
     add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
     p->reboot_needed = true;
+    /* A value typed by hand since headroom's last write (neither that value nor the one a
+     * cut-short write may have left): never taken over in silence. It becomes the value
+     * rollback gives back (backed up again); the one from before headroom stays in its backup. */
+    const hr_apply_state *st = in->state;
+    p->hand_edited = st && st->reg_written && !hr_pfw_equal(&in->current, &st->written) &&
+                     !(st->pending_set && hr_pfw_equal(&in->current, &st->pending));
+    char hand[700] = "";
+    if (p->hand_edited) {
+        char now[600];
+        win_sizes(in, &in->current, now, sizeof now);
+        snprintf(hand, sizeof hand,
+                 HR_T(" PagingFiles was changed by hand since headroom last wrote it (now %s): apply takes that value "
+                      "over as the one rollback gives back, and backs it up again; the value from before headroom "
+                      "stays in %s."), now, st->reg_backup);
+    }
     snprintf(p->notes, sizeof p->notes,
              HR_T("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
              "The first boot after a move can be slow or show a paging file message while Windows "
@@ -536,6 +551,10 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     if (shrink[0]) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
+    }
+    if (hand[0]) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have, "%s", hand);
     }
     return 0;
 }

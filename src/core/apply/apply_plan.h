@@ -66,6 +66,9 @@ typedef struct hr_apply_plan {
     hr_os os;
     bool nothing_to_do;         /* already applied: an idempotent second run */
     bool reboot_needed;
+    bool hand_edited;           /* Windows: PagingFiles differs from what headroom last wrote (a
+                                 * hand edit): taken over as the value rollback gives back, with
+                                 * a new backup of it (said in notes) */
     int step_count;
     hr_apply_step steps[HR_APPLY_MAX_STEPS];
     /* Linux */
