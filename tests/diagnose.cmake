@@ -36,3 +36,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(diagnose.real_logs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
 set_tests_properties(diagnose.issues PROPERTIES TIMEOUT 300)
+# Advice in the words of the OS it is for: check, plan, diagnose (tests/os_advice.sh).
+if(NOT WIN32)
+  add_test(NAME cli.os_advice COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/os_advice.sh ${HR_BIN} ${HR_FIXTURES}
+                                      ${CMAKE_CURRENT_SOURCE_DIR}/diagnose/corpus)
+endif()

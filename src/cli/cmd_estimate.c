@@ -62,7 +62,8 @@ const hr_cmd_spec hr_spec_estimate = {
     .operands = HR_N("WORKFLOW  a workflow .json (UI or API format)"),
     .examples = estimate_examples,
     .exits = HR_N("0 fits (offloading included); 1 at risk (heavy paging, pinned memory, a tiled "
-                  "retry); 2 will fail (GPU out of memory, commit limit exceeded); 64 and up errors"),
+                  "retry); 2 will fail (GPU out of memory, commit limit exceeded); 3 cannot tell (the "
+                  "commit limit is not known); 64 and up errors"),
     .doc = "docs/estimate.md",
 };
 
@@ -137,19 +138,27 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
             m->vendor = HR_GPU_APPLE;
     }
     if (c->ram) {
+        /* a what-if machine: this machine's commit limit and swap are not its own */
         m->ram_bytes = c->ram;
-        if (!snap || c->os >= 0) {
-            m->commit_limit_bytes = HR_UNKNOWN;
-            m->swap_bytes = HR_UNKNOWN;
-        }
+        m->ram_assumed = false;
+        m->commit_limit_bytes = HR_UNKNOWN;
+        m->commit_enforced = false;
+        m->swap_bytes = HR_UNKNOWN;
     }
     if (c->vram_given) {
         m->vram_bytes = c->vram;
+        m->vram_assumed = false;
         if (c->vram > 0 && m->vendor == HR_GPU_NONE)
-            m->vendor = HR_GPU_NVIDIA;   /* a GPU was named by its memory: the common one */
+            m->vendor = HR_GPU_NVIDIA, m->vendor_assumed = true;   /* named by its memory: the common one */
+        if (c->vram == 0)
+            m->vendor = HR_GPU_NONE, m->vendor_assumed = false;
     }
-    if (c->gpu >= 0)
+    if (c->gpu >= 0) {
         m->vendor = (hr_est_vendor)c->gpu;
+        m->vendor_assumed = false;
+        if (c->gpu == HR_GPU_NONE)
+            m->vram_bytes = 0, m->vram_assumed = false;
+    }
     if (c->version_given) {
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
@@ -401,7 +410,7 @@ int hr_cmd_estimate(int argc, char **argv)
     }
     if (rc == 0) {
         int sev = hr_estimate_severity(e);
-        rc = sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;
+        rc = sev == 3 ? HR_EXIT_PARTIAL : sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;
     }
     hr_buf_free(&out);
     free(e);

@@ -758,6 +758,43 @@ static void synthetic_machines(void)
         }
     CHECK(!p->recommended.target_known || strcmp(p->recommended.target, "/") == 0);
     free(s);
+    /* headroom's own 2 GB file on a nearly full /, room on /data: plan says "add N (N + 2 in
+     * all)" at /data/headroom.swap; apply, which keeps one file of its own and replaces the
+     * old one, must end at the plan's total — never N with the 2 GB deleted. */
+    s = machine(HR_OS_LINUX, 16 * GIB);
+    add_volume(s, "/", "ext4", 256 * GIB, 20 * GIB, true);
+    add_volume(s, "/data", "ext4", 1000 * GIB, 900 * GIB, false);
+    hr_paging *own = &s->paging[s->paging_count++];
+    hr_strlcpy(own->path, "/headroom.swap", sizeof own->path);
+    own->kind = HR_PAGING_FILE;
+    own->size_bytes = 2 * GIB;
+    own->used_bytes = 0;
+    own->priority = 10;
+    machines++;
+    every_input("synthetic: headroom's 2 GB file on a full /, room on /data", s);
+    hr_plan_inputs_init(&in);
+    in.vram_bytes = 8 * GIB;
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    CHECK_STR(p->recommended.target_path, "/data/headroom.swap");
+    CHECK_EQ_U64(p->recommended.add_bytes + 2 * GIB, p->recommended.maximum_bytes);
+    hr_apply_take take;
+    CHECK(hr_apply_take_plan(p, HR_OS_LINUX, &take, &err) == 0);
+    hr_apply_state *st = calloc(1, sizeof *st);
+    st->os = HR_OS_LINUX;
+    hr_strlcpy(st->status, "applied", sizeof st->status);
+    st->area_count = 1;
+    hr_strlcpy(st->areas[0].path, "/headroom.swap", sizeof st->areas[0].path);
+    st->areas[0].size_bytes = 2 * GIB;
+    st->areas[0].priority = 10;
+    st->areas[0].created = true;
+    char own_path[HR_SNAP_PATH_MAX];
+    uint64_t own_size = take.size_bytes;
+    CHECK(hr_apply_linux_grow_own(st, take.target, take.size_bytes, own_path, sizeof own_path, &own_size));
+    /* apply's result: the one file it keeps (the old one goes), the plan's total */
+    CHECK_EQ_U64(own_size, p->recommended.maximum_bytes);
+    CHECK(own_size >= 2 * GIB);
+    free(st);
+    free(s);
     s = machine(HR_OS_WINDOWS, 16 * GIB);
     add_volume(s, "C:\\", "NTFS", 256 * GIB, 60 * GIB, true);
     machines++;

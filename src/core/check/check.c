@@ -377,8 +377,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                                      "(headroom plan shows the steps)"),
                  (unsigned long long)(r->maximum_bytes >> 30));
         } else if (!r->target_known && p->candidate_count > 0) {
-            TODO("make-room|S4.3", HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
-                                   "Disk Management to make a partition for it)"), a,
+            TODO("make-room|S4.3", f->os == HR_OS_WINDOWS
+                     ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                            "Disk Management to make a partition for it)")
+                     : HR_T("make room for a %s %s: free space on an SSD, or add one"), a,
                  f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
         } else if (f->os == HR_OS_WINDOWS) {
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
@@ -406,8 +408,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
     if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
-        TODO("more-room|S4.3", HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
-                               "Management to make a partition for it"), r->target, a);
+        TODO("more-room|S4.3", f->os == HR_OS_WINDOWS
+                 ? HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
+                        "Management to make a partition for it")
+                 : HR_T("then make room on %s for the full %s: free space there"), r->target, a);
     }
     if (full)
         TODO("free-room|S3.3", "%s", full->text);

@@ -35,9 +35,8 @@ static const struct {
         HR_N("A request for system memory failed: the commit limit (RAM + paging file on Windows, "
         "RAM + swap on Linux) was reached."),
         HR_N("Enlarge the paging file (Windows) or swap (Linux) to the size `headroom plan` gives — "
-        "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with "
-        "initial = maximum on a roomy SSD that is not the system drive (S3.2, S3.3); press Set "
-        "before OK and reboot (S5.1); close browsers and other large programs (S5.2).")},
+        "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — on a "
+        "roomy SSD (S3.3); close browsers and other large programs (S5.2).")},
     [HR_CAUSE_KILLED] = {
         "killed", HR_N("Killed by the operating system"),
         HR_N("The OS ended the process without an error message of its own, which is what happens "
@@ -93,6 +92,16 @@ static const char *const fix_killed_windows = HR_N(
     "Check RAM and the paging file with `headroom status`, close other programs, and set the "
     "paging file to the size `headroom plan` gives (S2.1, S4.1): initial = maximum on a roomy "
     "SSD, press Set before OK, reboot (S3.2, S5.1).");
+static const char *const fix_host_oom_windows = HR_N(
+    "Enlarge the paging file to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX "
+    "32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with initial = maximum on a roomy SSD "
+    "that is not the system drive (S3.2, S3.3); press Set before OK and reboot (S5.1); close "
+    "browsers and other large programs (S5.2).");
+static const char *const fix_host_oom_linux = HR_N(
+    "Add swap to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB "
+    "for video workflows (S4.1, S4.2) — as a swap file on a roomy SSD (S3.3): `sudo headroom "
+    "apply --from-plan` makes it and switches it on at once, no restart; close browsers and "
+    "other large programs (S5.2).");
 static const char *const fix_unknown_no_system = HR_N(
     "Run `headroom diagnose` again without --no-system so the OS's own records are read, or "
     "save the whole console output to a file next time (e.g. `run_nvidia_gpu.bat > "
@@ -112,12 +121,23 @@ static const char *const fix_unknown_linux_read = HR_N(
     "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
     "it.");
 
+const char *hr_cause_fix_os(hr_cause cause, bool windows)
+{
+    if (cause == HR_CAUSE_KILLED && windows)
+        return fix_killed_windows;
+    if (cause == HR_CAUSE_HOST_OOM)
+        return windows ? fix_host_oom_windows : fix_host_oom_linux;
+    return hr_cause_fix(cause);
+}
+
 const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause)
 {
-    if (cause == HR_CAUSE_KILLED && c->windows)
-        return fix_killed_windows;
+    /* the advice of the OS the run died on: this machine's, or a Windows-only message's */
+    bool windows = c->log_os ? c->log_os == 2
+                             : c->windows || ((unsigned)cause < HR_CAUSE_COUNT && c->findings[cause].present &&
+                                              hr_diag_meaning_windows(c->findings[cause].meaning));
     if (cause != HR_CAUSE_UNKNOWN)
-        return hr_cause_fix(cause);
+        return hr_cause_fix_os(cause, windows);
     if (!c->system_checked)
         return fix_unknown_no_system;
     bool all_read = true;
@@ -1361,6 +1381,18 @@ static void note_time(hr_diag_ctx *c, const char *s, size_t n)
         in->last_time = t;
 }
 
+/* ComfyUI's "** Platform: Windows" / "** Platform: Linux": the OS the log was written on,
+ * whose advice the fix gives wherever the log is read. */
+static void note_platform(hr_diag_ctx *c, const char *s, size_t n)
+{
+    if (n < 14 || s[0] != '*' || !ci_find(s, n < 16 ? n : 16, "platform: ", false))
+        return;
+    if (ci_find(s, n, "windows", true))
+        c->log_os = 2;
+    else if (ci_find(s, n, "linux", true))
+        c->log_os = 1;
+}
+
 /* The first byte (in memory order) of a word whose bytes' top bits m marks. */
 static unsigned first_byte(uint64_t m)
 {
@@ -1587,8 +1619,10 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
         v.prev_len = c->carry_len;
         joined = true;
     }
-    if (!(flags & HR_SEG_CUT))
+    if (!(flags & HR_SEG_CUT)) {
         note_time(c, text, len);
+        note_platform(c, text, len);
+    }
     bool tb_open = c->in_traceback && lineno != c->traceback_line;
     /* the end state is wanted only where the line may go on in the next (see below) */
     bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;

@@ -185,6 +185,7 @@ typedef struct hr_diag_ctx {
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
     bool system_checked;             /* system records were looked at */
     bool windows;                    /* the advice is for Windows (no cgroup / systemd) */
+    int log_os;                      /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
     char system_reason[160];         /* why not, when not */
     int64_t since_seconds;           /* the period the system records cover */
     size_t nsources;
@@ -244,6 +245,9 @@ const char *hr_cause_id(hr_cause cause);
 const char *hr_cause_title(hr_cause cause);
 const char *hr_cause_meaning(hr_cause cause);
 const char *hr_cause_fix(hr_cause cause);
+/* The fix in the words of one OS (Windows: the paging file dialog; Linux: a swap file, no
+ * restart): what the commands show. */
+const char *hr_cause_fix_os(hr_cause cause, bool windows);
 /* The fix for this report: per OS (no cgroup or systemd advice on Windows), and for unknown,
  * what to read next (the event log by hand when it could not be read, --no-system left out). */
 const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause);

@@ -14,6 +14,8 @@
 #include "core/diagnose/diag.h"
 #include "core/base/i18n.h"
 
+#include <string.h>
+
 #define GPU HR_CAUSE_GPU_OOM
 #define HOST HR_CAUSE_HOST_OOM
 #define KILL HR_CAUSE_KILLED
@@ -482,3 +484,13 @@ const hr_diag_rule hr_diag_rules[] = {
 };
 
 const size_t hr_diag_nrules = sizeof hr_diag_rules / sizeof hr_diag_rules[0];
+
+bool hr_diag_meaning_windows(const char *meaning)
+{
+    /* messages only Windows prints: error 1455, WinError 8, STATUS_COMMITMENT_LIMIT */
+    static const char *const win[] = {m_1455, m_winerr8, m_commit, m_lowvm, m_lowvm_app, m_directml};
+    for (size_t i = 0; meaning && i < sizeof win / sizeof win[0]; i++)
+        if (meaning == win[i] || strcmp(meaning, win[i]) == 0)
+            return true;
+    return false;
+}

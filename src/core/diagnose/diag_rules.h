@@ -2,6 +2,7 @@
 #ifndef HR_DIAG_RULES_H
 #define HR_DIAG_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How a phrase's hit is judged. */
@@ -49,5 +50,9 @@ typedef struct hr_diag_rule {
 
 extern const hr_diag_rule hr_diag_rules[];
 extern const size_t hr_diag_nrules;
+
+/* Whether a finding's meaning (one of the rules' sentences) is about a message only Windows
+ * prints (error 1455, WinError 8, ...): a log of a Windows machine, wherever it is read. */
+bool hr_diag_meaning_windows(const char *meaning);
 
 #endif

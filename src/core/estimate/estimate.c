@@ -101,6 +101,7 @@ void hr_est_machine_init(hr_est_machine *m)
     m->swap_bytes = HR_UNKNOWN;
     m->others_commit_bytes = HR_UNKNOWN;
     m->fp8_compute = HR_TRI_UNKNOWN;
+    m->ram_assumed = m->vram_assumed = m->vendor_assumed = true;
 }
 
 void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
@@ -108,7 +109,7 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     m->os = s->platform.os;
     m->wsl = s->platform.wsl2 == HR_TRI_YES;
     if (s->ram.total_bytes != HR_UNKNOWN)
-        m->ram_bytes = s->ram.total_bytes;
+        m->ram_bytes = s->ram.total_bytes, m->ram_assumed = false;
     if (s->commit.limit_bytes != HR_UNKNOWN) {
         m->commit_limit_bytes = s->commit.limit_bytes;
         m->commit_enforced = s->commit.enforced == HR_TRI_YES || s->platform.os == HR_OS_WINDOWS;
@@ -130,12 +131,14 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     }
     if (best) {
         m->vram_bytes = best->vram_total_bytes;
+        m->vram_assumed = false;
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
-            m->vendor = v;
+            m->vendor = v, m->vendor_assumed = false;
     } else if (s->gpus.s.ok && s->gpus.count == 0) {
         m->vram_bytes = 0;
         m->vendor = HR_GPU_NONE;
+        m->vram_assumed = m->vendor_assumed = false;
     }
 }
 
@@ -637,8 +640,22 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         touch(s, i);
         s->transient_ram += work;
     } else {
+        /* ComfyUI (comfy/sd.py VAE.decode / encode) loads the VAE for one sample's memory_used,
+         * then runs batch_number = max(1, int(free / memory_used)) samples at a time: a batch
+         * decodes whole when free VRAM holds it, else in chunks (docs/memory-model.md). */
         load_models_gpu(s, &i, 1, work, -1, false, op);
         double free_v = vram_free(s);
+        int batch = op->geom.batch > 1 ? (int)op->geom.batch : 1;
+        if (!op->tiled && batch > 1 && work > 0) {
+            double fit = (free_v - s->reserve) / work;   /* what the card really has free */
+            int chunk = fit >= batch ? batch : fit >= 1 ? (int)fit : 1;
+            if (chunk < batch)
+                set_note(s, opi, decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
+                                        : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
+                         chunk, batch);
+            work *= chunk;
+            full *= chunk;
+        }
         if (!op->tiled && work > free_v - s->reserve) {
             /* ComfyUI catches the OOM and retries tiled (sd.py) */
             free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
@@ -911,6 +928,13 @@ static void add_note(hr_estimate *e, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The paging file / swap that makes a limit of need on ram bytes of RAM, with 4 GB to spare,
+ * in whole GB (bytes, as hr_size_gb takes). */
+static uint64_t paging_needed(double need, double ram)
+{
+    return hr_size_round_up_gib(u64(need - ram + 4 * GIBD)) * HR_GIB;
+}
+
 static void verdicts(const sim *s, hr_estimate *e)
 {
     const hr_est_machine *m = s->m;
@@ -1004,7 +1028,7 @@ static void verdicts(const sim *s, hr_estimate *e)
                 /* with the other programs, as the rule counts it */
                 hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
                 hr_size_gb(m->commit_limit_bytes, b, sizeof b);
-                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
                 snprintf(v->text, sizeof v->text,
                          HR_T("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
                          e->commit.node_id, a, b);
@@ -1021,7 +1045,7 @@ static void verdicts(const sim *s, hr_estimate *e)
             if (v) {
                 hr_size_gb(e->ram.value, a, sizeof a);
                 hr_size_gb(u64(cap), b, sizeof b);
-                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
                 snprintf(v->text, sizeof v->text,
                          HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
                          e->ram.node_id, a, b);
@@ -1029,8 +1053,24 @@ static void verdicts(const sim *s, hr_estimate *e)
             }
         }
     } else {
-        hr_size_gb(e->commit.high, a, sizeof a);
-        add_note(e, HR_T("the commit limit is not known: the run needs a limit (RAM + paging file) of at least %s"), a);
+        /* Not known (a what-if machine, an unread source): no FITS can be said. */
+        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_UNKNOWN, e->commit.high, e->commit.node_id);
+        if (v) {
+            hr_size_gb(e->commit.high, a, sizeof a);
+            hr_size_gb(paging_needed(need, ram), c, sizeof c);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
+                          "of at least %s"), a);
+            if (paging_needed(need, ram) == 0)
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("RAM alone holds it if other programs leave room: check the machine itself "
+                              "(headroom check --workflow FILE)"));
+            else
+                snprintf(v->fix, sizeof v->fix,
+                         m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
+                                                : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
+                         c);
+        }
     }
     if (off_i >= 0 && off_max > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_OFFLOADS, u64(off_max), e->load[off_i].node_id);
@@ -1187,6 +1227,7 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 int hr_estimate_severity(const hr_estimate *e)
 {
     int sev = 0;
+    bool unknown = false;
     for (int i = 0; i < e->verdict_count; i++) {
         switch (e->verdict[i].kind) {
         case HR_EV_GPU_OOM:
@@ -1195,10 +1236,11 @@ int hr_estimate_severity(const hr_estimate *e)
         case HR_EV_PINNED:
         case HR_EV_COMMIT_TIGHT:
         case HR_EV_TILED_FALLBACK: if (sev < 1) sev = 1; break;
+        case HR_EV_COMMIT_UNKNOWN: unknown = true; break;
         default: break;
         }
     }
-    return sev;
+    return sev < 2 && unknown ? 3 : sev;
 }
 
 const char *hr_est_kind_name(hr_est_kind k)
@@ -1216,7 +1258,7 @@ const char *hr_est_regime_name(hr_est_regime r)
 const char *hr_est_verdict_name(hr_est_verdict_kind k)
 {
     static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
-                              "commit_exceeded", "commit_tight"};
+                              "commit_exceeded", "commit_tight", "commit_unknown"};
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
 }
 

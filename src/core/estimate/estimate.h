@@ -163,6 +163,9 @@ typedef struct hr_est_machine {
     int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
     bool version_known;
+    /* Defaults standing in for what was neither read nor given: said as assumed, never as a
+     * fact about the machine. */
+    bool ram_assumed, vram_assumed, vendor_assumed;
 } hr_est_machine;
 
 typedef enum hr_est_regime { HR_REGIME_LEGACY = 0, HR_REGIME_DYNAMIC, HR_REGIME_CPU, HR_REGIME_UNIFIED } hr_est_regime;
@@ -208,7 +211,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
     HR_EV_COMMIT_EXCEEDED,
-    HR_EV_COMMIT_TIGHT       /* the one rule's AT RISK: under what the limit must back */
+    HR_EV_COMMIT_TIGHT,      /* the one rule's AT RISK: under what the limit must back */
+    HR_EV_COMMIT_UNKNOWN     /* cannot tell: the limit is not known; bytes = the limit needed */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -243,7 +247,8 @@ typedef struct hr_estimate {
                                       * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
-/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit). */
+/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit), RAM, VRAM and
+ * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);
 /* From a snapshot: RAM, VRAM of the largest dedicated GPU and its vendor, commit limit and
  * whether it is enforced, disk swap, WSL. Fields the snapshot does not know stay as they are. */
@@ -266,7 +271,8 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
 uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a);
 
 /* The worst verdict: 0 fits (offloading included), 1 at risk (heavy paging, pinned, tiled
- * fallback), 2 will fail (GPU out of memory, commit limit exceeded). */
+ * fallback), 2 will fail (GPU out of memory, commit limit exceeded), 3 cannot tell (the
+ * commit limit is not known; a will-fail still wins). */
 int hr_estimate_severity(const hr_estimate *e);
 
 /* The text screen and the JSON (schema headroom.estimate/1), and the HTML page. */
@@ -328,7 +334,10 @@ double hr_est_arch_usage_factor(hr_est_arch a);
 /* Sampling memory of one forward pass, ComfyUI's memory_required() (bytes), for a latent of
  * the given pixel geometry; batch_mult 2 for cond+uncond. */
 uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult);
-/* VAE decode / encode working memory (memory_used_decode/encode), dtype bytes d. */
+/* The LATENT tensor ComfyUI keeps in RAM (fp32), the whole batch. */
+double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
+/* VAE decode / encode working memory of one sample (memory_used_decode/encode), dtype bytes d;
+ * a batch runs as many at a time as free VRAM holds (op_vae). */
 uint64_t hr_est_vae_decode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 uint64_t hr_est_vae_encode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 

@@ -228,6 +228,9 @@ typedef struct hr_plan {
     bool nothing_to_change;                         /* the machine already matches the plan */
     char dump_file[HR_SNAP_PATH_MAX];               /* Windows: a small system-drive file kept for
                                                      * crash dumps (X.dump), or "" */
+    uint64_t dump_file_min_bytes;                   /* X.dump: the least the dump file must hold
+                                                       for the dump kind (hr_dump_min_bytes); 0 =
+                                                       no dump file, or not known */
 } hr_plan;
 
 /* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only

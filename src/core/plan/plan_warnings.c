@@ -263,8 +263,12 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
           HR_T("only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none"));
     else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
         W("hdd-last-resort|S3.3",
-          HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD (free "
-          "space, or shrink a volume in Disk Management to make a partition for it — S4.3) and move it there"),
+          f->os == HR_OS_WINDOWS
+              ? HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
+                     "(free space, or shrink a volume in Disk Management to make a partition for it — S4.3) and "
+                     "move it there")
+              : HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
+                     "(free space — S4.3) and move it there"),
           r->target);
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
