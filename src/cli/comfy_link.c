@@ -464,6 +464,16 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
     show_events(c, ev, k);
 }
 
+/* The websocket failed (closed, or a protocol error such as a masked frame): said once, the
+ * queue followed meanwhile, a new one tried every 10 s. */
+static void ws_lost(hr_comfy_link *c, const hr_error *err)
+{
+    c->ws_up = false;
+    c->queue_dirty = true;
+    c->next_try = hr_platform_mono_ms();
+    say(c, HR_T("%s; following the queue only (trying a new websocket every 10 s)"), err->msg);
+}
+
 void hr_comfy_url_text(const char *given, char *out, size_t n)
 {
     bool digits = *given != '\0';
@@ -533,7 +543,12 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
     hr_error err = {0};
     hr_http_response r;
     int rc = hr_http_do(&c->url, "POST", path, body, req_timeout(c), &c->resp, &r, &err);
-    record_action(c, action, path, reason, rc == 0 ? r.status : 0, rc == 0 ? NULL : err.msg);
+    if (rc == 0 && (r.status < 200 || r.status > 299))
+        rc = hr_error_set(&err, HR_EIO, "HTTP %d", r.status);
+    record_action(c, action, path, reason, rc == 0 || r.status ? r.status : 0,
+                  rc == 0 ? NULL : err.msg);
+    if (strcmp(action, "free") == 0)
+        c->free_ok = rc == 0;
     char text[600];
     if (rc != 0)
         snprintf(text, sizeof text, HR_T("--protect: POST %s failed: %s"), path, err.msg);
@@ -542,6 +557,11 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
                  HR_T("--protect: the limit is near (%s): asked ComfyUI to unload its models and "
                       "free memory (POST /free, HTTP %d)"),
                  reason, r.status);
+    else if (!c->free_ok)
+        snprintf(text, sizeof text,
+                 HR_T("--protect: memory still climbing, and POST /free had failed: interrupted "
+                      "the running prompt (POST /interrupt, HTTP %d) so that ComfyUI survives"),
+                 r.status);
     else
         snprintf(text, sizeof text,
                  HR_T("--protect: memory still climbing after /free: interrupted the running "
@@ -609,7 +629,7 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
     if (c->ws_up) {
         hr_error err = {0};
         if (hr_ws_poll(&c->ws, 0, on_message, c, &err) < 0)
-            c->ws_up = false;
+            ws_lost(c, &err);
     }
     int64_t every = c->interval_ms < 1000 ? 1000 : c->interval_ms;
     if (c->up && (c->queue_dirty || ((c->queue_remaining != 0 || c->track.prompt.active ||
@@ -644,10 +664,8 @@ void hr_comfy_link_wait(hr_comfy_link *c, int64_t ms, volatile int *stop)
             break;
         }
         hr_error err = {0};
-        if (hr_ws_poll(&c->ws, (int)(left < 250 ? left : 250), on_message, c, &err) < 0) {
-            c->ws_up = false;
-            c->queue_dirty = true;
-        }
+        if (hr_ws_poll(&c->ws, (int)(left < 250 ? left : 250), on_message, c, &err) < 0)
+            ws_lost(c, &err);
         if (c->up && c->queue_dirty)
             poll_queue(c);
     } while (!*stop && (now = hr_platform_mono_ms()) < end);

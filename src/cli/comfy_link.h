@@ -57,6 +57,7 @@ typedef struct hr_comfy_link {
     int stage;                  /* 0 idle, 1 /free sent, 2 /interrupt sent */
     int64_t freed_at;
     int64_t fill_at_free;
+    bool free_ok;               /* POST /free answered 2xx */
 } hr_comfy_link;
 
 /* The URL as given, or "http://" + it when it is only a port, or host:port. */

@@ -18,6 +18,7 @@
 #              prompt id with a newline in it: check's need is held (X.serverneed), no line is
 #              forged; as root, a local server whose process is not ComfyUI is not asked at
 #              all (X.localserver)
+#   hostile-masked  the server masks its frames: the websocket is dropped, and said
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
 #              the command itself exited 0 (no node needed)
@@ -140,6 +141,15 @@ hostile-history)
     stop_peer
     [ $fail -eq 0 ] && { echo "comfyui.hostile-history: ok"; sed 's/^/  /' "$tmp/err" "$tmp/err3" 2>/dev/null; }
     exit $fail
+    ;;
+hostile-masked)
+    # RFC 6455 5.1: a masked frame from the server ends the websocket, and it is said
+    start_hostile masked
+    hr watch --comfyui "$port" --interval 200 --count 8 >"$tmp/out" 2>"$tmp/err" || bad "watch exited $?"
+    grep -q "websocket: a masked frame from the server; following the queue only" "$tmp/out" ||
+        bad "a masked frame was taken: $(cat "$tmp/out" "$tmp/err")"
+    [ "$(grep -c '^[0-9:]*  RAM ' "$tmp/out")" -eq 8 ] || bad "not 8 samples: $(cat "$tmp/out")"
+    stop_peer
     ;;
 api|browser)
     node "$here/peer.js" --scenario "$mode" >"$tmp/peer.out" 2>"$tmp/peer.err" &
