@@ -33,7 +33,8 @@ typedef struct hr_monitor {
     int64_t started_wall;
     hr_wsample last;
     int write_error;
-    struct hr_comfy_link *link; /* --comfyui, or NULL: stepped after each sample */
+    struct hr_comfy_link *link; /* --comfyui, or NULL: handed each sample */
+    hr_lock *out;               /* the terminal and the recording: the link's thread writes too */
 } hr_monitor;
 
 typedef struct hr_monitor_opts {

@@ -18,6 +18,10 @@
 #              prompt id with a newline in it: check's need is held (X.serverneed), no line is
 #              forged; as root, a local server whose process is not ComfyUI is not asked at
 #              all (X.localserver)
+#   hostile-ping-flood, -text-flood, -cont-flood, -slow-queue, -never
+#              a server that floods the websocket, answers /queue and /history slowly, or
+#              never answers: samples keep their cadence (no gap over 700 ms at 200 ms),
+#              SIGTERM ends watch within an interval, and run and its child
 #   hostile-masked  the server masks its frames: the websocket is dropped, and said
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
@@ -149,6 +153,48 @@ hostile-masked)
     grep -q "websocket: a masked frame from the server; following the queue only" "$tmp/out" ||
         bad "a masked frame was taken: $(cat "$tmp/out" "$tmp/err")"
     [ "$(grep -c '^[0-9:]*  RAM ' "$tmp/out")" -eq 8 ] || bad "not 8 samples: $(cat "$tmp/out")"
+    stop_peer
+    ;;
+hostile-ping-flood|hostile-text-flood|hostile-cont-flood|hostile-slow-queue|hostile-never)
+    # a server cannot stall sampling or signals: samples keep their cadence, SIGTERM ends
+    # watch within an interval, and under run the child gets the SIGTERM
+    attack=${mode#hostile-}
+    start_hostile "$attack"
+    hr watch --comfyui "$port" --interval 200 --count 20 --record "$tmp/rec.jsonl" >"$tmp/out" 2>"$tmp/err" ||
+        bad "watch exited $?: $(cat "$tmp/err")"
+    python3 - "$tmp/rec.jsonl" <<'PY' || bad "sampling stalled: $(tail -3 "$tmp/out")"
+import json, sys
+t = [l["t"] for l in map(json.loads, open(sys.argv[1])) if l["type"] == "sample"]
+gaps = [b - a for a, b in zip(t, t[1:])]
+print("samples %d, largest gap %d ms (interval 200 ms)" % (len(t), max(gaps)))
+assert len(t) == 20 and max(gaps) <= 700, gaps
+PY
+    # SIGTERM while the server does its worst
+    "$bin" watch --comfyui "$port" --interval 200 >"$tmp/out2" 2>"$tmp/err2" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "watch still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ "$ms" -le 2000 ] || bad "watch took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended watch in $ms ms"
+    # run: the child gets the SIGTERM, and run ends
+    "$bin" run --interval 200 --comfyui "$port" -- sh -c "trap 'echo term >\"$tmp/term\"; exit 0' TERM; while :; do sleep 0.05; done" \
+        >"$tmp/out3" 2>"$tmp/err3" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "run still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ -s "$tmp/term" ] || bad "run's child did not get the SIGTERM"
+    [ "$ms" -le 2000 ] || bad "run took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended run (and its child) in $ms ms"
     stop_peer
     ;;
 api|browser)
