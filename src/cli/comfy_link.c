@@ -14,6 +14,10 @@
 #include <string.h>
 
 #define RETRY_MS 10000
+/* The most the link reads of one answer: a running prompt's /queue (its workflow) and its
+ * /history entry are tens of kB; a server that sends more is refused, said once, so that
+ * watch stays a few MB resident whatever a server sends (the reads stop at the cap). */
+#define LINK_BODY_MAX ((size_t)2 << 20)
 static const char k_free_body[] = "{\"unload_models\":true,\"free_memory\":true}";
 
 static int req_timeout(const hr_comfy_link *c)
@@ -388,7 +392,9 @@ static void poll_queue(hr_comfy_link *c)
     if (rc == 0)
         rc = hr_comfy_parse_queue(r.body, r.body_len, c->queue, &err);
     if (rc == HR_EPARSE || rc == HR_ETOOBIG) {
-        hr_cli_error("%s: %s", c->mode, err.msg);
+        if (!c->told_big || rc == HR_EPARSE)
+            hr_cli_error("%s: GET /queue: %s", c->mode, err.msg);
+        c->told_big = c->told_big || rc == HR_ETOOBIG;
         return;
     }
     if (rc == HR_EBUSY && c->ws_up) {
@@ -532,7 +538,7 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
         hr_cli_error("%s: %s", mode, hr_strerror(HR_ENOMEM));
         return HR_EXIT_FAILURE;
     }
-    hr_buf_init(&c->resp, HR_COMFY_BODY_MAX);
+    hr_buf_init(&c->resp, LINK_BODY_MAX);
     hr_buf_init(&c->rec, (size_t)1 << 20);
     c->lock = hr_lock_new();
     if (!c->lock) {

@@ -88,6 +88,7 @@ typedef struct hr_comfy_link {
     int64_t freed_at;
     int64_t fill_at_free;
     bool free_ok;               /* POST /free answered 2xx */
+    bool told_big;              /* an answer over the link's cap was said */
 } hr_comfy_link;
 
 /* The URL as given, or "http://" + it when it is only a port, or host:port. */

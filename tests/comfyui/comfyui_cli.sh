@@ -22,6 +22,8 @@
 #              a server that floods the websocket, answers /queue and /history slowly, or
 #              never answers: samples keep their cadence (no gap over 700 ms at 200 ms),
 #              SIGTERM ends watch within an interval, and run and its child
+#   hostile-huge  GET /queue answers 30 MB: refused at the link's cap (said once), and watch's
+#              peak resident memory stays under 8 MiB
 #   hostile-masked  the server masks its frames: the websocket is dropped, and said
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
@@ -145,6 +147,28 @@ hostile-history)
     stop_peer
     [ $fail -eq 0 ] && { echo "comfyui.hostile-history: ok"; sed 's/^/  /' "$tmp/err" "$tmp/err3" 2>/dev/null; }
     exit $fail
+    ;;
+hostile-huge)
+    # a 30 MB /queue: refused at the link's cap, said once; watch's peak stays under 8 MiB
+    start_hostile huge
+    python3 - "$bin" "$port" "$tmp/out" "$tmp/err" <<'PY' || bad "watch's peak under a huge /queue"
+import resource, subprocess, sys
+b, port, out, err = sys.argv[1:]
+def peak(args, o, e):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rc = subprocess.run([b, "watch", "--interval", "200", "--count", "15"] + args, stdout=o, stderr=e).returncode
+    assert rc == 0, rc
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+# ru_maxrss of the children is the largest of them: the plain watch first, then the hostile
+plain = peak([], subprocess.DEVNULL, subprocess.DEVNULL)
+with open(out, "w") as o, open(err, "w") as e:
+    hostile = peak(["--comfyui", port], o, e)
+print("watch's peak: %d kB plain, %d kB under a 30 MB /queue (%.2fx)" % (plain, hostile, hostile / plain))
+assert hostile <= plain + 4096, (plain, hostile)
+PY
+    grep -q "GET /queue: .*the answer is larger than" "$tmp/err" || bad "the refusal is not said: $(cat "$tmp/err")"
+    [ "$(grep -c 'GET /queue' "$tmp/err")" -eq 1 ] || bad "said more than once: $(cat "$tmp/err")"
+    stop_peer
     ;;
 hostile-masked)
     # RFC 6455 5.1: a masked frame from the server ends the websocket, and it is said
