@@ -12,7 +12,8 @@ if(NOT CMAKE_CROSSCOMPILING)
     set_tests_properties(comfyui.${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS node)
   endforeach()
   # a hostile or stalled server (peer.js --scenario hostile): each attack is a test
-  foreach(mode hostile-history)
+  foreach(mode hostile-history hostile-masked hostile-ping-flood hostile-text-flood
+               hostile-cont-flood hostile-slow-queue hostile-never hostile-huge)
     add_test(NAME comfyui.${mode} COMMAND bash ${HR_COMFY_SH} ${mode} ${HR_BIN})
     set_tests_properties(comfyui.${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node)
   endforeach()

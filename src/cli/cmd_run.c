@@ -229,8 +229,6 @@ static void advice(hr_run_verdict *v, const hr_monitor *m, const hr_run_end *end
     free(plan);
 }
 
-static volatile int unused_stop;
-
 int hr_cmd_run(int argc, char **argv)
 {
     const char *record = NULL, *log_path = NULL;
@@ -390,7 +388,6 @@ int hr_cmd_run(int argc, char **argv)
             free(link);
         }
     }
-    (void)unused_stop;
     int64_t next = hr_platform_mono_ms();
     for (;;) {
         int64_t now = hr_platform_mono_ms();
@@ -410,8 +407,6 @@ int hr_cmd_run(int argc, char **argv)
         }
         if (pr != 0)
             break;
-        if (r->link)
-            hr_comfy_link_wait(r->link, 0, &unused_stop);
     }
     for (int st = 1; st <= 2; st++)
         line_done(r, st);
@@ -432,7 +427,8 @@ int hr_cmd_run(int argc, char **argv)
         if (r->link) {
             /* the server ended with the child: nothing more to ask it */
             hr_comfy_link_close(r->link);
-            free(r->link);
+            if (!r->link->abandoned)
+                free(r->link); /* else its thread still uses it: the process's end frees it */
             r->link = mon->link = NULL;
         }
         hr_monitor_step(mon); /* the state right after the end */

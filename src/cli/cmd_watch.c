@@ -165,20 +165,19 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         if (next < now)
             next = now; /* late (the machine thrashes): keep the cadence from here */
         /* memory pressure appearing (a PSI trigger) ends the wait early: sample now, and keep
-         * the cadence from there; with --comfyui the websocket is read meanwhile, in slices */
+         * the cadence from there. --comfyui's link runs on its own thread: nothing here waits
+         * for the network, and a signal ends the wait at once */
         while (!stop && (now = hr_platform_mono_ms()) < next) {
-            int64_t left = next - now;
-            if (hr_sampler_wait(m.sampler, link ? 0 : left) > 0) {
+            if (hr_sampler_wait(m.sampler, next - now) > 0) {
                 next = hr_platform_mono_ms();
                 break;
             }
-            if (link)
-                hr_comfy_link_wait(link, left < 250 ? left : 250, &stop);
         }
     }
     if (link)
         hr_comfy_link_close(link);
     rc = hr_monitor_close(&m, true);
-    free(link);
+    if (link && !link->abandoned)
+        free(link); /* else its thread still uses it: the process's end frees it */
     return rc;
 }

@@ -31,18 +31,24 @@ HR_HOT static void out_stderr(const hr_buf *b)
 
 HR_HOT void hr_monitor_record(hr_monitor *m, const hr_buf *line)
 {
+    hr_lock_take(m->out);
     if (m->rec && !m->write_error) {
         if (fwrite(hr_buf_str(line), 1, line->len, m->rec) != line->len || fflush(m->rec) != 0)
             m->write_error = 1;
     }
     if (m->view == HR_MON_JSON)
         out_stdout(m, line);
+    hr_lock_give(m->out);
 }
 
 HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
 {
     memset(m, 0, sizeof *m);
     hr_watch_init(&m->w, NULL);
+    if (o->comfyui && !(m->out = hr_lock_new())) {
+        hr_cli_error("%s: %s", o->mode, hr_strerror(HR_ENOMEM));
+        return HR_EXIT_FAILURE;
+    }
     m->view = o->view;
     m->journal = o->journal;
     /* grown once here, reset (never freed) for every line after */
@@ -136,7 +142,9 @@ HR_HOT void hr_monitor_step(hr_monitor *m)
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
         hr_monitor_record(m, &m->rec_line);
     }
+    hr_lock_take(m->out);
     step_show(m, &s, wr, nw);
+    hr_lock_give(m->out);
     /* ComfyUI after the sample and its warnings: node lines and --protect's actions follow */
     if (m->link)
         hr_comfy_link_step(m->link, &s, wr, nw);
@@ -203,16 +211,19 @@ HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
         return;
     char clock[16];
     hr_watch_clock(hr_platform_wall_ms() + m->w.tz_offset_ms, clock, sizeof clock);
+    hr_lock_take(m->out);
     hr_buf *b = &m->say;
     hr_buf_reset(b);
     if ((m->view == HR_MON_QUIET || to_stderr) && m->journal) {
         hr_buf_printf(b, "<5>%s\n", text); /* LOG_NOTICE: an event, not a warning */
         out_stderr(b);
+        hr_lock_give(m->out);
         return;
     }
     if (m->view == HR_MON_QUIET || to_stderr) {
         hr_buf_printf(b, "headroom: %s %s\n", clock, text);
         out_stderr(b);
+        hr_lock_give(m->out);
         return;
     }
     if (m->view == HR_MON_PANEL && m->panel_lines) {
@@ -221,6 +232,7 @@ HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
     }
     hr_buf_printf(b, "%s %s%s\n", clock, text, m->view == HR_MON_PANEL ? "\x1b[K" : "");
     out_stdout(m, b);
+    hr_lock_give(m->out);
 }
 
 HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
@@ -232,11 +244,13 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
         hr_monitor_record(m, &m->rec_line);
     }
     int rc = 0;
+    hr_lock_take(m->out);
     if (m->rec) {
         if (fclose(m->rec) != 0)
             m->write_error = 1;
         m->rec = NULL;
     }
+    hr_lock_give(m->out);
     if (m->write_error) {
         hr_cli_error(HR_T("%s: the output could not be written"),
                      m->rec_path ? m->rec_path : "stdout");
@@ -247,5 +261,7 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
     hr_buf_free(&m->line);
     hr_buf_free(&m->rec_line);
     hr_buf_free(&m->say);
+    hr_lock_free(m->out);
+    m->out = NULL;
     return rc;
 }

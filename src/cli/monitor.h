@@ -34,7 +34,8 @@ typedef struct hr_monitor {
     hr_wsample last;
     int write_error;
     bool journal;               /* stderr is the journal: lines carry a syslog priority */
-    struct hr_comfy_link *link; /* --comfyui, or NULL: stepped after each sample */
+    struct hr_comfy_link *link; /* --comfyui, or NULL: handed each sample */
+    hr_lock *out;               /* the terminal and the recording: the link's thread writes too */
 } hr_monitor;
 
 typedef struct hr_monitor_opts {

@@ -221,6 +221,19 @@ bool hr_platform_write_stream(int stream, const void *data, size_t n);
  * /proc/PID/fd holds it. */
 int hr_platform_local_listener(unsigned port, char *cmdline, size_t n, long long *pid);
 
+/* ---- a helper thread and a lock (watch --comfyui: the network off the sampling path) ---- */
+typedef struct hr_thread hr_thread;
+typedef struct hr_lock hr_lock;
+/* Start fn(arg) on a thread of its own (NULL when it cannot be started). */
+hr_thread *hr_thread_start(void (*fn)(void *), void *arg);
+/* Wait up to timeout_ms for it to end: true when it ended (then t is freed); false when it
+ * still runs (it is left to end with the process, t not freed). */
+bool hr_thread_join(hr_thread *t, int timeout_ms);
+hr_lock *hr_lock_new(void);
+void hr_lock_take(hr_lock *l);
+void hr_lock_give(hr_lock *l);
+void hr_lock_free(hr_lock *l);
+
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
 

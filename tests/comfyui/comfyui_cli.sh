@@ -18,6 +18,13 @@
 #              prompt id with a newline in it: check's need is held (X.serverneed), no line is
 #              forged; as root, a local server whose process is not ComfyUI is not asked at
 #              all (X.localserver)
+#   hostile-ping-flood, -text-flood, -cont-flood, -slow-queue, -never
+#              a server that floods the websocket, answers /queue and /history slowly, or
+#              never answers: samples keep their cadence (no gap over 700 ms at 200 ms),
+#              SIGTERM ends watch within an interval, and run and its child
+#   hostile-huge  GET /queue answers 30 MB: refused at the link's cap (said once), and watch's
+#              peak resident memory stays under 8 MiB
+#   hostile-masked  the server masks its frames: the websocket is dropped, and said
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
 #              the command itself exited 0 (no node needed)
@@ -140,6 +147,79 @@ hostile-history)
     stop_peer
     [ $fail -eq 0 ] && { echo "comfyui.hostile-history: ok"; sed 's/^/  /' "$tmp/err" "$tmp/err3" 2>/dev/null; }
     exit $fail
+    ;;
+hostile-huge)
+    # a 30 MB /queue: refused at the link's cap, said once; watch's peak stays under 8 MiB
+    start_hostile huge
+    python3 - "$bin" "$port" "$tmp/out" "$tmp/err" <<'PY' || bad "watch's peak under a huge /queue"
+import resource, subprocess, sys
+b, port, out, err = sys.argv[1:]
+def peak(args, o, e):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rc = subprocess.run([b, "watch", "--interval", "200", "--count", "15"] + args, stdout=o, stderr=e).returncode
+    assert rc == 0, rc
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+# ru_maxrss of the children is the largest of them: the plain watch first, then the hostile
+plain = peak([], subprocess.DEVNULL, subprocess.DEVNULL)
+with open(out, "w") as o, open(err, "w") as e:
+    hostile = peak(["--comfyui", port], o, e)
+print("watch's peak: %d kB plain, %d kB under a 30 MB /queue (%.2fx)" % (plain, hostile, hostile / plain))
+assert hostile <= plain + 4096, (plain, hostile)
+PY
+    grep -q "GET /queue: .*the answer is larger than" "$tmp/err" || bad "the refusal is not said: $(cat "$tmp/err")"
+    [ "$(grep -c 'GET /queue' "$tmp/err")" -eq 1 ] || bad "said more than once: $(cat "$tmp/err")"
+    stop_peer
+    ;;
+hostile-masked)
+    # RFC 6455 5.1: a masked frame from the server ends the websocket, and it is said
+    start_hostile masked
+    hr watch --comfyui "$port" --interval 200 --count 8 >"$tmp/out" 2>"$tmp/err" || bad "watch exited $?"
+    grep -q "websocket: a masked frame from the server; following the queue only" "$tmp/out" ||
+        bad "a masked frame was taken: $(cat "$tmp/out" "$tmp/err")"
+    [ "$(grep -c '^[0-9:]*  RAM ' "$tmp/out")" -eq 8 ] || bad "not 8 samples: $(cat "$tmp/out")"
+    stop_peer
+    ;;
+hostile-ping-flood|hostile-text-flood|hostile-cont-flood|hostile-slow-queue|hostile-never)
+    # a server cannot stall sampling or signals: samples keep their cadence, SIGTERM ends
+    # watch within an interval, and under run the child gets the SIGTERM
+    attack=${mode#hostile-}
+    start_hostile "$attack"
+    hr watch --comfyui "$port" --interval 200 --count 20 --record "$tmp/rec.jsonl" >"$tmp/out" 2>"$tmp/err" ||
+        bad "watch exited $?: $(cat "$tmp/err")"
+    python3 - "$tmp/rec.jsonl" <<'PY' || bad "sampling stalled: $(tail -3 "$tmp/out")"
+import json, sys
+t = [l["t"] for l in map(json.loads, open(sys.argv[1])) if l["type"] == "sample"]
+gaps = [b - a for a, b in zip(t, t[1:])]
+print("samples %d, largest gap %d ms (interval 200 ms)" % (len(t), max(gaps)))
+assert len(t) == 20 and max(gaps) <= 700, gaps
+PY
+    # SIGTERM while the server does its worst
+    "$bin" watch --comfyui "$port" --interval 200 >"$tmp/out2" 2>"$tmp/err2" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "watch still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ "$ms" -le 2000 ] || bad "watch took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended watch in $ms ms"
+    # run: the child gets the SIGTERM, and run ends
+    "$bin" run --interval 200 --comfyui "$port" -- sh -c "trap 'echo term >\"$tmp/term\"; exit 0' TERM; while :; do sleep 0.05; done" \
+        >"$tmp/out3" 2>"$tmp/err3" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "run still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ -s "$tmp/term" ] || bad "run's child did not get the SIGTERM"
+    [ "$ms" -le 2000 ] || bad "run took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended run (and its child) in $ms ms"
+    stop_peer
     ;;
 api|browser)
     node "$here/peer.js" --scenario "$mode" >"$tmp/peer.out" 2>"$tmp/peer.err" &

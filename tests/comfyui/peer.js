@@ -345,21 +345,20 @@ function hostile() {
   const slowIds = Array.from({ length: 20 }, (_, i) => String(100 + i));
   const slowWorkflow = Object.fromEntries(slowIds.map((id) => [id, { class_type: 'PreviewAny', inputs: {} }]));
   const sockets = new Set();
+  // made once, so that it is answered at once
+  const hugeQueue = attack === 'huge' ? Buffer.from(`{"queue_running":[[0,"huge",{"1":{"class_type":"CLIPTextEncode","inputs":{"text":"${'x'.repeat(30 << 20)}"}}},{},[]]],"queue_pending":[]}`) : null;
   const srv = http.createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname.replace(/^\/api\//, '/');
     const json = (obj, delay = 0) => setTimeout(() => {
       if (res.destroyed) return;
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(typeof obj === 'string' ? obj : JSON.stringify(obj));
+      res.end(typeof obj === 'string' || Buffer.isBuffer(obj) ? obj : JSON.stringify(obj));
     }, delay);
     if (attack === 'never') return;            // read, never answered
     if (path === '/system_stats') return json(stats);
     if (attack === 'history' && path === '/history')
       return json({ [evilId]: { prompt: [0, evilId, bigWorkflow, {}, ['9']], outputs: {}, status: { status_str: 'success', completed: true } } });
-    if (attack === 'huge' && path === '/queue') {
-      const text = 'x'.repeat(30 << 20);
-      return json(`{"queue_running":[[0,"huge",{"1":{"class_type":"CLIPTextEncode","inputs":{"text":"${text}"}}},{},[]]],"queue_pending":[]}`);
-    }
+    if (attack === 'huge' && path === '/queue') return json(hugeQueue);
     if (attack === 'slow-queue' && path === '/queue')
       return json({ queue_running: [[0, 'other', slowWorkflow, {}, []]], queue_pending: [] }, 1500);
     if (attack === 'slow-queue' && path.startsWith('/history')) return json({}, 1500);

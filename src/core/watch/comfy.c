@@ -405,6 +405,8 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
         memcpy(t->load_text, line, k);
         t->load_text[k] = '\0';
         span_start(&t->load, s);
+        hr_strlcpy(t->load_node, t->nodespan.active ? t->node : "", sizeof t->load_node);
+        hr_strlcpy(t->load_class, t->nodespan.active ? t->class_type : "", sizeof t->load_class);
         return 0;
     }
     if (t->load.active && ((n >= 17 && memcmp(line, "loaded completely", 17) == 0) ||
@@ -418,7 +420,10 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
             if ((unsigned char)*p < 0x20)
                 *p = ' ';
         span_end(&t->load, s, e);
-        if (t->nodespan.active) {
+        if (t->load_node[0]) {
+            hr_strlcpy(e->node, t->load_node, sizeof e->node);
+            hr_strlcpy(e->class_type, t->load_class, sizeof e->class_type);
+        } else if (t->nodespan.active) {
             hr_strlcpy(e->node, t->node, sizeof e->node);
             hr_strlcpy(e->class_type, t->class_type, sizeof e->class_type);
         }

@@ -156,6 +156,10 @@ typedef struct hr_comfy_track {
     const char *node_source;
     hr_cspan nodespan;
     char load_text[200];
+    /* the node running when the load was requested: the load is its, even when the
+     * "loaded" line is read after the next node started (the link reads the console and
+     * the websocket on two threads) */
+    char load_node[24], load_class[HR_COMFY_CLASS_MAX];
     hr_cspan load;
     /* the node that grew most so far, for the end */
     hr_comfy_event heaviest;
