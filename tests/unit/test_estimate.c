@@ -292,6 +292,36 @@ int main(void)
         printf("R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
                (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
 
+    /* The offload buffer follows the modules, not the model: ComfyUI PR 11096's test log, UMT5-XXL
+     * fp8 on an RTX 3060 with --reserve-vram 5.5. Before the look-ahead (0.3.76) the buffer was
+     * three times the 2 GB token embedding and nothing loaded: "5334.55 MB usable, 0.00 MB
+     * loaded, 6419.09 MB offloaded, 6009.00 MB buffer reserved". After it (0.4.0): "5334.55 MB
+     * usable, 5283.48 MB loaded, 1136.00 MB offloaded, 48.00 MB buffer reserved". The machine's
+     * RAM is not in the PR; 64 GB puts the encoder on the CPU first, as the log shows. */
+    for (int after = 0; after <= 1; after++) {
+        memset(&in, 0, sizeof in);
+        int t[3], u[3], v[3];
+        int te = cat("umt5_xxl_fp8_e4m3fn_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int dm = cat("wan2.1_t2v_14B_fp8_scaled.safetensors", HR_EST_DIFFUSION, false, u);
+        int va = cat("wan_2.1_vae.safetensors", HR_EST_VAE, false, v);
+        op("1", "UNETLoader", HR_OP_LOAD, dm, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 832, 480, 33, 1);
+        hr_est_machine m3060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 12, 0, after ? 4 : 3, after ? 0 : 76);
+        CHECK(run(&m3060, "--reserve-vram 5.5") >= 0);
+        const hr_est_load *tl = load_of("4");
+        CHECK(tl && tl->partial);
+        CHECK(tl && within((double)tl->usable_vram_bytes / MiB, 5334.55, 0.10));
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 48.0 : 6009.0, 0.25));
+        CHECK(tl && within((double)tl->offloaded_bytes / MiB, after ? 1136.0 : 6419.09, 0.10));
+        if (tl)
+            printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n", after ? "after" : "before",
+                   (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
+                   (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);

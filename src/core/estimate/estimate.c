@@ -439,14 +439,20 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         }
         double usable = budget + x->resident;
         double buffer = 0;
+        double want = 0;   /* the cast buffer of an offloading model: its modules', else a share */
+        if (s->async_buffer) {
+            want = hr_est_offload_buffer(&s->in->model[i], s->version, 2);
+            if (want < 0)
+                want = x->mem * s->p.buffer_frac;
+        }
         if (usable < x->mem) {
-            buffer = s->async_buffer ? dmin(x->mem * s->p.buffer_frac, usable) : 0;
+            buffer = want;   /* logged whole even when larger than usable (then nothing loads) */
             x->resident = dmax(0, usable - buffer);
         } else {
             x->resident = x->mem;
         }
         if (x->resident < x->mem)
-            s->buffer_vram = dmax(s->buffer_vram, s->async_buffer ? x->mem * s->p.buffer_frac : 0);
+            s->buffer_vram = dmax(s->buffer_vram, want);
         add_load(s, i, op, false, usable, x->resident, buffer);
         pin(s, i);
     }

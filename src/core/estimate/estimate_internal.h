@@ -19,4 +19,8 @@ void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *
 /* The LATENT tensor ComfyUI keeps in RAM (fp32). */
 double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
 
+/* The VRAM ComfyUI reserves to cast a partially loaded model's offloaded modules (0.3.76+,
+ * streams = NUM_STREAMS), from the model's module sizes; < 0 when they are not known. */
+double hr_est_offload_buffer(const hr_est_model *m, int version, int streams);
+
 #endif
