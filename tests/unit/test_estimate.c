@@ -322,6 +322,37 @@ int main(void)
                    (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
     }
 
+    /* The load-time peak of a checkpoint on Windows: safetensors maps the file through torch's
+     * copy-on-write view, charged to commit in full while the model is built from it. ComfyUI
+     * #5175: an RTX 4060 Ti 16 GB (HIGH_VRAM), 32 GB RAM (32704 MB), Windows, October 2024; every
+     * FLUX file made ComfyUI vanish on load ("the system forcibly kills processes due to
+     * insufficient memory"), so the real peak commit was above the RAM. The Comfy-Org FLUX dev
+     * fp8 checkpoint (17.2 GB) is assumed. The same run on Linux charges nothing for the view. */
+    for (int win = 0; win <= 1; win++) {
+        memset(&in, 0, sizeof in);
+        int k[3];
+        cat("flux1-dev-fp8.safetensors", HR_EST_DIFFUSION, true, k);
+        op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], k[1], 0, 0, 0, 0);
+        in.op[0].models[in.op[0].model_count++] = k[2];
+        op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
+        op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
+        op("8", "VAEDecode", HR_OP_VAE_DECODE, k[2], -1, 1024, 1024, 1, 1);
+        hr_est_machine m4060 = machine(win ? HR_OS_WINDOWS : HR_OS_LINUX, HR_GPU_NVIDIA, 0, 16, 0, 2, 2);
+        m4060.ram_bytes = 32704ull * 1024 * 1024;
+        CHECK(run(&m4060, "--highvram") >= 0);
+        const hr_est_step *ld = &est.step[0];
+        if (win) {
+            CHECK(est.commit.high > m4060.ram_bytes);
+            CHECK(strcmp(est.commit.class_type, "CheckpointLoaderSimple") == 0);
+            CHECK(ld->commit_bytes > ld->ram_bytes + 17000000000ull);
+        } else {
+            CHECK(ld->commit_bytes < ld->ram_bytes + 1000000000ull);
+        }
+        printf("#5175 FLUX fp8 checkpoint, 32 GB %s: loader step commit %.1f GB (RAM %.1f GB), peak high %.1f GB\n",
+               win ? "Windows" : "Linux", (double)ld->commit_bytes / 1e9, (double)ld->ram_bytes / 1e9,
+               (double)est.commit.high / 1e9);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);
