@@ -10,3 +10,12 @@ if(NOT CMAKE_CROSSCOMPILING)
     set_tests_properties(docs.examples PROPERTIES TIMEOUT 120)
   endif()
 endif()
+
+# docs/accuracy.md's table of public data points is computed, not written: the test reruns
+# tools/estimate-accuracy.py on the built program and fails when the page and the program
+# disagree (not on the accuracy targets, which the table reports).
+if(NOT CMAKE_CROSSCOMPILING AND Python3_FOUND)
+  add_test(NAME accuracy.estimate_table COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/estimate-accuracy.py
+                                                --check --bin ${HR_BIN})
+  set_tests_properties(accuracy.estimate_table PROPERTIES TIMEOUT 120)
+endif()

@@ -365,6 +365,67 @@ int main(void)
         printf("R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
                (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
 
+    /* The offload buffer follows the modules, not the model: ComfyUI PR 11096's test log, UMT5-XXL
+     * fp8 on an RTX 3060 with --reserve-vram 5.5. Before the look-ahead (0.3.76) the buffer was
+     * three times the 2 GB token embedding and nothing loaded: "5334.55 MB usable, 0.00 MB
+     * loaded, 6419.09 MB offloaded, 6009.00 MB buffer reserved". After it (0.4.0): "5334.55 MB
+     * usable, 5283.48 MB loaded, 1136.00 MB offloaded, 48.00 MB buffer reserved". The machine's
+     * RAM is not in the PR; 64 GB puts the encoder on the CPU first, as the log shows. */
+    for (int after = 0; after <= 1; after++) {
+        memset(&in, 0, sizeof in);
+        int t[3], u[3], v[3];
+        int te = cat("umt5_xxl_fp8_e4m3fn_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int dm = cat("wan2.1_t2v_14B_fp8_scaled.safetensors", HR_EST_DIFFUSION, false, u);
+        int va = cat("wan_2.1_vae.safetensors", HR_EST_VAE, false, v);
+        op("1", "UNETLoader", HR_OP_LOAD, dm, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 832, 480, 33, 1);
+        hr_est_machine m3060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 12, 0, after ? 4 : 3, after ? 0 : 76);
+        CHECK(run(&m3060, "--reserve-vram 5.5") >= 0);
+        const hr_est_load *tl = load_of("4");
+        CHECK(tl && tl->partial);
+        CHECK(tl && within((double)tl->usable_vram_bytes / MiB, 5334.55, 0.10));
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 48.0 : 6009.0, 0.25));
+        CHECK(tl && within((double)tl->offloaded_bytes / MiB, after ? 1136.0 : 6419.09, 0.10));
+        if (tl)
+            printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n", after ? "after" : "before",
+                   (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
+                   (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
+    }
+
+    /* The load-time peak of a checkpoint on Windows: safetensors maps the file through torch's
+     * copy-on-write view, charged to commit in full while the model is built from it. ComfyUI
+     * #5175: an RTX 4060 Ti 16 GB (HIGH_VRAM), 32 GB RAM (32704 MB), Windows, October 2024; every
+     * FLUX file made ComfyUI vanish on load ("the system forcibly kills processes due to
+     * insufficient memory"), so the real peak commit was above the RAM. The Comfy-Org FLUX dev
+     * fp8 checkpoint (17.2 GB) is assumed. The same run on Linux charges nothing for the view. */
+    for (int win = 0; win <= 1; win++) {
+        memset(&in, 0, sizeof in);
+        int k[3];
+        cat("flux1-dev-fp8.safetensors", HR_EST_DIFFUSION, true, k);
+        op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], k[1], 0, 0, 0, 0);
+        in.op[0].models[in.op[0].model_count++] = k[2];
+        op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
+        op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
+        op("8", "VAEDecode", HR_OP_VAE_DECODE, k[2], -1, 1024, 1024, 1, 1);
+        hr_est_machine m4060 = machine(win ? HR_OS_WINDOWS : HR_OS_LINUX, HR_GPU_NVIDIA, 0, 16, 0, 2, 2);
+        m4060.ram_bytes = 32704ull * 1024 * 1024;
+        CHECK(run(&m4060, "--highvram") >= 0);
+        const hr_est_step *ld = &est.step[0];
+        if (win) {
+            CHECK(est.commit.high > m4060.ram_bytes);
+            CHECK(strcmp(est.commit.class_type, "CheckpointLoaderSimple") == 0);
+            CHECK(ld->commit_bytes > ld->ram_bytes + 17000000000ull);
+        } else {
+            CHECK(ld->commit_bytes < ld->ram_bytes + 1000000000ull);
+        }
+        printf("#5175 FLUX fp8 checkpoint, 32 GB %s: loader step commit %.1f GB (RAM %.1f GB), peak high %.1f GB\n",
+               win ? "Windows" : "Linux", (double)ld->commit_bytes / 1e9, (double)ld->ram_bytes / 1e9,
+               (double)est.commit.high / 1e9);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);

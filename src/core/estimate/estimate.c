@@ -23,11 +23,12 @@ typedef struct params {
     double lora_scale;        /* LoRA coverage against the architecture's typical one */
     double buffer_frac;       /* offload cast buffer, share of the model */
     bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
+    bool cow_view_commit;     /* Windows, legacy: a safetensors file's copy-on-write view is charged */
 } params;
 
-static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true};
-static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false};
-static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true};
+static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true};
+static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false};
+static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true};
 
 typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
 
@@ -65,6 +66,7 @@ typedef struct sim {
     double outputs;           /* cached LATENT / IMAGE tensors in RAM */
     double outputs_vram;      /* --gpu-only: they sit in VRAM */
     double transient_ram;     /* this step only */
+    double transient_commit;  /* this step only: commit charged without RAM behind it */
     double act_vram;          /* this step only */
     double buffer_vram;       /* this step only */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
@@ -458,14 +460,20 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         }
         double usable = budget + x->resident;
         double buffer = 0;
+        double want = 0;   /* the cast buffer of an offloading model: its modules', else a share */
+        if (s->async_buffer) {
+            want = hr_est_offload_buffer(&s->in->model[i], s->version, 2);
+            if (want < 0)
+                want = x->mem * s->p.buffer_frac;
+        }
         if (usable < x->mem) {
-            buffer = s->async_buffer ? dmin(x->mem * s->p.buffer_frac, usable) : 0;
+            buffer = want;   /* logged whole even when larger than usable (then nothing loads) */
             x->resident = dmax(0, usable - buffer);
         } else {
             x->resident = x->mem;
         }
         if (x->resident < x->mem)
-            s->buffer_vram = dmax(s->buffer_vram, s->async_buffer ? x->mem * s->p.buffer_frac : 0);
+            s->buffer_vram = dmax(s->buffer_vram, want);
         add_load(s, i, op, false, usable, x->resident, buffer);
         pin(s, i);
     }
@@ -531,6 +539,12 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
         touch(s, i);
         if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
             s->transient_ram += (double)mod->file_bytes;      /* the whole file copied while building */
+        else if (s->regime == HR_REGIME_LEGACY && mod->format == HR_FMT_SAFETENSORS &&
+                 s->m->os == HR_OS_WINDOWS && s->p.cow_view_commit)
+            /* safetensors maps the file through torch's copy-on-write view (PAGE_WRITECOPY,
+             * FILE_MAP_COPY), which Windows charges to commit in full while the state dict is
+             * alive: the whole loader step, next to the model being built from it. */
+            s->transient_commit += (double)mod->file_bytes;
         if (s->regime != HR_REGIME_LEGACY)
             continue;
         /* Where the weights are built: the GPU when ComfyUI's initial-device rules say so. */
@@ -755,7 +769,7 @@ static void record(sim *s, const hr_est_op *op, int opi)
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
         vram = 0;
     double cache = page_cache_now(s, ram);
-    double commit = ram;
+    double commit = ram + s->transient_commit;
     if (s->m->os == HR_OS_WINDOWS) {
         commit += s->p.win_commit_extra;
         if (s->p.wddm_commit)
@@ -884,6 +898,7 @@ static void run(sim *s)
         if (s->out)
             s->out->step_count = o + 1;
         s->transient_ram = 0;
+        s->transient_commit = 0;
         s->act_vram = 0;
         s->buffer_vram = 0;
         release(s, o);

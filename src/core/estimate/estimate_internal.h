@@ -17,4 +17,8 @@ typedef struct hr_est_arch_info {
 const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a);
 void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *t, double *h, double *w);
 
+/* The VRAM ComfyUI reserves to cast a partially loaded model's offloaded modules (0.3.76+,
+ * streams = NUM_STREAMS), from the model's module sizes; < 0 when they are not known. */
+double hr_est_offload_buffer(const hr_est_model *m, int version, int streams);
+
 #endif
