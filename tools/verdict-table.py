@@ -10,6 +10,10 @@ machine that `headroom check` reads as it reads a real one, and judged by the gi
   Linux    a copy of tests/fixtures/linux/desktop-hdd-swap-partition with /proc/meminfo and
            /proc/swaps rewritten, read with --sysroot
 
+Each machine is judged twice: with --workload (the guide's table for the family) and with
+--workflow, the family's sample workflow in tests/fixtures/workflows standing in for what the
+reporter ran (the estimate a new user gets; ComfyUI's version is not known).
+
 Both are written to a temporary directory and removed afterwards. What no report states is
 the same on every machine: other programs commit 6 GiB before the run (an idle desktop with a
 browser), the system drive is an SSD with room, the GPU is NVIDIA.
@@ -47,6 +51,11 @@ WIN_BASE = os.path.join(ROOT, "tests", "fixtures", "windows", "desktop-64g-fixed
 LINUX_BASE = os.path.join(ROOT, "tests", "fixtures", "linux", "desktop-hdd-swap-partition")
 
 WORKLOADS = ("sd15", "sdxl", "flux", "video")
+# The sample workflow of each family: SD 1.5 with a 4x upscale, SDXL at 1024x1024, FLUX dev
+# fp16, Wan 2.2 image-to-video 14B fp8.
+SAMPLES = {w: os.path.join(ROOT, "tests", "fixtures", "workflows", f) for w, f in (
+    ("sd15", "est_sd15_upscale_api.json"), ("sdxl", "est_sdxl_api.json"),
+    ("flux", "est_flux_dev_api.json"), ("video", "est_wan22_i2v_api.json"))}
 OUTCOMES = ("crashed", "ok")
 KINDS = {"windows": ("fixed", "automatic", "none"), "linux": ("swapfile", "none")}
 
@@ -220,21 +229,27 @@ def check_help(binary):
     return p.stdout + p.stderr
 
 
-def judge(binary, helptext, base, r, tmp):
-    args = [binary, "check", "--json", "--lang", "en", "--workload", r["workload"]]
+def machine_args(base, r, tmp):
+    """Write r's what-if machine under tmp; the arguments that make check read it."""
     if r["os"] == "windows":
         path = os.path.join(tmp, r["id"] + ".json")
         with open(path, "w") as f:
             json.dump(windows_machine(base, r), f, indent=1)
-        args += ["--replay", path]
+        args = ["--replay", path]
         if size_of(r, "vram") is None:
             args.append("--no-gpu")
     else:
         path = os.path.join(tmp, r["id"])
         linux_machine(path, r)
-        args += ["--sysroot", path, "--no-gpu"]
+        args = ["--sysroot", path, "--no-gpu"]
         if size_of(r, "vram") is not None:
             args += ["--vram", "%dM" % (size_of(r, "vram") // MIB)]
+    return args
+
+
+def judge(binary, helptext, machine, r, how):
+    args = [binary, "check", "--json", "--lang", "en"] + machine
+    args += ["--workload", r["workload"]] if how == "workload" else ["--workflow", SAMPLES[r["workload"]]]
     # Facts a report states that only a newer headroom can be told.
     if r.get("comfyui_version") and "--comfyui-version" in helptext:
         args += ["--comfyui-version", r["comfyui_version"]]
@@ -243,11 +258,11 @@ def judge(binary, helptext, base, r, tmp):
     try:
         out = json.loads(p.stdout)
     except ValueError:
-        fail(70, "%s: headroom check gave no JSON (exit %d): %s" % (r["id"], p.returncode,
+        fail(70, "%s (%s): headroom check gave no JSON (exit %d): %s" % (r["id"], how, p.returncode,
                                                                      p.stderr.strip()[:300]))
     verdict = out.get("verdict")
     if verdict not in ("ok", "at-risk", "will-fail", "unknown"):
-        fail(70, "%s: headroom check gave verdict %r (exit %d)" % (r["id"], verdict, p.returncode))
+        fail(70, "%s (%s): headroom check gave verdict %r (exit %d)" % (r["id"], how, verdict, p.returncode))
     return out
 
 
@@ -310,35 +325,40 @@ def build(binary, reports):
     with open(WIN_BASE) as f:
         base = json.load(f)
     rows, notes, crash_ok = [], [], []
-    count = {"yes": 0, "partly": 0, "no": 0}
+    count = {how: {"yes": 0, "partly": 0, "no": 0} for how in ("workload", "workflow")}
     tmp = tempfile.mkdtemp(prefix="headroom-verdict-table.")
     try:
         for i, r in enumerate(reports, 1):
-            out = judge(binary, helptext, base, r, tmp)
-            v = out["verdict"]
-            agree = agreement(r["outcome"], v)
-            count["yes" if agree == "yes" else "partly" if agree == "partly" else "no"] += 1
-            if r["outcome"] == "crashed" and v == "ok":
-                crash_ok.append((r, out))
+            machine = machine_args(base, r, tmp)
+            cells = []
+            for how in ("workload", "workflow"):
+                out = judge(binary, helptext, machine, r, how)
+                v = out["verdict"]
+                agree = agreement(r["outcome"], v)
+                count[how]["yes" if agree == "yes" else "partly" if agree == "partly" else "no"] += 1
+                if r["outcome"] == "crashed" and v == "ok":
+                    crash_ok.append((r, how, out))
+                cells += ["**%s**: %s" % (VERDICT_TEXT[v], figures(out)), agree]
             src = "[%s](%s)" % (r["source"], r["url"]) if r.get("url") else r["source"]
-            rows.append("| %d | %s | %s | %s (%s) | %s | **%s**: %s | %s |" % (
+            rows.append("| %d | %s | %s | %s (%s) | %s | %s |" % (
                 i, src, cell(machine_text(r)), r["workload"], cell(r["run"]),
-                "crashed" if r["outcome"] == "crashed" else "worked", VERDICT_TEXT[v],
-                figures(out), agree))
+                "crashed" if r["outcome"] == "crashed" else "worked", " | ".join(cells)))
             quote = "\"%s\"" % r["quote"] if r.get("quote") else "(no quote: %s)" % r["source"]
             notes.append("%d. %s — outcome: %s. Assumed: %s." % (i, cell(quote), cell(r["outcome_text"]),
                                                                 cell(r["assumed"])))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     crashed = sum(1 for r in reports if r["outcome"] == "crashed")
-    lines = [BEGIN, "",
-             "%d reports (%d crashed, %d worked). headroom agrees on %d, partly on %d (AT RISK), "
-             "disagrees on %d; crashed configurations called OK: **%d**." % (
-                 len(reports), crashed, len(reports) - crashed, count["yes"], count["partly"],
-                 count["no"], len(crash_ok)),
-             "",
-             "| # | report | machine and paging, as stated | ran | outcome | headroom check | agree? |",
-             "|---|---|---|---|---|---|---|"] + rows + [
+    summary = ["%d reports (%d crashed, %d worked)." % (len(reports), crashed, len(reports) - crashed)]
+    for how, what in (("workload", "`check --workload`"), ("workflow", "`check --workflow` (the family's sample)")):
+        c = count[how]
+        summary.append("%s agrees on %d, partly on %d (AT RISK), disagrees on %d; crashed "
+                       "configurations called OK: **%d**." % (
+                           what, c["yes"], c["partly"], c["no"], sum(1 for x in crash_ok if x[1] == how)))
+    lines = [BEGIN, "", " ".join(summary), "",
+             "| # | report | machine and paging, as stated | ran | outcome | check --workload | agree? "
+             "| check --workflow (sample) | agree? |",
+             "|---|---|---|---|---|---|---|---|---|"] + rows + [
              "", "Evidence (the report's words) and what was assumed:", ""] + notes + ["", END]
     return "\n".join(lines) + "\n", crash_ok
 
@@ -386,9 +406,9 @@ def main():
             status = 2
     else:
         sys.stdout.write(table)
-    for r, out in crash_ok:
-        print("verdict-table: %s crashed (%s) but headroom check says OK: %s" % (
-            r["id"], machine_text(r), figures(out)), file=sys.stderr)
+    for r, how, out in crash_ok:
+        print("verdict-table: %s crashed (%s) but headroom check --%s says OK: %s" % (
+            r["id"], machine_text(r), how, figures(out)), file=sys.stderr)
     if crash_ok:
         status = 1
     return status
