@@ -78,6 +78,17 @@ def size_of(r, what):
     return None
 
 
+def paging_mib(pg):
+    """The paging file or swap as stated: size_mb (a dialog's exact MB) or size_gb (GiB)."""
+    if pg.get("size_mb") is not None:
+        return int(pg["size_mb"])
+    return int(round(float(pg["size_gb"]) * 1024))
+
+
+def paging_text(pg):
+    return "%d MB" % pg["size_mb"] if pg.get("size_mb") is not None else "%g GB" % pg["size_gb"]
+
+
 def check_report(r, i):
     where = "report %d (%s)" % (i + 1, r.get("id", "no id"))
     for key in ("id", "source", "os", "paging", "workload", "run", "outcome", "outcome_text", "assumed"):
@@ -94,8 +105,8 @@ def check_report(r, i):
     kind = r["paging"].get("kind")
     if kind not in KINDS[r["os"]]:
         raise BadData("%s: paging kind \"%s\" is not one of %s" % (where, kind, ", ".join(KINDS[r["os"]])))
-    if kind in ("fixed", "swapfile") and not r["paging"].get("size_gb"):
-        raise BadData("%s: a %s paging size needs size_gb" % (where, kind))
+    if kind in ("fixed", "swapfile") and not (r["paging"].get("size_gb") or r["paging"].get("size_mb")):
+        raise BadData("%s: a %s paging size needs size_gb or size_mb" % (where, kind))
     if r["paging"].get("drive") not in (None, "C:", "D:"):
         raise BadData("%s: paging drive must be C: or D:" % where)
 
@@ -144,7 +155,7 @@ def windows_machine(base, r):
     pg = r["paging"]
     drive = pg.get("drive") or "C:"
     if pg["kind"] == "fixed":
-        mb = int(round(float(pg["size_gb"]) * 1024))
+        mb = paging_mib(pg)
         registry = ["%s\\pagefile.sys %d %d" % (drive, mb, mb)]
         files = [(drive + "\\pagefile.sys", mb * MIB)]
     elif pg["kind"] == "automatic":
@@ -191,7 +202,7 @@ def windows_machine(base, r):
 def linux_machine(dest, r):
     ram = size_of(r, "ram")
     pg = r["paging"]
-    swap = int(round(float(pg["size_gb"]) * 1024)) * MIB if pg["kind"] == "swapfile" else 0
+    swap = paging_mib(pg) * MIB if pg["kind"] == "swapfile" else 0
     shutil.copytree(LINUX_BASE, dest, symlinks=True)
     for extra in ("expected.json", "text-phrases", "expected.exit"):
         p = os.path.join(dest, extra)
@@ -304,11 +315,11 @@ def machine_text(r):
             "%s GB RAM" % ("%g" % round(ram / GIB, 1)),
             "%g GB VRAM" % round(vram / GIB, 1) if vram is not None else "VRAM not stated"]
     if pg["kind"] == "fixed":
-        bits.append("paging file %g GB fixed on %s" % (pg["size_gb"], pg.get("drive") or "C: (drive not stated)"))
+        bits.append("paging file %s fixed on %s" % (paging_text(pg), pg.get("drive") or "C: (drive not stated)"))
     elif pg["kind"] == "automatic":
         bits.append("paging file system-managed on %s" % (pg.get("drive") or "C:"))
     elif pg["kind"] == "swapfile":
-        bits.append("swap %g GB" % pg["size_gb"])
+        bits.append("swap %s" % paging_text(pg))
     else:
         bits.append("no paging file" if r["os"] == "windows" else "no swap")
     if pg.get("c_free_gb") is not None:
