@@ -349,7 +349,8 @@ def build(binary, reports):
                 count[how]["yes" if agree == "yes" else "partly" if agree == "partly" else "no"] += 1
                 if r["outcome"] == "crashed" and v == "ok":
                     crash_ok.append((r, how, out))
-                cells += ["**%s**: %s" % (VERDICT_TEXT[v], figures(out)), agree]
+                rule = " [%s]" % out["verdict_rule"] if out.get("verdict_rule") else ""
+                cells += ["**%s**%s: %s" % (VERDICT_TEXT[v], rule, figures(out)), agree]
             src = "[%s](%s)" % (r["source"], r["url"]) if r.get("url") else r["source"]
             rows.append("| %d | %s | %s | %s (%s) | %s | %s |" % (
                 i, src, cell(machine_text(r)), r["workload"], cell(r["run"]),
