@@ -10,13 +10,13 @@ machine that `headroom check` reads as it reads a real one, and judged by the gi
   Linux    a copy of tests/fixtures/linux/desktop-hdd-swap-partition with /proc/meminfo and
            /proc/swaps rewritten, read with --sysroot
 
+Both are written to a temporary directory and removed afterwards. What no report states is
+the same on every machine: other programs commit 6 GiB before the run (an idle desktop with a
+browser), the system drive is an SSD with 200 GB free, the GPU is NVIDIA.
+
 Each machine is judged twice: with --workload (the guide's table for the family) and with
 --workflow, the family's sample workflow in tests/fixtures/workflows standing in for what the
 reporter ran (the estimate a new user gets; ComfyUI's version is not known).
-
-Both are written to a temporary directory and removed afterwards. What no report states is
-the same on every machine: other programs commit 6 GiB before the run (an idle desktop with a
-browser), the system drive is an SSD with room, the GPU is NVIDIA.
 
 usage: verdict-table.py --headroom BIN [--write | --check] [--data FILE] [--doc FILE]
   (neither)  print the table
