@@ -274,7 +274,23 @@ def judge(binary, helptext, machine, r, how):
     verdict = out.get("verdict")
     if verdict not in ("ok", "at-risk", "will-fail", "unknown"):
         fail(70, "%s (%s): headroom check gave verdict %r (exit %d)" % (r["id"], how, verdict, p.returncode))
+    # The machine headroom read must be the one the report states: RAM + paging file or swap.
+    cap = out.get("capacity", {}).get("bytes")
+    if isinstance(cap, int) and abs(cap - backs(r)) > MIB:
+        fail(70, "%s (%s): headroom read a machine that backs %d bytes, the report's backs %d" % (
+            r["id"], how, cap, backs(r)))
     return out
+
+
+def backs(r):
+    """What the report's machine backs: RAM + the paging file or swap in use before the run."""
+    ram = size_of(r, "ram")
+    pg = r["paging"]
+    if pg["kind"] in ("fixed", "swapfile"):
+        return ram + paging_mib(pg) * MIB
+    if pg["kind"] == "automatic":
+        return ram + ram // 8 // MIB * MIB
+    return ram
 
 
 def gb(b):
