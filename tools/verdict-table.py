@@ -98,6 +98,8 @@ def check_report(r, i):
         raise BadData("%s: os \"%s\" is not windows or linux" % (where, r["os"]))
     if r["workload"] not in WORKLOADS:
         raise BadData("%s: workload \"%s\" is not one of %s" % (where, r["workload"], ", ".join(WORKLOADS)))
+    if r.get("gpu") not in (None, "nvidia", "amd", "intel", "apple"):
+        raise BadData("%s: gpu \"%s\" is not nvidia, amd, intel or apple" % (where, r["gpu"]))
     if r["outcome"] not in OUTCOMES:
         raise BadData("%s: outcome \"%s\" is not crashed or ok" % (where, r["outcome"]))
     if size_of(r, "ram") is None:
@@ -261,9 +263,13 @@ def machine_args(base, r, tmp):
 def judge(binary, helptext, machine, r, how):
     args = [binary, "check", "--json", "--lang", "en"] + machine
     args += ["--workload", r["workload"]] if how == "workload" else ["--workflow", SAMPLES[r["workload"]]]
+    if r.get("comfy_args"):
+        args += ["--comfy-args", r["comfy_args"]]
     # Facts a report states that only a newer headroom can be told.
     if r.get("comfyui_version") and "--comfyui-version" in helptext:
         args += ["--comfyui-version", r["comfyui_version"]]
+    if r.get("gpu") and "--gpu " in helptext:
+        args += ["--gpu", r["gpu"]]
     env = dict(os.environ, LANG="C", LC_ALL="C")
     p = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
     try:
@@ -336,6 +342,10 @@ def machine_text(r):
         bits.append("paging file system-managed on %s" % (pg.get("drive") or "C:"))
     elif pg["kind"] == "swapfile":
         bits.append("swap %s" % paging_text(pg))
+    if r.get("gpu") and r["gpu"] != "nvidia":
+        bits.append("%s GPU" % {"amd": "AMD", "intel": "Intel", "apple": "Apple"}[r["gpu"]])
+    if r.get("comfy_args"):
+        bits.append("ComfyUI `%s`" % r["comfy_args"])
     else:
         bits.append("no paging file" if r["os"] == "windows" else "no swap")
     if pg.get("c_free_gb") is not None:
