@@ -342,14 +342,14 @@ def machine_text(r):
         bits.append("paging file system-managed on %s" % (pg.get("drive") or "C:"))
     elif pg["kind"] == "swapfile":
         bits.append("swap %s" % paging_text(pg))
-    if r.get("gpu") and r["gpu"] != "nvidia":
-        bits.append("%s GPU" % {"amd": "AMD", "intel": "Intel", "apple": "Apple"}[r["gpu"]])
-    if r.get("comfy_args"):
-        bits.append("ComfyUI `%s`" % r["comfy_args"])
     else:
         bits.append("no paging file" if r["os"] == "windows" else "no swap")
     if pg.get("c_free_gb") is not None:
         bits.append("%g GB free on C:" % pg["c_free_gb"])
+    if r.get("gpu") and r["gpu"] != "nvidia":
+        bits.append("%s GPU" % {"amd": "AMD", "intel": "Intel", "apple": "Apple"}[r["gpu"]])
+    if r.get("comfy_args"):
+        bits.append("ComfyUI `%s`" % r["comfy_args"])
     return ", ".join(bits)
 
 
