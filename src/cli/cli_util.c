@@ -119,12 +119,19 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
         return hr_exit_from_error(rc);
     }
     hr_error err = {0};
-    rc = hr_platform_atomic_replace(path, r->out->data ? r->out->data : "", r->out->len, 0644, &err);
+    rc = hr_platform_output_replace(path, r->out->data ? r->out->data : "", r->out->len, &err);
     if (rc < 0) {
-        hr_cli_error("%s: %s: %s", cmd, path, err.msg[0] ? err.msg : hr_strerror(rc));
-        return rc == HR_ENOENT ? HR_EXIT_CANTCREATE : hr_exit_from_error(rc);
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(rc));
+        return hr_cli_output_exit(rc);
     }
     return 0;
+}
+
+int hr_cli_output_exit(int code)
+{
+    if (code == HR_EUNSAFE || code == HR_EIO || code == HR_ENOMEM)
+        return hr_exit_from_error(code);
+    return HR_EXIT_CANTCREATE;
 }
 
 HR_START void hr_cli_choose_language(void)

@@ -62,6 +62,10 @@ int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r);
  * old file stays whole until the new one is complete). 0, or the exit status after
  * "<cmd>: cannot render the <what>: ..." or "<cmd>: <path>: ..." (73, 74, 77). */
 int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_render *r);
+/* The exit status when a file the user named could not be written
+ * (hr_platform_output_replace / hr_platform_output_open): 69 refused as unsafe (a link,
+ * another user's file or folder), 74 the write failed (disk full), 73 otherwise. */
+int hr_cli_output_exit(int code);
 
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */

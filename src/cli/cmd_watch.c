@@ -2,6 +2,7 @@
 #include "cli_util.h"
 #include "comfy_link.h"
 #include "commands.h"
+#include "console.h"
 #include "monitor.h"
 
 #include "core/base/i18n.h"
@@ -116,7 +117,12 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         hr_cli_error(HR_T("watch: --pid and --name: choose one"));
         return HR_EXIT_USAGE;
     }
-    mo.view = json ? HR_MON_JSON : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
+    /* under systemd with the journal behind stderr (a service): the events alone, one line
+     * each with its priority, not a line per second */
+    mo.journal = hr_console_journal(stderr);
+    mo.view = json ? HR_MON_JSON
+              : mo.journal ? HR_MON_QUIET
+              : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
     char url[HR_NET_HOST_MAX + 64];
     if (protect && !comfyui)
         comfyui = "http://127.0.0.1:8188";

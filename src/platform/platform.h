@@ -103,6 +103,21 @@ bool hr_platform_is_admin(void);
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err);
+/* ---- files written where the user says (--log, --record, --html, -o, --textfile) ----
+ * The one home of their safety, for every command (docs/run.md). The last part of the path
+ * is never followed if it is a link (Windows: a reparse point); a file that is there must be
+ * a regular file of the user running headroom (no other owner's file, Linux: one link only);
+ * as root (an administrator), a folder another user could write in (its owner is not root,
+ * or others may write it without the sticky bit) is refused, since its owner can plant a
+ * link there at any time. Errors name the path and what is wrong. */
+/* A whole document (HTML, a report, metrics): written to a temporary file with a unique name
+ * in the same folder (".NAME.XXXXXX"), flushed to disk, renamed over path; the mode of the
+ * file it replaces is kept (a new one gets mode 0644, less the umask). Two writers at once
+ * never collide; a reader sees the old file or the new one, whole. */
+int hr_platform_output_replace(const char *path, const void *data, size_t len, hr_error *err);
+/* A stream (a live log, a recording), written as it goes: created with mode 0644 (less the
+ * umask) or emptied if it is there, opened for writing only. NULL with err set. */
+FILE *hr_platform_output_open(const char *path, hr_error *err);
 /* ---- stress (docs/stress.md) ----
  * Commit rq->commit_bytes in steps of step_bytes (touching every page with rq->touch),
  * calling step(ctx, i, res) after each step, until done or the first failure; then release
@@ -286,6 +301,11 @@ typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64
  * min(size, max). path is UTF-8 on every OS; errors name it. *file_size may be NULL. */
 int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
                           hr_buf *b, uint64_t *file_size, hr_error *err);
+
+/* A regular file opened to be read as a stream (headroom diagnose's logs), under the same
+ * rules: a device (/dev/zero), a FIFO or a folder is refused as "not a regular file" before
+ * the first read (HR_EINVAL), never waited on. NULL with err naming the file. */
+FILE *hr_platform_read_open(const char *path, hr_error *err);
 
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,

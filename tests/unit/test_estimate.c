@@ -237,6 +237,49 @@ int main(void)
     CHECK(run(&m16, "") == 0);
     CHECK(step_of("8")->vram_bytes + HR_GIB < dec_full);
 
+    /* 3b. A batch decodes as ComfyUI's VAE.decode batches it (comfy/sd.py: batch_number =
+     *     max(1, int(free / memory_used))): 4 SDXL images on a 24 GB card decode together, so
+     *     the decode peaks about 3 images' memory_used above a batch of 1; on 8 GB they split
+     *     into chunks that fit, never the whole batch's memory at once. Sampling and the
+     *     latent scale with the batch too. */
+    {
+        hr_est_geom g1 = {1024, 1024, 1, 1}, g4 = {1024, 1024, 1, 4};
+        CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g4, 2), 4.0 * (double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g1, 2), 1e-6));
+        CHECK(within(hr_est_latent_bytes(HR_ARCH_SDXL, &g4), 4 * hr_est_latent_bytes(HR_ARCH_SDXL, &g1), 1e-9));
+        uint64_t per = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g1, 2, false);
+        sdxl();
+        CHECK(run(&m24, "") == 0);
+        uint64_t dec1 = step_of("8")->vram_bytes, samp1 = step_of("3")->vram_bytes;
+        for (int k = 0; k < in.op_count; k++)
+            in.op[k].geom.batch = in.op[k].geom.width ? 4 : 0;
+        CHECK(run(&m24, "") == 0);
+        uint64_t dec4 = step_of("8")->vram_bytes, samp4 = step_of("3")->vram_bytes;
+        fprintf(stderr, "decode peak: batch 1 %.2f GiB, batch 4 %.2f GiB, one image %.2f GiB\n", (double)dec1 / HR_GIB, (double)dec4 / HR_GIB, (double)per / HR_GIB);
+        CHECK(dec4 > dec1 + per && dec4 <= dec1 + 3 * per + HR_GIB / 4 && dec4 <= 24 * HR_GIB);
+        /* 24 GB less the resident models holds 3 of the 4 at a time: split, and said */
+        CHECK(strstr(step_of("8")->note, "of 4 at a time") != NULL);
+        CHECK(samp4 > samp1);
+        CHECK(!has_verdict(HR_EV_TILED_FALLBACK));
+        /* 16 images of 512² on 8 GB: chunks of what fits, said in the step's note, never the
+         * whole batch's memory at once */
+        hr_est_machine m8s = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 8, 0, 3, 60);
+        hr_est_geom g512 = {512, 512, 1, 1};
+        uint64_t per512 = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g512, 2, false);
+        for (int k = 0; k < in.op_count; k++)
+            if (in.op[k].geom.width)
+                in.op[k].geom = g512;
+        CHECK(run(&m8s, "") == 0);
+        uint64_t dec1s = step_of("8")->vram_bytes;
+        for (int k = 0; k < in.op_count; k++)
+            in.op[k].geom.batch = in.op[k].geom.width ? 16 : 0;
+        CHECK(run(&m8s, "") == 0);
+        fprintf(stderr, "16 x 512² on 8 GB: %.2f GiB (one: %.2f, %s)\n", (double)step_of("8")->vram_bytes / HR_GIB,
+                (double)dec1s / HR_GIB, step_of("8")->note);
+        CHECK(strstr(step_of("8")->note, "at a time") != NULL);
+        CHECK(step_of("8")->vram_bytes <= 8 * HR_GIB);
+        CHECK(step_of("8")->vram_bytes < dec1s + 15 * per512);
+    }
+
     /* 4. Video peaks far above image on the same machine. */
     sdxl();
     CHECK(run(&m16, "") == 0);
@@ -260,6 +303,36 @@ int main(void)
     mc.commit_enforced = true;
     CHECK(run(&mc, "") == 0);
     CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+    /* the fix names the paging file in GB (need - RAM + 4 GB, whole GB), never "0 MB" */
+    {
+        char want[32];
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 28 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
+        /* Linux, limit not enforced: RAM + swap, the same size in the swap message */
+        hr_est_machine ml = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 8, 0, 3, 60);
+        ml.swap_bytes = 2 * HR_GIB;
+        CHECK(run(&ml, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 12 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), "swap"));
+        /* an unknown limit: cannot tell, the limit needed said, never FITS */
+        sdxl();
+        hr_est_machine mu = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && !has_verdict(HR_EV_FITS));
+        CHECK(hr_estimate_severity(&est) == 3);
+        hr_size_gb(est.commit.high, want, sizeof want);
+        CHECK(strstr(est.verdict[0].text, want) != NULL);
+        mu.commit_limit_bytes = 96 * HR_GIB, mu.commit_enforced = true;
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_FITS) && !has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 0);
+        /* a will-fail outranks cannot-tell */
+        flux_dev("flux1-dev.safetensors", false);
+        hr_est_machine mg = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 16, 0, 3, 60);
+        CHECK(run(&mg, "--gpu-only") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 2);
+        flux_dev("flux1-dev.safetensors", false);
+    }
     mc.commit_limit_bytes = 96 * HR_GIB;
     CHECK(run(&mc, "") == 0);
     CHECK(!has_verdict(HR_EV_COMMIT_EXCEEDED));

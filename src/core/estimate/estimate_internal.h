@@ -16,7 +16,5 @@ typedef struct hr_est_arch_info {
 
 const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a);
 void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *t, double *h, double *w);
-/* The LATENT tensor ComfyUI keeps in RAM (fp32). */
-double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
 
 #endif

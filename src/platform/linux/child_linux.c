@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -32,6 +33,7 @@ struct hr_child {
     char cg[4096];              /* "" when none */
     char cg_parent[4096];
     bool cg_v1;
+    int guard;                  /* hr_lx_guard_start's descriptor, or -1 */
     int64_t start_wall, end_wall;
     char buf[65536];
 };
@@ -99,11 +101,13 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
             return false;
         }
     }
+    /* groups of runs killed before they could remove theirs go first; then a name of our
+     * own that no later run will take (never a stale group and its limit) */
+    hr_lx_owned_cg_sweep(parent, "headroom-run");
     char dir[4096];
-    int w = snprintf(dir, sizeof dir, "%s/headroom-run-%d", parent, (int)getpid());
-    if (w <= 0 || (size_t)w >= sizeof dir)
+    if (!hr_lx_owned_cg_name(parent, "headroom-run", dir, sizeof dir))
         return false;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(dir, 0755) != 0) {
         snprintf(note, note_n, "%s: %s", dir, strerror(errno));
         return false;
     }
@@ -176,6 +180,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     if (!c)
         return hr_error_set(err, HR_ENOMEM, HR_T("run: out of memory"));
     c->out_fd = c->err_fd = -1;
+    c->guard = -1;
     if (o->own_cgroup || o->limit_bytes)
         make_cgroup(c, note, note_n);
     if (o->limit_bytes) {
@@ -210,6 +215,10 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     if (!getenv("PYTHONUNBUFFERED"))
         setenv("PYTHONUNBUFFERED", "1", 0);
     c->start_wall = hr_platform_wall_ms();
+    /* the child's standard input: a terminal is not its to read (it runs in a process group
+     * of its own, in the background: a read would stop it), anything else is passed on */
+    int in_fd = isatty(0) ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int r = hr_error_set(err, HR_EIO, HR_T("run: fork: %s"), strerror(errno));
@@ -219,7 +228,16 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         return r;
     }
     if (pid == 0) {
-        /* the child: async-signal-safe calls only until exec */
+        /* the child: async-signal-safe calls only until exec. It dies with headroom (a
+         * SIGKILL of headroom included; checked again after, in case headroom died
+         * first), and leads a process group of its own, so that a signal reaches
+         * everything it starts. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        setpgid(0, 0);
+        if (in_fd >= 0)
+            dup2(in_fd, 0);
         if (procs_fd >= 0) {
             if (write(procs_fd, "0\n", 2) < 0) {
                 /* stays in headroom's cgroup; the parent reads no record from it */
@@ -240,6 +258,9 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             _exit(127);
         _exit(127);
     }
+    setpgid(pid, pid);   /* as the child does: whichever runs first */
+    if (in_fd >= 0)
+        close(in_fd);
     close(po[1]);
     close(pe[1]);
     close(ps[1]);
@@ -263,6 +284,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     }
     fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+    c->guard = hr_lx_guard_start(pid, c->cg);
     *out = c;
     return 0;
 }
@@ -288,10 +310,9 @@ static volatile sig_atomic_t pending_sig;
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    /* the terminal sends Ctrl-C to the whole foreground group (the child has it already);
-     * anything sent to headroom alone (kill, a service manager) is passed on */
-    if (si && si->si_code == SI_KERNEL)
-        return;
+    (void)si;
+    /* the child has a process group of its own: Ctrl-C from the terminal, like a kill or a
+     * service manager's stop, reaches headroom alone and is passed on to that group */
     pending_sig = sig;
 }
 
@@ -349,7 +370,8 @@ int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_ou
     if (pending_sig) {
         int s = pending_sig;
         pending_sig = 0;
-        kill(c->pid, s);
+        if (kill(-c->pid, s) != 0)   /* the whole group: what the child started too */
+            kill(c->pid, s);
     }
     struct pollfd p[3];
     int np = 0;
@@ -456,6 +478,7 @@ void hr_child_close(hr_child *c)
             hr_platform_sleep_ms(20);
         }
     }
+    hr_lx_guard_done(c->guard, true);
     free(c);
 }
 
