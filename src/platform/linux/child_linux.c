@@ -6,6 +6,7 @@
  * charged elsewhere. */
 #define _GNU_SOURCE
 #include "platform/platform.h"
+#include "lx_read.h"
 #include "linux_probes.h"
 
 #include "core/base/i18n.h"
@@ -50,26 +51,11 @@ static bool write_file(const char *dir, const char *name, const char *value)
     return n == (ssize_t)strlen(value);
 }
 
-static bool read_small(const char *dir, const char *name, char *out, size_t n)
-{
-    char p[4200];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t r = read(fd, out, n - 1);
-    close(fd);
-    if (r < 0)
-        return false;
-    out[r] = '\0';
-    return true;
-}
-
 /* The path of this process's cgroup in the hierarchy with this controller ("" = v2). */
 static bool own_cgroup_rel(const char *controller, char *out, size_t n)
 {
     char buf[4096];
-    if (!read_small("/proc/self", "cgroup", buf, sizeof buf))
+    if (!hr_lx_read_in("/proc/self", "cgroup", buf, sizeof buf))
         return false;
     const char *cur = buf, *end = buf + strlen(buf), *line;
     size_t len;
@@ -94,7 +80,7 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
 {
     if (!v1) {
         char ctl[512] = "";
-        read_small(parent, "cgroup.subtree_control", ctl, sizeof ctl);
+        hr_lx_read_in(parent, "cgroup.subtree_control", ctl, sizeof ctl);
         if (!strstr(ctl, "memory") && !write_file(parent, "cgroup.subtree_control", "+memory")) {
             snprintf(note, note_n, HR_T("%s: cannot enable the memory controller (%s)"), parent,
                      strerror(errno));
@@ -112,7 +98,7 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
         return false;
     }
     char probe[64];
-    if (!read_small(dir, v1 ? "memory.usage_in_bytes" : "memory.current", probe, sizeof probe)) {
+    if (!hr_lx_read_in(dir, v1 ? "memory.usage_in_bytes" : "memory.current", probe, sizeof probe)) {
         snprintf(note, note_n, HR_T("%s: no memory accounting there"), dir);
         rmdir(dir);
         return false;
@@ -128,7 +114,7 @@ static void make_cgroup(hr_child *c, char *note, size_t note_n)
     char rel[4000], parent[4200];
     bool root = geteuid() == 0;
     char ctl[512] = "";
-    if (read_small("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) &&
+    if (hr_lx_read_in("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) &&
         strstr(ctl, "memory")) {
         if (own_cgroup_rel("", rel, sizeof rel) && rel[0]) {
             snprintf(parent, sizeof parent, "/sys/fs/cgroup%s", rel);
@@ -422,7 +408,7 @@ int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_ou
 static int64_t kv(const char *dir, const char *file, const char *key)
 {
     char buf[2048];
-    if (!read_small(dir, file, buf, sizeof buf))
+    if (!hr_lx_read_in(dir, file, buf, sizeof buf))
         return -1;
     uint64_t v;
     if (!key) {
@@ -465,7 +451,7 @@ void hr_child_close(hr_child *c)
         /* what the child left running goes back to headroom's cgroup; then the group goes */
         char procs[4096];
         for (int round = 0; round < 50; round++) {
-            if (read_small(c->cg, "cgroup.procs", procs, sizeof procs)) {
+            if (hr_lx_read_in(c->cg, "cgroup.procs", procs, sizeof procs)) {
                 char *save = NULL;
                 for (char *t = strtok_r(procs, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
                     char v[32];

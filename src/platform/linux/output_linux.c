@@ -3,6 +3,7 @@
  * renameat), so a path swapped after the checks is never the one written. */
 #define _GNU_SOURCE 1   /* O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC by name on every libc */
 #include "platform/platform.h"
+#include "lx_read.h"
 
 #include "core/base/i18n.h"
 #include "core/base/text.h"
@@ -89,22 +90,6 @@ static int check_existing(const char *path, const struct stat *st, bool stream, 
     return 0;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Create ".BASE.XXXXXX" in the folder, new (O_EXCL), with a random part. */
 static int make_temp(int dfd, const char *base, char *tmp, size_t n, hr_error *err,
                      const char *path)
@@ -160,7 +145,7 @@ int hr_platform_output_replace(const char *path, const void *data, size_t len, h
         close(dfd);
         return fd;
     }
-    if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0)
+    if (hr_lx_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0)
         r = sys_err(err, path);
     if (close(fd) != 0 && r == 0)
         r = sys_err(err, path);

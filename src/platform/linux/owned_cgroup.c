@@ -6,6 +6,7 @@
  * headroom dies without cleaning up (SIGKILL included). */
 #define _GNU_SOURCE
 #include "linux_probes.h"
+#include "lx_read.h"
 
 #include "core/base/text.h"
 
@@ -53,21 +54,6 @@ bool hr_lx_owned_cg_name(const char *parent, const char *prefix, char *out, size
     return w > 0 && (size_t)w < n;
 }
 
-static bool read_text(const char *dir, const char *name, char *out, size_t n)
-{
-    char p[4200];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t r = read(fd, out, n - 1);
-    close(fd);
-    if (r < 0)
-        return false;
-    out[r] = '\0';
-    return true;
-}
-
 void hr_lx_owned_cg_remove(const char *dir)
 {
     /* cgroup.kill (Linux 5.14) kills every process in the group at once, forks included;
@@ -83,7 +69,7 @@ void hr_lx_owned_cg_remove(const char *dir)
     }
     for (int round = 0; round < 100; round++) {
         char procs[4096];
-        if (read_text(dir, "cgroup.procs", procs, sizeof procs)) {
+        if (hr_lx_read_in(dir, "cgroup.procs", procs, sizeof procs)) {
             char *save = NULL;
             for (char *t = strtok_r(procs, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
                 long pid = strtol(t, NULL, 10);
