@@ -10,6 +10,7 @@ hr=$1
 src=$2
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 id nobody >/dev/null 2>&1 || { echo "SKIP: no user nobody"; exit 77; }
+unset SUDO_UID   # the folder of sudo's user is tested on its own below
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # In the build folder: /tmp may be root's and sticky, but this test wants folders of its own.
@@ -87,6 +88,27 @@ for o in "${outputs[@]}"; do
     [ -z "$left" ] || bad "$name: left behind: $left"
     rm -f "$f"
 done
+
+# The folder of the user sudo ran headroom for (SUDO_UID) is theirs alone, and they hold root
+# already: written there; still never through a link, and not when others may write in it.
+nb=$(id -u nobody)
+mkdir "$tmp/home" && chown nobody "$tmp/home" && chmod 0755 "$tmp/home"
+rep="report $fx/recordings/watch-ok.jsonl -o OUT"
+export SUDO_UID=$nb
+run_out report-o "$rep" "$tmp/home/out"
+rc=$?
+[ "$rc" = 0 ] && [ -s "$tmp/home/out" ] && echo "ok   report-o written in the folder of sudo's user" ||
+    bad "report-o in the folder of sudo's user: exit $rc, $(head -c 300 "$tmp/err.txt")"
+rm -f "$tmp/home/out"
+ln -s "$secret" "$tmp/home/out" && chown -h nobody "$tmp/home/out"
+refused report-o "$rep" "$tmp/home" "a link in the folder of sudo's user"
+rm -f "$tmp/home/out"
+chgrp 12345 "$tmp/home" && chmod 0775 "$tmp/home"
+refused report-o "$rep" "$tmp/home" "the folder of sudo's user, writable by its group"
+chmod 0755 "$tmp/home"
+export SUDO_UID=12345
+refused report-o "$rep" "$tmp/home" "a folder of another user than sudo's"
+unset SUDO_UID
 
 # A second name of root's file (a hard link) is written through by a stream: refused.
 ln "$secret" "$tmp/root/out"

@@ -24,6 +24,18 @@ static int sys_err(hr_error *err, const char *path)
     return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
 }
 
+/* The user sudo ran headroom for (SUDO_UID), or (uid_t)-1: who set the environment of a root
+ * process holds root already, so the variable is no way in. */
+static uid_t sudo_uid(void)
+{
+    const char *v = getenv("SUDO_UID");
+    char *end;
+    if (!v || !*v)
+        return (uid_t)-1;
+    unsigned long u = strtoul(v, &end, 10);
+    return *end || u == 0 || u > 0x7fffffffUL ? (uid_t)-1 : (uid_t)u;
+}
+
 /* Open the folder of path (links in the folder's own path are followed: that is where the
  * user pointed) and check it; *base points at the last part. */
 static int open_folder(const char *path, int *dfd, const char **base, hr_error *err)
@@ -55,9 +67,12 @@ static int open_folder(const char *path, int *dfd, const char **base, hr_error *
     if (geteuid() == 0) {
         /* As root, a folder someone else can write in is theirs to plant a link or a file
          * in between any check and the write; /tmp (root's, sticky) is not: there nobody
-         * can rename or remove what root made. */
+         * can rename or remove what root made. The folder of the user who ran sudo is theirs
+         * alone: they hold root already, so `sudo headroom run --log run.log` in their home
+         * writes there (the last part is still never followed, and no one else may write). */
         bool others_write = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0);
-        if (st.st_uid != 0 || (others_write && !(st.st_mode & S_ISVTX))) {
+        bool owner_ok = st.st_uid == 0 || (st.st_uid == sudo_uid() && !(st.st_mode & (S_IWGRP | S_IWOTH)));
+        if (!owner_ok || (others_write && !(st.st_mode & S_ISVTX))) {
             close(fd);
             return hr_error_set(err, HR_EUNSAFE, HR_T("%s: refused: running as root, and the "
                                 "folder %s can be written by another user (owner %u, mode %04o), "
