@@ -460,6 +460,21 @@ def st_bytes(obj_or_text, data=0):
     return struct.pack('<Q', len(j)) + j + b'\0' * data
 
 
+def many_tensors(size):
+    """A valid safetensors file whose header is about `size` bytes of small tensors."""
+    parts, off, n, total = [], 0, 0, 2
+    while total < size:
+        e = '"model.layers.%d.attn.to_q.weight":{"dtype":"F16","shape":[4],"data_offsets":[%d,%d]}' % (
+            n, off, off + 8)
+        parts.append(e)
+        total += len(e) + 1
+        off += 8
+        n += 1
+    j = ('{' + ','.join(parts) + '}').encode()
+    j += b' ' * (-len(j) % 8)
+    return struct.pack('<Q', len(j)) + j + b'\0' * off
+
+
 def hostile(h):
     """name -> the words its one-line error must carry."""
     cases = {}
@@ -470,7 +485,9 @@ def hostile(h):
 
     t = {'a': {'dtype': 'F16', 'shape': [4], 'data_offsets': [0, 8]}}
     case('truncated.safetensors', st_bytes(t)[:20], 'runs past the end')
-    case('len2p63.safetensors', struct.pack('<Q', 1 << 63) + b'{}', 'over the 100000000-byte limit')
+    case('len2p63.safetensors', struct.pack('<Q', 1 << 63) + b'{}', 'over the 16777216-byte limit')
+    # a well-formed header past any real model's (a few MB): refused before it is read
+    case('header17m.safetensors', many_tensors(17 << 20), 'over the 16777216-byte limit')
     case('past_eof.safetensors', st_bytes({'a': {'dtype': 'F16', 'shape': [4], 'data_offsets': [0, 8]}}, 4),
          'past the end of the file')
     case('overlap.safetensors', st_bytes({'a': {'dtype': 'F16', 'shape': [4], 'data_offsets': [0, 8]},

@@ -89,6 +89,23 @@ try:
     check(p.returncode == 3 and p.stdout.count('error:') == len(cases),
           f'hostile folder: exit {p.returncode}, {p.stdout.count("error:")} errors of {len(cases)}')
 
+    # a header just within the cap costs about its own size, not a tree several times it
+    # (the whole-header tree took 5-6x: 427 MB for a 74 MB header)
+    sys.path.insert(0, here)
+    from make_models import many_tensors
+    big = os.path.join(tmp, 'header16m.safetensors')
+    with open(big, 'wb') as f:
+        f.write(many_tensors((16 << 20) - 4096))
+    meter = ('import resource, subprocess, sys\n'
+             'p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n'
+             'print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.stdout.count("error"))\n')
+    out = subprocess.run([sys.executable, '-c', meter, binary, 'models', big], capture_output=True,
+                         text=True, timeout=120).stdout.split()
+    rc, kib, errs = int(out[0]), int(out[1]), int(out[2])
+    check(rc == 0 and errs == 0 and kib < 64 * 1024,
+          f'16 MiB header: exit {rc}, {errs} errors, peak {kib} KiB (want under 64 MiB)')
+    os.unlink(big)
+
     # a FIFO named like a model: refused at once, never waited on
     fifo = os.path.join(tmp, 'pipe.safetensors')
     os.mkfifo(fifo)

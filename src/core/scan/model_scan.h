@@ -40,8 +40,10 @@ typedef struct hr_model_component {
     uint64_t bytes, params;
 } hr_model_component;
 
-/* Safetensors headers: 100,000,000 bytes at most (the reference loader's limit). */
-#define HR_ST_MAX_HEADER ((uint64_t)100000000)
+/* Safetensors headers: 16 MiB at most. The reference loader allows 100 MB, but a real
+ * header is a few hundred kB (a single-file checkpoint) to a few MB (an LLM shard); a
+ * larger one is hostile, and its tensor table alone would cost several times its size. */
+#define HR_ST_MAX_HEADER ((uint64_t)16 << 20)
 /* GGUF: metadata + tensor infos, at most this many bytes. */
 #define HR_GGUF_MAX_HEADER ((size_t)128 << 20)
 /* Zip central directory: at most this many bytes read from the end. */

@@ -16,6 +16,20 @@ void hr_tensor_set_free(hr_tensor_set *s)
     memset(s, 0, sizeof *s);
 }
 
+int hr_tensor_reserve(hr_tensor_set *s, size_t n)
+{
+    if (n > HR_TENSOR_MAX_COUNT)
+        n = HR_TENSOR_MAX_COUNT;
+    if (n <= s->cap)
+        return 0;
+    hr_tensor *p = realloc(s->v, n * sizeof *p);
+    if (!p)
+        return HR_ENOMEM;
+    s->v = p;
+    s->cap = n;
+    return 0;
+}
+
 int hr_tensor_add(hr_tensor_set *s, const char *name, size_t n, const hr_tensor *t)
 {
     if (s->n >= HR_TENSOR_MAX_COUNT)

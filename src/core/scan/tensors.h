@@ -37,6 +37,8 @@ typedef struct hr_tensor_set {
 void hr_tensor_set_init(hr_tensor_set *s);
 void hr_tensor_set_free(hr_tensor_set *s);
 /* Append a tensor (name copied, n bytes, may hold no NUL); HR_ETOOBIG past the cap. */
+/* Room for n tensors in one allocation, when the caller knows the count (no doubling). */
+int hr_tensor_reserve(hr_tensor_set *s, size_t n);
 int hr_tensor_add(hr_tensor_set *s, const char *name, size_t n, const hr_tensor *t);
 const char *hr_tensor_name(const hr_tensor_set *s, const hr_tensor *t);
 
