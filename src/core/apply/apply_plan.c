@@ -410,12 +410,11 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
                  hr_tr(names[in->drive_type]));
         return false;
     }
-    uint64_t grow = in->maximum_mb * HR_MIB;
-    uint64_t freeb = in->dev.fs_free_bytes;
-    if (freeb != HR_UNKNOWN && in->existing_file_bytes != HR_UNKNOWN)
-        freeb += in->existing_file_bytes;   /* the file already there is reused */
+    /* The file already there is reused: only its growth needs room, and a file kept at its
+     * size (or shrunk) needs none, even on a drive already under its reserve. */
+    uint64_t grow = hr_room_needed(in->existing_file_bytes, in->maximum_mb * HR_MIB);
     char m[200];
-    if (!hr_apply_margin_ok(in->dev.fs_total_bytes, freeb, grow, m, sizeof m)) {
+    if (grow > 0 && !hr_apply_margin_ok(in->dev.fs_total_bytes, in->dev.fs_free_bytes, grow, m, sizeof m)) {
         snprintf(why, n, "%c: %s", d, m);
         return false;
     }
