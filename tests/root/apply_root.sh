@@ -190,6 +190,8 @@ resize)
     HA --size 128M --target "$m" --yes >"$T/o" 2>&1; expect_rc 0 $? "hand edit: apply 128M"
     grep -q "changed by hand" "$T/o" && grep -q "discard" "$T/o" && ok "hand edit: apply says so, naming the line" \
         || bad "hand edit: apply is silent: $(cat "$T/o")"
+    grep -q "resized by hand" "$T/o" && bad "hand edit: a resize by hand said where there was none: $(cat "$T/o")" \
+        || ok "hand edit: no resize by hand said for the file as headroom made it"
     HR --yes >"$T/o" 2>&1; expect_rc 0 $? "hand edit: rollback"
     grep -q "keep those edits" "$T/o" && ok "hand edit: rollback says it keeps the edits" || bad "hand edit: rollback: $(cat "$T/o")"
     grep -q '/dev/sdz8 /srv2' "$T/fstab" && ! grep -q 'headroom' "$T/fstab" && ok "hand edit: the admin's line kept, headroom's gone" \

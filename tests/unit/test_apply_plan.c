@@ -192,6 +192,7 @@ static void test_linux(void)
     {
         hr_apply_linux_in *m = calloc(1, sizeof *m);
         *m = *in;
+        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as headroom made it */
         strcpy(m->path, path);
         m->path_exists = false;
         m->size_bytes = grown;
@@ -199,6 +200,14 @@ static void test_linux(void)
         CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
         CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
         CHECK(!p->hand_edited);   /* fstab as headroom wrote it: nothing to say */
+        CHECK(strstr(p->notes, "by hand") == NULL);
+        /* headroom's 2 GiB file resized by hand to 3 GiB (the kernel's size leaves out the
+         * header page): said */
+        m->active[0].size_bytes = 3 * HR_GIB - 4096;
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK_CONTAINS(p->notes, "resized by hand");
+        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as made: nothing to say */
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK(strstr(p->notes, "by hand") == NULL);
         /* headroom's line edited by hand since its last write (priority 10 -> 50): the plan
          * says so, naming the line, and marks the edits as what rollback keeps */

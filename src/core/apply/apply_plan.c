@@ -180,6 +180,23 @@ static bool valid_utf8(const char *s)
 static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cur, hr_apply_plan *p)
 {
     const hr_apply_state *st = in->state;
+    /* headroom's file resized by hand (swapoff, a new size, mkswap, swapon): the kernel's
+     * size, which leaves out the header page, is not the one recorded */
+    const hr_swap_active *a = NULL;
+    for (int i = 0; cur && i < in->active_count && !a; i++)
+        if (strcmp(in->active[i].path, cur->path) == 0)
+            a = &in->active[i];
+    if (a && a->size_bytes != HR_UNKNOWN && in->page_size &&
+        (a->size_bytes + 2 * in->page_size < cur->size_bytes || a->size_bytes > cur->size_bytes)) {
+        char now[32], rec[32];
+        hr_size_format(a->size_bytes, now, sizeof now);
+        hr_size_format(cur->size_bytes, rec, sizeof rec);
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T("%s%s was resized by hand since headroom made it (%s on now, %s recorded); it is still "
+                      "headroom's file: a resize replaces it and rollback deletes it."),
+                 have ? " " : "", cur->path, now, rec);
+    }
     bool writes = false;
     for (int i = 0; i < p->step_count; i++)
         writes |= p->steps[i].kind == HR_STEP_FSTAB_ADD || p->steps[i].kind == HR_STEP_FSTAB_REMOVE_OLD;
