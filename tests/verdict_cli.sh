@@ -109,7 +109,7 @@ run "linux --range" "$hr" plan --sysroot "$lx/plan-btrfs-laptop" --vram 8G --wor
 json "linux --range: one size, said why" "d['recommended']['fixed'] and d['recommended']['initial_bytes'] == d['recommended']['maximum_bytes'] and any(r['id'] == 'range-linux' for r in d['recommended']['reasons'])"
 
 # A nearly full drive under the paging file is seen: not OK, and the to-do says to free space.
-run "full paging drive" "$hr" check --replay "$fx/apply-edge/s6-16g-d64-full.json" --workload sdxl --json
+run "full paging drive" "$hr" check --replay "$fx/s6-16g-d64-full.json" --workload sdxl --json
 json "D: with 8 GB free under a 64 GB file: at risk, free space there" "d['verdict'] == 'at-risk' and 'free-room' in [t['id'] for t in d['todo']] and d['verdict_rule'] == 'S3.3'"
 run "room enough" "$hr" check --replay "$fx/s6-16g-c4-d64.json" --workload sdxl --json
 json "the same setup with room: OK, nothing to free" "d['verdict'] == 'ok' and 'free-room' not in [t['id'] for t in d['todo']]"

@@ -181,6 +181,22 @@ resize)
     is_active "$m/headroom.swap" && [ ! -e "$m/headroom-2.swap" ] && ok "resize: back at the plain name" || bad "resize back: $(active)"
     HR --yes >/dev/null; expect_rc 0 $? "resize: rollback"
     cmp -s "$T/fstab" "$T/fstab.orig" && ok "resize: fstab original bytes" || bad "resize: fstab differs"
+    # fstab edited by hand between two applies (headroom's line and an admin's new line):
+    # the later apply says so, and rollback keeps the edits instead of restoring the
+    # bytes from before headroom.
+    HA --size 64M --target "$m" --yes >/dev/null; expect_rc 0 $? "hand edit: apply 64M"
+    sed -i 's#headroom.swap none swap defaults,pri=\([0-9]*\)#headroom.swap none swap defaults,pri=\1,discard#' "$T/fstab"
+    printf '/dev/sdz8 /srv2 ext4 defaults 0 2\n' >> "$T/fstab"
+    HA --size 128M --target "$m" --yes >"$T/o" 2>&1; expect_rc 0 $? "hand edit: apply 128M"
+    grep -q "changed by hand" "$T/o" && grep -q "discard" "$T/o" && ok "hand edit: apply says so, naming the line" \
+        || bad "hand edit: apply is silent: $(cat "$T/o")"
+    grep -q "resized by hand" "$T/o" && bad "hand edit: a resize by hand said where there was none: $(cat "$T/o")" \
+        || ok "hand edit: no resize by hand said for the file as headroom made it"
+    HR --yes >"$T/o" 2>&1; expect_rc 0 $? "hand edit: rollback"
+    grep -q "keep those edits" "$T/o" && ok "hand edit: rollback says it keeps the edits" || bad "hand edit: rollback: $(cat "$T/o")"
+    grep -q '/dev/sdz8 /srv2' "$T/fstab" && ! grep -q 'headroom' "$T/fstab" && ok "hand edit: the admin's line kept, headroom's gone" \
+        || bad "hand edit: fstab after rollback: $(cat "$T/fstab")"
+    [ -z "$(ls "$m" | grep -v lost+found)" ] && ok "hand edit: no file left" || bad "hand edit: left $(ls "$m")"
     ;;
 hostile)
     probe_swapon

@@ -192,12 +192,46 @@ static void test_linux(void)
     {
         hr_apply_linux_in *m = calloc(1, sizeof *m);
         *m = *in;
+        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as headroom made it */
         strcpy(m->path, path);
         m->path_exists = false;
         m->size_bytes = grown;
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
         CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
+        CHECK(!p->hand_edited);   /* fstab as headroom wrote it: nothing to say */
+        CHECK(strstr(p->notes, "by hand") == NULL);
+        /* headroom's 2 GiB file resized by hand to 3 GiB (the kernel's size leaves out the
+         * header page): said */
+        m->active[0].size_bytes = 3 * HR_GIB - 4096;
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK_CONTAINS(p->notes, "resized by hand");
+        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as made: nothing to say */
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK(strstr(p->notes, "by hand") == NULL);
+        /* headroom's line edited by hand since its last write (priority 10 -> 50): the plan
+         * says so, naming the line, and marks the edits as what rollback keeps */
+        hr_fstab hand;
+        const char *txt = "/data/headroom.swap none swap sw,pri=50 0 0\n";
+        hr_fstab_parse(&hand, txt, strlen(txt), "fstab", &err);
+        st.fstab_written = true;
+        strcpy(st.fstab_backup, "/var/lib/headroom/fstab.backup-1");
+        m->fstab = &hand;
+        m->fstab_edited = true;
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK(p->hand_edited);
+        CHECK_CONTAINS(p->notes, "changed by hand");
+        CHECK_CONTAINS(p->notes, "/var/lib/headroom/fstab.backup-1");
+        CHECK_CONTAINS(p->notes, "'sw,pri=50', not 'defaults,pri=10'");
+        /* the same edit but a plan that does not write fstab (only swapon again): no word */
+        in->active_count = 0;
+        in->fstab_edited = true;
+        in->fstab = &mine;
+        CHECK(hr_apply_plan_linux(in, p, &err) == 0);
+        CHECK(!p->hand_edited);
+        in->active_count = 1;
+        in->fstab_edited = false;
+        hr_fstab_free(&hand);
         free(m);
     }
     CHECK(!hr_apply_linux_grow_own(NULL, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
@@ -571,6 +605,7 @@ static void test_state(void)
     strcpy(s.fstab_backup, "/var/lib/headroom/fstab.backup-20240101T000000Z");
     s.fstab_existed = s.fstab_written = s.fstab_added_newline = true;
     s.fstab_written_hash = 0xfedcba9876543210ULL;
+    s.fstab_hand_kept = true;
     s.started_unix = 1700000000;
     hr_apply_area *a = hr_apply_state_add(&s, "/数据/a \"b\"\\c.swap");
     a->size_bytes = 64ULL << 30;
@@ -586,6 +621,7 @@ static void test_state(void)
     CHECK_STR(t.status, "applied");
     CHECK_EQ_U64(t.fstab_written_hash, 0xfedcba9876543210ULL);
     CHECK(t.fstab_added_newline);
+    CHECK(t.fstab_hand_kept);
     CHECK_EQ_U64(t.area_count, 1);
     CHECK_STR(t.areas[0].path, "/数据/a \"b\"\\c.swap");
     CHECK_EQ_U64(t.areas[0].size_bytes, 64ULL << 30);

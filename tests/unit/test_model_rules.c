@@ -61,6 +61,12 @@ static void test_reserve(void)
     CHECK(!hr_room_ok(HR_UNKNOWN, 500 * GIB, 32 * GIB));
     CHECK(!hr_room_ok(100 * GIB, HR_UNKNOWN, 32 * GIB));
     CHECK(!hr_room_ok(100 * GIB, 50 * GIB, UINT64_MAX - 1));   /* saturates, never wraps */
+    /* a file kept at its size or shrunk needs no new room; a grown one needs its growth */
+    CHECK(hr_room_needed(64 * GIB, 64 * GIB) == 0);
+    CHECK(hr_room_needed(64 * GIB, 32 * GIB) == 0);
+    CHECK(hr_room_needed(32 * GIB, 64 * GIB) == 32 * GIB);
+    CHECK(hr_room_needed(HR_UNKNOWN, 64 * GIB) == 64 * GIB);
+    CHECK(hr_room_needed(0, 64 * GIB) == 64 * GIB);
     CHECK_EQ_U64(hr_room_largest(256 * GIB, 60 * GIB), 47 * GIB);   /* 60 - 12.8, whole GiB down */
     CHECK_EQ_U64(hr_room_largest(100 * GIB, 9 * GIB), 0);
 }

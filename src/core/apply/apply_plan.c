@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *hr_step_kind_name(hr_step_kind k)
@@ -172,6 +173,57 @@ static bool valid_utf8(const char *s)
     return true;
 }
 
+/* fstab edited by hand since headroom last wrote it, and this plan writes fstab: never in
+ * silence. The edits are kept (apply changes only its own lines) and become what rollback
+ * leaves: from now on it takes out headroom's lines alone instead of restoring the bytes
+ * from before headroom, which would undo the edits. */
+static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cur, hr_apply_plan *p)
+{
+    const hr_apply_state *st = in->state;
+    /* headroom's file resized by hand (swapoff, a new size, mkswap, swapon): the kernel's
+     * size, which leaves out the header page, is not the one recorded */
+    const hr_swap_active *a = NULL;
+    for (int i = 0; cur && i < in->active_count && !a; i++)
+        if (strcmp(in->active[i].path, cur->path) == 0)
+            a = &in->active[i];
+    if (a && a->size_bytes != HR_UNKNOWN && in->page_size &&
+        (a->size_bytes + 2 * in->page_size < cur->size_bytes || a->size_bytes > cur->size_bytes)) {
+        char now[32], rec[32];
+        hr_size_format(a->size_bytes, now, sizeof now);
+        hr_size_format(cur->size_bytes, rec, sizeof rec);
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T("%s%s was resized by hand since headroom made it (%s on now, %s recorded); it is still "
+                      "headroom's file: a resize replaces it and rollback deletes it."),
+                 have ? " " : "", cur->path, now, rec);
+    }
+    bool writes = false;
+    for (int i = 0; i < p->step_count; i++)
+        writes |= p->steps[i].kind == HR_STEP_FSTAB_ADD || p->steps[i].kind == HR_STEP_FSTAB_REMOVE_OLD;
+    if (!st || !st->fstab_written || !in->fstab_edited || !writes)
+        return;
+    p->hand_edited = true;
+    char line[300] = "";
+    long i = cur ? hr_fstab_find_swap(in->fstab, cur->path) : -1;
+    if (i >= 0) {
+        /* the options fstab.c writes: "defaults,pri=N" */
+        const char *o = in->fstab->lines[i].opts ? in->fstab->lines[i].opts : "defaults";
+        char *end = NULL;
+        bool ours = strncmp(o, "defaults,pri=", 13) == 0 && strtoll(o + 13, &end, 10) == cur->priority &&
+                    end && *end == '\0';
+        if (!ours)
+            snprintf(line, sizeof line, HR_T(" Its line for %s now reads '%s', not 'defaults,pri=%lld' as headroom "
+                     "wrote it%s."), cur->path, o, (long long)cur->priority,
+                     strcmp(cur->path, in->path) == 0 ? "" : HR_T("; that line goes with the old file"));
+    }
+    size_t have = strlen(p->notes);
+    snprintf(p->notes + have, sizeof p->notes - have,
+             HR_T("%s%s was changed by hand since headroom last wrote it: apply keeps those edits and changes only "
+                  "its own lines, and rollback will take out only headroom's lines instead of restoring %s (the "
+                  "copy from before headroom), so the edits stay.%s"),
+             have ? " " : "", in->fstab_path, st->fstab_backup[0] ? st->fstab_backup : HR_T("the backup"), line);
+}
+
 static const hr_swap_active *find_active(const hr_apply_linux_in *in, const char *path)
 {
     for (int i = 0; i < in->active_count; i++)
@@ -243,6 +295,7 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
                      "to %s (temporary file, fsync, rename; backup kept)"), in->path, in->priority,
                      in->fstab_path);
         add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
+        linux_hand_note(in, cur, p);
         return 0;
     }
 
@@ -312,6 +365,7 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
     }
+    linux_hand_note(in, cur, p);
     return 0;
 }
 
@@ -410,12 +464,11 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
                  hr_tr(names[in->drive_type]));
         return false;
     }
-    uint64_t grow = in->maximum_mb * HR_MIB;
-    uint64_t freeb = in->dev.fs_free_bytes;
-    if (freeb != HR_UNKNOWN && in->existing_file_bytes != HR_UNKNOWN)
-        freeb += in->existing_file_bytes;   /* the file already there is reused */
+    /* The file already there is reused: only its growth needs room, and a file kept at its
+     * size (or shrunk) needs none, even on a drive already under its reserve. */
+    uint64_t grow = hr_room_needed(in->existing_file_bytes, in->maximum_mb * HR_MIB);
     char m[200];
-    if (!hr_apply_margin_ok(in->dev.fs_total_bytes, freeb, grow, m, sizeof m)) {
+    if (grow > 0 && !hr_apply_margin_ok(in->dev.fs_total_bytes, in->dev.fs_free_bytes, grow, m, sizeof m)) {
         snprintf(why, n, "%c: %s", d, m);
         return false;
     }

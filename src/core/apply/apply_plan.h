@@ -66,7 +66,9 @@ typedef struct hr_apply_plan {
     hr_os os;
     bool nothing_to_do;         /* already applied: an idempotent second run */
     bool reboot_needed;
-    bool hand_edited;           /* Windows: PagingFiles differs from what headroom last wrote (a
+    bool hand_edited;           /* Linux: fstab differs from what headroom last wrote, and the
+                                 * plan writes it (rollback then keeps the edits).
+                                 * Windows: PagingFiles differs from what headroom last wrote (a
                                  * hand edit): taken over as the value rollback gives back, with
                                  * a new backup of it (said in notes) */
     int step_count;
@@ -115,6 +117,7 @@ typedef struct hr_apply_linux_in {
     const hr_fstab *fstab;
     const char *fstab_path;
     const hr_apply_state *state;    /* NULL: headroom changed nothing yet */
+    bool fstab_edited;              /* fstab's bytes are not the ones headroom last wrote */
     hr_device dev;                  /* the disk under the file (removable, usb) */
     bool allow_shrink;              /* the user allowed less swap than is configured */
     char dir_unsafe[400];           /* why the file's directory is not root's alone ("": it is) */

@@ -87,6 +87,7 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
         hr_json_bool(&w, "written", s->fstab_written);
         snprintf(hex, sizeof hex, "%016llx", (unsigned long long)s->fstab_written_hash);
         hr_json_str(&w, "written_fnv1a64", hex);
+        hr_json_bool(&w, "hand_edits_kept", s->fstab_hand_kept);
         hr_json_end_object(&w);
         hr_json_begin_array(&w, "areas");
         for (int i = 0; i < s->area_count; i++) {
@@ -254,6 +255,7 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     char hex[24] = "";
     get_str(fstab, "written_fnv1a64", hex, sizeof hex);
     s->fstab_written_hash = strtoull(hex, NULL, 16);
+    s->fstab_hand_kept = get_bool(fstab, "hand_edits_kept");
     int e = read_areas(root, name, s, err);
     if (e < 0)
         return e;

@@ -60,6 +60,8 @@ typedef struct hr_apply_state {
     bool fstab_added_newline;  /* we added a final newline to the last line */
     bool fstab_written;        /* we replaced fstab at least once */
     uint64_t fstab_written_hash;  /* FNV-1a 64 of the bytes we last wrote */
+    bool fstab_hand_kept;      /* an apply wrote over fstab edited by hand since our write:
+                                * rollback takes out only our lines, never the backup's bytes */
     int area_count;
     hr_apply_area areas[HR_APPLY_MAX_AREAS];
     /* Windows */

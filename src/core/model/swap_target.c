@@ -155,6 +155,13 @@ bool hr_room_ok(uint64_t total_bytes, uint64_t free_bytes, uint64_t file_bytes)
     return free_bytes >= hr_sat_add(file_bytes, hr_reserve_bytes(total_bytes));
 }
 
+uint64_t hr_room_needed(uint64_t existing_bytes, uint64_t file_bytes)
+{
+    if (existing_bytes == HR_UNKNOWN)
+        return file_bytes;
+    return file_bytes > existing_bytes ? file_bytes - existing_bytes : 0;
+}
+
 uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes)
 {
     if (total_bytes == HR_UNKNOWN || free_bytes == HR_UNKNOWN)

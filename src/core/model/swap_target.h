@@ -55,6 +55,12 @@ uint64_t hr_reserve_bytes(uint64_t total_bytes);
  * replaces), keeping the reserve? False when free or total is unknown. */
 bool hr_room_ok(uint64_t total_bytes, uint64_t free_bytes, uint64_t file_bytes);
 
+/* The new room a file of file_bytes needs where a file of existing_bytes is now (HR_UNKNOWN:
+ * none known): none when it is kept or shrunk — the reserve is for a file being created or
+ * grown — else the growth. Pass the result to hr_room_ok with the free space not counting
+ * the file there; 0 needs no room check at all. */
+uint64_t hr_room_needed(uint64_t existing_bytes, uint64_t file_bytes);
+
 /* The largest file, in whole GiB, that leaves the reserve free; 0 when none or unknown. */
 uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes);
 

@@ -478,6 +478,9 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         in->fstab = &f;
         in->fstab_path = hr_lx_fstab_path(rq);
         in->state = have ? &st : NULL;
+        /* edited by hand since our last write (or deleted): the planner says so */
+        in->fstab_edited = have && st.fstab_written &&
+                           (!existed || hr_fnv1a64(fb.data ? fb.data : "", fb.len) != st.fstab_written_hash);
         r = hr_apply_plan_linux(in, plan, err);
     }
     hr_fstab_free(&f);

@@ -283,6 +283,8 @@ static int fstab_add_prepare(void *os, hr_apply_state *st, const hr_apply_plan *
                              const hr_apply_step *s, hr_error *err)
 {
     (void)s;
+    if (plan->hand_edited)
+        st->fstab_hand_kept = true;   /* saved with this step's intent, before fstab is written */
     return fstab_prepare(os, st, plan->path, plan->priority, NULL, err);
 }
 
@@ -301,6 +303,8 @@ static int fstab_remove_prepare(void *os, hr_apply_state *st, const hr_apply_pla
                                 const hr_apply_step *s, hr_error *err)
 {
     (void)s;
+    if (plan->hand_edited)
+        st->fstab_hand_kept = true;
     return fstab_prepare(os, st, NULL, 0, plan->old_path, err);
 }
 

@@ -73,7 +73,15 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
     int r = 0;
     int rr = hr_lx_read(NULL, fp, &cur, HR_FSTAB_MAX_BYTES, &e2);
     uint64_t ch = rr == 0 ? hr_fnv1a64(cur.data ? cur.data : "", cur.len) : 0;
-    bool same = rr == 0 && ch == st->fstab_written_hash;
+    /* hand edits an apply kept: restoring the bytes from before headroom would undo them */
+    bool same = rr == 0 && ch == st->fstab_written_hash && !st->fstab_hand_kept;
+    if (rr == 0 && st->fstab_hand_kept)
+        hr_buf_printf(log, HR_T("%s was changed by hand between headroom's changes: %skeep those edits and "
+                      "take out only headroom's lines, rather than restore %s (its bytes from before headroom)\n"),
+                      fp, pre, st->fstab_backup[0] ? st->fstab_backup : HR_T("(none)"));
+    else if (rr == 0 && ch != st->fstab_written_hash)
+        hr_buf_printf(log, HR_T("%s was changed by hand since headroom last wrote it: %skeep those edits and "
+                      "take out only headroom's lines\n"), fp, pre);
     int br = HR_ENOENT;
     if (same && st->fstab_existed && st->fstab_backup[0])
         br = hr_lx_read(NULL, st->fstab_backup, &orig, HR_FSTAB_MAX_BYTES, &e2);
