@@ -39,20 +39,21 @@ has() {   # has DOM PATTERN WHAT
 }
 
 fx=$src/tests/fixtures/linux/desktop-hdd-swap-partition
-# 1. check, English: verdict WILL FAIL (exit 2), every section, the bars.
+# 1. check, English: verdict AT RISK (exit 1: 16 GB and 8 GB of swap can back the low end of a
+#    FLUX run and what else is open, not the high end and its margin), every section, the bars.
 set +e
 "$hr" --lang en check --sysroot "$fx" --workload flux --html "$tmp/check.html" >"$tmp/check.txt"
 rc=$?
 set -e
-[ "$rc" = 2 ] || bad "check --html exited $rc, expected 2 (WILL FAIL)"
+[ "$rc" = 1 ] || bad "check --html exited $rc, expected 1 (AT RISK)"
 [ -s "$tmp/check.html" ] || bad "check --html wrote nothing"
-grep -q "WILL FAIL" "$tmp/check.txt" || bad "check --html no longer prints the text report"
+grep -q "AT RISK" "$tmp/check.txt" || bad "check --html no longer prints the text report"
 self_contained "$tmp/check.html"
 chrome "$tmp/check" "$tmp/check.html"
 d=$tmp/check.dom
 has "$d" '<html lang="en"' 'lang="en"'
 for id in verdict todo capacity tiers plan chart-capacity; do has "$d" "id=\"$id\"" "#$id"; done
-has "$d" 'data-verdict="will-fail"' 'the verdict'
+has "$d" 'data-verdict="at-risk"' 'the verdict'
 for s in capacity charge need after-plan; do has "$d" "data-series=\"$s\"" "bar $s"; done
 has "$d" '<pre>sudo swapon' 'the plan'"'"'s commands'
 
@@ -67,7 +68,7 @@ fi
 "$hr" --lang zh check --sysroot "$fx" --workload flux --html "$tmp/check-zh.html" >/dev/null || true
 chrome "$tmp/check-zh" "$tmp/check-zh.html"
 has "$tmp/check-zh.dom" '<html lang="zh-CN"' 'lang="zh-CN"'
-has "$tmp/check-zh.dom" '会失败' 'the Chinese verdict'
+has "$tmp/check-zh.dom" '有风险' 'the Chinese verdict'
 
 # 3. diagnose: the cause, the fix, the evidence lines with their file and line.
 log=$src/tests/diagnose/corpus/comfy-defaultcpuallocator.log
@@ -124,8 +125,11 @@ grep -q 'bad.jsonl: line 2: "commit" is string, not a number' "$tmp/bad.err" || 
 [ ! -e "$tmp/bad.html" ] || bad "a page was written for a malformed recording"
 
 # estimate --html: a FLUX workflow on 16 GB RAM / 8 GB VRAM, the per-step chart's series.
+rc=0
 "$hr" --lang en estimate "$src/tests/fixtures/workflows/est_flux_dev_api.json" --ram 16G --vram 8G --os linux \
-  --html "$tmp/est.html" >/dev/null || bad "estimate --html failed"
+  --html "$tmp/est.html" >/dev/null || rc=$?
+# a what-if machine: the commit limit is not known, "cannot tell" (3); the page is written
+[ "$rc" = 3 ] || bad "estimate --html exited $rc, expected 3 (cannot tell on a what-if machine)"
 self_contained "$tmp/est.html"
 chrome "$tmp/est" "$tmp/est.html"
 for id in verdict peaks chart-peaks steps chart-steps loads; do has "$tmp/est.dom" "id=\"$id\"" "estimate #$id"; done
@@ -136,8 +140,10 @@ for s in vram ram commit; do has "$tmp/est.dom" "data-series=\"$s\" data-points=
 "$hr" --lang zh diagnose --no-system "$log" --html "$tmp/diag-zh.html" >/dev/null || bad "diagnose --html --lang zh failed"
 has "$tmp/diag-zh.html" '<html lang="zh-CN"' 'diagnose: lang="zh-CN"'
 has "$tmp/diag-zh.html" '运行为什么中断了' 'diagnose: the Chinese heading'
+rc=0
 "$hr" estimate "$src/tests/fixtures/workflows/est_flux_dev_api.json" --ram 16G --vram 8G --os linux \
-  --html "$tmp/est-zh.html" --lang zh >/dev/null || bad "estimate --html --lang zh failed"
+  --html "$tmp/est-zh.html" --lang zh >/dev/null || rc=$?
+[ "$rc" = 3 ] || bad "estimate --html --lang zh exited $rc, expected 3"
 has "$tmp/est-zh.html" '<html lang="zh-CN"' 'estimate: lang="zh-CN"'
 has "$tmp/est-zh.html" '估算' 'estimate: the Chinese heading'
 
