@@ -195,7 +195,8 @@ E = "src/core/estimate/estimate.c"
 mut("estimate", EA, "*b = at_least1(g->batch);", "*b = 1;", "the latent ignores the batch")
 mut("estimate", EA, "return b * hr_est_arch_info_of(a)->channels * t * h * w * 4.0;",
     "return b * hr_est_arch_info_of(a)->channels * t * h * w * 2.0;", "latent counted in fp16 on the CPU")
-mut("estimate", EA, "double area = b * (batch_mult > 0 ? batch_mult : 1) * t * h * w;", "double area = b * t * h * w;",
+mut("estimate", EA, "double area = b * (batch_mult > 0 ? batch_mult : 1) * t * h * w;",
+    "double area = b * (batch_mult > 0 ? 1 : 1) * t * h * w;",
     "sampling ignores the cond/uncond batch")
 mut("estimate", EA, "*t = (double)(((uint32_t)frames - 1) / (uint32_t)ai->tdown + 1);",
     "*t = (double)((uint32_t)frames / (uint32_t)ai->tdown + 1);", "latent frames off by one")
