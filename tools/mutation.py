@@ -434,6 +434,7 @@ def main():
         return 0
 
     results = []   # (mutation, status, seconds)
+    selection = {}   # area -> (its fast tests, the targets they run)
     try:
         for m in muts:
             if any(m is s for s, _ in stale):
@@ -442,7 +443,10 @@ def main():
                 continue
             t = time.time()
             regex = None if a.full else AREA_TESTS[m["area"]]
-            names, targets = tests_and_targets(build, regex, SLOW_ROOT_WINE if lock else FAST)
+            if m["area"] not in selection:
+                selection[m["area"]] = (tests_and_targets(build, regex, FAST)[0],
+                                        tests_and_targets(build, regex, SLOW_ROOT_WINE if lock else FAST)[1])
+            names, targets = selection[m["area"]]
             with Planted(tree, build, m["file"], m["find"], m["repl"]):
                 b = sh(["cmake", "--build", build, "-j", str(a.j), "--target", *targets],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -450,12 +454,21 @@ def main():
                     status = "no-build"
                 else:
                     cmd = ["ctest", "--test-dir", build, "-j", str(a.j), "--stop-on-failure", "--timeout", "300"]
-                    if regex:
-                        cmd += ["-R", regex]
-                    r = sh(cmd + ["-LE", FAST], capture_output=True, text=True)
+                    # The unit tests first: they take a second and catch most bugs; the CLI
+                    # and fixture tests only when they pass.
+                    unit = [n for n in names if n.startswith("unit.")]
+                    rest = [n for n in names if not n.startswith("unit.")]
+                    r = None
+                    for part in (unit, rest):
+                        if part and (r is None or not r.returncode):
+                            r = sh(cmd + ["-LE", FAST, "-R", "^(" + "|".join(re.escape(n) for n in part) + ")$"],
+                                   capture_output=True, text=True)
+                    if r is None:
+                        r = subprocess.CompletedProcess([], 0, "", "")
                     if not r.returncode and lock and names_sys(build, regex):
                         # the tests that read the machine's swap list, under the shared lock
-                        r = sh(["flock", lock] + cmd + ["-L", "system", "-LE", SLOW_ROOT_WINE],
+                        r = sh(["flock", lock] + cmd + (["-R", regex] if regex else []) +
+                               ["-L", "system", "-LE", SLOW_ROOT_WINE],
                                capture_output=True, text=True)
                     status = "caught" if r.returncode else "survived"
                     if status == "caught":
