@@ -481,6 +481,9 @@ def main():
     except KeyboardInterrupt:
         print("\ninterrupted: the planted bug was restored", file=sys.stderr)
     finally:
+        # a second Ctrl-C must not cut the clean-up short
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         restore_leftover(build)   # interrupted between writing the journal and the with-block
         # The tree is whole again; bring the build back to it for whoever runs next.
         sh(["cmake", "--build", build, "-j", str(a.j)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

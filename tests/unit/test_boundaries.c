@@ -103,6 +103,14 @@ static void test_rows(void)
     free(p);
 }
 
+static bool has_todo_id(const hr_check *c, const char *id)
+{
+    for (int i = 0; i < c->todo_count; i++)
+        if (strcmp(c->todo[i].id, id) == 0)
+            return true;
+    return false;
+}
+
 static hr_check *verdict_of(const hr_snapshot *s, uint64_t need)
 {
     hr_plan_inputs in;
@@ -245,6 +253,82 @@ static void test_overcommit(void)
     free(s);
 }
 
+/* The other lines of the verdict table (docs/check.md), each at its edge. */
+static void test_verdict_rules(void)
+{
+    /* S2.3: commit already at 90 % of an enforced limit is AT RISK, whatever the capacity. A
+     * container (the plan changes nothing there) with overcommit never. */
+    hr_snapshot *s = snap_new(HR_OS_LINUX, GB(64));
+    snap_volume(s, "/", "ext4", 1, GB(250), GB(80), true);
+    s->platform.container = HR_TRI_YES;
+    s->commit.overcommit_mode = HR_OVERCOMMIT_NEVER;
+    s->commit.enforced = HR_TRI_YES;
+    hr_section_ok(&s->commit.s, "test");
+    s->commit.limit_bytes = GB(100);
+    s->commit.charge_bytes = GB(100) / 10 * 9;
+    hr_check *c = verdict_of(s, GB(40));
+    CHECK(c->verdict == HR_VERDICT_AT_RISK);
+    CHECK_STR(c->verdict_rule, "S2.3");
+    free(c);
+    s->commit.charge_bytes = GB(100) / 10 * 9 - GB(1);
+    c = verdict_of(s, GB(40));
+    CHECK(c->verdict == HR_VERDICT_OK);
+    free(c);
+
+    /* OK in a container stays OK: the plan's swap is not the container's to add. */
+    s->commit.overcommit_mode = HR_OVERCOMMIT_HEURISTIC;
+    s->commit.enforced = HR_TRI_NO;
+    s->commit.charge_bytes = GB(2);
+    c = verdict_of(s, GB(40));
+    CHECK_EQ_U64(c->capacity_bytes, GB(64));
+    CHECK(c->verdict == HR_VERDICT_OK);
+    CHECK(!has_todo_id(c, "close-apps"));
+    free(c);
+    /* S5.2: with OK, the apps are named once they hold 10 % of RAM (docs/check.md). */
+    hr_section_ok(&s->procs.s, "test");
+    hr_proc chrome = {2200, "chrome", GB(1), GB(64) / 10, 23};
+    s->procs.proc[s->procs.count++] = chrome;
+    c = verdict_of(s, GB(40));
+    CHECK(c->verdict == HR_VERDICT_OK);
+    CHECK(has_todo_id(c, "close-apps"));
+    free(c);
+    s->procs.proc[0].commit_bytes = GB(64) / 10 - GB(1);
+    c = verdict_of(s, GB(40));
+    CHECK(!has_todo_id(c, "close-apps"));
+    free(c);
+    free(s);
+
+    /* Linux keeps the swap it has when it covers the plan: capacity after = RAM + that swap. */
+    s = snap_new(HR_OS_LINUX, GB(16));
+    hr_volume *v = snap_volume(s, "/", "ext4", 1, GB(500), GB(300), true);
+    snap_paging(s, "/swapfile", HR_PAGING_FILE, GB(100), v);
+    c = verdict_of(s, GB(40));
+    CHECK_EQ_U64(c->capacity_after_bytes, GB(16) + GB(100));
+    free(c);
+    free(s);
+
+    /* S1.2: an automatic paging file may grow to 3 × RAM (at most an eighth of the system
+     * drive): a WILL FAIL it could lift to 80 % of the need is AT RISK, one it could not stays. */
+    s = snap_new(HR_OS_WINDOWS, GB(16));
+    hr_volume *cv = snap_volume(s, "C:\\", "NTFS", 1, GB(2000), GB(1500), true);
+    snap_paging(s, "C:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(2), cv);
+    s->paging_config.automatic = HR_TRI_YES;
+    snap_config(s, "?:\\pagefile.sys", HR_PAGING_MODE_AUTOMATIC, HR_UNKNOWN, HR_UNKNOWN);
+    hr_section_ok(&s->commit.s, "test");
+    s->commit.limit_bytes = GB(18);
+    s->commit.charge_bytes = GB(4);
+    s->commit.enforced = HR_TRI_YES;
+    const uint64_t grown = GB(16) + 3 * GB(16);   /* 64 GiB */
+    c = verdict_of(s, grown / 4 * 5);             /* 80 % of the need = what it may grow to */
+    CHECK(c->verdict == HR_VERDICT_AT_RISK);
+    CHECK_STR(c->verdict_rule, "S1.2");
+    free(c);
+    c = verdict_of(s, grown / 4 * 5 + GB(5));
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);
+    free(c);
+    free(s);
+}
+
 int main(void)
 {
     test_vram_line();
@@ -252,5 +336,6 @@ int main(void)
     test_verdict_lines_cgroup();
     test_verdict_lines_machine();
     test_overcommit();
+    test_verdict_rules();
     return TEST_DONE();
 }
