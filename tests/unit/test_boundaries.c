@@ -216,6 +216,10 @@ static void test_overcommit(void)
     s->commit.overcommit_ratio = 50;
     s->commit.overcommit_kbytes = 0;
     CHECK_EQ_U64(hr_commit_ram_part(s, HR_OS_LINUX, GB(32)), GB(16));
+    /* overcommit_ratio unreadable: the kernel's default, 50 %. */
+    s->commit.overcommit_ratio = HR_UNKNOWN;
+    CHECK_EQ_U64(hr_commit_ram_part(s, HR_OS_LINUX, GB(32)), GB(16));
+    s->commit.overcommit_ratio = 50;
     /* 20 GiB given in kbytes (KiB): 20 × 1024 × 1024 of them. */
     s->commit.overcommit_kbytes = 20ull * 1024 * 1024;
     CHECK_EQ_U64(hr_commit_ram_part(s, HR_OS_LINUX, GB(32)), GB(20));
@@ -251,6 +255,18 @@ static void test_overcommit(void)
     CHECK(!has_reason(p, "overcommit-never", "X.overcommit"));
     free(p);
     free(s);
+
+    /* S4.1: a small peak never sizes below the 32 GB backstop. 16 GiB of RAM, a 35 GiB peak:
+     * 43.75 GiB with the margin, 28 GiB past RAM — under the backstop, so 32 GiB. */
+    hr_plan_inputs_init(&in);
+    in.ram_bytes = GB(16);
+    in.vram_bytes = GB(8);
+    in.os = HR_OS_WINDOWS;
+    in.peak_commit_bytes = GB(35);
+    p = plan_run(NULL, &in);
+    CHECK_EQ_U64(p->recommended.maximum_bytes, HR_PLAN_BACKSTOP_BYTES);
+    CHECK(has_reason(p, "backstop", "S4.1"));
+    free(p);
 }
 
 /* The other lines of the verdict table (docs/check.md), each at its edge. */
@@ -295,6 +311,16 @@ static void test_verdict_rules(void)
     s->procs.proc[0].commit_bytes = GB(64) / 10 - GB(1);
     c = verdict_of(s, GB(40));
     CHECK(!has_todo_id(c, "close-apps"));
+    free(c);
+    free(s);
+
+    /* OK never beside a change (docs/check.md): the same 64 GiB machine outside a container
+     * backs the need with RAM alone, but has no swap the plan would add: AT RISK. */
+    s = snap_new(HR_OS_LINUX, GB(64));
+    snap_volume(s, "/", "ext4", 1, GB(250), GB(80), true);
+    c = verdict_of(s, GB(40));
+    CHECK_EQ_U64(c->capacity_bytes, GB(64));
+    CHECK(c->verdict == HR_VERDICT_AT_RISK);
     free(c);
     free(s);
 
