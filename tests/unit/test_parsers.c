@@ -403,6 +403,11 @@ static void test_proc_cgroup(void)
     CHECK(pc.has_v1_memory);
     CHECK_STR(pc.v1_memory_path, "/docker/5a1c");
 
+    /* Only "0::" (id 0, no controllers) is the v2 line: a v1 hierarchy numbered 0 is v1. */
+    CHECK_EQ_I64(hr_parse_proc_cgroup(S("0:memory:/jobs/7\n"), "c", &pc, &err), 0);
+    CHECK(pc.has_v1_memory && !pc.has_v2);
+    CHECK_STR(pc.v1_memory_path, "/jobs/7");
+
     /* Hybrid: v1 controllers (memory among them) and the 0:: line. */
     const char hyb[] = "9:name=systemd:/\n4:memory:/sessions/job-1\n1:cpu:/\n0::/\n";
     CHECK_EQ_I64(hr_parse_proc_cgroup(S(hyb), "c", &pc, &err), 0);
@@ -459,6 +464,13 @@ static void test_safetensors_numel(void)
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296],"
                           "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
     CHECK_CONTAINS(err.msg, "x.safetensors: tensor \"w\"");
+    /* Offsets: the end before the begin, and data past the file's end, are lies. */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[6,0]}}", 6, &m, &err), HR_EPARSE);
+    /* a dtype this version does not know has no size check to catch it: the order must */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"X9\",\"shape\":[1],\"data_offsets\":[6,0]}}", 6, &m, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "begin <= end");
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[2,3],\"data_offsets\":[0,6]}}", 5, &m, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "past the end of the file");
     /* The same in three sizes, the wrap at the last one. */
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[65536,65536,4294967296],"
                           "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
