@@ -25,6 +25,7 @@ A mutation caught by no test is listed as a survivor with its note; EQUIVALENT l
 ones that cannot change behaviour (with why), which are counted apart, not as caught.
 """
 import argparse
+import fcntl
 import json
 import os
 import re
@@ -151,7 +152,8 @@ mut("model", CC, "if (cap != HR_UNKNOWN && cap < out->bytes) {", "if (cap != HR_
 mut("model", CC, "s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));", "0));",
     "overcommit never not seen as enforced")
 mut("model", CC, "if (out->enforced && !what_if && s && s->commit.limit_bytes != HR_UNKNOWN) {",
-    "if (out->enforced && s && s->commit.limit_bytes != HR_UNKNOWN) {", "a what-if ignored where commit is enforced")
+    "(void)what_if;\n    if (out->enforced && s && s->commit.limit_bytes != HR_UNKNOWN) {",
+    "a what-if ignored where commit is enforced")
 T = "src/core/model/swap_target.c"
 mut("model", T, "return pct > HR_RESERVE_MIN_BYTES ? pct : HR_RESERVE_MIN_BYTES;", "return pct;", "the free-space reserve's minimum dropped")
 mut("model", T, "return free_bytes >= hr_sat_add(file_bytes, hr_reserve_bytes(total_bytes));",
@@ -338,7 +340,8 @@ class Planted:
     def __exit__(self, *exc):
         with open(self.path, "w", encoding="utf-8") as f:
             f.write(self.orig)
-        os.unlink(self.journal)
+        if os.path.exists(self.journal):
+            os.unlink(self.journal)
         return False
 
 
@@ -385,7 +388,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--full", action="store_true", help="run every fast test for each mutation")
-    ap.add_argument("--only", help="only mutations whose file or note contains this")
+    ap.add_argument("--only", help="only the mutations of these areas, or whose file or note contains one of "
+                    "these (comma-separated)")
     ap.add_argument("--list", action="store_true", help="list the mutations and stop")
     ap.add_argument("--check", action="store_true", help="report stale snippets and stop")
     ap.add_argument("--restore", action="store_true", help="undo an interrupted run and stop")
@@ -399,10 +403,8 @@ def main():
     lock = os.environ.get("HR_SYSTEM_LOCK") if shutil.which("flock") else None
     os.makedirs(build, exist_ok=True)
     os.makedirs(tree, exist_ok=True)
-    restore_leftover(build)
-    if a.restore:
-        return 0
-    muts = [m for m in M if not a.only or a.only in m["file"] or a.only in m["note"] or a.only == m["area"]]
+    only = a.only.split(",") if a.only else []
+    muts = [m for m in M if not only or any(o in m["file"] or o in m["note"] or o == m["area"] for o in only)]
     for i, m in enumerate(muts):
         m["id"] = i + 1
     stale = []
@@ -411,13 +413,25 @@ def main():
             n = f.read().count(m["find"])
         if n != 1:
             stale.append((m, n))
-    if a.list or a.check:
+    if a.list or a.check:   # read-only: never touches a run in progress
         for m in muts:
             print("%3d %-9s %-40s %s" % (m["id"], m["area"], m["file"], m["note"]))
         for m, n in stale:
             print("STALE %d (%s): snippet found %d times in %s" % (m["id"], m["note"], n, m["file"]))
         print("%d mutations, %d stale" % (len(muts), len(stale)))
         return 1 if stale else 0
+
+    # One run at a time on a build directory: a second one (or --restore) would undo the
+    # first one's planted bug under it.
+    lockf = open(os.path.join(top, "run.lock"), "w")
+    try:
+        fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        print("another make mutation runs on %s" % top, file=sys.stderr)
+        return 2
+    restore_leftover(build)
+    if a.restore:
+        return 0
 
     def on_signal(sig, frame):
         raise KeyboardInterrupt

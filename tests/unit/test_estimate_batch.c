@@ -104,6 +104,18 @@ int main(void)
         }
     }
 
+    /* Video latents: [B, 16, ((L - 1) // 4) + 1, H/8, W/8] for Wan 2.1 / 2.2 14B (the
+     * reference's latent table): 8 frames are 2 latent frames, 9 are 3, batch included. */
+    const uint32_t lengths[] = {1, 5, 8, 9, 81};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        hr_est_geom g = {832, 480, lengths[i], 2};
+        const double want = 2.0 * 16 * ((lengths[i] - 1) / 4 + 1) * (480 / 8) * (832 / 8) * 4.0;
+        if (hr_est_latent_bytes(HR_ARCH_WAN_14B, &g) != want)
+            fprintf(stderr, "Wan %u frames: latent %.0f, want %.0f\n", lengths[i],
+                    hr_est_latent_bytes(HR_ARCH_WAN_14B, &g), want);
+        CHECK(hr_est_latent_bytes(HR_ARCH_WAN_14B, &g) == want);
+    }
+
     /* The whole run: batch 1 and batch 4 on a 24 GB card, and on an 8 GB one. */
     const double image = 1024.0 * 1024 * 3 * 4;   /* one decoded image, fp32 */
     hr_est_geom g1 = {1024, 1024, 1, 1};
