@@ -44,7 +44,14 @@ static void sdxl(uint32_t batch)
     op("9", "SaveImage", HR_OP_OTHER, -1, 0, 0, 0);
 }
 
+static hr_estimate run_args(uint32_t batch, uint64_t vram_gib, const char *args);
+
 static hr_estimate run(uint32_t batch, uint64_t vram_gib)
+{
+    return run_args(batch, vram_gib, "");
+}
+
+static hr_estimate run_args(uint32_t batch, uint64_t vram_gib, const char *args)
 {
     sdxl(batch);
     hr_est_machine m;
@@ -57,7 +64,7 @@ static hr_estimate run(uint32_t batch, uint64_t vram_gib)
     m.version_known = true;
     hr_comfy_args a;
     hr_error err = {0};
-    CHECK(hr_comfy_args_parse("", 0, &a, &err) == 0);
+    CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     CHECK(hr_estimate_run(&in, &m, &a, &est, &err) == 0);
     return est;
 }
@@ -147,5 +154,14 @@ int main(void)
         CHECK(d4->vram_bytes >= d1->vram_bytes);
         CHECK((double)d4->vram_bytes <= (double)d1->vram_bytes + 3 * vae_one);
     }
+    /* --fp16-intermediates keeps the sampled latent in fp16: half its bytes in RAM. */
+    hr_estimate f32 = run_args(4, 24, ""), f16 = run_args(4, 24, "--fp16-intermediates");
+    hr_est_geom g4 = {1024, 1024, 1, 4};
+    const double half = hr_est_latent_bytes(HR_ARCH_SDXL, &g4) / 2;
+    const hr_est_step *a32 = step_of(&f32, "3"), *a16 = step_of(&f16, "3");
+    if ((double)a32->ram_bytes - (double)a16->ram_bytes < half)
+        fprintf(stderr, "fp16 intermediates: sampling RAM %llu vs %llu, latent/2 %.0f\n",
+                (unsigned long long)a32->ram_bytes, (unsigned long long)a16->ram_bytes, half);
+    CHECK((double)a32->ram_bytes - (double)a16->ram_bytes >= half);
     return TEST_DONE();
 }
