@@ -11,10 +11,19 @@ if(NOT CMAKE_CROSSCOMPILING)
     add_test(NAME comfyui.${mode} COMMAND bash ${HR_COMFY_SH} ${mode} ${HR_BIN})
     set_tests_properties(comfyui.${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS node)
   endforeach()
+  # a hostile or stalled server (peer.js --scenario hostile): each attack is a test
+  foreach(mode hostile-history hostile-masked hostile-ping-flood hostile-text-flood
+               hostile-cont-flood hostile-slow-queue hostile-never hostile-huge)
+    add_test(NAME comfyui.${mode} COMMAND bash ${HR_COMFY_SH} ${mode} ${HR_BIN})
+    set_tests_properties(comfyui.${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node)
+  endforeach()
   # a memory cgroup around the peer (root): --protect's /free, then /interrupt
   add_test(NAME comfyui.root.protect COMMAND bash ${HR_COMFY_SH} protect ${HR_BIN})
   set_tests_properties(comfyui.root.protect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node
                                              RESOURCE_LOCK system_swap)
+  add_test(NAME comfyui.root.protect-freefail COMMAND bash ${HR_COMFY_SH} protect-freefail ${HR_BIN})
+  set_tests_properties(comfyui.root.protect-freefail PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90
+                                                    LABELS node RESOURCE_LOCK system_swap)
   # a tab's prompt climbs towards the child's cgroup limit (root): the estimate's likely node
   add_test(NAME comfyui.root.climb COMMAND bash ${HR_COMFY_SH} climb ${HR_BIN})
   set_tests_properties(comfyui.root.climb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS node

@@ -25,7 +25,7 @@ for f in "$wf"/*.json; do
            "--ram 32G --vram 16G --os linux --gpu amd"; do
     # shellcheck disable=SC2086
     "$bin" estimate "$f" $m >"$tmp/out.txt" 2>"$tmp/err.txt"; rc=$?
-    [ $rc -le 2 ] || { bad "$f $m: exit $rc: $(cat "$tmp/err.txt")"; continue; }
+    [ $rc -le 3 ] || { bad "$f $m: exit $rc: $(cat "$tmp/err.txt")"; continue; }
     grep -q "^Peaks" "$tmp/out.txt" || bad "$f $m: no peaks"
     grep -q "^Verdict" "$tmp/out.txt" || bad "$f $m: no verdict"
     # shellcheck disable=SC2086
@@ -130,7 +130,10 @@ grep -q "the heaviest saved workflow, est_wan22_i2v_api.json" "$tmp/c3.txt" || b
 grep -q "heaviest saved workflow" "$tmp/c4.txt" && bad "check --workload still sized from saved workflows"
 
 # A running ComfyUI's /history comes before the saved workflows: its heaviest prompt, by id.
-python3 - "$wf" "$tmp/port" <<'PY' &
+# The server is a main.py, as ComfyUI is: run as root, check asks only a local server whose
+# process looks like ComfyUI (X.localserver).
+mkdir -p "$tmp/ComfyUI"
+cat >"$tmp/ComfyUI/main.py" <<'PY'
 import http.server, json, os, sys
 wf, portfile = sys.argv[1], sys.argv[2]
 def api(name):
@@ -155,6 +158,7 @@ open(portfile + '.tmp', 'w').write(str(s.server_address[1]))
 os.rename(portfile + '.tmp', portfile)
 s.serve_forever()
 PY
+python3 "$tmp/ComfyUI/main.py" "$wf" "$tmp/port" &
 srv=$!
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \
@@ -163,6 +167,31 @@ grep -q "the heaviest prompt the running ComfyUI ran (its /history), prompt c3-l
   || bad "check does not size from the running ComfyUI's /history: $(cat "$tmp/c5.txt")"
 grep -q "b2-bad" "$tmp/c5.txt" || bad "a prompt of /history that is not a graph is not said"
 kill "$srv" 2>/dev/null; srv=
+
+# A what-if machine never borrows this machine's limit: --ram alone (no --os) on a recorded
+# machine whose limit is known leaves the limit unknown, and an unknown limit is "cannot tell"
+# (exit 3) with the limit needed, never FITS.
+lap="$wf/../linux/plan-btrfs-laptop"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$lap" --json >"$tmp/own.json"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$lap" --ram 16G --json >"$tmp/wi.json"; rc=$?
+[ "$(json_get "$tmp/own.json" "d['machine']['commit_limit_bytes'] is not None")" = True ] \
+  || bad "the recorded laptop's commit limit is not read"
+[ "$(json_get "$tmp/wi.json" "d['machine']['commit_limit_bytes'] is None and \
+any(v['verdict']=='commit_unknown' for v in d['verdicts']) and not any(v['verdict']=='fits' for v in d['verdicts'])")" = True ] \
+  || bad "--ram 16G without --os borrows this machine's commit limit"
+[ $rc -eq 3 ] || bad "an unknown limit does not exit 3 (cannot tell): $rc"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 64G --vram 24G --os windows --gpu nvidia >"$tmp/u.txt"; rc=$?
+{ [ $rc -eq 3 ] && ! grep -q "FITS" "$tmp/u.txt" && grep -q "the run needs a limit (RAM + paging file) of at least [0-9.]* GB" "$tmp/u.txt"; } \
+  || bad "an unknown limit: not cannot tell with the limit needed (exit $rc): $(grep -A2 ^Verdict "$tmp/u.txt")"
+grep -q "at least 0 MB" "$tmp/u.txt" && bad "a size of 0 MB"
+# A GPU that was neither read nor given is said as assumed, with the flag to give.
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --os windows >"$tmp/g.txt"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --os windows --json >"$tmp/g.json"
+grep -q "12 GB of VRAM is assumed (no GPU was read): give --vram" "$tmp/g.txt" || bad "an assumed GPU said as a fact"
+[ "$(json_get "$tmp/g.json" "d['machine']['vram_assumed'] and d['machine']['gpu_assumed'] and not d['machine']['ram_assumed']")" = True ] \
+  || bad "the JSON does not say the GPU is assumed"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os windows >"$tmp/g2.txt"
+! grep -q "is assumed.*: give --\(ram\|vram\|gpu\)" "$tmp/g2.txt" || bad "a given GPU called assumed"
 
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"

@@ -48,13 +48,15 @@ json "steps have rules" "len(d['steps']) >= 5 and all(s['rule'] and s['text'] fo
 json "reasons cite S4.2" "any(r['rule'] == 'S4.2' for r in d['recommended']['reasons'])"
 
 expect "plan --peak-commit 44G" 0 "$hr" plan --ram 16G --vram 8G --workload sdxl --os windows --peak-commit 44G --json
-json "peak basis" "d['recommended']['basis'] == 'peak-commit' and d['recommended']['maximum_bytes'] == 39 << 30"
+json "peak basis: under the table, which sets the size" "d['recommended']['set_by'] == 'table' and d['recommended']['estimate_bytes'] == 39 << 30 and d['recommended']['maximum_bytes'] == 64 << 30"
 json "peak covered with the margin" "(16 << 30) + d['recommended']['maximum_bytes'] >= 44 * 1.25 * (1 << 30)"
 json "table still shown" "d['recommended']['table_bytes'] == 64 << 30"
 
 # A machine with no drives known (an empty tree): the range is the table's, not capped by a disk.
 mkdir -p "$tmp/bare/proc"
 expect "plan --range" 0 "$hr" plan --sysroot "$tmp/bare" --ram 16G --vram 8G --workload video --range --json
+json "Linux --range: one size (a swap file never grows)" "d['recommended']['fixed'] and d['recommended']['maximum_bytes'] == 64 << 30 and any(r['id'] == 'range-linux' for r in d['recommended']['reasons'])"
+expect "plan --range (Windows)" 0 "$hr" plan --os windows --ram 16G --vram 8G --workload video --range --json
 json "range 32/64" "d['recommended']['initial_bytes'] == 32 << 30 and d['recommended']['maximum_bytes'] == 64 << 30 and not d['recommended']['fixed']"
 
 for s in 16G 16GB 16GiB 16384M; do
@@ -132,7 +134,7 @@ expect "check: RAM unknown" 3 "$hr" check --sysroot "$tmp/bare"
 # Recorded Windows machines (tests/fixtures/windows), replayed on any OS.
 fx=$(dirname "$0")/fixtures/windows
 if [ -d "$fx" ]; then
-    expect "check: 16 GB laptop, automatic file on a full C:" 2 "$hr" check --replay "$fx/laptop-16g-auto-full-c.json" --workload sdxl
+    expect "check: 16 GB laptop, automatic file on a full C:" 1 "$hr" check --replay "$fx/laptop-16g-auto-full-c.json" --workload sdxl
     has "laptop: what to do" "make room for a 64 GB paging file"
     expect "plan: laptop --json" 0 "$hr" plan --replay "$fx/laptop-16g-auto-full-c.json" --workload sdxl --json
     json "laptop: warnings" "{'auto-full-system', 'no-target', 'on-battery'} <= {w['id'] for w in d['warnings']}"
@@ -156,15 +158,15 @@ if [ -d "$fx" ]; then
     done
     expect "64 GB, no paging file: AT RISK" 1 "$hr" check --replay "$fx/64g-no-pagefile.json" --workload sdxl --json
     json "64 GB, no paging file: the 32 GB backstop" "d['todo'][0]['id'] == 'set-paging' and '32 GB fixed' in d['todo'][0]['text'] and 'no backstop' in d['verdict_text'] and d['plan']['recommended']['maximum_bytes'] == 32 << 30"
-    expect "restart pending" 2 "$hr" check --replay "$fx/restart-pending.json" --workload sdxl
+    expect "restart pending" 1 "$hr" check --replay "$fx/restart-pending.json" --workload sdxl
     has "restart pending: the one step" "1. restart Windows (Start → Power → Restart, not Shut down"
     has "restart pending: configured shown" "configured: D:\pagefile.sys initial 65536 MB, maximum 65536 MB — takes effect at the next restart"
     expect "restart pending: plan" 0 "$hr" plan --replay "$fx/restart-pending.json" --workload sdxl --json
     json "restart pending: restart, then verify" "[x['id'] for x in d['steps']] == ['restart', 'verify'] and d['removals'] == []"
-    expect "ranged C:" 1 "$hr" check --replay "$fx/ranged-c.json" --workload video
+    expect "ranged C:" 1 "$hr" check --replay "$fx/ranged-c.json" --workload video --peak-commit 60G
     has "ranged C: can grow, with stalls (S3.2)" "79.8 GB once the ranged paging file has grown to its maximum"
     has "ranged C: in the dialog's terms" "configured: C:\pagefile.sys initial 32768 MB, maximum 65536 MB"
-    expect "Wine: configured shown" 2 "$hr" check --replay "$fx/wine-8.0.json" --workload sdxl
+    expect "Wine: configured shown" 1 "$hr" check --replay "$fx/wine-8.0.json" --workload sdxl
     has "Wine: registry read, not 'unknown'" "3 paging  in use: not known; configured: C:\pagefile.sys initial 27 MB, maximum 77 MB"
     for i in 1 2 3; do
         "$hr" plan --replay "$fx/wine-8.0.json" --json >"$tmp/wine$i.json" 2>/dev/null
@@ -178,22 +180,23 @@ if [ -d "$fx" ]; then
     expect "full SSD, roomy HDD: check" 1 "$hr" check --replay "$fx/ssd-full-hdd-room.json" --workload sdxl --json
     json "full SSD, roomy HDD: no 'add RAM' beside it" "[t['id'] for t in d['todo']] == ['set-paging', 'more-room']"
     # --lang zh: plan and check speak Chinese; their JSON stays English (a contract).
-    expect "check --lang zh" 2 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl
+    expect "check --lang zh" 1 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl
     has "zh: the to-do heading" "请这样做："
     has "zh: restart, not shut down" "重启 Windows（开始 → 电源 → 重启，不是关机"
-    has "zh: the verdict" "将会失败"
+    has "zh: the verdict" "有风险"
     expect "plan --lang zh" 0 "$hr" plan --lang zh --replay "$fx/s6-16g-c4-d64.json" --workload video
     has "zh: plan sections" "放在哪里（最佳在前）"
     has "zh: S6 kept" "无需更改：D: 已有至少 64 GB 的固定大小页面文件"
-    expect "check --lang zh --json" 2 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl --json
+    expect "check --lang zh --json" 1 "$hr" check --lang zh --replay "$fx/restart-pending.json" --workload sdxl --json
     json "zh: JSON stays English" "not any('\u4e00' <= ch <= '\u9fff' for ch in json.dumps(d, ensure_ascii=False))"
 fi
 
 # --comfy-args changes what check thinks the run needs, as it changes the plan (S1.2c).
 expect "check: SDXL on 24 GB VRAM" 3 "$hr" check --ram 16G --vram 24G --os windows --workload sdxl --json
-json "need 32 GB" "d['need']['bytes'] == 32 << 30 and d['plan']['recommended']['maximum_bytes'] == 32 << 30"
+json "need: the estimate of a typical SDXL run, with the allowance; plan 32 GB" "d['need']['others_basis'] == 'allowance' and d['need']['low_bytes'] < d['need']['high_bytes'] and d['plan']['recommended']['maximum_bytes'] == 32 << 30"
+cp "$tmp/out" "$tmp/need-plain.json"
 expect "check: the same with --lowvram" 3 "$hr" check --ram 16G --vram 24G --os windows --workload sdxl --comfy-args "--lowvram" --json
-json "--lowvram: need 40 GB, plan 64 GB" "d['need']['bytes'] == 40 << 30 and '--lowvram' in d['need']['basis'] and d['plan']['recommended']['maximum_bytes'] == 64 << 30"
+json "--lowvram: plan 64 GB, the need no smaller" "d['plan']['recommended']['maximum_bytes'] == 64 << 30 and d['need']['high_bytes'] >= json.load(open('$tmp/need-plain.json'))['need']['high_bytes']"
 
 # Recorded Linux trees (tests/fixtures/linux/plan-*), replayed with --sysroot.
 lx=$(dirname "$0")/fixtures/linux
@@ -203,7 +206,7 @@ if [ -d "$lx/plan-btrfs-laptop" ]; then
     json "btrfs: the USB disk and tmpfs refused" "sorted(c['target'] for c in d['candidates'] if not c['eligible']) == ['/media/user/backup', '/tmp']"
     json "btrfs: mkswapfile step" "any('btrfs filesystem mkswapfile --size 56g /headroom.swap' in (s['command'] or '') for s in d['steps'])"
     json "btrfs: on battery" "[w['id'] for w in d['warnings']] == ['on-battery']"
-    expect "check: btrfs laptop" 2 "$hr" check --sysroot "$lx/plan-btrfs-laptop" --vram 8G --workload sdxl --json
+    expect "check: btrfs laptop" 1 "$hr" check --sysroot "$lx/plan-btrfs-laptop" --vram 8G --workload sdxl --json
     json "btrfs: others from /proc" "[o['name'] for o in d['others']] == ['Isolated Web Co', 'firefox-esr', 'Discord'] and d['others'][0]['processes'] == 2"
     json "btrfs: to-dos" "[t['id'] for t in d['todo']] == ['add-swap', 'close-apps', 'plug-in']"
 fi
@@ -211,9 +214,9 @@ if [ -d "$lx/plan-fstab-pending" ]; then
     # Issue 10: a new fstab line not yet active is a restart (or swapon -a), not the procedure again.
     expect "plan: fstab line not active" 0 "$hr" plan --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl --json
     json "fstab pending: one step, swapon -a" "[s['id'] for s in d['steps']] == ['swapon-all', 'verify'] and d['steps'][0]['command'] == 'sudo swapon -a' and d['recommended']['add_bytes'] == 0"
-    expect "check: fstab line not active" 2 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl --json
+    expect "check: fstab line not active" 1 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl --json
     json "fstab pending: the to-do is to switch it on" "d['todo'][0]['id'] == 'swapon-all' and d['capacity']['verdict_after_plan'] == 'ok'"
-    expect "check: fstab line shown" 2 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl
+    expect "check: fstab line shown" 1 "$hr" check --sysroot "$lx/plan-fstab-pending" --vram 8G --workload sdxl
     has "fstab pending: tier 3" "/etc/fstab also names /headroom.swap (56 GB), not switched on yet"
 fi
 if [ -d "$lx/plan-docker-cgroup2" ]; then
@@ -221,8 +224,8 @@ if [ -d "$lx/plan-docker-cgroup2" ]; then
     json "docker: target is the host" "d['recommended']['target'] is None and 'host' in d['recommended']['target_reason']"
     json "docker: cgroup warning says swap.max 0" "[w['id'] for w in d['warnings']] == ['cgroup-limit'] and 'memory.swap.max is 0' in d['warnings'][0]['text']"
     json "docker: raise the limit" "[s['id'] for s in d['steps']] == ['host', 'raise-limit']"
-    expect "check: docker container" 2 "$hr" check --sysroot "$lx/plan-docker-cgroup2" --vram 24G --workload flux --json
-    json "docker: capped by the cgroup" "d['capacity']['bytes'] == 16 << 30 and d['capacity']['verdict_after_plan'] == 'will-fail' and d['verdict_rule'] == 'X.cgroup'"
+    expect "check: docker container" 1 "$hr" check --sysroot "$lx/plan-docker-cgroup2" --vram 24G --workload flux --json
+    json "docker: capped by the cgroup" "d['capacity']['bytes'] == 16 << 30 and 'cgroup' in d['capacity']['basis'] and d['capacity']['verdict_after_plan'] != 'ok'"
 fi
 
 if [ -d "$lx/plan-usb-crypt-swap" ]; then
@@ -230,10 +233,10 @@ if [ -d "$lx/plan-usb-crypt-swap" ]; then
     json "usb-crypt: refused, removed after the new swap is on" "[r['rule'] for r in d['removals']] == ['S5.4'] and '/mnt/usb/swapfile' in d['removals'][0]['text']"
     json "usb-crypt: the USB file system is not a candidate" "not [c for c in d['candidates'] if c['target'] == '/mnt/usb'][0]['eligible']"
     json "usb-crypt: SSD root over the HDD /data" "d['recommended']['target'] == '/' and [c['target'] for c in d['candidates']][:2] == ['/', '/data']"
-    json "usb-crypt: mode 2 adds the RAM share" "d['recommended']['maximum_bytes'] == 48 << 30 and any(r['id'] == 'overcommit-never' for r in d['recommended']['reasons'])"
+    json "usb-crypt: mode 2 counts only the RAM share" "d['recommended']['set_by'] == 'estimate' and d['recommended']['maximum_bytes'] + d['facts']['ram_bytes'] // 2 >= d['recommended']['need']['must_back_bytes']"
     json "usb-crypt: warnings" "sorted(w['id'] for w in d['warnings']) == ['overcommit-never', 'paging-on-removable']"
-    json "usb-crypt: zram neither counted nor removed" "d['recommended']['add_bytes'] == 48 << 30 and all('zram' not in r['text'] for r in d['removals'])"
-    expect "check: mode 2 desktop" 1 "$hr" check --sysroot "$lx/plan-usb-crypt-swap" --vram 12G --workload flux --json
+    json "usb-crypt: zram neither counted nor removed" "d['recommended']['add_bytes'] == d['recommended']['maximum_bytes'] and all('zram' not in r['text'] for r in d['removals'])"
+    expect "check: mode 2 desktop" 2 "$hr" check --sysroot "$lx/plan-usb-crypt-swap" --vram 12G --workload flux --json
     json "usb-crypt: the enforced limit" "'enforced' in d['capacity']['basis'] and d['capacity']['verdict_after_plan'] == 'ok'"
 fi
 

@@ -13,3 +13,11 @@ else()
   set_tests_properties(run.windows.exit_code PROPERTIES PASS_REGULAR_EXPRESSION
     "hi from cmd.*exit code 5")
 endif()
+# run.root.killed: a killed run leaves nothing behind — SIGKILL run, and its child, the
+# child's children and its cgroup are gone; SIGTERM reaches the grandchildren; groups of
+# runs that could not clean up are removed by the next one (root; SKIP otherwise).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME run.root.killed
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run/run_kill_root.sh ${HR_BIN})
+  set_tests_properties(run.root.killed PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK system_swap)
+endif()

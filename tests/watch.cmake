@@ -18,3 +18,11 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(run.root.psi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
                        RUN_SERIAL TRUE)
 endif()
+# watch under the systemd journal (JOURNAL_STREAM names its stderr): events alone, one line
+# each with its syslog priority; watch.root.journal makes real warnings in a memory cgroup.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME watch.journal COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_journal.sh ${HR_BIN} plain)
+  add_test(NAME watch.root.journal COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_journal.sh ${HR_BIN} root)
+  set_tests_properties(watch.root.journal PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
+                       RUN_SERIAL TRUE)
+endif()

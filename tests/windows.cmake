@@ -4,11 +4,19 @@ set(HR_WIN_FIXTURES ${HR_FIXTURES}/windows)
 
 # Windows-only unit tests print "SKIP: ..." and exit 77 on other systems. Under Wine the
 # first test to start may create the Wine prefix (20-60 s): allow for it.
-foreach(t test_win_registry test_win_status)
+foreach(t test_win_registry test_win_status test_win_resources)
   if(TARGET ${t})
     set_tests_properties(unit.${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endforeach()
+# headroom.exe's version resource and manifest, read back with the Win32 calls Explorer uses.
+if(TARGET test_win_resources)
+  target_compile_definitions(test_win_resources PRIVATE HR_EXPECT_VERSION="${PROJECT_VERSION}")
+  if(WIN32)
+    target_link_libraries(test_win_resources PRIVATE version)
+    add_dependencies(test_win_resources headroom)
+  endif()
+endif()
 if(CMAKE_CROSSCOMPILING)
   get_property(hr_all_tests DIRECTORY PROPERTY TESTS)
   foreach(t ${hr_all_tests})

@@ -25,12 +25,15 @@
 
 void hr_cli_error(const char *fmt, ...)
 {
+    /* an error may quote what a file or a server said: one line, nothing that steers the
+     * terminal */
+    char text[2048];
     va_list ap;
-    fputs("headroom: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    hr_text_one_line(text);
+    fprintf(stderr, "headroom: %s\n", text);
 }
 
 HR_HOT int hr_cli_write(const hr_buf *b)
@@ -116,12 +119,19 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
         return hr_exit_from_error(rc);
     }
     hr_error err = {0};
-    rc = hr_platform_atomic_replace(path, r->out->data ? r->out->data : "", r->out->len, 0644, &err);
+    rc = hr_platform_output_replace(path, r->out->data ? r->out->data : "", r->out->len, &err);
     if (rc < 0) {
-        hr_cli_error("%s: %s: %s", cmd, path, err.msg[0] ? err.msg : hr_strerror(rc));
-        return rc == HR_ENOENT ? HR_EXIT_CANTCREATE : hr_exit_from_error(rc);
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(rc));
+        return hr_cli_output_exit(rc);
     }
     return 0;
+}
+
+int hr_cli_output_exit(int code)
+{
+    if (code == HR_EUNSAFE || code == HR_EIO || code == HR_ENOMEM)
+        return hr_exit_from_error(code);
+    return HR_EXIT_CANTCREATE;
 }
 
 HR_START void hr_cli_choose_language(void)
@@ -138,21 +148,41 @@ HR_START void hr_cli_json_in_english(bool json)
         hr_lang_set(HR_LANG_EN);
 }
 
-bool hr_cli_comfyui_url(hr_url *url)
+bool hr_cli_comfyui_url(const char *cmd, hr_url *url)
 {
     char text[512];
     const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
     hr_error err = {0};
-    return hr_url_parse(u ? u : "http://127.0.0.1:8188", url, &err) == 0;
+    if (hr_url_parse(u ? u : "http://127.0.0.1:8188", url, &err) != 0)
+        return false;
+    /* X.localserver: root asks a server on this machine only when ComfyUI holds its port
+     * (any local user can listen on 127.0.0.1:8188); another host is the user's choice */
+    if (!hr_platform_is_admin() || !hr_comfy_host_is_local(url->host))
+        return true;
+    char cmdline[512];
+    long long pid = -1;
+    int r = hr_platform_local_listener(url->port, cmdline, sizeof cmdline, &pid);
+    if (r == HR_ENOTSUP || (r == 1 && hr_comfy_cmdline_is_comfyui(cmdline)))
+        return true;
+    if (r == 1)
+        hr_cli_error(HR_T("%s: not asking the server on port %u: running as root, and the "
+                          "process listening there (PID %lld: %.120s) does not look like ComfyUI "
+                          "(X.localserver)"),
+                     cmd, url->port, pid, cmdline);
+    else if (r < 0)
+        hr_cli_error(HR_T("%s: not asking the server on port %u: running as root, and which "
+                          "process listens there cannot be told (X.localserver)"),
+                     cmd, url->port);
+    return false;
 }
 
-bool hr_cli_find_comfyui(hr_comfy_found *f)
+bool hr_cli_find_comfyui(const char *cmd, hr_comfy_found *f)
 {
     if (hr_platform_find_comfyui(f))
         return true;
     hr_url url;
     hr_error err = {0};
-    if (!hr_cli_comfyui_url(&url))
+    if (!hr_cli_comfyui_url(cmd, &url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)1 << 20);

@@ -22,12 +22,14 @@ int hr_cli_write(const hr_buf *b);
  * or an absolute .../main.py) and that folder has models/: how is then "running server".
  * f is the platform's struct (struct hr_comfy_found, platform.h). */
 struct hr_comfy_found;
-bool hr_cli_find_comfyui(struct hr_comfy_found *f);
+bool hr_cli_find_comfyui(const char *cmd, struct hr_comfy_found *f);
 
 /* Where a running ComfyUI is looked for: HEADROOM_COMFYUI_URL, else http://127.0.0.1:8188.
- * false when the variable holds no usable URL (then nothing is asked). */
+ * false when the variable holds no usable URL, or (root, a server on this machine) when the
+ * process listening there does not look like ComfyUI: then one line says so on stderr
+ * (X.localserver) and nothing is asked. cmd names the command in that line. */
 struct hr_url;
-bool hr_cli_comfyui_url(struct hr_url *url);
+bool hr_cli_comfyui_url(const char *cmd, struct hr_url *url);
 
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);
@@ -60,6 +62,10 @@ int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r);
  * old file stays whole until the new one is complete). 0, or the exit status after
  * "<cmd>: cannot render the <what>: ..." or "<cmd>: <path>: ..." (73, 74, 77). */
 int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_render *r);
+/* The exit status when a file the user named could not be written
+ * (hr_platform_output_replace / hr_platform_output_open): 69 refused as unsafe (a link,
+ * another user's file or folder), 74 the write failed (disk full), 73 otherwise. */
+int hr_cli_output_exit(int code);
 
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */

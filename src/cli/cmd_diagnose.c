@@ -227,11 +227,14 @@ int hr_cmd_diagnose(int argc, char **argv)
             logs[i].f = stdin;
             continue;
         }
-        logs[i].f = hr_console_fopen(logs[i].name, "rb");
+        /* a device or a FIFO would never end or never start: refused, as models and report
+         * refuse them (standard input, "-", stays allowed) */
+        hr_error oerr = {0};
+        logs[i].f = hr_platform_read_open(logs[i].name, &oerr);
         if (!logs[i].f) {
-            const int e = errno;   /* a missing file is 66, unreadable 77: the one mapping */
-            hr_cli_error(HR_T("diagnose: %s: cannot open: %s"), logs[i].name, strerror(e));
-            rc = hr_exit_from_error(hr_error_from_errno(e));
+            hr_cli_error("diagnose: %s", oerr.msg);
+            /* a missing file is 66, unreadable 77: the one mapping; not a file: bad input */
+            rc = oerr.code == HR_EINVAL ? HR_EXIT_INPUT : hr_exit_from_error(oerr.code);
             break;
         }
     }

@@ -62,7 +62,8 @@ const hr_cmd_spec hr_spec_estimate = {
     .operands = HR_N("WORKFLOW  a workflow .json (UI or API format)"),
     .examples = estimate_examples,
     .exits = HR_N("0 fits (offloading included); 1 at risk (heavy paging, pinned memory, a tiled "
-                  "retry); 2 will fail (GPU out of memory, commit limit exceeded); 64 and up errors"),
+                  "retry); 2 will fail (GPU out of memory, commit limit exceeded); 3 cannot tell (the "
+                  "commit limit is not known); 64 and up errors"),
     .doc = "docs/estimate.md",
 };
 
@@ -99,18 +100,26 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         break;
     }
     case OPT_VERSION: {
-        int a = 0, b = 0, d = 0;
-        char tail = 0;
-        const char *s = v[0] == 'v' ? v + 1 : v;
-        int n = sscanf(s, "%d.%d.%d%c", &a, &b, &d, &tail);
-        if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
-            return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
-        c->version[0] = a, c->version[1] = b, c->version[2] = n == 3 ? d : 0;
+        int rc = hr_est_cli_parse_version(p, v, c->version);
+        if (rc)
+            return rc;
         c->version_given = true;
         break;
     }
     default: return -1;
     }
+    return 0;
+}
+
+int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3])
+{
+    int a = 0, b = 0, d = 0;
+    char tail = 0;
+    const char *s = v[0] == 'v' ? v + 1 : v;
+    int n = sscanf(s, "%d.%d.%d%c", &a, &b, &d, &tail);
+    if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
+        return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
+    out[0] = a, out[1] = b, out[2] = n == 3 ? d : 0;
     return 0;
 }
 
@@ -129,19 +138,27 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
             m->vendor = HR_GPU_APPLE;
     }
     if (c->ram) {
+        /* a what-if machine: this machine's commit limit and swap are not its own */
         m->ram_bytes = c->ram;
-        if (!snap || c->os >= 0) {
-            m->commit_limit_bytes = HR_UNKNOWN;
-            m->swap_bytes = HR_UNKNOWN;
-        }
+        m->ram_assumed = false;
+        m->commit_limit_bytes = HR_UNKNOWN;
+        m->commit_enforced = false;
+        m->swap_bytes = HR_UNKNOWN;
     }
     if (c->vram_given) {
         m->vram_bytes = c->vram;
+        m->vram_assumed = false;
         if (c->vram > 0 && m->vendor == HR_GPU_NONE)
-            m->vendor = HR_GPU_NVIDIA;   /* a GPU was named by its memory: the common one */
+            m->vendor = HR_GPU_NVIDIA, m->vendor_assumed = true;   /* named by its memory: the common one */
+        if (c->vram == 0)
+            m->vendor = HR_GPU_NONE, m->vendor_assumed = false;
     }
-    if (c->gpu >= 0)
+    if (c->gpu >= 0) {
         m->vendor = (hr_est_vendor)c->gpu;
+        m->vendor_assumed = false;
+        if (c->gpu == HR_GPU_NONE)
+            m->vram_bytes = 0, m->vram_assumed = false;
+    }
     if (c->version_given) {
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
@@ -175,7 +192,7 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
 
 static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
                       const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res);
+                      hr_est_wf_result *res, uint64_t *bound);
 
 int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
                    hr_estimate *out, hr_est_wf_result *res)
@@ -210,35 +227,57 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
     for (const char *q = workflow; *q; q++)
         if (*q == '/' || *q == '\\')
             b = q + 1;
-    return run_parsed(cmd, c, wf, in, b, snap, out, res);
+    r = run_parsed(cmd, c, wf, in, b, snap, out, res, NULL);
+    free(wf);
+    return r;
 }
 
-int hr_est_cli_run_history(const char *cmd, const hr_est_cli *c, const char *body, size_t len,
-                           size_t nth, const hr_snapshot *snap, hr_estimate *out,
-                           hr_est_wf_result *res)
+int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
+                          const char *prompt_id, const hr_snapshot *snap, hr_estimate *out,
+                          hr_est_wf_result *res, uint64_t *bound)
 {
+    hr_est_input *in = calloc(1, sizeof *in);
+    if (!in) {
+        hr_workflow_free(wf);
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    char label[96];
+    snprintf(label, sizeof label, HR_T("prompt %.40s"), prompt_id);
+    return run_parsed(cmd, c, wf, in, label, snap, out, res, bound);
+}
+
+int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *workload, const hr_snapshot *snap,
+                          hr_estimate *out, hr_est_wf_result *res)
+{
+    const char *label = NULL;
+    const char *text = hr_est_sample_workflow(workload, &label);
+    if (!text)
+        return HR_ENOENT;
     hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_input *in = calloc(1, sizeof *in);
     hr_error err = {0};
-    char id[64] = "";
-    int r = wf && in ? hr_workflow_parse_history("GET /history", body, len, nth, id, sizeof id, wf, &err)
+    int r = wf && in ? hr_workflow_parse(label, text, strlen(text), wf, &err)
                      : hr_error_set(&err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
     if (r < 0) {
-        if (r != HR_ENOENT)
-            hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
+        hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         free(wf);
         free(in);
-        return r == HR_ENOENT ? HR_ENOENT : hr_exit_from_error(r);
+        return hr_exit_from_error(r);
     }
-    char label[96];
-    snprintf(label, sizeof label, HR_T("prompt %.40s"), id);
-    return run_parsed(cmd, c, wf, in, label, snap, out, res);
+    /* the catalog's models, not the ones a ComfyUI folder has */
+    hr_est_cli cc = *c;
+    cc.comfyui = NULL;
+    r = run_parsed(cmd, &cc, wf, in, hr_tr(label), snap, out, res, NULL);
+    free(wf);
+    return r;
 }
 
-/* Estimate a parsed workflow (wf and in are taken and freed), labelled label. */
+/* Estimate a parsed workflow (wf's contents and in are taken and freed; wf itself stays the
+ * caller's), labelled label; bound (may be NULL): X.serverneed for this prompt. */
 static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
                       const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res)
+                      hr_est_wf_result *res, uint64_t *bound)
 {
     hr_error err = {0};
     int r = 0;
@@ -264,11 +303,12 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     }
     r = hr_est_from_workflow(wf, in, res, &err);
     hr_workflow_free(wf);
-    free(wf);
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
         r = hr_estimate_run(in, &m, &c->args, out, &err);
+        if (bound)
+            *bound = hr_est_server_bound(in, &m, &c->args);
     }
     free(in);
     if (r < 0) {
@@ -319,7 +359,7 @@ int hr_cmd_estimate(int argc, char **argv)
     }
     /* the models from the files when ComfyUI is found where users keep it (models issue) */
     static hr_comfy_found found;
-    if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui(&found))
+    if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui("estimate", &found))
         c.comfyui = found.dir;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;
@@ -370,7 +410,7 @@ int hr_cmd_estimate(int argc, char **argv)
     }
     if (rc == 0) {
         int sev = hr_estimate_severity(e);
-        rc = sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;
+        rc = sev == 3 ? HR_EXIT_PARTIAL : sev == 2 ? HR_EXIT_VERDICT_2 : sev == 1 ? HR_EXIT_VERDICT_1 : HR_EXIT_OK;
     }
     hr_buf_free(&out);
     free(e);

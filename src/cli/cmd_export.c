@@ -17,7 +17,7 @@
 enum { OPT_TEXTFILE = 40 };
 
 /* node_exporter reads *.prom; a file half written must never be read: written beside it
- * under another name and renamed over it (hr_platform_atomic_replace). */
+ * under a unique name and renamed over it (hr_platform_output_replace). */
 #define HR_EXPORT_FILE "headroom.prom"
 
 static const hr_opt export_opts[] = {
@@ -66,10 +66,10 @@ static int write_textfile(const char *dir, const hr_buf *out)
         return HR_EXIT_USAGE;
     }
     hr_error err = {0};
-    int r = hr_platform_atomic_replace(path, out->data, out->len, 0644, &err);
+    int r = hr_platform_output_replace(path, out->data, out->len, &err);
     if (r < 0) {
         hr_cli_error("export: %s", err.msg[0] ? err.msg : hr_strerror(r));
-        return hr_exit_from_error(r);
+        return hr_cli_output_exit(r);
     }
     return HR_EXIT_OK;
 }

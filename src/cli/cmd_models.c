@@ -101,7 +101,7 @@ int hr_cmd_models(int argc, char **argv)
     static hr_comfy_found found;
     bool found_here = true;   /* named with --comfyui: no Desktop app config applies */
     found.desktop_yaml[0] = '\0';
-    if (!comfy && np == 0 && hr_cli_find_comfyui(&found)) {
+    if (!comfy && np == 0 && hr_cli_find_comfyui("models", &found)) {
         found_here = false;
         comfy = found.dir;
         snprintf(rep.found_how, sizeof rep.found_how, "%s", found.how);

@@ -229,8 +229,6 @@ static void advice(hr_run_verdict *v, const hr_monitor *m, const hr_run_end *end
     free(plan);
 }
 
-static volatile int unused_stop;
-
 int hr_cmd_run(int argc, char **argv)
 {
     const char *record = NULL, *log_path = NULL;
@@ -319,13 +317,24 @@ int hr_cmd_run(int argc, char **argv)
     r->dec = dec;
     r->mon = mon;
     if (log_path) {
-        r->log = hr_console_fopen(log_path, "wb");
+        r->log = hr_platform_output_open(log_path, &err);
         if (!r->log) {
-            hr_cli_error(HR_T("run: cannot create the log %s: %s"), log_path, strerror(errno));
+            hr_cli_error(HR_T("run: cannot create the log: %s"), err.msg);
             hr_diag_free(diag);
             free(child_argv), free(r), free(diag), free(dec), free(mon);
-            return HR_EXIT_CANTCREATE;
+            return hr_cli_output_exit(err.code);
         }
+    }
+
+    /* the recording too is opened before the child starts: a refused one starts nothing */
+    FILE *rec_file = NULL;
+    if (record && !(rec_file = hr_platform_output_open(record, &err))) {
+        hr_cli_error(HR_T("%s: cannot create the recording: %s"), "run", err.msg);
+        if (r->log)
+            fclose(r->log);
+        hr_diag_free(diag);
+        free(child_argv), free(r), free(diag), free(dec), free(mon);
+        return hr_cli_output_exit(err.code);
     }
 
     hr_child *child = NULL;
@@ -349,7 +358,9 @@ int hr_cmd_run(int argc, char **argv)
     mo.sampler.cgroup_dir = hr_child_cgroup(child);
     mo.sampler.job = hr_child_job(child);
     mo.view = HR_MON_QUIET;
+    mo.journal = hr_console_journal(stderr);
     mo.record = record;
+    mo.record_file = rec_file;
     mo.mode = "run";
     mo.interval_ms = interval;
     mo.argc = cargc;
@@ -365,6 +376,8 @@ int hr_cmd_run(int argc, char **argv)
     if (rc != 0) {
         /* the child is running already: let it run, unwatched, and pass its output on */
         mon->sampler = NULL;
+        if (rec_file)
+            fclose(rec_file);   /* not taken: the sampler failed first */
     } else if (comfyui) {
         hr_comfy_link *link = malloc(sizeof *link);
         if (link && hr_comfy_link_open(link, mon, url, protect, "run", interval) == 0) {
@@ -375,7 +388,6 @@ int hr_cmd_run(int argc, char **argv)
             free(link);
         }
     }
-    (void)unused_stop;
     int64_t next = hr_platform_mono_ms();
     for (;;) {
         int64_t now = hr_platform_mono_ms();
@@ -395,8 +407,6 @@ int hr_cmd_run(int argc, char **argv)
         }
         if (pr != 0)
             break;
-        if (r->link)
-            hr_comfy_link_wait(r->link, 0, &unused_stop);
     }
     for (int st = 1; st <= 2; st++)
         line_done(r, st);
@@ -417,7 +427,8 @@ int hr_cmd_run(int argc, char **argv)
         if (r->link) {
             /* the server ended with the child: nothing more to ask it */
             hr_comfy_link_close(r->link);
-            free(r->link);
+            if (!r->link->abandoned)
+                free(r->link); /* else its thread still uses it: the process's end frees it */
             r->link = mon->link = NULL;
         }
         hr_monitor_step(mon); /* the state right after the end */
@@ -467,6 +478,8 @@ int hr_cmd_run(int argc, char **argv)
     }
     hr_child_close(child);
 out_nochild:
+    if (rec_file && !child)
+        fclose(rec_file);
     if (r->log) {
         if (fclose(r->log) != 0)
             r->log_error = true;

@@ -2,6 +2,7 @@
 #include "cli_util.h"
 #include "comfy_link.h"
 #include "commands.h"
+#include "console.h"
 #include "monitor.h"
 
 #include "core/base/i18n.h"
@@ -116,7 +117,12 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         hr_cli_error(HR_T("watch: --pid and --name: choose one"));
         return HR_EXIT_USAGE;
     }
-    mo.view = json ? HR_MON_JSON : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
+    /* under systemd with the journal behind stderr (a service): the events alone, one line
+     * each with its priority, not a line per second */
+    mo.journal = hr_console_journal(stderr);
+    mo.view = json ? HR_MON_JSON
+              : mo.journal ? HR_MON_QUIET
+              : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
     char url[HR_NET_HOST_MAX + 64];
     if (protect && !comfyui)
         comfyui = "http://127.0.0.1:8188";
@@ -159,20 +165,19 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         if (next < now)
             next = now; /* late (the machine thrashes): keep the cadence from here */
         /* memory pressure appearing (a PSI trigger) ends the wait early: sample now, and keep
-         * the cadence from there; with --comfyui the websocket is read meanwhile, in slices */
+         * the cadence from there. --comfyui's link runs on its own thread: nothing here waits
+         * for the network, and a signal ends the wait at once */
         while (!stop && (now = hr_platform_mono_ms()) < next) {
-            int64_t left = next - now;
-            if (hr_sampler_wait(m.sampler, link ? 0 : left) > 0) {
+            if (hr_sampler_wait(m.sampler, next - now) > 0) {
                 next = hr_platform_mono_ms();
                 break;
             }
-            if (link)
-                hr_comfy_link_wait(link, left < 250 ? left : 250, &stop);
         }
     }
     if (link)
         hr_comfy_link_close(link);
     rc = hr_monitor_close(&m, true);
-    free(link);
+    if (link && !link->abandoned)
+        free(link); /* else its thread still uses it: the process's end frees it */
     return rc;
 }

@@ -145,7 +145,7 @@ int hr_cmd_workflow(int argc, char **argv)
     }
     static hr_comfy_found found;
     const char *how = NULL;
-    if (!comfy && hr_cli_find_comfyui(&found)) {
+    if (!comfy && hr_cli_find_comfyui("workflow", &found)) {
         comfy = found.dir;
         how = found.how;
     }

@@ -14,12 +14,34 @@
 #include <string.h>
 
 #define RETRY_MS 10000
+/* The most the link reads of one answer: a running prompt's /queue (its workflow) and its
+ * /history entry are tens of kB; a server that sends more is refused, said once, so that
+ * watch stays a few MB resident whatever a server sends (the reads stop at the cap). */
+#define LINK_BODY_MAX ((size_t)2 << 20)
 static const char k_free_body[] = "{\"unload_models\":true,\"free_memory\":true}";
 
 static int req_timeout(const hr_comfy_link *c)
 {
     int64_t t = c->interval_ms < 1000 ? 1000 : c->interval_ms;
     return (int)(t > 2000 ? 2000 : t);
+}
+
+/* Every line the link writes passes here: a thread left to the process's end (mute) writes
+ * nothing after the monitor closed. */
+static void emit_say(hr_comfy_link *c, bool to_stderr, const char *text)
+{
+    hr_lock_take(c->lock);
+    if (!c->mute)
+        hr_monitor_say(c->m, to_stderr, text);
+    hr_lock_give(c->lock);
+}
+
+static void emit_record(hr_comfy_link *c, const hr_buf *line)
+{
+    hr_lock_take(c->lock);
+    if (!c->mute)
+        hr_monitor_record(c->m, line);
+    hr_lock_give(c->lock);
 }
 
 static void say(hr_comfy_link *c, const char *fmt, ...) HR_PRINTF(2, 3);
@@ -30,15 +52,15 @@ static void say(hr_comfy_link *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    hr_monitor_say(c->m, false, text);
+    emit_say(c, false, text);
 }
 
 /* A recording line of this link: its type and times first, as every line of the recording. */
 static void record_begin(hr_comfy_link *c, hr_json_writer *w, const char *type)
 {
     hr_monitor *m = c->m;
-    hr_buf_reset(&m->rec_line);
-    hr_json_init(w, &m->rec_line, false);
+    hr_buf_reset(&c->rec);
+    hr_json_init(w, &c->rec, false);
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "type", type);
     hr_json_i64(w, "t", hr_platform_mono_ms() - m->t0);
@@ -49,15 +71,15 @@ static void record_end(hr_comfy_link *c, hr_json_writer *w)
 {
     hr_json_end_object(w);
     (void)hr_json_finish(w);
-    hr_monitor_record(c->m, &c->m->rec_line);
+    emit_record(c, &c->rec);
 }
 
 static void record_event(hr_comfy_link *c, const hr_comfy_event *e)
 {
     hr_monitor *m = c->m;
-    hr_buf_reset(&m->rec_line);
-    hr_rec_node_line(&m->rec_line, m->t0, hr_platform_mono_ms(), hr_platform_wall_ms(), e);
-    hr_monitor_record(m, &m->rec_line);
+    hr_buf_reset(&c->rec);
+    hr_rec_node_line(&c->rec, m->t0, hr_platform_mono_ms(), hr_platform_wall_ms(), e);
+    emit_record(c, &c->rec);
 }
 
 static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
@@ -88,11 +110,10 @@ static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
     }
 }
 
-/* the freshest sample, for the edges of a span */
+/* the freshest sample the sampling loop handed over, for the edges of a span (the link
+ * never samples itself: the sampler is the loop's) */
 static const hr_wsample *fresh(hr_comfy_link *c)
 {
-    if (c->m->sampler)
-        hr_sampler_take(c->m->sampler, &c->now);
     return &c->now;
 }
 
@@ -371,7 +392,9 @@ static void poll_queue(hr_comfy_link *c)
     if (rc == 0)
         rc = hr_comfy_parse_queue(r.body, r.body_len, c->queue, &err);
     if (rc == HR_EPARSE || rc == HR_ETOOBIG) {
-        hr_cli_error("%s: %s", c->mode, err.msg);
+        if (!c->told_big || rc == HR_EPARSE)
+            hr_cli_error("%s: GET /queue: %s", c->mode, err.msg);
+        c->told_big = c->told_big || rc == HR_ETOOBIG;
         return;
     }
     if (rc == HR_EBUSY && c->ws_up) {
@@ -402,9 +425,13 @@ static void poll_queue(hr_comfy_link *c)
     }
 }
 
+static void drain_console(hr_comfy_link *c);
+
 static void on_message(void *ctx, int opcode, const char *data, size_t n)
 {
     hr_comfy_link *c = ctx;
+    /* the child's lines that came before this message are its node's: taken first */
+    drain_console(c);
     c->ws_messages++;
     if (opcode != HR_WS_TEXT) {
         c->ws_binary++; /* previews: not ours to read */
@@ -464,6 +491,16 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
     show_events(c, ev, k);
 }
 
+/* The websocket failed (closed, or a protocol error such as a masked frame): said once, the
+ * queue followed meanwhile, a new one tried every 10 s. */
+static void ws_lost(hr_comfy_link *c, const hr_error *err)
+{
+    c->ws_up = false;
+    c->queue_dirty = true;
+    c->next_try = hr_platform_mono_ms();
+    say(c, HR_T("%s; following the queue only (trying a new websocket every 10 s)"), err->msg);
+}
+
 void hr_comfy_url_text(const char *given, char *out, size_t n)
 {
     bool digits = *given != '\0';
@@ -501,7 +538,13 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
         hr_cli_error("%s: %s", mode, hr_strerror(HR_ENOMEM));
         return HR_EXIT_FAILURE;
     }
-    hr_buf_init(&c->resp, HR_COMFY_BODY_MAX);
+    hr_buf_init(&c->resp, LINK_BODY_MAX);
+    hr_buf_init(&c->rec, (size_t)1 << 20);
+    c->lock = hr_lock_new();
+    if (!c->lock) {
+        hr_cli_error("%s: %s", mode, hr_strerror(HR_ENOMEM));
+        return HR_EXIT_FAILURE;
+    }
     hr_comfy_track_init(&c->track);
     hr_wsample_init(&c->now);
     return 0;
@@ -533,7 +576,12 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
     hr_error err = {0};
     hr_http_response r;
     int rc = hr_http_do(&c->url, "POST", path, body, req_timeout(c), &c->resp, &r, &err);
-    record_action(c, action, path, reason, rc == 0 ? r.status : 0, rc == 0 ? NULL : err.msg);
+    if (rc == 0 && (r.status < 200 || r.status > 299))
+        rc = hr_error_set(&err, HR_EIO, "HTTP %d", r.status);
+    record_action(c, action, path, reason, rc == 0 || r.status ? r.status : 0,
+                  rc == 0 ? NULL : err.msg);
+    if (strcmp(action, "free") == 0)
+        c->free_ok = rc == 0;
     char text[600];
     if (rc != 0)
         snprintf(text, sizeof text, HR_T("--protect: POST %s failed: %s"), path, err.msg);
@@ -542,20 +590,24 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
                  HR_T("--protect: the limit is near (%s): asked ComfyUI to unload its models and "
                       "free memory (POST /free, HTTP %d)"),
                  reason, r.status);
+    else if (!c->free_ok)
+        snprintf(text, sizeof text,
+                 HR_T("--protect: memory still climbing, and POST /free had failed: interrupted "
+                      "the running prompt (POST /interrupt, HTTP %d) so that ComfyUI survives"),
+                 r.status);
     else
         snprintf(text, sizeof text,
                  HR_T("--protect: memory still climbing after /free: interrupted the running "
                       "prompt (POST /interrupt, HTTP %d) so that ComfyUI survives"),
                  r.status);
     /* an action is never only in the recording: stderr under --json */
-    hr_monitor_say(c->m, c->m->view == HR_MON_JSON, text);
+    emit_say(c, c->m->view == HR_MON_JSON, text);
 }
 
 static void protect(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
-    hr_watch *w = &c->m->w;
-    bool near = w->active[HR_WRULE_COMMIT95] || w->active[HR_WRULE_TTL] ||
-                w->active[HR_WRULE_CGROUP];
+    bool near = c->w_active[HR_WRULE_COMMIT95] || c->w_active[HR_WRULE_TTL] ||
+                c->w_active[HR_WRULE_CGROUP];
     if (!near) {
         c->stage = 0;
         return;
@@ -567,25 +619,26 @@ static void protect(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr,
                 wr[i].rule == HR_WRULE_CGROUP)
                 reason = hr_wrule_id(wr[i].rule);
         if (!reason)
-            reason = w->active[HR_WRULE_COMMIT95] ? "commit-95"
-                     : w->active[HR_WRULE_CGROUP] ? "cgroup-near"
-                                                  : "time-to-limit";
+            reason = c->w_active[HR_WRULE_COMMIT95] ? "commit-95"
+                     : c->w_active[HR_WRULE_CGROUP] ? "cgroup-near"
+                                                    : "time-to-limit";
         act(c, "free", "/free", k_free_body, reason);
         c->stage = 1;
         c->freed_at = s->t_ms;
-        c->fill_at_free = w->fill;
+        c->fill_at_free = c->w_fill;
         return;
     }
     /* ComfyUI frees between prompts: a prompt that keeps growing has to stop */
     int64_t settle = 2 * c->interval_ms < 2000 ? 2000 : 2 * c->interval_ms;
-    if (c->stage == 1 && s->t_ms - c->freed_at >= settle && w->slope_bps > w->cfg.climb_bps &&
-        w->fill > c->fill_at_free) {
+    if (c->stage == 1 && s->t_ms - c->freed_at >= settle && c->w_slope_bps > c->w_climb_bps &&
+        c->w_fill > c->fill_at_free) {
         act(c, "interrupt", "/interrupt", NULL, "still-climbing");
         c->stage = 2;
     }
 }
 
-void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
+/* On the link's thread: a sample and its warnings. */
+static void link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
     c->now = *s;
     int64_t now = hr_platform_mono_ms();
@@ -609,7 +662,7 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
     if (c->ws_up) {
         hr_error err = {0};
         if (hr_ws_poll(&c->ws, 0, on_message, c, &err) < 0)
-            c->ws_up = false;
+            ws_lost(c, &err);
     }
     int64_t every = c->interval_ms < 1000 ? 1000 : c->interval_ms;
     if (c->up && (c->queue_dirty || ((c->queue_remaining != 0 || c->track.prompt.active ||
@@ -630,30 +683,8 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
         protect(c, s, wr, nw);
 }
 
-void hr_comfy_link_wait(hr_comfy_link *c, int64_t ms, volatile int *stop)
-{
-    int64_t end = hr_platform_mono_ms() + ms;
-    int64_t now;
-    do {
-        int64_t left = end - hr_platform_mono_ms();
-        if (left < 0)
-            left = 0;
-        if (!c->ws_up) {
-            if (left > 0)
-                hr_platform_sleep_ms(left);
-            break;
-        }
-        hr_error err = {0};
-        if (hr_ws_poll(&c->ws, (int)(left < 250 ? left : 250), on_message, c, &err) < 0) {
-            c->ws_up = false;
-            c->queue_dirty = true;
-        }
-        if (c->up && c->queue_dirty)
-            poll_queue(c);
-    } while (!*stop && (now = hr_platform_mono_ms()) < end);
-}
-
-void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
+/* On the link's thread: a line of the child's output. */
+static void link_console(hr_comfy_link *c, const char *line, size_t n)
 {
     hr_comfy_event ev[2];
     bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) ||
@@ -662,6 +693,114 @@ void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
         return;
     int k = hr_comfy_console(&c->track, fresh(c), line, n, ev);
     show_events(c, ev, k);
+}
+
+/* run: the child's lines handed over so far, in order, on the link's thread */
+static void drain_console(hr_comfy_link *c)
+{
+    char line[HR_LINK_CONSOLE_MAX][256];
+    hr_lock_take(c->lock);
+    int n = c->mb.nconsole;
+    memcpy(line, c->mb.console, (size_t)n * sizeof line[0]);
+    c->mb.nconsole = 0;
+    hr_lock_give(c->lock);
+    for (int i = 0; i < n; i++)
+        link_console(c, line[i], strlen(line[i]));
+}
+
+/* The link's thread: what the sampling loop handed over, then the websocket for a slice
+ * (each slice bounded in time, whatever the server sends), then the queue when asked. */
+static void link_thread(void *arg)
+{
+    hr_comfy_link *c = arg;
+    hr_link_mailbox *in = malloc(sizeof *in);
+    if (!in)
+        return;
+    for (;;) {
+        hr_lock_take(c->lock);
+        bool stop = c->mb.stop;
+        memcpy(in, &c->mb, sizeof *in);
+        c->mb.fresh = false;
+        hr_lock_give(c->lock);
+        if (stop)
+            break;
+        drain_console(c);
+        if (in->fresh) {
+            memcpy(c->w_active, in->active, sizeof c->w_active);
+            c->w_fill = in->fill;
+            c->w_slope_bps = in->slope_bps;
+            c->w_climb_bps = in->climb_bps;
+            link_step(c, &in->s, in->wr, in->nw);
+        }
+        if (!c->ws_up) {
+            hr_platform_sleep_ms(50);
+            continue;
+        }
+        hr_error err = {0};
+        if (hr_ws_poll(&c->ws, 50, on_message, c, &err) < 0)
+            ws_lost(c, &err);
+        if (c->up && c->queue_dirty)
+            poll_queue(c);
+    }
+    free(in);
+}
+
+void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
+{
+    if (!c->thread && !c->stopped) {
+        c->thread = hr_thread_start(link_thread, c);
+        if (!c->thread) {
+            c->stopped = true;
+            hr_cli_error(HR_T("%s: ComfyUI: no thread for the link; watching memory without it"),
+                         c->mode);
+        }
+    }
+    const hr_watch *w = &c->m->w;
+    hr_lock_take(c->lock);
+    c->mb.s = *s;
+    c->mb.nw = nw < HR_WATCH_MAX_WARNINGS ? nw : HR_WATCH_MAX_WARNINGS;
+    memcpy(c->mb.wr, wr, c->mb.nw * sizeof *wr);
+    memcpy(c->mb.active, w->active, sizeof c->mb.active);
+    c->mb.fill = w->fill;
+    c->mb.slope_bps = w->slope_bps;
+    c->mb.climb_bps = w->cfg.climb_bps;
+    c->mb.fresh = true;
+    hr_lock_give(c->lock);
+}
+
+void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
+{
+    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) ||
+                (n >= 7 && memcmp(line, "loaded ", 7) == 0);
+    if (!edge)
+        return;
+    hr_lock_take(c->lock);
+    if (c->mb.nconsole < HR_LINK_CONSOLE_MAX) {
+        size_t k = n < sizeof c->mb.console[0] - 1 ? n : sizeof c->mb.console[0] - 1;
+        memcpy(c->mb.console[c->mb.nconsole], line, k);
+        c->mb.console[c->mb.nconsole][k] = '\0';
+        c->mb.nconsole++;
+    }
+    hr_lock_give(c->lock);
+}
+
+void hr_comfy_link_stop(hr_comfy_link *c)
+{
+    if (c->stopped)
+        return;
+    c->stopped = true;
+    hr_lock_take(c->lock);
+    c->mb.stop = true;
+    hr_lock_give(c->lock);
+    /* a request has a deadline of its own; a name that does not resolve may hold the
+     * thread longer: then it is left, and ends with the process */
+    if (c->thread && !hr_thread_join(c->thread, 300)) {
+        c->abandoned = true;
+        hr_lock_take(c->lock);
+        c->mute = true;
+        hr_lock_give(c->lock);
+    }
+    c->thread = NULL;
 }
 
 void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms)
@@ -677,7 +816,8 @@ void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms)
 
 bool hr_comfy_link_never_up(hr_comfy_link *c)
 {
-    if (c->ever_up)
+    hr_comfy_link_stop(c);
+    if (c->abandoned || c->ever_up)
         return false;
     int64_t waited = hr_platform_mono_ms() - c->wait_start;
     record_down(c, waited, true);
@@ -691,6 +831,12 @@ bool hr_comfy_link_never_up(hr_comfy_link *c)
 
 void hr_comfy_link_close(hr_comfy_link *c)
 {
+    hr_comfy_link_stop(c);
+    if (c->abandoned)
+        return; /* its thread still holds what it uses: left to the process's end */
+    hr_lock_free(c->lock);
+    c->lock = NULL;
+    hr_buf_free(&c->rec);
     if (c->track.have_heaviest) {
         char text[400];
         hr_comfy_event_text(&c->track.heaviest, text, sizeof text);

@@ -5,7 +5,11 @@
  * node lines go to the terminal and the recording. With --protect, when the limit is
  * imminent it asks ComfyUI to free memory (POST /free) and, when the fill still climbs,
  * interrupts the prompt (POST /interrupt). An unreachable ComfyUI is one line on stderr;
- * sampling goes on and the link tries again every 10 s. */
+ * sampling goes on and the link tries again every 10 s.
+ * The link runs on a helper thread of its own: the sampling loop hands it each sample and
+ * its warnings (and, under run, the child's lines) through a mailbox and never waits for
+ * the network, so a server that floods, stalls or never answers cannot stall sampling,
+ * warnings or signals (docs/watch.md). */
 #ifndef HR_CLI_COMFY_LINK_H
 #define HR_CLI_COMFY_LINK_H
 
@@ -14,8 +18,34 @@
 #include "core/watch/comfy.h"
 #include "platform/platform.h"
 
+#define HR_LINK_CONSOLE_MAX 16
+
+/* What the sampling loop hands the link, under the mailbox's lock. */
+typedef struct hr_link_mailbox {
+    bool stop;
+    bool fresh;                 /* a sample came since the link last looked */
+    hr_wsample s;
+    hr_warning wr[HR_WATCH_MAX_WARNINGS];
+    size_t nw;
+    bool active[HR_WRULE_COUNT];
+    int64_t fill;
+    double slope_bps, climb_bps;
+    int nconsole;
+    char console[HR_LINK_CONSOLE_MAX][256];
+} hr_link_mailbox;
+
 typedef struct hr_comfy_link {
     hr_monitor *m;
+    hr_thread *thread;
+    hr_lock *lock;              /* the mailbox's */
+    hr_link_mailbox mb;
+    bool stopped, abandoned;    /* abandoned: the thread did not end in time (left to exit) */
+    bool mute;                  /* abandoned: it writes nothing more (under lock) */
+    hr_buf rec;                 /* the link's recording lines */
+    /* the watch state --protect reads, as of the last sample */
+    bool w_active[HR_WRULE_COUNT];
+    int64_t w_fill;
+    double w_slope_bps, w_climb_bps;
     hr_url url;
     char url_text[HR_NET_HOST_MAX + 64];
     const char *mode;           /* "watch", "run" */
@@ -57,6 +87,8 @@ typedef struct hr_comfy_link {
     int stage;                  /* 0 idle, 1 /free sent, 2 /interrupt sent */
     int64_t freed_at;
     int64_t fill_at_free;
+    bool free_ok;               /* POST /free answered 2xx */
+    bool told_big;              /* an answer over the link's cap was said */
 } hr_comfy_link;
 
 /* The URL as given, or "http://" + it when it is only a port, or host:port. */
@@ -71,12 +103,14 @@ void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms);
 /* run, when the command ended: if the server never answered, say so (address, how long
  * headroom waited) and return true. */
 bool hr_comfy_link_never_up(hr_comfy_link *c);
-/* After each monitor step: the sample s and the warnings that fired with it. */
+/* After each monitor step: the sample s and the warnings that fired with it, handed to the
+ * link's thread (started at the first). Never waits for the network. */
 void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw);
-/* Wait up to ms, reading the websocket meanwhile (else sleep). stop ends it early. */
-void hr_comfy_link_wait(hr_comfy_link *c, int64_t ms, volatile int *stop);
-/* run: one line of the child's output (no line end). */
+/* run: one line of the child's output (no line end), handed over likewise. */
 void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n);
+/* End the link's thread: waits at most a moment; a thread held by the network is left to
+ * end with the process. */
+void hr_comfy_link_stop(hr_comfy_link *c);
 void hr_comfy_link_close(hr_comfy_link *c);
 
 #endif

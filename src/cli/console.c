@@ -193,9 +193,17 @@ void hr_console_binary_stdout(void)
     _setmode(_fileno(stdout), _O_BINARY);
 }
 
+bool hr_console_journal(FILE *f)
+{
+    (void)f;
+    return false;
+}
+
 #else
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 HR_START void hr_console_start(int *argc, char ***argv)
@@ -246,6 +254,18 @@ FILE *hr_console_fopen(const char *path, const char *mode)
 
 void hr_console_binary_stdout(void)
 {
+}
+
+HR_START bool hr_console_journal(FILE *f)
+{
+    const char *v = getenv("JOURNAL_STREAM");
+    unsigned long long dev, ino;
+    char more;
+    if (!v || sscanf(v, "%llu:%llu%c", &dev, &ino, &more) != 2)
+        return false;
+    struct stat st;
+    return fstat(fileno(f), &st) == 0 && (unsigned long long)st.st_dev == dev &&
+           (unsigned long long)st.st_ino == ino;
 }
 
 #endif

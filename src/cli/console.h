@@ -34,5 +34,11 @@ bool hr_console_report_path(char *out, size_t n);
 bool hr_console_offer_open(const char *path);
 /* Is stdout a terminal that understands ANSI colour codes? */
 bool hr_console_color(void);
+/* Does f (stdout or stderr) go to the systemd journal? systemd puts the device and inode of
+ * that stream in JOURNAL_STREAM ("dev:inode"); the stream is compared, not the variable's
+ * presence alone, since a child started from the service inherits the variable with other
+ * streams. Then each line may start with a syslog priority ("<4>") that journald takes as
+ * the line's priority. false on Windows. */
+bool hr_console_journal(FILE *f);
 
 #endif

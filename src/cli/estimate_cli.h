@@ -25,6 +25,9 @@ typedef struct hr_est_cli {
 } hr_est_cli;
 
 void hr_est_cli_init(hr_est_cli *c);
+/* --comfyui-version's value ("0.3.60", "v0.16"): 0 with out filled, or the exit status after
+ * its one-line error (plan, check and export take the same flag). */
+int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3]);
 /* Take an option of hr_estimate_opts: 0, an exit status after its error, or -1 when id is
  * not one of them. */
 int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v);
@@ -32,11 +35,16 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v);
  * after a one-line error. */
 int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
                    hr_estimate *out, hr_est_wf_result *res);
-/* The same for the nth prompt of a GET /history body (hr_workflow_parse_history), labelled
- * "prompt <id>" in out->workflow. HR_ENOENT (no such prompt, nothing said), 0, or the exit
- * status after a one-line error. */
-int hr_est_cli_run_history(const char *cmd, const hr_est_cli *c, const char *body, size_t len,
-                           size_t nth, const hr_snapshot *snap, hr_estimate *out,
-                           hr_est_wf_result *res);
+/* The same for a prompt of a server's GET /history (hr_workflow_history_each), labelled
+ * "prompt <id>" in out->workflow; wf's contents are taken. bound: the most that prompt can
+ * need (X.serverneed, hr_est_server_bound). 0, or the exit status after a one-line error. */
+int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
+                          const char *prompt_id, const hr_snapshot *snap, hr_estimate *out,
+                          hr_est_wf_result *res, uint64_t *bound);
+
+/* The same for the workflow a named workload stands for (hr_est_sample_workflow), with the
+ * catalog's models; HR_ENOENT for a name that has none. */
+int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *workload, const hr_snapshot *snap,
+                          hr_estimate *out, hr_est_wf_result *res);
 
 #endif

@@ -31,19 +31,26 @@ HR_HOT static void out_stderr(const hr_buf *b)
 
 HR_HOT void hr_monitor_record(hr_monitor *m, const hr_buf *line)
 {
+    hr_lock_take(m->out);
     if (m->rec && !m->write_error) {
         if (fwrite(hr_buf_str(line), 1, line->len, m->rec) != line->len || fflush(m->rec) != 0)
             m->write_error = 1;
     }
     if (m->view == HR_MON_JSON)
         out_stdout(m, line);
+    hr_lock_give(m->out);
 }
 
 HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
 {
     memset(m, 0, sizeof *m);
     hr_watch_init(&m->w, NULL);
+    if (o->comfyui && !(m->out = hr_lock_new())) {
+        hr_cli_error("%s: %s", o->mode, hr_strerror(HR_ENOMEM));
+        return HR_EXIT_FAILURE;
+    }
     m->view = o->view;
+    m->journal = o->journal;
     /* grown once here, reset (never freed) for every line after */
     hr_buf_init(&m->line, (size_t)1 << 20);
     hr_buf_init(&m->rec_line, (size_t)1 << 20);
@@ -69,16 +76,15 @@ HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
         return hr_exit_from_error(r);
     }
     if (o->record) {
-        m->rec = hr_console_fopen(o->record, "wb");
+        m->rec = o->record_file ? o->record_file : hr_platform_output_open(o->record, &err);
         if (!m->rec) {
-            hr_cli_error(HR_T("%s: cannot create the recording %s: %s"), o->mode, o->record,
-                         strerror(errno));
+            hr_cli_error(HR_T("%s: cannot create the recording: %s"), o->mode, err.msg);
             hr_sampler_close(m->sampler);
             m->sampler = NULL;
             hr_buf_free(&m->line);
             hr_buf_free(&m->rec_line);
             hr_buf_free(&m->say);
-            return HR_EXIT_CANTCREATE;
+            return hr_cli_output_exit(err.code);
         }
         m->rec_path = o->record;
     }
@@ -136,7 +142,9 @@ HR_HOT void hr_monitor_step(hr_monitor *m)
         hr_rec_warning_line(&m->rec_line, m->t0, &wr[i]);
         hr_monitor_record(m, &m->rec_line);
     }
+    hr_lock_take(m->out);
     step_show(m, &s, wr, nw);
+    hr_lock_give(m->out);
     /* ComfyUI after the sample and its warnings: node lines and --protect's actions follow */
     if (m->link)
         hr_comfy_link_step(m->link, &s, wr, nw);
@@ -153,7 +161,13 @@ HR_HOT static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warnin
         size_t k = strlen(m->last_warning);
         snprintf(m->last_warning + k, sizeof m->last_warning - k, " %s: %s",
                  wr[i].level == HR_WLEVEL_CRITICAL ? HR_T("CRITICAL") : HR_T("WARNING"), text);
-        if (m->view == HR_MON_QUIET) {
+        if (m->view == HR_MON_QUIET && m->journal) {
+            /* one line per event at its syslog priority (LOG_CRIT, LOG_WARNING), so that
+             * `journalctl -p warning` finds it; the journal stamps the time itself */
+            hr_buf_printf(b, "<%d>%s: %s\n", wr[i].level == HR_WLEVEL_CRITICAL ? 2 : 4,
+                          wr[i].level == HR_WLEVEL_CRITICAL ? HR_T("CRITICAL") : HR_T("WARNING"),
+                          text);
+        } else if (m->view == HR_MON_QUIET) {
             hr_buf_printf(b, "headroom: %s\n", m->last_warning);
         } else if (m->view != HR_MON_JSON) {
             if (m->view == HR_MON_PANEL && m->panel_lines) {
@@ -197,11 +211,19 @@ HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
         return;
     char clock[16];
     hr_watch_clock(hr_platform_wall_ms() + m->w.tz_offset_ms, clock, sizeof clock);
+    hr_lock_take(m->out);
     hr_buf *b = &m->say;
     hr_buf_reset(b);
+    if ((m->view == HR_MON_QUIET || to_stderr) && m->journal) {
+        hr_buf_printf(b, "<5>%s\n", text); /* LOG_NOTICE: an event, not a warning */
+        out_stderr(b);
+        hr_lock_give(m->out);
+        return;
+    }
     if (m->view == HR_MON_QUIET || to_stderr) {
         hr_buf_printf(b, "headroom: %s %s\n", clock, text);
         out_stderr(b);
+        hr_lock_give(m->out);
         return;
     }
     if (m->view == HR_MON_PANEL && m->panel_lines) {
@@ -210,6 +232,7 @@ HR_HOT void hr_monitor_say(hr_monitor *m, bool to_stderr, const char *text)
     }
     hr_buf_printf(b, "%s %s%s\n", clock, text, m->view == HR_MON_PANEL ? "\x1b[K" : "");
     out_stdout(m, b);
+    hr_lock_give(m->out);
 }
 
 HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
@@ -221,11 +244,13 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
         hr_monitor_record(m, &m->rec_line);
     }
     int rc = 0;
+    hr_lock_take(m->out);
     if (m->rec) {
         if (fclose(m->rec) != 0)
             m->write_error = 1;
         m->rec = NULL;
     }
+    hr_lock_give(m->out);
     if (m->write_error) {
         hr_cli_error(HR_T("%s: the output could not be written"),
                      m->rec_path ? m->rec_path : "stdout");
@@ -236,5 +261,7 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
     hr_buf_free(&m->line);
     hr_buf_free(&m->rec_line);
     hr_buf_free(&m->say);
+    hr_lock_free(m->out);
+    m->out = NULL;
     return rc;
 }

@@ -14,7 +14,7 @@ typedef enum hr_mon_view {
     HR_MON_PANEL = 0,   /* a live panel redrawn in place (a terminal) */
     HR_MON_LINES,       /* one timestamped line per sample (a pipe, a file) */
     HR_MON_JSON,        /* the recording's lines on stdout */
-    HR_MON_QUIET        /* warnings only, on stderr (run: the child owns stdout) */
+    HR_MON_QUIET        /* warnings only, on stderr (run: the child owns stdout; a service) */
 } hr_mon_view;
 
 typedef struct hr_monitor {
@@ -33,18 +33,22 @@ typedef struct hr_monitor {
     int64_t started_wall;
     hr_wsample last;
     int write_error;
-    struct hr_comfy_link *link; /* --comfyui, or NULL: stepped after each sample */
+    bool journal;               /* stderr is the journal: lines carry a syslog priority */
+    struct hr_comfy_link *link; /* --comfyui, or NULL: handed each sample */
+    hr_lock *out;               /* the terminal and the recording: the link's thread writes too */
 } hr_monitor;
 
 typedef struct hr_monitor_opts {
     hr_sampler_opts sampler;
     hr_mon_view view;
     const char *record;
+    FILE *record_file;          /* record opened already (run: before its child starts), or NULL */
     const char *mode;           /* "watch", "run" */
     int64_t interval_ms;
     int argc;                   /* run: the child's argv */
     char *const *argv;
     const char *comfyui;
+    bool journal;               /* stderr goes to the systemd journal (hr_console_journal) */
 } hr_monitor_opts;
 
 /* Open the sampler and the recording (writes its header). Errors are printed; returns an

@@ -7,6 +7,7 @@
 #include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/watch/comfy.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -15,11 +16,12 @@
 
 enum {
     OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI
+    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI, OPT_VERSION, OPT_GPU, OPT_PAGING
 };
 
 static const char *const os_choices[] = {"windows", "linux", NULL};
 static const char *const workload_choices[] = {"sd15", "sdxl", "flux", "video", NULL};
+static const char *const gpu_choices[] = {"nvidia", "amd", "intel", "apple", "none", NULL};
 
 const hr_opt hr_plan_whatif_opts[] = {
     {OPT_RAM, "--ram", HR_ARG_SIZE, NULL,
@@ -40,6 +42,13 @@ const hr_opt hr_plan_whatif_opts[] = {
     {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
      HR_N("the ComfyUI folder: its models for --workflow, and without --workflow the heaviest of its "
           "saved workflows (user/default/workflows) is the peak"), NULL, 0},
+    {OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
+     HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
+          "from) the need covers every memory manager, the older ones at the high end"), NULL, 0},
+    {OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0},
+    {OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
+     HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
+          "--ram it describes a hypothetical machine in full"), NULL, HR_OPT_SMALL_OK},
     {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
     {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
@@ -84,6 +93,20 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         out->in.have_comfy_args = true;
         break;
     }
+    case OPT_VERSION: {
+        int rc = hr_est_cli_parse_version(p, v, out->version);
+        if (rc)
+            return rc;
+        out->version_given = true;
+        break;
+    }
+    case OPT_GPU: {
+        hr_est_vendor g;
+        if (hr_est_vendor_parse(v, &g))
+            out->gpu = (int)g;
+        break;
+    }
+    case OPT_PAGING: out->in.paging_bytes = p->size; break;
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
     case OPT_HTML: out->html = v; break;
@@ -100,6 +123,7 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
                  void *ctx, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
+    out->gpu = -1;
     hr_plan_inputs_init(&out->in);
     hr_source_init(&out->src);
     hr_optparse p;
@@ -156,6 +180,11 @@ static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
         ec->vram_given = true;
     }
     ec->os = cli->in.os;
+    ec->gpu = cli->gpu;
+    if (cli->version_given) {
+        memcpy(ec->version, cli->version, sizeof ec->version);
+        ec->version_given = true;
+    }
     if (cli->in.have_comfy_args)
         ec->args = cli->in.comfy;
 }
@@ -185,39 +214,158 @@ static int on_saved(const char *path, uint64_t size, int depth, void *ctx)
     return 0;
 }
 
+typedef struct history_ctx {
+    const char *cmd;
+    const hr_snapshot *snap;
+    hr_est_cli ec;
+    hr_estimate *e, *best;
+    uint64_t claimed;       /* the best one's own estimate, when X.serverneed held it */
+    bool found;
+} history_ctx;
+
+static int on_prompt(void *ctx, size_t nth, const char *prompt_id, hr_workflow *wf,
+                     const hr_error *perr)
+{
+    (void)nth;
+    history_ctx *h = ctx;
+    if (!wf) {
+        /* a prompt that cannot be read: said (one line), passed over */
+        hr_cli_error("%s: %s", h->cmd, perr->msg);
+        return 0;
+    }
+    hr_est_wf_result res;
+    uint64_t bound = HR_UNKNOWN;
+    if (hr_est_cli_run_prompt(h->cmd, &h->ec, wf, prompt_id, h->snap, h->e, &res, &bound) != 0)
+        return 0;
+    /* X.serverneed: a server's figure is held to what the prompt's models could use */
+    uint64_t claimed = 0;
+    if (bound != HR_UNKNOWN && h->e->commit.high > bound) {
+        claimed = h->e->commit.high;
+        h->e->commit.high = bound;
+        if (h->e->commit.low > bound)
+            h->e->commit.low = bound;
+    }
+    if (!h->found || h->e->commit.high > h->best->commit.high) {
+        memcpy(h->best, h->e, sizeof *h->e);
+        h->claimed = claimed;
+        h->found = true;
+    }
+    return 0;
+}
+
+/* "0.3.60" → out; false for anything else. */
+static bool version_of(const char *v, int out[3])
+{
+    int a = 0, b = 0, c = 0;
+    if (!v || sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) < 2 || a < 0 || b < 0 || c < 0)
+        return false;
+    out[0] = a, out[1] = b, out[2] = c;
+    return true;
+}
+
+/* ComfyUI's version when it was not given: "known" is also read from the ComfyUI folder
+ * (comfyui_version.py: __version__ = "0.3.60") or a running server (/system_stats), so that
+ * the estimate is that version's and not the range over every memory manager. */
+static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
+{
+    if (cli->version_given)
+        return;
+    if (cli->comfyui) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s%ccomfyui_version.py", cli->comfyui, hr_platform_dirsep());
+        hr_buf b;
+        hr_buf_init(&b, 4096);
+        hr_error err = {0};
+        if (hr_platform_read_file(path, &b, 4096, &err) == 0) {
+            const char *t = strstr(hr_buf_str(&b), "__version__");
+            const char *q = t ? strchr(t, '"') : NULL;
+            if (!q && t)
+                q = strchr(t, '\'');
+            if (q && version_of(q + 1, cli->version))
+                cli->version_given = true;
+        }
+        hr_buf_free(&b);
+        if (cli->version_given)
+            return;
+    }
+    hr_url url;
+    if (!hr_cli_comfyui_url(cmd, &url))
+        return;
+    hr_buf resp;
+    hr_buf_init(&resp, 1 << 20);
+    hr_http_response r;
+    hr_error err = {0};
+    if (hr_http_do(&url, "GET", "/system_stats", NULL, 2000, &resp, &r, &err) == 0 && r.status == 200) {
+        hr_comfy_stats st;
+        if (hr_comfy_parse_stats(r.body, r.body_len, &st, &err) == 0 && version_of(st.version, cli->version))
+            cli->version_given = true;
+    }
+    hr_buf_free(&resp);
+}
+
 /* The prompts a running ComfyUI ran (GET /history, at HEADROOM_COMFYUI_URL or
- * http://127.0.0.1:8188): the heaviest into best. true when at least one was estimated.
- * No server, or one that does not answer like ComfyUI: false, nothing said. */
+ * http://127.0.0.1:8188), the body parsed once: the heaviest into best. true when at least
+ * one was estimated. No server, or one that does not answer like ComfyUI: false, nothing
+ * said. */
 static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
-                         hr_estimate *e, hr_estimate *best)
+                         hr_estimate *e, hr_estimate *best, uint64_t *claimed)
 {
     hr_url url;
     hr_error err = {0};
-    if (!hr_cli_comfyui_url(&url))
+    if (!hr_cli_comfyui_url(cmd, &url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)HR_WF_MAX_BYTES);
     hr_http_response r;
-    bool found = false;
+    history_ctx h = {.cmd = cmd, .snap = snap, .e = e, .best = best};
+    est_cli_of(cli, &h.ec);
     if (hr_http_do(&url, "GET", "/history?max_items=64", NULL, 3000, &resp, &r, &err) == 0 &&
-        r.status == 200) {
-        hr_est_cli ec;
-        est_cli_of(cli, &ec);
-        hr_est_wf_result res;
-        for (size_t nth = 0; nth < 64; nth++) {
-            int rc = hr_est_cli_run_history(cmd, &ec, r.body, r.body_len, nth, snap, e, &res);
-            if (rc == HR_ENOENT)
-                break;
-            if (rc != 0)
-                continue;   /* a prompt that cannot be read: said (one line), passed over */
-            if (!found || e->commit.high > best->commit.high) {
-                memcpy(best, e, sizeof *e);
-                found = true;
-            }
-        }
-    }
+        r.status == 200)
+        (void)hr_workflow_history_each("GET /history", r.body, r.body_len, 64, on_prompt, &h, &err);
     hr_buf_free(&resp);
-    return found;
+    *claimed = h.claimed;
+    return h.found;
+}
+
+static void take_estimate(hr_plan_cli *cli, const hr_estimate *e)
+{
+    hr_plan_inputs_take_estimate(&cli->in, e);
+}
+
+static void version_words(const hr_estimate *e, char *ver, size_t n)
+{
+    if (e->machine.version_known)
+        snprintf(ver, n, "ComfyUI %d.%d.%d", e->machine.version[0], e->machine.version[1], e->machine.version[2]);
+    else if (e->high_version[0])
+        snprintf(ver, n, HR_T("any ComfyUI, %s's manager at the high end"), e->high_version);
+    else
+        snprintf(ver, n, "%s", HR_T("any ComfyUI"));
+}
+
+/* A workload named (or SDXL assumed) and no workflow: the workflow it stands for is estimated,
+ * so that a name and a workflow are judged on one scale. */
+static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
+{
+    hr_estimate *e = malloc(sizeof *e);
+    if (!e) {
+        hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
+        return hr_exit_from_error(HR_ENOMEM);
+    }
+    const hr_workload w = cli->in.workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : cli->in.workload;
+    hr_est_cli ec;
+    est_cli_of(cli, &ec);
+    hr_est_wf_result res;
+    int rc = hr_est_cli_run_sample(cmd, &ec, hr_workload_name(w), snap, e, &res);
+    if (rc == 0) {
+        take_estimate(cli, e);
+        cli->in.implied_workload = HR_WORKLOAD_NONE;   /* the name is what was said */
+        char ver[64];
+        version_words(e, ver, sizeof ver);
+        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis, HR_T("the estimate of a typical %s workflow (%s) for %s"),
+                 hr_workload_label(w), e->workflow, ver);
+    }
+    free(e);
+    return rc == 0 || rc == HR_ENOENT ? HR_PLAN_ARGS_GO : rc;
 }
 
 static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
@@ -226,15 +374,17 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     saved_list l = {NULL, 0, 200};
     int rc = 0;
     bool found = false, from_server = false;
+    uint64_t claimed = 0;
     if (!e || !best) {
         rc = hr_exit_from_error(HR_ENOMEM);
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
         goto out;
     }
+    version_from_comfyui(cmd, cli);
     if (cli->workflow) {
         rc = estimate_one(cmd, snap, cli, cli->workflow, best);
         found = rc == 0;
-    } else if ((found = from_history(cmd, snap, cli, e, best))) {
+    } else if ((found = from_history(cmd, snap, cli, e, best, &claimed))) {
         from_server = true;
     } else {
         /* the workflows the user saved in ComfyUI: size from the heaviest */
@@ -266,16 +416,24 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         }
     }
     if (found) {
-        cli->in.peak_commit_bytes = best->commit.high;
-        snprintf(cli->in.peak_label, sizeof cli->in.peak_label, "%s", best->workflow);
-        char a[32];
-        hr_size_gb(best->commit.high, a, sizeof a);
+        take_estimate(cli, best);
+        char ver[64];
+        version_words(best, ver, sizeof ver);
         snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
-                 cli->workflow ? HR_T("the estimate of %s: %s at the peak (high end), node %s %s")
-                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s: "
-                                      "%s at the peak (high end), node %s %s")
-                               : HR_T("the heaviest saved workflow, %s: %s at the peak (high end), node %s %s"),
-                 best->workflow, a, best->commit.node_id, best->commit.class_type);
+                 cli->workflow ? HR_T("the estimate of %s for %s, node %s %s")
+                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s, for %s, "
+                                      "node %s %s")
+                               : HR_T("the heaviest saved workflow, %s, for %s, node %s %s"),
+                 best->workflow, ver, best->commit.node_id, best->commit.class_type);
+        if (claimed) {
+            char a[32], c[32];
+            hr_size_gb(best->commit.high, a, sizeof a);
+            hr_size_gb(claimed, c, sizeof c);
+            hr_cli_error(HR_T("%s: the running ComfyUI's %s would need %s by its workflow; held "
+                              "to %s, what its models and this machine's RAM and VRAM can hold "
+                              "(X.serverneed)"),
+                         cmd, best->workflow, c, a);
+        }
     }
 out:
     free(l.path);
@@ -317,10 +475,17 @@ int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
     static hr_comfy_found found;
     if (rc == HR_PLAN_ARGS_GO && *snap && !cli->in.recorded && !cli->workflow && !cli->comfyui &&
         cli->in.workload == HR_WORKLOAD_NONE && cli->in.peak_commit_bytes == HR_UNKNOWN &&
-        hr_cli_find_comfyui(&found))
+        hr_cli_find_comfyui(spec->name, &found))
         cli->comfyui = found.dir;
     if (rc == HR_PLAN_ARGS_GO && (cli->workflow || cli->comfyui)) {
         rc = from_workflow(spec->name, *snap, cli);
+        if (rc != HR_PLAN_ARGS_GO) {
+            free(*snap);
+            *snap = NULL;
+        }
+    }
+    if (rc == HR_PLAN_ARGS_GO && cli->in.peak_commit_bytes == HR_UNKNOWN) {
+        rc = from_sample(spec->name, *snap, cli);
         if (rc != HR_PLAN_ARGS_GO) {
             free(*snap);
             *snap = NULL;

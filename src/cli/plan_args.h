@@ -25,6 +25,9 @@ typedef struct hr_plan_cli {
     const char *html;          /* --html FILE, or NULL */
     const char *workflow;      /* --workflow FILE, or NULL */
     const char *comfyui;       /* --comfyui DIR, or NULL */
+    int gpu;                   /* --gpu: an hr_est_vendor, or -1 */
+    int version[3];            /* --comfyui-version */
+    bool version_given;
 } hr_plan_cli;
 
 /* What both commands do first. HR_PLAN_ARGS_GO: go on; else the exit status to return. */

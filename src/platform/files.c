@@ -64,6 +64,18 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
     return r;
 }
 
+FILE *hr_platform_read_open(const char *path, hr_error *err)
+{
+    uint64_t size = 0;
+    hr_os_file f = 0;
+    if (hr_os_file_open(path, &f, &size, err) != 0)
+        return NULL;
+    FILE *s = hr_os_file_stream(f);
+    if (!s)
+        hr_error_set(err, HR_ENOMEM, "%s: %s", path, hr_strerror(HR_ENOMEM));
+    return s;
+}
+
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
                           hr_error *err)
 {

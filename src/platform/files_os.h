@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A file descriptor on Linux, a HANDLE on Windows. */
 typedef uintptr_t hr_os_file;
@@ -19,5 +20,8 @@ int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *e
 int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
                     hr_error *err);
 void hr_os_file_close(hr_os_file f);
+/* The open file as a stdio stream to read ("rb"), which then owns it; NULL (f closed) when
+ * that fails. */
+FILE *hr_os_file_stream(hr_os_file f);
 
 #endif

@@ -88,7 +88,8 @@ static uint64_t next_rand(uint64_t *st)
     return z ^ (z >> 31);
 }
 
-static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, hr_error *err)
+static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, int timeout_ms,
+                      hr_error *err)
 {
     uint64_t r = next_rand(&c->rng);
     unsigned char key[4] = {(unsigned char)r, (unsigned char)(r >> 8), (unsigned char)(r >> 16),
@@ -97,7 +98,7 @@ static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, hr_e
     hr_ws_frame_write(&c->out, opcode, p, n, key);
     if (hr_buf_error(&c->out))
         return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: frame too large"));
-    return hr_net_send(&c->s, c->out.data, c->out.len, 1000, err);
+    return hr_net_send(&c->s, c->out.data, c->out.len, timeout_ms, err);
 }
 
 int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_ms, hr_error *err)
@@ -144,11 +145,15 @@ int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_m
     return 0;
 }
 
-/* Take the whole frames in c->in; 1 when the peer closed. */
+/* Take the whole frames in c->in; 1 when the peer closed. A flood of pings gets one pong,
+ * for the last of them (RFC 6455 5.5.3 allows it), sent without waiting: a peer that pings
+ * and never reads cannot hold the reader. */
 static int take_frames(hr_ws_client *c, hr_ws_msg_fn fn, void *ctx, int *count, hr_error *err)
 {
     size_t pos = 0;
     int closed = 0;
+    char ping[125];
+    int ping_len = -1;
     while (pos < c->in.len) {
         hr_ws_frame f;
         int64_t n = hr_ws_parse(c->in.data + pos, c->in.len - pos, &f, err);
@@ -158,10 +163,10 @@ static int take_frames(hr_ws_client *c, hr_ws_msg_fn fn, void *ctx, int *count, 
             break;
         pos += (size_t)n;
         if (f.opcode == HR_WS_PING) {
-            if (send_frame(c, HR_WS_PONG, f.payload, (size_t)f.len, err) != 0)
-                return HR_EIO;
+            memcpy(ping, f.payload, (size_t)f.len);
+            ping_len = (int)f.len;
         } else if (f.opcode == HR_WS_CLOSE) {
-            (void)send_frame(c, HR_WS_CLOSE, f.payload, f.len >= 2 ? 2 : 0, err);
+            (void)send_frame(c, HR_WS_CLOSE, f.payload, f.len >= 2 ? 2 : 0, 100, err);
             closed = 1;
             break;
         } else if (f.opcode == HR_WS_PONG) {
@@ -191,6 +196,8 @@ static int take_frames(hr_ws_client *c, hr_ws_msg_fn fn, void *ctx, int *count, 
     c->in.len -= pos;
     if (c->in.data)
         c->in.data[c->in.len] = '\0';
+    if (ping_len >= 0 && !closed && send_frame(c, HR_WS_PONG, ping, (size_t)ping_len, 0, err) != 0)
+        return HR_EIO;
     return closed;
 }
 
@@ -225,6 +232,10 @@ int hr_ws_poll(hr_ws_client *c, int timeout_ms, hr_ws_msg_fn fn, void *ctx, hr_e
         c->in.len = before + (size_t)r;
         c->in.data[c->in.len] = '\0';
         t = take_frames(c, fn, ctx, &count, err);
+        /* the budget: a peer that never stops sending (pings, text, empty continuation
+         * frames) gets the rest of its turn at the next call */
+        if (t == 0 && hr_platform_mono_ms() >= deadline)
+            return count;
     }
     if (t == 1)
         t = hr_error_set(err, HR_EIO, HR_T("%s: the websocket was closed"), c->s.peer);

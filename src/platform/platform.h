@@ -103,6 +103,21 @@ bool hr_platform_is_admin(void);
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
 int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
                                hr_error *err);
+/* ---- files written where the user says (--log, --record, --html, -o, --textfile) ----
+ * The one home of their safety, for every command (docs/run.md). The last part of the path
+ * is never followed if it is a link (Windows: a reparse point); a file that is there must be
+ * a regular file of the user running headroom (no other owner's file, Linux: one link only);
+ * as root (an administrator), a folder another user could write in (its owner is not root,
+ * or others may write it without the sticky bit) is refused, since its owner can plant a
+ * link there at any time. Errors name the path and what is wrong. */
+/* A whole document (HTML, a report, metrics): written to a temporary file with a unique name
+ * in the same folder (".NAME.XXXXXX"), flushed to disk, renamed over path; the mode of the
+ * file it replaces is kept (a new one gets mode 0644, less the umask). Two writers at once
+ * never collide; a reader sees the old file or the new one, whole. */
+int hr_platform_output_replace(const char *path, const void *data, size_t len, hr_error *err);
+/* A stream (a live log, a recording), written as it goes: created with mode 0644 (less the
+ * umask) or emptied if it is there, opened for writing only. NULL with err set. */
+FILE *hr_platform_output_open(const char *path, hr_error *err);
 /* ---- stress (docs/stress.md) ----
  * Commit rq->commit_bytes in steps of step_bytes (touching every page with rq->touch),
  * calling step(ctx, i, res) after each step, until done or the first failure; then release
@@ -198,6 +213,27 @@ void hr_child_close(hr_child *c);
 /* Write bytes unchanged to headroom's stdout (1) or stderr (2): all of them, or false. */
 bool hr_platform_write_stream(int stream, const void *data, size_t n);
 
+/* Which process listens on TCP port `port` of this machine's loopback (127.0.0.0/8, ::1,
+ * or every address): its command line (arguments joined by spaces, one line, up to n
+ * bytes) and its pid. 1: found; 0: nothing listens there, or no process holds the socket;
+ * HR_ENOTSUP where the OS is not asked (Windows); another negative code when it cannot be
+ * read. Linux: the socket's inode in /proc/net/tcp and tcp6, then the process whose
+ * /proc/PID/fd holds it. */
+int hr_platform_local_listener(unsigned port, char *cmdline, size_t n, long long *pid);
+
+/* ---- a helper thread and a lock (watch --comfyui: the network off the sampling path) ---- */
+typedef struct hr_thread hr_thread;
+typedef struct hr_lock hr_lock;
+/* Start fn(arg) on a thread of its own (NULL when it cannot be started). */
+hr_thread *hr_thread_start(void (*fn)(void *), void *arg);
+/* Wait up to timeout_ms for it to end: true when it ended (then t is freed); false when it
+ * still runs (it is left to end with the process, t not freed). */
+bool hr_thread_join(hr_thread *t, int timeout_ms);
+hr_lock *hr_lock_new(void);
+void hr_lock_take(hr_lock *l);
+void hr_lock_give(hr_lock *l);
+void hr_lock_free(hr_lock *l);
+
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
 
@@ -265,6 +301,11 @@ typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64
  * min(size, max). path is UTF-8 on every OS; errors name it. *file_size may be NULL. */
 int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
                           hr_buf *b, uint64_t *file_size, hr_error *err);
+
+/* A regular file opened to be read as a stream (headroom diagnose's logs), under the same
+ * rules: a device (/dev/zero), a FIFO or a folder is refused as "not a regular file" before
+ * the first read (HR_EINVAL), never waited on. NULL with err naming the file. */
+FILE *hr_platform_read_open(const char *path, hr_error *err);
 
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,

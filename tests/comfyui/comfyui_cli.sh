@@ -9,9 +9,22 @@
 #   run        run --comfyui: the console's model loads and the nodes, then a clean verdict
 #   protect    (root: a memory cgroup) the sampler grows; --protect sends POST /free with
 #              {"unload_models":true,"free_memory":true}, then POST /interrupt; the run survives
+#   protect-freefail  the same, but /free answers HTTP 500: --protect says it failed, and the
+#              interrupt never claims memory climbed "after /free"
 #   climb      (root: a memory cgroup) a tab's prompt climbs towards the limit: the warning is
 #              followed by the estimate's likely node
 #   unreachable  nothing listens: one line on stderr, sampling goes on (no node needed)
+#   hostile-history  a server lists a prompt that would need hundreds of terabytes, under a
+#              prompt id with a newline in it: check's need is held (X.serverneed), no line is
+#              forged; as root, a local server whose process is not ComfyUI is not asked at
+#              all (X.localserver)
+#   hostile-ping-flood, -text-flood, -cont-flood, -slow-queue, -never
+#              a server that floods the websocket, answers /queue and /history slowly, or
+#              never answers: samples keep their cadence (no gap over 700 ms at 200 ms),
+#              SIGTERM ends watch within an interval, and run and its child
+#   hostile-huge  GET /queue answers 30 MB: refused at the link's cap (said once), and watch's
+#              peak resident memory stays under 8 MiB
+#   hostile-masked  the server masks its frames: the websocket is dropped, and said
 #   never      run --comfyui with a command that never listens: headroom says what it waits
 #              for, that the server did not come up (address, how long), and exits 69 when
 #              the command itself exited 0 (no node needed)
@@ -87,7 +100,127 @@ if ! command -v node >/dev/null 2>&1 || ! (cd "$here" && node -e "require('ws')"
 fi
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+start_hostile() { # attack [script]: a hostile peer; sets port and peer_pid
+    local script=${2:-$here/peer.js}
+    : >"$tmp/peer.out"
+    NODE_PATH="$here/node_modules" node "$script" --scenario hostile --attack "$1" --ttl 60 \
+        --base "$tmp/srv" >"$tmp/peer.out" 2>"$tmp/peer.err" &
+    peer_pid=$!
+    for _ in $(seq 100); do grep -q '^PORT ' "$tmp/peer.out" && break; sleep 0.1; done
+    port=$(awk '/^PORT / {print $2; exit}' "$tmp/peer.out")
+    [ -n "$port" ] || { echo "FAIL: the peer did not start: $(cat "$tmp/peer.err")"; exit 1; }
+}
+stop_peer() { [ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null; peer_pid=; }
+
 case $mode in
+hostile-history)
+    mkdir -p "$tmp/srv/models"
+    chmod 755 "$tmp"   # another user reads the folder the server names
+    start_hostile history
+    # the trust check is root's: the need is checked as another user first
+    asuser=()
+    [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && asuser=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+    HEADROOM_COMFYUI_URL="http://127.0.0.1:$port" "${asuser[@]}" "$bin" check >"$tmp/out" 2>"$tmp/err"
+    grep -q "its /history" "$tmp/out" || bad "check did not take the server's prompt: $(cat "$tmp/out" "$tmp/err")"
+    grep -q "FORGED" "$tmp/out" "$tmp/err" && ! grep -q "^headroom: FORGED\|^FORGED" "$tmp/out" "$tmp/err" ||
+        bad "the prompt id's text is gone or forged a line: $(grep -h FORGED "$tmp/out" "$tmp/err")"
+    LC_ALL=C grep -q $'\xe2\x80\xae' "$tmp/out" "$tmp/err" && bad "a bidi override reached the terminal"
+    need=$(sed -n 's/^  needs *\([0-9.]*\) GB.*/\1/p' "$tmp/out")
+    python3 -c "import sys; sys.exit(0 if 0 < float('$need') < 2000 else 1)" 2>/dev/null ||
+        bad "the need is not held: $need GB: $(cat "$tmp/out")"
+    grep -q "would need [0-9.]* GB by its workflow; held to .*(X.serverneed)" "$tmp/err" ||
+        bad "no line says the need was held: $(cat "$tmp/err")"
+    if [ "$(id -u)" -eq 0 ]; then
+        # root: the peer from tests/comfyui/ looks like ComfyUI and is asked; the same peer
+        # under another name is not
+        HEADROOM_COMFYUI_URL="http://127.0.0.1:$port" "$bin" check >"$tmp/out2" 2>"$tmp/err2"
+        grep -q "(X.serverneed)" "$tmp/err2" || bad "root did not ask a ComfyUI-looking server: $(cat "$tmp/err2")"
+        stop_peer
+        mkdir -p "$tmp/evil"
+        cp "$here/peer.js" "$tmp/evil/server.js"
+        start_hostile history "$tmp/evil/server.js"
+        HEADROOM_COMFYUI_URL="http://127.0.0.1:$port" "$bin" check >"$tmp/out3" 2>"$tmp/err3"
+        grep -q "not asking the server on port $port: running as root, and the process listening there (PID $peer_pid: .*server.js.*) does not look like ComfyUI (X.localserver)" "$tmp/err3" ||
+            bad "root asked a server that is not ComfyUI: $(cat "$tmp/err3")"
+        grep -q "its /history" "$tmp/out3" && bad "root took that server's prompt"
+    fi
+    stop_peer
+    [ $fail -eq 0 ] && { echo "comfyui.hostile-history: ok"; sed 's/^/  /' "$tmp/err" "$tmp/err3" 2>/dev/null; }
+    exit $fail
+    ;;
+hostile-huge)
+    # a 30 MB /queue: refused at the link's cap, said once; watch's peak stays under 8 MiB
+    start_hostile huge
+    python3 - "$bin" "$port" "$tmp/out" "$tmp/err" <<'PY' || bad "watch's peak under a huge /queue"
+import resource, subprocess, sys
+b, port, out, err = sys.argv[1:]
+def peak(args, o, e):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rc = subprocess.run([b, "watch", "--interval", "200", "--count", "15"] + args, stdout=o, stderr=e).returncode
+    assert rc == 0, rc
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+# ru_maxrss of the children is the largest of them: the plain watch first, then the hostile
+plain = peak([], subprocess.DEVNULL, subprocess.DEVNULL)
+with open(out, "w") as o, open(err, "w") as e:
+    hostile = peak(["--comfyui", port], o, e)
+print("watch's peak: %d kB plain, %d kB under a 30 MB /queue (%.2fx)" % (plain, hostile, hostile / plain))
+assert hostile <= plain + 4096, (plain, hostile)
+PY
+    grep -q "GET /queue: .*the answer is larger than" "$tmp/err" || bad "the refusal is not said: $(cat "$tmp/err")"
+    [ "$(grep -c 'GET /queue' "$tmp/err")" -eq 1 ] || bad "said more than once: $(cat "$tmp/err")"
+    stop_peer
+    ;;
+hostile-masked)
+    # RFC 6455 5.1: a masked frame from the server ends the websocket, and it is said
+    start_hostile masked
+    hr watch --comfyui "$port" --interval 200 --count 8 >"$tmp/out" 2>"$tmp/err" || bad "watch exited $?"
+    grep -q "websocket: a masked frame from the server; following the queue only" "$tmp/out" ||
+        bad "a masked frame was taken: $(cat "$tmp/out" "$tmp/err")"
+    [ "$(grep -c '^[0-9:]*  RAM ' "$tmp/out")" -eq 8 ] || bad "not 8 samples: $(cat "$tmp/out")"
+    stop_peer
+    ;;
+hostile-ping-flood|hostile-text-flood|hostile-cont-flood|hostile-slow-queue|hostile-never)
+    # a server cannot stall sampling or signals: samples keep their cadence, SIGTERM ends
+    # watch within an interval, and under run the child gets the SIGTERM
+    attack=${mode#hostile-}
+    start_hostile "$attack"
+    hr watch --comfyui "$port" --interval 200 --count 20 --record "$tmp/rec.jsonl" >"$tmp/out" 2>"$tmp/err" ||
+        bad "watch exited $?: $(cat "$tmp/err")"
+    python3 - "$tmp/rec.jsonl" <<'PY' || bad "sampling stalled: $(tail -3 "$tmp/out")"
+import json, sys
+t = [l["t"] for l in map(json.loads, open(sys.argv[1])) if l["type"] == "sample"]
+gaps = [b - a for a, b in zip(t, t[1:])]
+print("samples %d, largest gap %d ms (interval 200 ms)" % (len(t), max(gaps)))
+assert len(t) == 20 and max(gaps) <= 700, gaps
+PY
+    # SIGTERM while the server does its worst
+    "$bin" watch --comfyui "$port" --interval 200 >"$tmp/out2" 2>"$tmp/err2" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "watch still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ "$ms" -le 2000 ] || bad "watch took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended watch in $ms ms"
+    # run: the child gets the SIGTERM, and run ends
+    "$bin" run --interval 200 --comfyui "$port" -- sh -c "trap 'echo term >\"$tmp/term\"; exit 0' TERM; while :; do sleep 0.05; done" \
+        >"$tmp/out3" 2>"$tmp/err3" &
+    w=$!
+    sleep 2.5
+    t0=$(date +%s%N)
+    kill -TERM "$w"
+    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "run still runs 2 s after SIGTERM"; fi
+    wait "$w" 2>/dev/null
+    [ -s "$tmp/term" ] || bad "run's child did not get the SIGTERM"
+    [ "$ms" -le 2000 ] || bad "run took $ms ms to end after SIGTERM"
+    echo "SIGTERM ended run (and its child) in $ms ms"
+    stop_peer
+    ;;
 api|browser)
     node "$here/peer.js" --scenario "$mode" >"$tmp/peer.out" 2>"$tmp/peer.err" &
     peer_pid=$!
@@ -166,11 +299,13 @@ assert "node 8 VAEDecode: +" in err, err
 print("ok")
 PY
     ;;
-protect)
+protect|protect-freefail)
     if [ "$(id -u)" -ne 0 ]; then echo "SKIP: --protect's test needs root (a memory cgroup)"; exit 77; fi
     port=$(free_port)
+    freeopt=()
+    [ "$mode" = protect-freefail ] && freeopt=(--free-status 500)
     hr run --limit 600M --interval 200 --comfyui "$port" --protect --record "$tmp/rec.jsonl" -- \
-        node "$here/peer.js" --scenario hog --port "$port" --linger 300 >"$tmp/out" 2>"$tmp/err"
+        node "$here/peer.js" --scenario hog --port "$port" --linger 300 "${freeopt[@]}" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if grep -q "no memory cgroup of its own" "$tmp/err"; then
         echo "SKIP: no memory cgroup here: $(grep 'no memory cgroup' "$tmp/err")"; exit 77
@@ -179,19 +314,25 @@ protect)
     [ $rc -eq 0 ] || bad "run exited $rc: $(cat "$tmp/err")"
     grep -q '^POST /free {"unload_models":true,"free_memory":true}$' "$tmp/out" || bad "the peer saw no /free body"
     grep -q '^POST /interrupt$' "$tmp/out" || bad "the peer saw no /interrupt"
-    python3 - "$tmp/rec.jsonl" "$tmp/err" <<'PY' || { bad "recording / output"; cat "$tmp/err"; }
+    python3 - "$tmp/rec.jsonl" "$tmp/err" "$mode" <<'PY' || { bad "recording / output"; cat "$tmp/err"; }
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 err = open(sys.argv[2]).read()
 acts = [l for l in lines if l["type"] == "action"]
 assert [a["action"] for a in acts] == ["free", "interrupt"], acts
+if sys.argv[3] == "protect-freefail":
+    # /free failed: said so, never "still climbing after /free"
+    assert acts[0]["status"] == 500 and acts[0]["error"] == "HTTP 500", acts
+    assert "--protect: POST /free failed: HTTP 500" in err, err
+    assert "after /free" not in err and "and POST /free had failed: interrupted the running prompt" in err, err
+    acts[0]["status"] = 200
 assert acts[0]["status"] == 200 and acts[0]["url"].endswith("/free") and acts[0]["reason"] in ("time-to-limit", "cgroup-near", "commit-95"), acts
 assert acts[1]["status"] == 200 and acts[1]["url"].endswith("/interrupt"), acts
 assert acts[0]["t"] < acts[1]["t"], acts
 assert lines[-1]["type"] == "verdict" and lines[-1]["cause"] == "ok", lines[-1]
 pe = [l for l in lines if l["type"] == "node" and l["event"] == "prompt-end" and l["source"] != "console"]
 assert pe and "interrupted at node 3 KSampler" in pe[0]["text"], pe
-assert "--protect: the limit is near" in err and "interrupted the running prompt" in err, err
+assert ("--protect: the limit is near" in err or sys.argv[3] == "protect-freefail") and "interrupted the running prompt" in err, err
 print("ok")
 PY
     ;;

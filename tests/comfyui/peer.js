@@ -18,9 +18,23 @@
 //   api:     the prompt is posted without a client id (a script): its messages reach everyone.
 //   hog:     the sampler grows memory until interrupted; /free only sets flags (ComfyUI frees
 //            between prompts), /interrupt stops it. Exit 0 only when /free came with the right
-//            body and then /interrupt.
+//            body and then /interrupt. --free-status N: /free answers HTTP N (a failure).
 // The prompt starts 1 s after a websocket client other than the tab connects (headroom).
 // Prints "PORT n" first; exits after the prompt (and --linger ms).
+//
+//   node peer.js --scenario hostile --attack NAME [--ttl S] [--base DIR]
+//   a server that lies or stalls, on 127.0.0.1 only, gone after --ttl seconds (default 30):
+//   history   GET /history lists a prompt whose workflow would need hundreds of terabytes
+//             (a 16384 x 16384 latent, batch 4096) under a prompt id with a newline and a
+//             bidi override in it; /system_stats names --base as ComfyUI's folder
+//   ping-flood, text-flood, cont-flood
+//             the websocket, once open, is flooded as fast as it drains: pings, small text
+//             frames, or one text message of endless empty continuation frames
+//   masked    the websocket sends its status message masked (only clients mask)
+//   slow-queue  a prompt of 20 nodes whose executing messages arrive every 100 ms while
+//             GET /queue and GET /history take 1.5 s each
+//   never     every HTTP request is read and never answered
+//   huge      GET /queue answers 30 MB (a prompt with 30 MB of text in it)
 'use strict';
 const http = require('http');
 const crypto = require('crypto');
@@ -238,11 +252,12 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(500); return res.end('500 Internal Server Error');
     }
     log('POST /free ' + JSON.stringify(b.value));
+    const freeStatus = Number(opt('--free-status', '200'));
     if (b.value.unload_models === true && b.value.free_memory === true && seen.interrupt === 0) seen.freeBeforeInterrupt = true;
     seen.free = b.value;
     if (b.value.unload_models) flags.unload_models = true;
     if (b.value.free_memory) flags.free_memory = true;
-    res.writeHead(200); return res.end();
+    res.writeHead(freeStatus); return res.end();
   }
   if (req.method === 'POST' && path === '/interrupt') {
     await readJson(req);
@@ -308,4 +323,92 @@ function finish() {
   }, linger);
 }
 
-server.listen(port, '127.0.0.1', () => log('PORT ' + server.address().port));
+if (scenario === 'hostile') hostile();
+else server.listen(port, '127.0.0.1', () => log('PORT ' + server.address().port));
+
+function hostile() {
+  const attack = opt('--attack', 'history');
+  const ttl = Number(opt('--ttl', '30'));
+  const base = opt('--base', '/nonexistent');
+  const stats = { system: { os: 'posix', ram_total: 68719476736, ram_free: 40802189312, comfyui_version: '0.3.40',
+    python_version: '3.12.3', pytorch_version: '2.7.0+cu128', embedded_python: false, argv: [base + '/main.py'] },
+  devices: [{ name: 'cuda:0 NVIDIA GeForce RTX 4090', type: 'cuda', index: 0, vram_total: 25757220864, vram_free: 24101650432 }] };
+  const bigWorkflow = {
+    '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sd_xl_base_1.0.safetensors' } },
+    '5': { class_type: 'EmptyLatentImage', inputs: { width: 16384, height: 16384, batch_size: 4096 } },
+    '6': { class_type: 'CLIPTextEncode', inputs: { text: 'x', clip: ['4', 1] } },
+    '3': { class_type: 'KSampler', inputs: { model: ['4', 0], positive: ['6', 0], negative: ['6', 0], latent_image: ['5', 0], seed: 1, steps: 4 } },
+    '8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
+    '9': { class_type: 'SaveImage', inputs: { images: ['8', 0] } },
+  };
+  const evilId = 'p1\nheadroom: FORGED line \u202eevil';
+  const slowIds = Array.from({ length: 20 }, (_, i) => String(100 + i));
+  const slowWorkflow = Object.fromEntries(slowIds.map((id) => [id, { class_type: 'PreviewAny', inputs: {} }]));
+  const sockets = new Set();
+  // made once, so that it is answered at once
+  const hugeQueue = attack === 'huge' ? Buffer.from(`{"queue_running":[[0,"huge",{"1":{"class_type":"CLIPTextEncode","inputs":{"text":"${'x'.repeat(30 << 20)}"}}},{},[]]],"queue_pending":[]}`) : null;
+  const srv = http.createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname.replace(/^\/api\//, '/');
+    const json = (obj, delay = 0) => setTimeout(() => {
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(typeof obj === 'string' || Buffer.isBuffer(obj) ? obj : JSON.stringify(obj));
+    }, delay);
+    if (attack === 'never') return;            // read, never answered
+    if (path === '/system_stats') return json(stats);
+    if (attack === 'history' && path === '/history')
+      return json({ [evilId]: { prompt: [0, evilId, bigWorkflow, {}, ['9']], outputs: {}, status: { status_str: 'success', completed: true } } });
+    if (attack === 'huge' && path === '/queue') return json(hugeQueue);
+    if (attack === 'slow-queue' && path === '/queue')
+      return json({ queue_running: [[0, 'other', slowWorkflow, {}, []]], queue_pending: [] }, 1500);
+    if (attack === 'slow-queue' && path.startsWith('/history')) return json({}, 1500);
+    if (path === '/queue') return json({ queue_running: [], queue_pending: [] });
+    if (path.startsWith('/history')) return json({});
+    res.writeHead(404); res.end();
+  });
+  srv.on('connection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
+  // the websocket by hand: the attacks need frames the ws package would never send
+  srv.on('upgrade', (req, sock) => {
+    const key = req.headers['sec-websocket-key'] || '';
+    const accept = crypto.createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
+    sock.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      `Sec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    sock.on('error', () => {});
+    sock.on('data', () => {});               // pongs and the like: read and dropped
+    const frame = (op, payload, fin = true, mask = false) => {
+      const p = Buffer.from(payload);
+      const head = [(fin ? 0x80 : 0) | op];
+      if (p.length < 126) head.push((mask ? 0x80 : 0) | p.length);
+      else { head.push((mask ? 0x80 : 0) | 126, p.length >> 8, p.length & 255); }
+      if (!mask) return Buffer.concat([Buffer.from(head), p]);
+      const k = crypto.randomBytes(4);
+      const m = Buffer.from(p.map((b, i) => b ^ k[i & 3]));
+      return Buffer.concat([Buffer.from(head), k, m]);
+    };
+    const status = JSON.stringify({ type: 'status', data: { status: { exec_info: { queue_remaining: 0 } }, sid: 'hostile' } });
+    if (attack === 'masked') { sock.write(frame(1, status, true, true)); return; }
+    sock.write(frame(1, status));
+    if (attack === 'slow-queue') {
+      let i = 0;
+      const t = setInterval(() => {
+        if (i < slowIds.length) sock.write(frame(1, JSON.stringify({ type: 'executing', data: { node: slowIds[i], prompt_id: 'p' + i } })));
+        else if (i === slowIds.length) sock.write(frame(1, JSON.stringify({ type: 'execution_success', data: { prompt_id: 'p' + (i - 1) } })));
+        else clearInterval(t);
+        i++;
+      }, 100);
+      return;
+    }
+    let unit;
+    if (attack === 'ping-flood') unit = frame(9, '');
+    else if (attack === 'text-flood') unit = frame(1, '{"type":"crystools.monitor","data":{}}');
+    else if (attack === 'cont-flood') { sock.write(frame(1, '', false)); unit = frame(0, '', false); }
+    else return;
+    const burst = Buffer.concat(Array(4096).fill(unit));
+    const pump = () => { while (!sock.destroyed && sock.write(burst)); };
+    sock.on('drain', pump);
+    pump();
+  });
+  srv.listen(port, '127.0.0.1', () => log('PORT ' + srv.address().port));
+  setTimeout(() => { for (const s of sockets) s.destroy(); srv.close(); process.exit(0); }, ttl * 1000).unref();
+  setTimeout(() => process.exit(0), ttl * 1000);
+}

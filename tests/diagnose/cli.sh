@@ -92,6 +92,23 @@ if [ -n "$RUN" ]; then
     contains "event log unavailable under Wine" "$T/o" "event log unavailable"
 fi
 
+# a device or a FIFO: refused before the first read (one line naming it, 65), never read
+# forever nor waited on; timeout bounds the test if that breaks (124)
+if [ -z "$RUN" ]; then
+    for dev in /dev/zero /dev/urandom; do
+        timeout 10 "$HR" diagnose --no-system "$dev" >"$T/o" 2>"$T/e"
+        check "device $dev refused" 65 $?
+        contains "device $dev: named" "$T/e" "$dev: not a regular file"
+    done
+    mkfifo "$T/fifo"
+    timeout 10 "$HR" diagnose --no-system "$T/fifo" >"$T/o" 2>"$T/e"
+    check "FIFO refused" 65 $?
+    contains "FIFO: named" "$T/e" "fifo: not a regular file"
+    # standard input stays allowed, a pipe included
+    cat "$DIR/comfy-win-1455-en.log" | timeout 10 "$HR" diagnose --no-system - >"$T/o" 2>"$T/e"
+    check "a pipe on standard input" 0 $?
+fi
+
 # a log whose folder and name are Chinese with spaces (Windows: opened through _wfopen)
 mkdir -p "$T/日志 目录"
 cp "$DIR/comfy-win-1455-en.log" "$T/日志 目录/运行 日志.log"

@@ -671,9 +671,9 @@ Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
 """.replace("!!! Exception during processing !!! CUDA error: an illegal", "@@!!! Exception during processing !!! CUDA error: an illegal"))
 
 add("comfy-device-side-assert", "not-memory", comfy_linux() + """Requested to load SD1ClipModel
-/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1369: indexSelectLargeIndex: block: [211,0,0], thread: [64,0,0] Assertion `srcIndex < srcSelectDimSize` failed.
+@@/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1369: indexSelectLargeIndex: block: [211,0,0], thread: [64,0,0] Assertion `srcIndex < srcSelectDimSize` failed.
 Traceback (most recent call last):
-@@RuntimeError: CUDA error: device-side assert triggered
+RuntimeError: CUDA error: device-side assert triggered
 CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
 Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
 """)
@@ -832,8 +832,8 @@ Saved output.png
 """)
 src("diffusers-oom-retry-slices", "issue 11 (\"out of memory, retrying with slices/tiles\" notices the run survives)")
 
-add("llamacpp-mlock-cannot-allocate", "unknown", """llama_model_load_internal: total VRAM used: 8106 MB
-warning: failed to mlock 139264000-byte buffer (after previously locking 0 bytes): Cannot allocate memory
+add("llamacpp-mlock-cannot-allocate", "not-memory", """llama_model_load_internal: total VRAM used: 8106 MB
+@@warning: failed to mlock 139264000-byte buffer (after previously locking 0 bytes): Cannot allocate memory
 Try increasing RLIMIT_MLOCK ('ulimit -l' as root).
 llama_new_context_with_model: kv self size  = 1024.00 MB
 """)

@@ -133,35 +133,50 @@ try:
     p = run('models', cwd='/', env=env)
     check(p.returncode == 64, f'nothing found: exit {p.returncode}')
     # ... found through a running ComfyUI: its GET /system_stats argv names the folder
-    # (an absolute main.py, or --base-directory)
-    import http.server
-    import threading
+    # (an absolute main.py, or --base-directory). The server is a main.py, as ComfyUI is: run
+    # as root, headroom asks only a local server whose process looks like ComfyUI.
+    import time
     srv_dir = os.path.join(fd, 'ComfyUI')
-    for argv in ([os.path.join(srv_dir, 'main.py'), '--listen'],
-                 ['main.py', '--base-directory', srv_dir]):
+    server = os.path.join(tmp, 'server', 'main.py')
+    os.makedirs(os.path.dirname(server))
+    with open(server, 'w') as f:
+        f.write("""import http.server, os, sys
+stats = sys.argv[1].encode()
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        ok = self.path == '/system_stats'
+        self.send_response(200 if ok else 404)
+        self.send_header('Content-Length', str(len(stats) if ok else 0))
+        self.end_headers()
+        if ok:
+            self.wfile.write(stats)
+    def log_message(self, *a):
+        pass
+srv = http.server.HTTPServer(('127.0.0.1', 0), H)
+open(sys.argv[2] + '.tmp', 'w').write(str(srv.server_address[1]))
+os.rename(sys.argv[2] + '.tmp', sys.argv[2])
+srv.serve_forever()
+""")
+    for k, argv in enumerate(([os.path.join(srv_dir, 'main.py'), '--listen'],
+                              ['main.py', '--base-directory', srv_dir])):
         stats = json.dumps({'system': {'os': 'posix', 'comfyui_version': '0.3.60', 'argv': argv},
-                            'devices': []}).encode()
-
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                ok = self.path == '/system_stats'
-                self.send_response(200 if ok else 404)
-                self.send_header('Content-Length', str(len(stats) if ok else 0))
-                self.end_headers()
-                if ok:
-                    self.wfile.write(stats)
-
-            def log_message(self, *a):
-                pass
-        srv = http.server.HTTPServer(('127.0.0.1', 0), H)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        senv = dict(env, HEADROOM_COMFYUI_URL=f'http://127.0.0.1:{srv.server_address[1]}')
-        p = run('models', '--json', cwd='/', env=senv)
-        d = json.loads(p.stdout) if p.returncode == 0 else {}
-        check(d.get('comfyui') == srv_dir and d.get('comfyui_found') == 'running server' and
-              len(d.get('files', [])) == 1, f'running server {argv}: {p.returncode} {p.stdout[:300]}')
-        srv.shutdown()
-        srv.server_close()
+                            'devices': []})
+        portfile = os.path.join(tmp, 'server', f'port{k}')
+        srv = subprocess.Popen([sys.executable, server, stats, portfile])
+        try:
+            for _ in range(100):
+                if os.path.exists(portfile):
+                    break
+                time.sleep(0.1)
+            port = open(portfile).read().strip()
+            senv = dict(env, HEADROOM_COMFYUI_URL=f'http://127.0.0.1:{port}')
+            p = run('models', '--json', cwd='/', env=senv)
+            d = json.loads(p.stdout) if p.returncode == 0 else {}
+            check(d.get('comfyui') == srv_dir and d.get('comfyui_found') == 'running server' and
+                  len(d.get('files', [])) == 1, f'running server {argv}: {p.returncode} {p.stdout[:300]}')
+        finally:
+            srv.kill()
+            srv.wait()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -67,7 +67,7 @@ fi
 "$hr" --lang zh check --sysroot "$fx" --workload flux --html "$tmp/check-zh.html" >/dev/null || true
 chrome "$tmp/check-zh" "$tmp/check-zh.html"
 has "$tmp/check-zh.dom" '<html lang="zh-CN"' 'lang="zh-CN"'
-has "$tmp/check-zh.dom" '将会失败' 'the Chinese verdict'
+has "$tmp/check-zh.dom" '会失败' 'the Chinese verdict'
 
 # 3. diagnose: the cause, the fix, the evidence lines with their file and line.
 log=$src/tests/diagnose/corpus/comfy-defaultcpuallocator.log

@@ -177,14 +177,29 @@ static void test_linux(void)
     CHECK_STR(path, "/data/headroom.swap");
     /* --from-plan with headroom's 2 GB file on: plan asks for 4 GB more beside it
      * (headroom-2.swap); apply grows its own file to 6 GB instead, so both end at the plan's
-     * total (issue 10). A plan naming another place is a plain add. */
+     * total. A plan naming another place: the new file there replaces the old one, so it
+     * is 6 GB too (never 4 GB with the 2 GB deleted). */
     uint64_t grown = 0;
     CHECK(hr_apply_linux_grow_own(&st, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
     CHECK_STR(path, "/data/headroom.swap");
     CHECK_EQ_U64(grown, 6 * HR_GIB);
     CHECK(hr_apply_linux_choose_path(path, false, grown, 10, 4096, &st, path, sizeof path, &err) == 0);
     CHECK_STR(path, "/data/headroom-2.swap");
-    CHECK(!hr_apply_linux_grow_own(&st, "/srv/headroom.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK(hr_apply_linux_grow_own(&st, "/srv/headroom.swap", 4 * HR_GIB, path, sizeof path, &grown));
+    CHECK_STR(path, "/srv/headroom.swap");
+    CHECK_EQ_U64(grown, 6 * HR_GIB);
+    /* ... and the planner then replaces the 2 GB file by the 6 GB one: no shrink refusal */
+    {
+        hr_apply_linux_in *m = calloc(1, sizeof *m);
+        *m = *in;
+        strcpy(m->path, path);
+        m->path_exists = false;
+        m->size_bytes = grown;
+        CHECK(hr_apply_plan_linux(m, p, &err) == 0);
+        CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
+        CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
+        free(m);
+    }
     CHECK(!hr_apply_linux_grow_own(NULL, "/data/headroom-2.swap", 4 * HR_GIB, path, sizeof path, &grown));
     strcpy(in->path, "/data/headroom-2.swap");
     in->path_exists = false;
@@ -491,10 +506,56 @@ static void test_windows(void)
     CHECK(hr_apply_win_dump_entry(in) == NULL);
     in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
     CHECK(hr_apply_win_dump_entry(in) == NULL);
+    /* ... then C:'s file goes: with crash dumps on, apply says what that costs (X.dump);
+     * dumps off, or the file kept, nothing of the kind */
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_CONTAINS(p->notes, "C:'s paging file goes, and crash dumps are on");
+    in->dump_needs_system_paging = HR_TRI_UNKNOWN;
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK_CONTAINS(p->notes, "not read: assumed on");
+    in->dump_needs_system_paging = HR_TRI_NO;
+    in->allow_shrink = true;
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    in->allow_shrink = false;
+    in->dump_needs_system_paging = HR_TRI_YES;
+    in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
     in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
     in->drive = 'C';
     CHECK(hr_apply_win_dump_entry(in) == NULL);
     in->drive = 'D';
+    /* A hand edit since headroom's last write: apply says so and takes it over as the value
+     * rollback gives back (backed up again), never in silence; headroom's own value, or the
+     * one a cut-short write left, is no hand edit. */
+    {
+        hr_apply_state *hst = calloc(1, sizeof *hst);
+        hr_apply_state_init(hst, HR_OS_WINDOWS);
+        strcpy(hst->status, "applied");
+        strcpy(hst->reg_backup, "C:\\ProgramData\\headroom\\registry-backup-20260101T000000Z.json");
+        hst->reg_written = true;
+        hst->orig = PFW("?:\\pagefile.sys\0");
+        hst->written = PFW("D:\\pagefile.sys 32768 32768\0");
+        in->state = hst;
+        in->dump_needs_system_paging = HR_TRI_NO;
+        in->current = PFW("D:\\pagefile.sys 40000 40000\0");   /* typed by hand */
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(p->hand_edited);
+        CHECK_CONTAINS(p->notes, "changed by hand since headroom last wrote it");
+        CHECK_CONTAINS(p->notes, "registry-backup-20260101T000000Z.json");
+        in->current = hst->written;
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(!p->hand_edited && strstr(p->notes, "by hand") == NULL);
+        hst->pending = PFW("D:\\pagefile.sys 40000 40000\0");
+        hst->pending_set = true;
+        in->current = hst->pending;
+        CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+        CHECK(!p->hand_edited);
+        in->state = NULL;
+        free(hst);
+    }
     free(in);
     free(p);
 }

@@ -152,7 +152,11 @@ static void test_final_setup_and_video(void)
     in.peak_commit_bytes = GB(100);
     c = judge(s, &in, NULL);
     CHECK_EQ_U64(c->need_bytes, GB(100));
-    CHECK(c->verdict == HR_VERDICT_AT_RISK);   /* 80 ≥ 80 % of 100 */
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);   /* a measured peak is its own low end: 80 < 100 */
+    free(c);
+    in.peak_commit_bytes = GB(70);
+    c = judge(s, &in, NULL);
+    CHECK(c->verdict == HR_VERDICT_AT_RISK);     /* 80 is inside the margin: 70 + 25 % = 87.5 */
     free(c);
     free(s);
 }

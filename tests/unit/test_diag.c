@@ -183,7 +183,9 @@ static void cause_tests(void)
     CHECK(run("The feature was killed in v2") == HR_CAUSE_UNKNOWN);
     CHECK(run("Killed the old cache and restarted") == HR_CAUSE_UNKNOWN);
     CHECK(run("container exited with code 137") == HR_CAUSE_KILLED);
-    CHECK(run("exit code 1370") == HR_CAUSE_UNKNOWN);
+    /* not 137: another non-zero status, a weak not-memory ending */
+    CHECK(run("exit code 1370") == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
     CHECK(run("returncode=-9") == HR_CAUSE_KILLED);
     CHECK(run("exited with code -1073741819") == HR_CAUSE_KILLED);
     CHECK(run("exit code: 0xC000012D") == HR_CAUSE_HOST_OOM);
@@ -351,9 +353,14 @@ static void precision_tests(void)
     CHECK(run("got prompt\n[SomeNode] Cleared CUDA cache to avoid out of memory errors\n"
               "Prompt executed in 3.10 seconds") == HR_CAUSE_UNKNOWN);
     CHECK_EQ_U64(ctx.warnings[0].count + ctx.warnings[1].count, 0);
-    /* mlock's "Cannot allocate memory" is a limit on locked pages, not RAM running out */
+    /* mlock's "Cannot allocate memory" is a limit on locked pages, not RAM running out:
+     * forgotten when the run goes on, a weak not-memory ending when it is the last word */
     CHECK(run("warning: failed to mlock 1048576-byte buffer (after previously locking 0 bytes): "
               "Cannot allocate memory\nPrompt executed in 3.10 seconds") == HR_CAUSE_UNKNOWN);
+    CHECK(run("warning: failed to mlock 1048576-byte buffer (after previously locking 0 bytes): "
+              "Cannot allocate memory\nTry increasing RLIMIT_MLOCK") == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
+    CHECK_EQ_U64(first_line(), 1);
     /* a silent stop mid-sampling: killed, medium, the last busy line as evidence */
     CHECK(run("got prompt\nRequested to load SDXL\n 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]")
           == HR_CAUSE_KILLED);
@@ -477,6 +484,72 @@ static void precision_tests(void)
 }
 
 /* Word boundaries: a phrase inside a longer word is not that phrase. */
+/* The terminal-event finder: the last failure-shaped line no phrase explains, judged when
+ * the input ends; and the look-alikes judged by what their own text says. */
+static void event_tests(void)
+{
+    /* an exception line after frames ends the log: not memory, medium, that line */
+    CHECK(run("  File \"x.py\", line 3, in f\n    g()\nValueError: bad architecture 'qwen2vl'")
+          == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
+    CHECK_EQ_U64(first_line(), 3);
+    /* the same exception with no frames before it: only a hint */
+    CHECK(run("got prompt\nValueError: bad architecture") == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
+    /* ... and nothing at all when the run went on after it */
+    CHECK(run("ValueError: bad architecture\ngot prompt\nPrompt executed in 3.10 seconds")
+          == HR_CAUSE_UNKNOWN);
+    /* an error line that says the process was killed */
+    CHECK(run("level=ERROR msg=\"error loading llama server\" error=\"llama runner process has "
+              "terminated: exit status 2\"") == HR_CAUSE_NOT_MEMORY);
+    /* a crash reporter's header: the line under it says what failed */
+    CHECK(run("### Reason ###\nSomething the reporter says\nmore") == HR_CAUSE_NOT_MEMORY);
+    CHECK_EQ_U64(first_line(), 2);
+    /* a stack that ends the log, under no header: a weak not-memory hint at its first frame */
+    CHECK(run("loading\n0x00007FF8 python310.dll + 0x1 byte(s)\n0x00007FF9 python310.dll")
+          == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
+    CHECK_EQ_U64(first_line(), 2);
+    /* a memory failure earlier keeps the cause: the crash after it is its consequence */
+    CHECK(run("terminate called after throwing an instance of 'std::bad_alloc'\n"
+              "  what():  std::bad_alloc\nAborted (core dumped)") == HR_CAUSE_HOST_OOM);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);   /* bare: it cannot say what ran out */
+    CHECK_EQ_U64(ctx.norder, 1);
+    CHECK(run("MemoryError: Unable to allocate 3.00 GiB for an array") == HR_CAUSE_HOST_OOM);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_HIGH);
+    /* a GPU OOM whose own figures show room: the program held no more than it asked */
+    CHECK(run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has "
+              "a total capacity of 23.99 GiB of which 15.11 GiB is free. Of the allocated memory "
+              "0 bytes is allocated by PyTorch") == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
+    /* ... but not when it held gigabytes: then "free" is the usual fragmentation story */
+    CHECK(run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.35 GiB. GPU 0 has "
+              "a total capacity of 31.86 GiB of which 13.40 GiB is free. Of the allocated memory "
+              "17.84 GiB is allocated by PyTorch") == HR_CAUSE_GPU_OOM);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_HIGH);
+    /* XLA's allocator ran out on the GPU; TensorFlow's "not a failure" is only a warning */
+    CHECK(run("W bfc_allocator.cc:501] Allocator (GPU_0_bfc) ran out of memory trying to "
+              "allocate 34.10MiB") == HR_CAUSE_GPU_OOM);
+    CHECK(run("W bfc_allocator.cc:246] Allocator (GPU_0_bfc) ran out of memory trying to allocate "
+              "1.02GiB with freed_by_count=0. The caller indicates that this is not a failure")
+          == HR_CAUSE_UNKNOWN);
+    CHECK_EQ_U64(ctx.warnings[0].count, 1);
+    /* the kernel's page allocation failure before the OOM killer */
+    CHECK(run("kswapd0: page allocation failure: order:0, mode:0x2284020(GFP_ATOMIC)")
+          == HR_CAUSE_KILLED);
+    /* a graphics driver's module in a German crash report, before its exception code */
+    CHECK(run("Name des fehlerhaften Moduls: nvwgf2umx.dll, Version: 31.0.15.3623\n"
+              "Ausnahmecode: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
+    CHECK_EQ_U64(ctx.norder, 2);
+    CHECK(ctx.order[1]->cause == HR_CAUSE_KILLED);
+    /* a program's own page-file warning */
+    CHECK(run("Warning: your page file is too small (4,0 GB); increase the page file to 32 GB")
+          == HR_CAUSE_LOW_VM);
+    /* ggml asserting the pointer an allocation returned */
+    CHECK(run("GGML_ASSERT: llama.cpp:453: data") == HR_CAUSE_HOST_OOM);
+    CHECK(run("GGML_ASSERT: ggml.c:1234: n_dims <= 4") == HR_CAUSE_NOT_MEMORY);
+}
+
 static void boundary_tests(void)
 {
     CHECK(run("the standard transfer") == HR_CAUSE_UNKNOWN);      /* "tdr" nowhere whole */
@@ -532,6 +605,7 @@ int main(void)
     duration_tests();
     precision_tests();
     boundary_tests();
+    event_tests();
     windows_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();

@@ -237,6 +237,49 @@ int main(void)
     CHECK(run(&m16, "") == 0);
     CHECK(step_of("8")->vram_bytes + HR_GIB < dec_full);
 
+    /* 3b. A batch decodes as ComfyUI's VAE.decode batches it (comfy/sd.py: batch_number =
+     *     max(1, int(free / memory_used))): 4 SDXL images on a 24 GB card decode together, so
+     *     the decode peaks about 3 images' memory_used above a batch of 1; on 8 GB they split
+     *     into chunks that fit, never the whole batch's memory at once. Sampling and the
+     *     latent scale with the batch too. */
+    {
+        hr_est_geom g1 = {1024, 1024, 1, 1}, g4 = {1024, 1024, 1, 4};
+        CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g4, 2), 4.0 * (double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g1, 2), 1e-6));
+        CHECK(within(hr_est_latent_bytes(HR_ARCH_SDXL, &g4), 4 * hr_est_latent_bytes(HR_ARCH_SDXL, &g1), 1e-9));
+        uint64_t per = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g1, 2, false);
+        sdxl();
+        CHECK(run(&m24, "") == 0);
+        uint64_t dec1 = step_of("8")->vram_bytes, samp1 = step_of("3")->vram_bytes;
+        for (int k = 0; k < in.op_count; k++)
+            in.op[k].geom.batch = in.op[k].geom.width ? 4 : 0;
+        CHECK(run(&m24, "") == 0);
+        uint64_t dec4 = step_of("8")->vram_bytes, samp4 = step_of("3")->vram_bytes;
+        fprintf(stderr, "decode peak: batch 1 %.2f GiB, batch 4 %.2f GiB, one image %.2f GiB\n", (double)dec1 / HR_GIB, (double)dec4 / HR_GIB, (double)per / HR_GIB);
+        CHECK(dec4 > dec1 + per && dec4 <= dec1 + 3 * per + HR_GIB / 4 && dec4 <= 24 * HR_GIB);
+        /* 24 GB less the resident models holds 3 of the 4 at a time: split, and said */
+        CHECK(strstr(step_of("8")->note, "of 4 at a time") != NULL);
+        CHECK(samp4 > samp1);
+        CHECK(!has_verdict(HR_EV_TILED_FALLBACK));
+        /* 16 images of 512² on 8 GB: chunks of what fits, said in the step's note, never the
+         * whole batch's memory at once */
+        hr_est_machine m8s = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 8, 0, 3, 60);
+        hr_est_geom g512 = {512, 512, 1, 1};
+        uint64_t per512 = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g512, 2, false);
+        for (int k = 0; k < in.op_count; k++)
+            if (in.op[k].geom.width)
+                in.op[k].geom = g512;
+        CHECK(run(&m8s, "") == 0);
+        uint64_t dec1s = step_of("8")->vram_bytes;
+        for (int k = 0; k < in.op_count; k++)
+            in.op[k].geom.batch = in.op[k].geom.width ? 16 : 0;
+        CHECK(run(&m8s, "") == 0);
+        fprintf(stderr, "16 x 512² on 8 GB: %.2f GiB (one: %.2f, %s)\n", (double)step_of("8")->vram_bytes / HR_GIB,
+                (double)dec1s / HR_GIB, step_of("8")->note);
+        CHECK(strstr(step_of("8")->note, "at a time") != NULL);
+        CHECK(step_of("8")->vram_bytes <= 8 * HR_GIB);
+        CHECK(step_of("8")->vram_bytes < dec1s + 15 * per512);
+    }
+
     /* 4. Video peaks far above image on the same machine. */
     sdxl();
     CHECK(run(&m16, "") == 0);
@@ -260,6 +303,36 @@ int main(void)
     mc.commit_enforced = true;
     CHECK(run(&mc, "") == 0);
     CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+    /* the fix names the paging file in GB (need - RAM + 4 GB, whole GB), never "0 MB" */
+    {
+        char want[32];
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 28 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
+        /* Linux, limit not enforced: RAM + swap, the same size in the swap message */
+        hr_est_machine ml = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 8, 0, 3, 60);
+        ml.swap_bytes = 2 * HR_GIB;
+        CHECK(run(&ml, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
+        hr_size_gb(hr_size_round_up_gib(est.commit.high - 12 * HR_GIB) * HR_GIB, want, sizeof want);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), "swap"));
+        /* an unknown limit: cannot tell, the limit needed said, never FITS */
+        sdxl();
+        hr_est_machine mu = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && !has_verdict(HR_EV_FITS));
+        CHECK(hr_estimate_severity(&est) == 3);
+        hr_size_gb(est.commit.high, want, sizeof want);
+        CHECK(strstr(est.verdict[0].text, want) != NULL);
+        mu.commit_limit_bytes = 96 * HR_GIB, mu.commit_enforced = true;
+        CHECK(run(&mu, "") == 0);
+        CHECK(has_verdict(HR_EV_FITS) && !has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 0);
+        /* a will-fail outranks cannot-tell */
+        flux_dev("flux1-dev.safetensors", false);
+        hr_est_machine mg = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 16, 0, 3, 60);
+        CHECK(run(&mg, "--gpu-only") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 2);
+        flux_dev("flux1-dev.safetensors", false);
+    }
     mc.commit_limit_bytes = 96 * HR_GIB;
     CHECK(run(&mc, "") == 0);
     CHECK(!has_verdict(HR_EV_COMMIT_EXCEEDED));
@@ -291,6 +364,67 @@ int main(void)
     if (fl)
         printf("R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
                (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
+
+    /* The offload buffer follows the modules, not the model: ComfyUI PR 11096's test log, UMT5-XXL
+     * fp8 on an RTX 3060 with --reserve-vram 5.5. Before the look-ahead (0.3.76) the buffer was
+     * three times the 2 GB token embedding and nothing loaded: "5334.55 MB usable, 0.00 MB
+     * loaded, 6419.09 MB offloaded, 6009.00 MB buffer reserved". After it (0.4.0): "5334.55 MB
+     * usable, 5283.48 MB loaded, 1136.00 MB offloaded, 48.00 MB buffer reserved". The machine's
+     * RAM is not in the PR; 64 GB puts the encoder on the CPU first, as the log shows. */
+    for (int after = 0; after <= 1; after++) {
+        memset(&in, 0, sizeof in);
+        int t[3], u[3], v[3];
+        int te = cat("umt5_xxl_fp8_e4m3fn_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int dm = cat("wan2.1_t2v_14B_fp8_scaled.safetensors", HR_EST_DIFFUSION, false, u);
+        int va = cat("wan_2.1_vae.safetensors", HR_EST_VAE, false, v);
+        op("1", "UNETLoader", HR_OP_LOAD, dm, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 832, 480, 33, 1);
+        hr_est_machine m3060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 12, 0, after ? 4 : 3, after ? 0 : 76);
+        CHECK(run(&m3060, "--reserve-vram 5.5") >= 0);
+        const hr_est_load *tl = load_of("4");
+        CHECK(tl && tl->partial);
+        CHECK(tl && within((double)tl->usable_vram_bytes / MiB, 5334.55, 0.10));
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 48.0 : 6009.0, 0.25));
+        CHECK(tl && within((double)tl->offloaded_bytes / MiB, after ? 1136.0 : 6419.09, 0.10));
+        if (tl)
+            printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n", after ? "after" : "before",
+                   (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
+                   (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
+    }
+
+    /* The load-time peak of a checkpoint on Windows: safetensors maps the file through torch's
+     * copy-on-write view, charged to commit in full while the model is built from it. ComfyUI
+     * #5175: an RTX 4060 Ti 16 GB (HIGH_VRAM), 32 GB RAM (32704 MB), Windows, October 2024; every
+     * FLUX file made ComfyUI vanish on load ("the system forcibly kills processes due to
+     * insufficient memory"), so the real peak commit was above the RAM. The Comfy-Org FLUX dev
+     * fp8 checkpoint (17.2 GB) is assumed. The same run on Linux charges nothing for the view. */
+    for (int win = 0; win <= 1; win++) {
+        memset(&in, 0, sizeof in);
+        int k[3];
+        cat("flux1-dev-fp8.safetensors", HR_EST_DIFFUSION, true, k);
+        op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], k[1], 0, 0, 0, 0);
+        in.op[0].models[in.op[0].model_count++] = k[2];
+        op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
+        op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
+        op("8", "VAEDecode", HR_OP_VAE_DECODE, k[2], -1, 1024, 1024, 1, 1);
+        hr_est_machine m4060 = machine(win ? HR_OS_WINDOWS : HR_OS_LINUX, HR_GPU_NVIDIA, 0, 16, 0, 2, 2);
+        m4060.ram_bytes = 32704ull * 1024 * 1024;
+        CHECK(run(&m4060, "--highvram") >= 0);
+        const hr_est_step *ld = &est.step[0];
+        if (win) {
+            CHECK(est.commit.high > m4060.ram_bytes);
+            CHECK(strcmp(est.commit.class_type, "CheckpointLoaderSimple") == 0);
+            CHECK(ld->commit_bytes > ld->ram_bytes + 17000000000ull);
+        } else {
+            CHECK(ld->commit_bytes < ld->ram_bytes + 1000000000ull);
+        }
+        printf("#5175 FLUX fp8 checkpoint, 32 GB %s: loader step commit %.1f GB (RAM %.1f GB), peak high %.1f GB\n",
+               win ? "Windows" : "Linux", (double)ld->commit_bytes / 1e9, (double)ld->ram_bytes / 1e9,
+               (double)est.commit.high / 1e9);
+    }
 
     /* JSON carries the contract's keys. */
     hr_buf out;

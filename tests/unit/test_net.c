@@ -55,6 +55,26 @@ static void test_response(void)
     char r2[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n";
     CHECK(hr_http_parse(r2, sizeof r2 - 1, false, &r, &err) == 1);
     CHECK(r.chunked && r.body_len == 11 && memcmp(r.body, "hello world", 11) == 0);
+    /* the same answer in two reads, as the client gets it: the first read's parse must not
+     * change the bytes the second parses again */
+    {
+        const char *whole = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n";
+        size_t n = strlen(whole);
+        for (size_t cut = 1; cut < n; cut++) {
+            char two[160];
+            memcpy(two, whole, cut);
+            two[cut] = '\0';
+            int first = hr_http_parse(two, cut, false, &r, &err);
+            CHECK(first >= 0);
+            if (first == 1) { /* "0\r\n" came: the trailers are not waited for */
+                CHECK(r.body_len == 11 && memcmp(r.body, "hello world", 11) == 0);
+                continue;
+            }
+            memcpy(two + cut, whole + cut, n - cut + 1);
+            CHECK(hr_http_parse(two, n, false, &r, &err) == 1);
+            CHECK(r.body_len == 11 && memcmp(r.body, "hello world", 11) == 0);
+        }
+    }
     char r2b[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel";
     CHECK(hr_http_parse(r2b, sizeof r2b - 1, false, &r, &err) == 0);
     CHECK(hr_http_parse(r2b, sizeof r2b - 1, true, &r, &err) == HR_EPARSE);
@@ -112,8 +132,15 @@ static void test_frames(void)
     CHECK(b.len == sizeof want && memcmp(b.data, want, sizeof want) == 0);
     hr_ws_frame f;
     hr_error err = {0};
-    CHECK(hr_ws_parse(b.data, b.len, &f, &err) == (int64_t)sizeof want);
-    CHECK(f.masked && f.fin && f.opcode == HR_WS_TEXT && f.len == 5 &&
+    /* RFC 6455 5.1: the same masked frame from a server is a protocol error */
+    CHECK(hr_ws_parse(b.data, b.len, &f, &err) == HR_EPARSE);
+    CHECK(strstr(err.msg, "masked") != NULL);
+    /* unmasked, RFC 6455 5.7's "Hello" from a server */
+    static const unsigned char hello[] = {0x81, 0x05, 'H', 'e', 'l', 'l', 'o'};
+    hr_buf_reset(&b);
+    hr_buf_append(&b, hello, sizeof hello);
+    CHECK(hr_ws_parse(b.data, b.len, &f, &err) == (int64_t)sizeof hello);
+    CHECK(!f.masked && f.fin && f.opcode == HR_WS_TEXT && f.len == 5 &&
           memcmp(f.payload, "Hello", 5) == 0);
     /* a 300-byte server frame (16-bit length), partial then whole */
     hr_buf_reset(&b);

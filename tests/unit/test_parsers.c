@@ -109,6 +109,15 @@ static void test_text_helpers(void)
     hr_unescape_octal(S("abcdefgh"), u, 4); /* truncated, terminated */
     CHECK_STR(u, "abc");
 
+    /* A server's text made one harmless line: C0, DEL, C1 (CSI), bidi controls, bad UTF-8
+     * become '?'; Chinese and other text stays. */
+    char o[80] = "p1\nheadroom: x\x1b[2J\x7f\xc2\x9b" "1m\xe2\x80\xae\xe2\x81\xa6\xff\xc3";
+    CHECK_EQ_U64(hr_text_one_line(o), 8);
+    CHECK_STR(o, "p1?headroom: x?[2J??1m????");
+    char z[40] = "\xe6\x98\xbe\xe5\xad\x98 caf\xc3\xa9 \xe2\x80\x94 ok";
+    CHECK_EQ_U64(hr_text_one_line(z), 0);
+    CHECK_STR(z, "\xe6\x98\xbe\xe5\xad\x98 caf\xc3\xa9 \xe2\x80\x94 ok");
+
     char alg[32];
     hr_bracketed_choice("lzo lzo-rle lz4 lz4hc 842 [zstd]", alg, sizeof alg);
     CHECK_STR(alg, "zstd");

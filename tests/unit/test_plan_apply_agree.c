@@ -11,6 +11,9 @@
 #include "core/apply/apply_from_plan.h"
 #include "core/base/size.h"
 #include "core/check/check.h"
+#include "core/estimate/estimate_workflow.h"
+#include "core/model/run_need.h"
+#include "core/scan/workflow.h"
 #include "core/model/comfy_args.h"
 #include "core/model/commit_ceiling.h"
 #include "core/model/swap_target.h"
@@ -19,6 +22,7 @@
 #include "platform/platform.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,7 +165,8 @@ static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_
         reached_ok++;
     } else {
         bool named = (r->upgrade_ram_first && has_todo(c2, "upgrade-ram")) ||
-                     (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room")));
+                     (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room") ||
+                                         has_todo(c2, "free-room")));
         if (!named)
             fprintf(stderr, "%s: after the plan check says %s: %s (to-do: %d, first %s)\n", what,
                     hr_check_verdict_label(c2->verdict), c2->verdict_text, c2->todo_count,
@@ -371,8 +376,122 @@ out:
     free(ap);
 }
 
+/* The sample workflows (tests/fixtures/workflows/est_*.json), read once. */
+#define MAX_WF 16
+static hr_est_input *wf_in[MAX_WF];
+static char wf_name[MAX_WF][64];
+static int wf_count, wf_combos, wf_feasible_ok;
+
+static void load_workflow(const char *dir, const char *name)
+{
+    size_t n = strlen(name);
+    if (wf_count >= MAX_WF || strncmp(name, "est_", 4) != 0 || n < 6 || strcmp(name + n - 5, ".json") != 0)
+        return;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char *buf = malloc(1 << 20);
+    size_t len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    hr_workflow *wf = calloc(1, sizeof *wf);
+    hr_est_input *in = calloc(1, sizeof *in);
+    hr_est_wf_result res;
+    hr_error err = {0};
+    CHECK(hr_workflow_parse(name, buf, len, wf, &err) == 0);
+    CHECK(hr_est_from_workflow(wf, in, &res, &err) == 0);
+    hr_workflow_free(wf);
+    free(wf);
+    free(buf);
+    wf_in[wf_count] = in;
+    hr_strlcpy(wf_name[wf_count++], name, sizeof wf_name[0]);
+}
+
+static int rank(hr_check_verdict v)
+{
+    return v == HR_VERDICT_UNKNOWN ? 3 : (int)v;
+}
+
+static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_inputs *in);
+
+/* The one sizing rule over every sample workflow and ComfyUI's version known or not: check,
+ * estimate and plan agree on the need; the recommended maximum is never under the table (nor
+ * under what the need asks); carrying the plan out never makes the verdict worse, and reaches
+ * OK where it can be carried out in full (agree → plan_reaches_ok). */
+static void every_workflow(const char *machine, const hr_snapshot *snap)
+{
+    static const int versions[][3] = {{-1, 0, 0}, {0, 3, 60}, {0, 27, 0}};
+    static hr_estimate e;
+    for (int w = 0; w < wf_count; w++)
+        for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+            hr_est_machine m;
+            hr_est_machine_init(&m);
+            hr_est_machine_from_snapshot(&m, snap);
+            if (snap->ram.total_bytes == HR_UNKNOWN)
+                m.ram_bytes = 16 * GIB;
+            m.version_known = versions[v][0] >= 0;
+            if (m.version_known)
+                memcpy(m.version, versions[v], sizeof m.version);
+            hr_error err = {0};
+            CHECK(hr_estimate_run(wf_in[w], &m, NULL, &e, &err) == 0);
+            hr_plan_inputs in;
+            hr_plan_inputs_init(&in);
+            in.recorded = true;
+            if (snap->ram.total_bytes == HR_UNKNOWN)
+                in.ram_bytes = 16 * GIB;
+            hr_plan_inputs_take_estimate(&in, &e);
+            char what[600];
+            snprintf(what, sizeof what, "%s, %s, ComfyUI %s", machine, wf_name[w],
+                     versions[v][0] < 0 ? "unknown" : versions[v][1] == 3 ? "0.3.60" : "0.27.0");
+            hr_plan *p = calloc(1, sizeof *p);
+            hr_check *c = calloc(1, sizeof *c);
+            wf_combos++;
+            if (hr_plan_compute(snap, &in, p, &err) == 0) {
+                hr_check_compute(snap, &in, p, c);
+                const hr_plan_recommended *r = &p->recommended;
+                /* one need: the estimate's range is plan's and check's */
+                CHECK_EQ_U64(r->need.high, e.commit.high);
+                CHECK_EQ_U64(r->need.low, e.commit.low);
+                CHECK_EQ_U64(c->need_bytes, e.commit.high);
+                /* the table is a floor, and so is what the need asks */
+                if (r->wanted_bytes < r->table_bytes || r->wanted_bytes < r->estimate_bytes)
+                    fprintf(stderr, "%s: the plan asks %llu, the table %llu, the need %llu\n", what,
+                            (unsigned long long)r->wanted_bytes, (unsigned long long)r->table_bytes,
+                            (unsigned long long)r->estimate_bytes);
+                CHECK(r->wanted_bytes >= r->table_bytes);
+                CHECK(r->wanted_bytes >= r->estimate_bytes);
+                /* a video workflow sizes from the video row */
+                if (hr_workload_of_estimate(&e) == HR_WORKLOAD_VIDEO)
+                    CHECK(p->facts.workload == HR_WORKLOAD_VIDEO);
+                /* carrying the plan out never makes the verdict worse; one that cannot be
+                 * carried out is not offered as OK */
+                if (rank(c->verdict_after) > rank(c->verdict) && c->verdict != HR_VERDICT_UNKNOWN)
+                    fprintf(stderr, "%s: %s now, %s with the plan\n", what, hr_check_verdict_label(c->verdict),
+                            hr_check_verdict_label(c->verdict_after));
+                CHECK(c->verdict == HR_VERDICT_UNKNOWN || rank(c->verdict_after) <= rank(c->verdict));
+                if (!c->plan_feasible)
+                    CHECK(c->verdict_after == c->verdict);
+                /* below the low end with the others is never better than WILL FAIL but for the
+                 * growth Windows or a range may still give (S1.2, S3.2) */
+                if (c->capacity_bytes != HR_UNKNOWN && hr_sat_add(c->capacity_bytes, (uint64_t)1 << 30) <
+                                                           r->need.fail_below)
+                    CHECK(c->verdict != HR_VERDICT_OK);
+                if (c->verdict == HR_VERDICT_OK)
+                    CHECK(c->capacity_bytes != HR_UNKNOWN && c->capacity_bytes + ((uint64_t)1 << 30) >= r->need.must_back);
+                if (c->plan_feasible && c->verdict_after == HR_VERDICT_OK && !r->room_capped)
+                    wf_feasible_ok++;
+            }
+            free(p);
+            free(c);
+            agree(what, snap, &in);
+        }
+}
+
 static void every_input(const char *machine, const hr_snapshot *snap)
 {
+    every_workflow(machine, snap);
     static const hr_workload workloads[] = {HR_WORKLOAD_NONE, HR_WORKLOAD_SD15, HR_WORKLOAD_SDXL,
                                             HR_WORKLOAD_FLUX, HR_WORKLOAD_VIDEO};
     static const uint64_t vram[] = {HR_UNKNOWN, 0, 6 * GIB, 8 * GIB, 12 * GIB, 24 * GIB};
@@ -639,6 +758,43 @@ static void synthetic_machines(void)
         }
     CHECK(!p->recommended.target_known || strcmp(p->recommended.target, "/") == 0);
     free(s);
+    /* headroom's own 2 GB file on a nearly full /, room on /data: plan says "add N (N + 2 in
+     * all)" at /data/headroom.swap; apply, which keeps one file of its own and replaces the
+     * old one, must end at the plan's total — never N with the 2 GB deleted. */
+    s = machine(HR_OS_LINUX, 16 * GIB);
+    add_volume(s, "/", "ext4", 256 * GIB, 20 * GIB, true);
+    add_volume(s, "/data", "ext4", 1000 * GIB, 900 * GIB, false);
+    hr_paging *own = &s->paging[s->paging_count++];
+    hr_strlcpy(own->path, "/headroom.swap", sizeof own->path);
+    own->kind = HR_PAGING_FILE;
+    own->size_bytes = 2 * GIB;
+    own->used_bytes = 0;
+    own->priority = 10;
+    machines++;
+    every_input("synthetic: headroom's 2 GB file on a full /, room on /data", s);
+    hr_plan_inputs_init(&in);
+    in.vram_bytes = 8 * GIB;
+    CHECK(hr_plan_compute(s, &in, p, &err) == 0);
+    CHECK_STR(p->recommended.target_path, "/data/headroom.swap");
+    CHECK_EQ_U64(p->recommended.add_bytes + 2 * GIB, p->recommended.maximum_bytes);
+    hr_apply_take take;
+    CHECK(hr_apply_take_plan(p, HR_OS_LINUX, &take, &err) == 0);
+    hr_apply_state *st = calloc(1, sizeof *st);
+    st->os = HR_OS_LINUX;
+    hr_strlcpy(st->status, "applied", sizeof st->status);
+    st->area_count = 1;
+    hr_strlcpy(st->areas[0].path, "/headroom.swap", sizeof st->areas[0].path);
+    st->areas[0].size_bytes = 2 * GIB;
+    st->areas[0].priority = 10;
+    st->areas[0].created = true;
+    char own_path[HR_SNAP_PATH_MAX];
+    uint64_t own_size = take.size_bytes;
+    CHECK(hr_apply_linux_grow_own(st, take.target, take.size_bytes, own_path, sizeof own_path, &own_size));
+    /* apply's result: the one file it keeps (the old one goes), the plan's total */
+    CHECK_EQ_U64(own_size, p->recommended.maximum_bytes);
+    CHECK(own_size >= 2 * GIB);
+    free(st);
+    free(s);
     s = machine(HR_OS_WINDOWS, 16 * GIB);
     add_volume(s, "C:\\", "NTFS", 256 * GIB, 60 * GIB, true);
     machines++;
@@ -681,6 +837,15 @@ int main(void)
         fprintf(stderr, "HR_SOURCE_DIR is not set\n");
         return 1;
     }
+    char wfdir[1024];
+    snprintf(wfdir, sizeof wfdir, "%s/tests/fixtures/workflows", src);
+    DIR *d = opendir(wfdir);
+    CHECK(d != NULL);
+    for (struct dirent *de; d && (de = readdir(d)) != NULL;)
+        load_workflow(wfdir, de->d_name);
+    if (d)
+        closedir(d);
+    CHECK(wf_count >= 5);
     synthetic_machines();
     each_fixture(src, "windows", windows_recording);
 #ifndef _WIN32
@@ -690,6 +855,9 @@ int main(void)
            "by apply (%d keeping the crash-dump file), %d nothing to change, %d with no file to create; %d carried "
            "out, %d of them then OK; %d plans that lower what is configured (apply: --allow-shrink)\n", machines,
            dump_machines, combos, applied, dump_kept, nothing, no_target, simulated, reached_ok, shrinks);
+    printf("the one rule: %d machine × workflow × version combinations, %d where the plan reaches OK in full\n",
+           wf_combos, wf_feasible_ok);
+    CHECK(wf_feasible_ok > 0);
     CHECK(dump_machines > 0);
     CHECK(dump_kept > 0);
     CHECK(simulated > 0);

@@ -27,14 +27,28 @@ static void test_worked_example(void)
     CHECK(has_reason(p, "small-vram", "S4.2"));
     free(p);
 
-    /* With the measured peak: 44 GB + 25 % = 55 GB; RAM gives 16, the paging file 39. */
+    /* With the measured peak: 44 GB + 25 % = 55 GB; RAM gives 16, the paging file 39 — under
+     * the table's 64 GB, which sets the size (the rule never goes below the table). */
     in.peak_commit_bytes = GB(44);
     p = plan_run(NULL, &in);
     const hr_plan_recommended *r = &p->recommended;
-    CHECK(r->basis == HR_BASIS_PEAK);
+    CHECK(r->basis == HR_BASIS_TABLE);
+    CHECK(r->set_by_table);
     CHECK_EQ_U64(r->peak_sized_bytes, GB(39));
-    CHECK_EQ_U64(r->maximum_bytes, GB(39));
-    CHECK(GB(16) + r->maximum_bytes >= GB(44) / 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT));
+    CHECK_EQ_U64(r->estimate_bytes, GB(39));
+    CHECK_EQ_U64(r->maximum_bytes, GB(64));
+    CHECK_EQ_U64(r->need.must_back, GB(55));
+    CHECK(has_reason(p, "peak-under-table", "S4.1"));
+    free(p);
+
+    /* A peak above what the table gives: 80 GB + 25 % = 100 GB; RAM gives 16, the paging file 84. */
+    in.peak_commit_bytes = GB(80);
+    p = plan_run(NULL, &in);
+    r = &p->recommended;
+    CHECK(r->basis == HR_BASIS_PEAK);
+    CHECK(!r->set_by_table);
+    CHECK_EQ_U64(r->maximum_bytes, GB(84));
+    CHECK(GB(16) + r->maximum_bytes >= GB(80) / 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT));
     CHECK_EQ_U64(r->table_bytes, GB(64));   /* both are shown */
     CHECK(has_reason(p, "peak", "S4.1"));
     hr_buf b;
@@ -44,18 +58,20 @@ static void test_worked_example(void)
     hr_plan_json(p, &w, NULL);
     CHECK(hr_json_finish(&w) == 0);
     CHECK_CONTAINS(hr_buf_str(&b), "\"basis\":\"peak-commit\"");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"set_by\":\"estimate\"");
     CHECK_CONTAINS(hr_buf_str(&b), "\"table_bytes\":68719476736");
-    CHECK_CONTAINS(hr_buf_str(&b), "\"maximum_bytes\":41875931136");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"maximum_bytes\":90194313216");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"must_back_bytes\":107374182400");
     CHECK_CONTAINS(hr_buf_str(&b), "\"schema\":\"headroom.plan/1\"");
     hr_buf_free(&b);
     free(p);
 
-    /* A small peak keeps the 32 GB backstop. */
+    /* A small peak: the table's size stays (it is never gone below). */
     in.peak_commit_bytes = GB(20);
     p = plan_run(NULL, &in);
     CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(9));
-    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(32));
-    CHECK(has_reason(p, "backstop", "S4.1"));
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
+    CHECK(p->recommended.set_by_table);
     free(p);
 
     /* --range: the seed's tight-space compromise, 32 / 64. */

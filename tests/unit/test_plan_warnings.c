@@ -4,6 +4,8 @@
 #include "plan_snap.h"
 #include "test.h"
 
+#include "core/model/swap_target.h"
+
 /* Healthy Windows: 32 GB RAM, 12 GB VRAM, SSD C: with room and a fixed 32 GB file on it. */
 static hr_snapshot *healthy_windows(void)
 {
@@ -91,6 +93,22 @@ static void windows_scenarios(void)
     s->volumes[0].dev.fs_free_bytes = GB(20);
     snap_volume(s, "D:\\", "NTFS", 1, GB(500), GB(400), false);
     expect("automatic, nearly full C:", s, &in, "auto-full-system,no-crash-dump");
+    {
+        /* the warning says C: is left with no paging file: the steps say to set it so — also
+         * when PagingFiles is Windows' own "?:\pagefile.sys" (automatic), which names no
+         * drive: unticking automatic leaves C: system managed until it is set to none */
+        hr_strlcpy(s->paging_config.entries[0].path, "?:\\pagefile.sys", sizeof s->paging_config.entries[0].path);
+        s->paging_config.entries[0].mode = HR_PAGING_MODE_AUTOMATIC;
+        s->paging_config.entries[0].initial_bytes = s->paging_config.entries[0].maximum_bytes = HR_UNKNOWN;
+        s->paging_count = 0;   /* and the list of files in use was not read */
+        s->paging_s.ok = false;
+        hr_plan *q = plan_run(s, &in);
+        bool step_c = false;
+        for (int i = 0; i < q->step_count; i++)
+            step_c |= strstr(q->steps[i].text, "C: → No paging file") != NULL;
+        CHECK(step_c);
+        free(q);
+    }
     s->volumes[0].dev.fs_free_bytes = GB(100);   /* exactly 2 × 5 % of 1000 GB: not nearly full */
     expect("automatic, C: at the edge", s, &in, "auto-managed,no-crash-dump");
     free(s);
@@ -120,7 +138,33 @@ static void windows_scenarios(void)
     p = plan_run(s, &in);
     CHECK_STR(p->dump_file, "C:\\pagefile.sys");
     CHECK_EQ_I64(p->removal_count, 0);
+    CHECK_EQ_U64(p->dump_file_min_bytes, 0);   /* 4 GB holds an automatic dump of 32 GB RAM */
     free(p);
+    /* A dump file too small for the dump (77 MB, automatic dumps, 32 GB RAM: RAM / 8 = 4 GB
+     * by Microsoft's sizing, X.dump): said, and a step sizes it — never "stays" alone. */
+    s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = 77 * HR_MIB;
+    s->paging[0].size_bytes = 77 * HR_MIB;
+    p = plan_run(s, &in);
+    CHECK_STR(p->dump_file, "C:\\pagefile.sys");
+    CHECK_EQ_U64(p->dump_file_min_bytes, GB(4));
+    {
+        bool said = false, sized = false;
+        for (int i = 0; i < p->recommended.reason_count; i++)
+            said |= strcmp(p->recommended.reasons[i].id, "dump-small") == 0;
+        for (int i = 0; i < p->step_count; i++)
+            sized |= strstr(p->steps[i].text, "select C: → Custom size → Initial size (MB): 4096, Maximum size (MB): "
+                                              "4096") != NULL;
+        CHECK(said && sized);
+    }
+    free(p);
+    CHECK_EQ_U64(hr_dump_min_bytes(0, GB(32)), 0);
+    CHECK_EQ_U64(hr_dump_min_bytes(3, GB(32)), HR_MIB);
+    CHECK_EQ_U64(hr_dump_min_bytes(1, GB(16)), GB(16) + 257 * HR_MIB);
+    CHECK_EQ_U64(hr_dump_min_bytes(2, GB(512)), GB(4));
+    CHECK_EQ_U64(hr_dump_min_bytes(7, GB(16)), GB(2));
+    CHECK_EQ_U64(hr_dump_min_bytes(7, GB(4)), GB(1));
+    s->paging_config.entries[0].maximum_bytes = s->paging_config.entries[0].initial_bytes = GB(4);
+    s->paging[0].size_bytes = GB(4);
     s->paging_config.crash_dump_enabled = 0;
     s->paging_config.dump_needs_system_paging = HR_TRI_NO;
     expect("4 GB on C:, crash dumps off", s, &in, "");

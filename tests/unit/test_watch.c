@@ -71,6 +71,53 @@ static void test_idle(void)
     CHECK_STR(w.limit_name, "RAM + swap");
 }
 
+/* An idle desktop whose RAM creeps up by a few MB a second (caches, a browser tab) with 20 GB
+ * free: the time to the limit is over twenty minutes and a tenth of the limit is used, so the
+ * panel names no "limit in N s" and no warning fires; the same machine at 70 % and climbing
+ * 100 MB/s shows the time. */
+static void test_idle_creep_no_eta(void)
+{
+    reset_fired();
+    hr_watch w;
+    hr_watch_init(&w, NULL);
+    hr_wsample s;
+    for (int i = 0; i < 30; i++) {
+        hr_wsample_init(&s);
+        s.t_ms = 1000 + i * 1000;
+        s.time_ms = 1764702000000 + i * 1000;
+        s.ram_total = 24 * GB;
+        s.ram_used = 2 * GB + i * 16 * MB;
+        s.swap_total = 0;
+        s.swap_used = 0;
+        feed(&w, &s);
+    }
+    CHECK(w.eta_s > 600.0);   /* a slope there is, but over 22 GB */
+    CHECK(!hr_watch_eta_meaningful(&w));
+    hr_buf line;
+    hr_buf_init(&line, 4096);
+    hr_watch_line(&line, &w, &s);
+    CHECK(!strstr(hr_buf_str(&line), "limit ("));
+    hr_buf_free(&line);
+    CHECK_EQ_I64(fired[HR_WRULE_TTL], 0);
+
+    hr_watch_init(&w, NULL);
+    for (int i = 0; i < 30; i++) {
+        hr_wsample_init(&s);
+        s.t_ms = 1000 + i * 1000;
+        s.time_ms = 1764702000000 + i * 1000;
+        s.ram_total = 24 * GB;
+        s.ram_used = 17 * GB + i * 100 * MB;
+        s.swap_total = 0;
+        s.swap_used = 0;
+        feed(&w, &s);
+    }
+    CHECK(hr_watch_eta_meaningful(&w));
+    hr_buf_init(&line, 4096);
+    hr_watch_line(&line, &w, &s);
+    CHECK(strstr(hr_buf_str(&line), "limit (") != NULL);
+    hr_buf_free(&line);
+}
+
 /* The seed's Task Manager picture (S2.3) on Windows: 32 GB RAM 70 % used, commit climbing
  * 300 MB/s towards a 48 GB limit, the paging disk at 99 %. */
 static void test_s23(void)
@@ -451,6 +498,7 @@ static void test_verdict(void)
 int main(void)
 {
     test_idle();
+    test_idle_creep_no_eta();
     test_s23();
     test_s23_needs_busy_disk();
     test_cgroup_ramp();

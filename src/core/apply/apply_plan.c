@@ -8,6 +8,7 @@
 #include "core/base/utf8.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,9 +111,9 @@ bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path,
         return false;
     char alt[HR_SNAP_PATH_MAX];
     alternate_path(cur->path, alt, sizeof alt);
-    if (strcmp(alt, plan_path) != 0)
-        return false;
-    hr_strlcpy(path, cur->path, n);
+    /* beside it: the same file grown; elsewhere: the new file replaces it, so it carries the
+     * old file's share too (the total never drops below what was on) */
+    hr_strlcpy(path, strcmp(alt, plan_path) == 0 ? cur->path : plan_path, n);
     *size_bytes = hr_sat_add(cur->size_bytes, add_bytes);
     return true;
 }
@@ -503,6 +504,21 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     }
     add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
     p->reboot_needed = true;
+    /* A value typed by hand since headroom's last write (neither that value nor the one a
+     * cut-short write may have left): never taken over in silence. It becomes the value
+     * rollback gives back (backed up again); the one from before headroom stays in its backup. */
+    const hr_apply_state *st = in->state;
+    p->hand_edited = st && st->reg_written && !hr_pfw_equal(&in->current, &st->written) &&
+                     !(st->pending_set && hr_pfw_equal(&in->current, &st->pending));
+    char hand[700] = "";
+    if (p->hand_edited) {
+        char now[600];
+        win_sizes(in, &in->current, now, sizeof now);
+        snprintf(hand, sizeof hand,
+                 HR_T(" PagingFiles was changed by hand since headroom last wrote it (now %s): apply takes that value "
+                      "over as the one rollback gives back, and backs it up again; the value from before headroom "
+                      "stays in %s."), now, st->reg_backup);
+    }
     snprintf(p->notes, sizeof p->notes,
              HR_T("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
              "The first boot after a move can be slow or show a paging file message while Windows "
@@ -516,9 +532,29 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
                       "drive, and the plan keeps it for that (X.dump)."),
                  dump->path, (unsigned long long)dump->maximum_mb);
     }
+    /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
+    bool sys_before = false, sys_after = false;
+    for (int k = 0; k < in->current.count; k++)
+        sys_before |= in->current.e[k].path[0] == '?' ||
+                      toupper((unsigned char)in->current.e[k].path[0]) == in->system_drive;
+    for (int k = 0; k < fin->count; k++)
+        sys_after |= toupper((unsigned char)fin->e[k].path[0]) == in->system_drive;
+    if (!dump && sys_before && !sys_after && in->dump_needs_system_paging != HR_TRI_NO) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T(" %c:'s paging file goes, and crash dumps are on (CrashControl%s): until a small paging file is "
+                      "back on %c: (Custom size, at least the dump's size) or a dedicated dump file is set, Windows "
+                      "cannot write a kernel crash dump after a blue screen (X.dump)."),
+                 in->system_drive, in->dump_needs_system_paging == HR_TRI_UNKNOWN ? HR_T(" not read: assumed on") : "",
+                 in->system_drive);
+    }
     if (shrink[0]) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
+    }
+    if (hand[0]) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have, "%s", hand);
     }
     return 0;
 }

@@ -66,6 +66,9 @@ typedef struct hr_apply_plan {
     hr_os os;
     bool nothing_to_do;         /* already applied: an idempotent second run */
     bool reboot_needed;
+    bool hand_edited;           /* Windows: PagingFiles differs from what headroom last wrote (a
+                                 * hand edit): taken over as the value rollback gives back, with
+                                 * a new backup of it (said in notes) */
     int step_count;
     hr_apply_step steps[HR_APPLY_MAX_STEPS];
     /* Linux */
@@ -144,10 +147,11 @@ int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t 
                                char *out, size_t n, hr_error *err);
 
 /* --from-plan once headroom's own swap file exists: plan counts that file as kept and asks for
- * add_bytes more in a second file beside it (name-2.swap), while apply keeps one file and
- * replaces it. So that both end at the plan's total, apply grows its own file to its size plus
- * add_bytes instead. True (with the file's path and the new size) when plan_path is that
- * file's neighbour and the state's applied area is the file; false otherwise (a plain add). */
+ * add_bytes more in a second file, while apply keeps one file and replaces it. So that both
+ * end at the plan's total, apply's one file is its old size plus add_bytes: at the old file's
+ * path when plan_path is its neighbour (name-2.swap: the file grown), else at plan_path (the
+ * new file replaces the old one there). True (with that path and size) when the state has an
+ * applied area; false otherwise (a plain add of add_bytes at plan_path). */
 bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes,
                              char *path, size_t n, uint64_t *size_bytes);
 

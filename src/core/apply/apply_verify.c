@@ -287,8 +287,8 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
         else
             hr_strlcpy(c, HR_T("an amount not known"), sizeof c);
         e = hr_buf_printf(out, HR_T("commit limit %s (committed now %s; paging in use adds %s). "
-                          "Whether that is enough for your workflows is 'headroom check''s "
-                          "question.\n"), a, b, c);
+                          "Whether that is enough for your workflows is what headroom check "
+                          "answers.\n"), a, b, c);
     }
     return e;
 }

@@ -244,3 +244,60 @@ bool hr_same_drive(const char *a, const char *b)
     char x = hr_drive_letter(a);
     return x && x == hr_drive_letter(b);
 }
+
+/* the length of a well-formed UTF-8 sequence at s (1..4), 0 when it is not one */
+static size_t utf8_len(const unsigned char *s, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    size_t n;
+    uint32_t v;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, v = c & 0x1fu;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, v = c & 0x0fu;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, v = c & 0x07u;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3fu);
+    }
+    if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) || (n == 4 && (v < 0x10000 || v > 0x10ffff)))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+static bool steers(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+           (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x061c;
+}
+
+size_t hr_text_one_line(char *s)
+{
+    size_t bad = 0;
+    unsigned char *p = (unsigned char *)s;
+    size_t w = 0, r = 0;
+    while (p[r]) {
+        uint32_t cp = 0;
+        size_t n = utf8_len(p + r, &cp);
+        if (n == 0 || steers(cp)) {
+            p[w++] = '?';
+            r += n ? n : 1;
+            bad++;
+            continue;
+        }
+        memmove(p + w, p + r, n);
+        w += n;
+        r += n;
+    }
+    p[w] = '\0';
+    return bad;
+}

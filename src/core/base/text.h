@@ -58,4 +58,11 @@ bool hr_same_drive(const char *a, const char *b);
  * for more than the separator, cut short when there is room for part of it. */
 void hr_strlist_add(char *dst, unsigned long size, const char *item);
 
+/* Text another program chose (a server's prompt id, a node's class), made one harmless line
+ * in place: C0 controls, DEL, C1 controls (U+0080..U+009F, CSI among them), the bidi
+ * controls (U+200E/F, U+202A..U+202E, U+2066..U+2069, U+061C) and bytes that are not UTF-8
+ * become '?', so that it can neither start a line of its own nor steer the terminal.
+ * Returns how many were replaced. */
+size_t hr_text_one_line(char *s);
+
 #endif

@@ -30,20 +30,10 @@ const char *hr_check_verdict_label(hr_check_verdict v)
     }
 }
 
-/* Below 80 % of the need the run dies; between 80 % and 100 % it lives or dies on details
- * (LoRAs, batch size, what else is open: S4.1, S5.2). */
-static hr_check_verdict judge(uint64_t capacity, uint64_t need)
+/* The verdict is the one rule's (core/model/run_need.h: S1.1, S4.1). */
+static hr_check_verdict judge(uint64_t capacity, const hr_run_need *n)
 {
-    if (capacity == HR_UNKNOWN)
-        return HR_VERDICT_UNKNOWN;
-    /* A swap area reads a page short of its file (the header), a paging file's MB are rounded:
-     * 64 MB under the need is the need. */
-    capacity = hr_sat_add(capacity, (uint64_t)64 << 20);
-    if (capacity < need / 5 * 4)
-        return HR_VERDICT_WILL_FAIL;
-    if (capacity < need)
-        return HR_VERDICT_AT_RISK;
-    return HR_VERDICT_OK;
+    return (hr_check_verdict)hr_run_judge(n, capacity);
 }
 
 static uint64_t with_gap(uint64_t capacity, uint64_t gap)
@@ -56,13 +46,22 @@ static uint64_t with_gap(uint64_t capacity, uint64_t gap)
 static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
 {
     const hr_plan_facts *f = &p->facts;
+    if ((!snap || f->hypothetical) && f->disk_paging_bytes != HR_UNKNOWN) {
+        /* A what-if machine described in full (--paging): RAM + that paging file / swap. */
+        hr_ceiling ce;
+        hr_ceiling_compute(NULL, f->os, f->ram_bytes, f->disk_paging_bytes, &ce);
+        snprintf(basis, n, HR_T("a hypothetical machine: RAM + the paging file / swap given (--paging)"));
+        return ce.bytes;
+    }
     if (!snap || f->hypothetical) {
-        snprintf(basis, n, HR_T("a hypothetical machine: the paging file / swap in use is not known"));
+        snprintf(basis, n, HR_T("a hypothetical machine: the paging file / swap in use is not known (give --paging)"));
         return HR_UNKNOWN;
     }
     const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
+    const uint64_t disk = f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes
+                                                                                     : HR_UNKNOWN;
     hr_ceiling ce;
-    hr_ceiling_compute(snap, f->os, ram, HR_UNKNOWN, &ce);
+    hr_ceiling_compute(snap, f->os, ram, disk, &ce);
     switch (ce.basis) {
     case HR_CEILING_COMMIT_LIMIT:
         snprintf(basis, n, f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
@@ -209,7 +208,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
     c->workload_assumed = f->workload == HR_WORKLOAD_NONE && !in->peak_label[0];
     hr_strlcpy(c->workflow, in->peak_label, sizeof c->workflow);
-    c->need_bytes = hr_plan_need_bytes(f, in);
+    const hr_run_need *need = &r->need;
+    c->need_bytes = need->high;
     if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_basis[0]) {
         snprintf(c->need_basis, sizeof c->need_basis, "%s", in->peak_basis);
     } else if (in->peak_commit_bytes != HR_UNKNOWN) {
@@ -233,12 +233,20 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     const uint64_t gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN &&
                                  f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, "cgroup")
                              ? f->ram_class_bytes - f->ram_bytes : 0;
-    c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), c->need_bytes);
-    c->verdict = judge(with_gap(c->capacity_bytes, gap), c->need_bytes);
+    c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), need);
+    c->verdict = judge(with_gap(c->capacity_bytes, gap), need);
+    /* A plan with no drive to put the file on is not offered as a way out: what it would give is
+     * said as what is needed, and the verdict after it is the verdict now. */
+    c->plan_feasible = !(snap && f->volumes_known && !r->target_known && !f->in_container && !f->wsl2 &&
+                         !f->cgroup_limited);
+    c->verdict_if_room = c->verdict_after;
     list_others(snap, c);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_size_gb(c->need_bytes, b, sizeof b);
+    char fb[32], mb[32];
+    hr_size_gb(need->fail_below, fb, sizeof fb);
+    hr_size_gb(need->must_back, mb, sizeof mb);
     const char *wl = c->workflow[0] ? c->workflow : hr_workload_label(c->workload);
     const char *tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
     switch (c->verdict) {
@@ -247,24 +255,27 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         if (strstr(c->capacity_basis, "cgroup")) {
             hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
             snprintf(c->verdict_text, sizeof c->verdict_text,
-                     HR_T("this container may use %s, far below the %s %s needs at its peak: at the limit the kernel "
-                     "kills the run (a cgroup OOM kill), whatever the machine has"), a, b, wl);
+                     HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
+                          "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
+                          "machine has"), a, fb, wl);
             break;
         }
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s, far below the %s %s needs at its peak: when RAM and the %s are full "
-                 "the run is killed or vanishes"), a, b, wl, tier3);
+                 HR_T("this machine can back %s, below the %s that even the low end of %s's need and the other "
+                      "programs take: when RAM and the %s are full the run is killed or vanishes"), a, fb, wl, tier3);
         break;
     case HR_VERDICT_AT_RISK:
         hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s, under the %s %s needs at its peak: ControlNet, LoRAs, upscaling or a "
-                 "batch can tip it over"), a, b, wl);
+                 HR_T("this machine can back %s, under the %s it must back for %s (the high end of its need, the "
+                      "other programs and the margin): ControlNet, LoRAs, upscaling or a batch can tip it over"),
+                 a, mb, wl);
         break;
     case HR_VERDICT_OK:
         hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text, HR_T("this machine can back %s; %s needs about %s at its peak"),
-                 a, wl, b);
+        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 HR_T("this machine can back %s; %s needs at most %s with the other programs and the margin"), a, wl,
+                 mb);
         break;
     default:
         hr_strlcpy(c->verdict_rule, "S2.2", sizeof c->verdict_rule);
@@ -276,7 +287,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     /* Facts that make a run fragile whatever the sizes (S1.2, S2.3, S5.4). */
     if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS &&
         (hr_plan_find_warning(p, "auto-managed") || hr_plan_find_warning(p, "auto-full-system")) &&
-        automatic_potential(snap, p) >= c->need_bytes / 5 * 4) {
+        automatic_potential(snap, p) >= need->fail_below) {
         c->verdict = HR_VERDICT_AT_RISK;
         hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text,
@@ -288,7 +299,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS && !f->restart_pending) {
         const uint64_t growth = ranged_growth(snap);
         char g[32];
-        if (growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), gap), c->need_bytes) != HR_VERDICT_WILL_FAIL) {
+        if (growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), gap), need) != HR_VERDICT_WILL_FAIL) {
             hr_size_gb(hr_sat_add(c->capacity_bytes, growth), g, sizeof g);
             c->verdict = HR_VERDICT_AT_RISK;
             hr_strlcpy(c->verdict_rule, "S3.2", sizeof c->verdict_rule);
@@ -299,7 +310,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     }
     if (c->verdict == HR_VERDICT_OK) {
         static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",
-                                              "auto-managed"};
+                                              "auto-managed", "paging-drive-full"};
         for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
             const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
             if (w) {
@@ -366,8 +377,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                                      "(headroom plan shows the steps)"),
                  (unsigned long long)(r->maximum_bytes >> 30));
         } else if (!r->target_known && p->candidate_count > 0) {
-            TODO("make-room|S4.3", HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
-                                   "Disk Management to make a partition for it)"), a,
+            TODO("make-room|S4.3", f->os == HR_OS_WINDOWS
+                     ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                            "Disk Management to make a partition for it)")
+                     : HR_T("make room for a %s %s: free space on an SSD, or add one"), a,
                  f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
         } else if (f->os == HR_OS_WINDOWS) {
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
@@ -392,11 +405,16 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
         }
     }
-    if (r->room_capped && r->target_known && (plan_helps || c->verdict != HR_VERDICT_OK)) {
+    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
+    if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
-        TODO("more-room|S4.3", HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
-                               "Management to make a partition for it"), r->target, a);
+        TODO("more-room|S4.3", f->os == HR_OS_WINDOWS
+                 ? HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
+                        "Management to make a partition for it")
+                 : HR_T("then make room on %s for the full %s: free space there"), r->target, a);
     }
+    if (full)
+        TODO("free-room|S3.3", "%s", full->text);
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);
     if (r->upgrade_ram_first)
@@ -405,6 +423,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
     if (hr_plan_find_warning(p, "hdd-only"))
         TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
+    /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
+     * and never worse than now: a plan that would lower it is not offered as the way out. */
+    if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)
+        c->plan_feasible = false;   /* the room there is gives a file too small to help */
+    if (!c->plan_feasible)
+        c->verdict_after = c->verdict;
     /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)

@@ -49,6 +49,8 @@ typedef struct hr_check {
     char capacity_basis[200];
     uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
     hr_check_verdict verdict_after;
+    bool plan_feasible;            /* the plan can be carried out here (a drive has room for it) */
+    hr_check_verdict verdict_if_room; /* what the plan would give where there were room for it */
     uint64_t charge_bytes;         /* commit in use now; HR_UNKNOWN */
     int todo_count;
     hr_plan_line todo[HR_CHECK_MAX_TODO];

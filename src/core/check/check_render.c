@@ -2,6 +2,7 @@
 #include "core/check/check.h"
 
 #include "core/base/i18n.h"
+#include "core/base/utf8.h"
 
 #include "core/base/prom.h"
 #include "core/base/size.h"
@@ -134,13 +135,19 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
 
 const char *hr_check_tier_name(const hr_plan *p, int tier)
 {
-    return tier == 1 ? "VRAM" : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
+    return tier == 1 ? HR_T("VRAM") : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
 }
 
 static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
 {
+    /* The names in one column, padded by display width (a Chinese character takes two). */
+    size_t col = 6;
+    for (int t = 1; t <= 3; t++)
+        if (hr_utf8_width(hr_check_tier_name(p, t)) > col)
+            col = hr_utf8_width(hr_check_tier_name(p, t));
     for (int t = 1; t <= 3; t++) {
-        hr_buf_printf(out, "  %d %-6s  ", t, hr_check_tier_name(p, t));
+        const char *name = hr_check_tier_name(p, t);
+        hr_buf_printf(out, "  %d %s%*s  ", t, name, (int)(col - hr_utf8_width(name)), "");
         hr_check_tier_value(snap, p, t, out);
         hr_buf_putc(out, '\n');
     }
@@ -165,8 +172,25 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
         hr_size_gb(c->charge_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  in use    %s committed now\n"), b);
     }
+    const hr_run_need *n = &p->recommended.need;
     hr_size_gb(c->need_bytes, b, sizeof b);
-    hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n\n"), b, c->need_basis);
+    if (n->low != n->high) {
+        hr_size_gb(n->low, a, sizeof a);
+        hr_buf_printf(out, HR_T("  needs     %s – %s at the run's peak — %s\n"), a, b, c->need_basis);
+    } else {
+        hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n"), b, c->need_basis);
+    }
+    if (n->others_basis != HR_OTHERS_IN_PEAK) {
+        hr_size_gb(n->others, a, sizeof a);
+        hr_buf_printf(out, n->others_basis == HR_OTHERS_MEASURED
+                               ? HR_T("  + others  %s other programs commit now (measured)\n")
+                               : HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"), a);
+    }
+    hr_size_gb(n->margin, a, sizeof a);
+    hr_buf_printf(out, HR_T("  + margin  %s (%d %% of the high end, S4.1)\n"), a, HR_RUN_MARGIN_PERCENT);
+    hr_size_gb(n->must_back, a, sizeof a);
+    hr_buf_printf(out, HR_T("  = must back %s (WILL FAIL below %s, the low end and the others)\n\n"), a,
+                  (hr_size_gb(n->fail_below, b, sizeof b), b));
 
     if (color)
         hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);
@@ -175,7 +199,15 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
-        hr_buf_printf(out, HR_T("  with the plan: %s → %s\n"), a, hr_check_verdict_label(c->verdict_after));
+        if (c->plan_feasible) {
+            hr_buf_printf(out, HR_T("  with the plan: %s → %s\n"), a, hr_check_verdict_label(c->verdict_after));
+        } else {
+            hr_size_gb(p->recommended.maximum_bytes, b, sizeof b);
+            hr_buf_printf(out, HR_T("  with the plan: cannot be carried out here — no drive has room for the %s file: "
+                                    "it needs %s (make room there, or add one); until then the verdict stays %s\n"),
+                          b, p->recommended.target_advice, hr_check_verdict_label(c->verdict));
+            (void)a;
+        }
     }
 
     if (c->todo_count) {
@@ -229,6 +261,7 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_str(w, "workload", hr_workload_name(c->workload));
     hr_json_bool(w, "workload_assumed", c->workload_assumed);
     hr_json_str(w, "basis", c->need_basis);
+    hr_plan_need_members(p, w);
     hr_json_end_object(w);
 
     hr_json_begin_object(w, "capacity");
@@ -236,6 +269,11 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_str(w, "basis", c->capacity_basis);
     hr_json_size(w, "charge_bytes", c->charge_bytes);
     hr_json_size(w, "after_plan_bytes", c->capacity_after_bytes);
+    hr_json_bool(w, "plan_feasible", c->plan_feasible);
+    if (c->verdict_if_room == HR_VERDICT_UNKNOWN)
+        hr_json_null(w, "verdict_if_room");
+    else
+        hr_json_str(w, "verdict_if_room", hr_check_verdict_name(c->verdict_if_room));
     if (c->verdict_after == HR_VERDICT_UNKNOWN)
         hr_json_null(w, "verdict_after_plan");
     else

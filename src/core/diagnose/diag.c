@@ -1,5 +1,6 @@
 #include "core/diagnose/diag.h"
 
+#include "core/diagnose/diag_event.h"
 #include "core/diagnose/diag_rules.h"
 #include "core/base/i18n.h"
 #include "core/base/textdec.h"
@@ -34,9 +35,8 @@ static const struct {
         HR_N("A request for system memory failed: the commit limit (RAM + paging file on Windows, "
         "RAM + swap on Linux) was reached."),
         HR_N("Enlarge the paging file (Windows) or swap (Linux) to the size `headroom plan` gives — "
-        "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with "
-        "initial = maximum on a roomy SSD that is not the system drive (S3.2, S3.3); press Set "
-        "before OK and reboot (S5.1); close browsers and other large programs (S5.2).")},
+        "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — on a "
+        "roomy SSD (S3.3); close browsers and other large programs (S5.2).")},
     [HR_CAUSE_KILLED] = {
         "killed", HR_N("Killed by the operating system"),
         HR_N("The OS ended the process without an error message of its own, which is what happens "
@@ -92,6 +92,16 @@ static const char *const fix_killed_windows = HR_N(
     "Check RAM and the paging file with `headroom status`, close other programs, and set the "
     "paging file to the size `headroom plan` gives (S2.1, S4.1): initial = maximum on a roomy "
     "SSD, press Set before OK, reboot (S3.2, S5.1).");
+static const char *const fix_host_oom_windows = HR_N(
+    "Enlarge the paging file to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX "
+    "32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with initial = maximum on a roomy SSD "
+    "that is not the system drive (S3.2, S3.3); press Set before OK and reboot (S5.1); close "
+    "browsers and other large programs (S5.2).");
+static const char *const fix_host_oom_linux = HR_N(
+    "Add swap to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB "
+    "for video workflows (S4.1, S4.2) — as a swap file on a roomy SSD (S3.3): `sudo headroom "
+    "apply --from-plan` makes it and switches it on at once, no restart; close browsers and "
+    "other large programs (S5.2).");
 static const char *const fix_unknown_no_system = HR_N(
     "Run `headroom diagnose` again without --no-system so the OS's own records are read, or "
     "save the whole console output to a file next time (e.g. `run_nvidia_gpu.bat > "
@@ -111,12 +121,23 @@ static const char *const fix_unknown_linux_read = HR_N(
     "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
     "it.");
 
+const char *hr_cause_fix_os(hr_cause cause, bool windows)
+{
+    if (cause == HR_CAUSE_KILLED && windows)
+        return fix_killed_windows;
+    if (cause == HR_CAUSE_HOST_OOM)
+        return windows ? fix_host_oom_windows : fix_host_oom_linux;
+    return hr_cause_fix(cause);
+}
+
 const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause)
 {
-    if (cause == HR_CAUSE_KILLED && c->windows)
-        return fix_killed_windows;
+    /* the advice of the OS the run died on: this machine's, or a Windows-only message's */
+    bool windows = c->log_os ? c->log_os == 2
+                             : c->windows || ((unsigned)cause < HR_CAUSE_COUNT && c->findings[cause].present &&
+                                              hr_diag_meaning_windows(c->findings[cause].meaning));
     if (cause != HR_CAUSE_UNKNOWN)
-        return hr_cause_fix(cause);
+        return hr_cause_fix_os(cause, windows);
     if (!c->system_checked)
         return fix_unknown_no_system;
     bool all_read = true;
@@ -229,6 +250,7 @@ int hr_diag_begin_input(hr_diag_ctx *c, const char *name)
     c->prev_line = 0;
     c->run_state = 0;
     c->in_traceback = false;
+    hr_diag_event_begin(c);
     return 0;
 }
 
@@ -249,6 +271,7 @@ void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uin
 {
     if (c->input < 0)
         return;
+    hr_diag_event_end(c);
     silent_stop(c);
     hr_diag_input *in = &c->inputs[c->input];
     in->encoding = encoding;
@@ -369,6 +392,9 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     if (at->input >= 0) {
         c->have_marker = true;
         c->marker_line = at->line;
+        /* a failure a phrase explained ends the finder's candidate before it */
+        if (c->ev.kind && at->line >= c->ev.line)
+            c->ev.kind = HR_EV_NONE;
     }
     if (f->last_input == at->input && f->last_line == at->key) {
         /* The same line again (another phrase, or the overlap of a long line's windows). */
@@ -399,6 +425,34 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     if (at->source)
         snprintf(e->source, sizeof e->source, "%s", at->source);
     return e;
+}
+
+void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
+                           const char *meaning, uint64_t line, uint64_t seq, const char *text,
+                           size_t len)
+{
+    if (c->input < 0 || (unsigned)cause >= HR_CAUSE_UNKNOWN)
+        return;
+    /* in its own place among the findings: where the line was, not where the input ended */
+    uint64_t now = c->seq;
+    c->seq = seq;
+    hit_place at = {.input = c->input, .key = line, .line = line};
+    hr_diag_evidence *e = add_evidence(c, cause, conf, meaning, &at);
+    c->seq = now;
+    if (e)
+        clip(e->text, sizeof e->text, text, len, 0);
+}
+
+bool hr_diag_memory_seen(const hr_diag_ctx *c)
+{
+    static const hr_cause mem[] = {HR_CAUSE_GPU_OOM, HR_CAUSE_HOST_OOM, HR_CAUSE_KILLED,
+                                   HR_CAUSE_LOW_VM};
+    for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
+        const hr_diag_finding *f = &c->findings[mem[i]];
+        if (f->present && f->last_input == c->input)
+            return true;
+    }
+    return false;
 }
 
 size_t hr_diag_evidence_list(const hr_diag_finding *f,
@@ -526,7 +580,7 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
 
 /* The number after "exit code" etc., and what it says. */
 static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
-                            hr_confidence *conf, const char **meaning)
+                            hr_confidence *conf, const char **meaning, int64_t *value)
 {
     static const char *const m_av = HR_N(
         "The process ended with 0xC0000005 (access violation) and no Python error: on Windows "
@@ -572,6 +626,7 @@ static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
     if (digits == 0 || (i < n && is_word((unsigned char)s[i])))
         return false;
     int64_t x = neg ? -(int64_t)v : (int64_t)v;
+    *value = x;
     /* Windows reports NTSTATUS exit codes unsigned (3221225477) or signed (-1073741819). */
     if (x < 0 && x >= -(int64_t)0x80000000LL && x != -9)
         x += 0x100000000LL;
@@ -621,6 +676,32 @@ static const char *const m_silent = HR_N(
     "The log stops in the middle of loading or sampling with no error and no traceback: that "
     "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
     "Medium confidence from the log alone; high when the OS's own records agree.");
+static const char *const m_assert_alloc = HR_N(
+    "An assertion on the pointer an allocation returned failed (the buffer is null): a request "
+    "for system RAM failed because RAM + paging file / swap ran out.");
+
+/* The condition of "GGML_ASSERT: file:line: COND" (after the phrase's end e): a buffer's
+ * pointer alone, or compared with NULL. */
+static bool assert_on_pointer(const char *s, size_t n, size_t e)
+{
+    size_t b = e;
+    for (size_t i = e; i + 1 < n; i++)
+        if (s[i] == ':' && s[i + 1] == ' ')
+            b = i + 2;
+    while (n > b && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    static const char *const names[] = {"data", "buf", "buffer", "ptr", "mem", "addr"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (n - b == strlen(names[k]) && memcmp(s + b, names[k], n - b) == 0)
+            return true;
+    return ci_find(s + b, n - b, "!= null", false);
+}
+
+static const char *const m_gpu_room = HR_N(
+    "The GPU's own message shows enough free memory for this request while the program held "
+    "no more than it asked for: a per-allocation limit or an allocator problem, not VRAM "
+    "filled up by the run. Smaller pieces (tiled VAE, a lower resolution) or another "
+    "allocator setting help; a bigger paging file does not.");
 static const char *const m_exception = HR_N(
     "The run failed with a Python exception that is not about memory (its last line is the "
     "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
@@ -896,6 +977,9 @@ static inline void copy_by16(char *dst, const char *text, size_t k)
 static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
                        bool finished)
 {
+    /* the run went on: an error before this was not its end */
+    c->ev.kind = HR_EV_NONE;
+    c->ev.frame_tail = false;
     if (finished) {
         c->run_state = 0;   /* a bar that reached its end: that step finished */
         return;
@@ -961,19 +1045,68 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             busy(c, v, at);
         return false;
     case HR_RK_DONE:
-        if (at->input >= 0)
+        if (at->input >= 0) {
             c->run_state = 2;
+            hr_diag_event_clear(c);   /* a prompt finished: what came before was no end */
+        }
         return false;
     case HR_RK_WARNING:
         add_warning(c, cause, v, mb, at);
         return true;
     case HR_RK_NOTICE:
+        /* mlock's "Cannot allocate memory" is a limit on locked pages: at most a weak
+         * not-memory ending, forgotten when the run goes on */
+        if (r->meaning && at->input >= 0 && b >= 0 && c->ev.kind != HR_EV_LIMIT)
+            hr_diag_event_mark(c, HR_EV_LIMIT, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, r->meaning,
+                               v->text, v->len, at->line, false);
+        return true;
+    case HR_RK_EVENT:
+        if (at->input < 0 || b < 0)
+            return true;
+        c->have_marker = true;
+        c->marker_line = at->line;
+        /* a bare "Aborted" ends a line (a shell's or abort()'s report), not prose */
+        if (strcmp(r->phrase, "aborted") == 0 && !rest_is(v->text, v->len, e, ""))
+            return true;
+        hr_diag_event_mark(c, conf >= HR_CONF_MEDIUM ? HR_EV_HEADER : HR_EV_ERROR_LINE,
+                           cause, conf, meaning, v->text, v->len, at->line,
+                           (r->flags & HR_RF_NEXT) != 0);
         return true;
     case HR_RK_PLAIN:
         /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
         if (cause == HR_CAUSE_GPU_OOM &&
             ci_find(v->text, v->len, "-4:insufficient memory", false))
             return false;
+        if (cause == HR_CAUSE_GPU_OOM && at->input >= 0) {
+            /* TensorFlow / XLA: "... The caller indicates that this is not a failure" */
+            if (ci_find(v->text, v->len, "not a failure", false)) {
+                add_warning(c, cause, v, mb, at);
+                return true;
+            }
+            /* the message's own figures: far more free than asked for is no exhaustion */
+            if (hr_diag_gpu_room(v->text, v->len)) {
+                cause = HR_CAUSE_NOT_MEMORY;
+                conf = HR_CONF_MEDIUM;
+                meaning = m_gpu_room;
+            }
+        }
+        /* a bare std::bad_alloc / MemoryError cannot say what ran out, or whether */
+        if (cause == HR_CAUSE_HOST_OOM && at->input >= 0 &&
+            (strcmp(r->phrase, "bad_alloc") == 0 || strcmp(r->phrase, "memoryerror") == 0) &&
+            !hr_diag_has_size(v->text, v->len))
+            conf = HR_CONF_LOW;
+        /* ggml asserts the pointer an allocation returned ("GGML_ASSERT: ...:453: data",
+         * "... buf != NULL"): that assertion failing is the allocation failing */
+        if (cause == HR_CAUSE_NOT_MEMORY && strcmp(r->phrase, "ggml_assert") == 0 &&
+            assert_on_pointer(v->text, v->len, e)) {
+            cause = HR_CAUSE_HOST_OOM;
+            conf = HR_CONF_MEDIUM;
+            meaning = m_assert_alloc;
+        }
+        /* an abort, an assertion, a crash after an allocation failed is its consequence */
+        if (cause == HR_CAUSE_NOT_MEMORY && (r->flags & HR_RF_GENERIC) && at->input >= 0 &&
+            hr_diag_memory_seen(c))
+            return true;
         break;
     case HR_RK_KILLED_PROCESS:
         if (b < 0 || !parse_victim(v->text, v->len, e, &pid, victim, sizeof victim))
@@ -986,10 +1119,18 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         if (b < 0 || !shell_killed(v->text, v->len, mb, e, (unsigned char)r->phrase[0] < 0x80))
             return false;
         break;
-    case HR_RK_EXIT_CODE:
-        if (!exit_code_cause(v->text, v->len, e, &cause, &conf, &meaning))
+    case HR_RK_EXIT_CODE: {
+        int64_t code = 0;
+        if (!exit_code_cause(v->text, v->len, e, &cause, &conf, &meaning, &code)) {
+            /* another non-zero status ends the run too: a weak candidate, never over an
+             * error line the log already showed */
+            if (code != 0 && at->input >= 0 && b >= 0 && !c->ev.kind)
+                hr_diag_event_mark(c, HR_EV_ERROR_LINE, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, NULL,
+                                   v->text, v->len, at->line, false);
             return false;
+        }
         break;
+    }
     case HR_RK_PRESS_ANY_KEY:
         if (at->input < 0)
             return false;
@@ -1099,7 +1240,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
 static bool state_kind(const hr_diag_rule *r)
 {
     return r->kind == HR_RK_MARKER || r->kind == HR_RK_TRACEBACK || r->kind == HR_RK_BUSY ||
-           r->kind == HR_RK_DONE;
+           r->kind == HR_RK_DONE || r->kind == HR_RK_EVENT;
 }
 
 /* Returns true when a phrase other than a marker was understood on this line. *state: the
@@ -1238,6 +1379,18 @@ static void note_time(hr_diag_ctx *c, const char *s, size_t n)
         in->first_time = t;
     if (t > in->last_time)
         in->last_time = t;
+}
+
+/* ComfyUI's "** Platform: Windows" / "** Platform: Linux": the OS the log was written on,
+ * whose advice the fix gives wherever the log is read. */
+static void note_platform(hr_diag_ctx *c, const char *s, size_t n)
+{
+    if (n < 14 || s[0] != '*' || !ci_find(s, n < 16 ? n : 16, "platform: ", false))
+        return;
+    if (ci_find(s, n, "windows", true))
+        c->log_os = 2;
+    else if (ci_find(s, n, "linux", true))
+        c->log_os = 1;
 }
 
 /* The first byte (in memory order) of a word whose bytes' top bits m marks. */
@@ -1466,8 +1619,10 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
         v.prev_len = c->carry_len;
         joined = true;
     }
-    if (!(flags & HR_SEG_CUT))
+    if (!(flags & HR_SEG_CUT)) {
         note_time(c, text, len);
+        note_platform(c, text, len);
+    }
     bool tb_open = c->in_traceback && lineno != c->traceback_line;
     /* the end state is wanted only where the line may go on in the next (see below) */
     bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;
@@ -1496,8 +1651,11 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
             hr_diag_evidence *ev = add_evidence(c, HR_CAUSE_NOT_MEMORY, conf, m_exception, &at);
             if (ev)
                 clip(ev->text, sizeof ev->text, text, len, 0);
+            understood = true;
         }
     }
+    if (at.input >= 0 && !(flags & HR_SEG_CUT))
+        hr_diag_event_line(c, text, len, lineno, understood);
     /* Carry the matcher into the next line when this one may have been folded: long, ended
      * by a real newline (not a progress bar's \r), and in the middle of a phrase. */
     c->carry_state = 0;
@@ -1537,6 +1695,8 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
         !(c->in_traceback && lineno != c->traceback_line && text[0] != ' ') &&
         !(text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))) {
         c->seq++;
+        c->ev.kind = HR_EV_NONE;   /* busy_state: the run went on */
+        c->ev.frame_tail = false;
         if (c->input >= 0) {
             if (flags & HR_SEG_BAR_FULL) {
                 c->run_state = 0;   /* busy_state: that step finished */

@@ -122,6 +122,24 @@ typedef struct hr_diag_source {
     char detail[200];                /* what was read, or why not */
 } hr_diag_source;
 
+/* The terminal-event finder's state (diag_event.c): the last failure-shaped line of the
+ * current input that no phrase explained, judged when the input ends. */
+typedef struct hr_diag_event {
+    int kind;                        /* hr_event_kind (diag_event.h); 0 = none */
+    hr_confidence conf;
+    hr_cause cause;
+    const char *meaning;
+    uint64_t line;
+    uint64_t seq;                    /* its place in "the first failure wins" */
+    char text[HR_DIAG_TEXT_MAX];
+    bool prev_shaped;                /* the line before was a frame or indented code */
+    bool frame_tail;                 /* the last non-blank line was a stack frame */
+    bool in_stack;
+    uint64_t stack_line, stack_seq;  /* the first frame of the stack that is open */
+    char stack_text[HR_DIAG_TEXT_MAX];
+    bool want_next;                  /* a header ("### Reason ###"): its next line says why */
+} hr_diag_event;
+
 typedef struct hr_diag_ctx {
     hr_acm acm;
     /* A tqdm bar's redraw ("45%|####5     | 9/20 [00:10<00:12,  1.1s/it]") is most of a
@@ -148,6 +166,7 @@ typedef struct hr_diag_ctx {
     /* a Python traceback in progress: its final line is the exception */
     bool in_traceback;
     uint64_t traceback_line;
+    hr_diag_event ev;                /* the terminal-event finder (diag_event.c) */
     /* which run the system records must be about */
     int64_t pid;                     /* --pid, -1 = any process of the run */
     char pid_cgroup[192];            /* the cgroup of --pid, read while it still runs (Linux:
@@ -166,6 +185,7 @@ typedef struct hr_diag_ctx {
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
     bool system_checked;             /* system records were looked at */
     bool windows;                    /* the advice is for Windows (no cgroup / systemd) */
+    int log_os;                      /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
     char system_reason[160];         /* why not, when not */
     int64_t since_seconds;           /* the period the system records cover */
     size_t nsources;
@@ -225,6 +245,9 @@ const char *hr_cause_id(hr_cause cause);
 const char *hr_cause_title(hr_cause cause);
 const char *hr_cause_meaning(hr_cause cause);
 const char *hr_cause_fix(hr_cause cause);
+/* The fix in the words of one OS (Windows: the paging file dialog; Linux: a swap file, no
+ * restart): what the commands show. */
+const char *hr_cause_fix_os(hr_cause cause, bool windows);
 /* The fix for this report: per OS (no cgroup or systemd advice on Windows), and for unknown,
  * what to read next (the event log by hand when it could not be read, --no-system left out). */
 const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause);

@@ -14,6 +14,8 @@
 #include "core/diagnose/diag.h"
 #include "core/base/i18n.h"
 
+#include <string.h>
+
 #define GPU HR_CAUSE_GPU_OOM
 #define HOST HR_CAUSE_HOST_OOM
 #define KILL HR_CAUSE_KILLED
@@ -126,6 +128,18 @@
     "bug in a library or extension, not a lack of memory.")
 #define m_import \
     HR_N("A Python module is missing or failed to import: an installation problem, not memory.")
+#define m_driver_crash \
+    HR_N("A graphics driver's own module crashed (named in the crash report, in any language): " \
+    "a driver problem — update or reinstall it, undo overclocks; memory settings will not help.")
+#define m_page_alloc \
+    HR_N("The kernel could not find free pages (page allocation failure): RAM + swap ran out, " \
+    "and the OOM killer ends a process next.")
+#define m_kernel_assert \
+    HR_N("A GPU kernel's own check failed (an index out of range in a CUDA kernel): a code, " \
+    "model or input mismatch, not a lack of memory.")
+#define m_header_event \
+    HR_N("A crash report (Fatal Python error, an unhandled exception, a crash reporter's reason) " \
+    "with no memory failure in it: a crash in code, a driver or a damaged file.")
 #define m_mlock \
     HR_N("mlock failed: the limit on locked memory (ulimit -l, RLIMIT_MEMLOCK) is low; the run goes " \
     "on, RAM did not run out.")
@@ -172,6 +186,8 @@ const hr_diag_rule hr_diag_rules[] = {
     {"显存溢出", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"显存不够", GPU, M, 0, HR_RK_PLAIN, NULL},
     {"显存不足", GPU, M, 0, HR_RK_PLAIN, NULL},
+    /* TensorFlow / JAX (XLA): "Allocator (GPU_0_bfc) ran out of memory trying to allocate" */
+    {"_bfc) ran out of memory", GPU, H, IB, HR_RK_PLAIN, m_gpu_other},
 
     /* --- host memory: RAM allocation / commit limit ------------------------------------- */
     {"error 1455", HOST, H, WA | IB, HR_RK_PLAIN, m_1455},
@@ -227,6 +243,14 @@ const hr_diag_rule hr_diag_rules[] = {
     {"native memory allocation", HOST, H, 0, HR_RK_PLAIN, m_heap_reserve},
     {"errno=1455", HOST, H, IB | WA, HR_RK_PLAIN, m_1455},
     {"failed to reserve", HOST, M, 0, HR_RK_PLAIN, m_heap_reserve},
+    /* 1455 in hex, as a Win32 error (0x5AF) or an HRESULT (0x800705AF) */
+    {"error 0x5af", HOST, H, IB | WA, HR_RK_PLAIN, m_1455},
+    {"0x800705af", HOST, H, WA, HR_RK_PLAIN, m_1455},
+    {"0x5af", HOST, M, WB | WA, HR_RK_PLAIN, m_1455},
+    /* a program's own words that RAM was short */
+    {"insufficient ram", HOST, M, 0, HR_RK_PLAIN, NULL},
+    {"unsufficient ram", HOST, M, 0, HR_RK_PLAIN, NULL},
+    {"not enough ram", HOST, M, 0, HR_RK_PLAIN, NULL},
 
     /* --- Windows low virtual memory ----------------------------------------------------- */
     {"low on virtual memory", LOWVM, H, 0, HR_RK_PLAIN, m_lowvm},
@@ -251,6 +275,22 @@ const hr_diag_rule hr_diag_rules[] = {
     {"增加虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"增大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"调大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    /* a program's own warning that the page file is too small or off (at start-up, or when
+     * the GPU will not initialise) */
+    {"page file is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"pagefile is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"page file too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"pagefile too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"page file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"pagefile is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"paging file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase the page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase your page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase the pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase your pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase the paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"increase your paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    {"system is low on memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
 
     /* --- killed by the OS --------------------------------------------------------------- */
     {"killed process", KILL, H, WB, HR_RK_KILLED_PROCESS, m_oomkill},
@@ -265,6 +305,8 @@ const hr_diag_rule hr_diag_rules[] = {
     {"killed by the oom killer", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
     {"result 'oom-kill'", KILL, H, 0, HR_RK_PLAIN, m_oomkill},
     {"oomkilled", KILL, H, 0, HR_RK_PLAIN, m_container},
+    {"page allocation failure", KILL, M, 0, HR_RK_PLAIN, m_page_alloc},
+    {"signal: killed", KILL, M, 0, HR_RK_PLAIN, m_sigkill},
     {"sending sigterm to process", KILL, M, 0, HR_RK_PLAIN, m_earlyoom},
     {"sending sigkill to process", KILL, H, 0, HR_RK_PLAIN, m_earlyoom},
     {"low memory! at or below", KILL, M, 0, HR_RK_PLAIN, m_earlyoom},
@@ -306,11 +348,29 @@ const hr_diag_rule hr_diag_rules[] = {
     {"memory access fault by gpu", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
     {"page not present or supervisor privilege", NOTMEM, H, 0, HR_RK_PLAIN, m_illegal},
     {"device-side assert triggered", NOTMEM, H, 0, HR_RK_PLAIN, m_assert},
+    /* a CUDA kernel's assert: "thread: [79,0,0] Assertion `srcIndex < srcSelectDimSize` failed" */
+    {"] assertion `", NOTMEM, H, IB, HR_RK_PLAIN, m_kernel_assert},
     {"unspecified launch failure", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"launch timed out", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"cudaerrorlaunchtimeout", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"nvlddmkm", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"stopped responding and has successfully recovered", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
+    /* graphics drivers' user-mode modules, named as the faulting module of a crash report
+     * (Windows Error Reporting, event 1000) whatever language its field names are in */
+    {"nvwgf2umx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"nvwgf2um.dll", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"nvoglv64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"nvoglv32", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"nvd3dumx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"nvgpucomp64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"amdxc64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"atiumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"atio6axx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"atig6pxx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"amdvlk64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"igdumdim64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"igd10iumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    {"igd12umd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
     {"dxgi_error_device_removed", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_hung", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_reset", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
@@ -344,6 +404,9 @@ const hr_diag_rule hr_diag_rules[] = {
     {"shapes cannot be multiplied", NOTMEM, H, 0, HR_RK_PLAIN, m_mismatch},
     {"error while deserializing header", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
     {"headertoolarge", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"header too large", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"git-lfs.github.com/spec", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
+    {"metadataincompletebuffer", NOTMEM, H, IB, HR_RK_PLAIN, m_model_file},
     {"invalid load key", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
     {"pytorchstreamreader failed", NOTMEM, H, 0, HR_RK_PLAIN, m_model_file},
     {"cuda error: invalid argument", NOTMEM, H, 0, HR_RK_PLAIN, m_cuda_other},
@@ -359,6 +422,7 @@ const hr_diag_rule hr_diag_rules[] = {
     {"access violation", NOTMEM, M, GEN, HR_RK_PLAIN, m_segv},
     {"aborted (core dumped)", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
     {"panicked at", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
+    {"sigabrt", NOTMEM, M, WB | WA | GEN, HR_RK_PLAIN, m_native_crash},
     {"panicexception", NOTMEM, M, GEN | IB, HR_RK_PLAIN, m_native_crash},
     {"minidump", NOTMEM, M, GEN, HR_RK_PLAIN, m_native_crash},
     {"capacity overflow", NOTMEM, M, 0, HR_RK_PLAIN, m_native_crash},
@@ -371,6 +435,7 @@ const hr_diag_rule hr_diag_rules[] = {
     {"failed to allocate", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
     {"unable to allocate", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
     {"insufficient memory", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
+    {"cannot allocate", HOST, L, GEN, HR_RK_GENERIC_OOM, NULL},
     {"oom", HOST, 0, WB | WA | GEN, HR_RK_GENERIC_OOM, NULL},
 
     /* --- survived or only mentioned: warnings and notices --------------------------------- */
@@ -402,12 +467,30 @@ const hr_diag_rule hr_diag_rules[] = {
     {"traceback (most recent call last)", MARK, 0, 0, HR_RK_TRACEBACK, NULL},
     {"exception during processing", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"error occurred when executing", MARK, 0, 0, HR_RK_MARKER, NULL},
-    {"error:", MARK, 0, IB, HR_RK_MARKER, NULL},
-    {"exception:", MARK, 0, IB, HR_RK_MARKER, NULL},
+    /* --- the terminal-event finder's candidates (diag_event.h) ---------------------------- */
+    {"error:", NOTMEM, L, IB, HR_RK_EVENT, NULL},
+    {"exception:", NOTMEM, L, IB, HR_RK_EVENT, NULL},
+    {"level=error", NOTMEM, L, 0, HR_RK_EVENT, NULL},
+    {"failed to load model", NOTMEM, M, 0, HR_RK_EVENT, NULL},
+    {"fatal python error", NOTMEM, M, 0, HR_RK_EVENT, m_header_event},
+    {"stack (most recent call first)", NOTMEM, M, 0, HR_RK_EVENT, m_header_event},
+    {"### reason ###", NOTMEM, M, HR_RF_NEXT, HR_RK_EVENT, m_header_event},
+    {"exception info:", NOTMEM, M, 0, HR_RK_EVENT, m_header_event},
+    {"unhandled exception", NOTMEM, M, 0, HR_RK_EVENT, m_header_event},
+    {"aborted", NOTMEM, L, WB | WA, HR_RK_EVENT, m_native_crash},
     {"keyboardinterrupt", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"terminate batch job", MARK, 0, 0, HR_RK_MARKER, NULL},
     {"终止批处理操作吗", MARK, 0, 0, HR_RK_MARKER, NULL},
-    {"fatal python error", MARK, 0, 0, HR_RK_MARKER, NULL},
 };
 
 const size_t hr_diag_nrules = sizeof hr_diag_rules / sizeof hr_diag_rules[0];
+
+bool hr_diag_meaning_windows(const char *meaning)
+{
+    /* messages only Windows prints: error 1455, WinError 8, STATUS_COMMITMENT_LIMIT */
+    static const char *const win[] = {m_1455, m_winerr8, m_commit, m_lowvm, m_lowvm_app, m_directml};
+    for (size_t i = 0; meaning && i < sizeof win / sizeof win[0]; i++)
+        if (meaning == win[i] || strcmp(meaning, win[i]) == 0)
+            return true;
+    return false;
+}

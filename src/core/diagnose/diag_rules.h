@@ -2,6 +2,7 @@
 #ifndef HR_DIAG_RULES_H
 #define HR_DIAG_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How a phrase's hit is judged. */
@@ -20,7 +21,10 @@ enum hr_rule_kind {
                                out of memory errors"): silences the generic phrases */
     HR_RK_BUSY,             /* the run is loading or sampling (a silent stop after it = killed) */
     HR_RK_DONE,             /* a prompt finished */
-    HR_RK_TRACEBACK         /* a Python traceback begins: its final line is the exception */
+    HR_RK_TRACEBACK,        /* a Python traceback begins: its final line is the exception */
+    HR_RK_EVENT             /* a failure-shaped line no phrase explains ("error:", a crash
+                               reporter's header): the terminal-event finder's candidate, judged
+                               when the input ends (diag_event.h); conf M: a header, L: a line */
 };
 
 /* Flags. */
@@ -31,6 +35,7 @@ enum hr_rule_kind {
  * must not continue a longer word. These let a phrase begin or end inside a word. */
 #define HR_RF_IN_BEFORE 8u     /* "[WinError 1455]" for "error 1455", "RuntimeError:" */
 #define HR_RF_IN_AFTER 16u
+#define HR_RF_NEXT 32u         /* HR_RK_EVENT: the line after this one says what failed */
 
 #define HR_RULE_NO_CAUSE (-1)
 
@@ -45,5 +50,9 @@ typedef struct hr_diag_rule {
 
 extern const hr_diag_rule hr_diag_rules[];
 extern const size_t hr_diag_nrules;
+
+/* Whether a finding's meaning (one of the rules' sentences) is about a message only Windows
+ * prints (error 1455, WinError 8, ...): a log of a Windows machine, wherever it is read. */
+bool hr_diag_meaning_windows(const char *meaning);
 
 #endif

@@ -1,6 +1,7 @@
 /* headroom — the workflow simulation: ComfyUI's memory manager, step by step (rule X.comfymem,
  * docs/memory-model.md). Every quantity is a double of bytes inside; the report holds bytes. */
 #include "core/estimate/estimate_internal.h"
+#include "core/model/run_need.h"
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
@@ -22,11 +23,12 @@ typedef struct params {
     double lora_scale;        /* LoRA coverage against the architecture's typical one */
     double buffer_frac;       /* offload cast buffer, share of the model */
     bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
+    bool cow_view_commit;     /* Windows, legacy: a safetensors file's copy-on-write view is charged */
 } params;
 
-static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true};
-static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false};
-static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true};
+static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true};
+static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false};
+static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true};
 
 typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
 
@@ -64,6 +66,7 @@ typedef struct sim {
     double outputs;           /* cached LATENT / IMAGE tensors in RAM */
     double outputs_vram;      /* --gpu-only: they sit in VRAM */
     double transient_ram;     /* this step only */
+    double transient_commit;  /* this step only: commit charged without RAM behind it */
     double act_vram;          /* this step only */
     double buffer_vram;       /* this step only */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
@@ -98,7 +101,9 @@ void hr_est_machine_init(hr_est_machine *m)
     m->vram_other_bytes = HR_UNKNOWN;
     m->commit_limit_bytes = HR_UNKNOWN;
     m->swap_bytes = HR_UNKNOWN;
+    m->others_commit_bytes = HR_UNKNOWN;
     m->fp8_compute = HR_TRI_UNKNOWN;
+    m->ram_assumed = m->vram_assumed = m->vendor_assumed = true;
 }
 
 void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
@@ -106,11 +111,12 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     m->os = s->platform.os;
     m->wsl = s->platform.wsl2 == HR_TRI_YES;
     if (s->ram.total_bytes != HR_UNKNOWN)
-        m->ram_bytes = s->ram.total_bytes;
+        m->ram_bytes = s->ram.total_bytes, m->ram_assumed = false;
     if (s->commit.limit_bytes != HR_UNKNOWN) {
         m->commit_limit_bytes = s->commit.limit_bytes;
         m->commit_enforced = s->commit.enforced == HR_TRI_YES || s->platform.os == HR_OS_WINDOWS;
     }
+    m->others_commit_bytes = hr_run_others_now(s, s->platform.os);
     uint64_t swap = 0;
     bool swap_known = s->paging_s.ok;
     for (int i = 0; i < s->paging_count && i < HR_MAX_PAGING; i++)
@@ -127,12 +133,14 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     }
     if (best) {
         m->vram_bytes = best->vram_total_bytes;
+        m->vram_assumed = false;
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
-            m->vendor = v;
+            m->vendor = v, m->vendor_assumed = false;
     } else if (s->gpus.s.ok && s->gpus.count == 0) {
         m->vram_bytes = 0;
         m->vendor = HR_GPU_NONE;
+        m->vram_assumed = m->vendor_assumed = false;
     }
 }
 
@@ -150,6 +158,19 @@ static double reserve_bytes(const hr_est_machine *m, const hr_comfy_args *a)
     if (m->os == HR_OS_WINDOWS)
         return (m->vram_bytes > 15 * HR_GIB ? 700.0 : 600.0) * MIBD;
     return 400.0 * MIBD;
+}
+
+/* X.serverneed */
+uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (m->ram_bytes == HR_UNKNOWN || m->ram_bytes == 0)
+        return HR_UNKNOWN;
+    uint64_t b = m->ram_bytes;
+    if (m->vram_bytes != HR_UNKNOWN)
+        b = hr_sat_add(b, m->vram_bytes);
+    for (int i = 0; i < in->model_count && i < HR_EST_MAX_MODELS; i++)
+        b = hr_sat_add(b, hr_est_model_bytes(&in->model[i], m, a));
+    return b;
 }
 
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a)
@@ -439,14 +460,20 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         }
         double usable = budget + x->resident;
         double buffer = 0;
+        double want = 0;   /* the cast buffer of an offloading model: its modules', else a share */
+        if (s->async_buffer) {
+            want = hr_est_offload_buffer(&s->in->model[i], s->version, 2);
+            if (want < 0)
+                want = x->mem * s->p.buffer_frac;
+        }
         if (usable < x->mem) {
-            buffer = s->async_buffer ? dmin(x->mem * s->p.buffer_frac, usable) : 0;
+            buffer = want;   /* logged whole even when larger than usable (then nothing loads) */
             x->resident = dmax(0, usable - buffer);
         } else {
             x->resident = x->mem;
         }
         if (x->resident < x->mem)
-            s->buffer_vram = dmax(s->buffer_vram, s->async_buffer ? x->mem * s->p.buffer_frac : 0);
+            s->buffer_vram = dmax(s->buffer_vram, want);
         add_load(s, i, op, false, usable, x->resident, buffer);
         pin(s, i);
     }
@@ -512,6 +539,12 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
         touch(s, i);
         if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
             s->transient_ram += (double)mod->file_bytes;      /* the whole file copied while building */
+        else if (s->regime == HR_REGIME_LEGACY && mod->format == HR_FMT_SAFETENSORS &&
+                 s->m->os == HR_OS_WINDOWS && s->p.cow_view_commit)
+            /* safetensors maps the file through torch's copy-on-write view (PAGE_WRITECOPY,
+             * FILE_MAP_COPY), which Windows charges to commit in full while the state dict is
+             * alive: the whole loader step, next to the model being built from it. */
+            s->transient_commit += (double)mod->file_bytes;
         if (s->regime != HR_REGIME_LEGACY)
             continue;
         /* Where the weights are built: the GPU when ComfyUI's initial-device rules say so. */
@@ -621,8 +654,22 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         touch(s, i);
         s->transient_ram += work;
     } else {
+        /* ComfyUI (comfy/sd.py VAE.decode / encode) loads the VAE for one sample's memory_used,
+         * then runs batch_number = max(1, int(free / memory_used)) samples at a time: a batch
+         * decodes whole when free VRAM holds it, else in chunks (docs/memory-model.md). */
         load_models_gpu(s, &i, 1, work, -1, false, op);
         double free_v = vram_free(s);
+        int batch = op->geom.batch > 1 ? (int)op->geom.batch : 1;
+        if (!op->tiled && batch > 1 && work > 0) {
+            double fit = (free_v - s->reserve) / work;   /* what the card really has free */
+            int chunk = fit >= batch ? batch : fit >= 1 ? (int)fit : 1;
+            if (chunk < batch)
+                set_note(s, opi, decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
+                                        : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
+                         chunk, batch);
+            work *= chunk;
+            full *= chunk;
+        }
         if (!op->tiled && work > free_v - s->reserve) {
             /* ComfyUI catches the OOM and retries tiled (sd.py) */
             free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
@@ -722,7 +769,7 @@ static void record(sim *s, const hr_est_op *op, int opi)
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
         vram = 0;
     double cache = page_cache_now(s, ram);
-    double commit = ram;
+    double commit = ram + s->transient_commit;
     if (s->m->os == HR_OS_WINDOWS) {
         commit += s->p.win_commit_extra;
         if (s->p.wddm_commit)
@@ -851,6 +898,7 @@ static void run(sim *s)
         if (s->out)
             s->out->step_count = o + 1;
         s->transient_ram = 0;
+        s->transient_commit = 0;
         s->act_vram = 0;
         s->buffer_vram = 0;
         release(s, o);
@@ -893,6 +941,13 @@ static void add_note(hr_estimate *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->notes[e->note_count++], HR_EST_TEXT_MAX, fmt, ap);
     va_end(ap);
+}
+
+/* The paging file / swap that makes a limit of need on ram bytes of RAM, with 4 GB to spare,
+ * in whole GB (bytes, as hr_size_gb takes). */
+static uint64_t paging_needed(double need, double ram)
+{
+    return hr_size_round_up_gib(u64(need - ram + 4 * GIBD)) * HR_GIB;
 }
 
 static void verdicts(const sim *s, hr_estimate *e)
@@ -961,12 +1016,34 @@ static void verdicts(const sim *s, hr_estimate *e)
     double need = (double)e->commit.high;
     if (m->commit_limit_bytes != HR_UNKNOWN && m->commit_enforced) {
         double lim = (double)m->commit_limit_bytes;
-        if ((double)e->commit.value > lim) {
+        /* The one rule (core/model/run_need.h), as check judges: below the low end and the
+         * others the run dies; under what must be backed it is at risk. */
+        hr_run_need n;
+        hr_run_need_make(&n, e->commit.low, e->commit.high, m->others_commit_bytes,
+                         m->others_commit_bytes == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+        const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
+        if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
+            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - m->commit_limit_bytes, e->commit.node_id);
+            if (v) {
+                hr_size_gb(n.must_back, a, sizeof a);
+                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
+                hr_size_gb(hr_run_paging_bytes(&n, (uint64_t)ram), c, sizeof c);
+                snprintf(v->text, sizeof v->text,
+                         HR_T("the commit limit is %s, under the %s it must back (the high end, the other programs and "
+                              "a 25 %% margin): the run can crash"), b, a);
+                snprintf(v->fix, sizeof v->fix,
+                         m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
+                                                : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
+                         c);
+            }
+        }
+        if ((double)e->commit.value > lim || rv == HR_NEED_WILL_FAIL) {
             hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, u64((double)e->commit.value - lim), e->commit.node_id);
             if (v) {
-                hr_size_gb(e->commit.value, a, sizeof a);
+                /* with the other programs, as the rule counts it */
+                hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
                 hr_size_gb(m->commit_limit_bytes, b, sizeof b);
-                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
                 snprintf(v->text, sizeof v->text,
                          HR_T("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
                          e->commit.node_id, a, b);
@@ -983,7 +1060,7 @@ static void verdicts(const sim *s, hr_estimate *e)
             if (v) {
                 hr_size_gb(e->ram.value, a, sizeof a);
                 hr_size_gb(u64(cap), b, sizeof b);
-                hr_size_gb(hr_size_round_up_gib(u64(need - ram + 4 * GIBD)), c, sizeof c);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
                 snprintf(v->text, sizeof v->text,
                          HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
                          e->ram.node_id, a, b);
@@ -991,8 +1068,24 @@ static void verdicts(const sim *s, hr_estimate *e)
             }
         }
     } else {
-        hr_size_gb(e->commit.high, a, sizeof a);
-        add_note(e, HR_T("the commit limit is not known: the run needs a limit (RAM + paging file) of at least %s"), a);
+        /* Not known (a what-if machine, an unread source): no FITS can be said. */
+        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_UNKNOWN, e->commit.high, e->commit.node_id);
+        if (v) {
+            hr_size_gb(e->commit.high, a, sizeof a);
+            hr_size_gb(paging_needed(need, ram), c, sizeof c);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
+                          "of at least %s"), a);
+            if (paging_needed(need, ram) == 0)
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("RAM alone holds it if other programs leave room: check the machine itself "
+                              "(headroom check --workflow FILE)"));
+            else
+                snprintf(v->fix, sizeof v->fix,
+                         m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
+                                                : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
+                         c);
+        }
     }
     if (off_i >= 0 && off_max > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_OFFLOADS, u64(off_max), e->load[off_i].node_id);
@@ -1047,6 +1140,22 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
     }
     memset(out, 0, sizeof *out);
     out->machine = *m;
+    /* What the workflow is: the architecture it samples with and its frames (plan's table row). */
+    uint64_t biggest = 0;
+    for (int o = 0; o < in->op_count; o++) {
+        const hr_est_op *op = &in->op[o];
+        if (op->geom.frames > out->frames)
+            out->frames = op->geom.frames;
+        if (op->kind != HR_OP_SAMPLE)
+            continue;
+        const hr_est_model *md = op->model_count ? &in->model[op->models[0]] : NULL;
+        const uint64_t size = md ? hr_est_model_bytes(md, m, a) : 0;
+        const hr_est_arch arch = md && md->arch != HR_ARCH_UNKNOWN ? md->arch : op->arch;
+        if (arch != HR_ARCH_UNKNOWN && (out->arch == HR_ARCH_UNKNOWN || size > biggest)) {
+            out->arch = arch;
+            biggest = size;
+        }
+    }
 
     static sim s_mid, s_lo, s_hi;   /* large; the core is single-threaded */
     memset(&s_mid, 0, sizeof s_mid);
@@ -1084,8 +1193,42 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
             hr_strlcpy(t[k].r->class_type, out->step[t[k].op].class_type, sizeof t[k].r->class_type);
         }
     }
-    if (!m->version_known)
-        add_note(out, "%s", HR_T("ComfyUI version not known: the newest behaviour is assumed (give --comfyui-version)"));
+    if (!m->version_known) {
+        /* Which ComfyUI runs is not known: the range covers every memory manager it could be
+         * (X.comfymem: the regimes and the versions where they changed), so the high end is
+         * the older managers' — most installs are not the newest. */
+        static const int older[][3] = {{0, 3, 60}, {0, 3, 70}, {0, 3, 77}, {0, 12, 0}, {0, 16, 0}, {0, 19, 0},
+                                       {0, 23, 0}};
+        static hr_est_machine mv;
+        mv = *m;
+        mv.version_known = true;
+        uint64_t top = out->commit.high;
+        for (size_t v = 0; v < sizeof older / sizeof older[0]; v++) {
+            memcpy(mv.version, older[v], sizeof mv.version);
+            for (int k = 0; k < 2; k++) {
+                sim *sv = k ? &s_hi : &s_lo;
+                memset(sv, 0, sizeof *sv);
+                sv->in = in, sv->m = &mv, sv->a = a, sv->p = k ? P_HIGH : P_LOW;
+                run(sv);
+                const double got[] = {sv->peak_vram, sv->peak_ram, sv->peak_commit, sv->peak_cache};
+                for (size_t q = 0; q < sizeof t / sizeof t[0]; q++) {
+                    t[q].r->low = t[q].r->low < u64(got[q]) ? t[q].r->low : u64(got[q]);
+                    t[q].r->high = t[q].r->high > u64(got[q]) ? t[q].r->high : u64(got[q]);
+                }
+            }
+            if (out->commit.high > top) {
+                top = out->commit.high;
+                snprintf(out->high_version, sizeof out->high_version, "%d.%d.%d", older[v][0], older[v][1],
+                         older[v][2]);
+            }
+        }
+        if (out->high_version[0])
+            add_note(out, HR_T("ComfyUI version not known: the range covers every memory manager it could run; the "
+                               "high end is %s's (give --comfyui-version)"), out->high_version);
+        else
+            add_note(out, "%s", HR_T("ComfyUI version not known: the range covers every memory manager it could run "
+                                     "(give --comfyui-version)"));
+    }
     if (out->catalog_used)
         add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)
@@ -1099,17 +1242,20 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 int hr_estimate_severity(const hr_estimate *e)
 {
     int sev = 0;
+    bool unknown = false;
     for (int i = 0; i < e->verdict_count; i++) {
         switch (e->verdict[i].kind) {
         case HR_EV_GPU_OOM:
         case HR_EV_COMMIT_EXCEEDED: sev = 2; break;
         case HR_EV_HEAVY_PAGING:
         case HR_EV_PINNED:
+        case HR_EV_COMMIT_TIGHT:
         case HR_EV_TILED_FALLBACK: if (sev < 1) sev = 1; break;
+        case HR_EV_COMMIT_UNKNOWN: unknown = true; break;
         default: break;
         }
     }
-    return sev;
+    return sev < 2 && unknown ? 3 : sev;
 }
 
 const char *hr_est_kind_name(hr_est_kind k)
@@ -1127,7 +1273,7 @@ const char *hr_est_regime_name(hr_est_regime r)
 const char *hr_est_verdict_name(hr_est_verdict_kind k)
 {
     static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
-                              "commit_exceeded"};
+                              "commit_exceeded", "commit_tight", "commit_unknown"};
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
 }
 

@@ -157,9 +157,15 @@ typedef struct hr_est_machine {
     uint64_t commit_limit_bytes;     /* HR_UNKNOWN when not known */
     bool commit_enforced;            /* Windows, Linux overcommit mode 2 */
     uint64_t swap_bytes;             /* disk paging file / swap; HR_UNKNOWN when not known */
+    uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
+                                      * HR_UNKNOWN: the what-if allowance */
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
-    int version[3];                  /* ComfyUI version; version_known false = assume the newest */
+    int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
+                                      * the low–high range covers every memory manager */
     bool version_known;
+    /* Defaults standing in for what was neither read nor given: said as assumed, never as a
+     * fact about the machine. */
+    bool ram_assumed, vram_assumed, vendor_assumed;
 } hr_est_machine;
 
 typedef enum hr_est_regime { HR_REGIME_LEGACY = 0, HR_REGIME_DYNAMIC, HR_REGIME_CPU, HR_REGIME_UNIFIED } hr_est_regime;
@@ -204,7 +210,9 @@ typedef enum hr_est_verdict_kind {
     HR_EV_HEAVY_PAGING,
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
-    HR_EV_COMMIT_EXCEEDED
+    HR_EV_COMMIT_EXCEEDED,
+    HR_EV_COMMIT_TIGHT,      /* the one rule's AT RISK: under what the limit must back */
+    HR_EV_COMMIT_UNKNOWN     /* cannot tell: the limit is not known; bytes = the limit needed */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -233,9 +241,14 @@ typedef struct hr_estimate {
     int note_count;
     char notes[HR_EST_MAX_NOTES][HR_EST_TEXT_MAX];
     char workflow[HR_EST_NAME_MAX];  /* for the report's title; set by the caller */
+    hr_est_arch arch;                /* the diffusion model the workflow samples with (the largest) */
+    uint32_t frames;                 /* the most frames a step works on (1: images) */
+    char high_version[16];           /* version unknown: the ComfyUI version whose manager gives the
+                                      * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
-/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit). */
+/* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit), RAM, VRAM and
+ * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);
 /* From a snapshot: RAM, VRAM of the largest dedicated GPU and its vendor, commit limit and
  * whether it is enforced, disk swap, WSL. Fields the snapshot does not know stay as they are. */
@@ -249,8 +262,17 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 /* The in-memory size of a model under the machine and flags (dtype rules, §2.7). */
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);
 
+/* The most a prompt a server says it ran can need (X.serverneed): the models it names,
+ * each whole at its in-memory size (hr_est_model_bytes), plus the working memory one run
+ * can hold on the machine: its RAM and VRAM. A server's prompt is estimated like any
+ * workflow; its figure is then held to this, so that a server that lies (a latent of
+ * 16384 x 16384 x 4096, a model that is not there) cannot size a swap file or a verdict.
+ * HR_UNKNOWN when the machine's RAM is not known. */
+uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a);
+
 /* The worst verdict: 0 fits (offloading included), 1 at risk (heavy paging, pinned, tiled
- * fallback), 2 will fail (GPU out of memory, commit limit exceeded). */
+ * fallback), 2 will fail (GPU out of memory, commit limit exceeded), 3 cannot tell (the
+ * commit limit is not known; a will-fail still wins). */
 int hr_estimate_severity(const hr_estimate *e);
 
 /* The text screen and the JSON (schema headroom.estimate/1), and the HTML page. */
@@ -295,6 +317,10 @@ const hr_est_catalog_entry *hr_est_catalog_at(int i);
 /* Best guess of an architecture from a file name ("wan2.2_i2v_high_noise_14B" → WAN_14B). */
 hr_est_arch hr_est_arch_guess(const char *file);
 
+/* The workflow a named workload stands for (plan/check --workload, "sd15" "sdxl" "flux"
+ * "video"): API-format JSON text and, in *label, what it is; NULL for another name. */
+const char *hr_est_sample_workflow(const char *workload, const char **label);
+
 /* Building an input. Each returns the new index, or -1 when the input is full. */
 int hr_est_add_model(hr_est_input *in, const hr_est_model *m);
 int hr_est_add_op(hr_est_input *in, const hr_est_op *op);
@@ -308,7 +334,10 @@ double hr_est_arch_usage_factor(hr_est_arch a);
 /* Sampling memory of one forward pass, ComfyUI's memory_required() (bytes), for a latent of
  * the given pixel geometry; batch_mult 2 for cond+uncond. */
 uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult);
-/* VAE decode / encode working memory (memory_used_decode/encode), dtype bytes d. */
+/* The LATENT tensor ComfyUI keeps in RAM (fp32), the whole batch. */
+double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
+/* VAE decode / encode working memory of one sample (memory_used_decode/encode), dtype bytes d;
+ * a batch runs as many at a time as free VRAM holds (op_vae). */
 uint64_t hr_est_vae_decode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 uint64_t hr_est_vae_encode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd);
 

@@ -20,12 +20,19 @@
 
 static const char *severity_class(int s)
 {
-    return s == 0 ? "ok" : s == 1 ? "at-risk" : "will-fail";
+    return s == 0 ? "ok" : s == 1 ? "at-risk" : s == 3 ? "unknown" : "will-fail";
 }
 
 static const char *severity_label(int s)
 {
-    return s == 0 ? HR_T("OK") : s == 1 ? HR_T("AT RISK") : HR_T("WILL FAIL");
+    return s == 0 ? HR_T("OK") : s == 1 ? HR_T("AT RISK") : s == 3 ? HR_T("CANNOT TELL") : HR_T("WILL FAIL");
+}
+
+/* How bad a verdict is: the at-risk commit with the other at-risk kinds, cannot-tell above
+ * them, the will-fail ones above all. */
+static int rank(hr_est_verdict_kind k)
+{
+    return k == HR_EV_COMMIT_UNKNOWN ? 2 * HR_EV_PINNED + 1 : k == HR_EV_COMMIT_TIGHT ? 2 * HR_EV_PINNED : 2 * (int)k;
 }
 
 static uint64_t step_value(const hr_est_step *s, int series)
@@ -100,7 +107,7 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
     int sev = hr_estimate_severity(e);
     int worst = -1;
     for (int i = 0; i < e->verdict_count; i++)
-        if (worst < 0 || e->verdict[i].kind > e->verdict[worst].kind)
+        if (worst < 0 || rank(e->verdict[i].kind) > rank(e->verdict[worst].kind))
             worst = i;
     hr_html_verdict(out, severity_class(sev), severity_label(sev),
                     worst >= 0 ? e->verdict[worst].text : HR_T("It fits."), NULL);

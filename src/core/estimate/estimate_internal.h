@@ -16,7 +16,9 @@ typedef struct hr_est_arch_info {
 
 const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a);
 void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *t, double *h, double *w);
-/* The LATENT tensor ComfyUI keeps in RAM (fp32). */
-double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
+
+/* The VRAM ComfyUI reserves to cast a partially loaded model's offloaded modules (0.3.76+,
+ * streams = NUM_STREAMS), from the model's module sizes; < 0 when they are not known. */
+double hr_est_offload_buffer(const hr_est_model *m, int version, int streams);
 
 #endif

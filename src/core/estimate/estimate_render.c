@@ -34,6 +34,8 @@ static const char *verdict_label(hr_est_verdict_kind k)
     case HR_EV_PINNED: return HR_T("PINNED");
     case HR_EV_GPU_OOM: return HR_T("GPU OOM");
     case HR_EV_COMMIT_EXCEEDED: return HR_T("CRASH");
+    case HR_EV_COMMIT_TIGHT: return HR_T("AT RISK");
+    case HR_EV_COMMIT_UNKNOWN: return HR_T("UNKNOWN");
     }
     return "";
 }
@@ -92,6 +94,13 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_buf_printf(out, HR_T("headroom estimate — %s\n\n"), e->workflow[0] ? e->workflow : "workflow");
     hr_buf_printf(out, HR_T("  machine   %s RAM, %s VRAM (%s), %s%s\n"), a, b, hr_est_vendor_name(m->vendor),
                   m->macos ? "macOS" : m->os == HR_OS_WINDOWS ? "Windows" : "Linux", m->wsl ? " (WSL)" : "");
+    /* a default is not a fact about the machine: say which figures stand in, and the flag */
+    if (m->ram_assumed)
+        hr_buf_printf(out, HR_T("            %s of RAM is assumed (none was read): give --ram\n"), a);
+    if (m->vram_assumed)
+        hr_buf_printf(out, HR_T("            %s of VRAM is assumed (no GPU was read): give --vram\n"), b);
+    if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
+        hr_buf_printf(out, HR_T("            the GPU's vendor (%s) is assumed: give --gpu\n"), hr_est_vendor_name(m->vendor));
     if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
@@ -219,6 +228,9 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     hr_json_str(w, "os", m->macos ? "macos" : m->os == HR_OS_WINDOWS ? "windows" : "linux");
     hr_json_bool(w, "wsl", m->wsl);
     hr_json_str(w, "gpu", hr_est_vendor_name(m->vendor));
+    hr_json_bool(w, "ram_assumed", m->ram_assumed);
+    hr_json_bool(w, "vram_assumed", m->vram_assumed);
+    hr_json_bool(w, "gpu_assumed", m->vendor_assumed);
     hr_json_u64(w, "ram_bytes", m->ram_bytes);
     hr_json_u64(w, "vram_bytes", m->vram_bytes);
     hr_json_size(w, "commit_limit_bytes", m->commit_limit_bytes);

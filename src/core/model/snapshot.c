@@ -30,7 +30,7 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
         hr_section_fail(&s->pressure.s, HR_T("Windows keeps no pressure stall information"));
     s->commit.enforced = HR_TRI_UNKNOWN;
     s->commit.overcommit_mode = HR_OVERCOMMIT_UNKNOWN;
-    s->commit.overcommit_ratio = s->commit.overcommit_kbytes = HR_UNKNOWN;
+    s->commit.overcommit_ratio = s->commit.overcommit_kbytes = s->commit.oom_kills = HR_UNKNOWN;
 
     for (int i = 0; i < HR_MAX_PAGING; i++) {
         s->paging[i].size_bytes = s->paging[i].used_bytes = s->paging[i].peak_bytes = HR_UNKNOWN;

@@ -67,6 +67,8 @@ typedef struct hr_commit {
     hr_overcommit overcommit_mode;
     uint64_t overcommit_ratio;    /* percent; HR_UNKNOWN where n/a */
     uint64_t overcommit_kbytes;   /* 0 = ratio in use */
+    uint64_t oom_kills;           /* Linux /proc/vmstat oom_kill: processes the kernel's OOM
+                                   * killer ended since boot, machine-wide (4.13+); HR_UNKNOWN */
 } hr_commit;
 
 typedef enum hr_paging_kind {

@@ -178,3 +178,24 @@ bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char
     return mode == HR_PAGING_MODE_CUSTOM && initial_bytes != HR_UNKNOWN && maximum_bytes != HR_UNKNOWN &&
            maximum_bytes <= HR_DUMP_FILE_MAX_BYTES;
 }
+
+uint64_t hr_dump_min_bytes(int64_t crash_dump_enabled, uint64_t ram_bytes)
+{
+    if (crash_dump_enabled == 0)
+        return 0;
+    if (crash_dump_enabled == 3)
+        return HR_MIB;
+    if (ram_bytes == HR_UNKNOWN)
+        return 0;
+    if (crash_dump_enabled == 1)
+        return ram_bytes + 257 * HR_MIB;
+    /* kernel or automatic: as much as kernel memory takes, which Microsoft does not fix; the
+     * least Windows gives a system-managed file it sizes for these dumps is RAM / 8, and the
+     * 4 GB X.dump advises is enough for kernel memory (1 GB at least) */
+    uint64_t m = ram_bytes / 8;
+    if (m > ((uint64_t)4 << 30))
+        m = (uint64_t)4 << 30;
+    if (m < ((uint64_t)1 << 30))
+        m = (uint64_t)1 << 30;
+    return m;
+}

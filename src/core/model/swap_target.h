@@ -62,6 +62,12 @@ uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes);
  * small file kept there for kernel crash dumps. */
 #define HR_DUMP_FILE_MAX_BYTES ((uint64_t)16 << 30)
 
+/* Windows, X.dump: the least paging file a crash dump of this kind needs on the system drive
+ * (CrashControl\CrashDumpEnabled; docs/rules.md cites Microsoft's table): 0 off; small memory
+ * dump (3) 1 MB; complete (1) RAM + 257 MB; kernel (2), automatic (7) or not read: RAM / 8
+ * within 1 GB and the 4 GB X.dump advises. ram_bytes HR_UNKNOWN: 0 for the RAM-sized kinds. */
+uint64_t hr_dump_min_bytes(int64_t crash_dump_enabled, uint64_t ram_bytes);
+
 /* Windows, X.dump — the one rule for which configured paging file stays on the system drive
  * when the paging file goes to another drive: `plan` names it its dump file (and leaves it
  * out of the removals), `apply` keeps that entry in PagingFiles (and its shrink guard counts

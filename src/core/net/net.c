@@ -150,8 +150,10 @@ static int hexval(char c)
     return -1;
 }
 
-/* Decode chunked data in place: returns 1 complete, 0 more needed, < 0 malformed. */
-static int dechunk(char *b, size_t n, size_t *out_len, hr_error *err)
+/* Chunked data: returns 1 complete, 0 more needed, < 0 malformed. Decoded in place only when
+ * write is true; a caller scans first (write false) and decodes once the body is whole, so
+ * that an answer that arrives in several reads is parsed again from the same bytes. */
+static int dechunk(char *b, size_t n, size_t *out_len, bool write, hr_error *err)
 {
     size_t r = 0, w = 0;
     for (;;) {
@@ -179,7 +181,8 @@ static int dechunk(char *b, size_t n, size_t *out_len, hr_error *err)
         }
         if (size > n - r)
             return 0;
-        memmove(b + w, b + r, (size_t)size);
+        if (write)
+            memmove(b + w, b + r, (size_t)size);
         w += (size_t)size;
         r += (size_t)size;
         if (r < n && b[r] == '\r')
@@ -267,11 +270,12 @@ int hr_http_parse(char *buf, size_t len, bool eof, hr_http_response *o, hr_error
         return 1;
     if (o->chunked) {
         size_t out_len = 0;
-        int r = dechunk(body, avail, &out_len, err);
+        int r = dechunk(body, avail, &out_len, false, err);
         if (r == 0 && eof)
             return bad(err, HR_EPARSE, HR_T("the connection closed inside a chunked body"));
         if (r <= 0)
             return r;
+        (void)dechunk(body, avail, &out_len, true, err);
         o->body_len = out_len;
         return 1;
     }
@@ -301,6 +305,9 @@ int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err)
     f->fin = (b0 & 0x80) != 0;
     f->opcode = b0 & 0x0F;
     f->masked = (b1 & 0x80) != 0;
+    /* RFC 6455 5.1: a client closes the connection on a masked frame from the server */
+    if (f->masked)
+        return hr_error_set(err, HR_EPARSE, HR_T("websocket: a masked frame from the server"));
     switch (f->opcode) {
     case HR_WS_CONT:
     case HR_WS_TEXT:
@@ -332,20 +339,10 @@ int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err)
     if (plen > HR_WS_PAYLOAD_MAX)
         return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: a frame of %llu bytes"),
                             (unsigned long long)plen);
-    unsigned char key[4] = {0, 0, 0, 0};
-    if (f->masked) {
-        if (len < pos + 4)
-            return 0;
-        memcpy(key, buf + pos, 4);
-        pos += 4;
-    }
     if (len - pos < plen)
         return 0;
     f->payload = buf + pos;
     f->len = plen;
-    if (f->masked)
-        for (uint64_t i = 0; i < plen; i++)
-            f->payload[i] = (char)((unsigned char)f->payload[i] ^ key[i & 3]);
     return (int64_t)(pos + plen);
 }
 

@@ -46,7 +46,8 @@ typedef struct hr_http_response {
  * Content-Length is there, the last chunk came, or (neither given) eof is true. Returns 1
  * when complete, 0 when more bytes are needed, a negative code on malformed input
  * (HR_EPARSE, HR_ETOOBIG) with err saying what. A 101 answer is complete after its head.
- * Chunked bodies are decoded in place (buf is changed). */
+ * Chunked bodies are decoded in place once they are whole (buf is changed only on 1), so an
+ * answer that arrives in several reads is parsed again from its own bytes. */
 int hr_http_parse(char *buf, size_t len, bool eof, hr_http_response *out, hr_error *err);
 
 /* ---- websocket (RFC 6455) ---- */
@@ -62,14 +63,15 @@ enum {
 typedef struct hr_ws_frame {
     bool fin;
     int opcode;
-    bool masked;
-    char *payload;                      /* into the caller's buffer, unmasked in place */
+    bool masked;                        /* never true on success: a server does not mask */
+    char *payload;                      /* into the caller's buffer */
     uint64_t len;
 } hr_ws_frame;
 
-/* One frame from buf[0..len): returns the bytes it took (> 0), 0 when more are needed, or a
- * negative code (reserved bits, unknown opcode, a control frame over 125 bytes or split,
- * a payload over HR_WS_PAYLOAD_MAX). */
+/* One frame from the server in buf[0..len): returns the bytes it took (> 0), 0 when more
+ * are needed, or a negative code (reserved bits, unknown opcode, a control frame over 125
+ * bytes or split, a payload over HR_WS_PAYLOAD_MAX, a masked frame: RFC 6455 5.1, only a
+ * client masks). */
 int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err);
 
 /* A client frame (always masked with key; RFC 6455 5.3). */

@@ -13,6 +13,9 @@ void hr_plan_inputs_init(hr_plan_inputs *in)
     in->os = -1;
     in->workload = HR_WORKLOAD_NONE;
     in->peak_commit_bytes = HR_UNKNOWN;
+    in->need_low_bytes = HR_UNKNOWN;
+    in->implied_workload = HR_WORKLOAD_NONE;
+    in->paging_bytes = HR_UNKNOWN;
 }
 
 int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out,

@@ -17,7 +17,9 @@
 #include "core/base/error.h"
 #include "core/base/json_writer.h"
 #include "core/base/render.h"
+#include "core/estimate/estimate.h"
 #include "core/model/comfy_args.h"
+#include "core/model/run_need.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -85,11 +87,27 @@ typedef struct hr_plan_inputs {
     uint64_t peak_commit_bytes;  /* HR_UNKNOWN: none known */
     char peak_basis[160];
     char peak_label[64];         /* the workflow the peak is of ("" = none) */        /* where the peak comes from ("the estimate of x.json: ..."); "" = --peak-commit */
+    /* The run's need as a range (core/model/run_need.h): a workflow's estimate gives low – high
+     * (peak_commit_bytes is the high end) and is the run's own, other programs come on top; a
+     * measured --peak-commit is system-wide (low = high, the others are in it). */
+    uint64_t need_low_bytes;     /* HR_UNKNOWN: = peak_commit_bytes */
+    bool peak_is_run;            /* the peak is the run's own (an estimate), not system-wide */
+    bool version_known;          /* ComfyUI's version was given or read (else the range covers all) */
+    char high_version[16];       /* version unknown: the version whose manager gave the high end */
+    hr_workload implied_workload; /* what the workflow implies (video, FLUX ...): its table row */
+    uint64_t paging_bytes;       /* --paging: the what-if machine's paging file / swap now; HR_UNKNOWN */
     bool range;                  /* --range: initial < maximum (S3.2 compromise) */
     bool recorded;               /* the snapshot is a recording (--sysroot, --replay): say so */
 } hr_plan_inputs;
 
 void hr_plan_inputs_init(hr_plan_inputs *in);
+
+/* A workflow's estimate as the run's need: its commit range (the run's own; other programs
+ * come on top), whether ComfyUI's version was known, and the table row the workflow implies. */
+void hr_plan_inputs_take_estimate(hr_plan_inputs *in, const hr_estimate *e);
+/* The workload a workflow implies (S4.2): video from a video model or frames; FLUX and the
+ * other large DiTs from the architecture; NONE when nothing says. */
+hr_workload hr_workload_of_estimate(const hr_estimate *e);
 
 /* One line of output: which rule (seed "S4.2" or headroom's own "X.dump", see docs/plan.md),
  * a stable id for scripts and tests, and the text. */
@@ -124,6 +142,9 @@ typedef struct hr_plan_facts {
     bool integrated_gpu;         /* an integrated GPU takes shared RAM (S4.3) */
     uint64_t integrated_shared_bytes; /* HR_UNKNOWN when not known */
     hr_workload workload;
+    bool workload_implied;       /* not declared: what the workflow implies */
+    bool version_known;          /* ComfyUI's version was given or read */
+    char high_version[16];       /* not known: the version whose manager gave the need's high end */
     hr_comfy_args comfy;
     bool lean_on_ram;            /* low-VRAM flags (S4.2) */
     hr_ram_row row;              /* the S4.1 table row */
@@ -176,6 +197,10 @@ typedef struct hr_plan_recommended {
     uint64_t table_bytes;            /* what the S4.1/S4.2 table gives */
     uint64_t peak_bytes;             /* HR_UNKNOWN unless --peak-commit */
     uint64_t peak_sized_bytes;       /* what the peak needs, HR_UNKNOWN unless known */
+    hr_run_need need;                /* the one rule's parts: the run, others, margin, must back */
+    uint64_t estimate_bytes;         /* the paging file the need asks for (must back − RAM's part);
+                                      * HR_UNKNOWN when no need is known */
+    bool set_by_table;               /* the table, not the estimate, set the size */
     bool upgrade_ram_first;          /* S4.1 8 GB row */
     bool target_known;
     char target[HR_SNAP_PATH_MAX];   /* "D:" / "/data"; "" when unknown */
@@ -203,6 +228,9 @@ typedef struct hr_plan {
     bool nothing_to_change;                         /* the machine already matches the plan */
     char dump_file[HR_SNAP_PATH_MAX];               /* Windows: a small system-drive file kept for
                                                      * crash dumps (X.dump), or "" */
+    uint64_t dump_file_min_bytes;                   /* X.dump: the least the dump file must hold
+                                                       for the dump kind (hr_dump_min_bytes); 0 =
+                                                       no dump file, or not known */
 } hr_plan;
 
 /* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only
@@ -218,6 +246,11 @@ int hr_plan_text(const hr_plan *p, hr_buf *out);
 /* With key == NULL a complete document with "schema"; with a key, a member of an open object
  * (check embeds the plan). */
 void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
+
+/* The one rule's parts (recommended.need) as an object: low, high, others and their basis,
+ * margin, the bounds (plan's and check's JSON). */
+void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key);
+void hr_plan_need_members(const hr_plan *p, hr_json_writer *w);   /* the same, into an open object */
 
 /* Lookups for tests and check: the warning with this id, or NULL. */
 const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);

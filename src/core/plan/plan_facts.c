@@ -48,6 +48,25 @@ static bool in_use(const hr_snapshot *snap, const char *path, bool win)
     return false;
 }
 
+/* Windows, the list of files in use unreadable: ExistingPageFiles, the registry's list of
+ * what this boot uses, answers the same question (verify reads it too). */
+static void pending_from_existing(const hr_paging_config *cfg, hr_plan_facts *f)
+{
+    if (cfg->existing_count <= 0)
+        return;
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        bool used = false;
+        for (int j = 0; j < cfg->existing_count && j < HR_MAX_PAGING_CONFIG; j++) {
+            const char *x = cfg->existing[j];
+            if (strncmp(x, "\\??\\", 4) == 0)
+                x += 4;
+            used |= hr_same_drive(x, cfg->entries[i].path);
+        }
+        if (!used)
+            f->restart_pending = true;
+    }
+}
+
 /* What is configured, and whether it differs from what is in use (S5.1). Windows: a
  * configured file not in use, one in use that is no longer configured, or one whose size is
  * not what the registry says; Linux: an fstab swap file that is not active. */
@@ -56,6 +75,8 @@ static void configured_facts(const hr_snapshot *snap, hr_plan_facts *f)
     const hr_paging_config *cfg = &snap->paging_config;
     const bool win = f->os == HR_OS_WINDOWS;
     f->configured_paging_bytes = HR_UNKNOWN;
+    if (win && cfg->s.ok && !snap->paging_s.ok && cfg->automatic != HR_TRI_YES)
+        pending_from_existing(cfg, f);
     if (!cfg->s.ok || !snap->paging_s.ok || cfg->automatic == HR_TRI_YES)
         return;
     uint64_t total = 0;
@@ -123,6 +144,12 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
         f->vram_source = HR_N("unknown");
 
     f->workload = in->workload;
+    f->version_known = in->version_known;
+    memcpy(f->high_version, in->high_version, sizeof f->high_version);
+    if (f->workload == HR_WORKLOAD_NONE && in->implied_workload != HR_WORKLOAD_NONE) {
+        f->workload = in->implied_workload;
+        f->workload_implied = true;
+    }
     if (in->have_comfy_args)
         f->comfy = in->comfy;
     f->lean_on_ram = hr_comfy_args_lean_on_ram(&f->comfy);
@@ -143,5 +170,7 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
         f->disk_paging_bytes = hr_snapshot_disk_paging_known(snap);
         configured_facts(snap, f);
     }
+    if (in->paging_bytes != HR_UNKNOWN)
+        f->disk_paging_bytes = in->paging_bytes;
 }
 

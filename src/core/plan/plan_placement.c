@@ -325,6 +325,17 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         if (hr_dump_file_stays(pc->dump_needs_system_paging, hr_drive_letter(sys), hr_drive_letter(r->target),
                                hr_drive_letter(d->path), d->mode, d->initial_bytes, d->maximum_bytes)) {
             hr_strlcpy(p->dump_file, d->path, sizeof p->dump_file);
+            /* a dump file that stays must hold the dump, else it is sized for it */
+            uint64_t need = hr_dump_min_bytes(pc->crash_dump_enabled, p->facts.ram_bytes);
+            if (need > d->maximum_bytes && need <= HR_DUMP_FILE_MAX_BYTES) {
+                p->dump_file_min_bytes = (need + HR_MIB - 1) / HR_MIB * HR_MIB;
+                char has[32], want[32];
+                hr_size_gb(d->maximum_bytes, has, sizeof has);
+                hr_size_gb(p->dump_file_min_bytes, want, sizeof want);
+                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-small|X.dump",
+                                 HR_T("%s (%s) stays for crash dumps, but is too small to hold one: the crash dump "
+                                 "setting needs at least %s there, so the plan sets it to that"), d->path, has, want);
+            }
             return;
         }
     }
@@ -519,9 +530,14 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                                  best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
-                                 HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an HDD can "
-                                 "be slower than none. Make room on %s (free space, or shrink a volume in Disk "
-                                 "Management to make a partition for it — S4.3); the HDD only as a last resort"),
+                                 p->facts.os == HR_OS_WINDOWS
+                                     ? HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                            "HDD can be slower than none. Make room on %s (free space, or shrink a "
+                                            "volume in Disk Management to make a partition for it — S4.3); the HDD "
+                                            "only as a last resort")
+                                     : HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                            "HDD can be slower than none. Make room on %s (free space — S4.3); the "
+                                            "HDD only as a last resort"),
                                  r->last_resort, best->target);
         }
     }

@@ -49,7 +49,8 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
         hr_buf_putc(out, '\n');
     }
     hr_buf_printf(out, HR_T("  workload   %s%s\n"), hr_workload_label(f->workload),
-                  f->workload == HR_WORKLOAD_NONE ? HR_T(" (give --workload sd15|sdxl|flux|video)") : "");
+                  f->workload == HR_WORKLOAD_NONE ? HR_T(" (give --workload sd15|sdxl|flux|video)")
+                  : f->workload_implied ? HR_T(" (what the workflow implies)") : "");
     char flags[128];
     hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
     if (flags[0])
@@ -81,11 +82,18 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
         hr_size_gb(r->add_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  the swap kept counts: add %s\n"), b);
     }
-    if (r->basis == HR_BASIS_PEAK) {
-        hr_size_gb(r->peak_bytes, b, sizeof b);
+    if (r->estimate_bytes != HR_UNKNOWN) {
+        /* The one rule (core/model/run_need.h): which of the two set the size. */
+        char m[32];
+        hr_size_gb(r->need.must_back, m, sizeof m);
+        hr_size_gb(r->estimate_bytes, b, sizeof b);
         hr_size_gb(r->table_bytes, a, sizeof a);
-        hr_buf_printf(out, HR_T("  basis: the peak commit %s + %d %% (the table alone: %s)\n"), b,
-                      HR_PLAN_PEAK_MARGIN_PERCENT, a);
+        if (r->set_by_table)
+            hr_buf_printf(out, HR_T("  basis: the table for %s, %s — above the %s the need asks for (must back %s)\n"),
+                          hr_workload_label(f->workload), a, b, m);
+        else
+            hr_buf_printf(out, HR_T("  basis: the need, %s (must back %s) — above the table's %s for %s\n"), b, m, a,
+                          hr_workload_label(f->workload));
     } else {
         hr_buf_puts(out, HR_T("  basis: the seed's table (give --peak-commit SIZE to size from a measured peak)\n"));
     }
@@ -161,6 +169,7 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_size(w, "effective_vram_bytes", f->effective_vram_bytes);
     hr_json_bool(w, "integrated_gpu", f->integrated_gpu);
     hr_json_str(w, "workload", hr_workload_name(f->workload));
+    hr_json_bool(w, "workload_implied", f->workload_implied);
     hr_json_begin_object(w, "comfy_args");
     hr_json_bool(w, "lowvram", f->comfy.lowvram);
     hr_json_bool(w, "novram", f->comfy.novram);
@@ -193,6 +202,9 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     hr_json_size(w, "peak_commit_bytes", r->peak_bytes);
     hr_json_size(w, "peak_sized_bytes", r->peak_sized_bytes);
     hr_json_u64(w, "peak_margin_percent", HR_PLAN_PEAK_MARGIN_PERCENT);
+    hr_json_str(w, "set_by", r->set_by_table ? "table" : "estimate");
+    hr_json_size(w, "estimate_bytes", r->estimate_bytes);
+    hr_plan_need_json(p, w, "need");
     hr_json_bool(w, "upgrade_ram_first", r->upgrade_ram_first);
     if (r->target_known) {
         hr_json_str(w, "target", r->target);
@@ -259,4 +271,30 @@ void hr_plan_render(const hr_plan *p, hr_render *r)
         hr_render_unsupported(r);
         break;
     }
+}
+
+void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key)
+{
+    hr_json_begin_object(w, key);
+    hr_plan_need_members(p, w);
+    hr_json_end_object(w);
+}
+
+void hr_plan_need_members(const hr_plan *p, hr_json_writer *w)
+{
+    const hr_run_need *n = &p->recommended.need;
+    static const char *const basis[] = {"measured", "allowance", "in-peak"};
+    hr_json_u64(w, "low_bytes", n->low);
+    hr_json_u64(w, "high_bytes", n->high);
+    hr_json_u64(w, "others_bytes", n->others);
+    hr_json_str(w, "others_basis", basis[n->others_basis]);
+    hr_json_u64(w, "margin_bytes", n->margin);
+    hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
+    hr_json_u64(w, "fail_below_bytes", n->fail_below);
+    hr_json_u64(w, "must_back_bytes", n->must_back);
+    hr_json_bool(w, "comfyui_version_known", p->facts.version_known);
+    if (p->facts.high_version[0])
+        hr_json_str(w, "high_end_comfyui_version", p->facts.high_version);
+    else
+        hr_json_null(w, "high_end_comfyui_version");
 }

@@ -125,43 +125,74 @@ static void size_from_table(hr_plan *p)
     r->table_bytes = size;
 }
 
+/* The run's need under the one rule (core/model/run_need.h): a workflow's estimate is the run's
+ * own and other programs come on top (measured now, or the allowance on a what-if machine); a
+ * measured --peak-commit is system-wide; with neither, the workload's need (docs/check.md). */
+static void need_of(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
+{
+    const hr_plan_facts *f = &p->facts;
+    hr_plan_recommended *r = &p->recommended;
+    if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_is_run) {
+        const uint64_t others = f->hypothetical ? HR_UNKNOWN : hr_run_others_now(snap, f->os);
+        hr_run_need_make(&r->need, in->need_low_bytes, in->peak_commit_bytes, others,
+                         f->hypothetical ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+    } else if (in->peak_commit_bytes != HR_UNKNOWN) {
+        hr_run_need_make(&r->need, in->need_low_bytes, in->peak_commit_bytes, 0, HR_OTHERS_IN_PEAK);
+    } else {
+        /* No estimate (a caller that gives none; the commands always estimate): the
+         * workload's figure, a system-wide peak that holds its margin already (the seed's
+         * worked example, "past 40 GB"); below 80 % of it the run dies. */
+        const uint64_t need = hr_plan_need_bytes(f, in);
+        hr_run_need_make(&r->need, need / 5 * 4, need, 0, HR_OTHERS_IN_PEAK);
+        r->need.margin = 0;
+        r->need.must_back = need;
+    }
+}
+
 void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 {
     hr_plan_recommended *r = &p->recommended;
     size_from_table(p);
     r->peak_bytes = in->peak_commit_bytes;
     r->peak_sized_bytes = HR_UNKNOWN;
+    r->estimate_bytes = HR_UNKNOWN;
     r->basis = HR_BASIS_TABLE;
+    r->set_by_table = true;
     uint64_t maximum = r->table_bytes;
+    need_of(snap, in, p);
 
     if (in->peak_commit_bytes != HR_UNKNOWN) {
-        const uint64_t peak = in->peak_commit_bytes;
-        const uint64_t want = hr_sat_add(hr_sat_mul(peak / 100, 100 + HR_PLAN_PEAK_MARGIN_PERCENT),
-                                         peak % 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT) / 100);
+        const hr_run_need *n = &r->need;
         const uint64_t from_ram = hr_commit_ram_part(snap, p->facts.os, p->facts.ram_bytes);
-        const uint64_t need = want > from_ram ? want - from_ram : 0;
-        r->peak_sized_bytes = hr_sat_mul(hr_size_round_up_gib(need), HR_GIB);
-        char a[32], b[32], c[32], d[32], t[32];
-        hr_size_gb(peak, a, sizeof a);
-        hr_size_gb(want, b, sizeof b);
+        r->estimate_bytes = r->peak_sized_bytes = hr_run_paging_bytes(n, from_ram);
+        char lo[32], hi[32], ot[32], mg[32], mb[32], c[32], d[32], t[32];
+        hr_size_gb(n->low, lo, sizeof lo);
+        hr_size_gb(n->high, hi, sizeof hi);
+        hr_size_gb(n->others, ot, sizeof ot);
+        hr_size_gb(n->margin, mg, sizeof mg);
+        hr_size_gb(n->must_back, mb, sizeof mb);
         hr_size_gb(from_ram, c, sizeof c);
         hr_size_gb(r->peak_sized_bytes, d, sizeof d);
         hr_size_gb(r->table_bytes, t, sizeof t);
-        R("peak|S4.1", HR_T("sized from the peak commit (the seed's real reference): %s + %d %% margin = %s; "
-                       "RAM gives %s of the commit limit, so the paging file must give %s (the table alone says %s)"),
-          a, HR_PLAN_PEAK_MARGIN_PERCENT, b, c, d, t);
-        r->basis = HR_BASIS_PEAK;
-        maximum = r->peak_sized_bytes;
-        if (maximum < HR_PLAN_BACKSTOP_BYTES) {
-            R("backstop|S4.1", HR_T("that is under the 32 GB backstop, which stays the least the plan gives"));
-            maximum = HR_PLAN_BACKSTOP_BYTES;
+        const char *who = n->others_basis == HR_OTHERS_MEASURED ? HR_T("other programs' commit now")
+                          : n->others_basis == HR_OTHERS_ALLOWANCE ? HR_T("the allowance for the OS and a browser")
+                                                                    : HR_T("in the measured peak");
+        r->set_by_table = r->peak_sized_bytes <= r->table_bytes;
+        R(r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1",
+          HR_T("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s of "
+               "the commit limit, so the paging file must give %s; the table says %s: the %s sets the size"),
+          lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t,
+          r->set_by_table ? HR_T("table") : HR_T("estimate"));
+        if (!r->set_by_table) {
+            r->basis = HR_BASIS_PEAK;
+            maximum = r->peak_sized_bytes;
         }
     }
 
     /* Linux overcommit mode 2: only overcommit_ratio % of RAM counts toward the enforced
      * limit, so the table's RAM + paging falls short by the rest; the swap makes it up. */
     const uint64_t ram_part = hr_commit_ram_part(snap, p->facts.os, p->facts.ram_bytes);
-    if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {
+    if (r->set_by_table && ram_part < p->facts.ram_bytes) {
         uint64_t extra = hr_sat_mul(hr_size_round_up_gib(p->facts.ram_bytes - ram_part), HR_GIB);
         char a[32], b[32];
         hr_size_gb(extra, a, sizeof a);
@@ -174,7 +205,11 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     r->maximum_bytes = maximum;
     r->initial_bytes = maximum;
     r->fixed = true;
-    if (in->range) {
+    if (in->range && p->facts.os == HR_OS_LINUX) {
+        /* A swap file has one size: Linux never grows it, and apply makes it at that size. */
+        R("range-linux|S3.2", HR_T("--range: a Linux swap file has one size (it never grows), so the plan gives "
+                              "one size and apply makes it"));
+    } else if (in->range) {
         r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
         r->fixed = false;
         char a[32], b[32];

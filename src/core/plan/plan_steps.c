@@ -68,6 +68,18 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     const hr_plan_recommended *r = &p->recommended;
     char mx[32];
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
+    if (p->dump_file_min_bytes && windows_already(snap, p)) {
+        /* the target is right, the dump file too small: that one change */
+        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        step(p, "open|S2.2", "sysdm.cpl",
+             HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+             "Virtual memory: Change…"));
+        step(p, "dump-size|X.dump", NULL,
+             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+        step(p, "reboot|S5.1", NULL, HR_T("press OK, OK, and restart"));
+        return;
+    }
     if (windows_already(snap, p) && p->facts.restart_pending) {
         /* Set already, not yet in effect: the one step left is the restart (S5.1). */
         step(p, "restart|S5.1", NULL,
@@ -112,6 +124,12 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
          "(OK alone does not save it — S5.1)"),
          where, mib(r->initial_bytes), mib(r->maximum_bytes));
 
+    if (p->dump_file_min_bytes) {
+        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        step(p, "dump-size|X.dump", NULL,
+             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+    }
     /* Remove the old files only now (S3.1). */
     bool removed_system = false;
     for (int i = 0; i < p->removal_count; i++) {
@@ -133,7 +151,20 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     /* Without a list of the paging files in use, say it for the system drive, where Windows
      * puts one by default. */
     bool paging_known = snap && (snap->paging_s.ok || snap->paging_config.s.ok);
-    if (!removed_system && !target_is_system && !paging_known)
+    /* Nor where PagingFiles leaves the system drive a file that no removal names: automatic
+     * ("?:\pagefile.sys" names no drive; unticking it leaves C: system managed) or an entry
+     * on it, unless it is the crash-dump file that stays (X.dump) — else the warning says C:
+     * is left with none and no step makes it so. */
+    bool dump_on_system = p->dump_file[0] && hr_same_drive(p->dump_file, sysd);
+    bool system_configured = false;
+    if (snap && snap->paging_config.s.ok) {
+        system_configured = snap->paging_config.automatic == HR_TRI_YES;
+        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
+            const char *ep = snap->paging_config.entries[i].path;
+            system_configured |= ep[0] == '?' || hr_same_drive(ep, sysd);
+        }
+    }
+    if (!removed_system && !target_is_system && !dump_on_system && (!paging_known || system_configured))
         step(p, "remove-system|S3.1", NULL,
              HR_T("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
              "about crash dumps: see the warning)"), sysd, sysd);

@@ -105,10 +105,19 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
         if (nearly_full) {
             char fr[32];
             hr_size_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
-            W("auto-full-system|S1.2",
-              HR_T("the paging file is managed automatically and the system drive has only %s free: Windows silently "
-              "shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another drive"),
-              fr);
+            /* The advice is the plan's: another drive only when the plan has one. */
+            const bool elsewhere = p->recommended.target_known && sv && !hr_same_drive(p->recommended.target,
+                                                                                      sv->dev.mount_point);
+            if (elsewhere)
+                W("auto-full-system|S1.2",
+                  HR_T("the paging file is managed automatically and the system drive has only %s free: Windows "
+                  "silently shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another "
+                  "drive"), fr);
+            else
+                W("auto-full-system|S1.2",
+                  HR_T("the paging file is managed automatically and the system drive has only %s free: Windows "
+                  "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
+                  "plan gives, and make room for the rest"), fr);
         } else {
             W("auto-managed|S1.2",
               HR_T("the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
@@ -205,6 +214,32 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
               "6 GB usable"));
         }
     }
+    /* A drive holding a paging file / swap file with less free than the plan keeps (S3.3: do
+     * not fill an SSD beyond ~95 % with a paging file on it): writes there fail and the SSD
+     * slows when it fills, whatever the file's size. */
+    /* (Automatic management has its own warning, auto-full-system.) */
+    for (int i = 0; snap && !windows_automatic(snap) && i < snap->paging_count && i < HR_MAX_PAGING; i++) {
+        const hr_paging *pg = &snap->paging[i];
+        if (!pg->has_device || (pg->kind != HR_PAGING_PAGEFILE && pg->kind != HR_PAGING_FILE))
+            continue;
+        const hr_device *d = &pg->device;
+        const hr_volume *v = NULL;
+        for (int k = 0; k < snap->volume_count && k < HR_MAX_VOLUMES; k++)
+            if (f->os == HR_OS_WINDOWS ? hr_same_drive(snap->volumes[k].dev.mount_point, pg->path)
+                                       : d->mount_point[0] && strcmp(snap->volumes[k].dev.mount_point, d->mount_point) == 0)
+                v = &snap->volumes[k];
+        const uint64_t total = v ? v->dev.fs_total_bytes : d->fs_total_bytes;
+        const uint64_t free_now = v ? v->dev.fs_free_bytes : d->fs_free_bytes;
+        if (total == HR_UNKNOWN || free_now == HR_UNKNOWN || free_now >= hr_reserve_bytes(total))
+            continue;
+        char fr[32], rs[32];
+        hr_size_gb(free_now, fr, sizeof fr);
+        hr_size_gb(hr_reserve_bytes(total), rs, sizeof rs);
+        W("paging-drive-full|S3.3",
+          HR_T("%s holds %s and has only %s free, under the %s the plan keeps free there: writes fail and an SSD "
+               "slows as it fills — free space on it"), v ? v->dev.mount_point : d->mount_point, pg->path, fr, rs);
+        break;
+    }
     if (f->lean_on_ram) {
         char flags[128];
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
@@ -228,8 +263,12 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
           HR_T("only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none"));
     else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
         W("hdd-last-resort|S3.3",
-          HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD (free "
-          "space, or shrink a volume in Disk Management to make a partition for it — S4.3) and move it there"),
+          f->os == HR_OS_WINDOWS
+              ? HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
+                     "(free space, or shrink a volume in Disk Management to make a partition for it — S4.3) and "
+                     "move it there")
+              : HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
+                     "(free space — S4.3) and move it there"),
           r->target);
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {

@@ -432,7 +432,7 @@ static void plan(const hr_recording *r, hr_buf *out)
     if (r->have_verdict) {
         hr_cause c = cause_from_id(r->cause);
         if (c != HR_CAUSE_COUNT && c != HR_CAUSE_UNKNOWN)
-            hr_html_p(out, NULL, hr_tr(hr_cause_fix(c)));
+            hr_html_p(out, NULL, hr_tr(hr_cause_fix_os(c, strcmp(r->os, "windows") == 0)));
     }
     if (r->advice[0])
         hr_html_p(out, NULL, hr_tr(r->advice));

@@ -161,8 +161,11 @@ static void text(const hr_models_report *r, hr_buf *o)
         while (j < r->n && strcmp(r->v[j].folder, r->v[i].folder) == 0)
             ft += r->v[j++].info.file_bytes;
         hr_size_gb(ft, sz, sizeof sz);
-        hr_buf_printf(o, HR_T("\n%s/  (%zu files, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".",
-                      j - i, sz);
+        if (j - i == 1)
+            hr_buf_printf(o, HR_T("\n%s/  (1 file, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".", sz);
+        else
+            hr_buf_printf(o, HR_T("\n%s/  (%zu files, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".",
+                          j - i, sz);
         for (; i < j; i++)
             text_entry(&r->v[i], o);
     }

@@ -6,6 +6,7 @@
 #include "core/scan/workflow.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
 #include "core/base/json_parse.h"
 
 #include <math.h>
@@ -690,54 +691,135 @@ void hr_workflow_free(hr_workflow *wf)
     wf->n_order = 0;
 }
 
-/* nth == SIZE_MAX: a workflow file; else the nth prompt of a GET /history body. */
-static int parse_sel(const char *name, const char *buf, size_t len, size_t nth, char *id_out,
-                     size_t id_n, hr_workflow *wf, hr_error *err)
+/* Every string a workflow carries came from whoever wrote the file or the server that sent
+ * it: one line each, nothing that steers a terminal, before anything prints it. */
+static void one_line(hr_workflow *wf)
 {
-    memset(wf, 0, sizeof *wf);
+    for (size_t i = 0; i < wf->n_order; i++) {
+        hr_text_one_line(wf->order[i].id);
+        hr_text_one_line(wf->order[i].class_type);
+    }
+    for (size_t i = 0; i < wf->n_models; i++) {
+        hr_wf_model *m = &wf->models[i];
+        hr_text_one_line(m->node_id);
+        hr_text_one_line(m->class_type);
+        hr_text_one_line(m->input);
+        hr_text_one_line(m->folder);
+        hr_text_one_line(m->name);
+        hr_text_one_line(m->weight_dtype);
+        hr_text_one_line(m->clip_type);
+        hr_text_one_line(m->device);
+    }
+    for (size_t i = 0; i < wf->n_latents; i++) {
+        hr_text_one_line(wf->latents[i].node_id);
+        hr_text_one_line(wf->latents[i].class_type);
+    }
+    for (size_t i = 0; i < wf->n_samplers; i++) {
+        hr_text_one_line(wf->samplers[i].node_id);
+        hr_text_one_line(wf->samplers[i].class_type);
+        hr_text_one_line(wf->samplers[i].sampler_name);
+        hr_text_one_line(wf->samplers[i].scheduler);
+    }
+    for (size_t i = 0; i < wf->n_decodes; i++) {
+        hr_text_one_line(wf->decodes[i].node_id);
+        hr_text_one_line(wf->decodes[i].class_type);
+    }
+    for (size_t i = 0; i < wf->n_upscales; i++) {
+        hr_text_one_line(wf->upscales[i].node_id);
+        hr_text_one_line(wf->upscales[i].class_type);
+    }
+}
+
+/* The graph under api (an API-format prompt), or the UI graph of root; then the order and
+ * the nodes that run. */
+static int read_graph(graph *g, const hr_json_value *api, const hr_json_value *ui_root)
+{
+    int r;
+    if (api) {
+        g->wf->format = HR_WF_FORMAT_API;
+        r = add_api_graph(g, api);
+    } else {
+        g->wf->format = HR_WF_FORMAT_UI;
+        g->subgraphs = hr_json_get(hr_json_get(ui_root, "definitions"), "subgraphs");
+        r = add_ui_graph(g, hr_json_get(ui_root, "nodes"), hr_json_get(ui_root, "links"), "",
+                         SIZE_MAX, SIZE_MAX, 0);
+    }
+    if (r == 0)
+        r = order(g);
+    /* read the nodes that run, in the order they run */
+    for (size_t i = 0; r == 0 && i < g->wf->n_order; i++)
+        r = read_node(g, &g->n[g->ord_idx[i]]);
+    free(g->ord_idx);
+    free(g->n);
+    free(g->e);
+    if (r)
+        hr_workflow_free(g->wf);
+    else
+        one_line(g->wf);
+    return r;
+}
+
+static int parse_doc(const char *name, const char *buf, size_t len, bool history,
+                     hr_json_doc **doc, hr_error *err)
+{
     hr_json_limits lim = {.max_bytes = HR_WF_MAX_BYTES, .max_depth = 64,
                           .max_values = (size_t)4 << 20, .no_nul = true};
-    hr_json_doc *doc = NULL;
     hr_error jerr = {0};
-    int r = hr_json_parse(buf, len, &lim, &doc, &jerr);
+    int r = hr_json_parse(buf, len, &lim, doc, &jerr);
     if (r)   /* a /history body that is not JSON: not ComfyUI answering, no prompt in it */
-        return hr_error_set(err, nth != SIZE_MAX ? HR_ENOENT : r, HR_T("%s: not a workflow: %s"),
-                            name, jerr.msg);
-    const hr_json_value *root = hr_json_root(doc);
-    graph g = {.name = name, .wf = wf, .err = err};
+        return hr_error_set(err, history ? HR_ENOENT : r, HR_T("%s: not a workflow: %s"), name,
+                            jerr.msg);
+    const hr_json_value *root = hr_json_root(*doc);
     if (!hr_json_is(root, HR_JSON_OBJECT)) {
-        r = hr_error_set(err, nth != SIZE_MAX ? HR_ENOENT : HR_EPARSE,
+        r = hr_error_set(err, history ? HR_ENOENT : HR_EPARSE,
                          HR_T("%s: not a workflow: the file is a JSON %s, not an object"),
                          name, hr_json_type_name(hr_json_type_of(root)));
-    } else if (nth != SIZE_MAX) {
-        /* GET /history: {prompt_id: {"prompt": [number, id, prompt, extra, outputs], ...}} */
-        const hr_json_value *e = hr_json_first(root);
-        for (size_t i = 0; e && i < nth; i++)
-            e = hr_json_next(e);
-        const hr_json_value *api = hr_json_at(hr_json_get(e, "prompt"), 2);
-        if (!e) {
-            r = HR_ENOENT;
-            hr_error_set(err, r, HR_T("%s: no prompt %zu in the history"), name, nth + 1);
-        } else if (!hr_json_is(api, HR_JSON_OBJECT) || hr_json_count(api) == 0) {
-            r = hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\" has no prompt"), name,
-                             hr_json_key(e));
-        } else {
-            if (id_out && id_n)
-                snprintf(id_out, id_n, "%s", hr_json_key(e));
-            for (const hr_json_value *v = hr_json_first(api); v && r == 0; v = hr_json_next(v))
-                if (!hr_json_is(v, HR_JSON_OBJECT) || !hr_json_get(v, "class_type"))
-                    r = hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\": node \"%.32s\" "
-                                     "has no \"class_type\""), name, hr_json_key(e), hr_json_key(v));
-            if (r == 0) {
-                wf->format = HR_WF_FORMAT_API;
-                r = add_api_graph(&g, api);
-            }
+        hr_json_free(*doc);
+        *doc = NULL;
+    }
+    return r;
+}
+
+/* One entry of a GET /history object: {"prompt": [number, id, prompt, extra, outputs], ...} */
+static int history_entry(const char *name, const hr_json_value *e, char *id_out, size_t id_n,
+                         hr_workflow *wf, hr_error *err)
+{
+    memset(wf, 0, sizeof *wf);
+    if (id_out && id_n) {
+        snprintf(id_out, id_n, "%s", hr_json_key(e));
+        hr_text_one_line(id_out);
+    }
+    char key[72];
+    snprintf(key, sizeof key, "%.64s", hr_json_key(e));
+    hr_text_one_line(key);
+    const hr_json_value *api = hr_json_at(hr_json_get(e, "prompt"), 2);
+    if (!hr_json_is(api, HR_JSON_OBJECT) || hr_json_count(api) == 0)
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\" has no prompt"), name,
+                            key);
+    for (const hr_json_value *v = hr_json_first(api); v; v = hr_json_next(v))
+        if (!hr_json_is(v, HR_JSON_OBJECT) || !hr_json_get(v, "class_type")) {
+            char node[40];
+            snprintf(node, sizeof node, "%.32s", hr_json_key(v));
+            hr_text_one_line(node);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\": node \"%.32s\" "
+                                "has no \"class_type\""), name, key, node);
         }
-    } else if (hr_json_get(root, "nodes")) {
-        wf->format = HR_WF_FORMAT_UI;
-        g.subgraphs = hr_json_get(hr_json_get(root, "definitions"), "subgraphs");
-        r = add_ui_graph(&g, hr_json_get(root, "nodes"), hr_json_get(root, "links"), "", SIZE_MAX,
-                         SIZE_MAX, 0);
+    graph g = {.name = name, .wf = wf, .err = err};
+    return read_graph(&g, api, NULL);
+}
+
+static int parse_file(const char *name, const char *buf, size_t len, hr_workflow *wf,
+                      hr_error *err)
+{
+    memset(wf, 0, sizeof *wf);
+    hr_json_doc *doc = NULL;
+    int r = parse_doc(name, buf, len, false, &doc, err);
+    if (r)
+        return r;
+    const hr_json_value *root = hr_json_root(doc);
+    graph g = {.name = name, .wf = wf, .err = err};
+    if (hr_json_get(root, "nodes")) {
+        r = read_graph(&g, NULL, root);
     } else {
         const hr_json_value *api = root;
         if (hr_json_is(hr_json_get(root, "prompt"), HR_JSON_OBJECT) &&
@@ -758,35 +840,63 @@ static int parse_sel(const char *name, const char *buf, size_t len, size_t nth, 
             r = hr_error_set(err, HR_EPARSE, HR_T("%s: not a ComfyUI workflow: neither the UI format "
                              "(\"nodes\", \"links\") nor the API format ({id: {\"class_type\", "
                              "\"inputs\"}})"), name);
-        else {
-            wf->format = HR_WF_FORMAT_API;
-            r = add_api_graph(&g, api);
-        }
+        else
+            r = read_graph(&g, api, NULL);
     }
-    if (r == 0)
-        r = order(&g);
-    /* read the nodes that run, in the order they run */
-    for (size_t i = 0; r == 0 && i < wf->n_order; i++)
-        r = read_node(&g, &g.n[g.ord_idx[i]]);
-    free(g.ord_idx);
-    free(g.n);
-    free(g.e);
     hr_json_free(doc);
-    if (r)
-        hr_workflow_free(wf);
     return r;
 }
 
 int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf,
                       hr_error *err)
 {
-    return parse_sel(name, buf, len, SIZE_MAX, NULL, 0, wf, err);
+    return parse_file(name, buf, len, wf, err);
 }
 
 int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth,
                               char *prompt_id, size_t id_n, hr_workflow *wf, hr_error *err)
 {
+    memset(wf, 0, sizeof *wf);
     if (nth == SIZE_MAX)
         return hr_error_set(err, HR_EINVAL, "%s: %s", name, hr_strerror(HR_EINVAL));
-    return parse_sel(name, buf, len, nth, prompt_id, id_n, wf, err);
+    hr_json_doc *doc = NULL;
+    int r = parse_doc(name, buf, len, true, &doc, err);
+    if (r)
+        return r;
+    const hr_json_value *e = hr_json_first(hr_json_root(doc));
+    for (size_t i = 0; e && i < nth; i++)
+        e = hr_json_next(e);
+    if (!e)
+        r = hr_error_set(err, HR_ENOENT, HR_T("%s: no prompt %zu in the history"), name, nth + 1);
+    else
+        r = history_entry(name, e, prompt_id, id_n, wf, err);
+    hr_json_free(doc);
+    return r;
+}
+
+int hr_workflow_history_each(const char *name, const char *buf, size_t len, size_t max,
+                             hr_wf_history_fn fn, void *ctx, hr_error *err)
+{
+    hr_json_doc *doc = NULL;
+    int r = parse_doc(name, buf, len, true, &doc, err);
+    if (r)
+        return r;
+    hr_workflow *wf = malloc(sizeof *wf);
+    if (!wf) {
+        hr_json_free(doc);
+        return hr_error_set(err, HR_ENOMEM, "%s: %s", name, hr_strerror(HR_ENOMEM));
+    }
+    size_t i = 0;
+    for (const hr_json_value *e = hr_json_first(hr_json_root(doc)); e && i < max && r == 0;
+         e = hr_json_next(e), i++) {
+        char id[HR_WF_ID_MAX * 4];
+        hr_error eerr = {0};
+        int er = history_entry(name, e, id, sizeof id, wf, &eerr);
+        r = fn(ctx, i, id, er == 0 ? wf : NULL, er == 0 ? NULL : &eerr);
+        if (er == 0)
+            hr_workflow_free(wf);
+    }
+    free(wf);
+    hr_json_free(doc);
+    return r;
 }

@@ -150,6 +150,15 @@ int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow
  * ComfyUI answering); other errors (a prompt that is not a graph) as hr_workflow_parse. */
 int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth,
                               char *prompt_id, size_t id_n, hr_workflow *wf, hr_error *err);
+/* Each prompt of a GET /history body, the body parsed once: fn gets the index, the prompt
+ * id (one line, hr_text_one_line) and either the workflow (fn may take its contents; what
+ * is left is freed after fn returns) or the
+ * error that prompt gave (wf NULL). At most max prompts; a non-zero return from fn stops
+ * and is returned. HR_ENOENT when the body is not a JSON object (not ComfyUI answering). */
+typedef int (*hr_wf_history_fn)(void *ctx, size_t nth, const char *prompt_id,
+                                hr_workflow *wf, const hr_error *err);
+int hr_workflow_history_each(const char *name, const char *buf, size_t len, size_t max,
+                             hr_wf_history_fn fn, void *ctx, hr_error *err);
 void hr_workflow_free(hr_workflow *wf);
 
 #endif

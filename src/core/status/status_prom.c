@@ -118,6 +118,11 @@ void hr_status_prom(const hr_snapshot *s, hr_buf *out)
                     "1 when allocations fail at the commit limit (Windows; Linux overcommit mode 2), "
                     "0 when the OOM killer decides instead.",
                     NULL, s->commit.enforced == HR_TRI_YES ? 1 : 0);
+    if (s->commit.oom_kills != HR_UNKNOWN)
+        hr_prom_u64(&p, "headroom_oom_kills_total", "counter",
+                    "Processes the kernel's OOM killer ended since boot, machine-wide (Linux "
+                    "/proc/vmstat oom_kill).",
+                    NULL, s->commit.oom_kills);
     hr_ceiling ceiling;
     hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
     known(&p, "headroom_ceiling_bytes",
@@ -138,6 +143,24 @@ void hr_status_prom(const hr_snapshot *s, hr_buf *out)
             const char *l[] = {"path", pg->path, "kind", hr_paging_kind_name(pg->kind), NULL};
             uint64_t v = f == 0 ? pg->size_bytes : f == 1 ? pg->used_bytes : pg->peak_bytes;
             known(&p, fam[f], help[f], l, v);
+        }
+    }
+    /* The file system under each paging file / swap file (a swap partition has none): a
+     * paging drive filling up stops the file from growing and the system that writes to it. */
+    static const char *const vfam[2] = {"headroom_paging_volume_size_bytes",
+                                        "headroom_paging_volume_free_bytes"};
+    static const char *const vhelp[2] = {
+        "Size of the file system that holds a paging file / swap file.",
+        "Free space (available to users) on the file system that holds a paging file / swap file."};
+    for (int f = 0; f < 2; f++) {
+        for (int i = 0; i < s->paging_count && i < HR_MAX_PAGING; i++) {
+            const hr_paging *pg = &s->paging[i];
+            if (!pg->has_device)
+                continue;
+            const char *l[] = {"path", pg->path, "kind", hr_paging_kind_name(pg->kind), "mount",
+                               pg->device.mount_point, NULL};
+            known(&p, vfam[f], vhelp[f], l,
+                  f == 0 ? pg->device.fs_total_bytes : pg->device.fs_free_bytes);
         }
     }
     if (s->paging_s.ok)

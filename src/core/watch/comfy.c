@@ -25,10 +25,20 @@ static void copy_str(char *out, size_t cap, const hr_json_value *v)
 {
     const char *s = hr_json_string(v, NULL);
     hr_strlcpy(out, s ? s : "", cap);
-    /* one line: control characters (a hostile server's escape sequences) become spaces */
-    for (char *p = out; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
+    /* one line: nothing a hostile server sends can start a line or steer the terminal */
+    hr_text_one_line(out);
+}
+
+/* X.localserver */
+bool hr_comfy_cmdline_is_comfyui(const char *cmdline)
+{
+    return hr_str_icontains(cmdline, "main.py") || hr_str_icontains(cmdline, "comfy");
+}
+
+bool hr_comfy_host_is_local(const char *host)
+{
+    return hr_str_ieq(host, "localhost") || strcmp(host, "::1") == 0 ||
+           strncmp(host, "127.", 4) == 0;
 }
 
 static int64_t num(const hr_json_value *v)
@@ -395,6 +405,8 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
         memcpy(t->load_text, line, k);
         t->load_text[k] = '\0';
         span_start(&t->load, s);
+        hr_strlcpy(t->load_node, t->nodespan.active ? t->node : "", sizeof t->load_node);
+        hr_strlcpy(t->load_class, t->nodespan.active ? t->class_type : "", sizeof t->load_class);
         return 0;
     }
     if (t->load.active && ((n >= 17 && memcmp(line, "loaded completely", 17) == 0) ||
@@ -408,7 +420,10 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
             if ((unsigned char)*p < 0x20)
                 *p = ' ';
         span_end(&t->load, s, e);
-        if (t->nodespan.active) {
+        if (t->load_node[0]) {
+            hr_strlcpy(e->node, t->load_node, sizeof e->node);
+            hr_strlcpy(e->class_type, t->load_class, sizeof e->class_type);
+        } else if (t->nodespan.active) {
             hr_strlcpy(e->node, t->node, sizeof e->node);
             hr_strlcpy(e->class_type, t->class_type, sizeof e->class_type);
         }

@@ -49,6 +49,13 @@ typedef struct hr_comfy_stats {
 
 int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *out, hr_error *err);
 
+/* Does a process's command line look like ComfyUI (X.localserver)? Its main.py, a
+ * "comfy" launcher or package (comfy-cli, comfyui, the Desktop app's ComfyUI.exe),
+ * case-insensitive. A root `check` asks a local server only when this holds. */
+bool hr_comfy_cmdline_is_comfyui(const char *cmdline);
+/* Is host a loopback name or address (localhost, 127.0.0.0/8, ::1)? */
+bool hr_comfy_host_is_local(const char *host);
+
 typedef struct hr_comfy_node {
     char id[24];
     char class_type[HR_COMFY_CLASS_MAX];
@@ -149,6 +156,10 @@ typedef struct hr_comfy_track {
     const char *node_source;
     hr_cspan nodespan;
     char load_text[200];
+    /* the node running when the load was requested: the load is its, even when the
+     * "loaded" line is read after the next node started (the link reads the console and
+     * the websocket on two threads) */
+    char load_node[24], load_class[HR_COMFY_CLASS_MAX];
     hr_cspan load;
     /* the node that grew most so far, for the end */
     hr_comfy_event heaviest;

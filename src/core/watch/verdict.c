@@ -99,7 +99,7 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
         v->cause = hr_cause_id(lc);
         v->title = hr_cause_title(lc);
         v->meaning = hr_cause_meaning(lc);
-        v->fix = hr_cause_fix(lc);
+        v->fix = hr_diag_fix(log, lc);
         v->conf = hr_diag_confidence(log);
         add_finding(v, log, &log->findings[lc], 0);
         return;

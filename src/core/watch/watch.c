@@ -214,6 +214,12 @@ HR_HOT static void rates(const hr_wsample *prev, hr_wsample *s)
     }
 }
 
+HR_HOT bool hr_watch_eta_meaningful(const hr_watch *w)
+{
+    return w->limit_name && w->eta_s >= 0 && w->eta_s <= 10.0 * w->cfg.horizon_s && w->cap > 0 &&
+           w->fill != HR_W_UNKNOWN && (double)w->fill >= w->cfg.min_fill * (double)w->cap;
+}
+
 /* The message of a warning, in a language (the JSON keeps English). */
 HR_HOT static void format_msg(const hr_warning *wr, hr_lang lang, char *out, size_t n)
 {
@@ -418,8 +424,7 @@ HR_HOT size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_
         q.value = w->fill;
         q.limit = w->cap;
         q.level = w->eta_s >= 0 && w->eta_s < 10.0 ? HR_WLEVEL_CRITICAL : HR_WLEVEL_WARN;
-        bool cond = w->eta_s >= 0 && w->eta_s <= w->cfg.horizon_s && w->cap > 0 &&
-                    (double)w->fill >= w->cfg.min_fill * (double)w->cap;
+        bool cond = hr_watch_eta_meaningful(w) && w->eta_s <= w->cfg.horizon_s;
         k = rule(w, HR_WRULE_TTL, cond, &q, out, k);
     }
     /* PSI */

@@ -147,6 +147,11 @@ void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg);
  * peaks and slope, and writes the warnings that start firing now into out (at most
  * HR_WATCH_MAX_WARNINGS). Returns how many. */
 size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_MAX_WARNINGS]);
+/* Whether the time to the nearest limit means anything now: the slope is real growth, at least
+ * min_fill of the limit is used, and the limit is within ten horizons. An idle machine's
+ * sampling noise over many free GB is not "the limit in 1356 s". The panel shows it only then;
+ * the time-to-limit warning asks the same and its own shorter horizon. */
+bool hr_watch_eta_meaningful(const hr_watch *w);
 
 /* Stable ids ("S2.3", "commit-85", ...) and level names ("warn", "critical"). */
 const char *hr_wrule_id(hr_wrule r);

@@ -207,9 +207,7 @@ HR_HOT static void pair(hr_buf *out, const char *label, int64_t used, int64_t to
 
 HR_HOT static void eta_part(hr_buf *out, const hr_watch *w)
 {
-    if (!w->limit_name)
-        return;
-    if (w->eta_s >= 0 && w->eta_s < 3600)
+    if (hr_watch_eta_meaningful(w))
         hr_buf_printf(out, HR_T("  limit (%s) in %.0f s"), HR_T(w->limit_name), w->eta_s);
 }
 

@@ -6,6 +6,7 @@
  * charged elsewhere. */
 #define _GNU_SOURCE
 #include "platform/platform.h"
+#include "lx_read.h"
 #include "linux_probes.h"
 
 #include "core/base/i18n.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -32,6 +34,7 @@ struct hr_child {
     char cg[4096];              /* "" when none */
     char cg_parent[4096];
     bool cg_v1;
+    int guard;                  /* hr_lx_guard_start's descriptor, or -1 */
     int64_t start_wall, end_wall;
     char buf[65536];
 };
@@ -48,26 +51,11 @@ static bool write_file(const char *dir, const char *name, const char *value)
     return n == (ssize_t)strlen(value);
 }
 
-static bool read_small(const char *dir, const char *name, char *out, size_t n)
-{
-    char p[4200];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t r = read(fd, out, n - 1);
-    close(fd);
-    if (r < 0)
-        return false;
-    out[r] = '\0';
-    return true;
-}
-
 /* The path of this process's cgroup in the hierarchy with this controller ("" = v2). */
 static bool own_cgroup_rel(const char *controller, char *out, size_t n)
 {
     char buf[4096];
-    if (!read_small("/proc/self", "cgroup", buf, sizeof buf))
+    if (!hr_lx_read_in("/proc/self", "cgroup", buf, sizeof buf))
         return false;
     const char *cur = buf, *end = buf + strlen(buf), *line;
     size_t len;
@@ -92,23 +80,25 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
 {
     if (!v1) {
         char ctl[512] = "";
-        read_small(parent, "cgroup.subtree_control", ctl, sizeof ctl);
+        hr_lx_read_in(parent, "cgroup.subtree_control", ctl, sizeof ctl);
         if (!strstr(ctl, "memory") && !write_file(parent, "cgroup.subtree_control", "+memory")) {
             snprintf(note, note_n, HR_T("%s: cannot enable the memory controller (%s)"), parent,
                      strerror(errno));
             return false;
         }
     }
+    /* groups of runs killed before they could remove theirs go first; then a name of our
+     * own that no later run will take (never a stale group and its limit) */
+    hr_lx_owned_cg_sweep(parent, "headroom-run");
     char dir[4096];
-    int w = snprintf(dir, sizeof dir, "%s/headroom-run-%d", parent, (int)getpid());
-    if (w <= 0 || (size_t)w >= sizeof dir)
+    if (!hr_lx_owned_cg_name(parent, "headroom-run", dir, sizeof dir))
         return false;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(dir, 0755) != 0) {
         snprintf(note, note_n, "%s: %s", dir, strerror(errno));
         return false;
     }
     char probe[64];
-    if (!read_small(dir, v1 ? "memory.usage_in_bytes" : "memory.current", probe, sizeof probe)) {
+    if (!hr_lx_read_in(dir, v1 ? "memory.usage_in_bytes" : "memory.current", probe, sizeof probe)) {
         snprintf(note, note_n, HR_T("%s: no memory accounting there"), dir);
         rmdir(dir);
         return false;
@@ -124,7 +114,7 @@ static void make_cgroup(hr_child *c, char *note, size_t note_n)
     char rel[4000], parent[4200];
     bool root = geteuid() == 0;
     char ctl[512] = "";
-    if (read_small("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) &&
+    if (hr_lx_read_in("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) &&
         strstr(ctl, "memory")) {
         if (own_cgroup_rel("", rel, sizeof rel) && rel[0]) {
             snprintf(parent, sizeof parent, "/sys/fs/cgroup%s", rel);
@@ -176,6 +166,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     if (!c)
         return hr_error_set(err, HR_ENOMEM, HR_T("run: out of memory"));
     c->out_fd = c->err_fd = -1;
+    c->guard = -1;
     if (o->own_cgroup || o->limit_bytes)
         make_cgroup(c, note, note_n);
     if (o->limit_bytes) {
@@ -210,6 +201,10 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     if (!getenv("PYTHONUNBUFFERED"))
         setenv("PYTHONUNBUFFERED", "1", 0);
     c->start_wall = hr_platform_wall_ms();
+    /* the child's standard input: a terminal is not its to read (it runs in a process group
+     * of its own, in the background: a read would stop it), anything else is passed on */
+    int in_fd = isatty(0) ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int r = hr_error_set(err, HR_EIO, HR_T("run: fork: %s"), strerror(errno));
@@ -219,7 +214,16 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         return r;
     }
     if (pid == 0) {
-        /* the child: async-signal-safe calls only until exec */
+        /* the child: async-signal-safe calls only until exec. It dies with headroom (a
+         * SIGKILL of headroom included; checked again after, in case headroom died
+         * first), and leads a process group of its own, so that a signal reaches
+         * everything it starts. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        setpgid(0, 0);
+        if (in_fd >= 0)
+            dup2(in_fd, 0);
         if (procs_fd >= 0) {
             if (write(procs_fd, "0\n", 2) < 0) {
                 /* stays in headroom's cgroup; the parent reads no record from it */
@@ -240,6 +244,9 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             _exit(127);
         _exit(127);
     }
+    setpgid(pid, pid);   /* as the child does: whichever runs first */
+    if (in_fd >= 0)
+        close(in_fd);
     close(po[1]);
     close(pe[1]);
     close(ps[1]);
@@ -263,6 +270,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     }
     fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+    c->guard = hr_lx_guard_start(pid, c->cg);
     *out = c;
     return 0;
 }
@@ -288,10 +296,9 @@ static volatile sig_atomic_t pending_sig;
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    /* the terminal sends Ctrl-C to the whole foreground group (the child has it already);
-     * anything sent to headroom alone (kill, a service manager) is passed on */
-    if (si && si->si_code == SI_KERNEL)
-        return;
+    (void)si;
+    /* the child has a process group of its own: Ctrl-C from the terminal, like a kill or a
+     * service manager's stop, reaches headroom alone and is passed on to that group */
     pending_sig = sig;
 }
 
@@ -349,7 +356,8 @@ int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_ou
     if (pending_sig) {
         int s = pending_sig;
         pending_sig = 0;
-        kill(c->pid, s);
+        if (kill(-c->pid, s) != 0)   /* the whole group: what the child started too */
+            kill(c->pid, s);
     }
     struct pollfd p[3];
     int np = 0;
@@ -400,7 +408,7 @@ int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_ou
 static int64_t kv(const char *dir, const char *file, const char *key)
 {
     char buf[2048];
-    if (!read_small(dir, file, buf, sizeof buf))
+    if (!hr_lx_read_in(dir, file, buf, sizeof buf))
         return -1;
     uint64_t v;
     if (!key) {
@@ -443,7 +451,7 @@ void hr_child_close(hr_child *c)
         /* what the child left running goes back to headroom's cgroup; then the group goes */
         char procs[4096];
         for (int round = 0; round < 50; round++) {
-            if (read_small(c->cg, "cgroup.procs", procs, sizeof procs)) {
+            if (hr_lx_read_in(c->cg, "cgroup.procs", procs, sizeof procs)) {
                 char *save = NULL;
                 for (char *t = strtok_r(procs, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
                     char v[32];
@@ -456,6 +464,7 @@ void hr_child_close(hr_child *c)
             hr_platform_sleep_ms(20);
         }
     }
+    hr_lx_guard_done(c->guard, true);
     free(c);
 }
 

@@ -62,6 +62,15 @@ void hr_os_file_close(hr_os_file f)
     close((int)f);
 }
 
+FILE *hr_os_file_stream(hr_os_file f)
+{
+    /* O_NONBLOCK stays: it changes nothing for a regular file */
+    FILE *s = fdopen((int)f, "rb");
+    if (!s)
+        close((int)f);
+    return s;
+}
+
 bool hr_platform_is_file(const char *path, uint64_t *size)
 {
     struct stat st;

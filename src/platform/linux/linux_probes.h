@@ -38,4 +38,19 @@ bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *tota
 /* /dev/sda2, /dev/mapper/x, /dev/zram0 → MAJ:MIN via sysfs (works on replayed trees too). */
 bool hr_lx_block_dev_numbers(const char *sysroot, const char *devpath, unsigned *maj, unsigned *min);
 
+/* The memory cgroups run and stress make (owned_cgroup.c). The name of a new one under
+ * parent: "<prefix>-<pid>-<start time>", never reused. */
+bool hr_lx_owned_cg_name(const char *parent, const char *prefix, char *out, size_t n);
+/* Remove the groups "<prefix>-*" under parent whose maker is gone, killing what is left in
+ * them. */
+void hr_lx_owned_cg_sweep(const char *parent, const char *prefix);
+/* Kill everything in the group and remove it. */
+void hr_lx_owned_cg_remove(const char *dir);
+/* A guard for a child (its process group pgid, its group cg or NULL): when headroom ends
+ * without hr_lx_guard_done(fd, true) — killed — the guard kills the process group and
+ * removes the cgroup. Returns the descriptor to pass to hr_lx_guard_done, or -1. */
+#include <sys/types.h>
+int hr_lx_guard_start(pid_t pgid, const char *cg);
+void hr_lx_guard_done(int fd, bool cleaned);
+
 #endif

@@ -171,3 +171,35 @@ bool hr_lx_resolve(const char *sysroot, const char *path, char *out, size_t outn
     }
     return false;
 }
+
+bool hr_lx_read_in(const char *dir, const char *name, char *out, size_t outn)
+{
+    char p[4200];
+    if (outn == 0 || (size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p)
+        return false;
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t r = read(fd, out, outn - 1);
+    close(fd);
+    if (r < 0)
+        return false;
+    out[r] = '\0';
+    return true;
+}
+
+int hr_lx_write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}

@@ -29,6 +29,13 @@ bool hr_lx_exists(const char *sysroot, const char *path);
  * Relative targets are resolved against the link's directory, textually. */
 bool hr_lx_resolve(const char *sysroot, const char *path, char *out, size_t outn);
 
+/* Read the small file dir/name of the live machine as it is (not trimmed: cgroup.procs keeps
+ * its lines) into out, at most outn - 1 bytes. False if it cannot be read. */
+bool hr_lx_read_in(const char *dir, const char *name, char *out, size_t outn);
+
+/* Write all n bytes to fd, again after EINTR or a short write: 0, or -1 with errno. */
+int hr_lx_write_all(int fd, const void *p, size_t n);
+
 /* Is this the live machine (not a replayed tree)? */
 bool hr_lx_live(const char *sysroot);
 

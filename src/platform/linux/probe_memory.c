@@ -55,6 +55,15 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
         c->overcommit_ratio = ratio;
     if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_kbytes", &kbytes))
         c->overcommit_kbytes = kbytes;
+    /* what ends a run when the commit is not enforced: counted, for export */
+    hr_buf vb;
+    hr_buf_init(&vb, 0);
+    hr_error verr = {0};
+    uint64_t kills;
+    if (hr_lx_read(sysroot, "/proc/vmstat", &vb, HR_LX_BIG_FILE, &verr) == 0 &&
+        hr_kv_u64(hr_buf_str(&vb), vb.len, "oom_kill", ' ', &kills))
+        c->oom_kills = kills;
+    hr_buf_free(&vb);
 }
 
 /* Memory pressure (PSI): absent before Linux 4.20 or without CONFIG_PSI / psi=1, which is

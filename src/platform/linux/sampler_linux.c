@@ -747,6 +747,9 @@ HR_HOT void hr_platform_sleep_ms(int64_t ms)
 /* Lock only what the monitor touches: MCL_ONFAULT locks a page when it is first used, so
  * the untouched bulk of the binary, libc and the reserved buffers never becomes resident
  * (MCL_CURRENT alone faults in every mapped page: the whole of libc, libm and headroom).
+ * Only what is mapped now, when the sampling loop's buffers are all allocated: no
+ * MCL_FUTURE, which would lock every later allocation too (the ComfyUI link's thread, its
+ * stack and the bodies a server sends).
  * A kernel without MCL_ONFAULT (before 4.4) gets no lock rather than that. */
 /* Start-up (the dynamic linker, the option and command tables, opening the sources) touches
  * pages of headroom, libc and ld.so that sampling never uses again, and mlockall would pin
@@ -875,7 +878,7 @@ HR_START bool hr_platform_lock_memory(void)
 {
 #ifdef MCL_ONFAULT
     release_startup_pages();
-    return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
+    return mlockall(MCL_CURRENT | MCL_ONFAULT) == 0;
 #else
     return false;
 #endif

@@ -2,6 +2,7 @@
  * watches the commit charge and limit and the cgroup, so that an OOM kill ends the child and
  * is reported, not suffered. The child's exit gives everything back. (docs/stress.md) */
 #define _GNU_SOURCE   /* pipe2 */
+#include "linux_probes.h"
 #include "lx_read.h"
 #include "core/base/i18n.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -100,7 +102,11 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
     if (!parent[0])
         return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: no memory cgroup directory known"));
     cg->version = rq->cgroup_version;
-    snprintf(cg->dir, sizeof cg->dir, "%s/headroom-stress-%ld", parent, (long)getpid());
+    /* groups of stress runs killed before they could remove theirs go first; then a name
+     * no later run takes over */
+    hr_lx_owned_cg_sweep(parent, "headroom-stress");
+    if (!hr_lx_owned_cg_name(parent, "headroom-stress", cg->dir, sizeof cg->dir))
+        return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: no memory cgroup directory known"));
     char path[sizeof cg->dir + 64], val[32];
     if (cg->version == HR_CGROUP_V2) {
         char ctl[HR_SNAP_PATH_MAX + 32];
@@ -230,6 +236,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
         return hr_error_set(err, HR_EIO, HR_T("stress: pipe: %s"), strerror(errno));
     }
     fflush(NULL);
+    pid_t parent_pid = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -238,12 +245,18 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
         return hr_error_set(err, HR_EIO, HR_T("stress: fork: %s"), strerror(e));
     }
     if (pid == 0) {
+        /* dies with headroom, whatever kills it */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent_pid)
+            _exit(2);
         close(down[1]);
         close(up[0]);
         child(down[0], up[1], rq->commit_bytes, step_bytes, rq->touch);
     }
     close(down[0]);
     close(up[1]);
+    /* a SIGKILL of headroom leaves no group behind: the guard removes it */
+    int guard = cg.dir[0] ? hr_lx_guard_start(0, cg.dir) : -1;
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);   /* a killed child closes its end */
     bool started = true;
     if (cg.dir[0]) {
@@ -322,5 +335,6 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     if (oom_before != HR_UNKNOWN && oom_after != HR_UNKNOWN && oom_after > oom_before)
         res->oom_kill_seen = true;
     res->released = cg_remove(&cg);
+    hr_lx_guard_done(guard, res->released);
     return 0;
 }

@@ -41,22 +41,6 @@ int hr_lx_sys_err(hr_error *err, const char *what, const char *path)
     return hr_error_set(err, hr_error_from_errno(e), "%s %s: %s", what, path, strerror(e));
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 void hr_lx_split_dir(const char *path, char *dir, size_t n)
 {
     hr_strlcpy(dir, path, n);
@@ -113,7 +97,7 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     if (fd < 0)
         return hr_lx_sys_err(err, HR_T("create temporary file"), tmp);
     int r = 0;
-    if (write_all(fd, data, len) != 0)
+    if (hr_lx_write_all(fd, data, len) != 0)
         r = hr_lx_sys_err(err, HR_T("write"), tmp);
     else if (fchmod(fd, existed ? (st.st_mode & 07777) : mode) != 0)
         r = hr_lx_sys_err(err, "chmod", tmp);
@@ -279,7 +263,7 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
             uint64_t done = 0;
             while (r == 0 && done < size) {
                 size_t n = size - done < ZEROS ? (size_t)(size - done) : ZEROS;
-                if (write_all(fd, zeros, n) != 0)
+                if (hr_lx_write_all(fd, zeros, n) != 0)
                     r = hr_lx_sys_err(err, HR_T("write zeros to"), path);
                 done += n;
             }

@@ -634,16 +634,20 @@ typedef struct win_run {
 static int backup_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
                           const hr_apply_step *s, hr_error *err)
 {
-    (void)os, (void)plan, (void)s, (void)err;
-    return st->reg_backup[0] ? HR_APPLY_STEP_SKIP : 0;
+    (void)os, (void)s, (void)err;
+    /* a hand edit taken over is backed up again: rollback gives that value back */
+    return st->reg_backup[0] && !plan->hand_edited ? HR_APPLY_STEP_SKIP : 0;
 }
 
 static int backup_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
                           const hr_apply_step *s, hr_error *err)
 {
-    (void)plan, (void)s;
+    (void)s;
     win_run *run = os;
-    return write_backup(run->rq, st, err);
+    int r = write_backup(run->rq, st, err);
+    if (r == 0 && plan->hand_edited)
+        st->written = st->orig;   /* the hand-typed value is now the one a cut-short write leaves */
+    return r;
 }
 
 /* The journal: before the write, record that it may happen (and, before the first, that the

@@ -6,6 +6,8 @@
 #include "win_probes.h"
 #include "core/base/i18n.h"
 
+#include <fcntl.h>
+#include <io.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,19 @@ int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, siz
 void hr_os_file_close(hr_os_file f)
 {
     CloseHandle((HANDLE)f);
+}
+
+FILE *hr_os_file_stream(hr_os_file f)
+{
+    int fd = _open_osfhandle((intptr_t)f, _O_RDONLY | _O_BINARY);
+    if (fd < 0) {
+        CloseHandle((HANDLE)f);
+        return NULL;
+    }
+    FILE *s = _fdopen(fd, "rb");
+    if (!s)
+        _close(fd);
+    return s;
 }
 
 static bool attrs(const char *path, WIN32_FILE_ATTRIBUTE_DATA *fa)

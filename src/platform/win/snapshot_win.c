@@ -61,7 +61,7 @@ int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err
     return r;
 }
 
-/* Write the recording whole or not at all: to FILE.partial, then rename over FILE. */
+/* Write the recording whole or not at all, like every file the user names. */
 static int record(const char *path, const hr_win_raw *raw, hr_error *err)
 {
     hr_buf out;
@@ -70,38 +70,12 @@ static int record(const char *path, const hr_win_raw *raw, hr_error *err)
     hr_json_init(&w, &out, true);
     hr_win_raw_write_json(raw, &w);
     int r = hr_json_finish(&w);
-    if (r) {
-        hr_buf_free(&out);
-        return hr_error_set(err, r, HR_T("%s: cannot build the recording"), path);
-    }
-    wchar_t *wpath = hr_win_wide(path);
-    size_t n = wpath ? wcslen(wpath) : 0;
-    wchar_t *tmp = wpath ? malloc((n + 16) * sizeof *tmp) : NULL;
-    if (!tmp) {
-        free(wpath);
-        hr_buf_free(&out);
-        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
-    }
-    wcscpy(tmp, wpath);
-    wcscat(tmp, L".partial");
-    FILE *f = _wfopen(tmp, L"wb");
-    bool ok = f && fwrite(out.data, 1, out.len, f) == out.len;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    if (ok)
-        ok = MoveFileExW(tmp, wpath, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) != 0;
-    else if (f)
-        DeleteFileW(tmp);
-    DWORD e = GetLastError();
-    if (!ok)
-        DeleteFileW(tmp);
-    free(tmp);
-    free(wpath);
+    if (r)
+        r = hr_error_set(err, r, HR_T("%s: cannot build the recording"), path);
+    else
+        r = hr_platform_output_replace(path, out.data, out.len, err);
     hr_buf_free(&out);
-    if (!ok)
-        return hr_error_set(err, HR_EIO, HR_T("%s: cannot write the recording (error %lu)"), path,
-                            (unsigned long)e);
-    return 0;
+    return r;
 }
 
 int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error *err)

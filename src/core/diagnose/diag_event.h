@@ -1,0 +1,53 @@
+/* headroom — the terminal-event finder (internal to the diagnosis).
+ *
+ * Phrases recognise the failures someone has seen before; a new tool's or a new release's
+ * failure has words nobody listed. So the diagnosis also finds a run's last failure by its
+ * shape — an exception line ("SomeError: ..."), an error line that ends the log, a crash
+ * reporter's header, an exception code, a stack that ends the log — and judges it when the
+ * input ends: what the line itself says decides the cause (a kill, or not memory with the
+ * line as evidence). It runs in the same single pass as the phrases, on a few bytes of
+ * each line, and keeps one candidate: nothing per line. */
+#ifndef HR_DIAG_EVENT_H
+#define HR_DIAG_EVENT_H
+
+#include "core/diagnose/diag.h"
+
+enum hr_event_kind {
+    HR_EV_NONE = 0,
+    HR_EV_EXCEPTION,        /* "ValueError: ..." — a language's exception line */
+    HR_EV_ERROR_LINE,       /* "error: ...", "level=ERROR", an exit code without a known cause */
+    HR_EV_HEADER,           /* "Fatal Python error", "Stack (most recent call first)", ... */
+    HR_EV_LIMIT             /* a limit, not exhaustion (mlock): the weakest of all */
+};
+
+/* Per input: forget the candidate and the tail's shape. */
+void hr_diag_event_begin(hr_diag_ctx *c);
+/* Every line of a log after the phrases looked at it; understood: a phrase made it evidence
+ * (then it is no candidate, and an older candidate was not the end). */
+void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
+                        bool understood);
+/* A phrase saw a failure-shaped line that is no evidence by itself ("error:", a crash
+ * reporter's header): it becomes the candidate. next: the line after it says why. */
+void hr_diag_event_mark(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf,
+                        const char *meaning, const char *text, size_t len, uint64_t line,
+                        bool next);
+/* The run went on (loading, sampling, a prompt finished): the candidate was no ending. */
+void hr_diag_event_clear(hr_diag_ctx *c);
+/* At the end of an input: judge the candidate (or a stack that ends the log). */
+void hr_diag_event_end(hr_diag_ctx *c);
+
+/* Does a GPU out-of-memory message's own text show far more free memory than it asked for
+ * (a per-allocation limit, an allocator bug), or a first allocation on an empty device? */
+bool hr_diag_gpu_room(const char *s, size_t n);
+/* Does the line give a size ("3.00 GiB", "41943040000 bytes")? A bare std::bad_alloc or
+ * MemoryError does not, and cannot say whether memory really ran out. */
+bool hr_diag_has_size(const char *s, size_t n);
+
+/* diag.c: evidence for a log line of the current input, in the order seq gave it. */
+void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
+                           const char *meaning, uint64_t line, uint64_t seq, const char *text,
+                           size_t len);
+/* diag.c: did this input already show a memory failure (any tier, any confidence)? */
+bool hr_diag_memory_seen(const hr_diag_ctx *c);
+
+#endif

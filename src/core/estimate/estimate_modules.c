@@ -1,0 +1,59 @@
+/* headroom — estimate: the modules a model is loaded by, and the offload cast buffer they set.
+ *
+ * A partially loaded model keeps some of its modules in RAM and casts each one to the GPU when
+ * it runs. From 0.3.76 (async offload, NUM_STREAMS = 2 on NVIDIA and AMD) ComfyUI reserves VRAM
+ * for that cast ("MB buffer reserved"), and the reserve follows the module sizes, not the
+ * model's: first the largest offloaded module times the streams plus one, then (PR 11096, the
+ * look-ahead) the module being loaded plus the next NUM_STREAMS in loading order. A text
+ * encoder's token embedding is one huge module (UMT5-XXL: 256 384 x 4096, 2 GB), so the
+ * first rule reserved three times it (6009 MB in the PR's log); after the look-ahead the
+ * embedding goes to VRAM first and the reserve is three of the encoder's block projections
+ * (48 MB in the same log). docs/memory-model.md, "Offload buffer". */
+#include "core/estimate/estimate_internal.h"
+
+#include "core/base/text.h"
+
+#include <stddef.h>
+
+/* Text encoders whose token embedding and block projections are known (their published
+ * configs: vocab_size x d_model, and the d_model x d_model attention projections). */
+typedef struct te_modules {
+    const char *name_part;    /* matched in the file name, case-insensitive */
+    double vocab, d_model;
+} te_modules;
+
+static const te_modules TE[] = {
+    {"umt5", 256384, 4096},            /* UMT5-XXL (Wan) */
+    {"t5xxl", 32128, 4096},            /* T5-XXL (FLUX, SD3) */
+    {"qwen_2.5_vl_7b", 152064, 3584},  /* Qwen2.5-VL 7B (Qwen-Image) */
+    {"llava_llama3", 128256, 4096},    /* Llama 3 8B (HunyuanVideo) */
+    {"mistral_3_small", 131072, 5120}, /* Mistral Small 3 (FLUX.2) */
+};
+
+static const te_modules *te_of(const hr_est_model *m)
+{
+    if (m->kind != HR_EST_TEXT_ENCODER)
+        return NULL;
+    for (size_t i = 0; i < sizeof TE / sizeof TE[0]; i++)
+        if (hr_str_icontains(m->name, TE[i].name_part))
+            return &TE[i];
+    return NULL;
+}
+
+#define VER(a, b, c) ((a) * 10000 + (b) * 100 + (c))
+
+double hr_est_offload_buffer(const hr_est_model *m, int version, int streams)
+{
+    const te_modules *t = te_of(m);
+    if (t == NULL || streams <= 0)
+        return -1;
+    /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections are
+     * stored in the file's dtype. */
+    double wbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
+    double ebytes = wbytes < 2 ? 2 : wbytes;
+    double embedding = t->vocab * t->d_model * ebytes;
+    double block = t->d_model * t->d_model * wbytes;
+    if (version < VER(0, 4, 0))
+        return embedding * (streams + 1);
+    return block * (streams + 1);
+}
