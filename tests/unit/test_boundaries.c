@@ -123,8 +123,10 @@ static hr_check *verdict_of(const hr_snapshot *s, uint64_t need)
     return c;
 }
 
-/* The verdict lines: under 80 % of the need WILL FAIL, from the need on OK (when the plan would
- * change nothing), between them AT RISK; a capacity 64 MB under a line is on it. The edges
+/* The verdict lines (the one sizing rule, docs/check.md): a measured peak is the need's low and
+ * high end and holds the others, so under the need WILL FAIL, from the need + the 25 % margin
+ * on OK (when the plan would change nothing), between them AT RISK; a capacity 64 MB under a
+ * line is on it. The edges
  * are computed from those words, so a moved line or a < for <= fails here. */
 static void expect(const hr_snapshot *s, uint64_t need, uint64_t capacity_seen, hr_check_verdict want,
                    const char *what)
@@ -150,17 +152,18 @@ static void test_verdict_lines_cgroup(void)
     s->cgroup.swap_max_bytes = 0;
     const uint64_t need = GB(40);
     const uint64_t slack = 64 * MIB;
-    const uint64_t fail_line = need / 5 * 4;   /* 80 % of the need (40 GiB divides by 5) */
+    const uint64_t fail_line = need;            /* the low end + others (0: in the peak) */
+    const uint64_t must_back = need / 4 * 5;    /* + 25 % of the high end (40 GiB divides by 4) */
     const struct {
         uint64_t limit;
         hr_check_verdict v;
         const char *what;
     } cases[] = {
-        {need, HR_VERDICT_OK, "need exactly equal to capacity"},
-        {need - slack, HR_VERDICT_OK, "64 MB under the need"},
-        {need - slack - 1, HR_VERDICT_AT_RISK, "a byte past the slack"},
-        {fail_line, HR_VERDICT_AT_RISK, "exactly 80 %"},
-        {fail_line - slack, HR_VERDICT_AT_RISK, "80 % less the slack"},
+        {must_back, HR_VERDICT_OK, "capacity exactly what it must back"},
+        {must_back - slack, HR_VERDICT_OK, "64 MB under what it must back"},
+        {must_back - slack - 1, HR_VERDICT_AT_RISK, "a byte past the slack"},
+        {need, HR_VERDICT_AT_RISK, "need exactly equal to capacity (inside the margin)"},
+        {fail_line - slack, HR_VERDICT_AT_RISK, "the need less the slack"},
         {fail_line - slack - 1, HR_VERDICT_WILL_FAIL, "just below the WILL FAIL line"},
         {fail_line - GB(1), HR_VERDICT_WILL_FAIL, "1 GiB below the line"},
     };
@@ -169,10 +172,11 @@ static void test_verdict_lines_cgroup(void)
         expect(s, need, cases[i].limit, cases[i].v, cases[i].what);
     }
     /* The RAM size-class gap is the machine's, never the cgroup's: a limit 0.3 GiB under the
-     * need on a 63.6 GiB machine (class 64, a gap of 0.4 GiB) stays under it. */
+     * need on a 63.6 GiB machine (class 64, a gap of 0.4 GiB) stays under it: WILL FAIL (with
+     * the gap it would read 0.1 GiB over the need: AT RISK). */
     s->ram.total_bytes = GB(64) - GB(1) / 10 * 4;
     s->cgroup.memory_max_bytes = need - GB(1) / 10 * 3;
-    expect(s, need, need - GB(1) / 10 * 3, HR_VERDICT_AT_RISK, "cgroup limit with a class gap");
+    expect(s, need, need - GB(1) / 10 * 3, HR_VERDICT_WILL_FAIL, "cgroup limit with a class gap");
     /* WILL FAIL in a cgroup names the cgroup's rule. */
     s->cgroup.memory_max_bytes = fail_line - GB(1);
     hr_check *c = verdict_of(s, need);
@@ -185,7 +189,7 @@ static void test_verdict_lines_machine(void)
 {
     /* Overcommit heuristic: the capacity is RAM + disk swap. RAM exactly at its class, so no
      * gap moves the line; the band just below WILL FAIL and the first byte of it. */
-    const uint64_t need = GB(40), slack = 64 * MIB, fail_line = need / 5 * 4;
+    const uint64_t need = GB(40), slack = 64 * MIB, fail_line = need;
     const struct {
         uint64_t swap;
         hr_check_verdict v;
@@ -256,16 +260,20 @@ static void test_overcommit(void)
     free(p);
     free(s);
 
-    /* S4.1: a small peak never sizes below the 32 GB backstop. 16 GiB of RAM, a 35 GiB peak:
-     * 43.75 GiB with the margin, 28 GiB past RAM — under the backstop, so 32 GiB. */
+    /* S4.1: a measured peak never sizes below the table (docs/plan.md, --peak-commit). 16 GiB
+     * of RAM, 8 GB of VRAM (the table's 64 GB), a 35 GiB peak: 43.75 GiB with the margin,
+     * 28 GiB past RAM — under the table, so the table's 64 GiB. */
     hr_plan_inputs_init(&in);
     in.ram_bytes = GB(16);
     in.vram_bytes = GB(8);
     in.os = HR_OS_WINDOWS;
     in.peak_commit_bytes = GB(35);
     p = plan_run(NULL, &in);
-    CHECK_EQ_U64(p->recommended.maximum_bytes, HR_PLAN_BACKSTOP_BYTES);
-    CHECK(has_reason(p, "backstop", "S4.1"));
+    CHECK_EQ_U64(p->recommended.table_bytes, GB(64));
+    CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(28));
+    CHECK_EQ_U64(p->recommended.maximum_bytes, GB(64));
+    CHECK(p->recommended.basis == HR_BASIS_TABLE);
+    CHECK(has_reason(p, "peak-under-table", "S4.1"));
     free(p);
 }
 
@@ -334,7 +342,8 @@ static void test_verdict_rules(void)
     free(s);
 
     /* S1.2: an automatic paging file may grow to 3 × RAM (at most an eighth of the system
-     * drive): a WILL FAIL it could lift to 80 % of the need is AT RISK, one it could not stays. */
+     * drive): a WILL FAIL it could lift to the need (the low end) is AT RISK, one it could not
+     * stays. */
     s = snap_new(HR_OS_WINDOWS, GB(16));
     hr_volume *cv = snap_volume(s, "C:\\", "NTFS", 1, GB(2000), GB(1500), true);
     snap_paging(s, "C:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(2), cv);
@@ -345,7 +354,7 @@ static void test_verdict_rules(void)
     s->commit.charge_bytes = GB(4);
     s->commit.enforced = HR_TRI_YES;
     const uint64_t grown = GB(16) + 3 * GB(16);   /* 64 GiB */
-    c = verdict_of(s, grown / 4 * 5);             /* 80 % of the need = what it may grow to */
+    c = verdict_of(s, grown);                     /* the need = what it may grow to */
     CHECK(c->verdict == HR_VERDICT_AT_RISK);
     CHECK_STR(c->verdict_rule, "S1.2");
     free(c);
