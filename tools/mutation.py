@@ -72,15 +72,17 @@ mut("plan", S, "if (ram_bytes < (uint64_t)24 << 30)", "if (ram_bytes <= (uint64_
     "the 16 GB row's edge: < becomes <=")
 mut("plan", S, "if (ram_bytes < (uint64_t)48 << 30)", "if (ram_bytes < (uint64_t)32 << 30)",
     "the 32 GB row ends at 32 GB instead of 48")
-mut("plan", S, "if (maximum < HR_PLAN_BACKSTOP_BYTES) {", "if (maximum < HR_PLAN_BACKSTOP_BYTES / 2) {",
-    "the 32 GB backstop under a small peak halved")
-mut("plan", S, "if (r->basis == HR_BASIS_TABLE && ram_part < p->facts.ram_bytes) {",
+mut("plan", S, "r->set_by_table = r->peak_sized_bytes <= r->table_bytes;",
+    "r->set_by_table = r->peak_sized_bytes <= r->table_bytes / 2;",
+    "a measured peak sizes below the table (the table's floor halved)")
+mut("plan", S, "if (r->set_by_table && ram_part < p->facts.ram_bytes) {",
     "if (ram_part < p->facts.ram_bytes) {",
     "overcommit-never top-up also added on the peak basis (which already subtracts RAM's share)")
 mut("plan", S, "r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;",
     "r->initial_bytes = hr_size_round_up_gib(maximum / 4) * HR_GIB;", "--range initial a quarter")
-mut("plan", S, "const uint64_t need = want > from_ram ? want - from_ram : 0;",
-    "const uint64_t need = want;", "peak sizing forgets RAM's part of the commit limit")
+RN = "src/core/model/run_need.c"
+mut("plan", RN, "const uint64_t need = n->must_back > ram ? n->must_back - ram : 0;",
+    "const uint64_t need = n->must_back;", "peak sizing forgets RAM's part of the commit limit")
 mut("plan", S, "} else if (small_vram) {\n            R(\"small-vram|S4.2\"",
     "} else if (small_vram && 0) {\n            R(\"small-vram|S4.2\"", "the small-VRAM rule dropped")
 mut("plan", S, "        } else if (f->lean_on_ram) {\n            R(\"lean-on-ram|S4.2\", HR_T(\"%s makes the run lean harder on RAM and the paging file: take the top",
@@ -102,14 +104,19 @@ mut("plan", "src/core/plan/plan.h", "#define HR_PLAN_PEAK_MARGIN_PERCENT 25", "#
 
 # ---- check: the verdict lines --------------------------------------------------------------
 C = "src/core/check/check.c"
-mut("check", C, "if (capacity < need / 5 * 4)", "if (capacity <= need / 5 * 4)", "WILL FAIL line: < becomes <=")
-mut("check", C, "if (capacity < need / 5 * 4)", "if (capacity < need / 4 * 3)", "WILL FAIL line moved from 80 % to 75 %")
-mut("check", C, "if (capacity < need)\n        return HR_VERDICT_AT_RISK;",
-    "if (capacity <= need)\n        return HR_VERDICT_AT_RISK;", "need exactly equal to capacity becomes AT RISK")
-mut("check", C, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);",
+mut("check", RN, "if (capacity < n->fail_below)", "if (capacity <= n->fail_below)", "WILL FAIL line: < becomes <=")
+mut("check", RN, "n->fail_below = hr_sat_add(low, n->others);", "n->fail_below = hr_sat_add(low / 4 * 3, n->others);",
+    "WILL FAIL line moved from the low end to 75 % of it")
+mut("check", RN, "if (capacity < n->must_back)\n        return HR_NEED_AT_RISK;",
+    "if (capacity <= n->must_back)\n        return HR_NEED_AT_RISK;", "capacity exactly what it must back becomes AT RISK")
+mut("check", RN, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);",
     "capacity = hr_sat_add(capacity, (uint64_t)1 << 30);", "the 64 MB tolerance widened to 1 GiB")
-mut("check", C, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);", "capacity = hr_sat_add(capacity, 0);",
+mut("check", RN, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);", "capacity = hr_sat_add(capacity, 0);",
     "the 64 MB tolerance dropped")
+mut("check", "src/core/model/run_need.h", "#define HR_RUN_MARGIN_PERCENT 25", "#define HR_RUN_MARGIN_PERCENT 20",
+    "the margin 20 % of the high end, not 25 %")
+mut("check", RN, "n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->margin);",
+    "n->must_back = hr_sat_add(high, n->margin);", "other programs' commit left out of must back")
 mut("check", C, "f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, \"cgroup\")",
     "f->ram_class_bytes > f->ram_bytes", "a cgroup's limit also gets the RAM size-class gap")
 mut("check", C, "c->charge_bytes >= snap->commit.limit_bytes / 10 * 9)", "c->charge_bytes >= snap->commit.limit_bytes / 20 * 19)",
@@ -120,7 +127,7 @@ mut("check", C, "uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_s
 mut("check", C, "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)\n        grow = sv->dev.fs_total_bytes / 8;",
     "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 4)\n        grow = sv->dev.fs_total_bytes / 4;",
     "automatic growth capped at a quarter of the drive instead of an eighth")
-mut("check", C, "automatic_potential(snap, p) >= c->need_bytes / 5 * 4)", "automatic_potential(snap, p) >= c->need_bytes / 2)",
+mut("check", C, "automatic_potential(snap, p) >= need->fail_below)", "automatic_potential(snap, p) >= need->fail_below / 2)",
     "automatic rescue from WILL FAIL at half the need")
 mut("check", C, "f->disk_paging_bytes > paging)\n        paging = f->disk_paging_bytes;",
     "f->disk_paging_bytes < paging)\n        paging = f->disk_paging_bytes;", "after-plan capacity keeps the smaller swap")
