@@ -81,8 +81,8 @@ mut("plan", S, "if (r->set_by_table && ram_part < p->facts.ram_bytes) {",
 mut("plan", S, "r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;",
     "r->initial_bytes = hr_size_round_up_gib(maximum / 4) * HR_GIB;", "--range initial a quarter")
 RN = "src/core/model/run_need.c"
-mut("plan", RN, "const uint64_t need = n->must_back > ram ? n->must_back - ram : 0;",
-    "const uint64_t need = n->must_back;", "peak sizing forgets RAM's part of the commit limit")
+mut("plan", RN, "const uint64_t ram = ram_part == HR_UNKNOWN ? 0 : ram_part;",
+    "const uint64_t ram = 0;\n    (void)ram_part;", "peak sizing forgets RAM's part of the commit limit")
 mut("plan", S, "} else if (small_vram) {\n            R(\"small-vram|S4.2\"",
     "} else if (small_vram && 0) {\n            R(\"small-vram|S4.2\"", "the small-VRAM rule dropped")
 mut("plan", S, "        } else if (f->lean_on_ram) {\n            R(\"lean-on-ram|S4.2\", HR_T(\"%s makes the run lean harder on RAM and the paging file: take the top",
