@@ -52,7 +52,8 @@ SIZE=$(wc -c <"$T/big.log")
 # CPU seconds (user + system) of one run of the command; its output in $T/out.
 cpu() {
     /usr/bin/time -f "%U %S" -o "$T/time" "$@" >"$T/out" 2>/dev/null || true
-    awk '{ print $1 + $2 }' "$T/time"
+    # the last line: time writes "Command exited with non-zero status N" above the figures
+    tail -n 1 "$T/time" | awk '{ print $1 + $2 }'
 }
 lower() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 sed 's/\\//g' "$T/pattern" | tr '|' '\n' >"$T/fixed"

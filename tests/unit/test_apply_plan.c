@@ -665,6 +665,23 @@ static void test_state(void)
         CHECK_CONTAINS(err.msg, "apply-state.json: ");
         CHECK_CONTAINS(err.msg, why[i]);
     }
+    /* A relative area path is refused: a later rollback would swapoff and delete it relative
+     * to whatever directory it runs in. The same for the temporary file of a resize. */
+    const char *rel[] = {"\"headroom.swap\"}]}", "\"./data/headroom.swap\"}]}",
+                         "\"/data/headroom.swap\",\"tmp\":\"headroom.swap.tmp\"}]}"};
+    const char *rel_why[] = {"areas[0]", "areas[0]", "areas[0].tmp"};
+    for (size_t i = 0; i < 3; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "%s%s", head, rel[i]);
+        CHECK(hr_apply_state_parse(doc, strlen(doc), "apply-state.json", &t, &err) == HR_EPARSE);
+        CHECK_CONTAINS(err.msg, "apply-state.json: ");
+        CHECK_CONTAINS(err.msg, rel_why[i]);
+    }
+    /* The control: the same document with an absolute path loads. */
+    char ok_doc[256];
+    snprintf(ok_doc, sizeof ok_doc, "%s%s", head, "\"/data/headroom.swap\",\"tmp\":\"/data/h.tmp\"}]}");
+    CHECK(hr_apply_state_parse(ok_doc, strlen(ok_doc), "apply-state.json", &t, &err) == 0);
+    CHECK(t.area_count == 1);
 }
 
 static void test_verify(void)

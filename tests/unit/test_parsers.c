@@ -9,6 +9,8 @@
 #include "core/model/snapshot.h"
 #include "core/model/swaps.h"
 #include "core/base/text.h"
+#include "core/scan/model_scan.h"
+#include "core/scan/tensors.h"
 
 #include <stdlib.h>
 
@@ -208,6 +210,13 @@ static void test_meminfo(void)
     const char big[] = "MemTotal:       9007199254740991 kB\n";
     CHECK_EQ_I64(hr_parse_meminfo(S(big), "m", &mi, &err), 0);
     CHECK_EQ_U64(mi.mem_total, 9007199254740991ull * 1024);
+    /* One past it: a value that hr_parse_u64 takes but that times 1024 wraps. 2^54 + 1 kB is
+     * 2^64 + 1024 bytes, which would read as 1 KiB of RAM without the check. */
+    const char wraps[] = "MemTotal:       18014398509481985 kB\n";
+    CHECK_EQ_I64(hr_parse_meminfo(S(wraps), "/proc/meminfo", &mi, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "/proc/meminfo: line 1: bad value for MemTotal");
+    const char next[] = "SwapTotal:      9007199254740992 kB\n";
+    CHECK_EQ_I64(hr_parse_meminfo(S(next), "m", &mi, &err), HR_EPARSE);
     /* A NUL inside a line does not end the buffer early. */
     const char nul[] = "\0junk: 1 kB\nMemTotal:  2048 kB\n";
     CHECK_EQ_I64(hr_parse_meminfo(nul, sizeof nul - 1, "m", &mi, &err), 0);
@@ -403,6 +412,11 @@ static void test_proc_cgroup(void)
     CHECK(pc.has_v1_memory);
     CHECK_STR(pc.v1_memory_path, "/docker/5a1c");
 
+    /* Only "0::" (id 0, no controllers) is the v2 line: a v1 hierarchy numbered 0 is v1. */
+    CHECK_EQ_I64(hr_parse_proc_cgroup(S("0:memory:/jobs/7\n"), "c", &pc, &err), 0);
+    CHECK(pc.has_v1_memory && !pc.has_v2);
+    CHECK_STR(pc.v1_memory_path, "/jobs/7");
+
     /* Hybrid: v1 controllers (memory among them) and the 0:: line. */
     const char hyb[] = "9:name=systemd:/\n4:memory:/sessions/job-1\n1:cpu:/\n0::/\n";
     CHECK_EQ_I64(hr_parse_proc_cgroup(S(hyb), "c", &pc, &err), 0);
@@ -431,6 +445,46 @@ static void test_proc_cgroup(void)
     CHECK_EQ_I64(hr_parse_proc_cgroup(S("4:memory\n"), "c", &pc, &err), HR_EPARSE);
 }
 
+/* A safetensors file: the 8-byte little-endian header length, the header, data_bytes of data
+ * (not held: the parser reads the head only). */
+static int st_parse(const char *header, uint64_t data_bytes, hr_model_info *m, hr_error *err)
+{
+    unsigned char buf[512];
+    size_t hlen = strlen(header);
+    for (int i = 0; i < 8; i++)
+        buf[i] = (unsigned char)((uint64_t)hlen >> (8 * i));
+    memcpy(buf + 8, header, hlen);
+    hr_tensor_set t;
+    hr_tensor_set_init(&t);
+    memset(m, 0, sizeof *m);
+    int r = hr_safetensors_parse("x.safetensors", buf, 8 + hlen, 8 + hlen + data_bytes, &t, m, err);
+    hr_tensor_set_free(&t);
+    return r;
+}
+
+static void test_safetensors_numel(void)
+{
+    hr_model_info m;
+    hr_error err = {0};
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[2,3],\"data_offsets\":[0,6]}}", 6, &m, &err), 0);
+    CHECK_EQ_U64(m.params, 6);
+    /* 2^32 × 2^32 elements wrap to 0 in 64 bits: without the overflow check the tensor would
+     * match its empty data and count as 0 parameters. */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296],"
+                          "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "x.safetensors: tensor \"w\"");
+    /* Offsets: the end before the begin, and data past the file's end, are lies. */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[6,0]}}", 6, &m, &err), HR_EPARSE);
+    /* a dtype this version does not know has no size check to catch it: the order must */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"X9\",\"shape\":[1],\"data_offsets\":[6,0]}}", 6, &m, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "begin <= end");
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[2,3],\"data_offsets\":[0,6]}}", 5, &m, &err), HR_EPARSE);
+    CHECK_CONTAINS(err.msg, "past the end of the file");
+    /* The same in three sizes, the wrap at the last one. */
+    CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[65536,65536,4294967296],"
+                          "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
+}
+
 int main(void)
 {
     test_parse_u64();
@@ -440,5 +494,6 @@ int main(void)
     test_swaps();
     test_mountinfo();
     test_proc_cgroup();
+    test_safetensors_numel();
     return TEST_DONE();
 }
