@@ -51,6 +51,22 @@ if [ "$mode" = root ]; then
     expect "cgroup text" 2 "${hr[@]}" stress --commit 512M --step 64M --cgroup 128M --force
     has "text: killed, by the OOM killer" '^KILLED at step [0-9]+: after [0-9.]+ MiB, .* by the OOM killer'
     has "text: released" '^Everything was released\.$'
+    # Run inside a 512 MiB memory cgroup, 2 GiB touched without --force is refused: the group
+    # is the ceiling, whatever the machine has free [X.margin].
+    if [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+        own=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+        grp=/sys/fs/cgroup/memory$own/headroom-test-gate-$$
+    else
+        grp=/sys/fs/cgroup/headroom-test-gate-$$
+    fi
+    mkdir "$grp"
+    if [ -f "$grp/memory.limit_in_bytes" ]; then echo 512M >"$grp/memory.limit_in_bytes"; else echo 512M >"$grp/memory.max"; fi
+    in_grp() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$grp" "$@"; }
+    expect "512M group: 2G touched refused" 69 in_grp "${hr[@]}" stress --commit 2G --touch --json
+    json "refused by the group's limit" "d['outcome'] == 'refused' and d['steps'] == [] and d['gate']['safe_bytes'] < 512 << 20 and 'cgroup' in d['gate']['basis']"
+    expect "512M group: 128M touched allowed" 0 in_grp "${hr[@]}" stress --commit 128M --touch --step 32M --json
+    json "allowed inside the group" "d['outcome'] == 'reached' and not d['gate']['forced']"
+    rmdir "$grp" || bad "cgroup $grp left behind"
     [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"
     [ "$fails" -eq 0 ]
     exit
@@ -69,6 +85,13 @@ expect "touch 96M" 0 "${hr[@]}" stress --commit 96M --touch --step 32M --force
 has "text: the steps" '^ +3 +96.0 MiB +[0-9.]+ [GM]iB / [0-9.]+ [GM]iB$'
 has "text: reached" '^REACHED 96.0 MiB: every step committed and touched\.$'
 has "text: released" '^Everything was released\.$'
+# One huge mapping refused (overcommit mode 0 refuses a step larger than RAM + swap): that
+# step's size bounds the ceiling, it is not the ceiling.
+if [ "${hr[*]%.exe}" = "${hr[*]}" ] && [ "$(cat /proc/sys/vm/overcommit_memory 2>/dev/null)" = 0 ]; then
+    expect "100T: a 3 TiB step refused" 2 "${hr[@]}" stress --commit 100T
+    has "text: only the step was refused" '^Only that 3\.12 TiB step was refused: the ceiling now lies between 0 B and 3\.12 TiB more'
+    if grep -q 'That is the ceiling now: 0 B' "$tmp/out"; then bad "100T: ceiling 0 B claimed"; else ok "100T: no 0 B ceiling"; fi
+fi
 # Past the safety margin: refused, nothing allocated, 69; --json says why.
 expect "refused past the margin" 69 "${hr[@]}" stress --commit 4096G --touch --json
 json "refused" "d['outcome'] == 'refused' and not d['gate']['allowed'] and d['steps'] == [] and d['gate']['reason']"

@@ -11,6 +11,7 @@
 #include "core/base/text.h"
 #include "core/scan/model_scan.h"
 #include "core/scan/tensors.h"
+#include "core/status/status_render.h"
 
 #include <stdlib.h>
 
@@ -117,6 +118,15 @@ static void test_text_helpers(void)
     char z[40] = "\xe6\x98\xbe\xe5\xad\x98 caf\xc3\xa9 \xe2\x80\x94 ok";
     CHECK_EQ_U64(hr_text_one_line(z), 0);
     CHECK_STR(z, "\xe6\x98\xbe\xe5\xad\x98 caf\xc3\xa9 \xe2\x80\x94 ok");
+
+    /* A name the system gave, shown reversibly: controls as the kernel's \\ooo, C1 and bidi
+     * controls as \\u{XXXX}, bad bytes as \\ooo; backslashes and Chinese are kept. */
+    char sh[128];
+    CHECK_STR(hr_text_shown("/sw\nap\x1b[2J\x7f\xc2\x9b" "1m\xe2\x80\xae\xe2\x81\xa6\xff", sh, sizeof sh),
+              "/sw\\012ap\\033[2J\\177\\u{009B}1m\\u{202E}\\u{2066}\\377");
+    CHECK_STR(hr_text_shown("C:\\pagefile.sys \xe6\x98\xbe\xe5\xad\x98", sh, sizeof sh),
+              "C:\\pagefile.sys \xe6\x98\xbe\xe5\xad\x98");
+    CHECK_STR(hr_text_shown("ab\ncd", sh, 6), "ab");   /* never half an escape */
 
     char alg[32];
     hr_bracketed_choice("lzo lzo-rle lz4 lz4hc 842 [zstd]", alg, sizeof alg);
@@ -231,6 +241,37 @@ static const char SWAPS[] =
     "/media/alice/Backup\\040Drive/swapfile   file\t\t16777212\t0\t\t-3\n"
     "/dev/zram0                              partition\t8388604\t\t1048576\t\t100\n"
     "/swap\\011tab\\134file                      file\t\t65532\t\t0\t\t7\n";
+
+/* /proc/swaps spells a newline in a path \\012; the parser decodes it (the path must be
+ * opened) and status must print it escaped again, never as a line of its own. */
+static void test_swaps_shown(void)
+{
+    static const char sw[] = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                             "/swap\\012headroom:\\040fake\tfile\t\t1024\t\t0\t\t-2\n";
+    hr_swap_area a[2];
+    int n = 0;
+    hr_error err = {0};
+    CHECK_EQ_I64(hr_parse_swaps(sw, sizeof sw - 1, "/proc/swaps", a, 2, &n, &err), 0);
+    CHECK_EQ_I64(n, 1);
+    CHECK_STR(a[0].path, "/swap\nheadroom: fake");
+    hr_snapshot *snap = calloc(1, sizeof *snap);
+    CHECK(snap != NULL);
+    if (!snap)
+        return;
+    hr_snapshot_init(snap, HR_OS_LINUX);
+    snap->paging_s.ok = true;
+    snap->paging_count = 1;
+    hr_strlcpy(snap->paging[0].path, a[0].path, sizeof snap->paging[0].path);
+    snap->paging[0].kind = a[0].kind;
+    snap->paging[0].size_bytes = a[0].size_bytes;
+    hr_buf out = {0};
+    hr_render_opts o = {0};
+    CHECK_EQ_I64(hr_status_text(snap, &out, &o), 0);
+    CHECK(out.data && strstr(out.data, "  /swap\\012headroom: fake\n") != NULL);
+    CHECK(out.data && strstr(out.data, "\nheadroom: fake") == NULL);
+    hr_buf_free(&out);
+    free(snap);
+}
 
 static void test_swaps(void)
 {
@@ -492,6 +533,7 @@ int main(void)
     test_text_helpers();
     test_meminfo();
     test_swaps();
+    test_swaps_shown();
     test_mountinfo();
     test_proc_cgroup();
     test_safetensors_numel();

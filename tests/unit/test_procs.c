@@ -43,6 +43,10 @@ static void test_parse(void)
     const char esc[] = "Name:\tev\x1b[31mil\nVmRSS:\t4 kB\n";
     CHECK(hr_proc_status_parse(esc, sizeof esc - 1, &st, &err) == 0);
     CHECK_STR(st.name, "ev?[31mil");
+    /* Nor do C1 controls (CSI as UTF-8: C2 9B) or a bidi override (U+202E). */
+    const char c1[] = "Name:\tev\xc2\x9b" "31mil\xe2\x80\xae" "gpj\nVmRSS:\t4 kB\n";
+    CHECK(hr_proc_status_parse(c1, sizeof c1 - 1, &st, &err) == 0);
+    CHECK_STR(st.name, "ev?31mil?gpj");
     /* Old kernels (no RssAnon): 0, not a failure. */
     const char old[] = "Name:\told\nVmRSS:\t8 kB";
     CHECK(hr_proc_status_parse(old, sizeof old - 1, &st, &err) == 0);

@@ -2,6 +2,7 @@
 #include "core/base/hot.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 HR_HOT bool hr_next_line(const char **cur, const char *end, const char **line, size_t *n)
@@ -300,4 +301,33 @@ size_t hr_text_one_line(char *s)
     }
     p[w] = '\0';
     return bad;
+}
+
+const char *hr_text_shown(const char *s, char *dst, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t w = 0;
+    if (n == 0)
+        return dst;
+    while (*p) {
+        uint32_t cp = 0;
+        size_t k = utf8_len(p, &cp);
+        char esc[16];
+        const char *piece = (const char *)p;
+        size_t len = k;
+        if (k == 0 || cp < 0x20 || cp == 0x7f) {
+            snprintf(esc, sizeof esc, "\\%03o", (unsigned)p[0]);
+            piece = esc, len = 4, k = 1;
+        } else if (steers(cp)) {
+            snprintf(esc, sizeof esc, "\\u{%04X}", (unsigned)cp);
+            piece = esc, len = strlen(esc);
+        }
+        if (w + len >= n)
+            break;
+        memcpy(dst + w, piece, len);
+        w += len;
+        p += k;
+    }
+    dst[w] = '\0';
+    return dst;
 }

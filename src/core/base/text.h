@@ -65,4 +65,11 @@ void hr_strlist_add(char *dst, unsigned long size, const char *item);
  * Returns how many were replaced. */
 size_t hr_text_one_line(char *s);
 
+/* A name the system gave (a swap file's or a cgroup's path, decoded from the kernel's \ooo
+ * escapes) made safe to print, reversibly: C0 controls, DEL and bytes that are not UTF-8
+ * become \ooo (the kernel's own spelling), C1 and bidi controls become \u{XXXX}; everything
+ * else, backslashes and Chinese included, is copied. Writes at most n bytes to dst, always
+ * terminated (cut at a whole character); returns dst. */
+const char *hr_text_shown(const char *s, char *dst, size_t n);
+
 #endif

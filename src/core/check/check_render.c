@@ -6,6 +6,7 @@
 
 #include "core/base/prom.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/status/status_render.h"
 
 #include <string.h>
@@ -32,7 +33,8 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
         hr_buf_puts(out, HR_T("no paging file"));
     for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
         const hr_paging_config_entry *e = &cfg->entries[i];
-        hr_buf_printf(out, "%s%s ", i ? ", " : "", e->path);
+        char shown[HR_SNAP_PATH_MAX * 4];
+        hr_buf_printf(out, "%s%s ", i ? ", " : "", hr_text_shown(e->path, shown, sizeof shown));
         if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
             hr_buf_printf(out, HR_T("initial %llu MB, maximum %llu MB"), (unsigned long long)(e->initial_bytes / HR_MIB),
                           (unsigned long long)(e->maximum_bytes / HR_MIB));
@@ -104,7 +106,8 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         const hr_paging *pg = &snap->paging[i];
         if (pg->kind == HR_PAGING_ZRAM)
             continue;
-        hr_buf_printf(out, "%s%s", shown ? ", " : " (", pg->path);
+        char name[HR_SNAP_PATH_MAX * 4];
+        hr_buf_printf(out, "%s%s", shown ? ", " : " (", hr_text_shown(pg->path, name, sizeof name));
         shown++;
     }
     if (shown)
@@ -124,7 +127,9 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
             if (active || e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0)
                 continue;
             hr_size_gb(e->maximum_bytes, a, sizeof a);
-            hr_buf_printf(out, HR_T("; /etc/fstab also names %s (%s), not switched on yet"), e->path, a);
+            char name[HR_SNAP_PATH_MAX * 4];
+            hr_buf_printf(out, HR_T("; /etc/fstab also names %s (%s), not switched on yet"),
+                          hr_text_shown(e->path, name, sizeof name), a);
         }
     for (int i = 0; snap && i < snap->paging_count; i++)
         if (snap->paging[i].kind == HR_PAGING_ZRAM) {

@@ -1,4 +1,5 @@
 #include "core/model/procs.h"
+#include "core/base/text.h"
 #include "core/base/i18n.h"
 #include "core/base/hot.h"
 
@@ -56,9 +57,7 @@ HR_HOT int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, 
                     vl = sizeof out->name - 1;
                 memcpy(out->name, v, vl);
                 out->name[vl] = '\0';
-                for (size_t i = 0; i < vl; i++)   /* control bytes never reach a terminal */
-                    if ((unsigned char)out->name[i] < 0x20 || out->name[i] == 0x7f)
-                        out->name[i] = '?';
+                hr_text_one_line(out->name);   /* nothing that steers a terminal */
                 have_name = vl > 0;
             } else if (klen == 5 && memcmp(p, "VmRSS", 5) == 0) {
                 dst = &out->rss_bytes;

@@ -4,6 +4,7 @@
 #include "core/base/i18n.h"
 
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/base/utf8.h"
 #include "core/model/commit_ceiling.h"
 
@@ -214,7 +215,8 @@ static void paging(out *o, const hr_snapshot *s)
            warn(o), reset(o));
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
-        pf(o, HR_T("  %s\n    %s, size %s, used %s"), p->path, hr_tr(hr_paging_kind_name(p->kind)),
+        char shown[HR_SNAP_PATH_MAX * 4];
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_text_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
            sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, HR_T(", peak %s"), sz(p->peak_bytes, c, sizeof c));
@@ -260,7 +262,8 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, win ? HR_T("  no paging file configured\n") : HR_T("  no swap in /etc/fstab\n"));
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
-            pf(o, "  %s: %s", e->path, hr_tr(hr_paging_mode_name(e->mode)));
+            char shown[HR_SNAP_PATH_MAX * 4];
+            pf(o, "  %s: %s", hr_text_shown(e->path, shown, sizeof shown), hr_tr(hr_paging_mode_name(e->mode)));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
                 pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
@@ -359,7 +362,7 @@ static void compression(out *o, const hr_snapshot *s)
 static void cgroup(out *o, const hr_snapshot *s)
 {
     const hr_cgroup *g = &s->cgroup;
-    char a[32], b[32];
+    char a[32], b[32], shown[HR_SNAP_PATH_MAX * 4];
     if (s->platform.os != HR_OS_LINUX)
         return;
     heading(o, HR_T("LIMITS (cgroup: they cap the process before RAM does)"), g->s.source);
@@ -369,7 +372,7 @@ static void cgroup(out *o, const hr_snapshot *s)
         return;
     }
     pf(o, HR_T("  memory controller on cgroup v%d%s, %s\n"), (int)g->memory_version,
-       g->hybrid ? HR_T(" (hybrid layout)") : "", g->path);
+       g->hybrid ? HR_T(" (hybrid layout)") : "", hr_text_shown(g->path, shown, sizeof shown));
     pf(o, HR_T("  memory limit      %s\n"), sz(g->memory_max_bytes, a, sizeof a));
     if (g->memory_version == HR_CGROUP_V2) {
         pf(o, HR_T("  memory.high       %s\n"), sz(g->memory_high_bytes, a, sizeof a));

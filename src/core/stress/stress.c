@@ -106,6 +106,19 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
                  "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
         return;
     }
+    /* Touched pages are charged to the memory cgroup stress runs in (v1 puts --cgroup's group
+     * inside it; v2 puts it under the root): its limit is a ceiling of its own, with a margin
+     * of its own, for the rest of the group goes on allocating too [X.margin]. */
+    const hr_cgroup *cg = &snap->cgroup;
+    uint64_t cg_safe = HR_UNKNOWN;
+    if (room != HR_UNKNOWN && rq->touch && !(rq->cgroup_bytes && cg->memory_version == HR_CGROUP_V2) &&
+        cg->memory_version != HR_CGROUP_NONE && cg->memory_max_bytes != HR_UNKNOWN &&
+        cg->memory_max_bytes != HR_UNLIMITED) {
+        uint64_t used = cg->memory_current_bytes != HR_UNKNOWN ? cg->memory_current_bytes : 0;
+        uint64_t cg_room = cg->memory_max_bytes > used ? cg->memory_max_bytes - used : 0;
+        uint64_t cg_margin = cg->memory_max_bytes / 20 < 64 * MIB ? 64 * MIB : cg->memory_max_bytes / 20;
+        cg_safe = cg_room > cg_margin ? cg_room - cg_margin : 0;
+    }
     if (room == HR_UNKNOWN) {
         g->allowed = rq->force;
         g->forced = rq->force;
@@ -116,6 +129,12 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         return;
     }
     g->safe_bytes = room > g->margin_bytes ? room - g->margin_bytes : 0;
+    if (cg_safe != HR_UNKNOWN && cg_safe < g->safe_bytes) {
+        g->safe_bytes = cg_safe;
+        g->margin_bytes = cg->memory_max_bytes / 20 < 64 * MIB ? 64 * MIB : cg->memory_max_bytes / 20;
+        snprintf(g->basis, sizeof g->basis,
+                 HR_T("the memory cgroup's limit minus its usage, less the margin"));
+    }
     /* With a cgroup, the test's own memory is held to the cgroup: the cgroup must fit. */
     uint64_t want = rq->commit_bytes;
     if (rq->cgroup_bytes && !g->enforced && rq->cgroup_bytes < want)

@@ -4,6 +4,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +135,13 @@ void hr_stress_text_end(const hr_stress_report *r, hr_buf *out)
             hr_buf_printf(out, HR_T("The job's commit limit of %s stopped it: that is the ceiling of the "
                                     "smaller machine rehearsed, not this one's.\n"),
                           b);
+        } else if (s->failed_step_bytes > ((uint64_t)1 << 30)) {
+            /* one big mapping refused says only that the ceiling lies below it */
+            char c[32];
+            sz(hr_sat_add(s->reached_bytes, s->failed_step_bytes), c, sizeof c);
+            hr_buf_printf(out, HR_T("Only that %s step was refused: the ceiling now lies between %s and %s "
+                                    "more than what was in use before (a smaller --step narrows it).\n"),
+                          b, a, c);
         } else {
             hr_buf_printf(out, HR_T("That is the ceiling now: %s more than what was in use before.\n"), a);
         }

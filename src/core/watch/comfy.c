@@ -85,9 +85,7 @@ static void base_dir_of(const hr_json_value *argv, char *out, size_t cap)
         memcpy(out, p, n - 8);
         out[n - 8] = '\0';
     }
-    for (char *q = out; *q; q++)
-        if ((unsigned char)*q < 0x20 || *q == 0x7f)
-            *q = ' ';
+    hr_text_one_line(out);
 }
 
 int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *o, hr_error *err)
@@ -416,9 +414,7 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
         static const char done_c[] = "loaded completely", done_p[] = "loaded partially";
         snprintf(e->text, sizeof e->text, "%s (%s)", t->load_text + sizeof req - 1,
                  line[7] == 'c' ? done_c : done_p);
-        for (char *p = e->text; *p; p++)
-            if ((unsigned char)*p < 0x20)
-                *p = ' ';
+        hr_text_one_line(e->text);
         span_end(&t->load, s, e);
         if (t->load_node[0]) {
             hr_strlcpy(e->node, t->load_node, sizeof e->node);
