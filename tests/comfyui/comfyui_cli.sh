@@ -164,7 +164,11 @@ plain = peak([], subprocess.DEVNULL, subprocess.DEVNULL)
 with open(out, "w") as o, open(err, "w") as e:
     hostile = peak(["--comfyui", port], o, e)
 print("watch's peak: %d kB plain, %d kB under a 30 MB /queue (%.2fx)" % (plain, hostile, hostile / plain))
-assert hostile <= plain + 4096, (plain, hostile)
+import os
+if os.environ.get("HR_SANITIZED"):
+    print("(a sanitizer build: its heap keeps freed blocks, so the peak is not judged)")
+else:
+    assert hostile <= plain + 4096, (plain, hostile)
 PY
     grep -q "GET /queue: .*the answer is larger than" "$tmp/err" || bad "the refusal is not said: $(cat "$tmp/err")"
     [ "$(grep -c 'GET /queue' "$tmp/err")" -eq 1 ] || bad "said more than once: $(cat "$tmp/err")"
