@@ -382,20 +382,32 @@ static hr_est_input *wf_in[MAX_WF];
 static char wf_name[MAX_WF][64];
 static int wf_count, wf_combos, wf_feasible_ok;
 
-static void load_workflow(const char *dir, const char *name)
+/* dir/name read whole (at most max - 1 bytes) into a buffer the caller frees; NULL when it
+ * cannot be read (a failed check). */
+static char *read_fixture(const char *dir, const char *name, size_t max, size_t *len)
 {
-    size_t n = strlen(name);
-    if (wf_count >= MAX_WF || strncmp(name, "est_", 4) != 0 || n < 6 || strcmp(name + n - 5, ".json") != 0)
-        return;
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL);
     if (!f)
-        return;
-    char *buf = malloc(1 << 20);
-    size_t len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+        return NULL;
+    char *buf = malloc(max);
+    *len = buf ? fread(buf, 1, max - 1, f) : 0;
     fclose(f);
+    CHECK(buf != NULL);
+    return buf;
+}
+
+static void load_workflow(const char *dir, const char *name)
+{
+    size_t n = strlen(name);
+    if (wf_count >= MAX_WF || strncmp(name, "est_", 4) != 0 || n < 6 || strcmp(name + n - 5, ".json") != 0)
+        return;
+    size_t len = 0;
+    char *buf = read_fixture(dir, name, (size_t)1 << 20, &len);
+    if (!buf)
+        return;
     hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_input *in = calloc(1, sizeof *in);
     hr_est_wf_result res;
@@ -626,15 +638,10 @@ static void windows_recording(const char *dir, const char *name)
     size_t n = strlen(name);
     if (n < 6 || strcmp(name + n - 5, ".json") != 0)
         return;
-    char path[1400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL);
-    if (!f)
+    size_t len = 0;
+    char *buf = read_fixture(dir, name, (size_t)4 << 20, &len);
+    if (!buf)
         return;
-    char *buf = malloc(4 << 20);
-    size_t len = buf ? fread(buf, 1, (4 << 20) - 1, f) : 0;
-    fclose(f);
     hr_snapshot *snap = malloc(sizeof *snap);
     hr_error err = {0};
     int r = buf && snap ? hr_win_replay(buf, len, snap, &err) : HR_ENOMEM;
