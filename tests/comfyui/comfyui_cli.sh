@@ -112,6 +112,18 @@ start_hostile() { # attack [script]: a hostile peer; sets port and peer_pid
 }
 stop_peer() { [ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null; peer_pid=; }
 
+# term_after SECONDS PID NAME: SIGTERM to PID after SECONDS; ms = how long it took to end
+# (killed, and said, past 2 s).
+term_after() {
+    sleep "$1"
+    local t0; t0=$(date +%s%N)
+    kill -TERM "$2"
+    for _ in $(seq 100); do kill -0 "$2" 2>/dev/null || break; sleep 0.02; done
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if kill -0 "$2" 2>/dev/null; then kill -KILL "$2"; bad "$3 still runs 2 s after SIGTERM"; fi
+    wait "$2" 2>/dev/null
+}
+
 case $mode in
 hostile-history)
     mkdir -p "$tmp/srv/models"
@@ -200,26 +212,14 @@ PY
     # SIGTERM while the server does its worst
     "$bin" watch --comfyui "$port" --interval 200 >"$tmp/out2" 2>"$tmp/err2" &
     w=$!
-    sleep 2.5
-    t0=$(date +%s%N)
-    kill -TERM "$w"
-    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
-    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "watch still runs 2 s after SIGTERM"; fi
-    wait "$w" 2>/dev/null
+    term_after 2.5 "$w" watch
     [ "$ms" -le 2000 ] || bad "watch took $ms ms to end after SIGTERM"
     echo "SIGTERM ended watch in $ms ms"
     # run: the child gets the SIGTERM, and run ends
     "$bin" run --interval 200 --comfyui "$port" -- sh -c "trap 'echo term >\"$tmp/term\"; exit 0' TERM; while :; do sleep 0.05; done" \
         >"$tmp/out3" 2>"$tmp/err3" &
     w=$!
-    sleep 2.5
-    t0=$(date +%s%N)
-    kill -TERM "$w"
-    for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
-    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-    if kill -0 "$w" 2>/dev/null; then kill -KILL "$w"; bad "run still runs 2 s after SIGTERM"; fi
-    wait "$w" 2>/dev/null
+    term_after 2.5 "$w" run
     [ -s "$tmp/term" ] || bad "run's child did not get the SIGTERM"
     [ "$ms" -le 2000 ] || bad "run took $ms ms to end after SIGTERM"
     echo "SIGTERM ended run (and its child) in $ms ms"
