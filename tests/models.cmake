@@ -5,5 +5,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   if(Python3_FOUND)
     add_test(NAME models.headers COMMAND ${Python3_EXECUTABLE}
              ${CMAKE_CURRENT_SOURCE_DIR}/models/models_test.py ${HR_BIN})
+    if(HR_SANITIZE)
+      set_property(TEST models.headers APPEND PROPERTY ENVIRONMENT "HR_SANITIZED=1")
+    endif()
   endif()
 endif()

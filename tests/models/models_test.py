@@ -102,7 +102,10 @@ try:
     out = subprocess.run([sys.executable, '-c', meter, binary, 'models', big], capture_output=True,
                          text=True, timeout=120).stdout.split()
     rc, kib, errs = int(out[0]), int(out[1]), int(out[2])
-    check(rc == 0 and errs == 0 and kib < 64 * 1024,
+    # Under AddressSanitizer freed blocks stay resident (its quarantine): the bound would
+    # measure the sanitizer, so only the answer is checked there.
+    bound = 64 * 1024 if not os.environ.get('HR_SANITIZED') else 1 << 40
+    check(rc == 0 and errs == 0 and kib < bound,
           f'16 MiB header: exit {rc}, {errs} errors, peak {kib} KiB (want under 64 MiB)')
     os.unlink(big)
 
