@@ -152,6 +152,13 @@ static const hr_est_catalog_entry cat_zimage[] = {
     TE("qwen_3_4b.safetensors", 8044982048ULL, 2),
 };
 
+/* FLUX.2 [klein] 9B: ComfyUI's Flux2 model class and VAE, with Qwen3-8B as the text encoder.
+ * Black Forest Labs' own repository is gated; 18.2 GB is the size its mirrors publish. */
+static const hr_est_catalog_entry cat_flux2_klein[] = {
+    DIFF("flux-2-klein-9b.safetensors", HR_ARCH_FLUX2, GB(18.2), 2),
+    TE("qwen_3_8b.safetensors", GB(16.4), 2),
+};
+
 /* Upscalers (ESRGAN family, fp32 .pth). */
 static const hr_est_catalog_entry cat_upscale[] = {
     UPS("4x-UltraSharp.pth", MB(67.0), 4.0),
@@ -179,6 +186,7 @@ static const struct {
     {cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0])},
     {cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0])},
     {cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0])},
+    {cat_flux2_klein, (int)(sizeof cat_flux2_klein / sizeof cat_flux2_klein[0])},
     {cat_upscale, (int)(sizeof cat_upscale / sizeof cat_upscale[0])},
 };
 
