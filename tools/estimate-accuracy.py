@@ -28,6 +28,7 @@ MIB = 1024.0 * 1024.0
 TOL = 0.10          # usable / loaded / offloaded / staged
 TOL_BUFFER = 0.25   # offload buffer
 ZERO_MB = 64.0      # an observed 0 MB is matched by a prediction below this
+TOL_PINNED = 0.01   # the pinned-memory cap is a fixed share of RAM: anything looser hides a wrong rule
 
 
 def fail(msg):
@@ -156,6 +157,12 @@ def compare_line(est, obs):
     return res
 
 
+def compare_pinned(est, obs):
+    """ComfyUI's startup line "Enabled pinned memory N" (N in MB) against the predicted cap."""
+    pred = (est.get("machine", {}).get("pinned_cap_bytes") or 0) / MIB
+    return obs["pinned_cap_mb"], pred, err(pred, obs["pinned_cap_mb"])
+
+
 def compare_bound(est, b):
     peak = est["peak"][b["measure"]]
     lo, hi = peak["low"], peak["high"]
@@ -176,13 +183,24 @@ def mb(x):
 def build(binary, points):
     rows, bound_rows, misses = [], [], []
     tally = {k: [0, 0] for k in ("usable_mb", "loaded_mb", "offloaded_mb", "buffer_mb", "staged_mb",
-                                  "form", "partial", "bound")}
+                                  "pinned_mb", "form", "partial", "bound")}
     with tempfile.TemporaryDirectory() as tmp:
         for p in points:
             est = run_estimate(binary, p, tmp)
             for i, obs in enumerate(p.get("lines", [])):
-                c = compare_line(est, obs)
                 label = "%s%s" % (p["id"], "" if len(p["lines"]) == 1 else "." + str(i + 1))
+                if obs.get("form") == "pinned":
+                    o, pr, e = compare_pinned(est, obs)
+                    ok = within(e, TOL_PINNED)
+                    tally["pinned_mb"][1] += 1
+                    tally["pinned_mb"][0] += ok
+                    rows.append("| %s | %s | `%s` | pinned cap %s→%s (%s) | %s |" % (
+                        label, p["machine_text"], obs["quote"], mb(o), mb(pr), fmt_err(e),
+                        "ok" if ok else "**miss**: pinned cap"))
+                    if not ok:
+                        misses.append((label, "pinned cap", p))
+                    continue
+                c = compare_line(est, obs)
                 if c["pred"] is None:
                     rows.append("| %s | %s | `%s` | no such load predicted | miss |" % (label, p["machine_text"], obs["quote"]))
                     for k in ("form",) + (("partial",) if "partial" in obs else ()):
@@ -240,7 +258,8 @@ def build(binary, points):
     out.append("|---|---|---|")
     names = [("usable_mb", "usable VRAM within 10 %", "85 %"), ("loaded_mb", "loaded within 10 %", "85 %"),
              ("offloaded_mb", "offloaded within 10 %", "85 %"), ("buffer_mb", "buffer within 25 %", "70 %"),
-             ("staged_mb", "staged within 10 %", "85 %"), ("form", "line form (Staged / loaded) right", "95 %"),
+             ("staged_mb", "staged within 10 %", "85 %"), ("pinned_mb", "pinned-memory cap within 1 %", "—"),
+             ("form", "line form (Staged / loaded) right", "95 %"),
              ("partial", "completely / partially right", "95 %"), ("bound", "crash/OK bound inside the range", "all")]
     for k, text, target in names:
         good, n = tally[k]

@@ -143,6 +143,22 @@ static const hr_est_catalog_entry cat_qwen[] = {
     VAE("qwen_image_vae.safetensors", HR_ARCH_QWEN_IMAGE, MB(254), 2),
 };
 
+/* Z-Image (6.15 B parameters): ComfyUI runs it as its Lumina2 model class (supported_models.py,
+ * ZImage(Lumina2): the Flux VAE's 16-channel latent at 8x), with Qwen3-4B as the text encoder.
+ * Its memory_usage_factor (2.8) is not Lumina 2's; the arch table does not separate them yet. */
+static const hr_est_catalog_entry cat_zimage[] = {
+    DIFF("z_image_turbo_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
+    DIFF("z_image_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
+    TE("qwen_3_4b.safetensors", 8044982048ULL, 2),
+};
+
+/* FLUX.2 [klein] 9B: ComfyUI's Flux2 model class and VAE, with Qwen3-8B as the text encoder.
+ * Black Forest Labs' own repository is gated; 18.2 GB is the size its mirrors publish. */
+static const hr_est_catalog_entry cat_flux2_klein[] = {
+    DIFF("flux-2-klein-9b.safetensors", HR_ARCH_FLUX2, GB(18.2), 2),
+    TE("qwen_3_8b.safetensors", GB(16.4), 2),
+};
+
 /* Upscalers (ESRGAN family, fp32 .pth). */
 static const hr_est_catalog_entry cat_upscale[] = {
     UPS("4x-UltraSharp.pth", MB(67.0), 4.0),
@@ -169,6 +185,8 @@ static const struct {
     {cat_hunyuan, (int)(sizeof cat_hunyuan / sizeof cat_hunyuan[0])},
     {cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0])},
     {cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0])},
+    {cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0])},
+    {cat_flux2_klein, (int)(sizeof cat_flux2_klein / sizeof cat_flux2_klein[0])},
     {cat_upscale, (int)(sizeof cat_upscale / sizeof cat_upscale[0])},
 };
 
