@@ -126,6 +126,14 @@ static const hr_est_catalog_entry cat_hunyuan[] = {
     VAE("hunyuan_video_vae_bf16.safetensors", HR_ARCH_HUNYUAN_VIDEO, MB(493), 2),
 };
 
+/* Krea 2 (Comfy-Org/Krea-2 on Hugging Face): ComfyUI's Krea2 model class decodes with the
+ * Qwen-Image VAE (Wan 2.1's), whose latent is 16 channels at 8x for an image: the geometry of
+ * the Qwen-Image entry, which it is filed under. Its encoder is Qwen3-VL 4B. */
+static const hr_est_catalog_entry cat_krea2[] = {
+    DIFF_SCALED("krea2_turbo_fp8_scaled.safetensors", HR_ARCH_QWEN_IMAGE, GB(13.1)),
+    TE_SCALED("qwen3vl_4b_fp8_scaled.safetensors", GB(5.24)),
+};
+
 /* LTX-Video: checkpoints hold the video VAE (its share is an approximation). */
 static const hr_est_catalog_entry cat_ltxv[] = {
     CKPT("ltx-video-2b-v0.9.safetensors", HR_ARCH_LTXV_2B, GB(9.37), 4, 0, 0, GB(1.68)),
@@ -141,6 +149,15 @@ static const hr_est_catalog_entry cat_qwen[] = {
     DIFF("qwen_image_bf16.safetensors", HR_ARCH_QWEN_IMAGE, GB(40.9), 2),
     DIFF("qwen_image_fp8_e4m3fn.safetensors", HR_ARCH_QWEN_IMAGE, GB(20.4), 1),
     VAE("qwen_image_vae.safetensors", HR_ARCH_QWEN_IMAGE, MB(254), 2),
+};
+
+/* Z-Image (6.15 B parameters): ComfyUI runs it as its Lumina2 model class (supported_models.py,
+ * ZImage(Lumina2): the Flux VAE's 16-channel latent at 8x), with Qwen3-4B as the text encoder.
+ * Its memory_usage_factor (2.8) is not Lumina 2's; the arch table does not separate them yet. */
+static const hr_est_catalog_entry cat_zimage[] = {
+    DIFF("z_image_turbo_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
+    DIFF("z_image_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
+    TE("qwen_3_4b.safetensors", 8044982048ULL, 2),
 };
 
 /* Upscalers (ESRGAN family, fp32 .pth). */
@@ -167,8 +184,10 @@ static const struct {
     {cat_te, (int)(sizeof cat_te / sizeof cat_te[0])},
     {cat_wan, (int)(sizeof cat_wan / sizeof cat_wan[0])},
     {cat_hunyuan, (int)(sizeof cat_hunyuan / sizeof cat_hunyuan[0])},
+    {cat_krea2, (int)(sizeof cat_krea2 / sizeof cat_krea2[0])},
     {cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0])},
     {cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0])},
+    {cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0])},
     {cat_upscale, (int)(sizeof cat_upscale / sizeof cat_upscale[0])},
 };
 
