@@ -19,3 +19,10 @@ if(NOT CMAKE_CROSSCOMPILING AND Python3_FOUND)
                                                 --check --bin ${HR_BIN})
   set_tests_properties(accuracy.estimate_table PROPERTIES TIMEOUT 120)
 endif()
+
+# A point's LoRA reaches the estimate: the script applies it in the workflow and gives the
+# estimate a file of the stated size to read (tests/accuracy_lora.py).
+if(NOT CMAKE_CROSSCOMPILING AND Python3_FOUND)
+  add_test(NAME accuracy.estimate_lora COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/accuracy_lora.py ${HR_BIN})
+  set_tests_properties(accuracy.estimate_lora PROPERTIES TIMEOUT 120)
+endif()

@@ -67,6 +67,12 @@ def workflow_for(p):
     if "vae" in w:
         g["3"] = {"class_type": "VAELoader", "inputs": {"vae_name": w["vae"]}}
         vae = ["3", 0]
+    # A LoRA the post names goes between the model and the sampler, as LoraLoaderModelOnly does.
+    for i, lora in enumerate(p.get("loras", [])):
+        nid = str(20 + i)
+        g[nid] = {"class_type": "LoraLoaderModelOnly",
+                  "inputs": {"lora_name": lora["name"], "strength_model": 1.0, "model": model}}
+        model = [nid, 0]
     g["4"] = {"class_type": "CLIPTextEncode", "inputs": {"text": "a photo", "clip": clip}}
     g["5"] = {"class_type": "CLIPTextEncode", "inputs": {"text": "", "clip": clip}}
     latent = w.get("latent", "EmptyHunyuanLatentVideo" if frames else "EmptyLatentImage")
@@ -83,6 +89,23 @@ def workflow_for(p):
     return g
 
 
+def write_lora(folder, lora, pid):
+    """A LoRA file of the post's size: a safetensors header naming one tensor of that many bytes,
+    and a sparse body, so the estimate reads its real size from the file as it would on a disk."""
+    name, size = lora.get("name"), lora.get("bytes")
+    if not isinstance(name, str) or not name.endswith(".safetensors") or os.path.basename(name) != name:
+        fail("%s: loras[].name must be a bare .safetensors file name" % pid)
+    if not isinstance(size, int) or size < 2 or size % 2:
+        fail("%s: loras[].bytes must be an even byte count" % pid)
+    header = json.dumps({"lora.weight": {"dtype": "BF16", "shape": [size // 2],
+                                         "data_offsets": [0, size]}}).encode("ascii")
+    header += b" " * (-len(header) % 8)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(len(header).to_bytes(8, "little"))
+        f.write(header)
+        f.truncate(8 + len(header) + size)
+
+
 def run_estimate(binary, p, tmp):
     path = os.path.join(tmp, p["id"] + ".json")
     with open(path, "w", encoding="utf-8") as f:
@@ -90,7 +113,10 @@ def run_estimate(binary, p, tmp):
     m = p["machine"]
     # An empty ComfyUI folder: every size comes from the catalogue, never from this machine's files.
     empty = os.path.join(tmp, "comfyui")
-    os.makedirs(os.path.join(empty, "models"), exist_ok=True)
+    os.makedirs(os.path.join(empty, "models", "loras"), exist_ok=True)
+    # LoRAs the post names, sized as it states (the only files in the folder, removed after).
+    for lora in p.get("loras", []):
+        write_lora(os.path.join(empty, "models", "loras"), lora, p["id"])
     args = [binary, "estimate", path, "--json", "--comfyui", empty,
             "--ram", m["ram"], "--vram", m["vram"], "--os", m["os"], "--gpu", m["gpu"]]
     if m.get("comfy_args"):
@@ -98,6 +124,8 @@ def run_estimate(binary, p, tmp):
     if m.get("comfyui_version"):
         args += ["--comfyui-version", m["comfyui_version"]]
     r = subprocess.run(args, capture_output=True, text=True)
+    for lora in p.get("loras", []):
+        os.remove(os.path.join(empty, "models", "loras", lora["name"]))
     if r.returncode not in (0, 1, 2, 3):
         fail("%s: headroom estimate failed (exit %d): %s" % (p["id"], r.returncode, r.stderr.strip()))
     try:

@@ -126,6 +126,25 @@ static const hr_est_catalog_entry cat_hunyuan[] = {
     VAE("hunyuan_video_vae_bf16.safetensors", HR_ARCH_HUNYUAN_VIDEO, MB(493), 2),
 };
 
+/* Krea 2 (Comfy-Org/Krea-2 on Hugging Face): ComfyUI's Krea2 model class decodes with the
+ * Qwen-Image VAE (Wan 2.1's), whose latent is 16 channels at 8x for an image: the geometry of
+ * the Qwen-Image entry, which it is filed under. Its encoder is Qwen3-VL 4B. */
+static const hr_est_catalog_entry cat_krea2[] = {
+    DIFF_SCALED("krea2_turbo_fp8_scaled.safetensors", HR_ARCH_QWEN_IMAGE, GB(13.1)),
+    TE_SCALED("qwen3vl_4b_fp8_scaled.safetensors", GB(5.24)),
+};
+
+/* Comfy-Org's smaller Z-Image and Qwen3-4B files (sizes: the tensor data their headers give)
+ * and FLUX.2 klein 4B, which shares FLUX.2's VAE and latent. int8, fp8 and fp4 layers stay
+ * that size in memory, so the bytes per weight here only mark them as not 16-bit. */
+static const hr_est_catalog_entry cat_small_dits[] = {
+    DIFF("z_image_turbo_int8_convrot.safetensors", HR_ARCH_LUMINA2, GB(6.20), 1),
+    DIFF("z_image_turbo_nvfp4.safetensors", HR_ARCH_LUMINA2, GB(4.51), 1),
+    TE("qwen_3_4b_fp8_mixed.safetensors", GB(5.63), 1),
+    TE("qwen_3_4b_fp4_mixed.safetensors", GB(3.48), 1),
+    DIFF("flux-2-klein-4b.safetensors", HR_ARCH_FLUX2, GB(7.75), 2),
+};
+
 /* LTX-Video: checkpoints hold the video VAE (its share is an approximation). */
 static const hr_est_catalog_entry cat_ltxv[] = {
     CKPT("ltx-video-2b-v0.9.safetensors", HR_ARCH_LTXV_2B, GB(9.37), 4, 0, 0, GB(1.68)),
@@ -183,6 +202,8 @@ static const struct {
     {cat_te, (int)(sizeof cat_te / sizeof cat_te[0])},
     {cat_wan, (int)(sizeof cat_wan / sizeof cat_wan[0])},
     {cat_hunyuan, (int)(sizeof cat_hunyuan / sizeof cat_hunyuan[0])},
+    {cat_krea2, (int)(sizeof cat_krea2 / sizeof cat_krea2[0])},
+    {cat_small_dits, (int)(sizeof cat_small_dits / sizeof cat_small_dits[0])},
     {cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0])},
     {cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0])},
     {cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0])},
