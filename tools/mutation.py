@@ -263,11 +263,11 @@ mut("parsers", SW, "size_kib > UINT64_MAX / 1024 || used_kib > UINT64_MAX / 1024
 mut("parsers", SW, "? HR_PAGING_ZRAM : HR_PAGING_PARTITION;", "? HR_PAGING_PARTITION : HR_PAGING_PARTITION;",
     "zram read as a disk partition")
 ST = "src/core/scan/safetensors.c"
-mut("parsers", ST, "if (x && tn.numel > UINT64_MAX / x)\n                over = true;", "(void)over;",
+mut("parsers", ST, "if (x && tn.numel > UINT64_MAX / x)\n            over = true;", "(void)over;",
     "safetensors element-count overflow not checked")
-mut("parsers", ST, "hr_json_as_u64(hr_json_at(offs, 1), &b) ||\n            b < a)", "hr_json_as_u64(hr_json_at(offs, 1), &b))",
+mut("parsers", ST, "hr_json_as_u64(hr_json_at(offs, 1), &b) ||\n        b < a)", "hr_json_as_u64(hr_json_at(offs, 1), &b))",
     "safetensors offsets end before begin accepted")
-mut("parsers", ST, "if (b > data_size) {", "if (b > data_size + 4096) {", "safetensors data past the file's end accepted")
+mut("parsers", ST, "if (b > w->data_size) {", "if (b > w->data_size + 4096) {", "safetensors data past the file's end accepted")
 mut("parsers", "src/core/base/text.c", "*out = v >= ((uint64_t)1 << 62) ? HR_UNLIMITED : v;", "*out = v;",
     "cgroup v1's LONG_MAX 'no limit' read as a limit")
 PF = "src/core/model/pagingfiles.c"
