@@ -395,8 +395,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--full", action="store_true", help="run every fast test for each mutation")
-    ap.add_argument("--only", help="only the mutations of these areas, or whose file or note contains one of "
-                    "these (comma-separated)")
+    ap.add_argument("--only", help="only the mutations of these areas (an area's name selects that area alone), "
+                    "or whose file or note contains one of these (comma-separated)")
     ap.add_argument("--list", action="store_true", help="list the mutations and stop")
     ap.add_argument("--check", action="store_true", help="report stale snippets and stop")
     ap.add_argument("--restore", action="store_true", help="undo an interrupted run and stop")
@@ -411,7 +411,10 @@ def main():
     os.makedirs(build, exist_ok=True)
     os.makedirs(tree, exist_ok=True)
     only = a.only.split(",") if a.only else []
-    muts = [m for m in M if not only or any(o in m["file"] or o in m["note"] or o == m["area"] for o in only)]
+    # An area's name selects that area only: "plan" or "check" also occur in other areas'
+    # file names and notes (apply_plan.c, "room check ...").
+    muts = [m for m in M if not only or any(o == m["area"] if o in AREA_TESTS else o in m["file"] or o in m["note"]
+                                            for o in only)]
     for i, m in enumerate(muts):
         m["id"] = i + 1
     stale = []
