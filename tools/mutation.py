@@ -523,13 +523,16 @@ def main():
     tot_c = tot_n = 0
     for ar in areas:
         rs = [(m, s) for m, s, _ in results if m["area"] == ar]
-        judged = [s for m, s in rs if s in ("caught", "survived")]
+        # a survivor that cannot change behaviour (EQUIVALENT) is neither caught nor missed
+        judged = [s for m, s in rs if s == "caught" or (s == "survived" and m["note"] not in EQUIVALENT)]
         c = sum(1 for s in judged if s == "caught")
         tot_c += c
         tot_n += len(judged)
         st = sum(1 for _, s in rs if s == "stale")
-        print("%-9s %3d of %3d caught (%3.0f %%)%s" % (ar, c, len(judged), 100.0 * c / max(1, len(judged)),
-                                                     ", %d stale" % st if st else ""))
+        eq = sum(1 for m, s in rs if s == "survived" and m["note"] in EQUIVALENT)
+        print("%-9s %3d of %3d caught (%3.0f %%)%s%s" % (ar, c, len(judged), 100.0 * c / max(1, len(judged)),
+                                                       ", %d equivalent" % eq if eq else "",
+                                                       ", %d stale" % st if st else ""))
     print("%-9s %3d of %3d caught (%3.0f %%)" % ("overall", tot_c, tot_n, 100.0 * tot_c / max(1, tot_n)))
     surv = [m for m, s, _ in results if s == "survived"]
     if surv:
