@@ -79,10 +79,11 @@ fuzz:
 bench: build
 	bash bench/run.sh $(BIN)
 
-# Plant each of tools/mutation.py's small bugs in the rule code, one at a time, in the source
-# tree (restored after each, even on Ctrl-C), build in $(BUILD)-mutation, run the area's fast
-# tests, and print the share caught per area with the survivors. Not part of CI: it takes long.
-# MUTATION_ARGS: --full (every fast test per mutation), --only TEXT, --list, --check.
+# Plant each of tools/mutation.py's small bugs in the rule code, one at a time, in a copy of
+# the tree ($(BUILD)-mutation/tree; restored after each, even on Ctrl-C), build it in
+# $(BUILD)-mutation/obj, run the area's fast tests, and print the share caught per area with
+# the survivors. Not part of CI: it takes long. MUTATION_ARGS: --full (every fast test per
+# mutation), --only AREA (e.g. estimate) or TEXT of a file or note, --list, --check.
 mutation:
 	python3 tools/mutation.py --build $(BUILD)-mutation -j $(JOBS) $(MUTATION_ARGS)
 
