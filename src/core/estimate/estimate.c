@@ -519,6 +519,35 @@ static void need_vram(sim *s, double need, int opi)
     }
 }
 
+/* Where ComfyUI builds a model's weights at load in the legacy regime: true for the GPU
+ * (docs/memory-model.md §2, "where weights are built"). ComfyUI reads free VRAM and free RAM
+ * before the model exists, so its own size is not taken off free RAM. */
+static bool built_on_gpu(const sim *s, int i)
+{
+    const hr_est_model *mod = &s->in->model[i];
+    const msim *x = &s->ms[i];
+    double free_v = vram_free(s);
+    double own = x->alive ? dmax(0, x->mem - x->resident) : 0;   /* ram_now() counts it once alive */
+    double free_ram = (double)s->m->ram_bytes - (ram_now(s, NULL) - own);
+    if (mod->kind == HR_EST_DIFFUSION) {
+        /* --highvram: a checkpoint's initial device and UNETLoader's offload device are the GPU */
+        if (s->vs == VS_HIGH_VRAM)
+            return true;
+        /* UNETLoader builds on the CPU; only a checkpoint's model asks unet_inital_load_device(),
+         * which says CPU under --disable-smart-memory, and under --novram from 0.3.37 */
+        if (!mod->checkpoint || s->a->disable_smart_memory || (s->vs == VS_NO_VRAM && s->version >= V(0, 3, 37)))
+            return false;
+        return free_v > free_ram && x->mem < free_v;
+    }
+    if (mod->kind == HR_EST_TEXT_ENCODER && !x->cpu_only) {
+        if (s->a->gpu_only)
+            return true;
+        /* text_encoder_initial_device() */
+        return x->mem > GIBD && free_v > free_ram * 0.5 && x->mem * 1.2 < free_v;
+    }
+    return false;
+}
+
 static void op_load(sim *s, const hr_est_op *op, int opi)
 {
     for (int k = 0; k < op->model_count; k++) {
@@ -547,22 +576,7 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
             s->transient_commit += (double)mod->file_bytes;
         if (s->regime != HR_REGIME_LEGACY)
             continue;
-        /* Where the weights are built: the GPU when ComfyUI's initial-device rules say so. */
-        double free_v = vram_free(s);
-        double free_ram = (double)s->m->ram_bytes - ram_now(s, NULL);
-        bool on_gpu = false;
-        if (mod->kind == HR_EST_DIFFUSION) {
-            if (s->vs == VS_HIGH_VRAM)
-                on_gpu = true;
-            else if (!s->a->disable_smart_memory && s->vs != VS_NO_VRAM && free_v > free_ram && x->mem < free_v)
-                on_gpu = true;
-        } else if (mod->kind == HR_EST_TEXT_ENCODER && !x->cpu_only) {
-            if (x->mem > GIBD && free_v > free_ram * 0.5 && x->mem * 1.2 < free_v)
-                on_gpu = true;
-            if (s->a->gpu_only)
-                on_gpu = true;
-        }
-        if (on_gpu) {
+        if (built_on_gpu(s, i)) {
             int one = i;
             load_models_gpu(s, &one, 1, 0, -1, true, op);
             set_note(s, opi, HR_T("%s built directly in VRAM"), mod->name);
