@@ -475,6 +475,23 @@ int main(void)
         CHECK(strstr(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM") == NULL);
     }
 
+    /* A load evicts before it loads. ComfyUI #10771: RTX 5060 Ti 16 GB, 32 GB RAM, Linux, 0.3.67,
+     * the Wan 2.2 14B template killed by the OOM killer. Both fp8 experts come from UNETLoader
+     * (built in RAM); at the low-noise sampler load_models_gpu() first evicts the high-noise
+     * expert and UMT5 back to RAM, then moves the low-noise expert in: for that moment the
+     * step holds both experts and the encoder (2 x 14.3 + 6.7 GB), above the 34.4 GB of RAM,
+     * though the state after the step is lower. */
+    {
+        hr_est_machine m5060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 16, 0, 3, 67);
+        wan22(false);
+        CHECK(run(&m5060, "") >= 0);
+        const hr_est_step *lo = step_of("58");
+        CHECK(lo->ram_bytes > 2 * 14300000000ull + 6700000000ull);
+        CHECK(est.ram.high > 32 * HR_GIB);
+        printf("#10771 Wan 2.2 on 16 GB / 32 GB: low-noise sampler step RAM %.1f GB, peak %.1f-%.1f GB\n",
+               (double)lo->ram_bytes / 1e9, (double)est.ram.low / 1e9, (double)est.ram.high / 1e9);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);

@@ -69,6 +69,7 @@ typedef struct sim {
     double transient_commit;  /* this step only: commit charged without RAM behind it */
     double act_vram;          /* this step only */
     double buffer_vram;       /* this step only */
+    double inst_ram, inst_commit;   /* this step only: the most at an instant inside it */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
     int peak_vram_op, peak_ram_op, peak_commit_op;
     /* verdict facts */
@@ -381,6 +382,31 @@ static void pin(sim *s, int i)
     x->pinned = dmax(0, dmin(want, room));
 }
 
+/* The process now: private RAM, VRAM and commit. */
+static void tiers_now(const sim *s, double *ram, double *vram, double *commit, double *pinned)
+{
+    *ram = ram_now(s, pinned);
+    *vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
+    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
+        *vram = 0;
+    *commit = *ram + s->transient_commit;
+    if (s->m->os == HR_OS_WINDOWS) {
+        *commit += s->p.win_commit_extra;
+        if (s->p.wddm_commit)
+            *commit += *vram;
+    }
+}
+
+/* An instant inside a step that its end state does not show (a model evicted to RAM before
+ * the next one moves out of it): kept for the step's peak. */
+static void mark_instant(sim *s)
+{
+    double ram, vram, commit, pinned = 0;
+    tiers_now(s, &ram, &vram, &commit, &pinned);
+    s->inst_ram = dmax(s->inst_ram, ram);
+    s->inst_commit = dmax(s->inst_commit, commit);
+}
+
 /* load_models_gpu(): make room, then load each model fully or up to its budget. */
 static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, double min_req, bool force_full,
                             const hr_est_op *op)
@@ -430,9 +456,14 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
     double total = 0;
     for (int k = 0; k < n; k++)
         total += s->ms[idx[k]].mem - s->ms[idx[k]].resident;
+    double ram_before = ram_now(s, NULL);
     free_memory(s, total * 1.1 + extra, keep);
     if (vram_free(s) < minimum)
         free_memory(s, minimum, keep);
+    /* load_models_gpu() evicts before it loads: what went back to RAM is there before the
+     * new model's loaded part leaves it */
+    if (ram_now(s, NULL) > ram_before)
+        mark_instant(s);
 
     for (int k = 0; k < n; k++) {
         int i = idx[k];
@@ -777,18 +808,11 @@ static void release(sim *s, int opi)
 
 static void record(sim *s, const hr_est_op *op, int opi)
 {
-    double pinned = 0;
-    double ram = ram_now(s, &pinned);
-    double vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
-    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
-        vram = 0;
+    double pinned = 0, ram, vram, commit;
+    tiers_now(s, &ram, &vram, &commit, &pinned);
     double cache = page_cache_now(s, ram);
-    double commit = ram + s->transient_commit;
-    if (s->m->os == HR_OS_WINDOWS) {
-        commit += s->p.win_commit_extra;
-        if (s->p.wddm_commit)
-            commit += vram;
-    }
+    ram = dmax(ram, s->inst_ram);
+    commit = dmax(commit, s->inst_commit);
     if (vram > s->peak_vram) {
         s->peak_vram = vram;
         s->peak_vram_op = opi;
@@ -915,6 +939,7 @@ static void run(sim *s)
         s->transient_commit = 0;
         s->act_vram = 0;
         s->buffer_vram = 0;
+        s->inst_ram = s->inst_commit = 0;
         release(s, o);
         switch (op->kind) {
         case HR_OP_LOAD: op_load(s, op, o); break;
