@@ -492,6 +492,42 @@ int main(void)
                (double)lo->ram_bytes / 1e9, (double)est.ram.low / 1e9, (double)est.ram.high / 1e9);
     }
 
+    /* Pinned memory by version. ComfyUI #10555: RTX 4090 24 GB, 128 GB RAM (130980 MB),
+     * Windows, a log saying 0.3.68 and "Enabled pinned memory 58940.0": PR #10656 (2025-11-05)
+     * turned pinning on for NVIDIA after the 0.3.68 tag, so that version string is both sides.
+     * The estimate says so, and its range holds both: the cap (45 % of RAM) in the middle, no
+     * pins at the low end. 0.3.67 pins nothing; --fast pinned_memory (or --fast alone) settles
+     * 0.3.68 on, --disable-pinned-memory off. */
+    {
+        hr_est_machine m4090 = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 0, 24, 0, 3, 68);
+        m4090.ram_bytes = 130980ull * 1024 * 1024;
+        wan22(false);
+        CHECK(run(&m4090, "") >= 0);
+        CHECK(within((double)est.pin_cap_bytes / MiB, 58940.0, 0.001));
+        bool noted = false;
+        for (int i = 0; i < est.note_count; i++)
+            noted = noted || strstr(est.notes[i], "#10656") != NULL;
+        CHECK(noted);
+        uint64_t amb_low = est.commit.low, amb_value = est.commit.value;
+        CHECK(run(&m4090, "--disable-pinned-memory") >= 0);
+        CHECK(est.pin_cap_bytes == 0);
+        CHECK(amb_low <= est.commit.low && amb_value >= est.commit.value);
+        const char *on[] = {"--fast pinned_memory", "--fast", "--fast=pinned_memory,fp16_accumulation"};
+        for (size_t k = 0; k < sizeof on / sizeof on[0]; k++) {
+            CHECK(run(&m4090, on[k]) >= 0);
+            CHECK(est.pin_cap_bytes > 0);
+            for (int i = 0; i < est.note_count; i++)
+                CHECK(strstr(est.notes[i], "#10656") == NULL);
+        }
+        CHECK(run(&m4090, "--fast fp16_accumulation") >= 0);
+        CHECK(est.pin_cap_bytes > 0);   /* still the ambiguous release: the middle counts pins */
+        m4090.version[2] = 67;
+        CHECK(run(&m4090, "--fast pinned_memory") >= 0);
+        CHECK(est.pin_cap_bytes == 0);
+        printf("#10555 0.3.68, 128 GB Windows: pin cap %.0f MB, commit low %.1f GB with the pins left out\n",
+               58940.0, (double)amb_low / 1e9);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);

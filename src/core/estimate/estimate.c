@@ -24,11 +24,13 @@ typedef struct params {
     double buffer_frac;       /* offload cast buffer, share of the model */
     bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
     bool cow_view_commit;     /* Windows, legacy: a safetensors file's copy-on-write view is charged */
+    bool ambiguous_on;        /* a default that changed between two releases, at the version
+                               * string both sides carry: taken as on */
 } params;
 
-static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true};
-static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false};
-static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true};
+static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true, true};
+static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false, false};
+static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true, true};
 
 typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
 
@@ -884,10 +886,14 @@ static void setup(sim *s)
         s->vram_total = 0;
 
     /* Pinned memory: NVIDIA from 0.3.69, AMD just after; 45 %/95 % of RAM until 0.19, then
-     * 40 % on Windows, 90 % elsewhere. */
+     * 40 % on Windows, 90 % elsewhere. 0.3.68 pinned on NVIDIA with --fast pinned_memory, and
+     * by default in a checkout after PR #10656, which still says 0.3.68: ambiguous. */
     s->pin_cap = 0;
-    bool pins = !a->disable_pinned_memory && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) &&
-                s->version >= V(0, 3, 69) && (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
+    bool pins_068 = m->vendor == HR_GPU_NVIDIA && s->version == V(0, 3, 68) &&
+                    (a->fast_pinned_memory || s->p.ambiguous_on);
+    bool pins = !a->disable_pinned_memory &&
+                (((m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) && s->version >= V(0, 3, 69)) || pins_068) &&
+                (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
     if (pins) {
         double share = s->version >= V(0, 19, 0) ? (m->os == HR_OS_WINDOWS ? 0.40 : 0.90)
                                                  : (m->os == HR_OS_WINDOWS ? 0.45 : 0.95);
@@ -1268,6 +1274,11 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
             add_note(out, "%s", HR_T("ComfyUI version not known: the range covers every memory manager it could run "
                                      "(give --comfyui-version)"));
     }
+    if (m->version_known && version_num(m) == V(0, 3, 68) && m->vendor == HR_GPU_NVIDIA && !a->fast_pinned_memory &&
+        !a->disable_pinned_memory)
+        add_note(out, "%s", HR_T("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
+                                 "which still say 0.3.68; the low end leaves pins out, the middle and high count "
+                                 "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
     if (out->catalog_used)
         add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)
