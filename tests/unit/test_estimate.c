@@ -426,6 +426,108 @@ int main(void)
                (double)est.commit.high / 1e9);
     }
 
+    /* Where weights are built (legacy). ComfyUI #10852: RTX 3090 24 GB, 32 GB RAM, Linux,
+     * 0.3.70. UNETLoader (load_diffusion_model_state_dict) builds the diffusion model on the
+     * CPU whatever the free memory: Qwen-Image's 20.4 GB land in RAM. A checkpoint's model asks
+     * unet_inital_load_device(), which compares free VRAM with free RAM read before the model
+     * exists: 32 GB less the process (about 31.7 GB) is more than the 3090's free VRAM, so the
+     * FLUX fp8 checkpoint's 11.9 GB are built in RAM too; with the model's own size taken off
+     * free RAM first (19.8 GB) it would wrongly go straight to VRAM. On a 16 GB machine free
+     * RAM is below free VRAM and the checkpoint's SDXL model is built in VRAM. */
+    {
+        hr_est_machine m3090 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 24, 0, 3, 70);
+        memset(&in, 0, sizeof in);
+        int a[3], t[3], v[3];
+        int qi = cat("qwen_image_fp8_e4m3fn.safetensors", HR_EST_DIFFUSION, false, a);
+        int qt = cat("qwen_2.5_vl_7b_fp8_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int qv = cat("qwen_image_vae.safetensors", HR_EST_VAE, false, v);
+        op("1", "UNETLoader", HR_OP_LOAD, qi, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, qt, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, qv, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, qt, -1, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, qi, -1, 1328, 1328, 1, 1);
+        op("8", "VAEDecode", HR_OP_VAE_DECODE, qv, -1, 1328, 1328, 1, 1);
+        CHECK(run(&m3090, "") >= 0);
+        CHECK(strstr(step_of("1")->note, "built directly in VRAM") == NULL);
+        CHECK(step_of("1")->ram_bytes > 20400000000ull);
+        printf("#10852 Qwen-Image UNETLoader, 24 GB / 32 GB: RAM after the loader %.1f GB\n",
+               (double)step_of("1")->ram_bytes / 1e9);
+
+        memset(&in, 0, sizeof in);
+        int k[3];
+        cat("flux1-dev-fp8.safetensors", HR_EST_DIFFUSION, true, k);
+        op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], k[1], 0, 0, 0, 0);
+        in.op[0].models[in.op[0].model_count++] = k[2];
+        op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
+        op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
+        CHECK(run(&m3090, "") >= 0);
+        CHECK(strstr(step_of("4")->note, "flux1-dev-fp8.safetensors built directly in VRAM") == NULL);
+        CHECK(step_of("4")->ram_bytes > 11900000000ull);
+        printf("FLUX fp8 checkpoint, 24 GB / 32 GB: RAM after the loader %.1f GB\n",
+               (double)step_of("4")->ram_bytes / 1e9);
+
+        hr_est_machine m16g = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 24, 0, 3, 70);
+        sdxl();
+        CHECK(run(&m16g, "") >= 0);
+        CHECK_CONTAINS(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM");
+        in.model[in.op[0].models[0]].checkpoint = false;   /* the same model through UNETLoader */
+        CHECK(run(&m16g, "") >= 0);
+        CHECK(strstr(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM") == NULL);
+    }
+
+    /* A load evicts before it loads. ComfyUI #10771: RTX 5060 Ti 16 GB, 32 GB RAM, Linux, 0.3.67,
+     * the Wan 2.2 14B template killed by the OOM killer. Both fp8 experts come from UNETLoader
+     * (built in RAM); at the low-noise sampler load_models_gpu() first evicts the high-noise
+     * expert and UMT5 back to RAM, then moves the low-noise expert in: for that moment the
+     * step holds both experts and the encoder (2 x 14.3 + 6.7 GB), above the 34.4 GB of RAM,
+     * though the state after the step is lower. */
+    {
+        hr_est_machine m5060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 16, 0, 3, 67);
+        wan22(false);
+        CHECK(run(&m5060, "") >= 0);
+        const hr_est_step *lo = step_of("58");
+        CHECK(lo->ram_bytes > 2 * 14300000000ull + 6700000000ull);
+        CHECK(est.ram.high > 32 * HR_GIB);
+        printf("#10771 Wan 2.2 on 16 GB / 32 GB: low-noise sampler step RAM %.1f GB, peak %.1f-%.1f GB\n",
+               (double)lo->ram_bytes / 1e9, (double)est.ram.low / 1e9, (double)est.ram.high / 1e9);
+    }
+
+    /* Pinned memory by version. ComfyUI #10555: RTX 4090 24 GB, 128 GB RAM (130980 MB),
+     * Windows, a log saying 0.3.68 and "Enabled pinned memory 58940.0": PR #10656 (2025-11-05)
+     * turned pinning on for NVIDIA after the 0.3.68 tag, so that version string is both sides.
+     * The estimate says so, and its range holds both: the cap (45 % of RAM) in the middle, no
+     * pins at the low end. 0.3.67 pins nothing; --fast pinned_memory (or --fast alone) settles
+     * 0.3.68 on, --disable-pinned-memory off. */
+    {
+        hr_est_machine m4090 = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 0, 24, 0, 3, 68);
+        m4090.ram_bytes = 130980ull * 1024 * 1024;
+        wan22(false);
+        CHECK(run(&m4090, "") >= 0);
+        CHECK(within((double)est.pin_cap_bytes / MiB, 58940.0, 0.001));
+        bool noted = false;
+        for (int i = 0; i < est.note_count; i++)
+            noted = noted || strstr(est.notes[i], "#10656") != NULL;
+        CHECK(noted);
+        uint64_t amb_low = est.commit.low, amb_value = est.commit.value;
+        CHECK(run(&m4090, "--disable-pinned-memory") >= 0);
+        CHECK(est.pin_cap_bytes == 0);
+        CHECK(amb_low <= est.commit.low && amb_value >= est.commit.value);
+        const char *on[] = {"--fast pinned_memory", "--fast", "--fast=pinned_memory,fp16_accumulation"};
+        for (size_t k = 0; k < sizeof on / sizeof on[0]; k++) {
+            CHECK(run(&m4090, on[k]) >= 0);
+            CHECK(est.pin_cap_bytes > 0);
+            for (int i = 0; i < est.note_count; i++)
+                CHECK(strstr(est.notes[i], "#10656") == NULL);
+        }
+        CHECK(run(&m4090, "--fast fp16_accumulation") >= 0);
+        CHECK(est.pin_cap_bytes > 0);   /* still the ambiguous release: the middle counts pins */
+        m4090.version[2] = 67;
+        CHECK(run(&m4090, "--fast pinned_memory") >= 0);
+        CHECK(est.pin_cap_bytes == 0);
+        printf("#10555 0.3.68, 128 GB Windows: pin cap %.0f MB, commit low %.1f GB with the pins left out\n",
+               58940.0, (double)amb_low / 1e9);
+    }
+
     /* JSON carries the contract's keys. */
     hr_buf out;
     hr_buf_init(&out, 1 << 20);

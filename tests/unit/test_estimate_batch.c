@@ -143,9 +143,10 @@ int main(void)
                         (unsigned long long)more);
             CHECK(s4->vram_bytes >= s1->vram_bytes + more / 2);
         }
-        /* Decode: the three more images in RAM, whatever VRAM did. */
+        /* Decode: the three more images in RAM, whatever VRAM did, held after it (the decode
+         * step's own peak can be the instant its load evicts the UNet, before any image). */
         const hr_est_step *d1 = step_of(&e1, "8"), *d4 = step_of(&e4, "8");
-        const double ram_more = (double)d4->ram_bytes - (double)d1->ram_bytes;
+        const double ram_more = (double)step_of(&e4, "9")->ram_bytes - (double)step_of(&e1, "9")->ram_bytes;
         if (ram_more < 3 * image)
             fprintf(stderr, "%llu GB: decode RAM batch 1 %llu, batch 4 %llu\n", (unsigned long long)vrams[v],
                     (unsigned long long)d1->ram_bytes, (unsigned long long)d4->ram_bytes);

@@ -24,11 +24,13 @@ typedef struct params {
     double buffer_frac;       /* offload cast buffer, share of the model */
     bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
     bool cow_view_commit;     /* Windows, legacy: a safetensors file's copy-on-write view is charged */
+    bool ambiguous_on;        /* a default that changed between two releases, at the version
+                               * string both sides carry: taken as on */
 } params;
 
-static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true};
-static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false};
-static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true};
+static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true, true};
+static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false, false};
+static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true, true};
 
 typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
 
@@ -69,6 +71,7 @@ typedef struct sim {
     double transient_commit;  /* this step only: commit charged without RAM behind it */
     double act_vram;          /* this step only */
     double buffer_vram;       /* this step only */
+    double inst_ram, inst_commit;   /* this step only: the most at an instant inside it */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
     int peak_vram_op, peak_ram_op, peak_commit_op;
     /* verdict facts */
@@ -381,6 +384,31 @@ static void pin(sim *s, int i)
     x->pinned = dmax(0, dmin(want, room));
 }
 
+/* The process now: private RAM, VRAM and commit. */
+static void tiers_now(const sim *s, double *ram, double *vram, double *commit, double *pinned)
+{
+    *ram = ram_now(s, pinned);
+    *vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
+    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
+        *vram = 0;
+    *commit = *ram + s->transient_commit;
+    if (s->m->os == HR_OS_WINDOWS) {
+        *commit += s->p.win_commit_extra;
+        if (s->p.wddm_commit)
+            *commit += *vram;
+    }
+}
+
+/* An instant inside a step that its end state does not show (a model evicted to RAM before
+ * the next one moves out of it): kept for the step's peak. */
+static void mark_instant(sim *s)
+{
+    double ram, vram, commit, pinned = 0;
+    tiers_now(s, &ram, &vram, &commit, &pinned);
+    s->inst_ram = dmax(s->inst_ram, ram);
+    s->inst_commit = dmax(s->inst_commit, commit);
+}
+
 /* load_models_gpu(): make room, then load each model fully or up to its budget. */
 static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, double min_req, bool force_full,
                             const hr_est_op *op)
@@ -430,9 +458,14 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
     double total = 0;
     for (int k = 0; k < n; k++)
         total += s->ms[idx[k]].mem - s->ms[idx[k]].resident;
+    double ram_before = ram_now(s, NULL);
     free_memory(s, total * 1.1 + extra, keep);
     if (vram_free(s) < minimum)
         free_memory(s, minimum, keep);
+    /* load_models_gpu() evicts before it loads: what went back to RAM is there before the
+     * new model's loaded part leaves it */
+    if (ram_now(s, NULL) > ram_before)
+        mark_instant(s);
 
     for (int k = 0; k < n; k++) {
         int i = idx[k];
@@ -519,6 +552,35 @@ static void need_vram(sim *s, double need, int opi)
     }
 }
 
+/* Where ComfyUI builds a model's weights at load in the legacy regime: true for the GPU
+ * (docs/memory-model.md §2, "where weights are built"). ComfyUI reads free VRAM and free RAM
+ * before the model exists, so its own size is not taken off free RAM. */
+static bool built_on_gpu(const sim *s, int i)
+{
+    const hr_est_model *mod = &s->in->model[i];
+    const msim *x = &s->ms[i];
+    double free_v = vram_free(s);
+    double own = x->alive ? dmax(0, x->mem - x->resident) : 0;   /* ram_now() counts it once alive */
+    double free_ram = (double)s->m->ram_bytes - (ram_now(s, NULL) - own);
+    if (mod->kind == HR_EST_DIFFUSION) {
+        /* --highvram: a checkpoint's initial device and UNETLoader's offload device are the GPU */
+        if (s->vs == VS_HIGH_VRAM)
+            return true;
+        /* UNETLoader builds on the CPU; only a checkpoint's model asks unet_inital_load_device(),
+         * which says CPU under --disable-smart-memory, and under --novram from 0.3.37 */
+        if (!mod->checkpoint || s->a->disable_smart_memory || (s->vs == VS_NO_VRAM && s->version >= V(0, 3, 37)))
+            return false;
+        return free_v > free_ram && x->mem < free_v;
+    }
+    if (mod->kind == HR_EST_TEXT_ENCODER && !x->cpu_only) {
+        if (s->a->gpu_only)
+            return true;
+        /* text_encoder_initial_device() */
+        return x->mem > GIBD && free_v > free_ram * 0.5 && x->mem * 1.2 < free_v;
+    }
+    return false;
+}
+
 static void op_load(sim *s, const hr_est_op *op, int opi)
 {
     for (int k = 0; k < op->model_count; k++) {
@@ -547,22 +609,7 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
             s->transient_commit += (double)mod->file_bytes;
         if (s->regime != HR_REGIME_LEGACY)
             continue;
-        /* Where the weights are built: the GPU when ComfyUI's initial-device rules say so. */
-        double free_v = vram_free(s);
-        double free_ram = (double)s->m->ram_bytes - ram_now(s, NULL);
-        bool on_gpu = false;
-        if (mod->kind == HR_EST_DIFFUSION) {
-            if (s->vs == VS_HIGH_VRAM)
-                on_gpu = true;
-            else if (!s->a->disable_smart_memory && s->vs != VS_NO_VRAM && free_v > free_ram && x->mem < free_v)
-                on_gpu = true;
-        } else if (mod->kind == HR_EST_TEXT_ENCODER && !x->cpu_only) {
-            if (x->mem > GIBD && free_v > free_ram * 0.5 && x->mem * 1.2 < free_v)
-                on_gpu = true;
-            if (s->a->gpu_only)
-                on_gpu = true;
-        }
-        if (on_gpu) {
+        if (built_on_gpu(s, i)) {
             int one = i;
             load_models_gpu(s, &one, 1, 0, -1, true, op);
             set_note(s, opi, HR_T("%s built directly in VRAM"), mod->name);
@@ -763,18 +810,11 @@ static void release(sim *s, int opi)
 
 static void record(sim *s, const hr_est_op *op, int opi)
 {
-    double pinned = 0;
-    double ram = ram_now(s, &pinned);
-    double vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
-    if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
-        vram = 0;
+    double pinned = 0, ram, vram, commit;
+    tiers_now(s, &ram, &vram, &commit, &pinned);
     double cache = page_cache_now(s, ram);
-    double commit = ram + s->transient_commit;
-    if (s->m->os == HR_OS_WINDOWS) {
-        commit += s->p.win_commit_extra;
-        if (s->p.wddm_commit)
-            commit += vram;
-    }
+    ram = dmax(ram, s->inst_ram);
+    commit = dmax(commit, s->inst_commit);
     if (vram > s->peak_vram) {
         s->peak_vram = vram;
         s->peak_vram_op = opi;
@@ -846,10 +886,14 @@ static void setup(sim *s)
         s->vram_total = 0;
 
     /* Pinned memory: NVIDIA from 0.3.69, AMD just after; 45 %/95 % of RAM until 0.19, then
-     * 40 % on Windows, 90 % elsewhere. */
+     * 40 % on Windows, 90 % elsewhere. 0.3.68 pinned on NVIDIA with --fast pinned_memory, and
+     * by default in a checkout after PR #10656, which still says 0.3.68: ambiguous. */
     s->pin_cap = 0;
-    bool pins = !a->disable_pinned_memory && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) &&
-                s->version >= V(0, 3, 69) && (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
+    bool pins_068 = m->vendor == HR_GPU_NVIDIA && s->version == V(0, 3, 68) &&
+                    (a->fast_pinned_memory || s->p.ambiguous_on);
+    bool pins = !a->disable_pinned_memory &&
+                (((m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) && s->version >= V(0, 3, 69)) || pins_068) &&
+                (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
     if (pins) {
         double share = s->version >= V(0, 19, 0) ? (m->os == HR_OS_WINDOWS ? 0.40 : 0.90)
                                                  : (m->os == HR_OS_WINDOWS ? 0.45 : 0.95);
@@ -901,6 +945,7 @@ static void run(sim *s)
         s->transient_commit = 0;
         s->act_vram = 0;
         s->buffer_vram = 0;
+        s->inst_ram = s->inst_commit = 0;
         release(s, o);
         switch (op->kind) {
         case HR_OP_LOAD: op_load(s, op, o); break;
@@ -1229,6 +1274,11 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
             add_note(out, "%s", HR_T("ComfyUI version not known: the range covers every memory manager it could run "
                                      "(give --comfyui-version)"));
     }
+    if (m->version_known && version_num(m) == V(0, 3, 68) && m->vendor == HR_GPU_NVIDIA && !a->fast_pinned_memory &&
+        !a->disable_pinned_memory)
+        add_note(out, "%s", HR_T("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
+                                 "which still say 0.3.68; the low end leaves pins out, the middle and high count "
+                                 "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
     if (out->catalog_used)
         add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)

@@ -96,6 +96,8 @@ typedef struct hr_est_model {
     bool cpu_device;                 /* CLIPLoader device=cpu */
     double scale;                    /* upscalers: 4.0 for a 4x model */
     double lora_coverage;            /* LoRA: share of the target's weights it patches (0 = default) */
+    bool checkpoint;                 /* a part of a checkpoint file (CheckpointLoaderSimple): its
+                                      * diffusion model may be built directly in VRAM */
 } hr_est_model;
 
 typedef enum hr_est_op_kind {

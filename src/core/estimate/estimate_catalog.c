@@ -325,6 +325,7 @@ int hr_est_add_from_catalog(hr_est_input *in, const char *file, hr_est_kind kind
     }
     int added = 0;
     m.kind = HR_EST_DIFFUSION;
+    m.checkpoint = true;
     m.file_bytes = e->file_bytes - e->te_bytes - e->vae_bytes;
     idx[0] = hr_est_add_model(in, &m);
     added += idx[0] >= 0;

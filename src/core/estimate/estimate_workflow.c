@@ -140,6 +140,7 @@ static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *
         for (size_t c = 0; c < info->n_comps && c < HR_MODEL_MAX_COMPONENTS; c++) {
             const hr_model_component *comp = &info->comps[c];
             hr_est_model part = m;
+            part.checkpoint = true;
             int slot;
             if (!strcmp(comp->name, "diffusion_model"))
                 part.kind = HR_EST_DIFFUSION, slot = 0;

@@ -186,16 +186,25 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
                 out->vram_headroom_given = true;
             }
         } else if (strcmp(tok, "--fast") == 0) {
-            /* --fast takes an optional list of features; only dynamic_vram moves memory. */
+            /* --fast takes an optional list of features; dynamic_vram and pinned_memory move
+             * memory, and --fast with no list turns every feature on. */
             if (inline_value && strstr(inline_value, "dynamic_vram"))
                 out->enable_dynamic_vram = true;
+            if (inline_value && strstr(inline_value, "pinned_memory"))
+                out->fast_pinned_memory = true;
             size_t peek = pos, flen = 0;
             char feat[TOKEN_MAX];
+            bool listed = inline_value != NULL;
             while (!inline_value && next_token(text, n, &peek, feat, &flen) == 1 && feat[0] != '-') {
                 if (flen < TOKEN_MAX && strcmp(feat, "dynamic_vram") == 0)
                     out->enable_dynamic_vram = true;
+                if (flen < TOKEN_MAX && strcmp(feat, "pinned_memory") == 0)
+                    out->fast_pinned_memory = true;
+                listed = true;
                 pos = peek;
             }
+            if (!listed)
+                out->fast_pinned_memory = true;
         } else if (!flag_switch(tok, out)) {
             known = false;
         }

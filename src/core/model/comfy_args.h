@@ -41,6 +41,7 @@ typedef struct hr_comfy_args {
     bool cpu_vae;                /* --cpu-vae */
     bool fp16_intermediates;     /* --fp16-intermediates */
     bool fast_disk;              /* --fast-disk */
+    bool fast_pinned_memory;     /* --fast pinned_memory, or --fast with no list (0.3.68) */
     hr_comfy_cache cache;        /* --cache-classic / --cache-lru / --cache-none / --cache-ram */
     int unet_dtype_bytes;        /* --fp8_e4m3fn-unet 1, --fp16-unet 2, --fp32-unet 4; 0 = not given */
     int te_dtype_bytes;          /* --fp8_e4m3fn-text-enc ... */
