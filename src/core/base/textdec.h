@@ -45,6 +45,15 @@ typedef enum hr_text_encoding {
                                that ends it */
 #define HR_SEG_BAR_FULL 64u /* with HR_SEG_BAR: the bar holds "100%|" */
 
+/* A finished tqdm bar, "100%|", with its '%' at p[k] inside p[0..n): the one test of it, for
+ * the decoder's HR_SEG_BAR_FULL and for the diagnosis's bars it reads itself. Inline: both
+ * ask it in their per-byte loops. */
+static inline bool hr_bar_full_at(const unsigned char *p, size_t n, size_t k)
+{
+    return k >= 3 && k + 1 < n && p[k] == '%' && p[k + 1] == '|' && p[k - 3] == '1' &&
+           p[k - 2] == '0' && p[k - 1] == '0';
+}
+
 /* Called for every non-empty segment: UTF-8 text (not NUL-terminated), its length, the
  * 1-based line number and HR_SEG_* flags. */
 typedef void (*hr_textdec_fn)(void *user, const char *text, size_t len, uint64_t lineno,

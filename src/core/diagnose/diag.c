@@ -922,8 +922,7 @@ static bool bar_finished(const char *s, size_t n)
 {
     const char *p = s, *end = s + n;
     while ((p = memchr(p, '%', (size_t)(end - p))) != NULL) {
-        if (p - s >= 3 && p + 1 < end && p[1] == '|' && p[-3] == '1' && p[-2] == '0' &&
-            p[-1] == '0')
+        if (hr_bar_full_at((const unsigned char *)s, n, (size_t)(p - s)))
             return true;
         p++;
     }
@@ -1412,8 +1411,7 @@ static unsigned first_byte(uint64_t m)
 /* "100%|" with its '%' at p[k] (bar_finished). */
 static bool finished_at(const unsigned char *p, size_t n, size_t k)
 {
-    return p[k] == '%' && k >= 3 && k + 1 < n && p[k + 1] == '|' && p[k - 3] == '1' &&
-           p[k - 2] == '0' && p[k - 1] == '0';
+    return hr_bar_full_at(p, n, k);
 }
 
 /* Sixteen bytes as one value, where the compiler offers vectors (GCC, Clang): bar_redraw
