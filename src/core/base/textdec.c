@@ -321,7 +321,7 @@ typedef unsigned char hr_textdec_u8x16 __attribute__((vector_size(16)));
  * Returns 0 or the flags to add. */
 static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
 {
-    if (n < 5 || (memcmp(p + n - 5, "it/s]", 5) != 0 && memcmp(p + n - 5, "s/it]", 5) != 0))
+    if (!hr_bar_tail((const char *)p, n))
         return 0;
     unsigned flags = HR_SEG_BAR;
     for (marks &= (UINT64_C(1) << (n - 5)) - 1; marks; marks &= marks - 1) {

@@ -1485,8 +1485,7 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
         *finished = (flags & HR_SEG_BAR_FULL) != 0;
         return true;
     }
-    if (len < 5 || text[len - 1] != ']' ||
-        (memcmp(text + len - 5, "it/s]", 5) != 0 && memcmp(text + len - 5, "s/it]", 5) != 0))
+    if (len < 5 || text[len - 1] != ']' || !hr_bar_tail(text, len))
         return false;
     const unsigned char *p = (const unsigned char *)text;
     size_t body = len - 5;   /* the bar phrase: bar bytes, no '%' */
