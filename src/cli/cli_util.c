@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _WIN32
-#include <io.h>
-#define hr_isatty _isatty
-#define hr_fileno _fileno
-#else
-#include <unistd.h>
-#define hr_isatty isatty
-#define hr_fileno fileno
-#endif
 
 void hr_cli_error(const char *fmt, ...)
 {
@@ -53,7 +44,7 @@ HR_START bool hr_cli_stdout_is_tty(void)
 
 bool hr_cli_stdin_is_tty(void)
 {
-    return hr_isatty(hr_fileno(stdin)) != 0;
+    return hr_platform_is_tty(stdin);
 }
 
 int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)

@@ -14,13 +14,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
-#ifdef _WIN32
-#include <fcntl.h>
-#include <io.h>
-#endif
 
 #define DIAG_DEFAULT_SINCE (7 * 86400)
 #define DIAG_CHUNK (1u << 16)   /* stays in the cache between reading and decoding */
@@ -129,10 +124,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
         }
     }
     hr_textdec_finish(dec);
-    int64_t mtime = 0;
-    struct stat st;
-    if (!log->is_stdin && fstat(fileno(log->f), &st) == 0)
-        mtime = (int64_t)st.st_mtime;
+    int64_t mtime = log->is_stdin ? 0 : hr_platform_file_mtime(log->f);
     hr_diag_input_text(ctx, dec->bad, hr_textdec_not_text(dec), mtime);
     const hr_diag_input *in = &ctx->inputs[ctx->ninputs - 1];
     if (hr_textdec_not_text(dec) && in->hits == 0) {
@@ -221,9 +213,7 @@ int hr_cmd_diagnose(int argc, char **argv)
     int rc = HR_EXIT_OK;
     for (size_t i = 0; i < nlogs; i++) {
         if (logs[i].is_stdin) {
-#ifdef _WIN32
-            _setmode(_fileno(stdin), _O_BINARY);
-#endif
+            hr_platform_binary_mode(stdin);
             logs[i].f = stdin;
             continue;
         }

@@ -382,7 +382,7 @@ int hr_cmd_run(int argc, char **argv)
         hr_comfy_link *link = malloc(sizeof *link);
         if (link && hr_comfy_link_open(link, mon, url, protect, "run", interval) == 0) {
             r->link = link;
-            mon->link = link;
+            hr_comfy_link_attach(link, mon);
             hr_comfy_link_await(link, comfyui_wait * 1000);
         } else {
             free(link);
@@ -429,7 +429,9 @@ int hr_cmd_run(int argc, char **argv)
             hr_comfy_link_close(r->link);
             if (!r->link->abandoned)
                 free(r->link); /* else its thread still uses it: the process's end frees it */
-            r->link = mon->link = NULL;
+            r->link = NULL;
+            mon->after = NULL;
+            mon->after_ctx = NULL;
         }
         hr_monitor_step(mon); /* the state right after the end */
         /* the OS's records over the run, when a signal ended it */

@@ -152,7 +152,8 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         free(link);
         return rc;
     }
-    m.link = link;
+    if (link)
+        hr_comfy_link_attach(link, &m);
     (void)hr_platform_lock_memory();
     hr_platform_catch_stop(&stop);
     int64_t next = hr_platform_mono_ms();

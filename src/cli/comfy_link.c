@@ -546,6 +546,7 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
         return HR_EXIT_FAILURE;
     }
     hr_comfy_track_init(&c->track);
+    hr_protect_init(&c->policy);
     hr_wsample_init(&c->now);
     return 0;
 }
@@ -604,37 +605,22 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
     emit_say(c, c->m->view == HR_MON_JSON, text);
 }
 
+/* --protect: the core's policy decides (core/watch/protect.h), the link sends and says. */
 static void protect(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
-    bool near = c->w_active[HR_WRULE_COMMIT95] || c->w_active[HR_WRULE_TTL] ||
-                c->w_active[HR_WRULE_CGROUP];
-    if (!near) {
-        c->stage = 0;
-        return;
-    }
-    if (c->stage == 0) {
-        const char *reason = NULL;
-        for (size_t i = 0; i < nw && !reason; i++)
-            if (wr[i].rule == HR_WRULE_COMMIT95 || wr[i].rule == HR_WRULE_TTL ||
-                wr[i].rule == HR_WRULE_CGROUP)
-                reason = hr_wrule_id(wr[i].rule);
-        if (!reason)
-            reason = c->w_active[HR_WRULE_COMMIT95] ? "commit-95"
-                     : c->w_active[HR_WRULE_CGROUP] ? "cgroup-near"
-                                                    : "time-to-limit";
-        act(c, "free", "/free", k_free_body, reason);
-        c->stage = 1;
-        c->freed_at = s->t_ms;
-        c->fill_at_free = c->w_fill;
-        return;
-    }
-    /* ComfyUI frees between prompts: a prompt that keeps growing has to stop */
-    int64_t settle = 2 * c->interval_ms < 2000 ? 2000 : 2 * c->interval_ms;
-    if (c->stage == 1 && s->t_ms - c->freed_at >= settle && c->w_slope_bps > c->w_climb_bps &&
-        c->w_fill > c->fill_at_free) {
-        act(c, "interrupt", "/interrupt", NULL, "still-climbing");
-        c->stage = 2;
-    }
+    hr_protect_in in = {.t_ms = s->t_ms,
+                        .active = c->w_active,
+                        .wr = wr,
+                        .nw = nw,
+                        .fill = c->w_fill,
+                        .slope_bps = c->w_slope_bps,
+                        .climb_bps = c->w_climb_bps,
+                        .interval_ms = c->interval_ms};
+    hr_protect_decision d = hr_protect_step(&c->policy, &in);
+    if (d.act == HR_PROTECT_FREE)
+        act(c, "free", "/free", k_free_body, d.reason);
+    else if (d.act == HR_PROTECT_INTERRUPT)
+        act(c, "interrupt", "/interrupt", NULL, d.reason);
 }
 
 /* On the link's thread: a sample and its warnings. */
@@ -745,8 +731,10 @@ static void link_thread(void *arg)
     free(in);
 }
 
-void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
+static void link_after(void *ctx, const hr_watch *w, const hr_wsample *s, const hr_warning *wr,
+                       size_t nw)
 {
+    hr_comfy_link *c = ctx;
     if (!c->thread && !c->stopped) {
         c->thread = hr_thread_start(link_thread, c);
         if (!c->thread) {
@@ -755,7 +743,6 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
                          c->mode);
         }
     }
-    const hr_watch *w = &c->m->w;
     hr_lock_take(c->lock);
     c->mb.s = *s;
     c->mb.nw = nw < HR_WATCH_MAX_WARNINGS ? nw : HR_WATCH_MAX_WARNINGS;
@@ -766,6 +753,12 @@ void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning 
     c->mb.climb_bps = w->cfg.climb_bps;
     c->mb.fresh = true;
     hr_lock_give(c->lock);
+}
+
+void hr_comfy_link_attach(hr_comfy_link *c, hr_monitor *m)
+{
+    m->after = link_after;
+    m->after_ctx = c;
 }
 
 void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)

@@ -16,6 +16,7 @@
 #include "monitor.h"
 
 #include "core/watch/comfy.h"
+#include "core/watch/protect.h"
 #include "platform/platform.h"
 
 #define HR_LINK_CONSOLE_MAX 16
@@ -84,9 +85,7 @@ typedef struct hr_comfy_link {
     hr_wsample now;             /* the freshest sample */
     uint64_t ws_messages, ws_binary, ws_unknown;
     /* --protect */
-    int stage;                  /* 0 idle, 1 /free sent, 2 /interrupt sent */
-    int64_t freed_at;
-    int64_t fill_at_free;
+    hr_protect policy;          /* the core's policy's state */
     bool free_ok;               /* POST /free answered 2xx */
     bool told_big;              /* an answer over the link's cap was said */
 } hr_comfy_link;
@@ -103,9 +102,10 @@ void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms);
 /* run, when the command ended: if the server never answered, say so (address, how long
  * headroom waited) and return true. */
 bool hr_comfy_link_never_up(hr_comfy_link *c);
-/* After each monitor step: the sample s and the warnings that fired with it, handed to the
- * link's thread (started at the first). Never waits for the network. */
-void hr_comfy_link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw);
+/* Hand the link each of the monitor's samples (its hr_monitor_after_fn): the sample, the
+ * warnings that fired with it and watch's state go to the link's thread (started at the
+ * first sample), which never makes the sampling loop wait for the network. */
+void hr_comfy_link_attach(hr_comfy_link *c, hr_monitor *m);
 /* run: one line of the child's output (no line end), handed over likewise. */
 void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n);
 /* End the link's thread: waits at most a moment; a thread held by the network is left to

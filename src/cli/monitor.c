@@ -3,7 +3,6 @@
 
 #include "cli_util.h"
 #include "console.h"
-#include "comfy_link.h"
 #include "exit_status.h"
 
 #include "core/base/i18n.h"
@@ -146,8 +145,8 @@ HR_HOT void hr_monitor_step(hr_monitor *m)
     step_show(m, &s, wr, nw);
     hr_lock_give(m->out);
     /* ComfyUI after the sample and its warnings: node lines and --protect's actions follow */
-    if (m->link)
-        hr_comfy_link_step(m->link, &s, wr, nw);
+    if (m->after)
+        m->after(m->after_ctx, &m->w, &s, wr, nw);
 }
 
 HR_HOT static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warning *wr, size_t nw)

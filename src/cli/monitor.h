@@ -17,6 +17,12 @@ typedef enum hr_mon_view {
     HR_MON_QUIET        /* warnings only, on stderr (run: the child owns stdout; a service) */
 } hr_mon_view;
 
+/* Called after each step with watch's state, the sample and the warnings that fired with it
+ * (watch --comfyui's link: its node lines and --protect's actions follow the sample). The
+ * monitor knows only this callback, not what is behind it. */
+typedef void (*hr_monitor_after_fn)(void *ctx, const hr_watch *w, const hr_wsample *s,
+                                    const hr_warning *wr, size_t nw);
+
 typedef struct hr_monitor {
     hr_watch w;
     hr_sampler *sampler;
@@ -34,7 +40,8 @@ typedef struct hr_monitor {
     hr_wsample last;
     int write_error;
     bool journal;               /* stderr is the journal: lines carry a syslog priority */
-    struct hr_comfy_link *link; /* --comfyui, or NULL: handed each sample */
+    hr_monitor_after_fn after;  /* --comfyui's link, or NULL: handed each sample */
+    void *after_ctx;
     hr_lock *out;               /* the terminal and the recording: the link's thread writes too */
 } hr_monitor;
 

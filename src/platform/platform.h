@@ -55,6 +55,46 @@ hr_os hr_platform_os(void);
  * order gettext uses); Windows — the user's display language. false when none is known. */
 bool hr_platform_ui_language(char *out, size_t n);
 
+/* ---- the console the CLI writes to (src/cli/console.h says what each is for) ----
+ * Windows: console windows, code pages and the CRT's text mode; Linux: mostly nothing. */
+
+/* Windows: replace *argv with UTF-8 copies of the wide command line (kept until exit), set
+ * the console's output code page to UTF-8 and turn on its ANSI escape processing. Elsewhere
+ * nothing. */
+void hr_platform_console_start(int *argc, char ***argv);
+/* Windows: the console window was made for this process alone and its input is a console
+ * (Explorer started it: a double-click). Elsewhere false. */
+bool hr_platform_console_alone(void);
+/* Write UTF-8 text to stdout when stdout is a console window (as UTF-16, right whatever the
+ * code page): 1 if it did, 0 when stdout is not a console (use stdio), -1 on a failed write.
+ * Elsewhere 0. */
+int hr_platform_console_write_stdout(const char *s, size_t n);
+/* Windows: one key from the console's input, after dropping what was typed before: true for
+ * Enter, y or Y; false for another key or no console. Elsewhere false. */
+bool hr_platform_console_ask_yes(void);
+/* Windows: wait for any key in the console. Elsewhere return at once. */
+void hr_platform_console_wait_key(void);
+/* Is stdout a terminal that shows ANSI colour (Windows: a console with escape processing)? */
+bool hr_platform_stdout_color(void);
+/* Is f a terminal? */
+bool hr_platform_is_tty(FILE *f);
+/* Is f (stdout or stderr) the stream systemd's JOURNAL_STREAM names ("dev:inode")? Always
+ * false on Windows. */
+bool hr_platform_journal_stream(FILE *f);
+/* Windows: f passes bytes as they are (no "\n" to "\r\n", no ^Z end). Elsewhere nothing. */
+void hr_platform_binary_mode(FILE *f);
+/* fopen() for a UTF-8 path (Windows: through _wfopen; a name that is not UTF-8 goes to fopen
+ * as it is). */
+FILE *hr_platform_fopen(const char *path, const char *mode);
+/* The last change of the open file f, Unix seconds; 0 when not known. */
+int64_t hr_platform_file_mtime(FILE *f);
+/* Windows: the user's temporary folder, UTF-8, ending in a separator. false elsewhere, or
+ * when it cannot be told. */
+bool hr_platform_temp_dir(char *out, size_t n);
+/* Windows: open path (UTF-8) with its default program (a page in the browser); true when it
+ * opened. Elsewhere false. */
+bool hr_platform_open_default(const char *path);
+
 /* ---- apply / rollback / verify (docs/apply.md) ----
  * The facts are gathered and the steps run here; the decisions are the core's
  * (core/apply/apply_plan.h, core/apply/apply_verify.h). */

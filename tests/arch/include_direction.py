@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """The one-way rule, checked: every #include in src/ must point down the layers.
 
-Layers (ARCHITECTURE.md): core/base <- core/model <- core/<capability> <- platform <- cli.
-A core module may include only itself and the modules its CMakeLists.txt DEPENDS on
-(transitively), so the build graph and the include graph cannot drift apart. The core
-includes only C standard headers: never an OS header. Also: a module's driver file is called
-by none of its stages (core/plan/plan.c), an internal header stays in its module, and file
-names are unique (but for the two OS implementations in platform/linux and platform/win). Exit 1
-with one line per offence."""
+The layers are the table LAYERS below, lowest first (ARCHITECTURE.md):
+    core/base <- core/model <- core/<capability> <- platform <- cli
+A file may include its own layer and the layers under it, never one above. Within the
+capabilities, a core module may include only itself and the modules its CMakeLists.txt
+DEPENDS on (transitively), so the build graph and the include graph cannot drift apart.
+src/core and src/cli include only C standard headers: never an OS header (windows.h,
+unistd.h, sys/*.h, pthread.h ...); those are the platform layer's. No file includes itself
+through others (a.h -> b.h -> a.h). Also:
+a module's driver file is called by none of its stages (core/plan/plan.c), an internal
+header stays in its module, and file names are unique (but for the two OS implementations
+in platform/linux and platform/win). Exit 1 with one line per offence."""
 import os
 import re
 import sys
@@ -51,12 +55,45 @@ def module_deps():
     return closed
 
 allowed_core = module_deps()
-# The platform layer fills the model's structs; the CLI may use anything.
-PLATFORM_CORE = {'base', 'model', 'diagnose', 'apply', 'stress', 'watch', 'scan', 'net'}
+
+# The layers, lowest first: (name, the folders under src/ that make it). A core module that
+# is neither base nor model is a capability. A layer may include itself and those before it.
+LAYERS = [
+    ('base', ('core/base',)),
+    ('model', ('core/model',)),
+    ('capabilities', ('core/*',)),
+    ('platform', ('platform',)),
+    ('cli', ('cli',)),
+]
+
+
+def layer_of(rel):
+    """The index in LAYERS of a path under src/ (the first folder pattern that holds it)."""
+    for i, (_, dirs) in enumerate(LAYERS):
+        for d in dirs:
+            if d.endswith('/*'):
+                if rel.startswith(d[:-1]) and rel.count('/') >= 2:
+                    return i
+            elif rel == d or rel.startswith(d + '/'):
+                return i
+    return None
+
+
+def resolve(rel, target):
+    """The path under src/ an #include "target" in src/rel names: written from src/ when it
+    has a folder, else beside the including file."""
+    if '/' in target:
+        return os.path.normpath(target).replace(os.sep, '/')
+    return os.path.normpath(os.path.join(os.path.dirname(rel), target)).replace(os.sep, '/')
+
+
+# The folders whose files include only C standard headers.
+NO_OS_HEADERS = ('core', 'cli')
 
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 bad = []
 checked = 0
+file_edges = {}     # "cli/comfy_link.h" -> {"cli/monitor.h", ...}
 for dirpath, _, files in os.walk(src):
     for f in sorted(files):
         if not f.endswith(('.c', '.h')):
@@ -71,11 +108,24 @@ for dirpath, _, files in os.walk(src):
             checked += 1
             kind, target = m.groups()
             where = f'src/{rel}:{lineno}'
+            if kind == '<':
+                if parts[0] in NO_OS_HEADERS and target not in STD_HEADERS:
+                    bad.append(f'{where}: src/{parts[0]} includes <{target}>, not a C standard '
+                               f'header (an OS header belongs to the platform layer)')
+                continue
+            dest = resolve(rel, target)
+            if not os.path.isfile(os.path.join(src, dest)):
+                bad.append(f'{where}: "{target}" is not a file under src/')
+                continue
+            here_l, dest_l = layer_of(rel), layer_of(dest)
+            if here_l is None or dest_l is None:
+                bad.append(f'{where}: "{target}": src/{rel if here_l is None else dest} is in no layer')
+                continue
+            if dest_l > here_l:
+                bad.append(f'{where}: {LAYERS[here_l][0]} includes {LAYERS[dest_l][0]} '
+                           f'({target}): a layer includes only itself and those under it')
+            file_edges.setdefault(rel, set()).add(dest)
             if parts[0] == 'core':
-                if kind == '<':
-                    if target not in STD_HEADERS:
-                        bad.append(f'{where}: the core includes <{target}>, not a C standard header')
-                    continue
                 tparts = target.split('/')
                 if len(tparts) != 3 or tparts[0] != 'core':
                     bad.append(f'{where}: "{target}": core includes are written "core/<module>/<file>.h"')
@@ -83,14 +133,23 @@ for dirpath, _, files in os.walk(src):
                 if tparts[1] not in allowed_core.get(parts[1], set()):
                     bad.append(f'{where}: core/{parts[1]} includes core/{tparts[1]} '
                                f'(allowed: {", ".join(sorted(allowed_core.get(parts[1], ())))})')
-            elif parts[0] == 'platform' and kind == '"':
-                tparts = target.split('/')
-                if tparts[0] == 'core' and (len(tparts) < 2 or tparts[1] not in PLATFORM_CORE):
-                    bad.append(f'{where}: the platform layer includes {target}')
-                if tparts[0] == 'cli':
-                    bad.append(f'{where}: the platform layer includes the CLI ({target})')
-            elif parts[0] == 'core' or (parts[0] == 'platform' and '/' not in rel):
-                pass
+
+# No include cycle between files: a header that includes, through others, itself compiles
+# only in the order its include guards happen to allow. Depth first, in a fixed order, so
+# that the cycle named is always the same one.
+state = {}
+def visit(u, path):
+    state[u] = 1
+    for v in sorted(file_edges.get(u, ())):
+        if state.get(v) == 1:
+            cyc = path[path.index(v):] + [v]
+            bad.append('include cycle: ' + ' -> '.join(f'src/{x}' for x in cyc))
+        elif v not in state:
+            visit(v, path + [v])
+    state[u] = 2
+for u in sorted(file_edges):
+    if u not in state:
+        visit(u, [u])
 
 # A module's driver runs its stages and is called by none of them: core/plan/plan.c calls
 # plan_*.c through core/plan/plan_stages.h, and no plan_*.c calls a function plan.c defines

@@ -17,6 +17,25 @@
 
 #define S(lit) lit, sizeof(lit) - 1
 
+/* One hex digit's value, the one home of the JSON \u escapes, chunked HTTP sizes, swap
+ * UUIDs, recorded registry bytes and Windows' saved PagingFiles bytes: both cases, and
+ * nothing next to the ranges (the characters just before and after each, a high byte). */
+static void test_hex_digit(void)
+{
+    const char *digits = "0123456789abcdef";
+    const char *upper = "ABCDEF";
+    for (int i = 0; i < 16; i++)
+        CHECK_EQ_I64(hr_hex_digit(digits[i]), i);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_I64(hr_hex_digit(upper[i]), 10 + i);
+    const char *not_hex = "/:@`gG Gx \n";
+    for (const char *p = not_hex; *p; p++)
+        CHECK_EQ_I64(hr_hex_digit(*p), -1);
+    CHECK_EQ_I64(hr_hex_digit('\0'), -1);
+    CHECK_EQ_I64(hr_hex_digit((char)0xe4), -1);
+    CHECK_EQ_I64(hr_hex_digit(0xe4), -1);
+}
+
 static void test_parse_u64(void)
 {
     uint64_t v = 0;
@@ -528,6 +547,7 @@ static void test_safetensors_numel(void)
 
 int main(void)
 {
+    test_hex_digit();
     test_parse_u64();
     test_parse_limit();
     test_text_helpers();

@@ -2,6 +2,7 @@
 #include "core/base/i18n.h"
 
 #include "core/base/utf8.h"
+#include "core/base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,14 +116,6 @@ static void skip_ws(parser *ps)
     }
 }
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static int read_u16(parser *ps, unsigned *out)
 {
     /* ps->pos is at the 'u' */
@@ -130,7 +123,7 @@ static int read_u16(parser *ps, unsigned *out)
         return fail(ps, HR_EPARSE, HR_N("incomplete \\u escape"));
     unsigned v = 0;
     for (size_t i = 1; i <= 4; i++) {
-        int h = hexval(ps->p[ps->pos + i]);
+        int h = hr_hex_digit(ps->p[ps->pos + i]);
         if (h < 0)
             return fail(ps, HR_EPARSE, HR_N("\\u must be followed by four hex digits"));
         v = (v << 4) | (unsigned)h;

@@ -331,3 +331,14 @@ const char *hr_text_shown(const char *s, char *dst, size_t n)
     dst[w] = '\0';
     return dst;
 }
+
+int hr_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

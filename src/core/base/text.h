@@ -72,4 +72,8 @@ size_t hr_text_one_line(char *s);
  * terminated (cut at a whole character); returns dst. */
 const char *hr_text_shown(const char *s, char *dst, size_t n);
 
+/* The value of a hexadecimal digit (0-9, a-f, A-F), -1 for any other character (a char
+ * that is negative included). */
+int hr_hex_digit(int c);
+
 #endif

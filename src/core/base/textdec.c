@@ -316,19 +316,12 @@ typedef unsigned char hr_textdec_u8x16 __attribute__((vector_size(16)));
 #define HR_TEXTDEC_VEC 0
 #endif
 
-/* "100%|" with its '%' at p[k], inside p[0..n). */
-static bool bar_full_at(const unsigned char *p, size_t n, size_t k)
-{
-    return k >= 3 && k + 1 < n && p[k + 1] == '|' && p[k - 3] == '1' && p[k - 2] == '0' &&
-           p[k - 1] == '0';
-}
-
 /* HR_SEG_BAR's test of a run of ASCII text p[0..n) (n < 64), given the mask of its letters
  * and '%' bytes (bit i: p[i]): the letters only in the last five bytes, "it/s]" or "s/it]".
  * Returns 0 or the flags to add. */
 static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
 {
-    if (n < 5 || (memcmp(p + n - 5, "it/s]", 5) != 0 && memcmp(p + n - 5, "s/it]", 5) != 0))
+    if (!hr_bar_tail((const char *)p, n))
         return 0;
     unsigned flags = HR_SEG_BAR;
     for (marks &= (UINT64_C(1) << (n - 5)) - 1; marks; marks &= marks - 1) {
@@ -341,7 +334,7 @@ static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
 #endif
         if (p[k] != '%')
             return 0;   /* a letter */
-        if (bar_full_at(p, n, k))
+        if (hr_bar_full_at(p, n, k))
             flags |= HR_SEG_BAR_FULL;
     }
     return flags;

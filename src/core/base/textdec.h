@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 
 #define HR_TEXTDEC_SEG_MAX 8192     /* bytes of a segment handed on at once */
@@ -44,6 +45,22 @@ typedef enum hr_text_encoding {
 #define HR_SEG_BAR 32u      /* a bare tqdm bar's redraw: no letter but the "it/s]" or "s/it]"
                                that ends it */
 #define HR_SEG_BAR_FULL 64u /* with HR_SEG_BAR: the bar holds "100%|" */
+
+/* The end of a tqdm bar's redraw, p[0..n) ending in "it/s]" or "s/it]" (its rate): the one
+ * test of it, for the decoder's HR_SEG_BAR and the diagnosis's bars it reads itself. */
+static inline bool hr_bar_tail(const char *p, size_t n)
+{
+    return n >= 5 && (memcmp(p + n - 5, "it/s]", 5) == 0 || memcmp(p + n - 5, "s/it]", 5) == 0);
+}
+
+/* A finished tqdm bar, "100%|", with its '%' at p[k] inside p[0..n): the one test of it, for
+ * the decoder's HR_SEG_BAR_FULL and for the diagnosis's bars it reads itself. Inline: both
+ * ask it in their per-byte loops. */
+static inline bool hr_bar_full_at(const unsigned char *p, size_t n, size_t k)
+{
+    return k >= 3 && k + 1 < n && p[k] == '%' && p[k + 1] == '|' && p[k - 3] == '1' &&
+           p[k - 2] == '0' && p[k - 1] == '0';
+}
 
 /* Called for every non-empty segment: UTF-8 text (not NUL-terminated), its length, the
  * 1-based line number and HR_SEG_* flags. */

@@ -922,8 +922,7 @@ static bool bar_finished(const char *s, size_t n)
 {
     const char *p = s, *end = s + n;
     while ((p = memchr(p, '%', (size_t)(end - p))) != NULL) {
-        if (p - s >= 3 && p + 1 < end && p[1] == '|' && p[-3] == '1' && p[-2] == '0' &&
-            p[-1] == '0')
+        if (hr_bar_full_at((const unsigned char *)s, n, (size_t)(p - s)))
             return true;
         p++;
     }
@@ -1412,8 +1411,7 @@ static unsigned first_byte(uint64_t m)
 /* "100%|" with its '%' at p[k] (bar_finished). */
 static bool finished_at(const unsigned char *p, size_t n, size_t k)
 {
-    return p[k] == '%' && k >= 3 && k + 1 < n && p[k + 1] == '|' && p[k - 3] == '1' &&
-           p[k - 2] == '0' && p[k - 1] == '0';
+    return hr_bar_full_at(p, n, k);
 }
 
 /* Sixteen bytes as one value, where the compiler offers vectors (GCC, Clang): bar_redraw
@@ -1487,8 +1485,7 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
         *finished = (flags & HR_SEG_BAR_FULL) != 0;
         return true;
     }
-    if (len < 5 || text[len - 1] != ']' ||
-        (memcmp(text + len - 5, "it/s]", 5) != 0 && memcmp(text + len - 5, "s/it]", 5) != 0))
+    if (len < 5 || text[len - 1] != ']' || !hr_bar_tail(text, len))
         return false;
     const unsigned char *p = (const unsigned char *)text;
     size_t body = len - 5;   /* the bar phrase: bar bytes, no '%' */

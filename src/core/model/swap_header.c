@@ -1,6 +1,7 @@
 #include "core/model/swap_header.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -86,17 +87,6 @@ int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
     return 0;
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int hr_uuid_parse(const char *text, unsigned char out[16])
 {
     if (!text || strlen(text) != 36)
@@ -109,7 +99,7 @@ int hr_uuid_parse(const char *text, unsigned char out[16])
             i++;
             continue;
         }
-        int hi = hexval((unsigned char)text[i]), lo = hexval((unsigned char)text[i + 1]);
+        int hi = hr_hex_digit((unsigned char)text[i]), lo = hr_hex_digit((unsigned char)text[i + 1]);
         if (hi < 0 || lo < 0)
             return HR_EPARSE;
         out[k++] = (unsigned char)(hi * 16 + lo);

@@ -3,6 +3,7 @@
 #include "core/base/json_parse.h"
 #include "core/model/pagingfiles.h"
 #include "core/base/utf16.h"
+#include "core/base/text.h"
 #include "core/model/win_model.h"
 
 #include <stdio.h>
@@ -132,14 +133,6 @@ static int get_call(loader *L, const hr_json_value *o, const char *obj, hr_win_c
     return get_u32(L, o, obj, "code", &c->code);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* Registry value: {"state","type", "hex": "3f003a00..." | "strings": [..] | "dword": n}. */
 static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_win_regval *rv)
 {
@@ -165,7 +158,7 @@ static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_w
         if (n / 2 > sizeof rv->data)
             return bad(L, hex, HR_T("value larger than the limit"));
         for (size_t i = 0; i < n; i += 2) {
-            int a = hexval(h[i]), b = hexval(h[i + 1]);
+            int a = hr_hex_digit(h[i]), b = hr_hex_digit(h[i + 1]);
             if (a < 0 || b < 0)
                 return bad(L, hex, HR_T("expected hex digits"));
             rv->data[rv->len++] = (uint8_t)(a << 4 | b);

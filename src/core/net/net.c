@@ -139,17 +139,6 @@ static bool ci_contains(const char *s, size_t n, const char *word)
     return false;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Chunked data: returns 1 complete, 0 more needed, < 0 malformed. Decoded in place only when
  * write is true; a caller scans first (write false) and decodes once the body is whole, so
  * that an answer that arrives in several reads is parsed again from the same bytes. */
@@ -159,10 +148,10 @@ static int dechunk(char *b, size_t n, size_t *out_len, bool write, hr_error *err
     for (;;) {
         uint64_t size = 0;
         size_t digits = 0;
-        while (r < n && hexval(b[r]) >= 0) {
+        while (r < n && hr_hex_digit(b[r]) >= 0) {
             if (++digits > 15)
                 return bad(err, HR_EPARSE, HR_T("a chunk size too large"));
-            size = size * 16 + (uint64_t)hexval(b[r++]);
+            size = size * 16 + (uint64_t)hr_hex_digit(b[r++]);
         }
         /* extensions up to the line end */
         while (r < n && b[r] != '\n') {

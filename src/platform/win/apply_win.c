@@ -278,11 +278,6 @@ static void to_hex(const BYTE *d, DWORD n, char *out, size_t outn)
     out[o] = '\0';
 }
 
-int hr_wa_hex_val(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err)
 {
     hr_buf b;

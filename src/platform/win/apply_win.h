@@ -30,8 +30,6 @@ int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_err
 /* PagingFiles now, parsed; *type as above. */
 int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
                             hr_error *err);
-/* One hex digit's value, -1 if it is not one. */
-int hr_wa_hex_val(char c);
 /* The state file's store (core/apply/apply_store.h) for this request, and its two uses. */
 void hr_wa_store(const hr_apply_request *rq, hr_apply_store *store);
 int hr_wa_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err);

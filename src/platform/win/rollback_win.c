@@ -59,7 +59,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
                 if (!raw)
                     r = hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
                 for (size_t i = 0; raw && i < hl / 2; i++) {
-                    int hi = hr_wa_hex_val(st.orig_raw_hex[2 * i]), lo = hr_wa_hex_val(st.orig_raw_hex[2 * i + 1]);
+                    int hi = hr_hex_digit(st.orig_raw_hex[2 * i]), lo = hr_hex_digit(st.orig_raw_hex[2 * i + 1]);
                     raw[i] = (BYTE)((hi < 0 ? 0 : hi) << 4 | (lo < 0 ? 0 : lo));
                 }
                 HKEY h;
