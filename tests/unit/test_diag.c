@@ -542,6 +542,18 @@ static void event_tests(void)
               "Ausnahmecode: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
     CHECK_EQ_U64(ctx.norder, 2);
     CHECK(ctx.order[1]->cause == HR_CAUSE_KILLED);
+    /* a driver module is known by its vendor's family, not by a list of files: Intel's
+     * ig4dev32 in a Russian report; another DLL in the same place is no driver crash */
+    CHECK(run("Имя сбойного модуля: ig4dev32.dll, версия: 8.14.10.1930\n"
+              "Код исключения: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Имя сбойного модуля: ucrtbase.dll, версия: 10.0.14393.2247\n"
+              "Код исключения: 0xc0000005") == HR_CAUSE_KILLED);
+    CHECK(run("Fault Module Name:\tamdxx64.dll") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("C:\\Windows\\System32\\DriverStore\\igxelpicd64.DLL") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("nvdaHelperRemote.dll") == HR_CAUSE_UNKNOWN);
+    CHECK(run("loaded nvrtc64_120_0.dll") == HR_CAUSE_UNKNOWN);
+    CHECK(run("Faulting module name: ig9icd64.dll") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Faulting module name: ignite.dll") == HR_CAUSE_UNKNOWN);
     /* a program's own page-file warning */
     CHECK(run("Warning: your page file is too small (4,0 GB); increase the page file to 32 GB")
           == HR_CAUSE_LOW_VM);

@@ -1072,6 +1072,19 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                            cause, conf, meaning, v->text, v->len, at->line,
                            (r->flags & HR_RF_NEXT) != 0);
         return true;
+    case HR_RK_MODULE: {
+        /* the module's name runs back from ".dll" to a path separator, a field's ':' or '=',
+         * a space, a quote */
+        if (b < 0)
+            return false;
+        size_t s0 = mb;
+        while (s0 > 0 && (is_alnum((unsigned char)v->text[s0 - 1]) || v->text[s0 - 1] == '_' ||
+                          v->text[s0 - 1] == '-'))
+            s0--;
+        if (!hr_diag_driver_module(v->text + s0, mb - s0))
+            return false;
+        break;
+    }
     case HR_RK_PLAIN:
         /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
         if (cause == HR_CAUSE_GPU_OOM &&

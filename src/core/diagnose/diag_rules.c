@@ -355,22 +355,10 @@ const hr_diag_rule hr_diag_rules[] = {
     {"cudaerrorlaunchtimeout", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"nvlddmkm", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"stopped responding and has successfully recovered", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
-    /* graphics drivers' user-mode modules, named as the faulting module of a crash report
-     * (Windows Error Reporting, event 1000) whatever language its field names are in */
-    {"nvwgf2umx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvwgf2um.dll", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvoglv64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvoglv32", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvd3dumx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvgpucomp64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"amdxc64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atiumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atio6axx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atig6pxx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"amdvlk64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igdumdim64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igd10iumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igd12umd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    /* a module named by file, as the faulting module of a crash report (Windows Error
+     * Reporting, event 1000, a crash dump's frames) whatever language its field names are
+     * in: judged by its name (a graphics driver's user-mode module, hr_diag_driver_module) */
+    {".dll", NOTMEM, M, IB, HR_RK_MODULE, m_driver_crash},
     {"dxgi_error_device_removed", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_hung", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_reset", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
