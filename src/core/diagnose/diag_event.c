@@ -363,3 +363,32 @@ bool hr_diag_driver_module(const char *name, size_t n)
     return n >= 5 && low((unsigned char)name[0]) == 'i' && low((unsigned char)name[1]) == 'g' &&
            name[2] >= '0' && name[2] <= '9';
 }
+
+/* ---- a program blaming the page file ------------------------------------------------------ */
+
+bool hr_diag_pagefile_blame(const char *s, size_t n)
+{
+    /* the words of shortage, of a fix that enlarges it, of it being off; ASCII ones at the
+     * start of a word ("below", not "elbow") */
+    static const char *const ascii[] = {
+        "too small", "too low", "below", "undersized", "insufficient", "not enough",
+        "increase", "enlarge", "disabled", "is off", "zu klein", "zu gering", "erhöh",
+        "vergrößer", "deaktiviert", "trop petit", "insuffisant", "augmente", "demasiado",
+        "aumentar", "troppo piccol", "aumentare"};
+    static const char *const other[] = {
+        "слишком мал", "увеличь", "недостаточ", "过小", "太小", "不足", "增加", "增大", "调大",
+        "扩充", "小さすぎ", "足りません", "増や"};
+    for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++) {
+        size_t l = strlen(ascii[k]);
+        for (size_t i = 0; i + l <= n; i++)
+            if ((i == 0 || !word((unsigned char)s[i - 1])) && has(s + i, l, ascii[k]))
+                return true;
+    }
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+        size_t l = strlen(other[k]);
+        for (size_t i = 0; i + l <= n; i++)
+            if (memcmp(s + i, other[k], l) == 0)
+                return true;
+    }
+    return false;
+}

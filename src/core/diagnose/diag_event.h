@@ -48,6 +48,11 @@ bool hr_diag_has_size(const char *s, size_t n);
  * it says the driver crashed, whatever language the report is in. */
 bool hr_diag_driver_module(const char *name, size_t n);
 
+/* Does a line that names the page file (or virtual memory) also say it is short — too small,
+ * below what is needed, undersized, disabled, to be increased — in its own words and
+ * language? Then the program itself blames the page file. */
+bool hr_diag_pagefile_blame(const char *s, size_t n);
+
 /* diag.c: evidence for a log line of the current input, in the order seq gave it. */
 void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
                            const char *meaning, uint64_t line, uint64_t seq, const char *text,

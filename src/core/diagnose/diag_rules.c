@@ -275,21 +275,23 @@ const hr_diag_rule hr_diag_rules[] = {
     {"增加虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"增大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"调大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    /* a program's own warning that the page file is too small or off (at start-up, or when
-     * the GPU will not initialise) */
-    {"page file is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"page file too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"page file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"paging file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    /* a program's own words that the page file is too small, off or to blame (at start-up,
+     * or when the GPU will not initialise): the page file named, and a word of shortage on
+     * the same line (hr_diag_pagefile_blame); judged after the specific phrases (the OS's
+     * own 1455 message is host-oom) and before a bare "OOM" on the same line */
+    {"pagefile", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"page file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"paging file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"swap file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"virtual memory", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"auslagerungsdatei", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"virtueller speicher", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"fichier d'échange", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"mémoire virtuelle", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"файл подкачки", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"虚拟内存", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"ページング ファイル", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"仮想メモリ", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
     {"system is low on memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
 
     /* --- killed by the OS --------------------------------------------------------------- */
