@@ -26,3 +26,11 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(watch.root.journal PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
                        RUN_SERIAL TRUE)
 endif()
+# watch.root.resolver: a DNS server that never answers (this test's own resolv.conf in a mount
+# namespace, a UDP socket that reads and never replies) holds neither check nor watch's
+# ComfyUI link past the link's deadline (root: the namespace and the bind mounts).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME watch.root.resolver
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/comfy_resolver_root.sh ${HR_BIN})
+  set_tests_properties(watch.root.resolver PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 LABELS root)
+endif()

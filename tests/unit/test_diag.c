@@ -542,9 +542,37 @@ static void event_tests(void)
               "Ausnahmecode: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
     CHECK_EQ_U64(ctx.norder, 2);
     CHECK(ctx.order[1]->cause == HR_CAUSE_KILLED);
+    /* a driver module is known by its vendor's family, not by a list of files: Intel's
+     * ig4dev32 in a Russian report; another DLL in the same place is no driver crash */
+    CHECK(run("Имя сбойного модуля: ig4dev32.dll, версия: 8.14.10.1930\n"
+              "Код исключения: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Имя сбойного модуля: ucrtbase.dll, версия: 10.0.14393.2247\n"
+              "Код исключения: 0xc0000005") == HR_CAUSE_KILLED);
+    CHECK(run("Fault Module Name:\tamdxx64.dll") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("C:\\Windows\\System32\\DriverStore\\igxelpicd64.DLL") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("nvdaHelperRemote.dll") == HR_CAUSE_UNKNOWN);
+    CHECK(run("loaded nvrtc64_120_0.dll") == HR_CAUSE_UNKNOWN);
+    CHECK(run("Faulting module name: ig9icd64.dll") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Faulting module name: ignite.dll") == HR_CAUSE_UNKNOWN);
     /* a program's own page-file warning */
     CHECK(run("Warning: your page file is too small (4,0 GB); increase the page file to 32 GB")
           == HR_CAUSE_LOW_VM);
+    /* the page file named with a word of shortage, in any language and number format */
+    CHECK(run("Warnung: Auslagerungsdatei (1,5 GB) zu klein, bitte auf 32 GB erhöhen")
+          == HR_CAUSE_LOW_VM);
+    CHECK(run("Pagefile below recommended! Consider increasing to 20000MB.") == HR_CAUSE_LOW_VM);
+    CHECK(run("pagefile: C:\\pagefile.sys 16384 MB") == HR_CAUSE_UNKNOWN);
+    CHECK(run("the elbow of the page file curve") == HR_CAUSE_UNKNOWN);
+    /* the OS's own 1455 message stays the commit limit */
+    CHECK(run("OSError: The paging file is too small for this operation to complete.")
+          == HR_CAUSE_HOST_OOM);
+    /* a GPU that will not initialise, blamed by the program on its page file: the bare
+     * OOM before it is the symptom; a specific CUDA OOM is not */
+    CHECK(run("device 4: stream create failed: -2 (out of memory)\n"
+              "device 4: init OOM on Windows is usually an undersized pagefile, not VRAM")
+          == HR_CAUSE_LOW_VM);
+    CHECK(run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+              "hint: increase your pagefile") == HR_CAUSE_GPU_OOM);
     /* ggml asserting the pointer an allocation returned */
     CHECK(run("GGML_ASSERT: llama.cpp:453: data") == HR_CAUSE_HOST_OOM);
     CHECK(run("GGML_ASSERT: ggml.c:1234: n_dims <= 4") == HR_CAUSE_NOT_MEMORY);

@@ -1071,6 +1071,25 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                            cause, conf, meaning, v->text, v->len, at->line,
                            (r->flags & HR_RF_NEXT) != 0);
         return true;
+    case HR_RK_PAGEFILE:
+        if (!hr_diag_pagefile_blame(v->text, v->len))
+            return false;
+        if (at->input >= 0)
+            c->pagefile_blamed = true;
+        break;
+    case HR_RK_MODULE: {
+        /* the module's name runs back from ".dll" to a path separator, a field's ':' or '=',
+         * a space, a quote */
+        if (b < 0)
+            return false;
+        size_t s0 = mb;
+        while (s0 > 0 && (is_alnum((unsigned char)v->text[s0 - 1]) || v->text[s0 - 1] == '_' ||
+                          v->text[s0 - 1] == '-'))
+            s0--;
+        if (!hr_diag_driver_module(v->text + s0, mb - s0))
+            return false;
+        break;
+    }
     case HR_RK_PLAIN:
         /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
         if (cause == HR_CAUSE_GPU_OOM &&
@@ -1210,6 +1229,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     hr_diag_evidence *ev = add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
+    f->specific |= r->kind != HR_RK_GENERIC_OOM;
     if (pid >= 0) {
         /* The victim line says most: who, and whether a cgroup's limit or the whole
          * machine ran out. */
@@ -1263,14 +1283,16 @@ static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, bool en
         n = HR_DIAG_HITS_MAX;
     bool specific = false, notice = false;
     /* pass 0: notices (a line that only mentions memory: nothing else on it counts but the
-     * markers); 1: specific phrases; 2: generic memory phrases, when nothing specific
-     * matched; 3: other generic ones (a crash, an assertion), when no memory phrase did */
-    for (int pass = 0; pass < 4; pass++) {
+     * markers); 1: specific phrases; 2: the program blaming the page file, 3: generic memory
+     * phrases, when nothing specific matched; 4: other generic ones (a crash, an
+     * assertion), when no memory phrase did */
+    for (int pass = 0; pass < 5; pass++) {
         for (size_t i = 0; i < n; i++) {
             const hr_diag_rule *r = &hr_diag_rules[hits[i].phrase];
             bool is_notice = r->kind == HR_RK_NOTICE;
             bool generic = (r->flags & HR_RF_GENERIC) != 0;
-            int want = is_notice ? 0 : !generic ? 1 : r->kind == HR_RK_GENERIC_OOM ? 2 : 3;
+            int want = is_notice ? 0 : !generic ? 1 : r->kind == HR_RK_PAGEFILE ? 2
+                       : r->kind == HR_RK_GENERIC_OOM ? 3 : 4;
             if (want != pass)
                 continue;
             if (notice && !state_kind(r))
@@ -1780,6 +1802,14 @@ void hr_diag_set_window(hr_diag_ctx *c)
 
 void hr_diag_finish(hr_diag_ctx *c)
 {
+    /* A program that says its page file is short has explained its own unqualified "out
+     * of memory" (a GPU that will not initialise, a buffer not created): that OOM is the
+     * symptom, and only a hint of its tier. */
+    if (c->pagefile_blamed)
+        for (int i = HR_CAUSE_GPU_OOM; i <= HR_CAUSE_HOST_OOM; i++)
+            if (c->findings[i].present && !c->findings[i].specific &&
+                c->findings[i].conf > HR_CONF_LOW)
+                c->findings[i].conf = HR_CONF_LOW;
     const hr_diag_finding *winner = NULL;
     for (int pass = 0; pass < 2 && !winner; pass++) {
         for (int i = 0; i < HR_CAUSE_UNKNOWN; i++) {

@@ -78,6 +78,7 @@ typedef struct hr_diag_finding {
     int last_input;                  /* where the last line counted came from (no double counts) */
     uint64_t last_line;
     hr_diag_evidence *last_ev;       /* its evidence slot */
+    bool specific;                   /* some evidence was more than an unqualified "OOM" */
 } hr_diag_finding;
 
 typedef struct hr_diag_input {
@@ -167,6 +168,7 @@ typedef struct hr_diag_ctx {
     bool in_traceback;
     uint64_t traceback_line;
     hr_diag_event ev;                /* the terminal-event finder (diag_event.c) */
+    bool pagefile_blamed;            /* a log's program said its page file is short */
     /* which run the system records must be about */
     int64_t pid;                     /* --pid, -1 = any process of the run */
     char pid_cgroup[192];            /* the cgroup of --pid, read while it still runs (Linux:

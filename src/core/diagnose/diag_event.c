@@ -333,3 +333,62 @@ bool hr_diag_gpu_room(const char *s, size_t n)
      * failure is the usual one (fragmentation, the run's own tensors). */
     return free_b >= 0 && held >= 0 && held <= want && free_b >= want;
 }
+
+/* ---- a graphics driver's module, by its name ----------------------------------------------- */
+
+bool hr_diag_driver_module(const char *name, size_t n)
+{
+    /* The vendors name their user-mode driver modules by family, then API, then bitness
+     * (nvwgf2umx, nvoglv64, atidxx64, atio6axx, amdxc64, igd12umd64, ig9icd64 ...): the
+     * family stem is the stable part, the rest changes with every API and release. Stems
+     * that other software shares (NVIDIA's "nv" alone: the NVDA screen reader; CUDA's
+     * toolkit libraries, which are no driver) are not families. */
+    static const char *const stems[] = {
+        "nvwgf2", "nvd3dum", "nvoglv", "nvldumd", "nvgpucomp", "nvcuda", "nvumdshim",
+        "nvapi", "nvoglshim",                    /* NVIDIA: D3D10-12, D3D9, OpenGL, loader,
+                                                    shader compiler, CUDA driver, shim, API */
+        "atidxx", "atiumd", "atio6", "atig6", "aticfx", "atiglp", "atiadl", "atiuxp",
+        "amdxc", "amdxx", "amdvlk", "amdihk", "amdocl", "amdenc",   /* AMD / ATI */
+        "igdumd", "igd10", "igd11", "igd12", "igdrcl", "igdgmm", "igdusc", "igdail", "igdml",
+        "igc", "igvk", "igxel"};                 /* Intel */
+    if (n < 3 || n > 40)
+        return false;
+    for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
+        size_t l = strlen(stems[k]);
+        if (n >= l && has(name, l, stems[k]))
+            return true;
+    }
+    /* Intel's older OpenGL / D3D modules: "ig" and the generation's digit (ig4icd64,
+     * ig4dev32, ig7icd64, ig75icd64, ig9icd64) */
+    return n >= 5 && low((unsigned char)name[0]) == 'i' && low((unsigned char)name[1]) == 'g' &&
+           name[2] >= '0' && name[2] <= '9';
+}
+
+/* ---- a program blaming the page file ------------------------------------------------------ */
+
+bool hr_diag_pagefile_blame(const char *s, size_t n)
+{
+    /* the words of shortage, of a fix that enlarges it, of it being off; ASCII ones at the
+     * start of a word ("below", not "elbow") */
+    static const char *const ascii[] = {
+        "too small", "too low", "below", "undersized", "insufficient", "not enough",
+        "increase", "enlarge", "disabled", "is off", "zu klein", "zu gering", "erhöh",
+        "vergrößer", "deaktiviert", "trop petit", "insuffisant", "augmente", "demasiado",
+        "aumentar", "troppo piccol", "aumentare"};
+    static const char *const other[] = {
+        "слишком мал", "увеличь", "недостаточ", "过小", "太小", "不足", "增加", "增大", "调大",
+        "扩充", "小さすぎ", "足りません", "増や"};
+    for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++) {
+        size_t l = strlen(ascii[k]);
+        for (size_t i = 0; i + l <= n; i++)
+            if ((i == 0 || !word((unsigned char)s[i - 1])) && has(s + i, l, ascii[k]))
+                return true;
+    }
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+        size_t l = strlen(other[k]);
+        for (size_t i = 0; i + l <= n; i++)
+            if (memcmp(s + i, other[k], l) == 0)
+                return true;
+    }
+    return false;
+}

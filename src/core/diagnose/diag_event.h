@@ -43,6 +43,16 @@ bool hr_diag_gpu_room(const char *s, size_t n);
  * MemoryError does not, and cannot say whether memory really ran out. */
 bool hr_diag_has_size(const char *s, size_t n);
 
+/* Is name[0..n) (a file name without ".dll") a graphics driver's user-mode module — NVIDIA's,
+ * AMD's or Intel's, any API, 32 or 64 bit? Named as the faulting module of a crash report,
+ * it says the driver crashed, whatever language the report is in. */
+bool hr_diag_driver_module(const char *name, size_t n);
+
+/* Does a line that names the page file (or virtual memory) also say it is short — too small,
+ * below what is needed, undersized, disabled, to be increased — in its own words and
+ * language? Then the program itself blames the page file. */
+bool hr_diag_pagefile_blame(const char *s, size_t n);
+
 /* diag.c: evidence for a log line of the current input, in the order seq gave it. */
 void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
                            const char *meaning, uint64_t line, uint64_t seq, const char *text,

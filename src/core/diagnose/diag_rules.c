@@ -275,21 +275,23 @@ const hr_diag_rule hr_diag_rules[] = {
     {"增加虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"增大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
     {"调大虚拟内存", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    /* a program's own warning that the page file is too small or off (at start-up, or when
-     * the GPU will not initialise) */
-    {"page file is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile is too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"page file too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile too small", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"page file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"pagefile is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"paging file is disabled", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your page file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your pagefile", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase the paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
-    {"increase your paging file", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
+    /* a program's own words that the page file is too small, off or to blame (at start-up,
+     * or when the GPU will not initialise): the page file named, and a word of shortage on
+     * the same line (hr_diag_pagefile_blame); judged after the specific phrases (the OS's
+     * own 1455 message is host-oom) and before a bare "OOM" on the same line */
+    {"pagefile", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"page file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"paging file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"swap file", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"virtual memory", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"auslagerungsdatei", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"virtueller speicher", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"fichier d'échange", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"mémoire virtuelle", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"файл подкачки", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"虚拟内存", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"ページング ファイル", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
+    {"仮想メモリ", LOWVM, M, GEN, HR_RK_PAGEFILE, m_lowvm_app},
     {"system is low on memory", LOWVM, M, 0, HR_RK_PLAIN, m_lowvm_app},
 
     /* --- killed by the OS --------------------------------------------------------------- */
@@ -355,22 +357,10 @@ const hr_diag_rule hr_diag_rules[] = {
     {"cudaerrorlaunchtimeout", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"nvlddmkm", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"stopped responding and has successfully recovered", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
-    /* graphics drivers' user-mode modules, named as the faulting module of a crash report
-     * (Windows Error Reporting, event 1000) whatever language its field names are in */
-    {"nvwgf2umx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvwgf2um.dll", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvoglv64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvoglv32", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvd3dumx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"nvgpucomp64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"amdxc64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atiumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atio6axx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"atig6pxx", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"amdvlk64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igdumdim64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igd10iumd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
-    {"igd12umd64", NOTMEM, M, 0, HR_RK_PLAIN, m_driver_crash},
+    /* a module named by file, as the faulting module of a crash report (Windows Error
+     * Reporting, event 1000, a crash dump's frames) whatever language its field names are
+     * in: judged by its name (a graphics driver's user-mode module, hr_diag_driver_module) */
+    {".dll", NOTMEM, M, IB, HR_RK_MODULE, m_driver_crash},
     {"dxgi_error_device_removed", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_hung", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},
     {"dxgi_error_device_reset", NOTMEM, H, 0, HR_RK_PLAIN, m_tdr},

@@ -22,6 +22,11 @@ enum hr_rule_kind {
     HR_RK_BUSY,             /* the run is loading or sampling (a silent stop after it = killed) */
     HR_RK_DONE,             /* a prompt finished */
     HR_RK_TRACEBACK,        /* a Python traceback begins: its final line is the exception */
+    HR_RK_PAGEFILE,         /* the page file named: evidence when the line also says it is
+                               short (hr_diag_pagefile_blame); generic, judged before a bare
+                               "OOM" on its line */
+    HR_RK_MODULE,           /* "<name>.dll": evidence when the name is a graphics driver's
+                               module (hr_diag_driver_module), nothing otherwise */
     HR_RK_EVENT             /* a failure-shaped line no phrase explains ("error:", a crash
                                reporter's header): the terminal-event finder's candidate, judged
                                when the input ends (diag_event.h); conf M: a header, L: a line */
