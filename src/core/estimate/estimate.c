@@ -133,6 +133,7 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     }
     if (best) {
         m->vram_bytes = best->vram_total_bytes;
+        hr_strlcpy(m->gpu_name, best->name, sizeof m->gpu_name);
         m->vram_assumed = false;
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
@@ -173,12 +174,80 @@ uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, co
     return b;
 }
 
+/* Parameters: the header's count, else the file's bytes over its dtype. */
+static double model_params(const hr_est_model *mod)
+{
+    if (mod->params > 0)
+        return (double)mod->params;
+    return mod->file_dtype_bytes > 0 ? (double)mod->file_bytes / mod->file_dtype_bytes : (double)mod->file_bytes;
+}
+
+/* The card's fast 16-bit types, from its name (ComfyUI's should_use_bf16 / should_use_fp16 read
+ * the compute capability; the driver's name says the same generation). NVIDIA computes bf16 fast
+ * from Ampere (SM 8); Turing and Volta (SM 7) fp16 only, except the GTX 16 series and its
+ * workstation cousins, where ComfyUI calls fp16 broken; Pascal fp16 only on Windows; older cards
+ * neither. AMD: fp16 always (ROCm), bf16 from RDNA3. A name not recognised counts as fast. */
+static bool name_has(const char *name, const char *const *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (hr_str_icontains(name, parts[i]))
+            return true;
+    return false;
+}
+#define HAS(name, list) name_has(name, list, sizeof list / sizeof list[0])
+
+static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
+{
+    *bf16 = *fp16 = true;
+    const char *n = m->gpu_name;
+    if (!n[0])
+        return;
+    if (m->vendor == HR_GPU_NVIDIA) {
+        static const char *const newer[] = {"Ada", "Blackwell", "Hopper"};
+        static const char *const no_fp16[] = {"1660", "1650", "1630", "T500", "T550", "T600", "MX550", "MX450",
+                                              "CMP 30HX", "T2000", "T1000", "T1200"};
+        static const char *const sm7[] = {"RTX 20", "TITAN RTX", "Quadro RTX", "Tesla T4", "V100", "TITAN V"};
+        static const char *const sm6[] = {"GTX 10", "GT 10", "TITAN X", "P100", "P40", "Tesla P4", "Quadro P",
+                                          "MX1", "MX2", "MX3"};
+        static const char *const older[] = {"GTX 9", "GTX 7", "GTX TITAN", "Quadro M", "Quadro K", "Tesla M",
+                                            "Tesla K"};
+        if (HAS(n, newer))
+            return;
+        if (HAS(n, no_fp16))
+            *bf16 = *fp16 = false;
+        else if (HAS(n, sm7))
+            *bf16 = false;
+        else if (HAS(n, sm6))
+            *bf16 = false, *fp16 = m->os == HR_OS_WINDOWS;
+        else if (HAS(n, older))
+            *bf16 = *fp16 = false;
+    } else if (m->vendor == HR_GPU_AMD) {
+        static const char *const rdna2_older[] = {"RX 6", "RX 5", "RX 4", "Vega", "Radeon VII", "Radeon Pro W6",
+                                                  "Radeon Pro W5"};
+        if (HAS(n, rdna2_older))
+            *bf16 = false;
+    }
+}
+
+int hr_est_vae_dtype_bytes(hr_est_arch vae_arch, const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (a && a->vae_dtype_bytes)
+        return a->vae_dtype_bytes;
+    if ((a && (a->cpu || a->cpu_vae)) || m->vendor == HR_GPU_NONE)
+        return 4;
+    bool bf16, fp16;
+    gpu_halves(m, &bf16, &fp16);
+    /* working_dtypes: the 2-D KL VAEs (SD, SDXL, SD3, FLUX) list bf16 then fp32; the video VAEs
+     * (Wan, HunyuanVideo, LTX) bf16, fp16, fp32 (comfy/sd.py) */
+    hr_est_vae_kind k = hr_est_arch_info_of(vae_arch)->vae;
+    bool lists_fp16 = k != HR_VAE_KL && k != HR_VAE_FLUX2;
+    return bf16 || (lists_fp16 && fp16) ? 2 : 4;
+}
+
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a)
 {
     int fd = mod->file_dtype_bytes;
-    double np = (double)mod->params;
-    if (np <= 0 && fd > 0)
-        np = (double)mod->file_bytes / fd;
+    double np = model_params(mod);
     if (mod->format == HR_FMT_GGUF || fd == 0 || mod->fp8_scaled)
         return mod->file_bytes;                      /* kept as stored */
     bool cpu = (a && a->cpu) || m->vendor == HR_GPU_NONE;
@@ -202,10 +271,8 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
         int want = a && a->te_dtype_bytes ? a->te_dtype_bytes : 2;
         return u64(np * (fd < want ? fd : want));
     }
-    case HR_EST_VAE: {
-        int want = a && a->vae_dtype_bytes ? a->vae_dtype_bytes : (cpu ? 4 : 2);
-        return u64(np * want);
-    }
+    case HR_EST_VAE:
+        return u64(np * hr_est_vae_dtype_bytes(mod->arch, m, a));
     case HR_EST_CLIP_VISION:
     case HR_EST_CONTROLNET:
         return u64(np * (fd < 2 ? fd : 2));
@@ -630,7 +697,7 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
     int i = op->models[0];
     hr_est_arch arch = op_arch(s, op);
     bool amd = s->m->vendor == HR_GPU_AMD && s->version >= V(0, 3, 60);
-    int d = s->a->vae_dtype_bytes ? s->a->vae_dtype_bytes : 2;
+    int d = hr_est_vae_dtype_bytes(arch, s->m, s->a);
     double full = decode ? (double)hr_est_vae_decode_bytes(arch, &op->geom, d, amd)
                          : (double)hr_est_vae_encode_bytes(arch, &op->geom, d, amd);
     hr_est_geom tile = op->geom;
@@ -870,6 +937,12 @@ static void setup(sim *s)
         msim *x = &s->ms[i];
         memset(x, 0, sizeof *x);
         x->mem = (double)hr_est_model_bytes(mod, m, a);
+        /* DynamicVRAM as first released (0.12) recorded a VAE's dtype for its casts before
+         * vae_dtype() was applied, so it staged the VAE at the dtype it was built in, fp32; PR
+         * 12388 (merged 2026-02-10, 0.13 assumed) records it after the cast. */
+        if (mod->kind == HR_EST_VAE && s->regime == HR_REGIME_DYNAMIC && s->version < V(0, 13, 0) &&
+            mod->format != HR_FMT_GGUF && mod->file_dtype_bytes > 0 && !mod->fp8_scaled)
+            x->mem = model_params(mod) * 4;
         x->first_use = -1;
         x->last_use = -1;
         x->cpu_only = mod->cpu_device ||

@@ -1,0 +1,183 @@
+/* Mechanisms of ComfyUI's memory manager that decide what its own log lines say
+ * (docs/memory-model.md), each checked against a public log line or the ComfyUI source it
+ * comes from:
+ *  - the VAE's dtype: vae_dtype() takes the first of the VAE's working dtypes the card
+ *    computes fast, and DynamicVRAM as first released staged the VAE at fp32;
+ *  - a text encoder file that carries a language-model head ComfyUI does not build;
+ *  - the VAE decode that does not fit and is retried tiled. */
+#include "core/estimate/estimate.h"
+#include "core/base/size.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static hr_est_input in;
+static hr_estimate est;
+static const double MiB = 1024.0 * 1024.0;
+
+static int cat(const char *file, hr_est_kind kind)
+{
+    int idx[3];
+    CHECK(hr_est_add_from_catalog(&in, file, kind, false, idx) > 0);
+    return idx[0];
+}
+
+static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h,
+               uint32_t frames)
+{
+    hr_est_op o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.node_id, sizeof o.node_id, "%s", id);
+    snprintf(o.class_type, sizeof o.class_type, "%s", type);
+    o.kind = kind;
+    if (m0 >= 0)
+        o.models[o.model_count++] = m0;
+    o.geom.width = w, o.geom.height = h, o.geom.frames = frames, o.geom.batch = 1;
+    o.cfg = false;
+    o.tiled = strstr(type, "Tiled") != NULL;
+    CHECK(hr_est_add_op(&in, &o) >= 0);
+}
+
+/* UNETLoader + CLIPLoader + VAELoader, one prompt, one sampler, one decode. */
+static void workflow(const char *unet, const char *te, const char *vae, uint32_t w, uint32_t h, uint32_t frames)
+{
+    memset(&in, 0, sizeof in);
+    int u = cat(unet, HR_EST_DIFFUSION);
+    int t = cat(te, HR_EST_TEXT_ENCODER);
+    int v = cat(vae, HR_EST_VAE);
+    op("1", "UNETLoader", HR_OP_LOAD, u, 0, 0, 0);
+    op("2", "CLIPLoader", HR_OP_LOAD, t, 0, 0, 0);
+    op("3", "VAELoader", HR_OP_LOAD, v, 0, 0, 0);
+    op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, t, 0, 0, 0);
+    op("5", "KSampler", HR_OP_SAMPLE, u, w, h, frames);
+    op("6", "VAEDecode", HR_OP_VAE_DECODE, v, w, h, frames);
+}
+
+static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint64_t vram_gib, int maj, int min,
+                              int pat, const char *gpu)
+{
+    hr_est_machine m;
+    hr_est_machine_init(&m);
+    m.os = os;
+    m.vendor = v;
+    m.ram_bytes = ram_gib * HR_GIB;
+    m.vram_bytes = vram_gib * HR_GIB;
+    m.version[0] = maj, m.version[1] = min, m.version[2] = pat;
+    m.version_known = true;
+    snprintf(m.gpu_name, sizeof m.gpu_name, "%s", gpu);
+    return m;
+}
+
+static int run(const hr_est_machine *m, const char *args)
+{
+    hr_comfy_args a;
+    hr_error err = {0};
+    CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
+    return hr_estimate_run(&in, m, &a, &est, &err);
+}
+
+static const hr_est_load *load_named(const char *part)
+{
+    for (int i = 0; i < est.load_count; i++)
+        if (strstr(est.load[i].model, part))
+            return &est.load[i];
+    return NULL;
+}
+
+static bool within(double got, double want, double tol)
+{
+    return fabs(got - want) <= fabs(want) * tol;
+}
+
+static int vae_bytes(hr_est_arch arch, hr_est_vendor v, hr_os os, const char *gpu, const char *args)
+{
+    hr_est_machine m = machine(os, v, 32, 12, 0, 27, 0, gpu);
+    hr_comfy_args a;
+    hr_error err = {0};
+    CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
+    return hr_est_vae_dtype_bytes(arch, &m, &a);
+}
+
+static void vae_dtype(void)
+{
+    /* vae_dtype() (comfy/model_management.py): the first of the VAE's working dtypes the card
+     * computes fast. The 2-D KL VAE lists bf16 then fp32, so a card without fast bf16 holds it
+     * in fp32; the Wan VAE lists bf16, fp16, fp32. should_use_bf16: NVIDIA SM >= 8, AMD from
+     * RDNA3; should_use_fp16: NVIDIA SM >= 7 except the GTX 16 series, Pascal on Windows only. */
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 3060", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 2080 Ti", "") == 4);
+    CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 2080 Ti", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_WINDOWS, "NVIDIA GeForce GTX 1660 SUPER", "") == 4);
+    CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_WINDOWS, "NVIDIA GeForce GTX 1080", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce GTX 1080", "") == 4);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA RTX 2000 Ada Generation", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 4);
+    CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 7900 XTX", "") == 2);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "", "") == 2);   /* not known: fast */
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 2080 Ti", "--bf16-vae") == 2);
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 3060", "--cpu-vae") == 4);
+
+    /* ... and the held VAE and its decode reservation follow: memory_used_decode is sized in
+     * vae_dtype, so an fp32 VAE reserves twice the VRAM to decode. */
+    memset(&in, 0, sizeof in);
+    int k[3];
+    CHECK(hr_est_add_from_catalog(&in, "sd_xl_base_1.0.safetensors", HR_EST_DIFFUSION, true, k) > 0);
+    op("4", "CheckpointLoaderSimple", HR_OP_LOAD, k[0], 0, 0, 0);
+    in.op[0].models[in.op[0].model_count++] = k[1];
+    in.op[0].models[in.op[0].model_count++] = k[2];
+    op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], 0, 0, 0);
+    op("3", "KSampler", HR_OP_SAMPLE, k[0], 1024, 1024, 1);
+    op("8", "VAEDecode", HR_OP_VAE_DECODE, k[2], 1024, 1024, 1);
+    hr_est_machine turing = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 24, 0, 3, 60, "NVIDIA TITAN RTX");
+    hr_est_machine ampere = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 24, 0, 3, 60, "NVIDIA GeForce RTX 3090");
+    CHECK(run(&turing, "") == 0);
+    const hr_est_load *l = load_named("/vae");
+    double vae_fp32 = l ? (double)l->loaded_bytes : 0;
+    uint64_t dec_fp32 = est.step[3].vram_bytes;
+    CHECK(run(&ampere, "") == 0);
+    l = load_named("/vae");
+    double vae_bf16 = l ? (double)l->loaded_bytes : 0;
+    uint64_t dec_bf16 = est.step[3].vram_bytes;
+    printf("SDXL VAE: %.0f MB on a TITAN RTX, %.0f MB on an RTX 3090; decode peak %.2f / %.2f GiB\n",
+           vae_fp32 / MiB, vae_bf16 / MiB, (double)dec_fp32 / HR_GIB, (double)dec_bf16 / HR_GIB);
+    CHECK(vae_bf16 > 0 && within(vae_fp32, 2 * vae_bf16, 0.01));
+    /* 2178 x 128 x 128 x 64 x 2 more bytes to decode 1024² */
+    CHECK(dec_fp32 > dec_bf16 + 4 * HR_GIB);
+}
+
+static void vae_staged_fp32(void)
+{
+    /* ComfyUI #12227, RTX 5090, Linux, --fast dynamic_vram, 0.12.0: "Model WanVAE prepared for
+     * dynamic VRAM loading. 484MB Staged" — twice the 16-bit VAE. DynamicVRAM recorded the
+     * VAE's dtype before vae_dtype() applied; PR 12388 (0.13 assumed) records it after, and the
+     * same VAE stages at 242 MB (PR 14300's log on 2026 ComfyUI: "241MB Staged"). */
+    workflow("wan2.2_i2v_high_noise_14B_fp8_scaled.safetensors", "umt5_xxl_fp8_e4m3fn_scaled.safetensors",
+             "wan_2.1_vae.safetensors", 832, 480, 81);
+    hr_est_machine m12 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 32, 0, 12, 0, "NVIDIA GeForce RTX 5090");
+    CHECK(run(&m12, "--fast dynamic_vram") == 0);
+    CHECK(est.regime == HR_REGIME_DYNAMIC);
+    const hr_est_load *l = load_named("wan_2.1_vae");
+    CHECK(l && l->dynamic && within((double)l->staged_bytes / MiB, 484, 0.10));
+    if (l)
+        printf("#12227 (0.12.0): WanVAE staged %.0f MB (log: 484)\n", (double)l->staged_bytes / MiB);
+    hr_est_machine m13 = m12;
+    m13.version[1] = 13;
+    CHECK(run(&m13, "--fast dynamic_vram") == 0);
+    l = load_named("wan_2.1_vae");
+    CHECK(l && l->dynamic && within((double)l->staged_bytes / MiB, 241, 0.10));
+    /* the legacy manager of the same release casts the VAE before loading it: 16 bits */
+    CHECK(run(&m12, "") == 0);
+    CHECK(est.regime == HR_REGIME_LEGACY);
+    l = load_named("wan_2.1_vae");
+    CHECK(l && !l->dynamic && within((double)l->loaded_bytes / MiB, 242, 0.10));
+}
+
+int main(void)
+{
+    vae_dtype();
+    vae_staged_fp32();
+    printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
+    return hr_test_failures != 0;
+}
