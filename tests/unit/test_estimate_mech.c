@@ -174,10 +174,37 @@ static void vae_staged_fp32(void)
     CHECK(l && !l->dynamic && within((double)l->loaded_bytes / MiB, 242, 0.10));
 }
 
+static void unbuilt_head(void)
+{
+    /* ai-remaster-pipeline #15, a Qwen-Image Edit run under DynamicVRAM (2026): "Model
+     * QwenImageTEModel_ prepared for dynamic VRAM loading. 7910MB Staged." The fp8 Qwen2.5-VL
+     * file is 9 384 670 680 bytes (8950 MiB): it carries the output head, 152 064 x 3584 in 16
+     * bits, which ComfyUI's Qwen25_7BVLI config does not build (lm_head False, comfy/text_encoders/
+     * llama.py, 0.3.6x to 0.38). */
+    workflow("qwen_image_fp8_e4m3fn.safetensors", "qwen_2.5_vl_7b_fp8_scaled.safetensors",
+             "qwen_image_vae.safetensors", 1024, 1024, 1);
+    hr_est_machine m = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 12, 0, 27, 0, "");
+    CHECK(run(&m, "") == 0);
+    const hr_est_load *l = load_named("qwen_2.5_vl_7b");
+    CHECK(l && l->dynamic && within((double)l->staged_bytes / MiB, 7910, 0.02));
+    if (l)
+        printf("ai-remaster-pipeline #15: QwenImageTEModel_ staged %.0f MB (log: 7910)\n", (double)l->staged_bytes / MiB);
+    const hr_est_model *te = &in.model[1];
+    uint64_t head = 152064ull * 3584 * 2;
+    CHECK_EQ_U64(hr_est_model_bytes(te, &m, NULL), te->file_bytes - head);
+    /* the bf16 file loses the same head; the T5 encoders have none and keep every byte */
+    memset(&in, 0, sizeof in);
+    int q = cat("qwen_2.5_vl_7b.safetensors", HR_EST_TEXT_ENCODER);
+    CHECK_EQ_U64(hr_est_model_bytes(&in.model[q], &m, NULL), in.model[q].file_bytes - head);
+    int u = cat("umt5_xxl_fp8_e4m3fn_scaled.safetensors", HR_EST_TEXT_ENCODER);
+    CHECK_EQ_U64(hr_est_model_bytes(&in.model[u], &m, NULL), in.model[u].file_bytes);
+}
+
 int main(void)
 {
     vae_dtype();
     vae_staged_fp32();
+    unbuilt_head();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

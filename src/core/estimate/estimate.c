@@ -174,12 +174,22 @@ uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, co
     return b;
 }
 
-/* Parameters: the header's count, else the file's bytes over its dtype. */
+/* The bytes of the file ComfyUI builds a model from: less the tensors it leaves unloaded (a
+ * text encoder's language-model head, 16 bits a weight). */
+static double built_file_bytes(const hr_est_model *mod)
+{
+    double v = (double)mod->file_bytes - hr_est_unbuilt_params(mod) * 2;
+    return v > 0 ? v : (double)mod->file_bytes;
+}
+
+/* Parameters built: the header's count, else the file's bytes over its dtype. */
 static double model_params(const hr_est_model *mod)
 {
-    if (mod->params > 0)
-        return (double)mod->params;
-    return mod->file_dtype_bytes > 0 ? (double)mod->file_bytes / mod->file_dtype_bytes : (double)mod->file_bytes;
+    if (mod->params > 0) {
+        double v = (double)mod->params - hr_est_unbuilt_params(mod);
+        return v > 0 ? v : (double)mod->params;
+    }
+    return mod->file_dtype_bytes > 0 ? built_file_bytes(mod) / mod->file_dtype_bytes : built_file_bytes(mod);
 }
 
 /* The card's fast 16-bit types, from its name (ComfyUI's should_use_bf16 / should_use_fp16 read
@@ -249,7 +259,7 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
     int fd = mod->file_dtype_bytes;
     double np = model_params(mod);
     if (mod->format == HR_FMT_GGUF || fd == 0 || mod->fp8_scaled)
-        return mod->file_bytes;                      /* kept as stored */
+        return u64(built_file_bytes(mod));           /* kept as stored */
     bool cpu = (a && a->cpu) || m->vendor == HR_GPU_NONE;
     switch (mod->kind) {
     case HR_EST_DIFFUSION: {
