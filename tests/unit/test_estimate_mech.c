@@ -200,11 +200,76 @@ static void unbuilt_head(void)
     CHECK_EQ_U64(hr_est_model_bytes(&in.model[u], &m, NULL), in.model[u].file_bytes);
 }
 
+static const hr_est_step *step(const char *node)
+{
+    for (int i = 0; i < est.step_count; i++)
+        if (strcmp(est.step[i].node_id, node) == 0)
+            return &est.step[i];
+    fprintf(stderr, "no step %s\n", node);
+    exit(1);
+}
+
+static const hr_est_verdict *verdict(hr_est_verdict_kind k)
+{
+    for (int i = 0; i < est.verdict_count; i++)
+        if (est.verdict[i].kind == k)
+            return &est.verdict[i];
+    return NULL;
+}
+
+static void tiled_fallback(void)
+{
+    /* ComfyUI's reservation for a decode (memory_used_decode, comfy/sd.py), as PR 15221 quotes
+     * it for the Qwen-Image VAE at 1024², bf16: "the old code reserved 4400 MB"; one 512 px tile
+     * measured 1035 MB there, the formula gives 1100. */
+    hr_est_geom g = {1024, 1024, 1, 1}, t512 = {512, 512, 1, 1};
+    CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_QWEN_IMAGE, &g, 2, false) / MiB, 4400, 0.001));
+    CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_QWEN_IMAGE, &t512, 2, false) / MiB, 1035, 0.10));
+
+    /* Wan 2.1 VAE, 832x480x81: the regular decode reserves 7000 x 60 x 104 x 64 x 2 = 5.6 GB.
+     * On a 6 GB card it cannot fit after every other model is evicted: ComfyUI logs "Ran out of
+     * memory when regular VAE decoding, retrying with tiled VAE decoding" and decodes tiled —
+     * 256 px tiles over all frames (7000 x 32 x 32 x 64 x 2 = 0.92 GB) until PR 15499; from it
+     * (0.34) the tiles grow to fill min(regular, 80 % of the card): 64 x 60 latent, 3.4 GB. On
+     * 12 GB the regular decode fits and nothing is retried. */
+    const double regular = 7000.0 * 60 * 104 * 64 * 2;
+    struct { int minor; uint64_t vram_gib; double tiled; } c[] = {
+        {3, 6, 7000.0 * 32 * 32 * 64 * 2},
+        {34, 6, 7000.0 * 60 * 64 * 64 * 2},
+        {3, 12, 0},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        workflow("wan2.1_t2v_1.3B_fp16.safetensors", "umt5_xxl_fp8_e4m3fn_scaled.safetensors",
+                 "wan_2.1_vae.safetensors", 832, 480, 81);
+        hr_est_machine m = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, c[k].vram_gib, 0, c[k].minor,
+                                   c[k].minor == 3 ? 60 : 0, "NVIDIA GeForce RTX 3060");
+        CHECK(run(&m, "--disable-dynamic-vram") == 0);
+        const hr_est_verdict *v = verdict(HR_EV_TILED_FALLBACK);
+        const hr_est_step *dec = step("6");
+        printf("Wan VAE decode, %llu GB, 0.%d: %s; decode step %.2f GiB\n", (unsigned long long)c[k].vram_gib,
+               c[k].minor, dec->note[0] ? dec->note : "regular decode", (double)dec->vram_bytes / HR_GIB);
+        if (c[k].tiled == 0) {
+            CHECK(v == NULL && strstr(dec->note, "tiled") == NULL);
+            CHECK((double)dec->vram_bytes > regular);
+            continue;
+        }
+        CHECK(v != NULL && strstr(dec->note, "tiled decode") != NULL);
+        /* the tiled path's memory is said, in the note and the verdict */
+        char want[32];
+        hr_size_gb((uint64_t)c[k].tiled, want, sizeof want);
+        CHECK(strstr(dec->note, want) != NULL);
+        CHECK(v && strstr(v->text, want) != NULL);
+        /* and it is what the step holds in VRAM: the context, the VAE, the tile */
+        CHECK((double)dec->vram_bytes < c[k].tiled + 1.2 * HR_GIB && (double)dec->vram_bytes > c[k].tiled);
+    }
+}
+
 int main(void)
 {
     vae_dtype();
     vae_staged_fp32();
     unbuilt_head();
+    tiled_fallback();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

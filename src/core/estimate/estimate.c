@@ -76,9 +76,11 @@ typedef struct sim {
     int oom_op;
     double tiled_need;
     int tiled_op;
+    double tiled_bytes;       /* the tiled path's working memory */
     int step_note_op;
 } sim;
 
+static uint32_t at_least(uint32_t v, uint32_t lo) { return v > lo ? v : lo; }
 static double dmax(double a, double b) { return a > b ? a : b; }
 static double dmin(double a, double b) { return a < b ? a : b; }
 static uint64_t u64(double v) { return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v; }
@@ -700,6 +702,51 @@ static void op_sample(sim *s, const hr_est_op *op, int opi)
     s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->fp16_intermediates ? 0.5 : 1.0);
 }
 
+static double vae_bytes(hr_est_arch arch, const hr_est_geom *g, int d, bool amd, bool decode)
+{
+    return decode ? (double)hr_est_vae_decode_bytes(arch, g, d, amd) : (double)hr_est_vae_encode_bytes(arch, g, d, amd);
+}
+
+/* The memory of the tiled path ComfyUI falls back to when the regular decode (encode) runs out
+ * of VRAM (comfy/sd.py, VAE.decode / encode, the except branch): an image VAE decodes 64 x 64
+ * latent tiles (512 px); a video VAE 256 px tiles over all the frames. From PR 15499 (merged
+ * 2026-08-11, 0.34.0 assumed) a video decode reserves as much as the regular one would, at most
+ * 80 % of the card, and sizes its tiles to fill that: the frames halve until one tile fits, then
+ * the tile doubles while it still fits. *budget is what it asks load_models_gpu to free. */
+static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_geom *g, int d, bool amd,
+                                   bool decode, double full, double *budget)
+{
+    const hr_est_arch_info *ai = hr_est_arch_info_of(arch);
+    hr_est_geom t = *g;
+    t.batch = 1;
+    *budget = 0;
+    if (!ai->tdown) {
+        t.width = t.width < 512 ? t.width : 512;
+        t.height = t.height < 512 ? t.height : 512;
+        return vae_bytes(arch, &t, d, amd, decode);
+    }
+    uint32_t tile = 256 / (uint32_t)ai->down;                /* in latent pixels */
+    uint32_t lw = at_least(g->width, 1) / (uint32_t)ai->down, lh = at_least(g->height, 1) / (uint32_t)ai->down;
+    uint32_t lt = (at_least(g->frames, 1) - 1) / (uint32_t)ai->tdown + 1;
+    if (!decode || s->version < V(0, 34, 0)) {
+        t.width = t.width < 256 ? t.width : 256;
+        t.height = t.height < 256 ? t.height : 256;
+        return vae_bytes(arch, &t, d, amd, decode);
+    }
+    *budget = dmin(full, 0.8 * s->vram_total);
+#define TILE_EST(tt, txy)                                                                                   \
+    (t.frames = ((tt) - 1) * (uint32_t)ai->tdown + 1, t.width = ((txy) < lw ? (txy) : lw) * (uint32_t)ai->down, \
+     t.height = ((txy) < lh ? (txy) : lh) * (uint32_t)ai->down, vae_bytes(arch, &t, d, amd, true))
+    uint32_t tt = lt;
+    while (tt > 2 && TILE_EST(tt, tile) > *budget)
+        tt = (tt + 1) / 2;
+    uint32_t big = lw > lh ? lw : lh;
+    while (tile * 2 <= big && TILE_EST(tt, tile * 2) <= *budget)
+        tile *= 2;
+    return TILE_EST(tt, tile);
+#undef TILE_EST
+}
+
 static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
 {
     if (op->model_count < 1)
@@ -720,8 +767,9 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         tile.frames = tile.frames < tf ? tile.frames : tf;
     }
     tile.batch = 1;
-    double tiled = decode ? (double)hr_est_vae_decode_bytes(arch, &tile, d, amd)
-                          : (double)hr_est_vae_encode_bytes(arch, &tile, d, amd);
+    double budget = 0;   /* what the fallback asks load_models_gpu to free (0.34+ video decode) */
+    double tiled = op->tiled ? vae_bytes(arch, &tile, d, amd, decode)
+                             : fallback_tiled_bytes(s, arch, &op->geom, d, amd, decode, full, &budget);
     double work = op->tiled ? dmin(full, tiled) : full;
     double img = (double)(op->geom.width ? op->geom.width : 1) * (op->geom.height ? op->geom.height : 1) *
                  (op->geom.frames ? op->geom.frames : 1) * (op->geom.batch ? op->geom.batch : 1) * 3 * 4;
@@ -748,16 +796,24 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
             full *= chunk;
         }
         if (!op->tiled && work > free_v - s->reserve) {
-            /* ComfyUI catches the OOM and retries tiled (sd.py) */
+            /* ComfyUI catches the OOM, logs "Ran out of memory when regular VAE decoding,
+             * retrying with tiled VAE decoding" and runs the tiled path (sd.py) */
+            if (budget > 0)
+                load_models_gpu(s, &i, 1, budget, -1, false, op);
             free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
             if (s->ms[i].resident < s->ms[i].mem)
                 s->ms[i].resident = s->ms[i].mem;
             if (full - (vram_free(s) - s->reserve) > s->tiled_need) {
                 s->tiled_need = full - (vram_free(s) - s->reserve);
                 s->tiled_op = opi;
+                s->tiled_bytes = tiled;
             }
             work = tiled;
-            set_note(s, opi, "%s", HR_T("out of VRAM: retried as a tiled decode"));
+            char b[32];
+            hr_size_gb(u64(tiled), b, sizeof b);
+            set_note(s, opi, decode ? HR_T("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
+                                    : HR_T("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
+                     b);
         }
         s->act_vram = work * s->p.act_scale;
         need_vram(s, tiled * s->p.act_scale + s->ms[i].mem, opi);
@@ -1056,9 +1112,11 @@ static void verdicts(const sim *s, hr_estimate *e)
     if (s->tiled_need > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_TILED_FALLBACK, u64(s->tiled_need), e->step[s->tiled_op].node_id);
         if (v) {
+            hr_size_gb(u64(s->tiled_bytes), a, sizeof a);
             snprintf(v->text, sizeof v->text,
-                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled (slower)"),
-                     e->step[s->tiled_op].node_id);
+                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled, which needs "
+                          "%s (slower)"),
+                     e->step[s->tiled_op].node_id, a);
             snprintf(v->fix, sizeof v->fix, "%s", HR_T("use VAEDecodeTiled (tile 512, or 256 for video)"));
         }
     }
