@@ -264,12 +264,62 @@ static void tiled_fallback(void)
     }
 }
 
+static void sysmem_fallback(void)
+{
+    /* NVIDIA's Windows driver from 536.40 ("CUDA - Sysmem Fallback Policy", NVIDIA's support
+     * note "System Memory Fallback for Stable Diffusion") places what the card cannot hold in
+     * shared system memory instead of failing with CUDA out of memory; ComfyUI PR 11845 names
+     * the same "Windows shared memory spilling". FLUX dev fp16 (23.8 GB) with --gpu-only on a
+     * 16 GB card: with driver 531.79 the run dies (GPU OOM); with 560.94 (the recorded
+     * Windows machines' NVML) it runs, and the overflow is RAM and commit; on Linux no driver
+     * spills. The driver's version not known: the fallback is assumed, and said. */
+    memset(&in, 0, sizeof in);
+    int u = cat("flux1-dev.safetensors", HR_EST_DIFFUSION);
+    op("1", "UNETLoader", HR_OP_LOAD, u, 0, 0, 0);
+    op("5", "KSampler", HR_OP_SAMPLE, u, 1024, 1024, 1);
+    hr_est_machine old = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 64, 16, 0, 3, 60, "NVIDIA GeForce RTX 4080");
+    old.nvidia_driver = 53179;
+    CHECK(run(&old, "--gpu-only") == 0);
+    CHECK(verdict(HR_EV_GPU_OOM) != NULL && verdict(HR_EV_SYSMEM_FALLBACK) == NULL);
+    CHECK(hr_estimate_severity(&est) == 2);
+    uint64_t ram_old = step("5")->ram_bytes, commit_old = step("5")->commit_bytes, low_old = est.commit.low;
+
+    hr_est_machine cur = old;
+    cur.nvidia_driver = 56094;
+    CHECK(run(&cur, "--gpu-only") == 0);
+    const hr_est_verdict *v = verdict(HR_EV_SYSMEM_FALLBACK);
+    CHECK(v != NULL && verdict(HR_EV_GPU_OOM) == NULL);
+    const hr_est_step *st = step("5");
+    double over = (double)st->vram_bytes - (double)(16 * HR_GIB - HR_GIB / 2);   /* the card less the desktop's 0.5 GiB */
+    printf("FLUX fp16 --gpu-only, 16 GB, driver 560.94: spills %.2f GiB; RAM %.2f -> %.2f GiB, commit %.2f -> %.2f GiB\n",
+           v ? (double)v->bytes / HR_GIB : 0, (double)ram_old / HR_GIB, (double)st->ram_bytes / HR_GIB,
+           (double)commit_old / HR_GIB, (double)st->commit_bytes / HR_GIB);
+    CHECK(over > 7 * HR_GIB);
+    CHECK(v && within((double)v->bytes, over, 0.05));
+    /* the overflow is system memory: in RAM, and in commit even at the low end, which leaves
+     * WDDM's VRAM charge out */
+    CHECK(within((double)st->ram_bytes - (double)ram_old, over, 0.02));
+    CHECK((double)est.commit.low >= (double)low_old + 0.9 * over);
+    CHECK(hr_estimate_severity(&est) != 2);
+    bool said = false;
+    cur.nvidia_driver = 0;
+    CHECK(run(&cur, "--gpu-only") == 0);
+    for (int i = 0; i < est.note_count; i++)
+        said |= strstr(est.notes[i], "driver version not known") != NULL;
+    CHECK(verdict(HR_EV_SYSMEM_FALLBACK) != NULL && said);
+    hr_est_machine lin = cur;
+    lin.os = HR_OS_LINUX;
+    CHECK(run(&lin, "--gpu-only") == 0);
+    CHECK(verdict(HR_EV_GPU_OOM) != NULL && verdict(HR_EV_SYSMEM_FALLBACK) == NULL);
+}
+
 int main(void)
 {
     vae_dtype();
     vae_staged_fp32();
     unbuilt_head();
     tiled_fallback();
+    sysmem_fallback();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

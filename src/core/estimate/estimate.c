@@ -77,6 +77,9 @@ typedef struct sim {
     double tiled_need;
     int tiled_op;
     double tiled_bytes;       /* the tiled path's working memory */
+    bool sysmem_fallback;     /* Windows, NVIDIA 536+: VRAM overflow goes to shared system memory */
+    double spill_need;        /* the most VRAM spilled so */
+    int spill_op;
     int step_note_op;
 } sim;
 
@@ -136,6 +139,9 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     if (best) {
         m->vram_bytes = best->vram_total_bytes;
         hr_strlcpy(m->gpu_name, best->name, sizeof m->gpu_name);
+        unsigned maj = 0, min = 0;
+        if (best->driver[0] && sscanf(best->driver, "%u.%u", &maj, &min) >= 1 && maj < 100000 && min < 100)
+            m->nvidia_driver = (int)(maj * 100 + min);
         m->vram_assumed = false;
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
@@ -592,6 +598,14 @@ static hr_est_arch op_arch(const sim *s, const hr_est_op *op)
 static void need_vram(sim *s, double need, int opi)
 {
     double card = s->vram_total - s->p.cuda_ctx - s->vram_other;
+    if (s->sysmem_fallback) {
+        /* no CUDA out-of-memory: the driver places the overflow in system memory */
+        if (need > card && need - card > s->spill_need) {
+            s->spill_need = need - card;
+            s->spill_op = opi;
+        }
+        return;
+    }
     if (need > card && need - card > s->oom_need) {
         s->oom_need = need - card;
         s->oom_op = opi;
@@ -901,12 +915,21 @@ static void record(sim *s, const hr_est_op *op, int opi)
     double vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
         vram = 0;
+    /* What the card cannot hold, NVIDIA's Windows driver (536+) backs with system memory: RAM
+     * the process commits, whatever the WDDM rule below says of the VRAM itself. */
+    double card = s->vram_total - s->vram_other;
+    double spill = s->sysmem_fallback && vram > card ? vram - card : 0;
+    if (spill > s->spill_need) {
+        s->spill_need = spill;
+        s->spill_op = opi;
+    }
+    ram += spill;
     double cache = page_cache_now(s, ram);
     double commit = ram + s->transient_commit;
     if (s->m->os == HR_OS_WINDOWS) {
         commit += s->p.win_commit_extra;
         if (s->p.wddm_commit)
-            commit += vram;
+            commit += vram - spill;
     }
     if (vram > s->peak_vram) {
         s->peak_vram = vram;
@@ -977,6 +1000,11 @@ static void setup(sim *s)
         s->regime = HR_REGIME_LEGACY;
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED)
         s->vram_total = 0;
+    /* NVIDIA's Windows driver from 536.40 ("CUDA - Sysmem Fallback Policy", on by default) places
+     * allocations the card cannot hold in shared system memory instead of failing them. A driver
+     * whose version is not known is taken as a current one. */
+    s->sysmem_fallback = m->os == HR_OS_WINDOWS && m->vendor == HR_GPU_NVIDIA && s->vram_total > 0 &&
+                         (m->nvidia_driver == 0 || m->nvidia_driver >= 53640);
 
     /* Pinned memory: NVIDIA from 0.3.69, AMD just after; 45 %/95 % of RAM until 0.19, then
      * 40 % on Windows, 90 % elsewhere. */
@@ -1108,6 +1136,23 @@ static void verdicts(const sim *s, hr_estimate *e)
                 snprintf(v->fix, sizeof v->fix, "%s",
                          HR_T("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
         }
+    }
+    if (s->spill_need > 0) {
+        const char *node = e->step[s->spill_op].node_id;
+        hr_est_verdict *v = add_verdict(e, HR_EV_SYSMEM_FALLBACK, u64(s->spill_need), node);
+        if (v) {
+            hr_size_gb(u64(s->spill_need), a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
+                          "system memory (very slow), RAM that counts against the commit limit"),
+                     node, e->step[s->spill_op].class_type, a);
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
+                          "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
+        }
+        if (m->nvidia_driver == 0)
+            add_note(e, "%s", HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
+                                   "on by default) is assumed"));
     }
     if (s->tiled_need > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_TILED_FALLBACK, u64(s->tiled_need), e->step[s->tiled_op].node_id);
@@ -1391,7 +1436,8 @@ int hr_estimate_severity(const hr_estimate *e)
         case HR_EV_HEAVY_PAGING:
         case HR_EV_PINNED:
         case HR_EV_COMMIT_TIGHT:
-        case HR_EV_TILED_FALLBACK: if (sev < 1) sev = 1; break;
+        case HR_EV_TILED_FALLBACK:
+        case HR_EV_SYSMEM_FALLBACK: if (sev < 1) sev = 1; break;
         case HR_EV_COMMIT_UNKNOWN: unknown = true; break;
         default: break;
         }
@@ -1414,7 +1460,7 @@ const char *hr_est_regime_name(hr_est_regime r)
 const char *hr_est_verdict_name(hr_est_verdict_kind k)
 {
     static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
-                              "commit_exceeded", "commit_tight", "commit_unknown"};
+                              "commit_exceeded", "commit_tight", "commit_unknown", "sysmem_fallback"};
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
 }
 

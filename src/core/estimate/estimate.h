@@ -160,6 +160,7 @@ typedef struct hr_est_machine {
     uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
                                       * HR_UNKNOWN: the what-if allowance */
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
+    int nvidia_driver;               /* NVIDIA driver version x 100 (56094 for 560.94), 0 = not known */
     char gpu_name[64];               /* the card's name as the driver gives it ("" = not known): which
                                       * 16-bit types it computes fast (the VAE's dtype) */
     int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
@@ -214,7 +215,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_GPU_OOM,
     HR_EV_COMMIT_EXCEEDED,
     HR_EV_COMMIT_TIGHT,      /* the one rule's AT RISK: under what the limit must back */
-    HR_EV_COMMIT_UNKNOWN     /* cannot tell: the limit is not known; bytes = the limit needed */
+    HR_EV_COMMIT_UNKNOWN,    /* cannot tell: the limit is not known; bytes = the limit needed */
+    HR_EV_SYSMEM_FALLBACK    /* Windows, NVIDIA from driver 536: VRAM overflow spilled to system memory */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
