@@ -313,6 +313,39 @@ static void sysmem_fallback(void)
     CHECK(verdict(HR_EV_GPU_OOM) != NULL && verdict(HR_EV_SYSMEM_FALLBACK) == NULL);
 }
 
+static void mixed_managers(void)
+{
+    /* ComfyUI #13953 (2026-05): "custom GGUF loaders using GGUFModelPatcher(ModelPatcher) do
+     * not use ModelPatcherDynamic ... logs may show legacy loaded partially / loaded completely
+     * behavior for GGUF models", while the other models are staged; ComfyUI #14573 (0.25.1,
+     * --enable-dynamic-vram, a FLUX.2 GGUF on 8 GB) logs "loaded partially; ... offloaded,
+     * ... buffer reserved" for it. FLUX.1 dev Q8_0 GGUF with T5-XXL on 8 GB, DynamicVRAM: the
+     * GGUF model writes a legacy partial line, the encoder and the VAE are staged. */
+    workflow("flux1-dev-Q8_0.gguf", "t5xxl_fp16.safetensors", "ae.safetensors", 1024, 1024, 1);
+    hr_est_machine m = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 8, 0, 25, 0, "NVIDIA GeForce RTX 4070 Laptop GPU");
+    CHECK(run(&m, "") == 0);
+    CHECK(est.regime == HR_REGIME_DYNAMIC);
+    const hr_est_load *g = load_named("flux1-dev-Q8_0");
+    const hr_est_load *t = load_named("t5xxl");
+    const hr_est_load *v = load_named("ae.safetensors");
+    CHECK(g && !g->dynamic && g->staged_bytes == 0 && g->partial);
+    CHECK(g && g->buffer_bytes > 0 && g->offloaded_bytes > 4 * HR_GIB);
+    CHECK(t && t->dynamic && t->staged_bytes > 9 * HR_GIB);
+    CHECK(v && v->dynamic);
+    if (g)
+        printf("FLUX Q8_0 GGUF under DynamicVRAM, 8 GB: loaded partially; %.0f MB usable, %.0f MB loaded, %.0f MB "
+               "offloaded, %.0f MB buffer reserved\n", (double)g->usable_vram_bytes / MiB,
+               (double)g->loaded_bytes / MiB, (double)g->offloaded_bytes / MiB, (double)g->buffer_bytes / MiB);
+    /* the same budget as the legacy manager gives it; its offloaded part stays the file's pages
+     * (no private RAM), where the legacy manager copies the file into RAM */
+    hr_est_load dyn_line = g ? *g : (hr_est_load){0};
+    uint64_t ram_dyn = step("5")->ram_bytes;
+    CHECK(run(&m, "--disable-dynamic-vram") == 0);
+    g = load_named("flux1-dev-Q8_0");
+    CHECK(g && within((double)dyn_line.usable_vram_bytes, (double)g->usable_vram_bytes, 0.25));
+    CHECK(step("5")->ram_bytes > ram_dyn + 4 * HR_GIB);
+}
+
 int main(void)
 {
     vae_dtype();
@@ -320,6 +353,7 @@ int main(void)
     unbuilt_head();
     tiled_fallback();
     sysmem_fallback();
+    mixed_managers();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

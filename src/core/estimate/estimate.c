@@ -476,6 +476,26 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
     double inf = 0.8 * GIBD + s->reserve;
 
     if (s->regime == HR_REGIME_DYNAMIC) {
+        /* GGUF models come through ComfyUI-GGUF's GGUFModelPatcher, a ModelPatcher that is not
+         * ModelPatcherDynamic: under DynamicVRAM they still load by the legacy rules and write
+         * the legacy lines, while the other models are staged (ComfyUI #13953; ComfyUI-GGUF PR
+         * 427, which would change it, is not merged). */
+        int legacy[4], nl = 0, dyn[4], nd = 0;
+        for (int k = 0; k < n && k < 4; k++) {
+            if (s->in->model[idx[k]].format == HR_FMT_GGUF)
+                legacy[nl++] = idx[k];
+            else
+                dyn[nd++] = idx[k];
+        }
+        if (nl > 0) {
+            s->regime = HR_REGIME_LEGACY;
+            load_models_gpu(s, legacy, nl, mem_req, min_req, force_full, op);
+            s->regime = HR_REGIME_DYNAMIC;
+            for (int k = 0; k < nl; k++)
+                s->ms[legacy[k]].pinned = 0;   /* its offloaded weights stay the mapped file's pages */
+        }
+        idx = dyn;
+        n = nd;
         /* Weights fault into whatever VRAM the activations leave; other models' weights give
          * way (they are file-backed: nothing comes back into private RAM). */
         double headroom = s->a->vram_headroom_given ? (double)s->a->vram_headroom_bytes : 0;
