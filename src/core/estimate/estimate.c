@@ -72,6 +72,7 @@ typedef struct sim {
     double act_vram;          /* this step only */
     double buffer_vram;       /* this step only */
     double inst_ram, inst_commit;   /* this step only: the most at an instant inside it */
+    bool nested_legacy;             /* a GGUF model loading by the legacy rules inside DynamicVRAM */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
     int peak_vram_op, peak_ram_op, peak_commit_op;
     /* verdict facts */
@@ -79,9 +80,14 @@ typedef struct sim {
     int oom_op;
     double tiled_need;
     int tiled_op;
+    double tiled_bytes;       /* the tiled path's working memory */
+    bool sysmem_fallback;     /* Windows, NVIDIA 536+: VRAM overflow goes to shared system memory */
+    double spill_need;        /* the most VRAM spilled so */
+    int spill_op;
     int step_note_op;
 } sim;
 
+static uint32_t at_least(uint32_t v, uint32_t lo) { return v > lo ? v : lo; }
 static double dmax(double a, double b) { return a > b ? a : b; }
 static double dmin(double a, double b) { return a < b ? a : b; }
 static uint64_t u64(double v) { return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v; }
@@ -136,6 +142,10 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
     }
     if (best) {
         m->vram_bytes = best->vram_total_bytes;
+        hr_strlcpy(m->gpu_name, best->name, sizeof m->gpu_name);
+        unsigned maj = 0, min = 0;
+        if (best->driver[0] && sscanf(best->driver, "%u.%u", &maj, &min) >= 1 && maj < 100000 && min < 100)
+            m->nvidia_driver = (int)(maj * 100 + min);
         m->vram_assumed = false;
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
@@ -176,14 +186,92 @@ uint64_t hr_est_server_bound(const hr_est_input *in, const hr_est_machine *m, co
     return b;
 }
 
+/* The bytes of the file ComfyUI builds a model from: less the tensors it leaves unloaded (a
+ * text encoder's language-model head, 16 bits a weight). */
+static double built_file_bytes(const hr_est_model *mod)
+{
+    double v = (double)mod->file_bytes - hr_est_unbuilt_params(mod) * 2;
+    return v > 0 ? v : (double)mod->file_bytes;
+}
+
+/* Parameters built: the header's count, else the file's bytes over its dtype. */
+static double model_params(const hr_est_model *mod)
+{
+    if (mod->params > 0) {
+        double v = (double)mod->params - hr_est_unbuilt_params(mod);
+        return v > 0 ? v : (double)mod->params;
+    }
+    return mod->file_dtype_bytes > 0 ? built_file_bytes(mod) / mod->file_dtype_bytes : built_file_bytes(mod);
+}
+
+/* The card's fast 16-bit types, from its name (ComfyUI's should_use_bf16 / should_use_fp16 read
+ * the compute capability; the driver's name says the same generation). NVIDIA computes bf16 fast
+ * from Ampere (SM 8); Turing and Volta (SM 7) fp16 only, except the GTX 16 series and its
+ * workstation cousins, where ComfyUI calls fp16 broken; Pascal fp16 only on Windows; older cards
+ * neither. AMD: fp16 always (ROCm), bf16 from RDNA3. A name not recognised counts as fast. */
+static bool name_has(const char *name, const char *const *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (hr_str_icontains(name, parts[i]))
+            return true;
+    return false;
+}
+#define HAS(name, list) name_has(name, list, sizeof list / sizeof list[0])
+
+static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
+{
+    *bf16 = *fp16 = true;
+    const char *n = m->gpu_name;
+    if (!n[0])
+        return;
+    if (m->vendor == HR_GPU_NVIDIA) {
+        static const char *const newer[] = {"Ada", "Blackwell", "Hopper"};
+        static const char *const no_fp16[] = {"1660", "1650", "1630", "T500", "T550", "T600", "MX550", "MX450",
+                                              "CMP 30HX", "T2000", "T1000", "T1200"};
+        static const char *const sm7[] = {"RTX 20", "TITAN RTX", "Quadro RTX", "Tesla T4", "V100", "TITAN V"};
+        static const char *const sm6[] = {"GTX 10", "GT 10", "TITAN X", "P100", "P40", "Tesla P4", "Quadro P",
+                                          "MX1", "MX2", "MX3"};
+        static const char *const older[] = {"GTX 9", "GTX 7", "GTX TITAN", "Quadro M", "Quadro K", "Tesla M",
+                                            "Tesla K"};
+        if (HAS(n, newer))
+            return;
+        if (HAS(n, no_fp16))
+            *bf16 = *fp16 = false;
+        else if (HAS(n, sm7))
+            *bf16 = false;
+        else if (HAS(n, sm6))
+            *bf16 = false, *fp16 = m->os == HR_OS_WINDOWS;
+        else if (HAS(n, older))
+            *bf16 = *fp16 = false;
+    } else if (m->vendor == HR_GPU_AMD) {
+        static const char *const rdna2_older[] = {"RX 6", "RX 5", "RX 4", "Vega", "Radeon VII", "Radeon Pro W6",
+                                                  "Radeon Pro W5"};
+        if (HAS(n, rdna2_older))
+            *bf16 = false;
+    }
+}
+
+int hr_est_vae_dtype_bytes(hr_est_arch vae_arch, const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (a && a->vae_dtype_bytes)
+        return a->vae_dtype_bytes;
+    if ((a && (a->cpu || a->cpu_vae)) || m->vendor == HR_GPU_NONE)
+        return 4;
+    bool bf16, fp16;
+    gpu_halves(m, &bf16, &fp16);
+    /* working_dtypes: the 2-D KL VAEs (SD, SDXL, SD3, FLUX) list bf16 then fp32; the video VAEs
+     * (Wan, HunyuanVideo, LTX) bf16, fp16, fp32 (comfy/sd.py) */
+    hr_est_vae_kind k = hr_est_arch_info_of(vae_arch)->vae;
+    bool lists_fp16 = k != HR_VAE_KL && k != HR_VAE_FLUX2;
+    return bf16 || (lists_fp16 && fp16) ? 2 : 4;
+}
+
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a)
 {
     int fd = mod->file_dtype_bytes;
-    double np = (double)mod->params;
-    if (np <= 0 && fd > 0)
-        np = (double)mod->file_bytes / fd;
+    double np = model_params(mod);
     if (mod->format == HR_FMT_GGUF || fd == 0 || mod->fp8_scaled)
-        return mod->file_bytes;                      /* kept as stored */
+        return u64(built_file_bytes(mod));           /* kept as stored */
     bool cpu = (a && a->cpu) || m->vendor == HR_GPU_NONE;
     switch (mod->kind) {
     case HR_EST_DIFFUSION: {
@@ -205,10 +293,8 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
         int want = a && a->te_dtype_bytes ? a->te_dtype_bytes : 2;
         return u64(np * (fd < want ? fd : want));
     }
-    case HR_EST_VAE: {
-        int want = a && a->vae_dtype_bytes ? a->vae_dtype_bytes : (cpu ? 4 : 2);
-        return u64(np * want);
-    }
+    case HR_EST_VAE:
+        return u64(np * hr_est_vae_dtype_bytes(mod->arch, m, a));
     case HR_EST_CLIP_VISION:
     case HR_EST_CONTROLNET:
         return u64(np * (fd < 2 ? fd : 2));
@@ -385,17 +471,22 @@ static void pin(sim *s, int i)
 }
 
 /* The process now: private RAM, VRAM and commit. */
-static void tiers_now(const sim *s, double *ram, double *vram, double *commit, double *pinned)
+static void tiers_now(const sim *s, double *ram, double *vram, double *commit, double *pinned, double *spill)
 {
     *ram = ram_now(s, pinned);
     *vram = s->p.cuda_ctx + sum_resident(s) + s->outputs_vram + s->act_vram + s->buffer_vram;
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED || s->vram_total <= 0)
         *vram = 0;
+    /* What the card cannot hold, NVIDIA's Windows driver (536+) backs with system memory: RAM
+     * the process commits, whatever the WDDM rule below says of the VRAM itself. */
+    double card = s->vram_total - s->vram_other;
+    *spill = s->sysmem_fallback && *vram > card ? *vram - card : 0;
+    *ram += *spill;
     *commit = *ram + s->transient_commit;
     if (s->m->os == HR_OS_WINDOWS) {
         *commit += s->p.win_commit_extra;
         if (s->p.wddm_commit)
-            *commit += *vram;
+            *commit += *vram - *spill;
     }
 }
 
@@ -403,8 +494,8 @@ static void tiers_now(const sim *s, double *ram, double *vram, double *commit, d
  * the next one moves out of it): kept for the step's peak. */
 static void mark_instant(sim *s)
 {
-    double ram, vram, commit, pinned = 0;
-    tiers_now(s, &ram, &vram, &commit, &pinned);
+    double ram, vram, commit, pinned = 0, spill;
+    tiers_now(s, &ram, &vram, &commit, &pinned, &spill);
     s->inst_ram = dmax(s->inst_ram, ram);
     s->inst_commit = dmax(s->inst_commit, commit);
 }
@@ -419,6 +510,28 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
     double inf = 0.8 * GIBD + s->reserve;
 
     if (s->regime == HR_REGIME_DYNAMIC) {
+        /* GGUF models come through ComfyUI-GGUF's GGUFModelPatcher, a ModelPatcher that is not
+         * ModelPatcherDynamic: under DynamicVRAM they still load by the legacy rules and write
+         * the legacy lines, while the other models are staged (ComfyUI #13953; ComfyUI-GGUF PR
+         * 427, which would change it, is not merged). */
+        int legacy[4], nl = 0, dyn[4], nd = 0;
+        for (int k = 0; k < n && k < 4; k++) {
+            if (s->in->model[idx[k]].format == HR_FMT_GGUF)
+                legacy[nl++] = idx[k];
+            else
+                dyn[nd++] = idx[k];
+        }
+        if (nl > 0) {
+            s->regime = HR_REGIME_LEGACY;
+            s->nested_legacy = true;
+            load_models_gpu(s, legacy, nl, mem_req, min_req, force_full, op);
+            s->nested_legacy = false;
+            s->regime = HR_REGIME_DYNAMIC;
+            for (int k = 0; k < nl; k++)
+                s->ms[legacy[k]].pinned = 0;   /* its offloaded weights stay the mapped file's pages */
+        }
+        idx = dyn;
+        n = nd;
         /* Weights fault into whatever VRAM the activations leave; other models' weights give
          * way (they are file-backed: nothing comes back into private RAM). */
         double headroom = s->a->vram_headroom_given ? (double)s->a->vram_headroom_bytes : 0;
@@ -464,7 +577,7 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         free_memory(s, minimum, keep);
     /* load_models_gpu() evicts before it loads: what went back to RAM is there before the
      * new model's loaded part leaves it */
-    if (ram_now(s, NULL) > ram_before)
+    if (!s->nested_legacy && ram_now(s, NULL) > ram_before)   /* staged models evict to their file, not RAM */
         mark_instant(s);
 
     for (int k = 0; k < n; k++) {
@@ -546,6 +659,14 @@ static hr_est_arch op_arch(const sim *s, const hr_est_op *op)
 static void need_vram(sim *s, double need, int opi)
 {
     double card = s->vram_total - s->p.cuda_ctx - s->vram_other;
+    if (s->sysmem_fallback) {
+        /* no CUDA out-of-memory: the driver places the overflow in system memory */
+        if (need > card && need - card > s->spill_need) {
+            s->spill_need = need - card;
+            s->spill_op = opi;
+        }
+        return;
+    }
     if (need > card && need - card > s->oom_need) {
         s->oom_need = need - card;
         s->oom_op = opi;
@@ -670,6 +791,51 @@ static void op_sample(sim *s, const hr_est_op *op, int opi)
     s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->fp16_intermediates ? 0.5 : 1.0);
 }
 
+static double vae_bytes(hr_est_arch arch, const hr_est_geom *g, int d, bool amd, bool decode)
+{
+    return decode ? (double)hr_est_vae_decode_bytes(arch, g, d, amd) : (double)hr_est_vae_encode_bytes(arch, g, d, amd);
+}
+
+/* The memory of the tiled path ComfyUI falls back to when the regular decode (encode) runs out
+ * of VRAM (comfy/sd.py, VAE.decode / encode, the except branch): an image VAE decodes 64 x 64
+ * latent tiles (512 px); a video VAE 256 px tiles over all the frames. From PR 15499 (merged
+ * 2026-08-11, 0.34.0 assumed) a video decode reserves as much as the regular one would, at most
+ * 80 % of the card, and sizes its tiles to fill that: the frames halve until one tile fits, then
+ * the tile doubles while it still fits. *budget is what it asks load_models_gpu to free. */
+static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_geom *g, int d, bool amd,
+                                   bool decode, double full, double *budget)
+{
+    const hr_est_arch_info *ai = hr_est_arch_info_of(arch);
+    hr_est_geom t = *g;
+    t.batch = 1;
+    *budget = 0;
+    if (!ai->tdown) {
+        t.width = t.width < 512 ? t.width : 512;
+        t.height = t.height < 512 ? t.height : 512;
+        return vae_bytes(arch, &t, d, amd, decode);
+    }
+    uint32_t tile = 256 / (uint32_t)ai->down;                /* in latent pixels */
+    uint32_t lw = at_least(g->width, 1) / (uint32_t)ai->down, lh = at_least(g->height, 1) / (uint32_t)ai->down;
+    uint32_t lt = (at_least(g->frames, 1) - 1) / (uint32_t)ai->tdown + 1;
+    if (!decode || s->version < V(0, 34, 0)) {
+        t.width = t.width < 256 ? t.width : 256;
+        t.height = t.height < 256 ? t.height : 256;
+        return vae_bytes(arch, &t, d, amd, decode);
+    }
+    *budget = dmin(full, 0.8 * s->vram_total);
+#define TILE_EST(tt, txy)                                                                                   \
+    (t.frames = ((tt) - 1) * (uint32_t)ai->tdown + 1, t.width = ((txy) < lw ? (txy) : lw) * (uint32_t)ai->down, \
+     t.height = ((txy) < lh ? (txy) : lh) * (uint32_t)ai->down, vae_bytes(arch, &t, d, amd, true))
+    uint32_t tt = lt;
+    while (tt > 2 && TILE_EST(tt, tile) > *budget)
+        tt = (tt + 1) / 2;
+    uint32_t big = lw > lh ? lw : lh;
+    while (tile * 2 <= big && TILE_EST(tt, tile * 2) <= *budget)
+        tile *= 2;
+    return TILE_EST(tt, tile);
+#undef TILE_EST
+}
+
 static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
 {
     if (op->model_count < 1)
@@ -677,7 +843,7 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
     int i = op->models[0];
     hr_est_arch arch = op_arch(s, op);
     bool amd = s->m->vendor == HR_GPU_AMD && s->version >= V(0, 3, 60);
-    int d = s->a->vae_dtype_bytes ? s->a->vae_dtype_bytes : 2;
+    int d = hr_est_vae_dtype_bytes(arch, s->m, s->a);
     double full = decode ? (double)hr_est_vae_decode_bytes(arch, &op->geom, d, amd)
                          : (double)hr_est_vae_encode_bytes(arch, &op->geom, d, amd);
     hr_est_geom tile = op->geom;
@@ -690,8 +856,9 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         tile.frames = tile.frames < tf ? tile.frames : tf;
     }
     tile.batch = 1;
-    double tiled = decode ? (double)hr_est_vae_decode_bytes(arch, &tile, d, amd)
-                          : (double)hr_est_vae_encode_bytes(arch, &tile, d, amd);
+    double budget = 0;   /* what the fallback asks load_models_gpu to free (0.34+ video decode) */
+    double tiled = op->tiled ? vae_bytes(arch, &tile, d, amd, decode)
+                             : fallback_tiled_bytes(s, arch, &op->geom, d, amd, decode, full, &budget);
     double work = op->tiled ? dmin(full, tiled) : full;
     double img = (double)(op->geom.width ? op->geom.width : 1) * (op->geom.height ? op->geom.height : 1) *
                  (op->geom.frames ? op->geom.frames : 1) * (op->geom.batch ? op->geom.batch : 1) * 3 * 4;
@@ -718,16 +885,24 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
             full *= chunk;
         }
         if (!op->tiled && work > free_v - s->reserve) {
-            /* ComfyUI catches the OOM and retries tiled (sd.py) */
+            /* ComfyUI catches the OOM, logs "Ran out of memory when regular VAE decoding,
+             * retrying with tiled VAE decoding" and runs the tiled path (sd.py) */
+            if (budget > 0)
+                load_models_gpu(s, &i, 1, budget, -1, false, op);
             free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
             if (s->ms[i].resident < s->ms[i].mem)
                 s->ms[i].resident = s->ms[i].mem;
             if (full - (vram_free(s) - s->reserve) > s->tiled_need) {
                 s->tiled_need = full - (vram_free(s) - s->reserve);
                 s->tiled_op = opi;
+                s->tiled_bytes = tiled;
             }
             work = tiled;
-            set_note(s, opi, "%s", HR_T("out of VRAM: retried as a tiled decode"));
+            char b[32];
+            hr_size_gb(u64(tiled), b, sizeof b);
+            set_note(s, opi, decode ? HR_T("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
+                                    : HR_T("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
+                     b);
         }
         s->act_vram = work * s->p.act_scale;
         need_vram(s, tiled * s->p.act_scale + s->ms[i].mem, opi);
@@ -810,8 +985,12 @@ static void release(sim *s, int opi)
 
 static void record(sim *s, const hr_est_op *op, int opi)
 {
-    double pinned = 0, ram, vram, commit;
-    tiers_now(s, &ram, &vram, &commit, &pinned);
+    double pinned = 0, ram, vram, commit, spill;
+    tiers_now(s, &ram, &vram, &commit, &pinned, &spill);
+    if (spill > s->spill_need) {
+        s->spill_need = spill;
+        s->spill_op = opi;
+    }
     double cache = page_cache_now(s, ram);
     ram = dmax(ram, s->inst_ram);
     commit = dmax(commit, s->inst_commit);
@@ -884,6 +1063,11 @@ static void setup(sim *s)
         s->regime = HR_REGIME_LEGACY;
     if (s->regime == HR_REGIME_CPU || s->regime == HR_REGIME_UNIFIED)
         s->vram_total = 0;
+    /* NVIDIA's Windows driver from 536.40 ("CUDA - Sysmem Fallback Policy", on by default) places
+     * allocations the card cannot hold in shared system memory instead of failing them. A driver
+     * whose version is not known is taken as a current one. */
+    s->sysmem_fallback = m->os == HR_OS_WINDOWS && m->vendor == HR_GPU_NVIDIA && s->vram_total > 0 &&
+                         (m->nvidia_driver == 0 || m->nvidia_driver >= 53640);
 
     /* Pinned memory: NVIDIA from 0.3.69, AMD just after; 45 %/95 % of RAM until 0.19, then
      * 40 % on Windows, 90 % elsewhere. 0.3.68 pinned on NVIDIA with --fast pinned_memory, and
@@ -914,6 +1098,12 @@ static void setup(sim *s)
         msim *x = &s->ms[i];
         memset(x, 0, sizeof *x);
         x->mem = (double)hr_est_model_bytes(mod, m, a);
+        /* DynamicVRAM as first released (0.12) recorded a VAE's dtype for its casts before
+         * vae_dtype() was applied, so it staged the VAE at the dtype it was built in, fp32; PR
+         * 12388 (merged 2026-02-10, 0.13 assumed) records it after the cast. */
+        if (mod->kind == HR_EST_VAE && s->regime == HR_REGIME_DYNAMIC && s->version < V(0, 13, 0) &&
+            mod->format != HR_FMT_GGUF && mod->file_dtype_bytes > 0 && !mod->fp8_scaled)
+            x->mem = model_params(mod) * 4;
         x->first_use = -1;
         x->last_use = -1;
         x->cpu_only = mod->cpu_device ||
@@ -1015,12 +1205,31 @@ static void verdicts(const sim *s, hr_estimate *e)
                          HR_T("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
         }
     }
+    if (s->spill_need > 0) {
+        const char *node = e->step[s->spill_op].node_id;
+        hr_est_verdict *v = add_verdict(e, HR_EV_SYSMEM_FALLBACK, u64(s->spill_need), node);
+        if (v) {
+            hr_size_gb(u64(s->spill_need), a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
+                          "system memory (very slow), RAM that counts against the commit limit"),
+                     node, e->step[s->spill_op].class_type, a);
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
+                          "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
+        }
+        if (m->nvidia_driver == 0)
+            add_note(e, "%s", HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
+                                   "on by default) is assumed"));
+    }
     if (s->tiled_need > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_TILED_FALLBACK, u64(s->tiled_need), e->step[s->tiled_op].node_id);
         if (v) {
+            hr_size_gb(u64(s->tiled_bytes), a, sizeof a);
             snprintf(v->text, sizeof v->text,
-                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled (slower)"),
-                     e->step[s->tiled_op].node_id);
+                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled, which needs "
+                          "%s (slower)"),
+                     e->step[s->tiled_op].node_id, a);
             snprintf(v->fix, sizeof v->fix, "%s", HR_T("use VAEDecodeTiled (tile 512, or 256 for video)"));
         }
     }
@@ -1300,7 +1509,8 @@ int hr_estimate_severity(const hr_estimate *e)
         case HR_EV_HEAVY_PAGING:
         case HR_EV_PINNED:
         case HR_EV_COMMIT_TIGHT:
-        case HR_EV_TILED_FALLBACK: if (sev < 1) sev = 1; break;
+        case HR_EV_TILED_FALLBACK:
+        case HR_EV_SYSMEM_FALLBACK: if (sev < 1) sev = 1; break;
         case HR_EV_COMMIT_UNKNOWN: unknown = true; break;
         default: break;
         }
@@ -1323,7 +1533,7 @@ const char *hr_est_regime_name(hr_est_regime r)
 const char *hr_est_verdict_name(hr_est_verdict_kind k)
 {
     static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
-                              "commit_exceeded", "commit_tight", "commit_unknown"};
+                              "commit_exceeded", "commit_tight", "commit_unknown", "sysmem_fallback"};
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
 }
 

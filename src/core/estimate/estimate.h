@@ -162,6 +162,9 @@ typedef struct hr_est_machine {
     uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
                                       * HR_UNKNOWN: the what-if allowance */
     hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
+    int nvidia_driver;               /* NVIDIA driver version x 100 (56094 for 560.94), 0 = not known */
+    char gpu_name[64];               /* the card's name as the driver gives it ("" = not known): which
+                                      * 16-bit types it computes fast (the VAE's dtype) */
     int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
     bool version_known;
@@ -214,7 +217,8 @@ typedef enum hr_est_verdict_kind {
     HR_EV_GPU_OOM,
     HR_EV_COMMIT_EXCEEDED,
     HR_EV_COMMIT_TIGHT,      /* the one rule's AT RISK: under what the limit must back */
-    HR_EV_COMMIT_UNKNOWN     /* cannot tell: the limit is not known; bytes = the limit needed */
+    HR_EV_COMMIT_UNKNOWN,    /* cannot tell: the limit is not known; bytes = the limit needed */
+    HR_EV_SYSMEM_FALLBACK    /* Windows, NVIDIA from driver 536: VRAM overflow spilled to system memory */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -263,6 +267,12 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
 
 /* The in-memory size of a model under the machine and flags (dtype rules, §2.7). */
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);
+
+/* The bytes per weight ComfyUI holds a VAE of this architecture in (vae_dtype()): the flag
+ * first, fp32 on the CPU, else the first of the VAE's working dtypes the card computes fast
+ * (bf16 from NVIDIA Ampere and AMD RDNA3; fp16 where the VAE lists it and the card has fast
+ * fp16), else fp32. A card whose name is not known is taken as fast. */
+int hr_est_vae_dtype_bytes(hr_est_arch vae_arch, const hr_est_machine *m, const hr_comfy_args *a);
 
 /* The most a prompt a server says it ran can need (X.serverneed): the models it names,
  * each whole at its in-memory size (hr_est_model_bytes), plus the working memory one run

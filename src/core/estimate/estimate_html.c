@@ -32,7 +32,10 @@ static const char *severity_label(int s)
  * them, the will-fail ones above all. */
 static int rank(hr_est_verdict_kind k)
 {
-    return k == HR_EV_COMMIT_UNKNOWN ? 2 * HR_EV_PINNED + 1 : k == HR_EV_COMMIT_TIGHT ? 2 * HR_EV_PINNED : 2 * (int)k;
+    return k == HR_EV_COMMIT_UNKNOWN    ? 2 * HR_EV_PINNED + 1
+           : k == HR_EV_COMMIT_TIGHT    ? 2 * HR_EV_PINNED
+           : k == HR_EV_SYSMEM_FALLBACK ? 2 * HR_EV_HEAVY_PAGING
+                                        : 2 * (int)k;
 }
 
 static uint64_t step_value(const hr_est_step *s, int series)

@@ -21,4 +21,8 @@ void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *
  * streams = NUM_STREAMS), from the model's module sizes; < 0 when they are not known. */
 double hr_est_offload_buffer(const hr_est_model *m, int version, int streams);
 
+/* Parameters the model's file carries that ComfyUI does not build (a text encoder's language-
+ * model head, stored in 16 bits); 0 for most files. */
+double hr_est_unbuilt_params(const hr_est_model *m);
+
 #endif

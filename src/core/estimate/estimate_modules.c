@@ -20,14 +20,20 @@
 typedef struct te_modules {
     const char *name_part;    /* matched in the file name, case-insensitive */
     double vocab, d_model;
+    /* The published file carries the language model's output head (vocab x d_model, 16 bits),
+     * which ComfyUI's encoder does not build (its config says lm_head False): the weights are
+     * left in the file, never loaded. The Qwen2.5-VL 7B files (fp8 9.38 GB, bf16 16.6 GB) and
+     * Llama 3 8B's (16.1 GB = 8.03 B parameters, the head included) carry one; the T5 encoders
+     * have none, and the FLUX.2 Mistral file none (ComfyUI logs its lm_head as missing). */
+    bool unbuilt_head;
 } te_modules;
 
 static const te_modules TE[] = {
-    {"umt5", 256384, 4096},            /* UMT5-XXL (Wan) */
-    {"t5xxl", 32128, 4096},            /* T5-XXL (FLUX, SD3) */
-    {"qwen_2.5_vl_7b", 152064, 3584},  /* Qwen2.5-VL 7B (Qwen-Image) */
-    {"llava_llama3", 128256, 4096},    /* Llama 3 8B (HunyuanVideo) */
-    {"mistral_3_small", 131072, 5120}, /* Mistral Small 3 (FLUX.2) */
+    {"umt5", 256384, 4096, false},            /* UMT5-XXL (Wan) */
+    {"t5xxl", 32128, 4096, false},            /* T5-XXL (FLUX, SD3) */
+    {"qwen_2.5_vl_7b", 152064, 3584, true},   /* Qwen2.5-VL 7B (Qwen-Image) */
+    {"llava_llama3", 128256, 4096, true},     /* Llama 3 8B (HunyuanVideo) */
+    {"mistral_3_small", 131072, 5120, false}, /* Mistral Small 3 (FLUX.2) */
 };
 
 static const te_modules *te_of(const hr_est_model *m)
@@ -56,4 +62,12 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, int streams)
     if (version < VER(0, 4, 0))
         return embedding * (streams + 1);
     return block * (streams + 1);
+}
+
+double hr_est_unbuilt_params(const hr_est_model *m)
+{
+    const te_modules *t = te_of(m);
+    if (t == NULL || !t->unbuilt_head || m->format == HR_FMT_GGUF)
+        return 0;
+    return t->vocab * t->d_model;
 }

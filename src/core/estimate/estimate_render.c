@@ -36,6 +36,7 @@ static const char *verdict_label(hr_est_verdict_kind k)
     case HR_EV_COMMIT_EXCEEDED: return HR_T("CRASH");
     case HR_EV_COMMIT_TIGHT: return HR_T("AT RISK");
     case HR_EV_COMMIT_UNKNOWN: return HR_T("UNKNOWN");
+    case HR_EV_SYSMEM_FALLBACK: return HR_T("SPILLS");
     }
     return "";
 }

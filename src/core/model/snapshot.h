@@ -213,6 +213,7 @@ typedef struct hr_gpu {
     uint64_t shared_total_bytes;       /* RAM it may take (GTT / DXGI shared) */
     uint64_t shared_used_bytes;
     hr_tri integrated;
+    char driver[32];                   /* the driver's version where NVML gives it ("560.94"), else "" */
 } hr_gpu;
 
 typedef struct hr_gpus {

@@ -451,6 +451,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             x->vram_total_bytes = raw->nvml_gpus[i].total;
             x->vram_used_bytes = raw->nvml_gpus[i].used;
             x->integrated = HR_TRI_NO;
+            hr_strlcpy(x->driver, raw->nvml_driver, sizeof x->driver);
         }
     } else {
         call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
