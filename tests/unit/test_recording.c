@@ -172,6 +172,39 @@ static void test_chinese(void)
     free(h);
 }
 
+/* Times and values no clock or machine gives: a sample without "t" (NaN), "t" and "started"
+ * of 1e29, a warning's value of 1e29. Converting them to an integer is undefined (UBSan's
+ * float-cast-overflow); the page said "-153722867280912930:-8" and "nan" instead. Every time
+ * label is a time or "?", and no coordinate is NaN. */
+static void test_no_clock(void)
+{
+    hr_error err;
+    CHECK(parse("{\"type\":\"header\",\"schema\":\"headroom.recording/1\",\"os\":\"linux\","
+                "\"mode\":\"run\",\"started\":1e29}\n"
+                "{\"type\":\"sample\",\"ram_used\":4294967296,\"commit\":5368709120}\n"
+                "{\"type\":\"sample\",\"t\":1e29,\"ram_used\":8589934592,\"commit\":9663676416}\n"
+                "{\"type\":\"sample\",\"t\":-1e29,\"ram_used\":1e29,\"commit\":-5}\n"
+                "{\"type\":\"warning\",\"rule\":\"commit-85\",\"level\":\"warn\",\"message\":\"m\","
+                "\"value\":1e29,\"limit\":-1e29,\"limit_name\":\"commit\"}\n"
+                "{\"type\":\"warning\",\"t\":2000,\"rule\":\"ttl\",\"level\":\"warn\",\"message\":\"m\","
+                "\"value\":9e18,\"limit\":1e19,\"eta_s\":1e29}\n",
+                &err) == 0);
+    char *h = page();
+    CHECK(!strstr(h, "nan") && !strstr(h, "inf"));
+    for (const char *p = h; (p = strstr(p, "text-anchor=\"")) != NULL; p++) {
+        const char *t = strchr(p, '>');
+        CHECK(t && (t[1] == '?' || (t[1] >= '0' && t[1] <= '9')));
+    }
+    CHECK(!strstr(h, ">-"));
+    CHECK_CONTAINS(h, "samples over ");
+    free(h);
+    /* the same with only one sample, and that one without a time */
+    CHECK(parse(HDR "{\"type\":\"sample\",\"ram_used\":1}\n", &err) == 0);
+    h = page();
+    CHECK(!strstr(h, "nan") && !strstr(h, ">-"));
+    free(h);
+}
+
 int main(void)
 {
     test_good();
@@ -179,5 +212,6 @@ int main(void)
     test_hostile();
     test_thinning();
     test_chinese();
+    test_no_clock();
     return TEST_DONE();
 }
