@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # watch --comfyui against a hostile server (tests/comfyui/peer.js --scenario hostile, on
-# 127.0.0.1 only, gone after 60 s): the peak resident memory (ru_maxrss) of watch under each
-# attack, as a ratio against plain `watch` (no --comfyui) measured in the same run, and the
+# 127.0.0.1 only, gone after 60 s): the peak resident memory (VmHWM, through GNU time) of watch
+# under each attack, as a ratio against plain `watch` (no --comfyui) measured in the same run, and the
 # largest gap between two samples at a 200 ms interval.
 # Usage: watch_hostile.sh HEADROOM. Exit 77 (skipped) without node and its ws package.
 set -u
@@ -18,11 +18,22 @@ attacks="huge ping-flood text-flood cont-flood slow-queue never"
 tmp=$(mktemp -d)
 peer_pid=
 trap '[ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-python3 - "$bin" "$count" <<'PY'
-import resource, subprocess, sys
+# Each run's own peak (VmHWM at exit) through GNU time, which forks watch from its own small
+# process. A child forked from python3 starts with python's pages counted (about 14 MB):
+# ru_maxrss read there measures python, not watch, and hid everything below it.
+[ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is missing: each run's peak cannot be read"; exit 77; }
+peak_py='
+import subprocess
+def peak(argv, **kw):
+    p = subprocess.run(["/usr/bin/time", "-f", "maxrss %M"] + argv, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, **kw)
+    return int([l for l in p.stderr.splitlines() if l.startswith("maxrss ")][-1].split()[1])
+'
+python3 - "$bin" "$count" <<PY
+$peak_py
+import sys
 b, count = sys.argv[1], sys.argv[2]
-subprocess.run([b, "watch", "--interval", "200", "--count", count], stdout=subprocess.DEVNULL)
-print("plain watch: peak %d kB" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print("plain watch: peak %d kB" % peak([b, "watch", "--interval", "200", "--count", count]))
 PY
 for a in $attacks; do
     : >"$tmp/peer.out"
@@ -31,13 +42,12 @@ for a in $attacks; do
     peer_pid=$!
     for _ in $(seq 100); do grep -q '^PORT ' "$tmp/peer.out" && break; sleep 0.1; done
     port=$(awk '/^PORT / {print $2; exit}' "$tmp/peer.out")
-    python3 - "$bin" "$count" "$port" "$a" "$tmp/rec.jsonl" <<'PY'
-import json, resource, subprocess, sys
+    python3 - "$bin" "$count" "$port" "$a" "$tmp/rec.jsonl" <<PY
+$peak_py
+import json, sys
 b, count, port, attack, rec = sys.argv[1:]
 def run(args):
-    subprocess.run([b, "watch", "--interval", "200", "--count", count] + args,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return peak([b, "watch", "--interval", "200", "--count", count] + args)
 plain = run([])                                  # the peer, in the same run
 hostile = run(["--comfyui", port, "--record", rec])
 t = [l["t"] for l in map(json.loads, open(rec)) if l["type"] == "sample"]

@@ -8,5 +8,17 @@ if(NOT CMAKE_CROSSCOMPILING)
     if(HR_SANITIZE)
       set_property(TEST models.headers APPEND PROPERTY ENVIRONMENT "HR_SANITIZED=1")
     endif()
+    # links that lead up are not followed, and are named
+    add_test(NAME models.links COMMAND ${Python3_EXECUTABLE}
+             ${CMAKE_CURRENT_SOURCE_DIR}/models/links_test.py ${HR_BIN})
+  endif()
+elseif(CMAKE_CROSSCOMPILING_EMULATOR)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    # the same under Wine: the Windows walk's test of junctions and folder links
+    add_test(NAME models.links_windows COMMAND ${Python3_EXECUTABLE}
+             ${CMAKE_CURRENT_SOURCE_DIR}/models/links_test.py ${CMAKE_CROSSCOMPILING_EMULATOR}
+             ${HR_BIN})
+    set_tests_properties(models.links_windows PROPERTIES TIMEOUT 600)
   endif()
 endif()

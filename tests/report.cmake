@@ -15,3 +15,17 @@ if(CMAKE_CROSSCOMPILING)
     ENVIRONMENT "HEADROOM_EXPLORER=1" TIMEOUT 240
     PASS_REGULAR_EXPRESSION "headroom check .*The report is in [^\n]*headroom-report\\.html\nOpen it in the browser\\? \\[Y/n\\] n")
 endif()
+
+# A recording of any length is read in bounded memory: 1 GiB generated in a temporary folder,
+# its peak resident size judged without a sanitizer only.
+if(NOT CMAKE_CROSSCOMPILING)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    add_test(NAME report.stream_large COMMAND ${Python3_EXECUTABLE}
+             ${CMAKE_CURRENT_SOURCE_DIR}/report/large_test.py ${HR_BIN})
+    set_tests_properties(report.stream_large PROPERTIES TIMEOUT 1500)
+    if(HR_SANITIZE)
+      set_property(TEST report.stream_large APPEND PROPERTY ENVIRONMENT "HR_SANITIZED=1")
+    endif()
+  endif()
+endif()

@@ -75,3 +75,11 @@ if(NOT WIN32)
   set_tests_properties(status.windows.record-refused-on-linux PROPERTIES
     PASS_REGULAR_EXPRESSION "--record saves Win32 answers: only on Windows")
 endif()
+
+# apply's drive checks on Wine's own drives: a missing one, one whose bus type cannot be read.
+# It adds a drive letter to the Wine prefix for its run: alone.
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME apply.windows_drive COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/windows_drive.sh
+                                            ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN})
+  set_tests_properties(apply.windows_drive PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
+endif()

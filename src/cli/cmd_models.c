@@ -35,8 +35,8 @@ const hr_cmd_spec hr_spec_models = {
     .groups = {models_opts},
     .operands = HR_N("PATH  a model file or a folder to scan (with its sub-folders)"),
     .examples = models_examples,
-    .exits = HR_N("0 every file read; 3 some file could not be read (the others are listed); "
-                  "64 and up errors"),
+    .exits = HR_N("0 every file read; 3 some file could not be read, or the walk stopped at its "
+                  "limit (what was found is listed); 64 and up errors"),
     .doc = "docs/models.md",
 };
 
@@ -68,6 +68,17 @@ static int on_file(const char *path, uint64_t size, int depth, void *ctx)
     return 0;
 }
 
+static void on_note(hr_walk_note what, const char *path, void *ctx)
+{
+    hr_models_report *rep = ctx;
+    if (what == HR_WALK_LINK_UP) {
+        hr_models_link_refused(rep, path);
+        return;
+    }
+    snprintf(rep->walk.stopped_in, sizeof rep->walk.stopped_in, "%s", path);
+    rep->walk.stop_reason = what == HR_WALK_STOPPED_FILES ? "files" : "entries";
+}
+
 int hr_cmd_models(int argc, char **argv)
 {
     bool json = false;
@@ -96,6 +107,7 @@ int hr_cmd_models(int argc, char **argv)
     hr_cli_json_in_english(json);
     hr_models_report rep;
     hr_models_report_init(&rep);
+    rep.walk.file_limit = HR_MODELS_MAX_FILES;
     int rc = 0;
     char models_dir[1100];
     static hr_comfy_found found;
@@ -146,12 +158,14 @@ int hr_cmd_models(int argc, char **argv)
         free(paths);
         return HR_EXIT_USAGE;
     }
-    for (size_t i = 0; i < np && rc == 0; i++) {
+    for (size_t i = 0; i < np && rc == 0 && !rep.walk.stop_reason; i++) {
         hr_error err = {0};
         if (hr_platform_is_dir(paths[i])) {
             int r = hr_platform_walk(paths[i], HR_MODELS_MAX_DEPTH, HR_MODELS_MAX_FILES, on_file,
-                                     &rep, &err);
-            if (r) {
+                                     on_note, &rep, &err);
+            /* a limit ends the walk, not the report: what was found is listed, with where
+             * it stopped */
+            if (r && !(r == HR_ETOOBIG && rep.walk.stop_reason)) {
                 hr_cli_error("models: %s", err.msg[0] ? err.msg : hr_strerror(r));
                 rc = hr_exit_from_error(r);
             }
@@ -176,7 +190,7 @@ int hr_cmd_models(int argc, char **argv)
     hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
     hr_models_render(&rep, &rd);
     rc = hr_cli_emit_render("models", "report", &rd);
-    if (rc == 0 && rep.errors)
+    if (rc == 0 && (rep.errors || rep.walk.stop_reason))
         rc = HR_EXIT_PARTIAL;
     hr_buf_free(&out);
     hr_models_report_free(&rep);

@@ -6,9 +6,10 @@
 #include "core/report/report.h"
 #include "platform/platform.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
-#define REPORT_MAX_BYTES ((size_t)512 << 20)
+#define REPORT_CHUNK ((size_t)64 << 10)
 
 enum { OPT_OUTPUT = 1 };
 
@@ -62,24 +63,41 @@ int hr_cmd_report(int argc, char **argv)
         hr_cli_error(HR_T("report: give the recording to read (headroom report RECORDING -o FILE)"));
         return HR_EXIT_USAGE;
     }
-    hr_buf data;
-    hr_buf_init(&data, REPORT_MAX_BYTES);
+    /* read in slices: a recording of any length costs the reader and one line, not its size */
     hr_error err = {0};
-    int r = hr_platform_read_file(in, &data, REPORT_MAX_BYTES, &err);
-    if (r < 0) {
-        hr_cli_error("report: %s", err.msg[0] ? err.msg : hr_strerror(r));
-        hr_buf_free(&data);
-        return hr_exit_from_error(r);
+    FILE *f = hr_platform_read_open(in, &err);
+    if (!f) {
+        hr_cli_error("report: %s", err.msg[0] ? err.msg : hr_strerror(err.code));
+        return hr_exit_from_error(err.code ? err.code : HR_EIO);
     }
     hr_recording *rec = malloc(sizeof *rec);
-    if (!rec) {
-        hr_buf_free(&data);
+    hr_rec_reader *reader = malloc(sizeof *reader);
+    char *chunk = malloc(REPORT_CHUNK);
+    if (!rec || !reader || !chunk) {
+        fclose(f);
+        free(rec);
+        free(reader);
+        free(chunk);
         hr_cli_error("report: %s", hr_strerror(HR_ENOMEM));
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_rec_init(rec);
-    r = hr_rec_parse(data.data ? data.data : "", data.len, rec, &err);
-    hr_buf_free(&data);
+    hr_rec_reader_init(reader, rec);
+    int r = 0;
+    for (size_t k; r == 0 && (k = fread(chunk, 1, REPORT_CHUNK, f)) > 0;)
+        r = hr_rec_feed(reader, chunk, k, &err);
+    bool failed = r == 0 && ferror(f);
+    fclose(f);
+    free(chunk);
+    if (failed) {
+        free(rec);
+        free(reader);
+        hr_cli_error(HR_T("report: %s: cannot be read to its end"), in);
+        return hr_exit_from_error(HR_EIO);
+    }
+    if (r == 0)
+        r = hr_rec_finish(reader, &err);
+    free(reader);
     int rc = 0;
     if (r < 0) {
         hr_cli_error("report: %s: %s", in, err.msg);

@@ -403,7 +403,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
             goto out;
         l.path = calloc(l.max, sizeof *l.path);
         hr_error err = {0};
-        if (!l.path || hr_platform_walk(dir, 2, l.max, on_saved, &l, &err) < 0)
+        if (!l.path || hr_platform_walk(dir, 2, l.max, on_saved, NULL, &l, &err) < 0)
             goto out;
         for (size_t i = 0; i < l.n; i++) {
             /* a saved file that cannot be read is said (one line) and passed over */

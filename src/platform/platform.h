@@ -374,13 +374,28 @@ bool hr_platform_is_dir(const char *path);
 #define HR_WALK_SIZE_UNKNOWN UINT64_MAX
 typedef int (*hr_walk_fn)(const char *path, uint64_t size, int depth, void *ctx);
 
+/* What a walk tells besides its files (hr_walk_note_fn; path is UTF-8 as in hr_walk_fn):
+ *  - HR_WALK_LINK_UP: a link to a folder was not followed because it leads to the file
+ *    system's root (a drive's root) or to a folder the walk is inside of: following it would
+ *    walk the whole disk. path is the link; the walk goes on.
+ *  - HR_WALK_STOPPED_FILES / HR_WALK_STOPPED_ENTRIES: a limit ended the walk (more than
+ *    max_files files; a folder of more entries than a listing holds). path is the folder being
+ *    listed; the walk then returns HR_ETOOBIG and the files handed over so far stand. */
+typedef enum hr_walk_note {
+    HR_WALK_LINK_UP = 1,
+    HR_WALK_STOPPED_FILES,
+    HR_WALK_STOPPED_ENTRIES,
+} hr_walk_note;
+typedef void (*hr_walk_note_fn)(hr_walk_note what, const char *path, void *ctx);
+
 /* Every regular file under root, depth-first, names sorted within a folder, at most
  * max_depth folders deep and max_files files (more: HR_ETOOBIG, the files seen so far
  * were already handed over). Links are followed, but a folder is entered once only (no
- * loops). Hidden entries (a leading '.') are skipped. Unreadable sub-folders are skipped
+ * loops), and never a link up to the root or to a folder above (note, may be NULL, hears of
+ * each). Hidden entries (a leading '.') are skipped. Unreadable sub-folders are skipped
  * silently; an unreadable root is an error naming it. */
 int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     void *ctx, hr_error *err);
+                     hr_walk_note_fn note, void *ctx, hr_error *err);
 
 /* A variable of the environment (UTF-8), or NULL. Windows reads the wide one. */
 const char *hr_platform_getenv(const char *name, char *out, size_t n);

@@ -1,7 +1,8 @@
 /* Fuzz the watch/run recording reader and the report page drawn from it: no crash, no read
  * past the input, bounded memory (at most HR_REC_MAX_SAMPLES kept, fixed slots), a rejected
- * input has a one-line message, and an accepted one renders to a complete page in which no
- * text from the input became markup. */
+ * input has a one-line message, the same bytes read in two slices give the same recording
+ * and answer, and an accepted one renders to a complete page in which no text from the input
+ * became markup. */
 #include "core/base/buf.h"
 #include "core/base/render.h"
 #include "core/report/report.h"
@@ -14,10 +15,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static hr_recording rec;
-    hr_error err = {0};
+    static hr_recording rec, rec2;
+    static hr_rec_reader reader;
+    hr_error err = {0}, err2 = {0};
     hr_rec_init(&rec);
-    if (hr_rec_parse((const char *)data, size, &rec, &err) != 0) {
+    int rc = hr_rec_parse((const char *)data, size, &rec, &err);
+    /* read in two slices, split where the input says: the same recording and answer */
+    size_t cut = size ? (size_t)data[0] * size / 256 : 0;
+    hr_rec_init(&rec2);
+    hr_rec_reader_init(&reader, &rec2);
+    int rc2 = hr_rec_feed(&reader, (const char *)data, cut, &err2);
+    if (rc2 == 0)
+        rc2 = hr_rec_feed(&reader, (const char *)data + cut, size - cut, &err2);
+    if (rc2 == 0)
+        rc2 = hr_rec_finish(&reader, &err2);
+    if (rc2 != rc || strcmp(err.msg, err2.msg) != 0 || memcmp(&rec, &rec2, sizeof rec) != 0)
+        abort();
+    if (rc != 0) {
         if (!err.msg[0] || !memchr(err.msg, '\0', sizeof err.msg) || strchr(err.msg, '\n'))
             abort();
         return 0;

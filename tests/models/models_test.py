@@ -6,7 +6,8 @@
 Every realistic file: exact bytes, tensor bytes, params, bytes by dtype, kind, architecture
 (and checkpoint components, LoRA rank, upscale factor). Every hostile file: listed with a
 one-line error that names it and says what is wrong; the run exits 3, never crashes. A FIFO
-is refused without blocking. The temporary folder is removed."""
+is refused without blocking. A walk that reaches its limit lists what it found and where it
+stopped (links that lead up: links_test.py). The temporary folder is removed."""
 import json
 import os
 import shutil
@@ -108,6 +109,29 @@ try:
     check(rc == 0 and errs == 0 and kib < bound,
           f'16 MiB header: exit {rc}, {errs} errors, peak {kib} KiB (want under 64 MiB)')
     os.unlink(big)
+
+    # a walk that reaches its limit (100,000 files) lists what it found, says where it
+    # stopped and exits 3 (it dropped everything with exit 65)
+    lim = os.path.join(tmp, 'limit', 'models')
+    os.makedirs(os.path.join(lim, 'loras'))
+    shutil.copy(os.path.join(tmp, 'models', 'loras', 'detail_sdxl_r32.safetensors'),
+                os.path.join(lim, 'loras'))
+    many = os.path.join(lim, 'many')
+    os.makedirs(many)
+    for i in range(100001):
+        open(os.path.join(many, f'{i:06d}.txt'), 'w').close()
+    p = run('models', lim, '--json', timeout=120)
+    d = json.loads(p.stdout) if p.stdout.startswith('{') else {}
+    wk = d.get('walk', {})
+    check(p.returncode == 3 and len(d.get('files', [])) == 1 and wk.get('complete') is False and
+          wk.get('stopped_in') == many and wk.get('stop_reason') == 'files' and
+          wk.get('file_limit') == 100000,
+          f'walk limit: exit {p.returncode}, {len(d.get("files", []))} files, walk {wk}, {p.stderr[:200]}')
+    p = run('models', lim, timeout=120)
+    check(p.returncode == 3 and 'detail_sdxl_r32.safetensors' in p.stdout and
+          f'stopped: more than 100000 files; the walk ended in {many},' in p.stdout,
+          f'walk limit, text: exit {p.returncode}: {p.stdout[-300:]} {p.stderr[:200]}')
+    shutil.rmtree(os.path.join(tmp, 'limit'))
 
     # a FIFO named like a model: refused at once, never waited on
     fifo = os.path.join(tmp, 'pipe.safetensors')

@@ -438,6 +438,21 @@ static void test_windows(void)
     CHECK_CONTAINS(err.msg, "USB");
     in->dev.usb = HR_TRI_UNKNOWN;   /* bus unknown (Wine): allowed on a fixed drive */
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    CHECK(!strstr(p->notes, "Not known"));   /* removable: no, as the storage stack said */
+    /* removability not read either (S5.4): allowed, as plan allows it (ranked last), and said */
+    in->dev.removable = HR_TRI_UNKNOWN;
+    strcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
+    CHECK(hr_apply_plan_windows(in, p, &err) == 0);
+    CHECK_CONTAINS(p->notes, "Not known: whether D: is removable or attached by USB (bus type unknown");
+    CHECK_CONTAINS(p->notes, "(S5.4)");
+    in->dev.removable = HR_TRI_NO;
+    in->dev.why[0] = '\0';
+    /* a letter no drive has: said so, not "of unknown type" */
+    in->drive_type = HR_DRIVE_NONE;
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
+    CHECK_CONTAINS(err.msg, "D: does not exist");
+    CHECK(!strstr(err.msg, "unknown type"));
+    in->drive_type = HR_DRIVE_FIXED;
     in->dev.encrypted = HR_TRI_YES;
     strcpy(in->dev.encryption, "BitLocker To Go");
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);

@@ -13,13 +13,36 @@
 #define HDR "{\"type\":\"header\",\"schema\":\"headroom.recording/1\",\"os\":\"linux\",\"mode\":\"run\"," \
             "\"started\":1764702000123,\"command\":[\"python3\",\"main.py\"]}\n"
 
-static hr_recording rec;
+static hr_recording rec, rec2;
+static hr_rec_reader reader;
 
-static int parse(const char *s, hr_error *err)
+/* The same bytes fed in slices of k: the same recording, the same answer, whatever the
+ * slices (a line split anywhere, its \r apart from its \n). */
+static int parse_n(const char *s, size_t len, hr_error *err)
 {
     hr_rec_init(&rec);
     memset(err, 0, sizeof *err);
-    return hr_rec_parse(s, strlen(s), &rec, err);
+    int rc = hr_rec_parse(s, len, &rec, err);
+    static const size_t slices[] = {1, 2, 7, 4096};
+    for (size_t i = 0; i < sizeof slices / sizeof slices[0]; i++) {
+        hr_error e2 = {0};
+        hr_rec_init(&rec2);
+        hr_rec_reader_init(&reader, &rec2);
+        int r2 = 0;
+        for (size_t at = 0; at < len && r2 == 0; at += slices[i])
+            r2 = hr_rec_feed(&reader, s + at, len - at < slices[i] ? len - at : slices[i], &e2);
+        if (r2 == 0)
+            r2 = hr_rec_finish(&reader, &e2);
+        CHECK_EQ_I64(r2, rc);
+        CHECK_STR(e2.msg, err->msg);
+        CHECK(memcmp(&rec, &rec2, sizeof rec) == 0);
+    }
+    return rc;
+}
+
+static int parse(const char *s, hr_error *err)
+{
+    return parse_n(s, strlen(s), err);
 }
 
 static char *page(void)
@@ -45,6 +68,7 @@ static void test_good(void)
         "{\"type\":\"warning\",\"t\":1000,\"rule\":\"commit-85\",\"level\":\"warn\",\"message\":\"commit <high> & climbing\"}\n"
         "{\"type\":\"telemetry-of-2030\",\"t\":1100}\n"
         "\n"
+        " \t\r\n"
         "{\"type\":\"verdict\",\"t\":1200,\"cause\":\"host-oom\",\"confidence\":\"high\",\"evidence\":[{\"source\":\"log\",\"text\":\"x\"}],"
         "\"peaks\":{\"commit\":10737418240},\"advice\":{\"commit_needed\":12884901888,\"text\":\"more\"}}\n";
     CHECK(parse(s, &err) == 0);
@@ -125,8 +149,7 @@ static void test_thinning(void)
     for (size_t i = 0; i < n; i++)
         hr_buf_printf(&b, "{\"type\":\"sample\",\"t\":%zu,\"commit\":%d}\n", i * 1000, i == 31337 ? 999 : 5);
     hr_error err = {0};
-    hr_rec_init(&rec);
-    CHECK(hr_rec_parse(b.data, b.len, &rec, &err) == 0);
+    CHECK(parse_n(b.data, b.len, &err) == 0);
     CHECK(rec.nsamples <= HR_REC_MAX_SAMPLES && rec.nsamples > HR_REC_MAX_SAMPLES / 2);
     CHECK_EQ_U64(rec.samples_seen, n);
     CHECK(hr_rec_max(&rec, HR_RF_COMMIT) == 999.0);
@@ -149,6 +172,39 @@ static void test_chinese(void)
     free(h);
 }
 
+/* Times and values no clock or machine gives: a sample without "t" (NaN), "t" and "started"
+ * of 1e29, a warning's value of 1e29. Converting them to an integer is undefined (UBSan's
+ * float-cast-overflow); the page said "-153722867280912930:-8" and "nan" instead. Every time
+ * label is a time or "?", and no coordinate is NaN. */
+static void test_no_clock(void)
+{
+    hr_error err;
+    CHECK(parse("{\"type\":\"header\",\"schema\":\"headroom.recording/1\",\"os\":\"linux\","
+                "\"mode\":\"run\",\"started\":1e29}\n"
+                "{\"type\":\"sample\",\"ram_used\":4294967296,\"commit\":5368709120}\n"
+                "{\"type\":\"sample\",\"t\":1e29,\"ram_used\":8589934592,\"commit\":9663676416}\n"
+                "{\"type\":\"sample\",\"t\":-1e29,\"ram_used\":1e29,\"commit\":-5}\n"
+                "{\"type\":\"warning\",\"rule\":\"commit-85\",\"level\":\"warn\",\"message\":\"m\","
+                "\"value\":1e29,\"limit\":-1e29,\"limit_name\":\"commit\"}\n"
+                "{\"type\":\"warning\",\"t\":2000,\"rule\":\"ttl\",\"level\":\"warn\",\"message\":\"m\","
+                "\"value\":9e18,\"limit\":1e19,\"eta_s\":1e29}\n",
+                &err) == 0);
+    char *h = page();
+    CHECK(!strstr(h, "nan") && !strstr(h, "inf"));
+    for (const char *p = h; (p = strstr(p, "text-anchor=\"")) != NULL; p++) {
+        const char *t = strchr(p, '>');
+        CHECK(t && (t[1] == '?' || (t[1] >= '0' && t[1] <= '9')));
+    }
+    CHECK(!strstr(h, ">-"));
+    CHECK_CONTAINS(h, "samples over ");
+    free(h);
+    /* the same with only one sample, and that one without a time */
+    CHECK(parse(HDR "{\"type\":\"sample\",\"ram_used\":1}\n", &err) == 0);
+    h = page();
+    CHECK(!strstr(h, "nan") && !strstr(h, ">-"));
+    free(h);
+}
+
 int main(void)
 {
     test_good();
@@ -156,5 +212,6 @@ int main(void)
     test_hostile();
     test_thinning();
     test_chinese();
+    test_no_clock();
     return TEST_DONE();
 }

@@ -442,6 +442,10 @@ static void win_sizes(const hr_apply_win_in *in, const hr_pfw_list *l, char *out
 bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
 {
     char d = in->drive;
+    if (in->drive_type == HR_DRIVE_NONE) {
+        snprintf(why, n, HR_T("%c: does not exist: there is no such drive"), d);
+        return false;
+    }
     if (in->dev.removable == HR_TRI_YES || in->drive_type == HR_DRIVE_REMOVABLE) {
         snprintf(why, n, HR_T("%c: is a removable drive; a paging file there leaves Windows without "
                  "one when it is unplugged (S5.4)"), d);
@@ -584,6 +588,17 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
                  HR_T(" %s (%llu MB) stays: Windows writes a kernel crash dump through a paging file on the system "
                       "drive, and the plan keeps it for that (X.dump)."),
                  dump->path, (unsigned long long)dump->maximum_mb);
+    }
+    /* S5.4: a drive that may be removable or on USB is taken (plan ranks it last), but the
+     * doubt is said, never silent */
+    char rwhy[HR_SNAP_WHY_MAX];
+    if (hr_device_removable(&in->dev, rwhy, sizeof rwhy) == HR_TRI_UNKNOWN) {
+        size_t have = strlen(p->notes);
+        snprintf(p->notes + have, sizeof p->notes - have,
+                 HR_T(" Not known: whether %c: is removable or attached by USB (%s). A paging file on a "
+                      "drive that is unplugged leaves Windows without one; plan ranks such a drive last "
+                      "(S5.4)."),
+                 in->drive, in->dev.why[0] ? in->dev.why : HR_T("not read"));
     }
     /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
     bool sys_before = false, sys_after = false;

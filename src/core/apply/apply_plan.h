@@ -164,7 +164,8 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *plan, hr_err
 
 typedef enum hr_drive_type {
     HR_DRIVE_UNKNOWN = 0, HR_DRIVE_FIXED, HR_DRIVE_REMOVABLE, HR_DRIVE_REMOTE,
-    HR_DRIVE_CDROM, HR_DRIVE_RAMDISK
+    HR_DRIVE_CDROM, HR_DRIVE_RAMDISK,
+    HR_DRIVE_NONE                   /* no such drive (GetDriveTypeW: no root directory) */
 } hr_drive_type;
 
 typedef struct hr_apply_win_in {

@@ -289,38 +289,87 @@ static int one_line(hr_recording *r, const char *p, size_t n, uint64_t line, hr_
     return rc;
 }
 
-int hr_rec_parse(const char *data, size_t len, hr_recording *r, hr_error *err)
+void hr_rec_reader_init(hr_rec_reader *rd, hr_recording *r)
+{
+    rd->r = r;
+    rd->n = 0;
+    rd->blank = rd->blank_but_last = true;
+    rd->last = '\0';
+    rd->done = false;
+    rd->rc = 0;
+}
+
+/* The line read so far ends: with its newline, or (nl false) with the input. */
+static int end_line(hr_rec_reader *rd, bool nl, hr_error *err)
+{
+    hr_recording *r = rd->r;
+    size_t n = rd->n;
+    bool blank = rd->blank;
+    if (n && rd->last == '\r') {
+        n--;
+        blank = rd->blank_but_last;
+    }
+    rd->n = 0;
+    rd->blank = rd->blank_but_last = true;
+    rd->last = '\0';
+    r->lines++;
+    if (!nl && r->lines > 1) {
+        /* The last line without its newline: the writer died in the middle of it. */
+        r->cut_line = !blank;
+        return 0;
+    }
+    if (!blank)
+        return one_line(r, rd->line, n, r->lines, err);   /* refuses n past what line holds */
+    if (r->lines == 1)
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("line 1: not a headroom recording (the first line is not the header)"));
+    return 0;
+}
+
+int hr_rec_feed(hr_rec_reader *rd, const char *data, size_t len, hr_error *err)
 {
     size_t pos = 0;
-    while (pos < len) {
+    while (!rd->done && pos < len) {
         const char *nl = memchr(data + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - data) : len;
-        size_t n = end - pos;
-        if (n && data[pos + n - 1] == '\r')
-            n--;
-        r->lines++;
-        bool blank = true;
-        for (size_t i = 0; i < n && blank; i++)
-            blank = data[pos + i] == ' ' || data[pos + i] == '\t';
-        if (!nl && r->lines > 1) {
-            /* The last line without its newline: the writer died in the middle of it. */
-            r->cut_line = !blank;
-            break;
+        for (size_t i = pos; i < end; i++) {
+            char c = data[i];
+            if (rd->n < sizeof rd->line)
+                rd->line[rd->n] = c;
+            rd->n++;
+            rd->blank_but_last = rd->blank;
+            rd->blank = rd->blank && (c == ' ' || c == '\t');
+            rd->last = c;
         }
-        if (!blank) {
-            int rc = one_line(r, data + pos, n, r->lines, err);
-            if (rc)
-                return rc;
-        } else if (r->lines == 1) {
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("line 1: not a headroom recording (the first line is not the header)"));
+        pos = end;
+        if (nl) {
+            pos++;
+            if ((rd->rc = end_line(rd, true, err)) != 0)
+                rd->done = true;
         }
-        pos = end + 1;
     }
-    if (r->lines == 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("empty: not a headroom recording"));
-    r->truncated = !r->have_verdict && !r->have_end;
+    return rd->rc;
+}
+
+int hr_rec_finish(hr_rec_reader *rd, hr_error *err)
+{
+    if (rd->done)
+        return rd->rc;
+    rd->done = true;
+    if (rd->n && (rd->rc = end_line(rd, false, err)) != 0)
+        return rd->rc;
+    if (rd->r->lines == 0)
+        return rd->rc = hr_error_set(err, HR_EPARSE, HR_T("empty: not a headroom recording"));
+    rd->r->truncated = !rd->r->have_verdict && !rd->r->have_end;
     return 0;
+}
+
+int hr_rec_parse(const char *data, size_t len, hr_recording *r, hr_error *err)
+{
+    hr_rec_reader rd;
+    hr_rec_reader_init(&rd, r);
+    int rc = hr_rec_feed(&rd, data, len, err);
+    return rc ? rc : hr_rec_finish(&rd, err);
 }
 
 double hr_rec_max(const hr_recording *r, hr_rec_field f)

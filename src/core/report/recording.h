@@ -112,8 +112,27 @@ typedef struct hr_recording {
 } hr_recording;
 
 void hr_rec_init(hr_recording *r);
-/* Read a whole recording in data[0..len). 0, or HR_EPARSE / HR_ETOOBIG with err saying
- * "line N: ..." (the caller adds the file name). r holds what was read before the error. */
+
+/* A recording read in pieces of any size, so that one of any length costs the same memory:
+ * r (its samples thinned as they come) and one line. hr_rec_feed the bytes in order, then
+ * hr_rec_finish once. Each returns 0, or HR_EPARSE / HR_ETOOBIG with err saying "line N: ..."
+ * (the caller adds the file name); after an error the reader takes nothing more, and r holds
+ * what was read before it. */
+typedef struct hr_rec_reader {
+    hr_recording *r;
+    char line[HR_REC_MAX_LINE + 1];   /* the line being read: no longer line is parsed */
+    size_t n;                         /* its bytes so far (counted past what line holds) */
+    bool blank, blank_but_last;       /* only spaces and tabs so far (before the last byte) */
+    char last;
+    bool done;
+    int rc;
+} hr_rec_reader;
+
+void hr_rec_reader_init(hr_rec_reader *rd, hr_recording *r);
+int hr_rec_feed(hr_rec_reader *rd, const char *data, size_t len, hr_error *err);
+int hr_rec_finish(hr_rec_reader *rd, hr_error *err);
+
+/* Read a whole recording in data[0..len) (feed and finish). */
 int hr_rec_parse(const char *data, size_t len, hr_recording *r, hr_error *err);
 
 /* The largest value of a field in the samples (NaN when never given). */

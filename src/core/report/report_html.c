@@ -35,9 +35,20 @@ static void fmt_value(double v, hr_chart_unit u, char *out, size_t n)
         snprintf(out, n, "%.0f/s", v);
 }
 
-/* "m:ss" or "h:mm:ss" from milliseconds. */
+/* A recorded number (bytes, seconds) as an integer; HR_W_UNKNOWN when it is NaN, negative or
+ * past what int64_t holds: a recording may say 1e29, and converting that is undefined. */
+static int64_t i64_of(double v)
+{
+    return v >= 0 && v < 9.2e18 ? (int64_t)v : HR_W_UNKNOWN;
+}
+
+/* "m:ss" or "h:mm:ss" from milliseconds ("?" for a time no clock gives). */
 static void fmt_time(double ms, char *out, size_t n)
 {
+    if (isnan(ms) || ms >= 9.2e21) {
+        snprintf(out, n, "?");
+        return;
+    }
     long long s = ms < 0 ? 0 : (long long)(ms / 1000.0 + 0.5);
     if (s >= 3600)
         snprintf(out, n, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
@@ -70,21 +81,28 @@ static double nice_max(double v, hr_chart_unit u)
     return step * p * unit;
 }
 
-static void time_span(const hr_recording *r, double *t0, double *t1)
+/* The time axis: its start and its length (> 0), from the samples that have a time (a
+ * sample without "t" cannot be placed and is not drawn) and the warnings after them. */
+static void time_span(const hr_recording *r, double *t0, double *span)
 {
-    *t0 = r->nsamples ? r->samples[0].t_ms : 0;
-    *t1 = r->nsamples ? r->samples[r->nsamples - 1].t_ms : 0;
+    double lo = NAN, hi = NAN;
     for (size_t i = 0; i < r->nsamples; i++) {
-        if (r->samples[i].t_ms < *t0)
-            *t0 = r->samples[i].t_ms;
-        if (r->samples[i].t_ms > *t1)
-            *t1 = r->samples[i].t_ms;
+        double t = r->samples[i].t_ms;
+        if (isnan(t))
+            continue;
+        if (isnan(lo) || t < lo)
+            lo = t;
+        if (isnan(hi) || t > hi)
+            hi = t;
     }
+    if (isnan(lo))
+        lo = hi = 0;
     for (size_t i = 0; i < r->nwarnings; i++)
-        if (!isnan(r->warnings[i].t_ms) && r->warnings[i].t_ms > *t1)
-            *t1 = r->warnings[i].t_ms;
-    if (*t1 <= *t0)
-        *t1 = *t0 + 1000;
+        if (!isnan(r->warnings[i].t_ms) && r->warnings[i].t_ms > hi)
+            hi = r->warnings[i].t_ms;
+    *t0 = lo;
+    /* at 1e29 ms, lo + 1000 is lo again: the length is kept apart */
+    *span = hi > lo ? hi - lo : 1000;
 }
 
 /* A recorded warning in the report's language: watch's own sentence made again from what the
@@ -97,8 +115,8 @@ static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
     memset(&wr, 0, sizeof wr);
     if (!hr_wrule_from_id(rw->rule, &wr.rule))
         return hr_tr(rw->message);
-    wr.value = isnan(rw->value) ? HR_W_UNKNOWN : (int64_t)rw->value;
-    wr.limit = isnan(rw->limit) ? HR_W_UNKNOWN : (int64_t)rw->limit;
+    wr.value = i64_of(rw->value);
+    wr.limit = i64_of(rw->limit);
     wr.eta_s = isnan(rw->eta_s) ? -1.0 : rw->eta_s;
     wr.busy_pct = wr.rule == HR_WRULE_S23 ? rw->disk_busy_pct
                   : wr.rule == HR_WRULE_PRESSURE ? rw->psi_full_avg10 : NAN;
@@ -138,8 +156,8 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
         return;
     }
     ymax = nice_max(ymax, unit);
-    double t0, t1;
-    time_span(r, &t0, &t1);
+    double t0, span;
+    time_span(r, &t0, &span);
     const double pw = W - PL - PR, ph = H - PT - PB;
     hr_html_svg_begin(out, NULL, W, H, title);
     /* Grid and axis labels: 4 rows, 5 time marks. */
@@ -151,7 +169,7 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
     }
     for (int i = 0; i <= 4; i++) {
         double x = PL + pw * i / 4.0;
-        fmt_time((t1 - t0) * i / 4.0, lab, sizeof lab);
+        fmt_time(span * i / 4.0, lab, sizeof lab);
         hr_html_svg_xtick(out, x, H - 8, i == 0 ? "start" : i == 4 ? "end" : "middle", lab);
     }
     /* Node starts and warnings on the time axis. */
@@ -161,7 +179,7 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
             continue;
         if (isnan(nd->t_ms))
             continue;
-        double x = PL + pw * (nd->t_ms - t0) / (t1 - t0);
+        double x = PL + pw * (nd->t_ms - t0) / span;
         if (x < PL || x > W - PR)
             continue;
         hr_buf_printf(out, "<line data-marker=\"node\" class=\"grid\" stroke-dasharray=\"2 3\" "
@@ -174,7 +192,7 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
         const hr_rec_warning *w = &r->warnings[i];
         if (isnan(w->t_ms))
             continue;
-        double x = PL + pw * (w->t_ms - t0) / (t1 - t0);
+        double x = PL + pw * (w->t_ms - t0) / span;
         if (x < PL || x > W - PR)
             continue;
         hr_buf_printf(out, "<path data-marker=\"warning\" class=\"%s\" d=\"M%.1f %d l-5 -9 h10 z\">"
@@ -192,19 +210,19 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
             continue;
         size_t pts = 0;
         for (size_t i = 0; i < r->nsamples; i++)
-            pts += !isnan(r->samples[i].v[s[k].field]);
+            pts += !isnan(r->samples[i].v[s[k].field]) && !isnan(r->samples[i].t_ms);
         hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%zu\" class=\"%s%s\">", s[k].id, pts,
                       s[k].cls, s[k].limit ? " limit" : "");
         bool open = false;
         for (size_t i = 0; i < r->nsamples; i++) {
             double v = r->samples[i].v[s[k].field];
-            if (isnan(v)) {
+            if (isnan(v) || isnan(r->samples[i].t_ms)) {
                 if (open)
                     hr_buf_puts(out, "\"/>");
                 open = false;
                 continue;
             }
-            double x = PL + pw * (r->samples[i].t_ms - t0) / (t1 - t0);
+            double x = PL + pw * (r->samples[i].t_ms - t0) / span;
             double y = PT + ph - ph * (v < 0 ? 0 : v > ymax ? ymax : v) / ymax;
             if (!open)
                 hr_buf_printf(out, "<polyline class=\"%s\" points=\"", s[k].limit ? "limit" : "");
@@ -294,10 +312,10 @@ static double peak_of(const hr_recording *r, hr_rec_field f)
 static void summary(const hr_recording *r, hr_buf *out)
 {
     hr_html_section(out, "summary", HR_T("Peaks"));
-    double t0, t1;
-    time_span(r, &t0, &t1);
+    double t0, span;
+    time_span(r, &t0, &span);
     char d[32];
-    fmt_time(r->nsamples ? t1 - t0 : 0, d, sizeof d);
+    fmt_time(r->nsamples ? span : 0, d, sizeof d);
     hr_buf_puts(out, "<p>");
     hr_html_textf(out, HR_T("%llu samples over %s"), (unsigned long long)r->samples_seen, d);
     if (r->stride > 1) {
@@ -463,7 +481,8 @@ static void plan(const hr_recording *r, hr_buf *out)
 void hr_report_html(const hr_recording *r, const char *name, hr_buf *out)
 {
     char sub[512], when[40] = "";
-    if (!isnan(r->started_ms) && r->started_ms > 0)
+    /* a start past the year 9999 is no clock's (and the date is counted out year by year) */
+    if (r->started_ms > 0 && r->started_ms < 253402300800000.0)
         hr_diag_format_time((int64_t)(r->started_ms / 1000), when, sizeof when);
     snprintf(sub, sizeof sub, "%s — %s%s%s%s%s", name ? name : "",
              strcmp(r->mode, "run") == 0 ? "run" : "watch", r->command[0] ? ": " : "", r->command,

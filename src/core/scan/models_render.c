@@ -38,6 +38,13 @@ hr_models_entry *hr_models_report_add(hr_models_report *r)
     return e;
 }
 
+void hr_models_link_refused(hr_models_report *r, const char *link)
+{
+    if (r->walk.n_links < HR_MODELS_LINKS_MAX)
+        snprintf(r->walk.links[r->walk.n_links], sizeof r->walk.links[0], "%s", link);
+    r->walk.n_links++;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
     const hr_models_entry *x = a, *y = b;
@@ -169,6 +176,28 @@ static void text(const hr_models_report *r, hr_buf *o)
         for (; i < j; i++)
             text_entry(&r->v[i], o);
     }
+    char shown[1024];
+    if (r->walk.n_links)
+        hr_buf_puts(o, "\n");
+    for (size_t i = 0; i < r->walk.n_links && i < HR_MODELS_LINKS_MAX; i++)
+        hr_buf_printf(o, HR_T("not followed: %s: a link to the disk's root or to a folder above "
+                              "it (the whole disk would be walked)\n"),
+                      hr_text_shown(r->walk.links[i], shown, sizeof shown));
+    if (r->walk.n_links > HR_MODELS_LINKS_MAX)
+        hr_buf_printf(o, HR_T("not followed: %zu more such links\n"),
+                      r->walk.n_links - HR_MODELS_LINKS_MAX);
+    if (r->walk.stop_reason) {
+        hr_text_shown(r->walk.stopped_in, shown, sizeof shown);
+        hr_buf_puts(o, "\n");
+        if (strcmp(r->walk.stop_reason, "files") == 0)
+            hr_buf_printf(o, HR_T("stopped: more than %llu files; the walk ended in %s, and the "
+                                  "files above are those found before it\n"),
+                          (unsigned long long)r->walk.file_limit, shown);
+        else
+            hr_buf_printf(o, HR_T("stopped: %s holds more entries than one folder may; the walk "
+                                  "ended there, and the files above are those found before it\n"),
+                          shown);
+    }
 }
 
 void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
@@ -254,6 +283,17 @@ static void json(const hr_models_report *r, hr_json_writer *w)
         i = j;
     }
     hr_json_end_array(w);
+    hr_json_begin_object(w, "walk");
+    hr_json_bool(w, "complete", r->walk.stop_reason == NULL);
+    hr_json_str(w, "stopped_in", r->walk.stop_reason ? r->walk.stopped_in : NULL);
+    hr_json_str(w, "stop_reason", r->walk.stop_reason);
+    hr_json_u64(w, "file_limit", r->walk.file_limit);
+    hr_json_u64(w, "links_not_followed_count", r->walk.n_links);
+    hr_json_begin_array(w, "links_not_followed");
+    for (size_t i = 0; i < r->walk.n_links && i < HR_MODELS_LINKS_MAX; i++)
+        hr_json_str(w, NULL, r->walk.links[i]);
+    hr_json_end_array(w);
+    hr_json_end_object(w);
     hr_json_end_object(w);
 }
 

@@ -17,18 +17,32 @@ typedef struct hr_models_entry {
     char error_msg[HR_ERROR_MSG_MAX];
 } hr_models_entry;
 
+/* How the folder walk went: the links it would not follow (to "/" or a folder above:
+ * they would walk the whole disk) and, when a limit ended it, where. */
+#define HR_MODELS_LINKS_MAX 16
+typedef struct hr_models_walk {
+    char links[HR_MODELS_LINKS_MAX][1024]; /* the first links not followed */
+    size_t n_links;                        /* all of them */
+    char stopped_in[1024];                 /* the folder being listed when it stopped, "" */
+    const char *stop_reason;               /* "files" or "entries"; NULL: walked to the end */
+    uint64_t file_limit;                   /* the most files one walk looks at */
+} hr_models_walk;
+
 typedef struct hr_models_report {
     char root[1024];           /* the ComfyUI folder, "" when only paths were given */
     char found_how[32];        /* how it was found when not given ("current folder"), "" */
     hr_models_entry *v;
     size_t n, cap;
     size_t errors;
+    hr_models_walk walk;
 } hr_models_report;
 
 void hr_models_report_init(hr_models_report *r);
 void hr_models_report_free(hr_models_report *r);
 /* A new entry (zeroed, info initialised); NULL when out of memory. */
 hr_models_entry *hr_models_report_add(hr_models_report *r);
+/* A link the walk did not follow because it leads up (kept for the report). */
+void hr_models_link_refused(hr_models_report *r, const char *link);
 /* Sort by folder, then path. */
 void hr_models_report_sort(hr_models_report *r);
 

@@ -87,14 +87,24 @@ bool hr_platform_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+typedef struct dev_ino {
+    dev_t dev;
+    ino_t ino;
+} dev_ino;
+
 typedef struct walk_state {
     hr_walk_fn fn;
+    hr_walk_note_fn note;
     void *ctx;
     int max_depth;
     size_t max_files, files;
     /* folders entered (device, inode): a link back up is not followed twice */
-    struct { dev_t dev; ino_t ino; } *seen;
+    dev_ino *seen;
     size_t nseen, capseen;
+    /* the root's ancestors up to "/", then the folders the walk is inside of: a link to one
+     * of them would take the walk up and across the whole file system */
+    dev_ino *up;
+    size_t nup, capup;
     bool stop;
 } walk_state;
 
@@ -103,23 +113,58 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);   /* past the type byte */
 }
 
-static bool enter(walk_state *w, const struct stat *st)
+static bool has(const dev_ino *v, size_t n, const struct stat *st)
 {
-    for (size_t i = 0; i < w->nseen; i++)
-        if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
-            return false;
-    if (w->nseen == w->capseen) {
-        size_t nc = w->capseen ? w->capseen * 2 : 64;
-        void *p = realloc(w->seen, nc * sizeof *w->seen);
+    for (size_t i = 0; i < n; i++)
+        if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
+            return true;
+    return false;
+}
+
+static bool push(dev_ino **v, size_t *n, size_t *cap, const struct stat *st)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        void *p = realloc(*v, nc * sizeof **v);
         if (!p)
             return false;
-        w->seen = p;
-        w->capseen = nc;
+        *v = p;
+        *cap = nc;
     }
-    w->seen[w->nseen].dev = st->st_dev;
-    w->seen[w->nseen].ino = st->st_ino;
-    w->nseen++;
+    (*v)[*n].dev = st->st_dev;
+    (*v)[*n].ino = st->st_ino;
+    (*n)++;
     return true;
+}
+
+static bool enter(walk_state *w, const struct stat *st)
+{
+    return !has(w->seen, w->nseen, st) && push(&w->seen, &w->nseen, &w->capseen, st);
+}
+
+/* The root's ancestors, through "..", up to the file system's root (its own parent). */
+static void ancestors(walk_state *w, const char *root)
+{
+    char p[4096];
+    struct stat prev, st;
+    if (stat(root, &prev) != 0)
+        return;
+    size_t len = (size_t)snprintf(p, sizeof p, "%s", root);
+    for (int i = 0; i < 256 && len + 3 < sizeof p; i++) {
+        memcpy(p + len, "/..", 4);
+        len += 3;
+        if (stat(p, &st) != 0 || (st.st_dev == prev.st_dev && st.st_ino == prev.st_ino))
+            break;
+        if (!push(&w->up, &w->nup, &w->capup, &st))
+            break;
+        prev = st;
+    }
+}
+
+static void note(walk_state *w, hr_walk_note what, const char *path)
+{
+    if (w->note)
+        w->note(what, path, w->ctx);
 }
 
 static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
@@ -137,7 +182,11 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 32;
-            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir); break; }
+            if (nc > ((size_t)1 << 20)) {
+                note(w, HR_WALK_STOPPED_ENTRIES, dir);
+                r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir);
+                break;
+            }
             char **p = realloc(names, nc * sizeof *names);
             if (!p) { r = HR_ENOMEM; break; }
             names = p;
@@ -147,7 +196,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
          * stat of its own (the reader opens and fstat()s it anyway) */
         size_t k = strlen(e->d_name);
         if (!(names[n] = malloc(k + 2))) { r = HR_ENOMEM; break; }
-        names[n][0] = e->d_type == DT_REG ? 'f' : '?';
+        names[n][0] = e->d_type == DT_REG ? 'f' : e->d_type == DT_LNK ? 'l' : e->d_type == DT_DIR ? 'd' : '?';
         memcpy(names[n] + 1, e->d_name, k + 1);
         n++;
     }
@@ -159,18 +208,30 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i] + 1) >= sizeof path)
             continue;
         struct stat st;
+        bool link = names[i][0] == 'l';
         if (names[i][0] == 'f') {
             memset(&st, 0, sizeof st);
             st.st_mode = S_IFREG;
             st.st_size = -1;   /* not asked: HR_WALK_SIZE_UNKNOWN */
-        } else if (stat(path, &st) != 0) {
-            continue;
+        } else if (names[i][0] == '?' && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+            link = true;
         }
+        if (names[i][0] != 'f' && stat(path, &st) != 0)
+            continue;
         if (S_ISDIR(st.st_mode)) {
-            if (depth + 1 <= w->max_depth && enter(w, &st))
+            if (link && has(w->up, w->nup, &st)) {
+                note(w, HR_WALK_LINK_UP, path);
+                continue;
+            }
+            if (depth + 1 <= w->max_depth && enter(w, &st)) {
+                bool pushed = push(&w->up, &w->nup, &w->capup, &st);
                 r = walk_dir(w, path, depth + 1, err);
+                if (pushed)
+                    w->nup--;
+            }
         } else if (S_ISREG(st.st_mode)) {
             if (w->files >= w->max_files) {
+                note(w, HR_WALK_STOPPED_FILES, dir);
                 r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %zu files"), dir, w->max_files);
                 break;
             }
@@ -189,15 +250,15 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
 }
 
 int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     void *ctx, hr_error *err)
+                     hr_walk_note_fn note_fn, void *ctx, hr_error *err)
 {
-    walk_state w = {.fn = fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files};
+    walk_state w = {.fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth,
+                    .max_files = max_files};
     struct stat st;
     if (stat(root, &st) != 0)
         return hr_error_set(err, hr_error_from_errno(errno), "%s: %s", root, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return hr_error_set(err, HR_EINVAL, HR_T("%s: not a directory"), root);
-    enter(&w, &st);
     /* a root given with a trailing '/' joins without doubling it */
     char r0[4096];
     size_t len = strlen(root);
@@ -206,8 +267,12 @@ int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_
     memcpy(r0, root, len + 1);
     while (len > 1 && r0[len - 1] == '/')
         r0[--len] = '\0';
+    enter(&w, &st);
+    ancestors(&w, r0);
+    push(&w.up, &w.nup, &w.capup, &st);
     int r = walk_dir(&w, r0, 0, err);
     free(w.seen);
+    free(w.up);
     return r;
 }
 

@@ -395,11 +395,12 @@ static void drive_facts(char drive, hr_apply_win_in *in)
     case DRIVE_REMOTE: in->drive_type = HR_DRIVE_REMOTE; break;
     case DRIVE_CDROM: in->drive_type = HR_DRIVE_CDROM; break;
     case DRIVE_RAMDISK: in->drive_type = HR_DRIVE_RAMDISK; break;
+    case DRIVE_NO_ROOT_DIR: in->drive_type = HR_DRIVE_NONE; break;
     default: in->drive_type = HR_DRIVE_UNKNOWN;
     }
-    in->dev.removable = in->drive_type == HR_DRIVE_REMOVABLE ? HR_TRI_YES
-                        : in->drive_type == HR_DRIVE_FIXED   ? HR_TRI_NO
-                                                             : HR_TRI_UNKNOWN;
+    /* A USB disk reports DRIVE_FIXED: a fixed drive is known not removable only from the
+     * storage stack below, as the snapshot plan reads has it */
+    in->dev.removable = in->drive_type == HR_DRIVE_REMOVABLE ? HR_TRI_YES : HR_TRI_UNKNOWN;
     in->dev.usb = HR_TRI_UNKNOWN;
     in->dev.encrypted = HR_TRI_UNKNOWN;
     snprintf(in->dev.name, sizeof in->dev.name, "%c:", drive);
@@ -424,8 +425,10 @@ static void drive_facts(char drive, hr_apply_win_in *in)
         if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &d, sizeof d, &n, NULL) &&
             n >= offsetof(STORAGE_DEVICE_DESCRIPTOR, BusType) + sizeof d.BusType) {
             in->dev.usb = d.BusType == BusTypeUsb ? HR_TRI_YES : HR_TRI_NO;
-            if (d.RemovableMedia)
+            if (d.RemovableMedia || in->drive_type == HR_DRIVE_REMOVABLE)
                 in->dev.removable = HR_TRI_YES;
+            else
+                in->dev.removable = HR_TRI_NO;
         }
         CloseHandle(h);
     }

@@ -112,11 +112,57 @@ bool hr_platform_is_dir(const char *path)
 
 typedef struct walk_state {
     hr_walk_fn fn;
+    hr_walk_note_fn note;
     void *ctx;
     int max_depth;
     size_t max_files, files;
     bool stop;
+    wchar_t root_final[4096];   /* the root's final path (links resolved), L"" if unknown */
 } walk_state;
+
+static void note(walk_state *w, hr_walk_note what, const char *path)
+{
+    if (w->note)
+        w->note(what, path, w->ctx);
+}
+
+/* A folder's final path (junctions and links resolved); false when it cannot be opened. */
+static bool final_path(const char *path, wchar_t *out, DWORD n)
+{
+    wchar_t *wp = hr_win_wide(path);
+    if (!wp)
+        return false;
+    HANDLE h = CreateFileW(wp, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    free(wp);
+    if (h == INVALID_HANDLE_VALUE)
+        return false;
+    DWORD k = GetFinalPathNameByHandleW(h, out, n, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    CloseHandle(h);
+    return k > 0 && k < n;
+}
+
+/* Is folder a (a final path) b itself or a folder above it? A drive's root is above all of
+ * that drive. */
+static bool at_or_above(const wchar_t *a, const wchar_t *b)
+{
+    size_t k = wcslen(a);
+    while (k > 0 && a[k - 1] == L'\\')
+        k--;
+    return k > 0 && _wcsnicmp(a, b, k) == 0 && (b[k] == L'\0' || b[k] == L'\\');
+}
+
+/* A junction or folder link leading to the drive's root, to the walk's root or above it, or
+ * to the folder it sits in or above: following it would walk the whole disk. */
+static bool link_up(const walk_state *w, const char *dir, const char *path)
+{
+    wchar_t t[4096], d[4096];
+    if (!final_path(path, t, 4096))
+        return false;
+    if (w->root_final[0] && at_or_above(t, w->root_final))
+        return true;
+    return final_path(dir, d, 4096) && at_or_above(t, d);
+}
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -158,7 +204,11 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 32;
-            if (nc > ((size_t)1 << 20)) { r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir); break; }
+            if (nc > ((size_t)1 << 20)) {
+                note(w, HR_WALK_STOPPED_ENTRIES, dir);
+                r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: too many entries"), dir);
+                break;
+            }
             entry *p = realloc(v, nc * sizeof *v);
             if (!p) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
             v = p;
@@ -179,7 +229,12 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         if ((size_t)snprintf(path, sizeof path, "%s\\%s", dir, v[i].name) >= sizeof path)
             continue;
         if (v[i].dir) {
-            /* a junction or folder link is followed; the depth cap ends any loop */
+            /* a junction or folder link is followed, but never up (the whole disk); the depth
+             * cap ends any other loop */
+            if (v[i].reparse && link_up(w, dir, path)) {
+                note(w, HR_WALK_LINK_UP, path);
+                continue;
+            }
             if (depth + 1 <= w->max_depth)
                 r = walk_dir(w, path, depth + 1, err);
         } else {
@@ -187,6 +242,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
             if (v[i].reparse && !hr_platform_is_file(path, &size))
                 continue;
             if (w->files >= w->max_files) {
+                note(w, HR_WALK_STOPPED_FILES, dir);
                 r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %llu files"), dir,
                                  (unsigned long long)w->max_files);
                 break;
@@ -203,11 +259,14 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
 }
 
 int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     void *ctx, hr_error *err)
+                     hr_walk_note_fn note_fn, void *ctx, hr_error *err)
 {
     if (!hr_platform_is_dir(root))
         return hr_error_set(err, HR_ENOENT, HR_T("%s: not a directory"), root);
-    walk_state w = {.fn = fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files};
+    walk_state w = {.fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth,
+                    .max_files = max_files};
+    if (!final_path(root, w.root_final, 4096))
+        w.root_final[0] = L'\0';
     char r0[4096];
     size_t len = strlen(root);
     if (len >= sizeof r0)
