@@ -15,3 +15,8 @@ if(CMAKE_CROSSCOMPILING)
     ENVIRONMENT "HEADROOM_EXPLORER=1" TIMEOUT 240
     PASS_REGULAR_EXPRESSION "headroom check .*The report is in [^\n]*headroom-report\\.html\nOpen it in the browser\\? \\[Y/n\\] n")
 endif()
+# report without -o keeps an earlier report.html (report-1.html ...); -o FILE replaces FILE.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME report.default_name
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report/default_name.sh ${HR_BIN} ${PROJECT_SOURCE_DIR})
+endif()
