@@ -26,3 +26,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(watch.root.journal PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 90 LABELS root
                        RUN_SERIAL TRUE)
 endif()
+# watch --name: a pattern that matches no process is said, and so is a match appearing later.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME watch.name COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_name.sh ${HR_BIN})
+  set_tests_properties(watch.name PROPERTIES TIMEOUT 120)
+endif()
