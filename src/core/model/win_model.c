@@ -577,9 +577,11 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             for (int j = 0; j < s->paging_count; j++)
                 if (hr_same_drive(s->paging[j].path, e->path))
                     in_use = true;
-            if (!in_use)
+            if (!in_use) {
+                char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1", HR_T("%s is configured but not in use: changes take effect "
-                                 "after a restart"), e->path);
+                                 "after a restart"), hr_win_path_shown(e->path, shown, sizeof shown));
+            }
         }
     /* In use but no longer configured: it goes away at the next restart. */
     if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
@@ -588,9 +590,11 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             for (int i = 0; i < cfg->count; i++)
                 if (hr_same_drive(s->paging[j].path, cfg->entries[i].path))
                     configured = true;
-            if (!configured)
+            if (!configured) {
+                char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1", HR_T("%s is in use but no longer configured: it goes away "
-                                 "after a restart"), s->paging[j].path);
+                                 "after a restart"), hr_win_path_shown(s->paging[j].path, shown, sizeof shown));
+            }
         }
     (void)raw;
 }

@@ -8,6 +8,7 @@
 #include "core/base/text.h"
 #include "core/base/utf8.h"
 #include "core/model/commit_ceiling.h"
+#include "core/model/pagingfiles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -218,7 +219,7 @@ static void paging(out *o, const hr_snapshot *s)
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
         char shown[HR_SNAP_PATH_MAX * 4];
-        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_text_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_win_path_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
            sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, HR_T(", peak %s"), sz(p->peak_bytes, c, sizeof c));
@@ -265,7 +266,8 @@ static void paging(out *o, const hr_snapshot *s)
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             char shown[HR_SNAP_PATH_MAX * 4];
-            pf(o, "  %s: %s", hr_text_shown(e->path, shown, sizeof shown), hr_tr(hr_paging_mode_name(e->mode)));
+            pf(o, "  %s%s%s", hr_win_path_shown(e->path, shown, sizeof shown), HR_T(": "),
+               hr_tr(hr_paging_mode_name(e->mode)));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
                 pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
@@ -278,8 +280,10 @@ static void paging(out *o, const hr_snapshot *s)
         if (win && pc->existing_count > 0) {
             const char *label = HR_T("  created at this boot (ExistingPageFiles):");
             pf(o, "%s", label);
-            for (int i = 0; i < pc->existing_count; i++)
-                pf(o, "%s%s", i ? " " : hr_label_gap(label), pc->existing[i]);
+            for (int i = 0; i < pc->existing_count; i++) {
+                char shown[HR_SNAP_PATH_MAX * 4];
+                pf(o, "%s%s", i ? " " : hr_label_gap(label), hr_win_path_shown(pc->existing[i], shown, sizeof shown));
+            }
             pf(o, "\n");
         }
         if (pc->notes[0])
