@@ -3,7 +3,7 @@
 # the user's choice, so report.html is kept and the page goes to report-1.html, report-2.html.
 # A file named with -o is replaced, as asked.
 # usage: default_name.sh HEADROOM SOURCE_DIR
-set -uo pipefail
+set -u   # no pipefail: `echo | grep -q` would fail when grep stops reading early
 hr=$1 src=$2
 rec="$src/tests/fixtures/recordings/watch-ok.jsonl"
 tmp=$(mktemp -d)
