@@ -25,3 +25,9 @@ endif()
 if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME apply.cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apply_cli.sh ${HR_BIN})
 endif()
+# apply's steps name the mounted file system (ext2 and ext3 share ext4's statfs magic).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME apply.root.fs_type COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/root/fs_type_root.sh ${HR_BIN})
+  set_tests_properties(apply.root.fs_type PROPERTIES SKIP_RETURN_CODE 77 LABELS root
+                       RESOURCE_LOCK system_swap TIMEOUT 120)
+endif()

@@ -8,3 +8,8 @@ if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME cli.full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/full_disk.sh ${HR_BIN}
                                       ${HR_FIXTURES})
 endif()
+# A paging file's drive letter is shown upper-case whatever case the registry holds.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME cli.drive_letter COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/drive_letter.sh ${HR_BIN}
+                                         ${HR_FIXTURES})
+endif()

@@ -15,3 +15,10 @@ if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME i18n.lang_order COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/i18n/lang_order.sh ${HR_BIN}
                                         ${PROJECT_SOURCE_DIR})
 endif()
+# What a Chinese (and an English) reader sees over every recorded machine, workflow and log:
+# no English left in Chinese sentences, full-width punctuation, columns by display width.
+if(Python3_FOUND AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME i18n.zh_output
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/i18n/zh_output.py ${HR_BIN}
+                   ${PROJECT_SOURCE_DIR})
+endif()

@@ -29,3 +29,16 @@ if(NOT CMAKE_CROSSCOMPILING)
     endif()
   endif()
 endif()
+# report without -o keeps an earlier report.html (report-1.html ...); -o FILE replaces FILE.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME report.default_name
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report/default_name.sh ${HR_BIN} ${PROJECT_SOURCE_DIR})
+endif()
+# The report's chart axes: five distinct, evenly spaced labels on every recording (paging
+# rates of a quiet run included).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME report.axis_labels
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/report/axis_labels.py ${HR_BIN}
+                   ${PROJECT_SOURCE_DIR})
+endif()

@@ -34,3 +34,8 @@ if(NOT CMAKE_CROSSCOMPILING)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/comfy_resolver_root.sh ${HR_BIN})
   set_tests_properties(watch.root.resolver PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 LABELS root)
 endif()
+# watch --name: a pattern that matches no process is said, and so is a match appearing later.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME watch.name COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watch/watch_name.sh ${HR_BIN})
+  set_tests_properties(watch.name PROPERTIES TIMEOUT 120)
+endif()

@@ -18,7 +18,7 @@ static const char *const check_examples[] = {
 
 const hr_cmd_spec hr_spec_check = {
     .name = "check",
-    .synopsis = "[what-if options] [--json] [--html FILE]   (also: headroom with no command)",
+    .synopsis = "[what-if options] [--json] [--html FILE]",
     .summary = HR_N("The verdict: the three tiers, what this machine can back against what the workload "
                     "needs at its peak, the one to three things to do, and the biggest other memory users."),
     .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts, hr_plan_html_opts},

@@ -43,6 +43,8 @@ const hr_cmd_spec hr_spec_report = {
 int hr_cmd_report(int argc, char **argv)
 {
     const char *in = NULL, *out = "report.html";
+    bool named = false;   /* -o given: the user chose that file, replacing it is what they asked */
+    char free_name[32];
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_report, argc, argv);
     const char *v;
@@ -51,6 +53,7 @@ int hr_cmd_report(int argc, char **argv)
             return p.status;
         if (id == OPT_OUTPUT) {
             out = v;
+            named = true;
         } else if (id == HR_OPT_OPERAND) {
             if (in) {
                 hr_cli_error(HR_T("report: one recording at a time ('%s' and '%s')"), in, v);
@@ -62,6 +65,23 @@ int hr_cmd_report(int argc, char **argv)
     if (!in) {
         hr_cli_error(HR_T("report: give the recording to read (headroom report RECORDING -o FILE)"));
         return HR_EXIT_USAGE;
+    }
+    if (!named && (hr_platform_is_file(out, NULL) || hr_platform_is_dir(out))) {
+        /* The default name is not the user's choice: an earlier page there is kept and this
+         * one goes to the first free report-N.html. */
+        int n = 1;
+        for (; n < 1000; n++) {
+            snprintf(free_name, sizeof free_name, "report-%d.html", n);
+            if (!hr_platform_is_file(free_name, NULL) && !hr_platform_is_dir(free_name))
+                break;
+        }
+        if (n == 1000) {
+            hr_cli_error(HR_T("report: report.html and report-1.html to report-999.html exist: "
+                              "name the page with -o FILE"));
+            return HR_EXIT_CANTCREATE;
+        }
+        printf(HR_T("report: %s exists and is kept (-o FILE replaces a file you name)\n"), out);
+        out = free_name;
     }
     /* read in slices: a recording of any length costs the reader and one line, not its size */
     hr_error err = {0};

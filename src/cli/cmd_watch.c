@@ -157,8 +157,24 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
     (void)hr_platform_lock_memory();
     hr_platform_catch_stop(&stop);
     int64_t next = hr_platform_mono_ms();
+    int matched = -1;   /* --name: did the last sample find a process (-1: not told yet) */
     for (uint64_t n = 0; !stop && (count == 0 || n < count); n++) {
         hr_monitor_step(&m);
+        if (mo.sampler.name && (matched == -1 || (m.last.proc_count > 0) != (matched == 1))) {
+            /* A pattern that matches nothing would leave the process columns empty with no
+             * word why: say so, and say when a match appears (or goes). */
+            char say[400];
+            if (m.last.proc_count > 0)
+                snprintf(say, sizeof say, HR_T("--name '%s' matches now (processes: %lld)"), mo.sampler.name,
+                         (long long)m.last.proc_count);
+            else
+                snprintf(say, sizeof say, HR_T("--name '%s' matches no process (name or command line): "
+                                               "only the machine is watched until one starts"),
+                         mo.sampler.name);
+            if (matched != -1 || m.last.proc_count <= 0)
+                hr_monitor_say(&m, json, say);
+            matched = m.last.proc_count > 0;
+        }
         if (m.write_error || (count && n + 1 >= count))
             break;
         next += mo.interval_ms;

@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 
 #include <string.h>
 
@@ -106,7 +107,7 @@ void hr_docgen_man(FILE *f)
             fputc('\n', f);
         }
         if (s->doc)
-            fprintf(f, ".PP\n%s %s\n", hr_tr("more:"), s->doc);
+            fprintf(f, ".PP\n%s%s%s\n", hr_tr("more:"), hr_label_gap(hr_tr("more:")), s->doc);
     }
     fprintf(f, ".SH %s\n", hr_tr("OPTIONS OF EVERY COMMAND"));
     for (const hr_opt *o = hr_global_opts; o->name; o++)

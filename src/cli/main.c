@@ -7,6 +7,7 @@
 #include "docgen.h"
 
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 #include "core/base/text.h"
 #include "core/base/hot.h"
 
@@ -15,8 +16,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "headroom %s — %s\n\n%s: headroom [<command>] [%s]\n\n%s\n", HR_VERSION,
-            hr_tr("make sure a ComfyUI run never dies for lack of memory"), hr_tr("usage"),
+    fprintf(f, "headroom %s — %s\n\n%s%sheadroom [<command>] [%s]\n\n%s\n", HR_VERSION,
+            hr_tr("make sure a ComfyUI run never dies for lack of memory"), hr_tr("usage"), HR_T(": "),
             hr_tr("options"), hr_tr("commands:"));
     for (const hr_command *c = hr_commands; c->name; c++)
         fprintf(f, "  %-10s %s\n", c->name, hr_tr(c->summary));

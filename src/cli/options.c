@@ -5,6 +5,7 @@
 
 #include "core/base/duration.h"
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
 #include "core/base/hot.h"
@@ -295,7 +296,7 @@ static void print_opt(const hr_opt *o, FILE *f)
 
 void hr_cmd_help(const hr_cmd_spec *spec, FILE *f)
 {
-    fprintf(f, "%s: headroom %s %s\n\n%s\n", hr_tr("usage"), spec->name,
+    fprintf(f, "%s%sheadroom %s %s\n\n%s\n", hr_tr("usage"), HR_T(": "), spec->name,
             spec->synopsis ? spec->synopsis : "[options]", hr_tr(spec->summary));
     if (spec->operands)
         fprintf(f, "\n%s\n  %s\n", hr_tr("operands:"), hr_tr(spec->operands));
@@ -311,7 +312,7 @@ void hr_cmd_help(const hr_cmd_spec *spec, FILE *f)
             fprintf(f, "  %s\n", *e);
     }
     if (spec->exits)
-        fprintf(f, "\n%s %s\n", hr_tr("exit status:"), hr_tr(spec->exits));
+        fprintf(f, "\n%s%s%s\n", hr_tr("exit status:"), hr_label_gap(hr_tr("exit status:")), hr_tr(spec->exits));
     if (spec->doc)
-        fprintf(f, "%s %s\n", hr_tr("more:"), spec->doc);
+        fprintf(f, "%s%s%s\n", hr_tr("more:"), hr_label_gap(hr_tr("more:")), spec->doc);
 }

@@ -1,5 +1,6 @@
 #include "core/base/text.h"
 #include "core/base/hot.h"
+#include "core/base/i18n.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -189,9 +190,14 @@ void hr_strlist_add(char *dst, unsigned long size, const char *item)
     size_t have = strlen(dst);
     if (have == 0)
         hr_strlcpy(dst, item, size);
-    else if (have + 3 < size) {
-        memcpy(dst + have, "; ", 3);
-        hr_strlcpy(dst + have + 2, item, size - have - 2);
+    else {
+        /* "; " in English, "；" in Chinese: the list reads as one sentence of either. */
+        const char *sep = HR_T("; ");
+        size_t sn = strlen(sep);
+        if (have + sn + 1 < size) {
+            memcpy(dst + have, sep, sn + 1);
+            hr_strlcpy(dst + have + sn, item, size - have - sn);
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/prom.h"
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/model/pagingfiles.h"
 #include "core/status/status_render.h"
 
 #include <string.h>
@@ -34,7 +35,7 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
     for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
         const hr_paging_config_entry *e = &cfg->entries[i];
         char shown[HR_SNAP_PATH_MAX * 4];
-        hr_buf_printf(out, "%s%s ", i ? ", " : "", hr_text_shown(e->path, shown, sizeof shown));
+        hr_buf_printf(out, "%s%s ", i ? HR_T(", ") : "", hr_win_path_shown(e->path, shown, sizeof shown));
         if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
             hr_buf_printf(out, HR_T("initial %llu MB, maximum %llu MB"), (unsigned long long)(e->initial_bytes / HR_MIB),
                           (unsigned long long)(e->maximum_bytes / HR_MIB));
@@ -100,18 +101,18 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         return;
     }
     hr_size_gb(f->disk_paging_bytes, a, sizeof a);
-    hr_buf_printf(out, HR_T("%s on disk"), f->disk_paging_bytes ? a : "none");
+    hr_buf_printf(out, HR_T("%s on disk"), f->disk_paging_bytes ? a : HR_T("none"));
     int shown = 0;
     for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
         const hr_paging *pg = &snap->paging[i];
         if (pg->kind == HR_PAGING_ZRAM)
             continue;
         char name[HR_SNAP_PATH_MAX * 4];
-        hr_buf_printf(out, "%s%s", shown ? ", " : " (", hr_text_shown(pg->path, name, sizeof name));
+        hr_buf_printf(out, "%s%s", shown ? HR_T(", ") : HR_T(" ("), hr_win_path_shown(pg->path, name, sizeof name));
         shown++;
     }
     if (shown)
-        hr_buf_putc(out, ')');
+        hr_buf_puts(out, HR_T(")"));
     if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
         hr_buf_puts(out, HR_T(", managed automatically"));
     if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))

@@ -1,6 +1,7 @@
 #include "core/diagnose/diag_render.h"
 
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -211,31 +212,10 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
     hr_json_end_object(w);
 }
 
-/* Word-wrap ASCII prose at 92 columns with an indent. */
+/* Prose folded at 92 columns by display width, in either language. */
 static void wrap(hr_buf *out, const char *indent, const char *s)
 {
-    const size_t width = 92;
-    size_t col = 0, ind = strlen(indent);
-    hr_buf_puts(out, indent);
-    col = ind;
-    while (*s) {
-        const char *sp = strchr(s, ' ');
-        size_t wl = sp ? (size_t)(sp - s) : strlen(s);
-        if (col > ind && col + 1 + wl > width) {
-            hr_buf_putc(out, '\n');
-            hr_buf_puts(out, indent);
-            col = ind;
-        } else if (col > ind) {
-            hr_buf_putc(out, ' ');
-            col++;
-        }
-        hr_buf_append(out, s, wl);
-        col += wl;
-        s += wl;
-        while (*s == ' ')
-            s++;
-    }
-    hr_buf_putc(out, '\n');
+    hr_wrap(out, indent, s, 92);
 }
 
 static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_buf *out,
@@ -274,12 +254,12 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
         size_t n = hr_diag_evidence_list(f, ev);
         for (size_t i = 0; i < n; i++)
             text_evidence(c, ev[i], out, "    ");
-        hr_buf_printf(out, "\n  %s:\n", HR_T("Fix"));
+        hr_buf_printf(out, "\n  %s%s\n", HR_T("Fix"), HR_T(":"));
         wrap(out, "    ", hr_tr(hr_diag_fix(c, cause)));
     } else {
         hr_buf_printf(out, HR_T("Cause: %s [unknown]\n"), hr_tr(hr_cause_title(cause)));
         wrap(out, "  ", hr_tr(hr_cause_meaning(cause)));
-        hr_buf_printf(out, "\n  %s:\n", HR_T("Next"));
+        hr_buf_printf(out, "\n  %s%s\n", HR_T("Next"), HR_T(":"));
         wrap(out, "    ", hr_tr(hr_diag_fix(c, cause)));
     }
     if (c->norder > 1) {
@@ -337,7 +317,7 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
         if (!c->ignored_total)
             hr_buf_puts(out, HR_T("  none\n"));
     }
-    hr_buf_printf(out, "\n%s:\n", HR_T("What was read"));
+    hr_buf_printf(out, "\n%s%s\n", HR_T("What was read"), HR_T(":"));
     for (size_t i = 0; i < c->ninputs; i++) {
         const hr_diag_input *in = &c->inputs[i];
         hr_buf_printf(out, "  %s: ", in->name);

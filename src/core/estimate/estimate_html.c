@@ -148,7 +148,7 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
     hr_html_section(out, "steps", HR_T("Memory after each step"));
     if (e->step_count)
         steps_chart(e, out);
-    const char *const step_cols[] = {HR_T("node"), "VRAM", HR_T("RAM"), HR_T("commit")};
+    const char *const step_cols[] = {HR_T("node"), HR_T("VRAM"), HR_T("RAM"), HR_T("commit")};
     hr_html_table_begin(out, step_cols, 4, 1);
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];

@@ -117,9 +117,9 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_buf_putc(out, ' ');
     cell(out, HR_T("type"), 26, false);
     hr_buf_putc(out, ' ');
-    cell(out, "VRAM", 9, true);
+    cell(out, HR_T("VRAM"), 9, true);
     hr_buf_putc(out, ' ');
-    cell(out, "RAM", 9, true);
+    cell(out, HR_T("RAM"), 9, true);
     hr_buf_putc(out, ' ');
     cell(out, HR_T("commit"), 9, true);
     hr_buf_printf(out, "  %s\n", HR_T("note"));
@@ -133,8 +133,8 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
         hr_buf_printf(out, "  %-6s %-26.26s %9s %9s %9s  %s\n", s->node_id, s->class_type, a, b, c, s->note);
     }
     hr_buf_printf(out, "\n%s\n", HR_T("Peaks (estimate, low – high)"));
-    range_line(out, "VRAM", &e->vram, true);
-    range_line(out, "RAM", &e->ram, true);
+    range_line(out, HR_T("VRAM"), &e->vram, true);
+    range_line(out, HR_T("RAM"), &e->ram, true);
     range_line(out, HR_T("commit"), &e->commit, true);
     range_line(out, HR_T("page cache"), &e->page_cache, false);
     if (e->pinned_peak_bytes) {

@@ -1,6 +1,7 @@
 #include "core/model/pagingfiles.h"
 
 #include "core/base/i18n.h"
+#include "core/base/text.h"
 #include "core/base/utf16.h"
 
 #include <ctype.h>
@@ -40,6 +41,14 @@ void hr_win_path_from_nt(char *path)
 {
     if (strncmp(path, "\\??\\", 4) == 0 || strncmp(path, "\\\\?\\", 4) == 0)
         memmove(path, path + 4, strlen(path + 4) + 1);
+}
+
+const char *hr_win_path_shown(const char *path, char *dst, size_t n)
+{
+    hr_text_shown(path, dst, n);
+    if (dst[0] >= 'a' && dst[0] <= 'z' && dst[1] == ':')
+        dst[0] = (char)(dst[0] - 'a' + 'A');
+    return dst;
 }
 
 static bool blank(char c)

@@ -55,4 +55,10 @@ int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type,
 /* "\??\C:\x" -> "C:\x"; other paths unchanged. Works in place. */
 void hr_win_path_from_nt(char *path);
 
+/* A paging file's path as shown to the user: made safe to print (hr_text_shown) with its
+ * drive letter upper-case, as Explorer and the dialog write it ("c:\pagefile.sys", which the
+ * registry often holds, is shown "C:\pagefile.sys"). The value itself is kept as Windows
+ * wrote it: apply compares and writes it back. Returns dst. */
+const char *hr_win_path_shown(const char *path, char *dst, size_t n);
+
 #endif

@@ -42,9 +42,9 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
     }
     bool hex = code >= 0x80000000u;   /* NTSTATUS / HRESULT read best in hex */
     if (what && hex)
-        snprintf(out, n, "%s (0x%08X)", what, (unsigned)code);
+        snprintf(out, n, HR_T("%s (0x%08X)"), what, (unsigned)code);
     else if (what)
-        snprintf(out, n, "%s (%u)", what, (unsigned)code);
+        snprintf(out, n, HR_T("%s (%u)"), what, (unsigned)code);
     else if (hex)
         snprintf(out, n, HR_T("error 0x%08X"), (unsigned)code);
     else
@@ -62,8 +62,10 @@ static void call_why(char *out, size_t n, const char *call, const hr_win_call *c
     case HR_WIN_OK: snprintf(out, n, "%s: ok", call); break;
     case HR_WIN_FAILED: snprintf(out, n, HR_T("%s failed: %s"), call, c->code ? code : HR_T("no error code")); break;
     case HR_WIN_UNSUPPORTED:
-        snprintf(out, n, HR_T("%s is not implemented on this system%s%s%s"), call, c->code ? " (" : "",
-                 code, c->code ? ")" : "");
+        if (c->code)
+            snprintf(out, n, HR_T("%s is not implemented on this system (%s)"), call, code);
+        else
+            snprintf(out, n, HR_T("%s is not implemented on this system"), call);
         break;
     case HR_WIN_ABSENT: snprintf(out, n, HR_T("%s: not present"), call); break;
     case HR_WIN_DENIED: snprintf(out, n, HR_T("%s needs administrator rights"), call); break;
@@ -576,9 +578,11 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             for (int j = 0; j < s->paging_count; j++)
                 if (hr_same_drive(s->paging[j].path, e->path))
                     in_use = true;
-            if (!in_use)
+            if (!in_use) {
+                char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1", HR_T("%s is configured but not in use: changes take effect "
-                                 "after a restart"), e->path);
+                                 "after a restart"), hr_win_path_shown(e->path, shown, sizeof shown));
+            }
         }
     /* In use but no longer configured: it goes away at the next restart. */
     if (s->paging_s.ok && s->paging_config.s.ok && cfg->automatic != HR_TRI_YES)
@@ -587,9 +591,11 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             for (int i = 0; i < cfg->count; i++)
                 if (hr_same_drive(s->paging[j].path, cfg->entries[i].path))
                     configured = true;
-            if (!configured)
+            if (!configured) {
+                char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1", HR_T("%s is in use but no longer configured: it goes away "
-                                 "after a restart"), s->paging[j].path);
+                                 "after a restart"), hr_win_path_shown(s->paging[j].path, shown, sizeof shown));
+            }
         }
     (void)raw;
 }

@@ -27,7 +27,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     const hr_plan_recommended *r = &p->recommended;
     char a[32], b[32];
     const bool win = f->os == HR_OS_WINDOWS;
-    const char *thing = win ? HR_T("paging file") : f->wsl2 ? HR_T("WSL 2 swap") : "swap";
+    const char *thing = win ? HR_T("paging file") : f->wsl2 ? HR_T("WSL 2 swap") : HR_T("swap");
 
     hr_buf_printf(out, HR_T("headroom plan — %s for %s%s\n"), thing, win ? "Windows" : "Linux",
                   f->hypothetical ? HR_T(" (a hypothetical machine: facts from the flags)")
@@ -57,7 +57,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
         hr_buf_printf(out, HR_T("  launcher   %s\n"), flags);
     if (f->disk_paging_bytes != HR_UNKNOWN) {
         hr_size_gb(f->disk_paging_bytes, a, sizeof a);
-        hr_buf_printf(out, HR_T("  now        %s of %s on disk\n"), a, win ? HR_T("paging file") : "swap");
+        hr_buf_printf(out, HR_T("  now        %s of %s on disk\n"), a, win ? HR_T("paging file") : HR_T("swap"));
     }
     if (!f->volumes_known && !f->wsl2)
         hr_buf_printf(out, HR_T("  drives     not known%s: the plan says which kind to choose\n"),

@@ -6,6 +6,7 @@
 #include "core/base/i18n.h"
 
 #include "core/base/size.h"
+#include "core/model/pagingfiles.h"
 #include "core/model/swap_target.h"
 
 #include <string.h>
@@ -232,12 +233,13 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         const uint64_t free_now = v ? v->dev.fs_free_bytes : d->fs_free_bytes;
         if (total == HR_UNKNOWN || free_now == HR_UNKNOWN || free_now >= hr_reserve_bytes(total))
             continue;
-        char fr[32], rs[32];
+        char fr[32], rs[32], shown[HR_SNAP_PATH_MAX * 4];
         hr_size_gb(free_now, fr, sizeof fr);
         hr_size_gb(hr_reserve_bytes(total), rs, sizeof rs);
         W("paging-drive-full|S3.3",
           HR_T("%s holds %s and has only %s free, under the %s the plan keeps free there: writes fail and an SSD "
-               "slows as it fills — free space on it"), v ? v->dev.mount_point : d->mount_point, pg->path, fr, rs);
+               "slows as it fills — free space on it"), v ? v->dev.mount_point : d->mount_point,
+          hr_win_path_shown(pg->path, shown, sizeof shown), fr, rs);
         break;
     }
     if (f->lean_on_ram) {

@@ -31,8 +31,10 @@ static void fmt_value(double v, hr_chart_unit u, char *out, size_t n)
         hr_size_gb(bytes_of(v), out, n);
     else if (u == HR_UNIT_PERCENT)
         snprintf(out, n, "%.0f%%", v);
-    else
+    else if (v == (double)(long long)v)
         snprintf(out, n, "%.0f/s", v);
+    else
+        snprintf(out, n, "%.1f/s", v);   /* a quarter of 10: 2.5/s, never a rounded 2/s */
 }
 
 /* A recorded number (bytes, seconds) as an integer; HR_W_UNKNOWN when it is NaN, negative or
@@ -61,6 +63,10 @@ static double nice_max(double v, hr_chart_unit u)
 {
     if (u == HR_UNIT_PERCENT && v <= 100)
         return 100;
+    /* A rate counts whole pages: four grid rows need at least 4/s, or the labels would read
+     * "0/s 0/s 1/s 1/s" (quarters of 1 rounded). */
+    if (u == HR_UNIT_RATE && v <= 4)
+        return 4;
     double unit = u == HR_UNIT_BYTES ? 1073741824.0 : 1.0;
     double x = v / unit;
     if (x <= 0)

@@ -2,6 +2,7 @@
 #include "core/scan/workflow_render.h"
 
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 #include "core/base/size.h"
 #include "core/scan/models_report.h"
 
@@ -33,7 +34,7 @@ static void text(const hr_workflow_report *r, hr_buf *o)
 {
     const hr_workflow *wf = r->wf;
     char sz[32];
-    hr_buf_printf(o, "%s %s (%s)\n", HR_T("Workflow:"), r->file,
+    hr_buf_printf(o, HR_T("Workflow: %s (%s)\n"), r->file,
                   wf->format == HR_WF_FORMAT_UI ? HR_T("UI format") : HR_T("API format"));
     hr_buf_printf(o, HR_T("%zu nodes run; %zu muted, %zu bypassed, %zu frontend-only; %zu subgraphs"),
                   wf->n_order, wf->n_muted, wf->n_bypassed, wf->n_frontend, wf->n_subgraphs);
@@ -70,17 +71,19 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         hr_buf_printf(o, "  [%s %s]\n", m->node_id, m->class_type);
         if (m->path[0])
             hr_buf_printf(o, "      %s\n", m->path);
-        if (m->problem[0])
-            hr_buf_printf(o, "      %s %s\n", m->info_read ? HR_T("note:") : HR_T("MISSING:"), m->problem);
+        if (m->problem[0]) {
+            const char *label = m->info_read ? HR_T("note:") : HR_T("MISSING:");
+            hr_buf_printf(o, "      %s%s%s\n", label, hr_label_gap(label), m->problem);
+        }
     }
     if (wf->n_latents) {
         hr_buf_printf(o, "\n%s\n", HR_T("Latent geometry:"));
         for (size_t i = 0; i < wf->n_latents; i++) {
             const hr_wf_latent *l = &wf->latents[i];
-            hr_buf_printf(o, "  %llux%llu, %s %llu", (unsigned long long)l->width,
-                          (unsigned long long)l->height, HR_T("batch"), (unsigned long long)l->batch);
+            hr_buf_printf(o, HR_T("  %llux%llu, batch %llu"), (unsigned long long)l->width,
+                          (unsigned long long)l->height, (unsigned long long)l->batch);
             if (l->video)
-                hr_buf_printf(o, ", %llu %s", (unsigned long long)l->frames, HR_T("frames"));
+                hr_buf_printf(o, HR_T(", %llu frames"), (unsigned long long)l->frames);
             hr_buf_printf(o, "  [%s %s]\n", l->node_id, l->class_type);
         }
     }
@@ -107,9 +110,9 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         for (size_t i = 0; i < wf->n_decodes; i++) {
             const hr_wf_decode *d = &wf->decodes[i];
             if (d->tiled)
-                hr_buf_printf(o, "  %s %s, %s %llu, %s %llu", d->encode ? HR_T("encode") : HR_T("decode"),
-                              HR_T("tiled"), HR_T("tile"), (unsigned long long)d->tile_size,
-                              HR_T("overlap"), (unsigned long long)d->overlap);
+                hr_buf_printf(o, d->encode ? HR_T("  encode tiled, tile %llu, overlap %llu")
+                                           : HR_T("  decode tiled, tile %llu, overlap %llu"),
+                              (unsigned long long)d->tile_size, (unsigned long long)d->overlap);
             else
                 hr_buf_printf(o, "  %s %s", d->encode ? HR_T("encode") : HR_T("decode"),
                               HR_T("not tiled"));

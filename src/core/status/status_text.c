@@ -2,11 +2,13 @@
  * file / swap area and the facts a user needs to judge them, each with unit and source. */
 #include "core/status/status_render.h"
 #include "core/base/i18n.h"
+#include "core/base/wrap.h"
 
 #include "core/base/size.h"
 #include "core/base/text.h"
 #include "core/base/utf8.h"
 #include "core/model/commit_ceiling.h"
+#include "core/model/pagingfiles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,7 +194,8 @@ static void commit(out *o, const hr_snapshot *s)
             bool capped = ceiling.basis == HR_CEILING_CGROUP;
             pf(o, HR_T("  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
                   "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n"),
-               (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? "always" : "heuristic",
+               (int)c->overcommit_mode,
+               c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? HR_T("always") : HR_T("heuristic"),
                capped ? HR_T("the cgroup limit (below RAM + disk swap)") : HR_T("RAM + disk swap"), sz(ceiling.bytes, b, sizeof b));
             break;
         }
@@ -216,7 +219,7 @@ static void paging(out *o, const hr_snapshot *s)
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
         char shown[HR_SNAP_PATH_MAX * 4];
-        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_text_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_win_path_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
            sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, HR_T(", peak %s"), sz(p->peak_bytes, c, sizeof c));
@@ -230,13 +233,13 @@ static void paging(out *o, const hr_snapshot *s)
         if (!p->has_device)
             continue;
         const hr_device *d = &p->device;
-        const char *colon = ends_with_colon(d->name) ? "" : HR_T(":");
+        const char *colon = ends_with_colon(d->name) ? " " : HR_T(": ");
         if (!d->name[0])
             pf(o, HR_T("    on "));
         else if (d->disk[0] && strcmp(d->disk, d->name))
-            pf(o, HR_T("    on %s (disk %s)%s "), d->name, d->disk, colon);
+            pf(o, HR_T("    on %s (disk %s)%s"), d->name, d->disk, colon);
         else
-            pf(o, HR_T("    on %s%s "), d->name, colon);
+            pf(o, HR_T("    on %s%s"), d->name, colon);
         device_facts(o, d);
         if (d->fs_type[0])
             pf(o, HR_T("; file system %s at %s"), d->fs_type, d->mount_point);
@@ -263,7 +266,8 @@ static void paging(out *o, const hr_snapshot *s)
         for (int i = 0; i < pc->count; i++) {
             const hr_paging_config_entry *e = &pc->entries[i];
             char shown[HR_SNAP_PATH_MAX * 4];
-            pf(o, "  %s: %s", hr_text_shown(e->path, shown, sizeof shown), hr_tr(hr_paging_mode_name(e->mode)));
+            pf(o, "  %s%s%s", hr_win_path_shown(e->path, shown, sizeof shown), HR_T(": "),
+               hr_tr(hr_paging_mode_name(e->mode)));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
                 pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
@@ -274,9 +278,12 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, HR_T("  %sWindows created a TEMPORARY paging file: the configured one could not be created%s\n"),
                warn(o), reset(o));
         if (win && pc->existing_count > 0) {
-            pf(o, HR_T("  created at this boot (ExistingPageFiles):"));
-            for (int i = 0; i < pc->existing_count; i++)
-                pf(o, " %s", pc->existing[i]);
+            const char *label = HR_T("  created at this boot (ExistingPageFiles):");
+            pf(o, "%s", label);
+            for (int i = 0; i < pc->existing_count; i++) {
+                char shown[HR_SNAP_PATH_MAX * 4];
+                pf(o, "%s%s", i ? " " : hr_label_gap(label), hr_win_path_shown(pc->existing[i], shown, sizeof shown));
+            }
             pf(o, "\n");
         }
         if (pc->notes[0])
@@ -308,7 +315,7 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "               %s", d->name[0] ? d->name : HR_T("device unknown"));
         if (d->disk[0] && strcmp(d->disk, d->name))
             pf(o, HR_T(" on %s"), d->disk);
-        pf(o, "%s ", ends_with_colon(d->name) && !d->disk[0] ? "" : HR_T(":"));
+        pf(o, "%s", ends_with_colon(d->name) && !d->disk[0] ? " " : HR_T(": "));
         device_facts(o, d);
         pf(o, "\n");
         if (win && d->why[0])
@@ -444,7 +451,7 @@ static void notes(out *o, const hr_snapshot *s)
         return;
     heading(o, HR_T("NOTES"), NULL);
     for (int i = 0; i < s->note_count; i++)
-        pf(o, "  %s%s%s (%s)\n", warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
+        pf(o, HR_T("  %s%s%s (%s)\n"), warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
 }
 
 int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)

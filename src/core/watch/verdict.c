@@ -85,10 +85,10 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
         v->conf = HR_CONF_HIGH;
         char t[96];
         snprintf(t, sizeof t, "signal 9 (SIGKILL)");
-        add_ev(v, "exit status", t);
+        add_ev(v, HR_N("exit status"), t);
         if (end->oom_kill > 0) {
             name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
-            add_ev(v, "the child's memory cgroup", t);
+            add_ev(v, HR_N("the child's memory cgroup"), t);
         }
         if (v->kernel_record)
             add_finding(v, sys, kf, end->pid);
@@ -115,15 +115,15 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
                          : HR_N("ended by a signal that is not an out-of-memory kill");
         v->conf = HR_CONF_HIGH;
         snprintf(t, sizeof t, "signal %d", end->signal);
-        add_ev(v, "exit status", t);
+        add_ev(v, HR_N("exit status"), t);
         if (end->oom_kill >= 0) {
             name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
-            add_ev(v, "the child's memory cgroup", t);
+            add_ev(v, HR_N("the child's memory cgroup"), t);
         }
         return;
     }
     name_num(t, sizeof t, "exit code", end->code);
-    add_ev(v, "exit status", t);
+    add_ev(v, HR_N("exit status"), t);
     if (end->code == 0) {
         v->cause = "ok";
         v->title = HR_N("finished normally");
@@ -219,15 +219,34 @@ static void gbs(int64_t v, char *out, size_t n)
         hr_size_gb((uint64_t)v, out, n);
 }
 
+/* An evidence text as shown: the counters name_num wrote ("exit code 3") keep their English
+ * name in the JSON and are shown in the user's language. */
+static void ev_text(hr_buf *out, const char *text)
+{
+    static const char *const names[] = {HR_N("exit code"), HR_N("signal")};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        if (!strncmp(text, names[i], n) && text[n] == ' ') {
+            hr_buf_printf(out, "%s%s", hr_tr(names[i]), text + n);
+            return;
+        }
+    }
+    hr_buf_puts(out, text);
+}
+
 void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end *end,
                          const hr_watch *w)
 {
-    hr_buf_printf(out, HR_T("headroom run: %s (%s, confidence %s)\n"), HR_T(v->title), v->cause,
-                  hr_confidence_name(v->conf));
+    hr_buf_printf(out, HR_T("headroom run: %s [%s], confidence %s\n"), HR_T(v->title), v->cause,
+                  hr_tr(hr_confidence_name(v->conf)));
     if (v->meaning)
         hr_buf_printf(out, "  %s\n", HR_T(v->meaning));
-    for (size_t i = 0; i < v->nev; i++)
-        hr_buf_printf(out, "  - %s: %s\n", v->ev[i].source, v->ev[i].text);
+    for (size_t i = 0; i < v->nev; i++) {
+        /* The source is a file:line or one of add_ev's names; hr_tr leaves a file name as is. */
+        hr_buf_printf(out, "  - %s%s", hr_tr(v->ev[i].source), HR_T(": "));
+        ev_text(out, v->ev[i].text);
+        hr_buf_putc(out, '\n');
+    }
     if (v->node[0])
         hr_buf_printf(out, HR_T("  running: %s\n"), v->node);
     char a[24], b[24], c[24], d[24];

@@ -141,6 +141,36 @@ static const char *fs_name(unsigned long magic)
     }
 }
 
+/* ext2, ext3 and ext4 share one statfs magic; the mount table names the one mounted (an ext2
+ * file system is not "ext4" to the user reading the step). The type of the mount whose device
+ * holds dir; false when it cannot be read. */
+static bool ext_mounted_type(const char *dir, char *out, size_t n)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return false;
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return false;
+    char want[32], line[4096];
+    snprintf(want, sizeof want, "%u:%u", major(st.st_dev), minor(st.st_dev));
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue" */
+        char devno[32];
+        if (sscanf(line, "%*s %*s %31s", devno) != 1 || strcmp(devno, want) != 0)
+            continue;
+        const char *sep = strstr(line, " - ");
+        char type[32];
+        if (sep && sscanf(sep + 3, "%31s", type) == 1 && strncmp(type, "ext", 3) == 0) {
+            snprintf(out, n, "%s", type);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err)
 {
     memset(fs, 0, sizeof *fs);
@@ -151,7 +181,9 @@ int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err)
     if (statvfs(dir, &sv) != 0)
         return hr_lx_sys_err(err, "statvfs", dir);
     const char *n = fs_name((unsigned long)sf.f_type);
-    if (n)
+    if ((unsigned long)sf.f_type == EXT4_SUPER_MAGIC && ext_mounted_type(dir, fs->type, sizeof fs->type))
+        ;
+    else if (n)
         hr_strlcpy(fs->type, n, sizeof fs->type);
     else
         snprintf(fs->type, sizeof fs->type, "0x%lx", (unsigned long)sf.f_type);
