@@ -5,7 +5,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 want=(build-essential cmake ninja-build python3 gettext)
 if [ "${1:-}" = "--tests" ]; then
-  want+=(clang libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps chromium fonts-noto-cjk
+  want+=(clang clang-format libclang-rt-14-dev mingw-w64 wine wine64 util-linux procps chromium fonts-noto-cjk
          e2fsprogs xfsprogs btrfs-progs kmod strace bc time prometheus
          dpkg-dev man-db zsh unzip lintian systemd   # the packages' checks (tests/package*.sh)
          valgrind earlyoom)   # bench/watch.sh: callgrind counts, the earlyoom peer

@@ -3,7 +3,8 @@
 
 usage: tools/mutation.py [--build DIR] [--full] [--only SUBSTR] [--list] [--check] [-j N]
 
-Each mutation is a file, an exact source snippet that must occur once in it, and its
+Each mutation is a file, a source snippet that must occur once in it (its tokens in order;
+whitespace between them may differ, so formatting does not make it stale), and its
 replacement, so it still applies when line numbers move; a snippet that is no longer found
 (or found twice) is reported as "stale", never skipped in silence.
 
@@ -325,6 +326,17 @@ def sync_tree(tree):
     return copied
 
 
+def snippet_pattern(find):
+    """A snippet matches whatever the formatter did to the whitespace between its tokens
+    (.clang-format may re-wrap a line): tokens in order, any whitespace (or none) between."""
+    toks = re.findall(r"\w+|\S", find)
+    return re.compile(r"\s*".join(re.escape(t) for t in toks))
+
+
+def snippet_spans(text, find):
+    return [m.span() for m in snippet_pattern(find).finditer(text)]
+
+
 class Planted:
     """One file of the copy mutated; restored on exit from the with-block, whatever happens."""
 
@@ -336,12 +348,14 @@ class Planted:
     def __enter__(self):
         with open(self.path, encoding="utf-8") as f:
             self.orig = f.read()
-        if self.orig.count(self.find) != 1:
-            raise LookupError(self.orig.count(self.find))
+        spans = snippet_spans(self.orig, self.find)
+        if len(spans) != 1:
+            raise LookupError(len(spans))
         with open(self.journal, "w", encoding="utf-8") as f:
             json.dump({"path": self.path, "text": self.orig}, f)
         with open(self.path, "w", encoding="utf-8") as f:
-            f.write(self.orig.replace(self.find, self.repl, 1))
+            b, e = spans[0]
+            f.write(self.orig[:b] + self.repl + self.orig[e:])
         return self
 
     def __exit__(self, *exc):
@@ -420,7 +434,7 @@ def main():
     stale = []
     for m in muts:
         with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as f:
-            n = f.read().count(m["find"])
+            n = len(snippet_spans(f.read(), m["find"]))
         if n != 1:
             stale.append((m, n))
     if a.list or a.check:   # read-only: never touches a run in progress

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void hr_cli_error(const char *fmt, ...)
 {
     /* an error may quote what a file or a server said: one line, nothing that steers the
@@ -68,8 +67,8 @@ int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **val
     return 1;
 }
 
-int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name,
-                     const char *what, bool nonempty, const char **value)
+int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name, const char *what, bool nonempty,
+                     const char **value)
 {
     int m = hr_cli_opt(argc, argv, i, name, value);
     if (m < 0 || (m > 0 && nonempty && !**value)) {
@@ -109,7 +108,7 @@ int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_ren
         hr_cli_error(HR_T("%s: cannot render the %s: %s"), cmd, what, hr_strerror(rc));
         return hr_exit_from_error(rc);
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     rc = hr_platform_output_replace(path, r->out->data ? r->out->data : "", r->out->len, &err);
     if (rc < 0) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(rc));
@@ -143,7 +142,7 @@ bool hr_cli_comfyui_url(const char *cmd, hr_url *url)
 {
     char text[512];
     const char *u = hr_platform_getenv("HEADROOM_COMFYUI_URL", text, sizeof text);
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_url_parse(u ? u : "http://127.0.0.1:8188", url, &err) != 0)
         return false;
     /* X.localserver: root asks a server on this machine only when ComfyUI holds its port
@@ -172,7 +171,7 @@ bool hr_cli_find_comfyui(const char *cmd, hr_comfy_found *f)
     if (hr_platform_find_comfyui(f))
         return true;
     hr_url url;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (!hr_cli_comfyui_url(cmd, &url))
         return false;
     hr_buf resp;
@@ -180,8 +179,8 @@ bool hr_cli_find_comfyui(const char *cmd, hr_comfy_found *f)
     hr_http_response r;
     hr_comfy_stats *st = malloc(sizeof *st);
     bool ok = false;
-    if (st && hr_http_do(&url, "GET", "/system_stats", NULL, 1500, &resp, &r, &err) == 0 &&
-        r.status == 200 && hr_comfy_parse_stats(r.body, r.body_len, st, &err) == 0 && st->base_dir[0]) {
+    if (st && hr_http_do(&url, "GET", "/system_stats", NULL, 1500, &resp, &r, &err) == 0 && r.status == 200 &&
+        hr_comfy_parse_stats(r.body, r.body_len, st, &err) == 0 && st->base_dir[0]) {
         char models[HR_COMFY_PATH_MAX + 16];
         if (hr_comfy_join(st->base_dir, "models", hr_platform_dirsep(), models, sizeof models) &&
             hr_platform_is_dir(models)) {

@@ -44,8 +44,8 @@ int hr_cli_opt(int argc, char **argv, int *i, const char *name, const char **val
 
 /* hr_cli_opt for an option that needs a value; on a missing (or, with nonempty, empty) value
  * prints "<cmd>: <name> needs <what>" and returns -1: the caller exits with 64. */
-int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name,
-                     const char *what, bool nonempty, const char **value);
+int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *name, const char *what, bool nonempty,
+                     const char **value);
 
 /* "--help" or "-h". */
 bool hr_cli_is_help(const char *arg);

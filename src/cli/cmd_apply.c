@@ -17,36 +17,38 @@
 #define APPLY_LOCK_WAIT_S 30
 
 enum {
-    OPT_SIZE = 1, OPT_RANGE, OPT_FROM_PLAN, OPT_TARGET, OPT_PRIORITY, OPT_FSTAB, OPT_STATE_DIR,
-    OPT_JSON, OPT_YES, OPT_ALLOW_SHRINK
+    OPT_SIZE = 1,
+    OPT_RANGE,
+    OPT_FROM_PLAN,
+    OPT_TARGET,
+    OPT_PRIORITY,
+    OPT_FSTAB,
+    OPT_STATE_DIR,
+    OPT_JSON,
+    OPT_YES,
+    OPT_ALLOW_SHRINK
 };
 
 static const hr_opt apply_opts[] = {
-    {OPT_SIZE, "--size", HR_ARG_SIZE, NULL,
-     HR_N("paging file / swap file size (16G, 32768M); Windows: initial = maximum"), NULL, 0},
-    {OPT_RANGE, "--range", HR_ARG_STRING, "MIN:MAX",
-     HR_N("Windows: initial and maximum size instead (S3.2), e.g. 32G:64G"), NULL,
-     HR_OPT_NONEMPTY},
-    {OPT_FROM_PLAN, "--from-plan", HR_ARG_NONE, NULL,
-     HR_N("take size and place from 'headroom plan'"), NULL, 0},
-    {OPT_TARGET, "--target", HR_ARG_STRING, "DRIVE|PATH",
-     HR_N("Windows: a drive (D:); Linux: a directory (the file is headroom.swap) or a new "
-          "file's path. Default: the system drive / the root directory"), NULL, HR_OPT_NONEMPTY},
-    {OPT_PRIORITY, "--priority", HR_ARG_NUMBER, NULL,
-     HR_N("Linux swap priority, 0 to 32767 (default 10)"), NULL, 0},
-    {OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL,
-     HR_N("Linux: the fstab to edit (default /etc/fstab)"), NULL, HR_OPT_NONEMPTY},
-    {OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL,
-     HR_N("where the state file and backups live (its parent must exist)"), NULL,
-     HR_OPT_NONEMPTY},
-    {OPT_ALLOW_SHRINK, "--allow-shrink", HR_ARG_NONE, NULL,
-     HR_N("allow less paging file / swap in total than is configured now (says how much goes)"),
-     NULL, 0},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL,
-     HR_N("print the plan as JSON (schema headroom.apply-plan/1)"), NULL, 0},
-    {OPT_YES, "--yes", HR_ARG_NONE, NULL,
-     HR_N("make the changes (without it: a dry run that prints them)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_SIZE, "--size", HR_ARG_SIZE, NULL,
+      HR_N("paging file / swap file size (16G, 32768M); Windows: initial = maximum"), NULL, 0 },
+    { OPT_RANGE, "--range", HR_ARG_STRING, "MIN:MAX",
+      HR_N("Windows: initial and maximum size instead (S3.2), e.g. 32G:64G"), NULL, HR_OPT_NONEMPTY },
+    { OPT_FROM_PLAN, "--from-plan", HR_ARG_NONE, NULL, HR_N("take size and place from 'headroom plan'"), NULL, 0 },
+    { OPT_TARGET, "--target", HR_ARG_STRING, "DRIVE|PATH",
+      HR_N("Windows: a drive (D:); Linux: a directory (the file is headroom.swap) or a new "
+           "file's path. Default: the system drive / the root directory"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_PRIORITY, "--priority", HR_ARG_NUMBER, NULL, HR_N("Linux swap priority, 0 to 32767 (default 10)"), NULL, 0 },
+    { OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL, HR_N("Linux: the fstab to edit (default /etc/fstab)"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL,
+      HR_N("where the state file and backups live (its parent must exist)"), NULL, HR_OPT_NONEMPTY },
+    { OPT_ALLOW_SHRINK, "--allow-shrink", HR_ARG_NONE, NULL,
+      HR_N("allow less paging file / swap in total than is configured now (says how much goes)"), NULL, 0 },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("print the plan as JSON (schema headroom.apply-plan/1)"), NULL, 0 },
+    { OPT_YES, "--yes", HR_ARG_NONE, NULL, HR_N("make the changes (without it: a dry run that prints them)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const apply_examples[] = {
@@ -62,7 +64,7 @@ const hr_cmd_spec hr_spec_apply = {
     .summary = HR_N("Set the paging file / swap file in the safe order (S3.1): the new one is "
                     "in place before anything old goes. A dry run unless --yes; every step is "
                     "recorded first, so that 'headroom rollback' undoes exactly what was done."),
-    .groups = {apply_opts},
+    .groups = { apply_opts },
     .examples = apply_examples,
     .exits = HR_N("0 done or dry run; 64 usage; 65 bad input file; 66 a target or state "
                   "directory does not exist; 69 refused as unsafe; 70 a step failed; 75 another "
@@ -81,7 +83,7 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
     hr_plan_inputs *in = malloc(sizeof *in);
     int r = (!snap || !plan || !in) ? hr_error_set(err, HR_ENOMEM, HR_T("out of memory")) : 0;
     if (r == 0) {
-        hr_probe_opts opts = {.sysroot = "/", .skip_procs = true};
+        hr_probe_opts opts = { .sysroot = "/", .skip_procs = true };
         r = hr_platform_snapshot(&opts, snap, err);
         if (r == HR_EPARTIAL)
             r = 0;
@@ -109,20 +111,20 @@ static int apply_from_plan(hr_apply_request *rq, char *target, size_t target_n, 
 static int parse_range(const hr_optparse *p, const char *v, hr_apply_request *rq)
 {
     char a[64];
-    hr_error err = {0};
+    hr_error err = { 0 };
     const char *colon = strchr(v, ':');
     if (!colon || (size_t)(colon - v) >= sizeof a)
         return hr_opt_bad_value(p, v, HR_T("expected MIN:MAX, e.g. 32G:64G"));
     memcpy(a, v, (size_t)(colon - v));
     a[colon - v] = '\0';
-    if (hr_size_parse(a, &rq->range_min_bytes, &err) < 0 ||
-        hr_size_parse(colon + 1, &rq->range_max_bytes, &err) < 0)
+    if (hr_size_parse(a, &rq->range_min_bytes, &err) < 0 || hr_size_parse(colon + 1, &rq->range_max_bytes, &err) < 0)
         return hr_opt_bad_value(p, v, err.msg);
     if (rq->range_min_bytes == 0 || rq->range_max_bytes < rq->range_min_bytes)
         return hr_opt_bad_value(p, v, HR_T("need 0 < MIN <= MAX"));
     if (hr_platform_os() == HR_OS_LINUX)
-        return hr_opt_bad_value(p, v, HR_T("--range is for Windows paging files; a Linux swap "
-                                           "file has one size"));
+        return hr_opt_bad_value(p, v,
+                                HR_T("--range is for Windows paging files; a Linux swap "
+                                     "file has one size"));
     return 0;
 }
 
@@ -150,7 +152,7 @@ static void say_what_is_left(const hr_buf *log, int r)
 
 int hr_cmd_apply(int argc, char **argv)
 {
-    hr_apply_request rq = {.priority = HR_APPLY_DEFAULT_PRIORITY};
+    hr_apply_request rq = { .priority = HR_APPLY_DEFAULT_PRIORITY };
     bool yes = false, json = false, from_plan = false, have_size = false, have_range = false;
     char plan_target[HR_SNAP_PATH_MAX] = "";
     hr_optparse p;
@@ -160,8 +162,14 @@ int hr_cmd_apply(int argc, char **argv)
         int rc = 0;
         switch (id) {
         case HR_OPT_STOP: return p.status;
-        case OPT_SIZE: rq.size_bytes = p.size; have_size = true; break;
-        case OPT_RANGE: rc = parse_range(&p, v, &rq); have_range = true; break;
+        case OPT_SIZE:
+            rq.size_bytes = p.size;
+            have_size = true;
+            break;
+        case OPT_RANGE:
+            rc = parse_range(&p, v, &rq);
+            have_range = true;
+            break;
         case OPT_FROM_PLAN: from_plan = true; break;
         case OPT_TARGET: rq.target = v; break;
         case OPT_PRIORITY:
@@ -174,9 +182,7 @@ int hr_cmd_apply(int argc, char **argv)
         case OPT_ALLOW_SHRINK: rq.allow_shrink = true; break;
         case OPT_JSON: json = true; break;
         case OPT_YES: yes = true; break;
-        default:
-            hr_cli_error("apply: %s '%s'", HR_T("unexpected argument"), v ? v : "");
-            return HR_EXIT_USAGE;
+        default: hr_cli_error("apply: %s '%s'", HR_T("unexpected argument"), v ? v : ""); return HR_EXIT_USAGE;
         }
         if (rc)
             return rc;
@@ -184,7 +190,7 @@ int hr_cmd_apply(int argc, char **argv)
     /* JSON is never translated: the steps and notes are written in the language of the moment. */
     if (json)
         hr_lang_set(HR_LANG_EN);
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (from_plan && (have_size || have_range)) {
         hr_cli_error("apply: %s", HR_T("--from-plan chooses the sizes; leave out --size and --range"));
         return HR_EXIT_USAGE;
@@ -207,9 +213,9 @@ int hr_cmd_apply(int argc, char **argv)
 
     if (yes && !hr_platform_is_admin()) {
         hr_cli_error("apply: %s", hr_platform_os() == HR_OS_WINDOWS
-                         ? HR_T("changing the paging file needs an elevated prompt: right-click "
-                                "the terminal, 'Run as administrator'")
-                         : HR_T("changing the swap configuration needs root: run it with sudo"));
+                                      ? HR_T("changing the paging file needs an elevated prompt: right-click "
+                                             "the terminal, 'Run as administrator'")
+                                      : HR_T("changing the swap configuration needs root: run it with sudo"));
         return HR_EXIT_NOPERM;
     }
     /* One apply or rollback at a time: the lock covers reading the facts too, so that two
@@ -244,9 +250,10 @@ int hr_cmd_apply(int argc, char **argv)
     hr_render rd;
     hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, false);
     if (!json && !plan->nothing_to_do)
-        hr_buf_printf(&out, "%s\n", yes ? HR_T("Applying, in this order:")
-                                        : HR_T("Dry run: these changes would be made, in "
-                                               "this order (add --yes to make them):"));
+        hr_buf_printf(&out, "%s\n",
+                      yes ? HR_T("Applying, in this order:")
+                          : HR_T("Dry run: these changes would be made, in "
+                                 "this order (add --yes to make them):"));
     hr_apply_plan_render(plan, &rd);
     int erc = hr_cli_emit_render("apply", "plan", &rd);
     hr_buf_reset(&out);

@@ -21,7 +21,7 @@ const hr_cmd_spec hr_spec_check = {
     .synopsis = "[what-if options] [--json] [--html FILE]",
     .summary = HR_N("The verdict: the three tiers, what this machine can back against what the workload "
                     "needs at its peak, the one to three things to do, and the biggest other memory users."),
-    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts, hr_plan_html_opts},
+    .groups = { hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts, hr_plan_html_opts },
     .examples = check_examples,
     .exits = HR_N("0 OK; 1 AT RISK; 2 WILL FAIL; 3 cannot tell (what the machine can back is unknown); "
                   "64 and up errors (docs/exit-status.md)"),

@@ -16,10 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-
 #define DIAG_DEFAULT_SINCE (7 * 86400)
-#define DIAG_CHUNK (1u << 16)   /* stays in the cache between reading and decoding */
-#define DIAG_MAX_LOGS HR_DIAG_INPUTS_MAX
+#define DIAG_CHUNK         (1u << 16) /* stays in the cache between reading and decoding */
+#define DIAG_MAX_LOGS      HR_DIAG_INPUTS_MAX
 
 /* The exit statuses (docs/diagnose.md). */
 enum { DIAG_EXIT_FOUND = 0, DIAG_EXIT_NOTHING = 1 };
@@ -27,20 +26,20 @@ enum { DIAG_EXIT_FOUND = 0, DIAG_EXIT_NOTHING = 1 };
 enum { OPT_JSON = 1, OPT_NO_SYSTEM, OPT_SINCE, OPT_PID, OPT_HTML, OPT_SYSROOT };
 
 static const hr_opt diagnose_opts[] = {
-    {OPT_SINCE, "--since", HR_ARG_DURATION, "DUR",
-     HR_N("how far back the system's records are read (30m, 2h, 7d; default 7d)"), NULL, 0},
-    {OPT_NO_SYSTEM, "--no-system", HR_ARG_NONE, NULL,
-     HR_N("only the logs: skip the kernel log / event log"), NULL, 0},
-    {OPT_PID, "--pid", HR_ARG_STRING, "PID",
-     HR_N("the run's process: kill records of other processes are set aside, but for those "
-          "the kernel's OOM record puts in its cgroup (the python a launcher started)"),
-     NULL, HR_OPT_NONEMPTY},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/diagnose.md)"), NULL, 0},
-    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
-     HR_N("also write the diagnosis as one self-contained HTML page"), NULL, HR_OPT_NONEMPTY},
-    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
-     HR_N("Linux: read recorded /proc and dev/kmsg under DIR (tests)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_SINCE, "--since", HR_ARG_DURATION, "DUR",
+      HR_N("how far back the system's records are read (30m, 2h, 7d; default 7d)"), NULL, 0 },
+    { OPT_NO_SYSTEM, "--no-system", HR_ARG_NONE, NULL, HR_N("only the logs: skip the kernel log / event log"), NULL,
+      0 },
+    { OPT_PID, "--pid", HR_ARG_STRING, "PID",
+      HR_N("the run's process: kill records of other processes are set aside, but for those "
+           "the kernel's OOM record puts in its cgroup (the python a launcher started)"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/diagnose.md)"), NULL, 0 },
+    { OPT_HTML, "--html", HR_ARG_FILE, NULL, HR_N("also write the diagnosis as one self-contained HTML page"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL, HR_N("Linux: read recorded /proc and dev/kmsg under DIR (tests)"),
+      NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const diagnose_examples[] = {
@@ -57,7 +56,7 @@ const hr_cmd_spec hr_spec_diagnose = {
     .summary = HR_N("Say why a generation run died: GPU memory (VRAM), system memory (RAM + "
                     "paging file / swap), killed by the OS, or not a memory problem; from its "
                     "console logs and the OS's own records (kernel log, journal, event log)."),
-    .groups = {diagnose_opts},
+    .groups = { diagnose_opts },
     .operands = HR_N("LOG  console logs of ComfyUI or another tool (UTF-8, UTF-16, GBK, CP1252; "
                      "'-' = standard input, also read when no LOG is given and it is not a "
                      "terminal)"),
@@ -74,8 +73,7 @@ typedef struct diag_log {
     bool is_stdin;
 } diag_log;
 
-static void feed_segment(void *user, const char *text, size_t len, uint64_t lineno,
-                         unsigned flags)
+static void feed_segment(void *user, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     hr_diag_feed(user, text, len, lineno, flags);
 }
@@ -103,7 +101,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
     hr_diag_begin_input(ctx, log->name);
     hr_textdec_init(dec, feed_segment, ctx);
     /* a regular file straight from the page cache where the OS allows, in the same slices */
-    hr_error merr = {0};
+    hr_error merr = { 0 };
     int mapped = hr_platform_map_read(log->f, DIAG_CHUNK, feed_slice, dec, &merr);
     if (mapped < 0) {
         hr_cli_error(HR_T("diagnose: %s: read error: %s"), log->name, merr.msg);
@@ -116,8 +114,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
         if (n < DIAG_CHUNK) {
             if (ferror(log->f)) {
                 int e = errno;
-                hr_cli_error(HR_T("diagnose: %s: read error: %s"), log->name,
-                             e ? strerror(e) : "unknown");
+                hr_cli_error(HR_T("diagnose: %s: read error: %s"), log->name, e ? strerror(e) : "unknown");
                 return HR_EXIT_INPUT;
             }
             break;
@@ -134,8 +131,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
                      log->name, (unsigned long long)dec->bad, (unsigned long long)dec->bytes);
         return HR_EXIT_INPUT;
     }
-    hr_diag_end_input(ctx, hr_textdec_encoding_name(dec), dec->bytes, hr_textdec_lines(dec),
-                      dec->long_lines);
+    hr_diag_end_input(ctx, hr_textdec_encoding_name(dec), dec->bytes, hr_textdec_lines(dec), dec->long_lines);
     return 0;
 }
 
@@ -145,7 +141,7 @@ int hr_cmd_diagnose(int argc, char **argv)
     const char *html = NULL;
     int64_t since = DIAG_DEFAULT_SINCE;
     int64_t pid = -1;
-    hr_probe_opts opts = {.sysroot = "/", .skip_gpu = true, .skip_procs = true};
+    hr_probe_opts opts = { .sysroot = "/", .skip_gpu = true, .skip_procs = true };
     diag_log logs[DIAG_MAX_LOGS];
     size_t nlogs = 0;
     bool stdin_used = false;
@@ -154,17 +150,10 @@ int hr_cmd_diagnose(int argc, char **argv)
     const char *v;
     for (int id; (id = hr_optparse_next(&p, &v)) != HR_OPT_END;) {
         switch (id) {
-        case HR_OPT_STOP:
-            return p.status;
-        case OPT_JSON:
-            json = true;
-            break;
-        case OPT_NO_SYSTEM:
-            no_system = true;
-            break;
-        case OPT_SINCE:
-            since = p.seconds;
-            break;
+        case HR_OPT_STOP: return p.status;
+        case OPT_JSON: json = true; break;
+        case OPT_NO_SYSTEM: no_system = true; break;
+        case OPT_SINCE: since = p.seconds; break;
         case OPT_PID: {
             char *end = NULL;
             errno = 0;
@@ -176,12 +165,8 @@ int hr_cmd_diagnose(int argc, char **argv)
             pid = n;
             break;
         }
-        case OPT_HTML:
-            html = v;
-            break;
-        case OPT_SYSROOT:
-            opts.sysroot = v;
-            break;
+        case OPT_HTML: html = v; break;
+        case OPT_SYSROOT: opts.sysroot = v; break;
         case HR_OPT_OPERAND: {
             if (nlogs == DIAG_MAX_LOGS) {
                 hr_cli_error(HR_T("diagnose: at most %d logs at once"), DIAG_MAX_LOGS);
@@ -193,16 +178,15 @@ int hr_cmd_diagnose(int argc, char **argv)
                 return HR_EXIT_USAGE;
             }
             stdin_used |= is_stdin;
-            logs[nlogs++] = (diag_log){.name = is_stdin ? "<stdin>" : v, .is_stdin = is_stdin};
+            logs[nlogs++] = (diag_log){ .name = is_stdin ? "<stdin>" : v, .is_stdin = is_stdin };
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     hr_cli_json_in_english(json);
     if (nlogs == 0 && !hr_cli_stdin_is_tty())
-        logs[nlogs++] = (diag_log){.name = "<stdin>", .is_stdin = true};
+        logs[nlogs++] = (diag_log){ .name = "<stdin>", .is_stdin = true };
     if (nlogs == 0 && no_system) {
         hr_cli_error(HR_T("diagnose: nothing to read: give a LOG or leave out --no-system"));
         hr_cmd_help(&hr_spec_diagnose, stderr);
@@ -219,7 +203,7 @@ int hr_cmd_diagnose(int argc, char **argv)
         }
         /* a device or a FIFO would never end or never start: refused, as models and report
          * refuse them (standard input, "-", stays allowed) */
-        hr_error oerr = {0};
+        hr_error oerr = { 0 };
         logs[i].f = hr_platform_read_open(logs[i].name, &oerr);
         if (!logs[i].f) {
             hr_cli_error("diagnose: %s", oerr.msg);
@@ -236,7 +220,7 @@ int hr_cmd_diagnose(int argc, char **argv)
         ctx = malloc(sizeof *ctx);
         dec = malloc(sizeof *dec);
         chunk = malloc(DIAG_CHUNK);
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (!ctx || !dec || !chunk) {
             hr_cli_error(HR_T("diagnose: out of memory"));
             rc = HR_EXIT_FAILURE;
@@ -266,13 +250,12 @@ int hr_cmd_diagnose(int argc, char **argv)
         if (no_system) {
             snprintf(ctx->system_reason, sizeof ctx->system_reason, "--no-system");
         } else {
-            hr_error err = {0};
+            hr_error err = { 0 };
             ctx->system_checked = true;
             ctx->since_seconds = since;
             int r = hr_platform_oom_evidence(&opts, since, ctx, &err);
             if (r < 0 && r != HR_EPARTIAL)
-                hr_cli_error(HR_T("diagnose: system records: %s"),
-                             err.msg[0] ? err.msg : hr_strerror(r));
+                hr_cli_error(HR_T("diagnose: system records: %s"), err.msg[0] ? err.msg : hr_strerror(r));
         }
         hr_diag_finish(ctx);
         hr_buf out;

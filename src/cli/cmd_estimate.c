@@ -16,33 +16,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON,
-    OPT_HTML = 99
-};
+enum { OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON, OPT_HTML = 99 };
 
-static const char *const est_os_choices[] = {"windows", "linux", "macos", NULL};
-static const char *const est_gpu_choices[] = {"nvidia", "amd", "intel", "apple", "none", NULL};
+static const char *const est_os_choices[] = { "windows", "linux", "macos", NULL };
+static const char *const est_gpu_choices[] = { "nvidia", "amd", "intel", "apple", "none", NULL };
 
 const hr_opt hr_estimate_opts[] = {
-    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
-     HR_N("the ComfyUI folder: read the models the workflow names from its models/ folder"), NULL, 0},
-    {OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK},
-    {OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK},
-    {OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0},
-    {OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0},
-    {OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
-     HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0},
-    {OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
-     HR_N("the ComfyUI version (the memory manager changed at 0.3.69, 0.16, 0.19, 0.23)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
+      HR_N("the ComfyUI folder: read the models the workflow names from its models/ folder"), NULL, 0 },
+    { OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK },
+    { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK },
+    { OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0 },
+    { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0 },
+    { OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
+      HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0 },
+    { OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
+      HR_N("the ComfyUI version (the memory manager changed at 0.3.69, 0.16, 0.19, 0.23)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const hr_opt estimate_out_opts[] = {
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/estimate.md)"), NULL, 0},
-    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
-     HR_N("also write the estimate as one self-contained HTML page to FILE (docs/report.md)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/estimate.md)"), NULL, 0 },
+    { OPT_HTML, "--html", HR_ARG_FILE, NULL,
+      HR_N("also write the estimate as one self-contained HTML page to FILE (docs/report.md)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const estimate_examples[] = {
@@ -58,7 +55,7 @@ const hr_cmd_spec hr_spec_estimate = {
     .summary = HR_N("Simulate a ComfyUI workflow through VRAM, RAM and commit as ComfyUI's memory "
                     "manager would run it: a step table, the peak of each tier and the node causing "
                     "it, a low-high range, and a verdict with its fix."),
-    .groups = {hr_estimate_opts, estimate_out_opts, hr_source_opts},
+    .groups = { hr_estimate_opts, estimate_out_opts, hr_source_opts },
     .operands = HR_N("WORKFLOW  a workflow .json (UI or API format)"),
     .examples = estimate_examples,
     .exits = HR_N("0 fits (offloading included); 1 at risk (heavy paging, pinned memory, a tiled "
@@ -92,7 +89,7 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         break;
     }
     case OPT_COMFY_ARGS: {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_comfy_args_parse(v, strlen(v), &c->args, &err) < 0) {
             hr_cli_error("%s: %s", p->spec->name, err.msg);
             return HR_EXIT_USAGE;
@@ -149,7 +146,7 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
         m->vram_bytes = c->vram;
         m->vram_assumed = false;
         if (c->vram > 0 && m->vendor == HR_GPU_NONE)
-            m->vendor = HR_GPU_NVIDIA, m->vendor_assumed = true;   /* named by its memory: the common one */
+            m->vendor = HR_GPU_NVIDIA, m->vendor_assumed = true; /* named by its memory: the common one */
         if (c->vram == 0)
             m->vendor = HR_GPU_NONE, m->vendor_assumed = false;
     }
@@ -180,7 +177,7 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
             continue;
         snprintf(w->path, sizeof w->path, "%s", path);
         w->resolved = true;
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_cli_read_model(path, w->folder, &w->info, &err) == 0)
             w->info_read = true;
         else
@@ -190,16 +187,15 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
     return false;
 }
 
-static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
-                      const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res, uint64_t *bound);
+static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in, const char *label,
+                      const hr_snapshot *snap, hr_estimate *out, hr_est_wf_result *res, uint64_t *bound);
 
 int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, const hr_snapshot *snap,
                    hr_estimate *out, hr_est_wf_result *res)
 {
     hr_buf buf;
     hr_buf_init(&buf, HR_WF_MAX_BYTES + 1);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_platform_read_file(workflow, &buf, HR_WF_MAX_BYTES, &err);
     if (r < 0) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
@@ -232,9 +228,8 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
     return r;
 }
 
-int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
-                          const char *prompt_id, const hr_snapshot *snap, hr_estimate *out,
-                          hr_est_wf_result *res, uint64_t *bound)
+int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf, const char *prompt_id,
+                          const hr_snapshot *snap, hr_estimate *out, hr_est_wf_result *res, uint64_t *bound)
 {
     hr_est_input *in = calloc(1, sizeof *in);
     if (!in) {
@@ -256,7 +251,7 @@ int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *work
         return HR_ENOENT;
     hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_input *in = calloc(1, sizeof *in);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = wf && in ? hr_workflow_parse(label, text, strlen(text), wf, &err)
                      : hr_error_set(&err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
     if (r < 0) {
@@ -275,11 +270,10 @@ int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *work
 
 /* Estimate a parsed workflow (wf's contents and in are taken and freed; wf itself stays the
  * caller's), labelled label; bound (may be NULL): X.serverneed for this prompt. */
-static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in,
-                      const char *label, const hr_snapshot *snap, hr_estimate *out,
-                      hr_est_wf_result *res, uint64_t *bound)
+static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_est_input *in, const char *label,
+                      const hr_snapshot *snap, hr_estimate *out, hr_est_wf_result *res, uint64_t *bound)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = 0;
     if (c->comfyui) {
         hr_comfy_paths *cp = malloc(sizeof *cp);
@@ -288,9 +282,9 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
             /* its extra_model_paths.yaml, as ComfyUI reads it; one that ComfyUI would refuse
              * is said (one line, naming the line) and the models/ folder still answers */
             char yaml[HR_COMFY_PATH_MAX + 32];
-            if (hr_comfy_join(c->comfyui, "extra_model_paths.yaml", hr_platform_dirsep(), yaml,
-                              sizeof yaml) && hr_platform_is_file(yaml, NULL)) {
-                hr_error yerr = {0};
+            if (hr_comfy_join(c->comfyui, "extra_model_paths.yaml", hr_platform_dirsep(), yaml, sizeof yaml) &&
+                hr_platform_is_file(yaml, NULL)) {
+                hr_error yerr = { 0 };
                 if (hr_cli_read_extra_paths(yaml, cp, &yerr) != 0) {
                     hr_cli_error("%s: %s", cmd, yerr.msg);
                     hr_comfy_paths_init(cp, c->comfyui, hr_platform_dirsep());
@@ -370,7 +364,7 @@ int hr_cmd_estimate(int argc, char **argv)
             hr_cli_error("estimate: %s", hr_strerror(HR_ENOMEM));
             return hr_exit_from_error(HR_ENOMEM);
         }
-        hr_error err = {0};
+        hr_error err = { 0 };
         int r = hr_source_snapshot(&src, snap, &err);
         if (r < 0 && r != HR_EPARTIAL) {
             hr_cli_error("estimate: %s", err.msg[0] ? err.msg : hr_strerror(r));

@@ -21,11 +21,11 @@ enum { OPT_TEXTFILE = 40 };
 #define HR_EXPORT_FILE "headroom.prom"
 
 static const hr_opt export_opts[] = {
-    {OPT_TEXTFILE, "--textfile", HR_ARG_DIR, NULL,
-     HR_N("write DIR/headroom.prom atomically (the textfile collector's directory) instead of "
-          "printing"),
-     NULL, HR_OPT_NONEMPTY},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_TEXTFILE, "--textfile", HR_ARG_DIR, NULL,
+      HR_N("write DIR/headroom.prom atomically (the textfile collector's directory) instead of "
+           "printing"),
+      NULL, HR_OPT_NONEMPTY },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const export_examples[] = {
@@ -40,7 +40,7 @@ const hr_cmd_spec hr_spec_export = {
     .synopsis = "[--textfile DIR] [what-if options]",
     .summary = HR_N("Prometheus metrics for fleet monitoring: commit charge, limit and peak, paging "
                     "file / swap sizes and use, VRAM, memory pressure, and the check verdict."),
-    .groups = {export_opts, hr_plan_whatif_opts, hr_source_opts},
+    .groups = { export_opts, hr_plan_whatif_opts, hr_source_opts },
     .examples = export_examples,
     .exits = HR_N("0 the metrics were written (the verdict is a metric, not the exit status); "
                   "64 and up errors (docs/exit-status.md)"),
@@ -65,7 +65,7 @@ static int write_textfile(const char *dir, const hr_buf *out)
         hr_cli_error("export: --textfile %s: %s", dir, HR_T("path too long"));
         return HR_EXIT_USAGE;
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_platform_output_replace(path, out->data, out->len, &err);
     if (r < 0) {
         hr_cli_error("export: %s", err.msg[0] ? err.msg : hr_strerror(r));
@@ -80,8 +80,7 @@ int hr_cmd_export(int argc, char **argv)
     hr_plan_cli cli;
     hr_snapshot *snap;
     hr_plan *plan;
-    int rc = hr_plan_args_run_extra(&hr_spec_export, argc, argv, take, &textfile, &cli, &snap,
-                                    &plan);
+    int rc = hr_plan_args_run_extra(&hr_spec_export, argc, argv, take, &textfile, &cli, &snap, &plan);
     if (rc != HR_PLAN_ARGS_GO)
         return rc;
     hr_check *chk = malloc(sizeof *chk);
@@ -96,7 +95,7 @@ int hr_cmd_export(int argc, char **argv)
         hr_render_init(&rd, HR_FORMAT_PROMETHEUS, &out, false);
         hr_check_render(chk, &rd);
         if (!textfile) {
-            hr_console_binary_stdout();   /* the format's lines end in "\n" alone */
+            hr_console_binary_stdout(); /* the format's lines end in "\n" alone */
             rc = hr_cli_emit_render("export", "metrics", &rd);
         } else {
             int e = hr_render_finish(&rd);

@@ -14,10 +14,9 @@
 enum { OPT_JSON = 1, OPT_COMFYUI };
 
 static const hr_opt models_opts[] = {
-    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
-     HR_N("the ComfyUI folder: scan its models/ folder"), NULL, 0},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/models.md)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL, HR_N("the ComfyUI folder: scan its models/ folder"), NULL, 0 },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/models.md)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const models_examples[] = {
@@ -32,7 +31,7 @@ const hr_cmd_spec hr_spec_models = {
     .summary = HR_N("List model files with what they are (kind, architecture), their parameters "
                     "and exact bytes by dtype, read from the headers only (never the weights, "
                     "never unpickled)."),
-    .groups = {models_opts},
+    .groups = { models_opts },
     .operands = HR_N("PATH  a model file or a folder to scan (with its sub-folders)"),
     .examples = models_examples,
     .exits = HR_N("0 every file read; 3 some file could not be read, or the walk stopped at its "
@@ -50,7 +49,7 @@ static void scan_one(hr_models_report *rep, const char *path)
         return;
     snprintf(e->path, sizeof e->path, "%s", path);
     hr_models_folder_of(path, e->folder, sizeof e->folder);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_cli_read_model(path, e->folder, &e->info, &err);
     if (r) {
         e->error = r;
@@ -111,7 +110,7 @@ int hr_cmd_models(int argc, char **argv)
     int rc = 0;
     char models_dir[1100];
     static hr_comfy_found found;
-    bool found_here = true;   /* named with --comfyui: no Desktop app config applies */
+    bool found_here = true; /* named with --comfyui: no Desktop app config applies */
     found.desktop_yaml[0] = '\0';
     if (!comfy && np == 0 && hr_cli_find_comfyui("models", &found)) {
         found_here = false;
@@ -122,8 +121,7 @@ int hr_cmd_models(int argc, char **argv)
         snprintf(rep.root, sizeof rep.root, "%s", comfy);
         snprintf(models_dir, sizeof models_dir, "%s%cmodels", comfy, hr_platform_dirsep());
         if (!hr_platform_is_dir(models_dir)) {
-            hr_cli_error(HR_T("models: %s: no models folder here: is this a ComfyUI folder?"),
-                         comfy);
+            hr_cli_error(HR_T("models: %s: no models folder here: is this a ComfyUI folder?"), comfy);
             free(paths);
             return HR_EXIT_NOINPUT;
         }
@@ -132,7 +130,7 @@ int hr_cmd_models(int argc, char **argv)
         static hr_comfy_paths cp;
         hr_comfy_paths_init(&cp, comfy, hr_platform_dirsep());
         char yaml[1100];
-        hr_error yerr = {0};
+        hr_error yerr = { 0 };
         int yr = 0;
         if (hr_comfy_join(comfy, "extra_model_paths.yaml", hr_platform_dirsep(), yaml, sizeof yaml) &&
             hr_platform_is_file(yaml, NULL))
@@ -159,10 +157,9 @@ int hr_cmd_models(int argc, char **argv)
         return HR_EXIT_USAGE;
     }
     for (size_t i = 0; i < np && rc == 0 && !rep.walk.stop_reason; i++) {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_platform_is_dir(paths[i])) {
-            int r = hr_platform_walk(paths[i], HR_MODELS_MAX_DEPTH, HR_MODELS_MAX_FILES, on_file,
-                                     on_note, &rep, &err);
+            int r = hr_platform_walk(paths[i], HR_MODELS_MAX_DEPTH, HR_MODELS_MAX_FILES, on_file, on_note, &rep, &err);
             /* a limit ends the walk, not the report: what was found is listed, with where
              * it stopped */
             if (r && !(r == HR_ETOOBIG && rep.walk.stop_reason)) {

@@ -21,7 +21,7 @@ const hr_cmd_spec hr_spec_plan = {
     .summary = HR_N("Say how much paging file (Windows) / swap (Linux), where, fixed or as a range, what "
                     "to remove and what else to change, each with its reason and rule. It never changes "
                     "anything; every what-if option overrides what was read from the machine."),
-    .groups = {hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts},
+    .groups = { hr_plan_whatif_opts, hr_source_opts, hr_plan_output_opts },
     .examples = plan_examples,
     .exits = HR_N("0 the plan is printed; 3 the RAM size could not be read (give --ram); 64 and up "
                   "errors (docs/exit-status.md)"),

@@ -14,10 +14,10 @@
 enum { OPT_OUTPUT = 1 };
 
 static const hr_opt report_opts[] = {
-    {OPT_OUTPUT, "--output", HR_ARG_FILE, NULL,
-     HR_N("where to write the HTML page (default: report.html); -o is the same"), NULL, 0},
-    {OPT_OUTPUT, "-o", HR_ARG_FILE, NULL, HR_N("the same as --output"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_OUTPUT, "--output", HR_ARG_FILE, NULL,
+      HR_N("where to write the HTML page (default: report.html); -o is the same"), NULL, 0 },
+    { OPT_OUTPUT, "-o", HR_ARG_FILE, NULL, HR_N("the same as --output"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const report_examples[] = {
@@ -32,7 +32,7 @@ const hr_cmd_spec hr_spec_report = {
     .summary = HR_N("Turn a watch/run recording (docs/recording.md) into one HTML page: the verdict, "
                     "the peaks, the three tiers and commit against its limit over time with ComfyUI's "
                     "nodes and the warnings marked, and the plan. It opens offline and prints."),
-    .groups = {report_opts},
+    .groups = { report_opts },
     .operands = HR_N("RECORDING  the JSON-lines file of watch --record or run --record"),
     .examples = report_examples,
     .exits = HR_N("0 the page is written; 65 the recording is malformed; 66 it does not exist; "
@@ -43,7 +43,7 @@ const hr_cmd_spec hr_spec_report = {
 int hr_cmd_report(int argc, char **argv)
 {
     const char *in = NULL, *out = "report.html";
-    bool named = false;   /* -o given: the user chose that file, replacing it is what they asked */
+    bool named = false; /* -o given: the user chose that file, replacing it is what they asked */
     char free_name[32];
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_report, argc, argv);
@@ -84,7 +84,7 @@ int hr_cmd_report(int argc, char **argv)
         out = free_name;
     }
     /* read in slices: a recording of any length costs the reader and one line, not its size */
-    hr_error err = {0};
+    hr_error err = { 0 };
     FILE *f = hr_platform_read_open(in, &err);
     if (!f) {
         hr_cli_error("report: %s", err.msg[0] ? err.msg : hr_strerror(err.code));

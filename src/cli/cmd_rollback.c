@@ -13,13 +13,12 @@
 enum { OPT_FSTAB = 1, OPT_STATE_DIR, OPT_YES };
 
 static const hr_opt rollback_opts[] = {
-    {OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL,
-     HR_N("Linux: the fstab (default: the one recorded by apply)"), NULL, HR_OPT_NONEMPTY},
-    {OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL,
-     HR_N("where apply kept its state file and backups"), NULL, HR_OPT_NONEMPTY},
-    {OPT_YES, "--yes", HR_ARG_NONE, NULL,
-     HR_N("do it (without it: print what would be done)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL, HR_N("Linux: the fstab (default: the one recorded by apply)"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL, HR_N("where apply kept its state file and backups"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_YES, "--yes", HR_ARG_NONE, NULL, HR_N("do it (without it: print what would be done)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const rollback_examples[] = {
@@ -35,7 +34,7 @@ const hr_cmd_spec hr_spec_rollback = {
                     "file settings from the backup, byte for byte; Linux: turns off and deletes "
                     "the swap files headroom created and gives fstab back its bytes. Finishes a "
                     "rollback or apply that was cut short."),
-    .groups = {rollback_opts},
+    .groups = { rollback_opts },
     .examples = rollback_examples,
     .exits = HR_N("0 done, dry run or nothing to undo; 64 usage; 65 bad state file; 70 a step "
                   "failed; 75 another run holds the lock; 77 needs admin/root"),
@@ -44,7 +43,7 @@ const hr_cmd_spec hr_spec_rollback = {
 
 int hr_cmd_rollback(int argc, char **argv)
 {
-    hr_apply_request rq = {0};
+    hr_apply_request rq = { 0 };
     bool yes = false;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_rollback, argc, argv);
@@ -55,9 +54,7 @@ int hr_cmd_rollback(int argc, char **argv)
         case OPT_FSTAB: rq.fstab_path = v; break;
         case OPT_STATE_DIR: rq.state_dir = v; break;
         case OPT_YES: yes = true; break;
-        default:
-            hr_cli_error("rollback: %s '%s'", HR_T("unexpected argument"), v ? v : "");
-            return HR_EXIT_USAGE;
+        default: hr_cli_error("rollback: %s '%s'", HR_T("unexpected argument"), v ? v : ""); return HR_EXIT_USAGE;
         }
     }
     if (yes && !hr_platform_is_admin()) {
@@ -66,7 +63,7 @@ int hr_cmd_rollback(int argc, char **argv)
                                          : HR_T("needs root: run it with sudo"));
         return HR_EXIT_NOPERM;
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (yes) {
         int lr = hr_platform_lock(&rq, false, ROLLBACK_LOCK_WAIT_S, &err);
         if (lr < 0) {

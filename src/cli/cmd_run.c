@@ -18,36 +18,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP, OPT_COMFYUI, OPT_PROTECT,
-       OPT_COMFYUI_WAIT };
+enum { OPT_RECORD = 1, OPT_LOG, OPT_INTERVAL, OPT_LIMIT, OPT_NO_CGROUP, OPT_COMFYUI, OPT_PROTECT, OPT_COMFYUI_WAIT };
 
 static const hr_opt run_opts[] = {
-    {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
-     HR_N("write the recording to FILE as JSON lines; its last line is the verdict "
-          "(docs/recording.md)"),
-     NULL, HR_OPT_NONEMPTY},
-    {OPT_LOG, "--log", HR_ARG_FILE, NULL,
-     HR_N("also write the command's output, byte for byte, to FILE"), NULL, HR_OPT_NONEMPTY},
-    {OPT_INTERVAL, "--interval", HR_ARG_NUMBER, "MS",
-     HR_N("milliseconds between samples (default 1000, at least 50)"), NULL, 0},
-    {OPT_LIMIT, "--limit", HR_ARG_SIZE, NULL,
-     HR_N("Linux: run the command with this memory limit and no swap (its own memory cgroup)"),
-     NULL, 0},
-    {OPT_NO_CGROUP, "--no-cgroup", HR_ARG_NONE, NULL,
-     HR_N("Linux: leave the command in headroom's cgroup"), NULL, 0},
-    {OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
-     HR_N("the command is a ComfyUI serving at URL (or only the port): follow its prompts and "
-          "nodes as `watch --comfyui` does"),
-     NULL, HR_OPT_NONEMPTY},
-    {OPT_COMFYUI_WAIT, "--comfyui-wait", HR_ARG_NUMBER, "SECONDS",
-     HR_N("how long to wait for that ComfyUI to answer before saying it did not come up "
-          "(default 300)"),
-     NULL, 0},
-    {OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
-     HR_N("when the limit is near, ask that ComfyUI to free memory, then interrupt the prompt "
-          "when memory still climbs (as `watch --protect`)"),
-     NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_RECORD, "--record", HR_ARG_FILE, NULL,
+      HR_N("write the recording to FILE as JSON lines; its last line is the verdict "
+           "(docs/recording.md)"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_LOG, "--log", HR_ARG_FILE, NULL, HR_N("also write the command's output, byte for byte, to FILE"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_INTERVAL, "--interval", HR_ARG_NUMBER, "MS", HR_N("milliseconds between samples (default 1000, at least 50)"),
+      NULL, 0 },
+    { OPT_LIMIT, "--limit", HR_ARG_SIZE, NULL,
+      HR_N("Linux: run the command with this memory limit and no swap (its own memory cgroup)"), NULL, 0 },
+    { OPT_NO_CGROUP, "--no-cgroup", HR_ARG_NONE, NULL, HR_N("Linux: leave the command in headroom's cgroup"), NULL, 0 },
+    { OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
+      HR_N("the command is a ComfyUI serving at URL (or only the port): follow its prompts and "
+           "nodes as `watch --comfyui` does"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_COMFYUI_WAIT, "--comfyui-wait", HR_ARG_NUMBER, "SECONDS",
+      HR_N("how long to wait for that ComfyUI to answer before saying it did not come up "
+           "(default 300)"),
+      NULL, 0 },
+    { OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
+      HR_N("when the limit is near, ask that ComfyUI to free memory, then interrupt the prompt "
+           "when memory still climbs (as `watch --protect`)"),
+      NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const run_examples[] = {
@@ -66,7 +63,7 @@ const hr_cmd_spec hr_spec_run = {
                     "why: finished, GPU out of memory, system memory exhausted, or killed by the "
                     "OS — with the kernel's record, the peaks and how big the paging file / swap "
                     "should be."),
-    .groups = {run_opts},
+    .groups = { run_opts },
     .operands = HR_N("COMMAND [ARGS...]  the command to run (after --)"),
     .examples = run_examples,
     .exits = HR_N("the command's own exit status; 128 + N when a signal N ended it; 127 when "
@@ -79,15 +76,15 @@ const hr_cmd_spec hr_spec_run = {
 
 typedef struct run_ctx {
     hr_monitor *mon;
-    hr_comfy_link *link;            /* --comfyui, or NULL */
+    hr_comfy_link *link; /* --comfyui, or NULL */
     FILE *log;
     bool log_error;
     bool term_error[3];
     hr_diag_ctx *diag;
     hr_textdec *dec;
-    char line[3][LINE_MAX_BYTES];   /* a line being assembled per stream */
+    char line[3][LINE_MAX_BYTES]; /* a line being assembled per stream */
     size_t line_len[3];
-    char node[96];                  /* the last thing ComfyUI said it was doing */
+    char node[96]; /* the last thing ComfyUI said it was doing */
     uint64_t bytes[3];
 } run_ctx;
 
@@ -98,12 +95,9 @@ static void console_marker(run_ctx *r, const char *s, size_t n)
         const char *prefix;
         const char *event;
     } marks[] = {
-        {"got prompt", "prompt-start"},
-        {"Prompt executed in", "prompt-end"},
-        {"Requested to load ", "model-load"},
-        {"loaded completely", "model-load"},
-        {"loaded partially", "model-load"},
-        {"!!! Exception during processing", "error"},
+        { "got prompt", "prompt-start" },       { "Prompt executed in", "prompt-end" },
+        { "Requested to load ", "model-load" }, { "loaded completely", "model-load" },
+        { "loaded partially", "model-load" },   { "!!! Exception during processing", "error" },
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
         size_t pl = strlen(marks[i].prefix);
@@ -180,12 +174,11 @@ static void advice(hr_run_verdict *v, const hr_monitor *m, const hr_run_end *end
 {
     int64_t cg_max = m->last.cg_max;
     int64_t cg_peak = end->cg_peak >= 0 ? end->cg_peak : m->w.peaks.cg_current;
-    if (cg_max > 0 && cg_max != HR_W_UNLIMITED && cg_peak >= 0 &&
-        (double)cg_peak >= 0.9 * (double)cg_max) {
+    if (cg_max > 0 && cg_max != HR_W_UNLIMITED && cg_peak >= 0 && (double)cg_peak >= 0.9 * (double)cg_max) {
         char lim[32];
         hr_size_gb((uint64_t)cg_max, lim, sizeof lim);
-#define CG_ADVICE                                                                           \
-    HR_N("the limit reached was the memory cgroup's (%s), not the machine's: raise it "       \
+#define CG_ADVICE                                                                                                      \
+    HR_N("the limit reached was the memory cgroup's (%s), not the machine's: raise it "                                \
          "(memory.max, a container's --memory, --limit) or let the run hold less at once")
         snprintf(v->advice, sizeof v->advice, hr_tr_lang(HR_LANG_EN, CG_ADVICE), lim);
         snprintf(v->advice_local, sizeof v->advice_local, hr_tr(CG_ADVICE), lim);
@@ -200,8 +193,8 @@ static void advice(hr_run_verdict *v, const hr_monitor *m, const hr_run_end *end
         free(plan);
         return;
     }
-    hr_probe_opts po = {.sysroot = "/", .skip_gpu = false, .skip_procs = true};
-    hr_error err = {0};
+    hr_probe_opts po = { .sysroot = "/", .skip_gpu = false, .skip_procs = true };
+    hr_error err = { 0 };
     int r = hr_platform_snapshot(&po, snap, &err);
     hr_plan_inputs in;
     hr_plan_inputs_init(&in);
@@ -212,18 +205,15 @@ static void advice(hr_run_verdict *v, const hr_monitor *m, const hr_run_end *end
         char sz[32];
         hr_size_gb(plan->recommended.maximum_bytes, sz, sizeof sz);
 #define PLAN_ADVICE HR_N("plan, from the peak of %s: a paging file / swap of %s%s (headroom plan --peak-commit %lluM)")
-#define PLAN_ON HR_N(" on %s")
+#define PLAN_ON     HR_N(" on %s")
         char on_en[300] = "", on_loc[300] = "";
         if (plan->recommended.target_known) {
-            snprintf(on_en, sizeof on_en, hr_tr_lang(HR_LANG_EN, PLAN_ON),
-                     plan->recommended.target);
+            snprintf(on_en, sizeof on_en, hr_tr_lang(HR_LANG_EN, PLAN_ON), plan->recommended.target);
             snprintf(on_loc, sizeof on_loc, hr_tr(PLAN_ON), plan->recommended.target);
         }
         unsigned long long mib = ((uint64_t)v->need_bytes + HR_MIB - 1) / HR_MIB;
-        snprintf(v->advice, sizeof v->advice, hr_tr_lang(HR_LANG_EN, PLAN_ADVICE), peak, sz,
-                 on_en, mib);
-        snprintf(v->advice_local, sizeof v->advice_local, hr_tr(PLAN_ADVICE), peak, sz, on_loc,
-                 mib);
+        snprintf(v->advice, sizeof v->advice, hr_tr_lang(HR_LANG_EN, PLAN_ADVICE), peak, sz, on_en, mib);
+        snprintf(v->advice_local, sizeof v->advice_local, hr_tr(PLAN_ADVICE), peak, sz, on_loc, mib);
     }
     free(snap);
     free(plan);
@@ -247,12 +237,8 @@ int hr_cmd_run(int argc, char **argv)
         if (id == HR_OPT_OPERAND)
             break;
         switch (id) {
-        case OPT_RECORD:
-            record = v;
-            break;
-        case OPT_LOG:
-            log_path = v;
-            break;
+        case OPT_RECORD: record = v; break;
+        case OPT_LOG: log_path = v; break;
         case OPT_INTERVAL:
             if (p.number < 50 || p.number > 3600000)
                 return hr_opt_bad_value(&p, v, HR_T("between 50 and 3600000 milliseconds"));
@@ -263,22 +249,15 @@ int hr_cmd_run(int argc, char **argv)
                 return hr_opt_bad_value(&p, v, HR_T("at least 16M"));
             limit = p.size;
             break;
-        case OPT_NO_CGROUP:
-            no_cgroup = true;
-            break;
-        case OPT_COMFYUI:
-            comfyui = v;
-            break;
-        case OPT_PROTECT:
-            protect = true;
-            break;
+        case OPT_NO_CGROUP: no_cgroup = true; break;
+        case OPT_COMFYUI: comfyui = v; break;
+        case OPT_PROTECT: protect = true; break;
         case OPT_COMFYUI_WAIT:
             if (p.number < 1 || p.number > 86400)
                 return hr_opt_bad_value(&p, v, HR_T("between 1 and 86400 seconds"));
             comfyui_wait = (int64_t)p.number;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     int cargc = 0;
@@ -305,7 +284,7 @@ int hr_cmd_run(int argc, char **argv)
     for (int i = 0; i < cargc; i++)
         child_argv[i] = cargv[i];
     int rc = HR_EXIT_OK;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_diag_init(diag, &err) < 0) {
         hr_cli_error("run: %s", err.msg);
         free(child_argv), free(r), free(diag), free(dec), free(mon);
@@ -339,7 +318,7 @@ int hr_cmd_run(int argc, char **argv)
 
     hr_child *child = NULL;
     char note[512];
-    hr_child_opts co = {.argv = child_argv, .own_cgroup = !no_cgroup, .limit_bytes = limit};
+    hr_child_opts co = { .argv = child_argv, .own_cgroup = !no_cgroup, .limit_bytes = limit };
     int sr = hr_child_start(&co, &child, note, sizeof note, &err);
     if (sr < 0) {
         hr_cli_error("%s", err.msg[0] ? err.msg : hr_strerror(sr));
@@ -348,8 +327,9 @@ int hr_cmd_run(int argc, char **argv)
     }
     hr_child_catch_signals(child);
     if (!no_cgroup && note[0])
-        fprintf(stderr, HR_T("headroom run: no memory cgroup of its own for the command (%s); "
-                             "its oom_kill count will be the system's\n"),
+        fprintf(stderr,
+                HR_T("headroom run: no memory cgroup of its own for the command (%s); "
+                     "its oom_kill count will be the system's\n"),
                 note);
 
     hr_monitor_opts mo;
@@ -377,7 +357,7 @@ int hr_cmd_run(int argc, char **argv)
         /* the child is running already: let it run, unwatched, and pass its output on */
         mon->sampler = NULL;
         if (rec_file)
-            fclose(rec_file);   /* not taken: the sampler failed first */
+            fclose(rec_file); /* not taken: the sampler failed first */
     } else if (comfyui) {
         hr_comfy_link *link = malloc(sizeof *link);
         if (link && hr_comfy_link_open(link, mon, url, protect, "run", interval) == 0) {
@@ -399,8 +379,8 @@ int hr_cmd_run(int argc, char **argv)
         }
         /* memory pressure appearing (the sampler's PSI trigger, as under watch) ends the
          * wait early: sample now, and keep the cadence from there */
-        int pr = hr_child_pump(child, rc == 0 ? next - hr_platform_mono_ms() : 1000,
-                               rc == 0 ? mon->sampler : NULL, on_output, r);
+        int pr = hr_child_pump(child, rc == 0 ? next - hr_platform_mono_ms() : 1000, rc == 0 ? mon->sampler : NULL,
+                               on_output, r);
         if (pr == 2) {
             next = hr_platform_mono_ms();
             continue;
@@ -411,14 +391,17 @@ int hr_cmd_run(int argc, char **argv)
     for (int st = 1; st <= 2; st++)
         line_done(r, st);
     hr_textdec_finish(dec);
-    hr_diag_end_input(diag, hr_textdec_encoding_name(dec), r->bytes[1] + r->bytes[2],
-                      hr_textdec_lines(dec), 0);
+    hr_diag_end_input(diag, hr_textdec_encoding_name(dec), r->bytes[1] + r->bytes[2], hr_textdec_lines(dec), 0);
     hr_diag_finish(diag);
 
     hr_child_exit ce;
     hr_child_result(child, &ce);
-    hr_run_end end = {.exited = ce.exited, .code = ce.code, .signal = ce.signal,
-                      .pid = hr_child_pid(child), .oom_kill = ce.oom_kill, .cg_peak = ce.peak};
+    hr_run_end end = { .exited = ce.exited,
+                       .code = ce.code,
+                       .signal = ce.signal,
+                       .pid = hr_child_pid(child),
+                       .oom_kill = ce.oom_kill,
+                       .cg_peak = ce.peak };
     int child_rc = ce.exited ? ce.code : 128 + ce.signal;
     if (rc == 0) {
         /* a ComfyUI that never answered: said plainly, and not an exit status of 0 */
@@ -439,7 +422,7 @@ int hr_cmd_run(int argc, char **argv)
         if (!ce.exited) {
             sys = malloc(sizeof *sys);
             if (sys && hr_diag_init(sys, &err) == 0) {
-                hr_probe_opts po = {.sysroot = "/"};
+                hr_probe_opts po = { .sysroot = "/" };
                 int64_t since = (ce.end_wall_ms - ce.start_wall_ms) / 1000 + 10;
                 (void)hr_platform_oom_evidence(&po, since, sys, &err);
                 hr_diag_finish(sys);

@@ -12,10 +12,10 @@
 enum { OPT_JSON = 1, OPT_RECORD };
 
 static const hr_opt status_opts[] = {
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/status-json.md)"), NULL, 0},
-    {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
-     HR_N("Windows: also save this run's Win32 answers to FILE (for --replay)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/status-json.md)"), NULL, 0 },
+    { OPT_RECORD, "--record", HR_ARG_FILE, NULL,
+      HR_N("Windows: also save this run's Win32 answers to FILE (for --replay)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const status_examples[] = {
@@ -30,7 +30,7 @@ const hr_cmd_spec hr_spec_status = {
     .synopsis = "[options]",
     .summary = HR_N("Show the three memory tiers (VRAM, RAM, paging file / swap), the commit "
                     "limit, and every paging file / swap area with the facts to judge it."),
-    .groups = {status_opts, hr_source_opts},
+    .groups = { status_opts, hr_source_opts },
     .examples = status_examples,
     .exits = HR_N("0 every source read; 3 some source unknown (the report is still printed); "
                   "64 and up errors"),
@@ -62,7 +62,7 @@ int hr_cmd_status(int argc, char **argv)
         hr_cli_error("status: %s", hr_strerror(HR_ENOMEM));
         return hr_exit_from_error(HR_ENOMEM);
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_source_snapshot(&src, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));

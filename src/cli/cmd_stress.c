@@ -15,23 +15,21 @@
 enum { OPT_COMMIT = 1, OPT_TOUCH, OPT_STEP, OPT_FORCE, OPT_CGROUP, OPT_JSON };
 
 static const hr_opt stress_opts[] = {
-    {OPT_COMMIT, "--commit", HR_ARG_SIZE, NULL, HR_N("commit this much in all (required), e.g. 8G"),
-     NULL, HR_OPT_SMALL_OK},
-    {OPT_TOUCH, "--touch", HR_ARG_NONE, NULL,
-     HR_N("write every page, so the memory is really used (RAM, then the paging file / swap)"),
-     NULL, 0},
-    {OPT_STEP, "--step", HR_ARG_SIZE, NULL, HR_N("commit this much per step (default: a 32nd of the "
-                                                 "total, at least 16M)"),
-     NULL, HR_OPT_SMALL_OK},
-    {OPT_FORCE, "--force", HR_ARG_NONE, NULL,
-     HR_N("go past the safety margin, on to the first failure"), NULL, 0},
-    {OPT_CGROUP, "--cgroup", HR_ARG_SIZE, NULL,
-     HR_N("rehearse a smaller machine: run inside a memory cgroup of SIZE (Linux, root; implies "
-          "--touch) or a job with that commit limit (Windows)"),
-     NULL, HR_OPT_SMALL_OK},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object at the end (docs/stress.md)"), NULL,
-     0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_COMMIT, "--commit", HR_ARG_SIZE, NULL, HR_N("commit this much in all (required), e.g. 8G"), NULL,
+      HR_OPT_SMALL_OK },
+    { OPT_TOUCH, "--touch", HR_ARG_NONE, NULL,
+      HR_N("write every page, so the memory is really used (RAM, then the paging file / swap)"), NULL, 0 },
+    { OPT_STEP, "--step", HR_ARG_SIZE, NULL,
+      HR_N("commit this much per step (default: a 32nd of the "
+           "total, at least 16M)"),
+      NULL, HR_OPT_SMALL_OK },
+    { OPT_FORCE, "--force", HR_ARG_NONE, NULL, HR_N("go past the safety margin, on to the first failure"), NULL, 0 },
+    { OPT_CGROUP, "--cgroup", HR_ARG_SIZE, NULL,
+      HR_N("rehearse a smaller machine: run inside a memory cgroup of SIZE (Linux, root; implies "
+           "--touch) or a job with that commit limit (Windows)"),
+      NULL, HR_OPT_SMALL_OK },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object at the end (docs/stress.md)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const stress_examples[] = {
@@ -47,7 +45,7 @@ const hr_cmd_spec hr_spec_stress = {
     .summary = HR_N("Commit (and touch) memory step by step up to SIZE, showing commit against its "
                     "limit, and stop at the first failure: proof that a new paging file or swap "
                     "really raises the ceiling. Everything is released at the end."),
-    .groups = {stress_opts},
+    .groups = { stress_opts },
     .examples = stress_examples,
     .exits = HR_N("0 SIZE reached; 2 stopped before SIZE (an allocation failed or the process was "
                   "killed); 69 refused past the safety margin, or a job cannot hold the --cgroup limit "
@@ -102,9 +100,7 @@ int hr_cmd_stress(int argc, char **argv)
             rq.cgroup_bytes = p.size;
             break;
         case OPT_JSON: json = true; break;
-        case HR_OPT_OPERAND:
-            hr_cli_error("stress: %s '%s'", HR_T("takes no operand"), v);
-            return HR_EXIT_USAGE;
+        case HR_OPT_OPERAND: hr_cli_error("stress: %s '%s'", HR_T("takes no operand"), v); return HR_EXIT_USAGE;
         default: break;
         }
     }
@@ -114,7 +110,7 @@ int hr_cmd_stress(int argc, char **argv)
         return HR_EXIT_USAGE;
     }
     if (rq.cgroup_bytes && hr_platform_os() == HR_OS_LINUX)
-        rq.touch = true;   /* a cgroup limits memory in use, not commit */
+        rq.touch = true; /* a cgroup limits memory in use, not commit */
 
     hr_snapshot *snap = malloc(sizeof *snap);
     hr_stress_result *res = malloc(sizeof *res);
@@ -124,8 +120,8 @@ int hr_cmd_stress(int argc, char **argv)
         hr_cli_error("stress: %s", hr_strerror(HR_ENOMEM));
         return hr_exit_from_error(HR_ENOMEM);
     }
-    hr_probe_opts po = {.sysroot = "/", .skip_gpu = true, .skip_procs = true};
-    hr_error err = {0};
+    hr_probe_opts po = { .sysroot = "/", .skip_gpu = true, .skip_procs = true };
+    hr_error err = { 0 };
     int r = hr_platform_snapshot(&po, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("stress: %s", err.msg[0] ? err.msg : hr_strerror(r));
@@ -138,7 +134,7 @@ int hr_cmd_stress(int argc, char **argv)
     snprintf(rq.cgroup_path, sizeof rq.cgroup_path, "%s", snap->cgroup.path);
     hr_stress_gate gate;
     hr_stress_gate_compute(snap, &rq, &gate);
-    hr_stress_report rep = {.req = &rq, .gate = &gate, .res = NULL, .os = snap->platform.os};
+    hr_stress_report rep = { .req = &rq, .gate = &gate, .res = NULL, .os = snap->platform.os };
     free(snap);
 
     int rc = HR_EXIT_OK;
@@ -163,7 +159,7 @@ int hr_cmd_stress(int argc, char **argv)
         free(res);
         return hr_exit_from_error(HR_EUNSAFE);
     }
-    live l = {.rep = &rep, .text = !json};
+    live l = { .rep = &rep, .text = !json };
     r = hr_platform_stress(&rq, gate.step_bytes, on_step, &l, res, &err);
     if (r < 0) {
         hr_cli_error("stress: %s", err.msg[0] ? err.msg : hr_strerror(r));

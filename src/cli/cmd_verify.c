@@ -11,14 +11,11 @@
 enum { OPT_FSTAB = 1, OPT_STATE_DIR, OPT_JSON };
 
 static const hr_opt verify_opts[] = {
-    {OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL,
-     HR_N("Linux: the fstab to compare (default /etc/fstab); it must exist"), NULL,
-     HR_OPT_NONEMPTY},
-    {OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL,
-     HR_N("where apply kept its state file"), NULL, HR_OPT_NONEMPTY},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (schema headroom.verify/1)"),
-     NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_FSTAB, "--fstab", HR_ARG_FILE, NULL, HR_N("Linux: the fstab to compare (default /etc/fstab); it must exist"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_STATE_DIR, "--state-dir", HR_ARG_DIR, NULL, HR_N("where apply kept its state file"), NULL, HR_OPT_NONEMPTY },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (schema headroom.verify/1)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const verify_examples[] = {
@@ -34,7 +31,7 @@ const hr_cmd_spec hr_spec_verify = {
                     "/proc/swaps; Windows: PagingFiles vs the paging files in use, a change "
                     "waiting for a restart, a temporary paging file. Reports an apply or "
                     "rollback that was cut short, with the command that finishes it."),
-    .groups = {verify_opts},
+    .groups = { verify_opts },
     .examples = verify_examples,
     .exits = HR_N("0 configured = in use; 1 a change waits for a restart; 2 they disagree; "
                   "64 usage; 65 bad input file; 66 an input file does not exist; 70 could not "
@@ -44,7 +41,7 @@ const hr_cmd_spec hr_spec_verify = {
 
 int hr_cmd_verify(int argc, char **argv)
 {
-    hr_apply_request rq = {0};
+    hr_apply_request rq = { 0 };
     bool json = false;
     hr_optparse p;
     hr_optparse_init(&p, &hr_spec_verify, argc, argv);
@@ -55,9 +52,7 @@ int hr_cmd_verify(int argc, char **argv)
         case OPT_FSTAB: rq.fstab_path = v; break;
         case OPT_STATE_DIR: rq.state_dir = v; break;
         case OPT_JSON: json = true; break;
-        default:
-            hr_cli_error("verify: %s '%s'", HR_T("unexpected argument"), v ? v : "");
-            return HR_EXIT_USAGE;
+        default: hr_cli_error("verify: %s '%s'", HR_T("unexpected argument"), v ? v : ""); return HR_EXIT_USAGE;
         }
     }
     /* JSON is never translated: the items are written in the language of the moment. */
@@ -68,7 +63,7 @@ int hr_cmd_verify(int argc, char **argv)
         hr_cli_error("verify: %s", hr_strerror(HR_ENOMEM));
         return HR_EXIT_FAILURE;
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* As root, and when no apply or rollback is running, finish or undo a step an earlier run
      * was killed in before comparing; otherwise only report it. */
     if (hr_platform_is_admin() && hr_platform_lock(&rq, false, 0, &err) < 0)

@@ -14,30 +14,28 @@
 enum { OPT_PID = 1, OPT_NAME, OPT_INTERVAL, OPT_COUNT, OPT_JSON, OPT_RECORD, OPT_COMFYUI, OPT_PROTECT };
 
 static const hr_opt watch_opts[] = {
-    {OPT_PID, "--pid", HR_ARG_NUMBER, NULL, HR_N("follow process N and its children"), NULL, 0},
-    {OPT_NAME, "--name", HR_ARG_STRING, "PATTERN",
-     HR_N("follow every process whose name or command line contains PATTERN, with its children"),
-     NULL, HR_OPT_NONEMPTY},
-    {OPT_INTERVAL, "--interval", HR_ARG_NUMBER, "MS",
-     HR_N("milliseconds between samples (default 1000, at least 50)"), NULL, 0},
-    {OPT_COUNT, "--count", HR_ARG_NUMBER, NULL, HR_N("stop after N samples (default: until Ctrl-C)"),
-     NULL, 0},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL,
-     HR_N("write the recording's JSON lines to stdout (docs/recording.md)"), NULL, 0},
-    {OPT_RECORD, "--record", HR_ARG_FILE, NULL,
-     HR_N("also write the recording to FILE as JSON lines (docs/recording.md)"), NULL,
-     HR_OPT_NONEMPTY},
-    {OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
-     HR_N("follow the ComfyUI server at URL (http://127.0.0.1:8188, or only the port or "
-          "host:port): its devices, the running prompt, and which node or model load the "
-          "memory grew under"),
-     NULL, HR_OPT_NONEMPTY},
-    {OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
-     HR_N("when the limit is near, ask ComfyUI to free memory (POST /free), and interrupt the "
-          "prompt (POST /interrupt) when memory still climbs; implies --comfyui "
-          "http://127.0.0.1:8188 when not given"),
-     NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_PID, "--pid", HR_ARG_NUMBER, NULL, HR_N("follow process N and its children"), NULL, 0 },
+    { OPT_NAME, "--name", HR_ARG_STRING, "PATTERN",
+      HR_N("follow every process whose name or command line contains PATTERN, with its children"), NULL,
+      HR_OPT_NONEMPTY },
+    { OPT_INTERVAL, "--interval", HR_ARG_NUMBER, "MS", HR_N("milliseconds between samples (default 1000, at least 50)"),
+      NULL, 0 },
+    { OPT_COUNT, "--count", HR_ARG_NUMBER, NULL, HR_N("stop after N samples (default: until Ctrl-C)"), NULL, 0 },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("write the recording's JSON lines to stdout (docs/recording.md)"),
+      NULL, 0 },
+    { OPT_RECORD, "--record", HR_ARG_FILE, NULL,
+      HR_N("also write the recording to FILE as JSON lines (docs/recording.md)"), NULL, HR_OPT_NONEMPTY },
+    { OPT_COMFYUI, "--comfyui", HR_ARG_STRING, "URL",
+      HR_N("follow the ComfyUI server at URL (http://127.0.0.1:8188, or only the port or "
+           "host:port): its devices, the running prompt, and which node or model load the "
+           "memory grew under"),
+      NULL, HR_OPT_NONEMPTY },
+    { OPT_PROTECT, "--protect", HR_ARG_NONE, NULL,
+      HR_N("when the limit is near, ask ComfyUI to free memory (POST /free), and interrupt the "
+           "prompt (POST /interrupt) when memory still climbs; implies --comfyui "
+           "http://127.0.0.1:8188 when not given"),
+      NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const watch_examples[] = {
@@ -55,7 +53,7 @@ const hr_cmd_spec hr_spec_watch = {
                     "memory pressure and a process tree live, and warn before the limit: the "
                     "seed's test [S2.3], commit at 85 and 95 percent of its limit, a memory cgroup "
                     "near its limit, and the time left at the recent rate."),
-    .groups = {watch_opts},
+    .groups = { watch_opts },
     .examples = watch_examples,
     .exits = HR_N("0 stopped after --count samples or Ctrl-C; 64 and up errors"),
     .doc = "docs/watch.md",
@@ -85,31 +83,18 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
                 return hr_opt_bad_value(&p, v, HR_T("not a process id"));
             mo.sampler.pid = (int64_t)p.number;
             break;
-        case OPT_NAME:
-            mo.sampler.name = v;
-            break;
+        case OPT_NAME: mo.sampler.name = v; break;
         case OPT_INTERVAL:
             if (p.number < 50 || p.number > 3600000)
                 return hr_opt_bad_value(&p, v, HR_T("between 50 and 3600000 milliseconds"));
             mo.interval_ms = (int64_t)p.number;
             break;
-        case OPT_COUNT:
-            count = p.number;
-            break;
-        case OPT_JSON:
-            json = true;
-            break;
-        case OPT_RECORD:
-            mo.record = v;
-            break;
-        case OPT_COMFYUI:
-            comfyui = v;
-            break;
-        case OPT_PROTECT:
-            protect = true;
-            break;
-        default:
-            break;
+        case OPT_COUNT: count = p.number; break;
+        case OPT_JSON: json = true; break;
+        case OPT_RECORD: mo.record = v; break;
+        case OPT_COMFYUI: comfyui = v; break;
+        case OPT_PROTECT: protect = true; break;
+        default: break;
         }
     }
     hr_cli_json_in_english(json);
@@ -120,9 +105,7 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
     /* under systemd with the journal behind stderr (a service): the events alone, one line
      * each with its priority, not a line per second */
     mo.journal = hr_console_journal(stderr);
-    mo.view = json ? HR_MON_JSON
-              : mo.journal ? HR_MON_QUIET
-              : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
+    mo.view = json ? HR_MON_JSON : mo.journal ? HR_MON_QUIET : hr_cli_stdout_is_tty() ? HR_MON_PANEL : HR_MON_LINES;
     char url[HR_NET_HOST_MAX + 64];
     if (protect && !comfyui)
         comfyui = "http://127.0.0.1:8188";
@@ -157,7 +140,7 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
     (void)hr_platform_lock_memory();
     hr_platform_catch_stop(&stop);
     int64_t next = hr_platform_mono_ms();
-    int matched = -1;   /* --name: did the last sample find a process (-1: not told yet) */
+    int matched = -1; /* --name: did the last sample find a process (-1: not told yet) */
     for (uint64_t n = 0; !stop && (count == 0 || n < count); n++) {
         hr_monitor_step(&m);
         if (mo.sampler.name && (matched == -1 || (m.last.proc_count > 0) != (matched == 1))) {
@@ -168,8 +151,9 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
                 snprintf(say, sizeof say, HR_T("--name '%s' matches now (processes: %lld)"), mo.sampler.name,
                          (long long)m.last.proc_count);
             else
-                snprintf(say, sizeof say, HR_T("--name '%s' matches no process (name or command line): "
-                                               "only the machine is watched until one starts"),
+                snprintf(say, sizeof say,
+                         HR_T("--name '%s' matches no process (name or command line): "
+                              "only the machine is watched until one starts"),
                          mo.sampler.name);
             if (matched != -1 || m.last.proc_count <= 0)
                 hr_monitor_say(&m, json, say);

@@ -16,13 +16,12 @@
 enum { OPT_JSON = 1, OPT_COMFYUI, OPT_EXTRA };
 
 static const hr_opt workflow_opts[] = {
-    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
-     HR_N("the ComfyUI folder whose models/ (and extra_model_paths.yaml) resolve the file names"),
-     NULL, 0},
-    {OPT_EXTRA, "--extra-model-paths", HR_ARG_FILE, NULL,
-     HR_N("also read this extra_model_paths.yaml (as ComfyUI's --extra-model-paths-config)"), NULL, 0},
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/workflow.md)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
+      HR_N("the ComfyUI folder whose models/ (and extra_model_paths.yaml) resolve the file names"), NULL, 0 },
+    { OPT_EXTRA, "--extra-model-paths", HR_ARG_FILE, NULL,
+      HR_N("also read this extra_model_paths.yaml (as ComfyUI's --extra-model-paths-config)"), NULL, 0 },
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object (docs/workflow.md)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 static const char *const workflow_examples[] = {
@@ -37,7 +36,7 @@ const hr_cmd_spec hr_spec_workflow = {
     .summary = HR_N("Read a ComfyUI workflow (UI or API format): every model file it loads, "
                     "resolved the way ComfyUI does, with its bytes and architecture; the latent "
                     "geometry, samplers, VAE decodes, upscales; and the order the nodes run in."),
-    .groups = {workflow_opts},
+    .groups = { workflow_opts },
     .operands = HR_N("FILE  the workflow (.json, as saved or exported for the API)"),
     .examples = workflow_examples,
     .exits = HR_N("0 every model found and read; 3 some model is missing or unreadable; 65 not a "
@@ -47,8 +46,8 @@ const hr_cmd_spec hr_spec_workflow = {
 
 static bool approx_vae(const char *name)
 {
-    static const char *const n[] = {"taesd", "taesdxl", "taesd3", "taef1", "taef2", "taehv",
-                                    "lighttaew2_2", "lighttaew2_1", "lighttaehy1_5", "taeltx_2"};
+    static const char *const n[] = { "taesd", "taesdxl",      "taesd3",       "taef1",         "taef2",
+                                     "taehv", "lighttaew2_2", "lighttaew2_1", "lighttaehy1_5", "taeltx_2" };
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
         if (strcmp(name, n[i]) == 0)
             return true;
@@ -61,11 +60,11 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
         return;
     if (m->role == HR_WF_ROLE_VAE && (strcmp(m->name, "pixel_space") == 0 || approx_vae(m->name))) {
         bool pixel = strcmp(m->name, "pixel_space") == 0;
-        const char *why = pixel ? HR_T("no file (pixel space)")
-                                : HR_T("a small approximate VAE from models/vae_approx");
+        const char *why =
+            pixel ? HR_T("no file (pixel space)") : HR_T("a small approximate VAE from models/vae_approx");
         snprintf(m->problem, sizeof m->problem, "%s", why);
         m->resolved = true;
-        m->info_read = true;   /* nothing to read: counts as found, 0 bytes */
+        m->info_read = true; /* nothing to read: counts as found, 0 bytes */
         return;
     }
     if (!have_dirs) {
@@ -82,7 +81,7 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
             continue;
         m->resolved = true;
         snprintf(m->path, sizeof m->path, "%s", full);
-        hr_error err = {0};
+        hr_error err = { 0 };
         int r = hr_cli_read_model(full, m->folder, &m->info, &err);
         if (r == 0)
             m->info_read = true;
@@ -126,7 +125,7 @@ int hr_cmd_workflow(int argc, char **argv)
         hr_cli_error(HR_T("workflow: name the workflow file (.json)"));
         return HR_EXIT_USAGE;
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_buf b;
     hr_buf_init(&b, HR_WF_MAX_BYTES);
     int r = hr_platform_read_file(file, &b, HR_WF_MAX_BYTES, &err);
@@ -151,7 +150,7 @@ int hr_cmd_workflow(int argc, char **argv)
     }
     hr_comfy_paths_init(cp, comfy, hr_platform_dirsep());
     if (how && found.desktop_yaml[0] && !extra)
-        extra = found.desktop_yaml;   /* the Desktop app's extra_models_config.yaml */
+        extra = found.desktop_yaml; /* the Desktop app's extra_models_config.yaml */
     char yaml[HR_COMFY_PATH_MAX + 32];
     const char *yaml_read = NULL;
     if (comfy) {
@@ -180,8 +179,7 @@ int hr_cmd_workflow(int argc, char **argv)
     for (size_t i = 0; i < wf->n_models; i++)
         resolve(&wf->models[i], cp, comfy || cp->n_extra);
 
-    hr_workflow_report rep = {.wf = wf, .file = file, .comfyui = comfy, .extra_yaml = yaml_read,
-                              .found_how = how};
+    hr_workflow_report rep = { .wf = wf, .file = file, .comfyui = comfy, .extra_yaml = yaml_read, .found_how = how };
     hr_buf out;
     hr_buf_init(&out, 0);
     hr_render rd;

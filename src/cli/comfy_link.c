@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RETRY_MS 10000
+#define RETRY_MS      10000
 /* The most the link reads of one answer: a running prompt's /queue (its workflow) and its
  * /history entry are tens of kB; a server that sends more is refused, said once, so that
  * watch stays a few MB resident whatever a server sends (the reads stop at the cap). */
@@ -98,12 +98,10 @@ static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
                 size_t k = strlen(text);
                 snprintf(text + k, sizeof text - k, " — %s", e->text);
             }
-            if (e->kind == HR_CEV_PROMPT_END && c->likely_node[0] &&
-                strcmp(e->prompt_id, c->likely_prompt) == 0) {
+            if (e->kind == HR_CEV_PROMPT_END && c->likely_node[0] && strcmp(e->prompt_id, c->likely_prompt) == 0) {
                 size_t k = strlen(text);
-                snprintf(text + k, sizeof text - k,
-                         HR_T("; likely node %s %s (the estimate's profile)"), c->likely_node,
-                         c->likely_class);
+                snprintf(text + k, sizeof text - k, HR_T("; likely node %s %s (the estimate's profile)"),
+                         c->likely_node, c->likely_class);
             }
         }
         say(c, "%s", text);
@@ -178,12 +176,11 @@ static void record_down(hr_comfy_link *c, int64_t waited_ms, bool ended)
 
 static void try_connect(hr_comfy_link *c)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_http_response r;
     int rc = hr_http_do(&c->url, "GET", "/system_stats", NULL, req_timeout(c), &c->resp, &r, &err);
     if (rc == 0 && r.status != 200)
-        rc = hr_error_set(&err, HR_EPARSE, HR_T("GET /system_stats answered HTTP %d (not ComfyUI?)"),
-                          r.status);
+        rc = hr_error_set(&err, HR_EPARSE, HR_T("GET /system_stats answered HTTP %d (not ComfyUI?)"), r.status);
     hr_comfy_stats st;
     if (rc == 0)
         rc = hr_comfy_parse_stats(r.body, r.body_len, &st, &err);
@@ -205,8 +202,7 @@ static void try_connect(hr_comfy_link *c)
             c->vram_total = st.dev[i].vram_total;
     hr_strlcpy(c->version, st.version, sizeof c->version);
     char line[600];
-    int k = snprintf(line, sizeof line, HR_T("ComfyUI %s at %s"), st.version[0] ? st.version : "?",
-                     c->url_text);
+    int k = snprintf(line, sizeof line, HR_T("ComfyUI %s at %s"), st.version[0] ? st.version : "?", c->url_text);
     for (int i = 0; i < st.ndev && k > 0 && (size_t)k < sizeof line; i++) {
         char tot[32] = "?", fr[32] = "?";
         if (st.dev[i].vram_total >= 0)
@@ -230,21 +226,19 @@ static void poll_history(hr_comfy_link *c, const char *prompt_id, char *how, siz
 {
     char path[HR_COMFY_ID_MAX + 16];
     snprintf(path, sizeof path, "/history/%s", prompt_id);
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_http_response r;
     hr_comfy_history h;
     how[0] = '\0';
-    if (hr_http_do(&c->url, "GET", path, NULL, req_timeout(c), &c->resp, &r, &err) != 0 ||
-        r.status != 200 || hr_comfy_parse_history(r.body, r.body_len, prompt_id, &h, &err) != 0 ||
-        !h.found)
+    if (hr_http_do(&c->url, "GET", path, NULL, req_timeout(c), &c->resp, &r, &err) != 0 || r.status != 200 ||
+        hr_comfy_parse_history(r.body, r.body_len, prompt_id, &h, &err) != 0 || !h.found)
         return;
     if (h.error_node[0]) {
         const char *cls = h.error_class[0] ? h.error_class : "?";
         if (h.interrupted)
             snprintf(how, n, HR_T("interrupted at node %s %s (history)"), h.error_node, cls);
         else
-            snprintf(how, n, HR_T("error at node %s %s: %s (history)"), h.error_node, cls,
-                     h.exception);
+            snprintf(how, n, HR_T("error at node %s %s: %s (history)"), h.error_node, cls, h.exception);
     } else if (h.status[0]) {
         snprintf(how, n, HR_T("%s, %d nodes from the cache (history)"), h.status, h.cached);
     }
@@ -259,20 +253,20 @@ static void tell_owner(hr_comfy_link *c)
         return;
     hr_strlcpy(c->owner_told, q->prompt_id, sizeof c->owner_told);
     if (q->client_id[0] && strcmp(q->client_id, c->sid) != 0) {
-        say(c, HR_T("prompt %.8s (%zu nodes) belongs to another client (a browser tab): ComfyUI "
-                    "tells only that client which node runs; headroom measures the prompt as a "
-                    "whole and names the node when the history does"),
+        say(c,
+            HR_T("prompt %.8s (%zu nodes) belongs to another client (a browser tab): ComfyUI "
+                 "tells only that client which node runs; headroom measures the prompt as a "
+                 "whole and names the node when the history does"),
             q->prompt_id, q->n_nodes);
         tell_likely(c);
-    }
-    else
-        say(c, HR_T("prompt %.8s (%zu nodes): its node messages reach every client; headroom "
-                    "measures each node"),
+    } else
+        say(c,
+            HR_T("prompt %.8s (%zu nodes): its node messages reach every client; headroom "
+                 "measures each node"),
             q->prompt_id, q->n_nodes);
 }
 
-static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *source,
-                         const char *how_given)
+static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *source, const char *how_given)
 {
     char how[300];
     hr_strlcpy(how, how_given ? how_given : "", sizeof how);
@@ -301,7 +295,7 @@ static void estimate_prompt(hr_comfy_link *c, const char *body, size_t n)
     hr_est_input *in = calloc(1, sizeof *in);
     hr_estimate *e = malloc(sizeof *e);
     hr_est_wf_result res;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = wf && in && e ? hr_workflow_parse("/queue", body, n, wf, &err) : HR_ENOMEM;
     if (r == 0) {
         r = hr_est_from_workflow(wf, in, &res, &err);
@@ -371,8 +365,7 @@ static void tell_likely(hr_comfy_link *c)
             HR_T("by the estimate's profile of its workflow, RAM grows most at node %s %s (+%s) "
                  "and VRAM peaks at node %s %s (%s): node %s is the likely one when memory "
                  "climbs"),
-            c->likely_node, c->likely_class, ram, c->vram_node, c->vram_class, vram,
-            c->likely_node);
+            c->likely_node, c->likely_class, ram, c->vram_node, c->vram_class, vram, c->likely_node);
     else
         say(c,
             HR_T("by the estimate's profile of its workflow, RAM grows most at node %s %s (+%s): "
@@ -384,7 +377,7 @@ static void poll_queue(hr_comfy_link *c)
 {
     c->last_queue_poll = hr_platform_mono_ms();
     c->queue_dirty = false;
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_http_response r;
     int rc = hr_http_do(&c->url, "GET", "/queue", NULL, req_timeout(c), &c->resp, &r, &err);
     if (rc == 0 && r.status != 200)
@@ -438,7 +431,7 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
         return;
     }
     hr_comfy_msg msg;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_comfy_parse_msg(data, n, &msg, &err) != 0 || msg.type == HR_CMSG_OTHER) {
         c->ws_unknown++;
         return;
@@ -467,26 +460,22 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
         }
         if (msg.prompt_id[0] && strcmp(c->queue->prompt_id, msg.prompt_id) != 0)
             poll_queue(c); /* the class of the node: the prompt's workflow */
-        k = hr_comfy_node_start(t, fresh(c), msg.prompt_id, msg.node,
-                                hr_comfy_class_of(c->queue, msg.node), "websocket", ev);
+        k = hr_comfy_node_start(t, fresh(c), msg.prompt_id, msg.node, hr_comfy_class_of(c->queue, msg.node),
+                                "websocket", ev);
         break;
-    case HR_CMSG_SUCCESS:
-        prompt_ended(c, msg.prompt_id, "websocket", "success");
-        break;
+    case HR_CMSG_SUCCESS: prompt_ended(c, msg.prompt_id, "websocket", "success"); break;
     case HR_CMSG_ERROR:
     case HR_CMSG_INTERRUPTED: {
         char how[300];
         const char *cls = msg.node_type[0] ? msg.node_type : "?";
         if (msg.type == HR_CMSG_ERROR)
-            snprintf(how, sizeof how, HR_T("error at node %s %s: %s"), msg.node, cls,
-                     msg.exception);
+            snprintf(how, sizeof how, HR_T("error at node %s %s: %s"), msg.node, cls, msg.exception);
         else
             snprintf(how, sizeof how, HR_T("interrupted at node %s %s"), msg.node, cls);
         prompt_ended(c, msg.prompt_id, "websocket", how);
         break;
     }
-    default:
-        break;
+    default: break;
     }
     show_events(c, ev, k);
 }
@@ -514,8 +503,8 @@ void hr_comfy_url_text(const char *given, char *out, size_t n)
         snprintf(out, n, "%s", given);
 }
 
-int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
-                       const char *mode, int64_t interval_ms)
+int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect, const char *mode,
+                       int64_t interval_ms)
 {
     memset(c, 0, sizeof *c);
     c->m = m;
@@ -524,7 +513,7 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
     c->interval_ms = interval_ms;
     c->queue_remaining = -1;
     c->ws.s.h = -1;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_url_parse(url, &c->url, &err) != 0) {
         hr_cli_error("%s: --comfyui: %s", mode, err.msg);
         return HR_EXIT_USAGE;
@@ -551,8 +540,8 @@ int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool pr
     return 0;
 }
 
-static void record_action(hr_comfy_link *c, const char *action, const char *path,
-                          const char *reason, int status, const char *error)
+static void record_action(hr_comfy_link *c, const char *action, const char *path, const char *reason, int status,
+                          const char *error)
 {
     hr_json_writer w;
     record_begin(c, &w, "action");
@@ -571,16 +560,14 @@ static void record_action(hr_comfy_link *c, const char *action, const char *path
     record_end(c, &w);
 }
 
-static void act(hr_comfy_link *c, const char *action, const char *path, const char *body,
-                const char *reason)
+static void act(hr_comfy_link *c, const char *action, const char *path, const char *body, const char *reason)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_http_response r;
     int rc = hr_http_do(&c->url, "POST", path, body, req_timeout(c), &c->resp, &r, &err);
     if (rc == 0 && (r.status < 200 || r.status > 299))
         rc = hr_error_set(&err, HR_EIO, "HTTP %d", r.status);
-    record_action(c, action, path, reason, rc == 0 || r.status ? r.status : 0,
-                  rc == 0 ? NULL : err.msg);
+    record_action(c, action, path, reason, rc == 0 || r.status ? r.status : 0, rc == 0 ? NULL : err.msg);
     if (strcmp(action, "free") == 0)
         c->free_ok = rc == 0;
     char text[600];
@@ -608,14 +595,14 @@ static void act(hr_comfy_link *c, const char *action, const char *path, const ch
 /* --protect: the core's policy decides (core/watch/protect.h), the link sends and says. */
 static void protect(hr_comfy_link *c, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
-    hr_protect_in in = {.t_ms = s->t_ms,
-                        .active = c->w_active,
-                        .wr = wr,
-                        .nw = nw,
-                        .fill = c->w_fill,
-                        .slope_bps = c->w_slope_bps,
-                        .climb_bps = c->w_climb_bps,
-                        .interval_ms = c->interval_ms};
+    hr_protect_in in = { .t_ms = s->t_ms,
+                         .active = c->w_active,
+                         .wr = wr,
+                         .nw = nw,
+                         .fill = c->w_fill,
+                         .slope_bps = c->w_slope_bps,
+                         .climb_bps = c->w_climb_bps,
+                         .interval_ms = c->interval_ms };
     hr_protect_decision d = hr_protect_step(&c->policy, &in);
     if (d.act == HR_PROTECT_FREE)
         act(c, "free", "/free", k_free_body, d.reason);
@@ -636,29 +623,27 @@ static void link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *w
         say(c,
             HR_T("ComfyUI did not come up at %s: no answer to GET /system_stats in %lld s (%s); "
                  "watching the command's memory without its prompts (asking again every 10 s)"),
-            c->url_text, (long long)(c->wait_ms / 1000),
-            c->last_error[0] ? c->last_error : HR_T("no answer yet"));
+            c->url_text, (long long)(c->wait_ms / 1000), c->last_error[0] ? c->last_error : HR_T("no answer yet"));
     }
     if (c->up && !c->ws_up && now >= c->next_try + RETRY_MS) {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_ws_open(&c->ws, &c->url, "/ws", req_timeout(c), &err) == 0)
             c->ws_up = true;
         c->next_try = now;
     }
     if (c->ws_up) {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_ws_poll(&c->ws, 0, on_message, c, &err) < 0)
             ws_lost(c, &err);
     }
     int64_t every = c->interval_ms < 1000 ? 1000 : c->interval_ms;
-    if (c->up && (c->queue_dirty || ((c->queue_remaining != 0 || c->track.prompt.active ||
-                                      !c->ws_up) &&
+    if (c->up && (c->queue_dirty || ((c->queue_remaining != 0 || c->track.prompt.active || !c->ws_up) &&
                                      now - c->last_queue_poll >= every)))
         poll_queue(c);
     hr_comfy_track_sample(&c->track, s);
     /* memory climbs in a prompt whose nodes headroom cannot see: name the estimate's node */
-    if (nw > 0 && c->track.prompt.active && !c->track.node[0] && c->likely_node[0] &&
-        !c->likely_said && strcmp(c->likely_prompt, c->track.prompt_id) == 0) {
+    if (nw > 0 && c->track.prompt.active && !c->track.node[0] && c->likely_node[0] && !c->likely_said &&
+        strcmp(c->likely_prompt, c->track.prompt_id) == 0) {
         c->likely_said = true;
         say(c,
             HR_T("memory climbs in prompt %.8s, whose nodes another client follows: likely node "
@@ -673,8 +658,7 @@ static void link_step(hr_comfy_link *c, const hr_wsample *s, const hr_warning *w
 static void link_console(hr_comfy_link *c, const char *line, size_t n)
 {
     hr_comfy_event ev[2];
-    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) ||
-                (n >= 7 && memcmp(line, "loaded ", 7) == 0);
+    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) || (n >= 7 && memcmp(line, "loaded ", 7) == 0);
     if (!edge)
         return;
     int k = hr_comfy_console(&c->track, fresh(c), line, n, ev);
@@ -722,7 +706,7 @@ static void link_thread(void *arg)
             hr_platform_sleep_ms(50);
             continue;
         }
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_ws_poll(&c->ws, 50, on_message, c, &err) < 0)
             ws_lost(c, &err);
         if (c->up && c->queue_dirty)
@@ -731,16 +715,14 @@ static void link_thread(void *arg)
     free(in);
 }
 
-static void link_after(void *ctx, const hr_watch *w, const hr_wsample *s, const hr_warning *wr,
-                       size_t nw)
+static void link_after(void *ctx, const hr_watch *w, const hr_wsample *s, const hr_warning *wr, size_t nw)
 {
     hr_comfy_link *c = ctx;
     if (!c->thread && !c->stopped) {
         c->thread = hr_thread_start(link_thread, c);
         if (!c->thread) {
             c->stopped = true;
-            hr_cli_error(HR_T("%s: ComfyUI: no thread for the link; watching memory without it"),
-                         c->mode);
+            hr_cli_error(HR_T("%s: ComfyUI: no thread for the link; watching memory without it"), c->mode);
         }
     }
     hr_lock_take(c->lock);
@@ -763,8 +745,7 @@ void hr_comfy_link_attach(hr_comfy_link *c, hr_monitor *m)
 
 void hr_comfy_link_console(hr_comfy_link *c, const char *line, size_t n)
 {
-    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) ||
-                (n >= 7 && memcmp(line, "loaded ", 7) == 0);
+    bool edge = (n >= 18 && memcmp(line, "Requested to load ", 18) == 0) || (n >= 7 && memcmp(line, "loaded ", 7) == 0);
     if (!edge)
         return;
     hr_lock_take(c->lock);
@@ -803,8 +784,8 @@ void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms)
     c->wait_ms = wait_ms;
     c->next_try = c->wait_start + 1000; /* the server needs a moment */
     c->reported_down = true;            /* its refusals while it starts are not news */
-    say(c, HR_T("waiting for ComfyUI at %s to answer GET /system_stats (up to %lld s)"),
-        c->url_text, (long long)(wait_ms / 1000));
+    say(c, HR_T("waiting for ComfyUI at %s to answer GET /system_stats (up to %lld s)"), c->url_text,
+        (long long)(wait_ms / 1000));
 }
 
 bool hr_comfy_link_never_up(hr_comfy_link *c)

@@ -24,7 +24,7 @@
 /* What the sampling loop hands the link, under the mailbox's lock. */
 typedef struct hr_link_mailbox {
     bool stop;
-    bool fresh;                 /* a sample came since the link last looked */
+    bool fresh; /* a sample came since the link last looked */
     hr_wsample s;
     hr_warning wr[HR_WATCH_MAX_WARNINGS];
     size_t nw;
@@ -38,20 +38,20 @@ typedef struct hr_link_mailbox {
 typedef struct hr_comfy_link {
     hr_monitor *m;
     hr_thread *thread;
-    hr_lock *lock;              /* the mailbox's */
+    hr_lock *lock; /* the mailbox's */
     hr_link_mailbox mb;
-    bool stopped, abandoned;    /* abandoned: the thread did not end in time (left to exit) */
-    bool mute;                  /* abandoned: it writes nothing more (under lock) */
-    hr_buf rec;                 /* the link's recording lines */
+    bool stopped, abandoned; /* abandoned: the thread did not end in time (left to exit) */
+    bool mute;               /* abandoned: it writes nothing more (under lock) */
+    hr_buf rec;              /* the link's recording lines */
     /* the watch state --protect reads, as of the last sample */
     bool w_active[HR_WRULE_COUNT];
     int64_t w_fill;
     double w_slope_bps, w_climb_bps;
     hr_url url;
     char url_text[HR_NET_HOST_MAX + 64];
-    const char *mode;           /* "watch", "run" */
+    const char *mode; /* "watch", "run" */
     bool protect;
-    bool up;                    /* /system_stats answered */
+    bool up; /* /system_stats answered */
     bool reported_down;
     int64_t next_try;
     /* run: the server the command starts. Said once when the wait starts and once when it
@@ -63,12 +63,12 @@ typedef struct hr_comfy_link {
     hr_ws_client ws;
     bool ws_up;
     char sid[HR_COMFY_ID_MAX];
-    int queue_remaining;        /* from the status broadcasts; -1 unknown */
+    int queue_remaining; /* from the status broadcasts; -1 unknown */
     bool queue_dirty;
     int64_t last_queue_poll;
     int64_t interval_ms;
     hr_buf resp;
-    hr_comfy_queue *queue;      /* the running prompt as /queue told it */
+    hr_comfy_queue *queue;            /* the running prompt as /queue told it */
     char owner_told[HR_COMFY_ID_MAX]; /* the prompt whose ownership was said */
     hr_comfy_track track;
     /* what /system_stats said, for the estimate of a prompt headroom does not own */
@@ -81,21 +81,21 @@ typedef struct hr_comfy_link {
     int64_t likely_ram;
     char vram_node[24], vram_class[HR_COMFY_CLASS_MAX];
     int64_t vram_peak;
-    bool likely_said;           /* the climb was pinned on it once for this prompt */
-    hr_wsample now;             /* the freshest sample */
+    bool likely_said; /* the climb was pinned on it once for this prompt */
+    hr_wsample now;   /* the freshest sample */
     uint64_t ws_messages, ws_binary, ws_unknown;
     /* --protect */
-    hr_protect policy;          /* the core's policy's state */
-    bool free_ok;               /* POST /free answered 2xx */
-    bool told_big;              /* an answer over the link's cap was said */
+    hr_protect policy; /* the core's policy's state */
+    bool free_ok;      /* POST /free answered 2xx */
+    bool told_big;     /* an answer over the link's cap was said */
 } hr_comfy_link;
 
 /* The URL as given, or "http://" + it when it is only a port, or host:port. */
 void hr_comfy_url_text(const char *given, char *out, size_t n);
 /* Parse the URL (an error is printed; returns an exit status, 0 = ready). Nothing is
  * connected yet: the first sample does that. */
-int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect,
-                       const char *mode, int64_t interval_ms);
+int hr_comfy_link_open(hr_comfy_link *c, hr_monitor *m, const char *url, bool protect, const char *mode,
+                       int64_t interval_ms);
 /* run: the command is that ComfyUI; say that headroom waits for it to answer, for up to
  * wait_ms (then it says it did not come up and goes on without it). */
 void hr_comfy_link_await(hr_comfy_link *c, int64_t wait_ms);

@@ -8,9 +8,9 @@
 
 typedef struct hr_command {
     const char *name;
-    const char *summary;                 /* one line for `headroom --help` (HR_N) */
-    int (*run)(int argc, char **argv);   /* argv[0] is the command name */
-    const hr_cmd_spec *spec;             /* its options and help page; NULL: not converted yet */
+    const char *summary;               /* one line for `headroom --help` (HR_N) */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const hr_cmd_spec *spec;           /* its options and help page; NULL: not converted yet */
 } hr_command;
 
 extern const hr_cmd_spec hr_spec_status;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static bool own_window;
-static bool simulated;   /* HEADROOM_EXPLORER=1: the double-click path, no window */
+static bool simulated; /* HEADROOM_EXPLORER=1: the double-click path, no window */
 
 HR_START void hr_console_start(int *argc, char ***argv)
 {

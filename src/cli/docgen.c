@@ -115,9 +115,9 @@ void hr_docgen_man(FILE *f)
     fputs(".TP\n\\fB\\-\\-version\\fR\n", f);
     roff(f, hr_tr("print the version (headroom --version)"));
     fprintf(f, "\n.SH %s\n", hr_tr("EXIT STATUS"));
-#define HR_X_EXIT(name, value, meaning)      \
-    fprintf(f, ".TP\n.B %d\n", value);      \
-    roff(f, hr_tr(meaning));                 \
+#define HR_X_EXIT(name, value, meaning)                                                                                \
+    fprintf(f, ".TP\n.B %d\n", value);                                                                                 \
+    roff(f, hr_tr(meaning));                                                                                           \
     fputc('\n', f);
     HR_EXIT_TABLE(HR_X_EXIT)
 #undef HR_X_EXIT
@@ -176,7 +176,7 @@ static void bash(FILE *f)
                 } else if (o->arg == HR_ARG_FILE) {
                     fputs("COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n", f);
                 } else {
-                    fputs("COMPREPLY=() ;;\n", f);   /* a size, a number, text: the user's */
+                    fputs("COMPREPLY=() ;;\n", f); /* a size, a number, text: the user's */
                 }
             }
     }

@@ -11,14 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-extern const hr_opt hr_estimate_opts[];   /* --comfyui --ram --vram --os --gpu --comfy-args --comfyui-version */
+extern const hr_opt hr_estimate_opts[]; /* --comfyui --ram --vram --os --gpu --comfy-args --comfyui-version */
 
 typedef struct hr_est_cli {
     const char *comfyui;
     uint64_t ram, vram;
     bool vram_given;
-    int os;               /* -1, 0 linux, 1 windows, 2 macos */
-    int gpu;              /* -1 or hr_est_vendor */
+    int os;  /* -1, 0 linux, 1 windows, 2 macos */
+    int gpu; /* -1 or hr_est_vendor */
     hr_comfy_args args;
     int version[3];
     bool version_given;
@@ -38,9 +38,8 @@ int hr_est_cli_run(const char *cmd, const hr_est_cli *c, const char *workflow, c
 /* The same for a prompt of a server's GET /history (hr_workflow_history_each), labelled
  * "prompt <id>" in out->workflow; wf's contents are taken. bound: the most that prompt can
  * need (X.serverneed, hr_est_server_bound). 0, or the exit status after a one-line error. */
-int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
-                          const char *prompt_id, const hr_snapshot *snap, hr_estimate *out,
-                          hr_est_wf_result *res, uint64_t *bound);
+int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf, const char *prompt_id,
+                          const hr_snapshot *snap, hr_estimate *out, hr_est_wf_result *res, uint64_t *bound);
 
 /* The same for the workflow a named workload stands for (hr_est_sample_workflow), with the
  * catalog's models; HR_ENOENT for a name that has none. */

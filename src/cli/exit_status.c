@@ -28,7 +28,8 @@ int hr_exit_from_error(int code)
 const char *hr_exit_meaning(int status)
 {
     switch (status) {
-#define HR_X_EXIT(name, value, meaning) case value: return meaning;
+#define HR_X_EXIT(name, value, meaning)                                                                                \
+    case value: return meaning;
         HR_EXIT_TABLE(HR_X_EXIT)
 #undef HR_X_EXIT
     }

@@ -11,19 +11,21 @@
 #include "core/base/i18n.h"
 
 /* name, value, meaning (one line, shown by `headroom --help` and in the docs) */
-#define HR_EXIT_TABLE(X) \
-    X(HR_EXIT_OK, 0, HR_N("ok; check: OK; verify: configured = in use; diagnose: a cause found")) \
-    X(HR_EXIT_VERDICT_1, 1, HR_N("check: AT RISK; verify: a change waits for a restart; diagnose: nothing recognised")) \
-    X(HR_EXIT_VERDICT_2, 2, HR_N("check: WILL FAIL; verify: configured and in use disagree; stress: stopped before SIZE")) \
-    X(HR_EXIT_PARTIAL, 3, HR_N("cannot tell: a fact is missing (status: some sources unknown)")) \
-    X(HR_EXIT_USAGE, 64, HR_N("bad command line (unknown option, missing or ambiguous value)")) \
-    X(HR_EXIT_INPUT, 65, HR_N("bad input data (malformed file, log, recording, registry value)")) \
-    X(HR_EXIT_NOINPUT, 66, HR_N("an input file or directory does not exist")) \
-    X(HR_EXIT_UNAVAILABLE, 69, HR_N("refused as unsafe, or not possible on this machine")) \
-    X(HR_EXIT_FAILURE, 70, HR_N("could not do the job (an OS call failed, out of memory)")) \
-    X(HR_EXIT_CANTCREATE, 73, HR_N("cannot create an output file")) \
-    X(HR_EXIT_IOERR, 74, HR_N("cannot write the output (disk full, closed pipe)")) \
-    X(HR_EXIT_TEMPFAIL, 75, HR_N("busy or interrupted: another run holds the lock, or a failpoint stopped it")) \
+#define HR_EXIT_TABLE(X)                                                                                               \
+    X(HR_EXIT_OK, 0, HR_N("ok; check: OK; verify: configured = in use; diagnose: a cause found"))                      \
+    X(HR_EXIT_VERDICT_1, 1,                                                                                            \
+      HR_N("check: AT RISK; verify: a change waits for a restart; diagnose: nothing recognised"))                      \
+    X(HR_EXIT_VERDICT_2, 2,                                                                                            \
+      HR_N("check: WILL FAIL; verify: configured and in use disagree; stress: stopped before SIZE"))                   \
+    X(HR_EXIT_PARTIAL, 3, HR_N("cannot tell: a fact is missing (status: some sources unknown)"))                       \
+    X(HR_EXIT_USAGE, 64, HR_N("bad command line (unknown option, missing or ambiguous value)"))                        \
+    X(HR_EXIT_INPUT, 65, HR_N("bad input data (malformed file, log, recording, registry value)"))                      \
+    X(HR_EXIT_NOINPUT, 66, HR_N("an input file or directory does not exist"))                                          \
+    X(HR_EXIT_UNAVAILABLE, 69, HR_N("refused as unsafe, or not possible on this machine"))                             \
+    X(HR_EXIT_FAILURE, 70, HR_N("could not do the job (an OS call failed, out of memory)"))                            \
+    X(HR_EXIT_CANTCREATE, 73, HR_N("cannot create an output file"))                                                    \
+    X(HR_EXIT_IOERR, 74, HR_N("cannot write the output (disk full, closed pipe)"))                                     \
+    X(HR_EXIT_TEMPFAIL, 75, HR_N("busy or interrupted: another run holds the lock, or a failpoint stopped it"))        \
     X(HR_EXIT_NOPERM, 77, HR_N("needs administrator (Windows) or root (Linux) rights"))
 
 enum hr_exit_status {

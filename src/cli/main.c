@@ -35,8 +35,9 @@ static void usage(FILE *f)
 #define HR_X_EXIT(name, value, meaning) fprintf(f, "  %3d  %s\n", value, hr_tr(meaning));
     HR_EXIT_TABLE(HR_X_EXIT)
 #undef HR_X_EXIT
-    fprintf(f, "\n%s\n", hr_tr("headroom <command> --help shows a command's options; headroom with no "
-                              "command runs check."));
+    fprintf(f, "\n%s\n",
+            hr_tr("headroom <command> --help shows a command's options; headroom with no "
+                  "command runs check."));
 }
 
 HR_START static bool is_help(const char *a)
@@ -62,8 +63,8 @@ HR_START static int take_leading_lang(int argc, char **argv)
         v = argv[2];
         used = 2;
     }
-    if (!v || (!hr_str_ieq(v, "en") && !hr_str_ieq(v, "zh")))   /* as the parser: any case */
-        return 0;   /* not here: the command's parser reports it */
+    if (!v || (!hr_str_ieq(v, "en") && !hr_str_ieq(v, "zh"))) /* as the parser: any case */
+        return 0;                                             /* not here: the command's parser reports it */
     hr_optparse_scan_lang(NULL, used + 1, argv, false);
     return used;
 }
@@ -113,7 +114,7 @@ HR_START static int run(int argc, char **argv)
         char name[32], opt[16];
         snprintf(name, sizeof name, "%s", hr_commands[0].name);
         snprintf(opt, sizeof opt, "--html");
-        char *args[] = {name, opt, page, NULL};
+        char *args[] = { name, opt, page, NULL };
         int rc = hr_commands[0].run(3, args);
         if (rc <= HR_EXIT_PARTIAL)
             hr_console_offer_open(page);

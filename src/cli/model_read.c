@@ -39,8 +39,9 @@ int hr_cli_read_extra_paths(const char *path, hr_comfy_paths *cp, hr_error *err)
 
 bool hr_cli_is_model_name(const char *path)
 {
-    static const char *const ext[] = {".safetensors", ".sft", ".gguf", ".ckpt", ".pt", ".pt2",
-                                      ".bin", ".pth", ".pkl"};
+    static const char *const ext[] = {
+        ".safetensors", ".sft", ".gguf", ".ckpt", ".pt", ".pt2", ".bin", ".pth", ".pkl"
+    };
     size_t n = strlen(path);
     for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
         size_t k = strlen(ext[i]);
@@ -71,8 +72,7 @@ int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *
             size_t need = 0;
             r = hr_platform_read_tail(path, want, &head, &size, err);
             if (r == 0)
-                r = hr_model_parse_tail(path, (const unsigned char *)head.data, head.len, size, m,
-                                        &need, err);
+                r = hr_model_parse_tail(path, (const unsigned char *)head.data, head.len, size, m, &need, err);
             if (r || need <= head.len)
                 break;
             want = need + HR_ZIP_FIRST_TAIL;

@@ -61,11 +61,10 @@ HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     hr_buf_reset(&m->line);
     hr_buf_reset(&m->rec_line);
     if (o->sampler.pid > 0)
-        snprintf(m->target, sizeof m->target, HR_T("process %lld and its children"),
-                 (long long)o->sampler.pid);
+        snprintf(m->target, sizeof m->target, HR_T("process %lld and its children"), (long long)o->sampler.pid);
     else if (o->sampler.name)
         snprintf(m->target, sizeof m->target, HR_T("processes matching \"%s\""), o->sampler.name);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_sampler_open(&o->sampler, &m->sampler, &err);
     if (r < 0) {
         hr_cli_error("%s: %s", o->mode, err.msg[0] ? err.msg : hr_strerror(r));
@@ -103,16 +102,16 @@ HR_START int hr_monitor_open(hr_monitor *m, const hr_monitor_opts *o)
     }
     m->t0 = hr_platform_mono_ms();
     m->started_wall = hr_platform_wall_ms();
-    hr_rec_header h = {.version = HR_VERSION,
-                       .os = hr_platform_os() == HR_OS_WINDOWS ? "windows" : "linux",
-                       .started_ms = m->started_wall,
-                       .interval_ms = o->interval_ms,
-                       .mode = o->mode,
-                       .pid = o->sampler.pid > 0 ? o->sampler.pid : HR_W_UNKNOWN,
-                       .name = o->sampler.name,
-                       .argc = o->argc,
-                       .argv = o->argv,
-                       .comfyui = o->comfyui};
+    hr_rec_header h = { .version = HR_VERSION,
+                        .os = hr_platform_os() == HR_OS_WINDOWS ? "windows" : "linux",
+                        .started_ms = m->started_wall,
+                        .interval_ms = o->interval_ms,
+                        .mode = o->mode,
+                        .pid = o->sampler.pid > 0 ? o->sampler.pid : HR_W_UNKNOWN,
+                        .name = o->sampler.name,
+                        .argc = o->argc,
+                        .argv = o->argv,
+                        .comfyui = o->comfyui };
     hr_rec_header_line(&m->rec_line, &h);
     hr_monitor_record(m, &m->rec_line);
     hr_buf_reset(&m->rec_line);
@@ -164,8 +163,7 @@ HR_HOT static void step_show(hr_monitor *m, const hr_wsample *s, const hr_warnin
             /* one line per event at its syslog priority (LOG_CRIT, LOG_WARNING), so that
              * `journalctl -p warning` finds it; the journal stamps the time itself */
             hr_buf_printf(b, "<%d>%s: %s\n", wr[i].level == HR_WLEVEL_CRITICAL ? 2 : 4,
-                          wr[i].level == HR_WLEVEL_CRITICAL ? HR_T("CRITICAL") : HR_T("WARNING"),
-                          text);
+                          wr[i].level == HR_WLEVEL_CRITICAL ? HR_T("CRITICAL") : HR_T("WARNING"), text);
         } else if (m->view == HR_MON_QUIET) {
             hr_buf_printf(b, "headroom: %s\n", m->last_warning);
         } else if (m->view != HR_MON_JSON) {
@@ -238,8 +236,7 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
 {
     if (end_line) {
         hr_buf_reset(&m->rec_line);
-        hr_rec_end_line(&m->rec_line, m->t0, hr_platform_mono_ms(), hr_platform_wall_ms(),
-                        &m->w);
+        hr_rec_end_line(&m->rec_line, m->t0, hr_platform_mono_ms(), hr_platform_wall_ms(), &m->w);
         hr_monitor_record(m, &m->rec_line);
     }
     int rc = 0;
@@ -251,8 +248,7 @@ HR_START int hr_monitor_close(hr_monitor *m, bool end_line)
     }
     hr_lock_give(m->out);
     if (m->write_error) {
-        hr_cli_error(HR_T("%s: the output could not be written"),
-                     m->rec_path ? m->rec_path : "stdout");
+        hr_cli_error(HR_T("%s: the output could not be written"), m->rec_path ? m->rec_path : "stdout");
         rc = HR_EXIT_IOERR;
     }
     hr_sampler_close(m->sampler);

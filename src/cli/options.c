@@ -14,14 +14,13 @@
 
 enum { OPT_HELP = -100, OPT_LANG = -101 };
 
-static const char *const lang_choices[] = {"en", "zh", NULL};
+static const char *const lang_choices[] = { "en", "zh", NULL };
 
 const hr_opt hr_global_opts[] = {
-    {OPT_LANG, "--lang", HR_ARG_CHOICE, "LANG",
-     HR_N("language of messages: en or zh (default: from LANG, or the Windows display language)"),
-     lang_choices, 0},
-    {OPT_HELP, "--help", HR_ARG_NONE, NULL, HR_N("show this help (also -h; /? on Windows)"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_LANG, "--lang", HR_ARG_CHOICE, "LANG",
+      HR_N("language of messages: en or zh (default: from LANG, or the Windows display language)"), lang_choices, 0 },
+    { OPT_HELP, "--help", HR_ARG_NONE, NULL, HR_N("show this help (also -h; /? on Windows)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 HR_START void hr_optparse_init(hr_optparse *p, const hr_cmd_spec *spec, int argc, char **argv)
@@ -82,8 +81,7 @@ static void choices_text(const hr_opt *o, char *out, size_t n)
 
 int hr_opt_bad_value(const hr_optparse *p, const char *value, const char *why)
 {
-    hr_cli_error("%s: %s %s: %s", p->spec->name, p->opt ? p->opt->name : "", value ? value : "",
-                 why);
+    hr_cli_error("%s: %s %s: %s", p->spec->name, p->opt ? p->opt->name : "", value ? value : "", why);
     return HR_EXIT_USAGE;
 }
 
@@ -96,7 +94,7 @@ HR_START static int take_value(hr_optparse *p, const hr_opt *o, const char **val
         hr_cli_error(HR_T("%s: %s needs %s"), cmd, o->name, hr_opt_metavar(o));
         return stop(p, HR_EXIT_USAGE);
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     switch (o->arg) {
     case HR_ARG_SIZE:
         if (hr_size_parse(v, &p->size, &err) < 0) {
@@ -132,8 +130,7 @@ HR_START static int take_value(hr_optparse *p, const hr_opt *o, const char **val
     case HR_ARG_NONE:
     case HR_ARG_STRING:
     case HR_ARG_FILE:
-    case HR_ARG_DIR:
-        break;
+    case HR_ARG_DIR: break;
     }
     return 0;
 }
@@ -143,7 +140,8 @@ void hr_opt_size_note(const char *cmd, const char *name, const char *text, uint6
     if (bytes == 0 || bytes >= HR_GIB)
         return;
     hr_cli_error(HR_T("%s: warning: %s %s is under 1 GB: that cannot help a ComfyUI run (the plan speaks "
-                      "in tens of GB: 32G, 65536M)"), cmd, name, text);
+                      "in tens of GB: 32G, 65536M)"),
+                 cmd, name, text);
 }
 
 HR_START static bool is_help(const char *a)
@@ -190,7 +188,7 @@ HR_START void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **ar
         }
         if (i + 1 >= argc || !argv[i + 1])
             break;
-        i++;   /* the value: never an option of its own, whatever it looks like */
+        i++; /* the value: never an option of its own, whatever it looks like */
         if (o->id == OPT_LANG)
             lang_from_value(argv[i], &chosen, &found);
     }
@@ -259,7 +257,7 @@ HR_START int hr_optparse_next(hr_optparse *p, const char **value)
         if (take_value(p, o, value) != 0)
             return HR_OPT_STOP;
     }
-    if (o->id == OPT_LANG)   /* already set, before the first option was parsed */
+    if (o->id == OPT_LANG) /* already set, before the first option was parsed */
         return hr_optparse_next(p, value);
     if (o->id == OPT_HELP)
         goto help;

@@ -14,50 +14,50 @@
 
 /* What an option's value is: validated by the parser, and told to shell completion. */
 typedef enum hr_arg {
-    HR_ARG_NONE = 0,    /* a flag */
-    HR_ARG_STRING,      /* free text */
-    HR_ARG_FILE,        /* a path to a file ("-" where the command reads stdin) */
-    HR_ARG_DIR,         /* a path to a directory */
-    HR_ARG_SIZE,        /* a size with a unit ("16G", "32768M"); parsed into p->size */
-    HR_ARG_CHOICE,      /* one of opt->choices, case-insensitive; *value is the canonical one */
-    HR_ARG_NUMBER,      /* a non-negative integer; parsed into p->number */
-    HR_ARG_DURATION     /* "90s", "30m", "2h" */
+    HR_ARG_NONE = 0, /* a flag */
+    HR_ARG_STRING,   /* free text */
+    HR_ARG_FILE,     /* a path to a file ("-" where the command reads stdin) */
+    HR_ARG_DIR,      /* a path to a directory */
+    HR_ARG_SIZE,     /* a size with a unit ("16G", "32768M"); parsed into p->size */
+    HR_ARG_CHOICE,   /* one of opt->choices, case-insensitive; *value is the canonical one */
+    HR_ARG_NUMBER,   /* a non-negative integer; parsed into p->number */
+    HR_ARG_DURATION  /* "90s", "30m", "2h" */
 } hr_arg;
 
 enum {
-    HR_OPT_NONEMPTY = 1u << 0,  /* an empty value is an error */
-    HR_OPT_HIDDEN = 1u << 1,    /* for tests: parsed, but not shown in help or completion */
-    HR_OPT_SMALL_OK = 1u << 2   /* HR_ARG_SIZE: a size under 1 GB is normal here (--vram) */
+    HR_OPT_NONEMPTY = 1u << 0, /* an empty value is an error */
+    HR_OPT_HIDDEN = 1u << 1,   /* for tests: parsed, but not shown in help or completion */
+    HR_OPT_SMALL_OK = 1u << 2  /* HR_ARG_SIZE: a size under 1 GB is normal here (--vram) */
 };
 
 typedef struct hr_opt {
-    int id;                         /* > 0, the command's own; unique within the command */
-    const char *name;               /* "--json"; NULL ends a table */
+    int id;           /* > 0, the command's own; unique within the command */
+    const char *name; /* "--json"; NULL ends a table */
     hr_arg arg;
-    const char *metavar;            /* the value's name in help: "SIZE", "FILE" (NULL: from arg) */
-    const char *help;               /* one line, English, HR_N()-marked */
-    const char *const *choices;     /* HR_ARG_CHOICE: NULL-terminated list */
+    const char *metavar;        /* the value's name in help: "SIZE", "FILE" (NULL: from arg) */
+    const char *help;           /* one line, English, HR_N()-marked */
+    const char *const *choices; /* HR_ARG_CHOICE: NULL-terminated list */
     unsigned flags;
 } hr_opt;
 
 #define HR_OPT_GROUPS 4
 
 typedef struct hr_cmd_spec {
-    const char *name;               /* "status" */
-    const char *synopsis;           /* after "headroom <name> ": "[options] [LOG...]" */
-    const char *summary;            /* one line: what the command does (HR_N) */
+    const char *name;                    /* "status" */
+    const char *synopsis;                /* after "headroom <name> ": "[options] [LOG...]" */
+    const char *summary;                 /* one line: what the command does (HR_N) */
     const hr_opt *groups[HR_OPT_GROUPS]; /* option tables, NULL after the last */
-    const char *operands;           /* help for operands ("LOG  a console log"); NULL: none taken */
-    const char *const *examples;    /* NULL-terminated command lines, or NULL */
-    const char *exits;              /* what the exit statuses mean for this command (HR_N) */
-    const char *doc;                /* "docs/status.md" */
+    const char *operands;                /* help for operands ("LOG  a console log"); NULL: none taken */
+    const char *const *examples;         /* NULL-terminated command lines, or NULL */
+    const char *exits;                   /* what the exit statuses mean for this command (HR_N) */
+    const char *doc;                     /* "docs/status.md" */
 } hr_cmd_spec;
 
 /* What hr_optparse_next() returns besides an option's id. */
 enum {
-    HR_OPT_END = 0,         /* no more arguments */
-    HR_OPT_OPERAND = -1,    /* *value is an operand (not an option) */
-    HR_OPT_STOP = -2        /* stop and exit with p->status: help was printed (0) or an
+    HR_OPT_END = 0,      /* no more arguments */
+    HR_OPT_OPERAND = -1, /* *value is an operand (not an option) */
+    HR_OPT_STOP = -2     /* stop and exit with p->status: help was printed (0) or an
                              * error was (64) */
 };
 
@@ -65,15 +65,15 @@ typedef struct hr_optparse {
     const hr_cmd_spec *spec;
     int argc;
     char **argv;
-    int i;                  /* the next argv index */
-    bool operands_only;     /* after "--" */
-    bool stop_at_operand;   /* `run`: the first operand starts the child's command line */
-    bool lang_scanned;      /* --lang was looked for in the whole command line */
-    int status;             /* with HR_OPT_STOP: the exit status */
-    uint64_t size;          /* HR_ARG_SIZE: the value in bytes */
-    uint64_t number;        /* HR_ARG_NUMBER */
-    int64_t seconds;        /* HR_ARG_DURATION */
-    const hr_opt *opt;      /* the option just returned */
+    int i;                /* the next argv index */
+    bool operands_only;   /* after "--" */
+    bool stop_at_operand; /* `run`: the first operand starts the child's command line */
+    bool lang_scanned;    /* --lang was looked for in the whole command line */
+    int status;           /* with HR_OPT_STOP: the exit status */
+    uint64_t size;        /* HR_ARG_SIZE: the value in bytes */
+    uint64_t number;      /* HR_ARG_NUMBER */
+    int64_t seconds;      /* HR_ARG_DURATION */
+    const hr_opt *opt;    /* the option just returned */
 } hr_optparse;
 
 /* argv[0] is the command's name; parsing starts at argv[1]. */

@@ -15,55 +15,68 @@
 #include <string.h>
 
 enum {
-    OPT_RAM = 1, OPT_VRAM, OPT_OS, OPT_WORKLOAD, OPT_COMFY_ARGS, OPT_PEAK_COMMIT, OPT_RANGE,
-    OPT_JSON, OPT_HTML, OPT_WORKFLOW, OPT_COMFYUI, OPT_VERSION, OPT_GPU, OPT_PAGING
+    OPT_RAM = 1,
+    OPT_VRAM,
+    OPT_OS,
+    OPT_WORKLOAD,
+    OPT_COMFY_ARGS,
+    OPT_PEAK_COMMIT,
+    OPT_RANGE,
+    OPT_JSON,
+    OPT_HTML,
+    OPT_WORKFLOW,
+    OPT_COMFYUI,
+    OPT_VERSION,
+    OPT_GPU,
+    OPT_PAGING
 };
 
-static const char *const os_choices[] = {"windows", "linux", NULL};
-static const char *const workload_choices[] = {"sd15", "sdxl", "flux", "video", NULL};
-static const char *const gpu_choices[] = {"nvidia", "amd", "intel", "apple", "none", NULL};
+static const char *const os_choices[] = { "windows", "linux", NULL };
+static const char *const workload_choices[] = { "sd15", "sdxl", "flux", "video", NULL };
+static const char *const gpu_choices[] = { "nvidia", "amd", "intel", "apple", "none", NULL };
 
 const hr_opt hr_plan_whatif_opts[] = {
-    {OPT_RAM, "--ram", HR_ARG_SIZE, NULL,
-     HR_N("RAM, e.g. 16G (16G = 16GB = 16GiB = 16384M: binary units)"), NULL, HR_OPT_SMALL_OK},
-    {OPT_VRAM, "--vram", HR_ARG_SIZE, NULL,
-     HR_N("dedicated VRAM of the GPU; 0 = integrated GPU only"), NULL, HR_OPT_SMALL_OK},
-    {OPT_OS, "--os", HR_ARG_CHOICE, NULL,
-     HR_N("plan for this OS (another OS than this one: a hypothetical machine)"), os_choices, 0},
-    {OPT_WORKLOAD, "--workload", HR_ARG_CHOICE, NULL,
-     HR_N("what runs: SD 1.5, SDXL, FLUX or video workflows"), workload_choices, 0},
-    {OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
-     HR_N("ComfyUI's launch flags (--lowvram, --novram, --highvram, --reserve-vram N, ...)"),
-     NULL, 0},
-    {OPT_PEAK_COMMIT, "--peak-commit", HR_ARG_SIZE, NULL,
-     HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0},
-    {OPT_WORKFLOW, "--workflow", HR_ARG_FILE, NULL,
-     HR_N("size from this workflow's estimated peak commit (headroom estimate, S4.1)"), NULL, 0},
-    {OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
-     HR_N("the ComfyUI folder: its models for --workflow, and without --workflow the heaviest of its "
-          "saved workflows (user/default/workflows) is the peak"), NULL, 0},
-    {OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
-     HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
-          "from) the need covers every memory manager, the older ones at the high end"), NULL, 0},
-    {OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0},
-    {OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
-     HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
-          "--ram it describes a hypothetical machine in full"), NULL, HR_OPT_SMALL_OK},
-    {OPT_RANGE, "--range", HR_ARG_NONE, NULL,
-     HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("RAM, e.g. 16G (16G = 16GB = 16GiB = 16384M: binary units)"), NULL,
+      HR_OPT_SMALL_OK },
+    { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("dedicated VRAM of the GPU; 0 = integrated GPU only"), NULL,
+      HR_OPT_SMALL_OK },
+    { OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("plan for this OS (another OS than this one: a hypothetical machine)"),
+      os_choices, 0 },
+    { OPT_WORKLOAD, "--workload", HR_ARG_CHOICE, NULL, HR_N("what runs: SD 1.5, SDXL, FLUX or video workflows"),
+      workload_choices, 0 },
+    { OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
+      HR_N("ComfyUI's launch flags (--lowvram, --novram, --highvram, --reserve-vram N, ...)"), NULL, 0 },
+    { OPT_PEAK_COMMIT, "--peak-commit", HR_ARG_SIZE, NULL,
+      HR_N("a measured or estimated peak commit: size from it, not the table"), NULL, 0 },
+    { OPT_WORKFLOW, "--workflow", HR_ARG_FILE, NULL,
+      HR_N("size from this workflow's estimated peak commit (headroom estimate, S4.1)"), NULL, 0 },
+    { OPT_COMFYUI, "--comfyui", HR_ARG_DIR, NULL,
+      HR_N("the ComfyUI folder: its models for --workflow, and without --workflow the heaviest of its "
+           "saved workflows (user/default/workflows) is the peak"),
+      NULL, 0 },
+    { OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
+      HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
+           "from) the need covers every memory manager, the older ones at the high end"),
+      NULL, 0 },
+    { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0 },
+    { OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
+      HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
+           "--ram it describes a hypothetical machine in full"),
+      NULL, HR_OPT_SMALL_OK },
+    { OPT_RANGE, "--range", HR_ARG_NONE, NULL,
+      HR_N("initial = half the maximum (less disk until it is needed), not fixed"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 const hr_opt hr_plan_output_opts[] = {
-    {OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_JSON, "--json", HR_ARG_NONE, NULL, HR_N("one JSON object"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 const hr_opt hr_plan_html_opts[] = {
-    {OPT_HTML, "--html", HR_ARG_FILE, NULL,
-     HR_N("also write the report as one self-contained HTML page to FILE (opens offline, prints)"),
-     NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_HTML, "--html", HR_ARG_FILE, NULL,
+      HR_N("also write the report as one self-contained HTML page to FILE (opens offline, prints)"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 /* One option of the shared tables: 0, or HR_EXIT_USAGE after the error. */
@@ -78,14 +91,15 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     case OPT_VRAM: out->in.vram_bytes = p->size; break;
     case OPT_PEAK_COMMIT:
         if (p->size == 0)
-            return hr_opt_bad_value(p, v, HR_T("a peak commit of 0 cannot be measured: give the peak Task "
-                                               "Manager or headroom status showed, e.g. 38G"));
+            return hr_opt_bad_value(p, v,
+                                    HR_T("a peak commit of 0 cannot be measured: give the peak Task "
+                                         "Manager or headroom status showed, e.g. 38G"));
         out->in.peak_commit_bytes = p->size;
         break;
     case OPT_OS: out->in.os = strcmp(v, "windows") == 0 ? HR_OS_WINDOWS : HR_OS_LINUX; break;
     case OPT_WORKLOAD: out->in.workload = (hr_workload)hr_workload_parse(v); break;
     case OPT_COMFY_ARGS: {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_comfy_args_parse(v, strlen(v), &out->in.comfy, &err) < 0) {
             hr_cli_error("%s: %s", p->spec->name, err.msg);
             return HR_EXIT_USAGE;
@@ -114,13 +128,12 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
     case OPT_COMFYUI: out->comfyui = v; break;
     default:
         if (!hr_source_take(&out->src, id, v))
-            return HR_EXIT_USAGE;   /* not an option of these tables: the spec is wrong */
+            return HR_EXIT_USAGE; /* not an option of these tables: the spec is wrong */
     }
     return 0;
 }
 
-static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_extra extra,
-                 void *ctx, hr_plan_cli *out)
+static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_extra extra, void *ctx, hr_plan_cli *out)
 {
     memset(out, 0, sizeof *out);
     out->gpu = -1;
@@ -155,7 +168,7 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
         return hr_exit_from_error(HR_ENOMEM);
     }
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_source_snapshot(&cli->src, s, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
@@ -219,12 +232,11 @@ typedef struct history_ctx {
     const hr_snapshot *snap;
     hr_est_cli ec;
     hr_estimate *e, *best;
-    uint64_t claimed;       /* the best one's own estimate, when X.serverneed held it */
+    uint64_t claimed; /* the best one's own estimate, when X.serverneed held it */
     bool found;
 } history_ctx;
 
-static int on_prompt(void *ctx, size_t nth, const char *prompt_id, hr_workflow *wf,
-                     const hr_error *perr)
+static int on_prompt(void *ctx, size_t nth, const char *prompt_id, hr_workflow *wf, const hr_error *perr)
 {
     (void)nth;
     history_ctx *h = ctx;
@@ -275,7 +287,7 @@ static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
         snprintf(path, sizeof path, "%s%ccomfyui_version.py", cli->comfyui, hr_platform_dirsep());
         hr_buf b;
         hr_buf_init(&b, 4096);
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_platform_read_file(path, &b, 4096, &err) == 0) {
             const char *t = strstr(hr_buf_str(&b), "__version__");
             const char *q = t ? strchr(t, '"') : NULL;
@@ -294,7 +306,7 @@ static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
     hr_buf resp;
     hr_buf_init(&resp, 1 << 20);
     hr_http_response r;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_http_do(&url, "GET", "/system_stats", NULL, 2000, &resp, &r, &err) == 0 && r.status == 200) {
         hr_comfy_stats st;
         if (hr_comfy_parse_stats(r.body, r.body_len, &st, &err) == 0 && version_of(st.version, cli->version))
@@ -307,20 +319,19 @@ static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
  * http://127.0.0.1:8188), the body parsed once: the heaviest into best. true when at least
  * one was estimated. No server, or one that does not answer like ComfyUI: false, nothing
  * said. */
-static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
-                         hr_estimate *e, hr_estimate *best, uint64_t *claimed)
+static bool from_history(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, hr_estimate *e,
+                         hr_estimate *best, uint64_t *claimed)
 {
     hr_url url;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (!hr_cli_comfyui_url(cmd, &url))
         return false;
     hr_buf resp;
     hr_buf_init(&resp, (size_t)HR_WF_MAX_BYTES);
     hr_http_response r;
-    history_ctx h = {.cmd = cmd, .snap = snap, .e = e, .best = best};
+    history_ctx h = { .cmd = cmd, .snap = snap, .e = e, .best = best };
     est_cli_of(cli, &h.ec);
-    if (hr_http_do(&url, "GET", "/history?max_items=64", NULL, 3000, &resp, &r, &err) == 0 &&
-        r.status == 200)
+    if (hr_http_do(&url, "GET", "/history?max_items=64", NULL, 3000, &resp, &r, &err) == 0 && r.status == 200)
         (void)hr_workflow_history_each("GET /history", r.body, r.body_len, 64, on_prompt, &h, &err);
     hr_buf_free(&resp);
     *claimed = h.claimed;
@@ -358,11 +369,11 @@ static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cl
     int rc = hr_est_cli_run_sample(cmd, &ec, hr_workload_name(w), snap, e, &res);
     if (rc == 0) {
         take_estimate(cli, e);
-        cli->in.implied_workload = HR_WORKLOAD_NONE;   /* the name is what was said */
+        cli->in.implied_workload = HR_WORKLOAD_NONE; /* the name is what was said */
         char ver[64];
         version_words(e, ver, sizeof ver);
-        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis, HR_T("the estimate of a typical %s workflow (%s) for %s"),
-                 hr_workload_label(w), e->workflow, ver);
+        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
+                 HR_T("the estimate of a typical %s workflow (%s) for %s"), hr_workload_label(w), e->workflow, ver);
     }
     free(e);
     return rc == 0 || rc == HR_ENOENT ? HR_PLAN_ARGS_GO : rc;
@@ -371,7 +382,7 @@ static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cl
 static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
 {
     hr_estimate *e = malloc(sizeof *e), *best = malloc(sizeof *best);
-    saved_list l = {NULL, 0, 200};
+    saved_list l = { NULL, 0, 200 };
     int rc = 0;
     bool found = false, from_server = false;
     uint64_t claimed = 0;
@@ -388,7 +399,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         from_server = true;
     } else {
         /* the workflows the user saved in ComfyUI: size from the heaviest */
-        static const char *const saved[] = {"user", "default", "workflows"};
+        static const char *const saved[] = { "user", "default", "workflows" };
         char dir[1200];
         char sep = hr_platform_dirsep();
         hr_strlcpy(dir, cli->comfyui, sizeof dir);
@@ -402,7 +413,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         if (!hr_platform_is_dir(dir))
             goto out;
         l.path = calloc(l.max, sizeof *l.path);
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (!l.path || hr_platform_walk(dir, 2, l.max, on_saved, NULL, &l, &err) < 0)
             goto out;
         for (size_t i = 0; i < l.n; i++) {
@@ -442,26 +453,24 @@ out:
     return rc ? rc : HR_PLAN_ARGS_GO;
 }
 
-static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli,
-                         hr_plan *plan)
+static int compute(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, hr_plan *plan)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_plan_compute(snap, &cli->in, plan, &err);
     if (r >= 0)
         return HR_PLAN_ARGS_GO;
     hr_cli_error("%s: %s", cmd, err.msg);
-    return hr_exit_from_error(r);   /* HR_EPARTIAL: a fact is missing, give it (3) */
+    return hr_exit_from_error(r); /* HR_EPARTIAL: a fact is missing, give it (3) */
 }
 
-int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli,
-                     hr_snapshot **snap, hr_plan **plan)
+int hr_plan_args_run(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_cli *cli, hr_snapshot **snap,
+                     hr_plan **plan)
 {
     return hr_plan_args_run_extra(spec, argc, argv, NULL, NULL, cli, snap, plan);
 }
 
-int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv,
-                           hr_plan_args_extra extra, void *ctx, hr_plan_cli *cli,
-                           hr_snapshot **snap, hr_plan **plan)
+int hr_plan_args_run_extra(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_extra extra, void *ctx,
+                           hr_plan_cli *cli, hr_snapshot **snap, hr_plan **plan)
 {
     *snap = NULL;
     *plan = NULL;

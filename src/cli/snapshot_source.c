@@ -9,12 +9,12 @@
 enum { OPT_SYSROOT = 90, OPT_REPLAY, OPT_NO_GPU };
 
 const hr_opt hr_source_opts[] = {
-    {OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL,
-     HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL, 0},
-    {OPT_REPLAY, "--replay", HR_ARG_FILE, NULL,
-     HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL, 0},
-    {OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0},
-    {0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0},
+    { OPT_SYSROOT, "--sysroot", HR_ARG_DIR, NULL, HR_N("Linux: read /proc and /sys under DIR (recorded trees)"), NULL,
+      0 },
+    { OPT_REPLAY, "--replay", HR_ARG_FILE, NULL, HR_N("Windows: replay recorded Win32 answers from a JSON file"), NULL,
+      0 },
+    { OPT_NO_GPU, "--no-gpu", HR_ARG_NONE, NULL, HR_N("do not query GPUs"), NULL, 0 },
+    { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
 void hr_source_init(hr_source *src)
@@ -49,7 +49,7 @@ int hr_source_snapshot(const hr_source *src, hr_snapshot *snap, hr_error *err)
     hr_buf_init(&b, 0);
     int r = hr_platform_read_file(src->replay, &b, HR_REPLAY_MAX_BYTES, err);
     if (r == 0) {
-        hr_error e = {0};
+        hr_error e = { 0 };
         r = hr_win_replay(hr_buf_str(&b), b.len, snap, &e);
         if (r < 0 && r != HR_EPARTIAL)
             hr_error_set(err, r, "%s: %s", src->replay, e.msg);

@@ -20,8 +20,8 @@
 extern const hr_opt hr_source_opts[];
 
 typedef struct hr_source {
-    hr_probe_opts probe;    /* sysroot "/" unless --sysroot */
-    const char *replay;     /* --replay FILE, or NULL */
+    hr_probe_opts probe; /* sysroot "/" unless --sysroot */
+    const char *replay;  /* --replay FILE, or NULL */
 } hr_source;
 
 void hr_source_init(hr_source *src);

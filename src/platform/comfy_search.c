@@ -16,13 +16,12 @@ static bool desktop(char *base, size_t bn, char *yaml, size_t yn)
         return false;
     hr_buf b;
     hr_buf_init(&b, (size_t)1 << 20);
-    hr_error err = {0};
+    hr_error err = { 0 };
     bool found = false;
     if (hr_platform_read_file(cfg, &b, (size_t)1 << 20, &err) == 0)
         (void)hr_comfy_desktop_base(cfg, b.data ? b.data : "", b.len, base, bn, &found, &err);
     hr_buf_free(&b);
-    if (found && hr_comfy_join(dir, "extra_models_config.yaml", sep, yaml, yn) &&
-        !hr_platform_is_file(yaml, NULL))
+    if (found && hr_comfy_join(dir, "extra_models_config.yaml", sep, yaml, yn) && !hr_platform_is_file(yaml, NULL))
         yaml[0] = '\0';
     return found;
 }
@@ -41,7 +40,7 @@ bool hr_platform_find_comfyui(hr_comfy_found *f)
 {
     memset(f, 0, sizeof *f);
     char cwd[HR_COMFY_PATH_MAX], home[HR_COMFY_PATH_MAX], base[HR_COMFY_PATH_MAX] = "";
-    hr_comfy_where w = {.sep = hr_platform_dirsep()};
+    hr_comfy_where w = { .sep = hr_platform_dirsep() };
     if (hr_platform_cwd(cwd, sizeof cwd))
         w.cwd = cwd;
     if (hr_platform_home_dir(home, sizeof home))
@@ -50,10 +49,10 @@ bool hr_platform_find_comfyui(hr_comfy_found *f)
         w.desktop_base = base;
     static char cand[HR_COMFY_MAX_CANDIDATES][HR_COMFY_PATH_MAX];
     /* in order: the Desktop app's base path, the current folder and its parents, home */
-    hr_comfy_where one[3] = {{.desktop_base = w.desktop_base, .sep = w.sep},
-                             {.cwd = w.cwd, .sep = w.sep},
-                             {.home = w.home, .sep = w.sep}};
-    static const char *const how[3] = {"desktop app", "current folder", "home folder"};
+    hr_comfy_where one[3] = { { .desktop_base = w.desktop_base, .sep = w.sep },
+                              { .cwd = w.cwd, .sep = w.sep },
+                              { .home = w.home, .sep = w.sep } };
+    static const char *const how[3] = { "desktop app", "current folder", "home folder" };
     for (int k = 0; k < 3; k++) {
         size_t n = hr_comfy_candidates(&one[k], cand, HR_COMFY_MAX_CANDIDATES);
         for (size_t i = 0; i < n; i++) {

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 
 /* Read exactly n bytes at off and append them to b; a short file is HR_EIO. */
-static int read_at(hr_os_file f, const char *path, uint64_t off, size_t n, hr_buf *b,
-                   hr_error *err)
+static int read_at(hr_os_file f, const char *path, uint64_t off, size_t n, hr_buf *b, hr_error *err)
 {
     if (n == 0)
         return 0;
@@ -25,8 +24,7 @@ static int read_at(hr_os_file f, const char *path, uint64_t off, size_t n, hr_bu
 }
 
 /* Empty b, open path and say its size (to file_size too, when asked). */
-static int open_file(const char *path, hr_buf *b, hr_os_file *f, uint64_t *size,
-                     uint64_t *file_size, hr_error *err)
+static int open_file(const char *path, hr_buf *b, hr_os_file *f, uint64_t *size, uint64_t *file_size, hr_error *err)
 {
     hr_buf_reset(b);
     int r = hr_os_file_open(path, f, size, err);
@@ -35,8 +33,8 @@ static int open_file(const char *path, hr_buf *b, hr_os_file *f, uint64_t *size,
     return r;
 }
 
-int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
-                          hr_buf *b, uint64_t *file_size, hr_error *err)
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx, hr_buf *b, uint64_t *file_size,
+                          hr_error *err)
 {
     uint64_t size = 0;
     hr_os_file f = 0;
@@ -51,7 +49,7 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
             break;
         }
         if ((uint64_t)want > size)
-            want = (size_t)size;   /* the reader sees the file end and says what is missing */
+            want = (size_t)size; /* the reader sees the file end and says what is missing */
         if (want <= b->len)
             break;
         if ((r = read_at(f, path, b->len, want - b->len, b, err)) != 0)
@@ -76,8 +74,7 @@ FILE *hr_platform_read_open(const char *path, hr_error *err)
     return s;
 }
 
-int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
-                          hr_error *err)
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size, hr_error *err)
 {
     uint64_t size = 0;
     hr_os_file f = 0;

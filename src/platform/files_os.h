@@ -17,8 +17,7 @@ typedef uintptr_t hr_os_file;
  * folder) is refused before the first read. 0, or the error set in err. */
 int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err);
 /* Read exactly n bytes at off into dst; a file that ends early is HR_EIO. */
-int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
-                    hr_error *err);
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err);
 void hr_os_file_close(hr_os_file f);
 /* The open file as a stdio stream to read ("rb"), which then owns it; NULL (f closed) when
  * that fails. */

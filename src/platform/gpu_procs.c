@@ -26,18 +26,18 @@ typedef int (*nvml_handle_fn)(unsigned int, void **);
 typedef int (*nvml_mem_fn)(void *, nvml_memory *);
 typedef int (*nvml_procs_fn)(void *, unsigned int *, void *);
 
-#define GPU_MAX 16
+#define GPU_MAX  16
 #define PROC_MAX 512
 
 struct hr_gpu_procs {
     void *lib;
     nvml_void_fn shutdown;
     nvml_mem_fn mem;
-    nvml_procs_fn lists[2];     /* compute, graphics (either may be missing) */
-    size_t entry_size;          /* 24 (_v3/_v2) or 16 (v1) */
+    nvml_procs_fn lists[2]; /* compute, graphics (either may be missing) */
+    size_t entry_size;      /* 24 (_v3/_v2) or 16 (v1) */
     void *dev[GPU_MAX];
     unsigned ndev;
-    union {                     /* one device's list, as the driver writes it */
+    union { /* one device's list, as the driver writes it */
         nvml_proc_v1 v1[PROC_MAX];
         nvml_proc_v2 v2[PROC_MAX];
     } raw;
@@ -47,7 +47,7 @@ struct hr_gpu_procs {
 /* The newest variant of a process-list function the library has, and its entry size. */
 HR_START static nvml_procs_fn procs_fn(void *lib, const char *base, size_t *entry)
 {
-    static const char *const suffix[] = {"_v3", "_v2", ""};
+    static const char *const suffix[] = { "_v3", "_v2", "" };
     for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
         char name[96];
         size_t bl = strlen(base), sl = strlen(suffix[i]);
@@ -129,9 +129,7 @@ HR_HOT static size_t device_procs(hr_gpu_procs *g, void *dev)
             }
             g->procs[np].pid = (int64_t)pid;
             g->procs[np].used =
-                used == NVML_NOT_AVAILABLE || used > (unsigned long long)INT64_MAX
-                    ? HR_W_UNKNOWN
-                    : (int64_t)used;
+                used == NVML_NOT_AVAILABLE || used > (unsigned long long)INT64_MAX ? HR_W_UNKNOWN : (int64_t)used;
             np++;
         }
     }

@@ -16,33 +16,30 @@ static int left_ms(int64_t deadline)
 }
 
 /* Read into b until the answer's head (and body, unless head_only) is whole. */
-static int read_answer(hr_sock *s, hr_buf *b, bool head_only, int64_t deadline, int timeout_ms,
-                       hr_http_response *out, hr_error *err)
+static int read_answer(hr_sock *s, hr_buf *b, bool head_only, int64_t deadline, int timeout_ms, hr_http_response *out,
+                       hr_error *err)
 {
     for (;;) {
         size_t room = b->max ? b->max - b->len : READ_CHUNK;
         if (room == 0)
-            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: the answer is larger than %zu bytes"),
-                                s->peer, b->max);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: the answer is larger than %zu bytes"), s->peer, b->max);
         size_t want = room < READ_CHUNK ? room : READ_CHUNK;
         /* make room without a temporary: grow by appending, then shrink back */
         size_t before = b->len;
         static const char zeros[READ_CHUNK];
         if (hr_buf_append(b, zeros, want) != 0)
-            return hr_error_set(err, hr_buf_error(b), HR_T("%s: the answer is larger than %zu bytes"),
-                                s->peer, b->max);
+            return hr_error_set(err, hr_buf_error(b), HR_T("%s: the answer is larger than %zu bytes"), s->peer, b->max);
         b->len = before;
         int left = left_ms(deadline);
         int r = hr_net_recv(s, b->data + before, want, left, err);
         if (r == HR_EBUSY)
-            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer,
-                                timeout_ms);
+            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer, timeout_ms);
         if (r < 0)
             return r;
         b->len = before + (size_t)r;
         b->data[b->len] = '\0';
         bool eof = r == 0;
-        hr_error perr = {0};
+        hr_error perr = { 0 };
         int p = hr_http_parse(b->data, b->len, eof, out, &perr);
         if (p < 0)
             return hr_error_set(err, p, "%s: %s", s->peer, perr.msg);
@@ -53,8 +50,8 @@ static int read_answer(hr_sock *s, hr_buf *b, bool head_only, int64_t deadline, 
     }
 }
 
-int hr_http_do(const hr_url *u, const char *method, const char *path, const char *body,
-               int timeout_ms, hr_buf *resp, hr_http_response *out, hr_error *err)
+int hr_http_do(const hr_url *u, const char *method, const char *path, const char *body, int timeout_ms, hr_buf *resp,
+               hr_http_response *out, hr_error *err)
 {
     int64_t deadline = hr_platform_mono_ms() + timeout_ms;
     memset(out, 0, sizeof *out);
@@ -88,12 +85,11 @@ static uint64_t next_rand(uint64_t *st)
     return z ^ (z >> 31);
 }
 
-static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, int timeout_ms,
-                      hr_error *err)
+static int send_frame(hr_ws_client *c, int opcode, const void *p, size_t n, int timeout_ms, hr_error *err)
 {
     uint64_t r = next_rand(&c->rng);
-    unsigned char key[4] = {(unsigned char)r, (unsigned char)(r >> 8), (unsigned char)(r >> 16),
-                            (unsigned char)(r >> 24)};
+    unsigned char key[4] = { (unsigned char)r, (unsigned char)(r >> 8), (unsigned char)(r >> 16),
+                             (unsigned char)(r >> 24) };
     hr_buf_reset(&c->out);
     hr_ws_frame_write(&c->out, opcode, p, n, key);
     if (hr_buf_error(&c->out))
@@ -108,8 +104,7 @@ int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_m
     hr_buf_init(&c->in, (size_t)HR_WS_PAYLOAD_MAX + 64);
     hr_buf_init(&c->msg, (size_t)HR_WS_PAYLOAD_MAX);
     hr_buf_init(&c->out, 4096);
-    c->rng = (uint64_t)hr_platform_wall_ms() * 1000003u ^ (uint64_t)hr_platform_mono_ms() ^
-             (uint64_t)(uintptr_t)c;
+    c->rng = (uint64_t)hr_platform_wall_ms() * 1000003u ^ (uint64_t)hr_platform_mono_ms() ^ (uint64_t)(uintptr_t)c;
     int64_t deadline = hr_platform_mono_ms() + timeout_ms;
     unsigned char nonce[16];
     for (int i = 0; i < 2; i++) {
@@ -128,8 +123,8 @@ int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_m
     if (rc == 0)
         rc = read_answer(&c->s, &c->in, true, deadline, timeout_ms, &resp, err);
     if (rc == 0 && (resp.status != 101 || !resp.upgrade_websocket))
-        rc = hr_error_set(err, HR_EPARSE, HR_T("%s: the server did not accept a websocket (HTTP %d)"),
-                          c->s.peer, resp.status);
+        rc = hr_error_set(err, HR_EPARSE, HR_T("%s: the server did not accept a websocket (HTTP %d)"), c->s.peer,
+                          resp.status);
     if (rc == 0 && strcmp(resp.ws_accept, want) != 0)
         rc = hr_error_set(err, HR_EPARSE, HR_T("%s: a wrong Sec-WebSocket-Accept"), c->s.peer);
     if (rc != 0) {
@@ -217,16 +212,14 @@ int hr_ws_poll(hr_ws_client *c, int timeout_ms, hr_ws_msg_fn fn, void *ctx, hr_e
             break;
         }
         c->in.len = before;
-        int r = hr_net_recv(&c->s, c->in.data + before, READ_CHUNK, count ? 0 : left_ms(deadline),
-                            err);
+        int r = hr_net_recv(&c->s, c->in.data + before, READ_CHUNK, count ? 0 : left_ms(deadline), err);
         if (r == HR_EBUSY) {
             c->in.data[c->in.len] = '\0';
             hr_error_clear(err);
             return count;
         }
         if (r <= 0) {
-            t = r == 0 ? hr_error_set(err, HR_EIO, HR_T("%s: the websocket was closed"), c->s.peer)
-                       : r;
+            t = r == 0 ? hr_error_set(err, HR_EIO, HR_T("%s: the websocket was closed"), c->s.peer) : r;
             break;
         }
         c->in.len = before + (size_t)r;

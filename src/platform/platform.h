@@ -24,8 +24,8 @@ typedef struct hr_probe_opts {
     /* Windows: also write the raw Win32 answers of this run as such a JSON file (a
      * recording for a bug report or a test fixture). Refused elsewhere (HR_ENOTSUP). */
     const char *record;
-    bool skip_gpu;       /* don't load NVML / query GPUs */
-    bool skip_procs;     /* don't list processes */
+    bool skip_gpu;   /* don't load NVML / query GPUs */
+    bool skip_procs; /* don't list processes */
 } hr_probe_opts;
 
 /* Fill *snap. Returns 0 when every probe answered, HR_EPARTIAL when some section is
@@ -40,8 +40,7 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
  * ctx->sources with what was read or why not. Returns 0, or HR_EPARTIAL when some source
  * could not be read. With opts->sysroot other than "/", Linux reads recorded files under it
  * (dev/kmsg as one record per line) and runs no programs. */
-int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
-                             hr_diag_ctx *ctx, hr_error *err);
+int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds, hr_diag_ctx *ctx, hr_error *err);
 
 /* Read a whole file (a recording, a log) into b, at most max bytes (larger: HR_ETOOBIG).
  * path is UTF-8 on every OS. Errors name the file: HR_ENOENT when it does not exist. */
@@ -103,17 +102,17 @@ bool hr_platform_open_default(const char *path);
 #include "core/base/buf.h"
 
 typedef struct hr_apply_request {
-    uint64_t size_bytes;          /* Linux: the swap file; Windows: initial = maximum */
-    uint64_t range_min_bytes;     /* Windows --range MIN:MAX (0 = not given) */
+    uint64_t size_bytes;      /* Linux: the swap file; Windows: initial = maximum */
+    uint64_t range_min_bytes; /* Windows --range MIN:MAX (0 = not given) */
     uint64_t range_max_bytes;
-    const char *target;           /* Linux: directory or file path; Windows: "D:" or "D:\" */
-    int priority;                 /* Linux swap priority */
-    const char *fstab_path;       /* Linux; NULL = /etc/fstab */
-    const char *state_dir;        /* NULL = /var/lib/headroom or %ProgramData%\headroom */
-    const char *failpoint;        /* stop after the step of this name (tests) */
-    const char *registry_key;     /* Windows: Memory Management key under HKLM; NULL = real */
-    bool allow_shrink;            /* --allow-shrink: the total paging / swap may go down */
-    bool from_plan;               /* --from-plan: Linux size_bytes is what the plan adds (see
+    const char *target;       /* Linux: directory or file path; Windows: "D:" or "D:\" */
+    int priority;             /* Linux swap priority */
+    const char *fstab_path;   /* Linux; NULL = /etc/fstab */
+    const char *state_dir;    /* NULL = /var/lib/headroom or %ProgramData%\headroom */
+    const char *failpoint;    /* stop after the step of this name (tests) */
+    const char *registry_key; /* Windows: Memory Management key under HKLM; NULL = real */
+    bool allow_shrink;        /* --allow-shrink: the total paging / swap may go down */
+    bool from_plan;           /* --from-plan: Linux size_bytes is what the plan adds (see
                                    * hr_apply_linux_grow_own) */
 } hr_apply_request;
 
@@ -130,8 +129,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
 /* Run the plan's steps in order, recording each in the state file first-to-last. Appends
  * one line per completed step to log. Returns 0 when done, 1 when stopped at rq->failpoint,
  * a negative code when a step failed (the system is left consistent; log says how far). */
-int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
-                          hr_error *err);
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log, hr_error *err);
 /* Undo what the state file says headroom changed. dry_run: only describe it in log.
  * 1: something was undone (or would be); 0: there was nothing to undo. */
 int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, hr_error *err);
@@ -141,8 +139,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
 bool hr_platform_is_admin(void);
 /* Replace a file's contents atomically: temporary file in the same directory, fsync,
  * rename over, fsync of the directory. Keeps the old file's mode (new files: `mode`). */
-int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
-                               hr_error *err);
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode, hr_error *err);
 /* ---- files written where the user says (--log, --record, --html, -o, --textfile) ----
  * The one home of their safety, for every command (docs/run.md). The last part of the path
  * is never followed if it is a link (Windows: a reparse point); a file that is there must be
@@ -168,8 +165,8 @@ FILE *hr_platform_output_open(const char *path, hr_error *err);
  * (HR_EPERM: --cgroup needs root; HR_ENOTSUP). */
 #include "core/stress/stress.h"
 typedef void (*hr_stress_step_fn)(void *ctx, int i, const hr_stress_result *res);
-int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
-                       void *ctx, hr_stress_result *res, hr_error *err);
+int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step, void *ctx,
+                       hr_stress_result *res, hr_error *err);
 
 /* The default state directory of this OS. */
 const char *hr_platform_state_dir(void);
@@ -213,24 +210,23 @@ void hr_platform_sleep_ms(int64_t ms);
 typedef struct hr_child hr_child;
 
 typedef struct hr_child_opts {
-    char *const *argv;          /* the command; argv[0] looked up in PATH */
-    bool own_cgroup;            /* Linux: a memory cgroup of its own (best effort); Windows: a job */
-    uint64_t limit_bytes;       /* 0: none; else memory limit of that cgroup / job, no swap */
+    char *const *argv;    /* the command; argv[0] looked up in PATH */
+    bool own_cgroup;      /* Linux: a memory cgroup of its own (best effort); Windows: a job */
+    uint64_t limit_bytes; /* 0: none; else memory limit of that cgroup / job, no swap */
 } hr_child_opts;
 
 typedef struct hr_child_exit {
-    bool exited;                /* normal exit: code; else killed by signal */
+    bool exited; /* normal exit: code; else killed by signal */
     int code;
-    int signal;                 /* Linux; 0 on Windows */
-    int64_t oom_kill;           /* the child's cgroup's oom_kill count, -1 without a cgroup */
-    int64_t peak;               /* memory.peak / max_usage_in_bytes / the job's peak; -1 */
+    int signal;       /* Linux; 0 on Windows */
+    int64_t oom_kill; /* the child's cgroup's oom_kill count, -1 without a cgroup */
+    int64_t peak;     /* memory.peak / max_usage_in_bytes / the job's peak; -1 */
     int64_t start_wall_ms, end_wall_ms;
 } hr_child_exit;
 
 /* Start the child; its stdout and stderr come back through pipes. cgroup_note gets why the
  * child has no cgroup of its own (or "" when it has). */
-int hr_child_start(const hr_child_opts *o, hr_child **out, char *cgroup_note, size_t note_n,
-                   hr_error *err);
+int hr_child_start(const hr_child_opts *o, hr_child **out, char *cgroup_note, size_t note_n, hr_error *err);
 int64_t hr_child_pid(const hr_child *c);
 /* The child's cgroup directory (for the sampler), or NULL; Windows: the job (a HANDLE). */
 const char *hr_child_cgroup(const hr_child *c);
@@ -241,8 +237,7 @@ void *hr_child_job(const hr_child *c);
  * sampler's PSI trigger, as hr_sampler_wait arms it; Linux; NULL or Windows: never), 0 on
  * timeout, < 0 on error. */
 typedef void (*hr_child_out_fn)(void *ctx, int stream, const char *data, size_t n);
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
-                  void *ctx);
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out, void *ctx);
 /* Catch Ctrl-C and termination for the child: a signal the terminal sent to the whole group
  * reaches the child by itself; one sent to headroom alone is passed on. */
 void hr_child_catch_signals(hr_child *c);
@@ -302,23 +297,22 @@ void hr_net_close(hr_sock *s);
 /* One request, one answer, one connection (Connection: close). body NULL: none; else sent
  * as application/json. The answer goes into resp (reset first; its max bounds it) and
  * *out points into it. Everything within timeout_ms. */
-int hr_http_do(const hr_url *u, const char *method, const char *path, const char *body,
-               int timeout_ms, hr_buf *resp, hr_http_response *out, hr_error *err);
+int hr_http_do(const hr_url *u, const char *method, const char *path, const char *body, int timeout_ms, hr_buf *resp,
+               hr_http_response *out, hr_error *err);
 
 typedef struct hr_ws_client {
     hr_sock s;
-    hr_buf in;                  /* bytes read, not yet taken as frames */
-    hr_buf msg;                 /* a fragmented message being put together */
+    hr_buf in;  /* bytes read, not yet taken as frames */
+    hr_buf msg; /* a fragmented message being put together */
     int msg_opcode;
-    hr_buf out;                 /* frames written (pong, close) */
+    hr_buf out; /* frames written (pong, close) */
     uint64_t rng;
     bool open;
 } hr_ws_client;
 
 /* Open a websocket to u's host and path (with its query), within timeout_ms: the handshake
  * and the server's Sec-WebSocket-Accept checked. */
-int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_ms,
-               hr_error *err);
+int hr_ws_open(hr_ws_client *c, const hr_url *u, const char *path, int timeout_ms, hr_error *err);
 /* Wait up to timeout_ms for data, then hand every whole message to fn (opcode HR_WS_TEXT or
  * HR_WS_BINARY). Answers pings, and a close with a close. Returns the messages handed over
  * (>= 0), or a negative code when the connection is gone (c is closed then). */
@@ -331,16 +325,15 @@ void hr_ws_close(hr_ws_client *c);
 /* How many bytes of the file's start a reader needs in total, given what it has so far
  * (head[0..have), have == 0 on the first call) and the file's size. A value <= have means
  * "enough". Readers of headers (core/scan/) answer this from what they already parsed. */
-typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64_t file_size,
-                                  void *ctx);
+typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64_t file_size, void *ctx);
 
 /* The size of a regular file and its first bytes, into b (reset first): opened without
  * blocking (a FIFO or device is refused as "not a regular file", never waited on), read
  * in the sizes need() asks for, at most max bytes in all (more: HR_ETOOBIG naming the
  * file), then closed: open, fstat, one read per need, close. need NULL reads
  * min(size, max). path is UTF-8 on every OS; errors name it. *file_size may be NULL. */
-int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx,
-                          hr_buf *b, uint64_t *file_size, hr_error *err);
+int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx, hr_buf *b, uint64_t *file_size,
+                          hr_error *err);
 
 /* A regular file opened to be read as a stream (headroom diagnose's logs), under the same
  * rules: a device (/dev/zero), a FIFO or a folder is refused as "not a regular file" before
@@ -348,8 +341,7 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
 FILE *hr_platform_read_open(const char *path, hr_error *err);
 
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
-int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size,
-                          hr_error *err);
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size, hr_error *err);
 
 /* The rest of the regular file open as f (from its current position), handed to fn in
  * slices of at most chunk bytes straight from a read-only mapping of the file: no copy out
@@ -394,8 +386,8 @@ typedef void (*hr_walk_note_fn)(hr_walk_note what, const char *path, void *ctx);
  * loops), and never a link up to the root or to a folder above (note, may be NULL, hears of
  * each). Hidden entries (a leading '.') are skipped. Unreadable sub-folders are skipped
  * silently; an unreadable root is an error naming it. */
-int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     hr_walk_note_fn note, void *ctx, hr_error *err);
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn, hr_walk_note_fn note, void *ctx,
+                     hr_error *err);
 
 /* A variable of the environment (UTF-8), or NULL. Windows reads the wide one. */
 const char *hr_platform_getenv(const char *name, char *out, size_t n);

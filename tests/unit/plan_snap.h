@@ -62,7 +62,7 @@ static inline hr_volume *snap_volume(hr_snapshot *s, const char *mount, const ch
     v->dev.fs_free_bytes = free_bytes;
     v->is_system = is_system;
     v->can_hold_swap = HR_TRI_YES;
-    v->fs_devices = 1;   /* a single-device file system (what btrfs needs for a swap file) */
+    v->fs_devices = 1; /* a single-device file system (what btrfs needs for a swap file) */
     return v;
 }
 
@@ -107,7 +107,7 @@ static inline hr_gpu *snap_gpu(hr_snapshot *s, const char *name, uint64_t vram, 
 static inline hr_plan *plan_run(const hr_snapshot *s, const hr_plan_inputs *in)
 {
     hr_plan *p = calloc(1, sizeof *p);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_plan_compute(s, in, p, &err);
     if (r != 0)
         fprintf(stderr, "hr_plan_compute: %s\n", err.msg);

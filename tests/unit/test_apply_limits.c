@@ -31,7 +31,7 @@ static int plan_with_priority(int priority, hr_error *err)
 
 int main(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(plan_with_priority(0, &err), 0);
     CHECK_EQ_I64(plan_with_priority(32767, &err), 0);
     CHECK(plan_with_priority(32768, &err) != 0);

@@ -37,16 +37,15 @@ static int step_index(const hr_apply_plan *p, hr_step_kind k)
 
 static void test_linux(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_apply_plan *p = calloc(1, sizeof *p);
     hr_fstab_parse(&g_fstab, "", 0, "fstab", &err);
 
     /* The normal case, in order. */
     hr_apply_linux_in *in = linux_in("ext4", 100 * HR_GIB, 50 * HR_GIB);
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
-    const hr_step_kind order[] = {HR_STEP_RECORD, HR_STEP_CREATE_FILE, HR_STEP_ALLOCATE,
-                                  HR_STEP_WRITE_HEADER, HR_STEP_SWAPON, HR_STEP_FSTAB_ADD,
-                                  HR_STEP_FINISH};
+    const hr_step_kind order[] = { HR_STEP_RECORD, HR_STEP_CREATE_FILE, HR_STEP_ALLOCATE, HR_STEP_WRITE_HEADER,
+                                   HR_STEP_SWAPON, HR_STEP_FSTAB_ADD,   HR_STEP_FINISH };
     CHECK_EQ_U64(p->step_count, 7);
     for (int i = 0; i < 7 && i < p->step_count; i++)
         CHECK_EQ_U64(p->steps[i].kind, order[i]);
@@ -55,10 +54,19 @@ static void test_linux(void)
     free(in);
 
     /* Each refusal, with its reason. */
-    static const struct { const char *fs; const char *why; } bad[] = {
-        {"tmpfs", "RAM"}, {"ramfs", "RAM"}, {"overlay", "overlayfs"}, {"nfs", "network"},
-        {"nfs4", "network"}, {"cifs", "network"}, {"fuse", "FUSE"}, {"fuseblk", "FUSE"},
-        {"zfs", "not one headroom knows"}, {"0x12345", "not one headroom knows"}};
+    static const struct {
+        const char *fs;
+        const char *why;
+    } bad[] = { { "tmpfs", "RAM" },
+                { "ramfs", "RAM" },
+                { "overlay", "overlayfs" },
+                { "nfs", "network" },
+                { "nfs4", "network" },
+                { "cifs", "network" },
+                { "fuse", "FUSE" },
+                { "fuseblk", "FUSE" },
+                { "zfs", "not one headroom knows" },
+                { "0x12345", "not one headroom knows" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         in = linux_in(bad[i].fs, 100 * HR_GIB, 50 * HR_GIB);
         CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
@@ -91,12 +99,12 @@ static void test_linux(void)
     free(in);
 
     /* Free-space margin: 10 GiB and 5% after the file. */
-    in = linux_in("ext4", 100 * HR_GIB, 12 * HR_GIB);   /* 12 - 2 = 10 GiB left: ok */
+    in = linux_in("ext4", 100 * HR_GIB, 12 * HR_GIB); /* 12 - 2 = 10 GiB left: ok */
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
     in->fs.free_bytes = 12 * HR_GIB - 1;
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "must stay free");
-    in->fs.total_bytes = 1000 * HR_GIB;   /* 5% = 50 GiB */
+    in->fs.total_bytes = 1000 * HR_GIB; /* 5% = 50 GiB */
     in->fs.free_bytes = 51 * HR_GIB;
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
     in->fs.free_bytes = 52 * HR_GIB;
@@ -124,7 +132,7 @@ static void test_linux(void)
     strcpy(in->path, "/data/headroom.swap");
     in->size_bytes = 40 * 1024;
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_ERANGE);
-    in->size_bytes = 2 * HR_GIB + 123;   /* rounded down to pages */
+    in->size_bytes = 2 * HR_GIB + 123; /* rounded down to pages */
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
     CHECK_EQ_U64(p->size_bytes, 2 * HR_GIB);
     /* A swap line for the path that we did not add. */
@@ -169,11 +177,9 @@ static void test_linux(void)
     in->active_count = 1;
     /* Resize: the new file gets the other name; new on before old off (S3.1). */
     char path[HR_SNAP_PATH_MAX];
-    CHECK(hr_apply_linux_choose_path("/data", true, 4 * HR_GIB, 10, 4096, &st, path, sizeof path,
-                                     &err) == 0);
+    CHECK(hr_apply_linux_choose_path("/data", true, 4 * HR_GIB, 10, 4096, &st, path, sizeof path, &err) == 0);
     CHECK_STR(path, "/data/headroom-2.swap");
-    CHECK(hr_apply_linux_choose_path("/data/", true, 2 * HR_GIB, 10, 4096, &st, path, sizeof path,
-                                     &err) == 0);
+    CHECK(hr_apply_linux_choose_path("/data/", true, 2 * HR_GIB, 10, 4096, &st, path, sizeof path, &err) == 0);
     CHECK_STR(path, "/data/headroom.swap");
     /* --from-plan with headroom's 2 GB file on: plan asks for 4 GB more beside it
      * (headroom-2.swap); apply grows its own file to 6 GB instead, so both end at the plan's
@@ -192,21 +198,21 @@ static void test_linux(void)
     {
         hr_apply_linux_in *m = calloc(1, sizeof *m);
         *m = *in;
-        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as headroom made it */
+        m->active[0].size_bytes = 2 * HR_GIB - 4096; /* as headroom made it */
         strcpy(m->path, path);
         m->path_exists = false;
         m->size_bytes = grown;
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
         CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
-        CHECK(!p->hand_edited);   /* fstab as headroom wrote it: nothing to say */
+        CHECK(!p->hand_edited); /* fstab as headroom wrote it: nothing to say */
         CHECK(strstr(p->notes, "by hand") == NULL);
         /* headroom's 2 GiB file resized by hand to 3 GiB (the kernel's size leaves out the
          * header page): said */
         m->active[0].size_bytes = 3 * HR_GIB - 4096;
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK_CONTAINS(p->notes, "resized by hand");
-        m->active[0].size_bytes = 2 * HR_GIB - 4096;   /* as made: nothing to say */
+        m->active[0].size_bytes = 2 * HR_GIB - 4096; /* as made: nothing to say */
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK(strstr(p->notes, "by hand") == NULL);
         /* headroom's line edited by hand since its last write (priority 10 -> 50): the plan
@@ -294,12 +300,12 @@ static void test_linux(void)
 static hr_pfw_list pfw(const char *multi, size_t n)
 {
     hr_pfw_list l;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_pfw_deserialize(multi, n, &l, &err) == 0);
     return l;
 }
 
-#define PFW(lit) pfw(lit, sizeof lit)   /* the literal's own NUL ends the list */
+#define PFW(lit) pfw(lit, sizeof lit) /* the literal's own NUL ends the list */
 
 static const char *stage_str(const hr_pfw_stage *s)
 {
@@ -332,8 +338,8 @@ static hr_apply_win_in *win_in(void)
 
 static void test_windows(void)
 {
-    hr_error err = {0};
-    hr_pfw_entry t = {.mode = HR_PAGING_MODE_CUSTOM, .initial_mb = 65536, .maximum_mb = 65536};
+    hr_error err = { 0 };
+    hr_pfw_entry t = { .mode = HR_PAGING_MODE_CUSTOM, .initial_mb = 65536, .maximum_mb = 65536 };
     strcpy(t.path, "D:\\pagefile.sys");
     hr_pfw_stage st[HR_PFW_MAX_STAGES];
     int n = 0;
@@ -383,25 +389,32 @@ static void test_windows(void)
     hr_buf b;
     hr_buf_init(&b, 0);
     CHECK(hr_pfw_serialize(&st[0].value, &b) == 0);
-    CHECK_EQ_U64(b.len, strlen("C:\\pagefile.sys 0 0") + 1 + strlen("E:\\pagefile.sys 1024 2048") +
-                            1 + strlen("D:\\pagefile.sys 65536 65536") + 1 + 1);
+    CHECK_EQ_U64(b.len, strlen("C:\\pagefile.sys 0 0") + 1 + strlen("E:\\pagefile.sys 1024 2048") + 1 +
+                            strlen("D:\\pagefile.sys 65536 65536") + 1 + 1);
     hr_buf_free(&b);
     hr_pfw_entry e;
     CHECK(hr_pfw_parse_string("C:\\pagefile.sys", &e, &err) == 0);
     CHECK_EQ_U64(e.mode, HR_PAGING_MODE_SYSTEM_MANAGED);
     CHECK(hr_pfw_parse_string("D:\\pagefile.sys 4096 1024", &e, &err) == 0);
-    CHECK_EQ_U64(e.maximum_mb, 4096);   /* smss raises max to min */
+    CHECK_EQ_U64(e.maximum_mb, 4096); /* smss raises max to min */
     CHECK(hr_pfw_parse_string("pagefile.sys 1 2", &e, &err) == HR_EPARSE);
     CHECK(hr_pfw_parse_string("C:\\pagefile.sys x", &e, &err) == HR_EPARSE);
     /* One reading of an entry: what status takes, apply takes, with the same sizes; what
      * status leaves out, apply refuses (issue 9 found them disagreeing on each of these). */
-    static const char *const entries[] = {
-        "C:\\pagefile.sys 1 2 3", "100", "CC:\\pagefile.sys 1 2", "H:\\pagefile.sys 0x400 0x800",
-        "\\??\\I:\\pagefile.sys 00 000", "C:\\pagefile.sys 5x 6", "C:\\pagefile.sys 1024,2048",
-        "?:\\pagefile.sys", "E:\\pagefile.sys\t65536\t65536  ", "J:\\pagefile.sys abc", ""};
+    static const char *const entries[] = { "C:\\pagefile.sys 1 2 3",
+                                           "100",
+                                           "CC:\\pagefile.sys 1 2",
+                                           "H:\\pagefile.sys 0x400 0x800",
+                                           "\\??\\I:\\pagefile.sys 00 000",
+                                           "C:\\pagefile.sys 5x 6",
+                                           "C:\\pagefile.sys 1024,2048",
+                                           "?:\\pagefile.sys",
+                                           "E:\\pagefile.sys\t65536\t65536  ",
+                                           "J:\\pagefile.sys abc",
+                                           "" };
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         hr_paging_config_entry m;
-        hr_error e1 = {0}, e2 = {0};
+        hr_error e1 = { 0 }, e2 = { 0 };
         const int rm = hr_pagingfiles_parse_entry(entries[i], &m, &e1);
         const int ra = hr_pfw_parse_string(entries[i], &e, &e2);
         CHECK_EQ_I64(rm == 0, ra == 0);
@@ -436,9 +449,9 @@ static void test_windows(void)
     in->dev.usb = HR_TRI_YES;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "USB");
-    in->dev.usb = HR_TRI_UNKNOWN;   /* bus unknown (Wine): allowed on a fixed drive */
+    in->dev.usb = HR_TRI_UNKNOWN; /* bus unknown (Wine): allowed on a fixed drive */
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
-    CHECK(!strstr(p->notes, "Not known"));   /* removable: no, as the storage stack said */
+    CHECK(!strstr(p->notes, "Not known")); /* removable: no, as the storage stack said */
     /* removability not read either (S5.4): allowed, as plan allows it (ranked last), and said */
     in->dev.removable = HR_TRI_UNKNOWN;
     strcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
@@ -457,7 +470,7 @@ static void test_windows(void)
     strcpy(in->dev.encryption, "BitLocker To Go");
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "BitLocker");
-    strcpy(in->dev.encryption, "BitLocker");   /* a fixed BitLocker drive is fine */
+    strcpy(in->dev.encryption, "BitLocker"); /* a fixed BitLocker drive is fine */
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
     in->drive_type = HR_DRIVE_REMOTE;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
@@ -471,12 +484,12 @@ static void test_windows(void)
     in->dev.fs_free_bytes = 73 * HR_GIB;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "must stay free");
-    in->existing_file_bytes = 2 * HR_GIB;   /* the old file on D: is reused */
+    in->existing_file_bytes = 2 * HR_GIB; /* the old file on D: is reused */
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
     in->initial_mb = 0;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);
     in->initial_mb = 70000;
-    CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE);   /* initial > maximum */
+    CHECK(hr_apply_plan_windows(in, p, &err) == HR_ERANGE); /* initial > maximum */
 
     /* Never less paging file than is configured (issue 10): C: 4 GB + D: 64 GB and
      * --size 1G on D: is refused, naming the sizes now and after; --allow-shrink lets it
@@ -525,7 +538,7 @@ static void test_windows(void)
     in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 65536 65536\0");
     in->initial_mb = in->maximum_mb = 65536;
     for (int k = 0; k < 2; k++) {
-        in->dump_needs_system_paging = k ? HR_TRI_YES : HR_TRI_UNKNOWN;   /* on, or not read */
+        in->dump_needs_system_paging = k ? HR_TRI_YES : HR_TRI_UNKNOWN; /* on, or not read */
         CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
         CHECK(p->nothing_to_do);
         CHECK(hr_apply_win_dump_entry(in) != NULL);
@@ -589,7 +602,7 @@ static void test_windows(void)
         hst->written = PFW("D:\\pagefile.sys 32768 32768\0");
         in->state = hst;
         in->dump_needs_system_paging = HR_TRI_NO;
-        in->current = PFW("D:\\pagefile.sys 40000 40000\0");   /* typed by hand */
+        in->current = PFW("D:\\pagefile.sys 40000 40000\0"); /* typed by hand */
         CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
         CHECK(p->hand_edited);
         CHECK_CONTAINS(p->notes, "changed by hand since headroom last wrote it");
@@ -611,7 +624,7 @@ static void test_windows(void)
 
 static void test_state(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_apply_state s, t;
     hr_apply_state_init(&s, HR_OS_LINUX);
     strcpy(s.status, "applied");
@@ -659,20 +672,23 @@ static void test_state(void)
     CHECK(hr_pfw_equal(&t.written, &s.written));
     hr_buf_free(&b);
 
-    const char *bad[] = {"", "[]", "{\"schema\":\"other/1\",\"os\":\"linux\",\"status\":\"applied\"}",
-                         "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"x\"}",
-                         "{\"schema\":\"headroom.apply-state/1\"", "{\"a\":tru}", "{\"a\":\"\\ud800\"}",
-                         "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"applied\"} x"};
+    const char *bad[] = { "",
+                          "[]",
+                          "{\"schema\":\"other/1\",\"os\":\"linux\",\"status\":\"applied\"}",
+                          "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"x\"}",
+                          "{\"schema\":\"headroom.apply-state/1\"",
+                          "{\"a\":tru}",
+                          "{\"a\":\"\\ud800\"}",
+                          "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\",\"status\":\"applied\"} x" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(hr_apply_state_parse(bad[i], strlen(bad[i]), "/var/lib/headroom/apply-state.json",
-                                   &t, &err) < 0);
+        CHECK(hr_apply_state_parse(bad[i], strlen(bad[i]), "/var/lib/headroom/apply-state.json", &t, &err) < 0);
     CHECK_CONTAINS(err.msg, "apply-state.json");
 
     /* Paths come back byte for byte or not at all: a NUL or invalid UTF-8 is refused. */
     const char *head = "{\"schema\":\"headroom.apply-state/1\",\"os\":\"linux\","
                        "\"status\":\"applied\",\"areas\":[{\"path\":";
-    const char *paths[] = {"\"/a\\u0000b\"}]}", "\"/a\xff\"}]}"};
-    const char *why[] = {"NUL", "invalid UTF-8"};
+    const char *paths[] = { "\"/a\\u0000b\"}]}", "\"/a\xff\"}]}" };
+    const char *why[] = { "NUL", "invalid UTF-8" };
     for (size_t i = 0; i < 2; i++) {
         char doc[256];
         snprintf(doc, sizeof doc, "%s%s", head, paths[i]);
@@ -682,9 +698,9 @@ static void test_state(void)
     }
     /* A relative area path is refused: a later rollback would swapoff and delete it relative
      * to whatever directory it runs in. The same for the temporary file of a resize. */
-    const char *rel[] = {"\"headroom.swap\"}]}", "\"./data/headroom.swap\"}]}",
-                         "\"/data/headroom.swap\",\"tmp\":\"headroom.swap.tmp\"}]}"};
-    const char *rel_why[] = {"areas[0]", "areas[0]", "areas[0].tmp"};
+    const char *rel[] = { "\"headroom.swap\"}]}", "\"./data/headroom.swap\"}]}",
+                          "\"/data/headroom.swap\",\"tmp\":\"headroom.swap.tmp\"}]}" };
+    const char *rel_why[] = { "areas[0]", "areas[0]", "areas[0].tmp" };
     for (size_t i = 0; i < 3; i++) {
         char doc[256];
         snprintf(doc, sizeof doc, "%s%s", head, rel[i]);
@@ -724,7 +740,7 @@ static void test_verify(void)
     hr_verify_linux(in, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     in->active[0].priority = 10;
-    in->active_count = 1;   /* /dev/sda3 not on */
+    in->active_count = 1; /* /dev/sda3 not on */
     hr_verify_linux(in, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     in->active_count = 3;
@@ -732,7 +748,7 @@ static void test_verify(void)
     strcpy(in->active[2].path, "/dev/zram0");
     hr_verify_linux(in, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
-    strcpy(in->active[2].path, "/other.swap");   /* on, but gone after a reboot */
+    strcpy(in->active[2].path, "/other.swap"); /* on, but gone after a reboot */
     hr_verify_linux(in, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     free(in);
@@ -753,10 +769,10 @@ static void test_verify(void)
     w->open[0].size_bytes = HR_GIB;
     w->commit_limit_bytes = w->commit_charge_bytes = HR_UNKNOWN;
     w->state = &st;
-    w->boot_unix = 1000;   /* the change came after this boot: waits for the reboot */
+    w->boot_unix = 1000; /* the change came after this boot: waits for the reboot */
     hr_verify_windows(w, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_PENDING_REBOOT);
-    w->boot_unix = 3000;   /* rebooted since, and still the old file: they disagree */
+    w->boot_unix = 3000; /* rebooted since, and still the old file: they disagree */
     hr_verify_windows(w, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     hr_buf b;
@@ -769,7 +785,7 @@ static void test_verify(void)
     w->open[0].size_bytes = 32768 * HR_MIB;
     hr_verify_windows(w, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_MATCH);
-    w->open[0].size_bytes = 1024 * HR_MIB;   /* smaller than configured */
+    w->open[0].size_bytes = 1024 * HR_MIB; /* smaller than configured */
     hr_verify_windows(w, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     hr_buf_init(&b, 0);
@@ -787,16 +803,15 @@ static void test_verify(void)
     w->temp_page_file = HR_TRI_NO;
     /* A configured drive that does not exist: no reboot creates it. */
     w->configured = pfw("E:\\pagefile.sys 32768 32768\0", 29);
-    w->boot_unix = 1000;   /* written after this boot */
+    w->boot_unix = 1000; /* written after this boot */
     w->drives_known = true;
-    w->drives_mask = (1u << 2) | (1u << 3);   /* C: D: */
+    w->drives_mask = (1u << 2) | (1u << 3); /* C: D: */
     hr_verify_windows(w, r);
     CHECK_EQ_U64(r->verdict, HR_VERDICT_DIFFER);
     hr_buf_init(&b, 0);
     hr_verify_text(r, &b);
     CHECK_CONTAINS(hr_buf_str(&b), "no such drive, so no restart will create it (E:)");
-    CHECK(strstr(hr_buf_str(&b), "creates it") == NULL ||
-          strstr(hr_buf_str(&b), "no restart will create it") != NULL);
+    CHECK(strstr(hr_buf_str(&b), "creates it") == NULL || strstr(hr_buf_str(&b), "no restart will create it") != NULL);
     CHECK(strstr(hr_buf_str(&b), "the reboot creates it") == NULL);
     hr_buf_free(&b);
     /* Unknown amounts are not "0 B"; a caveat is a note, not a match. */

@@ -21,7 +21,7 @@ static struct {
     char bytes[HR_APPLY_STATE_MAX_BYTES];
     size_t len;
     int saves;
-    int fail_save_at;   /* the Nth save fails (1-based); 0 never */
+    int fail_save_at; /* the Nth save fails (1-based); 0 never */
 } disk;
 
 static int mem_read(const char *path, hr_buf *b, size_t max, hr_error *err)
@@ -34,8 +34,7 @@ static int mem_read(const char *path, hr_buf *b, size_t max, hr_error *err)
     return hr_buf_append(b, disk.bytes, disk.len);
 }
 
-static int mem_replace(const char *path, const void *data, size_t len, unsigned mode,
-                       hr_error *err)
+static int mem_replace(const char *path, const void *data, size_t len, unsigned mode, hr_error *err)
 {
     (void)mode;
     if (++disk.saves == disk.fail_save_at)
@@ -52,12 +51,12 @@ static int mem_mkdir(const char *dir, hr_error *err)
     return 0;
 }
 
-static const hr_apply_store store = {"/state", '/', HR_OS_LINUX, mem_read, mem_replace, mem_mkdir};
+static const hr_apply_store store = { "/state", '/', HR_OS_LINUX, mem_read, mem_replace, mem_mkdir };
 
 static hr_apply_state on_disk(void)
 {
     hr_apply_state s;
-    hr_error e = {0};
+    hr_error e = { 0 };
     memset(&s, 0, sizeof s);
     int r = hr_apply_store_load(&store, &s, &e);
     CHECK_EQ_I64(r, 1);
@@ -68,12 +67,11 @@ static hr_apply_state on_disk(void)
 
 static struct {
     char log[1024];
-    const char *fail_step;      /* perform of this step fails */
-    const char *refuse_step;    /* prepare of this step fails */
+    const char *fail_step;   /* perform of this step fails */
+    const char *refuse_step; /* prepare of this step fails */
 } ops_ctl;
 
-static int t_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                     const hr_apply_step *s, hr_error *err)
+static int t_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     (void)os, (void)plan;
     if (ops_ctl.refuse_step && strcmp(ops_ctl.refuse_step, s->name) == 0)
@@ -81,14 +79,13 @@ static int t_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
     hr_strlcpy(st->intent.path, s->path, sizeof st->intent.path);
     char ap[64];
     snprintf(ap, sizeof ap, "/area/%s", s->name);
-    hr_apply_area *a = hr_apply_state_add(st, ap);   /* a record the step makes */
+    hr_apply_area *a = hr_apply_state_add(st, ap); /* a record the step makes */
     if (a)
         a->created = true;
     return 0;
 }
 
-static int t_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                     const hr_apply_step *s, hr_error *err)
+static int t_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     (void)os, (void)plan;
     /* The journal's rule: the intent of this step is on disk now. */
@@ -108,33 +105,35 @@ static int t_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
     return 0;
 }
 
-static int t_skip(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                  const hr_apply_step *s, hr_error *err)
+static int t_skip(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     (void)os, (void)st, (void)plan, (void)s, (void)err;
     return HR_APPLY_STEP_SKIP;
 }
 
 static const hr_apply_op table[] = {
-    {HR_STEP_RECORD, NULL, NULL, false},
-    {HR_STEP_CREATE_FILE, t_prepare, t_perform, false},
-    {HR_STEP_SWAPON, t_prepare, t_perform, false},
-    {HR_STEP_FSTAB_ADD, t_prepare, t_perform, true},   /* uncertain, like a rename */
-    {HR_STEP_DELETE_OLD, t_skip, t_perform, false},
-    {HR_STEP_FINISH, NULL, NULL, false},
+    { HR_STEP_RECORD, NULL, NULL, false },
+    { HR_STEP_CREATE_FILE, t_prepare, t_perform, false },
+    { HR_STEP_SWAPON, t_prepare, t_perform, false },
+    { HR_STEP_FSTAB_ADD, t_prepare, t_perform, true }, /* uncertain, like a rename */
+    { HR_STEP_DELETE_OLD, t_skip, t_perform, false },
+    { HR_STEP_FINISH, NULL, NULL, false },
 };
 
 static void make_plan(hr_apply_plan *p)
 {
     memset(p, 0, sizeof *p);
     p->os = HR_OS_LINUX;
-    static const struct { hr_step_kind k; const char *name, *path; } steps[] = {
-        {HR_STEP_RECORD, "record", ""},
-        {HR_STEP_CREATE_FILE, "create-file", "/swap"},
-        {HR_STEP_SWAPON, "swapon", "/swap"},
-        {HR_STEP_FSTAB_ADD, "fstab-add", "/etc/fstab"},
-        {HR_STEP_DELETE_OLD, "delete-old", "/old"},
-        {HR_STEP_FINISH, "finish", ""},
+    static const struct {
+        hr_step_kind k;
+        const char *name, *path;
+    } steps[] = {
+        { HR_STEP_RECORD, "record", "" },
+        { HR_STEP_CREATE_FILE, "create-file", "/swap" },
+        { HR_STEP_SWAPON, "swapon", "/swap" },
+        { HR_STEP_FSTAB_ADD, "fstab-add", "/etc/fstab" },
+        { HR_STEP_DELETE_OLD, "delete-old", "/old" },
+        { HR_STEP_FINISH, "finish", "" },
     };
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         p->steps[i].kind = steps[i].k;
@@ -153,7 +152,7 @@ static void reset(void)
 
 static int run(const hr_apply_plan *p, const char *failpoint, hr_buf *log, hr_error *err)
 {
-    const hr_apply_ops ops = {&store, NULL, table, sizeof table / sizeof table[0]};
+    const hr_apply_ops ops = { &store, NULL, table, sizeof table / sizeof table[0] };
     hr_buf_reset(log);
     memset(err, 0, sizeof *err);
     return hr_apply_run(&ops, p, failpoint, 1700000000, log, err);
@@ -165,12 +164,12 @@ int main(void)
     make_plan(p);
     hr_buf log;
     hr_buf_init(&log, 0);
-    hr_error err = {0};
+    hr_error err = { 0 };
 
     /* Every step, in order; the state ends applied with nothing open. */
     reset();
     CHECK_EQ_I64(run(p, NULL, &log, &err), 0);
-    CHECK_STR(ops_ctl.log, "create-file swapon fstab-add ");   /* delete-old skipped */
+    CHECK_STR(ops_ctl.log, "create-file swapon fstab-add "); /* delete-old skipped */
     hr_apply_state d = on_disk();
     CHECK_STR(d.status, "applied");
     CHECK_STR(d.last_step, "finish");
@@ -190,7 +189,7 @@ int main(void)
     CHECK_STR(d.intent.step, "");
     CHECK_STR(d.last_step, "create-file");
     CHECK_STR(d.status, "in-progress");
-    CHECK_EQ_I64(d.area_count, 1);   /* swapon's own record is gone with it */
+    CHECK_EQ_I64(d.area_count, 1); /* swapon's own record is gone with it */
     CHECK_CONTAINS(hr_buf_str(&log), "FAILED: [swapon] do swapon\n");
 
     /* An uncertain failure: the intent stays on disk for recovery to judge. */
@@ -213,7 +212,7 @@ int main(void)
 
     /* The intent cannot be written: the step is not started, and says so. */
     reset();
-    disk.fail_save_at = 3;   /* record's intent, record's record, create-file's intent */
+    disk.fail_save_at = 3; /* record's intent, record's record, create-file's intent */
     CHECK_EQ_I64(run(p, NULL, &log, &err), HR_EIO);
     CHECK_STR(ops_ctl.log, "");
     CHECK_CONTAINS(hr_buf_str(&log), "FAILED: [create-file] not started");
@@ -226,7 +225,7 @@ int main(void)
     CHECK_CONTAINS(hr_buf_str(&log), "done: [create-file] do create-file\n"
                                      "FAILED: recording step [create-file] as done in the state file\n");
     d = on_disk();
-    CHECK_STR(d.intent.step, "create-file");   /* the next run's recovery finishes it */
+    CHECK_STR(d.intent.step, "create-file"); /* the next run's recovery finishes it */
 
     /* Failpoints: "NAME" after the record, "NAME!" after the change and before its record. */
     reset();
@@ -247,7 +246,7 @@ int main(void)
     reset();
     CHECK_EQ_I64(run(p, NULL, &log, &err), 0);
     ops_ctl.refuse_step = "create-file";
-    const hr_apply_ops ops = {&store, NULL, table, sizeof table / sizeof table[0]};
+    const hr_apply_ops ops = { &store, NULL, table, sizeof table / sizeof table[0] };
     CHECK_EQ_I64(hr_apply_run(&ops, p, NULL, 1800000000, &log, &err), HR_EUNSAFE);
     d = on_disk();
     CHECK_STR(d.status, "applied");
@@ -277,7 +276,7 @@ int main(void)
     char a[HR_UTC_STAMP_MAX], b[64];
     hr_utc_stamp(0, false, a);
     CHECK_STR(a, "1970-01-01T00:00:00Z");
-    hr_utc_stamp(951782400, true, a);   /* a leap day */
+    hr_utc_stamp(951782400, true, a); /* a leap day */
     CHECK_STR(a, "20000229T000000Z");
     hr_utc_stamp(-5, false, a);
     CHECK_STR(a, "1970-01-01T00:00:00Z");
@@ -289,7 +288,7 @@ int main(void)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         time_t t = (time_t)(x % 253402300800ULL);
         if (i < 2000)
-            t = (time_t)(i * 86399LL * 365 / 7);   /* dense near the epoch, across leap years */
+            t = (time_t)(i * 86399LL * 365 / 7); /* dense near the epoch, across leap years */
         struct tm *g = gmtime(&t);
         if (!g)
             continue;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #define KEY L"SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management"
-#define CC L"SYSTEM\\CurrentControlSet\\Control\\CrashControl"
+#define CC  L"SYSTEM\\CurrentControlSet\\Control\\CrashControl"
 
 typedef struct raw_value {
     bool present;
@@ -77,8 +77,7 @@ static void raw_set(DWORD type, const void *data, DWORD cb)
 
 static bool raw_equal(const raw_value *a, const raw_value *b)
 {
-    return a->present == b->present && a->type == b->type && a->cb == b->cb &&
-           memcmp(a->data, b->data, a->cb) == 0;
+    return a->present == b->present && a->type == b->type && a->cb == b->cb && memcmp(a->data, b->data, a->cb) == 0;
 }
 
 /* The value as "a|b" in UTF-8, for readable checks. */
@@ -120,7 +119,7 @@ static const char *stage_str(const hr_pfw_list *l)
 static char pick_target(char sys)
 {
     for (char d = 'D'; d <= 'Z'; d++) {
-        wchar_t root[4] = {(wchar_t)d, L':', L'\\', 0};
+        wchar_t root[4] = { (wchar_t)d, L':', L'\\', 0 };
         if (d != sys && GetDriveTypeW(root) == DRIVE_FIXED)
             return d;
     }
@@ -133,8 +132,7 @@ int main(void)
     raw_read(&orig);
     /* A known start: Wine's default, a custom C: file as REG_SZ. */
     static const wchar_t start_sz[] = L"C:\\pagefile.sys 27 77";
-    if (RegSetKeyValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles", REG_SZ, start_sz,
-                        sizeof start_sz) != ERROR_SUCCESS) {
+    if (RegSetKeyValueW(HKEY_LOCAL_MACHINE, KEY, L"PagingFiles", REG_SZ, start_sz, sizeof start_sz) != ERROR_SUCCESS) {
         printf("SKIP: cannot write HKLM Memory Management here (not elevated)\n");
         return 0;
     }
@@ -157,12 +155,12 @@ int main(void)
     wchar_t sysw[MAX_PATH];
     GetSystemWindowsDirectoryW(sysw, MAX_PATH);
     char sys = (char)towupper(sysw[0]);
-    char target[4] = {pick_target(sys), ':', 0};
+    char target[4] = { pick_target(sys), ':', 0 };
     printf("system drive %c:, target %s\n", sys, target);
 
     /* Larger than the start's 77 MB maximum: apply never shrinks unless told to. */
-    hr_apply_request rq = {.size_bytes = 128 * HR_MIB, .target = target, .state_dir = dir};
-    hr_error err = {0};
+    hr_apply_request rq = { .size_bytes = 128 * HR_MIB, .target = target, .state_dir = dir };
+    hr_error err = { 0 };
     hr_apply_plan *plan = calloc(1, sizeof *plan);
     CHECK(hr_platform_apply_plan(&rq, plan, &err) == 0);
     if (err.msg[0])
@@ -181,11 +179,10 @@ int main(void)
         hr_buf_reset(&log);
         int rc = hr_platform_apply_run(&r2, plan, &log, &err);
         CHECK_EQ_I64(rc, 1);
-        const char *want = plan->steps[i].kind == HR_STEP_BACKUP_REGISTRY
-                               ? "C:\\pagefile.sys 27 77"
-                               : plan->steps[i].kind == HR_STEP_FINISH
-                                     ? stage_str(&plan->stages[plan->stage_count - 1].value)
-                                     : stage_str(&plan->stages[plan->steps[i].stage].value);
+        const char *want = plan->steps[i].kind == HR_STEP_BACKUP_REGISTRY ? "C:\\pagefile.sys 27 77"
+                           : plan->steps[i].kind == HR_STEP_FINISH
+                               ? stage_str(&plan->stages[plan->stage_count - 1].value)
+                               : stage_str(&plan->stages[plan->steps[i].stage].value);
         printf("after %-22s PagingFiles = %s\n", plan->steps[i].name, value_str());
         CHECK_STR(value_str(), want);
         /* Every intermediate value names at least one paging file. */
@@ -206,7 +203,7 @@ int main(void)
         CHECK(hr_platform_rollback(&rq, false, &log, &err) == 1);
         raw_value now;
         raw_read(&now);
-        CHECK(raw_equal(&now, &start));   /* same bytes, and REG_SZ again */
+        CHECK(raw_equal(&now, &start)); /* same bytes, and REG_SZ again */
     }
 
     /* A kill between each registry write and its record ("NAME!" stops right there): verify
@@ -235,7 +232,7 @@ int main(void)
          * journal against the value: the write was done (the value is the stage's), the state
          * records it, and the apply is still reported as interrupted. The kill in the first of
          * several writes: the value put back as it was before it, and verify finds it was not done. */
-        bool undo = plan->steps[i].stage == 0 && plan->stage_count > 1;   /* before it: the start */
+        bool undo = plan->steps[i].stage == 0 && plan->stage_count > 1; /* before it: the start */
         if (undo)
             raw_write(&start);
         CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
@@ -282,7 +279,7 @@ int main(void)
         CHECK(hr_platform_verify(&rq, vb, &err) == 0);
         hr_platform_unlock();
         CHECK_CONTAINS(vb->recovered, "recovered: step 'backup-registry' was cut short; checked");
-        CHECK_EQ_I64(vb->verdict, HR_VERDICT_DIFFER);   /* still an apply that did not finish */
+        CHECK_EQ_I64(vb->verdict, HR_VERDICT_DIFFER); /* still an apply that did not finish */
         free(vb);
         hr_buf_reset(&log);
         CHECK_EQ_I64(hr_platform_rollback(&rq, false, &log, &err), 1);
@@ -292,7 +289,8 @@ int main(void)
     }
 
     printf("registry kills between write and record: %d, recovered by verify: %d, inconsistent: 0 unless a "
-           "CHECK failed\n", kills, recovered);
+           "CHECK failed\n",
+           kills, recovered);
     CHECK(kills >= 1);
 
     /* The whole thing. */
@@ -340,7 +338,7 @@ int main(void)
     {
         wchar_t big[128];
         size_t bl = 0;
-        const char *parts[2] = {"C:\\pagefile.sys 2048 2048", "X:\\pagefile.sys 8192 8192"};
+        const char *parts[2] = { "C:\\pagefile.sys 2048 2048", "X:\\pagefile.sys 8192 8192" };
         if (target[0] == 'C')
             parts[0] = "C:\\pagefile.sys 10240 10240", parts[1] = NULL;
         for (int k = 0; k < 2 && parts[k]; k++) {
@@ -354,7 +352,7 @@ int main(void)
         raw_read(&before);
         hr_apply_request small = rq;
         small.size_bytes = HR_GIB;
-        hr_error e2 = {0};
+        hr_error e2 = { 0 };
         CHECK_EQ_I64(hr_platform_apply_plan(&small, plan, &e2), HR_EUNSAFE);
         printf("shrink refused: %s\n", e2.msg);
         CHECK_CONTAINS(e2.msg, "10.0 GiB configured now");
@@ -372,7 +370,7 @@ int main(void)
         CHECK(strstr(plan->notes, "--allow-shrink") == NULL);
         raw_value now2;
         raw_read(&now2);
-        CHECK(raw_equal(&now2, &before));   /* a plan changes nothing */
+        CHECK(raw_equal(&now2, &before)); /* a plan changes nothing */
     }
 
     /* Rollback restores PagingFiles byte for byte whatever its form (issue 10): padding,
@@ -384,17 +382,22 @@ int main(void)
         static const wchar_t f_after[] = L"C:\\pagefile.sys 16 16\0\0junk";
         static const wchar_t f_two[] = L"C:\\pagefile.sys 16 16\0 \0";
         static const wchar_t f_sz_noterm[] = L"C:\\pagefile.sys 16 16";
-        static const wchar_t f_empty[2] = {0, 0};
-        static const struct { const char *name; DWORD type; const void *data; DWORD cb; } forms[] = {
-            {"multi-sz padded with NULs", REG_MULTI_SZ, f_pad, sizeof f_pad},
-            {"tabs between the sizes", REG_MULTI_SZ, f_tab, sizeof f_tab},
-            {"bytes after the terminator", REG_MULTI_SZ, f_after, sizeof f_after - 2},
-            {"a blank second string", REG_MULTI_SZ, f_two, sizeof f_two},
-            {"REG_SZ without its NUL", REG_SZ, f_sz_noterm, sizeof f_sz_noterm - 2},
-            {"empty, 0 bytes", REG_MULTI_SZ, f_empty, 0},
-            {"empty, 2 bytes", REG_MULTI_SZ, f_empty, 2},
-            {"empty, 4 bytes", REG_MULTI_SZ, f_empty, 4},
-            {"no value", REG_NONE, NULL, 0},
+        static const wchar_t f_empty[2] = { 0, 0 };
+        static const struct {
+            const char *name;
+            DWORD type;
+            const void *data;
+            DWORD cb;
+        } forms[] = {
+            { "multi-sz padded with NULs", REG_MULTI_SZ, f_pad, sizeof f_pad },
+            { "tabs between the sizes", REG_MULTI_SZ, f_tab, sizeof f_tab },
+            { "bytes after the terminator", REG_MULTI_SZ, f_after, sizeof f_after - 2 },
+            { "a blank second string", REG_MULTI_SZ, f_two, sizeof f_two },
+            { "REG_SZ without its NUL", REG_SZ, f_sz_noterm, sizeof f_sz_noterm - 2 },
+            { "empty, 0 bytes", REG_MULTI_SZ, f_empty, 0 },
+            { "empty, 2 bytes", REG_MULTI_SZ, f_empty, 2 },
+            { "empty, 4 bytes", REG_MULTI_SZ, f_empty, 4 },
+            { "no value", REG_NONE, NULL, 0 },
         };
         int restored = 0, planned = 0;
         for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
@@ -404,7 +407,7 @@ int main(void)
                 raw_set(forms[i].type, forms[i].data, forms[i].cb);
             raw_value b4;
             raw_read(&b4);
-            hr_error e3 = {0};
+            hr_error e3 = { 0 };
             int pr = hr_platform_apply_plan(&rq, plan, &e3);
             if (pr != 0) {
                 printf("form '%s': apply refuses to start: %s\n", forms[i].name, e3.msg);
@@ -421,8 +424,8 @@ int main(void)
             raw_value aft;
             raw_read(&aft);
             bool same = raw_equal(&aft, &b4);
-            printf("form '%s': %lu bytes, type %lu -> after apply + rollback %s\n", forms[i].name,
-                   (unsigned long)b4.cb, (unsigned long)b4.type, same ? "the same bytes" : "CHANGED");
+            printf("form '%s': %lu bytes, type %lu -> after apply + rollback %s\n", forms[i].name, (unsigned long)b4.cb,
+                   (unsigned long)b4.type, same ? "the same bytes" : "CHANGED");
             CHECK(same);
             restored += same;
         }
@@ -444,7 +447,7 @@ int main(void)
         snprintf(t8, sizeof t8, "%c:\\pagefile.sys 8192 8192", target[0]);
         for (const char *c = "C:\\pagefile.sys 4096 4096"; *c; c++)
             two[tl++] = (wchar_t)*c;
-        two[0] = (wchar_t)sys;   /* the system drive's file first */
+        two[0] = (wchar_t)sys; /* the system drive's file first */
         two[tl++] = 0;
         for (const char *c = t8; *c; c++)
             two[tl++] = (wchar_t)*c;
@@ -458,12 +461,12 @@ int main(void)
         snprintf(want_start, sizeof want_start, "%s 4096 4096|%s", sysfile, t8);
         snprintf(want_grown, sizeof want_grown, "%s 4096 4096|%c:\\pagefile.sys 12288 12288", sysfile, target[0]);
         CHECK_STR(value_str(), want_start);
-        hr_error e4 = {0};
+        hr_error e4 = { 0 };
         hr_apply_request same = rq;
         same.size_bytes = 8 * HR_GIB;
         int pr = hr_platform_apply_plan(&same, plan, &e4);
-        printf("dumps on, C: 4 GB + %s 8 GB, --size 8G: %s%s\n", target, pr == 0 && plan->nothing_to_do
-               ? "nothing to do" : "refused: ", pr == 0 ? "" : e4.msg);
+        printf("dumps on, C: 4 GB + %s 8 GB, --size 8G: %s%s\n", target,
+               pr == 0 && plan->nothing_to_do ? "nothing to do" : "refused: ", pr == 0 ? "" : e4.msg);
         CHECK_EQ_I64(pr, 0);
         CHECK(plan->nothing_to_do);
         hr_apply_request grow = rq;
@@ -500,7 +503,7 @@ int main(void)
         static const wchar_t ded[] = L"D:\\dedicated.dmp";
         RegSetKeyValueW(HKEY_LOCAL_MACHINE, CC, L"DedicatedDumpFile", REG_SZ, ded, sizeof ded);
         CHECK_EQ_I64(hr_platform_apply_plan(&same, plan, &e4), HR_EUNSAFE);
-        CHECK_STR(value_str(), want_start);   /* planning changes nothing */
+        CHECK_STR(value_str(), want_start); /* planning changes nothing */
     }
 
     /* Refused on a drive that does not exist / bad target text. */

@@ -33,13 +33,13 @@ static void test_vram_line(void)
         uint64_t vram;
         bool big;
     } cards[] = {
-        {(uint64_t)(11.99 * (double)GB(1)), true},   /* a 12 GB card as it reads */
-        {GB(12), true},
-        {VRAM_LINE, true},                           /* the edge itself counts as 12 GB */
-        {VRAM_LINE - 1, false},
-        {GB(10), false},                              /* RTX 3080 10 GB */
-        {(uint64_t)(7.99 * (double)GB(1)), false},
-        {GB(16), true},
+        { (uint64_t)(11.99 * (double)GB(1)), true }, /* a 12 GB card as it reads */
+        { GB(12), true },
+        { VRAM_LINE, true }, /* the edge itself counts as 12 GB */
+        { VRAM_LINE - 1, false },
+        { GB(10), false }, /* RTX 3080 10 GB */
+        { (uint64_t)(7.99 * (double)GB(1)), false },
+        { GB(16), true },
     };
     for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
         /* S4.2 in the 16 GB row: 12 GB+ → 32 GB, under → 64 GB. */
@@ -79,7 +79,7 @@ static void test_rows(void)
         double gib;
         int row;
     } edges[] = {
-        {11.0, 8}, {12.0, 16}, {21.0, 16}, {24.0, 32}, {44.0, 32}, {48.0, 64}, {44.2, 64},
+        { 11.0, 8 }, { 12.0, 16 }, { 21.0, 16 }, { 24.0, 32 }, { 44.0, 32 }, { 48.0, 64 }, { 44.2, 64 },
     };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         hr_plan *p = hypothetical((uint64_t)(edges[i].gib * (double)GB(1)), GB(8), HR_WORKLOAD_SDXL);
@@ -89,7 +89,7 @@ static void test_rows(void)
         free(p);
     }
     /* Usable RAM counts at its class when within 8 % of it (docs/check.md). */
-    const unsigned classes[] = {8, 12, 16, 24, 32, 48, 64};
+    const unsigned classes[] = { 8, 12, 16, 24, 32, 48, 64 };
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
         const uint64_t size = GB(classes[i]), low = size / 100 * 92;
         CHECK_EQ_U64(hr_ram_class_bytes(low), size);
@@ -128,15 +128,13 @@ static hr_check *verdict_of(const hr_snapshot *s, uint64_t need)
  * on OK (when the plan would change nothing), between them AT RISK; a capacity 64 MB under a
  * line is on it. The edges
  * are computed from those words, so a moved line or a < for <= fails here. */
-static void expect(const hr_snapshot *s, uint64_t need, uint64_t capacity_seen, hr_check_verdict want,
-                   const char *what)
+static void expect(const hr_snapshot *s, uint64_t need, uint64_t capacity_seen, hr_check_verdict want, const char *what)
 {
     hr_check *c = verdict_of(s, need);
     CHECK_EQ_U64(c->capacity_bytes, capacity_seen);
     if (c->verdict != want)
-        fprintf(stderr, "%s: capacity %llu, need %llu: %s, expected %s\n", what,
-                (unsigned long long)c->capacity_bytes, (unsigned long long)need,
-                hr_check_verdict_name(c->verdict), hr_check_verdict_name(want));
+        fprintf(stderr, "%s: capacity %llu, need %llu: %s, expected %s\n", what, (unsigned long long)c->capacity_bytes,
+                (unsigned long long)need, hr_check_verdict_name(c->verdict), hr_check_verdict_name(want));
     CHECK(c->verdict == want);
     free(c);
 }
@@ -152,20 +150,20 @@ static void test_verdict_lines_cgroup(void)
     s->cgroup.swap_max_bytes = 0;
     const uint64_t need = GB(40);
     const uint64_t slack = 64 * MIB;
-    const uint64_t fail_line = need;            /* the low end + others (0: in the peak) */
-    const uint64_t must_back = need / 4 * 5;    /* + 25 % of the high end (40 GiB divides by 4) */
+    const uint64_t fail_line = need;         /* the low end + others (0: in the peak) */
+    const uint64_t must_back = need / 4 * 5; /* + 25 % of the high end (40 GiB divides by 4) */
     const struct {
         uint64_t limit;
         hr_check_verdict v;
         const char *what;
     } cases[] = {
-        {must_back, HR_VERDICT_OK, "capacity exactly what it must back"},
-        {must_back - slack, HR_VERDICT_OK, "64 MB under what it must back"},
-        {must_back - slack - 1, HR_VERDICT_AT_RISK, "a byte past the slack"},
-        {need, HR_VERDICT_AT_RISK, "need exactly equal to capacity (inside the margin)"},
-        {fail_line - slack, HR_VERDICT_AT_RISK, "the need less the slack"},
-        {fail_line - slack - 1, HR_VERDICT_WILL_FAIL, "just below the WILL FAIL line"},
-        {fail_line - GB(1), HR_VERDICT_WILL_FAIL, "1 GiB below the line"},
+        { must_back, HR_VERDICT_OK, "capacity exactly what it must back" },
+        { must_back - slack, HR_VERDICT_OK, "64 MB under what it must back" },
+        { must_back - slack - 1, HR_VERDICT_AT_RISK, "a byte past the slack" },
+        { need, HR_VERDICT_AT_RISK, "need exactly equal to capacity (inside the margin)" },
+        { fail_line - slack, HR_VERDICT_AT_RISK, "the need less the slack" },
+        { fail_line - slack - 1, HR_VERDICT_WILL_FAIL, "just below the WILL FAIL line" },
+        { fail_line - GB(1), HR_VERDICT_WILL_FAIL, "1 GiB below the line" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         s->cgroup.memory_max_bytes = cases[i].limit;
@@ -195,9 +193,9 @@ static void test_verdict_lines_machine(void)
         hr_check_verdict v;
         const char *what;
     } cases[] = {
-        {fail_line - GB(16) - slack, HR_VERDICT_AT_RISK, "on the WILL FAIL line, with the slack"},
-        {fail_line - GB(16) - slack - 1, HR_VERDICT_WILL_FAIL, "a byte under the WILL FAIL line"},
-        {fail_line - GB(16) + GB(4), HR_VERDICT_AT_RISK, "in the band"},
+        { fail_line - GB(16) - slack, HR_VERDICT_AT_RISK, "on the WILL FAIL line, with the slack" },
+        { fail_line - GB(16) - slack - 1, HR_VERDICT_WILL_FAIL, "a byte under the WILL FAIL line" },
+        { fail_line - GB(16) + GB(4), HR_VERDICT_AT_RISK, "in the band" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hr_snapshot *s = snap_new(HR_OS_LINUX, GB(16));
@@ -310,7 +308,7 @@ static void test_verdict_rules(void)
     free(c);
     /* S5.2: with OK, the apps are named once they hold 10 % of RAM (docs/check.md). */
     hr_section_ok(&s->procs.s, "test");
-    hr_proc chrome = {2200, "chrome", GB(1), GB(64) / 10, 23};
+    hr_proc chrome = { 2200, "chrome", GB(1), GB(64) / 10, 23 };
     s->procs.proc[s->procs.count++] = chrome;
     c = verdict_of(s, GB(40));
     CHECK(c->verdict == HR_VERDICT_OK);
@@ -353,8 +351,8 @@ static void test_verdict_rules(void)
     s->commit.limit_bytes = GB(18);
     s->commit.charge_bytes = GB(4);
     s->commit.enforced = HR_TRI_YES;
-    const uint64_t grown = GB(16) + 3 * GB(16);   /* 64 GiB */
-    c = verdict_of(s, grown);                     /* the need = what it may grow to */
+    const uint64_t grown = GB(16) + 3 * GB(16); /* 64 GiB */
+    c = verdict_of(s, grown);                   /* the need = what it may grow to */
     CHECK(c->verdict == HR_VERDICT_AT_RISK);
     CHECK_STR(c->verdict_rule, "S1.2");
     free(c);

@@ -41,11 +41,11 @@ static hr_snapshot *story_machine(void)
     s->commit.enforced = HR_TRI_YES;
     hr_section_ok(&s->procs.s, "test");
     hr_proc procs[] = {
-        {1200, "python.exe", GB(6), GB(8), 1},
-        {2200, "chrome.exe", GB(2), (uint64_t)2200 << 20, 23},
-        {3100, "Discord.exe", (uint64_t)700 << 20, (uint64_t)900 << 20, 6},
-        {4100, "explorer.exe", (uint64_t)150 << 20, (uint64_t)120 << 20, 1},
-        {5100, "svchost.exe", (uint64_t)50 << 20, (uint64_t)40 << 20, 80},
+        { 1200, "python.exe", GB(6), GB(8), 1 },
+        { 2200, "chrome.exe", GB(2), (uint64_t)2200 << 20, 23 },
+        { 3100, "Discord.exe", (uint64_t)700 << 20, (uint64_t)900 << 20, 6 },
+        { 4100, "explorer.exe", (uint64_t)150 << 20, (uint64_t)120 << 20, 1 },
+        { 5100, "svchost.exe", (uint64_t)50 << 20, (uint64_t)40 << 20, 80 },
     };
     for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
         s->procs.proc[s->procs.count++] = procs[i];
@@ -127,7 +127,7 @@ static void test_final_setup_and_video(void)
     hr_plan_inputs_init(&in);
     in.workload = HR_WORKLOAD_VIDEO;
     hr_check *c = judge(s, &in, NULL);
-    CHECK(c->verdict == HR_VERDICT_OK);   /* "stable for half a year" */
+    CHECK(c->verdict == HR_VERDICT_OK); /* "stable for half a year" */
     CHECK_EQ_I64(c->todo_count, 0);
     free(c);
 
@@ -152,11 +152,11 @@ static void test_final_setup_and_video(void)
     in.peak_commit_bytes = GB(100);
     c = judge(s, &in, NULL);
     CHECK_EQ_U64(c->need_bytes, GB(100));
-    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);   /* a measured peak is its own low end: 80 < 100 */
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL); /* a measured peak is its own low end: 80 < 100 */
     free(c);
     in.peak_commit_bytes = GB(70);
     c = judge(s, &in, NULL);
-    CHECK(c->verdict == HR_VERDICT_AT_RISK);     /* 80 is inside the margin: 70 + 25 % = 87.5 */
+    CHECK(c->verdict == HR_VERDICT_AT_RISK); /* 80 is inside the margin: 70 + 25 % = 87.5 */
     free(c);
     free(s);
 }
@@ -175,7 +175,7 @@ static void test_linux(void)
     CHECK(c->workload_assumed);
     CHECK(c->workload == HR_WORKLOAD_SDXL);
     CHECK_EQ_U64(c->capacity_bytes, GB(24));
-    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);   /* 24 < 32 */
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL); /* 24 < 32 */
     CHECK(has_todo(c, "add-swap"));
     CHECK_CONTAINS(c->todo[0].text, "/headroom.swap");
     free(c);
@@ -187,7 +187,7 @@ static void test_linux(void)
     s->platform.container = HR_TRI_YES;
     c = judge(s, &in, NULL);
     CHECK_EQ_U64(c->capacity_bytes, GB(16));
-    CHECK_EQ_U64(c->capacity_after_bytes, GB(16));   /* swap cannot help */
+    CHECK_EQ_U64(c->capacity_after_bytes, GB(16)); /* swap cannot help */
     CHECK(c->verdict_after == HR_VERDICT_WILL_FAIL);
     CHECK(has_todo(c, "raise-limit"));
     free(c);
@@ -216,8 +216,8 @@ static void test_need_model(void)
     CHECK_EQ_U64(hr_workload_need_bytes(HR_WORKLOAD_SD15, 0), GB(16));
     /* The table's answer is enough for the estimate on every machine of 16 GB and more:
      * plan and check agree (RAM + table size ≥ need). */
-    const int rams[] = {16, 32, 64, 128};
-    const int vrams[] = {0, 4, 6, 8, 12, 16, 24};
+    const int rams[] = { 16, 32, 64, 128 };
+    const int vrams[] = { 0, 4, 6, 8, 12, 16, 24 };
     for (int w = HR_WORKLOAD_SD15; w <= HR_WORKLOAD_VIDEO; w++)
         for (size_t i = 0; i < 4; i++)
             for (size_t j = 0; j < 7; j++) {
@@ -244,9 +244,10 @@ static void test_size_classes(void)
     const struct {
         double usable_gib;
         int class_gb, row;
-    } cases[] = {   /* class_gb 0: far under any size (an iGPU took a share): kept as it is */
-        {7.7, 8, 8}, {15.6, 16, 16}, {15.8, 16, 16}, {31.2, 32, 32}, {63.7, 64, 64}, {23.5, 24, 32},
-                 {12.0, 12, 16}, {6.0, 6, 8}, {5.2, 0, 8}, {13.0, 0, 16}};
+    } cases[] = { /* class_gb 0: far under any size (an iGPU took a share): kept as it is */
+                  { 7.7, 8, 8 },    { 15.6, 16, 16 }, { 15.8, 16, 16 }, { 31.2, 32, 32 }, { 63.7, 64, 64 },
+                  { 23.5, 24, 32 }, { 12.0, 12, 16 }, { 6.0, 6, 8 },    { 5.2, 0, 8 },    { 13.0, 0, 16 }
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const uint64_t usable = (uint64_t)(cases[i].usable_gib * (double)GB(1));
         const uint64_t cls = hr_ram_class_bytes(usable);

@@ -46,7 +46,10 @@ static uint64_t edge(int which, uint64_t lo, uint64_t hi, uint64_t step)
 {
     for (uint64_t x = lo; x <= hi; x += step) {
         bool rescued;
-        verdict_of(which == 0 ? x : GB(12), which == 1 ? x : GB(4000), which == 2 ? x : which == 1 ? x : GB(2000),
+        verdict_of(which == 0 ? x : GB(12), which == 1 ? x : GB(4000),
+                   which == 2   ? x
+                   : which == 1 ? x
+                                : GB(2000),
                    &rescued);
         if (rescued)
             return x;
@@ -66,7 +69,7 @@ int main(void)
     CHECK(by_free > 0 && by_total > 0 && by_ram > 0);
     /* The line each edge gives: RAM + growth. */
     const uint64_t line = GB(12) + by_free;
-    CHECK(line > GB(12) + GB(2));   /* above what backs the run now */
+    CHECK(line > GB(12) + GB(2)); /* above what backs the run now */
     const uint64_t line_total = GB(12) + by_total / 8;
     CHECK(line_total <= line + EIGHTH && line_total + EIGHTH >= line);
     const uint64_t line_ram = by_ram + 3 * by_ram;

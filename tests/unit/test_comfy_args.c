@@ -12,7 +12,7 @@ static int parse(const char *s, hr_comfy_args *a, hr_error *err)
 int main(void)
 {
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     char d[128];
 
     CHECK(parse("", &a, &err) == 0);
@@ -21,7 +21,8 @@ int main(void)
 
     /* A real portable-package launcher line. */
     CHECK(parse(".\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --lowvram "
-                "--listen 0.0.0.0 --port 8188", &a, &err) == 0);
+                "--listen 0.0.0.0 --port 8188",
+                &a, &err) == 0);
     CHECK(a.lowvram && !a.novram && !a.highvram);
     CHECK(hr_comfy_args_lean_on_ram(&a));
     CHECK_EQ_I64(a.flags_seen, 4);

@@ -16,7 +16,7 @@ static hr_diag_ctx ctx;
 /* Classify a log given as lines ("\n"-separated, each one segment). */
 static hr_cause run(const char *log)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
     hr_diag_begin_input(&ctx, "t.log");
@@ -45,25 +45,25 @@ static uint64_t first_line(void)
 
 static void acm_tests(void)
 {
-    const char *const phrases[] = {"he", "she", "his", "hers", "out of memory"};
+    const char *const phrases[] = { "he", "she", "his", "hers", "out of memory" };
     hr_acm m;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_acm_build(&m, phrases, 5, &err) == 0);
     hr_acm_hit hits[8];
     unsigned st = 0;
     size_t n = hr_acm_scan(&m, &st, "USHERS", 6, hits, 8);
-    CHECK_EQ_U64(n, 3);   /* she, he, hers */
+    CHECK_EQ_U64(n, 3); /* she, he, hers */
     st = 0;
     n = hr_acm_scan(&m, &st, "CUDA Out Of Mem", 15, hits, 8);
     CHECK_EQ_U64(n, 0);
-    n = hr_acm_scan(&m, &st, "ory.", 4, hits, 8);   /* continued from the last state */
+    n = hr_acm_scan(&m, &st, "ory.", 4, hits, 8); /* continued from the last state */
     CHECK_EQ_U64(n, 1);
     CHECK_EQ_U64(hits[0].phrase, 4);
     CHECK_EQ_U64(hits[0].end, 3);
     hr_acm_free(&m);
-    const char *const dup[] = {"abc", "ABC"};
+    const char *const dup[] = { "abc", "ABC" };
     CHECK(hr_acm_build(&m, dup, 2, &err) == HR_EINVAL);
-    const char *const empty[] = {""};
+    const char *const empty[] = { "" };
     CHECK(hr_acm_build(&m, empty, 1, &err) == HR_EINVAL);
 }
 
@@ -86,7 +86,7 @@ static bool ci_eq(const char *a, const char *b, size_t n)
 static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
 {
     hr_acm m;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_acm_build(&m, ph, np, &err) == 0);
     static const char alpha[] = "abcdefhimorstuyABCDEHIMORS :/]\xe6\x98\xbe";
     srand(seed);
@@ -94,7 +94,7 @@ static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
         char text[200];
         size_t n = (size_t)(rand() % 120);
         for (size_t i = 0; i < n;) {
-            if (rand() % 4 == 0) {   /* a phrase, maybe cut short, maybe upper case */
+            if (rand() % 4 == 0) { /* a phrase, maybe cut short, maybe upper case */
                 const char *q = ph[rand() % (int)np];
                 size_t k = strlen(q);
                 if (rand() % 3 == 0)
@@ -112,7 +112,7 @@ static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
             for (size_t len = e; len >= 1; len--)
                 for (size_t k = 0; k < np; k++)
                     if (strlen(ph[k]) == len && ci_eq(text + e - len, ph[k], len))
-                        want[nwant++] = (hr_acm_hit){.phrase = (uint32_t)k, .end = e};
+                        want[nwant++] = (hr_acm_hit){ .phrase = (uint32_t)k, .end = e };
         size_t deepest = 0;
         for (size_t len = 1; len <= n; len++)
             for (size_t k = 0; k < np; k++)
@@ -127,8 +127,7 @@ static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
             hr_acm_hit hits[4096];
             size_t h = hr_acm_scan(&m, &st, text + at, piece, hits, 4096);
             for (size_t i = 0; i < h; i++, got++)
-                same &= got < nwant && hits[i].phrase == want[got].phrase &&
-                        hits[i].end + at == want[got].end;
+                same &= got < nwant && hits[i].phrase == want[got].phrase && hits[i].end + at == want[got].end;
             at += piece;
             if (piece == 0)
                 break;
@@ -143,12 +142,24 @@ static void acm_prefilter_case(const char *const *ph, size_t np, unsigned seed)
 
 static void acm_prefilter_tests(void)
 {
-    const char *const ph[] = {"he", "she", "his", "hers", "oom", "out of memory", "it/s]",
-                              "s/it]", "error:", "rr", "\xe6\x98\xbe\xe5\xad\x98", "ee", "eee",
-                              "mem", "memory error"};
+    const char *const ph[] = { "he",
+                               "she",
+                               "his",
+                               "hers",
+                               "oom",
+                               "out of memory",
+                               "it/s]",
+                               "s/it]",
+                               "error:",
+                               "rr",
+                               "\xe6\x98\xbe\xe5\xad\x98",
+                               "ee",
+                               "eee",
+                               "mem",
+                               "memory error" };
     acm_prefilter_case(ph, sizeof ph / sizeof ph[0], 1);
     /* a one-byte phrase turns the prefilter off: the same answers, byte by byte */
-    const char *const one[] = {"e", "he", "oom", "/", "ror:"};
+    const char *const one[] = { "e", "he", "oom", "/", "ror:" };
     acm_prefilter_case(one, sizeof one / sizeof one[0], 2);
 }
 
@@ -164,13 +175,13 @@ static void cause_tests(void)
     CHECK(run("RuntimeError: MPS backend out of memory (MPS allocated: 1 GB)") == HR_CAUSE_GPU_OOM);
     CHECK(run("some future wording: torch.OutOfMemoryError: GPU exhausted") == HR_CAUSE_GPU_OOM);
     CHECK(run("cudaErrorMemoryAllocation") == HR_CAUSE_GPU_OOM);
-    CHECK(run("the gpu is out of memory") == HR_CAUSE_GPU_OOM);   /* generic + device word */
+    CHECK(run("the gpu is out of memory") == HR_CAUSE_GPU_OOM); /* generic + device word */
     /* host */
     CHECK(run("OSError: [WinError 1455] whatever the language says") == HR_CAUSE_HOST_OOM);
     CHECK(run("(os error 1455)") == HR_CAUSE_HOST_OOM);
     CHECK(run("error 14550 is not it") == HR_CAUSE_UNKNOWN);
     CHECK(run("MemoryError") == HR_CAUSE_HOST_OOM);
-    CHECK(run("torch.cuda.OutOfMemoryError") == HR_CAUSE_GPU_OOM);   /* not MemoryError */
+    CHECK(run("torch.cuda.OutOfMemoryError") == HR_CAUSE_GPU_OOM); /* not MemoryError */
     CHECK(run("what():  std::bad_alloc") == HR_CAUSE_HOST_OOM);
     CHECK(run("页面文件太小，无法完成操作。") == HR_CAUSE_HOST_OOM);
     CHECK(run("out of memory") == HR_CAUSE_HOST_OOM);
@@ -197,8 +208,7 @@ static void cause_tests(void)
     /* press any key: only after a silent stop */
     CHECK(run("got prompt\n 10%|#\nPress any key to continue . . .") == HR_CAUSE_KILLED);
     /* a fatal import error is a failure, not memory (and not a silent stop) */
-    CHECK(run("ModuleNotFoundError: No module named 'x'\nPress any key to continue") ==
-          HR_CAUSE_NOT_MEMORY);
+    CHECK(run("ModuleNotFoundError: No module named 'x'\nPress any key to continue") == HR_CAUSE_NOT_MEMORY);
     /* not memory, even with memory in the words */
     CHECK(run("CUDA error: an illegal memory access was encountered") == HR_CAUSE_NOT_MEMORY);
     CHECK(run("RuntimeError: CUDA error: device-side assert triggered") == HR_CAUSE_NOT_MEMORY);
@@ -251,7 +261,7 @@ static void evidence_tests(void)
 
 static void record_tests(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_diag_free(&ctx);
     hr_diag_init(&ctx, &err);
     const char rec[] = "3,912,81234118650,-;Memory cgroup out of memory: Killed process 912 "
@@ -281,15 +291,14 @@ static void record_tests(void)
     /* Windows events */
     hr_diag_free(&ctx);
     hr_diag_init(&ctx, &err);
-    const char *app[] = {"python.exe", "3.12.8150.1013", "6751c6f7", "c10.dll", "0.0.0.0",
-                         "00000000", "c0000005", "0000000000012345", "2f44"};
-    hr_winevent ev = {"Application", "Application Error", 1000, 1700000000, 9, app};
+    const char *app[] = { "python.exe", "3.12.8150.1013", "6751c6f7",         "c10.dll", "0.0.0.0",
+                          "00000000",   "c0000005",       "0000000000012345", "2f44" };
+    hr_winevent ev = { "Application", "Application Error", 1000, 1700000000, 9, app };
     CHECK(hr_diag_feed_winevent(&ctx, &ev));
-    const char *other[] = {"game.exe", "1", "2", "x.dll", "1", "2", "c0000005"};
-    hr_winevent ev2 = {"Application", "Application Error", 1000, 0, 7, other};
-    CHECK(!hr_diag_feed_winevent(&ctx, &ev2));   /* not a generation process */
-    const char *v2004[34] = {"34359738368", "34300000000", "0", "0", "17179869184", "0", "0",
-                             "211"};
+    const char *other[] = { "game.exe", "1", "2", "x.dll", "1", "2", "c0000005" };
+    hr_winevent ev2 = { "Application", "Application Error", 1000, 0, 7, other };
+    CHECK(!hr_diag_feed_winevent(&ctx, &ev2)); /* not a generation process */
+    const char *v2004[34] = { "34359738368", "34300000000", "0", "0", "17179869184", "0", "0", "211" };
     for (int i = 8; i < 34; i++)
         v2004[i] = "";
     v2004[20] = "python.exe";
@@ -299,8 +308,7 @@ static void record_tests(void)
     v2004[28] = "8812";
     v2004[30] = "1342177280";
     /* read after the crash, but Windows warned before it: time decides */
-    hr_winevent lowvm = {"System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004,
-                         1699999000, 34, v2004};
+    hr_winevent lowvm = { "System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004, 1699999000, 34, v2004 };
     CHECK(hr_diag_feed_winevent(&ctx, &lowvm));
     hr_diag_finish(&ctx);
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_LOW_VM);
@@ -320,7 +328,7 @@ static void record_tests(void)
 static void duration_tests(void)
 {
     int64_t s = 0;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_duration_parse("90", &s, &err) == 0 && s == 90);
     CHECK(hr_duration_parse("30m", &s, &err) == 0 && s == 1800);
     CHECK(hr_duration_parse("1h30m", &s, &err) == 0 && s == 5400);
@@ -334,7 +342,7 @@ static void duration_tests(void)
     char t[40];
     hr_diag_format_time(0, t, sizeof t);
     CHECK_STR(t, "1970-01-01T00:00:00Z");
-    hr_diag_format_time(951782400, t, sizeof t);   /* a leap day */
+    hr_diag_format_time(951782400, t, sizeof t); /* a leap day */
     CHECK_STR(t, "2000-02-29T00:00:00Z");
 }
 
@@ -342,7 +350,7 @@ static void duration_tests(void)
  * silent stop). */
 static void precision_tests(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* a recovered VAE shortage is a GPU-tier warning, not a cause */
     CHECK(run("got prompt\nWarning: Ran out of memory when regular VAE decoding, retrying with "
               "tiled VAE decoding.\nPrompt executed in 25.00 seconds") == HR_CAUSE_UNKNOWN);
@@ -362,8 +370,7 @@ static void precision_tests(void)
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
     CHECK_EQ_U64(first_line(), 1);
     /* a silent stop mid-sampling: killed, medium, the last busy line as evidence */
-    CHECK(run("got prompt\nRequested to load SDXL\n 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]")
-          == HR_CAUSE_KILLED);
+    CHECK(run("got prompt\nRequested to load SDXL\n 45%|####5     | 9/20 [00:10<00:12,  1.1s/it]") == HR_CAUSE_KILLED);
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
     CHECK_EQ_U64(first_line(), 3);
     /* ... not when it finished, nor when an error ended it */
@@ -410,7 +417,7 @@ static void precision_tests(void)
     hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520890 + 9000, late, strlen(late));
     hr_lang_set(HR_LANG_EN);
     CHECK_STR(ctx.ignored[1].why, "after the run's log was last written");
-    CHECK_STR(ctx.ignored[1].why_shown, "");   /* deduplicated by the English reason */
+    CHECK_STR(ctx.ignored[1].why_shown, ""); /* deduplicated by the English reason */
 
     /* the run's own process in the window: used, and it raises a silent stop to high */
     hr_diag_free(&ctx);
@@ -468,7 +475,7 @@ static void precision_tests(void)
         CHECK(hr_diag_evidence_list(ctx.order[0], ev) == 1);
         CHECK_STR(ev[0]->why, "pid 4242 is in --pid 777's cgroup vte-spawn-9.scope");
     }
-    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");   /* the line without a cgroup */
+    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777"); /* the line without a cgroup */
     /* another cgroup (a browser's scope): set aside as before */
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
@@ -489,16 +496,14 @@ static void precision_tests(void)
 static void event_tests(void)
 {
     /* an exception line after frames ends the log: not memory, medium, that line */
-    CHECK(run("  File \"x.py\", line 3, in f\n    g()\nValueError: bad architecture 'qwen2vl'")
-          == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("  File \"x.py\", line 3, in f\n    g()\nValueError: bad architecture 'qwen2vl'") == HR_CAUSE_NOT_MEMORY);
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_MEDIUM);
     CHECK_EQ_U64(first_line(), 3);
     /* the same exception with no frames before it: only a hint */
     CHECK(run("got prompt\nValueError: bad architecture") == HR_CAUSE_NOT_MEMORY);
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
     /* ... and nothing at all when the run went on after it */
-    CHECK(run("ValueError: bad architecture\ngot prompt\nPrompt executed in 3.10 seconds")
-          == HR_CAUSE_UNKNOWN);
+    CHECK(run("ValueError: bad architecture\ngot prompt\nPrompt executed in 3.10 seconds") == HR_CAUSE_UNKNOWN);
     /* an error line that says the process was killed */
     CHECK(run("level=ERROR msg=\"error loading llama server\" error=\"llama runner process has "
               "terminated: exit status 2\"") == HR_CAUSE_NOT_MEMORY);
@@ -506,14 +511,13 @@ static void event_tests(void)
     CHECK(run("### Reason ###\nSomething the reporter says\nmore") == HR_CAUSE_NOT_MEMORY);
     CHECK_EQ_U64(first_line(), 2);
     /* a stack that ends the log, under no header: a weak not-memory hint at its first frame */
-    CHECK(run("loading\n0x00007FF8 python310.dll + 0x1 byte(s)\n0x00007FF9 python310.dll")
-          == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("loading\n0x00007FF8 python310.dll + 0x1 byte(s)\n0x00007FF9 python310.dll") == HR_CAUSE_NOT_MEMORY);
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
     CHECK_EQ_U64(first_line(), 2);
     /* a memory failure earlier keeps the cause: the crash after it is its consequence */
     CHECK(run("terminate called after throwing an instance of 'std::bad_alloc'\n"
               "  what():  std::bad_alloc\nAborted (core dumped)") == HR_CAUSE_HOST_OOM);
-    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);   /* bare: it cannot say what ran out */
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW); /* bare: it cannot say what ran out */
     CHECK_EQ_U64(ctx.norder, 1);
     CHECK(run("MemoryError: Unable to allocate 3.00 GiB for an array") == HR_CAUSE_HOST_OOM);
     CHECK(hr_diag_confidence(&ctx) == HR_CONF_HIGH);
@@ -531,12 +535,10 @@ static void event_tests(void)
     CHECK(run("W bfc_allocator.cc:501] Allocator (GPU_0_bfc) ran out of memory trying to "
               "allocate 34.10MiB") == HR_CAUSE_GPU_OOM);
     CHECK(run("W bfc_allocator.cc:246] Allocator (GPU_0_bfc) ran out of memory trying to allocate "
-              "1.02GiB with freed_by_count=0. The caller indicates that this is not a failure")
-          == HR_CAUSE_UNKNOWN);
+              "1.02GiB with freed_by_count=0. The caller indicates that this is not a failure") == HR_CAUSE_UNKNOWN);
     CHECK_EQ_U64(ctx.warnings[0].count, 1);
     /* the kernel's page allocation failure before the OOM killer */
-    CHECK(run("kswapd0: page allocation failure: order:0, mode:0x2284020(GFP_ATOMIC)")
-          == HR_CAUSE_KILLED);
+    CHECK(run("kswapd0: page allocation failure: order:0, mode:0x2284020(GFP_ATOMIC)") == HR_CAUSE_KILLED);
     /* a graphics driver's module in a German crash report, before its exception code */
     CHECK(run("Name des fehlerhaften Moduls: nvwgf2umx.dll, Version: 31.0.15.3623\n"
               "Ausnahmecode: 0xc0000005") == HR_CAUSE_NOT_MEMORY);
@@ -555,22 +557,18 @@ static void event_tests(void)
     CHECK(run("Faulting module name: ig9icd64.dll") == HR_CAUSE_NOT_MEMORY);
     CHECK(run("Faulting module name: ignite.dll") == HR_CAUSE_UNKNOWN);
     /* a program's own page-file warning */
-    CHECK(run("Warning: your page file is too small (4,0 GB); increase the page file to 32 GB")
-          == HR_CAUSE_LOW_VM);
+    CHECK(run("Warning: your page file is too small (4,0 GB); increase the page file to 32 GB") == HR_CAUSE_LOW_VM);
     /* the page file named with a word of shortage, in any language and number format */
-    CHECK(run("Warnung: Auslagerungsdatei (1,5 GB) zu klein, bitte auf 32 GB erhöhen")
-          == HR_CAUSE_LOW_VM);
+    CHECK(run("Warnung: Auslagerungsdatei (1,5 GB) zu klein, bitte auf 32 GB erhöhen") == HR_CAUSE_LOW_VM);
     CHECK(run("Pagefile below recommended! Consider increasing to 20000MB.") == HR_CAUSE_LOW_VM);
     CHECK(run("pagefile: C:\\pagefile.sys 16384 MB") == HR_CAUSE_UNKNOWN);
     CHECK(run("the elbow of the page file curve") == HR_CAUSE_UNKNOWN);
     /* the OS's own 1455 message stays the commit limit */
-    CHECK(run("OSError: The paging file is too small for this operation to complete.")
-          == HR_CAUSE_HOST_OOM);
+    CHECK(run("OSError: The paging file is too small for this operation to complete.") == HR_CAUSE_HOST_OOM);
     /* a GPU that will not initialise, blamed by the program on its page file: the bare
      * OOM before it is the symptom; a specific CUDA OOM is not */
     CHECK(run("device 4: stream create failed: -2 (out of memory)\n"
-              "device 4: init OOM on Windows is usually an undersized pagefile, not VRAM")
-          == HR_CAUSE_LOW_VM);
+              "device 4: init OOM on Windows is usually an undersized pagefile, not VRAM") == HR_CAUSE_LOW_VM);
     CHECK(run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
               "hint: increase your pagefile") == HR_CAUSE_GPU_OOM);
     /* ggml asserting the pointer an allocation returned */
@@ -580,29 +578,29 @@ static void event_tests(void)
 
 static void boundary_tests(void)
 {
-    CHECK(run("the standard transfer") == HR_CAUSE_UNKNOWN);      /* "tdr" nowhere whole */
+    CHECK(run("the standard transfer") == HR_CAUSE_UNKNOWN); /* "tdr" nowhere whole */
     CHECK(run("xtdr yTDR tdrz") == HR_CAUSE_UNKNOWN);
     CHECK(run("BadAllocation on devices") == HR_CAUSE_UNKNOWN);
-    CHECK(run("OSError: [WinError 1455] x") == HR_CAUSE_HOST_OOM);   /* allowed inside */
+    CHECK(run("OSError: [WinError 1455] x") == HR_CAUSE_HOST_OOM); /* allowed inside */
     CHECK(run("exit code 0xC0000005") == HR_CAUSE_KILLED);
-    CHECK(run("Exception code: 0xc000012d") == HR_CAUSE_HOST_OOM);  /* 0x is a boundary */
+    CHECK(run("Exception code: 0xc000012d") == HR_CAUSE_HOST_OOM); /* 0x is a boundary */
     CHECK(run("abc000012d") == HR_CAUSE_UNKNOWN);
 }
 
 /* Windows: event 1023, and the advice for each OS. */
 static void windows_tests(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
-    const char *v1023[] = {"Application: python.exe\nFramework Version: v4.0.30319\nDescription: "
-                           "The process was terminated due to an internal error in the .NET "
-                           "Runtime at IP 7FF8 (7FF8) with exit code 80131506."};
-    hr_winevent ev = {"Application", ".NET Runtime", 1023, 1700000000, 1, v1023};
+    const char *v1023[] = { "Application: python.exe\nFramework Version: v4.0.30319\nDescription: "
+                            "The process was terminated due to an internal error in the .NET "
+                            "Runtime at IP 7FF8 (7FF8) with exit code 80131506." };
+    hr_winevent ev = { "Application", ".NET Runtime", 1023, 1700000000, 1, v1023 };
     /* the value names python.exe inside a longer text: found by its name */
     CHECK(hr_diag_feed_winevent(&ctx, &ev));
-    const char *vother[] = {"Application: notepad.exe\nDescription: internal error"};
-    hr_winevent ev2 = {"Application", ".NET Runtime", 1023, 1700000000, 1, vother};
+    const char *vother[] = { "Application: notepad.exe\nDescription: internal error" };
+    hr_winevent ev2 = { "Application", ".NET Runtime", 1023, 1700000000, 1, vother };
     CHECK(!hr_diag_feed_winevent(&ctx, &ev2));
     hr_diag_finish(&ctx);
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);

@@ -11,7 +11,7 @@ static hr_diag_ctx ctx;
 /* Classify one log given as lines ("\n"-separated). */
 static void run(const char *log)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
     hr_diag_begin_input(&ctx, "t.log");
@@ -76,9 +76,9 @@ int main(void)
         const char *log;
         hr_confidence conf;
     } host[] = {
-        {"MemoryError: Unable to allocate 3.00 GiB for an array", HR_CONF_HIGH},
-        {"MemoryError", HR_CONF_LOW},
-        {"    raise MemoryError()\nMemoryError", HR_CONF_LOW},
+        { "MemoryError: Unable to allocate 3.00 GiB for an array", HR_CONF_HIGH },
+        { "MemoryError", HR_CONF_LOW },
+        { "    raise MemoryError()\nMemoryError", HR_CONF_LOW },
     };
     for (size_t i = 0; i < sizeof host / sizeof host[0]; i++) {
         run(host[i].log);

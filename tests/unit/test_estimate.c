@@ -109,7 +109,7 @@ static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint6
 static int run(const hr_est_machine *m, const char *args)
 {
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     return hr_estimate_run(&in, m, &a, &est, &err);
 }
@@ -158,14 +158,14 @@ int main(void)
     const double MiB = 1024.0 * 1024.0;
 
     /* The arithmetic of ComfyUI's formulas (reference worked examples). */
-    hr_est_geom g = {1024, 1024, 1, 1};
+    hr_est_geom g = { 1024, 1024, 1, 1 };
     CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_FLUX, &g, 2) / MiB, 2031.6, 0.001));
     CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g, 2) / MiB, 524.3, 0.001));
     CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_FLUX, &g, 2, false), 4.57e9, 0.01));
-    hr_est_geom w = {832, 480, 81, 1};
+    hr_est_geom w = { 832, 480, 81, 1 };
     CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_WAN_14B, &w, 2) / MiB, 12078, 0.002));
     CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_WAN_14B, &w, 2, false) / (1024.0 * MiB), 5.2, 0.02));
-    hr_est_geom l = {768, 512, 97, 1};
+    hr_est_geom l = { 768, 512, 97, 1 };
     CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_LTXV_2B, &l, 2) / MiB, 1098, 0.002));
     CHECK(hr_est_catalog_count() > 80);
     CHECK(hr_est_catalog_find("models\\unet\\FLUX1-DEV.safetensors", false) != NULL);
@@ -203,7 +203,7 @@ int main(void)
     /* 2. --highvram changes nothing in RAM on 24 GB: while sampling, the weights live in VRAM
      *    either way (the load itself may pass through RAM in both). */
     hr_est_machine m24 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);
-    const char *wfs[] = {"sdxl", "flux-fp8"};
+    const char *wfs[] = { "sdxl", "flux-fp8" };
     for (int k = 0; k < 2; k++) {
         if (k == 0)
             sdxl();
@@ -243,8 +243,9 @@ int main(void)
      *     into chunks that fit, never the whole batch's memory at once. Sampling and the
      *     latent scale with the batch too. */
     {
-        hr_est_geom g1 = {1024, 1024, 1, 1}, g4 = {1024, 1024, 1, 4};
-        CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g4, 2), 4.0 * (double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g1, 2), 1e-6));
+        hr_est_geom g1 = { 1024, 1024, 1, 1 }, g4 = { 1024, 1024, 1, 4 };
+        CHECK(within((double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g4, 2),
+                     4.0 * (double)hr_est_sampling_bytes(HR_ARCH_SDXL, &g1, 2), 1e-6));
         CHECK(within(hr_est_latent_bytes(HR_ARCH_SDXL, &g4), 4 * hr_est_latent_bytes(HR_ARCH_SDXL, &g1), 1e-9));
         uint64_t per = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g1, 2, false);
         sdxl();
@@ -254,7 +255,8 @@ int main(void)
             in.op[k].geom.batch = in.op[k].geom.width ? 4 : 0;
         CHECK(run(&m24, "") == 0);
         uint64_t dec4 = step_of("8")->vram_bytes, samp4 = step_of("3")->vram_bytes;
-        fprintf(stderr, "decode peak: batch 1 %.2f GiB, batch 4 %.2f GiB, one image %.2f GiB\n", (double)dec1 / HR_GIB, (double)dec4 / HR_GIB, (double)per / HR_GIB);
+        fprintf(stderr, "decode peak: batch 1 %.2f GiB, batch 4 %.2f GiB, one image %.2f GiB\n", (double)dec1 / HR_GIB,
+                (double)dec4 / HR_GIB, (double)per / HR_GIB);
         CHECK(dec4 > dec1 + per && dec4 <= dec1 + 3 * per + HR_GIB / 4 && dec4 <= 24 * HR_GIB);
         /* 24 GB less the resident models holds 3 of the 4 at a time: split, and said */
         CHECK(strstr(step_of("8")->note, "of 4 at a time") != NULL);
@@ -263,7 +265,7 @@ int main(void)
         /* 16 images of 512² on 8 GB: chunks of what fits, said in the step's note, never the
          * whole batch's memory at once */
         hr_est_machine m8s = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 8, 0, 3, 60);
-        hr_est_geom g512 = {512, 512, 1, 1};
+        hr_est_geom g512 = { 512, 512, 1, 1 };
         uint64_t per512 = hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g512, 2, false);
         for (int k = 0; k < in.op_count; k++)
             if (in.op[k].geom.width)
@@ -311,7 +313,8 @@ int main(void)
     {
         char want[32];
         hr_size_gb(hr_size_round_up_gib(est.commit.high - 28 * HR_GIB) * HR_GIB, want, sizeof want);
-        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
+        CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL &&
+              strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
         /* Linux, limit not enforced: RAM + swap, the same size in the swap message */
         hr_est_machine ml = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 8, 0, 3, 60);
         ml.swap_bytes = 2 * HR_GIB;
@@ -366,8 +369,9 @@ int main(void)
     CHECK(fl && within((double)fl->loaded_bytes / MiB, 24862, 0.10));
     CHECK(fl && within((double)fl->offloaded_bytes / MiB, 2390, 0.10));
     if (fl)
-        printf("R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
-               (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
+        printf(
+            "R9700 Wan 2.2 fp16: usable %.0f MB (published ~25702), loaded %.0f MB (24862), offloaded %.0f MB (2390)\n",
+            (double)fl->usable_vram_bytes / MiB, (double)fl->loaded_bytes / MiB, (double)fl->offloaded_bytes / MiB);
 
     /* The offload buffer follows the modules, not the model: ComfyUI PR 11096's test log, UMT5-XXL
      * fp8 on an RTX 3060 with --reserve-vram 5.5. Before the look-ahead (0.3.76) the buffer was
@@ -394,8 +398,8 @@ int main(void)
         CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 48.0 : 6009.0, 0.25));
         CHECK(tl && within((double)tl->offloaded_bytes / MiB, after ? 1136.0 : 6419.09, 0.10));
         if (tl)
-            printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n", after ? "after" : "before",
-                   (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
+            printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n",
+                   after ? "after" : "before", (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
                    (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
     }
 
@@ -474,7 +478,7 @@ int main(void)
         sdxl();
         CHECK(run(&m16g, "") >= 0);
         CHECK_CONTAINS(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM");
-        in.model[in.op[0].models[0]].checkpoint = false;   /* the same model through UNETLoader */
+        in.model[in.op[0].models[0]].checkpoint = false; /* the same model through UNETLoader */
         CHECK(run(&m16g, "") >= 0);
         CHECK(strstr(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM") == NULL);
     }
@@ -516,7 +520,7 @@ int main(void)
         CHECK(run(&m4090, "--disable-pinned-memory") >= 0);
         CHECK(est.pin_cap_bytes == 0);
         CHECK(amb_low <= est.commit.low && amb_value >= est.commit.value);
-        const char *on[] = {"--fast pinned_memory", "--fast", "--fast=pinned_memory,fp16_accumulation"};
+        const char *on[] = { "--fast pinned_memory", "--fast", "--fast=pinned_memory,fp16_accumulation" };
         for (size_t k = 0; k < sizeof on / sizeof on[0]; k++) {
             CHECK(run(&m4090, on[k]) >= 0);
             CHECK(est.pin_cap_bytes > 0);
@@ -524,12 +528,12 @@ int main(void)
                 CHECK(strstr(est.notes[i], "#10656") == NULL);
         }
         CHECK(run(&m4090, "--fast fp16_accumulation") >= 0);
-        CHECK(est.pin_cap_bytes > 0);   /* still the ambiguous release: the middle counts pins */
+        CHECK(est.pin_cap_bytes > 0); /* still the ambiguous release: the middle counts pins */
         m4090.version[2] = 67;
         CHECK(run(&m4090, "--fast pinned_memory") >= 0);
         CHECK(est.pin_cap_bytes == 0);
-        printf("#10555 0.3.68, 128 GB Windows: pin cap %.0f MB, commit low %.1f GB with the pins left out\n",
-               58940.0, (double)amb_low / 1e9);
+        printf("#10555 0.3.68, 128 GB Windows: pin cap %.0f MB, commit low %.1f GB with the pins left out\n", 58940.0,
+               (double)amb_low / 1e9);
     }
 
     /* JSON carries the contract's keys. */

@@ -5,7 +5,7 @@
  * time as free VRAM holds (at least one), so its working memory is between one image's and
  * the whole batch's; every decoded image lands in RAM as fp32 [B, H, W, 3]. */
 #include "core/estimate/estimate.h"
-#include "core/estimate/estimate_internal.h"   /* hr_est_latent_bytes */
+#include "core/estimate/estimate_internal.h" /* hr_est_latent_bytes */
 #include "core/base/size.h"
 #include "test.h"
 
@@ -14,8 +14,7 @@
 static hr_est_input in;
 static hr_estimate est;
 
-static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h,
-               uint32_t batch)
+static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h, uint32_t batch)
 {
     hr_est_op o;
     memset(&o, 0, sizeof o);
@@ -63,7 +62,7 @@ static hr_estimate run_args(uint32_t batch, uint64_t vram_gib, const char *args)
     m.version[0] = 0, m.version[1] = 3, m.version[2] = 60;
     m.version_known = true;
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     CHECK(hr_estimate_run(&in, &m, &a, &est, &err) == 0);
     return est;
@@ -78,7 +77,6 @@ static const hr_est_step *step_of(const hr_estimate *e, const char *node)
     exit(1);
 }
 
-
 int main(void)
 {
     /* The formulas. SDXL: 4 latent channels, FLUX: 16, both downscaled 8 (the reference's
@@ -86,17 +84,17 @@ int main(void)
     const struct {
         hr_est_arch a;
         unsigned channels;
-    } archs[] = {{HR_ARCH_SDXL, 4}, {HR_ARCH_FLUX, 16}, {HR_ARCH_SD15, 4}};
+    } archs[] = { { HR_ARCH_SDXL, 4 }, { HR_ARCH_FLUX, 16 }, { HR_ARCH_SD15, 4 } };
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++) {
         for (uint32_t b = 1; b <= 8; b *= 2) {
-            hr_est_geom g = {1024, 768, 1, b};
+            hr_est_geom g = { 1024, 768, 1, b };
             const double want = (double)b * archs[i].channels * (768 / 8) * (1024 / 8) * 4.0;
             if (hr_est_latent_bytes(archs[i].a, &g) != want)
                 fprintf(stderr, "%s batch %u: latent %.0f, want %.0f\n", hr_est_arch_name(archs[i].a), b,
                         hr_est_latent_bytes(archs[i].a, &g), want);
             CHECK(hr_est_latent_bytes(archs[i].a, &g) == want);
             /* memory_required: proportional to batch × CFG batch (to the byte's rounding) */
-            hr_est_geom g1 = {1024, 768, 1, 1};
+            hr_est_geom g1 = { 1024, 768, 1, 1 };
             const uint64_t one = hr_est_sampling_bytes(archs[i].a, &g1, 1);
             CHECK(one > 0);
             const uint64_t got = hr_est_sampling_bytes(archs[i].a, &g, 2);
@@ -113,9 +111,9 @@ int main(void)
 
     /* Video latents: [B, 16, ((L - 1) // 4) + 1, H/8, W/8] for Wan 2.1 / 2.2 14B (the
      * reference's latent table): 8 frames are 2 latent frames, 9 are 3, batch included. */
-    const uint32_t lengths[] = {1, 5, 8, 9, 81};
+    const uint32_t lengths[] = { 1, 5, 8, 9, 81 };
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
-        hr_est_geom g = {832, 480, lengths[i], 2};
+        hr_est_geom g = { 832, 480, lengths[i], 2 };
         const double want = 2.0 * 16 * ((lengths[i] - 1) / 4 + 1) * (480 / 8) * (832 / 8) * 4.0;
         if (hr_est_latent_bytes(HR_ARCH_WAN_14B, &g) != want)
             fprintf(stderr, "Wan %u frames: latent %.0f, want %.0f\n", lengths[i],
@@ -124,17 +122,17 @@ int main(void)
     }
 
     /* The whole run: batch 1 and batch 4 on a 24 GB card, and on an 8 GB one. */
-    const double image = 1024.0 * 1024 * 3 * 4;   /* one decoded image, fp32 */
-    hr_est_geom g1 = {1024, 1024, 1, 1};
+    const double image = 1024.0 * 1024 * 3 * 4; /* one decoded image, fp32 */
+    hr_est_geom g1 = { 1024, 1024, 1, 1 };
     const double vae_one = (double)hr_est_vae_decode_bytes(HR_ARCH_SDXL, &g1, 2, false);
-    const uint64_t vrams[] = {24, 8};
+    const uint64_t vrams[] = { 24, 8 };
     for (size_t v = 0; v < 2; v++) {
         hr_estimate e1 = run(1, vrams[v]);
         hr_estimate e4 = run(4, vrams[v]);
         const hr_est_step *s1 = step_of(&e1, "3"), *s4 = step_of(&e4, "3");
         /* Sampling: on a card with room (24 GB), 3 more latents' worth of memory_required at
          * its peak. (On 8 GB ComfyUI frees other models to make the room: not a simple sum.) */
-        hr_est_geom g4 = {1024, 1024, 1, 4};
+        hr_est_geom g4 = { 1024, 1024, 1, 4 };
         const uint64_t more = hr_est_sampling_bytes(HR_ARCH_SDXL, &g4, 2) - hr_est_sampling_bytes(HR_ARCH_SDXL, &g1, 2);
         if (v == 0) {
             if (s4->vram_bytes < s1->vram_bytes + more / 2)
@@ -157,7 +155,7 @@ int main(void)
     }
     /* --fp16-intermediates keeps the sampled latent in fp16: half its bytes in RAM. */
     hr_estimate f32 = run_args(4, 24, ""), f16 = run_args(4, 24, "--fp16-intermediates");
-    hr_est_geom g4 = {1024, 1024, 1, 4};
+    hr_est_geom g4 = { 1024, 1024, 1, 4 };
     const double half = hr_est_latent_bytes(HR_ARCH_SDXL, &g4) / 2;
     const hr_est_step *a32 = step_of(&f32, "3"), *a16 = step_of(&f16, "3");
     if ((double)a32->ram_bytes - (double)a16->ram_bytes < half)

@@ -58,7 +58,7 @@ int main(void)
     m.vram_bytes = (uint64_t)6 << 30;
     m.commit_limit_bytes = (uint64_t)12 << 30;
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse("", 0, &a, &err) == 0);
     CHECK(hr_estimate_run(&in, &m, &a, &est, &err) == 0);
     snprintf(est.workflow, sizeof est.workflow, "sdxl & friends.json");

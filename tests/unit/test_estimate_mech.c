@@ -23,8 +23,7 @@ static int cat(const char *file, hr_est_kind kind)
     return idx[0];
 }
 
-static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h,
-               uint32_t frames)
+static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h, uint32_t frames)
 {
     hr_est_op o;
     memset(&o, 0, sizeof o);
@@ -54,8 +53,8 @@ static void workflow(const char *unet, const char *te, const char *vae, uint32_t
     op("6", "VAEDecode", HR_OP_VAE_DECODE, v, w, h, frames);
 }
 
-static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint64_t vram_gib, int maj, int min,
-                              int pat, const char *gpu)
+static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint64_t vram_gib, int maj, int min, int pat,
+                              const char *gpu)
 {
     hr_est_machine m;
     hr_est_machine_init(&m);
@@ -72,7 +71,7 @@ static hr_est_machine machine(hr_os os, hr_est_vendor v, uint64_t ram_gib, uint6
 static int run(const hr_est_machine *m, const char *args)
 {
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     return hr_estimate_run(&in, m, &a, &est, &err);
 }
@@ -94,7 +93,7 @@ static int vae_bytes(hr_est_arch arch, hr_est_vendor v, hr_os os, const char *gp
 {
     hr_est_machine m = machine(os, v, 32, 12, 0, 27, 0, gpu);
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     return hr_est_vae_dtype_bytes(arch, &m, &a);
 }
@@ -115,7 +114,7 @@ static void vae_dtype(void)
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 4);
     CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 2);
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 7900 XTX", "") == 2);
-    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "", "") == 2);   /* not known: fast */
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "", "") == 2); /* not known: fast */
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 2080 Ti", "--bf16-vae") == 2);
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce RTX 3060", "--cpu-vae") == 4);
 
@@ -140,8 +139,8 @@ static void vae_dtype(void)
     l = load_named("/vae");
     double vae_bf16 = l ? (double)l->loaded_bytes : 0;
     uint64_t dec_bf16 = est.step[3].vram_bytes;
-    printf("SDXL VAE: %.0f MB on a TITAN RTX, %.0f MB on an RTX 3090; decode peak %.2f / %.2f GiB\n",
-           vae_fp32 / MiB, vae_bf16 / MiB, (double)dec_fp32 / HR_GIB, (double)dec_bf16 / HR_GIB);
+    printf("SDXL VAE: %.0f MB on a TITAN RTX, %.0f MB on an RTX 3090; decode peak %.2f / %.2f GiB\n", vae_fp32 / MiB,
+           vae_bf16 / MiB, (double)dec_fp32 / HR_GIB, (double)dec_bf16 / HR_GIB);
     CHECK(vae_bf16 > 0 && within(vae_fp32, 2 * vae_bf16, 0.01));
     /* 2178 x 128 x 128 x 64 x 2 more bytes to decode 1024² */
     CHECK(dec_fp32 > dec_bf16 + 4 * HR_GIB);
@@ -181,14 +180,15 @@ static void unbuilt_head(void)
      * file is 9 384 670 680 bytes (8950 MiB): it carries the output head, 152 064 x 3584 in 16
      * bits, which ComfyUI's Qwen25_7BVLI config does not build (lm_head False, comfy/text_encoders/
      * llama.py, 0.3.6x to 0.38). */
-    workflow("qwen_image_fp8_e4m3fn.safetensors", "qwen_2.5_vl_7b_fp8_scaled.safetensors",
-             "qwen_image_vae.safetensors", 1024, 1024, 1);
+    workflow("qwen_image_fp8_e4m3fn.safetensors", "qwen_2.5_vl_7b_fp8_scaled.safetensors", "qwen_image_vae.safetensors",
+             1024, 1024, 1);
     hr_est_machine m = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 32, 12, 0, 27, 0, "");
     CHECK(run(&m, "") == 0);
     const hr_est_load *l = load_named("qwen_2.5_vl_7b");
     CHECK(l && l->dynamic && within((double)l->staged_bytes / MiB, 7910, 0.02));
     if (l)
-        printf("ai-remaster-pipeline #15: QwenImageTEModel_ staged %.0f MB (log: 7910)\n", (double)l->staged_bytes / MiB);
+        printf("ai-remaster-pipeline #15: QwenImageTEModel_ staged %.0f MB (log: 7910)\n",
+               (double)l->staged_bytes / MiB);
     const hr_est_model *te = &in.model[1];
     uint64_t head = 152064ull * 3584 * 2;
     CHECK_EQ_U64(hr_est_model_bytes(te, &m, NULL), te->file_bytes - head);
@@ -222,7 +222,7 @@ static void tiled_fallback(void)
     /* ComfyUI's reservation for a decode (memory_used_decode, comfy/sd.py), as PR 15221 quotes
      * it for the Qwen-Image VAE at 1024², bf16: "the old code reserved 4400 MB"; one 512 px tile
      * measured 1035 MB there, the formula gives 1100. */
-    hr_est_geom g = {1024, 1024, 1, 1}, t512 = {512, 512, 1, 1};
+    hr_est_geom g = { 1024, 1024, 1, 1 }, t512 = { 512, 512, 1, 1 };
     CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_QWEN_IMAGE, &g, 2, false) / MiB, 4400, 0.001));
     CHECK(within((double)hr_est_vae_decode_bytes(HR_ARCH_QWEN_IMAGE, &t512, 2, false) / MiB, 1035, 0.10));
 
@@ -233,10 +233,14 @@ static void tiled_fallback(void)
      * (0.34) the tiles grow to fill min(regular, 80 % of the card): 64 x 60 latent, 3.4 GB. On
      * 12 GB the regular decode fits and nothing is retried. */
     const double regular = 7000.0 * 60 * 104 * 64 * 2;
-    struct { int minor; uint64_t vram_gib; double tiled; } c[] = {
-        {3, 6, 7000.0 * 32 * 32 * 64 * 2},
-        {34, 6, 7000.0 * 60 * 64 * 64 * 2},
-        {3, 12, 0},
+    struct {
+        int minor;
+        uint64_t vram_gib;
+        double tiled;
+    } c[] = {
+        { 3, 6, 7000.0 * 32 * 32 * 64 * 2 },
+        { 34, 6, 7000.0 * 60 * 64 * 64 * 2 },
+        { 3, 12, 0 },
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         workflow("wan2.1_t2v_1.3B_fp16.safetensors", "umt5_xxl_fp8_e4m3fn_scaled.safetensors",
@@ -290,10 +294,11 @@ static void sysmem_fallback(void)
     const hr_est_verdict *v = verdict(HR_EV_SYSMEM_FALLBACK);
     CHECK(v != NULL && verdict(HR_EV_GPU_OOM) == NULL);
     const hr_est_step *st = step("5");
-    double over = (double)st->vram_bytes - (double)(16 * HR_GIB - HR_GIB / 2);   /* the card less the desktop's 0.5 GiB */
-    printf("FLUX fp16 --gpu-only, 16 GB, driver 560.94: spills %.2f GiB; RAM %.2f -> %.2f GiB, commit %.2f -> %.2f GiB\n",
-           v ? (double)v->bytes / HR_GIB : 0, (double)ram_old / HR_GIB, (double)st->ram_bytes / HR_GIB,
-           (double)commit_old / HR_GIB, (double)st->commit_bytes / HR_GIB);
+    double over = (double)st->vram_bytes - (double)(16 * HR_GIB - HR_GIB / 2); /* the card less the desktop's 0.5 GiB */
+    printf(
+        "FLUX fp16 --gpu-only, 16 GB, driver 560.94: spills %.2f GiB; RAM %.2f -> %.2f GiB, commit %.2f -> %.2f GiB\n",
+        v ? (double)v->bytes / HR_GIB : 0, (double)ram_old / HR_GIB, (double)st->ram_bytes / HR_GIB,
+        (double)commit_old / HR_GIB, (double)st->commit_bytes / HR_GIB);
     CHECK(over > 7 * HR_GIB);
     CHECK(v && within((double)v->bytes, over, 0.05));
     /* the overflow is system memory: in RAM, and in commit even at the low end, which leaves
@@ -334,11 +339,12 @@ static void mixed_managers(void)
     CHECK(v && v->dynamic);
     if (g)
         printf("FLUX Q8_0 GGUF under DynamicVRAM, 8 GB: loaded partially; %.0f MB usable, %.0f MB loaded, %.0f MB "
-               "offloaded, %.0f MB buffer reserved\n", (double)g->usable_vram_bytes / MiB,
-               (double)g->loaded_bytes / MiB, (double)g->offloaded_bytes / MiB, (double)g->buffer_bytes / MiB);
+               "offloaded, %.0f MB buffer reserved\n",
+               (double)g->usable_vram_bytes / MiB, (double)g->loaded_bytes / MiB, (double)g->offloaded_bytes / MiB,
+               (double)g->buffer_bytes / MiB);
     /* the same budget as the legacy manager gives it; its offloaded part stays the file's pages
      * (no private RAM), where the legacy manager copies the file into RAM */
-    hr_est_load dyn_line = g ? *g : (hr_est_load){0};
+    hr_est_load dyn_line = g ? *g : (hr_est_load){ 0 };
     uint64_t ram_dyn = step("5")->ram_bytes;
     CHECK(run(&m, "--disable-dynamic-vram") == 0);
     g = load_named("flux1-dev-Q8_0");

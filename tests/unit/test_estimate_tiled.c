@@ -56,7 +56,7 @@ static bool tiled_on(uint64_t vram_mib, const char *args, uint64_t *short_bytes)
     m.version[0] = 0, m.version[1] = 3, m.version[2] = 60;
     m.version_known = true;
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse(args, strlen(args), &a, &err) == 0);
     CHECK(hr_estimate_run(&in, &m, &a, &est, &err) == 0);
     bool verdict = false;
@@ -68,7 +68,7 @@ static bool tiled_on(uint64_t vram_mib, const char *args, uint64_t *short_bytes)
             CHECK_STR(est.verdict[i].node_id, "8");
         }
     bool noted = strstr(est.step[est.step_count - 1].note, "tiled") != NULL;
-    CHECK(noted == verdict);   /* the step's note and the verdict say the same */
+    CHECK(noted == verdict); /* the step's note and the verdict say the same */
     return verdict;
 }
 
@@ -102,7 +102,7 @@ int main(void)
     const struct {
         const char *args;
         uint64_t reserve_mib;
-    } reserves[] = {{"", 400}, {"--reserve-vram 1.5", 1536}, {"--reserve-vram 3", 3072}};
+    } reserves[] = { { "", 400 }, { "--reserve-vram 1.5", 1536 }, { "--reserve-vram 3", 3072 } };
     uint64_t edge[3];
     for (size_t r = 0; r < 3; r++) {
         uint64_t lo, hi;
@@ -123,9 +123,8 @@ int main(void)
     for (size_t r = 1; r < 3; r++) {
         const uint64_t more = reserves[r].reserve_mib - reserves[0].reserve_mib;
         if (edge[r] < edge[0] + more - STEP_MIB || edge[r] > edge[0] + more + STEP_MIB)
-            fprintf(stderr, "%s: whole from %llu MiB, default reserve from %llu MiB (want +%llu)\n",
-                    reserves[r].args, (unsigned long long)edge[r], (unsigned long long)edge[0],
-                    (unsigned long long)more);
+            fprintf(stderr, "%s: whole from %llu MiB, default reserve from %llu MiB (want +%llu)\n", reserves[r].args,
+                    (unsigned long long)edge[r], (unsigned long long)edge[0], (unsigned long long)more);
         CHECK(edge[r] + STEP_MIB >= edge[0] + more && edge[r] <= edge[0] + more + STEP_MIB);
     }
     printf("SDXL 1024² decodes whole from %llu MiB of VRAM (reserve 400 MiB), %llu (1.5 GiB), %llu (3 GiB)\n",

@@ -33,7 +33,7 @@ static void input_of(const char *text, size_t len, hr_est_input *in)
 {
     hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_wf_result res;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(wf != NULL);
     CHECK(hr_workflow_parse(WF, text, len, wf, &err) == 0);
     memset(in, 0, sizeof *in);
@@ -71,7 +71,7 @@ static void run(const hr_est_input *in, uint64_t vram_gib, hr_estimate *e)
     m.version[0] = 0, m.version[1] = 3, m.version[2] = 60;
     m.version_known = true;
     hr_comfy_args a;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_comfy_args_parse("", 0, &a, &err) == 0);
     CHECK(hr_estimate_run(in, &m, &a, e, &err) == 0);
 }
@@ -103,7 +103,7 @@ int main(void)
     input_of(text1, len4, &in1);
 
     /* The batch reaches the sampler, the decode and the upscale. */
-    const hr_est_op_kind batched[] = {HR_OP_SAMPLE, HR_OP_VAE_DECODE, HR_OP_UPSCALE_MODEL};
+    const hr_est_op_kind batched[] = { HR_OP_SAMPLE, HR_OP_VAE_DECODE, HR_OP_UPSCALE_MODEL };
     for (size_t k = 0; k < sizeof batched / sizeof batched[0]; k++) {
         CHECK_EQ_U64(op_of(&in4, batched[k])->geom.batch, 4);
         CHECK_EQ_U64(op_of(&in1, batched[k])->geom.batch, 1);
@@ -116,7 +116,7 @@ int main(void)
     const double out_img = (double)up->geom.width * up->scale * up->geom.height * up->scale * 3 * 4;
     CHECK(out_img >= 2048.0 * 2048 * 3 * 4);
     static hr_estimate e4, e1;
-    const uint64_t vrams[] = {24, 6};
+    const uint64_t vrams[] = { 24, 6 };
     for (size_t v = 0; v < sizeof vrams / sizeof vrams[0]; v++) {
         run(&in4, vrams[v], &e4);
         run(&in1, vrams[v], &e1);
@@ -124,8 +124,8 @@ int main(void)
         const double more = (double)u4->ram_bytes - (double)u1->ram_bytes;
         if (more < 3 * out_img)
             fprintf(stderr, "%llu GB: upscale step RAM batch 4 %llu, batch 1 %llu, 3 upscaled images %.0f\n",
-                    (unsigned long long)vrams[v], (unsigned long long)u4->ram_bytes,
-                    (unsigned long long)u1->ram_bytes, 3 * out_img);
+                    (unsigned long long)vrams[v], (unsigned long long)u4->ram_bytes, (unsigned long long)u1->ram_bytes,
+                    3 * out_img);
         CHECK(more >= 3 * out_img);
     }
     free(text1);

@@ -20,7 +20,7 @@ static char *render(const hr_fstab *f)
 static void roundtrip(const char *text, const char *path, int expect_nl)
 {
     hr_fstab f;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_fstab_parse(&f, text, strlen(text), "t", &err) == 0);
     char *s = render(&f);
     CHECK_STR(s, text);
@@ -49,17 +49,16 @@ static void roundtrip(const char *text, const char *path, int expect_nl)
 
 int main(void)
 {
-    hr_error err = {0};
-    const char *real =
-        "# /etc/fstab: static file system information.\n"
-        "#\n"
-        "# <file system> <mount point>   <type>  <options>       <dump>  <pass>\n"
-        "UUID=0a3407de-014b-458b-b5c1-848e92a327a3 /               ext4    errors=remount-ro 0       1\n"
-        "\n"
-        "/dev/sr0\t/media/cdrom0\tudf,iso9660 user,noauto     0       0\n"
-        "   \t  \n"
-        "LABEL=data /mnt/my\\040data xfs defaults,nofail\n"
-        "/swapfile none swap sw 0 0\n";
+    hr_error err = { 0 };
+    const char *real = "# /etc/fstab: static file system information.\n"
+                       "#\n"
+                       "# <file system> <mount point>   <type>  <options>       <dump>  <pass>\n"
+                       "UUID=0a3407de-014b-458b-b5c1-848e92a327a3 /               ext4    errors=remount-ro 0       1\n"
+                       "\n"
+                       "/dev/sr0\t/media/cdrom0\tudf,iso9660 user,noauto     0       0\n"
+                       "   \t  \n"
+                       "LABEL=data /mnt/my\\040data xfs defaults,nofail\n"
+                       "/swapfile none swap sw 0 0\n";
     roundtrip(real, "/mnt/my data/headroom.swap", 0);
     /* No trailing newline: apply adds one, rollback takes it away again. */
     roundtrip("UUID=abc / ext4 defaults 0 1", "/swap/headroom.swap", 1);

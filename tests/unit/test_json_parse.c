@@ -8,7 +8,7 @@
 static hr_json_doc *parse_ok(const char *s)
 {
     hr_json_doc *d = NULL;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_json_parse(s, strlen(s), NULL, &d, &err);
     if (r != 0)
         fprintf(stderr, "unexpected error for %s: %s\n", s, err.msg);
@@ -20,7 +20,7 @@ static hr_json_doc *parse_ok(const char *s)
 static void parse_bad(const char *s, size_t len, int code, const char *msg)
 {
     hr_json_doc *d = (hr_json_doc *)1;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_json_parse(s, len, NULL, &d, &err);
     CHECK_EQ_I64(r, code);
     CHECK(d == NULL);
@@ -59,7 +59,7 @@ static void test_values(void)
     CHECK(hr_json_first(hr_json_get(root, "e")) == NULL);
     CHECK_EQ_U64(hr_json_count(hr_json_get(root, "f")), 0);
     /* Iteration order and keys. */
-    const char *keys[] = {"a", "b", "e", "f"};
+    const char *keys[] = { "a", "b", "e", "f" };
     int k = 0;
     for (const hr_json_value *m = hr_json_first(root); m; m = hr_json_next(m), k++)
         CHECK_STR(hr_json_key(m), keys[k]);
@@ -125,16 +125,16 @@ static void test_errors(void)
 
     /* Limits. */
     hr_json_doc *d = NULL;
-    hr_error err = {0};
-    hr_json_limits lim = {.max_depth = 3};
+    hr_error err = { 0 };
+    hr_json_limits lim = { .max_depth = 3 };
     CHECK(hr_json_parse("[[[1]]]", 7, &lim, &d, &err) == 0);
     hr_json_free(d);
     CHECK(hr_json_parse("[[[[1]]]]", 9, &lim, &d, &err) == HR_ETOOBIG);
     CHECK_CONTAINS(err.msg, "nesting too deep");
-    lim = (hr_json_limits){.max_bytes = 4};
+    lim = (hr_json_limits){ .max_bytes = 4 };
     CHECK(hr_json_parse("[1,2]", 5, &lim, &d, &err) == HR_ETOOBIG);
     CHECK_CONTAINS(err.msg, "more than the limit of 4");
-    lim = (hr_json_limits){.max_values = 3};
+    lim = (hr_json_limits){ .max_values = 3 };
     CHECK(hr_json_parse("[1,2]", 5, &lim, &d, &err) == 0);
     hr_json_free(d);
     CHECK(hr_json_parse("[1,2,3]", 7, &lim, &d, &err) == HR_ETOOBIG);

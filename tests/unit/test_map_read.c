@@ -14,7 +14,7 @@
 typedef struct got {
     unsigned char *data;
     size_t len, calls, max_slice;
-    FILE *shrink;   /* truncate this file to nothing at the first slice */
+    FILE *shrink; /* truncate this file to nothing at the first slice */
 } got;
 
 static void take(void *ctx, const unsigned char *p, size_t n)
@@ -29,7 +29,7 @@ static void take(void *ctx, const unsigned char *p, size_t n)
     g->calls++;
     if (n > g->max_slice)
         g->max_slice = n;
-    memcpy(g->data + g->len, p, n);   /* the shrunk file's pages fault here */
+    memcpy(g->data + g->len, p, n); /* the shrunk file's pages fault here */
     g->len += n;
 }
 
@@ -37,7 +37,7 @@ int main(void)
 {
     const size_t size = 300000;
     unsigned char *want = malloc(size);
-    got g = {.data = malloc(size)};
+    got g = { .data = malloc(size) };
     CHECK(want && g.data);
     for (size_t i = 0; i < size; i++)
         want[i] = (unsigned char)(i * 131 + (i >> 9));
@@ -45,7 +45,7 @@ int main(void)
     CHECK(f != NULL);
     CHECK_EQ_U64(fwrite(want, 1, size, f), size);
     fflush(f);
-    hr_error err = {0};
+    hr_error err = { 0 };
 #ifdef _WIN32
     rewind(f);
     CHECK_EQ_I64(hr_platform_map_read(f, 65536, take, &g, &err), 0);

@@ -13,14 +13,17 @@
 static void test_file_systems(void)
 {
     char why[200];
-    static const char *const yes[] = {"ext4", "ext3", "ext2", "xfs", "EXT4"};
+    static const char *const yes[] = { "ext4", "ext3", "ext2", "xfs", "EXT4" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         CHECK(hr_swap_fs_capable(HR_OS_LINUX, yes[i], 0, false, why, sizeof why) == HR_TRI_YES);
-    static const struct { const char *fs, *why; } no[] = {
-        {"tmpfs", "RAM"}, {"ramfs", "RAM"}, {"overlay", "overlayfs"}, {"nfs4", "network"},
-        {"cifs", "network"}, {"9p", "network"}, {"fuseblk", "FUSE"}, {"zfs", "not one headroom knows"},
-        {"f2fs", "pinned"}, {"vfat", "FAT32"}, {"exfat", "FAT"}, {"0x12345", "not one headroom knows"},
-        {"", "unknown"}};
+    static const struct {
+        const char *fs, *why;
+    } no[] = {
+        { "tmpfs", "RAM" },    { "ramfs", "RAM" },  { "overlay", "overlayfs" }, { "nfs4", "network" },
+        { "cifs", "network" }, { "9p", "network" }, { "fuseblk", "FUSE" },      { "zfs", "not one headroom knows" },
+        { "f2fs", "pinned" },  { "vfat", "FAT32" }, { "exfat", "FAT" },         { "0x12345", "not one headroom knows" },
+        { "", "unknown" }
+    };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
         why[0] = '\0';
         CHECK(hr_swap_fs_capable(HR_OS_LINUX, no[i].fs, 1, false, why, sizeof why) == HR_TRI_NO);
@@ -53,21 +56,21 @@ static void test_file_systems(void)
 
 static void test_reserve(void)
 {
-    CHECK_EQ_U64(hr_reserve_bytes(100 * GIB), 10 * GIB);     /* the 10 GiB floor */
-    CHECK_EQ_U64(hr_reserve_bytes(1000 * GIB), 50 * GIB);    /* 5 % */
+    CHECK_EQ_U64(hr_reserve_bytes(100 * GIB), 10 * GIB);  /* the 10 GiB floor */
+    CHECK_EQ_U64(hr_reserve_bytes(1000 * GIB), 50 * GIB); /* 5 % */
     CHECK_EQ_U64(hr_reserve_bytes(HR_UNKNOWN), 10 * GIB);
-    CHECK(hr_room_ok(100 * GIB, 42 * GIB, 32 * GIB));          /* 42 = 32 + 10 exactly */
+    CHECK(hr_room_ok(100 * GIB, 42 * GIB, 32 * GIB)); /* 42 = 32 + 10 exactly */
     CHECK(!hr_room_ok(100 * GIB, 42 * GIB - 1, 32 * GIB));
     CHECK(!hr_room_ok(HR_UNKNOWN, 500 * GIB, 32 * GIB));
     CHECK(!hr_room_ok(100 * GIB, HR_UNKNOWN, 32 * GIB));
-    CHECK(!hr_room_ok(100 * GIB, 50 * GIB, UINT64_MAX - 1));   /* saturates, never wraps */
+    CHECK(!hr_room_ok(100 * GIB, 50 * GIB, UINT64_MAX - 1)); /* saturates, never wraps */
     /* a file kept at its size or shrunk needs no new room; a grown one needs its growth */
     CHECK(hr_room_needed(64 * GIB, 64 * GIB) == 0);
     CHECK(hr_room_needed(64 * GIB, 32 * GIB) == 0);
     CHECK(hr_room_needed(32 * GIB, 64 * GIB) == 32 * GIB);
     CHECK(hr_room_needed(HR_UNKNOWN, 64 * GIB) == 64 * GIB);
     CHECK(hr_room_needed(0, 64 * GIB) == 64 * GIB);
-    CHECK_EQ_U64(hr_room_largest(256 * GIB, 60 * GIB), 47 * GIB);   /* 60 - 12.8, whole GiB down */
+    CHECK_EQ_U64(hr_room_largest(256 * GIB, 60 * GIB), 47 * GIB); /* 60 - 12.8, whole GiB down */
     CHECK_EQ_U64(hr_room_largest(100 * GIB, 9 * GIB), 0);
 }
 
@@ -110,7 +113,7 @@ static void test_ceiling(void)
     s->cgroup.swap_max_bytes = 0;
     hr_ceiling_compute(s, HR_OS_LINUX, HR_UNKNOWN, HR_UNKNOWN, &c);
     CHECK_EQ_U64(c.bytes, 12 * GIB);
-    s->cgroup.swap_max_bytes = HR_UNKNOWN;   /* no swap limit file: all the swap there is */
+    s->cgroup.swap_max_bytes = HR_UNKNOWN; /* no swap limit file: all the swap there is */
     hr_ceiling_compute(s, HR_OS_LINUX, HR_UNKNOWN, HR_UNKNOWN, &c);
     CHECK_EQ_U64(c.bytes, 20 * GIB);
     /* cgroup v1: memsw unlimited is the RAM limit + swap, not the RAM limit alone. */

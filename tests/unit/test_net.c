@@ -9,7 +9,7 @@
 static void test_url(void)
 {
     hr_url u;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_url_parse("http://127.0.0.1:8188", &u, &err) == 0);
     CHECK_STR(u.host, "127.0.0.1");
     CHECK_EQ_U64(u.port, 8188);
@@ -28,7 +28,7 @@ static void test_url(void)
 static void test_request(void)
 {
     hr_url u;
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_url_parse("http://127.0.0.1:8188", &u, &err);
     hr_buf b;
     hr_buf_init(&b, 0);
@@ -44,7 +44,7 @@ static void test_response(void)
 {
     char r1[] = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-type: text/plain\r\n\r\nhello";
     hr_http_response r;
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* every prefix is "more", the whole is complete */
     for (size_t n = 0; n < sizeof r1 - 1; n++)
         CHECK(hr_http_parse(r1, n, false, &r, &err) == 0);
@@ -58,7 +58,8 @@ static void test_response(void)
     /* the same answer in two reads, as the client gets it: the first read's parse must not
      * change the bytes the second parses again */
     {
-        const char *whole = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n";
+        const char *whole =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n";
         size_t n = strlen(whole);
         for (size_t cut = 1; cut < n; cut++) {
             char two[160];
@@ -108,8 +109,8 @@ static void test_handshake(void)
 {
     unsigned char d[20];
     hr_sha1("abc", 3, d);
-    static const unsigned char abc[20] = {0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e,
-                                          0x25, 0x71, 0x78, 0x50, 0xc2, 0x6c, 0x9c, 0xd0, 0xd8, 0x9d};
+    static const unsigned char abc[20] = { 0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e,
+                                           0x25, 0x71, 0x78, 0x50, 0xc2, 0x6c, 0x9c, 0xd0, 0xd8, 0x9d };
     CHECK(memcmp(d, abc, 20) == 0);
     char a[29];
     hr_ws_accept_for("dGhlIHNhbXBsZSBub25jZQ==", a); /* RFC 6455 section 1.3 */
@@ -124,40 +125,38 @@ static void test_frames(void)
 {
     hr_buf b;
     hr_buf_init(&b, 0);
-    const unsigned char k[4] = {0x37, 0xfa, 0x21, 0x3d};
+    const unsigned char k[4] = { 0x37, 0xfa, 0x21, 0x3d };
     hr_ws_frame_write(&b, HR_WS_TEXT, "Hello", 5, k);
     /* RFC 6455 5.7: a masked "Hello" */
-    static const unsigned char want[] = {0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d,
-                                         0x7f, 0x9f, 0x4d, 0x51, 0x58};
+    static const unsigned char want[] = { 0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58 };
     CHECK(b.len == sizeof want && memcmp(b.data, want, sizeof want) == 0);
     hr_ws_frame f;
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* RFC 6455 5.1: the same masked frame from a server is a protocol error */
     CHECK(hr_ws_parse(b.data, b.len, &f, &err) == HR_EPARSE);
     CHECK(strstr(err.msg, "masked") != NULL);
     /* unmasked, RFC 6455 5.7's "Hello" from a server */
-    static const unsigned char hello[] = {0x81, 0x05, 'H', 'e', 'l', 'l', 'o'};
+    static const unsigned char hello[] = { 0x81, 0x05, 'H', 'e', 'l', 'l', 'o' };
     hr_buf_reset(&b);
     hr_buf_append(&b, hello, sizeof hello);
     CHECK(hr_ws_parse(b.data, b.len, &f, &err) == (int64_t)sizeof hello);
-    CHECK(!f.masked && f.fin && f.opcode == HR_WS_TEXT && f.len == 5 &&
-          memcmp(f.payload, "Hello", 5) == 0);
+    CHECK(!f.masked && f.fin && f.opcode == HR_WS_TEXT && f.len == 5 && memcmp(f.payload, "Hello", 5) == 0);
     /* a 300-byte server frame (16-bit length), partial then whole */
     hr_buf_reset(&b);
-    unsigned char h[4] = {0x82, 126, 0x01, 0x2c};
+    unsigned char h[4] = { 0x82, 126, 0x01, 0x2c };
     hr_buf_append(&b, h, 4);
     for (int i = 0; i < 300; i++)
         hr_buf_putc(&b, (char)i);
     CHECK(hr_ws_parse(b.data, 100, &f, &err) == 0);
     CHECK(hr_ws_parse(b.data, b.len, &f, &err) == 304);
     CHECK(f.opcode == HR_WS_BINARY && f.len == 300 && !f.masked);
-    char ping_big[] = {(char)0x89, 126, 0x00, (char)0x80};
+    char ping_big[] = { (char)0x89, 126, 0x00, (char)0x80 };
     CHECK(hr_ws_parse(ping_big, sizeof ping_big, &f, &err) == HR_EPARSE);
-    char rsv[] = {(char)0xC1, 0x00};
+    char rsv[] = { (char)0xC1, 0x00 };
     CHECK(hr_ws_parse(rsv, sizeof rsv, &f, &err) == HR_EPARSE);
-    char op[] = {(char)0x83, 0x00};
+    char op[] = { (char)0x83, 0x00 };
     CHECK(hr_ws_parse(op, sizeof op, &f, &err) == HR_EPARSE);
-    char huge[10] = {(char)0x82, 127, 0, 0, 0, 1, 0, 0, 0, 0};
+    char huge[10] = { (char)0x82, 127, 0, 0, 0, 1, 0, 0, 0, 0 };
     CHECK(hr_ws_parse(huge, sizeof huge, &f, &err) == HR_ETOOBIG);
     hr_buf_free(&b);
 }

@@ -26,13 +26,13 @@ static void parse_multi(const char *const *strs, int n)
     uint8_t buf[4096];
     size_t len = multi_sz(buf, sizeof buf, strs, n);
     memset(&cfg, 0, sizeof cfg);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_pagingfiles_parse(buf, len, HR_REG_MULTI_SZ, &cfg, &err) == 0);
 }
 
 static void test_syntaxes(void)
 {
-    const char *automatic[] = {"?:\\pagefile.sys"};
+    const char *automatic[] = { "?:\\pagefile.sys" };
     parse_multi(automatic, 1);
     CHECK(cfg.present);
     CHECK_EQ_I64(cfg.count, 1);
@@ -41,24 +41,24 @@ static void test_syntaxes(void)
     CHECK_STR(cfg.entries[0].path, "?:\\pagefile.sys");
     CHECK_EQ_U64(cfg.entries[0].initial_bytes, HR_UNKNOWN);
 
-    const char *sysman[] = {"C:\\pagefile.sys 0 0"};
+    const char *sysman[] = { "C:\\pagefile.sys 0 0" };
     parse_multi(sysman, 1);
     CHECK(cfg.automatic == HR_TRI_NO);
     CHECK(cfg.entries[0].mode == HR_PAGING_MODE_SYSTEM_MANAGED);
     CHECK_STR(cfg.entries[0].path, "C:\\pagefile.sys");
 
-    const char *bare[] = {"C:\\pagefile.sys"};
+    const char *bare[] = { "C:\\pagefile.sys" };
     parse_multi(bare, 1);
     CHECK(cfg.entries[0].mode == HR_PAGING_MODE_SYSTEM_MANAGED);
 
-    const char *custom[] = {"D:\\pagefile.sys 16384 32768"};
+    const char *custom[] = { "D:\\pagefile.sys 16384 32768" };
     parse_multi(custom, 1);
     CHECK(cfg.entries[0].mode == HR_PAGING_MODE_CUSTOM);
     CHECK_EQ_U64(cfg.entries[0].initial_bytes, 16384ull << 20);
     CHECK_EQ_U64(cfg.entries[0].maximum_bytes, 32768ull << 20);
 
-    const char *several[] = {"C:\\pagefile.sys 0 0", "D:\\pagefile.sys 16384 32768",
-                             "  E:\\pagefile.sys\t65536\t65536  "};
+    const char *several[] = { "C:\\pagefile.sys 0 0", "D:\\pagefile.sys 16384 32768",
+                              "  E:\\pagefile.sys\t65536\t65536  " };
     parse_multi(several, 3);
     CHECK_EQ_I64(cfg.count, 3);
     CHECK_STR(cfg.entries[2].path, "E:\\pagefile.sys");
@@ -66,14 +66,14 @@ static void test_syntaxes(void)
     CHECK(cfg.notes[0] == '\0');
 
     /* Doc example: '?:' with sizes — automatic drive, custom sizes. */
-    const char *anysized[] = {"?:\\pagefile.sys 1024 1124"};
+    const char *anysized[] = { "?:\\pagefile.sys 1024 1124" };
     parse_multi(anysized, 1);
     CHECK(cfg.automatic == HR_TRI_YES);
     CHECK_EQ_U64(cfg.entries[0].initial_bytes, 1024ull << 20);
 
     /* smss rules: one number -> max = min; min > max -> max raised; hex; NT path form. */
-    const char *odd[] = {"F:\\pagefile.sys 4096", "G:\\pagefile.sys 8192 1024",
-                         "H:\\pagefile.sys 0x400 0x800", "\\??\\I:\\pagefile.sys 00 000"};
+    const char *odd[] = { "F:\\pagefile.sys 4096", "G:\\pagefile.sys 8192 1024", "H:\\pagefile.sys 0x400 0x800",
+                          "\\??\\I:\\pagefile.sys 00 000" };
     parse_multi(odd, 4);
     CHECK_EQ_I64(cfg.count, 4);
     CHECK_EQ_U64(cfg.entries[0].maximum_bytes, 4096ull << 20);
@@ -84,8 +84,8 @@ static void test_syntaxes(void)
     CHECK(cfg.entries[3].mode == HR_PAGING_MODE_SYSTEM_MANAGED);
 
     /* Rejected entries are left out and said. */
-    const char *bad[] = {"J:\\pagefile.sys abc", "?:\\pagefile.sys", "?:\\pagefile.sys 0 0",
-                         "K:\\pagefile.sys 99999999999999999999 1"};
+    const char *bad[] = { "J:\\pagefile.sys abc", "?:\\pagefile.sys", "?:\\pagefile.sys 0 0",
+                          "K:\\pagefile.sys 99999999999999999999 1" };
     parse_multi(bad, 4);
     CHECK_EQ_I64(cfg.count, 1);
     CHECK_CONTAINS(cfg.notes, "not a number of MB");
@@ -102,15 +102,15 @@ static void test_syntaxes(void)
     CHECK_CONTAINS(cfg.notes, "at most 16");
 
     /* Chinese path survives the UTF-16 round trip. */
-    const char *zh[] = {"D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys 1 2"};
+    const char *zh[] = { "D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys 1 2" };
     parse_multi(zh, 1);
     CHECK_STR(cfg.entries[0].path, "D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys");
 }
 
 static void test_empty_and_types(void)
 {
-    hr_error err = {0};
-    static const uint8_t zeros[4] = {0, 0, 0, 0};
+    hr_error err = { 0 };
+    static const uint8_t zeros[4] = { 0, 0, 0, 0 };
     for (size_t len = 0; len <= 4; len += 2) {
         memset(&cfg, 0xff, sizeof cfg);
         CHECK(hr_pagingfiles_parse(zeros, len, HR_REG_MULTI_SZ, &cfg, &err) == 0);
@@ -139,7 +139,7 @@ static void test_empty_and_types(void)
     CHECK_CONTAINS(err.msg, "type 4");
 
     /* ExistingPageFiles. */
-    const char *ex[] = {"\\??\\C:\\pagefile.sys", "\\??\\D:\\pagefile.sys"};
+    const char *ex[] = { "\\??\\C:\\pagefile.sys", "\\??\\D:\\pagefile.sys" };
     len = multi_sz(buf, sizeof buf, ex, 2);
     memset(&cfg, 0, sizeof cfg);
     CHECK(hr_existing_pagefiles_parse(buf, len, HR_REG_MULTI_SZ, &cfg, &err) == 0);
@@ -150,10 +150,11 @@ static void test_empty_and_types(void)
 static void test_utf16(void)
 {
     /* Lone surrogates become U+FFFD; a pair becomes one 4-byte sequence. */
-    const uint8_t in[] = {0x41, 0, 0x00, 0xd8, 0x42, 0, 0x3d, 0xd8, 0x00, 0xde, 0x00, 0xdc};
+    const uint8_t in[] = { 0x41, 0, 0x00, 0xd8, 0x42, 0, 0x3d, 0xd8, 0x00, 0xde, 0x00, 0xdc };
     char out[32];
     hr_utf16le_to_utf8(in, 6, out, sizeof out, NULL);
-    CHECK_STR(out, "A\xef\xbf\xbd" "B\xf0\x9f\x98\x80\xef\xbf\xbd");
+    CHECK_STR(out, "A\xef\xbf\xbd"
+                   "B\xf0\x9f\x98\x80\xef\xbf\xbd");
     int trunc = 0;
     hr_utf16le_to_utf8(in, 6, out, 4, &trunc);
     CHECK_STR(out, "A");

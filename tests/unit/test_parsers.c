@@ -42,7 +42,7 @@ static void test_parse_u64(void)
     CHECK(hr_parse_u64(S("0"), &v) && v == 0);
     CHECK(hr_parse_u64(S("  42\n"), &v) && v == 42);
     CHECK(hr_parse_u64(S("18446744073709551615"), &v) && v == UINT64_MAX);
-    CHECK(!hr_parse_u64(S("18446744073709551616"), &v));  /* overflow by one */
+    CHECK(!hr_parse_u64(S("18446744073709551616"), &v)); /* overflow by one */
     CHECK(!hr_parse_u64(S("99999999999999999999999"), &v));
     CHECK(!hr_parse_u64(S(""), &v));
     CHECK(!hr_parse_u64(S("   "), &v));
@@ -131,7 +131,8 @@ static void test_text_helpers(void)
 
     /* A server's text made one harmless line: C0, DEL, C1 (CSI), bidi controls, bad UTF-8
      * become '?'; Chinese and other text stays. */
-    char o[80] = "p1\nheadroom: x\x1b[2J\x7f\xc2\x9b" "1m\xe2\x80\xae\xe2\x81\xa6\xff\xc3";
+    char o[80] = "p1\nheadroom: x\x1b[2J\x7f\xc2\x9b"
+                 "1m\xe2\x80\xae\xe2\x81\xa6\xff\xc3";
     CHECK_EQ_U64(hr_text_one_line(o), 8);
     CHECK_STR(o, "p1?headroom: x?[2J??1m????");
     char z[40] = "\xe6\x98\xbe\xe5\xad\x98 caf\xc3\xa9 \xe2\x80\x94 ok";
@@ -141,11 +142,13 @@ static void test_text_helpers(void)
     /* A name the system gave, shown reversibly: controls as the kernel's \\ooo, C1 and bidi
      * controls as \\u{XXXX}, bad bytes as \\ooo; backslashes and Chinese are kept. */
     char sh[128];
-    CHECK_STR(hr_text_shown("/sw\nap\x1b[2J\x7f\xc2\x9b" "1m\xe2\x80\xae\xe2\x81\xa6\xff", sh, sizeof sh),
+    CHECK_STR(hr_text_shown("/sw\nap\x1b[2J\x7f\xc2\x9b"
+                            "1m\xe2\x80\xae\xe2\x81\xa6\xff",
+                            sh, sizeof sh),
               "/sw\\012ap\\033[2J\\177\\u{009B}1m\\u{202E}\\u{2066}\\377");
     CHECK_STR(hr_text_shown("C:\\pagefile.sys \xe6\x98\xbe\xe5\xad\x98", sh, sizeof sh),
               "C:\\pagefile.sys \xe6\x98\xbe\xe5\xad\x98");
-    CHECK_STR(hr_text_shown("ab\ncd", sh, 6), "ab");   /* never half an escape */
+    CHECK_STR(hr_text_shown("ab\ncd", sh, 6), "ab"); /* never half an escape */
 
     char alg[32];
     hr_bracketed_choice("lzo lzo-rle lz4 lz4hc 842 [zstd]", alg, sizeof alg);
@@ -160,30 +163,29 @@ static void test_text_helpers(void)
     CHECK_STR(alg, "aver");
 }
 
-static const char MEMINFO[] =
-    "MemTotal:       16318412 kB\n"
-    "MemFree:         2104356 kB\n"
-    "MemAvailable:    9731220 kB\n"
-    "Buffers:          123456 kB\n"
-    "Cached:          7506864 kB\n"
-    "SwapCached:        16384 kB\n"
-    "Active(anon):    2952596 kB\n"
-    "SwapTotal:       8388604 kB\n"
-    "SwapFree:        8126460 kB\n"
-    "Zswap:             81234 kB\n"
-    "Zswapped:         262144 kB\n"
-    "Shmem:            234560 kB\n"
-    "CommitLimit:    16547808 kB\n"
-    "Committed_AS:   14532876 kB\n"
-    "VmallocTotal:   34359738367 kB\n"
-    "HugePages_Total:       0\n"
-    "Hugepagesize:       2048 kB\n"
-    "Hugetlb:               0 kB\n";
+static const char MEMINFO[] = "MemTotal:       16318412 kB\n"
+                              "MemFree:         2104356 kB\n"
+                              "MemAvailable:    9731220 kB\n"
+                              "Buffers:          123456 kB\n"
+                              "Cached:          7506864 kB\n"
+                              "SwapCached:        16384 kB\n"
+                              "Active(anon):    2952596 kB\n"
+                              "SwapTotal:       8388604 kB\n"
+                              "SwapFree:        8126460 kB\n"
+                              "Zswap:             81234 kB\n"
+                              "Zswapped:         262144 kB\n"
+                              "Shmem:            234560 kB\n"
+                              "CommitLimit:    16547808 kB\n"
+                              "Committed_AS:   14532876 kB\n"
+                              "VmallocTotal:   34359738367 kB\n"
+                              "HugePages_Total:       0\n"
+                              "Hugepagesize:       2048 kB\n"
+                              "Hugetlb:               0 kB\n";
 
 static void test_meminfo(void)
 {
     hr_meminfo mi;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(hr_parse_meminfo(S(MEMINFO), "/proc/meminfo", &mi, &err), 0);
     CHECK_EQ_U64(mi.mem_total, 16318412ull * 1024);
     CHECK_EQ_U64(mi.mem_free, 2104356ull * 1024);
@@ -254,12 +256,11 @@ static void test_meminfo(void)
 
 /* /proc/swaps exactly as swap_show() prints it: the path, padding to 40 columns, the type
  * ("file" gets an extra tab), and an extra tab after numbers under 10000000. */
-static const char SWAPS[] =
-    "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
-    "/dev/sda2                               partition\t8388604\t\t262144\t\t-2\n"
-    "/media/alice/Backup\\040Drive/swapfile   file\t\t16777212\t0\t\t-3\n"
-    "/dev/zram0                              partition\t8388604\t\t1048576\t\t100\n"
-    "/swap\\011tab\\134file                      file\t\t65532\t\t0\t\t7\n";
+static const char SWAPS[] = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                            "/dev/sda2                               partition\t8388604\t\t262144\t\t-2\n"
+                            "/media/alice/Backup\\040Drive/swapfile   file\t\t16777212\t0\t\t-3\n"
+                            "/dev/zram0                              partition\t8388604\t\t1048576\t\t100\n"
+                            "/swap\\011tab\\134file                      file\t\t65532\t\t0\t\t7\n";
 
 /* /proc/swaps spells a newline in a path \\012; the parser decodes it (the path must be
  * opened) and status must print it escaped again, never as a line of its own. */
@@ -269,7 +270,7 @@ static void test_swaps_shown(void)
                              "/swap\\012headroom:\\040fake\tfile\t\t1024\t\t0\t\t-2\n";
     hr_swap_area a[2];
     int n = 0;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(hr_parse_swaps(sw, sizeof sw - 1, "/proc/swaps", a, 2, &n, &err), 0);
     CHECK_EQ_I64(n, 1);
     CHECK_STR(a[0].path, "/swap\nheadroom: fake");
@@ -283,8 +284,8 @@ static void test_swaps_shown(void)
     hr_strlcpy(snap->paging[0].path, a[0].path, sizeof snap->paging[0].path);
     snap->paging[0].kind = a[0].kind;
     snap->paging[0].size_bytes = a[0].size_bytes;
-    hr_buf out = {0};
-    hr_render_opts o = {0};
+    hr_buf out = { 0 };
+    hr_render_opts o = { 0 };
     CHECK_EQ_I64(hr_status_text(snap, &out, &o), 0);
     CHECK(out.data && strstr(out.data, "  /swap\\012headroom: fake\n") != NULL);
     CHECK(out.data && strstr(out.data, "\nheadroom: fake") == NULL);
@@ -296,7 +297,7 @@ static void test_swaps(void)
 {
     hr_swap_area a[8];
     int n = -1;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(hr_parse_swaps(S(SWAPS), "/proc/swaps", a, 8, &n, &err), 0);
     CHECK_EQ_I64(n, 4);
     CHECK_STR(a[0].path, "/dev/sda2");
@@ -371,7 +372,7 @@ static void test_mountinfo(void)
     const char *cur = MOUNTINFO, *end = MOUNTINFO + sizeof MOUNTINFO - 1;
     unsigned lineno = 0;
     hr_mount m;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(hr_mountinfo_next(&cur, end, "mi", &lineno, &m, &err), 1);
     CHECK_EQ_U64(m.major, 0);
     CHECK_EQ_U64(m.minor, 21);
@@ -448,7 +449,7 @@ static void test_mountinfo(void)
 static void test_proc_cgroup(void)
 {
     hr_proc_cgroup pc;
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* cgroup v2 only. */
     const char v2[] = "0::/user.slice/user-1000.slice/session-2.scope\n";
     CHECK_EQ_I64(hr_parse_proc_cgroup(S(v2), "c", &pc, &err), 0);
@@ -525,13 +526,15 @@ static int st_parse(const char *header, uint64_t data_bytes, hr_model_info *m, h
 static void test_safetensors_numel(void)
 {
     hr_model_info m;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[2,3],\"data_offsets\":[0,6]}}", 6, &m, &err), 0);
     CHECK_EQ_U64(m.params, 6);
     /* 2^32 × 2^32 elements wrap to 0 in 64 bits: without the overflow check the tensor would
      * match its empty data and count as 0 parameters. */
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296],"
-                          "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
+                          "\"data_offsets\":[0,0]}}",
+                          0, &m, &err),
+                 HR_EPARSE);
     CHECK_CONTAINS(err.msg, "x.safetensors: tensor \"w\"");
     /* Offsets: the end before the begin, and data past the file's end, are lies. */
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[6,0]}}", 6, &m, &err), HR_EPARSE);
@@ -542,7 +545,9 @@ static void test_safetensors_numel(void)
     CHECK_CONTAINS(err.msg, "past the end of the file");
     /* The same in three sizes, the wrap at the last one. */
     CHECK_EQ_I64(st_parse("{\"w\":{\"dtype\":\"U8\",\"shape\":[65536,65536,4294967296],"
-                          "\"data_offsets\":[0,0]}}", 0, &m, &err), HR_EPARSE);
+                          "\"data_offsets\":[0,0]}}",
+                          0, &m, &err),
+                 HR_EPARSE);
 }
 
 int main(void)

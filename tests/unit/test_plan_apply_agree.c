@@ -45,8 +45,7 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
 {
     const hr_plan_recommended *r = &p->recommended;
     const hr_plan_facts *f = &p->facts;
-    if (!r->target_known || f->wsl2 || f->in_container || f->cgroup_limited || f->hypothetical ||
-        p->nothing_to_change)
+    if (!r->target_known || f->wsl2 || f->in_container || f->cgroup_limited || f->hypothetical || p->nothing_to_change)
         return NULL;
     hr_snapshot *s = malloc(sizeof *s);
     *s = *snap;
@@ -101,7 +100,7 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
         memset(pg, 0, sizeof *pg);
         hr_strlcpy(pg->path, r->target_path, sizeof pg->path);
         pg->kind = win ? HR_PAGING_PAGEFILE : HR_PAGING_FILE;
-        pg->size_bytes = win ? add : add - 4096;   /* a swap area reads a page short (the header) */
+        pg->size_bytes = win ? add : add - 4096; /* a swap area reads a page short (the header) */
         pg->used_bytes = 0;
         pg->peak_bytes = HR_UNKNOWN;
         pg->priority = win ? HR_UNKNOWN_I64 : 10;
@@ -115,14 +114,14 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
     hr_section_ok(&s->paging_s, "carried out");
     if (win) {
         hr_paging_config *cfg = &s->paging_config;
-        hr_paging_config_entry dump = {0};
+        hr_paging_config_entry dump = { 0 };
         bool have_dump = false;
         for (int i = 0; i < cfg->count; i++)
             if (p->dump_file[0] && hr_same_drive(cfg->entries[i].path, p->dump_file)) {
                 dump = cfg->entries[i];
                 have_dump = true;
             }
-        const hr_paging_config was = *cfg;   /* CrashControl is not the plan's to change */
+        const hr_paging_config was = *cfg; /* CrashControl is not the plan's to change */
         memset(cfg, 0, sizeof *cfg);
         cfg->dump_needs_system_paging = was.dump_needs_system_paging;
         cfg->crash_dump_enabled = was.crash_dump_enabled;
@@ -150,23 +149,23 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
 static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p)
 {
     if (p->recommended.fixed == false)
-        return;   /* a range's commit limit starts at the initial size: judged as it grows */
+        return; /* a range's commit limit starts at the initial size: judged as it grows */
     hr_snapshot *after = carry_out(snap, p);
     if (!after)
         return;
     simulated++;
     hr_plan *p2 = calloc(1, sizeof *p2);
     hr_check *c2 = calloc(1, sizeof *c2);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_plan_compute(after, in, p2, &err) == 0);
     hr_check_compute(after, in, p2, c2);
     const hr_plan_recommended *r = &p->recommended;
     if (c2->verdict == HR_VERDICT_OK) {
         reached_ok++;
     } else {
-        bool named = (r->upgrade_ram_first && has_todo(c2, "upgrade-ram")) ||
-                     (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room") ||
-                                         has_todo(c2, "free-room")));
+        bool named =
+            (r->upgrade_ram_first && has_todo(c2, "upgrade-ram")) ||
+            (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room") || has_todo(c2, "free-room")));
         if (!named)
             fprintf(stderr, "%s: after the plan check says %s: %s (to-do: %d, first %s)\n", what,
                     hr_check_verdict_label(c2->verdict), c2->verdict_text, c2->todo_count,
@@ -196,8 +195,8 @@ static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_
     free(after);
 }
 
-static const char *const paging_todos[] = {"set-paging", "add-swap", "remove-swap", "make-room",
-                                           "wslconfig", "raise-limit", "restart", "swapon-all", NULL};
+static const char *const paging_todos[] = { "set-paging",  "add-swap", "remove-swap", "make-room", "wslconfig",
+                                            "raise-limit", "restart",  "swapon-all",  NULL };
 
 static bool is_paging_todo(const char *id)
 {
@@ -225,8 +224,8 @@ static int dump_kept, dump_machines;
 static void windows_final(const char *what, const hr_snapshot *snap, const hr_plan *plan, const hr_apply_plan *ap)
 {
     const hr_pfw_list *fin = NULL;
-    hr_pfw_list now = {0};
-    if (ap->nothing_to_do) {   /* what is configured is already the end */
+    hr_pfw_list now = { 0 };
+    if (ap->nothing_to_do) { /* what is configured is already the end */
         for (int i = 0; i < snap->paging_config.count && now.count < HR_PFW_MAX_ENTRIES; i++)
             hr_strlcpy(now.e[now.count++].path, snap->paging_config.entries[i].path, sizeof now.e[0].path);
         fin = &now;
@@ -243,8 +242,8 @@ static void windows_final(const char *what, const hr_snapshot *snap, const hr_pl
             other++;
     }
     if (target != 1 || other != 0 || dump != (plan->dump_file[0] ? 1 : 0))
-        fprintf(stderr, "%s: apply leaves %d on the target, %d dump file (plan keeps '%s'), %d other\n", what,
-                target, dump, plan->dump_file, other);
+        fprintf(stderr, "%s: apply leaves %d on the target, %d dump file (plan keeps '%s'), %d other\n", what, target,
+                dump, plan->dump_file, other);
     CHECK_EQ_I64(target, 1);
     CHECK_EQ_I64(other, 0);
     CHECK_EQ_I64(dump, plan->dump_file[0] ? 1 : 0);
@@ -258,7 +257,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
     hr_plan *plan = calloc(1, sizeof *plan);
     hr_check *chk = calloc(1, sizeof *chk);
     hr_apply_plan *ap = calloc(1, sizeof *ap);
-    hr_error err = {0};
+    hr_error err = { 0 };
     combos++;
     int r = hr_plan_compute(snap, in, plan, &err);
     CHECK(r == 0);
@@ -271,9 +270,8 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
     /* plan → apply. */
     if (plan->nothing_to_change) {
         nothing++;
-    } else if (!rec->target_known || plan->facts.wsl2 ||
-               (plan->facts.os == HR_OS_LINUX && rec->add_bytes == 0)) {
-        no_target++;   /* nothing apply could be given: advice, the host, .wslconfig, removals */
+    } else if (!rec->target_known || plan->facts.wsl2 || (plan->facts.os == HR_OS_LINUX && rec->add_bytes == 0)) {
+        no_target++; /* nothing apply could be given: advice, the host, .wslconfig, removals */
     } else {
         hr_apply_take take;
         r = hr_apply_take_plan(plan, snap->platform.os, &take, &err);
@@ -293,8 +291,8 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
                 shrinks++;
             }
             if (r != 0)
-                fprintf(stderr, "%s: plan recommends %s (%llu MB) and apply refuses: %s\n", what,
-                        take.target, (unsigned long long)(rec->maximum_bytes / HR_MIB), err.msg);
+                fprintf(stderr, "%s: plan recommends %s (%llu MB) and apply refuses: %s\n", what, take.target,
+                        (unsigned long long)(rec->maximum_bytes / HR_MIB), err.msg);
             CHECK(r == 0);
             if (r == 0) {
                 applied++;
@@ -331,7 +329,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
     int paging = -1;
     for (int i = 0; i < chk->todo_count; i++)
         if (is_paging_todo(chk->todo[i].id)) {
-            CHECK(paging < 0);   /* one item stands for the plan's steps */
+            CHECK(paging < 0); /* one item stands for the plan's steps */
             paging = i;
         }
     const bool wants = chk->verdict != HR_VERDICT_OK || hr_plan_find_warning(plan, "auto-managed") ||
@@ -411,7 +409,7 @@ static void load_workflow(const char *dir, const char *name)
     hr_workflow *wf = calloc(1, sizeof *wf);
     hr_est_input *in = calloc(1, sizeof *in);
     hr_est_wf_result res;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_workflow_parse(name, buf, len, wf, &err) == 0);
     CHECK(hr_est_from_workflow(wf, in, &res, &err) == 0);
     hr_workflow_free(wf);
@@ -434,7 +432,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
  * OK where it can be carried out in full (agree → plan_reaches_ok). */
 static void every_workflow(const char *machine, const hr_snapshot *snap)
 {
-    static const int versions[][3] = {{-1, 0, 0}, {0, 3, 60}, {0, 27, 0}};
+    static const int versions[][3] = { { -1, 0, 0 }, { 0, 3, 60 }, { 0, 27, 0 } };
     static hr_estimate e;
     for (int w = 0; w < wf_count; w++)
         for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
@@ -446,7 +444,7 @@ static void every_workflow(const char *machine, const hr_snapshot *snap)
             m.version_known = versions[v][0] >= 0;
             if (m.version_known)
                 memcpy(m.version, versions[v], sizeof m.version);
-            hr_error err = {0};
+            hr_error err = { 0 };
             CHECK(hr_estimate_run(wf_in[w], &m, NULL, &e, &err) == 0);
             hr_plan_inputs in;
             hr_plan_inputs_init(&in);
@@ -456,7 +454,9 @@ static void every_workflow(const char *machine, const hr_snapshot *snap)
             hr_plan_inputs_take_estimate(&in, &e);
             char what[600];
             snprintf(what, sizeof what, "%s, %s, ComfyUI %s", machine, wf_name[w],
-                     versions[v][0] < 0 ? "unknown" : versions[v][1] == 3 ? "0.3.60" : "0.27.0");
+                     versions[v][0] < 0    ? "unknown"
+                     : versions[v][1] == 3 ? "0.3.60"
+                                           : "0.27.0");
             hr_plan *p = calloc(1, sizeof *p);
             hr_check *c = calloc(1, sizeof *c);
             wf_combos++;
@@ -487,11 +487,12 @@ static void every_workflow(const char *machine, const hr_snapshot *snap)
                     CHECK(c->verdict_after == c->verdict);
                 /* below the low end with the others is never better than WILL FAIL but for the
                  * growth Windows or a range may still give (S1.2, S3.2) */
-                if (c->capacity_bytes != HR_UNKNOWN && hr_sat_add(c->capacity_bytes, (uint64_t)1 << 30) <
-                                                           r->need.fail_below)
+                if (c->capacity_bytes != HR_UNKNOWN &&
+                    hr_sat_add(c->capacity_bytes, (uint64_t)1 << 30) < r->need.fail_below)
                     CHECK(c->verdict != HR_VERDICT_OK);
                 if (c->verdict == HR_VERDICT_OK)
-                    CHECK(c->capacity_bytes != HR_UNKNOWN && c->capacity_bytes + ((uint64_t)1 << 30) >= r->need.must_back);
+                    CHECK(c->capacity_bytes != HR_UNKNOWN &&
+                          c->capacity_bytes + ((uint64_t)1 << 30) >= r->need.must_back);
                 if (c->plan_feasible && c->verdict_after == HR_VERDICT_OK && !r->room_capped)
                     wf_feasible_ok++;
             }
@@ -504,9 +505,9 @@ static void every_workflow(const char *machine, const hr_snapshot *snap)
 static void every_input(const char *machine, const hr_snapshot *snap)
 {
     every_workflow(machine, snap);
-    static const hr_workload workloads[] = {HR_WORKLOAD_NONE, HR_WORKLOAD_SD15, HR_WORKLOAD_SDXL,
-                                            HR_WORKLOAD_FLUX, HR_WORKLOAD_VIDEO};
-    static const uint64_t vram[] = {HR_UNKNOWN, 0, 6 * GIB, 8 * GIB, 12 * GIB, 24 * GIB};
+    static const hr_workload workloads[] = { HR_WORKLOAD_NONE, HR_WORKLOAD_SD15, HR_WORKLOAD_SDXL, HR_WORKLOAD_FLUX,
+                                             HR_WORKLOAD_VIDEO };
+    static const uint64_t vram[] = { HR_UNKNOWN, 0, 6 * GIB, 8 * GIB, 12 * GIB, 24 * GIB };
     for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++)
         for (size_t v = 0; v < sizeof vram / sizeof vram[0]; v++)
             for (int range = 0; range < 2; range++) {
@@ -517,7 +518,7 @@ static void every_input(const char *machine, const hr_snapshot *snap)
                 in.range = range;
                 in.recorded = true;
                 if (snap->ram.total_bytes == HR_UNKNOWN)
-                    in.ram_bytes = 16 * GIB;   /* a tree that cannot tell: what a user gives */
+                    in.ram_bytes = 16 * GIB; /* a tree that cannot tell: what a user gives */
                 agree(machine, snap, &in);
                 if (range)
                     continue;
@@ -529,15 +530,14 @@ static void every_input(const char *machine, const hr_snapshot *snap)
                 agree(machine, snap, &low);
                 hr_plan *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
                 hr_check *ca = calloc(1, sizeof *ca), *cb = calloc(1, sizeof *cb);
-                hr_error err = {0};
+                hr_error err = { 0 };
                 if (hr_plan_compute(snap, &in, a, &err) == 0 && hr_plan_compute(snap, &low, b, &err) == 0) {
                     hr_check_compute(snap, &in, a, ca);
                     hr_check_compute(snap, &low, b, cb);
                     CHECK(cb->need_bytes >= ca->need_bytes);
-                    CHECK(b->recommended.wanted_bytes >= a->recommended.wanted_bytes ||
-                          a->facts.row == HR_ROW_64);
+                    CHECK(b->recommended.wanted_bytes >= a->recommended.wanted_bytes || a->facts.row == HR_ROW_64);
                     if (vram[v] == 24 * GIB && workloads[w] == HR_WORKLOAD_SDXL)
-                        CHECK(cb->need_bytes > ca->need_bytes);   /* a big card no longer holds it */
+                        CHECK(cb->need_bytes > ca->need_bytes); /* a big card no longer holds it */
                 }
                 free(a);
                 free(b);
@@ -570,8 +570,8 @@ static void each_fixture(const char *src, const char *sub, void (*fn)(const char
  * the recorded file beside it on another drive cut to 16 GB, so that the plan grows it. */
 static void dump_variants(const char *name, const hr_snapshot *rec)
 {
-    static const hr_tri dumps[] = {HR_TRI_YES, HR_TRI_UNKNOWN, HR_TRI_NO};
-    static const char *const dump_names[] = {"on", "not known", "off"};
+    static const hr_tri dumps[] = { HR_TRI_YES, HR_TRI_UNKNOWN, HR_TRI_NO };
+    static const char *const dump_names[] = { "on", "not known", "off" };
     char sys = hr_drive_letter(rec->platform.system_volume);
     if (!sys || !rec->paging_config.s.ok)
         return;
@@ -591,7 +591,7 @@ static void dump_variants(const char *name, const hr_snapshot *rec)
             }
             cfg->count = kept;
             if (shape == 1 && kept == 0)
-                goto next;   /* nothing beside C: to grow */
+                goto next; /* nothing beside C: to grow */
             memmove(&cfg->entries[1], &cfg->entries[0], (size_t)kept * sizeof cfg->entries[0]);
             hr_paging_config_entry *c = &cfg->entries[0];
             memset(c, 0, sizeof *c);
@@ -620,8 +620,8 @@ static void dump_variants(const char *name, const hr_snapshot *rec)
                     }
             }
             hr_section_ok(&s->paging_s, "test");
-            s->commit.limit_bytes = hr_sat_add(hr_commit_ram_part(s, HR_OS_WINDOWS, s->ram.total_bytes),
-                                               hr_snapshot_disk_paging_bytes(s));
+            s->commit.limit_bytes =
+                hr_sat_add(hr_commit_ram_part(s, HR_OS_WINDOWS, s->ram.total_bytes), hr_snapshot_disk_paging_bytes(s));
             char what[300];
             snprintf(what, sizeof what, "%s + %c: 4 GB%s, crash dumps %s", name, sys,
                      shape ? ", the other file cut to 16 GB" : "", dump_names[d]);
@@ -643,7 +643,7 @@ static void windows_recording(const char *dir, const char *name)
     if (!buf)
         return;
     hr_snapshot *snap = malloc(sizeof *snap);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = buf && snap ? hr_win_replay(buf, len, snap, &err) : HR_ENOMEM;
     CHECK(r == 0 || r == HR_EPARTIAL);
     if (r == 0 || r == HR_EPARTIAL) {
@@ -659,8 +659,8 @@ static void windows_recording(const char *dir, const char *name)
  * rules once disagreed — an f2fs root (plan recommended it, apply refused it) and a drive
  * with room for less than the maximum plus the reserve (plan's range fitted, apply refused
  * the maximum) — on both OSes. */
-static hr_volume *add_volume(hr_snapshot *s, const char *mount, const char *fs, uint64_t total,
-                             uint64_t free_bytes, bool system)
+static hr_volume *add_volume(hr_snapshot *s, const char *mount, const char *fs, uint64_t total, uint64_t free_bytes,
+                             bool system)
 {
     hr_volume *v = &s->volumes[s->volume_count++];
     hr_strlcpy(v->dev.mount_point, mount, sizeof v->dev.mount_point);
@@ -672,8 +672,8 @@ static hr_volume *add_volume(hr_snapshot *s, const char *mount, const char *fs, 
     v->is_system = system;
     v->fs_devices = 1;
     char why[HR_SNAP_WHY_MAX] = "";
-    v->can_hold_swap = s->platform.os == HR_OS_WINDOWS ? HR_TRI_YES
-                       : hr_swap_fs_capable(HR_OS_LINUX, fs, 1, false, why, sizeof why);
+    v->can_hold_swap =
+        s->platform.os == HR_OS_WINDOWS ? HR_TRI_YES : hr_swap_fs_capable(HR_OS_LINUX, fs, 1, false, why, sizeof why);
     hr_strlcpy(v->why_not, why, sizeof v->why_not);
     return v;
 }
@@ -689,8 +689,7 @@ static hr_snapshot *machine(hr_os os, uint64_t ram)
     hr_section_ok(&s->volumes_s, "test");
     s->platform.page_size = 4096;
     s->platform.container = s->platform.wsl2 = HR_TRI_NO;
-    hr_strlcpy(s->platform.system_volume, os == HR_OS_WINDOWS ? "C:\\" : "/",
-               sizeof s->platform.system_volume);
+    hr_strlcpy(s->platform.system_volume, os == HR_OS_WINDOWS ? "C:\\" : "/", sizeof s->platform.system_volume);
     if (os == HR_OS_WINDOWS) {
         hr_section_ok(&s->paging_config.s, "test");
         s->paging_config.present = true;
@@ -716,9 +715,9 @@ static void synthetic_machines(void)
     hr_plan_inputs in;
     hr_plan_inputs_init(&in);
     hr_plan *p = calloc(1, sizeof *p);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_plan_compute(s, &in, p, &err) == 0);
-    CHECK(!p->recommended.target_known);   /* the rule apply uses refuses f2fs */
+    CHECK(!p->recommended.target_known); /* the rule apply uses refuses f2fs */
     CHECK(!p->candidates[0].eligible);
     CHECK_CONTAINS(p->candidates[0].reasons[0].text, "f2fs");
     add_volume(s, "/data", "ext4", 1000 * GIB, 900 * GIB, false);
@@ -822,11 +821,11 @@ static void linux_tree(const char *dir, const char *name)
     snprintf(probe, sizeof probe, "%s/proc", tree);
     DIR *p = opendir(probe);
     if (!p)
-        return;   /* README, the fixture script */
+        return; /* README, the fixture script */
     closedir(p);
-    hr_probe_opts opts = {.sysroot = tree, .skip_procs = true};
+    hr_probe_opts opts = { .sysroot = tree, .skip_procs = true };
     hr_snapshot *snap = malloc(sizeof *snap);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_platform_snapshot(&opts, snap, &err);
     CHECK(r == 0 || r == HR_EPARTIAL);
     if (r == 0 || r == HR_EPARTIAL) {
@@ -860,8 +859,8 @@ int main(void)
 #endif
     printf("%d machines (%d of them Windows ones with a crash-dump file on C:), %d combinations: %d accepted "
            "by apply (%d keeping the crash-dump file), %d nothing to change, %d with no file to create; %d carried "
-           "out, %d of them then OK; %d plans that lower what is configured (apply: --allow-shrink)\n", machines,
-           dump_machines, combos, applied, dump_kept, nothing, no_target, simulated, reached_ok, shrinks);
+           "out, %d of them then OK; %d plans that lower what is configured (apply: --allow-shrink)\n",
+           machines, dump_machines, combos, applied, dump_kept, nothing, no_target, simulated, reached_ok, shrinks);
     printf("the one rule: %d machine × workflow × version combinations, %d where the plan reaches OK in full\n",
            wf_combos, wf_feasible_ok);
     CHECK(wf_feasible_ok > 0);

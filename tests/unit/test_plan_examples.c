@@ -49,7 +49,7 @@ static void test_worked_example(void)
     CHECK(!r->set_by_table);
     CHECK_EQ_U64(r->maximum_bytes, GB(84));
     CHECK(GB(16) + r->maximum_bytes >= GB(80) / 100 * (100 + HR_PLAN_PEAK_MARGIN_PERCENT));
-    CHECK_EQ_U64(r->table_bytes, GB(64));   /* both are shown */
+    CHECK_EQ_U64(r->table_bytes, GB(64)); /* both are shown */
     CHECK(has_reason(p, "peak", "S4.1"));
     hr_buf b;
     hr_buf_init(&b, 0);
@@ -118,7 +118,8 @@ static void test_final_setup(void)
     int untick = step_index(p, "untick-auto"), set = step_index(p, "set-new"), rm = step_index(p, "remove-old"),
         reboot = step_index(p, "reboot");
     CHECK(untick >= 0 && set > untick && rm > set && reboot > rm);
-    CHECK_CONTAINS(p->steps[set].text, "select D: → Custom size → Initial size (MB): 65536, Maximum size (MB): 65536 → press Set");
+    CHECK_CONTAINS(p->steps[set].text,
+                   "select D: → Custom size → Initial size (MB): 65536, Maximum size (MB): 65536 → press Set");
     CHECK_CONTAINS(p->steps[rm].text, "select C: → No paging file → press Set");
     CHECK(step_index(p, "remove-system") < 0);
     /* Candidates: D: first (SSD, not system), C: cannot keep 10 GB free after 64 GB. */
@@ -153,7 +154,7 @@ static void test_hdd_only(void)
     snap_config(s, "C:\\pagefile.sys", HR_PAGING_MODE_CUSTOM, GB(4), GB(4));
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
-    CHECK_STR(p->recommended.target, "D:");   /* non-system, most room */
+    CHECK_STR(p->recommended.target, "D:"); /* non-system, most room */
     CHECK(hr_plan_find_warning(p, "hdd-only") != NULL);
     CHECK_CONTAINS(hr_plan_find_warning(p, "hdd-only")->text, "add RAM first");
     free(p);
@@ -183,7 +184,7 @@ static void test_full_c_and_usb(void)
     s->paging_config.automatic = HR_TRI_YES;
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
-    CHECK(!p->recommended.target_known);   /* nothing eligible has room */
+    CHECK(!p->recommended.target_known); /* nothing eligible has room */
     CHECK(hr_plan_find_warning(p, "no-target") != NULL);
     CHECK(hr_plan_find_warning(p, "auto-full-system") != NULL);
     int eligible = 0;
@@ -203,7 +204,7 @@ static void test_full_c_and_usb(void)
         if (strcmp(c->target, "G:") == 0)
             CHECK(!c->eligible && strcmp(c->reasons[0].id, "removable") == 0);
     }
-    CHECK_EQ_I64(eligible, 1);   /* C: alone, without room */
+    CHECK_EQ_I64(eligible, 1); /* C: alone, without room */
     free(p);
     free(s);
 }
@@ -214,7 +215,7 @@ static void test_full_c_and_usb(void)
 static void test_room_capped(void)
 {
     hr_snapshot *s = snap_new(HR_OS_WINDOWS, GB(16));
-    snap_volume(s, "C:\\", "NTFS", 1, GB(256), GB(60), true);   /* 60 < 64 + 12.8; 60 - 12.8 = 47.2 */
+    snap_volume(s, "C:\\", "NTFS", 1, GB(256), GB(60), true); /* 60 < 64 + 12.8; 60 - 12.8 = 47.2 */
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
     CHECK_STR(p->recommended.target, "C:");
@@ -249,8 +250,8 @@ static void test_room_capped(void)
 static void test_reserve_edges(void)
 {
     hr_snapshot *s = snap_new(HR_OS_WINDOWS, GB(32));
-    snap_volume(s, "D:\\", "NTFS", 1, GB(100), GB(42), false);   /* 42 = 32 + 10: exactly fits */
-    snap_volume(s, "E:\\", "NTFS", 1, GB(1000), GB(81), false);  /* 81 < 32 + 50 */
+    snap_volume(s, "D:\\", "NTFS", 1, GB(100), GB(42), false);  /* 42 = 32 + 10: exactly fits */
+    snap_volume(s, "E:\\", "NTFS", 1, GB(1000), GB(81), false); /* 81 < 32 + 50 */
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(16), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
     CHECK_EQ_U64(p->recommended.maximum_bytes, GB(32));
@@ -285,7 +286,7 @@ static void test_text_render(void)
     hr_plan_inputs_init(&in);
     hr_snapshot *s = snap_new(HR_OS_WINDOWS, HR_UNKNOWN);
     p = calloc(1, sizeof *p);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_plan_compute(s, &in, p, &err) == HR_EPARTIAL);
     CHECK_CONTAINS(err.msg, "--ram");
     free(p);

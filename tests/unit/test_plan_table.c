@@ -9,40 +9,40 @@
 #include "plan_snap.h"
 #include "test.h"
 
-static const int rams[6] = {4, 8, 16, 32, 64, 128};
-static const int vrams[7] = {0, 4, 6, 8, 12, 16, 24};
-static const hr_workload wls[4] = {HR_WORKLOAD_SD15, HR_WORKLOAD_SDXL, HR_WORKLOAD_FLUX, HR_WORKLOAD_VIDEO};
+static const int rams[6] = { 4, 8, 16, 32, 64, 128 };
+static const int vrams[7] = { 0, 4, 6, 8, 12, 16, 24 };
+static const hr_workload wls[4] = { HR_WORKLOAD_SD15, HR_WORKLOAD_SDXL, HR_WORKLOAD_FLUX, HR_WORKLOAD_VIDEO };
 
 /* [workload][ram][vram] → GB, no launcher flags. */
 static const int expect_plain[4][6][7] = {
     /* sd15       0   4   6   8  12  16  24 */
-    {/*   4 */ {32, 32, 32, 32, 32, 32, 32},
-     /*   8 */ {32, 32, 32, 32, 32, 32, 32},
-     /*  16 */ {32, 32, 32, 32, 32, 32, 32},
-     /*  32 */ {32, 32, 32, 32, 32, 32, 32},
-     /*  64 */ {32, 32, 32, 32, 32, 32, 32},
-     /* 128 */ {32, 32, 32, 32, 32, 32, 32}},
+    { /*   4 */ { 32, 32, 32, 32, 32, 32, 32 },
+      /*   8 */ { 32, 32, 32, 32, 32, 32, 32 },
+      /*  16 */ { 32, 32, 32, 32, 32, 32, 32 },
+      /*  32 */ { 32, 32, 32, 32, 32, 32, 32 },
+      /*  64 */ { 32, 32, 32, 32, 32, 32, 32 },
+      /* 128 */ { 32, 32, 32, 32, 32, 32, 32 } },
     /* sdxl */
-    {{32, 32, 32, 32, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32},
-     {64, 64, 64, 64, 32, 32, 32},
-     {64, 64, 64, 64, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32}},
+    { { 32, 32, 32, 32, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 },
+      { 64, 64, 64, 64, 32, 32, 32 },
+      { 64, 64, 64, 64, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 } },
     /* flux */
-    {{32, 32, 32, 32, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32},
-     {64, 64, 64, 64, 32, 32, 32},
-     {64, 64, 64, 64, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32},
-     {32, 32, 32, 32, 32, 32, 32}},
+    { { 32, 32, 32, 32, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 },
+      { 64, 64, 64, 64, 32, 32, 32 },
+      { 64, 64, 64, 64, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 },
+      { 32, 32, 32, 32, 32, 32, 32 } },
     /* video: S4.2 "start at 64 GB", every row */
-    {{64, 64, 64, 64, 64, 64, 64},
-     {64, 64, 64, 64, 64, 64, 64},
-     {64, 64, 64, 64, 64, 64, 64},
-     {64, 64, 64, 64, 64, 64, 64},
-     {64, 64, 64, 64, 64, 64, 64},
-     {64, 64, 64, 64, 64, 64, 64}},
+    { { 64, 64, 64, 64, 64, 64, 64 },
+      { 64, 64, 64, 64, 64, 64, 64 },
+      { 64, 64, 64, 64, 64, 64, 64 },
+      { 64, 64, 64, 64, 64, 64, 64 },
+      { 64, 64, 64, 64, 64, 64, 64 },
+      { 64, 64, 64, 64, 64, 64, 64 } },
 };
 
 /* With --lowvram (any workload): 64 up to the 32 GB row; the 64 GB+ row keeps its 32 GB
@@ -73,13 +73,12 @@ static void check_cell(int ri, int vi, int wi, hr_os os, bool lowvram)
     snprintf(cell, sizeof cell, "RAM %d, VRAM %d, %s, %s%s", rams[ri], vrams[vi], hr_workload_name(wls[wi]),
              os == HR_OS_WINDOWS ? "windows" : "linux", lowvram ? ", --lowvram" : "");
     if (r->maximum_bytes != GB(want))
-        fprintf(stderr, "cell %s: got %llu GiB, want %d\n", cell, (unsigned long long)(r->maximum_bytes >> 30),
-                want);
+        fprintf(stderr, "cell %s: got %llu GiB, want %d\n", cell, (unsigned long long)(r->maximum_bytes >> 30), want);
     CHECK_EQ_U64(r->maximum_bytes, GB(want));
-    CHECK_EQ_U64(r->initial_bytes, r->maximum_bytes);         /* S3.2: fixed by default */
+    CHECK_EQ_U64(r->initial_bytes, r->maximum_bytes); /* S3.2: fixed by default */
     CHECK(r->fixed);
     CHECK(r->basis == HR_BASIS_TABLE);
-    CHECK(!r->target_known);                                  /* hypothetical: a kind of drive */
+    CHECK(!r->target_known); /* hypothetical: a kind of drive */
     CHECK_CONTAINS(r->target_advice, os == HR_OS_WINDOWS ? "non-system SSD" : "SSD-backed");
 
     /* The reasons name the rules that decided the cell. */
@@ -119,7 +118,7 @@ static void check_cell(int ri, int vi, int wi, hr_os os, bool lowvram)
         CHECK(s != NULL);
         if (s)
             CHECK_CONTAINS(s->text, mb);
-        CHECK(step_index(p, "set-new") < step_index(p, "remove-system"));   /* S3.1 order */
+        CHECK(step_index(p, "set-new") < step_index(p, "remove-system")); /* S3.1 order */
     } else {
         snprintf(mb, sizeof mb, "count=%d ", want * 1024);
         const hr_plan_step *s = find_step(p, "create");

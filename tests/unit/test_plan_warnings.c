@@ -100,7 +100,7 @@ static void windows_scenarios(void)
         hr_strlcpy(s->paging_config.entries[0].path, "?:\\pagefile.sys", sizeof s->paging_config.entries[0].path);
         s->paging_config.entries[0].mode = HR_PAGING_MODE_AUTOMATIC;
         s->paging_config.entries[0].initial_bytes = s->paging_config.entries[0].maximum_bytes = HR_UNKNOWN;
-        s->paging_count = 0;   /* and the list of files in use was not read */
+        s->paging_count = 0; /* and the list of files in use was not read */
         s->paging_s.ok = false;
         hr_plan *q = plan_run(s, &in);
         bool step_c = false;
@@ -109,7 +109,7 @@ static void windows_scenarios(void)
         CHECK(step_c);
         free(q);
     }
-    s->volumes[0].dev.fs_free_bytes = GB(100);   /* exactly 2 × 5 % of 1000 GB: not nearly full */
+    s->volumes[0].dev.fs_free_bytes = GB(100); /* exactly 2 × 5 % of 1000 GB: not nearly full */
     expect("automatic, C: at the edge", s, &in, "auto-managed,no-crash-dump");
     free(s);
 
@@ -138,7 +138,7 @@ static void windows_scenarios(void)
     p = plan_run(s, &in);
     CHECK_STR(p->dump_file, "C:\\pagefile.sys");
     CHECK_EQ_I64(p->removal_count, 0);
-    CHECK_EQ_U64(p->dump_file_min_bytes, 0);   /* 4 GB holds an automatic dump of 32 GB RAM */
+    CHECK_EQ_U64(p->dump_file_min_bytes, 0); /* 4 GB holds an automatic dump of 32 GB RAM */
     free(p);
     /* A dump file too small for the dump (77 MB, automatic dumps, 32 GB RAM: RAM / 8 = 4 GB
      * by Microsoft's sizing, X.dump): said, and a step sizes it — never "stays" alone. */
@@ -284,7 +284,7 @@ static void linux_scenarios(void)
     /* Mode 2: RAM gives only ratio % of itself, so a known peak needs more swap. */
     in.peak_commit_bytes = GB(40);
     p = plan_run(s, &in);
-    CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(34));   /* 50 − 16 */
+    CHECK_EQ_U64(p->recommended.peak_sized_bytes, GB(34)); /* 50 − 16 */
     free(p);
     /* From the table: 32 GB, plus the half of RAM mode 2 does not count. */
     in.peak_commit_bytes = HR_UNKNOWN;
@@ -301,8 +301,8 @@ static void linux_scenarios(void)
     (void)z;
     expect("zram only", s, &in, "zram-not-backstop");
     p = plan_run(s, &in);
-    CHECK_EQ_U64(p->recommended.add_bytes, GB(32));   /* zram does not count */
-    CHECK_EQ_I64(p->removal_count, 0);               /* and is never removed */
+    CHECK_EQ_U64(p->recommended.add_bytes, GB(32)); /* zram does not count */
+    CHECK_EQ_I64(p->removal_count, 0);              /* and is never removed */
     free(p);
     s->paging_count = 0;
     s->compression.zswap_enabled = HR_TRI_YES;
@@ -405,7 +405,7 @@ static void linux_placement(void)
     CHECK(!p->candidates[0].eligible);
     CHECK_CONTAINS(p->candidates[0].reasons[0].text, "overlay");
     CHECK(hr_plan_find_warning(p, "cgroup-limit") != NULL);
-    CHECK(hr_plan_find_warning(p, "no-target") == NULL);   /* the host's business, not "no room" */
+    CHECK(hr_plan_find_warning(p, "no-target") == NULL); /* the host's business, not "no room" */
     CHECK(!p->recommended.target_known);
     CHECK_CONTAINS(p->recommended.target_advice, "the host");
     CHECK(find_step(p, "raise-limit") != NULL);

@@ -22,7 +22,7 @@ static const char chrome_status[] =
 static void test_parse(void)
 {
     hr_proc_status st;
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_proc_status_parse(chrome_status, sizeof chrome_status - 1, &st, &err) == 0);
     CHECK_STR(st.name, "chrome");
     CHECK_EQ_U64(st.rss_bytes, 204800 * HR_KIB);
@@ -44,7 +44,9 @@ static void test_parse(void)
     CHECK(hr_proc_status_parse(esc, sizeof esc - 1, &st, &err) == 0);
     CHECK_STR(st.name, "ev?[31mil");
     /* Nor do C1 controls (CSI as UTF-8: C2 9B) or a bidi override (U+202E). */
-    const char c1[] = "Name:\tev\xc2\x9b" "31mil\xe2\x80\xae" "gpj\nVmRSS:\t4 kB\n";
+    const char c1[] = "Name:\tev\xc2\x9b"
+                      "31mil\xe2\x80\xae"
+                      "gpj\nVmRSS:\t4 kB\n";
     CHECK(hr_proc_status_parse(c1, sizeof c1 - 1, &st, &err) == 0);
     CHECK_STR(st.name, "ev?31mil?gpj");
     /* Old kernels (no RssAnon): 0, not a failure. */
@@ -105,17 +107,16 @@ static void test_linux_probe(void)
     char p[512];
     snprintf(p, sizeof p, "%s/proc", root);
     mkdir(p, 0755);
-    const char *pids[] = {"1", "4242", "4243", "77", "self"};
-    const char *texts[] = {"Name:\tsystemd\nVmRSS:\t 12000 kB\nRssAnon:\t4000 kB\nVmSwap:\t0 kB\n",
-                           chrome_status, chrome_status, "Name:\tkthreadd\nPid:\t77\n",
-                           "Name:\tnot-a-pid\nVmRSS:\t1 kB\n"};
+    const char *pids[] = { "1", "4242", "4243", "77", "self" };
+    const char *texts[] = { "Name:\tsystemd\nVmRSS:\t 12000 kB\nRssAnon:\t4000 kB\nVmSwap:\t0 kB\n", chrome_status,
+                            chrome_status, "Name:\tkthreadd\nPid:\t77\n", "Name:\tnot-a-pid\nVmRSS:\t1 kB\n" };
     for (int i = 0; i < 5; i++) {
         snprintf(p, sizeof p, "%s/proc/%s", root, pids[i]);
         mkdir(p, 0755);
         snprintf(p, sizeof p, "%s/proc/%s/status", root, pids[i]);
         put(p, texts[i]);
     }
-    snprintf(p, sizeof p, "%s/proc/9999", root);   /* exited: a directory without status */
+    snprintf(p, sizeof p, "%s/proc/9999", root); /* exited: a directory without status */
     mkdir(p, 0755);
     hr_procs out;
     memset(&out, 0, sizeof out);

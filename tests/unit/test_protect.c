@@ -43,14 +43,14 @@ static hr_protect_act sample(series *x, int64_t commit)
     s.commit_enforced = true;
     hr_warning wr[HR_WATCH_MAX_WARNINGS];
     size_t nw = hr_watch_tick(&x->w, &s, wr);
-    hr_protect_in in = {.t_ms = s.t_ms,
-                        .active = x->w.active,
-                        .wr = wr,
-                        .nw = nw,
-                        .fill = x->w.fill,
-                        .slope_bps = x->w.slope_bps,
-                        .climb_bps = x->w.cfg.climb_bps,
-                        .interval_ms = x->interval_ms};
+    hr_protect_in in = { .t_ms = s.t_ms,
+                         .active = x->w.active,
+                         .wr = wr,
+                         .nw = nw,
+                         .fill = x->w.fill,
+                         .slope_bps = x->w.slope_bps,
+                         .climb_bps = x->w.cfg.climb_bps,
+                         .interval_ms = x->interval_ms };
     hr_protect_decision d = hr_protect_step(&x->p, &in);
     if (d.act == HR_PROTECT_FREE) {
         if (x->frees++ == 0) {
@@ -102,8 +102,7 @@ static void test_climb_free_then_interrupt(void)
     CHECK_EQ_I64(x.interrupts, 1);
     CHECK(x.free_reason != NULL);
     /* time-to-limit may fire first at this slope: the reason is whichever made it near */
-    CHECK(x.free_reason && (strcmp(x.free_reason, "commit-95") == 0 ||
-                            strcmp(x.free_reason, "time-to-limit") == 0));
+    CHECK(x.free_reason && (strcmp(x.free_reason, "commit-95") == 0 || strcmp(x.free_reason, "time-to-limit") == 0));
     CHECK(cross_t >= 0 && x.free_t <= cross_t);
     CHECK_STR(x.interrupt_reason, "still-climbing");
     CHECK_EQ_I64(x.interrupt_t - x.free_t, 2000);
@@ -213,9 +212,9 @@ static void test_recede_and_return(void)
  * is the rule that is active, in the order commit-95, cgroup-near, time-to-limit. */
 static void test_reason_from_active(void)
 {
-    bool active[HR_WRULE_COUNT] = {0};
+    bool active[HR_WRULE_COUNT] = { 0 };
     hr_protect p;
-    hr_protect_in in = {.t_ms = 1000, .active = active, .interval_ms = 1000};
+    hr_protect_in in = { .t_ms = 1000, .active = active, .interval_ms = 1000 };
 
     hr_protect_init(&p);
     active[HR_WRULE_TTL] = true;

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HDR "{\"type\":\"header\",\"schema\":\"headroom.recording/1\",\"os\":\"linux\",\"mode\":\"run\"," \
-            "\"started\":1764702000123,\"command\":[\"python3\",\"main.py\"]}\n"
+#define HDR                                                                                                            \
+    "{\"type\":\"header\",\"schema\":\"headroom.recording/1\",\"os\":\"linux\",\"mode\":\"run\","                      \
+    "\"started\":1764702000123,\"command\":[\"python3\",\"main.py\"]}\n"
 
 static hr_recording rec, rec2;
 static hr_rec_reader reader;
@@ -23,9 +24,9 @@ static int parse_n(const char *s, size_t len, hr_error *err)
     hr_rec_init(&rec);
     memset(err, 0, sizeof *err);
     int rc = hr_rec_parse(s, len, &rec, err);
-    static const size_t slices[] = {1, 2, 7, 4096};
+    static const size_t slices[] = { 1, 2, 7, 4096 };
     for (size_t i = 0; i < sizeof slices / sizeof slices[0]; i++) {
-        hr_error e2 = {0};
+        hr_error e2 = { 0 };
         hr_rec_init(&rec2);
         hr_rec_reader_init(&reader, &rec2);
         int r2 = 0;
@@ -88,7 +89,7 @@ static void test_good(void)
     CHECK_CONTAINS(h, "commit &lt;high&gt; &amp; climbing");
     CHECK_CONTAINS(h, "headroom plan --peak-commit 12G");
     CHECK_CONTAINS(h, "data-verdict=\"will-fail\"");
-    CHECK(!strstr(h, "data-series=\"vram-used\""));   /* never given: left out */
+    CHECK(!strstr(h, "data-series=\"vram-used\"")); /* never given: left out */
     free(h);
 }
 
@@ -148,7 +149,7 @@ static void test_thinning(void)
     hr_buf_puts(&b, HDR);
     for (size_t i = 0; i < n; i++)
         hr_buf_printf(&b, "{\"type\":\"sample\",\"t\":%zu,\"commit\":%d}\n", i * 1000, i == 31337 ? 999 : 5);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(parse_n(b.data, b.len, &err) == 0);
     CHECK(rec.nsamples <= HR_REC_MAX_SAMPLES && rec.nsamples > HR_REC_MAX_SAMPLES / 2);
     CHECK_EQ_U64(rec.samples_seen, n);

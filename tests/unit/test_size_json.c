@@ -9,7 +9,7 @@
 static uint64_t parse_ok(const char *text)
 {
     uint64_t v = 0;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_size_parse(text, &v, &err);
     if (r != 0) {
         fprintf(stderr, "size '%s' failed: %s\n", text, err.msg);
@@ -21,7 +21,7 @@ static uint64_t parse_ok(const char *text)
 static int parse_err(const char *text, const char *msg_part)
 {
     uint64_t v = 12345;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_size_parse(text, &v, &err);
     CHECK(v == 12345); /* the output is untouched on failure */
     if (msg_part)
@@ -51,12 +51,12 @@ static void test_size_parse(void)
     CHECK_EQ_U64(parse_ok("  32G  "), 32 * HR_GIB);
     CHECK_EQ_U64(parse_ok("0B"), 0);
     CHECK_EQ_U64(parse_ok("0G"), 0);
-    CHECK_EQ_U64(parse_ok("0"), 0);                       /* 0 in any unit: --vram 0 */
-    CHECK_EQ_U64(parse_ok("32768 MB"), 32 * HR_GIB);     /* what the refusal suggests parses */
+    CHECK_EQ_U64(parse_ok("0"), 0);                  /* 0 in any unit: --vram 0 */
+    CHECK_EQ_U64(parse_ok("32768 MB"), 32 * HR_GIB); /* what the refusal suggests parses */
     CHECK_EQ_U64(parse_ok("18446744073709551613B"), UINT64_MAX - 2);
     CHECK_EQ_U64(parse_ok("16777215T"), 16777215 * HR_TIB);
 
-    hr_error err = {0};
+    hr_error err = { 0 };
     uint64_t v;
     CHECK_EQ_I64(hr_size_parse(NULL, &v, &err), HR_EINVAL);
     CHECK_EQ_I64(parse_err("", "expected a number"), HR_EPARSE);
@@ -145,14 +145,14 @@ static void test_json_escape(void)
     check_quote("\xf0\x9f\x98\x80", 4, "\"\xf0\x9f\x98\x80\"");
     check_quote("\xc3\xa9", 2, "\"\xc3\xa9\"");
     /* Invalid UTF-8 becomes U+FFFD, one per bad byte. */
-    check_quote("sw\xe9p", 4, "\"sw\\ufffdp\"");             /* Latin-1 */
+    check_quote("sw\xe9p", 4, "\"sw\\ufffdp\""); /* Latin-1 */
     check_quote("\xff\xfe", 2, "\"\\ufffd\\ufffd\"");
-    check_quote("\xc0\xaf", 2, "\"\\ufffd\\ufffd\"");          /* overlong '/' */
+    check_quote("\xc0\xaf", 2, "\"\\ufffd\\ufffd\""); /* overlong '/' */
     check_quote("\xe0\x80\xaf", 3, "\"\\ufffd\\ufffd\\ufffd\"");
-    check_quote("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\""); /* UTF-16 surrogate */
+    check_quote("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");            /* UTF-16 surrogate */
     check_quote("\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* > U+10FFFF */
-    check_quote("ok\xe6\xa8", 4, "\"ok\\ufffd\\ufffd\"");      /* cut multibyte at the end */
-    check_quote("\x80", 1, "\"\\ufffd\"");                    /* lone continuation byte */
+    check_quote("ok\xe6\xa8", 4, "\"ok\\ufffd\\ufffd\"");                   /* cut multibyte at the end */
+    check_quote("\x80", 1, "\"\\ufffd\"");                                  /* lone continuation byte */
 
     /* The writer: keys and values escaped, structure and commas placed, null for NULL. */
     hr_buf b;

@@ -16,8 +16,8 @@ static int compare_with_mkswap(size_t page_size)
     (void)page_size;
     return 77;
 #else
-    if (system("command -v mkswap >/dev/null 2>&1") != 0 &&
-        access("/sbin/mkswap", X_OK) != 0 && access("/usr/sbin/mkswap", X_OK) != 0)
+    if (system("command -v mkswap >/dev/null 2>&1") != 0 && access("/sbin/mkswap", X_OK) != 0 &&
+        access("/usr/sbin/mkswap", X_OK) != 0)
         return 77;
     if ((size_t)sysconf(_SC_PAGESIZE) != page_size)
         return 77;
@@ -34,8 +34,10 @@ static int compare_with_mkswap(size_t page_size)
     fwrite(zero, 1, sizeof zero, fp);
     fclose(fp);
     const char *uuid_s = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
-    snprintf(cmd, sizeof cmd, "PATH=$PATH:/sbin:/usr/sbin; chmod 600 %s; mkswap -U %s -L headroom %s "
-             ">/dev/null 2>&1", file, uuid_s, file);
+    snprintf(cmd, sizeof cmd,
+             "PATH=$PATH:/sbin:/usr/sbin; chmod 600 %s; mkswap -U %s -L headroom %s "
+             ">/dev/null 2>&1",
+             file, uuid_s, file);
     int rc = system(cmd);
     CHECK(rc == 0);
     unsigned char *theirs = malloc(size), *ours = calloc(1, size);
@@ -45,9 +47,9 @@ static int compare_with_mkswap(size_t page_size)
         fclose(fp);
     unsigned char uuid[16];
     CHECK(hr_uuid_parse(uuid_s, uuid) == 0);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(hr_swap_header_build(ours, page_size, size, uuid, "headroom", &err) == 0);
-    CHECK(memcmp(ours, theirs, size) == 0);   /* the whole file, not only page 0 */
+    CHECK(memcmp(ours, theirs, size) == 0); /* the whole file, not only page 0 */
     free(theirs);
     free(ours);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -58,7 +60,7 @@ static int compare_with_mkswap(size_t page_size)
 
 int main(void)
 {
-    hr_error err = {0};
+    hr_error err = { 0 };
     unsigned char page[65536];
     unsigned char uuid[16];
     CHECK(hr_uuid_parse("1b4e28ba-2fa1-41d2-883f-0016d3cca427", uuid) == 0);
@@ -75,7 +77,7 @@ int main(void)
     memcpy(&v, page + 1024, 4);
     CHECK_EQ_U64(v, 1);
     memcpy(&v, page + 1028, 4);
-    CHECK_EQ_U64(v, 255);   /* 1 MiB of 4 KiB pages: last page 255 */
+    CHECK_EQ_U64(v, 255); /* 1 MiB of 4 KiB pages: last page 255 */
     for (int i = 0; i < 1024; i++)
         if (page[i]) {
             CHECK(!"boot bits must stay zero");
@@ -102,7 +104,7 @@ int main(void)
     page[4095] = 'X';
     CHECK(hr_swap_header_parse(page, 4096, 4096, &info, &err) == HR_EPARSE);
     CHECK(hr_swap_header_parse(page, 100, 4096, &info, &err) == HR_EPARSE);
-    unsigned char u2[16] = {0};
+    unsigned char u2[16] = { 0 };
     memset(u2, 0xff, 16);
     hr_uuid_make_v4(u2);
     CHECK_EQ_U64(u2[6] >> 4, 4);

@@ -16,8 +16,8 @@ typedef struct collected {
 static void collect(void *user, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     collected *c = user;
-    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%llu:%.*s|",
-                               (unsigned long long)lineno, (int)len, text);
+    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%llu:%.*s|", (unsigned long long)lineno,
+                               (int)len, text);
     c->segs++;
     c->flags_or |= flags;
 }
@@ -41,8 +41,7 @@ typedef struct hints {
     size_t n;
 } hints;
 
-static void collect_hint(void *user, const char *text, size_t len, uint64_t lineno,
-                         unsigned flags)
+static void collect_hint(void *user, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     (void)text;
     (void)len;
@@ -56,7 +55,7 @@ static void collect_hint(void *user, const char *text, size_t len, uint64_t line
 static void check_chunking(const void *data, size_t n, const char *want)
 {
     static collected c;
-    size_t chunks[] = {1, 2, 3, 7, 511, 512, 513, 4096};
+    size_t chunks[] = { 1, 2, 3, 7, 511, 512, 513, 4096 };
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
         decode(&c, data, n, chunks[i]);
         CHECK_STR(c.text, want);
@@ -85,8 +84,9 @@ int main(void)
     check_chunking(broken, sizeof broken - 1, "1:a|2:next line|");
 
     /* UTF-16LE with BOM, CRLF, a character outside the BMP (surrogate pair) */
-    const unsigned char le[] = {0xff, 0xfe, 'o', 0, 'k', 0, '\r', 0, '\n', 0,
-                                0x3d, 0xd8, 0x00, 0xde, '!', 0, '\n', 0};
+    const unsigned char le[] = {
+        0xff, 0xfe, 'o', 0, 'k', 0, '\r', 0, '\n', 0, 0x3d, 0xd8, 0x00, 0xde, '!', 0, '\n', 0
+    };
     check_chunking(le, sizeof le, "1:ok|2:\xf0\x9f\x98\x80!|");
     decode(&c, le, sizeof le, 4096);
     CHECK_STR(hr_textdec_encoding_name(&dec), "utf-16le");
@@ -107,10 +107,9 @@ int main(void)
     check_chunking(be, m, "1:Traceback (most recent call last):|2:MemoryError|");
 
     /* GBK: 页面文件太小 (a line that is not UTF-8) next to a UTF-8 line */
-    const unsigned char gbk[] = {'[', 'W', 'i', 'n', 'E', 'r', 'r', 'o', 'r', ' ', '1', '4', '5',
-                                 '5', ']', ' ', 0xd2, 0xb3, 0xc3, 0xe6, 0xce, 0xc4, 0xbc, 0xfe,
-                                 0xcc, 0xab, 0xd0, 0xa1, 0xa3, 0xac, 0xb0, 0xa1, '\n',
-                                 0xe4, 0xb8, 0xad, '\n'};
+    const unsigned char gbk[] = { '[',  'W',  'i',  'n',  'E',  'r',  'r',  'o',  'r',  ' ',  '1',  '4',  '5',
+                                  '5',  ']',  ' ',  0xd2, 0xb3, 0xc3, 0xe6, 0xce, 0xc4, 0xbc, 0xfe, 0xcc, 0xab,
+                                  0xd0, 0xa1, 0xa3, 0xac, 0xb0, 0xa1, '\n', 0xe4, 0xb8, 0xad, '\n' };
     /* the whole of GBK decodes (啊 at 0xB0A1 is in no phrase) */
     check_chunking(gbk, sizeof gbk, "1:[WinError 1455] 页面文件太小，啊|2:中|");
     decode(&c, gbk, sizeof gbk, 4096);
@@ -119,14 +118,13 @@ int main(void)
 
     /* a GBK path the phrases know nothing of: D:\AI绘画\模型 (the evidence lines used to be
      * garbled), GBK's extension beyond GB2312 (0x8140 丂), and CP936's euro at 0x80 */
-    const unsigned char path[] = {'D', ':', '\\', 'A', 'I', 0xbb, 0xe6, 0xbb, 0xad, '\\',
-                                  0xc4, 0xa3, 0xd0, 0xcd, ' ', 0x81, 0x40, ' ', 0x80, '\n'};
+    const unsigned char path[] = { 'D',  ':',  '\\', 'A',  'I', 0xbb, 0xe6, 0xbb, 0xad, '\\',
+                                   0xc4, 0xa3, 0xd0, 0xcd, ' ', 0x81, 0x40, ' ',  0x80, '\n' };
     check_chunking(path, sizeof path, "1:D:\\AI绘画\\模型 丂 €|");
     /* CP1252 (Western Windows): single high bytes between letters */
     const unsigned char latin[] = "Die Auslagerungsdatei ist zu klein f\xfcr diesen Vorgang: "
                                   "caf\xe9 \x80 \x93ok\x94\n";
-    check_chunking(latin, sizeof latin - 1,
-                   "1:Die Auslagerungsdatei ist zu klein für diesen Vorgang: café € “ok”|");
+    check_chunking(latin, sizeof latin - 1, "1:Die Auslagerungsdatei ist zu klein für diesen Vorgang: café € “ok”|");
     decode(&c, latin, sizeof latin - 1, 4096);
     CHECK_STR(hr_textdec_encoding_name(&dec), "utf-8+cp1252");
     CHECK(c.flags_or & HR_SEG_CP1252);
@@ -172,7 +170,7 @@ int main(void)
     hr_textdec_feed(&dec, bars, sizeof bars - 1);
     hr_textdec_finish(&dec);
 #if defined(__GNUC__) && defined(__SSE2__)
-    CHECK_STR(h.s, "-bf-bf-");   /* "[00:00<?, ?it/s]": no letter but its end */
+    CHECK_STR(h.s, "-bf-bf-"); /* "[00:00<?, ?it/s]": no letter but its end */
 #else
     CHECK_STR(h.s, "-------");
 #endif

@@ -91,7 +91,7 @@ static void test_idle_creep_no_eta(void)
         s.swap_used = 0;
         feed(&w, &s);
     }
-    CHECK(w.eta_s > 600.0);   /* a slope there is, but over 22 GB */
+    CHECK(w.eta_s > 600.0); /* a slope there is, but over 22 GB */
     CHECK(!hr_watch_eta_meaningful(&w));
     hr_buf line;
     hr_buf_init(&line, 4096);
@@ -306,25 +306,25 @@ static void test_counter_reset(void)
  * none of the tree on the GPU is 0. */
 static void test_vram_tree(void)
 {
-    const int64_t tree[] = {100, 101, 105};
-    const hr_gpu_proc l1[] = {{7, 500 * MB}, {100, 3 * GB}, {101, 256 * MB}, {8, 1 * GB}};
+    const int64_t tree[] = { 100, 101, 105 };
+    const hr_gpu_proc l1[] = { { 7, 500 * MB }, { 100, 3 * GB }, { 101, 256 * MB }, { 8, 1 * GB } };
     CHECK_EQ_U64((uint64_t)hr_wvram_tree(l1, 4, tree, 3), (uint64_t)(3 * GB + 256 * MB));
     /* listed twice (compute, then graphics): counted once, the larger amount */
-    const hr_gpu_proc l2[] = {{100, 2 * GB}, {9, 1 * GB}, {100, 2 * GB + 10 * MB}};
+    const hr_gpu_proc l2[] = { { 100, 2 * GB }, { 9, 1 * GB }, { 100, 2 * GB + 10 * MB } };
     CHECK_EQ_U64((uint64_t)hr_wvram_tree(l2, 3, tree, 3), (uint64_t)(2 * GB + 10 * MB));
     /* one entry with, one without an amount: the amount */
-    const hr_gpu_proc l3[] = {{105, HR_W_UNKNOWN}, {105, 64 * MB}};
+    const hr_gpu_proc l3[] = { { 105, HR_W_UNKNOWN }, { 105, 64 * MB } };
     CHECK_EQ_U64((uint64_t)hr_wvram_tree(l3, 2, tree, 3), (uint64_t)(64 * MB));
     /* WDDM: the tree is on the GPU but the driver does not say how much */
-    const hr_gpu_proc l4[] = {{100, HR_W_UNKNOWN}, {8, 1 * GB}};
+    const hr_gpu_proc l4[] = { { 100, HR_W_UNKNOWN }, { 8, 1 * GB } };
     CHECK(hr_wvram_tree(l4, 2, tree, 3) == HR_W_UNKNOWN);
     /* the tree is not on this GPU; an empty list; an empty tree */
-    const hr_gpu_proc l5[] = {{7, 1 * GB}, {8, HR_W_UNKNOWN}};
+    const hr_gpu_proc l5[] = { { 7, 1 * GB }, { 8, HR_W_UNKNOWN } };
     CHECK(hr_wvram_tree(l5, 2, tree, 3) == 0);
     CHECK(hr_wvram_tree(NULL, 0, tree, 3) == 0);
     CHECK(hr_wvram_tree(l1, 4, NULL, 0) == 0);
     /* amounts that would overflow together: unknown, not wrapped */
-    const hr_gpu_proc l6[] = {{100, INT64_MAX - 5}, {101, 10}};
+    const hr_gpu_proc l6[] = { { 100, INT64_MAX - 5 }, { 101, 10 } };
     CHECK(hr_wvram_tree(l6, 2, tree, 3) == HR_W_UNKNOWN);
     /* the sample's field starts unknown and reaches the recording and the peaks */
     hr_wsample s;
@@ -355,10 +355,17 @@ static void test_recording_lines(void)
     hr_buf b;
     hr_buf_init(&b, 0);
     char a0[] = "python3", a1[] = "main.py";
-    char *argv[] = {a0, a1, NULL};
-    hr_rec_header h = {.version = "0.1.0", .os = "linux", .started_ms = 1764702000000,
-                       .interval_ms = 1000, .mode = "run", .pid = 42, .name = NULL,
-                       .argc = 2, .argv = argv, .comfyui = NULL};
+    char *argv[] = { a0, a1, NULL };
+    hr_rec_header h = { .version = "0.1.0",
+                        .os = "linux",
+                        .started_ms = 1764702000000,
+                        .interval_ms = 1000,
+                        .mode = "run",
+                        .pid = 42,
+                        .name = NULL,
+                        .argc = 2,
+                        .argv = argv,
+                        .comfyui = NULL };
     hr_rec_header_line(&b, &h);
     hr_wsample s;
     hr_wsample_init(&s);
@@ -381,7 +388,7 @@ static void test_recording_lines(void)
         if (!nl)
             break;
         hr_json_doc *doc = NULL;
-        hr_error err = {0};
+        hr_error err = { 0 };
         CHECK(hr_json_parse(cur, (size_t)(nl - cur), NULL, &doc, &err) == 0);
         const hr_json_value *root = hr_json_root(doc);
         const char *type = hr_json_string(hr_json_get(root, "type"), NULL);
@@ -414,14 +421,14 @@ static void test_verdict(void)
     hr_watch_init(&w, NULL);
     hr_diag_ctx *log = malloc(sizeof *log), *sys = malloc(sizeof *sys);
     hr_run_verdict *v = malloc(sizeof *v);
-    hr_error err = {0};
+    hr_error err = { 0 };
     CHECK(log && sys && v && hr_diag_init(log, &err) == 0 && hr_diag_init(sys, &err) == 0);
     if (!log || !sys || !v)
         return;
     hr_diag_finish(log);
     hr_diag_finish(sys);
 
-    hr_run_end end = {.exited = false, .signal = 9, .pid = 668, .oom_kill = 1, .cg_peak = -1};
+    hr_run_end end = { .exited = false, .signal = 9, .pid = 668, .oom_kill = 1, .cg_peak = -1 };
     hr_run_verdict_make(log, sys, &end, &w, v);
     CHECK_STR(v->cause, "killed");
     CHECK(v->conf == HR_CONF_HIGH);
@@ -462,7 +469,7 @@ static void test_verdict(void)
     hr_diag_feed(log, cuda, sizeof cuda - 1, 1, 0);
     hr_diag_end_input(log, "utf-8", sizeof cuda - 1, 1, 0);
     hr_diag_finish(log);
-    hr_run_end ex0 = {.exited = true, .code = 0, .pid = 1, .oom_kill = 0, .cg_peak = -1};
+    hr_run_end ex0 = { .exited = true, .code = 0, .pid = 1, .oom_kill = 0, .cg_peak = -1 };
     hr_run_verdict_make(log, NULL, &ex0, &w, v);
     CHECK_STR(v->cause, "gpu-oom");
     CHECK(v->nev >= 1 && strstr(v->ev[0].text, "CUDA out of memory") != NULL);

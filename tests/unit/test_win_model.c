@@ -35,7 +35,7 @@ static int replay(const char *name)
     CHECK(buf != NULL);
     if (!buf)
         return -1;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_win_raw_load_json(buf, len, &raw, &err);
     if (r)
         fprintf(stderr, "%s: %s\n", name, err.msg);
@@ -105,7 +105,7 @@ static void test_laptop(void)
     /* Compression, GPUs, power. */
     CHECK(snap.compression.windows_compression == HR_TRI_YES);
     CHECK(snap.gpus.s.ok);
-    CHECK_EQ_I64(snap.gpus.count, 2);   /* NVML 4060 (+DXGI shared) and the Intel iGPU */
+    CHECK_EQ_I64(snap.gpus.count, 2); /* NVML 4060 (+DXGI shared) and the Intel iGPU */
     CHECK_STR(snap.gpus.gpu[0].source, "NVML");
     CHECK_EQ_U64(snap.gpus.gpu[0].vram_total_bytes, 8585740288ull);
     CHECK_EQ_U64(snap.gpus.gpu[0].shared_total_bytes, 8503701504ull);
@@ -146,7 +146,7 @@ static void test_desktop(void)
     CHECK(snap.power.has_battery == HR_TRI_NO);
     CHECK_EQ_U64(snap.power.battery_percent, HR_UNKNOWN);
     CHECK(snap.power.on_battery == HR_TRI_NO);
-    CHECK_EQ_I64(snap.note_count, 0);   /* nothing to flag there */
+    CHECK_EQ_I64(snap.note_count, 0); /* nothing to flag there */
     /* The same machine before the restart that moves the file from C: to D:. */
     raw.enum_files[0].name[4] = 'C';
     hr_win_model_snapshot(&raw, &snap);
@@ -171,7 +171,7 @@ static void test_no_pagefile(void)
     CHECK_EQ_U64(snap.gpus.gpu[0].vram_used_bytes, HR_UNKNOWN);
     CHECK_CONTAINS(snap.gpus.notes, "NVML (nvml.dll): not present");
     /* The same with 0- and 4-byte empties and with no value at all. */
-    static const char *const hexes[] = {"", "00000000"};
+    static const char *const hexes[] = { "", "00000000" };
     for (int i = 0; i < 2; i++) {
         raw.paging_files.len = (size_t)i * 4;
         memset(raw.paging_files.data, 0, 4);
@@ -208,27 +208,48 @@ static void test_wine_like(void)
 {
     hr_win_raw_init(&raw);
     raw.os.state = HR_WIN_OK;
-    raw.os_major = 6; raw.os_minor = 1; raw.os_build = 7601;
+    raw.os_major = 6;
+    raw.os_minor = 1;
+    raw.os_build = 7601;
     raw.perf.state = HR_WIN_OK;
-    raw.commit_total_pages = 98076; raw.commit_limit_pages = 6170914; raw.commit_peak_pages = 0;
-    raw.physical_total_pages = 6170912; raw.physical_available_pages = 5000000; raw.page_size = 4096;
+    raw.commit_total_pages = 98076;
+    raw.commit_limit_pages = 6170914;
+    raw.commit_peak_pages = 0;
+    raw.physical_total_pages = 6170912;
+    raw.physical_available_pages = 5000000;
+    raw.page_size = 4096;
     raw.mem.state = HR_WIN_OK;
-    raw.total_phys = 6170912ull * 4096; raw.avail_phys = 5000000ull * 4096;
-    raw.total_page_file = 6170914ull * 4096; raw.avail_page_file = (6170914ull - 98076) * 4096;
+    raw.total_phys = 6170912ull * 4096;
+    raw.avail_phys = 5000000ull * 4096;
+    raw.total_page_file = 6170914ull * 4096;
+    raw.avail_page_file = (6170914ull - 98076) * 4096;
     raw.enum_pf.state = HR_WIN_UNSUPPORTED;
-    raw.nt_pf.state = HR_WIN_UNSUPPORTED; raw.nt_pf.code = 0xC0000003u;
-    raw.paging_files.q.state = HR_WIN_OK; raw.paging_files.type = HR_REG_SZ;
-    const char *v = "C\0:\0\\\0p\0a\0g\0e\0f\0i\0l\0e\0.\0s\0y\0s\0 \0" "2\0" "7\0 \0" "7\0" "7\0\0";
+    raw.nt_pf.state = HR_WIN_UNSUPPORTED;
+    raw.nt_pf.code = 0xC0000003u;
+    raw.paging_files.q.state = HR_WIN_OK;
+    raw.paging_files.type = HR_REG_SZ;
+    const char *v = "C\0:\0\\\0p\0a\0g\0e\0f\0i\0l\0e\0.\0s\0y\0s\0 \0"
+                    "2\0"
+                    "7\0 \0"
+                    "7\0"
+                    "7\0\0";
     raw.paging_files.len = 44;
     memcpy(raw.paging_files.data, v, 44);
     raw.existing_page_files.q.state = HR_WIN_ABSENT;
     raw.temp_page_file.q.state = HR_WIN_ABSENT;
-    raw.nvml.state = HR_WIN_ABSENT; raw.nvml.code = 126;
-    raw.dxgi.state = HR_WIN_FAILED; raw.dxgi.code = 0x887A0004u;
+    raw.nvml.state = HR_WIN_ABSENT;
+    raw.nvml.code = 126;
+    raw.dxgi.state = HR_WIN_FAILED;
+    raw.dxgi.code = 0x887A0004u;
     raw.procs.state = HR_WIN_OK;
-    raw.store.state = HR_WIN_UNSUPPORTED; raw.store.code = 0xC0000003u;
-    raw.power.state = HR_WIN_OK; raw.ac_line = 1; raw.battery_flag = 128; raw.battery_percent = 255;
-    raw.scheme.state = HR_WIN_UNSUPPORTED; raw.scheme.code = 120;
+    raw.store.state = HR_WIN_UNSUPPORTED;
+    raw.store.code = 0xC0000003u;
+    raw.power.state = HR_WIN_OK;
+    raw.ac_line = 1;
+    raw.battery_flag = 128;
+    raw.battery_percent = 255;
+    raw.scheme.state = HR_WIN_UNSUPPORTED;
+    raw.scheme.code = 120;
     int r = hr_win_model_snapshot(&raw, &snap);
     CHECK_EQ_I64(r, HR_EPARTIAL);
     CHECK_STR(snap.platform.os_name, "Windows 6.1.7601");
@@ -251,23 +272,25 @@ static void test_wine_like(void)
 
 static void test_loader_errors(void)
 {
-    hr_error err = {0};
-    static const struct { const char *doc, *msg; } cases[] = {
-        {"[]", "(document): expected an object"},
-        {"{}", "schema: expected \"headroom.win-raw/1\""},
-        {"{\"schema\":\"headroom.win-raw/1\",\"performance_info\":{\"state\":\"ok\",\"commit_total\":-1}}",
-         "line 1, column 80: performance_info.commit_total: expected a non-negative integer"},
-        {"{\"schema\":\"headroom.win-raw/1\",\"os\":{\"state\":\"maybe\"}}", "os.state: unknown state"},
-        {"{\"schema\":\"headroom.win-raw/1\",\"os\":{}}", "os.state: expected \"state\""},
-        {"{\"schema\":\"headroom.win-raw/1\",\"registry\":{\"paging_files\":{\"state\":\"ok\",\"hex\":\"3\"}}}",
-         "registry.paging_files.hex: expected an even number"},
-        {"{\"schema\":\"headroom.win-raw/1\",\"registry\":{\"paging_files\":{\"state\":\"ok\"}}}",
-         "needs \"hex\", \"strings\" or \"dword\""},
-        {"{\"schema\":\"headroom.win-raw/1\",\"volumes\":[{\"root\":\"C:\\\\\",\"space\":{\"state\":\"ok\",\"total\":\"x\"}}]}",
-         "volumes[0].space.total: expected a non-negative integer"},
-        {"{\"schema\":\"headroom.win-raw/1\",\"power\":{\"state\":\"ok\",\"ac_line\":4294967296}}",
-         "power.ac_line: value does not fit in 32 bits"},
-        {"{\"schema\":\"headroom.win-raw/1\",", "line 1, column 32: expected a member name"},
+    hr_error err = { 0 };
+    static const struct {
+        const char *doc, *msg;
+    } cases[] = {
+        { "[]", "(document): expected an object" },
+        { "{}", "schema: expected \"headroom.win-raw/1\"" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"performance_info\":{\"state\":\"ok\",\"commit_total\":-1}}",
+          "line 1, column 80: performance_info.commit_total: expected a non-negative integer" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"os\":{\"state\":\"maybe\"}}", "os.state: unknown state" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"os\":{}}", "os.state: expected \"state\"" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"registry\":{\"paging_files\":{\"state\":\"ok\",\"hex\":\"3\"}}}",
+          "registry.paging_files.hex: expected an even number" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"registry\":{\"paging_files\":{\"state\":\"ok\"}}}",
+          "needs \"hex\", \"strings\" or \"dword\"" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"volumes\":[{\"root\":\"C:\\\\\",\"space\":{\"state\":\"ok\",\"total\":\"x\"}}]}",
+          "volumes[0].space.total: expected a non-negative integer" },
+        { "{\"schema\":\"headroom.win-raw/1\",\"power\":{\"state\":\"ok\",\"ac_line\":4294967296}}",
+          "power.ac_line: value does not fit in 32 bits" },
+        { "{\"schema\":\"headroom.win-raw/1\",", "line 1, column 32: expected a member name" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(hr_win_raw_load_json(cases[i].doc, strlen(cases[i].doc), &raw, &err) == HR_EPARSE);
@@ -277,8 +300,8 @@ static void test_loader_errors(void)
 
 static void test_round_trip(void)
 {
-    const char *names[] = {"laptop-16g-auto-full-c.json", "desktop-64g-fixed-d.json",
-                           "no-pagefile.json", "usb-pagefile.json"};
+    const char *names[] = { "laptop-16g-auto-full-c.json", "desktop-64g-fixed-d.json", "no-pagefile.json",
+                            "usb-pagefile.json" };
     for (int i = 0; i < 4; i++) {
         replay(names[i]);
         static hr_snapshot first;
@@ -291,7 +314,7 @@ static void test_round_trip(void)
         hr_json_init(&w, &out, true);
         hr_win_raw_write_json(&copy, &w);
         CHECK_EQ_I64(hr_json_finish(&w), 0);
-        hr_error err = {0};
+        hr_error err = { 0 };
         int r = hr_win_raw_load_json(out.data, out.len, &raw, &err);
         if (r)
             fprintf(stderr, "%s: %s\n", names[i], err.msg);
@@ -308,19 +331,22 @@ static void set_dword(hr_win_regval *v, uint32_t x)
     v->q.state = HR_WIN_OK;
     v->type = HR_REG_DWORD;
     v->len = 4;
-    memcpy(v->data, &x, 4);   /* little-endian, as Windows stores it */
+    memcpy(v->data, &x, 4); /* little-endian, as Windows stores it */
 }
 
 /* CrashControl (X.dump): CrashDumpEnabled and DedicatedDumpFile -> does a crash dump need a
  * paging file on the system drive; recorded and replayed unchanged. */
 static void test_crash_control(void)
 {
-    replay("desktop-64g-fixed-d.json");   /* recorded before CrashControl was read */
+    replay("desktop-64g-fixed-d.json"); /* recorded before CrashControl was read */
     CHECK(snap.paging_config.dump_needs_system_paging == HR_TRI_UNKNOWN);
     CHECK_EQ_I64(snap.paging_config.crash_dump_enabled, HR_UNKNOWN_I64);
-    static const struct { uint32_t v; bool dedicated; hr_tri want; } cases[] = {
-        {0, false, HR_TRI_NO}, {1, false, HR_TRI_YES}, {2, false, HR_TRI_YES},
-        {3, false, HR_TRI_YES}, {7, false, HR_TRI_YES}, {7, true, HR_TRI_NO}};
+    static const struct {
+        uint32_t v;
+        bool dedicated;
+        hr_tri want;
+    } cases[] = { { 0, false, HR_TRI_NO },  { 1, false, HR_TRI_YES }, { 2, false, HR_TRI_YES },
+                  { 3, false, HR_TRI_YES }, { 7, false, HR_TRI_YES }, { 7, true, HR_TRI_NO } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         replay("desktop-64g-fixed-d.json");
         set_dword(&raw.crash_dump_enabled, cases[i].v);
@@ -347,7 +373,7 @@ static void test_crash_control(void)
         hr_win_raw_write_json(&copy, &w);
         CHECK_EQ_I64(hr_json_finish(&w), 0);
         CHECK_CONTAINS(out.data, "\"crash_dump_enabled\"");
-        hr_error err = {0};
+        hr_error err = { 0 };
         CHECK_EQ_I64(hr_win_raw_load_json(out.data, out.len, &raw, &err), 0);
         hr_win_model_snapshot(&raw, &snap);
         CHECK(snap.paging_config.dump_needs_system_paging == cases[i].want);

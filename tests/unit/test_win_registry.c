@@ -75,7 +75,7 @@ static void run(HKEY k)
     CHECK_STR(snap.paging_config.entries[1].path, "D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys");
 
     /* "No paging file": the empty list in each form tools write. */
-    static const wchar_t empty[2] = {0, 0};
+    static const wchar_t empty[2] = { 0, 0 };
     for (DWORD len = 0; len <= 4; len += 2) {
         roundtrip(k, REG_MULTI_SZ, empty, len);
         CHECK(snap.paging_config.present);
@@ -100,10 +100,11 @@ static void run(HKEY k)
     static const wchar_t existing[] = L"\\??\\C:\\pagefile.sys\0\\??\\E:\\pagefile.sys\0";
     DWORD one = 1;
     CHECK(RegSetValueExW(k, L"PagingFiles", 0, REG_MULTI_SZ, (const BYTE *)custom, sizeof custom) == ERROR_SUCCESS);
-    CHECK(RegSetValueExW(k, L"ExistingPageFiles", 0, REG_MULTI_SZ, (const BYTE *)existing, sizeof existing) == ERROR_SUCCESS);
+    CHECK(RegSetValueExW(k, L"ExistingPageFiles", 0, REG_MULTI_SZ, (const BYTE *)existing, sizeof existing) ==
+          ERROR_SUCCESS);
     CHECK(RegSetValueExW(k, L"TempPageFile", 0, REG_DWORD, (const BYTE *)&one, sizeof one) == ERROR_SUCCESS);
-    hr_probe_opts opts = {.skip_gpu = true};
-    hr_error err = {0};
+    hr_probe_opts opts = { .skip_gpu = true };
+    hr_error err = { 0 };
     int r = hr_platform_snapshot(&opts, &snap, &err);
     CHECK(r == 0 || r == HR_EPARTIAL);
     CHECK_EQ_I64(snap.paging_config.count, 1);
@@ -129,21 +130,25 @@ static void crash_control(void)
 {
     HKEY c;
     DWORD disp = 0;
-    LONG e = RegCreateKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, NULL, 0, KEY_QUERY_VALUE | KEY_SET_VALUE,
-                             NULL, &c, &disp);
+    LONG e = RegCreateKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, NULL, 0, KEY_QUERY_VALUE | KEY_SET_VALUE, NULL, &c, &disp);
     CHECK(e == ERROR_SUCCESS);
     if (e != ERROR_SUCCESS)
         return;
-    static saved cs[2] = {{.name = L"CrashDumpEnabled"}, {.name = L"DedicatedDumpFile"}};
+    static saved cs[2] = { { .name = L"CrashDumpEnabled" }, { .name = L"DedicatedDumpFile" } };
     for (int i = 0; i < 2; i++)
         save(c, &cs[i]);
-    hr_probe_opts opts = {.skip_gpu = true};
-    hr_error err = {0};
-    static const struct { DWORD v; const wchar_t *dedicated; hr_tri want; } cases[] = {
-        {0, NULL, HR_TRI_NO}, {2, NULL, HR_TRI_YES}, {7, NULL, HR_TRI_YES}, {7, L"D:\\dump.dmp", HR_TRI_NO}};
+    hr_probe_opts opts = { .skip_gpu = true };
+    hr_error err = { 0 };
+    static const struct {
+        DWORD v;
+        const wchar_t *dedicated;
+        hr_tri want;
+    } cases[] = {
+        { 0, NULL, HR_TRI_NO }, { 2, NULL, HR_TRI_YES }, { 7, NULL, HR_TRI_YES }, { 7, L"D:\\dump.dmp", HR_TRI_NO }
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        CHECK(RegSetValueExW(c, L"CrashDumpEnabled", 0, REG_DWORD, (const BYTE *)&cases[i].v,
-                             sizeof cases[i].v) == ERROR_SUCCESS);
+        CHECK(RegSetValueExW(c, L"CrashDumpEnabled", 0, REG_DWORD, (const BYTE *)&cases[i].v, sizeof cases[i].v) ==
+              ERROR_SUCCESS);
         if (cases[i].dedicated)
             CHECK(RegSetValueExW(c, L"DedicatedDumpFile", 0, REG_SZ, (const BYTE *)cases[i].dedicated,
                                  (DWORD)((wcslen(cases[i].dedicated) + 1) * sizeof(wchar_t))) == ERROR_SUCCESS);
@@ -153,8 +158,9 @@ static void crash_control(void)
         CHECK(r == 0 || r == HR_EPARTIAL);
         printf("CrashDumpEnabled = %lu%s -> dump needs a paging file on the system drive: %s\n",
                (unsigned long)cases[i].v, cases[i].dedicated ? " + DedicatedDumpFile" : "",
-               snap.paging_config.dump_needs_system_paging == HR_TRI_YES ? "yes"
-               : snap.paging_config.dump_needs_system_paging == HR_TRI_NO ? "no" : "unknown");
+               snap.paging_config.dump_needs_system_paging == HR_TRI_YES  ? "yes"
+               : snap.paging_config.dump_needs_system_paging == HR_TRI_NO ? "no"
+                                                                          : "unknown");
         CHECK(snap.paging_config.dump_needs_system_paging == cases[i].want);
         CHECK_EQ_I64(snap.paging_config.crash_dump_enabled, cases[i].v);
         if (cases[i].dedicated)
@@ -173,7 +179,7 @@ static void crash_control(void)
     for (int i = 0; i < 2; i++)
         CHECK(restore(c, &cs[i]));
     RegCloseKey(c);
-    if (disp == REG_CREATED_NEW_KEY)   /* the test made the key: it goes again */
+    if (disp == REG_CREATED_NEW_KEY) /* the test made the key: it goes again */
         RegDeleteKeyW(HKEY_LOCAL_MACHINE, CC_KEY);
 }
 
@@ -185,7 +191,7 @@ int main(void)
         printf("SKIP: cannot open Memory Management for writing (error %ld): run as administrator\n", (long)e);
         return 77;
     }
-    static saved s[3] = {{.name = L"PagingFiles"}, {.name = L"ExistingPageFiles"}, {.name = L"TempPageFile"}};
+    static saved s[3] = { { .name = L"PagingFiles" }, { .name = L"ExistingPageFiles" }, { .name = L"TempPageFile" } };
     for (int i = 0; i < 3; i++)
         save(k, &s[i]);
     run(k);

@@ -103,7 +103,9 @@ int main(void)
         memcpy(text, x, xlen);
         CHECK_CONTAINS(text, "<requestedExecutionLevel level=\"asInvoker\"");
         CHECK_CONTAINS(text, ">UTF-8</activeCodePage>");
-        CHECK_CONTAINS(text, "<longPathAware xmlns=\"http://schemas.microsoft.com/SMI/2016/WindowsSettings\">true</longPathAware>");
+        CHECK_CONTAINS(
+            text,
+            "<longPathAware xmlns=\"http://schemas.microsoft.com/SMI/2016/WindowsSettings\">true</longPathAware>");
         CHECK_CONTAINS(text, "<supportedOS Id=\"{8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a}\"/>");
         CHECK_CONTAINS(text, "version=\"" HR_EXPECT_VERSION ".0\"");
     } else {

@@ -37,7 +37,7 @@ static int run_headroom(const wchar_t *args, char **out, size_t *len)
     wchar_t cmd[2048];
     swprintf(cmd, 2048, L"\"%ls\" %ls", exe, args);
 
-    SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
+    SECURITY_ATTRIBUTES sa = { sizeof sa, NULL, TRUE };
     HANDLE rd, wr;
     if (!CreatePipe(&rd, &wr, &sa, 0))
         return -1;
@@ -87,20 +87,20 @@ static bool same_run(uint64_t got, uint64_t before, uint64_t after, const char *
 {
     if (got == before || got == after)
         return true;
-    fprintf(stderr, "%s: headroom %llu, Win32 before %llu, after %llu\n", what,
-            (unsigned long long)got, (unsigned long long)before, (unsigned long long)after);
+    fprintf(stderr, "%s: headroom %llu, Win32 before %llu, after %llu\n", what, (unsigned long long)got,
+            (unsigned long long)before, (unsigned long long)after);
     return false;
 }
 
 static void test_live_snapshot(void)
 {
-    MEMORYSTATUSEX ms = {.dwLength = sizeof ms}, ms2 = {.dwLength = sizeof ms2};
-    PERFORMANCE_INFORMATION pi = {.cb = sizeof pi}, pi2 = {.cb = sizeof pi2};
+    MEMORYSTATUSEX ms = { .dwLength = sizeof ms }, ms2 = { .dwLength = sizeof ms2 };
+    PERFORMANCE_INFORMATION pi = { .cb = sizeof pi }, pi2 = { .cb = sizeof pi2 };
     CHECK(GlobalMemoryStatusEx(&ms));
     CHECK(GetPerformanceInfo(&pi, sizeof pi));
     static hr_snapshot snap;
-    hr_probe_opts opts = {0};
-    hr_error err = {0};
+    hr_probe_opts opts = { 0 };
+    hr_error err = { 0 };
     int r = hr_platform_snapshot(&opts, &snap, &err);
     CHECK(GlobalMemoryStatusEx(&ms2));
     CHECK(GetPerformanceInfo(&pi2, sizeof pi2));
@@ -136,7 +136,7 @@ static void test_exe_json(void)
 {
     char *out = NULL;
     size_t len = 0;
-    MEMORYSTATUSEX ms = {.dwLength = sizeof ms}, ms2 = {.dwLength = sizeof ms2};
+    MEMORYSTATUSEX ms = { .dwLength = sizeof ms }, ms2 = { .dwLength = sizeof ms2 };
     CHECK(GlobalMemoryStatusEx(&ms));
     int rc = run_headroom(L"status --json", &out, &len);
     CHECK(GlobalMemoryStatusEx(&ms2));
@@ -144,7 +144,7 @@ static void test_exe_json(void)
     if (!out)
         return;
     hr_json_doc *doc = NULL;
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_json_parse(out, len, NULL, &doc, &err);
     if (r)
         fprintf(stderr, "status --json: %s\n%.500s\n", err.msg, out);
@@ -155,7 +155,7 @@ static void test_exe_json(void)
     uint64_t limit = 0;
     CHECK(hr_json_as_u64(hr_json_get(hr_json_get(root, "commit"), "limit_bytes"), &limit) == 0);
     CHECK(same_run(limit, ms.ullTotalPageFile, ms2.ullTotalPageFile,
-                   "status --json commit.limit_bytes vs GlobalMemoryStatusEx"));   /* same run */
+                   "status --json commit.limit_bytes vs GlobalMemoryStatusEx")); /* same run */
     CHECK(hr_json_is(hr_json_get(root, "paging_config"), HR_JSON_OBJECT));
     if (under_wine()) {
         CHECK(rc == 3);
@@ -181,9 +181,9 @@ static void test_unicode(void)
 {
     wchar_t tmp[MAX_PATH], dir[MAX_PATH], file[MAX_PATH];
     GetTempPathW(MAX_PATH, tmp);
-    swprintf(dir, MAX_PATH, L"%ls\x7528\x6237\x8bb0\x5f55", tmp);   /* 用户记录 */
+    swprintf(dir, MAX_PATH, L"%ls\x7528\x6237\x8bb0\x5f55", tmp); /* 用户记录 */
     CreateDirectoryW(dir, NULL);
-    swprintf(file, MAX_PATH, L"%ls\\\x8bb0\x5f55.json", dir);       /* 记录.json */
+    swprintf(file, MAX_PATH, L"%ls\\\x8bb0\x5f55.json", dir); /* 记录.json */
     static const char doc[] =
         "{\"schema\":\"headroom.win-raw/1\",\"os\":{\"state\":\"ok\",\"major\":10,\"minor\":0,"
         "\"build\":19045,\"system_drive\":\"C:\"},\"registry\":{\"paging_files\":{\"state\":\"ok\","
@@ -198,7 +198,7 @@ static void test_unicode(void)
     char *out = NULL;
     size_t len = 0;
     int rc = run_headroom(args, &out, &len);
-    CHECK(rc == 3);   /* most sources were not recorded */
+    CHECK(rc == 3); /* most sources were not recorded */
     CHECK_CONTAINS(out, "D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys: custom");
     free(out);
     DeleteFileW(file);

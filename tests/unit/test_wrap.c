@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-static const char *const closers[] = {"，", "。", "：", "；", "）", "、", "！", "？", "”", ",", ".", ")"};
-static const char *const units[] = {"GB", "MB", "GiB", "MiB", "KB", "TB", "%", "帧", "个", "次", "天", "秒"};
+static const char *const closers[] = { "，", "。", "：", "；", "）", "、", "！", "？", "”", ",", ".", ")" };
+static const char *const units[] = { "GB", "MB", "GiB", "MiB", "KB", "TB", "%", "帧", "个", "次", "天", "秒" };
 
 static bool starts_with(const char *s, const char *p)
 {
@@ -97,9 +97,8 @@ int main(void)
     for (int lang = 0; lang < 2; lang++) {
         hr_lang_set(lang ? HR_LANG_ZH : HR_LANG_EN);
         for (int cause = 0; cause < HR_CAUSE_COUNT; cause++) {
-            const char *msgs[4] = {hr_cause_meaning((hr_cause)cause), hr_cause_fix((hr_cause)cause),
-                                   hr_cause_fix_os((hr_cause)cause, true),
-                                   hr_cause_fix_os((hr_cause)cause, false)};
+            const char *msgs[4] = { hr_cause_meaning((hr_cause)cause), hr_cause_fix((hr_cause)cause),
+                                    hr_cause_fix_os((hr_cause)cause, true), hr_cause_fix_os((hr_cause)cause, false) };
             for (int m = 0; m < 4; m++) {
                 if (!msgs[m] || !msgs[m][0])
                     continue;
@@ -130,7 +129,7 @@ int main(void)
     CHECK(b.data && strcmp(b.data, "the paging\nfile is too\nsmall\n") == 0);
     hr_buf_free(&b);
 
-    printf("wrap: %d messages in 2 languages at 26 widths, %d checks, %d failed\n", texts,
-           hr_test_checks, hr_test_failures);
+    printf("wrap: %d messages in 2 languages at 26 widths, %d checks, %d failed\n", texts, hr_test_checks,
+           hr_test_failures);
     return hr_test_failures ? 1 : 0;
 }

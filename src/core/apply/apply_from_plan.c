@@ -12,8 +12,10 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
     memset(out, 0, sizeof *out);
     const hr_plan_recommended *rec = &plan->recommended;
     if (!rec->target_known || !rec->target[0])
-        return hr_error_set(err, HR_ENOENT, HR_T("--from-plan: the plan found no drive for it (%s); "
-                            "give --target"), rec->target_advice);
+        return hr_error_set(err, HR_ENOENT,
+                            HR_T("--from-plan: the plan found no drive for it (%s); "
+                                 "give --target"),
+                            rec->target_advice);
     if (os == HR_OS_WINDOWS) {
         hr_strlcpy(out->target, rec->target, sizeof out->target);
         if (rec->fixed) {
@@ -25,8 +27,9 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
         return 0;
     }
     if (rec->add_bytes == 0 || rec->add_bytes == HR_UNKNOWN)
-        return hr_error_set(err, HR_ENOENT, HR_T("--from-plan: the plan adds no swap here (the swap "
-                            "in use is already enough)"));
+        return hr_error_set(err, HR_ENOENT,
+                            HR_T("--from-plan: the plan adds no swap here (the swap "
+                                 "in use is already enough)"));
     /* The very file the plan names (it picks headroom-2.swap when headroom.swap is taken). */
     hr_strlcpy(out->target, rec->target_path, sizeof out->target);
     out->size_bytes = rec->add_bytes;
@@ -41,8 +44,7 @@ static const hr_volume *volume_of(const hr_snapshot *s, const char *path)
     for (int i = 0; i < s->volume_count && i < HR_MAX_VOLUMES; i++) {
         const char *mp = s->volumes[i].dev.mount_point;
         size_t n = strlen(mp);
-        bool under = strncmp(path, mp, n) == 0 &&
-                     (n == 1 || path[n] == '/' || path[n] == '\0' || mp[n - 1] == '/');
+        bool under = strncmp(path, mp, n) == 0 && (n == 1 || path[n] == '/' || path[n] == '\0' || mp[n - 1] == '/');
         if (under && n >= best_len) {
             best = &s->volumes[i];
             best_len = n;
@@ -51,8 +53,7 @@ static const hr_volume *volume_of(const hr_snapshot *s, const char *path)
     return best;
 }
 
-static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_apply_plan *out,
-                         hr_error *err)
+static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_apply_plan *out, hr_error *err)
 {
     hr_apply_linux_in *in = calloc(1, sizeof *in);
     hr_fstab *fstab = malloc(sizeof *fstab);
@@ -62,10 +63,10 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
         in->size_bytes = req->size_bytes;
         in->allow_shrink = req->allow_shrink;
         in->priority = HR_APPLY_DEFAULT_PRIORITY;
-        in->page_size = s->platform.page_size != HR_UNKNOWN && s->platform.page_size
-                            ? (size_t)s->platform.page_size : 4096;
-        r = hr_apply_linux_choose_path(req->target, false, in->size_bytes, in->priority,
-                                       in->page_size, NULL, in->path, sizeof in->path, err);
+        in->page_size =
+            s->platform.page_size != HR_UNKNOWN && s->platform.page_size ? (size_t)s->platform.page_size : 4096;
+        r = hr_apply_linux_choose_path(req->target, false, in->size_bytes, in->priority, in->page_size, NULL, in->path,
+                                       sizeof in->path, err);
     }
     if (r == 0) {
         const hr_volume *v = volume_of(s, in->path);
@@ -87,7 +88,7 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
             a->used_bytes = p->used_bytes;
             a->priority = p->priority;
             if (strcmp(p->path, in->path) == 0)
-                in->path_exists = true;   /* a swap file in use there: it exists */
+                in->path_exists = true; /* a swap file in use there: it exists */
         }
         in->fstab = fstab;
         in->fstab_path = "/etc/fstab";
@@ -100,8 +101,7 @@ static int linux_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_appl
     return r;
 }
 
-static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_apply_plan *out,
-                           hr_error *err)
+static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_apply_plan *out, hr_error *err)
 {
     hr_apply_win_in *in = calloc(1, sizeof *in);
     if (!in)
@@ -130,17 +130,16 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
     }
     for (int i = 0; i < 26; i++)
         in->drive_file_bytes[i] = s->paging_s.ok ? 0 : HR_UNKNOWN;
-    for (int i = 0; i < s->paging_count; i++) {   /* what system-managed entries give now */
+    for (int i = 0; i < s->paging_count; i++) { /* what system-managed entries give now */
         char d = hr_drive_letter(s->paging[i].path);
         if (d >= 'A' && d <= 'Z')
             in->drive_file_bytes[d - 'A'] = s->paging[i].size_bytes;
     }
-    for (int i = 0; i < s->paging_count; i++)   /* the file already there is reused */
-        if (in->drive && hr_drive_letter(s->paging[i].path) == in->drive &&
-            s->paging[i].size_bytes != HR_UNKNOWN)
+    for (int i = 0; i < s->paging_count; i++) /* the file already there is reused */
+        if (in->drive && hr_drive_letter(s->paging[i].path) == in->drive && s->paging[i].size_bytes != HR_UNKNOWN)
             in->existing_file_bytes = hr_sat_add(in->existing_file_bytes, s->paging[i].size_bytes);
-    for (int i = 0; i < s->paging_config.count && i < HR_MAX_PAGING_CONFIG &&
-                    in->current.count < HR_PFW_MAX_ENTRIES; i++) {
+    for (int i = 0; i < s->paging_config.count && i < HR_MAX_PAGING_CONFIG && in->current.count < HR_PFW_MAX_ENTRIES;
+         i++) {
         const hr_paging_config_entry *e = &s->paging_config.entries[i];
         hr_pfw_entry *w = &in->current.e[in->current.count++];
         hr_strlcpy(w->path, e->path, sizeof w->path);
@@ -148,15 +147,14 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
         w->initial_mb = e->initial_bytes != HR_UNKNOWN ? e->initial_bytes / HR_MIB : 0;
         w->maximum_mb = e->maximum_bytes != HR_UNKNOWN ? e->maximum_bytes / HR_MIB : 0;
     }
-    in->dump_needs_system_paging = s->paging_config.dump_needs_system_paging;   /* X.dump, as plan reads it */
+    in->dump_needs_system_paging = s->paging_config.dump_needs_system_paging; /* X.dump, as plan reads it */
     in->allow_shrink = req->allow_shrink;
     int r = hr_apply_plan_windows(in, out, err);
     free(in);
     return r;
 }
 
-int hr_apply_plan_from_snapshot(const hr_snapshot *snap, const hr_apply_take *req,
-                                hr_apply_plan *out, hr_error *err)
+int hr_apply_plan_from_snapshot(const hr_snapshot *snap, const hr_apply_take *req, hr_apply_plan *out, hr_error *err)
 {
     return snap->platform.os == HR_OS_WINDOWS ? windows_dry_run(snap, req, out, err)
                                               : linux_dry_run(snap, req, out, err);

@@ -18,11 +18,11 @@
 #include <stdint.h>
 
 typedef struct hr_apply_take {
-    char target[HR_SNAP_PATH_MAX];  /* Windows: the drive ("D:"); Linux: the new file's path */
-    uint64_t size_bytes;            /* Linux: the swap file; Windows: initial = maximum (fixed) */
-    uint64_t range_min_bytes;       /* Windows, when the plan is a range (0 otherwise) */
+    char target[HR_SNAP_PATH_MAX]; /* Windows: the drive ("D:"); Linux: the new file's path */
+    uint64_t size_bytes;           /* Linux: the swap file; Windows: initial = maximum (fixed) */
+    uint64_t range_min_bytes;      /* Windows, when the plan is a range (0 otherwise) */
     uint64_t range_max_bytes;
-    bool allow_shrink;              /* the user's --allow-shrink (hr_apply_take_plan leaves it false) */
+    bool allow_shrink; /* the user's --allow-shrink (hr_apply_take_plan leaves it false) */
 } hr_apply_take;
 
 /* The plan's size and place for apply on os. HR_ENOENT (with a sentence) when the plan has
@@ -32,7 +32,6 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
 /* The apply plan for req on the machine snap describes (no state file: headroom changed
  * nothing there; an empty fstab). Returns what the planner returns: 0, or HR_EUNSAFE and
  * friends with the refusal in err. */
-int hr_apply_plan_from_snapshot(const hr_snapshot *snap, const hr_apply_take *req,
-                                hr_apply_plan *out, hr_error *err);
+int hr_apply_plan_from_snapshot(const hr_snapshot *snap, const hr_apply_take *req, hr_apply_plan *out, hr_error *err);
 
 #endif

@@ -33,8 +33,7 @@ const char *hr_step_kind_name(hr_step_kind k)
 }
 
 HR_PRINTF(4, 5)
-static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *path,
-                               const char *fmt, ...)
+static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *path, const char *fmt, ...)
 {
     if (p->step_count == HR_APPLY_MAX_STEPS)
         return NULL;
@@ -54,8 +53,7 @@ static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *pat
 bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n)
 {
     /* The one rule (core/model/swap_target.h) plan placement and the volume probe use too. */
-    return hr_swap_fs_capable(HR_OS_LINUX, fs->type, fs->devices, fs->read_only, why, n) ==
-           HR_TRI_YES;
+    return hr_swap_fs_capable(HR_OS_LINUX, fs->type, fs->devices, fs->read_only, why, n) == HR_TRI_YES;
 }
 
 bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n)
@@ -65,12 +63,14 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
         snprintf(why, n, HR_T("the free space of the volume is unknown"));
         return false;
     }
-    if (!hr_room_ok(total, free, grow)) {   /* the reserve plan placement keeps too */
+    if (!hr_room_ok(total, free, grow)) { /* the reserve plan placement keeps too */
         hr_size_format(free, a, sizeof a);
         hr_size_format(grow, b, sizeof b);
         hr_size_format(hr_reserve_bytes(total), c, sizeof c);
-        snprintf(why, n, HR_T("only %s free; after %s more at least %s must stay free "
-                 "(10 GiB and %d%% of the volume)"), a, b, c, HR_RESERVE_PERCENT);
+        snprintf(why, n,
+                 HR_T("only %s free; after %s more at least %s must stay free "
+                      "(10 GiB and %d%% of the volume)"),
+                 a, b, c, HR_RESERVE_PERCENT);
         return false;
     }
     return true;
@@ -104,8 +104,8 @@ static const hr_apply_area *applied_area(const hr_apply_state *st)
     return NULL;
 }
 
-bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes,
-                             char *path, size_t n, uint64_t *size_bytes)
+bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes, char *path,
+                             size_t n, uint64_t *size_bytes)
 {
     const hr_apply_area *cur = applied_area(state);
     if (!cur || !plan_path || add_bytes == 0 || add_bytes == HR_UNKNOWN)
@@ -119,19 +119,16 @@ bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path,
     return true;
 }
 
-int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes,
-                               int priority, size_t page_size, const hr_apply_state *state,
-                               char *out, size_t n, hr_error *err)
+int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes, int priority,
+                               size_t page_size, const hr_apply_state *state, char *out, size_t n, hr_error *err)
 {
     char path[HR_SNAP_PATH_MAX];
     if (!target || target[0] != '/')
-        return hr_error_set(err, HR_EINVAL, HR_T("target '%s' must be an absolute path"),
-                            target ? target : "");
+        return hr_error_set(err, HR_EINVAL, HR_T("target '%s' must be an absolute path"), target ? target : "");
     int w;
     if (target_is_dir) {
         size_t tl = strlen(target);
-        w = snprintf(path, sizeof path, "%s%s%s", target, tl && target[tl - 1] == '/' ? "" : "/",
-                     HR_APPLY_SWAP_NAME);
+        w = snprintf(path, sizeof path, "%s%s%s", target, tl && target[tl - 1] == '/' ? "" : "/", HR_APPLY_SWAP_NAME);
     } else {
         w = snprintf(path, sizeof path, "%s", target);
     }
@@ -139,8 +136,7 @@ int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t 
         return hr_error_set(err, HR_ERANGE, HR_T("target '%s': path too long"), target);
     const hr_apply_area *cur = applied_area(state);
     uint64_t aligned = page_size ? size_bytes / page_size * page_size : size_bytes;
-    if (cur && strcmp(cur->path, path) == 0 &&
-        (cur->size_bytes != aligned || cur->priority != priority)) {
+    if (cur && strcmp(cur->path, path) == 0 && (cur->size_bytes != aligned || cur->priority != priority)) {
         char alt[HR_SNAP_PATH_MAX];
         alternate_path(path, alt, sizeof alt);
         hr_strlcpy(out, alt, n);
@@ -209,11 +205,13 @@ static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cu
         /* the options fstab.c writes: "defaults,pri=N" */
         const char *o = in->fstab->lines[i].opts ? in->fstab->lines[i].opts : "defaults";
         char *end = NULL;
-        bool ours = strncmp(o, "defaults,pri=", 13) == 0 && strtoll(o + 13, &end, 10) == cur->priority &&
-                    end && *end == '\0';
+        bool ours =
+            strncmp(o, "defaults,pri=", 13) == 0 && strtoll(o + 13, &end, 10) == cur->priority && end && *end == '\0';
         if (!ours)
-            snprintf(line, sizeof line, HR_T(" Its line for %s now reads '%s', not 'defaults,pri=%lld' as headroom "
-                     "wrote it%s."), cur->path, o, (long long)cur->priority,
+            snprintf(line, sizeof line,
+                     HR_T(" Its line for %s now reads '%s', not 'defaults,pri=%lld' as headroom "
+                          "wrote it%s."),
+                     cur->path, o, (long long)cur->priority,
                      strcmp(cur->path, in->path) == 0 ? "" : HR_T("; that line goes with the old file"));
     }
     size_t have = strlen(p->notes);
@@ -246,8 +244,10 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         return hr_error_set(err, HR_EINVAL, HR_T("page size %lu is not supported"), (unsigned long)in->page_size);
     p->size_bytes = in->size_bytes / in->page_size * in->page_size;
     if (hr_swap_pages(p->size_bytes, in->page_size) < HR_SWAP_MIN_GOOD_PAGES + 1)
-        return hr_error_set(err, HR_ERANGE, HR_T("size %llu bytes is below the smallest swap area "
-                            "(%lu KiB)"), (unsigned long long)in->size_bytes,
+        return hr_error_set(err, HR_ERANGE,
+                            HR_T("size %llu bytes is below the smallest swap area "
+                                 "(%lu KiB)"),
+                            (unsigned long long)in->size_bytes,
                             (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * in->page_size / 1024));
     if (p->size_bytes > ((uint64_t)UINT32_MAX + 1) * in->page_size)
         return hr_error_set(err, HR_ERANGE, HR_T("size is larger than a swap area can be"));
@@ -256,12 +256,14 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     if (in->path[0] != '/')
         return hr_error_set(err, HR_EINVAL, HR_T("swap file path '%s' is not absolute"), in->path);
     if (!valid_utf8(in->path))
-        return hr_error_set(err, HR_EINVAL, HR_T("swap file path is not valid UTF-8; headroom only "
-                            "creates files whose names it can record exactly"));
+        return hr_error_set(err, HR_EINVAL,
+                            HR_T("swap file path is not valid UTF-8; headroom only "
+                                 "creates files whose names it can record exactly"));
     if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("an earlier apply stopped after step '%s'; run "
-                            "'headroom rollback --yes' first"), in->state->last_step[0]
-                                ? in->state->last_step : HR_T("(none)"));
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("an earlier apply stopped after step '%s'; run "
+                                 "'headroom rollback --yes' first"),
+                            in->state->last_step[0] ? in->state->last_step : HR_T("(none)"));
 
     const hr_apply_area *cur = applied_area(in->state);
     long fidx = hr_fstab_find_swap(in->fstab, in->path);
@@ -269,8 +271,7 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     hr_size_format(p->size_bytes, sz, sizeof sz);
 
     /* Already headroom's file at this path with this size: idempotent, or repair. */
-    if (cur && strcmp(cur->path, in->path) == 0 && cur->size_bytes == p->size_bytes &&
-        cur->priority == in->priority) {
+    if (cur && strcmp(cur->path, in->path) == 0 && cur->size_bytes == p->size_bytes && cur->priority == in->priority) {
         bool on = act && act->priority == in->priority;
         bool listed = fidx >= 0;
         if (on && listed) {
@@ -278,22 +279,25 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
             return 0;
         }
         if (act && !on)
-            return hr_error_set(err, HR_EUNSAFE, HR_T("%s is on with priority %lld, not %d; "
-                                "change it with a new size or roll back"), in->path,
-                                (long long)act->priority, in->priority);
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("%s is on with priority %lld, not %d; "
+                                     "change it with a new size or roll back"),
+                                in->path, (long long)act->priority, in->priority);
         if (!in->path_exists)
-            return hr_error_set(err, HR_EUNSAFE, HR_T("%s was created by headroom but is gone; run "
-                                "'headroom rollback --yes' and apply again"), in->path);
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("%s was created by headroom but is gone; run "
+                                     "'headroom rollback --yes' and apply again"),
+                                in->path);
         if (in->dir_unsafe[0])
             return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
         add_step(p, HR_STEP_RECORD, NULL, HR_T("record the change in the state file"));
         if (!act)
-            add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path,
-                     in->priority);
+            add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path, in->priority);
         if (!listed)
-            add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, HR_T("add '%s none swap defaults,pri=%d 0 0' "
-                     "to %s (temporary file, fsync, rename; backup kept)"), in->path, in->priority,
-                     in->fstab_path);
+            add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path,
+                     HR_T("add '%s none swap defaults,pri=%d 0 0' "
+                          "to %s (temporary file, fsync, rename; backup kept)"),
+                     in->path, in->priority, in->fstab_path);
         add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
         linux_hand_note(in, cur, p);
         return 0;
@@ -301,67 +305,76 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
 
     /* A new file. */
     if (in->path_is_symlink)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; headroom never follows "
-                            "links when it creates a swap file"), in->path);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s is a symbolic link; headroom never follows "
+                                 "links when it creates a swap file"),
+                            in->path);
     if (in->path_exists)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s already exists and headroom did not create it; "
-                            "headroom never overwrites or deletes a file it did not create"),
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s already exists and headroom did not create it; "
+                                 "headroom never overwrites or deletes a file it did not create"),
                             in->path);
     if (fidx >= 0)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s already has a swap line in %s that headroom "
-                            "did not add"), in->path, in->fstab_path);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s already has a swap line in %s that headroom "
+                                 "did not add"),
+                            in->path, in->fstab_path);
     if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (hr_device_removable(&in->dev, why, sizeof why) == HR_TRI_YES)
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (hr_swap_dir_cleared(HR_OS_LINUX, in->path, NULL, why, sizeof why) == HR_TRI_YES)
-        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);   /* the rule plan uses */
+        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why); /* the rule plan uses */
     if (!hr_apply_margin_ok(in->fs.total_bytes, in->fs.free_bytes, p->size_bytes, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (in->dir_unsafe[0])
         return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
     if (in->active_count >= HR_MAX_PAGING)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%d swap areas are on; the kernel takes no more"),
-                            in->active_count);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%d swap areas are on; the kernel takes no more"), in->active_count);
 
-    add_step(p, HR_STEP_RECORD, in->fstab_path, HR_T("back up %s and record the change in the state "
-             "file (so that rollback can undo every step)"), in->fstab_path);
-    add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_T("create"),
-             in->path, HR_T("new file only (O_EXCL, no symlinks), mode 0600"),
-             strcmp(in->fs.type, "btrfs") == 0
-                 ? HR_T(", no copy-on-write (chattr +C) while it is empty") : "");
-    add_step(p, HR_STEP_ALLOCATE, in->path, HR_T("allocate all %s of %s on %s (no holes), fsync"), sz,
-             in->path, in->fs.type);
-    add_step(p, HR_STEP_WRITE_HEADER, in->path, HR_T("write the swap header (label '%s', %llu pages "
-             "of %lu bytes), fsync"
-             "; %s"), HR_APPLY_SWAP_LABEL,
-             (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
+    add_step(p, HR_STEP_RECORD, in->fstab_path,
+             HR_T("back up %s and record the change in the state "
+                  "file (so that rollback can undo every step)"),
+             in->fstab_path);
+    add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_T("create"), in->path,
+             HR_T("new file only (O_EXCL, no symlinks), mode 0600"),
+             strcmp(in->fs.type, "btrfs") == 0 ? HR_T(", no copy-on-write (chattr +C) while it is empty") : "");
+    add_step(p, HR_STEP_ALLOCATE, in->path, HR_T("allocate all %s of %s on %s (no holes), fsync"), sz, in->path,
+             in->fs.type);
+    add_step(p, HR_STEP_WRITE_HEADER, in->path,
+             HR_T("write the swap header (label '%s', %llu pages "
+                  "of %lu bytes), fsync"
+                  "; %s"),
+             HR_APPLY_SWAP_LABEL, (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
              (unsigned long)in->page_size, HR_T("rename the finished file to its name"));
-    add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path,
-             in->priority);
-    add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path, HR_T("add '%s none swap defaults,pri=%d 0 0' to %s "
-             "(temporary file, fsync, rename; backup kept)"), in->path, in->priority, in->fstab_path);
+    add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path, in->priority);
+    add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path,
+             HR_T("add '%s none swap defaults,pri=%d 0 0' to %s "
+                  "(temporary file, fsync, rename; backup kept)"),
+             in->path, in->priority, in->fstab_path);
     char shrink[600] = "";
     if (cur && strcmp(cur->path, in->path) != 0 &&
-        !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, shrink,
-                            sizeof shrink))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s would replace headroom's swap file %s: %s"),
-                            sz, cur->path, shrink);
+        !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, shrink, sizeof shrink))
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s would replace headroom's swap file %s: %s"), sz, cur->path,
+                            shrink);
     if (cur && strcmp(cur->path, in->path) != 0) {
         hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
         char osz[32];
         hr_size_format(cur->size_bytes, osz, sizeof osz);
         /* The old line goes first: at no moment does fstab name a file that is not on. */
-        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, HR_T("remove the line for %s from %s"),
-                 cur->path, in->fstab_path);
-        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path, HR_T("turn off the old swap file %s (%s), now that "
-                 "the new one is on"), cur->path, osz);
+        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, HR_T("remove the line for %s from %s"), cur->path,
+                 in->fstab_path);
+        add_step(p, HR_STEP_SWAPOFF_OLD, cur->path,
+                 HR_T("turn off the old swap file %s (%s), now that "
+                      "the new one is on"),
+                 cur->path, osz);
         add_step(p, HR_STEP_DELETE_OLD, cur->path, HR_T("delete %s (created by headroom)"), cur->path);
     }
     add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
-    snprintf(p->notes, sizeof p->notes, HR_T("No reboot needed: the swap file is on at once, and the "
-             "fstab line turns it on at every boot."));
-    if (shrink[0]) {   /* --allow-shrink: how much goes */
+    snprintf(p->notes, sizeof p->notes,
+             HR_T("No reboot needed: the swap file is on at once, and the "
+                  "fstab line turns it on at every boot."));
+    if (shrink[0]) { /* --allow-shrink: how much goes */
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
     }
@@ -369,8 +382,7 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
     return 0;
 }
 
-bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
-                        size_t n)
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why, size_t n)
 {
     if (n)
         why[0] = '\0';
@@ -381,17 +393,19 @@ bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_sh
     hr_size_format(after, a, sizeof a);
     hr_size_format(before - after, d, sizeof d);
     if (allow_shrink)
-        snprintf(why, n, os == HR_OS_WINDOWS
-                             ? HR_T("--allow-shrink: this removes %s of paging file (%s configured now, %s after)")
-                             : HR_T("--allow-shrink: this removes %s of swap (%s configured now, %s after)"),
+        snprintf(why, n,
+                 os == HR_OS_WINDOWS
+                     ? HR_T("--allow-shrink: this removes %s of paging file (%s configured now, %s after)")
+                     : HR_T("--allow-shrink: this removes %s of swap (%s configured now, %s after)"),
                  d, b, a);
     else
-        snprintf(why, n, os == HR_OS_WINDOWS
-                             ? HR_T("it would remove %s of paging file (%s configured now, %s after); headroom never "
-                                    "lowers the paging file that is configured unless told to: add --allow-shrink to "
-                                    "do it")
-                             : HR_T("it would remove %s of swap (%s configured now, %s after); headroom never lowers "
-                                    "the swap that is configured unless told to: add --allow-shrink to do it"),
+        snprintf(why, n,
+                 os == HR_OS_WINDOWS
+                     ? HR_T("it would remove %s of paging file (%s configured now, %s after); headroom never "
+                            "lowers the paging file that is configured unless told to: add --allow-shrink to "
+                            "do it")
+                     : HR_T("it would remove %s of swap (%s configured now, %s after); headroom never lowers "
+                            "the swap that is configured unless told to: add --allow-shrink to do it"),
                  d, b, a);
     return allow_shrink;
 }
@@ -423,7 +437,7 @@ static void win_sizes(const hr_apply_win_in *in, const hr_pfw_list *l, char *out
 {
     out[0] = '\0';
     for (int i = 0; i < l->count; i++) {
-        hr_pfw_list one = {0};
+        hr_pfw_list one = { 0 };
         one.count = 1;
         one.e[0] = l->e[i];
         bool known = true;
@@ -447,13 +461,17 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
         return false;
     }
     if (in->dev.removable == HR_TRI_YES || in->drive_type == HR_DRIVE_REMOVABLE) {
-        snprintf(why, n, HR_T("%c: is a removable drive; a paging file there leaves Windows without "
-                 "one when it is unplugged (S5.4)"), d);
+        snprintf(why, n,
+                 HR_T("%c: is a removable drive; a paging file there leaves Windows without "
+                      "one when it is unplugged (S5.4)"),
+                 d);
         return false;
     }
     if (in->dev.usb == HR_TRI_YES) {
-        snprintf(why, n, HR_T("%c: is attached by USB; a paging file there leaves Windows without one "
-                 "when it is unplugged (S5.4)"), d);
+        snprintf(why, n,
+                 HR_T("%c: is attached by USB; a paging file there leaves Windows without one "
+                      "when it is unplugged (S5.4)"),
+                 d);
         return false;
     }
     if (in->dev.encrypted == HR_TRI_YES && strstr(in->dev.encryption, "To Go")) {
@@ -461,11 +479,9 @@ bool hr_apply_win_drive_ok(const hr_apply_win_in *in, char *why, size_t n)
         return false;
     }
     if (in->drive_type != HR_DRIVE_FIXED) {
-        static const char *names[] = {HR_N("of unknown type"), HR_N("a fixed disk"), HR_N("a removable drive"),
-                                      HR_N("a network drive"), HR_N("an optical drive"),
-                                      HR_N("a RAM disk")};
-        snprintf(why, n, HR_T("%c: is %s; a paging file needs a fixed local disk"), d,
-                 hr_tr(names[in->drive_type]));
+        static const char *names[] = { HR_N("of unknown type"), HR_N("a fixed disk"),     HR_N("a removable drive"),
+                                       HR_N("a network drive"), HR_N("an optical drive"), HR_N("a RAM disk") };
+        snprintf(why, n, HR_T("%c: is %s; a paging file needs a fixed local disk"), d, hr_tr(names[in->drive_type]));
         return false;
     }
     /* The file already there is reused: only its growth needs room, and a file kept at its
@@ -502,15 +518,18 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     if (in->drive < 'A' || in->drive > 'Z')
         return hr_error_set(err, HR_EINVAL, HR_T("target drive must be a letter A: to Z:"));
     if (in->initial_mb == 0 || in->maximum_mb < in->initial_mb)
-        return hr_error_set(err, HR_ERANGE, HR_T("sizes: initial %llu MB, maximum %llu MB: need "
-                            "0 < initial <= maximum"), (unsigned long long)in->initial_mb,
-                            (unsigned long long)in->maximum_mb);
+        return hr_error_set(err, HR_ERANGE,
+                            HR_T("sizes: initial %llu MB, maximum %llu MB: need "
+                                 "0 < initial <= maximum"),
+                            (unsigned long long)in->initial_mb, (unsigned long long)in->maximum_mb);
     if (in->maximum_mb > 16u * 1024 * 1024)
         return hr_error_set(err, HR_ERANGE, HR_T("maximum %llu MB is beyond a paging file's 16 TB"),
                             (unsigned long long)in->maximum_mb);
     if (in->state && strcmp(in->state->status, "in-progress") == 0)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("an earlier apply stopped after step '%s'; run "
-                            "'headroom rollback --yes' first"), in->state->last_step);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("an earlier apply stopped after step '%s'; run "
+                                 "'headroom rollback --yes' first"),
+                            in->state->last_step);
     hr_pfw_entry *t = &p->target;
     snprintf(t->path, sizeof t->path, "%c:\\pagefile.sys", in->drive);
     t->mode = HR_PAGING_MODE_CUSTOM;
@@ -540,8 +559,9 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
         return hr_error_set(err, HR_EUNSAFE, HR_T("%c:\\pagefile.sys %llu MB would replace %s: %s"), in->drive,
                             (unsigned long long)in->maximum_mb, now, shrink);
     }
-    add_step(p, HR_STEP_BACKUP_REGISTRY, NULL, HR_T("back up PagingFiles (and ExistingPageFiles, "
-             "TempPageFile) to a timestamped file and record the change in the state file"));
+    add_step(p, HR_STEP_BACKUP_REGISTRY, NULL,
+             HR_T("back up PagingFiles (and ExistingPageFiles, "
+                  "TempPageFile) to a timestamped file and record the change in the state file"));
     for (int i = 0; i < p->stage_count; i++) {
         char s[HR_PFW_PATH_MAX + 48];
         hr_buf v;
@@ -550,8 +570,8 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
             hr_pfw_format_string(&p->stages[i].value.e[k], s, sizeof s);
             hr_buf_printf(&v, "%s\"%s\"", k ? ", " : "", s);
         }
-        hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL,
-                                     HR_T("%s: PagingFiles = [%s]"), p->stages[i].what, hr_buf_str(&v));
+        hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL, HR_T("%s: PagingFiles = [%s]"),
+                                     p->stages[i].what, hr_buf_str(&v));
         hr_buf_free(&v);
         if (!st)
             return hr_error_set(err, HR_EINTERNAL, HR_T("too many steps"));
@@ -574,14 +594,15 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
         snprintf(hand, sizeof hand,
                  HR_T(" PagingFiles was changed by hand since headroom last wrote it (now %s): apply takes that value "
                       "over as the one rollback gives back, and backs it up again; the value from before headroom "
-                      "stays in %s."), now, st->reg_backup);
+                      "stays in %s."),
+                 now, st->reg_backup);
     }
     snprintf(p->notes, sizeof p->notes,
              HR_T("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
-             "The first boot after a move can be slow or show a paging file message while Windows "
-             "removes the old file and creates the new one; the second boot is normal (S5.1). "
-             "headroom does not grow the file live: every change waits for the reboot. After it, "
-             "run 'headroom verify'."));
+                  "The first boot after a move can be slow or show a paging file message while Windows "
+                  "removes the old file and creates the new one; the second boot is normal (S5.1). "
+                  "headroom does not grow the file live: every change waits for the reboot. After it, "
+                  "run 'headroom verify'."));
     if (dump) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have,
@@ -603,8 +624,8 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
     bool sys_before = false, sys_after = false;
     for (int k = 0; k < in->current.count; k++)
-        sys_before |= in->current.e[k].path[0] == '?' ||
-                      toupper((unsigned char)in->current.e[k].path[0]) == in->system_drive;
+        sys_before |=
+            in->current.e[k].path[0] == '?' || toupper((unsigned char)in->current.e[k].path[0]) == in->system_drive;
     for (int k = 0; k < fin->count; k++)
         sys_after |= toupper((unsigned char)fin->e[k].path[0]) == in->system_drive;
     if (!dump && sys_before && !sys_after && in->dump_needs_system_paging != HR_TRI_NO) {
@@ -687,7 +708,7 @@ int hr_apply_plan_json(const hr_apply_plan *p, hr_buf *out)
 void hr_apply_plan_render(const hr_apply_plan *p, hr_render *rd)
 {
     switch (rd->format) {
-    case HR_FORMAT_TEXT: hr_apply_plan_text(p, rd->out); break;   /* sticky: the buffer keeps a failure */
+    case HR_FORMAT_TEXT: hr_apply_plan_text(p, rd->out); break; /* sticky: the buffer keeps a failure */
     case HR_FORMAT_JSON: apply_plan_json_to(p, &rd->json); break;
     default: hr_render_unsupported(rd);
     }

@@ -30,43 +30,43 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_APPLY_MAX_STEPS 16
+#define HR_APPLY_MAX_STEPS        16
 #define HR_APPLY_DEFAULT_PRIORITY 10
-#define HR_APPLY_SWAP_NAME "headroom.swap"
-#define HR_APPLY_SWAP_LABEL "headroom"
+#define HR_APPLY_SWAP_NAME        "headroom.swap"
+#define HR_APPLY_SWAP_LABEL       "headroom"
 
 typedef enum hr_step_kind {
     /* Linux */
-    HR_STEP_RECORD = 0,         /* back up fstab (first time), write the state: in-progress */
-    HR_STEP_CREATE_FILE,        /* open O_CREAT|O_EXCL|O_NOFOLLOW 0600 (+ NOCOW on btrfs) */
-    HR_STEP_ALLOCATE,           /* allocate every block (no holes), fsync */
-    HR_STEP_WRITE_HEADER,       /* swap header page, fsync */
-    HR_STEP_SWAPON,             /* swapon with priority */
-    HR_STEP_FSTAB_ADD,          /* fstab: add the line (tmp + fsync + rename) */
-    HR_STEP_FSTAB_REMOVE_OLD,   /* resize: the old line out of fstab, after the new is on */
-    HR_STEP_SWAPOFF_OLD,        /* then the old headroom area off */
-    HR_STEP_DELETE_OLD,         /* the old file (headroom created it) */
+    HR_STEP_RECORD = 0,       /* back up fstab (first time), write the state: in-progress */
+    HR_STEP_CREATE_FILE,      /* open O_CREAT|O_EXCL|O_NOFOLLOW 0600 (+ NOCOW on btrfs) */
+    HR_STEP_ALLOCATE,         /* allocate every block (no holes), fsync */
+    HR_STEP_WRITE_HEADER,     /* swap header page, fsync */
+    HR_STEP_SWAPON,           /* swapon with priority */
+    HR_STEP_FSTAB_ADD,        /* fstab: add the line (tmp + fsync + rename) */
+    HR_STEP_FSTAB_REMOVE_OLD, /* resize: the old line out of fstab, after the new is on */
+    HR_STEP_SWAPOFF_OLD,      /* then the old headroom area off */
+    HR_STEP_DELETE_OLD,       /* the old file (headroom created it) */
     /* Windows */
     HR_STEP_BACKUP_REGISTRY,    /* timestamped backup of PagingFiles & co; state in-progress */
     HR_STEP_WRITE_PAGING_FILES, /* one value write per S3.1 click */
     /* both */
-    HR_STEP_FINISH              /* state: applied */
+    HR_STEP_FINISH /* state: applied */
 } hr_step_kind;
 
 typedef struct hr_apply_step {
     hr_step_kind kind;
-    char name[40];              /* failpoint name: "create-file", "write-paging-files-2" */
-    char what[1400];            /* the exact change, for the dry run */
+    char name[40];   /* failpoint name: "create-file", "write-paging-files-2" */
+    char what[1400]; /* the exact change, for the dry run */
     char path[HR_SNAP_PATH_MAX];
     bool needs_reboot;
-    int stage;                  /* Windows: index into the plan's stages */
+    int stage; /* Windows: index into the plan's stages */
 } hr_apply_step;
 
 typedef struct hr_apply_plan {
     hr_os os;
-    bool nothing_to_do;         /* already applied: an idempotent second run */
+    bool nothing_to_do; /* already applied: an idempotent second run */
     bool reboot_needed;
-    bool hand_edited;           /* Linux: fstab differs from what headroom last wrote, and the
+    bool hand_edited; /* Linux: fstab differs from what headroom last wrote, and the
                                  * plan writes it (rollback then keeps the edits).
                                  * Windows: PagingFiles differs from what headroom last wrote (a
                                  * hand edit): taken over as the value rollback gives back, with
@@ -74,17 +74,17 @@ typedef struct hr_apply_plan {
     int step_count;
     hr_apply_step steps[HR_APPLY_MAX_STEPS];
     /* Linux */
-    char path[HR_SNAP_PATH_MAX];   /* the swap file to create */
-    uint64_t size_bytes;        /* page-aligned */
+    char path[HR_SNAP_PATH_MAX]; /* the swap file to create */
+    uint64_t size_bytes;         /* page-aligned */
     int priority;
     size_t page_size;
     char fs_type[32];
-    char old_path[HR_SNAP_PATH_MAX];  /* resize: the headroom area to retire ("" if none) */
+    char old_path[HR_SNAP_PATH_MAX]; /* resize: the headroom area to retire ("" if none) */
     /* Windows */
     hr_pfw_entry target;
     int stage_count;
     hr_pfw_stage stages[HR_PFW_MAX_STAGES];
-    char notes[2048];           /* what the user should know (reboot, slow first boot) */
+    char notes[2048]; /* what the user should know (reboot, slow first boot) */
 } hr_apply_plan;
 
 /* ---- Linux ---- */
@@ -98,10 +98,10 @@ typedef struct hr_swap_active {
 
 /* What statfs and friends said about the file system that would hold the file. */
 typedef struct hr_fs_facts {
-    char type[32];              /* "ext4", "xfs", "btrfs", "tmpfs", "nfs", "fuse", ... */
+    char type[32]; /* "ext4", "xfs", "btrfs", "tmpfs", "nfs", "fuse", ... */
     uint64_t total_bytes;
-    uint64_t free_bytes;        /* available to the creator */
-    int devices;                /* btrfs: number of devices; 0 unknown */
+    uint64_t free_bytes; /* available to the creator */
+    int devices;         /* btrfs: number of devices; 0 unknown */
     bool read_only;
 } hr_fs_facts;
 
@@ -109,18 +109,18 @@ typedef struct hr_apply_linux_in {
     uint64_t size_bytes;
     int priority;
     size_t page_size;
-    char path[HR_SNAP_PATH_MAX];   /* the chosen file path (hr_apply_linux_choose_path) */
+    char path[HR_SNAP_PATH_MAX]; /* the chosen file path (hr_apply_linux_choose_path) */
     bool path_exists, path_is_symlink;
     hr_fs_facts fs;
     int active_count;
     hr_swap_active active[HR_MAX_PAGING];
     const hr_fstab *fstab;
     const char *fstab_path;
-    const hr_apply_state *state;    /* NULL: headroom changed nothing yet */
-    bool fstab_edited;              /* fstab's bytes are not the ones headroom last wrote */
-    hr_device dev;                  /* the disk under the file (removable, usb) */
-    bool allow_shrink;              /* the user allowed less swap than is configured */
-    char dir_unsafe[400];           /* why the file's directory is not root's alone ("": it is) */
+    const hr_apply_state *state; /* NULL: headroom changed nothing yet */
+    bool fstab_edited;           /* fstab's bytes are not the ones headroom last wrote */
+    hr_device dev;               /* the disk under the file (removable, usb) */
+    bool allow_shrink;           /* the user allowed less swap than is configured */
+    char dir_unsafe[400];        /* why the file's directory is not root's alone ("": it is) */
 } hr_apply_linux_in;
 
 /* Can this file system type hold a swap file at all? Sets why (a sentence) when not. The
@@ -139,15 +139,13 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
  * Linux passes headroom's own area, old and new: apply's steps never touch another area
  * (a partition, zram, a file the plan tells the user to swapoff by hand), so the totals
  * before and after differ by that area alone and comparing it is comparing the totals. */
-bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why,
-                        size_t n);
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why, size_t n);
 
 /* target_is_dir: put HR_APPLY_SWAP_NAME in it. If the state's applied area sits at that path
  * with another size or priority, the new file goes next to it (name-2.swap) so that the old
  * one can stay on until the new one is. */
-int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes,
-                               int priority, size_t page_size, const hr_apply_state *state,
-                               char *out, size_t n, hr_error *err);
+int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t size_bytes, int priority,
+                               size_t page_size, const hr_apply_state *state, char *out, size_t n, hr_error *err);
 
 /* --from-plan once headroom's own swap file exists: plan counts that file as kept and asks for
  * add_bytes more in a second file, while apply keeps one file and replaces it. So that both
@@ -155,32 +153,36 @@ int hr_apply_linux_choose_path(const char *target, bool target_is_dir, uint64_t 
  * path when plan_path is its neighbour (name-2.swap: the file grown), else at plan_path (the
  * new file replaces the old one there). True (with that path and size) when the state has an
  * applied area; false otherwise (a plain add of add_bytes at plan_path). */
-bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes,
-                             char *path, size_t n, uint64_t *size_bytes);
+bool hr_apply_linux_grow_own(const hr_apply_state *state, const char *plan_path, uint64_t add_bytes, char *path,
+                             size_t n, uint64_t *size_bytes);
 
 int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *plan, hr_error *err);
 
 /* ---- Windows ---- */
 
 typedef enum hr_drive_type {
-    HR_DRIVE_UNKNOWN = 0, HR_DRIVE_FIXED, HR_DRIVE_REMOVABLE, HR_DRIVE_REMOTE,
-    HR_DRIVE_CDROM, HR_DRIVE_RAMDISK,
-    HR_DRIVE_NONE                   /* no such drive (GetDriveTypeW: no root directory) */
+    HR_DRIVE_UNKNOWN = 0,
+    HR_DRIVE_FIXED,
+    HR_DRIVE_REMOVABLE,
+    HR_DRIVE_REMOTE,
+    HR_DRIVE_CDROM,
+    HR_DRIVE_RAMDISK,
+    HR_DRIVE_NONE /* no such drive (GetDriveTypeW: no root directory) */
 } hr_drive_type;
 
 typedef struct hr_apply_win_in {
     uint64_t initial_mb, maximum_mb;
-    char drive;                     /* 'D' */
-    char system_drive;              /* 'C' */
+    char drive;        /* 'D' */
+    char system_drive; /* 'C' */
     hr_drive_type drive_type;
-    hr_device dev;                  /* removable/usb/encrypted/fs_total/fs_free of the target */
-    uint64_t existing_file_bytes;   /* pagefile.sys already on the target (space it frees) */
+    hr_device dev;                /* removable/usb/encrypted/fs_total/fs_free of the target */
+    uint64_t existing_file_bytes; /* pagefile.sys already on the target (space it frees) */
     hr_pfw_list current;
     const hr_apply_state *state;
     /* pagefile.sys on each drive now ('A' + i; 0: none, HR_UNKNOWN: not known): the size of a
      * system-managed or automatic entry, which the registry does not hold */
     uint64_t drive_file_bytes[26];
-    bool allow_shrink;              /* --allow-shrink: less paging file than configured is fine */
+    bool allow_shrink; /* --allow-shrink: less paging file than configured is fine */
     /* CrashControl (X.dump): does a crash dump need the system drive's paging file? YES or
      * UNKNOWN: the small custom file there stays (hr_dump_file_stays(), the rule plan keeps
      * to); NO: dumps are off or go to a dedicated file, and it goes like the others. */

@@ -24,9 +24,9 @@ static bool failpoint_before_record(const char *fp, const char *name)
 }
 
 /* One step: 0 done and recorded; 1 stopped at a failpoint; < 0 failed (log says how). */
-static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state *before,
-                    const char *status_if_failed, const hr_apply_plan *plan,
-                    const hr_apply_step *s, const char *failpoint, hr_buf *log, hr_error *err)
+static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state *before, const char *status_if_failed,
+                    const hr_apply_plan *plan, const hr_apply_step *s, const char *failpoint, hr_buf *log,
+                    hr_error *err)
 {
     const hr_apply_op *op = op_for(ops, s->kind);
     if (!op)
@@ -38,8 +38,10 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
     if (r == 0) {
         r = hr_apply_store_intent(ops->store, st, s->name, st->intent.path, err);
         if (r < 0) {
-            hr_buf_printf(log, HR_T("FAILED: [%s] not started: its intent could not be written "
-                          "to the state file\n"), s->name);
+            hr_buf_printf(log,
+                          HR_T("FAILED: [%s] not started: its intent could not be written "
+                               "to the state file\n"),
+                          s->name);
             return r;
         }
         if (op->perform)
@@ -64,7 +66,7 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
         *st = *before;
         if (status_if_failed)
             hr_strlcpy(st->status, status_if_failed, sizeof st->status);
-        hr_error e2 = {0};
+        hr_error e2 = { 0 };
         hr_apply_store_save(ops->store, st, &e2);
         hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
         return r;
@@ -87,12 +89,12 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
     return 0;
 }
 
-int hr_apply_run(const hr_apply_ops *ops, const hr_apply_plan *plan, const char *failpoint,
-                 int64_t now_unix, hr_buf *log, hr_error *err)
+int hr_apply_run(const hr_apply_ops *ops, const hr_apply_plan *plan, const char *failpoint, int64_t now_unix,
+                 hr_buf *log, hr_error *err)
 {
     if (plan->nothing_to_do)
         return 0;
-    hr_apply_state *st = malloc(2 * sizeof *st);   /* the state, and a copy before each step */
+    hr_apply_state *st = malloc(2 * sizeof *st); /* the state, and a copy before each step */
     if (!st)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     int have = hr_apply_store_load(ops->store, st, err);
@@ -104,18 +106,17 @@ int hr_apply_run(const hr_apply_ops *ops, const hr_apply_plan *plan, const char 
         hr_apply_state_init(st, plan->os);
         hr_utc_stamp(now_unix, false, st->started);
     }
-    st->started_unix = now_unix;   /* the latest change */
+    st->started_unix = now_unix; /* the latest change */
     char loaded_status[sizeof st->status];
     hr_strlcpy(loaded_status, st->status, sizeof loaded_status);
     hr_strlcpy(st->status, "in-progress", sizeof st->status);
-    bool changed = false;   /* a step that changes the system was done by this run */
+    bool changed = false; /* a step that changes the system was done by this run */
     int r = 0;
     for (int i = 0; i < plan->step_count && r == 0; i++) {
         const hr_apply_step *s = &plan->steps[i];
         /* Nothing changed yet by this run (a repair whose swapon is refused): a failing step
          * leaves the loaded state's status as it was. */
-        r = run_step(ops, st, st + 1, !changed && have ? loaded_status : NULL, plan, s,
-                     failpoint, log, err);
+        r = run_step(ops, st, st + 1, !changed && have ? loaded_status : NULL, plan, s, failpoint, log, err);
         if (s->kind != HR_STEP_RECORD && s->kind != HR_STEP_BACKUP_REGISTRY)
             changed = true;
     }

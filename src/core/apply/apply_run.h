@@ -37,18 +37,16 @@ typedef struct hr_apply_op {
     hr_step_kind kind;
     /* Before the intent is written: set st->intent.path (and the journal's facts), add the
      * records the step makes. < 0 refuses the step before anything changed. NULL: nothing. */
-    int (*prepare)(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                   const hr_apply_step *s, hr_error *err);
+    int (*prepare)(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err);
     /* The change, and on success its record in st. NULL: the step only records. */
-    int (*perform)(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                   const hr_apply_step *s, hr_error *err);
+    int (*perform)(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err);
     /* A failed perform may still have made its change: the intent stays on disk. */
     bool failure_uncertain;
 } hr_apply_op;
 
 typedef struct hr_apply_ops {
     const hr_apply_store *store;
-    void *os;                  /* handed to every operation */
+    void *os; /* handed to every operation */
     const hr_apply_op *ops;
     size_t op_count;
 } hr_apply_ops;
@@ -56,7 +54,7 @@ typedef struct hr_apply_ops {
 /* Run plan's steps. now_unix (the clock now) stamps a new state and the latest change (started_unix: Windows verify tells by it whether the machine has
  * restarted since). Appends "done: [name] what" per step and what failed to log.
  * 0: every step done; 1: stopped at the failpoint; < 0: a step failed (err says why). */
-int hr_apply_run(const hr_apply_ops *ops, const hr_apply_plan *plan, const char *failpoint,
-                 int64_t now_unix, hr_buf *log, hr_error *err);
+int hr_apply_run(const hr_apply_ops *ops, const hr_apply_plan *plan, const char *failpoint, int64_t now_unix,
+                 hr_buf *log, hr_error *err);
 
 #endif

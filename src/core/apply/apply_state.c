@@ -48,8 +48,7 @@ void hr_apply_state_drop(hr_apply_state *s, const char *path)
 {
     for (int i = 0; i < s->area_count; i++)
         if (strcmp(s->areas[i].path, path) == 0) {
-            memmove(&s->areas[i], &s->areas[i + 1],
-                    (size_t)(s->area_count - i - 1) * sizeof s->areas[0]);
+            memmove(&s->areas[i], &s->areas[i + 1], (size_t)(s->area_count - i - 1) * sizeof s->areas[0]);
             s->area_count--;
             return;
         }
@@ -141,7 +140,7 @@ int hr_apply_state_write(const hr_apply_state *s, hr_buf *out)
  * members we know. Strings stay byte for byte: invalid UTF-8 and "\u0000" are refused, never
  * replaced or cut short, because paths read here name files that rollback deletes. */
 
-#define STATE_MAX_DEPTH 8
+#define STATE_MAX_DEPTH  8
 #define STATE_MAX_VALUES 4096
 
 static void get_str(const hr_json_value *o, const char *key, char *out, size_t n)
@@ -172,8 +171,7 @@ static void get_u64(const hr_json_value *o, const char *key, uint64_t *out)
         *out = (uint64_t)v;
 }
 
-static int get_pfw(const hr_json_value *reg, const char *key, const char *name, hr_pfw_list *l,
-                   hr_error *err)
+static int get_pfw(const hr_json_value *reg, const char *key, const char *name, hr_pfw_list *l, hr_error *err)
 {
     const hr_json_value *arr = hr_json_get(reg, key);
     memset(l, 0, sizeof *l);
@@ -185,8 +183,7 @@ static int get_pfw(const hr_json_value *reg, const char *key, const char *name, 
         if (!str) {
             unsigned line, col;
             hr_json_position(v, &line, &col);
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: line %u, column %u: paging file list: string expected"), name,
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u, column %u: paging file list: string expected"), name,
                                 line, col);
         }
         int e = hr_pfw_parse_string(str, &l->e[l->count], err);
@@ -197,8 +194,7 @@ static int get_pfw(const hr_json_value *reg, const char *key, const char *name, 
     return 0;
 }
 
-static int read_areas(const hr_json_value *root, const char *name, hr_apply_state *s,
-                      hr_error *err)
+static int read_areas(const hr_json_value *root, const char *name, hr_apply_state *s, hr_error *err)
 {
     const hr_json_value *areas = hr_json_get(root, "areas");
     for (int i = 0; i < HR_APPLY_MAX_AREAS + 1; i++) {
@@ -225,8 +221,7 @@ static int read_areas(const hr_json_value *root, const char *name, hr_apply_stat
     return 0;
 }
 
-static int read_state(const hr_json_value *root, const char *name, hr_apply_state *s,
-                      hr_error *err)
+static int read_state(const hr_json_value *root, const char *name, hr_apply_state *s, hr_error *err)
 {
     char schema[64] = "", os[16] = "";
     get_str(root, "schema", schema, sizeof schema);
@@ -240,8 +235,10 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     get_str(root, "status", s->status, sizeof s->status);
     if (strcmp(s->status, "in-progress") != 0 && strcmp(s->status, "applied") != 0 &&
         strcmp(s->status, "rolling-back") != 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: status must be \"in-progress\", \"applied\" or "
-                            "\"rolling-back\""), name);
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: status must be \"in-progress\", \"applied\" or "
+                                 "\"rolling-back\""),
+                            name);
     get_str(root, "last_step", s->last_step, sizeof s->last_step);
     get_str(root, "started", s->started, sizeof s->started);
     get_i64(root, "started_unix", &s->started_unix);
@@ -275,8 +272,10 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
         const char *hx = hr_json_string(hr_json_get(reg, "original_raw_hex"), NULL);
         size_t hl = hx ? strlen(hx) : 0;
         if (!hx || hl % 2 || hl >= sizeof s->orig_raw_hex || strspn(hx, "0123456789abcdef") != hl)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: registry.original_raw_hex: lower-case hex "
-                                "digits in pairs expected"), name);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: registry.original_raw_hex: lower-case hex "
+                                     "digits in pairs expected"),
+                                name);
         hr_strlcpy(s->orig_raw_hex, hx, sizeof s->orig_raw_hex);
         get_i64(reg, "original_raw_type", &s->orig_raw_type);
         s->orig_raw_known = true;
@@ -297,8 +296,7 @@ static int read_state(const hr_json_value *root, const char *name, hr_apply_stat
     return 0;
 }
 
-int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s,
-                         hr_error *err)
+int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_apply_state *s, hr_error *err)
 {
     if (!name)
         name = "apply state";
@@ -311,12 +309,12 @@ int hr_apply_state_parse(const char *text, size_t len, const char *name, hr_appl
         i++;
     if (i == len || text[i] != '{')
         return hr_error_set(err, HR_EPARSE, HR_T("%s: a JSON object expected"), name);
-    const hr_json_limits lim = {.max_bytes = HR_APPLY_STATE_MAX_BYTES,
-                                .max_depth = STATE_MAX_DEPTH,
-                                .max_values = STATE_MAX_VALUES,
-                                .no_nul = true};
+    const hr_json_limits lim = { .max_bytes = HR_APPLY_STATE_MAX_BYTES,
+                                 .max_depth = STATE_MAX_DEPTH,
+                                 .max_values = STATE_MAX_VALUES,
+                                 .no_nul = true };
     hr_json_doc *doc = NULL;
-    hr_error perr = {0};
+    hr_error perr = { 0 };
     int e = hr_json_parse(text, len, &lim, &doc, &perr);
     /* Past the depth or value limits the file is not one we wrote: malformed (HR_EPARSE). */
     if (e < 0)

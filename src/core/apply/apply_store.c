@@ -9,8 +9,7 @@
 
 int hr_apply_store_path(const hr_apply_store *store, char *out, hr_error *err)
 {
-    int w = snprintf(out, HR_APPLY_STORE_PATH_MAX, "%s%c%s", store->dir, store->sep,
-                     HR_APPLY_STATE_FILE);
+    int w = snprintf(out, HR_APPLY_STORE_PATH_MAX, "%s%c%s", store->dir, store->sep, HR_APPLY_STATE_FILE);
     if (w < 0 || w >= HR_APPLY_STORE_PATH_MAX)
         return hr_error_set(err, HR_ERANGE, HR_T("state directory %s: name too long"), store->dir);
     return 0;
@@ -58,11 +57,11 @@ int hr_apply_store_save(const hr_apply_store *store, const hr_apply_state *s, hr
     return r;
 }
 
-int hr_apply_store_intent(const hr_apply_store *store, hr_apply_state *s, const char *step,
-                          const char *path, hr_error *err)
+int hr_apply_store_intent(const hr_apply_store *store, hr_apply_state *s, const char *step, const char *path,
+                          hr_error *err)
 {
     hr_strlcpy(s->intent.step, step, sizeof s->intent.step);
-    if (path != s->intent.path)   /* the path prepare put there already: no copy onto itself */
+    if (path != s->intent.path) /* the path prepare put there already: no copy onto itself */
         hr_strlcpy(s->intent.path, path ? path : "", sizeof s->intent.path);
     return hr_apply_store_save(store, s, err);
 }

@@ -15,9 +15,9 @@
 #include <stddef.h>
 
 typedef struct hr_apply_store {
-    const char *dir;   /* the state directory (an option, or the OS's default) */
-    char sep;          /* '/' or '\\' */
-    hr_os os;          /* whose state files this store accepts */
+    const char *dir; /* the state directory (an option, or the OS's default) */
+    char sep;        /* '/' or '\\' */
+    hr_os os;        /* whose state files this store accepts */
     /* The whole file into b, at most max bytes; HR_ENOENT (with err) when it does not exist. */
     int (*read)(const char *path, hr_buf *b, size_t max, hr_error *err);
     /* Replace path's contents atomically (new files get mode). */
@@ -40,7 +40,7 @@ int hr_apply_store_save(const hr_apply_store *store, const hr_apply_state *s, hr
 
 /* The journal's rule: a step's intent (its name and what it changes) is on disk before the
  * change starts. Sets s->intent's step and path, keeps its other members, saves. */
-int hr_apply_store_intent(const hr_apply_store *store, hr_apply_state *s, const char *step,
-                          const char *path, hr_error *err);
+int hr_apply_store_intent(const hr_apply_store *store, hr_apply_state *s, const char *step, const char *path,
+                          hr_error *err);
 
 #endif

@@ -34,15 +34,20 @@ static void interrupted(hr_verify_result *r, const hr_apply_state *st)
     if (st->intent.step[0])
         snprintf(cut, sizeof cut, HR_T(" (step '%s' was cut short)"), st->intent.step);
     if (strcmp(st->status, "rolling-back") == 0)
-        item(r, HR_VERDICT_DIFFER, HR_T("a rollback was interrupted%s: run 'headroom rollback --yes' "
-             "to finish it"), cut);
+        item(r, HR_VERDICT_DIFFER,
+             HR_T("a rollback was interrupted%s: run 'headroom rollback --yes' "
+                  "to finish it"),
+             cut);
     else if (strcmp(st->status, "applied") == 0)
-        item(r, HR_VERDICT_DIFFER, HR_T("a change was interrupted%s: run 'headroom rollback --yes' to "
-             "undo it"), cut);
+        item(r, HR_VERDICT_DIFFER,
+             HR_T("a change was interrupted%s: run 'headroom rollback --yes' to "
+                  "undo it"),
+             cut);
     else
-        item(r, HR_VERDICT_DIFFER, HR_T("an apply was interrupted after step '%s'%s: run 'headroom "
-             "rollback --yes' to undo it, then apply again"), st->last_step[0] ? st->last_step
-                                                                              : HR_T("(none)"), cut);
+        item(r, HR_VERDICT_DIFFER,
+             HR_T("an apply was interrupted after step '%s'%s: run 'headroom "
+                  "rollback --yes' to undo it, then apply again"),
+             st->last_step[0] ? st->last_step : HR_T("(none)"), cut);
 }
 
 /* A caveat: shown, tagged "note", and no part of the verdict. */
@@ -78,7 +83,7 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
 
     interrupted(r, in->state);
 
-    bool used[HR_MAX_PAGING] = {false};
+    bool used[HR_MAX_PAGING] = { false };
     for (int i = 0; i < in->config_count; i++) {
         const hr_verify_config *c = &in->config[i];
         if (c->noauto) {
@@ -91,19 +96,18 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
             if (strcmp(in->active[j].path, want) == 0 || strcmp(in->active[j].path, c->spec) == 0)
                 k = j;
         if (k < 0) {
-            item(r, HR_VERDICT_DIFFER, HR_T("%s: configured in %s but not in use (not in /proc/swaps)%s"),
-                 c->spec, fst, c->resolved[0] || c->spec[0] == '/' ? "" : HR_T("; could not resolve it"));
+            item(r, HR_VERDICT_DIFFER, HR_T("%s: configured in %s but not in use (not in /proc/swaps)%s"), c->spec, fst,
+                 c->resolved[0] || c->spec[0] == '/' ? "" : HR_T("; could not resolve it"));
             continue;
         }
         used[k] = true;
         const hr_swap_active *a = &in->active[k];
         hr_size_format(a->size_bytes, sz, sizeof sz);
         if (c->priority != HR_UNKNOWN_I64 && c->priority != a->priority)
-            item(r, HR_VERDICT_DIFFER, HR_T("%s: priority %lld in %s, %lld in use"), c->spec,
-                 (long long)c->priority, fst, (long long)a->priority);
+            item(r, HR_VERDICT_DIFFER, HR_T("%s: priority %lld in %s, %lld in use"), c->spec, (long long)c->priority,
+                 fst, (long long)a->priority);
         else
-            item(r, HR_VERDICT_MATCH, HR_T("%s: in use, %s, priority %lld"), c->spec, sz,
-                 (long long)a->priority);
+            item(r, HR_VERDICT_MATCH, HR_T("%s: in use, %s, priority %lld"), c->spec, sz, (long long)a->priority);
     }
     for (int j = 0; j < in->active_count; j++) {
         const hr_swap_active *a = &in->active[j];
@@ -117,8 +121,7 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
             item(r, HR_VERDICT_MATCH, HR_T("%s: zram (set up by a service, not by fstab)"), a->path);
             continue;
         }
-        item(r, HR_VERDICT_DIFFER, HR_T("%s: in use but not in %s: it will be gone after a reboot"),
-             a->path, fst);
+        item(r, HR_VERDICT_DIFFER, HR_T("%s: in use but not in %s: it will be gone after a reboot"), a->path, fst);
     }
     if (in->state)
         for (int i = 0; i < in->state->area_count; i++) {
@@ -129,9 +132,10 @@ void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *r)
                     found = true;
                     if (a->size_bytes && in->active[j].size_bytes != HR_UNKNOWN &&
                         in->active[j].size_bytes + 65536 < a->size_bytes)
-                        item(r, HR_VERDICT_DIFFER, HR_T("%s: headroom made it %llu bytes, the kernel "
-                             "uses %llu"), a->path, (unsigned long long)a->size_bytes,
-                             (unsigned long long)in->active[j].size_bytes);
+                        item(r, HR_VERDICT_DIFFER,
+                             HR_T("%s: headroom made it %llu bytes, the kernel "
+                                  "uses %llu"),
+                             a->path, (unsigned long long)a->size_bytes, (unsigned long long)in->active[j].size_bytes);
                 }
             if (!found && strcmp(in->state->status, "applied") == 0)
                 item(r, HR_VERDICT_DIFFER, HR_T("%s: created by headroom apply but not in use"), a->path);
@@ -188,7 +192,7 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
             now_size[nn++] = HR_UNKNOWN;
         }
     }
-    bool matched[2 * HR_PFW_MAX_ENTRIES] = {false};
+    bool matched[2 * HR_PFW_MAX_ENTRIES] = { false };
     bool automatic = false;
     if (!in->configured_present || in->configured.count == 0)
         item(r, nn ? miss : HR_VERDICT_MATCH, HR_T("PagingFiles: no paging file configured%s"),
@@ -214,7 +218,8 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
             !(in->drives_mask & (1u << (dl - 'A')))) {
             item(r, HR_VERDICT_DIFFER, "%s: %s (%c:)", e->path,
                  HR_T("configured, but this machine has no such drive, so no restart will "
-                      "create it"), dl);
+                      "create it"),
+                 dl);
             continue;
         }
         if (k < 0) {
@@ -247,8 +252,9 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
             r->paging_total_known = false;
     if (!in->open_known) {
         r->paging_total_known = false;
-        note(r, "%s", HR_T("the open paging files could not be listed; compared with "
-                           "ExistingPageFiles only"));
+        note(r, "%s",
+             HR_T("the open paging files could not be listed; compared with "
+                  "ExistingPageFiles only"));
     }
 }
 
@@ -256,11 +262,11 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
 {
     /* TRANSLATORS: the tag in front of each line of verify, padded to a column seven wide
      * (the translation need not be: it is padded by its display width). */
-    static const char *tag[] = {HR_N("ok     "), HR_N("reboot "), HR_N("DIFFER ")};
+    static const char *tag[] = { HR_N("ok     "), HR_N("reboot "), HR_N("DIFFER ") };
     static const char *note_tag = HR_N("note   ");
     static const char *fixed_tag = HR_N("fixed  ");
-    static const char *verdict[] = {HR_N("configured = in use"), HR_N("a change waits for a reboot"),
-                                    HR_N("configured and in use disagree")};
+    static const char *verdict[] = { HR_N("configured = in use"), HR_N("a change waits for a reboot"),
+                                     HR_N("configured and in use disagree") };
     int e = hr_buf_printf(out, HR_T("verify: %s\n"), hr_tr(verdict[r->verdict]));
     /* Recovery changed the machine's records before the comparison: say what it did. */
     for (const char *l = r->recovered; e == 0 && *l;) {
@@ -286,16 +292,18 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
             hr_size_format(r->paging_total_bytes, c, sizeof c);
         else
             hr_strlcpy(c, HR_T("an amount not known"), sizeof c);
-        e = hr_buf_printf(out, HR_T("commit limit %s (committed now %s; paging in use adds %s). "
-                          "Whether that is enough for your workflows is what headroom check "
-                          "answers.\n"), a, b, c);
+        e = hr_buf_printf(out,
+                          HR_T("commit limit %s (committed now %s; paging in use adds %s). "
+                               "Whether that is enough for your workflows is what headroom check "
+                               "answers.\n"),
+                          a, b, c);
     }
     return e;
 }
 
 static void verify_json_to(const hr_verify_result *r, hr_json_writer *w)
 {
-    static const char *names[] = {"match", "pending-reboot", "differ"};
+    static const char *names[] = { "match", "pending-reboot", "differ" };
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", "headroom.verify/1");
     hr_json_str(w, "os", r->os == HR_OS_WINDOWS ? "windows" : "linux");
@@ -309,7 +317,7 @@ static void verify_json_to(const hr_verify_result *r, hr_json_writer *w)
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
-    hr_json_begin_array(w, "recovered");   /* what verify finished or undid of a cut-short run */
+    hr_json_begin_array(w, "recovered"); /* what verify finished or undid of a cut-short run */
     for (const char *l = r->recovered; *l;) {
         size_t n = strcspn(l, "\n");
         char line[sizeof r->recovered];
@@ -344,7 +352,7 @@ int hr_verify_json(const hr_verify_result *r, hr_buf *out)
 void hr_verify_render(const hr_verify_result *r, hr_render *rd)
 {
     switch (rd->format) {
-    case HR_FORMAT_TEXT: hr_verify_text(r, rd->out); break;   /* sticky: the buffer keeps a failure */
+    case HR_FORMAT_TEXT: hr_verify_text(r, rd->out); break; /* sticky: the buffer keeps a failure */
     case HR_FORMAT_JSON: verify_json_to(r, &rd->json); break;
     default: hr_render_unsupported(rd);
     }

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_VERIFY_MAX_ITEMS 48
+#define HR_VERIFY_MAX_ITEMS  48
 #define HR_VERIFY_MAX_CONFIG 64
 
 typedef enum hr_verify_verdict {
@@ -28,7 +28,7 @@ typedef enum hr_verify_verdict {
 
 typedef struct hr_verify_item {
     hr_verify_verdict verdict;
-    bool note;                 /* a caveat: neither agreement nor disagreement ("note") */
+    bool note; /* a caveat: neither agreement nor disagreement ("note") */
     char text[600];
 } hr_verify_item;
 
@@ -37,10 +37,10 @@ typedef struct hr_verify_result {
     hr_verify_verdict verdict;
     int count;
     hr_verify_item items[HR_VERIFY_MAX_ITEMS];
-    uint64_t commit_limit_bytes;   /* HR_UNKNOWN if not read */
+    uint64_t commit_limit_bytes; /* HR_UNKNOWN if not read */
     uint64_t commit_charge_bytes;
     uint64_t paging_total_bytes;
-    bool paging_total_known;   /* false: the sizes in use could not all be read */
+    bool paging_total_known; /* false: the sizes in use could not all be read */
     /* What verify itself finished or undid of a run a kill cut short (the journal), one line
      * each ("recovered: ..."); "" when nothing. Set by the platform after the comparison. */
     char recovered[1024];
@@ -48,9 +48,9 @@ typedef struct hr_verify_result {
 
 /* A configured swap area (an fstab line), its spec resolved to a path by the platform. */
 typedef struct hr_verify_config {
-    char spec[HR_SNAP_PATH_MAX];       /* as written: "/swapfile", "UUID=..." */
-    char resolved[HR_SNAP_PATH_MAX];   /* "/dev/sda3", "" if it could not be resolved */
-    int64_t priority;                  /* pri=, HR_UNKNOWN_I64 if none */
+    char spec[HR_SNAP_PATH_MAX];     /* as written: "/swapfile", "UUID=..." */
+    char resolved[HR_SNAP_PATH_MAX]; /* "/dev/sda3", "" if it could not be resolved */
+    int64_t priority;                /* pri=, HR_UNKNOWN_I64 if none */
     bool noauto;
 } hr_verify_config;
 
@@ -59,7 +59,7 @@ typedef struct hr_verify_linux_in {
     hr_verify_config config[HR_VERIFY_MAX_CONFIG];
     int active_count;
     hr_swap_active active[HR_MAX_PAGING];
-    const hr_apply_state *state;       /* NULL when headroom changed nothing */
+    const hr_apply_state *state; /* NULL when headroom changed nothing */
     const char *fstab_path;
     uint64_t commit_limit_bytes, commit_charge_bytes;
 } hr_verify_linux_in;
@@ -67,22 +67,22 @@ typedef struct hr_verify_linux_in {
 void hr_verify_linux(const hr_verify_linux_in *in, hr_verify_result *out);
 
 typedef struct hr_verify_open_file {
-    char path[HR_PFW_PATH_MAX];        /* "C:\pagefile.sys" */
-    uint64_t size_bytes;               /* current size; HR_UNKNOWN if not known */
+    char path[HR_PFW_PATH_MAX]; /* "C:\pagefile.sys" */
+    uint64_t size_bytes;        /* current size; HR_UNKNOWN if not known */
 } hr_verify_open_file;
 
 typedef struct hr_verify_win_in {
     bool configured_present;
-    hr_pfw_list configured;            /* PagingFiles */
-    int existing_count;                /* ExistingPageFiles ("\??\C:\pagefile.sys") */
+    hr_pfw_list configured; /* PagingFiles */
+    int existing_count;     /* ExistingPageFiles ("\??\C:\pagefile.sys") */
     char existing[HR_PFW_MAX_ENTRIES][HR_PFW_PATH_MAX];
-    int open_count;                    /* EnumPageFilesW */
+    int open_count; /* EnumPageFilesW */
     hr_verify_open_file open[HR_PFW_MAX_ENTRIES];
     bool open_known;
-    hr_tri temp_page_file;             /* TempPageFile = 1: Windows booted on a temporary file */
-    bool drives_known;                 /* drives_mask is set (GetLogicalDrives: bit 0 = A:) */
+    hr_tri temp_page_file; /* TempPageFile = 1: Windows booted on a temporary file */
+    bool drives_known;     /* drives_mask is set (GetLogicalDrives: bit 0 = A:) */
     uint32_t drives_mask;
-    int64_t boot_unix;                 /* when this boot began; HR_UNKNOWN_I64 if unknown */
+    int64_t boot_unix; /* when this boot began; HR_UNKNOWN_I64 if unknown */
     const hr_apply_state *state;
     uint64_t commit_limit_bytes, commit_charge_bytes;
 } hr_verify_win_in;
@@ -90,7 +90,7 @@ typedef struct hr_verify_win_in {
 void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *out);
 
 int hr_verify_text(const hr_verify_result *r, hr_buf *out);
-int hr_verify_json(const hr_verify_result *r, hr_buf *out);   /* "headroom.verify/1" */
+int hr_verify_json(const hr_verify_result *r, hr_buf *out); /* "headroom.verify/1" */
 /* The one renderer interface (core/base/render.h): text or JSON as rd->format asks. */
 void hr_verify_render(const hr_verify_result *r, hr_render *rd);
 

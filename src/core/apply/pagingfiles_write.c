@@ -27,7 +27,7 @@ int hr_pfw_parse_string(const char *s, hr_pfw_entry *out, hr_error *err)
      * (core/model/pagingfiles.h): what status shows is what apply keeps. */
     memset(out, 0, sizeof *out);
     hr_paging_config_entry e;
-    hr_error pe = {0};
+    hr_error pe = { 0 };
     if (hr_pagingfiles_parse_entry(s, &e, &pe) != 0)
         return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: %s"), pe.msg);
     if (strlen(e.path) >= sizeof out->path)
@@ -79,14 +79,13 @@ int hr_pfw_deserialize(const char *data, size_t n, hr_pfw_list *out, hr_error *e
         const char *z = memchr(data + pos, '\0', n - pos);
         size_t len = z ? (size_t)(z - (data + pos)) : n - pos;
         if (len == 0)
-            break;   /* the list's terminating empty string */
+            break; /* the list's terminating empty string */
         if (out->count == HR_PFW_MAX_ENTRIES)
-            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: more than %d entries"),
-                                HR_PFW_MAX_ENTRIES);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: more than %d entries"), HR_PFW_MAX_ENTRIES);
         char tmp[HR_PFW_PATH_MAX + 64];
         if (len >= sizeof tmp)
-            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry %d is %lu bytes long"),
-                                out->count + 1, (unsigned long)len);
+            return hr_error_set(err, HR_EPARSE, HR_T("PagingFiles: entry %d is %lu bytes long"), out->count + 1,
+                                (unsigned long)len);
         memcpy(tmp, data + pos, len);
         tmp[len] = '\0';
         int r = hr_pfw_parse_string(tmp, &out->e[out->count], err);
@@ -102,8 +101,7 @@ static bool entry_equal(const hr_pfw_entry *a, const hr_pfw_entry *b)
 {
     if (strcmp(a->path, b->path) != 0 || a->mode != b->mode)
         return false;
-    return a->mode != HR_PAGING_MODE_CUSTOM ||
-           (a->initial_mb == b->initial_mb && a->maximum_mb == b->maximum_mb);
+    return a->mode != HR_PAGING_MODE_CUSTOM || (a->initial_mb == b->initial_mb && a->maximum_mb == b->maximum_mb);
 }
 
 bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b)
@@ -119,16 +117,15 @@ bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b)
 static void describe(const hr_pfw_entry *e, char *out, size_t n)
 {
     if (e->mode == HR_PAGING_MODE_CUSTOM)
-        snprintf(out, n, HR_T("%s initial %llu MB, maximum %llu MB"), e->path,
-                 (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
+        snprintf(out, n, HR_T("%s initial %llu MB, maximum %llu MB"), e->path, (unsigned long long)e->initial_mb,
+                 (unsigned long long)e->maximum_mb);
     else if (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED)
         snprintf(out, n, HR_T("%s system managed"), e->path);
     else
         snprintf(out, n, HR_T("%s automatic"), e->path);
 }
 
-static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev,
-                      const hr_pfw_list *v, const char *what)
+static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev, const hr_pfw_list *v, const char *what)
 {
     if (hr_pfw_equal(prev, v))
         return 0;
@@ -140,15 +137,13 @@ static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev,
     return 0;
 }
 
-int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive,
-                         const char *keep, hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages,
-                         hr_error *err)
+int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive, const char *keep,
+                         hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err)
 {
     *nstages = 0;
     char tdrive = hr_pfw_drive(target->path);
     if (!tdrive || tdrive == '?' || target->mode == HR_PAGING_MODE_AUTOMATIC)
-        return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles: target '%s' must be a file on a drive"),
-                            target->path);
+        return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles: target '%s' must be a file on a drive"), target->path);
     if (system_drive)
         system_drive = (char)toupper((unsigned char)system_drive);
     hr_pfw_list v = *cur, prev = *cur;
@@ -176,10 +171,12 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             e->mode = HR_PAGING_MODE_SYSTEM_MANAGED;
         }
         if (v.count == 0)
-            return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles: automatic management is on and "
-                                "the system drive is unknown"));
-        if (push_stage(stages, nstages, &prev, &v, HR_T("turn off automatic paging file management "
-                       "(the system drive keeps a system-managed file until the new one is set)")) < 0)
+            return hr_error_set(err, HR_EINVAL,
+                                HR_T("PagingFiles: automatic management is on and "
+                                     "the system drive is unknown"));
+        if (push_stage(stages, nstages, &prev, &v,
+                       HR_T("turn off automatic paging file management "
+                            "(the system drive keeps a system-managed file until the new one is set)")) < 0)
             return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
         prev = v;
     }
@@ -195,8 +192,7 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
         snprintf(what, sizeof what, HR_T("set %s"), d);
     } else {
         if (v.count == HR_PFW_MAX_ENTRIES)
-            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: already %d entries"),
-                                HR_PFW_MAX_ENTRIES);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: already %d entries"), HR_PFW_MAX_ENTRIES);
         v.e[v.count++] = *target;
         snprintf(what, sizeof what, HR_T("add %s (before anything is removed)"), d);
     }
@@ -207,7 +203,7 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
     /* 3. Only now the old files go ("No paging file" on the other drives) — all but the
      *    crash-dump file X.dump keeps; what stays keeps its place in the list. */
     int tidx = at >= 0 ? at : v.count - 1;
-    hr_pfw_list fin = {0};
+    hr_pfw_list fin = { 0 };
     char removed[200] = "", kept[HR_PFW_PATH_MAX] = "";
     for (int i = 0; i < v.count; i++) {
         if (i == tidx) {
@@ -222,12 +218,16 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
         }
     }
     if (kept[0])
-        snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s (%s stays for "
-                 "crash dumps, X.dump)") : HR_T("remove the old paging file: %s (%s stays for crash dumps, X.dump)"),
+        snprintf(what, sizeof what,
+                 strchr(removed, ',') ? HR_T("remove the old paging files: %s (%s stays for "
+                                             "crash dumps, X.dump)")
+                                      : HR_T("remove the old paging file: %s (%s stays for crash dumps, X.dump)"),
                  removed, kept);
     else
-        snprintf(what, sizeof what, strchr(removed, ',') ? HR_T("remove the old paging files: %s")
-                 : HR_T("remove the old paging file: %s"), removed);
+        snprintf(what, sizeof what,
+                 strchr(removed, ',') ? HR_T("remove the old paging files: %s")
+                                      : HR_T("remove the old paging file: %s"),
+                 removed);
     if (push_stage(stages, nstages, &prev, &fin, what) < 0)
         return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     return 0;

@@ -22,14 +22,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_PFW_MAX_ENTRIES 16      /* smss: at most 16 paging files */
-#define HR_PFW_PATH_MAX 520        /* MAX_PATH UTF-16 units, as UTF-8 with room */
-#define HR_PFW_MAX_STAGES 4
+#define HR_PFW_MAX_ENTRIES 16  /* smss: at most 16 paging files */
+#define HR_PFW_PATH_MAX    520 /* MAX_PATH UTF-16 units, as UTF-8 with room */
+#define HR_PFW_MAX_STAGES  4
 
 typedef struct hr_pfw_entry {
-    char path[HR_PFW_PATH_MAX];    /* "C:\pagefile.sys", "?:\pagefile.sys" */
+    char path[HR_PFW_PATH_MAX]; /* "C:\pagefile.sys", "?:\pagefile.sys" */
     hr_paging_mode mode;
-    uint64_t initial_mb, maximum_mb;  /* custom only */
+    uint64_t initial_mb, maximum_mb; /* custom only */
 } hr_pfw_entry;
 
 typedef struct hr_pfw_list {
@@ -65,8 +65,7 @@ typedef struct hr_pfw_stage {
     hr_pfw_list value;
 } hr_pfw_stage;
 
-int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive,
-                         const char *keep, hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages,
-                         hr_error *err);
+int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive, const char *keep,
+                         hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err);
 
 #endif

@@ -16,18 +16,18 @@
 #include <stddef.h>
 
 typedef struct hr_buf {
-    char *data;     /* NUL-terminated; NULL until the first append */
-    size_t len;     /* bytes used, not counting the NUL */
-    size_t cap;     /* bytes allocated */
-    size_t max;     /* largest len allowed; 0 = HR_BUF_DEFAULT_MAX */
-    int err;        /* first failed append (HR_ETOOBIG, HR_ENOMEM), 0 if none */
+    char *data; /* NUL-terminated; NULL until the first append */
+    size_t len; /* bytes used, not counting the NUL */
+    size_t cap; /* bytes allocated */
+    size_t max; /* largest len allowed; 0 = HR_BUF_DEFAULT_MAX */
+    int err;    /* first failed append (HR_ETOOBIG, HR_ENOMEM), 0 if none */
 } hr_buf;
 
 #define HR_BUF_DEFAULT_MAX ((size_t)64 << 20)
 
 void hr_buf_init(hr_buf *b, size_t max);
 void hr_buf_free(hr_buf *b);
-void hr_buf_reset(hr_buf *b);               /* len = 0 and no error; keeps the memory */
+void hr_buf_reset(hr_buf *b); /* len = 0 and no error; keeps the memory */
 /* The first error any append met since init/reset, 0 if none. */
 int hr_buf_error(const hr_buf *b);
 /* Record an error found by a writer of this buffer (a renderer that cannot render something):

@@ -9,10 +9,9 @@ int hr_duration_parse(const char *text, int64_t *seconds, hr_error *err)
     static const struct {
         const char *unit;
         int64_t secs;
-    } units[] = {{"weeks", 604800}, {"week", 604800}, {"w", 604800}, {"days", 86400},
-                 {"day", 86400},    {"d", 86400},     {"hours", 3600}, {"hour", 3600},
-                 {"h", 3600},       {"min", 60},      {"m", 60},     {"sec", 1},
-                 {"s", 1}};
+    } units[] = { { "weeks", 604800 }, { "week", 604800 }, { "w", 604800 },  { "days", 86400 }, { "day", 86400 },
+                  { "d", 86400 },      { "hours", 3600 },  { "hour", 3600 }, { "h", 3600 },     { "min", 60 },
+                  { "m", 60 },         { "sec", 1 },       { "s", 1 } };
     const int64_t limit = (int64_t)100 * 366 * 86400;
     const char *p = text;
     int64_t total = 0;
@@ -21,8 +20,7 @@ int hr_duration_parse(const char *text, int64_t *seconds, hr_error *err)
         return hr_error_set(err, HR_EPARSE, HR_T("empty duration (examples: 30m, 2h, 7d)"));
     while (*p) {
         if (*p < '0' || *p > '9')
-            return hr_error_set(err, HR_EPARSE, HR_T("'%s': not a duration (examples: 30m, 2h, 7d)"),
-                                text);
+            return hr_error_set(err, HR_EPARSE, HR_T("'%s': not a duration (examples: 30m, 2h, 7d)"), text);
         int64_t v = 0;
         while (*p >= '0' && *p <= '9') {
             v = v * 10 + (*p++ - '0');

@@ -7,7 +7,8 @@
 const char *hr_error_name(int code)
 {
     switch (code) {
-#define HR_X_NAME(name, value, msg) case value: return #name;
+#define HR_X_NAME(name, value, msg)                                                                                    \
+    case value: return #name;
         HR_ERROR_TABLE(HR_X_NAME)
 #undef HR_X_NAME
     default: return "HR_EUNKNOWN";
@@ -17,7 +18,8 @@ const char *hr_error_name(int code)
 const char *hr_strerror(int code)
 {
     switch (code) {
-#define HR_X_MSG(name, value, msg) case value: return hr_tr(msg);
+#define HR_X_MSG(name, value, msg)                                                                                     \
+    case value: return hr_tr(msg);
         HR_ERROR_TABLE(HR_X_MSG)
 #undef HR_X_MSG
     default: return HR_T("unknown error");
@@ -62,14 +64,16 @@ int hr_error_from_errno(int errnum)
 {
     switch (errnum) {
     case 0: return HR_OK;
-    case ENOENT: case ENOTDIR: return HR_ENOENT;
+    case ENOENT:
+    case ENOTDIR: return HR_ENOENT;
     case EACCES: return HR_EACCES;
     case EPERM: return HR_EPERM;
     case ENOMEM: return HR_ENOMEM;
     case EEXIST: return HR_EEXIST;
     case EBUSY: return HR_EBUSY;
     case EINVAL: return HR_EINVAL;
-    case ERANGE: case EFBIG: return HR_ERANGE;
+    case ERANGE:
+    case EFBIG: return HR_ERANGE;
 #ifdef EOPNOTSUPP
     case EOPNOTSUPP: return HR_ENOTSUP;
 #endif

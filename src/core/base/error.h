@@ -23,22 +23,22 @@
 #endif
 
 /* One table: code, name, default message. */
-#define HR_ERROR_TABLE(X)                                                     \
-    X(HR_OK, 0, HR_N("ok"))                                                   \
-    X(HR_EINVAL, -1, HR_N("invalid argument"))                                \
-    X(HR_ENOMEM, -2, HR_N("out of memory"))                                   \
-    X(HR_ENOENT, -3, HR_N("not found"))                                       \
-    X(HR_EACCES, -4, HR_N("permission denied"))                               \
-    X(HR_EIO, -5, HR_N("input/output error"))                                 \
-    X(HR_EPARSE, -6, HR_N("malformed input"))                                 \
-    X(HR_ETOOBIG, -7, HR_N("input larger than the limit"))                    \
-    X(HR_ENOTSUP, -8, HR_N("not supported here"))                             \
-    X(HR_EPARTIAL, -9, HR_N("some sources could not be read"))                \
-    X(HR_EEXIST, -10, HR_N("already exists"))                                 \
-    X(HR_EUNSAFE, -11, HR_N("refused: the change would be unsafe"))           \
-    X(HR_EBUSY, -12, HR_N("busy"))                                            \
-    X(HR_EPERM, -13, HR_N("needs administrator (root) rights"))               \
-    X(HR_ERANGE, -14, HR_N("value out of range"))                             \
+#define HR_ERROR_TABLE(X)                                                                                              \
+    X(HR_OK, 0, HR_N("ok"))                                                                                            \
+    X(HR_EINVAL, -1, HR_N("invalid argument"))                                                                         \
+    X(HR_ENOMEM, -2, HR_N("out of memory"))                                                                            \
+    X(HR_ENOENT, -3, HR_N("not found"))                                                                                \
+    X(HR_EACCES, -4, HR_N("permission denied"))                                                                        \
+    X(HR_EIO, -5, HR_N("input/output error"))                                                                          \
+    X(HR_EPARSE, -6, HR_N("malformed input"))                                                                          \
+    X(HR_ETOOBIG, -7, HR_N("input larger than the limit"))                                                             \
+    X(HR_ENOTSUP, -8, HR_N("not supported here"))                                                                      \
+    X(HR_EPARTIAL, -9, HR_N("some sources could not be read"))                                                         \
+    X(HR_EEXIST, -10, HR_N("already exists"))                                                                          \
+    X(HR_EUNSAFE, -11, HR_N("refused: the change would be unsafe"))                                                    \
+    X(HR_EBUSY, -12, HR_N("busy"))                                                                                     \
+    X(HR_EPERM, -13, HR_N("needs administrator (root) rights"))                                                        \
+    X(HR_ERANGE, -14, HR_N("value out of range"))                                                                      \
     X(HR_EINTERNAL, -15, HR_N("internal error"))
 
 enum hr_error_code {
@@ -50,8 +50,8 @@ enum hr_error_code {
 #define HR_ERROR_MSG_MAX 512
 
 typedef struct hr_error {
-    int code;                       /* 0 or a negative HR_E* */
-    char msg[HR_ERROR_MSG_MAX];     /* one line, no trailing newline */
+    int code;                   /* 0 or a negative HR_E* */
+    char msg[HR_ERROR_MSG_MAX]; /* one line, no trailing newline */
 } hr_error;
 
 /* Name ("HR_EPARSE") and default message of a code; never NULL. */

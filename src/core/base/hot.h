@@ -16,7 +16,7 @@
  * the binary instead of most of it: the peak resident memory of `watch`, before it releases
  * what only start-up used. */
 #if defined(__GNUC__) && defined(__ELF__)
-#define HR_HOT __attribute__((section(".text.hot.hr_sample")))
+#define HR_HOT   __attribute__((section(".text.hot.hr_sample")))
 #define HR_START __attribute__((section(".text.startup.hr_start")))
 #else
 #define HR_HOT

@@ -34,7 +34,7 @@ void hr_html_text(hr_buf *out, const char *s)
     size_t n = strlen(s), i = 0;
     while (i < n) {
         size_t len = hr_utf8_valid_prefix(p + i, n - i);
-        if (len == 0) {   /* a byte that does not start valid UTF-8 */
+        if (len == 0) { /* a byte that does not start valid UTF-8 */
             hr_buf_puts(out, "\xEF\xBF\xBD");
             i++;
         } else if (len == 1) {
@@ -149,11 +149,12 @@ void hr_html_section_end(hr_buf *out)
     hr_buf_puts(out, "</section>\n");
 }
 
-void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char *text,
-                     const char *rule)
+void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char *text, const char *rule)
 {
-    hr_buf_printf(out, "<div class=\"verdict %s\" id=\"verdict\" data-verdict=\"%s\">"
-                       "<div class=\"label\">", cls, cls);
+    hr_buf_printf(out,
+                  "<div class=\"verdict %s\" id=\"verdict\" data-verdict=\"%s\">"
+                  "<div class=\"label\">",
+                  cls, cls);
     hr_html_text(out, label);
     hr_buf_puts(out, "</div><div>");
     hr_html_text(out, text);
@@ -161,8 +162,7 @@ void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char
     hr_buf_puts(out, "</div></div>\n");
 }
 
-void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_bar *bars,
-                  int count)
+void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_bar *bars, int count)
 {
     uint64_t max = 0;
     for (int i = 0; i < count; i++)
@@ -179,8 +179,9 @@ void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_
         hr_buf_puts(out, "</text>");
         char gb[32];
         if (b->bytes == HR_UNKNOWN || max == 0) {
-            hr_buf_printf(out, "<rect data-series=\"%s\" class=\"%s\" x=\"%d\" y=\"%d\" width=\"0\" "
-                               "height=\"22\"/><text x=\"%d\" y=\"%d\">",
+            hr_buf_printf(out,
+                          "<rect data-series=\"%s\" class=\"%s\" x=\"%d\" y=\"%d\" width=\"0\" "
+                          "height=\"22\"/><text x=\"%d\" y=\"%d\">",
                           b->series, b->cls, left, y + 4, left + 4, y + 20);
             hr_html_text(out, b->bytes == HR_UNKNOWN ? HR_T("unknown") : "0");
             hr_buf_puts(out, "</text>\n");
@@ -190,8 +191,9 @@ void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_
         if (w < 1)
             w = 1;
         hr_size_gb(b->bytes, gb, sizeof gb);
-        hr_buf_printf(out, "<rect data-series=\"%s\" class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
-                           "height=\"22\" rx=\"3\"/><text x=\"%.1f\" y=\"%d\">",
+        hr_buf_printf(out,
+                      "<rect data-series=\"%s\" class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
+                      "height=\"22\" rx=\"3\"/><text x=\"%.1f\" y=\"%d\">",
                       b->series, b->cls, left, y + 4, w, left + w + 6, y + 20);
         hr_html_text(out, gb);
         hr_buf_puts(out, "</text>\n");
@@ -209,8 +211,7 @@ void hr_html_rule(hr_buf *out, const char *rule)
 }
 
 /* <tag [class="cls"]>text</tag>, then end ("" or a new line). */
-static void element(hr_buf *out, const char *tag, const char *cls, const char *text,
-                    const char *end)
+static void element(hr_buf *out, const char *tag, const char *cls, const char *text, const char *end)
 {
     if (cls)
         hr_buf_printf(out, "<%s class=\"%s\">", tag, cls);
@@ -283,16 +284,17 @@ void hr_html_td_gb(hr_buf *out, uint64_t bytes)
 
 void hr_html_svg_begin(hr_buf *out, const char *id, int w, int h, const char *label)
 {
-    hr_buf_printf(out, "<svg%s%s%s viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
-                  id ? " id=\"" : "", id ? id : "", id ? "\"" : "", w, h);
+    hr_buf_printf(out, "<svg%s%s%s viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", id ? " id=\"" : "", id ? id : "",
+                  id ? "\"" : "", w, h);
     hr_html_text(out, label);
     hr_buf_puts(out, "\">\n");
 }
 
 void hr_html_svg_ytick(hr_buf *out, int x1, int x2, double y, const char *label)
 {
-    hr_buf_printf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                       "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+    hr_buf_printf(out,
+                  "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                  "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                   x1, x2, y, y, x1 - 6, y + 4);
     hr_html_text(out, label);
     hr_buf_puts(out, "</text>\n");

@@ -34,20 +34,18 @@ void hr_html_section_end(hr_buf *out);
 
 /* The verdict box: class is "ok", "at-risk", "will-fail" or "unknown" (colour), label the
  * big word ("AT RISK"), text the sentence, rule its rule id (may be NULL). */
-void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char *text,
-                     const char *rule);
+void hr_html_verdict(hr_buf *out, const char *cls, const char *label, const char *text, const char *rule);
 
 /* A horizontal bar chart as inline SVG: one bar per item, scaled to the largest value (or to
  * max when it is larger), value labels in GB. Items whose value is HR_UNKNOWN are drawn as
  * "unknown". Each bar is a <rect> with data-series="<series id>". */
 typedef struct hr_html_bar {
-    const char *series;   /* ASCII id: "capacity", "need" */
-    const char *label;    /* shown left of the bar */
-    uint64_t bytes;       /* HR_UNKNOWN: not known */
-    const char *cls;      /* colour class: "c1".."c4", "bad", "good" */
+    const char *series; /* ASCII id: "capacity", "need" */
+    const char *label;  /* shown left of the bar */
+    uint64_t bytes;     /* HR_UNKNOWN: not known */
+    const char *cls;    /* colour class: "c1".."c4", "bad", "good" */
 } hr_html_bar;
-void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_bar *bars,
-                  int count);
+void hr_html_bars(hr_buf *out, const char *id, const char *title, const hr_html_bar *bars, int count);
 
 /* Building blocks the report pages share, so that each piece of markup has one home. */
 

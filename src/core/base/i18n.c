@@ -45,12 +45,10 @@ HR_HOT static uint32_t word_at(const unsigned char *p, size_t off)
 {
     /* msgfmt writes the building machine's byte order; every supported target is
      * little-endian, and a big-endian image is refused by the magic check below. */
-    return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
-           (uint32_t)p[off + 3] << 24;
+    return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
 }
 
-HR_HOT static const char *mo_string(const unsigned char *mo, size_t len, size_t table, uint32_t i,
-                             size_t *n)
+HR_HOT static const char *mo_string(const unsigned char *mo, size_t len, size_t table, uint32_t i, size_t *n)
 {
     size_t entry = table + (size_t)i * 8;
     if (entry > len || len - entry < 8)

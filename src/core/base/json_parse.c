@@ -10,14 +10,14 @@
 
 /* Hard ceiling on nesting whatever the caller asks: the parser recurses once per level. */
 #define HR_JSON_HARD_MAX_DEPTH 512
-#define NONE ((size_t)-1)
+#define NONE                   ((size_t)-1)
 
 struct hr_json_value {
     hr_json_type type;
     unsigned line, column;
-    size_t count;                  /* elements / members */
-    size_t first, next;            /* node indices, NONE when absent */
-    size_t key_off, str_off;       /* offsets into doc->text, NONE when absent */
+    size_t count;            /* elements / members */
+    size_t first, next;      /* node indices, NONE when absent */
+    size_t key_off, str_off; /* offsets into doc->text, NONE when absent */
     size_t str_len;
     const hr_json_doc *doc;
 };
@@ -25,7 +25,7 @@ struct hr_json_value {
 struct hr_json_doc {
     hr_json_value *nodes;
     size_t n_nodes, cap_nodes;
-    char *text;                    /* decoded strings and number literals, NUL-separated */
+    char *text; /* decoded strings and number literals, NUL-separated */
     size_t n_text, cap_text;
 };
 
@@ -395,8 +395,7 @@ void hr_json_free(hr_json_doc *doc)
     free(doc);
 }
 
-int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_json_doc **doc,
-                  hr_error *err)
+int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_json_doc **doc, hr_error *err)
 {
     *doc = NULL;
     size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : HR_JSON_DEFAULT_MAX_BYTES;
@@ -411,9 +410,14 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
     hr_json_doc *d = calloc(1, sizeof *d);
     if (!d)
         return hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
-    parser ps = {.p = (const unsigned char *)buf, .len = len, .line = 1, .max_depth = max_depth,
-                 .max_values = lim && lim->max_values ? lim->max_values : HR_JSON_DEFAULT_MAX_VALUES,
-                 .no_nul = lim && lim->no_nul, .doc = d, .err = err};
+    parser ps = { .p = (const unsigned char *)buf,
+                  .len = len,
+                  .line = 1,
+                  .max_depth = max_depth,
+                  .max_values = lim && lim->max_values ? lim->max_values : HR_JSON_DEFAULT_MAX_VALUES,
+                  .no_nul = lim && lim->no_nul,
+                  .doc = d,
+                  .err = err };
     if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         ps.pos = 3;
         ps.line_start = 3;
@@ -452,7 +456,8 @@ const char *hr_json_type_name(hr_json_type t)
 {
     switch (t) {
     case HR_JSON_NULL: return "null";
-    case HR_JSON_FALSE: case HR_JSON_TRUE: return "boolean";
+    case HR_JSON_FALSE:
+    case HR_JSON_TRUE: return "boolean";
     case HR_JSON_NUMBER: return "number";
     case HR_JSON_STRING: return "string";
     case HR_JSON_ARRAY: return "array";

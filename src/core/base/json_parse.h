@@ -29,15 +29,15 @@ typedef enum hr_json_type {
 } hr_json_type;
 
 typedef struct hr_json_limits {
-    size_t max_bytes;    /* input size; 0 = HR_JSON_DEFAULT_MAX_BYTES */
-    int max_depth;       /* nesting of arrays/objects; 0 = HR_JSON_DEFAULT_MAX_DEPTH */
-    size_t max_values;   /* values in the whole document; 0 = HR_JSON_DEFAULT_MAX_VALUES */
-    bool no_nul;         /* refuse "\u0000" in strings and member names: for documents whose
+    size_t max_bytes;  /* input size; 0 = HR_JSON_DEFAULT_MAX_BYTES */
+    int max_depth;     /* nesting of arrays/objects; 0 = HR_JSON_DEFAULT_MAX_DEPTH */
+    size_t max_values; /* values in the whole document; 0 = HR_JSON_DEFAULT_MAX_VALUES */
+    bool no_nul;       /* refuse "\u0000" in strings and member names: for documents whose
                             text must stay C strings (paths), where a NUL would cut them short */
 } hr_json_limits;
 
-#define HR_JSON_DEFAULT_MAX_BYTES ((size_t)16 << 20)
-#define HR_JSON_DEFAULT_MAX_DEPTH 64
+#define HR_JSON_DEFAULT_MAX_BYTES  ((size_t)16 << 20)
+#define HR_JSON_DEFAULT_MAX_DEPTH  64
 #define HR_JSON_DEFAULT_MAX_VALUES ((size_t)1 << 20)
 
 typedef struct hr_json_value hr_json_value;
@@ -46,16 +46,15 @@ typedef struct hr_json_doc hr_json_doc;
 /* Parse buf[0..len). On success *doc owns the tree (free with hr_json_free) and 0 is
  * returned. On failure *doc is NULL and err says where and what: HR_EPARSE (malformed),
  * HR_ETOOBIG (a limit was passed), HR_ENOMEM. lim may be NULL for the defaults. */
-int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_json_doc **doc,
-                  hr_error *err);
+int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_json_doc **doc, hr_error *err);
 void hr_json_free(hr_json_doc *doc);
 
 const hr_json_value *hr_json_root(const hr_json_doc *doc);
 
 /* Accessors accept NULL and then answer "nothing" (NULL / 0 / false), so lookups chain:
  * hr_json_get(hr_json_get(root, "perf"), "page_size"). */
-hr_json_type hr_json_type_of(const hr_json_value *v);   /* HR_JSON_NULL for NULL */
-const char *hr_json_type_name(hr_json_type t);           /* "null", "string", ... */
+hr_json_type hr_json_type_of(const hr_json_value *v); /* HR_JSON_NULL for NULL */
+const char *hr_json_type_name(hr_json_type t);        /* "null", "string", ... */
 bool hr_json_is(const hr_json_value *v, hr_json_type t);
 
 /* Arrays and objects: number of elements / members, and iteration in document order. */

@@ -41,8 +41,8 @@ HR_HOT int hr_json_quote(hr_buf *out, const char *s, size_t n)
         unsigned char c = (unsigned char)s[i];
         /* a run of characters written as they are: one append */
         size_t run = i;
-        while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f &&
-               s[run] != '"' && s[run] != '\\')
+        while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f && s[run] != '"' &&
+               s[run] != '\\')
             run++;
         if (run > i) {
             r = hr_buf_append(out, s + i, run - i);
@@ -123,10 +123,22 @@ HR_HOT static void close_(hr_json_writer *w, const char *brace)
     put(w, brace);
 }
 
-HR_HOT void hr_json_begin_object(hr_json_writer *w, const char *key) { open_(w, key, "{"); }
-HR_HOT void hr_json_end_object(hr_json_writer *w) { close_(w, "}"); }
-HR_HOT void hr_json_begin_array(hr_json_writer *w, const char *key) { open_(w, key, "["); }
-HR_HOT void hr_json_end_array(hr_json_writer *w) { close_(w, "]"); }
+HR_HOT void hr_json_begin_object(hr_json_writer *w, const char *key)
+{
+    open_(w, key, "{");
+}
+HR_HOT void hr_json_end_object(hr_json_writer *w)
+{
+    close_(w, "}");
+}
+HR_HOT void hr_json_begin_array(hr_json_writer *w, const char *key)
+{
+    open_(w, key, "[");
+}
+HR_HOT void hr_json_end_array(hr_json_writer *w)
+{
+    close_(w, "]");
+}
 
 HR_HOT void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n)
 {

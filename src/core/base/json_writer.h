@@ -18,8 +18,8 @@ typedef struct hr_json_writer {
     hr_buf *out;
     int depth;
     bool pretty;
-    bool first[HR_JSON_MAX_DEPTH + 1];  /* no member written yet at this depth */
-    int err;                             /* first error seen (sticky) */
+    bool first[HR_JSON_MAX_DEPTH + 1]; /* no member written yet at this depth */
+    int err;                           /* first error seen (sticky) */
 } hr_json_writer;
 
 void hr_json_init(hr_json_writer *w, hr_buf *out, bool pretty);
@@ -28,7 +28,7 @@ void hr_json_begin_object(hr_json_writer *w, const char *key);
 void hr_json_end_object(hr_json_writer *w);
 void hr_json_begin_array(hr_json_writer *w, const char *key);
 void hr_json_end_array(hr_json_writer *w);
-void hr_json_str(hr_json_writer *w, const char *key, const char *s);   /* NULL s → null */
+void hr_json_str(hr_json_writer *w, const char *key, const char *s); /* NULL s → null */
 void hr_json_strn(hr_json_writer *w, const char *key, const char *s, size_t n);
 void hr_json_u64(hr_json_writer *w, const char *key, uint64_t v);
 void hr_json_i64(hr_json_writer *w, const char *key, int64_t v);

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABSENT 0xffffu
+#define ABSENT    0xffffu
 /* An entry of the scan's table: the next state's row offset, and two flags. */
-#define NEXT_TERM 0x80000000u   /* a phrase ends at the next state */
-#define NEXT_DEEP 0x40000000u   /* the next state stands for two bytes or more */
-#define NEXT_GOTO 0x20000000u   /* a trie edge: the next state is this one's string + the byte */
-#define NEXT_OUT 0x10000000u    /* a phrase is exactly the next state's string */
-#define NEXT_OFF 0x00ffffffu    /* row offsets stay below 65535 states * 255 classes < 2^24 */
+#define NEXT_TERM 0x80000000u /* a phrase ends at the next state */
+#define NEXT_DEEP 0x40000000u /* the next state stands for two bytes or more */
+#define NEXT_GOTO 0x20000000u /* a trie edge: the next state is this one's string + the byte */
+#define NEXT_OUT  0x10000000u /* a phrase is exactly the next state's string */
+#define NEXT_OFF  0x00ffffffu /* row offsets stay below 65535 states * 255 classes < 2^24 */
 
 static unsigned char fold(unsigned char c)
 {
@@ -40,14 +40,14 @@ void hr_acm_free(hr_acm *m)
 }
 
 /* A hash of the three bytes at p[j] by their classes (the same in either case). */
-#define TRIPLE(cls, p, j) \
+#define TRIPLE(cls, p, j)                                                                                              \
     ((((unsigned)(cls)[(p)[j]] * 61u + (cls)[(p)[(j) + 1]]) * 61u + (cls)[(p)[(j) + 2]]) & 0xffffu)
 
 int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
 {
     memset(m, 0, sizeof *m);
     size_t total = 1;
-    m->nclasses = 1;   /* class 0: bytes no phrase uses */
+    m->nclasses = 1; /* class 0: bytes no phrase uses */
     m->nphrases = n;
     m->len = malloc(n ? n : 1);
     if (!m->len)
@@ -89,8 +89,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         m->poff = malloc(n * sizeof *m->poff);
         m->bucket = calloc(HR_ACM_BUCKETS + 1, sizeof *m->bucket);
         m->blist = malloc(n * sizeof *m->blist);
-        if (!m->pair01 || !m->pair0 || !m->start3 || !m->lower || !m->poff || !m->bucket ||
-            !m->blist) {
+        if (!m->pair01 || !m->pair0 || !m->start3 || !m->lower || !m->poff || !m->bucket || !m->blist) {
             hr_acm_free(m);
             return hr_error_set(err, HR_ENOMEM, HR_T("phrase matcher: out of memory"));
         }
@@ -109,7 +108,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
             unsigned h = TRIPLE(m->cls, (const unsigned char *)phrases[i], 0);
             m->blist[m->bucket[h % HR_ACM_BUCKETS]++] = (uint16_t)i;
         }
-        for (size_t b = HR_ACM_BUCKETS; b > 0; b--)   /* back to where each list begins */
+        for (size_t b = HR_ACM_BUCKETS; b > 0; b--) /* back to where each list begins */
             m->bucket[b] = m->bucket[b - 1];
         m->bucket[0] = 0;
         for (size_t i = 0; i < n; i++) {
@@ -119,7 +118,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
                 unsigned a = fold((unsigned char)phrases[i][o]);
                 unsigned b = fold((unsigned char)phrases[i][o + 1]);
                 unsigned au = a >= 'a' && a <= 'z' ? a - 32 : a, bu = b >= 'a' && b <= 'z' ? b - 32 : b;
-                unsigned x[4] = {a | b << 8, au | b << 8, a | bu << 8, au | bu << 8};
+                unsigned x[4] = { a | b << 8, au | b << 8, a | bu << 8, au | bu << 8 };
                 for (unsigned k = 0; k < 4; k++) {
                     m->pair01[x[k] >> 3] |= (unsigned char)(1u << (x[k] & 7));
                     if (o == 0)
@@ -218,10 +217,8 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
         unsigned goto_depth = m->depth[st] + 1u;
         for (size_t c = 0; c < nc; c++, i++) {
             uint32_t t = m->delta[i];
-            m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) |
-                         (m->depth[t] >= 2 ? NEXT_DEEP : 0) |
-                         (m->depth[t] == goto_depth ? NEXT_GOTO : 0) |
-                         (m->out[t] >= 0 ? NEXT_OUT : 0);
+            m->next[i] = (uint32_t)(t * nc) | (m->term[t] ? NEXT_TERM : 0) | (m->depth[t] >= 2 ? NEXT_DEEP : 0) |
+                         (m->depth[t] == goto_depth ? NEXT_GOTO : 0) | (m->out[t] >= 0 ? NEXT_OUT : 0);
         }
     }
     return 0;
@@ -236,8 +233,7 @@ int hr_acm_build(hr_acm *m, const char *const *phrases, size_t n, hr_error *err)
  * one independent lookup per byte, and walks the automaton only from there until it is
  * shallow again. At any byte j the prefilter passes over, the state is the root's transition
  * on p[j], so the hits and the end state are exactly those of walking every byte. */
-size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
-                   size_t max)
+size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits, size_t max)
 {
     const uint32_t *next = m->next;
     const unsigned char *cls = m->cls;
@@ -253,9 +249,8 @@ size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr
             size_t j = i ? i - 1 : 0;
             /* eight pairs at a time, one branch */
             while (j + 9 <= n &&
-                   !(start2[PAIR(p, j)] | start2[PAIR(p, j + 1)] | start2[PAIR(p, j + 2)] |
-                     start2[PAIR(p, j + 3)] | start2[PAIR(p, j + 4)] | start2[PAIR(p, j + 5)] |
-                     start2[PAIR(p, j + 6)] | start2[PAIR(p, j + 7)]))
+                   !(start2[PAIR(p, j)] | start2[PAIR(p, j + 1)] | start2[PAIR(p, j + 2)] | start2[PAIR(p, j + 3)] |
+                     start2[PAIR(p, j + 4)] | start2[PAIR(p, j + 5)] | start2[PAIR(p, j + 6)] | start2[PAIR(p, j + 7)]))
                 j += 8;
             while (j + 1 < n && !start2[PAIR(p, j)])
                 j++;
@@ -283,7 +278,7 @@ size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr
     return found;
 }
 
-#define HAS(set, x) ((set)[(x) >> 3] >> ((x) & 7) & 1u)
+#define HAS(set, x) ((set)[(x) >> 3] >> ((x)&7) & 1u)
 
 /* Does a phrase begin with p[0..len) (len >= 3, either case)? Those of the bucket of its first
  * three bytes are compared with it (walk_bucket). */
@@ -326,9 +321,9 @@ unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n)
     size_t j = 0;
     for (; j < n; j++) {
         size_t len = n - j;
-        if (len >= 3 ? HAS(m->pair0, PAIR(p, j)) && begins_phrase(m, p + j, len)
-                     : len == 2 ? m->start2[PAIR(p, j)] != 0
-                                : (m->next[m->cls[p[j]]] & NEXT_GOTO) != 0)
+        if (len >= 3   ? HAS(m->pair0, PAIR(p, j)) && begins_phrase(m, p + j, len)
+            : len == 2 ? m->start2[PAIR(p, j)] != 0
+                       : (m->next[m->cls[p[j]]] & NEXT_GOTO) != 0)
             break;
     }
     /* the trie's edges from the root along p[j..n) */
@@ -341,8 +336,7 @@ unsigned hr_acm_end_state(const hr_acm *m, const char *s, size_t n)
 /* Keep the hit (phrase ph ending at end) among the first max of hr_acm_scan's order: by end,
  * the longer phrase first at the same end (two phrases of one length cannot end at one
  * place: they would be duplicates). hits[0..*kept) stays sorted. */
-static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept, uint32_t ph,
-                     size_t end)
+static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept, uint32_t ph, size_t end)
 {
     unsigned len = m->len[ph];
 #define BEFORE(h) (end < (h).end || (end == (h).end && len > m->len[(h).phrase]))
@@ -368,8 +362,8 @@ static void keep_hit(const hr_acm *m, hr_acm_hit *hits, size_t max, size_t *kept
  * root: a step there is a load from a table far larger than the caches, and most of its time
  * was spent waiting for it; the phrases in lower case are a few KiB.) keep_hit orders the
  * hits, so the order they are found in does not matter. */
-static size_t walk_bucket(const hr_acm *m, const unsigned char *p, size_t j, size_t n,
-                          unsigned h, hr_acm_hit *hits, size_t max, size_t *kept)
+static size_t walk_bucket(const hr_acm *m, const unsigned char *p, size_t j, size_t n, unsigned h, hr_acm_hit *hits,
+                          size_t max, size_t *kept)
 {
     size_t found = 0;
     for (unsigned b = m->bucket[h % HR_ACM_BUCKETS]; b < m->bucket[h % HR_ACM_BUCKETS + 1]; b++) {
@@ -390,14 +384,14 @@ static size_t walk_bucket(const hr_acm *m, const unsigned char *p, size_t j, siz
 
 /* Every phrase that begins at p[j]: most places fail the three-byte test here, inline, with
  * no call. */
-#define WALK_FROM(j)                                                                      \
-    do {                                                                                  \
-        size_t j_ = (j);                                                                  \
-        if (j_ + 3 <= n) { /* every phrase has three bytes or more */                    \
-            unsigned h_ = TRIPLE(m->cls, p, j_);                                          \
-            if (HAS(m->start3, h_))                                                       \
-                found += walk_bucket(m, p, j_, n, h_, hits, max, &kept);                  \
-        }                                                                                 \
+#define WALK_FROM(j)                                                                                                   \
+    do {                                                                                                               \
+        size_t j_ = (j);                                                                                               \
+        if (j_ + 3 <= n) { /* every phrase has three bytes or more */                                                  \
+            unsigned h_ = TRIPLE(m->cls, p, j_);                                                                       \
+            if (HAS(m->start3, h_))                                                                                    \
+                found += walk_bucket(m, p, j_, n, h_, hits, max, &kept);                                               \
+        }                                                                                                              \
     } while (0)
 
 #define ANY(k) HAS(any, PAIR(p, k))
@@ -415,8 +409,8 @@ size_t hr_acm_find(const hr_acm *m, const char *s, size_t n, hr_acm_hit *hits, s
      * an odd j its second pair at k = j + 1 (every phrase has three bytes or more) */
     while (k + 16 <= n) {
         /* eight pairs at a time: which of them may be part of a phrase */
-        unsigned bits = ANY(k) | ANY(k + 2) << 1 | ANY(k + 4) << 2 | ANY(k + 6) << 3 |
-                        ANY(k + 8) << 4 | ANY(k + 10) << 5 | ANY(k + 12) << 6 | ANY(k + 14) << 7;
+        unsigned bits = ANY(k) | ANY(k + 2) << 1 | ANY(k + 4) << 2 | ANY(k + 6) << 3 | ANY(k + 8) << 4 |
+                        ANY(k + 10) << 5 | ANY(k + 12) << 6 | ANY(k + 14) << 7;
         while (bits) {
             size_t e = k + 2 * (size_t)__builtin_ctz(bits);
             bits &= bits - 1;

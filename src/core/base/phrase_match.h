@@ -19,12 +19,12 @@ typedef struct hr_acm {
     size_t nstates;
     size_t nclasses;
     unsigned char cls[256];
-    uint16_t *delta;       /* nstates * nclasses transitions */
-    uint32_t *next;        /* the same, as the next state's row offset, bit 31 = term */
-    unsigned char *term;   /* a phrase ends at this state (itself or through a suffix) */
-    int32_t *out;          /* phrase ending exactly here, or -1 */
-    uint16_t *dict;        /* nearest proper suffix state with a phrase, 0 = none */
-    uint16_t *depth;       /* length of the string this state stands for */
+    uint16_t *delta;     /* nstates * nclasses transitions */
+    uint32_t *next;      /* the same, as the next state's row offset, bit 31 = term */
+    unsigned char *term; /* a phrase ends at this state (itself or through a suffix) */
+    int32_t *out;        /* phrase ending exactly here, or -1 */
+    uint16_t *dict;      /* nearest proper suffix state with a phrase, 0 = none */
+    uint16_t *depth;     /* length of the string this state stands for */
     /* The prefilter: start2[a | b << 8] is 1 when the bytes a, b (either case) begin a
      * phrase. Text without such a pair cannot hold the start of a phrase, so the scan skips
      * it without walking the automaton (see hr_acm_scan). NULL when a phrase is one byte. */
@@ -47,14 +47,14 @@ typedef struct hr_acm {
     uint32_t *poff;
     uint16_t *bucket;
     uint16_t *blist;
-    unsigned char *len;    /* each phrase's length in bytes */
+    unsigned char *len; /* each phrase's length in bytes */
     size_t nphrases;
-    size_t maxlen;         /* the longest phrase */
+    size_t maxlen; /* the longest phrase */
 } hr_acm;
 
 typedef struct hr_acm_hit {
-    uint32_t phrase;       /* index into the phrase list given to hr_acm_build */
-    size_t end;            /* offset just past the match in the scanned text */
+    uint32_t phrase; /* index into the phrase list given to hr_acm_build */
+    size_t end;      /* offset just past the match in the scanned text */
 } hr_acm_hit;
 
 /* Build from n phrases (non-empty, at most 255 bytes, no duplicates after case folding).
@@ -66,8 +66,7 @@ void hr_acm_free(hr_acm *m);
  * there were in all (may exceed max), leave the end state in *state so that a caller can
  * continue across a line break. A hit's end may be smaller than its phrase's length when
  * the match began in text scanned before (carried in through *state). */
-size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits,
-                   size_t max);
+size_t hr_acm_scan(const hr_acm *m, unsigned *state, const char *s, size_t n, hr_acm_hit *hits, size_t max);
 
 /* The same hits, in the same order (by end, the longer phrase first at the same end), and
  * the same count as hr_acm_scan from state 0, without the end state: found by checking every

@@ -36,8 +36,8 @@ static void help_escape(hr_buf *out, const char *s)
     }
 }
 
-void hr_prom_sample(hr_prom *p, const char *name, const char *type, const char *help,
-                    const char *const *labels, const char *value)
+void hr_prom_sample(hr_prom *p, const char *name, const char *type, const char *help, const char *const *labels,
+                    const char *value)
 {
     if (strcmp(p->family, name) != 0) {
         hr_buf_printf(p->out, "# HELP %s ", name);
@@ -58,8 +58,8 @@ void hr_prom_sample(hr_prom *p, const char *name, const char *type, const char *
     hr_buf_printf(p->out, " %s\n", value);
 }
 
-void hr_prom_u64(hr_prom *p, const char *name, const char *type, const char *help,
-                 const char *const *labels, uint64_t value)
+void hr_prom_u64(hr_prom *p, const char *name, const char *type, const char *help, const char *const *labels,
+                 uint64_t value)
 {
     char v[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)value);

@@ -14,18 +14,18 @@
 
 typedef struct hr_prom {
     hr_buf *out;
-    char family[128];       /* the family whose header was written last */
+    char family[128]; /* the family whose header was written last */
 } hr_prom;
 
 void hr_prom_init(hr_prom *p, hr_buf *out);
 
 /* One sample. labels: NULL, or NULL-terminated name, value, name, value, ... pairs.
  * type: "gauge" or "counter". value: the number as text ("1", "0.25", "NaN"). */
-void hr_prom_sample(hr_prom *p, const char *name, const char *type, const char *help,
-                    const char *const *labels, const char *value);
+void hr_prom_sample(hr_prom *p, const char *name, const char *type, const char *help, const char *const *labels,
+                    const char *value);
 /* The same with an integer value. */
-void hr_prom_u64(hr_prom *p, const char *name, const char *type, const char *help,
-                 const char *const *labels, uint64_t value);
+void hr_prom_u64(hr_prom *p, const char *name, const char *type, const char *help, const char *const *labels,
+                 uint64_t value);
 
 /* Append a label value, escaped, to out. */
 void hr_prom_escape(hr_buf *out, const char *s);

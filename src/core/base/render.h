@@ -24,8 +24,8 @@ typedef enum hr_format {
 typedef struct hr_render {
     hr_format format;
     hr_buf *out;
-    hr_json_writer json;    /* ready when format == HR_FORMAT_JSON */
-    bool color;             /* text: ANSI colour for verdicts and warnings */
+    hr_json_writer json; /* ready when format == HR_FORMAT_JSON */
+    bool color;          /* text: ANSI colour for verdicts and warnings */
 } hr_render;
 
 /* Start a document in out (which the caller owns and frees). JSON is pretty-printed. */

@@ -69,15 +69,29 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
             return hr_error_set(err, HR_EPARSE, HR_T("size '%s': a fraction needs a unit"), text);
         if (whole)
             return bare_number(text, whole, err);
-        unit = 1;   /* 0 is 0 in any unit (--vram 0: no dedicated VRAM) */
+        unit = 1; /* 0 is 0 in any unit (--vram 0: no dedicated VRAM) */
         break;
-    case 'B': unit = 1; p++; break;
-    case 'K': unit = HR_KIB; p++; break;
-    case 'M': unit = HR_MIB; p++; break;
-    case 'G': unit = HR_GIB; p++; break;
-    case 'T': unit = HR_TIB; p++; break;
-    default:
-        return hr_error_set(err, HR_EPARSE, HR_T("size '%s': unknown unit (use K, M, G or T)"), text);
+    case 'B':
+        unit = 1;
+        p++;
+        break;
+    case 'K':
+        unit = HR_KIB;
+        p++;
+        break;
+    case 'M':
+        unit = HR_MIB;
+        p++;
+        break;
+    case 'G':
+        unit = HR_GIB;
+        p++;
+        break;
+    case 'T':
+        unit = HR_TIB;
+        p++;
+        break;
+    default: return hr_error_set(err, HR_EPARSE, HR_T("size '%s': unknown unit (use K, M, G or T)"), text);
     }
     if (unit > 1) {
         if (*p == 'i' || *p == 'I')
@@ -104,7 +118,7 @@ int hr_size_parse(const char *text, uint64_t *bytes, hr_error *err)
 
 void hr_size_format(uint64_t bytes, char *out, size_t n)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
     int u = 0;
     double v = (double)bytes;
     while (v >= 1024.0 && u < 6) {

@@ -145,8 +145,7 @@ void hr_unescape_octal(const char *src, size_t n, char *dst, size_t dstn)
     if (dstn == 0)
         return;
     for (size_t i = 0; i < n && o + 1 < dstn; i++) {
-        if (src[i] == '\\' && i + 3 < n && octal(src[i + 1], '3') && octal(src[i + 2], '7') &&
-            octal(src[i + 3], '7')) {
+        if (src[i] == '\\' && i + 3 < n && octal(src[i + 1], '3') && octal(src[i + 2], '7') && octal(src[i + 3], '7')) {
             dst[o++] = (char)(((src[i + 1] - '0') << 6) | ((src[i + 2] - '0') << 3) | (src[i + 3] - '0'));
             i += 3;
         } else {
@@ -241,9 +240,7 @@ const char *hr_path_base(const char *path)
 
 char hr_drive_letter(const char *path)
 {
-    return path && isalpha((unsigned char)path[0]) && path[1] == ':'
-               ? (char)toupper((unsigned char)path[0])
-               : 0;
+    return path && isalpha((unsigned char)path[0]) && path[1] == ':' ? (char)toupper((unsigned char)path[0]) : 0;
 }
 
 bool hr_same_drive(const char *a, const char *b)
@@ -283,8 +280,8 @@ static size_t utf8_len(const unsigned char *s, uint32_t *cp)
 
 static bool steers(uint32_t cp)
 {
-    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
-           (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x061c;
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x061c;
 }
 
 size_t hr_text_one_line(char *s)

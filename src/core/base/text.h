@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 /* Unknown and unlimited sizes: never a silent 0. */
-#define HR_UNKNOWN UINT64_MAX
-#define HR_UNLIMITED (UINT64_MAX - 1) /* cgroup "max", no limit set */
+#define HR_UNKNOWN     UINT64_MAX
+#define HR_UNLIMITED   (UINT64_MAX - 1) /* cgroup "max", no limit set */
 #define HR_UNKNOWN_I64 INT64_MIN
 
 /* Iterate lines of buf[0..len): returns false at the end. (*line, *n) is the line without its

@@ -67,12 +67,11 @@ static size_t gbk_convert(hr_textdec *d, const unsigned char *s, size_t n, size_
         if (c < 0x80) {
             d->conv[o++] = (char)c;
             i++;
-        } else if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] <= 0xfe &&
-                   s[i + 1] != 0x7f) {
+        } else if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] <= 0xfe && s[i + 1] != 0x7f) {
             o += hr_utf8_encode(hr_gbk_lookup(c, s[i + 1]), d->conv + o);
             i += 2;
         } else {
-            o += hr_utf8_encode(c == 0x80 ? 0x20AC : 0xFFFD, d->conv + o);   /* CP936's euro */
+            o += hr_utf8_encode(c == 0x80 ? 0x20AC : 0xFFFD, d->conv + o); /* CP936's euro */
             *bad += c != 0x80;
             i++;
         }
@@ -104,8 +103,8 @@ static bool looks_gbk(const unsigned char *s, size_t n)
             i++;
             continue;
         }
-        if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] != 0x7f &&
-            s[i + 1] != 0xff && hr_gbk_lookup(c, s[i + 1]) != 0xFFFD) {
+        if (c >= 0x81 && c <= 0xfe && i + 1 < n && s[i + 1] >= 0x40 && s[i + 1] != 0x7f && s[i + 1] != 0xff &&
+            hr_gbk_lookup(c, s[i + 1]) != 0xFFFD) {
             if (s[i + 1] >= 0x80)
                 cjk++;
             else
@@ -213,28 +212,22 @@ static void push_byte(hr_textdec *d, unsigned char c)
         /* A newline always ends an escape sequence: a broken one must not eat the log. */
         if (c != '\n' && c != '\r' && ++d->esc_len < 256) {
             switch (d->esc) {
-            case ESC_START:
-                d->esc = c == '[' ? ESC_CSI : c == ']' ? ESC_OSC : ESC_NONE;
-                return;
+            case ESC_START: d->esc = c == '[' ? ESC_CSI : c == ']' ? ESC_OSC : ESC_NONE; return;
             case ESC_CSI:
                 if (c >= 0x20 && c <= 0x3f)
                     return;
                 d->esc = ESC_NONE;
                 if (c >= 0x40 && c <= 0x7e)
                     return;
-                break;   /* not a CSI byte: end it and keep the byte */
+                break; /* not a CSI byte: end it and keep the byte */
             case ESC_OSC:
                 if (c == 0x07)
                     d->esc = ESC_NONE;
                 else if (c == 0x1b)
                     d->esc = ESC_OSC_ESC;
                 return;
-            case ESC_OSC_ESC:
-                d->esc = c == '\\' ? ESC_NONE : ESC_OSC;
-                return;
-            default:
-                d->esc = ESC_NONE;
-                break;
+            case ESC_OSC_ESC: d->esc = c == '\\' ? ESC_NONE : ESC_OSC; return;
+            default: d->esc = ESC_NONE; break;
             }
         } else {
             d->esc = ESC_NONE;
@@ -245,24 +238,19 @@ static void push_byte(hr_textdec *d, unsigned char c)
         end_segment(d, 0);
         d->lineno++;
         return;
-    case '\r':
-        d->pending_cr = true;
-        return;
+    case '\r': d->pending_cr = true; return;
     case 0x1b:
         d->esc = ESC_START;
         d->esc_len = 0;
         return;
-    case '\t':
-        push_text(d, ' ');
-        return;
-    default:
-        break;
+    case '\t': push_text(d, ' '); return;
+    default: break;
     }
     if (c < 0x20 || c == 0x7f) {
         d->dropped++;
         d->seg_bad++;
         if (c != 0)
-            d->bad++;   /* a run of NULs is a file's padding after a crash, not binary */
+            d->bad++; /* a run of NULs is a file's padding after a crash, not binary */
         return;
     }
     push_text(d, c);
@@ -333,7 +321,7 @@ static unsigned bar_shape(const unsigned char *p, size_t n, uint64_t marks)
             k++;
 #endif
         if (p[k] != '%')
-            return 0;   /* a letter */
+            return 0; /* a letter */
         if (hr_bar_full_at(p, n, k))
             flags |= HR_SEG_BAR_FULL;
     }
@@ -365,7 +353,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
     while (i + 16 <= n) {
         hr_textdec_u8x16 x, stop;
         memcpy(&x, p + i, 16);
-        stop = (hr_textdec_u8x16)(((x & 0xe0) == 0) | (x == 0x7f));   /* < 0x20 or 0x7f */
+        stop = (hr_textdec_u8x16)(((x & 0xe0) == 0) | (x == 0x7f)); /* < 0x20 or 0x7f */
         /* an ASCII letter: x | 0x20 in 'a'..'z', moved to -128..-103 as a signed byte (one
          * compare; no byte >= 0x80 lands there) */
         hr_textdec_s8x16 l = (hr_textdec_s8x16)((x | 0x20) + (unsigned char)(0x80 - 'a'));
@@ -377,7 +365,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
             unsigned k = (unsigned)__builtin_ctz(sm);
             *high = (hi | (hm & ((1u << k) - 1))) != 0;
             if (i < 64)
-                *marks = mk;   /* bits past the stop are the caller's to ignore */
+                *marks = mk; /* bits past the stop are the caller's to ignore */
             return i + k;
         }
         hi |= hm;
@@ -387,7 +375,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
         seen = tops;
 #elif HR_TEXTDEC_VEC
     /* sixteen at a time first, where the compiler has vectors: the same tests */
-    hr_textdec_u8x16 seen16 = {0};
+    hr_textdec_u8x16 seen16 = { 0 };
     while (i + 16 <= n) {
         hr_textdec_u8x16 x, stop;
         memcpy(&x, p + i, 16);
@@ -395,7 +383,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
         uint64_t q[2];
         memcpy(q, &stop, 16);
         if (q[0] | q[1])
-            break;   /* the eight-byte loop below finds which byte */
+            break; /* the eight-byte loop below finds which byte */
         seen16 |= x;
         i += 16;
     }
@@ -412,8 +400,7 @@ static size_t plain_run(const unsigned char *p, size_t n, int *high, uint64_t *m
         uint64_t s = (x & ones * 0x7f) + ones;
         uint64_t stop = ~(((s + ones * 0x5f) & ~s) | x) & tops;
         if (stop) {
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             size_t k = (size_t)__builtin_ctzll(stop) >> 3;
             if (k) {
                 uint64_t keep = ((uint64_t)1 << (k * 8)) - 1;
@@ -478,7 +465,7 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
                 }
                 while (run > 0) {
                     if (d->len == HR_TEXTDEC_SEG_MAX) {
-                        push_text(d, p[i]);   /* emits a window and makes room */
+                        push_text(d, p[i]); /* emits a window and makes room */
                         i++;
                         run--;
                         continue;
@@ -507,8 +494,7 @@ static void decode(hr_textdec *d, const unsigned char *p, size_t n)
             continue;
         }
         d->u16_have_byte = false;
-        uint32_t u = le ? (uint32_t)d->u16_byte | (uint32_t)p[i] << 8
-                        : (uint32_t)d->u16_byte << 8 | (uint32_t)p[i];
+        uint32_t u = le ? (uint32_t)d->u16_byte | (uint32_t)p[i] << 8 : (uint32_t)d->u16_byte << 8 | (uint32_t)p[i];
         push_u16(d, u);
     }
 }

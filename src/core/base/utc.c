@@ -1,7 +1,6 @@
 /* headroom — Unix time to UTC text (utc.h). */
 #include "core/base/utc.h"
 
-
 /* n decimal digits of v (0 <= v < 10^n) at *p. */
 static char *digits(char *p, int v, int n)
 {
@@ -12,7 +11,7 @@ static char *digits(char *p, int v, int n)
 
 void hr_utc_stamp(int64_t unix_s, bool compact, char out[HR_UTC_STAMP_MAX])
 {
-    const int64_t max_s = INT64_C(253402300799);   /* 9999-12-31T23:59:59Z */
+    const int64_t max_s = INT64_C(253402300799); /* 9999-12-31T23:59:59Z */
     if (unix_s < 0)
         unix_s = 0;
     if (unix_s > max_s)
@@ -22,10 +21,10 @@ void hr_utc_stamp(int64_t unix_s, bool compact, char out[HR_UTC_STAMP_MAX])
      * that the leap day is the last day of a year. */
     int64_t z = days + 719468;
     int64_t era = z / 146097;
-    int64_t doe = z - era * 146097;                                   /* [0, 146096] */
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  /* [0, 399] */
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);            /* [0, 365] */
-    int64_t mp = (5 * doy + 2) / 153;                                 /* [0, 11], March = 0 */
+    int64_t doe = z - era * 146097;                                      /* [0, 146096] */
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+    int64_t mp = (5 * doy + 2) / 153;                                    /* [0, 11], March = 0 */
     int d = (int)(doy - (153 * mp + 2) / 5 + 1);
     int m = (int)(mp < 10 ? mp + 3 : mp - 9);
     int y = (int)(yoe + era * 400 + (m <= 2));

@@ -35,9 +35,9 @@ static size_t cp_width(const char *p, size_t len)
  * not end with (避尾). */
 static bool closing(uint32_t c)
 {
-    static const uint32_t set[] = {0xff0c, 0x3002, 0xff1a, 0xff1b, 0xff09, 0x3001, 0xff01, 0xff1f,
-                                   0x201d, 0x2019, 0x300b, 0x300d, 0x2026, 0x2014, 0xff05,
-                                   ',', '.', ':', ';', ')', ']', '%', '!', '?'};
+    static const uint32_t set[] = { 0xff0c, 0x3002, 0xff1a, 0xff1b, 0xff09, 0x3001, 0xff01, 0xff1f,
+                                    0x201d, 0x2019, 0x300b, 0x300d, 0x2026, 0x2014, 0xff05, ',',
+                                    '.',    ':',    ';',    ')',    ']',    '%',    '!',    '?' };
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         if (set[i] == c)
             return true;
@@ -46,8 +46,7 @@ static bool closing(uint32_t c)
 
 static bool opening(uint32_t c)
 {
-    return c == 0xff08 || c == 0x201c || c == 0x2018 || c == 0x300a || c == 0x300c || c == '(' ||
-           c == '[';
+    return c == 0xff08 || c == 0x201c || c == 0x2018 || c == 0x300a || c == 0x300c || c == '(' || c == '[';
 }
 
 static bool wide(const char *p, size_t len)
@@ -58,8 +57,8 @@ static bool wide(const char *p, size_t len)
 /* The token (run of non-space bytes) that starts at p: is it a unit a number may carry? */
 static bool is_unit(const char *p)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
-                                        "kB", "%", "s", "ms", "min", "h", "x"};
+    static const char *const units[] = { "B",   "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB",
+                                         "TiB", "kB", "%",  "s",  "ms", "min", "h",   "x" };
     size_t n = strcspn(p, " \n");
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         size_t u = strlen(units[i]);
@@ -70,8 +69,8 @@ static bool is_unit(const char *p)
             return true;
     }
     /* A Chinese measure word after a number: "81 帧", "2 个进程", "7 天". */
-    static const char *const words[] = {"个", "次", "帧", "天", "秒", "分钟", "小时", "行", "字节",
-                                        "条", "步", "项", "块", "张", "倍", "年", "月", "日", "周"};
+    static const char *const words[] = { "个", "次", "帧", "天", "秒", "分钟", "小时", "行", "字节", "条",
+                                         "步", "项", "块", "张", "倍", "年",   "月",   "日", "周" };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (!strncmp(p, words[i], strlen(words[i])))
             return true;

@@ -58,18 +58,21 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
         return HR_UNKNOWN;
     }
     const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
-    const uint64_t disk = f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes
-                                                                                     : HR_UNKNOWN;
+    const uint64_t disk =
+        f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes : HR_UNKNOWN;
     hr_ceiling ce;
     hr_ceiling_compute(snap, f->os, ram, disk, &ce);
     switch (ce.basis) {
     case HR_CEILING_COMMIT_LIMIT:
-        snprintf(basis, n, f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
-                                                  : HR_T("the commit limit, enforced (vm.overcommit_memory=2)"));
+        snprintf(basis, n,
+                 f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
+                                        : HR_T("the commit limit, enforced (vm.overcommit_memory=2)"));
         break;
     case HR_CEILING_COMMIT_PARTS:
-        snprintf(basis, n, f->os == HR_OS_WINDOWS ? HR_T("RAM + paging files")
-                 : HR_T("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"));
+        snprintf(basis, n,
+                 f->os == HR_OS_WINDOWS
+                     ? HR_T("RAM + paging files")
+                     : HR_T("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"));
         break;
     case HR_CEILING_RAM_SWAP:
         snprintf(basis, n, HR_T("RAM + disk swap (the OOM killer acts when both are full; zram not counted)"));
@@ -77,9 +80,7 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
     case HR_CEILING_CGROUP:
         snprintf(basis, n, HR_T("the cgroup's memory limit (memory.max + the swap it may use)"));
         break;
-    case HR_CEILING_UNKNOWN:
-        snprintf(basis, n, HR_T("the paging file / swap in use could not be read"));
-        break;
+    case HR_CEILING_UNKNOWN: snprintf(basis, n, HR_T("the paging file / swap in use could not be read")); break;
     }
     return ce.bytes;
 }
@@ -140,8 +141,8 @@ static uint64_t ranged_growth(const hr_snapshot *snap)
 /* The rule that decided the size: the peak, or the S4 rule that chose within the table. */
 static const char *sizing_rule(const hr_plan_recommended *r)
 {
-    static const char *const deciding[] = {"peak", "video", "lean-on-ram", "small-vram", "big-vram", "light",
-                                           "worked-example", "row-32-default"};
+    static const char *const deciding[] = { "peak",     "video", "lean-on-ram",    "small-vram",
+                                            "big-vram", "light", "worked-example", "row-32-default" };
     for (size_t k = 0; k < sizeof deciding / sizeof deciding[0]; k++)
         for (int i = 0; i < r->reason_count; i++)
             if (strcmp(r->reasons[i].id, deciding[k]) == 0)
@@ -149,8 +150,7 @@ static const char *sizing_rule(const hr_plan_recommended *r)
     return r->reason_count ? r->reasons[0].rule : "S4.1";
 }
 
-#define TODO(id_rule, ...) \
-    hr_plan_line_add(c->todo, &c->todo_count, HR_CHECK_MAX_TODO, id_rule, __VA_ARGS__)
+#define TODO(id_rule, ...) hr_plan_line_add(c->todo, &c->todo_count, HR_CHECK_MAX_TODO, id_rule, __VA_ARGS__)
 
 static void list_others(const hr_snapshot *snap, hr_check *c)
 {
@@ -160,11 +160,11 @@ static void list_others(const hr_snapshot *snap, hr_check *c)
         const hr_proc *pr = &snap->procs.proc[i];
         const char *kind = hr_proc_kind(pr->name);
         if ((kind && strcmp(kind, "python") == 0) || strncmp(pr->name, "headroom", 8) == 0)
-            continue;   /* ComfyUI itself, and us */
+            continue; /* ComfyUI itself, and us */
         uint64_t held = pr->commit_bytes != HR_UNKNOWN && pr->commit_bytes > pr->resident_bytes ? pr->commit_bytes
-                                                                                              : pr->resident_bytes;
+                                                                                                : pr->resident_bytes;
         if (held == HR_UNKNOWN || held < HR_CHECK_OTHER_MIN_BYTES)
-            continue;   /* not worth closing */
+            continue; /* not worth closing */
         hr_check_other *o = &c->others[c->other_count++];
         o->proc = *pr;
         o->kind = kind;
@@ -232,13 +232,14 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
      * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
     const uint64_t gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN &&
                                  f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, "cgroup")
-                             ? f->ram_class_bytes - f->ram_bytes : 0;
+                             ? f->ram_class_bytes - f->ram_bytes
+                             : 0;
     c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), need);
     c->verdict = judge(with_gap(c->capacity_bytes, gap), need);
     /* A plan with no drive to put the file on is not offered as a way out: what it would give is
      * said as what is needed, and the verdict after it is the verdict now. */
-    c->plan_feasible = !(snap && f->volumes_known && !r->target_known && !f->in_container && !f->wsl2 &&
-                         !f->cgroup_limited);
+    c->plan_feasible =
+        !(snap && f->volumes_known && !r->target_known && !f->in_container && !f->wsl2 && !f->cgroup_limited);
     c->verdict_if_room = c->verdict_after;
     list_others(snap, c);
 
@@ -257,12 +258,14 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             snprintf(c->verdict_text, sizeof c->verdict_text,
                      HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
                           "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
-                          "machine has"), a, fb, wl);
+                          "machine has"),
+                     a, fb, wl);
             break;
         }
         snprintf(c->verdict_text, sizeof c->verdict_text,
                  HR_T("this machine can back %s, below the %s that even the low end of %s's need and the other "
-                      "programs take: when RAM and the %s are full the run is killed or vanishes"), a, fb, wl, tier3);
+                      "programs take: when RAM and the %s are full the run is killed or vanishes"),
+                 a, fb, wl, tier3);
         break;
     case HR_VERDICT_AT_RISK:
         hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
@@ -290,9 +293,11 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         automatic_potential(snap, p) >= need->fail_below) {
         c->verdict = HR_VERDICT_AT_RISK;
         hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
-                 "after commit passes 90 %% and often too late"), a, b, wl);
+        snprintf(
+            c->verdict_text, sizeof c->verdict_text,
+            HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
+                 "after commit passes 90 %% and often too late"),
+            a, b, wl);
     }
     /* A ranged custom file (initial < maximum) grows to its maximum when commit needs it, with a
      * stall each time (S3.2): it is AT RISK, not WILL FAIL, when the maximum would be enough. */
@@ -305,12 +310,13 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
             hr_strlcpy(c->verdict_rule, "S3.2", sizeof c->verdict_rule);
             snprintf(c->verdict_text, sizeof c->verdict_text,
                      HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
-                          "under the %s %s needs, and each growth stalls the run"), a, g, b, wl);
+                          "under the %s %s needs, and each growth stalls the run"),
+                     a, g, b, wl);
         }
     }
     if (c->verdict == HR_VERDICT_OK) {
-        static const char *const hazards[] = {"auto-full-system", "paging-on-removable", "temp-page-file",
-                                              "auto-managed", "paging-drive-full"};
+        static const char *const hazards[] = { "auto-full-system", "paging-on-removable", "temp-page-file",
+                                               "auto-managed", "paging-drive-full" };
         for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
             const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
             if (w) {
@@ -340,13 +346,16 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         hr_strlcpy(c->verdict_rule, sizing_rule(r), sizeof c->verdict_rule);
         hr_size_gb(r->maximum_bytes, b, sizeof b);
         if (f->disk_paging_bytes == 0)
-            snprintf(c->verdict_text, sizeof c->verdict_text,
-                     HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
-                     "past the estimate: the rules ask for %s"), a, tier3, b);
+            snprintf(
+                c->verdict_text, sizeof c->verdict_text,
+                HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
+                     "past the estimate: the rules ask for %s"),
+                a, tier3, b);
         else
             snprintf(c->verdict_text, sizeof c->verdict_text,
                      HR_T("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
-                     "%s, as headroom plan says"), a, tier3, b);
+                          "%s, as headroom plan says"),
+                     a, tier3, b);
     }
 
     /* The one to three things to do, most useful first. */
@@ -357,31 +366,36 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         hr_size_gb(r->maximum_bytes, a, sizeof a);
         const char *rule = sizing_rule(r);
         char id_rule[48];
-        const bool restart = p->step_count > 0 && (strcmp(p->steps[0].id, "restart") == 0 ||
-                                                   strcmp(p->steps[0].id, "swapon-all") == 0);
+        const bool restart =
+            p->step_count > 0 && (strcmp(p->steps[0].id, "restart") == 0 || strcmp(p->steps[0].id, "swapon-all") == 0);
         if (restart) {
             /* Set already, waiting for a restart (S5.1): that one step, not the procedure again. */
             snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
             if (f->os == HR_OS_WINDOWS)
-                TODO(id_rule, HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
-                              "session): the %s paging file on %s is set and takes effect then"), a, r->target);
+                TODO(id_rule,
+                     HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
+                          "session): the %s paging file on %s is set and takes effect then"),
+                     a, r->target);
             else
                 TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
         } else if (f->cgroup_limited) {
             hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
-            TODO("raise-limit|X.cgroup", HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
-                                         "help until then"), b,
-                 (hr_size_gb(c->need_bytes, a, sizeof a), a));
+            TODO("raise-limit|X.cgroup",
+                 HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
+                      "help until then"),
+                 b, (hr_size_gb(c->need_bytes, a, sizeof a), a));
         } else if (f->wsl2) {
-            TODO("wslconfig|X.wsl2", HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
-                                     "(headroom plan shows the steps)"),
+            TODO("wslconfig|X.wsl2",
+                 HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
+                      "(headroom plan shows the steps)"),
                  (unsigned long long)(r->maximum_bytes >> 30));
         } else if (!r->target_known && p->candidate_count > 0) {
-            TODO("make-room|S4.3", f->os == HR_OS_WINDOWS
+            TODO("make-room|S4.3",
+                 f->os == HR_OS_WINDOWS
                      ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
                             "Disk Management to make a partition for it)")
-                     : HR_T("make room for a %s %s: free space on an SSD, or add one"), a,
-                 f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
+                     : HR_T("make room for a %s %s: free space on an SSD, or add one"),
+                 a, f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
         } else if (f->os == HR_OS_WINDOWS) {
             snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
             TODO(id_rule, HR_T("set a %s %s paging file on %s — headroom plan shows the exact steps"), a,
@@ -396,8 +410,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                 snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
                          (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
             }
-            TODO(id_rule, HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
-                          "commands"), list, a);
+            TODO(id_rule,
+                 HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
+                      "commands"),
+                 list, a);
         } else {
             snprintf(id_rule, sizeof id_rule, "add-swap|%s", rule);
             hr_size_gb(r->add_bytes, b, sizeof b);
@@ -408,10 +424,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
     if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
-        TODO("more-room|S4.3", f->os == HR_OS_WINDOWS
+        TODO("more-room|S4.3",
+             f->os == HR_OS_WINDOWS
                  ? HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
                         "Management to make a partition for it")
-                 : HR_T("then make room on %s for the full %s: free space there"), r->target, a);
+                 : HR_T("then make room on %s for the full %s: free space there"),
+             r->target, a);
     }
     if (full)
         TODO("free-room|S3.3", "%s", full->text);
@@ -426,17 +444,19 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
      * and never worse than now: a plan that would lower it is not offered as the way out. */
     if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)
-        c->plan_feasible = false;   /* the room there is gives a file too small to help */
+        c->plan_feasible = false; /* the room there is gives a file too small to help */
     if (!c->plan_feasible)
         c->verdict_after = c->verdict;
     /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)
-            TODO("close-programs|S5.2", HR_T("close the programs you do not need before a run: commit is near the limit "
-                                        "now"));
+            TODO("close-programs|S5.2",
+                 HR_T("close the programs you do not need before a run: commit is near the limit "
+                      "now"));
         else
-            TODO("measure-peak|S4.1", HR_T("measure the run's peak commit (Task Manager → Performance → Memory: "
-                                      "Committed, or headroom status during a run) and size from it: headroom plan "
-                                      "--peak-commit SIZE"));
+            TODO("measure-peak|S4.1",
+                 HR_T("measure the run's peak commit (Task Manager → Performance → Memory: "
+                      "Committed, or headroom status during a run) and size from it: headroom plan "
+                      "--peak-commit SIZE"));
     }
 }

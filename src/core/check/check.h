@@ -13,10 +13,10 @@
 #include "core/plan/plan.h"
 #include "core/model/snapshot.h"
 
-#define HR_CHECK_SCHEMA "headroom.check/1"
-#define HR_CHECK_MAX_TODO 3
-#define HR_CHECK_MAX_OTHERS 5
-#define HR_CHECK_OTHER_MIN_BYTES ((uint64_t)100 << 20)   /* smaller users are not worth closing */
+#define HR_CHECK_SCHEMA          "headroom.check/1"
+#define HR_CHECK_MAX_TODO        3
+#define HR_CHECK_MAX_OTHERS      5
+#define HR_CHECK_OTHER_MIN_BYTES ((uint64_t)100 << 20) /* smaller users are not worth closing */
 
 /* Exit statuses 0/1/2 are the verdicts; HR_VERDICT_UNKNOWN exits 3 (docs/check.md). */
 typedef enum hr_check_verdict {
@@ -26,47 +26,46 @@ typedef enum hr_check_verdict {
     HR_VERDICT_UNKNOWN = 3
 } hr_check_verdict;
 
-const char *hr_check_verdict_name(hr_check_verdict v);    /* "ok", "at-risk", "will-fail", "unknown" */
-const char *hr_check_verdict_label(hr_check_verdict v);   /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
+const char *hr_check_verdict_name(hr_check_verdict v);  /* "ok", "at-risk", "will-fail", "unknown" */
+const char *hr_check_verdict_label(hr_check_verdict v); /* "OK", "AT RISK", "WILL FAIL", "CANNOT TELL" */
 
 /* hr_workload_need_bytes(): the need model, in plan.h (the plan's container steps use it). */
 
 typedef struct hr_check_other {
     hr_proc proc;
-    const char *kind;              /* "browser", "chat", or NULL */
+    const char *kind; /* "browser", "chat", or NULL */
 } hr_check_other;
 
 typedef struct hr_check {
     hr_check_verdict verdict;
     char verdict_rule[16];
     char verdict_text[HR_PLAN_TEXT_MAX];
-    hr_workload workload;          /* the one judged (SDXL when none declared) */
+    hr_workload workload; /* the one judged (SDXL when none declared) */
     bool workload_assumed;
-    char workflow[64];             /* check --workflow: the workflow judged instead ("" = none) */
+    char workflow[64]; /* check --workflow: the workflow judged instead ("" = none) */
     uint64_t need_bytes;
     char need_basis[160];
-    uint64_t capacity_bytes;       /* HR_UNKNOWN when not known */
+    uint64_t capacity_bytes; /* HR_UNKNOWN when not known */
     char capacity_basis[200];
     uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
     hr_check_verdict verdict_after;
-    bool plan_feasible;            /* the plan can be carried out here (a drive has room for it) */
+    bool plan_feasible;               /* the plan can be carried out here (a drive has room for it) */
     hr_check_verdict verdict_if_room; /* what the plan would give where there were room for it */
-    uint64_t charge_bytes;         /* commit in use now; HR_UNKNOWN */
+    uint64_t charge_bytes;            /* commit in use now; HR_UNKNOWN */
     int todo_count;
     hr_plan_line todo[HR_CHECK_MAX_TODO];
     int other_count;
     hr_check_other others[HR_CHECK_MAX_OTHERS];
-    uint64_t others_commit_bytes;  /* browsers + chat apps among them */
-    const hr_snapshot *snap;       /* what was judged (NULL: a hypothetical machine) */
-    const hr_plan *plan;           /* the plan for it; the report embeds both */
+    uint64_t others_commit_bytes; /* browsers + chat apps among them */
+    const hr_snapshot *snap;      /* what was judged (NULL: a hypothetical machine) */
+    const hr_plan *plan;          /* the plan for it; the report embeds both */
 } hr_check;
 
 /* Judge. snap may be NULL (hypothetical machine: the verdict is then "unknown" for now and
  * given for the plan). plan is the plan for the same snapshot and inputs; out keeps pointers
  * to both (they must outlive it). The paging to-do item is the plan's recommendation in one
  * line: its size, place and files are the plan's. */
-void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan,
-                      hr_check *out);
+void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan, hr_check *out);
 
 /* Prometheus text: the snapshot's metrics and the verdict's (docs/export.md); appends. */
 void hr_check_prom(const hr_check *c, hr_buf *out);

@@ -49,16 +49,16 @@ static void capacity(const hr_check *c, hr_buf *out)
     hr_html_section(out, "capacity", HR_T("What the machine can back, and what the run needs"));
     hr_html_bar bars[4];
     int n = 0;
-    bars[n++] = (hr_html_bar){"capacity", HR_T("can back"), c->capacity_bytes, "c1"};
+    bars[n++] = (hr_html_bar){ "capacity", HR_T("can back"), c->capacity_bytes, "c1" };
     if (c->charge_bytes != HR_UNKNOWN)
-        bars[n++] = (hr_html_bar){"charge", HR_T("in use now"), c->charge_bytes, "c2"};
-    bars[n++] = (hr_html_bar){"need", HR_T("the run needs"), c->need_bytes,
-                              c->verdict == HR_VERDICT_OK ? "good" : c->verdict == HR_VERDICT_WILL_FAIL ? "bad" : "warn"};
-    if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK &&
-        !c->plan->nothing_to_change)
-        bars[n++] = (hr_html_bar){"after-plan", HR_T("with the plan"), c->capacity_after_bytes, "c4"};
-    hr_html_bars(out, "chart-capacity", HR_T("What the machine can back, and what the run needs"),
-                 bars, n);
+        bars[n++] = (hr_html_bar){ "charge", HR_T("in use now"), c->charge_bytes, "c2" };
+    bars[n++] = (hr_html_bar){ "need", HR_T("the run needs"), c->need_bytes,
+                               c->verdict == HR_VERDICT_OK          ? "good"
+                               : c->verdict == HR_VERDICT_WILL_FAIL ? "bad"
+                                                                    : "warn" };
+    if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !c->plan->nothing_to_change)
+        bars[n++] = (hr_html_bar){ "after-plan", HR_T("with the plan"), c->capacity_after_bytes, "c4" };
+    hr_html_bars(out, "chart-capacity", HR_T("What the machine can back, and what the run needs"), bars, n);
     hr_buf_puts(out, "<ul>\n");
     char a[32];
     hr_size_gb(c->capacity_bytes, a, sizeof a);
@@ -68,8 +68,7 @@ static void capacity(const hr_check *c, hr_buf *out)
     hr_size_gb(c->need_bytes, a, sizeof a);
     hr_html_textf(out, HR_T("needs %s at the run's peak — %s"), a, c->need_basis);
     hr_buf_puts(out, "</li>\n");
-    if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK &&
-        !c->plan->nothing_to_change) {
+    if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !c->plan->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
         hr_buf_puts(out, "<li>");
         hr_html_textf(out, HR_T("with the plan: %s → %s"), a, verdict_label(c->verdict_after));
@@ -88,7 +87,7 @@ static void others(const hr_check *c, hr_buf *out)
     hr_html_text(out, HR_T("Close what you do not need before a run."));
     hr_html_rule(out, "S5.2");
     hr_buf_puts(out, "</p>\n");
-    const char *const cols[] = {HR_T("program"), HR_T("private"), HR_T("in RAM"), HR_T("processes")};
+    const char *const cols[] = { HR_T("program"), HR_T("private"), HR_T("in RAM"), HR_T("processes") };
     hr_html_table_begin(out, cols, 4, 1);
     for (int i = 0; i < c->other_count; i++) {
         const hr_check_other *o = &c->others[i];
@@ -102,8 +101,7 @@ static void others(const hr_check *c, hr_buf *out)
         hr_buf_puts(out, "</td>");
         hr_html_td_gb(out, o->proc.commit_bytes);
         hr_html_td_gb(out, o->proc.resident_bytes);
-        hr_buf_printf(out, "<td class=\"num\">%d</td></tr>\n",
-                      o->proc.processes > 1 ? o->proc.processes : 1);
+        hr_buf_printf(out, "<td class=\"num\">%d</td></tr>\n", o->proc.processes > 1 ? o->proc.processes : 1);
     }
     hr_html_table_end(out);
     hr_html_section_end(out);
@@ -120,7 +118,7 @@ static void plan(const hr_plan *p, hr_buf *out)
             const hr_plan_step *s = &p->steps[i];
             hr_buf_puts(out, "<li>");
             hr_html_text(out, s->text);
-            hr_buf_puts(out, " <span class=\"rule\">[");   /* even when empty: a step always has its rule */
+            hr_buf_puts(out, " <span class=\"rule\">["); /* even when empty: a step always has its rule */
             hr_html_text(out, s->rule);
             hr_buf_puts(out, "]</span>");
             if (s->command[0]) {
@@ -154,8 +152,8 @@ void hr_check_html(const hr_check *c, hr_buf *out)
              : f->recorded   ? HR_T("the recorded machine")
                              : HR_T("this machine"));
     hr_html_begin(out, HR_T("headroom check"), sub);
-    hr_html_verdict(out, hr_check_verdict_name(c->verdict), verdict_label(c->verdict),
-                    c->verdict_text, c->verdict_rule);
+    hr_html_verdict(out, hr_check_verdict_name(c->verdict), verdict_label(c->verdict), c->verdict_text,
+                    c->verdict_rule);
     hr_html_section(out, "todo", HR_T("Do this"));
     if (c->todo_count) {
         hr_buf_puts(out, "<ol>\n");

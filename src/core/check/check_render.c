@@ -12,10 +12,10 @@
 
 #include <string.h>
 
-#define RED "\033[1;31m"
+#define RED    "\033[1;31m"
 #define YELLOW "\033[1;33m"
-#define GREEN "\033[1;32m"
-#define RESET "\033[0m"
+#define GREEN  "\033[1;32m"
+#define RESET  "\033[0m"
 
 static const char *verdict_color(hr_check_verdict v)
 {
@@ -28,7 +28,7 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
 {
     const hr_paging_config *cfg = &snap->paging_config;
     if (cfg->automatic == HR_TRI_YES)
-        return;   /* "managed automatically" says it */
+        return; /* "managed automatically" says it */
     hr_buf_puts(out, HR_T("; configured: "));
     if (cfg->count == 0)
         hr_buf_puts(out, HR_T("no paging file"));
@@ -37,7 +37,8 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
         char shown[HR_SNAP_PATH_MAX * 4];
         hr_buf_printf(out, "%s%s ", i ? HR_T(", ") : "", hr_win_path_shown(e->path, shown, sizeof shown));
         if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
-            hr_buf_printf(out, HR_T("initial %llu MB, maximum %llu MB"), (unsigned long long)(e->initial_bytes / HR_MIB),
+            hr_buf_printf(out, HR_T("initial %llu MB, maximum %llu MB"),
+                          (unsigned long long)(e->initial_bytes / HR_MIB),
                           (unsigned long long)(e->maximum_bytes / HR_MIB));
         else
             hr_buf_puts(out, e->mode == HR_PAGING_MODE_SYSTEM_MANAGED ? HR_T("system managed") : HR_T("automatic"));
@@ -141,7 +142,10 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
 
 const char *hr_check_tier_name(const hr_plan *p, int tier)
 {
-    return tier == 1 ? HR_T("VRAM") : tier == 2 ? HR_T("RAM") : p->facts.os == HR_OS_WINDOWS ? HR_T("paging") : HR_T("swap");
+    return tier == 1                      ? HR_T("VRAM")
+           : tier == 2                    ? HR_T("RAM")
+           : p->facts.os == HR_OS_WINDOWS ? HR_T("paging")
+                                          : HR_T("swap");
 }
 
 static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
@@ -167,9 +171,12 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     char a[32], b[32];
     if (f->hypothetical)
         snap = NULL;
-    hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"), c->workflow[0] ? c->workflow : hr_workload_label(c->workload),
+    hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"),
+                  c->workflow[0] ? c->workflow : hr_workload_label(c->workload),
                   c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
-                  f->hypothetical ? HR_T("a hypothetical machine") : f->recorded ? HR_T("the recorded machine") : HR_T("this machine"));
+                  f->hypothetical ? HR_T("a hypothetical machine")
+                  : f->recorded   ? HR_T("the recorded machine")
+                                  : HR_T("this machine"));
     tiers(snap, p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
@@ -188,9 +195,11 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     }
     if (n->others_basis != HR_OTHERS_IN_PEAK) {
         hr_size_gb(n->others, a, sizeof a);
-        hr_buf_printf(out, n->others_basis == HR_OTHERS_MEASURED
-                               ? HR_T("  + others  %s other programs commit now (measured)\n")
-                               : HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"), a);
+        hr_buf_printf(out,
+                      n->others_basis == HR_OTHERS_MEASURED
+                          ? HR_T("  + others  %s other programs commit now (measured)\n")
+                          : HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"),
+                      a);
     }
     hr_size_gb(n->margin, a, sizeof a);
     hr_buf_printf(out, HR_T("  + margin  %s (%d %% of the high end, S4.1)\n"), a, HR_RUN_MARGIN_PERCENT);
@@ -209,8 +218,9 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
             hr_buf_printf(out, HR_T("  with the plan: %s → %s\n"), a, hr_check_verdict_label(c->verdict_after));
         } else {
             hr_size_gb(p->recommended.maximum_bytes, b, sizeof b);
-            hr_buf_printf(out, HR_T("  with the plan: cannot be carried out here — no drive has room for the %s file: "
-                                    "it needs %s (make room there, or add one); until then the verdict stays %s\n"),
+            hr_buf_printf(out,
+                          HR_T("  with the plan: cannot be carried out here — no drive has room for the %s file: "
+                               "it needs %s (make room there, or add one); until then the verdict stays %s\n"),
                           b, p->recommended.target_advice, hr_check_verdict_label(c->verdict));
             (void)a;
         }
@@ -241,8 +251,10 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     }
     const int warnings_left = p->warning_count;
     if (warnings_left)
-        hr_buf_printf(out, warnings_left == 1 ? HR_T("\n%d more note in headroom plan.\n")
-                                              : HR_T("\n%d more notes in headroom plan.\n"), warnings_left);
+        hr_buf_printf(out,
+                      warnings_left == 1 ? HR_T("\n%d more note in headroom plan.\n")
+                                         : HR_T("\n%d more notes in headroom plan.\n"),
+                      warnings_left);
     return hr_buf_error(out);
 }
 
@@ -328,47 +340,38 @@ void hr_check_prom(const hr_check *c, hr_buf *out)
         hr_status_prom(c->snap, out);
     hr_prom p;
     hr_prom_init(&p, out);
-    static const hr_check_verdict all[] = {HR_VERDICT_OK, HR_VERDICT_AT_RISK, HR_VERDICT_WILL_FAIL,
-                                           HR_VERDICT_UNKNOWN};
+    static const hr_check_verdict all[] = { HR_VERDICT_OK, HR_VERDICT_AT_RISK, HR_VERDICT_WILL_FAIL,
+                                            HR_VERDICT_UNKNOWN };
     const char *wl = hr_workload_name(c->workload);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        const char *l[] = {"verdict", hr_check_verdict_name(all[i]), "workload", wl, NULL};
+        const char *l[] = { "verdict", hr_check_verdict_name(all[i]), "workload", wl, NULL };
         hr_prom_u64(&p, "headroom_check_verdict", "gauge",
                     "The check verdict (1 for the one that holds): ok, at-risk, will-fail, or "
                     "unknown when what the machine can back is not known.",
                     l, c->verdict == all[i] ? 1 : 0);
     }
-    const char *l[] = {"workload", wl, NULL};
+    const char *l[] = { "workload", wl, NULL };
     if (c->need_bytes != HR_UNKNOWN)
         hr_prom_u64(&p, "headroom_check_need_bytes", "gauge",
-                    "Memory the workload needs at its peak (measured --peak-commit or the table).", l,
-                    c->need_bytes);
+                    "Memory the workload needs at its peak (measured --peak-commit or the table).", l, c->need_bytes);
     if (c->capacity_bytes != HR_UNKNOWN)
         hr_prom_u64(&p, "headroom_check_capacity_bytes", "gauge",
-                    "Memory this machine can back now (the real ceiling the verdict used).", NULL,
-                    c->capacity_bytes);
+                    "Memory this machine can back now (the real ceiling the verdict used).", NULL, c->capacity_bytes);
     if (c->capacity_after_bytes != HR_UNKNOWN)
         hr_prom_u64(&p, "headroom_check_capacity_after_plan_bytes", "gauge",
-                    "Memory this machine could back with the plan applied.", NULL,
-                    c->capacity_after_bytes);
-    hr_prom_u64(&p, "headroom_check_todo_items", "gauge", "Things the check says to do (0 to 3).",
-                NULL, (uint64_t)c->todo_count);
+                    "Memory this machine could back with the plan applied.", NULL, c->capacity_after_bytes);
+    hr_prom_u64(&p, "headroom_check_todo_items", "gauge", "Things the check says to do (0 to 3).", NULL,
+                (uint64_t)c->todo_count);
 }
 
 void hr_check_render(const hr_check *c, hr_render *r)
 {
     switch (r->format) {
     case HR_FORMAT_TEXT:
-        hr_check_text(c, r->out, r->color);   /* a failed write stays in the buffer (sticky) */
+        hr_check_text(c, r->out, r->color); /* a failed write stays in the buffer (sticky) */
         break;
-    case HR_FORMAT_JSON:
-        hr_check_json(c, &r->json);
-        break;
-    case HR_FORMAT_HTML:
-        hr_check_html(c, r->out);
-        break;
-    case HR_FORMAT_PROMETHEUS:
-        hr_check_prom(c, r->out);
-        break;
+    case HR_FORMAT_JSON: hr_check_json(c, &r->json); break;
+    case HR_FORMAT_HTML: hr_check_html(c, r->out); break;
+    case HR_FORMAT_PROMETHEUS: hr_check_prom(c, r->out); break;
     }
 }

@@ -15,57 +15,54 @@
 #define HR_DIAG_QUIET_LINES 30
 /* A line this long that ends inside a phrase may have been folded by a terminal: the
  * matcher's state is carried into the next line. */
-#define HR_DIAG_FOLD_MIN 60
-#define HR_DIAG_HITS_MAX 32
+#define HR_DIAG_FOLD_MIN    60
+#define HR_DIAG_HITS_MAX    32
 
 static const struct {
     const char *id, *title, *meaning, *fix;
 } causes[HR_CAUSE_COUNT] = {
-    [HR_CAUSE_GPU_OOM] = {
-        "gpu-oom", HR_N("GPU out of memory (VRAM)"),
-        HR_N("The GPU ran out of its own memory (VRAM) while loading or running a model; system "
-        "RAM and the paging file were not the limit."),
-        HR_N("Lower the VRAM need, not the paging file (changing it does nothing here, S2.1): start "
-        "ComfyUI with --lowvram (or --novram; A1111/Forge: --medvram/--lowvram), use lighter "
-        "or fp8/GGUF-quantised models, decode with the tiled VAE node, lower the resolution or "
-        "batch size. Low-VRAM modes move weights into RAM, so keep the paging file / swap at "
-        "the size `headroom plan` gives (S1.2c, S4.2).")},
-    [HR_CAUSE_HOST_OOM] = {
-        "host-oom", HR_N("System memory exhausted (RAM + paging file / swap)"),
-        HR_N("A request for system memory failed: the commit limit (RAM + paging file on Windows, "
-        "RAM + swap on Linux) was reached."),
-        HR_N("Enlarge the paging file (Windows) or swap (Linux) to the size `headroom plan` gives — "
-        "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — on a "
-        "roomy SSD (S3.3); close browsers and other large programs (S5.2).")},
-    [HR_CAUSE_KILLED] = {
-        "killed", HR_N("Killed by the operating system"),
-        HR_N("The OS ended the process without an error message of its own, which is what happens "
-        "when RAM + paging file / swap run out."),
-        HR_N("Check RAM and paging file / swap with `headroom status`, close other programs, and "
-        "set the paging file / swap to the size `headroom plan` gives (S2.1, S4.1); in a "
-        "container or a systemd slice the limit that was hit is the cgroup's memory limit — "
-        "raise it or give the run less to hold at once.")},
-    [HR_CAUSE_LOW_VM] = {
-        "low-virtual-memory", HR_N("Windows low on virtual memory"),
-        HR_N("Windows warned that the commit limit (RAM + paging file) was nearly used up: the "
-        "paging file is too small for what was running."),
-        HR_N("Enlarge the paging file to the size `headroom plan` gives (S4.1), fixed initial = "
-        "maximum on a roomy SSD (S3.2, S3.3); press Set, then OK, then reboot (S5.1); close "
-        "other programs during long queues or video workflows (S5.2).")},
-    [HR_CAUSE_NOT_MEMORY] = {
-        "not-memory", HR_N("Not a memory problem"),
-        HR_N("The failure looks like a memory problem but is not: a crash in code, a driver reset "
-        "or a GPU kernel error."),
-        HR_N("Fix the driver or the code, not memory settings: update or reinstall the GPU driver, "
-        "undo overclocks, update or remove the custom node / extension that failed, check that "
-        "the model matches the workflow; set CUDA_LAUNCH_BLOCKING=1 to find the failing "
-        "operation. Paging file, swap and low-VRAM flags will not help.")},
-    [HR_CAUSE_UNKNOWN] = {
-        "unknown", HR_N("No known failure found"),
-        HR_N("Nothing in the input matches a known memory failure or a known look-alike."),
-        HR_N("If the program vanished without a message, run `headroom diagnose` without "
-        "--no-system so the OS's own records are read, or save the whole console output to a "
-        "file next time (e.g. `run_nvidia_gpu.bat > comfyui.log 2>&1`).")},
+    [HR_CAUSE_GPU_OOM] = { "gpu-oom", HR_N("GPU out of memory (VRAM)"),
+                           HR_N("The GPU ran out of its own memory (VRAM) while loading or running a model; system "
+                                "RAM and the paging file were not the limit."),
+                           HR_N("Lower the VRAM need, not the paging file (changing it does nothing here, S2.1): start "
+                                "ComfyUI with --lowvram (or --novram; A1111/Forge: --medvram/--lowvram), use lighter "
+                                "or fp8/GGUF-quantised models, decode with the tiled VAE node, lower the resolution or "
+                                "batch size. Low-VRAM modes move weights into RAM, so keep the paging file / swap at "
+                                "the size `headroom plan` gives (S1.2c, S4.2).") },
+    [HR_CAUSE_HOST_OOM] = { "host-oom", HR_N("System memory exhausted (RAM + paging file / swap)"),
+                            HR_N("A request for system memory failed: the commit limit (RAM + paging file on Windows, "
+                                 "RAM + swap on Linux) was reached."),
+                            HR_N(
+                                "Enlarge the paging file (Windows) or swap (Linux) to the size `headroom plan` gives — "
+                                "for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB for video workflows (S4.1, S4.2) — on a "
+                                "roomy SSD (S3.3); close browsers and other large programs (S5.2).") },
+    [HR_CAUSE_KILLED] = { "killed", HR_N("Killed by the operating system"),
+                          HR_N("The OS ended the process without an error message of its own, which is what happens "
+                               "when RAM + paging file / swap run out."),
+                          HR_N("Check RAM and paging file / swap with `headroom status`, close other programs, and "
+                               "set the paging file / swap to the size `headroom plan` gives (S2.1, S4.1); in a "
+                               "container or a systemd slice the limit that was hit is the cgroup's memory limit — "
+                               "raise it or give the run less to hold at once.") },
+    [HR_CAUSE_LOW_VM] = { "low-virtual-memory", HR_N("Windows low on virtual memory"),
+                          HR_N("Windows warned that the commit limit (RAM + paging file) was nearly used up: the "
+                               "paging file is too small for what was running."),
+                          HR_N("Enlarge the paging file to the size `headroom plan` gives (S4.1), fixed initial = "
+                               "maximum on a roomy SSD (S3.2, S3.3); press Set, then OK, then reboot (S5.1); close "
+                               "other programs during long queues or video workflows (S5.2).") },
+    [HR_CAUSE_NOT_MEMORY] = { "not-memory", HR_N("Not a memory problem"),
+                              HR_N(
+                                  "The failure looks like a memory problem but is not: a crash in code, a driver reset "
+                                  "or a GPU kernel error."),
+                              HR_N(
+                                  "Fix the driver or the code, not memory settings: update or reinstall the GPU driver, "
+                                  "undo overclocks, update or remove the custom node / extension that failed, check that "
+                                  "the model matches the workflow; set CUDA_LAUNCH_BLOCKING=1 to find the failing "
+                                  "operation. Paging file, swap and low-VRAM flags will not help.") },
+    [HR_CAUSE_UNKNOWN] = { "unknown", HR_N("No known failure found"),
+                           HR_N("Nothing in the input matches a known memory failure or a known look-alike."),
+                           HR_N("If the program vanished without a message, run `headroom diagnose` without "
+                                "--no-system so the OS's own records are read, or save the whole console output to a "
+                                "file next time (e.g. `run_nvidia_gpu.bat > comfyui.log 2>&1`).") },
 };
 
 const char *hr_cause_id(hr_cause c)
@@ -88,38 +85,38 @@ const char *hr_cause_fix(hr_cause c)
     return (unsigned)c < HR_CAUSE_COUNT ? causes[c].fix : causes[HR_CAUSE_UNKNOWN].fix;
 }
 
-static const char *const fix_killed_windows = HR_N(
-    "Check RAM and the paging file with `headroom status`, close other programs, and set the "
-    "paging file to the size `headroom plan` gives (S2.1, S4.1): initial = maximum on a roomy "
-    "SSD, press Set before OK, reboot (S3.2, S5.1).");
-static const char *const fix_host_oom_windows = HR_N(
-    "Enlarge the paging file to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX "
-    "32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with initial = maximum on a roomy SSD "
-    "that is not the system drive (S3.2, S3.3); press Set before OK and reboot (S5.1); close "
-    "browsers and other large programs (S5.2).");
-static const char *const fix_host_oom_linux = HR_N(
-    "Add swap to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB "
-    "for video workflows (S4.1, S4.2) — as a swap file on a roomy SSD (S3.3): `sudo headroom "
-    "apply --from-plan` makes it and switches it on at once, no restart; close browsers and "
-    "other large programs (S5.2).");
-static const char *const fix_unknown_no_system = HR_N(
-    "Run `headroom diagnose` again without --no-system so the OS's own records are read, or "
-    "save the whole console output to a file next time (e.g. `run_nvidia_gpu.bat > "
-    "comfyui.log 2>&1`).");
-static const char *const fix_unknown_windows_manual = HR_N(
-    "The event log could not be read here: open Event Viewer → Windows Logs → Application and "
-    "look for Error events 1000 (Application Error) and 1023 (.NET Runtime) of python.exe at "
-    "the time the run stopped (S2.1), or in PowerShell: Get-WinEvent -FilterHashtable "
-    "@{LogName='Application'; Id=1000,1023} -MaxEvents 20 | Format-List TimeCreated,Id,Message. "
-    "Next time save the whole console output (`run_nvidia_gpu.bat > comfyui.log 2>&1`).");
-static const char *const fix_unknown_windows = HR_N(
-    "Windows recorded no crash of the run either (Application 1000 / 1023). Save the whole "
-    "console output next time (`run_nvidia_gpu.bat > comfyui.log 2>&1`) and run `headroom "
-    "diagnose` on it.");
-static const char *const fix_unknown_linux_read = HR_N(
-    "The kernel log and the journal recorded no kill of the run either. Save the whole console "
-    "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
-    "it.");
+static const char *const fix_killed_windows =
+    HR_N("Check RAM and the paging file with `headroom status`, close other programs, and set the "
+         "paging file to the size `headroom plan` gives (S2.1, S4.1): initial = maximum on a roomy "
+         "SSD, press Set before OK, reboot (S3.2, S5.1).");
+static const char *const fix_host_oom_windows =
+    HR_N("Enlarge the paging file to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX "
+         "32–64 GB, 64 GB for video workflows (S4.1, S4.2) — with initial = maximum on a roomy SSD "
+         "that is not the system drive (S3.2, S3.3); press Set before OK and reboot (S5.1); close "
+         "browsers and other large programs (S5.2).");
+static const char *const fix_host_oom_linux =
+    HR_N("Add swap to the size `headroom plan` gives — for 16 GB RAM and SDXL/FLUX 32–64 GB, 64 GB "
+         "for video workflows (S4.1, S4.2) — as a swap file on a roomy SSD (S3.3): `sudo headroom "
+         "apply --from-plan` makes it and switches it on at once, no restart; close browsers and "
+         "other large programs (S5.2).");
+static const char *const fix_unknown_no_system =
+    HR_N("Run `headroom diagnose` again without --no-system so the OS's own records are read, or "
+         "save the whole console output to a file next time (e.g. `run_nvidia_gpu.bat > "
+         "comfyui.log 2>&1`).");
+static const char *const fix_unknown_windows_manual =
+    HR_N("The event log could not be read here: open Event Viewer → Windows Logs → Application and "
+         "look for Error events 1000 (Application Error) and 1023 (.NET Runtime) of python.exe at "
+         "the time the run stopped (S2.1), or in PowerShell: Get-WinEvent -FilterHashtable "
+         "@{LogName='Application'; Id=1000,1023} -MaxEvents 20 | Format-List TimeCreated,Id,Message. "
+         "Next time save the whole console output (`run_nvidia_gpu.bat > comfyui.log 2>&1`).");
+static const char *const fix_unknown_windows =
+    HR_N("Windows recorded no crash of the run either (Application 1000 / 1023). Save the whole "
+         "console output next time (`run_nvidia_gpu.bat > comfyui.log 2>&1`) and run `headroom "
+         "diagnose` on it.");
+static const char *const fix_unknown_linux_read =
+    HR_N("The kernel log and the journal recorded no kill of the run either. Save the whole console "
+         "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
+         "it.");
 
 const char *hr_cause_fix_os(hr_cause cause, bool windows)
 {
@@ -191,10 +188,8 @@ static void bar_setup(hr_diag_ctx *c)
         }
         other |= spelled;
     }
-    if (other || c->bar_rule[0] < 0 || c->bar_rule[1] < 0 ||
-        hr_diag_rules[c->bar_rule[0]].kind != HR_RK_BUSY ||
-        hr_diag_rules[c->bar_rule[1]].kind != HR_RK_BUSY ||
-        hr_diag_rules[c->bar_rule[0]].flags != HR_RF_IN_BEFORE ||
+    if (other || c->bar_rule[0] < 0 || c->bar_rule[1] < 0 || hr_diag_rules[c->bar_rule[0]].kind != HR_RK_BUSY ||
+        hr_diag_rules[c->bar_rule[1]].kind != HR_RK_BUSY || hr_diag_rules[c->bar_rule[0]].flags != HR_RF_IN_BEFORE ||
         hr_diag_rules[c->bar_rule[1]].flags != HR_RF_IN_BEFORE)
         c->bar_rule[0] = c->bar_rule[1] = -1;
 }
@@ -244,7 +239,7 @@ int hr_diag_begin_input(hr_diag_ctx *c, const char *name)
     if (c->ninputs >= HR_DIAG_INPUTS_MAX)
         return HR_ETOOBIG;
     c->input = (int)c->ninputs;
-    c->inputs[c->ninputs++] = (hr_diag_input){.name = name, .encoding = "utf-8"};
+    c->inputs[c->ninputs++] = (hr_diag_input){ .name = name, .encoding = "utf-8" };
     c->carry_state = 0;
     c->have_marker = false;
     c->prev_line = 0;
@@ -266,8 +261,7 @@ void hr_diag_input_text(hr_diag_ctx *c, uint64_t bad_bytes, bool not_text, int64
     in->mtime = mtime;
 }
 
-void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines,
-                       uint64_t long_lines)
+void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines, uint64_t long_lines)
 {
     if (c->input < 0)
         return;
@@ -286,8 +280,7 @@ void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uin
 
 static bool is_word(unsigned char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
 }
 
 static unsigned char lower(unsigned char ch)
@@ -305,8 +298,8 @@ static bool ci_find(const char *s, size_t n, const char *needle, bool word)
             j++;
         if (j < k)
             continue;
-        if (!word || ((i == 0 || !is_word((unsigned char)s[i - 1])) &&
-                      (i + k == n || !is_word((unsigned char)s[i + k]))))
+        if (!word ||
+            ((i == 0 || !is_word((unsigned char)s[i - 1])) && (i + k == n || !is_word((unsigned char)s[i + k]))))
             return true;
     }
     return false;
@@ -323,7 +316,7 @@ static void clip(char *dst, size_t cap, const char *s, size_t n, size_t at)
     }
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
-    size_t room = cap - 8;   /* two ellipses and the NUL */
+    size_t room = cap - 8; /* two ellipses and the NUL */
     size_t b = 0, e = n;
     if (n > room) {
         b = at > 100 ? at - 100 : 0;
@@ -353,8 +346,8 @@ static void clip(char *dst, size_t cap, const char *s, size_t n, size_t at)
 
 typedef struct hit_place {
     int input;
-    uint64_t key;           /* line number, or the record's sequence number */
-    uint64_t line;          /* 0 for a record */
+    uint64_t key;  /* line number, or the record's sequence number */
+    uint64_t line; /* 0 for a record */
     int64_t time;
     const char *source;
 } hit_place;
@@ -372,8 +365,8 @@ static uint64_t order_key(const hr_diag_ctx *c, const hit_place *at)
     return system + undated + c->seq;
 }
 
-static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
-                                      const char *meaning, const hit_place *at)
+static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *meaning,
+                                      const hit_place *at)
 {
     hr_diag_finding *f = &c->findings[cause];
     uint64_t key = order_key(c, at);
@@ -427,16 +420,15 @@ static hr_diag_evidence *add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confide
     return e;
 }
 
-void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
-                           const char *meaning, uint64_t line, uint64_t seq, const char *text,
-                           size_t len)
+void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *meaning, uint64_t line,
+                           uint64_t seq, const char *text, size_t len)
 {
     if (c->input < 0 || (unsigned)cause >= HR_CAUSE_UNKNOWN)
         return;
     /* in its own place among the findings: where the line was, not where the input ended */
     uint64_t now = c->seq;
     c->seq = seq;
-    hit_place at = {.input = c->input, .key = line, .line = line};
+    hit_place at = { .input = c->input, .key = line, .line = line };
     hr_diag_evidence *e = add_evidence(c, cause, conf, meaning, &at);
     c->seq = now;
     if (e)
@@ -445,8 +437,7 @@ void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
 
 bool hr_diag_memory_seen(const hr_diag_ctx *c)
 {
-    static const hr_cause mem[] = {HR_CAUSE_GPU_OOM, HR_CAUSE_HOST_OOM, HR_CAUSE_KILLED,
-                                   HR_CAUSE_LOW_VM};
+    static const hr_cause mem[] = { HR_CAUSE_GPU_OOM, HR_CAUSE_HOST_OOM, HR_CAUSE_KILLED, HR_CAUSE_LOW_VM };
     for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
         const hr_diag_finding *f = &c->findings[mem[i]];
         if (f->present && f->last_input == c->input)
@@ -455,8 +446,7 @@ bool hr_diag_memory_seen(const hr_diag_ctx *c)
     return false;
 }
 
-size_t hr_diag_evidence_list(const hr_diag_finding *f,
-                             const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX])
+size_t hr_diag_evidence_list(const hr_diag_finding *f, const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX])
 {
     size_t n = 0;
     for (size_t i = 0; i < f->nfirst; i++)
@@ -467,20 +457,19 @@ size_t hr_diag_evidence_list(const hr_diag_finding *f,
     return n;
 }
 
-void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source,
-                 int64_t time, const char *text, const char *meaning)
+void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source, int64_t time, const char *text,
+                 const char *meaning)
 {
     if ((unsigned)cause >= HR_CAUSE_UNKNOWN)
         return;
     c->seq++;
-    hit_place at = {.input = -1, .key = c->seq, .time = time, .source = source};
+    hit_place at = { .input = -1, .key = c->seq, .time = time, .source = source };
     hr_diag_evidence *e = add_evidence(c, cause, conf, meaning, &at);
     if (e)
         clip(e->text, sizeof e->text, text, strlen(text), 0);
 }
 
-void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records,
-                         const char *fmt, ...)
+void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
 {
     if (c->nsources >= HR_DIAG_SOURCES_MAX)
         return;
@@ -497,9 +486,9 @@ void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t reco
 /* ---- judging one hit ------------------------------------------------------------------ */
 
 typedef struct seg_view {
-    const char *text;       /* this segment */
+    const char *text; /* this segment */
     size_t len;
-    const char *prev;       /* the previous line's tail, when a match may start there */
+    const char *prev; /* the previous line's tail, when a match may start there */
     size_t prev_len;
 } seg_view;
 
@@ -564,13 +553,12 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
         return true;
     /* glued to the end of a progress bar that had no newline: "... 1.16s/it]Killed" */
     if (rest_empty && p == b && b >= 4 &&
-        (ci_find(s, b, "it/s]", false) || ci_find(s, b, "s/it]", false) ||
-         ci_find(s, b, "%|", false)))
+        (ci_find(s, b, "it/s]", false) || ci_find(s, b, "s/it]", false) || ci_find(s, b, "%|", false)))
         return true;
     unsigned char before = p > 0 ? (unsigned char)s[p - 1] : 0;
     /* zsh's job report is lower-case: "[1]  + 9301 killed     python main.py" */
     if (english && s[b] != 'K' && !(before >= '0' && before <= '9' && p < b && padded))
-        return false;   /* bash and dash print it capitalised */
+        return false; /* bash and dash print it capitalised */
     if (p == 0)
         return rest_empty || padded;
     if ((before >= '0' && before <= '9') || before == '+' || before == '-' || before == ']')
@@ -579,30 +567,29 @@ static bool shell_killed(const char *s, size_t n, size_t b, size_t e, bool engli
 }
 
 /* The number after "exit code" etc., and what it says. */
-static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
-                            hr_confidence *conf, const char **meaning, int64_t *value)
+static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause, hr_confidence *conf,
+                            const char **meaning, int64_t *value)
 {
-    static const char *const m_av = HR_N(
-        "The process ended with 0xC0000005 (access violation) and no Python error: on Windows "
-        "this is how a sudden stop looks when an allocation failed because RAM + paging file "
-        "ran out.");
-    static const char *const m_137 = HR_N(
-        "Exit status 137 / -9 means SIGKILL, the signal the OOM killer (or a container's memory "
-        "limit) uses.");
-    static const char *const m_commit = HR_N(
-        "The process ended with STATUS_COMMITMENT_LIMIT / STATUS_NO_MEMORY: Windows' commit "
-        "limit (RAM + paging file) was reached.");
-    static const char *const m_crash = HR_N(
-        "The process ended with a crash code (stack overflow, fail-fast or heap corruption): a "
-        "bug in native code, not a lack of memory.");
+    static const char *const m_av =
+        HR_N("The process ended with 0xC0000005 (access violation) and no Python error: on Windows "
+             "this is how a sudden stop looks when an allocation failed because RAM + paging file "
+             "ran out.");
+    static const char *const m_137 =
+        HR_N("Exit status 137 / -9 means SIGKILL, the signal the OOM killer (or a container's memory "
+             "limit) uses.");
+    static const char *const m_commit =
+        HR_N("The process ended with STATUS_COMMITMENT_LIMIT / STATUS_NO_MEMORY: Windows' commit "
+             "limit (RAM + paging file) was reached.");
+    static const char *const m_crash =
+        HR_N("The process ended with a crash code (stack overflow, fail-fast or heap corruption): a "
+             "bug in native code, not a lack of memory.");
     size_t skipped = 0;
     while (i < n && skipped < 6 && strchr(" \t:=(#", s[i])) {
         i++;
         skipped++;
     }
-    if (i + 3 < n && (s[i] == 'o' || s[i] == 'i') && (s[i + 1] == 'f' || s[i + 1] == 's') &&
-        s[i + 2] == ' ')
-        i += 3;   /* "exit code of 137", "exit code is 137" */
+    if (i + 3 < n && (s[i] == 'o' || s[i] == 'i') && (s[i + 1] == 'f' || s[i + 1] == 's') && s[i + 2] == ' ')
+        i += 3; /* "exit code of 137", "exit code is 137" */
     bool neg = false;
     if (i < n && s[i] == '-') {
         neg = true;
@@ -631,26 +618,41 @@ static bool exit_code_cause(const char *s, size_t n, size_t i, hr_cause *cause,
     if (x < 0 && x >= -(int64_t)0x80000000LL && x != -9)
         x += 0x100000000LL;
     switch (x) {
-    case 137: case -9:
-        *cause = HR_CAUSE_KILLED; *conf = HR_CONF_HIGH; *meaning = m_137; return true;
+    case 137:
+    case -9:
+        *cause = HR_CAUSE_KILLED;
+        *conf = HR_CONF_HIGH;
+        *meaning = m_137;
+        return true;
     case 0xC0000005LL:
-        *cause = HR_CAUSE_KILLED; *conf = HR_CONF_MEDIUM; *meaning = m_av; return true;
-    case 0xC000012DLL: case 0xC0000017LL: case 1455:
-        *cause = HR_CAUSE_HOST_OOM; *conf = HR_CONF_HIGH; *meaning = m_commit; return true;
-    case 0xC00000FDLL: case 0xC0000409LL: case 0xC0000374LL:
-        *cause = HR_CAUSE_NOT_MEMORY; *conf = HR_CONF_MEDIUM; *meaning = m_crash; return true;
-    default:
-        return false;
+        *cause = HR_CAUSE_KILLED;
+        *conf = HR_CONF_MEDIUM;
+        *meaning = m_av;
+        return true;
+    case 0xC000012DLL:
+    case 0xC0000017LL:
+    case 1455:
+        *cause = HR_CAUSE_HOST_OOM;
+        *conf = HR_CONF_HIGH;
+        *meaning = m_commit;
+        return true;
+    case 0xC00000FDLL:
+    case 0xC0000409LL:
+    case 0xC0000374LL:
+        *cause = HR_CAUSE_NOT_MEMORY;
+        *conf = HR_CONF_MEDIUM;
+        *meaning = m_crash;
+        return true;
+    default: return false;
     }
 }
 
 /* Words that say which memory an unqualified "out of memory" is about. */
 static hr_cause generic_oom_cause(const char *s, size_t n, hr_confidence *conf)
 {
-    static const char *const gpu[] = {"cuda", "gpu", "vram", "hip", "rocm", "mps", "xpu",
-                                      "directml", "dml", "vulkan", "device", "nvidia", "显存"};
-    static const char *const host[] = {"ram", "cpu", "host", "swap", "paging", "commit",
-                                       "system memory", "内存"};
+    static const char *const gpu[] = { "cuda",     "gpu", "vram",   "hip",    "rocm",   "mps", "xpu",
+                                       "directml", "dml", "vulkan", "device", "nvidia", "显存" };
+    static const char *const host[] = { "ram", "cpu", "host", "swap", "paging", "commit", "system memory", "内存" };
     for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++)
         if (ci_find(s, n, gpu[i], (unsigned char)gpu[i][0] < 0x80)) {
             *conf = HR_CONF_MEDIUM;
@@ -665,20 +667,20 @@ static hr_cause generic_oom_cause(const char *s, size_t n, hr_confidence *conf)
     return HR_CAUSE_HOST_OOM;
 }
 
-static const char *const m_press_key = HR_N(
-    "The console ended with the launcher's \"Press any key to continue\" and no error before "
-    "it: the process stopped without a word, which is how Windows ends it when RAM + paging "
-    "file run out (S2.1).");
-static const char *const m_victim_memcg = HR_N(
-    "The kernel's OOM killer ended the process because its memory cgroup (container, "
-    "systemd slice) reached its memory limit.");
-static const char *const m_silent = HR_N(
-    "The log stops in the middle of loading or sampling with no error and no traceback: that "
-    "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
-    "Medium confidence from the log alone; high when the OS's own records agree.");
-static const char *const m_assert_alloc = HR_N(
-    "An assertion on the pointer an allocation returned failed (the buffer is null): a request "
-    "for system RAM failed because RAM + paging file / swap ran out.");
+static const char *const m_press_key =
+    HR_N("The console ended with the launcher's \"Press any key to continue\" and no error before "
+         "it: the process stopped without a word, which is how Windows ends it when RAM + paging "
+         "file run out (S2.1).");
+static const char *const m_victim_memcg =
+    HR_N("The kernel's OOM killer ended the process because its memory cgroup (container, "
+         "systemd slice) reached its memory limit.");
+static const char *const m_silent =
+    HR_N("The log stops in the middle of loading or sampling with no error and no traceback: that "
+         "is almost always the OS killing the process when RAM + paging file / swap run out (S2.1). "
+         "Medium confidence from the log alone; high when the OS's own records agree.");
+static const char *const m_assert_alloc =
+    HR_N("An assertion on the pointer an allocation returned failed (the buffer is null): a request "
+         "for system RAM failed because RAM + paging file / swap ran out.");
 
 /* The condition of "GGML_ASSERT: file:line: COND" (after the phrase's end e): a buffer's
  * pointer alone, or compared with NULL. */
@@ -690,21 +692,21 @@ static bool assert_on_pointer(const char *s, size_t n, size_t e)
             b = i + 2;
     while (n > b && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
-    static const char *const names[] = {"data", "buf", "buffer", "ptr", "mem", "addr"};
+    static const char *const names[] = { "data", "buf", "buffer", "ptr", "mem", "addr" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (n - b == strlen(names[k]) && memcmp(s + b, names[k], n - b) == 0)
             return true;
     return ci_find(s + b, n - b, "!= null", false);
 }
 
-static const char *const m_gpu_room = HR_N(
-    "The GPU's own message shows enough free memory for this request while the program held "
-    "no more than it asked for: a per-allocation limit or an allocator problem, not VRAM "
-    "filled up by the run. Smaller pieces (tiled VAE, a lower resolution) or another "
-    "allocator setting help; a bigger paging file does not.");
-static const char *const m_exception = HR_N(
-    "The run failed with a Python exception that is not about memory (its last line is the "
-    "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
+static const char *const m_gpu_room =
+    HR_N("The GPU's own message shows enough free memory for this request while the program held "
+         "no more than it asked for: a per-allocation limit or an allocator problem, not VRAM "
+         "filled up by the run. Smaller pieces (tiled VAE, a lower resolution) or another "
+         "allocator setting help; a bigger paging file does not.");
+static const char *const m_exception =
+    HR_N("The run failed with a Python exception that is not about memory (its last line is the "
+         "evidence): a wrong or damaged model file, a device or dtype mismatch, a missing module.");
 
 static bool is_alnum(unsigned char ch)
 {
@@ -747,21 +749,19 @@ static bool contains_ci(const char *s, const char *needle)
 
 int hr_diag_subject_is_run(const hr_diag_ctx *c, const char *name, int64_t pid)
 {
-    static const char *const run[] = {"python", "pt_main_thread", "comfy", "main.py",
-                                      "invoke", "webui", "forge", "fooocus", "kohya",
-                                      "accelerate", "torchrun", "stability", "swarm", "a1111",
-                                      "pinokio", "launch"};
-    static const char *const maybe[] = {"terminal", "konsole", "vte-spawn", "tmux", "screen",
-                                        "ssh", "session-", "alacritty", "kitty", "wezterm",
-                                        "xterm", "tilix", "docker", "containerd", "podman",
-                                        "libpod", "foot", "tty"};
+    static const char *const run[] = { "python", "pt_main_thread", "comfy",   "main.py",    "invoke",   "webui",
+                                       "forge",  "fooocus",        "kohya",   "accelerate", "torchrun", "stability",
+                                       "swarm",  "a1111",          "pinokio", "launch" };
+    static const char *const maybe[] = { "terminal", "konsole",    "vte-spawn", "tmux",    "screen", "ssh",
+                                         "session-", "alacritty",  "kitty",     "wezterm", "xterm",  "tilix",
+                                         "docker",   "containerd", "podman",    "libpod",  "foot",   "tty" };
     if (c->pid >= 0 && pid >= 0)
         return pid == c->pid ? 1 : -1;
     if (!name || !name[0])
         return 0;
     for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
         if (contains_ci(name, run[i]))
-            return c->pid >= 0 ? 0 : 1;   /* with --pid, a name alone is not enough */
+            return c->pid >= 0 ? 0 : 1; /* with --pid, a name alone is not enough */
     for (size_t i = 0; i < sizeof maybe / sizeof maybe[0]; i++)
         if (contains_ci(name, maybe[i]))
             return 0;
@@ -770,8 +770,8 @@ int hr_diag_subject_is_run(const hr_diag_ctx *c, const char *name, int64_t pid)
 
 /* What a kill record names: a process (pid, name) or a unit / cgroup (name, pid -1).
  * Returns false for records that name no subject (context lines of the same event). */
-static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_t b, size_t e,
-                           char *name, size_t cap, int64_t *pid, char *memcg, size_t mcap)
+static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_t b, size_t e, char *name, size_t cap,
+                           int64_t *pid, char *memcg, size_t mcap)
 {
     name[0] = '\0';
     memcg[0] = '\0';
@@ -858,8 +858,8 @@ static bool record_subject(const char *s, size_t n, const hr_diag_rule *r, size_
 /* Phrases of a kill event that name no victim: for a system record, the victim line decides. */
 static bool context_only(const hr_diag_rule *r)
 {
-    static const char *const ctx[] = {"invoked oom-killer", "out of memory and no killable processes",
-                                      "low memory! at or below", "escalating to sigkill"};
+    static const char *const ctx[] = { "invoked oom-killer", "out of memory and no killable processes",
+                                       "low memory! at or below", "escalating to sigkill" };
     for (size_t i = 0; i < sizeof ctx / sizeof ctx[0]; i++)
         if (strcmp(r->phrase, ctx[i]) == 0)
             return true;
@@ -880,8 +880,8 @@ static void reason_both(char *en, size_t en_n, char *shown, size_t shown_n, cons
     va_end(ap);
 }
 
-static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, size_t len,
-                        const char *why, const char *why_shown)
+static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, size_t len, const char *why,
+                        const char *why_shown)
 {
     c->ignored_total++;
     /* one line per distinct reason and text is enough */
@@ -899,8 +899,7 @@ static void add_ignored(hr_diag_ctx *c, const hit_place *at, const char *text, s
 }
 
 /* Is the record within the run's time window? Writes the reason when not. */
-static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n, char *shown,
-                          size_t shown_n)
+static bool in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n, char *shown, size_t shown_n)
 {
     if (t <= 0)
         return true;
@@ -929,8 +928,7 @@ static bool bar_finished(const char *s, size_t n)
     return false;
 }
 
-static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t at_byte,
-                        const hit_place *at)
+static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t at_byte, const hit_place *at)
 {
     hr_diag_warning *w = &c->warnings[tier == HR_CAUSE_GPU_OOM ? 0 : 1];
     if (w->count && w->last_key == c->seq)
@@ -952,7 +950,8 @@ static void add_warning(hr_diag_ctx *c, hr_cause tier, const seg_view *v, size_t
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void copy_by16(char *dst, const char *text, size_t k)
+static inline void
+copy_by16(char *dst, const char *text, size_t k)
 {
     unsigned char w[16];
     memcpy(w, text, 16);
@@ -973,21 +972,20 @@ static inline void copy_by16(char *dst, const char *text, size_t k)
 
 /* A busy phrase (a model loading, a bar's redraw) seen in the line. Every redraw of a
  * progress bar comes here: keep it cheap. */
-static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
-                       bool finished)
+static void busy_state(hr_diag_ctx *c, const char *text, size_t len, uint64_t line, bool finished)
 {
     /* the run went on: an error before this was not its end */
     c->ev.kind = HR_EV_NONE;
     c->ev.frame_tail = false;
     if (finished) {
-        c->run_state = 0;   /* a bar that reached its end: that step finished */
+        c->run_state = 0; /* a bar that reached its end: that step finished */
         return;
     }
     c->run_state = 1;
     c->busy_line = line;
     size_t k = len < sizeof c->busy_text - 1 ? len : sizeof c->busy_text - 1;
     while (k > 0 && k < len && ((unsigned char)text[k] & 0xc0) == 0x80)
-        k--;   /* whole UTF-8 characters */
+        k--; /* whole UTF-8 characters */
     if (k >= 16) {
         copy_by16(c->busy_text, text, k);
     } else if (k >= 8) {
@@ -1011,8 +1009,7 @@ static void busy(hr_diag_ctx *c, const seg_view *v, const hit_place *at)
 
 /* Judge one hit; returns true when the hit was understood (evidence, a marker, a warning, a
  * record set aside): the generic phrases of the same line are then not looked at. */
-static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrdiff_t b,
-                  size_t e, const hit_place *at)
+static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrdiff_t b, size_t e, const hit_place *at)
 {
     if (!at_boundaries(r, v, b, e))
         return false;
@@ -1046,18 +1043,16 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     case HR_RK_DONE:
         if (at->input >= 0) {
             c->run_state = 2;
-            hr_diag_event_clear(c);   /* a prompt finished: what came before was no end */
+            hr_diag_event_clear(c); /* a prompt finished: what came before was no end */
         }
         return false;
-    case HR_RK_WARNING:
-        add_warning(c, cause, v, mb, at);
-        return true;
+    case HR_RK_WARNING: add_warning(c, cause, v, mb, at); return true;
     case HR_RK_NOTICE:
         /* mlock's "Cannot allocate memory" is a limit on locked pages: at most a weak
          * not-memory ending, forgotten when the run goes on */
         if (r->meaning && at->input >= 0 && b >= 0 && c->ev.kind != HR_EV_LIMIT)
-            hr_diag_event_mark(c, HR_EV_LIMIT, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, r->meaning,
-                               v->text, v->len, at->line, false);
+            hr_diag_event_mark(c, HR_EV_LIMIT, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, r->meaning, v->text, v->len, at->line,
+                               false);
         return true;
     case HR_RK_EVENT:
         if (at->input < 0 || b < 0)
@@ -1067,9 +1062,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         /* a bare "Aborted" ends a line (a shell's or abort()'s report), not prose */
         if (strcmp(r->phrase, "aborted") == 0 && !rest_is(v->text, v->len, e, ""))
             return true;
-        hr_diag_event_mark(c, conf >= HR_CONF_MEDIUM ? HR_EV_HEADER : HR_EV_ERROR_LINE,
-                           cause, conf, meaning, v->text, v->len, at->line,
-                           (r->flags & HR_RF_NEXT) != 0);
+        hr_diag_event_mark(c, conf >= HR_CONF_MEDIUM ? HR_EV_HEADER : HR_EV_ERROR_LINE, cause, conf, meaning, v->text,
+                           v->len, at->line, (r->flags & HR_RF_NEXT) != 0);
         return true;
     case HR_RK_PAGEFILE:
         if (!hr_diag_pagefile_blame(v->text, v->len))
@@ -1083,8 +1077,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         if (b < 0)
             return false;
         size_t s0 = mb;
-        while (s0 > 0 && (is_alnum((unsigned char)v->text[s0 - 1]) || v->text[s0 - 1] == '_' ||
-                          v->text[s0 - 1] == '-'))
+        while (s0 > 0 && (is_alnum((unsigned char)v->text[s0 - 1]) || v->text[s0 - 1] == '_' || v->text[s0 - 1] == '-'))
             s0--;
         if (!hr_diag_driver_module(v->text + s0, mb - s0))
             return false;
@@ -1092,8 +1085,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     case HR_RK_PLAIN:
         /* OpenCV names its CPU allocation failure after a function 'OutOfMemoryError' */
-        if (cause == HR_CAUSE_GPU_OOM &&
-            ci_find(v->text, v->len, "-4:insufficient memory", false))
+        if (cause == HR_CAUSE_GPU_OOM && ci_find(v->text, v->len, "-4:insufficient memory", false))
             return false;
         if (cause == HR_CAUSE_GPU_OOM && at->input >= 0) {
             /* TensorFlow / XLA: "... The caller indicates that this is not a failure" */
@@ -1122,15 +1114,13 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             meaning = m_assert_alloc;
         }
         /* an abort, an assertion, a crash after an allocation failed is its consequence */
-        if (cause == HR_CAUSE_NOT_MEMORY && (r->flags & HR_RF_GENERIC) && at->input >= 0 &&
-            hr_diag_memory_seen(c))
+        if (cause == HR_CAUSE_NOT_MEMORY && (r->flags & HR_RF_GENERIC) && at->input >= 0 && hr_diag_memory_seen(c))
             return true;
         break;
     case HR_RK_KILLED_PROCESS:
         if (b < 0 || !parse_victim(v->text, v->len, e, &pid, victim, sizeof victim))
             return false;
-        if (ci_find(v->text, v->len, "memory cgroup out of memory", false) ||
-            ci_find(v->text, v->len, "memcg", false))
+        if (ci_find(v->text, v->len, "memory cgroup out of memory", false) || ci_find(v->text, v->len, "memcg", false))
             meaning = m_victim_memcg;
         break;
     case HR_RK_SHELL_KILLED:
@@ -1143,8 +1133,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             /* another non-zero status ends the run too: a weak candidate, never over an
              * error line the log already showed */
             if (code != 0 && at->input >= 0 && b >= 0 && !c->ev.kind)
-                hr_diag_event_mark(c, HR_EV_ERROR_LINE, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, NULL,
-                                   v->text, v->len, at->line, false);
+                hr_diag_event_mark(c, HR_EV_ERROR_LINE, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, NULL, v->text, v->len,
+                                   at->line, false);
             return false;
         }
         break;
@@ -1159,18 +1149,16 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     case HR_RK_GENERIC_OOM:
         cause = generic_oom_cause(v->text, v->len, &conf);
         if (r->conf == HR_CONF_NONE && conf < HR_CONF_MEDIUM)
-            return false;   /* a bare "OOM" says nothing without the memory it is about */
+            return false; /* a bare "OOM" says nothing without the memory it is about */
         if ((unsigned char)r->phrase[0] >= 0x80 && conf < HR_CONF_MEDIUM)
-            conf = HR_CONF_MEDIUM;   /* 内存 is RAM: 显存 is VRAM */
+            conf = HR_CONF_MEDIUM; /* 内存 is RAM: 显存 is VRAM */
         break;
-    default:
-        break;
+    default: break;
     }
     /* A system record must be about the run: its process, its time. */
     if (at->input < 0 && b >= 0) {
         char reason[120], reason_shown[160];
-        if (!in_run_window(c, at->time, reason, sizeof reason, reason_shown,
-                           sizeof reason_shown)) {
+        if (!in_run_window(c, at->time, reason, sizeof reason, reason_shown, sizeof reason_shown)) {
             add_ignored(c, at, v->text, v->len, reason, reason_shown);
             return true;
         }
@@ -1180,28 +1168,24 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
             char subject[64];
             int64_t spid = -1;
             char memcg[192];
-            if (record_subject(v->text, v->len, r, mb, e, subject, sizeof subject, &spid, memcg,
-                               sizeof memcg)) {
+            if (record_subject(v->text, v->len, r, mb, e, subject, sizeof subject, &spid, memcg, sizeof memcg)) {
                 int rel = hr_diag_subject_is_run(c, subject, spid);
-                if (rel < 0 && c->pid >= 0 && spid >= 0 && memcg[0] && c->pid_cgroup[0] &&
-                    strcmp(memcg, "/") != 0 && strcmp(memcg, c->pid_cgroup) == 0) {
+                if (rel < 0 && c->pid >= 0 && spid >= 0 && memcg[0] && c->pid_cgroup[0] && strcmp(memcg, "/") != 0 &&
+                    strcmp(memcg, c->pid_cgroup) == 0) {
                     /* Not --pid itself, but the kernel put it in --pid's cgroup: a child of
                      * the run (the launcher's python) or another process of its scope. */
                     const char *leaf = strrchr(memcg, '/');
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
                     /* JSON keeps the English; the text shows the current language */
-                    snprintf(why, sizeof why,
-                             hr_tr_lang(HR_LANG_EN, HR_N("pid %lld is in --pid %lld's cgroup %.40s")),
+                    snprintf(why, sizeof why, hr_tr_lang(HR_LANG_EN, HR_N("pid %lld is in --pid %lld's cgroup %.40s")),
                              (long long)spid, (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
-                    snprintf(why_shown, sizeof why_shown,
-                             HR_T("pid %lld is in --pid %lld's cgroup %.40s"), (long long)spid,
-                             (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
+                    snprintf(why_shown, sizeof why_shown, HR_T("pid %lld is in --pid %lld's cgroup %.40s"),
+                             (long long)spid, (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
                     rel = 2;
                 } else if (rel < 0) {
                     if (c->pid >= 0 && spid >= 0)
                         reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
-                                    HR_N("pid %lld is not --pid %lld"), (long long)spid,
-                                    (long long)c->pid);
+                                    HR_N("pid %lld is not --pid %lld"), (long long)spid, (long long)c->pid);
                     else
                         reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
                                     HR_N("%.60s is not the run's process"), subject);
@@ -1212,20 +1196,18 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                     /* why: said above */
                 } else if (rel == 0) {
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
-                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
-                                HR_N("%.60s may hold the run"), subject);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("%.60s may hold the run"), subject);
                 } else if (spid >= 0 && c->pid >= 0) {
-                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
-                                HR_N("pid %lld is --pid"), (long long)spid);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("pid %lld is --pid"),
+                                (long long)spid);
                 } else {
-                    reason_both(why, sizeof why, why_shown, sizeof why_shown,
-                                HR_N("%.60s is the run's process"), subject);
+                    reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("%.60s is the run's process"),
+                                subject);
                 }
             }
         }
         if (!why[0] && at->time > 0 && (c->window_start > 0 || c->window_end > 0))
-            reason_both(why, sizeof why, why_shown, sizeof why_shown,
-                        HR_N("in the run's time window"));
+            reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("in the run's time window"));
     }
     hr_diag_evidence *ev = add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
@@ -1258,14 +1240,14 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
 
 static bool state_kind(const hr_diag_rule *r)
 {
-    return r->kind == HR_RK_MARKER || r->kind == HR_RK_TRACEBACK || r->kind == HR_RK_BUSY ||
-           r->kind == HR_RK_DONE || r->kind == HR_RK_EVENT;
+    return r->kind == HR_RK_MARKER || r->kind == HR_RK_TRACEBACK || r->kind == HR_RK_BUSY || r->kind == HR_RK_DONE ||
+           r->kind == HR_RK_EVENT;
 }
 
 /* Returns true when a phrase other than a marker was understood on this line. *state: the
  * matcher's state carried in (0: none); with end, the state after the line is left there. */
-static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, bool end,
-                     const hit_place *at, const hit_place *prev_at)
+static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, bool end, const hit_place *at,
+                     const hit_place *prev_at)
 {
     hr_acm_hit hits[HR_DIAG_HITS_MAX];
     size_t n;
@@ -1291,8 +1273,11 @@ static bool classify(hr_diag_ctx *c, const seg_view *v, unsigned *state, bool en
             const hr_diag_rule *r = &hr_diag_rules[hits[i].phrase];
             bool is_notice = r->kind == HR_RK_NOTICE;
             bool generic = (r->flags & HR_RF_GENERIC) != 0;
-            int want = is_notice ? 0 : !generic ? 1 : r->kind == HR_RK_PAGEFILE ? 2
-                       : r->kind == HR_RK_GENERIC_OOM ? 3 : 4;
+            int want = is_notice                      ? 0
+                       : !generic                     ? 1
+                       : r->kind == HR_RK_PAGEFILE    ? 2
+                       : r->kind == HR_RK_GENERIC_OOM ? 3
+                                                      : 4;
             if (want != pass)
                 continue;
             if (notice && !state_kind(r))
@@ -1323,7 +1308,7 @@ static hr_confidence exception_line(const char *s, size_t n)
         i++;
     if (i == 0 || (i < n && s[i] != ':'))
         return HR_CONF_NONE;
-    static const char *const ends[] = {"error", "exception", "failure", "panicexception"};
+    static const char *const ends[] = { "error", "exception", "failure", "panicexception" };
     bool ok = false;
     for (size_t k = 0; k < sizeof ends / sizeof ends[0] && !ok; k++) {
         size_t l = strlen(ends[k]);
@@ -1358,9 +1343,9 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 /* "2025-03-14 20:41:07" (or with a T) at s: local time → Unix seconds, 0 if not a time. */
 static int64_t parse_stamp(const hr_diag_ctx *c, const char *s, size_t n)
 {
-    if (n < 19 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
-        !digits(s + 8, 2) || (s[10] != ' ' && s[10] != 'T') || !digits(s + 11, 2) ||
-        s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' || !digits(s + 17, 2))
+    if (n < 19 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2) ||
+        (s[10] != ' ' && s[10] != 'T') || !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' ||
+        !digits(s + 17, 2))
         return 0;
     int64_t y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
     unsigned mo = (unsigned)((s[5] - '0') * 10 + (s[6] - '0'));
@@ -1368,8 +1353,7 @@ static int64_t parse_stamp(const hr_diag_ctx *c, const char *s, size_t n)
     int64_t h = (s[11] - '0') * 10 + (s[12] - '0');
     int64_t mi = (s[14] - '0') * 10 + (s[15] - '0');
     int64_t se = (s[17] - '0') * 10 + (s[18] - '0');
-    if (y < 2000 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-        se > 60)
+    if (y < 2000 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
         return 0;
     return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - c->tz_offset;
 }
@@ -1417,8 +1401,7 @@ static void note_platform(hr_diag_ctx *c, const char *s, size_t n)
 /* The first byte (in memory order) of a word whose bytes' top bits m marks. */
 static unsigned first_byte(uint64_t m)
 {
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return (unsigned)__builtin_ctzll(m) >> 3;
 #else
     unsigned char b[8];
@@ -1498,8 +1481,7 @@ static inline bool bar_pct16(const unsigned char *p, size_t n, size_t i, hr_u8x1
  * body, are some of these); else eight bytes at a time: an ASCII byte other than a letter is
  * a bar byte (see bar_setup); only when another byte is seen is the whole looked up in the
  * table. */
-static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsigned flags,
-                       bool *finished)
+static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsigned flags, bool *finished)
 {
     if (c->bar_rule[0] < 0)
         return false;
@@ -1510,14 +1492,14 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
     if (len < 5 || text[len - 1] != ']' || !hr_bar_tail(text, len))
         return false;
     const unsigned char *p = (const unsigned char *)text;
-    size_t body = len - 5;   /* the bar phrase: bar bytes, no '%' */
+    size_t body = len - 5; /* the bar phrase: bar bytes, no '%' */
     bool fin = false;
     uint64_t other = 0, pct = 0;
 #if HR_BAR_VEC
     if (body >= 16) {
         /* the same test sixteen bytes at a time, where the compiler has vectors: the chunks
          * at 0, 16, ... and the last sixteen bytes (overlapping) */
-        hr_u8x16 acc = {0};
+        hr_u8x16 acc = { 0 };
         for (size_t i = 0;; i += 16) {
             bool last = i + 16 >= body;
             if (last)
@@ -1535,7 +1517,7 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
         }
 #if defined(__SSE2__)
         typedef char hr_c8x16 __attribute__((vector_size(16)));
-        other = __builtin_ia32_pmovmskb128((hr_c8x16)acc) != 0 ? 0x80u : 0;   /* any top bit */
+        other = __builtin_ia32_pmovmskb128((hr_c8x16)acc) != 0 ? 0x80u : 0; /* any top bit */
 #else
         uint64_t o[2];
         memcpy(o, &acc, 16);
@@ -1543,7 +1525,7 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
 #endif
     } else
 #endif
-    if (body >= 8) {
+        if (body >= 8) {
         /* the words at 0, 8, 16, ... and the last eight bytes (overlapping: looking at a
          * byte twice changes nothing) */
         size_t i = 0;
@@ -1579,12 +1561,11 @@ static bool bar_redraw(const hr_diag_ctx *c, const char *text, size_t len, unsig
 }
 
 /* What a bar's redraw does, found by bar_feed or the decoder's hint. */
-static inline void bar_seen(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
-                            bool finished)
+static inline void bar_seen(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, bool finished)
 {
     c->seq++;
     if (text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))
-        note_time(c, text, len);   /* else it finds no time */
+        note_time(c, text, len); /* else it finds no time */
     if (c->input >= 0)
         busy_state(c, text, len, lineno, finished);
     c->carry_state = 0;
@@ -1594,12 +1575,10 @@ static inline void bar_seen(hr_diag_ctx *c, const char *text, size_t len, uint64
 /* hr_diag_feed for a bar's redraw in the common case (ended by \r or short, not joined to a
  * line before, no traceback to end): the same effect as the whole path below, in less.
  * *not_bar: bar_redraw was asked and said no (the path below need not ask again). */
-static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
-                     unsigned flags, bool *not_bar)
+static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags, bool *not_bar)
 {
     bool finished = false;
-    if ((flags & (HR_SEG_JUNK | HR_SEG_CUT)) ||
-        (!(flags & HR_SEG_CR) && len >= HR_DIAG_FOLD_MIN) ||
+    if ((flags & (HR_SEG_JUNK | HR_SEG_CUT)) || (!(flags & HR_SEG_CR) && len >= HR_DIAG_FOLD_MIN) ||
         (c->carry_state && lineno == c->carry_line + 1) ||
         (c->in_traceback && lineno != c->traceback_line && text[0] != ' '))
         return false;
@@ -1616,8 +1595,8 @@ static bool bar_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t line
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
-                      unsigned flags, bool not_bar)
+static void
+feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags, bool not_bar)
 {
     c->seq++;
     if (flags & HR_SEG_JUNK) {
@@ -1627,9 +1606,9 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
         return;
     }
     unsigned state = 0;
-    seg_view v = {.text = text, .len = len};
-    hit_place at = {.input = c->input, .key = lineno, .line = lineno};
-    hit_place prev_at = {.input = c->input, .key = c->carry_line, .line = c->carry_line};
+    seg_view v = { .text = text, .len = len };
+    hit_place at = { .input = c->input, .key = lineno, .line = lineno };
+    hit_place prev_at = { .input = c->input, .key = c->carry_line, .line = c->carry_line };
     bool joined = false;
     /* Windows of a long line are never joined to the line before. */
     if (c->carry_state && lineno == c->carry_line + 1 && !(flags & HR_SEG_CUT)) {
@@ -1647,8 +1626,7 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
     bool may_fold = !(flags & (HR_SEG_CR | HR_SEG_CUT)) && len >= HR_DIAG_FOLD_MIN;
     bool understood = false;
     bool finished = false;
-    if (!not_bar && !joined && !(flags & HR_SEG_CUT) &&
-        bar_redraw(c, text, len, flags, &finished)) {
+    if (!not_bar && !joined && !(flags & HR_SEG_CUT) && bar_redraw(c, text, len, flags, &finished)) {
         /* what the matcher and the judge would find: a bar phrase at the end (and maybe
          * more of them), each a busy line, nothing else */
         if (at.input >= 0)
@@ -1692,8 +1670,8 @@ static void feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lin
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void feed_other(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
-                       unsigned flags)
+static void
+feed_other(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags)
 {
     bool not_bar = false;
     if (bar_feed(c, text, len, lineno, flags, &not_bar))
@@ -1708,17 +1686,17 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
      * 63 bytes: four moves). No call on this path (so no frame): a redraw that may begin
      * with a time, and all else, go the whole way. */
     _Static_assert(sizeof c->busy_text > 64, "the hinted path copies up to 64 bytes");
-    if ((flags & (HR_SEG_BAR | HR_SEG_JUNK | HR_SEG_CUT)) == HR_SEG_BAR && c->bar_rule[0] >= 0 &&
-        len >= 16 && len < 64 && ((flags & HR_SEG_CR) || len < HR_DIAG_FOLD_MIN) &&
+    if ((flags & (HR_SEG_BAR | HR_SEG_JUNK | HR_SEG_CUT)) == HR_SEG_BAR && c->bar_rule[0] >= 0 && len >= 16 &&
+        len < 64 && ((flags & HR_SEG_CR) || len < HR_DIAG_FOLD_MIN) &&
         !(c->carry_state && lineno == c->carry_line + 1) &&
         !(c->in_traceback && lineno != c->traceback_line && text[0] != ' ') &&
         !(text[0] == '[' || text[0] == '*' || (text[0] >= '0' && text[0] <= '9'))) {
         c->seq++;
-        c->ev.kind = HR_EV_NONE;   /* busy_state: the run went on */
+        c->ev.kind = HR_EV_NONE; /* busy_state: the run went on */
         c->ev.frame_tail = false;
         if (c->input >= 0) {
             if (flags & HR_SEG_BAR_FULL) {
-                c->run_state = 0;   /* busy_state: that step finished */
+                c->run_state = 0; /* busy_state: that step finished */
             } else {
                 c->run_state = 1;
                 c->busy_line = lineno;
@@ -1733,13 +1711,12 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     feed_other(c, text, len, lineno, flags);
 }
 
-void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text,
-                         size_t len)
+void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text, size_t len)
 {
     c->seq++;
     unsigned state = 0;
-    seg_view v = {.text = text, .len = len};
-    hit_place at = {.input = -1, .key = c->seq, .time = time, .source = source};
+    seg_view v = { .text = text, .len = len };
+    hit_place at = { .input = -1, .key = c->seq, .time = time, .source = source };
     classify(c, &v, &state, false, &at, NULL);
 }
 
@@ -1752,7 +1729,7 @@ static void silent_stop(hr_diag_ctx *c)
     if (c->have_marker && c->marker_line >= c->busy_line)
         return;
     c->seq++;
-    hit_place at = {.input = c->input, .key = c->busy_line, .line = c->busy_line};
+    hit_place at = { .input = c->input, .key = c->busy_line, .line = c->busy_line };
     hr_diag_evidence *ev = add_evidence(c, HR_CAUSE_KILLED, HR_CONF_MEDIUM, m_silent, &at);
     if (ev)
         snprintf(ev->text, sizeof ev->text, "%s", c->busy_text);
@@ -1786,12 +1763,11 @@ void hr_diag_set_window(hr_diag_ctx *c)
     size_t en_n = sizeof c->window_why, sh_n = sizeof c->window_why_shown;
     /* whole sentences, each translated as one */
     if (start && end && mtime_end)
-        reason_both(en, en_n, sh, sh_n,
-                    HR_N("from the first time in %.50s to 10 min after %.50s was last written"),
+        reason_both(en, en_n, sh, sh_n, HR_N("from the first time in %.50s to 10 min after %.50s was last written"),
                     start_from, end_from);
     else if (start && end)
-        reason_both(en, en_n, sh, sh_n, HR_N("from the first time in %.50s to 10 min after %.50s ends"),
-                    start_from, end_from);
+        reason_both(en, en_n, sh, sh_n, HR_N("from the first time in %.50s to 10 min after %.50s ends"), start_from,
+                    end_from);
     else if (end && mtime_end)
         reason_both(en, en_n, sh, sh_n, HR_N("up to 10 min after %.50s was last written"), end_from);
     else if (end)
@@ -1807,8 +1783,7 @@ void hr_diag_finish(hr_diag_ctx *c)
      * symptom, and only a hint of its tier. */
     if (c->pagefile_blamed)
         for (int i = HR_CAUSE_GPU_OOM; i <= HR_CAUSE_HOST_OOM; i++)
-            if (c->findings[i].present && !c->findings[i].specific &&
-                c->findings[i].conf > HR_CONF_LOW)
+            if (c->findings[i].present && !c->findings[i].specific && c->findings[i].conf > HR_CONF_LOW)
                 c->findings[i].conf = HR_CONF_LOW;
     const hr_diag_finding *winner = NULL;
     for (int pass = 0; pass < 2 && !winner; pass++) {

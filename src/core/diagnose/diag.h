@@ -35,25 +35,20 @@ typedef enum hr_cause {
     HR_CAUSE_COUNT
 } hr_cause;
 
-typedef enum hr_confidence {
-    HR_CONF_NONE = 0,
-    HR_CONF_LOW,
-    HR_CONF_MEDIUM,
-    HR_CONF_HIGH
-} hr_confidence;
+typedef enum hr_confidence { HR_CONF_NONE = 0, HR_CONF_LOW, HR_CONF_MEDIUM, HR_CONF_HIGH } hr_confidence;
 
-#define HR_DIAG_EVIDENCE_FIRST 4    /* the first lines of a cause are kept... */
-#define HR_DIAG_EVIDENCE_LAST 4     /* ...and the latest ones */
-#define HR_DIAG_EVIDENCE_MAX (HR_DIAG_EVIDENCE_FIRST + HR_DIAG_EVIDENCE_LAST)
-#define HR_DIAG_TEXT_MAX 320
-#define HR_DIAG_SOURCE_MAX 64
-#define HR_DIAG_INPUTS_MAX 64
-#define HR_DIAG_SOURCES_MAX 12
+#define HR_DIAG_EVIDENCE_FIRST 4 /* the first lines of a cause are kept... */
+#define HR_DIAG_EVIDENCE_LAST  4 /* ...and the latest ones */
+#define HR_DIAG_EVIDENCE_MAX   (HR_DIAG_EVIDENCE_FIRST + HR_DIAG_EVIDENCE_LAST)
+#define HR_DIAG_TEXT_MAX       320
+#define HR_DIAG_SOURCE_MAX     64
+#define HR_DIAG_INPUTS_MAX     64
+#define HR_DIAG_SOURCES_MAX    12
 
 typedef struct hr_diag_evidence {
-    int input;                       /* index into inputs, -1 for a system record */
-    uint64_t line;                   /* 1-based line in that input; 0 for a record */
-    int64_t time;                    /* record time, Unix seconds; 0 = not known */
+    int input;     /* index into inputs, -1 for a system record */
+    uint64_t line; /* 1-based line in that input; 0 for a record */
+    int64_t time;  /* record time, Unix seconds; 0 = not known */
     hr_confidence conf;
     char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
     char why[96];                    /* system records: why this one is about the run */
@@ -65,33 +60,33 @@ typedef struct hr_diag_evidence {
 typedef struct hr_diag_finding {
     bool present;
     hr_cause cause;
-    hr_confidence conf;              /* the strongest evidence's */
-    uint64_t order;                  /* when its first evidence came (smaller = earlier) */
-    uint64_t count;                  /* lines / records that showed it */
-    const char *meaning;             /* one sentence (static) */
-    int64_t victim_pid;              /* killed: the process the OS ended; -1 = not named */
+    hr_confidence conf;  /* the strongest evidence's */
+    uint64_t order;      /* when its first evidence came (smaller = earlier) */
+    uint64_t count;      /* lines / records that showed it */
+    const char *meaning; /* one sentence (static) */
+    int64_t victim_pid;  /* killed: the process the OS ended; -1 = not named */
     char victim[32];
-    size_t nfirst;                   /* evidence[0..nfirst) are the first ones */
-    size_t nlast;                    /* then up to HR_DIAG_EVIDENCE_LAST latest, a ring */
-    size_t last_pos;                 /* next ring slot */
+    size_t nfirst;   /* evidence[0..nfirst) are the first ones */
+    size_t nlast;    /* then up to HR_DIAG_EVIDENCE_LAST latest, a ring */
+    size_t last_pos; /* next ring slot */
     hr_diag_evidence evidence[HR_DIAG_EVIDENCE_MAX];
-    int last_input;                  /* where the last line counted came from (no double counts) */
+    int last_input; /* where the last line counted came from (no double counts) */
     uint64_t last_line;
-    hr_diag_evidence *last_ev;       /* its evidence slot */
-    bool specific;                   /* some evidence was more than an unqualified "OOM" */
+    hr_diag_evidence *last_ev; /* its evidence slot */
+    bool specific;             /* some evidence was more than an unqualified "OOM" */
 } hr_diag_finding;
 
 typedef struct hr_diag_input {
-    const char *name;                /* caller's string; must outlive the context */
-    const char *encoding;            /* static string from textdec */
+    const char *name;     /* caller's string; must outlive the context */
+    const char *encoding; /* static string from textdec */
     uint64_t bytes;
     uint64_t lines;
     uint64_t long_lines;
-    uint64_t bad_bytes;              /* bytes that are not text (hr_diag_input_text) */
-    bool not_text;                   /* binary data, not a console log */
-    uint64_t hits;                   /* evidence lines found in it */
-    int64_t mtime;                   /* last written, Unix seconds; 0 = not known */
-    int64_t first_time, last_time;   /* its own timestamps (local time made UTC); 0 = none */
+    uint64_t bad_bytes;            /* bytes that are not text (hr_diag_input_text) */
+    bool not_text;                 /* binary data, not a console log */
+    uint64_t hits;                 /* evidence lines found in it */
+    int64_t mtime;                 /* last written, Unix seconds; 0 = not known */
+    int64_t first_time, last_time; /* its own timestamps (local time made UTC); 0 = none */
 } hr_diag_input;
 
 /* A system record that was read but not blamed, and why (another process, another time). */
@@ -99,8 +94,8 @@ typedef struct hr_diag_ignored {
     char source[HR_DIAG_SOURCE_MAX];
     int64_t time;
     char text[160];
-    char why[120];                   /* English (JSON) */
-    char why_shown[160];             /* the same in the display language, "" = why */
+    char why[120];       /* English (JSON) */
+    char why_shown[160]; /* the same in the display language, "" = why */
 } hr_diag_ignored;
 
 #define HR_DIAG_IGNORED_MAX 6
@@ -108,37 +103,37 @@ typedef struct hr_diag_ignored {
 /* A memory shortage the run survived (a retry with tiles) or a notice that only mentions
  * memory: reported as a warning with the tier it concerns, never as the cause. */
 typedef struct hr_diag_warning {
-    hr_cause tier;                   /* HR_CAUSE_GPU_OOM (VRAM) or HR_CAUSE_HOST_OOM (RAM) */
+    hr_cause tier; /* HR_CAUSE_GPU_OOM (VRAM) or HR_CAUSE_HOST_OOM (RAM) */
     uint64_t count;
     int input;
     uint64_t line;
-    char text[HR_DIAG_TEXT_MAX];     /* the first one */
-    uint64_t last_key;               /* the last line counted (no double counts) */
+    char text[HR_DIAG_TEXT_MAX]; /* the first one */
+    uint64_t last_key;           /* the last line counted (no double counts) */
 } hr_diag_warning;
 
 typedef struct hr_diag_source {
-    char name[64];                   /* "/dev/kmsg", "journal", "/proc/vmstat", "event log" */
+    char name[64]; /* "/dev/kmsg", "journal", "/proc/vmstat", "event log" */
     bool ok;
-    int64_t records;                 /* records read; -1 = not applicable */
-    char detail[200];                /* what was read, or why not */
+    int64_t records;  /* records read; -1 = not applicable */
+    char detail[200]; /* what was read, or why not */
 } hr_diag_source;
 
 /* The terminal-event finder's state (diag_event.c): the last failure-shaped line of the
  * current input that no phrase explained, judged when the input ends. */
 typedef struct hr_diag_event {
-    int kind;                        /* hr_event_kind (diag_event.h); 0 = none */
+    int kind; /* hr_event_kind (diag_event.h); 0 = none */
     hr_confidence conf;
     hr_cause cause;
     const char *meaning;
     uint64_t line;
-    uint64_t seq;                    /* its place in "the first failure wins" */
+    uint64_t seq; /* its place in "the first failure wins" */
     char text[HR_DIAG_TEXT_MAX];
-    bool prev_shaped;                /* the line before was a frame or indented code */
-    bool frame_tail;                 /* the last non-blank line was a stack frame */
+    bool prev_shaped; /* the line before was a frame or indented code */
+    bool frame_tail;  /* the last non-blank line was a stack frame */
     bool in_stack;
-    uint64_t stack_line, stack_seq;  /* the first frame of the stack that is open */
+    uint64_t stack_line, stack_seq; /* the first frame of the stack that is open */
     char stack_text[HR_DIAG_TEXT_MAX];
-    bool want_next;                  /* a header ("### Reason ###"): its next line says why */
+    bool want_next; /* a header ("### Reason ###"): its next line says why */
 } hr_diag_event;
 
 typedef struct hr_diag_ctx {
@@ -148,52 +143,52 @@ typedef struct hr_diag_ctx {
      * phrase, and its effect is known without the matcher (hr_diag_init checks that no
      * other phrase can be spelled with these bytes; bar_rule < 0 turns this off). */
     unsigned char bar_bytes[256];
-    int bar_rule[2];                 /* "it/s]", "s/it]" */
+    int bar_rule[2]; /* "it/s]", "s/it]" */
     hr_diag_finding findings[HR_CAUSE_COUNT];
-    uint64_t seq;                    /* order counter */
+    uint64_t seq; /* order counter */
     /* the current input */
     int input;
     uint64_t prev_line;
-    unsigned carry_state;            /* matcher state carried into a folded next line */
+    unsigned carry_state; /* matcher state carried into a folded next line */
     uint64_t carry_line;
     size_t carry_len;
     char carry_text[256];
-    bool have_marker;                /* an error / traceback / finding seen in this input */
+    bool have_marker; /* an error / traceback / finding seen in this input */
     uint64_t marker_line;
     /* the run's state in the current input, for a silent stop (S2.1) */
-    int run_state;                   /* 0 idle, 1 loading or sampling, 2 a prompt finished */
+    int run_state; /* 0 idle, 1 loading or sampling, 2 a prompt finished */
     uint64_t busy_line;
     char busy_text[200];
     /* a Python traceback in progress: its final line is the exception */
     bool in_traceback;
     uint64_t traceback_line;
-    hr_diag_event ev;                /* the terminal-event finder (diag_event.c) */
-    bool pagefile_blamed;            /* a log's program said its page file is short */
+    hr_diag_event ev;     /* the terminal-event finder (diag_event.c) */
+    bool pagefile_blamed; /* a log's program said its page file is short */
     /* which run the system records must be about */
-    int64_t pid;                     /* --pid, -1 = any process of the run */
-    char pid_cgroup[192];            /* the cgroup of --pid, read while it still runs (Linux:
+    int64_t pid;                      /* --pid, -1 = any process of the run */
+    char pid_cgroup[192];             /* the cgroup of --pid, read while it still runs (Linux:
                                         /proc/PID/cgroup), "" = unknown: the kernel's OOM
                                         record of another process in it is the run's tree */
-    int64_t tz_offset;               /* local time - UTC, seconds, for the logs' timestamps */
-    int64_t window_start, window_end;/* the run's time window (Unix s); 0 = open */
-    char window_why[160];            /* English (JSON) */
-    char window_why_shown[200];      /* the same in the display language */
+    int64_t tz_offset;                /* local time - UTC, seconds, for the logs' timestamps */
+    int64_t window_start, window_end; /* the run's time window (Unix s); 0 = open */
+    char window_why[160];             /* English (JSON) */
+    char window_why_shown[200];       /* the same in the display language */
     size_t nignored;
     uint64_t ignored_total;
     hr_diag_ignored ignored[HR_DIAG_IGNORED_MAX];
-    hr_diag_warning warnings[2];     /* [0] VRAM, [1] RAM */
+    hr_diag_warning warnings[2]; /* [0] VRAM, [1] RAM */
     /* inputs and system sources, for the report */
     size_t ninputs;
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
-    bool system_checked;             /* system records were looked at */
-    bool windows;                    /* the advice is for Windows (no cgroup / systemd) */
-    int log_os;                      /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
-    char system_reason[160];         /* why not, when not */
-    int64_t since_seconds;           /* the period the system records cover */
+    bool system_checked;     /* system records were looked at */
+    bool windows;            /* the advice is for Windows (no cgroup / systemd) */
+    int log_os;              /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
+    char system_reason[160]; /* why not, when not */
+    int64_t since_seconds;   /* the period the system records cover */
     size_t nsources;
     hr_diag_source sources[HR_DIAG_SOURCES_MAX];
     /* results (hr_diag_finish) */
-    const hr_diag_finding *order[HR_CAUSE_COUNT];   /* winner first, then by first sight */
+    const hr_diag_finding *order[HR_CAUSE_COUNT]; /* winner first, then by first sight */
     size_t norder;
 } hr_diag_ctx;
 
@@ -206,8 +201,7 @@ void hr_diag_reset(hr_diag_ctx *c);
 /* Logs: begin an input (name kept by pointer), feed its decoded segments in order, end it. */
 int hr_diag_begin_input(hr_diag_ctx *c, const char *name);
 void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigned flags);
-void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines,
-                       uint64_t long_lines);
+void hr_diag_end_input(hr_diag_ctx *c, const char *encoding, uint64_t bytes, uint64_t lines, uint64_t long_lines);
 /* Before hr_diag_end_input: how much of the input was not text (textdec's count) and whether
  * it is binary data rather than a log, and when the file was last written (0 = unknown). */
 void hr_diag_input_text(hr_diag_ctx *c, uint64_t bad_bytes, bool not_text, int64_t mtime);
@@ -217,15 +211,13 @@ void hr_diag_set_window(hr_diag_ctx *c);
 
 /* System records: one kernel / journal / event record, classified with the same phrases as
  * log lines; source names where it came from, time is Unix seconds or 0. */
-void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text,
-                         size_t len);
+void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text, size_t len);
 /* Evidence that needs no phrase matching (a counter, a decoded event). meaning may be NULL. */
-void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source,
-                 int64_t time, const char *text, const char *meaning);
+void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source, int64_t time, const char *text,
+                 const char *meaning);
 /* Record which system source was read (or why not), for the report. */
 HR_PRINTF(5, 6)
-void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records,
-                         const char *fmt, ...);
+void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...);
 
 /* Does a system record's subject (a process name, a pid, a cgroup or unit) belong to the
  * run? 1 yes, 0 maybe (a terminal's scope the run may have been in), -1 another program. */
@@ -239,8 +231,7 @@ hr_confidence hr_diag_confidence(const hr_diag_ctx *c);
 
 /* A finding's evidence in order: the first ones, then the latest (at most
  * HR_DIAG_EVIDENCE_MAX); returns how many. */
-size_t hr_diag_evidence_list(const hr_diag_finding *f,
-                             const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX]);
+size_t hr_diag_evidence_list(const hr_diag_finding *f, const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX]);
 
 /* Stable ids ("gpu-oom"), short titles, one-sentence meanings and seed-mapped fixes. */
 const char *hr_cause_id(hr_cause cause);
@@ -257,10 +248,10 @@ const char *hr_confidence_name(hr_confidence conf);
 
 /* A Windows event, values rendered to UTF-8 strings in template order (see winevent.c). */
 typedef struct hr_winevent {
-    const char *channel;             /* "Application", "System" */
-    const char *provider;            /* "Application Error", ... */
+    const char *channel;  /* "Application", "System" */
+    const char *provider; /* "Application Error", ... */
     unsigned id;
-    int64_t time;                    /* Unix seconds, 0 = not known */
+    int64_t time; /* Unix seconds, 0 = not known */
     size_t nvalues;
     const char *const *values;
 } hr_winevent;

@@ -6,18 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const m_last_exception = HR_N(
-    "The run ended with an exception that is not about memory (its line is the evidence): a "
-    "wrong or damaged file, a mismatch between model and workflow, or a bug.");
-static const char *const m_last_error = HR_N(
-    "The run's last failure is this error line, and nothing in it or before it says memory "
-    "ran out: a setup, file or code problem.");
-static const char *const m_last_kill = HR_N(
-    "The run's last error line says the process was killed (SIGKILL), the signal the OOM "
-    "killer uses.");
-static const char *const m_stack_end = HR_N(
-    "The log ends in a stack trace of code that crashed, with no memory failure before it: a "
-    "crash in a library, an extension or a driver.");
+static const char *const m_last_exception =
+    HR_N("The run ended with an exception that is not about memory (its line is the evidence): a "
+         "wrong or damaged file, a mismatch between model and workflow, or a bug.");
+static const char *const m_last_error =
+    HR_N("The run's last failure is this error line, and nothing in it or before it says memory "
+         "ran out: a setup, file or code problem.");
+static const char *const m_last_kill =
+    HR_N("The run's last error line says the process was killed (SIGKILL), the signal the OOM "
+         "killer uses.");
+static const char *const m_stack_end =
+    HR_N("The log ends in a stack trace of code that crashed, with no memory failure before it: a "
+         "crash in a library, an extension or a driver.");
 
 static unsigned char low(unsigned char ch)
 {
@@ -26,8 +26,7 @@ static unsigned char low(unsigned char ch)
 
 static bool word(unsigned char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
 }
 
 /* Case-insensitive: does s[0..n) hold the lower-case needle? */
@@ -55,7 +54,7 @@ static void copy_text(char *dst, size_t cap, const char *s, size_t n)
     if (n > cap - 1) {
         n = cap - 1;
         while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-            n--;   /* whole UTF-8 characters */
+            n--; /* whole UTF-8 characters */
     }
     memcpy(dst, s, n);
     dst[n] = '\0';
@@ -72,8 +71,8 @@ void hr_diag_event_clear(hr_diag_ctx *c)
     c->ev.want_next = false;
 }
 
-static void set_candidate(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf,
-                          const char *meaning, const char *text, size_t len, uint64_t line)
+static void set_candidate(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf, const char *meaning,
+                          const char *text, size_t len, uint64_t line)
 {
     hr_diag_event *e = &c->ev;
     /* the same line seen twice (a phrase, then the shape): the stronger reading stays */
@@ -88,9 +87,8 @@ static void set_candidate(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidenc
     copy_text(e->text, sizeof e->text, text, len);
 }
 
-void hr_diag_event_mark(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf,
-                        const char *meaning, const char *text, size_t len, uint64_t line,
-                        bool next)
+void hr_diag_event_mark(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf, const char *meaning,
+                        const char *text, size_t len, uint64_t line, bool next)
 {
     if (c->input < 0)
         return;
@@ -139,12 +137,11 @@ static hr_confidence exception_shape(const char *s, size_t n, bool after_frames)
     while (i < n && i < 16 && (s[i] == ' ' || s[i] == '\t'))
         i++;
     size_t b = i;
-    while (i < n && (word((unsigned char)s[i]) || s[i] == '.' ||
-                     (s[i] == ':' && i + 1 < n && s[i + 1] == ':')))
+    while (i < n && (word((unsigned char)s[i]) || s[i] == '.' || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')))
         i += s[i] == ':' ? 2 : 1;
     if (i == b || (i < n && s[i] != ':'))
         return HR_CONF_NONE;
-    static const char *const ends[] = {"error", "exception", "failure", "fault"};
+    static const char *const ends[] = { "error", "exception", "failure", "fault" };
     bool ok = false;
     for (size_t k = 0; k < sizeof ends / sizeof ends[0] && !ok; k++) {
         size_t l = strlen(ends[k]);
@@ -157,15 +154,14 @@ static hr_confidence exception_shape(const char *s, size_t n, bool after_frames)
     return after_frames ? HR_CONF_MEDIUM : HR_CONF_LOW;
 }
 
-void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
-                        bool understood)
+void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t line, bool understood)
 {
     hr_diag_event *e = &c->ev;
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t'))
         i++;
     if (i == len)
-        return;   /* a blank line changes nothing */
+        return; /* a blank line changes nothing */
     bool frame = frame_line(text, len);
     if (understood) {
         /* a phrase explained the failure: no end of its own (a limit a notice marked stays:
@@ -200,8 +196,7 @@ void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t l
     } else {
         hr_confidence conf = exception_shape(text, len, e->prev_shaped);
         if (conf != HR_CONF_NONE)
-            set_candidate(c, HR_EV_EXCEPTION, HR_CAUSE_NOT_MEMORY, conf, m_last_exception, text,
-                          len, line);
+            set_candidate(c, HR_EV_EXCEPTION, HR_CAUSE_NOT_MEMORY, conf, m_last_exception, text, len, line);
     }
     e->prev_shaped = i > 0;
 }
@@ -227,8 +222,8 @@ void hr_diag_event_end(hr_diag_ctx *c)
     } else if (e->frame_tail && !memory) {
         /* a stack that ends the log, under no header a phrase knew: a crash, nothing says
          * which; a weak hint */
-        hr_diag_line_evidence(c, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, m_stack_end, e->stack_line,
-                              e->stack_seq, e->stack_text, strlen(e->stack_text));
+        hr_diag_line_evidence(c, HR_CAUSE_NOT_MEMORY, HR_CONF_LOW, m_stack_end, e->stack_line, e->stack_seq,
+                              e->stack_text, strlen(e->stack_text));
     }
     hr_diag_event_begin(c);
 }
@@ -260,9 +255,11 @@ static double size_at(const char *s, size_t n, size_t i, size_t *end)
     static const struct {
         const char *unit;
         double mult;
-    } units[] = {{"bytes", 1}, {"tib", 1099511627776.0}, {"gib", 1073741824.0},
-                 {"mib", 1048576.0}, {"kib", 1024.0}, {"tb", 1e12}, {"gb", 1e9}, {"mb", 1e6},
-                 {"kb", 1e3}, {"b", 1}};
+    } units[] = { { "bytes", 1 },          { "tib", 1099511627776.0 },
+                  { "gib", 1073741824.0 }, { "mib", 1048576.0 },
+                  { "kib", 1024.0 },       { "tb", 1e12 },
+                  { "gb", 1e9 },           { "mb", 1e6 },
+                  { "kb", 1e3 },           { "b", 1 } };
     for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
         size_t l = strlen(units[k].unit);
         if (j + l <= n && has(s + j, l, units[k].unit) && (j + l == n || !word((unsigned char)s[j + l]))) {
@@ -320,8 +317,8 @@ bool hr_diag_gpu_room(const char *s, size_t n)
         if (v >= 0) {
             if (free_b < 0 && (followed_by(s, n, end, "free") || followed_by(s, n, end, "is free")))
                 free_b = v;
-            else if (held < 0 && (followed_by(s, n, end, "is allocated by pytorch") ||
-                                  followed_by(s, n, end, "already allocated")))
+            else if (held < 0 &&
+                     (followed_by(s, n, end, "is allocated by pytorch") || followed_by(s, n, end, "already allocated")))
                 held = v;
             i = end - 1;
         }
@@ -343,14 +340,14 @@ bool hr_diag_driver_module(const char *name, size_t n)
      * family stem is the stable part, the rest changes with every API and release. Stems
      * that other software shares (NVIDIA's "nv" alone: the NVDA screen reader; CUDA's
      * toolkit libraries, which are no driver) are not families. */
-    static const char *const stems[] = {
-        "nvwgf2", "nvd3dum", "nvoglv", "nvldumd", "nvgpucomp", "nvcuda", "nvumdshim",
-        "nvapi", "nvoglshim",                    /* NVIDIA: D3D10-12, D3D9, OpenGL, loader,
+    static const char
+        *const stems[] = { "nvwgf2", "nvd3dum",   "nvoglv", "nvldumd", "nvgpucomp", "nvcuda", "nvumdshim",
+                           "nvapi",  "nvoglshim", /* NVIDIA: D3D10-12, D3D9, OpenGL, loader,
                                                     shader compiler, CUDA driver, shim, API */
-        "atidxx", "atiumd", "atio6", "atig6", "aticfx", "atiglp", "atiadl", "atiuxp",
-        "amdxc", "amdxx", "amdvlk", "amdihk", "amdocl", "amdenc",   /* AMD / ATI */
-        "igdumd", "igd10", "igd11", "igd12", "igdrcl", "igdgmm", "igdusc", "igdail", "igdml",
-        "igc", "igvk", "igxel"};                 /* Intel */
+                           "atidxx", "atiumd",    "atio6",  "atig6",   "aticfx",    "atiglp", "atiadl",
+                           "atiuxp", "amdxc",     "amdxx",  "amdvlk",  "amdihk",    "amdocl", "amdenc", /* AMD / ATI */
+                           "igdumd", "igd10",     "igd11",  "igd12",   "igdrcl",    "igdgmm", "igdusc",
+                           "igdail", "igdml",     "igc",    "igvk",    "igxel" }; /* Intel */
     if (n < 3 || n > 40)
         return false;
     for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
@@ -360,8 +357,8 @@ bool hr_diag_driver_module(const char *name, size_t n)
     }
     /* Intel's older OpenGL / D3D modules: "ig" and the generation's digit (ig4icd64,
      * ig4dev32, ig7icd64, ig75icd64, ig9icd64) */
-    return n >= 5 && low((unsigned char)name[0]) == 'i' && low((unsigned char)name[1]) == 'g' &&
-           name[2] >= '0' && name[2] <= '9';
+    return n >= 5 && low((unsigned char)name[0]) == 'i' && low((unsigned char)name[1]) == 'g' && name[2] >= '0' &&
+           name[2] <= '9';
 }
 
 /* ---- a program blaming the page file ------------------------------------------------------ */
@@ -370,14 +367,14 @@ bool hr_diag_pagefile_blame(const char *s, size_t n)
 {
     /* the words of shortage, of a fix that enlarges it, of it being off; ASCII ones at the
      * start of a word ("below", not "elbow") */
-    static const char *const ascii[] = {
-        "too small", "too low", "below", "undersized", "insufficient", "not enough",
-        "increase", "enlarge", "disabled", "is off", "zu klein", "zu gering", "erhöh",
-        "vergrößer", "deaktiviert", "trop petit", "insuffisant", "augmente", "demasiado",
-        "aumentar", "troppo piccol", "aumentare"};
-    static const char *const other[] = {
-        "слишком мал", "увеличь", "недостаточ", "过小", "太小", "不足", "增加", "增大", "调大",
-        "扩充", "小さすぎ", "足りません", "増や"};
+    static const char *const ascii[] = { "too small",     "too low",     "below",    "undersized", "insufficient",
+                                         "not enough",    "increase",    "enlarge",  "disabled",   "is off",
+                                         "zu klein",      "zu gering",   "erhöh",    "vergrößer",  "deaktiviert",
+                                         "trop petit",    "insuffisant", "augmente", "demasiado",  "aumentar",
+                                         "troppo piccol", "aumentare" };
+    static const char *const other[] = { "слишком мал", "увеличь",    "недостаточ", "过小", "太小",
+                                         "不足",        "增加",       "增大",       "调大", "扩充",
+                                         "小さすぎ",    "足りません", "増や" };
     for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++) {
         size_t l = strlen(ascii[k]);
         for (size_t i = 0; i + l <= n; i++)

@@ -14,23 +14,21 @@
 
 enum hr_event_kind {
     HR_EV_NONE = 0,
-    HR_EV_EXCEPTION,        /* "ValueError: ..." — a language's exception line */
-    HR_EV_ERROR_LINE,       /* "error: ...", "level=ERROR", an exit code without a known cause */
-    HR_EV_HEADER,           /* "Fatal Python error", "Stack (most recent call first)", ... */
-    HR_EV_LIMIT             /* a limit, not exhaustion (mlock): the weakest of all */
+    HR_EV_EXCEPTION,  /* "ValueError: ..." — a language's exception line */
+    HR_EV_ERROR_LINE, /* "error: ...", "level=ERROR", an exit code without a known cause */
+    HR_EV_HEADER,     /* "Fatal Python error", "Stack (most recent call first)", ... */
+    HR_EV_LIMIT       /* a limit, not exhaustion (mlock): the weakest of all */
 };
 
 /* Per input: forget the candidate and the tail's shape. */
 void hr_diag_event_begin(hr_diag_ctx *c);
 /* Every line of a log after the phrases looked at it; understood: a phrase made it evidence
  * (then it is no candidate, and an older candidate was not the end). */
-void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t line,
-                        bool understood);
+void hr_diag_event_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t line, bool understood);
 /* A phrase saw a failure-shaped line that is no evidence by itself ("error:", a crash
  * reporter's header): it becomes the candidate. next: the line after it says why. */
-void hr_diag_event_mark(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf,
-                        const char *meaning, const char *text, size_t len, uint64_t line,
-                        bool next);
+void hr_diag_event_mark(hr_diag_ctx *c, int kind, hr_cause cause, hr_confidence conf, const char *meaning,
+                        const char *text, size_t len, uint64_t line, bool next);
 /* The run went on (loading, sampling, a prompt finished): the candidate was no ending. */
 void hr_diag_event_clear(hr_diag_ctx *c);
 /* At the end of an input: judge the candidate (or a stack that ends the log). */
@@ -54,9 +52,8 @@ bool hr_diag_driver_module(const char *name, size_t n);
 bool hr_diag_pagefile_blame(const char *s, size_t n);
 
 /* diag.c: evidence for a log line of the current input, in the order seq gave it. */
-void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf,
-                           const char *meaning, uint64_t line, uint64_t seq, const char *text,
-                           size_t len);
+void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *meaning, uint64_t line,
+                           uint64_t seq, const char *text, size_t len);
 /* diag.c: did this input already show a memory failure (any tier, any confidence)? */
 bool hr_diag_memory_seen(const hr_diag_ctx *c);
 

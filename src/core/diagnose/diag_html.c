@@ -11,9 +11,7 @@
 
 static const char *input_name(const hr_diag_ctx *c, int input)
 {
-    return input >= 0 && (size_t)input < c->ninputs && c->inputs[input].name
-               ? c->inputs[input].name
-               : "-";
+    return input >= 0 && (size_t)input < c->ninputs && c->inputs[input].name ? c->inputs[input].name : "-";
 }
 
 /* The verdict box's colour: a memory cause is the failure the page is about. */
@@ -67,11 +65,10 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
                  hr_tr(hr_confidence_name(f->conf)));
     else
         snprintf(label, sizeof label, "%s", hr_tr(hr_cause_title(cause)));
-    hr_html_verdict(out, cause_class(cause), label,
-                    hr_tr(f ? f->meaning : hr_cause_meaning(cause)), hr_cause_id(cause));
+    hr_html_verdict(out, cause_class(cause), label, hr_tr(f ? f->meaning : hr_cause_meaning(cause)),
+                    hr_cause_id(cause));
     if (f && f->victim_pid >= 0)
-        hr_html_pf(out, HR_T("Process ended: %s (pid %lld)"), f->victim[0] ? f->victim : "?",
-                   (long long)f->victim_pid);
+        hr_html_pf(out, HR_T("Process ended: %s (pid %lld)"), f->victim[0] ? f->victim : "?", (long long)f->victim_pid);
     hr_html_section(out, "fix", f ? HR_T("Fix") : HR_T("Next"));
     hr_html_p(out, NULL, hr_tr(hr_diag_fix(c, cause)));
     hr_html_section_end(out);
@@ -131,21 +128,14 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
 void hr_diag_render(const hr_diag_ctx *c, hr_render *r)
 {
     switch (r->format) {
-    case HR_FORMAT_TEXT:
-    {
+    case HR_FORMAT_TEXT: {
         int e = hr_diag_text(c, r->out);
         if (e)
             hr_buf_fail(r->out, e);
         break;
     }
-    case HR_FORMAT_JSON:
-        hr_diag_json(c, &r->json);
-        break;
-    case HR_FORMAT_HTML:
-        hr_diag_html(c, r->out);
-        break;
-    case HR_FORMAT_PROMETHEUS:
-        hr_render_unsupported(r);
-        break;
+    case HR_FORMAT_JSON: hr_diag_json(c, &r->json); break;
+    case HR_FORMAT_HTML: hr_diag_html(c, r->out); break;
+    case HR_FORMAT_PROMETHEUS: hr_render_unsupported(r); break;
     }
 }

@@ -33,7 +33,7 @@ void hr_diag_format_time(int64_t t, char *out, size_t n)
             return;
         }
     }
-    static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
     bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     int month = 0;
     while (month < 11) {
@@ -43,15 +43,13 @@ void hr_diag_format_time(int64_t t, char *out, size_t n)
         days -= ml;
         month++;
     }
-    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)year, month + 1, (int)days + 1,
-             (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)year, month + 1, (int)days + 1, (int)(secs / 3600),
+             (int)(secs / 60 % 60), (int)(secs % 60));
 }
 
 static const char *input_name(const hr_diag_ctx *c, int input)
 {
-    return input >= 0 && (size_t)input < c->ninputs && c->inputs[input].name
-               ? c->inputs[input].name
-               : "-";
+    return input >= 0 && (size_t)input < c->ninputs && c->inputs[input].name ? c->inputs[input].name : "-";
 }
 
 static void json_time(hr_json_writer *w, const char *key, int64_t t)
@@ -67,11 +65,10 @@ static void json_time(hr_json_writer *w, const char *key, int64_t t)
 
 static const char *warning_meaning(const hr_diag_warning *w)
 {
-    return w->tier == HR_CAUSE_GPU_OOM
-               ? HR_N("VRAM ran short and the run went on with a slower way (tiled VAE, "
-                      "slices): a warning about the GPU tier, not a failure.")
-               : HR_N("System RAM ran short and the run went on: a warning about the RAM + "
-                      "paging file / swap tier, not a failure.");
+    return w->tier == HR_CAUSE_GPU_OOM ? HR_N("VRAM ran short and the run went on with a slower way (tiled VAE, "
+                                              "slices): a warning about the GPU tier, not a failure.")
+                                       : HR_N("System RAM ran short and the run went on: a warning about the RAM + "
+                                              "paging file / swap tier, not a failure.");
 }
 
 static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json_writer *w)
@@ -218,20 +215,17 @@ static void wrap(hr_buf *out, const char *indent, const char *s)
     hr_wrap(out, indent, s, 92);
 }
 
-static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_buf *out,
-                          const char *indent)
+static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_buf *out, const char *indent)
 {
     if (e->input >= 0) {
-        hr_buf_printf(out, "%s%s:%" PRIu64 ": %s\n", indent, input_name(c, e->input), e->line,
-                      e->text);
+        hr_buf_printf(out, "%s%s:%" PRIu64 ": %s\n", indent, input_name(c, e->input), e->line, e->text);
     } else {
         char t[40] = "";
         if (e->time > 0)
             hr_diag_format_time(e->time, t, sizeof t);
         hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
         if (e->why[0])
-            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent,
-                          e->why_shown[0] ? e->why_shown : e->why);
+            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, e->why_shown[0] ? e->why_shown : e->why);
     }
 }
 
@@ -240,13 +234,13 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     hr_cause cause = hr_diag_cause(c);
     if (c->norder) {
         const hr_diag_finding *f = c->order[0];
-        hr_buf_printf(out, HR_T("Cause: %s [%s], confidence %s\n"), hr_tr(hr_cause_title(cause)),
-                      hr_cause_id(cause), hr_tr(hr_confidence_name(f->conf)));
+        hr_buf_printf(out, HR_T("Cause: %s [%s], confidence %s\n"), hr_tr(hr_cause_title(cause)), hr_cause_id(cause),
+                      hr_tr(hr_confidence_name(f->conf)));
         wrap(out, "  ", hr_tr(f->meaning));
         if (f->victim_pid >= 0) {
             hr_buf_puts(out, "  ");
-            hr_buf_printf(out, HR_T("Process ended: %s (pid %lld)"),
-                          f->victim[0] ? f->victim : "?", (long long)f->victim_pid);
+            hr_buf_printf(out, HR_T("Process ended: %s (pid %lld)"), f->victim[0] ? f->victim : "?",
+                          (long long)f->victim_pid);
             hr_buf_putc(out, '\n');
         }
         hr_buf_printf(out, HR_T("\n  Evidence (%llu):\n"), (unsigned long long)f->count);
@@ -266,9 +260,8 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
         hr_buf_printf(out, "\n%s:\n", HR_T("Also found (later in the input)"));
         for (size_t i = 1; i < c->norder; i++) {
             const hr_diag_finding *f = c->order[i];
-            hr_buf_printf(out, HR_T("  %s [%s], confidence %s, %llu\n"),
-                          hr_tr(hr_cause_title(f->cause)), hr_cause_id(f->cause),
-                          hr_tr(hr_confidence_name(f->conf)), (unsigned long long)f->count);
+            hr_buf_printf(out, HR_T("  %s [%s], confidence %s, %llu\n"), hr_tr(hr_cause_title(f->cause)),
+                          hr_cause_id(f->cause), hr_tr(hr_confidence_name(f->conf)), (unsigned long long)f->count);
             const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
             size_t n = hr_diag_evidence_list(f, ev);
             for (size_t k = 0; k < n && k < 2; k++)
@@ -283,11 +276,9 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             if (!w->count)
                 continue;
             hr_buf_printf(out, HR_T("  %s tier, %llu:\n"),
-                          w->tier == HR_CAUSE_GPU_OOM ? HR_T("GPU (VRAM)") : HR_T("RAM"),
-                          (unsigned long long)w->count);
+                          w->tier == HR_CAUSE_GPU_OOM ? HR_T("GPU (VRAM)") : HR_T("RAM"), (unsigned long long)w->count);
             wrap(out, "    ", hr_tr(warning_meaning(w)));
-            hr_buf_printf(out, "    %s:%" PRIu64 ": %s\n", input_name(c, w->input), w->line,
-                          w->text);
+            hr_buf_printf(out, "    %s:%" PRIu64 ": %s\n", input_name(c, w->input), w->line, w->text);
         }
     }
     if (c->system_checked && (c->ignored_total || c->window_why[0] || c->pid >= 0)) {
@@ -308,12 +299,11 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             char t[40] = "";
             if (g->time > 0)
                 hr_diag_format_time(g->time, t, sizeof t);
-            hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source,
-                          t[0] ? " " : "", t, g->text, g->why_shown[0] ? g->why_shown : g->why);
+            hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source, t[0] ? " " : "", t, g->text,
+                          g->why_shown[0] ? g->why_shown : g->why);
         }
         if (c->ignored_total > c->nignored)
-            hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"),
-                          (unsigned long long)c->ignored_total);
+            hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"), (unsigned long long)c->ignored_total);
         if (!c->ignored_total)
             hr_buf_puts(out, HR_T("  none\n"));
     }
@@ -328,8 +318,7 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     if (c->system_checked) {
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
-            hr_buf_printf(out, "  %s: %s%s\n", s->name, s->ok ? "" : HR_T("not read: "),
-                          s->detail);
+            hr_buf_printf(out, "  %s: %s%s\n", s->name, s->ok ? "" : HR_T("not read: "), s->detail);
         }
     } else {
         hr_buf_puts(out, "  ");

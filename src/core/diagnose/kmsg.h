@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 typedef struct hr_klog_record {
-    int prio;               /* syslog priority (0-7) with facility bits, -1 if not given */
+    int prio; /* syslog priority (0-7) with facility bits, -1 if not given */
     uint64_t seq;
-    uint64_t usec;          /* microseconds since boot (kmsg, dmesg), 0 if not known */
-    int64_t unix_time;      /* seconds since 1970 (journal), 0 if not known */
+    uint64_t usec;     /* microseconds since boot (kmsg, dmesg), 0 if not known */
+    int64_t unix_time; /* seconds since 1970 (journal), 0 if not known */
     const char *text;
     size_t len;
 } hr_klog_record;

@@ -31,8 +31,8 @@ static bool ci_contains(const char *s, const char *needle)
 /* python.exe, pythonw.exe, python3.11.exe, and the launchers that host generation tools. */
 static bool generation_process(const char *name)
 {
-    static const char *const names[] = {"python", "comfy", "invoke", "fooocus", "webui",
-                                        "forge", "kohya", "swarm", "stability"};
+    static const char *const names[] = { "python", "comfy", "invoke", "fooocus",  "webui",
+                                         "forge",  "kohya", "swarm",  "stability" };
     const char *base = name;
     for (const char *p = name; *p; p++)
         if (*p == '\\' || *p == '/')
@@ -53,26 +53,26 @@ static unsigned long exception_code(const char *s)
     return end && end != s ? v : 0;
 }
 
-static const char *const m_av = HR_N(
-    "Windows recorded a crash of the generation process with an access violation "
-    "(0xC0000005): when RAM + paging file run out, a failed allocation ends this way without a "
-    "Python error.");
-static const char *const m_commit = HR_N(
-    "Windows recorded that the generation process hit the commit limit (RAM + paging file).");
-static const char *const m_crash = HR_N(
-    "Windows recorded a crash of the generation process with a code that is not about memory "
-    "(stack overflow, fail-fast, heap corruption, or another exception).");
-static const char *const m_cxx = HR_N(
-    "Windows recorded an unhandled C++ exception in the generation process (0xE06D7363); "
-    "std::bad_alloc, a failed allocation, is one of the usual ones.");
+static const char *const m_av =
+    HR_N("Windows recorded a crash of the generation process with an access violation "
+         "(0xC0000005): when RAM + paging file run out, a failed allocation ends this way without a "
+         "Python error.");
+static const char *const m_commit =
+    HR_N("Windows recorded that the generation process hit the commit limit (RAM + paging file).");
+static const char *const m_crash =
+    HR_N("Windows recorded a crash of the generation process with a code that is not about memory "
+         "(stack overflow, fail-fast, heap corruption, or another exception).");
+static const char *const m_cxx =
+    HR_N("Windows recorded an unhandled C++ exception in the generation process (0xE06D7363); "
+         "std::bad_alloc, a failed allocation, is one of the usual ones.");
 
-static const char *const m_net1023 = HR_N(
-    "Windows recorded that the .NET runtime ended a generation tool's process (event 1023): a "
-    "sudden end like this is what S2.1 describes when memory runs out; the console log says "
-    "more.");
+static const char *const m_net1023 =
+    HR_N("Windows recorded that the .NET runtime ended a generation tool's process (event 1023): a "
+         "sudden end like this is what S2.1 describes when memory runs out; the console log says "
+         "more.");
 
-static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app,
-                        const char *module, const char *code_text, const char *source)
+static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app, const char *module,
+                        const char *code_text, const char *source)
 {
     if (!generation_process(app))
         return false;
@@ -81,11 +81,27 @@ static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app,
     hr_confidence conf;
     const char *meaning;
     switch (code) {
-    case 0xC0000005ul: cause = HR_CAUSE_KILLED; conf = HR_CONF_MEDIUM; meaning = m_av; break;
+    case 0xC0000005ul:
+        cause = HR_CAUSE_KILLED;
+        conf = HR_CONF_MEDIUM;
+        meaning = m_av;
+        break;
     case 0xC000012Dul:
-    case 0xC0000017ul: cause = HR_CAUSE_HOST_OOM; conf = HR_CONF_HIGH; meaning = m_commit; break;
-    case 0xE06D7363ul: cause = HR_CAUSE_KILLED; conf = HR_CONF_LOW; meaning = m_cxx; break;
-    default: cause = HR_CAUSE_NOT_MEMORY; conf = HR_CONF_LOW; meaning = m_crash; break;
+    case 0xC0000017ul:
+        cause = HR_CAUSE_HOST_OOM;
+        conf = HR_CONF_HIGH;
+        meaning = m_commit;
+        break;
+    case 0xE06D7363ul:
+        cause = HR_CAUSE_KILLED;
+        conf = HR_CONF_LOW;
+        meaning = m_cxx;
+        break;
+    default:
+        cause = HR_CAUSE_NOT_MEMORY;
+        conf = HR_CONF_LOW;
+        meaning = m_crash;
+        break;
     }
     char text[300];
     snprintf(text, sizeof text, HR_T("%s %u: %s crashed in %s, exception code 0x%08lx"),
@@ -108,8 +124,7 @@ static void fmt_bytes(const char *s, char *out, size_t n)
 bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
 {
     char source[HR_DIAG_SOURCE_MAX];
-    snprintf(source, sizeof source, HR_T("event log %s %u"), ev->channel ? ev->channel : "?",
-             ev->id);
+    snprintf(source, sizeof source, HR_T("event log %s %u"), ev->channel ? ev->channel : "?", ev->id);
     const char *provider = ev->provider ? ev->provider : "";
     if (ev->id == 1000 && ci_contains(provider, "application error"))
         return crash_event(c, ev, val(ev, 0), val(ev, 3), val(ev, 6), source);
@@ -124,8 +139,7 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
         char limit[32], charge[32], text[HR_DIAG_TEXT_MAX];
         fmt_bytes(val(ev, 0), limit, sizeof limit);
         fmt_bytes(val(ev, 1), charge, sizeof charge);
-        int o = snprintf(text, sizeof text,
-                         HR_T("Windows diagnosed low virtual memory: commit %s of limit %s; top:"),
+        int o = snprintf(text, sizeof text, HR_T("Windows diagnosed low virtual memory: commit %s of limit %s; top:"),
                          charge, limit);
         /* Process_N_{Name, ID, CreationTime, CommitCharge, ...}: 7 fields from index 20. */
         for (size_t k = 0; k < 3 && o > 0 && (size_t)o < sizeof text; k++) {
@@ -134,8 +148,8 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
                 break;
             char used[32];
             fmt_bytes(val(ev, base + 3), used, sizeof used);
-            o += snprintf(text + o, sizeof text - (size_t)o, "%s %s (%s) %s", k ? "," : "",
-                          val(ev, base), val(ev, base + 1), used);
+            o += snprintf(text + o, sizeof text - (size_t)o, "%s %s (%s) %s", k ? "," : "", val(ev, base),
+                          val(ev, base + 1), used);
         }
         hr_diag_add(c, HR_CAUSE_LOW_VM, HR_CONF_HIGH, source, ev->time, text, NULL);
         return true;
@@ -158,7 +172,8 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
         char text[300];
         snprintf(text, sizeof text,
                  HR_T(".NET Runtime 1023: %.200s was terminated by an internal error of the "
-                      "runtime"), app);
+                      "runtime"),
+                 app);
         hr_diag_add(c, HR_CAUSE_KILLED, HR_CONF_LOW, source, ev->time, text, m_net1023);
         return true;
     }

@@ -16,35 +16,35 @@
 
 /* The parameters the model is unsure of: one set per end of the range. */
 typedef struct params {
-    double baseline_ram;      /* Python + torch + CUDA libraries, private */
-    double win_commit_extra;  /* Windows: commit the DLLs and the CUDA runtime charge beyond RSS */
-    double cuda_ctx;          /* VRAM the CUDA context takes before any tensor */
-    double act_scale;         /* real activations against ComfyUI's estimate */
-    double lora_scale;        /* LoRA coverage against the architecture's typical one */
-    double buffer_frac;       /* offload cast buffer, share of the model */
-    bool wddm_commit;         /* Windows: VRAM in use is charged to commit too */
-    bool cow_view_commit;     /* Windows, legacy: a safetensors file's copy-on-write view is charged */
-    bool ambiguous_on;        /* a default that changed between two releases, at the version
+    double baseline_ram;     /* Python + torch + CUDA libraries, private */
+    double win_commit_extra; /* Windows: commit the DLLs and the CUDA runtime charge beyond RSS */
+    double cuda_ctx;         /* VRAM the CUDA context takes before any tensor */
+    double act_scale;        /* real activations against ComfyUI's estimate */
+    double lora_scale;       /* LoRA coverage against the architecture's typical one */
+    double buffer_frac;      /* offload cast buffer, share of the model */
+    bool wddm_commit;        /* Windows: VRAM in use is charged to commit too */
+    bool cow_view_commit;    /* Windows, legacy: a safetensors file's copy-on-write view is charged */
+    bool ambiguous_on;       /* a default that changed between two releases, at the version
                                * string both sides carry: taken as on */
 } params;
 
-static const params P_MID = {2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true, true};
-static const params P_LOW = {1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false, false};
-static const params P_HIGH = {4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true, true};
+static const params P_MID = { 2.5 * GIBD, 2.0 * GIBD, 0.45 * GIBD, 1.0, 1.0, 0.03, true, true, true };
+static const params P_LOW = { 1.5 * GIBD, 1.0 * GIBD, 0.30 * GIBD, 0.6, 0.5, 0.01, false, false, false };
+static const params P_HIGH = { 4.0 * GIBD, 4.0 * GIBD, 0.60 * GIBD, 1.25, 1.2, 0.06, true, true, true };
 
 typedef enum vram_state { VS_DISABLED, VS_NO_VRAM, VS_LOW_VRAM, VS_NORMAL_VRAM, VS_HIGH_VRAM, VS_SHARED } vram_state;
 
 typedef struct msim {
     bool alive;
-    bool loaded;              /* in ComfyUI's current_loaded_models */
-    double mem;               /* in-memory bytes (dtype rules) */
-    double resident;          /* in VRAM */
+    bool loaded;     /* in ComfyUI's current_loaded_models */
+    double mem;      /* in-memory bytes (dtype rules) */
+    double resident; /* in VRAM */
     double pinned;
-    double lora_cov;          /* share of its weights patched by LoRAs (legacy backups) */
+    double lora_cov; /* share of its weights patched by LoRAs (legacy backups) */
     int last_use;
     int first_use;
-    bool touched;             /* its file pages were read */
-    bool cpu_only;            /* runs on the CPU (TE with --lowvram in legacy, device=cpu) */
+    bool touched;  /* its file pages were read */
+    bool cpu_only; /* runs on the CPU (TE with --lowvram in legacy, device=cpu) */
 } msim;
 
 typedef struct sim {
@@ -52,53 +52,65 @@ typedef struct sim {
     const hr_est_machine *m;
     const hr_comfy_args *a;
     params p;
-    hr_estimate *out;         /* NULL for a range run: only the peaks are kept */
+    hr_estimate *out; /* NULL for a range run: only the peaks are kept */
     hr_est_regime regime;
     vram_state vs;
-    double reserve;           /* EXTRA_RESERVED_VRAM */
-    double ratio;             /* MIN_WEIGHT_MEMORY_RATIO */
-    double pin_cap;           /* MAX_PINNED_MEMORY (0: none) */
+    double reserve; /* EXTRA_RESERVED_VRAM */
+    double ratio;   /* MIN_WEIGHT_MEMORY_RATIO */
+    double pin_cap; /* MAX_PINNED_MEMORY (0: none) */
     double vram_total;
     double vram_other;
-    int cache;                /* effective hr_comfy_cache */
-    bool new_clamp;           /* load formula of 0.3.6x+ (no 128 MiB floor) */
-    bool async_buffer;        /* 0.3.76+: offload cast buffer reserved */
-    int version;              /* major*10000 + minor*100 + patch */
+    int cache;         /* effective hr_comfy_cache */
+    bool new_clamp;    /* load formula of 0.3.6x+ (no 128 MiB floor) */
+    bool async_buffer; /* 0.3.76+: offload cast buffer reserved */
+    int version;       /* major*10000 + minor*100 + patch */
     msim ms[HR_EST_MAX_MODELS];
-    double outputs;           /* cached LATENT / IMAGE tensors in RAM */
-    double outputs_vram;      /* --gpu-only: they sit in VRAM */
-    double transient_ram;     /* this step only */
-    double transient_commit;  /* this step only: commit charged without RAM behind it */
-    double act_vram;          /* this step only */
-    double buffer_vram;       /* this step only */
-    double inst_ram, inst_commit;   /* this step only: the most at an instant inside it */
-    bool nested_legacy;             /* a GGUF model loading by the legacy rules inside DynamicVRAM */
+    double outputs;               /* cached LATENT / IMAGE tensors in RAM */
+    double outputs_vram;          /* --gpu-only: they sit in VRAM */
+    double transient_ram;         /* this step only */
+    double transient_commit;      /* this step only: commit charged without RAM behind it */
+    double act_vram;              /* this step only */
+    double buffer_vram;           /* this step only */
+    double inst_ram, inst_commit; /* this step only: the most at an instant inside it */
+    bool nested_legacy;           /* a GGUF model loading by the legacy rules inside DynamicVRAM */
     double peak_vram, peak_ram, peak_commit, peak_cache, peak_pinned;
     int peak_vram_op, peak_ram_op, peak_commit_op;
     /* verdict facts */
-    double oom_need;          /* the most VRAM some step could not do without */
+    double oom_need; /* the most VRAM some step could not do without */
     int oom_op;
     double tiled_need;
     int tiled_op;
-    double tiled_bytes;       /* the tiled path's working memory */
-    bool sysmem_fallback;     /* Windows, NVIDIA 536+: VRAM overflow goes to shared system memory */
-    double spill_need;        /* the most VRAM spilled so */
+    double tiled_bytes;   /* the tiled path's working memory */
+    bool sysmem_fallback; /* Windows, NVIDIA 536+: VRAM overflow goes to shared system memory */
+    double spill_need;    /* the most VRAM spilled so */
     int spill_op;
     int step_note_op;
 } sim;
 
-static uint32_t at_least(uint32_t v, uint32_t lo) { return v > lo ? v : lo; }
-static double dmax(double a, double b) { return a > b ? a : b; }
-static double dmin(double a, double b) { return a < b ? a : b; }
-static uint64_t u64(double v) { return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v; }
+static uint32_t at_least(uint32_t v, uint32_t lo)
+{
+    return v > lo ? v : lo;
+}
+static double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+static double dmin(double a, double b)
+{
+    return a < b ? a : b;
+}
+static uint64_t u64(double v)
+{
+    return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+}
 
 static int version_num(const hr_est_machine *m)
 {
     if (!m->version_known)
-        return 2700;   /* the newest read (0.27.0) */
+        return 2700; /* the newest read (0.27.0) */
     return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
 }
-#define V(a, b, c) ((a) * 10000 + (b) * 100 + (c))
+#define V(a, b, c) ((a)*10000 + (b)*100 + (c))
 
 void hr_est_machine_init(hr_est_machine *m)
 {
@@ -225,14 +237,15 @@ static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
     if (!n[0])
         return;
     if (m->vendor == HR_GPU_NVIDIA) {
-        static const char *const newer[] = {"Ada", "Blackwell", "Hopper"};
-        static const char *const no_fp16[] = {"1660", "1650", "1630", "T500", "T550", "T600", "MX550", "MX450",
-                                              "CMP 30HX", "T2000", "T1000", "T1200"};
-        static const char *const sm7[] = {"RTX 20", "TITAN RTX", "Quadro RTX", "Tesla T4", "V100", "TITAN V"};
-        static const char *const sm6[] = {"GTX 10", "GT 10", "TITAN X", "P100", "P40", "Tesla P4", "Quadro P",
-                                          "MX1", "MX2", "MX3"};
-        static const char *const older[] = {"GTX 9", "GTX 7", "GTX TITAN", "Quadro M", "Quadro K", "Tesla M",
-                                            "Tesla K"};
+        static const char *const newer[] = { "Ada", "Blackwell", "Hopper" };
+        static const char *const no_fp16[] = { "1660",  "1650",  "1630",     "T500",  "T550",  "T600",
+                                               "MX550", "MX450", "CMP 30HX", "T2000", "T1000", "T1200" };
+        static const char *const sm7[] = { "RTX 20", "TITAN RTX", "Quadro RTX", "Tesla T4", "V100", "TITAN V" };
+        static const char *const sm6[] = { "GTX 10",   "GT 10",    "TITAN X", "P100", "P40",
+                                           "Tesla P4", "Quadro P", "MX1",     "MX2",  "MX3" };
+        static const char *const older[] = {
+            "GTX 9", "GTX 7", "GTX TITAN", "Quadro M", "Quadro K", "Tesla M", "Tesla K"
+        };
         if (HAS(n, newer))
             return;
         if (HAS(n, no_fp16))
@@ -244,8 +257,8 @@ static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
         else if (HAS(n, older))
             *bf16 = *fp16 = false;
     } else if (m->vendor == HR_GPU_AMD) {
-        static const char *const rdna2_older[] = {"RX 6", "RX 5", "RX 4", "Vega", "Radeon VII", "Radeon Pro W6",
-                                                  "Radeon Pro W5"};
+        static const char *const rdna2_older[] = { "RX 6",       "RX 5",          "RX 4",         "Vega",
+                                                   "Radeon VII", "Radeon Pro W6", "Radeon Pro W5" };
         if (HAS(n, rdna2_older))
             *bf16 = false;
     }
@@ -271,20 +284,19 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
     int fd = mod->file_dtype_bytes;
     double np = model_params(mod);
     if (mod->format == HR_FMT_GGUF || fd == 0 || mod->fp8_scaled)
-        return u64(built_file_bytes(mod));           /* kept as stored */
+        return u64(built_file_bytes(mod)); /* kept as stored */
     bool cpu = (a && a->cpu) || m->vendor == HR_GPU_NONE;
     switch (mod->kind) {
     case HR_EST_DIFFUSION: {
         if (cpu)
-            return u64(np * 4);                  /* should_use_fp16() is false on the CPU */
+            return u64(np * 4); /* should_use_fp16() is false on the CPU */
         if (a && a->unet_dtype_bytes)
             return u64(np * a->unet_dtype_bytes);
         if (mod->weight_dtype == HR_WDT_FP8)
             return u64(np * 1);
         if (fd == 1) {
             /* fp8 kept where the GPU computes in fp8, or where 16-bit would not fit the card */
-            bool keep = m->fp8_compute != HR_TRI_NO ||
-                        np * 2 > max_vram_for_weights(m, reserve_bytes(m, a));
+            bool keep = m->fp8_compute != HR_TRI_NO || np * 2 > max_vram_for_weights(m, reserve_bytes(m, a));
             return u64(np * (keep ? 1 : 2));
         }
         return u64(np * 2);
@@ -293,15 +305,12 @@ uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, co
         int want = a && a->te_dtype_bytes ? a->te_dtype_bytes : 2;
         return u64(np * (fd < want ? fd : want));
     }
-    case HR_EST_VAE:
-        return u64(np * hr_est_vae_dtype_bytes(mod->arch, m, a));
+    case HR_EST_VAE: return u64(np * hr_est_vae_dtype_bytes(mod->arch, m, a));
     case HR_EST_CLIP_VISION:
-    case HR_EST_CONTROLNET:
-        return u64(np * (fd < 2 ? fd : 2));
+    case HR_EST_CONTROLNET: return u64(np * (fd < 2 ? fd : 2));
     case HR_EST_UPSCALER:
     case HR_EST_LORA:
-    default:
-        return mod->file_bytes;
+    default: return mod->file_bytes;
     }
 }
 
@@ -408,15 +417,14 @@ static void free_memory(sim *s, double required, const bool *keep)
         double need = required - vram_free(s);
         msim *x = &s->ms[best];
         if (!s->a->disable_smart_memory && need < x->resident) {
-            x->resident -= need;   /* partially_unload(): back to RAM, module by module */
+            x->resident -= need; /* partially_unload(): back to RAM, module by module */
             return;
         }
         unload_full(s, best);
     }
 }
 
-static void add_load(sim *s, int i, const hr_est_op *op, bool dynamic, double usable, double loaded,
-                     double buffer)
+static void add_load(sim *s, int i, const hr_est_op *op, bool dynamic, double usable, double loaded, double buffer)
 {
     if (!s->out || s->out->load_count >= HR_EST_MAX_LOADS)
         return;
@@ -504,7 +512,7 @@ static void mark_instant(sim *s)
 static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, double min_req, bool force_full,
                             const hr_est_op *op)
 {
-    bool keep[HR_EST_MAX_MODELS] = {0};
+    bool keep[HR_EST_MAX_MODELS] = { 0 };
     for (int k = 0; k < n; k++)
         keep[idx[k]] = true;
     double inf = 0.8 * GIBD + s->reserve;
@@ -528,15 +536,15 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
             s->nested_legacy = false;
             s->regime = HR_REGIME_DYNAMIC;
             for (int k = 0; k < nl; k++)
-                s->ms[legacy[k]].pinned = 0;   /* its offloaded weights stay the mapped file's pages */
+                s->ms[legacy[k]].pinned = 0; /* its offloaded weights stay the mapped file's pages */
         }
         idx = dyn;
         n = nd;
         /* Weights fault into whatever VRAM the activations leave; other models' weights give
          * way (they are file-backed: nothing comes back into private RAM). */
         double headroom = s->a->vram_headroom_given ? (double)s->a->vram_headroom_bytes : 0;
-        double avail = s->vram_total - s->p.cuda_ctx - s->vram_other - s->outputs_vram - mem_req - s->reserve -
-                       headroom;
+        double avail =
+            s->vram_total - s->p.cuda_ctx - s->vram_other - s->outputs_vram - mem_req - s->reserve - headroom;
         for (int k = 0; k < n; k++) {
             int i = idx[k];
             msim *x = &s->ms[i];
@@ -545,7 +553,7 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
                 if (!keep[j] && s->ms[j].alive)
                     others += s->ms[j].resident;
             double room = avail - others;
-            if (room < x->mem) {  /* evict others' weights, least needed first */
+            if (room < x->mem) { /* evict others' weights, least needed first */
                 double need = x->mem - room;
                 for (int j = 0; j < s->in->model_count && need > 0; j++) {
                     if (keep[j] || !s->ms[j].alive || s->ms[j].resident <= 0)
@@ -577,7 +585,7 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         free_memory(s, minimum, keep);
     /* load_models_gpu() evicts before it loads: what went back to RAM is there before the
      * new model's loaded part leaves it */
-    if (!s->nested_legacy && ram_now(s, NULL) > ram_before)   /* staged models evict to their file, not RAM */
+    if (!s->nested_legacy && ram_now(s, NULL) > ram_before) /* staged models evict to their file, not RAM */
         mark_instant(s);
 
     for (int k = 0; k < n; k++) {
@@ -585,14 +593,13 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         msim *x = &s->ms[i];
         touch(s, i);
         x->loaded = true;
-        double budget = 0;   /* 0: full load */
-        bool partial_ok = (s->vs == VS_NORMAL_VRAM || s->vs == VS_LOW_VRAM) && !force_full &&
-                          s->m->vendor != HR_GPU_APPLE;
+        double budget = 0; /* 0: full load */
+        bool partial_ok =
+            (s->vs == VS_NORMAL_VRAM || s->vs == VS_LOW_VRAM) && !force_full && s->m->vendor != HR_GPU_APPLE;
         if (partial_ok) {
             double loaded = x->resident;
             double cur = vram_free(s) + loaded;
-            double lv = dmax(s->new_clamp ? 0 : 128 * MIBD,
-                             dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
+            double lv = dmax(s->new_clamp ? 0 : 128 * MIBD, dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
             lv -= loaded;
             budget = lv <= 0 ? 0.1 : lv;
         }
@@ -606,14 +613,14 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         }
         double usable = budget + x->resident;
         double buffer = 0;
-        double want = 0;   /* the cast buffer of an offloading model: its modules', else a share */
+        double want = 0; /* the cast buffer of an offloading model: its modules', else a share */
         if (s->async_buffer) {
             want = hr_est_offload_buffer(&s->in->model[i], s->version, 2);
             if (want < 0)
                 want = x->mem * s->p.buffer_frac;
         }
         if (usable < x->mem) {
-            buffer = want;   /* logged whole even when larger than usable (then nothing loads) */
+            buffer = want; /* logged whole even when larger than usable (then nothing loads) */
             x->resident = dmax(0, usable - buffer);
         } else {
             x->resident = x->mem;
@@ -681,7 +688,7 @@ static bool built_on_gpu(const sim *s, int i)
     const hr_est_model *mod = &s->in->model[i];
     const msim *x = &s->ms[i];
     double free_v = vram_free(s);
-    double own = x->alive ? dmax(0, x->mem - x->resident) : 0;   /* ram_now() counts it once alive */
+    double own = x->alive ? dmax(0, x->mem - x->resident) : 0; /* ram_now() counts it once alive */
     double free_ram = (double)s->m->ram_bytes - (ram_now(s, NULL) - own);
     if (mod->kind == HR_EST_DIFFUSION) {
         /* --highvram: a checkpoint's initial device and UNETLoader's offload device are the GPU */
@@ -712,7 +719,7 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
         if (mod->kind == HR_EST_LORA) {
             touch(s, i);
             if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
-                s->transient_ram += (double)mod->file_bytes;   /* kept in the node's cache */
+                s->transient_ram += (double)mod->file_bytes; /* kept in the node's cache */
             continue;
         }
         if (s->regime == HR_REGIME_DYNAMIC) {
@@ -721,9 +728,9 @@ static void op_load(sim *s, const hr_est_op *op, int opi)
         }
         touch(s, i);
         if (mod->format == HR_FMT_PICKLE || s->a->disable_mmap)
-            s->transient_ram += (double)mod->file_bytes;      /* the whole file copied while building */
-        else if (s->regime == HR_REGIME_LEGACY && mod->format == HR_FMT_SAFETENSORS &&
-                 s->m->os == HR_OS_WINDOWS && s->p.cow_view_commit)
+            s->transient_ram += (double)mod->file_bytes; /* the whole file copied while building */
+        else if (s->regime == HR_REGIME_LEGACY && mod->format == HR_FMT_SAFETENSORS && s->m->os == HR_OS_WINDOWS &&
+                 s->p.cow_view_commit)
             /* safetensors maps the file through torch's copy-on-write view (PAGE_WRITECOPY,
              * FILE_MAP_COPY), which Windows charges to commit in full while the state dict is
              * alive: the whole loader step, next to the model being built from it. */
@@ -753,7 +760,7 @@ static void op_text(sim *s, const hr_est_op *op, int opi)
     if (cpu) {
         for (int k = 0; k < n; k++)
             touch(s, idx[k]);
-        s->transient_ram += 0.5 * GIBD;   /* the encoder's activations on the CPU */
+        s->transient_ram += 0.5 * GIBD; /* the encoder's activations on the CPU */
         set_note(s, opi, "%s", HR_T("text encoder runs on the CPU"));
         return;
     }
@@ -802,8 +809,8 @@ static double vae_bytes(hr_est_arch arch, const hr_est_geom *g, int d, bool amd,
  * 2026-08-11, 0.34.0 assumed) a video decode reserves as much as the regular one would, at most
  * 80 % of the card, and sizes its tiles to fill that: the frames halve until one tile fits, then
  * the tile doubles while it still fits. *budget is what it asks load_models_gpu to free. */
-static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_geom *g, int d, bool amd,
-                                   bool decode, double full, double *budget)
+static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_geom *g, int d, bool amd, bool decode,
+                                   double full, double *budget)
 {
     const hr_est_arch_info *ai = hr_est_arch_info_of(arch);
     hr_est_geom t = *g;
@@ -814,7 +821,7 @@ static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_
         t.height = t.height < 512 ? t.height : 512;
         return vae_bytes(arch, &t, d, amd, decode);
     }
-    uint32_t tile = 256 / (uint32_t)ai->down;                /* in latent pixels */
+    uint32_t tile = 256 / (uint32_t)ai->down; /* in latent pixels */
     uint32_t lw = at_least(g->width, 1) / (uint32_t)ai->down, lh = at_least(g->height, 1) / (uint32_t)ai->down;
     uint32_t lt = (at_least(g->frames, 1) - 1) / (uint32_t)ai->tdown + 1;
     if (!decode || s->version < V(0, 34, 0)) {
@@ -823,8 +830,8 @@ static double fallback_tiled_bytes(const sim *s, hr_est_arch arch, const hr_est_
         return vae_bytes(arch, &t, d, amd, decode);
     }
     *budget = dmin(full, 0.8 * s->vram_total);
-#define TILE_EST(tt, txy)                                                                                   \
-    (t.frames = ((tt) - 1) * (uint32_t)ai->tdown + 1, t.width = ((txy) < lw ? (txy) : lw) * (uint32_t)ai->down, \
+#define TILE_EST(tt, txy)                                                                                              \
+    (t.frames = ((tt)-1) * (uint32_t)ai->tdown + 1, t.width = ((txy) < lw ? (txy) : lw) * (uint32_t)ai->down,          \
      t.height = ((txy) < lh ? (txy) : lh) * (uint32_t)ai->down, vae_bytes(arch, &t, d, amd, true))
     uint32_t tt = lt;
     while (tt > 2 && TILE_EST(tt, tile) > *budget)
@@ -856,7 +863,7 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         tile.frames = tile.frames < tf ? tile.frames : tf;
     }
     tile.batch = 1;
-    double budget = 0;   /* what the fallback asks load_models_gpu to free (0.34+ video decode) */
+    double budget = 0; /* what the fallback asks load_models_gpu to free (0.34+ video decode) */
     double tiled = op->tiled ? vae_bytes(arch, &tile, d, amd, decode)
                              : fallback_tiled_bytes(s, arch, &op->geom, d, amd, decode, full, &budget);
     double work = op->tiled ? dmin(full, tiled) : full;
@@ -875,11 +882,12 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
         double free_v = vram_free(s);
         int batch = op->geom.batch > 1 ? (int)op->geom.batch : 1;
         if (!op->tiled && batch > 1 && work > 0) {
-            double fit = (free_v - s->reserve) / work;   /* what the card really has free */
+            double fit = (free_v - s->reserve) / work; /* what the card really has free */
             int chunk = fit >= batch ? batch : fit >= 1 ? (int)fit : 1;
             if (chunk < batch)
-                set_note(s, opi, decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
-                                        : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
+                set_note(s, opi,
+                         decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
+                                : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
                          chunk, batch);
             work *= chunk;
             full *= chunk;
@@ -889,7 +897,7 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
              * retrying with tiled VAE decoding" and runs the tiled path (sd.py) */
             if (budget > 0)
                 load_models_gpu(s, &i, 1, budget, -1, false, op);
-            free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){0});
+            free_memory(s, 1e30, (bool[HR_EST_MAX_MODELS]){ 0 });
             if (s->ms[i].resident < s->ms[i].mem)
                 s->ms[i].resident = s->ms[i].mem;
             if (full - (vram_free(s) - s->reserve) > s->tiled_need) {
@@ -900,8 +908,9 @@ static void op_vae(sim *s, const hr_est_op *op, int opi, bool decode)
             work = tiled;
             char b[32];
             hr_size_gb(u64(tiled), b, sizeof b);
-            set_note(s, opi, decode ? HR_T("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
-                                    : HR_T("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
+            set_note(s, opi,
+                     decode ? HR_T("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
+                            : HR_T("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
                      b);
         }
         s->act_vram = work * s->p.act_scale;
@@ -943,7 +952,7 @@ static void op_upscale(sim *s, const hr_est_op *op, int opi)
             need_vram(s, s->ms[i].mem + 128.0 * 128 * 3 * 4 * dmax(scale, 1) * 384 / 16, opi);
         }
         touch(s, i);
-        s->transient_ram += (double)s->in->model[i].file_bytes;  /* .pth read into RAM */
+        s->transient_ram += (double)s->in->model[i].file_bytes; /* .pth read into RAM */
     }
     s->outputs += out_img;
 }
@@ -955,7 +964,8 @@ static void op_lora(sim *s, const hr_est_op *op)
     const hr_est_model *lora = &s->in->model[op->models[0]];
     for (int k = 1; k < op->model_count; k++) {
         int t = op->models[k];
-        double cov = lora->lora_coverage > 0 ? lora->lora_coverage : hr_est_arch_info_of(s->in->model[t].arch)->lora_coverage;
+        double cov =
+            lora->lora_coverage > 0 ? lora->lora_coverage : hr_est_arch_info_of(s->in->model[t].arch)->lora_coverage;
         cov *= s->p.lora_scale;
         s->ms[t].lora_cov = dmin(1.0, dmax(s->ms[t].lora_cov, cov));
     }
@@ -1028,7 +1038,8 @@ static void setup(sim *s)
     s->version = version_num(m);
     s->vram_total = (double)m->vram_bytes;
     s->vram_other = m->vram_other_bytes != HR_UNKNOWN ? (double)m->vram_other_bytes
-                    : m->os == HR_OS_WINDOWS ? 0.5 * GIBD : 0.1 * GIBD;
+                    : m->os == HR_OS_WINDOWS          ? 0.5 * GIBD
+                                                      : 0.1 * GIBD;
     s->reserve = reserve_bytes(m, a);
     s->ratio = m->vendor == HR_GPU_NVIDIA ? 0.0 : 0.4;
     s->new_clamp = s->version >= V(0, 3, 66);
@@ -1073,14 +1084,14 @@ static void setup(sim *s)
      * 40 % on Windows, 90 % elsewhere. 0.3.68 pinned on NVIDIA with --fast pinned_memory, and
      * by default in a checkout after PR #10656, which still says 0.3.68: ambiguous. */
     s->pin_cap = 0;
-    bool pins_068 = m->vendor == HR_GPU_NVIDIA && s->version == V(0, 3, 68) &&
-                    (a->fast_pinned_memory || s->p.ambiguous_on);
+    bool pins_068 =
+        m->vendor == HR_GPU_NVIDIA && s->version == V(0, 3, 68) && (a->fast_pinned_memory || s->p.ambiguous_on);
     bool pins = !a->disable_pinned_memory &&
                 (((m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD) && s->version >= V(0, 3, 69)) || pins_068) &&
                 (s->regime == HR_REGIME_LEGACY || s->regime == HR_REGIME_DYNAMIC);
     if (pins) {
-        double share = s->version >= V(0, 19, 0) ? (m->os == HR_OS_WINDOWS ? 0.40 : 0.90)
-                                                 : (m->os == HR_OS_WINDOWS ? 0.45 : 0.95);
+        double share =
+            s->version >= V(0, 19, 0) ? (m->os == HR_OS_WINDOWS ? 0.40 : 0.90) : (m->os == HR_OS_WINDOWS ? 0.45 : 0.95);
         s->pin_cap = (double)m->ram_bytes * share;
     }
 
@@ -1106,9 +1117,8 @@ static void setup(sim *s)
             x->mem = model_params(mod) * 4;
         x->first_use = -1;
         x->last_use = -1;
-        x->cpu_only = mod->cpu_device ||
-                      (mod->kind == HR_EST_TEXT_ENCODER && s->regime == HR_REGIME_LEGACY &&
-                       (s->vs == VS_LOW_VRAM || s->vs == VS_NO_VRAM));
+        x->cpu_only = mod->cpu_device || (mod->kind == HR_EST_TEXT_ENCODER && s->regime == HR_REGIME_LEGACY &&
+                                          (s->vs == VS_LOW_VRAM || s->vs == VS_NO_VRAM));
     }
     for (int o = 0; o < s->in->op_count; o++) {
         const hr_est_op *op = &s->in->op[o];
@@ -1147,7 +1157,8 @@ static void run(sim *s)
         case HR_OP_UPSCALE_MODEL:
         case HR_OP_IMAGE_SCALE: op_upscale(s, op, o); break;
         case HR_OP_LORA: op_lora(s, op); break;
-        case HR_OP_OTHER: default: break;
+        case HR_OP_OTHER:
+        default: break;
         }
         record(s, op, o);
     }
@@ -1214,13 +1225,15 @@ static void verdicts(const sim *s, hr_estimate *e)
                      HR_T("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
                           "system memory (very slow), RAM that counts against the commit limit"),
                      node, e->step[s->spill_op].class_type, a);
-            snprintf(v->fix, sizeof v->fix, "%s",
-                     HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
-                          "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
+            snprintf(
+                v->fix, sizeof v->fix, "%s",
+                HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
+                     "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
         }
         if (m->nvidia_driver == 0)
-            add_note(e, "%s", HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
-                                   "on by default) is assumed"));
+            add_note(e, "%s",
+                     HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
+                          "on by default) is assumed"));
     }
     if (s->tiled_need > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_TILED_FALLBACK, u64(s->tiled_need), e->step[s->tiled_op].node_id);
@@ -1262,7 +1275,8 @@ static void verdicts(const sim *s, hr_estimate *e)
         if (v) {
             hr_size_gb(e->pinned_peak_bytes, a, sizeof a);
             snprintf(v->text, sizeof v->text,
-                     HR_T("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"), a);
+                     HR_T("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"),
+                     a);
             snprintf(v->fix, sizeof v->fix, "%s", HR_T("start ComfyUI with --disable-pinned-memory, or add RAM"));
         }
     }
@@ -1277,14 +1291,16 @@ static void verdicts(const sim *s, hr_estimate *e)
                          m->others_commit_bytes == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
         const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
         if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
-            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - m->commit_limit_bytes, e->commit.node_id);
+            hr_est_verdict *v =
+                add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - m->commit_limit_bytes, e->commit.node_id);
             if (v) {
                 hr_size_gb(n.must_back, a, sizeof a);
                 hr_size_gb(m->commit_limit_bytes, b, sizeof b);
                 hr_size_gb(hr_run_paging_bytes(&n, (uint64_t)ram), c, sizeof c);
                 snprintf(v->text, sizeof v->text,
                          HR_T("the commit limit is %s, under the %s it must back (the high end, the other programs and "
-                              "a 25 %% margin): the run can crash"), b, a);
+                              "a 25 %% margin): the run can crash"),
+                         b, a);
                 snprintf(v->fix, sizeof v->fix,
                          m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
                                                 : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
@@ -1292,7 +1308,8 @@ static void verdicts(const sim *s, hr_estimate *e)
             }
         }
         if ((double)e->commit.value > lim || rv == HR_NEED_WILL_FAIL) {
-            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, u64((double)e->commit.value - lim), e->commit.node_id);
+            hr_est_verdict *v =
+                add_verdict(e, HR_EV_COMMIT_EXCEEDED, u64((double)e->commit.value - lim), e->commit.node_id);
             if (v) {
                 /* with the other programs, as the rule counts it */
                 hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
@@ -1315,9 +1332,10 @@ static void verdicts(const sim *s, hr_estimate *e)
                 hr_size_gb(e->ram.value, a, sizeof a);
                 hr_size_gb(u64(cap), b, sizeof b);
                 hr_size_gb(paging_needed(need, ram), c, sizeof c);
-                snprintf(v->text, sizeof v->text,
-                         HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
-                         e->ram.node_id, a, b);
+                snprintf(
+                    v->text, sizeof v->text,
+                    HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                    e->ram.node_id, a, b);
                 snprintf(v->fix, sizeof v->fix, HR_T("swap of at least %s (headroom plan --workflow FILE)"), c);
             }
         }
@@ -1329,7 +1347,8 @@ static void verdicts(const sim *s, hr_estimate *e)
             hr_size_gb(paging_needed(need, ram), c, sizeof c);
             snprintf(v->text, sizeof v->text,
                      HR_T("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
-                          "of at least %s"), a);
+                          "of at least %s"),
+                     a);
             if (paging_needed(need, ram) == 0)
                 snprintf(v->fix, sizeof v->fix, "%s",
                          HR_T("RAM alone holds it if other programs leave room: check the machine itself "
@@ -1352,12 +1371,13 @@ static void verdicts(const sim *s, hr_estimate *e)
             for (int k = 0; k < s->in->model_count; k++) {
                 const hr_est_model *md = &s->in->model[k];
                 if (strcmp(md->name, e->load[off_i].model) == 0)
-                    small = md->weight_dtype == HR_WDT_FP8 || md->format == HR_FMT_GGUF ||
-                            md->file_dtype_bytes == 1 || md->fp8_scaled;
+                    small = md->weight_dtype == HR_WDT_FP8 || md->format == HR_FMT_GGUF || md->file_dtype_bytes == 1 ||
+                            md->fp8_scaled;
             }
             snprintf(v->fix, sizeof v->fix, "%s",
-                     small ? HR_T("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
-                           : HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
+                     small
+                         ? HR_T("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
+                         : HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
         }
     }
     bool bad = false;
@@ -1367,7 +1387,8 @@ static void verdicts(const sim *s, hr_estimate *e)
     if (!bad) {
         hr_est_verdict *v = add_verdict(e, HR_EV_FITS, 0, "");
         if (v) {
-            snprintf(v->text, sizeof v->text, "%s", HR_T("fits: the run completes within VRAM, RAM and the commit limit"));
+            snprintf(v->text, sizeof v->text, "%s",
+                     HR_T("fits: the run completes within VRAM, RAM and the commit limit"));
             v->fix[0] = '\0';
         }
     }
@@ -1379,8 +1400,7 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
     static const hr_comfy_args none;
     if (!a)
         a = &none;
-    if (in->model_count < 0 || in->model_count > HR_EST_MAX_MODELS || in->op_count < 0 ||
-        in->op_count > HR_EST_MAX_OPS)
+    if (in->model_count < 0 || in->model_count > HR_EST_MAX_MODELS || in->op_count < 0 || in->op_count > HR_EST_MAX_OPS)
         return hr_error_set(err, HR_EINVAL, HR_T("estimate: %d models, %d steps: out of range"), in->model_count,
                             in->op_count);
     for (int o = 0; o < in->op_count; o++) {
@@ -1411,7 +1431,7 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         }
     }
 
-    static sim s_mid, s_lo, s_hi;   /* large; the core is single-threaded */
+    static sim s_mid, s_lo, s_hi; /* large; the core is single-threaded */
     memset(&s_mid, 0, sizeof s_mid);
     s_mid.in = in, s_mid.m = m, s_mid.a = a, s_mid.p = P_MID, s_mid.out = out;
     run(&s_mid);
@@ -1422,7 +1442,7 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
     s_hi.in = in, s_hi.m = m, s_hi.a = a, s_hi.p = P_HIGH;
     run(&s_hi);
 
-    static const char *vs_names[] = {"DISABLED", "NO_VRAM", "LOW_VRAM", "NORMAL_VRAM", "HIGH_VRAM", "SHARED"};
+    static const char *vs_names[] = { "DISABLED", "NO_VRAM", "LOW_VRAM", "NORMAL_VRAM", "HIGH_VRAM", "SHARED" };
     out->regime = s_mid.regime;
     out->vram_state = vs_names[s_mid.vs];
     out->reserve_vram_bytes = u64(s_mid.reserve);
@@ -1432,11 +1452,15 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         if (in->model[i].from_catalog)
             out->catalog_used = true;
 
-    struct { hr_est_range *r; double mid, lo, hi; int op; } t[] = {
-        {&out->vram, s_mid.peak_vram, s_lo.peak_vram, s_hi.peak_vram, s_mid.peak_vram_op},
-        {&out->ram, s_mid.peak_ram, s_lo.peak_ram, s_hi.peak_ram, s_mid.peak_ram_op},
-        {&out->commit, s_mid.peak_commit, s_lo.peak_commit, s_hi.peak_commit, s_mid.peak_commit_op},
-        {&out->page_cache, s_mid.peak_cache, s_lo.peak_cache, s_hi.peak_cache, -1},
+    struct {
+        hr_est_range *r;
+        double mid, lo, hi;
+        int op;
+    } t[] = {
+        { &out->vram, s_mid.peak_vram, s_lo.peak_vram, s_hi.peak_vram, s_mid.peak_vram_op },
+        { &out->ram, s_mid.peak_ram, s_lo.peak_ram, s_hi.peak_ram, s_mid.peak_ram_op },
+        { &out->commit, s_mid.peak_commit, s_lo.peak_commit, s_hi.peak_commit, s_mid.peak_commit_op },
+        { &out->page_cache, s_mid.peak_cache, s_lo.peak_cache, s_hi.peak_cache, -1 },
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         t[k].r->value = u64(t[k].mid);
@@ -1451,8 +1475,8 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         /* Which ComfyUI runs is not known: the range covers every memory manager it could be
          * (X.comfymem: the regimes and the versions where they changed), so the high end is
          * the older managers' — most installs are not the newest. */
-        static const int older[][3] = {{0, 3, 60}, {0, 3, 70}, {0, 3, 77}, {0, 12, 0}, {0, 16, 0}, {0, 19, 0},
-                                       {0, 23, 0}};
+        static const int older[][3] = { { 0, 3, 60 }, { 0, 3, 70 }, { 0, 3, 77 }, { 0, 12, 0 },
+                                        { 0, 16, 0 }, { 0, 19, 0 }, { 0, 23, 0 } };
         static hr_est_machine mv;
         mv = *m;
         mv.version_known = true;
@@ -1464,7 +1488,7 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
                 memset(sv, 0, sizeof *sv);
                 sv->in = in, sv->m = &mv, sv->a = a, sv->p = k ? P_HIGH : P_LOW;
                 run(sv);
-                const double got[] = {sv->peak_vram, sv->peak_ram, sv->peak_commit, sv->peak_cache};
+                const double got[] = { sv->peak_vram, sv->peak_ram, sv->peak_commit, sv->peak_cache };
                 for (size_t q = 0; q < sizeof t / sizeof t[0]; q++) {
                     t[q].r->low = t[q].r->low < u64(got[q]) ? t[q].r->low : u64(got[q]);
                     t[q].r->high = t[q].r->high > u64(got[q]) ? t[q].r->high : u64(got[q]);
@@ -1477,23 +1501,31 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
             }
         }
         if (out->high_version[0])
-            add_note(out, HR_T("ComfyUI version not known: the range covers every memory manager it could run; the "
-                               "high end is %s's (give --comfyui-version)"), out->high_version);
+            add_note(out,
+                     HR_T("ComfyUI version not known: the range covers every memory manager it could run; the "
+                          "high end is %s's (give --comfyui-version)"),
+                     out->high_version);
         else
-            add_note(out, "%s", HR_T("ComfyUI version not known: the range covers every memory manager it could run "
-                                     "(give --comfyui-version)"));
+            add_note(out, "%s",
+                     HR_T("ComfyUI version not known: the range covers every memory manager it could run "
+                          "(give --comfyui-version)"));
     }
     if (m->version_known && version_num(m) == V(0, 3, 68) && m->vendor == HR_GPU_NVIDIA && !a->fast_pinned_memory &&
         !a->disable_pinned_memory)
-        add_note(out, "%s", HR_T("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
-                                 "which still say 0.3.68; the low end leaves pins out, the middle and high count "
-                                 "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
+        add_note(out, "%s",
+                 HR_T("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
+                      "which still say 0.3.68; the low end leaves pins out, the middle and high count "
+                      "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
     if (out->catalog_used)
         add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)
-        add_note(out, "%s", HR_T("DynamicVRAM: weights are memory-mapped; RAM holds pinned copies, the files stay in the page cache"));
+        add_note(
+            out, "%s",
+            HR_T("DynamicVRAM: weights are memory-mapped; RAM holds pinned copies, the files stay in the page cache"));
     if (m->os == HR_OS_WINDOWS)
-        add_note(out, "%s", HR_T("Windows: VRAM in use is counted against the commit limit too (WDDM); the low end leaves it out"));
+        add_note(
+            out, "%s",
+            HR_T("Windows: VRAM in use is counted against the commit limit too (WDDM); the low end leaves it out"));
     verdicts(&s_mid, out);
     return 0;
 }
@@ -1510,7 +1542,10 @@ int hr_estimate_severity(const hr_estimate *e)
         case HR_EV_PINNED:
         case HR_EV_COMMIT_TIGHT:
         case HR_EV_TILED_FALLBACK:
-        case HR_EV_SYSMEM_FALLBACK: if (sev < 1) sev = 1; break;
+        case HR_EV_SYSMEM_FALLBACK:
+            if (sev < 1)
+                sev = 1;
+            break;
         case HR_EV_COMMIT_UNKNOWN: unknown = true; break;
         default: break;
         }
@@ -1520,26 +1555,28 @@ int hr_estimate_severity(const hr_estimate *e)
 
 const char *hr_est_kind_name(hr_est_kind k)
 {
-    static const char *n[] = {"diffusion_model", "text_encoder", "vae", "clip_vision", "controlnet", "upscaler", "lora"};
+    static const char *n[] = {
+        "diffusion_model", "text_encoder", "vae", "clip_vision", "controlnet", "upscaler", "lora"
+    };
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "model";
 }
 
 const char *hr_est_regime_name(hr_est_regime r)
 {
-    static const char *n[] = {"legacy", "dynamic_vram", "cpu", "unified"};
+    static const char *n[] = { "legacy", "dynamic_vram", "cpu", "unified" };
     return (int)r >= 0 && (size_t)r < sizeof n / sizeof n[0] ? n[r] : "legacy";
 }
 
 const char *hr_est_verdict_name(hr_est_verdict_kind k)
 {
-    static const char *n[] = {"fits", "offloads", "tiled_fallback", "heavy_paging", "pinned_memory", "gpu_oom",
-                              "commit_exceeded", "commit_tight", "commit_unknown", "sysmem_fallback"};
+    static const char *n[] = { "fits",    "offloads",        "tiled_fallback", "heavy_paging",   "pinned_memory",
+                               "gpu_oom", "commit_exceeded", "commit_tight",   "commit_unknown", "sysmem_fallback" };
     return (int)k >= 0 && (size_t)k < sizeof n / sizeof n[0] ? n[k] : "fits";
 }
 
 const char *hr_est_vendor_name(hr_est_vendor v)
 {
-    static const char *n[] = {"nvidia", "amd", "intel", "apple", "none"};
+    static const char *n[] = { "nvidia", "amd", "intel", "apple", "none" };
     return (int)v >= 0 && (size_t)v < sizeof n / sizeof n[0] ? n[v] : "none";
 }
 
@@ -1547,9 +1584,12 @@ bool hr_est_vendor_parse(const char *s, hr_est_vendor *out)
 {
     if (!s)
         return false;
-    static const struct { const char *name; hr_est_vendor v; } t[] = {
-        {"nvidia", HR_GPU_NVIDIA}, {"amd", HR_GPU_AMD}, {"intel", HR_GPU_INTEL},
-        {"apple", HR_GPU_APPLE}, {"none", HR_GPU_NONE}, {"cpu", HR_GPU_NONE},
+    static const struct {
+        const char *name;
+        hr_est_vendor v;
+    } t[] = {
+        { "nvidia", HR_GPU_NVIDIA }, { "amd", HR_GPU_AMD },   { "intel", HR_GPU_INTEL },
+        { "apple", HR_GPU_APPLE },   { "none", HR_GPU_NONE }, { "cpu", HR_GPU_NONE },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (hr_str_ieq(s, t[i].name)) {

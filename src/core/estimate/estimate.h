@@ -21,18 +21,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_EST_MAX_MODELS 64
-#define HR_EST_MAX_OPS 256
-#define HR_EST_MAX_LOADS 160
+#define HR_EST_MAX_MODELS   64
+#define HR_EST_MAX_OPS      256
+#define HR_EST_MAX_LOADS    160
 #define HR_EST_MAX_VERDICTS 12
-#define HR_EST_MAX_NOTES 12
-#define HR_EST_NAME_MAX 128
-#define HR_EST_ID_MAX 24
-#define HR_EST_TYPE_MAX 64
-#define HR_EST_TEXT_MAX 320
+#define HR_EST_MAX_NOTES    12
+#define HR_EST_NAME_MAX     128
+#define HR_EST_ID_MAX       24
+#define HR_EST_TYPE_MAX     64
+#define HR_EST_TEXT_MAX     320
 
 typedef enum hr_est_kind {
-    HR_EST_DIFFUSION = 0,   /* UNet / DiT */
+    HR_EST_DIFFUSION = 0, /* UNet / DiT */
     HR_EST_TEXT_ENCODER,
     HR_EST_VAE,
     HR_EST_CLIP_VISION,
@@ -65,52 +65,52 @@ typedef enum hr_est_arch {
 } hr_est_arch;
 
 typedef enum hr_est_vae_kind {
-    HR_VAE_KL = 0,          /* AutoencoderKL: SD1.5, SDXL, SD3, FLUX.1 (2-D) */
+    HR_VAE_KL = 0, /* AutoencoderKL: SD1.5, SDXL, SD3, FLUX.1 (2-D) */
     HR_VAE_FLUX2,
-    HR_VAE_WAN21,           /* Wan 2.1 / 2.2 14B / Qwen-Image */
-    HR_VAE_WAN22,           /* Wan 2.2 TI2V-5B */
-    HR_VAE_HUNYUAN,         /* HunyuanVideo 1.0: causal 3-D KL */
+    HR_VAE_WAN21,   /* Wan 2.1 / 2.2 14B / Qwen-Image */
+    HR_VAE_WAN22,   /* Wan 2.2 TI2V-5B */
+    HR_VAE_HUNYUAN, /* HunyuanVideo 1.0: causal 3-D KL */
     HR_VAE_LTXV
 } hr_est_vae_kind;
 
 typedef enum hr_est_format {
-    HR_FMT_SAFETENSORS = 0,  /* memory-mapped */
-    HR_FMT_PICKLE,           /* .ckpt/.pt/.pth/.bin: read into private RAM */
-    HR_FMT_GGUF              /* quantised, memory-mapped, stays quantised */
+    HR_FMT_SAFETENSORS = 0, /* memory-mapped */
+    HR_FMT_PICKLE,          /* .ckpt/.pt/.pth/.bin: read into private RAM */
+    HR_FMT_GGUF             /* quantised, memory-mapped, stays quantised */
 } hr_est_format;
 
 /* UNETLoader's weight_dtype widget. */
 typedef enum hr_est_wdtype { HR_WDT_DEFAULT = 0, HR_WDT_FP8 } hr_est_wdtype;
 
 typedef struct hr_est_model {
-    char name[HR_EST_NAME_MAX];      /* file name (or catalog name) */
+    char name[HR_EST_NAME_MAX]; /* file name (or catalog name) */
     hr_est_kind kind;
     hr_est_arch arch;
-    uint64_t file_bytes;             /* on disk; 0 = unknown */
-    uint64_t params;                 /* parameters; 0 = derive from file_bytes / file_dtype_bytes */
-    int file_dtype_bytes;            /* dominant stored dtype: 4, 2, 1 (fp8); 0 = quantised (GGUF) */
-    bool fp8_scaled;                 /* per-layer quantisation config: stored dtypes kept */
+    uint64_t file_bytes;  /* on disk; 0 = unknown */
+    uint64_t params;      /* parameters; 0 = derive from file_bytes / file_dtype_bytes */
+    int file_dtype_bytes; /* dominant stored dtype: 4, 2, 1 (fp8); 0 = quantised (GGUF) */
+    bool fp8_scaled;      /* per-layer quantisation config: stored dtypes kept */
     hr_est_wdtype weight_dtype;
     hr_est_format format;
-    bool from_catalog;               /* sizes are catalog values, not read from the file */
-    bool cpu_device;                 /* CLIPLoader device=cpu */
-    double scale;                    /* upscalers: 4.0 for a 4x model */
-    double lora_coverage;            /* LoRA: share of the target's weights it patches (0 = default) */
-    bool checkpoint;                 /* a part of a checkpoint file (CheckpointLoaderSimple): its
+    bool from_catalog;    /* sizes are catalog values, not read from the file */
+    bool cpu_device;      /* CLIPLoader device=cpu */
+    double scale;         /* upscalers: 4.0 for a 4x model */
+    double lora_coverage; /* LoRA: share of the target's weights it patches (0 = default) */
+    bool checkpoint;      /* a part of a checkpoint file (CheckpointLoaderSimple): its
                                       * diffusion model may be built directly in VRAM */
 } hr_est_model;
 
 typedef enum hr_est_op_kind {
-    HR_OP_LOAD = 0,          /* a loader node: models[] are created */
-    HR_OP_ENCODE_TEXT,       /* models[0]: the text encoder */
-    HR_OP_ENCODE_VISION,     /* models[0]: CLIP vision */
-    HR_OP_SAMPLE,            /* models[0]: diffusion model, models[1..]: ControlNets */
-    HR_OP_VAE_DECODE,        /* models[0]: the VAE */
+    HR_OP_LOAD = 0,      /* a loader node: models[] are created */
+    HR_OP_ENCODE_TEXT,   /* models[0]: the text encoder */
+    HR_OP_ENCODE_VISION, /* models[0]: CLIP vision */
+    HR_OP_SAMPLE,        /* models[0]: diffusion model, models[1..]: ControlNets */
+    HR_OP_VAE_DECODE,    /* models[0]: the VAE */
     HR_OP_VAE_ENCODE,
-    HR_OP_UPSCALE_MODEL,     /* models[0]: the upscaler */
-    HR_OP_IMAGE_SCALE,       /* plain resize: a new IMAGE in RAM */
-    HR_OP_LORA,              /* models[0]: the LoRA, models[1..]: the patched models */
-    HR_OP_OTHER              /* no memory of its own (save, preview, conditioning ...) */
+    HR_OP_UPSCALE_MODEL, /* models[0]: the upscaler */
+    HR_OP_IMAGE_SCALE,   /* plain resize: a new IMAGE in RAM */
+    HR_OP_LORA,          /* models[0]: the LoRA, models[1..]: the patched models */
+    HR_OP_OTHER          /* no memory of its own (save, preview, conditioning ...) */
 } hr_est_op_kind;
 
 /* What an operation works on, in pixels (frames = 1 for images). */
@@ -124,13 +124,13 @@ typedef struct hr_est_op {
     hr_est_op_kind kind;
     int models[4];
     int model_count;
-    hr_est_geom geom;        /* SAMPLE/VAE: the latent's pixel size; UPSCALE/IMAGE_SCALE: the input image */
-    hr_est_arch arch;        /* SAMPLE/VAE: the latent's architecture when no model says it */
-    bool cfg;                /* SAMPLE: cond and uncond run together (cfg != 1) */
-    bool tiled;              /* VAE: VAEDecodeTiled / VAEEncodeTiled */
-    uint32_t tile_px;        /* tiled: tile size in pixels (512 by default) */
-    uint32_t tile_frames;    /* tiled: temporal size in frames (64 by default) */
-    double scale;            /* UPSCALE_MODEL (0 = the model's), IMAGE_SCALE */
+    hr_est_geom geom;     /* SAMPLE/VAE: the latent's pixel size; UPSCALE/IMAGE_SCALE: the input image */
+    hr_est_arch arch;     /* SAMPLE/VAE: the latent's architecture when no model says it */
+    bool cfg;             /* SAMPLE: cond and uncond run together (cfg != 1) */
+    bool tiled;           /* VAE: VAEDecodeTiled / VAEEncodeTiled */
+    uint32_t tile_px;     /* tiled: tile size in pixels (512 by default) */
+    uint32_t tile_frames; /* tiled: temporal size in frames (64 by default) */
+    double scale;         /* UPSCALE_MODEL (0 = the model's), IMAGE_SCALE */
 } hr_est_op;
 
 typedef struct hr_est_input {
@@ -140,32 +140,26 @@ typedef struct hr_est_input {
     hr_est_op op[HR_EST_MAX_OPS];
 } hr_est_input;
 
-typedef enum hr_est_vendor {
-    HR_GPU_NVIDIA = 0,
-    HR_GPU_AMD,
-    HR_GPU_INTEL,
-    HR_GPU_APPLE,
-    HR_GPU_NONE
-} hr_est_vendor;
+typedef enum hr_est_vendor { HR_GPU_NVIDIA = 0, HR_GPU_AMD, HR_GPU_INTEL, HR_GPU_APPLE, HR_GPU_NONE } hr_est_vendor;
 
 typedef struct hr_est_machine {
     hr_os os;
-    bool macos;                      /* Apple silicon: unified memory (hr_os has no macOS) */
+    bool macos; /* Apple silicon: unified memory (hr_os has no macOS) */
     bool wsl;
     hr_est_vendor vendor;
     uint64_t ram_bytes;
-    uint64_t vram_bytes;             /* dedicated; 0 with no GPU */
-    uint64_t vram_other_bytes;       /* VRAM other programs hold; HR_UNKNOWN = a default per OS */
-    uint64_t commit_limit_bytes;     /* HR_UNKNOWN when not known */
-    bool commit_enforced;            /* Windows, Linux overcommit mode 2 */
-    uint64_t swap_bytes;             /* disk paging file / swap; HR_UNKNOWN when not known */
-    uint64_t others_commit_bytes;    /* what other programs commit now (core/model/run_need.h);
+    uint64_t vram_bytes;          /* dedicated; 0 with no GPU */
+    uint64_t vram_other_bytes;    /* VRAM other programs hold; HR_UNKNOWN = a default per OS */
+    uint64_t commit_limit_bytes;  /* HR_UNKNOWN when not known */
+    bool commit_enforced;         /* Windows, Linux overcommit mode 2 */
+    uint64_t swap_bytes;          /* disk paging file / swap; HR_UNKNOWN when not known */
+    uint64_t others_commit_bytes; /* what other programs commit now (core/model/run_need.h);
                                       * HR_UNKNOWN: the what-if allowance */
-    hr_tri fp8_compute;              /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
-    int nvidia_driver;               /* NVIDIA driver version x 100 (56094 for 560.94), 0 = not known */
-    char gpu_name[64];               /* the card's name as the driver gives it ("" = not known): which
+    hr_tri fp8_compute;           /* GPU computes in fp8 (Ada/Hopper/Blackwell, RDNA4) */
+    int nvidia_driver;            /* NVIDIA driver version x 100 (56094 for 560.94), 0 = not known */
+    char gpu_name[64];            /* the card's name as the driver gives it ("" = not known): which
                                       * 16-bit types it computes fast (the VAE's dtype) */
-    int version[3];                  /* ComfyUI version; version_known false: the value is the newest's,
+    int version[3];               /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
     bool version_known;
     /* Defaults standing in for what was neither read nor given: said as assumed, never as a
@@ -178,7 +172,7 @@ typedef enum hr_est_regime { HR_REGIME_LEGACY = 0, HR_REGIME_DYNAMIC, HR_REGIME_
 /* A quantity the model is unsure of: the estimate and its low–high range. */
 typedef struct hr_est_range {
     uint64_t value, low, high;
-    char node_id[HR_EST_ID_MAX];      /* the step that causes the peak */
+    char node_id[HR_EST_ID_MAX]; /* the step that causes the peak */
     char class_type[HR_EST_TYPE_MAX];
 } hr_est_range;
 
@@ -186,10 +180,10 @@ typedef struct hr_est_step {
     char node_id[HR_EST_ID_MAX];
     char class_type[HR_EST_TYPE_MAX];
     hr_est_op_kind kind;
-    uint64_t vram_bytes;             /* the step's peak */
-    uint64_t ram_bytes;              /* private (anonymous) RAM of the process */
-    uint64_t pinned_bytes;           /* of which pinned (cannot be paged out) */
-    uint64_t page_cache_bytes;       /* file-backed model pages: reclaimable, not commit */
+    uint64_t vram_bytes;       /* the step's peak */
+    uint64_t ram_bytes;        /* private (anonymous) RAM of the process */
+    uint64_t pinned_bytes;     /* of which pinned (cannot be paged out) */
+    uint64_t page_cache_bytes; /* file-backed model pages: reclaimable, not commit */
     uint64_t commit_bytes;
     char note[HR_EST_TEXT_MAX];
 } hr_est_step;
@@ -205,7 +199,7 @@ typedef struct hr_est_load {
     uint64_t loaded_bytes;
     uint64_t offloaded_bytes;
     uint64_t buffer_bytes;
-    uint64_t staged_bytes;           /* DynamicVRAM: bytes staged; 0 in the legacy regime */
+    uint64_t staged_bytes; /* DynamicVRAM: bytes staged; 0 in the legacy regime */
 } hr_est_load;
 
 typedef enum hr_est_verdict_kind {
@@ -216,9 +210,9 @@ typedef enum hr_est_verdict_kind {
     HR_EV_PINNED,
     HR_EV_GPU_OOM,
     HR_EV_COMMIT_EXCEEDED,
-    HR_EV_COMMIT_TIGHT,      /* the one rule's AT RISK: under what the limit must back */
-    HR_EV_COMMIT_UNKNOWN,    /* cannot tell: the limit is not known; bytes = the limit needed */
-    HR_EV_SYSMEM_FALLBACK    /* Windows, NVIDIA from driver 536: VRAM overflow spilled to system memory */
+    HR_EV_COMMIT_TIGHT,   /* the one rule's AT RISK: under what the limit must back */
+    HR_EV_COMMIT_UNKNOWN, /* cannot tell: the limit is not known; bytes = the limit needed */
+    HR_EV_SYSMEM_FALLBACK /* Windows, NVIDIA from driver 536: VRAM overflow spilled to system memory */
 } hr_est_verdict_kind;
 
 typedef struct hr_est_verdict {
@@ -231,11 +225,11 @@ typedef struct hr_est_verdict {
 
 typedef struct hr_estimate {
     hr_est_regime regime;
-    const char *vram_state;          /* "NORMAL_VRAM", "LOW_VRAM", ... */
+    const char *vram_state; /* "NORMAL_VRAM", "LOW_VRAM", ... */
     bool catalog_used;
     hr_est_machine machine;
-    uint64_t reserve_vram_bytes;     /* EXTRA_RESERVED_VRAM */
-    uint64_t pin_cap_bytes;          /* MAX_PINNED_MEMORY; 0 = no pinning */
+    uint64_t reserve_vram_bytes; /* EXTRA_RESERVED_VRAM */
+    uint64_t pin_cap_bytes;      /* MAX_PINNED_MEMORY; 0 = no pinning */
     hr_est_range vram, ram, commit, page_cache;
     uint64_t pinned_peak_bytes;
     int step_count;
@@ -246,10 +240,10 @@ typedef struct hr_estimate {
     hr_est_verdict verdict[HR_EST_MAX_VERDICTS];
     int note_count;
     char notes[HR_EST_MAX_NOTES][HR_EST_TEXT_MAX];
-    char workflow[HR_EST_NAME_MAX];  /* for the report's title; set by the caller */
-    hr_est_arch arch;                /* the diffusion model the workflow samples with (the largest) */
-    uint32_t frames;                 /* the most frames a step works on (1: images) */
-    char high_version[16];           /* version unknown: the ComfyUI version whose manager gives the
+    char workflow[HR_EST_NAME_MAX]; /* for the report's title; set by the caller */
+    hr_est_arch arch;               /* the diffusion model the workflow samples with (the largest) */
+    uint32_t frames;                /* the most frames a step works on (1: images) */
+    char high_version[16];          /* version unknown: the ComfyUI version whose manager gives the
                                       * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
@@ -262,8 +256,8 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s);
 
 /* Run the simulation. Fails with HR_EINVAL on an input that refers to a model it does not
  * have. out is large (keep it off small stacks). */
-int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a,
-                    hr_estimate *out, hr_error *err);
+int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a, hr_estimate *out,
+                    hr_error *err);
 
 /* The in-memory size of a model under the machine and flags (dtype rules, §2.7). */
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);
@@ -304,19 +298,19 @@ bool hr_est_vendor_parse(const char *s, hr_est_vendor *out);
 /* ---- Catalog of common models (catalog values: sizes as published, not read from files) ---- */
 
 typedef struct hr_est_catalog_entry {
-    const char *file;                /* the usual file name, matched case-insensitively */
+    const char *file; /* the usual file name, matched case-insensitively */
     hr_est_kind kind;
     hr_est_arch arch;
     uint64_t file_bytes;
-    uint64_t params;                 /* 0 = file_bytes / dtype */
-    int dtype_bytes;                 /* 4, 2, 1; 0 = GGUF */
+    uint64_t params; /* 0 = file_bytes / dtype */
+    int dtype_bytes; /* 4, 2, 1; 0 = GGUF */
     bool fp8_scaled;
-    double scale;                    /* upscalers */
+    double scale; /* upscalers */
     /* Checkpoints with several parts: the text encoder's and VAE's sizes (bytes as stored). */
     uint64_t te_bytes;
     int te_dtype_bytes;
     uint64_t vae_bytes;
-    bool checkpoint;                 /* a CheckpointLoader file: diffusion + te_bytes + vae_bytes */
+    bool checkpoint; /* a CheckpointLoader file: diffusion + te_bytes + vae_bytes */
 } hr_est_catalog_entry;
 
 /* Look a file name up (base name, case-insensitive, any folder prefix ignored); NULL if not

@@ -10,24 +10,24 @@
 /* name, memory_usage_factor, latent channels, spatial downscale, temporal downscale (0: image),
  * VAE kind, LoRA coverage (share of the weights a typical LoRA patches). */
 static const hr_est_arch_info arch_table[HR_ARCH_COUNT] = {
-    [HR_ARCH_UNKNOWN] = {"unknown", 2.0, 16, 8, 0, HR_VAE_KL, 0.8},
-    [HR_ARCH_SD15] = {"SD1.5", 1.0, 4, 8, 0, HR_VAE_KL, 0.35},
-    [HR_ARCH_SD2] = {"SD2", 1.0, 4, 8, 0, HR_VAE_KL, 0.35},
-    [HR_ARCH_SDXL] = {"SDXL", 0.8, 4, 8, 0, HR_VAE_KL, 0.5},
-    [HR_ARCH_SD3] = {"SD3", 1.6, 16, 8, 0, HR_VAE_KL, 0.8},
-    [HR_ARCH_FLUX] = {"FLUX.1", 3.1, 16, 8, 0, HR_VAE_KL, 0.9},
-    [HR_ARCH_FLUX2] = {"FLUX.2", 29.3, 128, 16, 0, HR_VAE_FLUX2, 0.9},
-    [HR_ARCH_CHROMA] = {"Chroma", 3.2, 16, 8, 0, HR_VAE_KL, 0.9},
-    [HR_ARCH_QWEN_IMAGE] = {"Qwen-Image", 1.8, 16, 8, 0, HR_VAE_WAN21, 0.9},
-    [HR_ARCH_HIDREAM] = {"HiDream", 2.0, 16, 8, 0, HR_VAE_KL, 0.9},
-    [HR_ARCH_LUMINA2] = {"Lumina2", 1.4, 16, 8, 0, HR_VAE_KL, 0.9},
-    [HR_ARCH_WAN_1_3B] = {"Wan 1.3B", 1536.0 / 2222.0, 16, 8, 4, HR_VAE_WAN21, 0.9},
-    [HR_ARCH_WAN_14B] = {"Wan 14B", 5120.0 / 2222.0, 16, 8, 4, HR_VAE_WAN21, 0.9},
-    [HR_ARCH_WAN22_5B] = {"Wan 2.2 5B", 3072.0 / 2222.0, 48, 16, 4, HR_VAE_WAN22, 0.9},
-    [HR_ARCH_HUNYUAN_VIDEO] = {"HunyuanVideo", 1.8, 16, 8, 4, HR_VAE_HUNYUAN, 0.9},
-    [HR_ARCH_LTXV_2B] = {"LTX-Video 2B", 5.5, 128, 32, 8, HR_VAE_LTXV, 0.9},
-    [HR_ARCH_LTXV_13B] = {"LTX-Video 13B", 11.0, 128, 32, 8, HR_VAE_LTXV, 0.9},
-    [HR_ARCH_SVD] = {"SVD", 2.0, 4, 8, 0, HR_VAE_KL, 0.5},
+    [HR_ARCH_UNKNOWN] = { "unknown", 2.0, 16, 8, 0, HR_VAE_KL, 0.8 },
+    [HR_ARCH_SD15] = { "SD1.5", 1.0, 4, 8, 0, HR_VAE_KL, 0.35 },
+    [HR_ARCH_SD2] = { "SD2", 1.0, 4, 8, 0, HR_VAE_KL, 0.35 },
+    [HR_ARCH_SDXL] = { "SDXL", 0.8, 4, 8, 0, HR_VAE_KL, 0.5 },
+    [HR_ARCH_SD3] = { "SD3", 1.6, 16, 8, 0, HR_VAE_KL, 0.8 },
+    [HR_ARCH_FLUX] = { "FLUX.1", 3.1, 16, 8, 0, HR_VAE_KL, 0.9 },
+    [HR_ARCH_FLUX2] = { "FLUX.2", 29.3, 128, 16, 0, HR_VAE_FLUX2, 0.9 },
+    [HR_ARCH_CHROMA] = { "Chroma", 3.2, 16, 8, 0, HR_VAE_KL, 0.9 },
+    [HR_ARCH_QWEN_IMAGE] = { "Qwen-Image", 1.8, 16, 8, 0, HR_VAE_WAN21, 0.9 },
+    [HR_ARCH_HIDREAM] = { "HiDream", 2.0, 16, 8, 0, HR_VAE_KL, 0.9 },
+    [HR_ARCH_LUMINA2] = { "Lumina2", 1.4, 16, 8, 0, HR_VAE_KL, 0.9 },
+    [HR_ARCH_WAN_1_3B] = { "Wan 1.3B", 1536.0 / 2222.0, 16, 8, 4, HR_VAE_WAN21, 0.9 },
+    [HR_ARCH_WAN_14B] = { "Wan 14B", 5120.0 / 2222.0, 16, 8, 4, HR_VAE_WAN21, 0.9 },
+    [HR_ARCH_WAN22_5B] = { "Wan 2.2 5B", 3072.0 / 2222.0, 48, 16, 4, HR_VAE_WAN22, 0.9 },
+    [HR_ARCH_HUNYUAN_VIDEO] = { "HunyuanVideo", 1.8, 16, 8, 4, HR_VAE_HUNYUAN, 0.9 },
+    [HR_ARCH_LTXV_2B] = { "LTX-Video 2B", 5.5, 128, 32, 8, HR_VAE_LTXV, 0.9 },
+    [HR_ARCH_LTXV_13B] = { "LTX-Video 13B", 11.0, 128, 32, 8, HR_VAE_LTXV, 0.9 },
+    [HR_ARCH_SVD] = { "SVD", 2.0, 4, 8, 0, HR_VAE_KL, 0.5 },
 };
 
 const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a)
@@ -64,13 +64,13 @@ void hr_est_latent_dims(hr_est_arch a, const hr_est_geom *g, double *b, double *
         *h = 1;
     if (*w < 1)
         *w = 1;
-    if (a == HR_ARCH_SVD) {           /* SVD: the frames are the batch */
+    if (a == HR_ARCH_SVD) { /* SVD: the frames are the batch */
         *b *= frames;
         *t = 1;
     } else if (ai->tdown) {
         *t = (double)(((uint32_t)frames - 1) / (uint32_t)ai->tdown + 1);
     } else {
-        *b *= frames;                 /* an image model fed several frames runs them as a batch */
+        *b *= frames; /* an image model fed several frames runs them as a batch */
         *t = 1;
     }
 }
@@ -79,7 +79,7 @@ double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g)
 {
     double b, t, h, w;
     hr_est_latent_dims(a, g, &b, &t, &h, &w);
-    return b * hr_est_arch_info_of(a)->channels * t * h * w * 4.0;  /* fp32 on the CPU */
+    return b * hr_est_arch_info_of(a)->channels * t * h * w * 4.0; /* fp32 on the CPU */
 }
 
 /* memory_required(): area × dtype (2 bytes) × 0.01 × factor MiB, the flash/SDPA branch. */

@@ -11,17 +11,38 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GB(x) ((uint64_t)((x) * 1e9))
-#define MB(x) ((uint64_t)((x) * 1e6))
+#define GB(x) ((uint64_t)((x)*1e9))
+#define MB(x) ((uint64_t)((x)*1e6))
 
 /* file, kind, arch, file_bytes, params, dtype, fp8_scaled, scale, te_bytes, te_dtype, vae_bytes, checkpoint */
-#define DIFF(f, a, sz, dt) {f, HR_EST_DIFFUSION, a, sz, 0, dt, false, 0, 0, 0, 0, false}
-#define DIFF_SCALED(f, a, sz) {f, HR_EST_DIFFUSION, a, sz, 0, 1, true, 0, 0, 0, 0, false}
-#define CKPT(f, a, sz, dt, te, tedt, vae) {f, HR_EST_DIFFUSION, a, sz, 0, dt, false, 0, te, tedt, vae, true}
-#define TE(f, sz, dt) {f, HR_EST_TEXT_ENCODER, HR_ARCH_UNKNOWN, sz, 0, dt, false, 0, 0, 0, 0, false}
-#define TE_SCALED(f, sz) {f, HR_EST_TEXT_ENCODER, HR_ARCH_UNKNOWN, sz, 0, 1, true, 0, 0, 0, 0, false}
-#define VAE(f, a, sz, dt) {f, HR_EST_VAE, a, sz, 0, dt, false, 0, 0, 0, 0, false}
-#define UPS(f, sz, sc) {f, HR_EST_UPSCALER, HR_ARCH_UNKNOWN, sz, 0, 4, false, sc, 0, 0, 0, false}
+#define DIFF(f, a, sz, dt)                                                                                             \
+    {                                                                                                                  \
+        f, HR_EST_DIFFUSION, a, sz, 0, dt, false, 0, 0, 0, 0, false                                                    \
+    }
+#define DIFF_SCALED(f, a, sz)                                                                                          \
+    {                                                                                                                  \
+        f, HR_EST_DIFFUSION, a, sz, 0, 1, true, 0, 0, 0, 0, false                                                      \
+    }
+#define CKPT(f, a, sz, dt, te, tedt, vae)                                                                              \
+    {                                                                                                                  \
+        f, HR_EST_DIFFUSION, a, sz, 0, dt, false, 0, te, tedt, vae, true                                               \
+    }
+#define TE(f, sz, dt)                                                                                                  \
+    {                                                                                                                  \
+        f, HR_EST_TEXT_ENCODER, HR_ARCH_UNKNOWN, sz, 0, dt, false, 0, 0, 0, 0, false                                   \
+    }
+#define TE_SCALED(f, sz)                                                                                               \
+    {                                                                                                                  \
+        f, HR_EST_TEXT_ENCODER, HR_ARCH_UNKNOWN, sz, 0, 1, true, 0, 0, 0, 0, false                                     \
+    }
+#define VAE(f, a, sz, dt)                                                                                              \
+    {                                                                                                                  \
+        f, HR_EST_VAE, a, sz, 0, dt, false, 0, 0, 0, 0, false                                                          \
+    }
+#define UPS(f, sz, sc)                                                                                                 \
+    {                                                                                                                  \
+        f, HR_EST_UPSCALER, HR_ARCH_UNKNOWN, sz, 0, 4, false, sc, 0, 0, 0, false                                       \
+    }
 
 /* SD 1.5 / 2.1: UNet 860 M parameters, CLIP-L 123 M, VAE 84 M. */
 static const hr_est_catalog_entry cat_sd15[] = {
@@ -91,7 +112,7 @@ static const hr_est_catalog_entry cat_te[] = {
     TE_SCALED("qwen_2.5_vl_7b_fp8_scaled.safetensors", 9384670680ULL),
     TE("mistral_3_small_flux2_bf16.safetensors", GB(35.6), 2),
     TE("mistral_3_small_flux2_fp8.safetensors", 18034640095ULL, 1),
-    {"clip_vision_h.safetensors", HR_EST_CLIP_VISION, HR_ARCH_UNKNOWN, GB(1.26), 0, 2, false, 0, 0, 0, 0, false},
+    { "clip_vision_h.safetensors", HR_EST_CLIP_VISION, HR_ARCH_UNKNOWN, GB(1.26), 0, 2, false, 0, 0, 0, 0, false },
 };
 
 /* Wan 2.1 / 2.2: 14 B, 1.3 B and the 5 B TI2V. */
@@ -195,20 +216,20 @@ static const struct {
     const hr_est_catalog_entry *e;
     int n;
 } families[] = {
-    {cat_sd15, (int)(sizeof cat_sd15 / sizeof cat_sd15[0])},
-    {cat_sdxl, (int)(sizeof cat_sdxl / sizeof cat_sdxl[0])},
-    {cat_sd3, (int)(sizeof cat_sd3 / sizeof cat_sd3[0])},
-    {cat_flux, (int)(sizeof cat_flux / sizeof cat_flux[0])},
-    {cat_te, (int)(sizeof cat_te / sizeof cat_te[0])},
-    {cat_wan, (int)(sizeof cat_wan / sizeof cat_wan[0])},
-    {cat_hunyuan, (int)(sizeof cat_hunyuan / sizeof cat_hunyuan[0])},
-    {cat_krea2, (int)(sizeof cat_krea2 / sizeof cat_krea2[0])},
-    {cat_small_dits, (int)(sizeof cat_small_dits / sizeof cat_small_dits[0])},
-    {cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0])},
-    {cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0])},
-    {cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0])},
-    {cat_flux2_klein, (int)(sizeof cat_flux2_klein / sizeof cat_flux2_klein[0])},
-    {cat_upscale, (int)(sizeof cat_upscale / sizeof cat_upscale[0])},
+    { cat_sd15, (int)(sizeof cat_sd15 / sizeof cat_sd15[0]) },
+    { cat_sdxl, (int)(sizeof cat_sdxl / sizeof cat_sdxl[0]) },
+    { cat_sd3, (int)(sizeof cat_sd3 / sizeof cat_sd3[0]) },
+    { cat_flux, (int)(sizeof cat_flux / sizeof cat_flux[0]) },
+    { cat_te, (int)(sizeof cat_te / sizeof cat_te[0]) },
+    { cat_wan, (int)(sizeof cat_wan / sizeof cat_wan[0]) },
+    { cat_hunyuan, (int)(sizeof cat_hunyuan / sizeof cat_hunyuan[0]) },
+    { cat_krea2, (int)(sizeof cat_krea2 / sizeof cat_krea2[0]) },
+    { cat_small_dits, (int)(sizeof cat_small_dits / sizeof cat_small_dits[0]) },
+    { cat_ltxv, (int)(sizeof cat_ltxv / sizeof cat_ltxv[0]) },
+    { cat_qwen, (int)(sizeof cat_qwen / sizeof cat_qwen[0]) },
+    { cat_zimage, (int)(sizeof cat_zimage / sizeof cat_zimage[0]) },
+    { cat_flux2_klein, (int)(sizeof cat_flux2_klein / sizeof cat_flux2_klein[0]) },
+    { cat_upscale, (int)(sizeof cat_upscale / sizeof cat_upscale[0]) },
 };
 
 int hr_est_catalog_count(void)
@@ -253,17 +274,38 @@ hr_est_arch hr_est_arch_guess(const char *file)
     if (!file)
         return HR_ARCH_UNKNOWN;
     const char *b = hr_path_base(file);
-    static const struct { const char *needle; hr_est_arch arch; } rules[] = {
-        {"wan2.2_ti2v_5b", HR_ARCH_WAN22_5B}, {"ti2v_5b", HR_ARCH_WAN22_5B}, {"wan2.2_vae", HR_ARCH_WAN22_5B},
-        {"1.3b", HR_ARCH_WAN_1_3B}, {"wan", HR_ARCH_WAN_14B},
-        {"hunyuan_video", HR_ARCH_HUNYUAN_VIDEO}, {"hunyuanvideo", HR_ARCH_HUNYUAN_VIDEO},
-        {"ltxv-13b", HR_ARCH_LTXV_13B}, {"ltx", HR_ARCH_LTXV_2B},
-        {"flux2", HR_ARCH_FLUX2}, {"flux.2", HR_ARCH_FLUX2}, {"flux", HR_ARCH_FLUX}, {"chroma", HR_ARCH_CHROMA},
-        {"qwen_image", HR_ARCH_QWEN_IMAGE}, {"qwen-image", HR_ARCH_QWEN_IMAGE}, {"hidream", HR_ARCH_HIDREAM},
-        {"lumina", HR_ARCH_LUMINA2}, {"sd3", HR_ARCH_SD3}, {"svd", HR_ARCH_SVD},
-        {"sdxl", HR_ARCH_SDXL}, {"sd_xl", HR_ARCH_SDXL}, {"xl", HR_ARCH_SDXL}, {"pony", HR_ARCH_SDXL},
-        {"illustrious", HR_ARCH_SDXL}, {"v2-1", HR_ARCH_SD2}, {"sd15", HR_ARCH_SD15}, {"v1-5", HR_ARCH_SD15},
-        {"sd1.5", HR_ARCH_SD15},
+    static const struct {
+        const char *needle;
+        hr_est_arch arch;
+    } rules[] = {
+        { "wan2.2_ti2v_5b", HR_ARCH_WAN22_5B },
+        { "ti2v_5b", HR_ARCH_WAN22_5B },
+        { "wan2.2_vae", HR_ARCH_WAN22_5B },
+        { "1.3b", HR_ARCH_WAN_1_3B },
+        { "wan", HR_ARCH_WAN_14B },
+        { "hunyuan_video", HR_ARCH_HUNYUAN_VIDEO },
+        { "hunyuanvideo", HR_ARCH_HUNYUAN_VIDEO },
+        { "ltxv-13b", HR_ARCH_LTXV_13B },
+        { "ltx", HR_ARCH_LTXV_2B },
+        { "flux2", HR_ARCH_FLUX2 },
+        { "flux.2", HR_ARCH_FLUX2 },
+        { "flux", HR_ARCH_FLUX },
+        { "chroma", HR_ARCH_CHROMA },
+        { "qwen_image", HR_ARCH_QWEN_IMAGE },
+        { "qwen-image", HR_ARCH_QWEN_IMAGE },
+        { "hidream", HR_ARCH_HIDREAM },
+        { "lumina", HR_ARCH_LUMINA2 },
+        { "sd3", HR_ARCH_SD3 },
+        { "svd", HR_ARCH_SVD },
+        { "sdxl", HR_ARCH_SDXL },
+        { "sd_xl", HR_ARCH_SDXL },
+        { "xl", HR_ARCH_SDXL },
+        { "pony", HR_ARCH_SDXL },
+        { "illustrious", HR_ARCH_SDXL },
+        { "v2-1", HR_ARCH_SD2 },
+        { "sd15", HR_ARCH_SD15 },
+        { "v1-5", HR_ARCH_SD15 },
+        { "sd1.5", HR_ARCH_SD15 },
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (hr_str_icontains(b, rules[i].needle))
@@ -292,7 +334,7 @@ static hr_est_format format_of(const char *file)
     size_t n = strlen(file);
     if (n >= 5 && hr_str_ieq(file + n - 5, ".gguf"))
         return HR_FMT_GGUF;
-    static const char *pickles[] = {".ckpt", ".pt", ".pth", ".bin", ".pkl"};
+    static const char *pickles[] = { ".ckpt", ".pt", ".pth", ".bin", ".pkl" };
     for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
         size_t k = strlen(pickles[i]);
         if (n >= k && hr_str_ieq(file + n - k, pickles[i]))

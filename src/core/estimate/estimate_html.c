@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W 480
-#define H 220
+#define W  480
+#define H  220
 #define PL 58
 #define PR 12
 #define PT 12
@@ -47,10 +47,10 @@ static uint64_t step_value(const hr_est_step *s, int series)
  * commit limit as dashed lines. */
 static void steps_chart(const hr_estimate *e, hr_buf *out)
 {
-    static const char *const ids[3] = {"vram", "ram", "commit"};
-    static const char *const cls[3] = {"c2", "c1", "c3"};
-    const char *labels[3] = {HR_T("VRAM"), HR_T("RAM"), HR_T("commit")};
-    uint64_t limit[3] = {e->machine.vram_bytes, e->machine.ram_bytes, e->machine.commit_limit_bytes};
+    static const char *const ids[3] = { "vram", "ram", "commit" };
+    static const char *const cls[3] = { "c2", "c1", "c3" };
+    const char *labels[3] = { HR_T("VRAM"), HR_T("RAM"), HR_T("commit") };
+    uint64_t limit[3] = { e->machine.vram_bytes, e->machine.ram_bytes, e->machine.commit_limit_bytes };
     uint64_t ymax = 1;
     for (int i = 0; i < e->step_count; i++)
         for (int k = 0; k < 3; k++)
@@ -80,12 +80,13 @@ static void steps_chart(const hr_estimate *e, hr_buf *out)
     for (int k = 0; k < 3; k++) {
         if (limit[k] != HR_UNKNOWN && limit[k] > 0) {
             double y = PT + ph - ph * (double)limit[k] / top;
-            hr_buf_printf(out, "<g data-series=\"%s-limit\" class=\"%s\"><polyline class=\"limit\" "
-                               "points=\"%d,%.1f %d,%.1f\"/></g>\n",
+            hr_buf_printf(out,
+                          "<g data-series=\"%s-limit\" class=\"%s\"><polyline class=\"limit\" "
+                          "points=\"%d,%.1f %d,%.1f\"/></g>\n",
                           ids[k], cls[k], PL, y, W - PR, y);
         }
-        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%d\" class=\"%s\"><polyline points=\"",
-                      ids[k], n, cls[k]);
+        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%d\" class=\"%s\"><polyline points=\"", ids[k], n,
+                      cls[k]);
         for (int i = 0; i < n; i++) {
             uint64_t v = step_value(&e->step[i], k);
             double x = n > 1 ? PL + pw * i / (n - 1) : PL + pw / 2;
@@ -117,12 +118,12 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
 
     hr_html_section(out, "peaks", HR_T("Peaks against what the machine has"));
     hr_html_bar bars[6] = {
-        {"vram-peak", HR_T("VRAM peak"), e->vram.value, "c2"},
-        {"machine-vram", HR_T("VRAM"), e->machine.vram_bytes, "c2"},
-        {"ram-peak", HR_T("RAM peak"), e->ram.value, "c1"},
-        {"machine-ram", HR_T("RAM"), e->machine.ram_bytes, "c1"},
-        {"commit-peak", HR_T("commit peak"), e->commit.value, "c3"},
-        {"machine-commit-limit", HR_T("commit limit"), e->machine.commit_limit_bytes, "c3"},
+        { "vram-peak", HR_T("VRAM peak"), e->vram.value, "c2" },
+        { "machine-vram", HR_T("VRAM"), e->machine.vram_bytes, "c2" },
+        { "ram-peak", HR_T("RAM peak"), e->ram.value, "c1" },
+        { "machine-ram", HR_T("RAM"), e->machine.ram_bytes, "c1" },
+        { "commit-peak", HR_T("commit peak"), e->commit.value, "c3" },
+        { "machine-commit-limit", HR_T("commit limit"), e->machine.commit_limit_bytes, "c3" },
     };
     hr_html_bars(out, "chart-peaks", HR_T("Peaks against what the machine has"), bars, 6);
     hr_html_section_end(out);
@@ -148,7 +149,7 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
     hr_html_section(out, "steps", HR_T("Memory after each step"));
     if (e->step_count)
         steps_chart(e, out);
-    const char *const step_cols[] = {HR_T("node"), HR_T("VRAM"), HR_T("RAM"), HR_T("commit")};
+    const char *const step_cols[] = { HR_T("node"), HR_T("VRAM"), HR_T("RAM"), HR_T("commit") };
     hr_html_table_begin(out, step_cols, 4, 1);
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
@@ -173,7 +174,7 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
 
     if (e->load_count) {
         hr_html_section(out, "loads", HR_T("Model loads"));
-        const char *const load_cols[] = {HR_T("model"), HR_T("in VRAM"), HR_T("offloaded")};
+        const char *const load_cols[] = { HR_T("model"), HR_T("in VRAM"), HR_T("offloaded") };
         hr_html_table_begin(out, load_cols, 3, 1);
         for (int i = 0; i < e->load_count; i++) {
             const hr_est_load *l = &e->load[i];

@@ -6,10 +6,10 @@
 
 typedef struct hr_est_arch_info {
     const char *name;
-    double factor;            /* memory_usage_factor */
-    int channels;             /* latent channels */
-    int down;                 /* spatial downscale */
-    int tdown;                /* temporal downscale; 0 for image models */
+    double factor; /* memory_usage_factor */
+    int channels;  /* latent channels */
+    int down;      /* spatial downscale */
+    int tdown;     /* temporal downscale; 0 for image models */
     hr_est_vae_kind vae;
     double lora_coverage;
 } hr_est_arch_info;

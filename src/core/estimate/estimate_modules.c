@@ -18,7 +18,7 @@
 /* Text encoders whose token embedding and block projections are known (their published
  * configs: vocab_size x d_model, and the d_model x d_model attention projections). */
 typedef struct te_modules {
-    const char *name_part;    /* matched in the file name, case-insensitive */
+    const char *name_part; /* matched in the file name, case-insensitive */
     double vocab, d_model;
     /* The published file carries the language model's output head (vocab x d_model, 16 bits),
      * which ComfyUI's encoder does not build (its config says lm_head False): the weights are
@@ -29,11 +29,11 @@ typedef struct te_modules {
 } te_modules;
 
 static const te_modules TE[] = {
-    {"umt5", 256384, 4096, false},            /* UMT5-XXL (Wan) */
-    {"t5xxl", 32128, 4096, false},            /* T5-XXL (FLUX, SD3) */
-    {"qwen_2.5_vl_7b", 152064, 3584, true},   /* Qwen2.5-VL 7B (Qwen-Image) */
-    {"llava_llama3", 128256, 4096, true},     /* Llama 3 8B (HunyuanVideo) */
-    {"mistral_3_small", 131072, 5120, false}, /* Mistral Small 3 (FLUX.2) */
+    { "umt5", 256384, 4096, false },            /* UMT5-XXL (Wan) */
+    { "t5xxl", 32128, 4096, false },            /* T5-XXL (FLUX, SD3) */
+    { "qwen_2.5_vl_7b", 152064, 3584, true },   /* Qwen2.5-VL 7B (Qwen-Image) */
+    { "llava_llama3", 128256, 4096, true },     /* Llama 3 8B (HunyuanVideo) */
+    { "mistral_3_small", 131072, 5120, false }, /* Mistral Small 3 (FLUX.2) */
 };
 
 static const te_modules *te_of(const hr_est_model *m)
@@ -46,7 +46,7 @@ static const te_modules *te_of(const hr_est_model *m)
     return NULL;
 }
 
-#define VER(a, b, c) ((a) * 10000 + (b) * 100 + (c))
+#define VER(a, b, c) ((a)*10000 + (b)*100 + (c))
 
 double hr_est_offload_buffer(const hr_est_model *m, int version, int streams)
 {

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define RED "\033[1;31m"
+#define RED    "\033[1;31m"
 #define YELLOW "\033[1;33m"
-#define GREEN "\033[1;32m"
-#define RESET "\033[0m"
+#define GREEN  "\033[1;32m"
+#define RESET  "\033[0m"
 
 static const char *verdict_color(hr_est_verdict_kind k)
 {
@@ -94,14 +94,18 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_size_gb(m->vram_bytes, b, sizeof b);
     hr_buf_printf(out, HR_T("headroom estimate — %s\n\n"), e->workflow[0] ? e->workflow : "workflow");
     hr_buf_printf(out, HR_T("  machine   %s RAM, %s VRAM (%s), %s%s\n"), a, b, hr_est_vendor_name(m->vendor),
-                  m->macos ? "macOS" : m->os == HR_OS_WINDOWS ? "Windows" : "Linux", m->wsl ? " (WSL)" : "");
+                  m->macos                 ? "macOS"
+                  : m->os == HR_OS_WINDOWS ? "Windows"
+                                           : "Linux",
+                  m->wsl ? " (WSL)" : "");
     /* a default is not a fact about the machine: say which figures stand in, and the flag */
     if (m->ram_assumed)
         hr_buf_printf(out, HR_T("            %s of RAM is assumed (none was read): give --ram\n"), a);
     if (m->vram_assumed)
         hr_buf_printf(out, HR_T("            %s of VRAM is assumed (no GPU was read): give --vram\n"), b);
     if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
-        hr_buf_printf(out, HR_T("            the GPU's vendor (%s) is assumed: give --gpu\n"), hr_est_vendor_name(m->vendor));
+        hr_buf_printf(out, HR_T("            the GPU's vendor (%s) is assumed: give --gpu\n"),
+                      hr_est_vendor_name(m->vendor));
     if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
@@ -125,7 +129,7 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_buf_printf(out, "  %s\n", HR_T("note"));
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
-        if (s->kind == HR_OP_LORA)   /* the loader's row above already shows it */
+        if (s->kind == HR_OP_LORA) /* the loader's row above already shows it */
             continue;
         hr_size_gb(s->vram_bytes, a, sizeof a);
         hr_size_gb(s->ram_bytes, b, sizeof b);
@@ -153,13 +157,18 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
             mb(l->offloaded_bytes, c, sizeof c);
             mb(l->buffer_bytes, d, sizeof d);
             if (l->dynamic)
-                hr_buf_printf(out, "  %-6s %s: prepared for dynamic VRAM loading. %.0fMB Staged; %s MB in VRAM, %s MB offloaded\n",
-                              l->node_id, l->model, (double)l->staged_bytes / (1024.0 * 1024.0), b, c);
+                hr_buf_printf(
+                    out,
+                    "  %-6s %s: prepared for dynamic VRAM loading. %.0fMB Staged; %s MB in VRAM, %s MB offloaded\n",
+                    l->node_id, l->model, (double)l->staged_bytes / (1024.0 * 1024.0), b, c);
             else if (l->partial)
-                hr_buf_printf(out, "  %-6s %s: loaded partially; %s MB usable, %s MB loaded, %s MB offloaded, %s MB buffer reserved\n",
-                              l->node_id, l->model, a, b, c, d);
+                hr_buf_printf(
+                    out,
+                    "  %-6s %s: loaded partially; %s MB usable, %s MB loaded, %s MB offloaded, %s MB buffer reserved\n",
+                    l->node_id, l->model, a, b, c, d);
             else
-                hr_buf_printf(out, "  %-6s %s: loaded completely; %s MB usable, %s MB loaded\n", l->node_id, l->model, a, b);
+                hr_buf_printf(out, "  %-6s %s: loaded completely; %s MB usable, %s MB loaded\n", l->node_id, l->model,
+                              a, b);
         }
     }
 
@@ -200,7 +209,10 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
         for (int i = 0; i < e->note_count; i++)
             hr_buf_printf(out, HR_T("  note: %s\n"), e->notes[i]);
     }
-    hr_buf_printf(out, "\n%s\n", HR_T("Rule X.comfymem (docs/memory-model.md): an estimate of ComfyUI's own memory manager, not a measurement."));
+    hr_buf_printf(
+        out, "\n%s\n",
+        HR_T(
+            "Rule X.comfymem (docs/memory-model.md): an estimate of ComfyUI's own memory manager, not a measurement."));
 }
 
 static void json_range(hr_json_writer *w, const char *key, const hr_est_range *r)

@@ -16,14 +16,30 @@
 /* The reader's architecture name → ours. */
 static hr_est_arch arch_of_text(const char *a)
 {
-    static const struct { const char *needle; hr_est_arch arch; } t[] = {
-        {"FLUX.2", HR_ARCH_FLUX2}, {"FLUX", HR_ARCH_FLUX}, {"Chroma", HR_ARCH_CHROMA},
-        {"SDXL", HR_ARCH_SDXL}, {"SD3", HR_ARCH_SD3}, {"SD 3", HR_ARCH_SD3}, {"SD2", HR_ARCH_SD2},
-        {"SD 2", HR_ARCH_SD2}, {"SD1", HR_ARCH_SD15}, {"SD 1", HR_ARCH_SD15},
-        {"Wan 2.2 5B", HR_ARCH_WAN22_5B}, {"5B", HR_ARCH_WAN22_5B}, {"1.3B", HR_ARCH_WAN_1_3B},
-        {"Wan", HR_ARCH_WAN_14B}, {"Hunyuan", HR_ARCH_HUNYUAN_VIDEO}, {"LTX", HR_ARCH_LTXV_2B},
-        {"Qwen", HR_ARCH_QWEN_IMAGE}, {"HiDream", HR_ARCH_HIDREAM}, {"Lumina", HR_ARCH_LUMINA2},
-        {"SVD", HR_ARCH_SVD},
+    static const struct {
+        const char *needle;
+        hr_est_arch arch;
+    } t[] = {
+        { "FLUX.2", HR_ARCH_FLUX2 },
+        { "FLUX", HR_ARCH_FLUX },
+        { "Chroma", HR_ARCH_CHROMA },
+        { "SDXL", HR_ARCH_SDXL },
+        { "SD3", HR_ARCH_SD3 },
+        { "SD 3", HR_ARCH_SD3 },
+        { "SD2", HR_ARCH_SD2 },
+        { "SD 2", HR_ARCH_SD2 },
+        { "SD1", HR_ARCH_SD15 },
+        { "SD 1", HR_ARCH_SD15 },
+        { "Wan 2.2 5B", HR_ARCH_WAN22_5B },
+        { "5B", HR_ARCH_WAN22_5B },
+        { "1.3B", HR_ARCH_WAN_1_3B },
+        { "Wan", HR_ARCH_WAN_14B },
+        { "Hunyuan", HR_ARCH_HUNYUAN_VIDEO },
+        { "LTX", HR_ARCH_LTXV_2B },
+        { "Qwen", HR_ARCH_QWEN_IMAGE },
+        { "HiDream", HR_ARCH_HIDREAM },
+        { "Lumina", HR_ARCH_LUMINA2 },
+        { "SVD", HR_ARCH_SVD },
     };
     if (!a || !a[0])
         return HR_ARCH_UNKNOWN;
@@ -35,8 +51,8 @@ static hr_est_arch arch_of_text(const char *a)
 
 static int dtype_bytes(const char *name)
 {
-    if (hr_str_icontains(name, "F8") || hr_str_icontains(name, "E4M3") || hr_str_icontains(name, "E5M2") || !strcmp(name, "I8") ||
-        !strcmp(name, "U8"))
+    if (hr_str_icontains(name, "F8") || hr_str_icontains(name, "E4M3") || hr_str_icontains(name, "E5M2") ||
+        !strcmp(name, "I8") || !strcmp(name, "U8"))
         return 1;
     if (hr_str_icontains(name, "F16") || hr_str_icontains(name, "BF16"))
         return 2;
@@ -44,7 +60,7 @@ static int dtype_bytes(const char *name)
         return 4;
     if (hr_str_icontains(name, "F64"))
         return 8;
-    return 0;   /* GGUF block types */
+    return 0; /* GGUF block types */
 }
 
 /* The dtype holding most parameters. */
@@ -82,7 +98,7 @@ static hr_est_format format_of(const hr_wf_model *w)
         return HR_FMT_GGUF;
     if (w->info_read && (w->info.format == HR_MODEL_FMT_TORCH_ZIP || w->info.format == HR_MODEL_FMT_PICKLE))
         return HR_FMT_PICKLE;
-    static const char *pickles[] = {".ckpt", ".pt", ".pth", ".bin", ".pkl"};
+    static const char *pickles[] = { ".ckpt", ".pt", ".pth", ".bin", ".pkl" };
     size_t n = strlen(w->name);
     for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
         size_t k = strlen(pickles[i]);
@@ -101,7 +117,7 @@ static void problem_unknown(hr_est_wf_result *r, const char *name)
 }
 
 /* A checkpoint's parts are named file/part (identifiers, as in the JSON). */
-static const char *const part_names[] = {"diffusion_model", "text_encoder", "vae"};
+static const char *const part_names[] = { "diffusion_model", "text_encoder", "vae" };
 
 /* The models one workflow file entry makes; idx[0..2]; returns how many. */
 static int add_models(hr_est_input *in, const hr_wf_model *w, hr_est_wf_result *r, int idx[3])
@@ -196,8 +212,9 @@ static bool is_text_encode(const char *c)
 
 static bool is_i2v_latent(const char *c)
 {
-    return hr_str_icontains(c, "ImageToVideo") || hr_str_icontains(c, "FirstLastFrame") || hr_str_icontains(c, "VaceToVideo") ||
-           hr_str_icontains(c, "ImgToVideo") || !strcmp(c, "SVD_img2vid_Conditioning");
+    return hr_str_icontains(c, "ImageToVideo") || hr_str_icontains(c, "FirstLastFrame") ||
+           hr_str_icontains(c, "VaceToVideo") || hr_str_icontains(c, "ImgToVideo") ||
+           !strcmp(c, "SVD_img2vid_Conditioning");
 }
 
 static hr_est_arch latent_arch(const char *c, hr_est_arch model_arch)
@@ -220,17 +237,17 @@ static hr_est_arch latent_arch(const char *c, hr_est_arch model_arch)
 }
 
 typedef struct flow {
-    int diff[16];              /* diffusion models in loading order */
+    int diff[16]; /* diffusion models in loading order */
     int n_diff;
-    int te[4], n_te;           /* the latest text encoder group */
-    int vae;                   /* the latest VAE */
+    int te[4], n_te; /* the latest text encoder group */
+    int vae;         /* the latest VAE */
     int upscaler;
     int clip_vision;
     int controlnet[3], n_cn;
     int samplers_seen;
-    hr_est_geom latent;        /* pixel geometry of the latest latent */
+    hr_est_geom latent; /* pixel geometry of the latest latent */
     hr_est_arch latent_arch;
-    hr_est_geom image;         /* the latest IMAGE */
+    hr_est_geom image; /* the latest IMAGE */
     bool have_latent, have_image;
 } flow;
 
@@ -349,8 +366,8 @@ int hr_est_from_workflow(const hr_workflow *wf, hr_est_input *in, hr_est_wf_resu
             f.latent.frames = (uint32_t)(l->frames ? l->frames : 1);
             f.latent.batch = (uint32_t)(l->batch ? l->batch : 1);
             f.have_latent = true;
-            f.latent_arch = latent_arch(l->class_type,
-                                        f.n_diff ? in->model[f.diff[f.n_diff - 1]].arch : HR_ARCH_UNKNOWN);
+            f.latent_arch =
+                latent_arch(l->class_type, f.n_diff ? in->model[f.diff[f.n_diff - 1]].arch : HR_ARCH_UNKNOWN);
             if (is_i2v_latent(l->class_type) && f.vae >= 0) {
                 set_op(&op, n, HR_OP_VAE_ENCODE);
                 add_model_ref(&op, f.vae);
@@ -372,7 +389,7 @@ int hr_est_from_workflow(const hr_workflow *wf, hr_est_input *in, hr_est_wf_resu
             for (int c = 0; c < f.n_cn; c++)
                 add_model_ref(&op, f.controlnet[c]);
             f.samplers_seen++;
-            op.geom = f.have_latent ? f.latent : (hr_est_geom){1024, 1024, 1, 1};
+            op.geom = f.have_latent ? f.latent : (hr_est_geom){ 1024, 1024, 1, 1 };
             op.arch = current_arch(in, &f);
             op.cfg = !(s->cfg > 0.99 && s->cfg < 1.01);
             done = true;
@@ -384,7 +401,9 @@ int hr_est_from_workflow(const hr_workflow *wf, hr_est_input *in, hr_est_wf_resu
                 continue;
             set_op(&op, n, d->encode ? HR_OP_VAE_ENCODE : HR_OP_VAE_DECODE);
             add_model_ref(&op, f.vae);
-            op.geom = d->encode && f.have_image ? f.image : f.have_latent ? f.latent : (hr_est_geom){1024, 1024, 1, 1};
+            op.geom = d->encode && f.have_image ? f.image
+                      : f.have_latent           ? f.latent
+                                                : (hr_est_geom){ 1024, 1024, 1, 1 };
             op.arch = current_arch(in, &f);
             op.tiled = d->tiled;
             op.tile_px = (uint32_t)d->tile_size;

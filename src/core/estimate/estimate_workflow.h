@@ -9,8 +9,8 @@
 #define HR_EST_WF_MAX_PROBLEMS 8
 
 typedef struct hr_est_wf_result {
-    int catalog;          /* models sized from the catalog */
-    int unknown;          /* models neither read nor in the catalog (not counted) */
+    int catalog; /* models sized from the catalog */
+    int unknown; /* models neither read nor in the catalog (not counted) */
     int problem_count;
     char problems[HR_EST_WF_MAX_PROBLEMS][256];
 } hr_est_wf_result;

@@ -9,11 +9,11 @@
 #include <stddef.h>
 
 typedef struct hr_proc_cgroup {
-    bool has_v1_memory;                 /* a "N:...memory...:/path" line */
+    bool has_v1_memory; /* a "N:...memory...:/path" line */
     char v1_memory_path[HR_SNAP_PATH_MAX];
-    bool has_v2;                        /* the "0::/path" line */
+    bool has_v2; /* the "0::/path" line */
     char v2_path[HR_SNAP_PATH_MAX];
-    int v1_lines;                       /* other v1 hierarchies (hybrid when > 0 with has_v2) */
+    int v1_lines; /* other v1 hierarchies (hybrid when > 0 with has_v2) */
 } hr_proc_cgroup;
 
 /* The memory controller is on v1 when a v1 line names it (hybrid layouts have both), else

@@ -67,7 +67,7 @@ static int parse_gib(const char *s, uint64_t *bytes)
     int digits = 0;
     while (*p >= '0' && *p <= '9') {
         whole = whole * 10 + (uint64_t)(*p - '0');
-        if (whole > 1024 * 1024)   /* a petabyte of VRAM is a typo */
+        if (whole > 1024 * 1024) /* a petabyte of VRAM is a typo */
             return HR_ERANGE;
         p++;
         digits++;
@@ -113,26 +113,63 @@ static int gib_value(const char *text, size_t n, size_t *pos, const char *flag, 
 /* The on/off flags and dtype overrides; false when tok is none of them. */
 static bool flag_switch(const char *tok, hr_comfy_args *out)
 {
-    static const struct { const char *name; int field; int value; } t[] = {
-        {"--lowvram", 0, 1}, {"--novram", 1, 1}, {"--highvram", 2, 1}, {"--gpu-only", 3, 1},
-        {"--cpu", 4, 1}, {"--disable-smart-memory", 5, 1}, {"--disable-pinned-memory", 6, 1},
-        {"--disable-dynamic-vram", 7, 1}, {"--enable-dynamic-vram", 8, 1}, {"--disable-mmap", 9, 1},
-        {"--high-ram", 10, 1}, {"--cpu-vae", 11, 1}, {"--fp16-intermediates", 12, 1}, {"--fast-disk", 13, 1},
-        {"--cache-classic", 20, HR_CACHE_CLASSIC}, {"--cache-lru", 20, HR_CACHE_LRU},
-        {"--cache-none", 20, HR_CACHE_NONE}, {"--cache-ram", 20, HR_CACHE_RAM},
-        {"--fp8_e4m3fn-unet", 21, 1}, {"--fp8_e5m2-unet", 21, 1}, {"--fp8_e8m0fnu-unet", 21, 1},
-        {"--fp16-unet", 21, 2}, {"--bf16-unet", 21, 2}, {"--force-fp16", 21, 2}, {"--fp32-unet", 21, 4},
-        {"--fp64-unet", 21, 8}, {"--fp8_e4m3fn-text-enc", 22, 1}, {"--fp8_e5m2-text-enc", 22, 1},
-        {"--fp16-text-enc", 22, 2}, {"--bf16-text-enc", 22, 2}, {"--fp32-text-enc", 22, 4},
-        {"--fp16-vae", 23, 2}, {"--bf16-vae", 23, 2}, {"--fp32-vae", 23, 4},
+    static const struct {
+        const char *name;
+        int field;
+        int value;
+    } t[] = {
+        { "--lowvram", 0, 1 },
+        { "--novram", 1, 1 },
+        { "--highvram", 2, 1 },
+        { "--gpu-only", 3, 1 },
+        { "--cpu", 4, 1 },
+        { "--disable-smart-memory", 5, 1 },
+        { "--disable-pinned-memory", 6, 1 },
+        { "--disable-dynamic-vram", 7, 1 },
+        { "--enable-dynamic-vram", 8, 1 },
+        { "--disable-mmap", 9, 1 },
+        { "--high-ram", 10, 1 },
+        { "--cpu-vae", 11, 1 },
+        { "--fp16-intermediates", 12, 1 },
+        { "--fast-disk", 13, 1 },
+        { "--cache-classic", 20, HR_CACHE_CLASSIC },
+        { "--cache-lru", 20, HR_CACHE_LRU },
+        { "--cache-none", 20, HR_CACHE_NONE },
+        { "--cache-ram", 20, HR_CACHE_RAM },
+        { "--fp8_e4m3fn-unet", 21, 1 },
+        { "--fp8_e5m2-unet", 21, 1 },
+        { "--fp8_e8m0fnu-unet", 21, 1 },
+        { "--fp16-unet", 21, 2 },
+        { "--bf16-unet", 21, 2 },
+        { "--force-fp16", 21, 2 },
+        { "--fp32-unet", 21, 4 },
+        { "--fp64-unet", 21, 8 },
+        { "--fp8_e4m3fn-text-enc", 22, 1 },
+        { "--fp8_e5m2-text-enc", 22, 1 },
+        { "--fp16-text-enc", 22, 2 },
+        { "--bf16-text-enc", 22, 2 },
+        { "--fp32-text-enc", 22, 4 },
+        { "--fp16-vae", 23, 2 },
+        { "--bf16-vae", 23, 2 },
+        { "--fp32-vae", 23, 4 },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (strcmp(tok, t[i].name) != 0)
             continue;
-        bool *b[] = {&out->lowvram, &out->novram, &out->highvram, &out->gpu_only, &out->cpu,
-                     &out->disable_smart_memory, &out->disable_pinned_memory, &out->disable_dynamic_vram,
-                     &out->enable_dynamic_vram, &out->disable_mmap, &out->high_ram, &out->cpu_vae,
-                     &out->fp16_intermediates, &out->fast_disk};
+        bool *b[] = { &out->lowvram,
+                      &out->novram,
+                      &out->highvram,
+                      &out->gpu_only,
+                      &out->cpu,
+                      &out->disable_smart_memory,
+                      &out->disable_pinned_memory,
+                      &out->disable_dynamic_vram,
+                      &out->enable_dynamic_vram,
+                      &out->disable_mmap,
+                      &out->high_ram,
+                      &out->cpu_vae,
+                      &out->fp16_intermediates,
+                      &out->fast_disk };
         if (t[i].field < 14)
             *b[t[i].field] = true;
         else if (t[i].field == 20)
@@ -227,16 +264,29 @@ void hr_comfy_args_describe(const hr_comfy_args *a, char *out, size_t n)
         return;
     out[0] = '\0';
     size_t used = 0;
-    const struct { bool on; const char *name; } f[] = {
-        {a->lowvram, "--lowvram"}, {a->novram, "--novram"}, {a->cpu, "--cpu"},
-        {a->disable_smart_memory, "--disable-smart-memory"}, {a->highvram, "--highvram"},
-        {a->gpu_only, "--gpu-only"}, {a->reserve_vram_given, "--reserve-vram"},
-        {a->disable_pinned_memory, "--disable-pinned-memory"}, {a->disable_dynamic_vram, "--disable-dynamic-vram"},
-        {a->enable_dynamic_vram, "--enable-dynamic-vram"}, {a->disable_mmap, "--disable-mmap"},
-        {a->high_ram, "--high-ram"}, {a->cpu_vae, "--cpu-vae"}, {a->cache == HR_CACHE_NONE, "--cache-none"},
-        {a->cache == HR_CACHE_CLASSIC, "--cache-classic"}, {a->cache == HR_CACHE_LRU, "--cache-lru"},
-        {a->cache == HR_CACHE_RAM, "--cache-ram"}, {a->vram_headroom_given, "--vram-headroom"},
-        {a->unet_dtype_bytes == 1, "--fp8-unet"},
+    const struct {
+        bool on;
+        const char *name;
+    } f[] = {
+        { a->lowvram, "--lowvram" },
+        { a->novram, "--novram" },
+        { a->cpu, "--cpu" },
+        { a->disable_smart_memory, "--disable-smart-memory" },
+        { a->highvram, "--highvram" },
+        { a->gpu_only, "--gpu-only" },
+        { a->reserve_vram_given, "--reserve-vram" },
+        { a->disable_pinned_memory, "--disable-pinned-memory" },
+        { a->disable_dynamic_vram, "--disable-dynamic-vram" },
+        { a->enable_dynamic_vram, "--enable-dynamic-vram" },
+        { a->disable_mmap, "--disable-mmap" },
+        { a->high_ram, "--high-ram" },
+        { a->cpu_vae, "--cpu-vae" },
+        { a->cache == HR_CACHE_NONE, "--cache-none" },
+        { a->cache == HR_CACHE_CLASSIC, "--cache-classic" },
+        { a->cache == HR_CACHE_LRU, "--cache-lru" },
+        { a->cache == HR_CACHE_RAM, "--cache-ram" },
+        { a->vram_headroom_given, "--vram-headroom" },
+        { a->unet_dtype_bytes == 1, "--fp8-unet" },
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         if (!f[i].on)

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_COMFY_ARGS_MAX_TEXT 4096   /* longer input is refused (HR_ETOOBIG) */
+#define HR_COMFY_ARGS_MAX_TEXT 4096 /* longer input is refused (HR_ETOOBIG) */
 
 typedef enum hr_comfy_cache {
-    HR_CACHE_DEFAULT = 0,      /* classic before 0.23, RAM-pressure from 0.23 */
+    HR_CACHE_DEFAULT = 0, /* classic before 0.23, RAM-pressure from 0.23 */
     HR_CACHE_CLASSIC,
     HR_CACHE_LRU,
     HR_CACHE_NONE,
@@ -24,32 +24,32 @@ typedef enum hr_comfy_cache {
 } hr_comfy_cache;
 
 typedef struct hr_comfy_args {
-    bool lowvram;              /* --lowvram */
-    bool novram;               /* --novram: every weight streamed from RAM */
-    bool highvram;             /* --highvram: models stay in VRAM */
-    bool gpu_only;             /* --gpu-only: everything in VRAM */
-    bool cpu;                  /* --cpu: everything in RAM, fp32 */
-    bool disable_smart_memory; /* --disable-smart-memory: models unloaded to RAM after each prompt */
+    bool lowvram;                /* --lowvram */
+    bool novram;                 /* --novram: every weight streamed from RAM */
+    bool highvram;               /* --highvram: models stay in VRAM */
+    bool gpu_only;               /* --gpu-only: everything in VRAM */
+    bool cpu;                    /* --cpu: everything in RAM, fp32 */
+    bool disable_smart_memory;   /* --disable-smart-memory: models unloaded to RAM after each prompt */
     uint64_t reserve_vram_bytes; /* --reserve-vram GB in bytes; 0 when not given */
     bool reserve_vram_given;
     /* Flags the workflow estimate reads (core/estimate, docs/memory-model.md). */
-    bool disable_pinned_memory;  /* --disable-pinned-memory */
-    bool disable_dynamic_vram;   /* --disable-dynamic-vram */
-    bool enable_dynamic_vram;    /* --enable-dynamic-vram, or --fast dynamic_vram (0.12-0.15) */
-    bool disable_mmap;           /* --disable-mmap: safetensors copied to private RAM */
-    bool high_ram;               /* --high-ram */
-    bool cpu_vae;                /* --cpu-vae */
-    bool fp16_intermediates;     /* --fp16-intermediates */
-    bool fast_disk;              /* --fast-disk */
-    bool fast_pinned_memory;     /* --fast pinned_memory, or --fast with no list (0.3.68) */
-    hr_comfy_cache cache;        /* --cache-classic / --cache-lru / --cache-none / --cache-ram */
-    int unet_dtype_bytes;        /* --fp8_e4m3fn-unet 1, --fp16-unet 2, --fp32-unet 4; 0 = not given */
-    int te_dtype_bytes;          /* --fp8_e4m3fn-text-enc ... */
-    int vae_dtype_bytes;         /* --fp16-vae / --bf16-vae 2, --fp32-vae 4 */
+    bool disable_pinned_memory;   /* --disable-pinned-memory */
+    bool disable_dynamic_vram;    /* --disable-dynamic-vram */
+    bool enable_dynamic_vram;     /* --enable-dynamic-vram, or --fast dynamic_vram (0.12-0.15) */
+    bool disable_mmap;            /* --disable-mmap: safetensors copied to private RAM */
+    bool high_ram;                /* --high-ram */
+    bool cpu_vae;                 /* --cpu-vae */
+    bool fp16_intermediates;      /* --fp16-intermediates */
+    bool fast_disk;               /* --fast-disk */
+    bool fast_pinned_memory;      /* --fast pinned_memory, or --fast with no list (0.3.68) */
+    hr_comfy_cache cache;         /* --cache-classic / --cache-lru / --cache-none / --cache-ram */
+    int unet_dtype_bytes;         /* --fp8_e4m3fn-unet 1, --fp16-unet 2, --fp32-unet 4; 0 = not given */
+    int te_dtype_bytes;           /* --fp8_e4m3fn-text-enc ... */
+    int vae_dtype_bytes;          /* --fp16-vae / --bf16-vae 2, --fp32-vae 4 */
     uint64_t vram_headroom_bytes; /* --vram-headroom GB */
     bool vram_headroom_given;
-    int flags_seen;            /* tokens starting with "--" */
-    int flags_known;           /* of those, the ones above */
+    int flags_seen;  /* tokens starting with "--" */
+    int flags_known; /* of those, the ones above */
 } hr_comfy_args;
 
 /* Parse n bytes of a launcher command line (no NUL needed). Tokens are split on ASCII

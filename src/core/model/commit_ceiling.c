@@ -11,8 +11,7 @@ static bool limited(uint64_t v)
 
 uint64_t hr_commit_ram_part(const hr_snapshot *s, hr_os os, uint64_t ram_bytes)
 {
-    if (os != HR_OS_LINUX || !s || s->commit.overcommit_mode != HR_OVERCOMMIT_NEVER ||
-        ram_bytes == HR_UNKNOWN)
+    if (os != HR_OS_LINUX || !s || s->commit.overcommit_mode != HR_OVERCOMMIT_NEVER || ram_bytes == HR_UNKNOWN)
         return ram_bytes;
     if (s->commit.overcommit_kbytes != HR_UNKNOWN && s->commit.overcommit_kbytes)
         return hr_sat_mul(s->commit.overcommit_kbytes, 1024);
@@ -36,18 +35,17 @@ uint64_t hr_cgroup_cap(const hr_snapshot *s, uint64_t disk_swap)
     return cap;
 }
 
-void hr_ceiling_compute(const hr_snapshot *s, hr_os os, uint64_t ram_bytes,
-                        uint64_t disk_paging_bytes, hr_ceiling *out)
+void hr_ceiling_compute(const hr_snapshot *s, hr_os os, uint64_t ram_bytes, uint64_t disk_paging_bytes, hr_ceiling *out)
 {
     memset(out, 0, sizeof *out);
     out->bytes = out->machine_bytes = HR_UNKNOWN;
     const bool what_if = ram_bytes != HR_UNKNOWN || disk_paging_bytes != HR_UNKNOWN;
     const uint64_t ram = ram_bytes != HR_UNKNOWN ? ram_bytes : s ? s->ram.total_bytes : HR_UNKNOWN;
     const uint64_t disk = disk_paging_bytes != HR_UNKNOWN ? disk_paging_bytes
-                          : s ? hr_snapshot_disk_paging_known(s) : HR_UNKNOWN;
+                          : s                             ? hr_snapshot_disk_paging_known(s)
+                                                          : HR_UNKNOWN;
     out->enforced = os == HR_OS_WINDOWS ||
-                    (s && (s->commit.enforced == HR_TRI_YES ||
-                           s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));
+                    (s && (s->commit.enforced == HR_TRI_YES || s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));
     if (out->enforced && !what_if && s && s->commit.limit_bytes != HR_UNKNOWN) {
         out->machine_bytes = s->commit.limit_bytes;
         out->basis = HR_CEILING_COMMIT_LIMIT;

@@ -15,26 +15,26 @@
 #include <stdint.h>
 
 typedef enum hr_ceiling_basis {
-    HR_CEILING_UNKNOWN = 0,     /* a fact it needs could not be read */
-    HR_CEILING_COMMIT_LIMIT,    /* enforced: the commit limit the OS reports */
-    HR_CEILING_COMMIT_PARTS,    /* enforced: RAM's share + paging, computed (a what-if) */
-    HR_CEILING_RAM_SWAP,        /* not enforced: RAM + disk swap */
-    HR_CEILING_CGROUP           /* the memory cgroup's limit, below the machine's */
+    HR_CEILING_UNKNOWN = 0,  /* a fact it needs could not be read */
+    HR_CEILING_COMMIT_LIMIT, /* enforced: the commit limit the OS reports */
+    HR_CEILING_COMMIT_PARTS, /* enforced: RAM's share + paging, computed (a what-if) */
+    HR_CEILING_RAM_SWAP,     /* not enforced: RAM + disk swap */
+    HR_CEILING_CGROUP        /* the memory cgroup's limit, below the machine's */
 } hr_ceiling_basis;
 
 typedef struct hr_ceiling {
-    uint64_t bytes;             /* HR_UNKNOWN when unknown */
+    uint64_t bytes; /* HR_UNKNOWN when unknown */
     hr_ceiling_basis basis;
-    uint64_t machine_bytes;     /* before the cgroup cap; HR_UNKNOWN when unknown */
-    bool enforced;              /* allocations fail at the limit (else the OOM killer acts) */
+    uint64_t machine_bytes; /* before the cgroup cap; HR_UNKNOWN when unknown */
+    bool enforced;          /* allocations fail at the limit (else the OOM killer acts) */
 } hr_ceiling;
 
 /* The ceiling of the machine s describes, for OS os. What-ifs: ram_bytes and
  * disk_paging_bytes replace the snapshot's (HR_UNKNOWN: the snapshot's own); with either
  * given, an enforced limit is computed from its parts instead of read. s may be NULL (a
  * hypothetical machine): then both must be given. */
-void hr_ceiling_compute(const hr_snapshot *s, hr_os os, uint64_t ram_bytes,
-                        uint64_t disk_paging_bytes, hr_ceiling *out);
+void hr_ceiling_compute(const hr_snapshot *s, hr_os os, uint64_t ram_bytes, uint64_t disk_paging_bytes,
+                        hr_ceiling *out);
 
 /* The part of the commit limit that RAM gives: all of it on Windows and in Linux modes 0/1;
  * overcommit_ratio % of it (or overcommit_kbytes) in Linux mode 2, as the kernel's

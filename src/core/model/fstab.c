@@ -31,7 +31,7 @@ void hr_fstab_free(hr_fstab *f)
 
 static int is_blank(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r';   /* a CRLF file's \r is blank too */
+    return c == ' ' || c == '\t' || c == '\r'; /* a CRLF file's \r is blank too */
 }
 
 /* Decode one field (libmount's unmangle): \ooo octal escapes become the byte. */
@@ -42,8 +42,8 @@ static char *decode_field(const char *p, size_t n)
         return NULL;
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\\' && i + 3 < n && p[i + 1] >= '0' && p[i + 1] <= '3' && p[i + 2] >= '0' &&
-            p[i + 2] <= '7' && p[i + 3] >= '0' && p[i + 3] <= '7') {
+        if (p[i] == '\\' && i + 3 < n && p[i + 1] >= '0' && p[i + 1] <= '3' && p[i + 2] >= '0' && p[i + 2] <= '7' &&
+            p[i + 3] >= '0' && p[i + 3] <= '7') {
             out[o++] = (char)(((p[i + 1] - '0') << 6) | ((p[i + 2] - '0') << 3) | (p[i + 3] - '0'));
             i += 3;
         } else {
@@ -136,8 +136,8 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
     const char *nm = name ? name : "fstab";
     hr_fstab_init(f);
     if (len > HR_FSTAB_MAX_BYTES)
-        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: %lu bytes, more than the %lu allowed"), nm,
-                            (unsigned long)len, (unsigned long)HR_FSTAB_MAX_BYTES);
+        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: %lu bytes, more than the %lu allowed"), nm, (unsigned long)len,
+                            (unsigned long)HR_FSTAB_MAX_BYTES);
     if (len && memchr(text, '\0', len))
         return hr_error_set(err, HR_EPARSE, HR_T("%s: contains a NUL byte; not a text fstab"), nm);
     size_t pos = 0, lineno = 0;
@@ -166,10 +166,12 @@ int hr_fstab_parse(hr_fstab *f, const char *text, size_t len, const char *name, 
                 if (k == -2)
                     return hr_error_set(err, HR_ENOMEM, HR_T("%s: out of memory"), nm);
                 if (k == -3)
-                    return hr_error_set(err, HR_EPARSE, HR_T("%s: line %lu: dump and pass fields must "
-                                        "be numbers"), nm, (unsigned long)lineno);
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %lu: %s%d fields, an entry has 3 to 6"),
-                                    nm, (unsigned long)lineno, nf > 6 ? HR_T("more than 6: ") : "", nf > 6 ? 7 : nf);
+                    return hr_error_set(err, HR_EPARSE,
+                                        HR_T("%s: line %lu: dump and pass fields must "
+                                             "be numbers"),
+                                        nm, (unsigned long)lineno);
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %lu: %s%d fields, an entry has 3 to 6"), nm,
+                                    (unsigned long)lineno, nf > 6 ? HR_T("more than 6: ") : "", nf > 6 ? 7 : nf);
             }
         }
         pos += n + (nl ? 1 : 0);
@@ -258,14 +260,12 @@ int hr_fstab_escape(const char *in, hr_buf *out)
     return 0;
 }
 
-int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_newline,
-                      hr_error *err)
+int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_newline, hr_error *err)
 {
     if (added_newline)
         *added_newline = false;
     if (!path || path[0] != '/')
-        return hr_error_set(err, HR_EINVAL, HR_T("fstab: swap path '%s' is not absolute"),
-                            path ? path : "");
+        return hr_error_set(err, HR_EINVAL, HR_T("fstab: swap path '%s' is not absolute"), path ? path : "");
     if (hr_fstab_find_swap(f, path) >= 0)
         return hr_error_set(err, HR_EEXIST, HR_T("fstab: a swap entry for %s is already there"), path);
     hr_buf line;

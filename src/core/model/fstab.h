@@ -19,13 +19,13 @@
 
 #define HR_FSTAB_MAX_LINES 4096
 #define HR_FSTAB_MAX_BYTES ((size_t)1 << 20)
-#define HR_FSTAB_MARKER "# added by headroom apply; undo with: headroom rollback"
+#define HR_FSTAB_MARKER    "# added by headroom apply; undo with: headroom rollback"
 
 typedef struct hr_fstab_line {
-    char *raw;          /* the line's bytes without its '\n' (NUL-terminated copy) */
+    char *raw; /* the line's bytes without its '\n' (NUL-terminated copy) */
     size_t len;
-    bool newline;       /* the line ended with '\n' (false only for a last line) */
-    bool entry;         /* not blank, not a comment */
+    bool newline; /* the line ended with '\n' (false only for a last line) */
+    bool entry;   /* not blank, not a comment */
     /* Decoded fields of an entry (NULL otherwise); opts defaults to "defaults". */
     char *spec, *file, *type, *opts;
     int freq, passno;
@@ -60,8 +60,7 @@ int hr_fstab_escape(const char *in, hr_buf *out);
 /* Append the marker comment and "<path> none swap defaults,pri=<prio> 0 0". If the last line
  * had no final newline, one is added to it and *added_newline is set (rollback uses it to
  * give the bytes back exactly). Fails with HR_EEXIST if a swap entry for path exists. */
-int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_newline,
-                      hr_error *err);
+int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_newline, hr_error *err);
 
 /* Remove the swap entry for path and the marker comment right above it (if it is there).
  * With strip_newline, and when the removed lines were the last ones, the newline that

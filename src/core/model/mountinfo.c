@@ -35,8 +35,7 @@ static bool parse_majmin(const char *f, size_t fn, unsigned *maj, unsigned *min)
     return true;
 }
 
-int hr_mountinfo_next(const char **cur, const char *end, const char *what, unsigned *lineno,
-                      hr_mount *m, hr_error *err)
+int hr_mountinfo_next(const char **cur, const char *end, const char *what, unsigned *lineno, hr_mount *m, hr_error *err)
 {
     const char *line;
     size_t n;
@@ -95,8 +94,7 @@ static size_t prefix_len(const char *mp, const char *path)
     return n;
 }
 
-int hr_mountinfo_find(const char *buf, size_t len, const char *what, const char *path,
-                      hr_mount *out, hr_error *err)
+int hr_mountinfo_find(const char *buf, size_t len, const char *what, const char *path, hr_mount *out, hr_error *err)
 {
     const char *cur = buf, *end = buf + len;
     unsigned lineno = 0;

@@ -11,8 +11,7 @@
 
 #define MIB ((uint64_t)1 << 20)
 
-int hr_reg_strings(const uint8_t *data, size_t len, uint32_t type, hr_reg_string_fn each,
-                   void *ctx)
+int hr_reg_strings(const uint8_t *data, size_t len, uint32_t type, hr_reg_string_fn each, void *ctx)
 {
     if (type != HR_REG_SZ && type != HR_REG_EXPAND_SZ && type != HR_REG_MULTI_SZ)
         return HR_EINVAL;
@@ -67,17 +66,27 @@ static bool parse_number(const char **pp, uint64_t *out)
     if (*p == '+' || *p == '-')
         neg = *p++ == '-';
     unsigned base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) { base = 16; p += 2; }
-    else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) { base = 8; p += 2; }
-    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) { base = 2; p += 2; }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    } else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) {
+        base = 8;
+        p += 2;
+    } else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+        base = 2;
+        p += 2;
+    }
     uint64_t v = 0;
     int digits = 0;
     for (;; p++) {
         unsigned d;
         char c = (char)tolower((unsigned char)*p);
-        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-        else break;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else
+            break;
         if (d >= base)
             break;
         if (v > (UINT64_MAX / MIB - d) / base)
@@ -105,7 +114,7 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
         n++;
     if (n == 0)
         return hr_error_set(err, HR_EPARSE, HR_T("empty entry"));
-    if (n >= sizeof e->path)   /* never a cut path: apply would write it back */
+    if (n >= sizeof e->path) /* never a cut path: apply would write it back */
         return hr_error_set(err, HR_EPARSE, HR_T("'%.40s...': the path is longer than %d bytes"), p,
                             (int)sizeof e->path - 1);
     memcpy(e->path, p, n);
@@ -113,8 +122,8 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
     hr_win_path_from_nt(e->path);
     /* A drive letter or '?:' first: without one there is no drive to put it on (and apply
      * could not tell which drive it keeps or replaces). */
-    if (!(((e->path[0] >= 'A' && e->path[0] <= 'Z') || (e->path[0] >= 'a' && e->path[0] <= 'z') ||
-           e->path[0] == '?') && e->path[1] == ':'))
+    if (!(((e->path[0] >= 'A' && e->path[0] <= 'Z') || (e->path[0] >= 'a' && e->path[0] <= 'z') || e->path[0] == '?') &&
+          e->path[1] == ':'))
         return hr_error_set(err, HR_EPARSE, HR_T("'%s' does not start with a drive letter"), e->path);
     const char *args = p + n;
     while (blank(*args))
@@ -174,14 +183,13 @@ static void on_entry(void *vctx, int index, const char *s)
     parse_ctx *c = vctx;
     hr_paging_config *cfg = c->cfg;
     hr_paging_config_entry e;
-    hr_error err = {0};
+    hr_error err = { 0 };
     if (hr_pagingfiles_parse_entry(s, &e, &err) != 0) {
         note(cfg, HR_T("entry %d ignored: %s"), index + 1, err.msg);
         return;
     }
     if (cfg->count >= HR_WIN_MAX_PAGING_FILES || cfg->count >= HR_MAX_PAGING_CONFIG) {
-        note(cfg, HR_T("entry '%s' ignored: Windows uses at most %d paging files"), s,
-             HR_WIN_MAX_PAGING_FILES);
+        note(cfg, HR_T("entry '%s' ignored: Windows uses at most %d paging files"), s, HR_WIN_MAX_PAGING_FILES);
         return;
     }
     if (e.mode == HR_PAGING_MODE_AUTOMATIC) {
@@ -194,12 +202,11 @@ static void on_entry(void *vctx, int index, const char *s)
     cfg->entries[cfg->count++] = e;
 }
 
-int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg,
-                         hr_error *err)
+int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg, hr_error *err)
 {
     cfg->count = 0;
     cfg->notes[0] = '\0';
-    parse_ctx c = {.cfg = cfg};
+    parse_ctx c = { .cfg = cfg };
     int n = hr_reg_strings(data, len, type, on_entry, &c);
     if (n < 0)
         return hr_error_set(err, HR_EINVAL, HR_T("PagingFiles has registry type %u, not a string list"),
@@ -220,13 +227,11 @@ static void on_existing(void *vctx, int index, const char *s)
     hr_win_path_from_nt(dst);
 }
 
-int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type,
-                                hr_paging_config *cfg, hr_error *err)
+int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg, hr_error *err)
 {
     cfg->existing_count = 0;
     if (hr_reg_strings(data, len, type, on_existing, cfg) < 0)
-        return hr_error_set(err, HR_EINVAL,
-                            HR_T("ExistingPageFiles has registry type %u, not a string list"),
+        return hr_error_set(err, HR_EINVAL, HR_T("ExistingPageFiles has registry type %u, not a string list"),
                             (unsigned)type);
     return 0;
 }

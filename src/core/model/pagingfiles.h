@@ -20,14 +20,14 @@
 #include <stdint.h>
 
 /* Registry value types (winnt.h numbers, so recorded answers carry the real ones). */
-#define HR_REG_NONE 0u
-#define HR_REG_SZ 1u
+#define HR_REG_NONE      0u
+#define HR_REG_SZ        1u
 #define HR_REG_EXPAND_SZ 2u
-#define HR_REG_BINARY 3u
-#define HR_REG_DWORD 4u
-#define HR_REG_MULTI_SZ 7u
+#define HR_REG_BINARY    3u
+#define HR_REG_DWORD     4u
+#define HR_REG_MULTI_SZ  7u
 
-#define HR_WIN_MAX_PAGING_FILES 16   /* smss / the kernel accept no more */
+#define HR_WIN_MAX_PAGING_FILES 16 /* smss / the kernel accept no more */
 
 /* Split string data (UTF-16LE bytes as the registry returns them) into UTF-8 strings.
  * REG_SZ / REG_EXPAND_SZ: one string (up to the first NUL). REG_MULTI_SZ: every non-empty
@@ -35,8 +35,7 @@
  * byte is ignored. Calls `each` for every string; returns the number of strings, or
  * HR_EINVAL for a type that holds no strings. */
 typedef void (*hr_reg_string_fn)(void *ctx, int index, const char *utf8);
-int hr_reg_strings(const uint8_t *data, size_t len, uint32_t type, hr_reg_string_fn each,
-                   void *ctx);
+int hr_reg_strings(const uint8_t *data, size_t len, uint32_t type, hr_reg_string_fn each, void *ctx);
 
 /* Parse one PagingFiles string. Returns 0, or HR_EPARSE with a reason in err when smss
  * would reject it (no path, sizes that are not numbers). */
@@ -45,12 +44,10 @@ int hr_pagingfiles_parse_entry(const char *text, hr_paging_config_entry *e, hr_e
 /* Parse the whole value into cfg->entries / count / automatic / notes (cfg->present = 1).
  * Entries smss ignores are left out and said in cfg->notes. Returns 0, or HR_EINVAL when
  * the type holds no strings (err says which type). */
-int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg,
-                         hr_error *err);
+int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg, hr_error *err);
 
 /* ExistingPageFiles: NT paths ("\??\C:\pagefile.sys") into cfg->existing (DOS form). */
-int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type,
-                                hr_paging_config *cfg, hr_error *err);
+int hr_existing_pagefiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg, hr_error *err);
 
 /* "\??\C:\x" -> "C:\x"; other paths unchanged. Works in place. */
 void hr_win_path_from_nt(char *path);

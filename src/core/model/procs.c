@@ -57,7 +57,7 @@ HR_HOT int hr_proc_status_parse(const char *buf, size_t n, hr_proc_status *out, 
                     vl = sizeof out->name - 1;
                 memcpy(out->name, v, vl);
                 out->name[vl] = '\0';
-                hr_text_one_line(out->name);   /* nothing that steers a terminal */
+                hr_text_one_line(out->name); /* nothing that steers a terminal */
                 have_name = vl > 0;
             } else if (klen == 5 && memcmp(p, "VmRSS", 5) == 0) {
                 dst = &out->rss_bytes;
@@ -95,8 +95,7 @@ void hr_proc_table_free(hr_proc_table *t)
     memset(t, 0, sizeof *t);
 }
 
-int hr_proc_table_add(hr_proc_table *t, const char *name, int64_t pid, uint64_t resident,
-                      uint64_t commit)
+int hr_proc_table_add(hr_proc_table *t, const char *name, int64_t pid, uint64_t resident, uint64_t commit)
 {
     for (int i = 0; i < t->count; i++) {
         hr_proc *p = &t->items[i];
@@ -121,7 +120,7 @@ int hr_proc_table_add(hr_proc_table *t, const char *name, int64_t pid, uint64_t 
     }
     hr_proc *p = &t->items[t->count++];
     memset(p, 0, sizeof *p);
-    p->pid = pid;   /* the first one seen: enough to find the program */
+    p->pid = pid; /* the first one seen: enough to find the program */
     hr_strlcpy(p->name, name, sizeof p->name);
     p->resident_bytes = resident;
     p->commit_bytes = commit;
@@ -172,15 +171,16 @@ static bool name_is(const char *name, const char *const *list, size_t n)
 
 const char *hr_proc_kind(const char *name)
 {
-    static const char *const browsers[] = {"chrome", "msedge", "firefox", "firefox-esr", "firefox-bin", "brave",
-                                           "opera", "vivaldi", "chromium", "chromium-browse", "safari",
-                                           "msedgewebview2", "360se", "qqbrowser", "sogouexplorer",
-                                           "isolated web co", "web content", "webextensions"};
-    static const char *const chats[] = {"discord", "slack", "teams", "ms-teams", "telegram", "wechat", "weixin",
-                                        "qq", "dingtalk", "feishu", "lark", "whatsapp", "signal", "zoom",
-                                        "skype", "element"};
-    static const char *const python[] = {"python", "python3", "pythonw", "python.exe", "python3.10",
-                                         "python3.11", "python3.12", "python3.13"};
+    static const char *const browsers[] = { "chrome",      "msedge",          "firefox",       "firefox-esr",
+                                            "firefox-bin", "brave",           "opera",         "vivaldi",
+                                            "chromium",    "chromium-browse", "safari",        "msedgewebview2",
+                                            "360se",       "qqbrowser",       "sogouexplorer", "isolated web co",
+                                            "web content", "webextensions" };
+    static const char *const chats[] = { "discord", "slack", "teams",    "ms-teams", "telegram", "wechat",
+                                         "weixin",  "qq",    "dingtalk", "feishu",   "lark",     "whatsapp",
+                                         "signal",  "zoom",  "skype",    "element" };
+    static const char *const python[] = { "python",     "python3",    "pythonw",    "python.exe",
+                                          "python3.10", "python3.11", "python3.12", "python3.13" };
     if (name_is(name, browsers, sizeof browsers / sizeof browsers[0]))
         return "browser";
     if (name_is(name, chats, sizeof chats / sizeof chats[0]))

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_PROC_STATUS_MAX 16384   /* /proc/<pid>/status is ~1.5 KB; more is not a status file */
+#define HR_PROC_STATUS_MAX 16384 /* /proc/<pid>/status is ~1.5 KB; more is not a status file */
 
 /* One /proc/<pid>/status: Name, VmRSS, RssAnon, VmSwap (kB). Returns 0; HR_ENOENT for a
  * process without memory (a kernel thread: no VmRSS); HR_EPARSE when Name is missing or a
@@ -31,13 +31,12 @@ typedef struct hr_proc_table {
     hr_proc *items;
     int count;
     int cap;
-    int dropped;      /* distinct names past HR_PROC_TABLE_MAX */
+    int dropped; /* distinct names past HR_PROC_TABLE_MAX */
 } hr_proc_table;
 
 void hr_proc_table_init(hr_proc_table *t);
 /* Add one process; the same name (exact) adds up, keeping the first pid seen. */
-int hr_proc_table_add(hr_proc_table *t, const char *name, int64_t pid, uint64_t resident,
-                      uint64_t commit);
+int hr_proc_table_add(hr_proc_table *t, const char *name, int64_t pid, uint64_t resident, uint64_t commit);
 /* The largest HR_MAX_PROCS by commit (then resident) into out->proc, largest first. */
 void hr_proc_table_top(const hr_proc_table *t, hr_procs *out);
 void hr_proc_table_free(hr_proc_table *t);

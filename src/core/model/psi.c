@@ -58,8 +58,7 @@ static bool parse_fields(const char *s, size_t n, hr_psi_line *l)
     return a10 && a60 && a300 && tot;
 }
 
-int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *some,
-                 hr_psi_line *full, hr_error *err)
+int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *some, hr_psi_line *full, hr_error *err)
 {
     memset(some, 0, sizeof *some);
     memset(full, 0, sizeof *full);
@@ -76,11 +75,9 @@ int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *som
         if (!l)
             continue;
         if (l->present)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%.4s\" given twice"), what, lineno,
-                                line);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%.4s\" given twice"), what, lineno, line);
         if (!parse_fields(line + 5, n - 5, l))
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: line %u: expected avg10=N.NN avg60=N.NN avg300=N.NN total=N"),
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: expected avg10=N.NN avg60=N.NN avg300=N.NN total=N"),
                                 what, lineno);
         l->present = true;
     }

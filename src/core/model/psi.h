@@ -16,7 +16,6 @@
 
 /* Fill some and full (present = false for a line the file lacks). HR_EPARSE, naming `what`
  * and the line, when a "some"/"full" line is malformed or neither line is there. */
-int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *some,
-                 hr_psi_line *full, hr_error *err);
+int hr_parse_psi(const char *buf, size_t len, const char *what, hr_psi_line *some, hr_psi_line *full, hr_error *err);
 
 #endif

@@ -27,8 +27,8 @@ uint64_t hr_run_others_now(const hr_snapshot *s, hr_os os)
 {
     if (!s)
         return HR_UNKNOWN;
-    const bool enforced = os == HR_OS_WINDOWS || s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER ||
-                          s->commit.enforced == HR_TRI_YES;
+    const bool enforced =
+        os == HR_OS_WINDOWS || s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER || s->commit.enforced == HR_TRI_YES;
     uint64_t now;
     if (enforced) {
         now = s->commit.charge_bytes;

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_RUN_MARGIN_PERCENT 25
+#define HR_RUN_MARGIN_PERCENT         25
 /* A what-if machine: Windows or a Linux desktop idle with one browser open commits about this
  * much before ComfyUI starts (docs/check.md: the allowance and its sources). */
 #define HR_RUN_OTHERS_ALLOWANCE_BYTES ((uint64_t)6 << 30)
@@ -35,19 +35,19 @@ typedef enum hr_need_verdict {
 } hr_need_verdict;
 
 typedef enum hr_others_basis {
-    HR_OTHERS_MEASURED = 0,     /* commit now, less ComfyUI's own */
-    HR_OTHERS_ALLOWANCE,        /* a what-if machine: HR_RUN_OTHERS_ALLOWANCE_BYTES */
-    HR_OTHERS_IN_PEAK           /* a measured system-wide peak already holds them */
+    HR_OTHERS_MEASURED = 0, /* commit now, less ComfyUI's own */
+    HR_OTHERS_ALLOWANCE,    /* a what-if machine: HR_RUN_OTHERS_ALLOWANCE_BYTES */
+    HR_OTHERS_IN_PEAK       /* a measured system-wide peak already holds them */
 } hr_others_basis;
 
 typedef struct hr_run_need {
-    bool known;                 /* false: nothing set */
-    uint64_t low, high;         /* the run's own need */
+    bool known;         /* false: nothing set */
+    uint64_t low, high; /* the run's own need */
     uint64_t others;
     hr_others_basis others_basis;
     uint64_t margin;
-    uint64_t fail_below;        /* low + others */
-    uint64_t must_back;         /* high + others + margin */
+    uint64_t fail_below; /* low + others */
+    uint64_t must_back;  /* high + others + margin */
 } hr_run_need;
 
 /* Fill n from the run's range and the others' part (low > high is taken as high). */

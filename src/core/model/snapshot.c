@@ -93,9 +93,8 @@ void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
 
 bool hr_snapshot_partial(const hr_snapshot *s)
 {
-    const hr_section *all[] = {&s->ram.s, &s->commit.s, &s->paging_s, &s->paging_config.s,
-                               &s->volumes_s, &s->compression.s, &s->cgroup.s, &s->gpus.s,
-                               &s->power.s};
+    const hr_section *all[] = { &s->ram.s,         &s->commit.s, &s->paging_s, &s->paging_config.s, &s->volumes_s,
+                                &s->compression.s, &s->cgroup.s, &s->gpus.s,   &s->power.s };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (!all[i]->ok && all[i]->why[0])
             return true;

@@ -24,7 +24,7 @@ static int page_size_ok(size_t page_size)
 
 static void put_u32(unsigned char *p, uint32_t v)
 {
-    memcpy(p, &v, sizeof v);   /* native byte order, as the kernel and mkswap expect */
+    memcpy(p, &v, sizeof v); /* native byte order, as the kernel and mkswap expect */
 }
 
 static uint32_t get_u32(const unsigned char *p)
@@ -34,24 +34,28 @@ static uint32_t get_u32(const unsigned char *p)
     return v;
 }
 
-int hr_swap_header_build(unsigned char *page, size_t page_size, uint64_t file_bytes,
-                         const unsigned char uuid[16], const char *label, hr_error *err)
+int hr_swap_header_build(unsigned char *page, size_t page_size, uint64_t file_bytes, const unsigned char uuid[16],
+                         const char *label, hr_error *err)
 {
     if (!page || !uuid)
         return hr_error_set(err, HR_EINVAL, HR_T("swap header: missing buffer or UUID"));
     if (!page_size_ok(page_size))
-        return hr_error_set(err, HR_EINVAL, HR_T("swap header: page size %lu is not a power of two "
-                            "from 4096 to 65536"), (unsigned long)page_size);
+        return hr_error_set(err, HR_EINVAL,
+                            HR_T("swap header: page size %lu is not a power of two "
+                                 "from 4096 to 65536"),
+                            (unsigned long)page_size);
     uint64_t pages = hr_swap_pages(file_bytes, page_size);
     if (pages < HR_SWAP_MIN_GOOD_PAGES + 1)
-        return hr_error_set(err, HR_ERANGE, HR_T("swap header: a swap area needs at least %d pages "
-                            "(%lu KiB); got %llu bytes"), HR_SWAP_MIN_GOOD_PAGES + 1,
+        return hr_error_set(err, HR_ERANGE,
+                            HR_T("swap header: a swap area needs at least %d pages "
+                                 "(%lu KiB); got %llu bytes"),
+                            HR_SWAP_MIN_GOOD_PAGES + 1,
                             (unsigned long)((HR_SWAP_MIN_GOOD_PAGES + 1) * page_size / 1024),
                             (unsigned long long)file_bytes);
     size_t llen = label ? strlen(label) : 0;
     if (llen > HR_SWAP_LABEL_MAX)
-        return hr_error_set(err, HR_ERANGE, HR_T("swap header: label '%s' is longer than %d bytes"),
-                            label, HR_SWAP_LABEL_MAX);
+        return hr_error_set(err, HR_ERANGE, HR_T("swap header: label '%s' is longer than %d bytes"), label,
+                            HR_SWAP_LABEL_MAX);
     memset(page, 0, page_size);
     put_u32(page + HR_SWAP_OFF_VERSION, 1);
     put_u32(page + HR_SWAP_OFF_LAST_PAGE, (uint32_t)(pages - 1));
@@ -63,14 +67,13 @@ int hr_swap_header_build(unsigned char *page, size_t page_size, uint64_t file_by
     return 0;
 }
 
-int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
-                         hr_swap_header_info *out, hr_error *err)
+int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size, hr_swap_header_info *out, hr_error *err)
 {
     if (!page || !out || !page_size_ok(page_size))
         return hr_error_set(err, HR_EINVAL, HR_T("swap header: bad arguments"));
     if (n < page_size)
-        return hr_error_set(err, HR_EPARSE, HR_T("swap header: only %lu bytes, a page is %lu"),
-                            (unsigned long)n, (unsigned long)page_size);
+        return hr_error_set(err, HR_EPARSE, HR_T("swap header: only %lu bytes, a page is %lu"), (unsigned long)n,
+                            (unsigned long)page_size);
     if (memcmp(page + page_size - HR_SWAP_MAGIC_LEN, HR_SWAP_MAGIC, HR_SWAP_MAGIC_LEN) != 0)
         return hr_error_set(err, HR_EPARSE, HR_T("swap header: no SWAPSPACE2 signature at offset %lu"),
                             (unsigned long)(page_size - HR_SWAP_MAGIC_LEN));
@@ -82,8 +85,7 @@ int hr_swap_header_parse(const unsigned char *page, size_t n, size_t page_size,
     memcpy(out->label, page + HR_SWAP_OFF_LABEL, HR_SWAP_LABEL_MAX);
     out->label[HR_SWAP_LABEL_MAX] = '\0';
     if (out->version != 1)
-        return hr_error_set(err, HR_EPARSE, HR_T("swap header: version %u, only version 1 is known"),
-                            out->version);
+        return hr_error_set(err, HR_EPARSE, HR_T("swap header: version %u, only version 1 is known"), out->version);
     return 0;
 }
 
@@ -110,9 +112,8 @@ int hr_uuid_parse(const char *text, unsigned char out[16])
 
 void hr_uuid_format(const unsigned char u[16], char out[37])
 {
-    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
-             u[13], u[14], u[15]);
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3],
+             u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
 void hr_uuid_make_v4(unsigned char u[16])

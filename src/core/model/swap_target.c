@@ -15,11 +15,11 @@ static bool one_of(const char *fs, const char *const *list, size_t n)
     return false;
 }
 
-#define ONE_OF(fs, ...) one_of(fs, (const char *const[]){__VA_ARGS__}, \
-                               sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+#define ONE_OF(fs, ...)                                                                                                \
+    one_of(fs, (const char *const[]){ __VA_ARGS__ },                                                                   \
+           sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
 
-hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_only, char *why,
-                          size_t n)
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_only, char *why, size_t n)
 {
     if (!fs)
         fs = "";
@@ -32,24 +32,29 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
         return HR_TRI_NO;
     }
     if (os == HR_OS_WINDOWS)
-        return HR_TRI_YES;   /* NTFS, ReFS; the drive type (fixed, local) is the probe's */
+        return HR_TRI_YES; /* NTFS, ReFS; the drive type (fixed, local) is the probe's */
     if (ONE_OF(fs, "ext4", "ext3", "ext2", "xfs"))
         return HR_TRI_YES;
     if (hr_str_ieq(fs, "btrfs")) {
         if (fs_devices == 1)
             return HR_TRI_YES;
         if (fs_devices > 1) {
-            snprintf(why, n, HR_T("btrfs on %d devices: the kernel takes swap files only on a "
-                     "single-device btrfs"), fs_devices);
+            snprintf(why, n,
+                     HR_T("btrfs on %d devices: the kernel takes swap files only on a "
+                          "single-device btrfs"),
+                     fs_devices);
             return HR_TRI_NO;
         }
-        snprintf(why, n, HR_T("btrfs: how many devices it spans is not known (a swap file needs a "
-                 "single device)"));
+        snprintf(why, n,
+                 HR_T("btrfs: how many devices it spans is not known (a swap file needs a "
+                      "single device)"));
         return HR_TRI_UNKNOWN;
     }
     if (ONE_OF(fs, "tmpfs", "ramfs", "devtmpfs"))
-        snprintf(why, n, HR_T("%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
-                 "refuses it"), fs);
+        snprintf(why, n,
+                 HR_T("%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
+                      "refuses it"),
+                 fs);
     else if (ONE_OF(fs, "overlay", "overlayfs", "aufs"))
         snprintf(why, n, HR_T("overlayfs (a container's root) cannot hold a swap file"));
     else if (hr_str_istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
@@ -57,14 +62,19 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
     else if (hr_str_istarts(fs, "fuse"))
         snprintf(why, n, HR_T("%s (FUSE) cannot hold a swap file"), fs);
     else if (hr_str_ieq(fs, "f2fs"))
-        snprintf(why, n, HR_T("f2fs takes a swap file only in pinned, section-aligned blocks, which "
-                 "headroom does not make"));
+        snprintf(why, n,
+                 HR_T("f2fs takes a swap file only in pinned, section-aligned blocks, which "
+                      "headroom does not make"));
     else if (ONE_OF(fs, "zfs", "squashfs", "iso9660", "ntfs", "ntfs3"))
-        snprintf(why, n, HR_T("file system '%s' is not one headroom knows can hold swap: the kernel "
-                 "cannot activate a swap file on it"), fs);
+        snprintf(why, n,
+                 HR_T("file system '%s' is not one headroom knows can hold swap: the kernel "
+                      "cannot activate a swap file on it"),
+                 fs);
     else
-        snprintf(why, n, HR_T("file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
-                 "single-device btrfs)"), fs[0] ? fs : HR_T("unknown"));
+        snprintf(why, n,
+                 HR_T("file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
+                      "single-device btrfs)"),
+                 fs[0] ? fs : HR_T("unknown"));
     return HR_TRI_NO;
 }
 
@@ -81,12 +91,12 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
         const char *dir;
         const char *who;
     } cleared[] = {
-        {"/tmp", HR_N("systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot")},
-        {"/var/tmp", HR_N("systemd-tmpfiles deletes old files there")},
-        {"/run", HR_N("it lives in RAM and is emptied at boot")},
-        {"/var/run", HR_N("it lives in RAM and is emptied at boot")},
-        {"/dev/shm", HR_N("it lives in RAM and is emptied at boot")},
-        {"/var/cache", HR_N("package managers and cleaners empty it")},
+        { "/tmp", HR_N("systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot") },
+        { "/var/tmp", HR_N("systemd-tmpfiles deletes old files there") },
+        { "/run", HR_N("it lives in RAM and is emptied at boot") },
+        { "/var/run", HR_N("it lives in RAM and is emptied at boot") },
+        { "/dev/shm", HR_N("it lives in RAM and is emptied at boot") },
+        { "/var/cache", HR_N("package managers and cleaners empty it") },
     };
     if (os != HR_OS_LINUX || !path)
         return HR_TRI_NO;
@@ -96,15 +106,17 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
             continue;
         bool hit;
         if (mount_point) {
-            hit = under(d, mount_point);   /* the emptied directory is on this file system */
+            hit = under(d, mount_point); /* the emptied directory is on this file system */
         } else {
             const char *slash = strrchr(path, '/');
             size_t parent = slash ? (size_t)(slash - path) : 0;
             hit = strcmp(path, d) == 0 || (parent == strlen(d) && strncmp(path, d, parent) == 0);
         }
         if (hit) {
-            snprintf(why, n, HR_T("%s: %s, and a swap file deleted under the system leaves the next boot without "
-                     "swap"), cleared[i].dir, hr_tr(cleared[i].who));
+            snprintf(why, n,
+                     HR_T("%s: %s, and a swap file deleted under the system leaves the next boot without "
+                          "swap"),
+                     cleared[i].dir, hr_tr(cleared[i].who));
             return HR_TRI_YES;
         }
     }
@@ -132,8 +144,10 @@ hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n
 hr_tri hr_device_removable(const hr_device *d, char *why, size_t n)
 {
     if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES) {
-        snprintf(why, n, HR_T("the disk%s%s is %s: unplugging it leaves the system without its "
-                 "paging file (S5.4)"), d->disk[0] ? " " : "", d->disk,
+        snprintf(why, n,
+                 HR_T("the disk%s%s is %s: unplugging it leaves the system without its "
+                      "paging file (S5.4)"),
+                 d->disk[0] ? " " : "", d->disk,
                  d->usb == HR_TRI_YES ? HR_T("attached by USB") : HR_T("removable media"));
         return HR_TRI_YES;
     }
@@ -170,17 +184,16 @@ uint64_t hr_room_largest(uint64_t total_bytes, uint64_t free_bytes)
     return free_bytes > reserve ? (free_bytes - reserve) / HR_GIB * HR_GIB : 0;
 }
 
-bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive,
-                        char entry_drive, hr_paging_mode mode, uint64_t initial_bytes,
-                        uint64_t maximum_bytes)
+bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive, char entry_drive,
+                        hr_paging_mode mode, uint64_t initial_bytes, uint64_t maximum_bytes)
 {
     /* X.dump: dumps off or written to a dedicated file need no paging file on the system
      * drive; a paging file moved onto the system drive needs no second one there. */
     system_drive = (char)toupper((unsigned char)system_drive);
     target_drive = (char)toupper((unsigned char)target_drive);
     entry_drive = (char)toupper((unsigned char)entry_drive);
-    if (dump_needs_system_paging == HR_TRI_NO || !system_drive || !target_drive ||
-        target_drive == system_drive || entry_drive != system_drive)
+    if (dump_needs_system_paging == HR_TRI_NO || !system_drive || !target_drive || target_drive == system_drive ||
+        entry_drive != system_drive)
         return false;
     return mode == HR_PAGING_MODE_CUSTOM && initial_bytes != HR_UNKNOWN && maximum_bytes != HR_UNKNOWN &&
            maximum_bytes <= HR_DUMP_FILE_MAX_BYTES;

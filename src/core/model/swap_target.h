@@ -21,13 +21,12 @@
 #include <stdint.h>
 
 #define HR_RESERVE_MIN_BYTES ((uint64_t)10 << 30)
-#define HR_RESERVE_PERCENT 5
+#define HR_RESERVE_PERCENT   5
 
 /* Can a file system of this type hold the swap file (Linux) / paging file (Windows)?
  * fs_devices: btrfs's device count, 0 when not known; read_only: mounted read-only. NO and
  * UNKNOWN set why (a phrase: "tmpfs lives in RAM: ..."). */
-hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only,
-                          char *why, size_t n);
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only, char *why, size_t n);
 
 /* Linux: is path (a directory or a file) in a place the boot or a cleaner empties? /tmp
  * (tmpfs, or cleared by systemd-tmpfiles' tmp.conf), /var/tmp (systemd-tmpfiles, by age), /run
@@ -82,8 +81,7 @@ uint64_t hr_dump_min_bytes(int64_t crash_dump_enabled, uint64_t ram_bytes);
  * another drive and crash dumps need the system drive's paging file (CrashControl says so,
  * or was not read: dump_needs_system_paging YES or UNKNOWN). Callers take the first entry of
  * their list for which it is true. */
-bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive,
-                        char entry_drive, hr_paging_mode mode, uint64_t initial_bytes,
-                        uint64_t maximum_bytes);
+bool hr_dump_file_stays(hr_tri dump_needs_system_paging, char system_drive, char target_drive, char entry_drive,
+                        hr_paging_mode mode, uint64_t initial_bytes, uint64_t maximum_bytes);
 
 #endif

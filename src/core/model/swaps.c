@@ -19,8 +19,7 @@ static bool field(const char **p, const char *end, const char **f, size_t *fn)
     return true;
 }
 
-int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *out, int max,
-                   int *count, hr_error *err)
+int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *out, int max, int *count, hr_error *err)
 {
     const char *cur = buf, *end = buf + len, *line;
     size_t n;
@@ -41,7 +40,8 @@ int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *
         const char *extra;
         size_t extran;
         if (k < 5 || field(&p, le, &extra, &extran))
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: expected 5 fields (path type size used priority)"), what, lineno);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: expected 5 fields (path type size used priority)"),
+                                what, lineno);
         if (*count >= max)
             return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d swap areas"), what, max);
         hr_swap_area *a = &out[*count];
@@ -49,9 +49,9 @@ int hr_parse_swaps(const char *buf, size_t len, const char *what, hr_swap_area *
         hr_unescape_octal(f[0], fn[0], a->path, sizeof a->path);
         uint64_t size_kib, used_kib;
         if (!hr_parse_u64(f[2], fn[2], &size_kib) || !hr_parse_u64(f[3], fn[3], &used_kib) ||
-            size_kib > UINT64_MAX / 1024 || used_kib > UINT64_MAX / 1024 ||
-            !hr_parse_i64(f[4], fn[4], &a->priority))
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: size, used and priority must be numbers"), what, lineno);
+            size_kib > UINT64_MAX / 1024 || used_kib > UINT64_MAX / 1024 || !hr_parse_i64(f[4], fn[4], &a->priority))
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: size, used and priority must be numbers"), what,
+                                lineno);
         a->size_bytes = size_kib * 1024;
         a->used_bytes = used_kib * 1024;
         if (fn[1] == 4 && memcmp(f[1], "file", 4) == 0)

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VENDOR_NVIDIA 0x10deu
-#define VENDOR_AMD 0x1002u
-#define VENDOR_INTEL 0x8086u
+#define VENDOR_NVIDIA              0x10deu
+#define VENDOR_AMD                 0x1002u
+#define VENDOR_INTEL               0x8086u
 #define DXGI_ADAPTER_FLAG_SOFTWARE 2u
-#define BUS_USB 7u
-#define GUID_POWER_SAVER "a1841308-3541-4fab-bc81-f71556f20b4a"
+#define BUS_USB                    7u
+#define GUID_POWER_SAVER           "a1841308-3541-4fab-bc81-f71556f20b4a"
 
 void hr_win_code_text(uint32_t code, char *out, size_t n)
 {
@@ -40,7 +40,7 @@ void hr_win_code_text(uint32_t code, char *out, size_t n)
     case 0x887A0004u: what = HR_T("unsupported (no display device)"); break;
     default: break;
     }
-    bool hex = code >= 0x80000000u;   /* NTSTATUS / HRESULT read best in hex */
+    bool hex = code >= 0x80000000u; /* NTSTATUS / HRESULT read best in hex */
     if (what && hex)
         snprintf(out, n, HR_T("%s (0x%08X)"), what, (unsigned)code);
     else if (what)
@@ -108,8 +108,9 @@ static void model_platform(const hr_win_raw *raw, hr_snapshot *s)
     p->container = HR_TRI_NO;
     if (raw->os.state == HR_WIN_OK)
         snprintf(p->os_name, sizeof p->os_name, "Windows %s%u.%u.%u",
-                 raw->os_major == 10 && raw->os_build >= 22000 ? "11 " :
-                 raw->os_major == 10 ? "10 " : "",
+                 raw->os_major == 10 && raw->os_build >= 22000 ? "11 "
+                 : raw->os_major == 10                         ? "10 "
+                                                               : "",
                  (unsigned)raw->os_major, (unsigned)raw->os_minor, (unsigned)raw->os_build);
     else
         hr_strlcpy(p->os_name, "Windows (version unknown)", sizeof p->os_name);
@@ -139,7 +140,7 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         ram->used_bytes = ram->total_bytes - ram->available_bytes;
 
     hr_commit *c = &s->commit;
-    c->enforced = HR_TRI_YES;             /* Windows never overcommits */
+    c->enforced = HR_TRI_YES; /* Windows never overcommits */
     c->overcommit_mode = HR_OVERCOMMIT_NONE;
     if (raw->perf.state == HR_WIN_OK) {
         hr_section_ok(&c->s, "GetPerformanceInfo");
@@ -150,8 +151,9 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         if (raw->commit_peak_pages >= raw->commit_total_pages && raw->commit_peak_pages)
             c->peak_bytes = mul(raw->commit_peak_pages, raw->page_size);
         else
-            hr_section_fail(&c->s, HR_T("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
-                            "pages, below the current charge (Wine does not track it)"),
+            hr_section_fail(&c->s,
+                            HR_T("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
+                                 "pages, below the current charge (Wine does not track it)"),
                             (unsigned long long)raw->commit_peak_pages);
     } else if (raw->mem.state == HR_WIN_OK) {
         /* The process's view: the smaller of the system and job limits. */
@@ -161,7 +163,7 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         hr_strlcpy(c->s.source, "GlobalMemoryStatusEx", sizeof c->s.source);
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
         hr_section_fail(&c->s, HR_T("limit and charge from GlobalMemoryStatusEx (a job's limit if "
-                        "one applies), peak unknown"));
+                                    "one applies), peak unknown"));
     } else {
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
         fail_call(&c->s, "GlobalMemoryStatusEx", &raw->mem);
@@ -170,10 +172,11 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
 
 static const char *bus_name(uint32_t b)
 {
-    static const char *const names[] = {"unknown", "SCSI", "ATAPI", "ATA", "1394", "SSA",
-                                        "Fibre", "USB", "RAID", "iSCSI", "SAS", "SATA", "SD",
-                                        "MMC", "Virtual", "FileBackedVirtual", "Spaces", "NVMe",
-                                        "SCM", "UFS"};
+    static const char *const names[] = { "unknown", "SCSI",  "ATAPI",   "ATA",
+                                         "1394",    "SSA",   "Fibre",   "USB",
+                                         "RAID",    "iSCSI", "SAS",     "SATA",
+                                         "SD",      "MMC",   "Virtual", "FileBackedVirtual",
+                                         "Spaces",  "NVMe",  "SCM",     "UFS" };
     return b < sizeof names / sizeof names[0] ? names[b] : "other";
 }
 
@@ -194,7 +197,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         v->is_system = hr_same_drive(d->mount_point, s->platform.system_volume);
         if (w->space.state == HR_WIN_OK) {
             d->fs_total_bytes = w->total;
-            d->fs_free_bytes = w->free_to_caller;  /* honours quotas: what we could use */
+            d->fs_free_bytes = w->free_to_caller; /* honours quotas: what we could use */
         } else {
             snprintf(why, sizeof why, "%s: ", d->name);
             call_why(why + strlen(why), sizeof why - strlen(why), "GetDiskFreeSpaceExW", &w->space);
@@ -224,18 +227,23 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         }
         if (w->bitlocker.state == HR_WIN_OK) {
             switch (w->bitlocker_protection) {
-            case 1: case 3: case 4: case 5: case 6:
+            case 1:
+            case 3:
+            case 4:
+            case 5:
+            case 6:
                 d->encrypted = HR_TRI_YES;
-                hr_strlcpy(d->encryption, w->bitlocker_protection == 3 ? "BitLocker (encrypting)" :
-                                          w->bitlocker_protection == 4 ? "BitLocker (decrypting)" :
-                                          w->bitlocker_protection == 5 ? "BitLocker (suspended)" :
-                                          w->bitlocker_protection == 6 ? "BitLocker (locked)" :
-                                          "BitLocker", sizeof d->encryption);
+                hr_strlcpy(d->encryption,
+                           w->bitlocker_protection == 3   ? "BitLocker (encrypting)"
+                           : w->bitlocker_protection == 4 ? "BitLocker (decrypting)"
+                           : w->bitlocker_protection == 5 ? "BitLocker (suspended)"
+                           : w->bitlocker_protection == 6 ? "BitLocker (locked)"
+                                                          : "BitLocker",
+                           sizeof d->encryption);
                 break;
             case 2: d->encrypted = HR_TRI_NO; break;
             default:
-                snprintf(why, sizeof why, HR_T("BitLocker: status value %d not known"),
-                         (int)w->bitlocker_protection);
+                snprintf(why, sizeof why, HR_T("BitLocker: status value %d not known"), (int)w->bitlocker_protection);
                 hr_strlist_add(d->why, sizeof d->why, why);
             }
         } else {
@@ -262,8 +270,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         /* A fixed drive still needs a file system that can hold the file: the one rule
          * plan placement and apply use (core/model/swap_target.h). */
         if (v->can_hold_swap == HR_TRI_YES)
-            v->can_hold_swap = hr_swap_fs_capable(HR_OS_WINDOWS, d->fs_type, 0, false, v->why_not,
-                                                  sizeof v->why_not);
+            v->can_hold_swap = hr_swap_fs_capable(HR_OS_WINDOWS, d->fs_type, 0, false, v->why_not, sizeof v->why_not);
     }
 }
 
@@ -304,8 +311,8 @@ void hr_win_crash_control(const hr_win_raw *raw, hr_paging_config *cfg)
         hr_reg_strings(dd->data, dd->len, dd->type, first_string, cfg->dedicated_dump_file);
     if (ce->q.state != HR_WIN_OK || ce->type != HR_REG_DWORD || ce->len < 4)
         return;
-    uint32_t v = (uint32_t)ce->data[0] | (uint32_t)ce->data[1] << 8 | (uint32_t)ce->data[2] << 16 |
-                 (uint32_t)ce->data[3] << 24;
+    uint32_t v =
+        (uint32_t)ce->data[0] | (uint32_t)ce->data[1] << 8 | (uint32_t)ce->data[2] << 16 | (uint32_t)ce->data[3] << 24;
     cfg->crash_dump_enabled = v;
     cfg->dump_needs_system_paging = v == 0 || cfg->dedicated_dump_file[0] ? HR_TRI_NO : HR_TRI_YES;
 }
@@ -318,9 +325,8 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
         for (int i = 0; i < raw->enum_count; i++)
             add_paging(s, &raw->enum_files[i], page);
     } else if (raw->nt_pf.state == HR_WIN_OK) {
-        hr_section_ok(&s->paging_s, raw->nt_pf_class == 144 ?
-                      "NtQuerySystemInformation(SystemPageFileInformationEx)" :
-                      "NtQuerySystemInformation(SystemPageFileInformation)");
+        hr_section_ok(&s->paging_s, raw->nt_pf_class == 144 ? "NtQuerySystemInformation(SystemPageFileInformationEx)"
+                                                            : "NtQuerySystemInformation(SystemPageFileInformation)");
         /* A first entry of size 0 means there are no paging files. */
         for (int i = 0; i < raw->nt_count && raw->nt_files[0].total_pages; i++)
             add_paging(s, &raw->nt_files[i], page);
@@ -334,7 +340,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     hr_section_ok(&cfg->s, "registry Memory Management\\PagingFiles");
     const hr_win_regval *pf = &raw->paging_files;
     if (pf->q.state == HR_WIN_OK) {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_pagingfiles_parse(pf->data, pf->len, pf->type, cfg, &err) != 0)
             hr_section_fail(&cfg->s, "%s", err.msg);
     } else if (pf->q.state == HR_WIN_ABSENT) {
@@ -348,7 +354,7 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     }
     const hr_win_regval *ex = &raw->existing_page_files;
     if (ex->q.state == HR_WIN_OK) {
-        hr_error err = {0};
+        hr_error err = { 0 };
         if (hr_existing_pagefiles_parse(ex->data, ex->len, ex->type, cfg, &err) != 0)
             hr_section_fail(&cfg->s, "%s", err.msg);
     } else if (ex->q.state != HR_WIN_ABSENT) {
@@ -357,8 +363,8 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     }
     const hr_win_regval *tp = &raw->temp_page_file;
     if (tp->q.state == HR_WIN_OK && tp->type == HR_REG_DWORD && tp->len >= 4) {
-        uint32_t v = (uint32_t)tp->data[0] | (uint32_t)tp->data[1] << 8 |
-                     (uint32_t)tp->data[2] << 16 | (uint32_t)tp->data[3] << 24;
+        uint32_t v = (uint32_t)tp->data[0] | (uint32_t)tp->data[1] << 8 | (uint32_t)tp->data[2] << 16 |
+                     (uint32_t)tp->data[3] << 24;
         cfg->temp_page_file = v ? HR_TRI_YES : HR_TRI_NO;
     } else if (tp->q.state == HR_WIN_ABSENT) {
         cfg->temp_page_file = HR_TRI_NO;
@@ -432,15 +438,15 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
         return;
     }
     if (raw->nvml.state != HR_WIN_OK && raw->dxgi.state != HR_WIN_OK) {
-        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
-                 &raw->nvml);
+        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
         hr_section_fail(&g->s, "%s", why);
         call_why(why, sizeof why, "DXGI", &raw->dxgi);
         hr_section_fail(&g->s, "%s", why);
         return;
     }
-    hr_section_ok(&g->s, raw->nvml.state == HR_WIN_OK && raw->dxgi.state == HR_WIN_OK ? "NVML, DXGI" :
-                         raw->nvml.state == HR_WIN_OK ? "NVML" : "DXGI");
+    hr_section_ok(&g->s, raw->nvml.state == HR_WIN_OK && raw->dxgi.state == HR_WIN_OK ? "NVML, DXGI"
+                         : raw->nvml.state == HR_WIN_OK                               ? "NVML"
+                                                                                      : "DXGI");
     int first_nvml = g->count;
     if (raw->nvml.state == HR_WIN_OK) {
         for (int i = 0; i < raw->nvml_count; i++) {
@@ -456,8 +462,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             hr_strlcpy(x->driver, raw->nvml_driver, sizeof x->driver);
         }
     } else {
-        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML",
-                 &raw->nvml);
+        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
         hr_strlist_add(g->notes, sizeof g->notes, why);
     }
     int nvml_end = g->count, next_nvml = first_nvml;
@@ -508,8 +513,7 @@ static void model_power(const hr_win_raw *raw, hr_snapshot *s)
     }
     hr_section_ok(&p->s, "GetSystemPowerStatus");
     p->on_battery = raw->ac_line == 0 ? HR_TRI_YES : raw->ac_line == 1 ? HR_TRI_NO : HR_TRI_UNKNOWN;
-    p->has_battery = raw->battery_flag == 128 ? HR_TRI_NO :
-                     raw->battery_flag == 255 ? HR_TRI_UNKNOWN : HR_TRI_YES;
+    p->has_battery = raw->battery_flag == 128 ? HR_TRI_NO : raw->battery_flag == 255 ? HR_TRI_UNKNOWN : HR_TRI_YES;
     if (p->has_battery == HR_TRI_YES && raw->battery_percent <= 100)
         p->battery_percent = raw->battery_percent;
     /* SystemStatusFlag 1 = battery saver on (Windows 10+); the Power saver plan too. */
@@ -544,8 +548,8 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED && hr_same_drive(e->path, s->platform.system_volume)))
             managed_on_sys = true;
     }
-    if (managed_on_sys && sys && sys->dev.fs_total_bytes != HR_UNKNOWN &&
-        sys->dev.fs_free_bytes != HR_UNKNOWN && sys->dev.fs_total_bytes) {
+    if (managed_on_sys && sys && sys->dev.fs_total_bytes != HR_UNKNOWN && sys->dev.fs_free_bytes != HR_UNKNOWN &&
+        sys->dev.fs_total_bytes) {
         uint64_t total = sys->dev.fs_total_bytes, free_b = sys->dev.fs_free_bytes;
         uint64_t ram = s->ram.total_bytes != HR_UNKNOWN ? s->ram.total_bytes : 0;
         uint64_t ceiling = 3 * ram > ((uint64_t)4 << 30) ? 3 * ram : ((uint64_t)4 << 30);
@@ -553,8 +557,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             ceiling = total / 8;
         uint64_t current = 0;
         for (int i = 0; i < s->paging_count; i++)
-            if (hr_same_drive(s->paging[i].path, sys->dev.mount_point) &&
-                s->paging[i].size_bytes != HR_UNKNOWN)
+            if (hr_same_drive(s->paging[i].path, sys->dev.mount_point) && s->paging[i].size_bytes != HR_UNKNOWN)
                 current += s->paging[i].size_bytes;
         bool full95 = free_b < total / 20;
         bool cramped = current < ceiling && free_b < ceiling - current;
@@ -562,9 +565,11 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             hr_size_format(free_b, a, sizeof a);
             hr_size_format(total, b, sizeof b);
             hr_size_format(ceiling, c, sizeof c);
-            hr_snapshot_note(s, "S1.2", HR_T("%s is nearly full (%s free of %s) and holds a "
-                             "system-managed paging file: Windows shrinks it when space is short "
-                             "and it cannot grow to its ceiling of %s"), sys->dev.name, a, b, c);
+            hr_snapshot_note(s, "S1.2",
+                             HR_T("%s is nearly full (%s free of %s) and holds a "
+                                  "system-managed paging file: Windows shrinks it when space is short "
+                                  "and it cannot grow to its ceiling of %s"),
+                             sys->dev.name, a, b, c);
         }
     }
 
@@ -580,8 +585,10 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                     in_use = true;
             if (!in_use) {
                 char shown[HR_SNAP_PATH_MAX * 4];
-                hr_snapshot_note(s, "S5.1", HR_T("%s is configured but not in use: changes take effect "
-                                 "after a restart"), hr_win_path_shown(e->path, shown, sizeof shown));
+                hr_snapshot_note(s, "S5.1",
+                                 HR_T("%s is configured but not in use: changes take effect "
+                                      "after a restart"),
+                                 hr_win_path_shown(e->path, shown, sizeof shown));
             }
         }
     /* In use but no longer configured: it goes away at the next restart. */
@@ -593,8 +600,10 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
                     configured = true;
             if (!configured) {
                 char shown[HR_SNAP_PATH_MAX * 4];
-                hr_snapshot_note(s, "S5.1", HR_T("%s is in use but no longer configured: it goes away "
-                                 "after a restart"), hr_win_path_shown(s->paging[j].path, shown, sizeof shown));
+                hr_snapshot_note(s, "S5.1",
+                                 HR_T("%s is in use but no longer configured: it goes away "
+                                      "after a restart"),
+                                 hr_win_path_shown(s->paging[j].path, shown, sizeof shown));
             }
         }
     (void)raw;

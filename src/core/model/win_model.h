@@ -16,15 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_WIN_RAW_SCHEMA "headroom.win-raw/1"
-#define HR_WIN_MAX_VOLUMES 26
+#define HR_WIN_RAW_SCHEMA    "headroom.win-raw/1"
+#define HR_WIN_MAX_VOLUMES   26
 #define HR_WIN_MAX_PAGEFILES 16
-#define HR_WIN_REG_MAX 4096
-#define HR_WIN_MAX_ADAPTERS 8
+#define HR_WIN_REG_MAX       4096
+#define HR_WIN_MAX_ADAPTERS  8
 
 /* How a call went. */
 typedef enum hr_win_state {
-    HR_WIN_NOT_ASKED = 0,   /* not queried (e.g. --no-gpu) or not recorded */
+    HR_WIN_NOT_ASKED = 0, /* not queried (e.g. --no-gpu) or not recorded */
     HR_WIN_OK = 1,
     HR_WIN_FAILED = 2,      /* failed; code = GetLastError / NTSTATUS / HRESULT */
     HR_WIN_UNSUPPORTED = 3, /* exists but not implemented here (Wine stubs, old Windows) */
@@ -38,63 +38,63 @@ typedef struct hr_win_call {
 } hr_win_call;
 
 typedef struct hr_win_pagefile {
-    char name[HR_SNAP_PATH_MAX];   /* as returned: "\??\C:\pagefile.sys" or "C:\pagefile.sys" */
+    char name[HR_SNAP_PATH_MAX]; /* as returned: "\??\C:\pagefile.sys" or "C:\pagefile.sys" */
     uint64_t total_pages, in_use_pages, peak_pages;
     uint64_t min_pages, max_pages; /* SystemPageFileInformationEx only; HR_UNKNOWN otherwise */
 } hr_win_pagefile;
 
 typedef struct hr_win_regval {
-    hr_win_call q;                 /* ABSENT = value not there (ERROR_FILE_NOT_FOUND) */
-    uint32_t type;                 /* HR_REG_* */
+    hr_win_call q; /* ABSENT = value not there (ERROR_FILE_NOT_FOUND) */
+    uint32_t type; /* HR_REG_* */
     size_t len;
-    uint8_t data[HR_WIN_REG_MAX];  /* raw bytes as RegQueryValueExW returns them */
+    uint8_t data[HR_WIN_REG_MAX]; /* raw bytes as RegQueryValueExW returns them */
 } hr_win_regval;
 
 typedef struct hr_win_volume {
-    char root[8];                  /* "C:\" */
-    uint32_t drive_type;           /* GetDriveTypeW: 2 removable, 3 fixed, 4 remote, 5 cdrom, 6 ramdisk */
-    hr_win_call space;             /* GetDiskFreeSpaceExW */
+    char root[8];        /* "C:\" */
+    uint32_t drive_type; /* GetDriveTypeW: 2 removable, 3 fixed, 4 remote, 5 cdrom, 6 ramdisk */
+    hr_win_call space;   /* GetDiskFreeSpaceExW */
     uint64_t free_to_caller, total, total_free;
-    hr_win_call info;              /* GetVolumeInformationW */
-    char fs[16];                   /* "NTFS" */
-    hr_win_call seek;              /* IOCTL_STORAGE_QUERY_PROPERTY StorageDeviceSeekPenaltyProperty */
+    hr_win_call info; /* GetVolumeInformationW */
+    char fs[16];      /* "NTFS" */
+    hr_win_call seek; /* IOCTL_STORAGE_QUERY_PROPERTY StorageDeviceSeekPenaltyProperty */
     int incurs_seek_penalty;
-    hr_win_call device;            /* ... StorageDeviceProperty */
-    uint32_t bus_type;             /* STORAGE_BUS_TYPE */
+    hr_win_call device; /* ... StorageDeviceProperty */
+    uint32_t bus_type;  /* STORAGE_BUS_TYPE */
     int removable_media;
-    hr_win_call bitlocker;         /* shell property System.Volume.BitLockerProtection */
+    hr_win_call bitlocker; /* shell property System.Volume.BitLockerProtection */
     int32_t bitlocker_protection;
 } hr_win_volume;
 
 typedef struct hr_win_nvml_gpu {
     char name[HR_SNAP_NAME_MAX];
-    uint64_t total, used, free;    /* bytes */
+    uint64_t total, used, free; /* bytes */
 } hr_win_nvml_gpu;
 
 typedef struct hr_win_adapter {
     char description[HR_SNAP_NAME_MAX];
     uint32_t vendor_id, device_id, flags;
-    uint64_t dedicated_video, dedicated_system, shared_system;  /* bytes */
+    uint64_t dedicated_video, dedicated_system, shared_system; /* bytes */
 } hr_win_adapter;
 
 typedef struct hr_win_raw {
-    hr_win_call os;                /* RtlGetVersion */
+    hr_win_call os; /* RtlGetVersion */
     uint32_t os_major, os_minor, os_build;
-    char system_drive[8];          /* "C:" from %SystemDrive% / GetSystemWindowsDirectoryW */
+    char system_drive[8];               /* "C:" from %SystemDrive% / GetSystemWindowsDirectoryW */
     char machine_note[HR_SNAP_WHY_MAX]; /* free text from a recording ("Wine 8.0") */
 
-    hr_win_call perf;              /* GetPerformanceInfo; *_pages in pages, page_size bytes */
+    hr_win_call perf; /* GetPerformanceInfo; *_pages in pages, page_size bytes */
     uint64_t commit_total_pages, commit_limit_pages, commit_peak_pages;
     uint64_t physical_total_pages, physical_available_pages, page_size;
 
-    hr_win_call mem;               /* GlobalMemoryStatusEx; bytes */
+    hr_win_call mem; /* GlobalMemoryStatusEx; bytes */
     uint64_t total_phys, avail_phys, total_page_file, avail_page_file;
     uint32_t memory_load;
 
-    hr_win_call enum_pf;           /* EnumPageFilesW */
+    hr_win_call enum_pf; /* EnumPageFilesW */
     int enum_count;
     hr_win_pagefile enum_files[HR_WIN_MAX_PAGEFILES];
-    hr_win_call nt_pf;             /* NtQuerySystemInformation 144, else 18 */
+    hr_win_call nt_pf; /* NtQuerySystemInformation 144, else 18 */
     uint32_t nt_pf_class;
     int nt_count;
     hr_win_pagefile nt_files[HR_WIN_MAX_PAGEFILES];
@@ -107,13 +107,13 @@ typedef struct hr_win_raw {
     int volume_count;
     hr_win_volume volumes[HR_WIN_MAX_VOLUMES];
 
-    hr_win_call procs;             /* process list: is "Memory Compression" running */
-    int compression_process;       /* 1 found, 0 not */
+    hr_win_call procs;       /* process list: is "Memory Compression" running */
+    int compression_process; /* 1 found, 0 not */
     uint64_t compression_working_set;
-    hr_win_call store;             /* SystemStoreInformation / MemCompressionInfoRequest */
+    hr_win_call store; /* SystemStoreInformation / MemCompressionInfoRequest */
     uint64_t store_working_set, store_data, store_compressed;
 
-    hr_win_call nvml;              /* ABSENT = nvml.dll not found */
+    hr_win_call nvml; /* ABSENT = nvml.dll not found */
     char nvml_driver[32];
     int nvml_count;
     hr_win_nvml_gpu nvml_gpus[HR_MAX_GPUS];
@@ -121,9 +121,9 @@ typedef struct hr_win_raw {
     int adapter_count;
     hr_win_adapter adapters[HR_WIN_MAX_ADAPTERS];
 
-    hr_win_call power;             /* GetSystemPowerStatus */
+    hr_win_call power; /* GetSystemPowerStatus */
     uint32_t ac_line, battery_flag, battery_percent, system_status_flag;
-    hr_win_call scheme;            /* PowerGetActiveScheme */
+    hr_win_call scheme; /* PowerGetActiveScheme */
     char scheme_guid[40];
 } hr_win_raw;
 

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const state_names[] = {"not_asked", "ok", "failed", "unsupported", "absent",
-                                          "denied"};
+static const char *const state_names[] = { "not_asked", "ok", "failed", "unsupported", "absent", "denied" };
 
 const char *hr_win_state_name(hr_win_state s)
 {
@@ -30,7 +29,7 @@ void hr_win_raw_init(hr_win_raw *raw)
 
 typedef struct loader {
     hr_error *err;
-    char path[128];   /* member being read, for messages */
+    char path[128]; /* member being read, for messages */
 } loader;
 
 static int bad(loader *L, const hr_json_value *v, const char *what)
@@ -89,8 +88,7 @@ static int get_int(loader *L, const hr_json_value *o, const char *obj, const cha
     return 0;
 }
 
-static int get_str(loader *L, const hr_json_value *o, const char *obj, const char *key, char *out,
-                   size_t n)
+static int get_str(loader *L, const hr_json_value *o, const char *obj, const char *key, char *out, size_t n)
 {
     const hr_json_value *v = hr_json_get(o, key);
     if (!v || hr_json_is(v, HR_JSON_NULL))
@@ -121,7 +119,8 @@ static int get_call(loader *L, const hr_json_value *o, const char *obj, hr_win_c
     at(L, obj, "state");
     const char *s = hr_json_string(st, NULL);
     if (!s)
-        return bad(L, st ? st : o, HR_T("expected \"state\": one of ok, failed, unsupported, absent, denied, not_asked"));
+        return bad(L, st ? st : o,
+                   HR_T("expected \"state\": one of ok, failed, unsupported, absent, denied, not_asked"));
     bool found = false;
     for (unsigned i = 0; i < sizeof state_names / sizeof state_names[0]; i++)
         if (strcmp(s, state_names[i]) == 0) {
@@ -201,8 +200,7 @@ static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_w
     return 0;
 }
 
-static int get_pagefiles(loader *L, const hr_json_value *o, const char *obj, hr_win_pagefile *files,
-                         int *count)
+static int get_pagefiles(loader *L, const hr_json_value *o, const char *obj, hr_win_pagefile *files, int *count)
 {
     const hr_json_value *arr = hr_json_get(o, "files");
     *count = 0;
@@ -223,8 +221,7 @@ static int get_pagefiles(loader *L, const hr_json_value *o, const char *obj, hr_
             (r = get_u64(L, f, p, "total_pages", &pf->total_pages)) ||
             (r = get_u64(L, f, p, "in_use_pages", &pf->in_use_pages)) ||
             (r = get_u64(L, f, p, "peak_pages", &pf->peak_pages)) ||
-            (r = get_u64(L, f, p, "min_pages", &pf->min_pages)) ||
-            (r = get_u64(L, f, p, "max_pages", &pf->max_pages)))
+            (r = get_u64(L, f, p, "min_pages", &pf->min_pages)) || (r = get_u64(L, f, p, "max_pages", &pf->max_pages)))
             return r;
     }
     *count = i;
@@ -249,15 +246,13 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
 
     const hr_json_value *o = hr_json_get(root, "os");
     if ((r = get_call(L, o, "os", &raw->os)) || (r = get_u32(L, o, "os", "major", &raw->os_major)) ||
-        (r = get_u32(L, o, "os", "minor", &raw->os_minor)) ||
-        (r = get_u32(L, o, "os", "build", &raw->os_build)) ||
+        (r = get_u32(L, o, "os", "minor", &raw->os_minor)) || (r = get_u32(L, o, "os", "build", &raw->os_build)) ||
         (r = get_str(L, o, "os", "system_drive", raw->system_drive, sizeof raw->system_drive)))
         return r;
 
     o = hr_json_get(root, "performance_info");
     const char *n = "performance_info";
-    if ((r = get_call(L, o, n, &raw->perf)) ||
-        (r = get_u64(L, o, n, "commit_total", &raw->commit_total_pages)) ||
+    if ((r = get_call(L, o, n, &raw->perf)) || (r = get_u64(L, o, n, "commit_total", &raw->commit_total_pages)) ||
         (r = get_u64(L, o, n, "commit_limit", &raw->commit_limit_pages)) ||
         (r = get_u64(L, o, n, "commit_peak", &raw->commit_peak_pages)) ||
         (r = get_u64(L, o, n, "physical_total", &raw->physical_total_pages)) ||
@@ -317,10 +312,8 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
             }
             const hr_json_value *s = hr_json_get(v, "space");
             snprintf(q, sizeof q, "%s.space", p);
-            if ((r = get_call(L, s, q, &w->space)) ||
-                (r = get_u64(L, s, q, "free_to_caller", &w->free_to_caller)) ||
-                (r = get_u64(L, s, q, "total", &w->total)) ||
-                (r = get_u64(L, s, q, "total_free", &w->total_free)))
+            if ((r = get_call(L, s, q, &w->space)) || (r = get_u64(L, s, q, "free_to_caller", &w->free_to_caller)) ||
+                (r = get_u64(L, s, q, "total", &w->total)) || (r = get_u64(L, s, q, "total_free", &w->total_free)))
                 return r;
             s = hr_json_get(v, "info");
             snprintf(q, sizeof q, "%s.info", p);
@@ -373,9 +366,8 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
             char p[48];
             snprintf(p, sizeof p, "nvml.devices[%d]", i);
             hr_win_nvml_gpu *g = &raw->nvml_gpus[i];
-            if ((r = get_str(L, d, p, "name", g->name, sizeof g->name)) ||
-                (r = get_u64(L, d, p, "total", &g->total)) || (r = get_u64(L, d, p, "used", &g->used)) ||
-                (r = get_u64(L, d, p, "free", &g->free)))
+            if ((r = get_str(L, d, p, "name", g->name, sizeof g->name)) || (r = get_u64(L, d, p, "total", &g->total)) ||
+                (r = get_u64(L, d, p, "used", &g->used)) || (r = get_u64(L, d, p, "free", &g->free)))
                 return r;
         }
         raw->nvml_count = i;
@@ -396,8 +388,7 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
             hr_win_adapter *a = &raw->adapters[i];
             if ((r = get_str(L, d, p, "description", a->description, sizeof a->description)) ||
                 (r = get_u32(L, d, p, "vendor_id", &a->vendor_id)) ||
-                (r = get_u32(L, d, p, "device_id", &a->device_id)) ||
-                (r = get_u32(L, d, p, "flags", &a->flags)) ||
+                (r = get_u32(L, d, p, "device_id", &a->device_id)) || (r = get_u32(L, d, p, "flags", &a->flags)) ||
                 (r = get_u64(L, d, p, "dedicated_video", &a->dedicated_video)) ||
                 (r = get_u64(L, d, p, "dedicated_system", &a->dedicated_system)) ||
                 (r = get_u64(L, d, p, "shared_system", &a->shared_system)))
@@ -423,11 +414,11 @@ int hr_win_raw_load_json(const char *buf, size_t len, hr_win_raw *raw, hr_error 
 {
     hr_win_raw_init(raw);
     hr_json_doc *doc = NULL;
-    hr_json_limits lim = {.max_bytes = (size_t)4 << 20, .max_depth = 16, .max_values = 200000};
+    hr_json_limits lim = { .max_bytes = (size_t)4 << 20, .max_depth = 16, .max_values = 200000 };
     int r = hr_json_parse(buf, len, &lim, &doc, err);
     if (r)
         return r;
-    loader L = {.err = err};
+    loader L = { .err = err };
     r = load(&L, hr_json_root(doc), raw);
     hr_json_free(doc);
     if (r)
@@ -496,7 +487,7 @@ static void put_regval(hr_json_writer *w, const char *key, const hr_win_regval *
         hex[2 * rv->len] = '\0';
         hr_json_str(w, "hex", hex);
         if (rv->type == HR_REG_SZ || rv->type == HR_REG_MULTI_SZ || rv->type == HR_REG_EXPAND_SZ) {
-            hr_json_begin_array(w, "strings_read");   /* for people; the loader uses "hex" */
+            hr_json_begin_array(w, "strings_read"); /* for people; the loader uses "hex" */
             hr_reg_strings(rv->data, rv->len, rv->type, put_strings_cb, w);
             hr_json_end_array(w);
         }

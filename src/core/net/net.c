@@ -8,12 +8,10 @@
 #include <string.h>
 
 /* Protocol text (not prose: never translated). */
-static const char k_request_head[] =
-    "User-Agent: headroom\r\nAccept: application/json\r\nConnection: close\r\n";
+static const char k_request_head[] = "User-Agent: headroom\r\nAccept: application/json\r\nConnection: close\r\n";
 static const char k_content_head[] = "Content-Type: %s\r\nContent-Length: %zu\r\n";
-static const char k_upgrade_head[] =
-    "User-Agent: headroom\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-    "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n";
+static const char k_upgrade_head[] = "User-Agent: headroom\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                     "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n";
 
 static int bad(hr_error *err, int code, const char *what)
 {
@@ -29,8 +27,7 @@ int hr_url_parse(const char *text, hr_url *u, hr_error *err)
     else if (hr_str_istarts(p, "ws://"))
         p += 5, u->port = 80;
     else if (hr_str_istarts(p, "https://") || hr_str_istarts(p, "wss://"))
-        return hr_error_set(err, HR_ENOTSUP, HR_T("%s: https is not supported (ComfyUI serves http)"),
-                            text);
+        return hr_error_set(err, HR_ENOTSUP, HR_T("%s: https is not supported (ComfyUI serves http)"), text);
     else
         u->port = 80;
     const char *hs = p, *he;
@@ -79,23 +76,21 @@ static void host_header(hr_buf *out, const hr_url *u)
     hr_buf_puts(out, "\r\n");
 }
 
-void hr_http_request(hr_buf *out, const char *method, const hr_url *u, const char *path,
-                     const char *content_type, const char *body)
+void hr_http_request(hr_buf *out, const char *method, const hr_url *u, const char *path, const char *content_type,
+                     const char *body)
 {
     hr_buf_printf(out, "%s %s HTTP/1.1\r\n", method, path);
     host_header(out, u);
     hr_buf_puts(out, k_request_head);
     if (body) {
-        hr_buf_printf(out, k_content_head, content_type ? content_type : "application/json",
-                      strlen(body));
+        hr_buf_printf(out, k_content_head, content_type ? content_type : "application/json", strlen(body));
     }
     hr_buf_puts(out, "\r\n");
     if (body)
         hr_buf_puts(out, body);
 }
 
-static bool header_is(const char *line, size_t n, const char *name, const char **value,
-                      size_t *vlen)
+static bool header_is(const char *line, size_t n, const char *name, const char **value, size_t *vlen)
 {
     size_t k = strlen(name);
     if (n <= k || line[k] != ':')
@@ -219,9 +214,8 @@ int hr_http_parse(char *buf, size_t len, bool eof, hr_http_response *o, hr_error
             n--;
         if (first) {
             first = false;
-            if (n < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ' ||
-                line[9] < '1' || line[9] > '5' || line[10] < '0' || line[10] > '9' ||
-                line[11] < '0' || line[11] > '9')
+            if (n < 12 || memcmp(line, "HTTP/1.", 7) != 0 || line[8] != ' ' || line[9] < '1' || line[9] > '5' ||
+                line[10] < '0' || line[10] > '9' || line[11] < '0' || line[11] > '9')
                 return bad(err, HR_EPARSE, HR_T("not an HTTP/1.x status line"));
             o->status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
             continue;
@@ -254,8 +248,7 @@ int hr_http_parse(char *buf, size_t len, bool eof, hr_http_response *o, hr_error
     char *body = buf + he;
     size_t avail = len - he;
     o->body = body;
-    if (o->status == 101 || o->status == 204 || o->status == 304 ||
-        (o->status >= 100 && o->status < 200))
+    if (o->status == 101 || o->status == 204 || o->status == 304 || (o->status >= 100 && o->status < 200))
         return 1;
     if (o->chunked) {
         size_t out_len = 0;
@@ -303,10 +296,8 @@ int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err)
     case HR_WS_BINARY:
     case HR_WS_CLOSE:
     case HR_WS_PING:
-    case HR_WS_PONG:
-        break;
-    default:
-        return hr_error_set(err, HR_EPARSE, HR_T("websocket: unknown opcode %d"), f->opcode);
+    case HR_WS_PONG: break;
+    default: return hr_error_set(err, HR_EPARSE, HR_T("websocket: unknown opcode %d"), f->opcode);
     }
     uint64_t plen = b1 & 0x7F;
     size_t pos = 2;
@@ -326,8 +317,7 @@ int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err)
     if (f->opcode >= HR_WS_CLOSE && (plen > 125 || !f->fin))
         return hr_error_set(err, HR_EPARSE, HR_T("websocket: a control frame over 125 bytes or split"));
     if (plen > HR_WS_PAYLOAD_MAX)
-        return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: a frame of %llu bytes"),
-                            (unsigned long long)plen);
+        return hr_error_set(err, HR_ETOOBIG, HR_T("websocket: a frame of %llu bytes"), (unsigned long long)plen);
     if (len - pos < plen)
         return 0;
     f->payload = buf + pos;
@@ -335,8 +325,7 @@ int64_t hr_ws_parse(char *buf, size_t len, hr_ws_frame *f, hr_error *err)
     return (int64_t)(pos + plen);
 }
 
-void hr_ws_frame_write(hr_buf *out, int opcode, const void *payload, size_t n,
-                       const unsigned char key[4])
+void hr_ws_frame_write(hr_buf *out, int opcode, const void *payload, size_t n, const unsigned char key[4])
 {
     unsigned char h[14];
     size_t hl = 0;
@@ -375,8 +364,7 @@ static void sha1_block(uint32_t h[5], const unsigned char *b)
 {
     uint32_t w[80];
     for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)b[i * 4] << 24 | (uint32_t)b[i * 4 + 1] << 16 |
-               (uint32_t)b[i * 4 + 2] << 8 | b[i * 4 + 3];
+        w[i] = (uint32_t)b[i * 4] << 24 | (uint32_t)b[i * 4 + 1] << 16 | (uint32_t)b[i * 4 + 2] << 8 | b[i * 4 + 3];
     for (int i = 16; i < 80; i++)
         w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4];
@@ -402,7 +390,7 @@ static void sha1_block(uint32_t h[5], const unsigned char *b)
 
 void hr_sha1(const void *data, size_t n, unsigned char out[20])
 {
-    uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+    uint32_t h[5] = { 0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0 };
     const unsigned char *p = data;
     size_t full = n / 64 * 64;
     for (size_t i = 0; i < full; i += 64)

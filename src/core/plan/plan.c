@@ -18,8 +18,7 @@ void hr_plan_inputs_init(hr_plan_inputs *in)
     in->paging_bytes = HR_UNKNOWN;
 }
 
-int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out,
-                    hr_error *err)
+int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out, hr_error *err)
 {
     memset(out, 0, sizeof *out);
     /* A what-if for another OS describes another machine: none of this one's drives,

@@ -27,11 +27,11 @@
 
 #define HR_PLAN_SCHEMA "headroom.plan/1"
 
-#define HR_PLAN_TEXT_MAX 480
-#define HR_PLAN_CMD_MAX 2048
-#define HR_PLAN_MAX_REASONS 10
+#define HR_PLAN_TEXT_MAX     480
+#define HR_PLAN_CMD_MAX      2048
+#define HR_PLAN_MAX_REASONS  10
 #define HR_PLAN_MAX_WARNINGS 24
-#define HR_PLAN_MAX_STEPS 16
+#define HR_PLAN_MAX_STEPS    16
 #define HR_PLAN_MAX_REMOVALS 16
 #define HR_PLAN_CAND_REASONS 8
 
@@ -43,16 +43,16 @@
 /* Windows: the small custom file on the system drive kept for crash dumps (X.dump) is
  * hr_dump_file_stays()'s (core/model/swap_target.h), the rule apply keeps to too. */
 /* The smallest paging file / swap the plan recommends: S4.1's "32 GB as a backstop". */
-#define HR_PLAN_BACKSTOP_BYTES ((uint64_t)32 << 30)
+#define HR_PLAN_BACKSTOP_BYTES      ((uint64_t)32 << 30)
 /* The smallest file the plan puts on an SSD short of room rather than go to an HDD (S3.3). */
-#define HR_PLAN_SSD_MIN_BYTES ((uint64_t)4 << 30)
+#define HR_PLAN_SSD_MIN_BYTES       ((uint64_t)4 << 30)
 /* Linux: the swap file's name in the chosen directory — the name `headroom apply` gives it
  * (and the one it moves to when resizing its own). */
-#define HR_PLAN_SWAP_NAME "headroom.swap"
-#define HR_PLAN_SWAP_NAME_2 "headroom-2.swap"
+#define HR_PLAN_SWAP_NAME           "headroom.swap"
+#define HR_PLAN_SWAP_NAME_2         "headroom-2.swap"
 
 typedef enum hr_workload {
-    HR_WORKLOAD_NONE = 0,   /* not declared */
+    HR_WORKLOAD_NONE = 0, /* not declared */
     HR_WORKLOAD_SD15,
     HR_WORKLOAD_SDXL,
     HR_WORKLOAD_FLUX,
@@ -61,8 +61,8 @@ typedef enum hr_workload {
 
 /* "sd15" → HR_WORKLOAD_SD15; returns -1 for anything else. */
 int hr_workload_parse(const char *s);
-const char *hr_workload_name(hr_workload w);    /* "sd15", ..., "none" */
-const char *hr_workload_label(hr_workload w);   /* "SD 1.5", "SDXL", "FLUX", "video" */
+const char *hr_workload_name(hr_workload w);  /* "sd15", ..., "none" */
+const char *hr_workload_label(hr_workload w); /* "SD 1.5", "SDXL", "FLUX", "video" */
 
 /* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
  * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
@@ -78,26 +78,26 @@ uint64_t hr_ram_class_bytes(uint64_t usable_bytes);
 
 /* What-if overrides: any fact given here wins over the snapshot. */
 typedef struct hr_plan_inputs {
-    uint64_t ram_bytes;          /* HR_UNKNOWN: from the snapshot */
-    uint64_t vram_bytes;         /* HR_UNKNOWN: from the snapshot; 0 = integrated GPU / none */
-    int os;                      /* -1: the snapshot's OS; else hr_os */
+    uint64_t ram_bytes;  /* HR_UNKNOWN: from the snapshot */
+    uint64_t vram_bytes; /* HR_UNKNOWN: from the snapshot; 0 = integrated GPU / none */
+    int os;              /* -1: the snapshot's OS; else hr_os */
     hr_workload workload;
     bool have_comfy_args;
     hr_comfy_args comfy;
-    uint64_t peak_commit_bytes;  /* HR_UNKNOWN: none known */
-    char peak_basis[160];
-    char peak_label[64];         /* the workflow the peak is of ("" = none) */        /* where the peak comes from ("the estimate of x.json: ..."); "" = --peak-commit */
+    uint64_t peak_commit_bytes; /* HR_UNKNOWN: none known */
+    char peak_basis[160];       /* where the peak comes from ("the estimate of x.json: ..."); "" = --peak-commit */
+    char peak_label[64];        /* the workflow the peak is of ("" = none) */
     /* The run's need as a range (core/model/run_need.h): a workflow's estimate gives low – high
      * (peak_commit_bytes is the high end) and is the run's own, other programs come on top; a
      * measured --peak-commit is system-wide (low = high, the others are in it). */
-    uint64_t need_low_bytes;     /* HR_UNKNOWN: = peak_commit_bytes */
-    bool peak_is_run;            /* the peak is the run's own (an estimate), not system-wide */
-    bool version_known;          /* ComfyUI's version was given or read (else the range covers all) */
-    char high_version[16];       /* version unknown: the version whose manager gave the high end */
+    uint64_t need_low_bytes;      /* HR_UNKNOWN: = peak_commit_bytes */
+    bool peak_is_run;             /* the peak is the run's own (an estimate), not system-wide */
+    bool version_known;           /* ComfyUI's version was given or read (else the range covers all) */
+    char high_version[16];        /* version unknown: the version whose manager gave the high end */
     hr_workload implied_workload; /* what the workflow implies (video, FLUX ...): its table row */
-    uint64_t paging_bytes;       /* --paging: the what-if machine's paging file / swap now; HR_UNKNOWN */
-    bool range;                  /* --range: initial < maximum (S3.2 compromise) */
-    bool recorded;               /* the snapshot is a recording (--sysroot, --replay): say so */
+    uint64_t paging_bytes;        /* --paging: the what-if machine's paging file / swap now; HR_UNKNOWN */
+    bool range;                   /* --range: initial < maximum (S3.2 compromise) */
+    bool recorded;                /* the snapshot is a recording (--sysroot, --replay): say so */
 } hr_plan_inputs;
 
 void hr_plan_inputs_init(hr_plan_inputs *in);
@@ -122,7 +122,7 @@ typedef struct hr_plan_step {
     char id[32];
     char rule[16];
     char text[HR_PLAN_TEXT_MAX];
-    char command[HR_PLAN_CMD_MAX];   /* "" when the step is done in a dialog */
+    char command[HR_PLAN_CMD_MAX]; /* "" when the step is done in a dialog */
 } hr_plan_step;
 
 typedef enum hr_ram_row { HR_ROW_8 = 8, HR_ROW_16 = 16, HR_ROW_32 = 32, HR_ROW_64 = 64 } hr_ram_row;
@@ -130,29 +130,29 @@ typedef enum hr_ram_row { HR_ROW_8 = 8, HR_ROW_16 = 16, HR_ROW_32 = 32, HR_ROW_6
 /* The facts the rules read, after overrides, each with where it came from. */
 typedef struct hr_plan_facts {
     hr_os os;
-    const char *os_source;       /* "--os", "this machine" */
-    bool hypothetical;           /* the machine is not the one the snapshot describes */
-    bool recorded;               /* the snapshot is a recording, not this machine */
-    uint64_t ram_bytes;          /* HR_UNKNOWN when neither given nor known */
-    uint64_t ram_class_bytes;    /* hr_ram_class_bytes(ram_bytes): the size as sold */
+    const char *os_source;    /* "--os", "this machine" */
+    bool hypothetical;        /* the machine is not the one the snapshot describes */
+    bool recorded;            /* the snapshot is a recording, not this machine */
+    uint64_t ram_bytes;       /* HR_UNKNOWN when neither given nor known */
+    uint64_t ram_class_bytes; /* hr_ram_class_bytes(ram_bytes): the size as sold */
     const char *ram_source;
-    uint64_t vram_bytes;         /* largest dedicated VRAM; 0 = integrated only / none */
+    uint64_t vram_bytes; /* largest dedicated VRAM; 0 = integrated only / none */
     const char *vram_source;
-    uint64_t effective_vram_bytes; /* minus --reserve-vram */
-    bool integrated_gpu;         /* an integrated GPU takes shared RAM (S4.3) */
+    uint64_t effective_vram_bytes;    /* minus --reserve-vram */
+    bool integrated_gpu;              /* an integrated GPU takes shared RAM (S4.3) */
     uint64_t integrated_shared_bytes; /* HR_UNKNOWN when not known */
     hr_workload workload;
-    bool workload_implied;       /* not declared: what the workflow implies */
-    bool version_known;          /* ComfyUI's version was given or read */
-    char high_version[16];       /* not known: the version whose manager gave the need's high end */
+    bool workload_implied; /* not declared: what the workflow implies */
+    bool version_known;    /* ComfyUI's version was given or read */
+    char high_version[16]; /* not known: the version whose manager gave the need's high end */
     hr_comfy_args comfy;
-    bool lean_on_ram;            /* low-VRAM flags (S4.2) */
-    hr_ram_row row;              /* the S4.1 table row */
-    bool volumes_known;          /* placement has a list of drives / file systems */
+    bool lean_on_ram;   /* low-VRAM flags (S4.2) */
+    hr_ram_row row;     /* the S4.1 table row */
+    bool volumes_known; /* placement has a list of drives / file systems */
     bool in_container;
     bool cgroup_limited;
     bool wsl2;
-    uint64_t disk_paging_bytes;  /* current disk paging / swap; HR_UNKNOWN if unknown */
+    uint64_t disk_paging_bytes; /* current disk paging / swap; HR_UNKNOWN if unknown */
     /* A change waits for a restart (S5.1): Windows' registry names other paging files than
      * those in use; Linux /etc/fstab names a swap file that is not active. */
     bool restart_pending;
@@ -167,22 +167,22 @@ typedef struct hr_plan_facts {
 uint64_t hr_plan_need_bytes(const hr_plan_facts *f, const hr_plan_inputs *in);
 
 typedef struct hr_plan_candidate {
-    char target[HR_SNAP_PATH_MAX];   /* "D:" or the mount point "/data" */
-    char path[HR_SNAP_PATH_MAX];     /* "D:\\pagefile.sys" or "/data/swapfile" */
+    char target[HR_SNAP_PATH_MAX]; /* "D:" or the mount point "/data" */
+    char path[HR_SNAP_PATH_MAX];   /* "D:\\pagefile.sys" or "/data/swapfile" */
     char fs_type[32];
-    bool eligible;                   /* can hold it at all */
-    bool fits_fixed;                 /* room for initial = maximum, keeping the reserve */
-    bool fits_range;                 /* room for the range's initial size only */
-    bool ssd_short;                  /* an SSD short of room, chosen over an HDD with room (S3.3) */
-    hr_tri ssd;                      /* YES solid state, NO rotational */
+    bool eligible;   /* can hold it at all */
+    bool fits_fixed; /* room for initial = maximum, keeping the reserve */
+    bool fits_range; /* room for the range's initial size only */
+    bool ssd_short;  /* an SSD short of room, chosen over an HDD with room (S3.3) */
+    hr_tri ssd;      /* YES solid state, NO rotational */
     bool is_system;
-    bool fixed_known;                /* known to be a fixed, local disk (not unknown: Wine's Z:, a
+    bool fixed_known;    /* known to be a fixed, local disk (not unknown: Wine's Z:, a
                                       * network drive, a device that could not be asked) */
-    uint64_t free_bytes;             /* now, plus any paging file there that will be replaced */
+    uint64_t free_bytes; /* now, plus any paging file there that will be replaced */
     uint64_t total_bytes;
-    uint64_t reserve_bytes;          /* what must stay free */
-    uint64_t existing_bytes;         /* paging/swap already on it */
-    int rank;                        /* 1 = best; 0 = not eligible */
+    uint64_t reserve_bytes;  /* what must stay free */
+    uint64_t existing_bytes; /* paging/swap already on it */
+    int rank;                /* 1 = best; 0 = not eligible */
     int reason_count;
     hr_plan_line reasons[HR_PLAN_CAND_REASONS];
 } hr_plan_candidate;
@@ -192,43 +192,43 @@ typedef enum hr_plan_basis { HR_BASIS_TABLE = 0, HR_BASIS_PEAK = 1 } hr_plan_bas
 typedef struct hr_plan_recommended {
     uint64_t initial_bytes;
     uint64_t maximum_bytes;
-    bool fixed;                      /* initial == maximum (S3.2) */
+    bool fixed; /* initial == maximum (S3.2) */
     hr_plan_basis basis;
-    uint64_t table_bytes;            /* what the S4.1/S4.2 table gives */
-    uint64_t peak_bytes;             /* HR_UNKNOWN unless --peak-commit */
-    uint64_t peak_sized_bytes;       /* what the peak needs, HR_UNKNOWN unless known */
-    hr_run_need need;                /* the one rule's parts: the run, others, margin, must back */
-    uint64_t estimate_bytes;         /* the paging file the need asks for (must back − RAM's part);
+    uint64_t table_bytes;      /* what the S4.1/S4.2 table gives */
+    uint64_t peak_bytes;       /* HR_UNKNOWN unless --peak-commit */
+    uint64_t peak_sized_bytes; /* what the peak needs, HR_UNKNOWN unless known */
+    hr_run_need need;          /* the one rule's parts: the run, others, margin, must back */
+    uint64_t estimate_bytes;   /* the paging file the need asks for (must back − RAM's part);
                                       * HR_UNKNOWN when no need is known */
-    bool set_by_table;               /* the table, not the estimate, set the size */
-    bool upgrade_ram_first;          /* S4.1 8 GB row */
+    bool set_by_table;         /* the table, not the estimate, set the size */
+    bool upgrade_ram_first;    /* S4.1 8 GB row */
     bool target_known;
-    char target[HR_SNAP_PATH_MAX];   /* "D:" / "/data"; "" when unknown */
+    char target[HR_SNAP_PATH_MAX]; /* "D:" / "/data"; "" when unknown */
     char target_path[HR_SNAP_PATH_MAX];
     char target_advice[HR_PLAN_TEXT_MAX]; /* when no target: what kind of drive to pick */
-    uint64_t add_bytes;              /* Linux: size of the new swap file (recommended − swap kept) */
-    bool room_capped;                /* less than the rules ask: the chosen drive has no room for more */
-    uint64_t wanted_bytes;           /* what the rules ask before the cap (= maximum when not capped) */
-    char last_resort[HR_SNAP_PATH_MAX]; /* an HDD with room, passed over for a smaller file on an SSD */
+    uint64_t add_bytes;                   /* Linux: size of the new swap file (recommended − swap kept) */
+    bool room_capped;                     /* less than the rules ask: the chosen drive has no room for more */
+    uint64_t wanted_bytes;                /* what the rules ask before the cap (= maximum when not capped) */
+    char last_resort[HR_SNAP_PATH_MAX];   /* an HDD with room, passed over for a smaller file on an SSD */
     int reason_count;
-    hr_plan_line reasons[HR_PLAN_MAX_REASONS];  /* why this size */
+    hr_plan_line reasons[HR_PLAN_MAX_REASONS]; /* why this size */
 } hr_plan_recommended;
 
 typedef struct hr_plan {
     hr_plan_facts facts;
     hr_plan_recommended recommended;
     int candidate_count;
-    hr_plan_candidate candidates[HR_MAX_VOLUMES];   /* best first */
+    hr_plan_candidate candidates[HR_MAX_VOLUMES]; /* best first */
     int removal_count;
-    hr_plan_line removals[HR_PLAN_MAX_REMOVALS];    /* paging files / swap areas to remove */
+    hr_plan_line removals[HR_PLAN_MAX_REMOVALS]; /* paging files / swap areas to remove */
     int warning_count;
     hr_plan_line warnings[HR_PLAN_MAX_WARNINGS];
     int step_count;
-    hr_plan_step steps[HR_PLAN_MAX_STEPS];          /* in the order to do them */
-    bool nothing_to_change;                         /* the machine already matches the plan */
-    char dump_file[HR_SNAP_PATH_MAX];               /* Windows: a small system-drive file kept for
+    hr_plan_step steps[HR_PLAN_MAX_STEPS]; /* in the order to do them */
+    bool nothing_to_change;                /* the machine already matches the plan */
+    char dump_file[HR_SNAP_PATH_MAX];      /* Windows: a small system-drive file kept for
                                                      * crash dumps (X.dump), or "" */
-    uint64_t dump_file_min_bytes;                   /* X.dump: the least the dump file must hold
+    uint64_t dump_file_min_bytes;          /* X.dump: the least the dump file must hold
                                                        for the dump kind (hr_dump_min_bytes); 0 =
                                                        no dump file, or not known */
 } hr_plan;
@@ -236,8 +236,7 @@ typedef struct hr_plan {
 /* Build the plan. snap may be NULL (nothing known: a purely hypothetical machine). Fails only
  * when the facts the sizing needs are missing (HR_EPARTIAL: RAM unknown and not given), with a
  * message saying which flag gives it. */
-int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out,
-                    hr_error *err);
+int hr_plan_compute(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *out, hr_error *err);
 
 /* The plan in r->format (text, JSON); the one entry point commands use. */
 void hr_plan_render(const hr_plan *p, hr_render *r);
@@ -250,7 +249,7 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
 /* The one rule's parts (recommended.need) as an object: low, high, others and their basis,
  * margin, the bounds (plan's and check's JSON). */
 void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key);
-void hr_plan_need_members(const hr_plan *p, hr_json_writer *w);   /* the same, into an open object */
+void hr_plan_need_members(const hr_plan *p, hr_json_writer *w); /* the same, into an open object */
 
 /* Lookups for tests and check: the warning with this id, or NULL. */
 const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);
@@ -258,7 +257,6 @@ const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);
 /* Append a line (silently dropped when the list is full: lists are sized for every rule).
  * id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */
 HR_PRINTF(5, 6)
-void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,
-                      const char *fmt, ...);
+void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...);
 
 #endif

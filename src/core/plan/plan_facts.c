@@ -86,7 +86,7 @@ static void configured_facts(const hr_snapshot *snap, hr_plan_facts *f)
         if (e->mode == HR_PAGING_MODE_AUTOMATIC)
             return;
         if (!win && (e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0))
-            continue;   /* partitions: fstab and /proc/swaps may name them differently */
+            continue; /* partitions: fstab and /proc/swaps may name them differently */
         if (e->maximum_bytes == HR_UNKNOWN)
             sizes_known = false;
         else
@@ -125,10 +125,8 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     const char *here = f->recorded ? HR_N("the recording") : HR_N("this machine");
     f->os_source = in->os >= 0 ? "--os" : snap ? here : HR_N("default");
 
-    f->ram_bytes = in->ram_bytes != HR_UNKNOWN ? in->ram_bytes
-                   : snap ? snap->ram.total_bytes : HR_UNKNOWN;
-    f->ram_source = in->ram_bytes != HR_UNKNOWN ? "--ram"
-                    : f->ram_bytes != HR_UNKNOWN ? here : HR_N("unknown");
+    f->ram_bytes = in->ram_bytes != HR_UNKNOWN ? in->ram_bytes : snap ? snap->ram.total_bytes : HR_UNKNOWN;
+    f->ram_source = in->ram_bytes != HR_UNKNOWN ? "--ram" : f->ram_bytes != HR_UNKNOWN ? here : HR_N("unknown");
 
     gpu_facts(snap, f);
     if (f->recorded && f->vram_source && strncmp(f->vram_source, "this machine", 12) == 0)
@@ -155,8 +153,8 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     f->lean_on_ram = hr_comfy_args_lean_on_ram(&f->comfy);
     f->effective_vram_bytes = f->vram_bytes;
     if (f->vram_bytes != HR_UNKNOWN && f->comfy.reserve_vram_given)
-        f->effective_vram_bytes = f->vram_bytes > f->comfy.reserve_vram_bytes
-                                      ? f->vram_bytes - f->comfy.reserve_vram_bytes : 0;
+        f->effective_vram_bytes =
+            f->vram_bytes > f->comfy.reserve_vram_bytes ? f->vram_bytes - f->comfy.reserve_vram_bytes : 0;
     f->ram_class_bytes = hr_ram_class_bytes(f->ram_bytes);
     f->row = f->ram_bytes != HR_UNKNOWN ? hr_plan_ram_row(f->ram_class_bytes) : HR_ROW_16;
 
@@ -164,8 +162,8 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     if (snap) {
         f->volumes_known = snap->volume_count > 0;
         f->in_container = snap->platform.container == HR_TRI_YES;
-        f->cgroup_limited = snap->cgroup.memory_max_bytes != HR_UNKNOWN &&
-                            snap->cgroup.memory_max_bytes != HR_UNLIMITED;
+        f->cgroup_limited =
+            snap->cgroup.memory_max_bytes != HR_UNKNOWN && snap->cgroup.memory_max_bytes != HR_UNLIMITED;
         f->wsl2 = snap->platform.wsl2 == HR_TRI_YES;
         f->disk_paging_bytes = hr_snapshot_disk_paging_known(snap);
         configured_facts(snap, f);
@@ -173,4 +171,3 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     if (in->paging_bytes != HR_UNKNOWN)
         f->disk_paging_bytes = in->paging_bytes;
 }
-

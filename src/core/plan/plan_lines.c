@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule,
-                      const char *fmt, ...)
+void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...)
 {
     if (*count >= max)
         return;
@@ -37,4 +36,3 @@ const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id)
             return &p->warnings[i];
     return NULL;
 }
-

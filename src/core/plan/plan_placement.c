@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define C(c, id_rule, ...) \
+#define C(c, id_rule, ...)                                                                                             \
     hr_plan_line_add((c)->reasons, &(c)->reason_count, HR_PLAN_CAND_REASONS, id_rule, __VA_ARGS__)
 
 /* "D:\\" → "D:"; "" when the text has no drive letter. */
@@ -52,8 +52,7 @@ static uint64_t existing_on(const hr_snapshot *snap, hr_os os, const hr_volume *
     return sum;
 }
 
-static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_volume *v,
-                           hr_plan_candidate *c)
+static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_volume *v, hr_plan_candidate *c)
 {
     const hr_os os = p->facts.os;
     const uint64_t maximum = p->recommended.maximum_bytes;
@@ -70,23 +69,23 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         const char *sep = n && c->target[n - 1] == '/' ? "" : "/";
         snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME);
         for (int i = 0; i < snap->paging_count; i++)
-            if (strcmp(snap->paging[i].path, c->path) == 0) {   /* headroom made one before */
+            if (strcmp(snap->paging[i].path, c->path) == 0) { /* headroom made one before */
                 snprintf(c->path, sizeof c->path, "%s%s%s", c->target, sep, HR_PLAN_SWAP_NAME_2);
                 break;
             }
     }
     hr_strlcpy(c->fs_type, v->dev.fs_type, sizeof c->fs_type);
-    c->ssd = v->dev.rotational == HR_TRI_YES ? HR_TRI_NO : v->dev.rotational == HR_TRI_NO ? HR_TRI_YES
-                                                                                         : HR_TRI_UNKNOWN;
+    c->ssd = v->dev.rotational == HR_TRI_YES ? HR_TRI_NO : v->dev.rotational == HR_TRI_NO ? HR_TRI_YES : HR_TRI_UNKNOWN;
     if (v->dev.virtual_disk && c->ssd == HR_TRI_NO)
-        c->ssd = HR_TRI_UNKNOWN;   /* a paravirtual disk's rotational flag says nothing of the host */
+        c->ssd = HR_TRI_UNKNOWN; /* a paravirtual disk's rotational flag says nothing of the host */
     c->is_system = v->is_system;
     c->total_bytes = v->dev.fs_total_bytes;
     c->existing_bytes = existing_on(snap, os, v);
     /* Windows replaces the paging file on the drive it sets, so its space is room; a Linux
      * swap file already there stays (the new file is added beside it). */
-    c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN ? HR_UNKNOWN
-                    : hr_sat_add(v->dev.fs_free_bytes, os == HR_OS_WINDOWS ? c->existing_bytes : 0);
+    c->free_bytes = v->dev.fs_free_bytes == HR_UNKNOWN
+                        ? HR_UNKNOWN
+                        : hr_sat_add(v->dev.fs_free_bytes, os == HR_OS_WINDOWS ? c->existing_bytes : 0);
     c->reserve_bytes = hr_reserve_bytes(c->total_bytes);
     c->eligible = true;
 
@@ -108,7 +107,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
         c->eligible = false;
         if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))
-            C(c, "fs|X.fs", "%s", why);   /* the reason names the file system already */
+            C(c, "fs|X.fs", "%s", why); /* the reason names the file system already */
         else
             C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
     }
@@ -121,15 +120,17 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     else
         C(c, "kind-unknown|S3.3", HR_T("whether it is an SSD or an HDD is not known"));
     if (c->eligible && !c->fixed_known)
-        C(c, "fixed-unknown|S5.4", HR_T("whether this is a fixed local disk is not known (a network or mapped drive, "
-                                   "or one that could not be asked): ranked below the disks known to be fixed"));
+        C(c, "fixed-unknown|S5.4",
+          HR_T("whether this is a fixed local disk is not known (a network or mapped drive, "
+               "or one that could not be asked): ranked below the disks known to be fixed"));
     if (c->is_system)
         C(c, "system|S3.3", HR_T("the system drive: paging shares its I/O with the system and with model loading"));
     else
         C(c, "not-system|S3.3", HR_T("not the system drive: paging I/O stays apart from the system's"));
     if (os == HR_OS_LINUX && hr_str_ieq(v->dev.fs_type, "btrfs") && c->eligible)
-        C(c, "btrfs|X.btrfs", HR_T("btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
-                              "system, and its subvolume cannot be snapshotted while it is active"));
+        C(c, "btrfs|X.btrfs",
+          HR_T("btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
+               "system, and its subvolume cannot be snapshotted while it is active"));
 
     /* Room, keeping the reserve free once the file is at its maximum (S3.3, S6). */
     char fr[32], rs[32], mx[32];
@@ -144,22 +145,24 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
          * at what fits rather than let a file grow into the reserve (S6). */
         c->fits_range = !c->fits_fixed && hr_room_largest(c->total_bytes, c->free_bytes) >= range_initial;
         /* Less than half, but a few GB: a smaller file and making room beats none (S4.3). */
-        c->ssd_short = !c->fits_fixed && !c->fits_range &&
-                       hr_room_largest(c->total_bytes, c->free_bytes) >= HR_PLAN_SSD_MIN_BYTES;
+        c->ssd_short =
+            !c->fits_fixed && !c->fits_range && hr_room_largest(c->total_bytes, c->free_bytes) >= HR_PLAN_SSD_MIN_BYTES;
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
             C(c, "room|S3.3", HR_T("%s free%s: %s would stay free after a %s file (keep at least %s)"), fr,
-              c->existing_bytes && os == HR_OS_WINDOWS ? HR_T(" counting the paging file already there") : "", left,
-              mx, rs);
+              c->existing_bytes && os == HR_OS_WINDOWS ? HR_T(" counting the paging file already there") : "", left, mx,
+              rs);
         } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
-            C(c, "room-smaller|S6", HR_T("%s free: room for a %s file at most, not for %s (keep at least %s free)"),
-              fr, most, mx, rs);
+            C(c, "room-smaller|S6", HR_T("%s free: room for a %s file at most, not for %s (keep at least %s free)"), fr,
+              most, mx, rs);
         } else {
-            C(c, "no-room|S6", HR_T("%s free: too little for %s while keeping %s free (below that the file cannot "
-                               "grow and runs stall)"), fr, mx, rs);
+            C(c, "no-room|S6",
+              HR_T("%s free: too little for %s while keeping %s free (below that the file cannot "
+                   "grow and runs stall)"),
+              fr, mx, rs);
         }
     }
 }
@@ -187,7 +190,7 @@ static int compare(const void *pa, const void *pb)
     if ((d = tier(a) - tier(b)) != 0)
         return d;
     if (a->fixed_known != b->fixed_known)
-        return a->fixed_known ? -1 : 1;   /* S5.4: never a drive that may go away */
+        return a->fixed_known ? -1 : 1; /* S5.4: never a drive that may go away */
     if ((d = ssd_order(a->ssd) - ssd_order(b->ssd)) != 0)
         return d;
     if (a->fits_fixed != b->fits_fixed)
@@ -210,11 +213,13 @@ static void advise_kind(hr_plan *p)
     if (p->facts.os == HR_OS_WINDOWS)
         snprintf(r->target_advice, sizeof r->target_advice,
                  HR_T("a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
-                 "drive left free); never a USB or removable drive"), need, mx);
+                      "drive left free); never a USB or removable drive"),
+                 need, mx);
     else
         snprintf(r->target_advice, sizeof r->target_advice,
                  HR_T("a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
-                 "not tmpfs, overlay or NFS, never a USB or removable disk"), need);
+                      "not tmpfs, overlay or NFS, never a USB or removable disk"),
+                 need);
 }
 
 /* Windows: the configured custom entry on this drive, or NULL. */
@@ -280,15 +285,17 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
             r->initial_bytes = e->maximum_bytes;
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
                              HR_T("%s already reaches %s, more than the %s the rules ask: fixed at %s, never less than "
-                             "it can reach now (the plan never shrinks a paging file that meets the rule)"),
+                                  "it can reach now (the plan never shrinks a paging file that meets the rule)"),
                              r->target, has, asks, has);
         } else {
             r->fixed = false;
             r->initial_bytes = e->initial_bytes;
-            hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-                             HR_T("%s already reaches %s, more than the %s the rules ask, and has no room to make it "
-                             "fixed at that size: kept as it is (the plan never shrinks a paging file that meets the "
-                             "rule)"), r->target, has, asks);
+            hr_plan_line_add(
+                r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
+                HR_T("%s already reaches %s, more than the %s the rules ask, and has no room to make it "
+                     "fixed at that size: kept as it is (the plan never shrinks a paging file that meets the "
+                     "rule)"),
+                r->target, has, asks);
         }
     } else if (e && e->maximum_bytes > r->maximum_bytes && (!r->fixed || e->initial_bytes == e->maximum_bytes)) {
         char has[32], asks[32];
@@ -296,9 +303,11 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         hr_size_gb(r->maximum_bytes, asks, sizeof asks);
         r->maximum_bytes = e->maximum_bytes;
         r->initial_bytes = r->fixed ? e->maximum_bytes : e->initial_bytes;
-        hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-                         HR_T("%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
-                         "a paging file that meets the rule)"), r->target, has, asks);
+        hr_plan_line_add(
+            r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
+            HR_T("%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
+                 "a paging file that meets the rule)"),
+            r->target, has, asks);
     }
     const char *sys = snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
     if (hr_same_drive(r->target, sys))
@@ -310,11 +319,13 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         if (pc->dedicated_dump_file[0])
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-dedicated|X.dump",
                              HR_T("crash dumps go to the dedicated dump file %s (CrashControl\\DedicatedDumpFile): "
-                             "no paging file has to stay on %.2s for them"), pc->dedicated_dump_file, sys);
+                                  "no paging file has to stay on %.2s for them"),
+                             pc->dedicated_dump_file, sys);
         else
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-off|X.dump",
                              HR_T("crash dumps are off (CrashControl\\CrashDumpEnabled = 0): no paging file has to "
-                             "stay on %.2s for them"), sys);
+                                  "stay on %.2s for them"),
+                             sys);
         return;
     }
     /* Which entry stays: the rule apply keeps to as well (core/model/swap_target.h). */
@@ -334,7 +345,8 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
                 hr_size_gb(p->dump_file_min_bytes, want, sizeof want);
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-small|X.dump",
                                  HR_T("%s (%s) stays for crash dumps, but is too small to hold one: the crash dump "
-                                 "setting needs at least %s there, so the plan sets it to that"), d->path, has, want);
+                                      "setting needs at least %s there, so the plan sets it to that"),
+                                 d->path, has, want);
             }
             return;
         }
@@ -354,27 +366,27 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
             continue;
         const hr_device *d = pg->has_device ? &pg->device : NULL;
         char rwhy[HR_SNAP_WHY_MAX];
-        bool on_usb = d && hr_device_removable(d, rwhy, sizeof rwhy) == HR_TRI_YES;   /* S5.4 */
+        bool on_usb = d && hr_device_removable(d, rwhy, sizeof rwhy) == HR_TRI_YES; /* S5.4 */
         if (win) {
             char pd[3];
             drive_of(pg->path, pd);
             if (r->target_known && pd[0] && strcmp(pd, r->target) == 0)
-                continue;   /* replaced in place by the new size */
+                continue; /* replaced in place by the new size */
             if (p->dump_file[0] && hr_same_drive(pg->path, p->dump_file) && !on_usb)
-                continue;   /* kept for crash dumps (X.dump) */
+                continue; /* kept for crash dumps (X.dump) */
             if (p->facts.restart_pending && !configured_on(snap, pg->path) && !on_usb)
-                continue;   /* no longer configured: it goes away at the restart (S5.1) */
+                continue; /* no longer configured: it goes away at the restart (S5.1) */
             if (!r->target_known && !on_usb)
                 continue;
-            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS,
-                             on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
-                             on_usb ? HR_T("%s: on removable media — set \"No paging file\" there (after the new one is set)")
-                                    : HR_T("%s: set \"No paging file\" there, only after the new file is set"),
-                             pg->path);
+            hr_plan_line_add(
+                p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
+                on_usb ? HR_T("%s: on removable media — set \"No paging file\" there (after the new one is set)")
+                       : HR_T("%s: set \"No paging file\" there, only after the new file is set"),
+                pg->path);
             continue;
         }
-        bool hdd_vs_ssd = d && d->rotational == HR_TRI_YES && best && best->eligible && best->ssd == HR_TRI_YES &&
-                          r->target_known;
+        bool hdd_vs_ssd =
+            d && d->rotational == HR_TRI_YES && best && best->eligible && best->ssd == HR_TRI_YES && r->target_known;
         if (on_usb)
             hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-usb|S5.4",
                              HR_T("%s: on a USB / removable disk — swapoff and remove it once the new swap is active"),
@@ -502,8 +514,7 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
             char a[32], b[32], rs[32];
             const uint64_t was = r->maximum_bytes;
             r->maximum_bytes = hr_room_largest(best->total_bytes, best->free_bytes);
-            r->initial_bytes = r->fixed ? r->maximum_bytes
-                                        : hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
+            r->initial_bytes = r->fixed ? r->maximum_bytes : hr_size_round_up_gib(r->maximum_bytes / 2) * HR_GIB;
             hr_size_gb(r->maximum_bytes, a, sizeof a);
             hr_size_gb(was, b, sizeof b);
             hr_size_gb(best->reserve_bytes, rs, sizeof rs);
@@ -513,21 +524,24 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                     hr_strlcpy(r->last_resort, p->candidates[i].target, sizeof r->last_resort);
             bool any_fits = false;
             for (int i = 0; i < n; i++)
-                any_fits |= p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
+                any_fits |=
+                    p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
             if (any_fits)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
                                  HR_T("%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
-                                 "(free more space there for the full %s)"), best->target, a, rs, b, a, b);
+                                      "(free more space there for the full %s)"),
+                                 best->target, a, rs, b, a, b);
             else if (best->ssd == HR_TRI_YES)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
                                  HR_T("no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
-                                 "free, so the size is capped at %s (free more space there for the full %s)"), b,
-                                 best->target, a, rs, a, b);
+                                      "free, so the size is capped at %s (free more space there for the full %s)"),
+                                 b, best->target, a, rs, a, b);
             else
-                hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 HR_T("no room for the recommended %s on any drive: %s has room for %s while keeping %s "
-                                 "free, so the size is capped at %s (free more space there for the full %s)"), b,
-                                 best->target, a, rs, a, b);
+                hr_plan_line_add(
+                    r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
+                    HR_T("no room for the recommended %s on any drive: %s has room for %s while keeping %s "
+                         "free, so the size is capped at %s (free more space there for the full %s)"),
+                    b, best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
                                  p->facts.os == HR_OS_WINDOWS

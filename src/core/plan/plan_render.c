@@ -31,7 +31,8 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
 
     hr_buf_printf(out, HR_T("headroom plan — %s for %s%s\n"), thing, win ? "Windows" : "Linux",
                   f->hypothetical ? HR_T(" (a hypothetical machine: facts from the flags)")
-                  : f->recorded   ? HR_T(" (a recorded machine)") : "");
+                  : f->recorded   ? HR_T(" (a recorded machine)")
+                                  : "");
     hr_buf_puts(out, HR_T("\nFacts\n"));
     hr_size_gb(f->ram_bytes, a, sizeof a);
     hr_buf_printf(out, HR_T("  RAM        %s (%s)\n"), a, hr_tr(f->ram_source));
@@ -50,7 +51,8 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     }
     hr_buf_printf(out, HR_T("  workload   %s%s\n"), hr_workload_label(f->workload),
                   f->workload == HR_WORKLOAD_NONE ? HR_T(" (give --workload sd15|sdxl|flux|video)")
-                  : f->workload_implied ? HR_T(" (what the workflow implies)") : "");
+                  : f->workload_implied           ? HR_T(" (what the workflow implies)")
+                                                  : "");
     char flags[128];
     hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
     if (flags[0])
@@ -71,8 +73,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     else {
         hr_size_gb(r->initial_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  %s to %s (initial %llu MB, maximum %llu MB)"), b, a,
-                      (unsigned long long)(r->initial_bytes / HR_MIB),
-                      (unsigned long long)(r->maximum_bytes / HR_MIB));
+                      (unsigned long long)(r->initial_bytes / HR_MIB), (unsigned long long)(r->maximum_bytes / HR_MIB));
     }
     if (r->target_known)
         hr_buf_printf(out, HR_T(" on %s (%s)\n"), r->target, r->target_path);
@@ -109,7 +110,9 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
             else
                 hr_buf_printf(out, "  -  %s", c->target);
             hr_buf_printf(out, "  %s%s%s%s\n", c->fs_type[0] ? c->fs_type : "?",
-                          c->ssd == HR_TRI_YES ? ", SSD" : c->ssd == HR_TRI_NO ? ", HDD" : "",
+                          c->ssd == HR_TRI_YES  ? ", SSD"
+                          : c->ssd == HR_TRI_NO ? ", HDD"
+                                                : "",
                           c->is_system ? HR_T(", system") : "", c->eligible ? "" : HR_T(" — not eligible"));
             for (int j = 0; j < c->reason_count; j++)
                 hr_buf_printf(out, "       [%s] %s\n", c->reasons[j].rule, c->reasons[j].text);
@@ -261,15 +264,11 @@ void hr_plan_render(const hr_plan *p, hr_render *r)
 {
     switch (r->format) {
     case HR_FORMAT_TEXT:
-        hr_plan_text(p, r->out);   /* a failed write stays in the buffer (sticky) */
+        hr_plan_text(p, r->out); /* a failed write stays in the buffer (sticky) */
         break;
-    case HR_FORMAT_JSON:
-        hr_plan_json(p, &r->json, NULL);
-        break;
+    case HR_FORMAT_JSON: hr_plan_json(p, &r->json, NULL); break;
     case HR_FORMAT_HTML:
-    case HR_FORMAT_PROMETHEUS:
-        hr_render_unsupported(r);
-        break;
+    case HR_FORMAT_PROMETHEUS: hr_render_unsupported(r); break;
     }
 }
 
@@ -283,7 +282,7 @@ void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key)
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w)
 {
     const hr_run_need *n = &p->recommended.need;
-    static const char *const basis[] = {"measured", "allowance", "in-peak"};
+    static const char *const basis[] = { "measured", "allowance", "in-peak" };
     hr_json_u64(w, "low_bytes", n->low);
     hr_json_u64(w, "high_bytes", n->high);
     hr_json_u64(w, "others_bytes", n->others);

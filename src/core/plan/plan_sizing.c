@@ -21,15 +21,14 @@
 #include <string.h>
 
 /* Cards are sold as 6/8/12/16/24 GB and read a little under (12 GB → 11.99 GiB). */
-#define BIG_VRAM_BYTES ((uint64_t)23 << 29)   /* 11.5 GiB */
+#define BIG_VRAM_BYTES ((uint64_t)23 << 29) /* 11.5 GiB */
 
 static uint64_t gib(uint64_t n)
 {
     return n << 30;
 }
 
-#define R(id_rule, ...) \
-    hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, id_rule, __VA_ARGS__)
+#define R(id_rule, ...) hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, id_rule, __VA_ARGS__)
 
 hr_ram_row hr_plan_ram_row(uint64_t ram_bytes)
 {
@@ -64,8 +63,10 @@ static void size_from_table(hr_plan *p)
     uint64_t size;
     switch (f->row) {
     case HR_ROW_8:
-        R("row-8|S4.1", HR_T("%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
-                        "upgrade RAM first"), ram);
+        R("row-8|S4.1",
+          HR_T("%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
+               "upgrade RAM first"),
+          ram);
         r->upgrade_ram_first = true;
         size = gib(32);
         if (video) {
@@ -83,27 +84,28 @@ static void size_from_table(hr_plan *p)
           f->row == HR_ROW_16 ? HR_T("12 to 24 GB") : HR_T("24 to 48 GB"));
         if (video) {
             R("video|S4.2", HR_T("video workflows (text encoder + image encoder + DiT + VAE loaded together) "
-                            "roughly double memory use: start at 64 GB"));
+                                 "roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram) {
             R("lean-on-ram|S4.2", HR_T("%s makes the run lean harder on RAM and the paging file: take the top, 64 GB"),
               flags);
             size = gib(64);
         } else if (small_vram) {
-            R("small-vram|S4.2", HR_T("%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
-                                 "paging is heavy: take the top, 64 GB"),
+            R("small-vram|S4.2",
+              HR_T("%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
+                   "paging is heavy: take the top, 64 GB"),
               vram, f->workload == HR_WORKLOAD_NONE ? HR_T("big") : wl);
             size = gib(64);
         } else if (big_vram) {
-            R("big-vram|S4.2", HR_T("%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough"),
-              vram);
+            R("big-vram|S4.2",
+              HR_T("%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough"), vram);
             size = gib(32);
         } else if (light) {
             R("light|S4.1", HR_T("SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB"));
             size = gib(32);
         } else if (f->row == HR_ROW_16) {
             R("worked-example|S4.1", HR_T("VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
-                                     "commit past 40 GB — so take the top, 64 GB (give --vram to refine)"));
+                                          "commit past 40 GB — so take the top, 64 GB (give --vram to refine)"));
             size = gib(64);
         } else {
             R("row-32-default|S6", HR_T("VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)"));
@@ -174,15 +176,14 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(from_ram, c, sizeof c);
         hr_size_gb(r->peak_sized_bytes, d, sizeof d);
         hr_size_gb(r->table_bytes, t, sizeof t);
-        const char *who = n->others_basis == HR_OTHERS_MEASURED ? HR_T("other programs' commit now")
+        const char *who = n->others_basis == HR_OTHERS_MEASURED    ? HR_T("other programs' commit now")
                           : n->others_basis == HR_OTHERS_ALLOWANCE ? HR_T("the allowance for the OS and a browser")
-                                                                    : HR_T("in the measured peak");
+                                                                   : HR_T("in the measured peak");
         r->set_by_table = r->peak_sized_bytes <= r->table_bytes;
         R(r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1",
           HR_T("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s of "
                "the commit limit, so the paging file must give %s; the table says %s: the %s sets the size"),
-          lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t,
-          r->set_by_table ? HR_T("table") : HR_T("estimate"));
+          lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t, r->set_by_table ? HR_T("table") : HR_T("estimate"));
         if (!r->set_by_table) {
             r->basis = HR_BASIS_PEAK;
             maximum = r->peak_sized_bytes;
@@ -198,8 +199,10 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(extra, a, sizeof a);
         maximum = hr_sat_add(maximum, extra);
         hr_size_gb(maximum, b, sizeof b);
-        R("overcommit-never|X.overcommit", HR_T("vm.overcommit_memory=2 counts only part of RAM toward the commit "
-                                           "limit: %s more swap makes up the rest, %s in all"), a, b);
+        R("overcommit-never|X.overcommit",
+          HR_T("vm.overcommit_memory=2 counts only part of RAM toward the commit "
+               "limit: %s more swap makes up the rest, %s in all"),
+          a, b);
     }
 
     r->maximum_bytes = maximum;
@@ -208,17 +211,19 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     if (in->range && p->facts.os == HR_OS_LINUX) {
         /* A swap file has one size: Linux never grows it, and apply makes it at that size. */
         R("range-linux|S3.2", HR_T("--range: a Linux swap file has one size (it never grows), so the plan gives "
-                              "one size and apply makes it"));
+                                   "one size and apply makes it"));
     } else if (in->range) {
         r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
         r->fixed = false;
         char a[32], b[32];
         hr_size_gb(r->initial_bytes, a, sizeof a);
         hr_size_gb(r->maximum_bytes, b, sizeof b);
-        R("range|S3.2", HR_T("--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
-                        "stall each time it grows"), a, b);
+        R("range|S3.2",
+          HR_T("--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
+               "stall each time it grows"),
+          a, b);
     } else {
         R("fixed|S3.2", HR_T("initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
-                        "fragment under ComfyUI's bursty demand"));
+                             "fragment under ComfyUI's bursty demand"));
     }
 }

@@ -58,8 +58,8 @@ static bool windows_already(const hr_snapshot *snap, const hr_plan *p)
         else if (!(p->dump_file[0] && hr_same_drive(x->path, p->dump_file)))
             return false;
     }
-    return e && e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN &&
-           e->maximum_bytes != HR_UNKNOWN && e->maximum_bytes >= r->maximum_bytes &&
+    return e && e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN &&
+           e->maximum_bytes >= r->maximum_bytes &&
            (r->fixed ? e->initial_bytes == e->maximum_bytes : e->initial_bytes >= r->initial_bytes);
 }
 
@@ -70,13 +70,14 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
     if (p->dump_file_min_bytes && windows_already(snap, p)) {
         /* the target is right, the dump file too small: that one change */
-        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        char df[3] = { hr_drive_letter(p->dump_file), ':', '\0' };
         step(p, "open|S2.2", "sysdm.cpl",
              HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
-             "Virtual memory: Change…"));
+                  "Virtual memory: Change…"));
         step(p, "dump-size|X.dump", NULL,
              HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
-             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+                  "dump file must hold a dump"),
+             df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
         step(p, "reboot|S5.1", NULL, HR_T("press OK, OK, and restart"));
         return;
     }
@@ -84,7 +85,7 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
         /* Set already, not yet in effect: the one step left is the restart (S5.1). */
         step(p, "restart|S5.1", NULL,
              HR_T("restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
-             "old session and the paging file in use. %s is already set to %s; it takes effect at the restart"),
+                  "old session and the paging file in use. %s is already set to %s; it takes effect at the restart"),
              r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
              HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
@@ -93,8 +94,10 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
         if (p->dump_file[0])
-            step(p, "already|S6", NULL, HR_T("nothing to change: %s already has a fixed paging file of at least %s, "
-                                        "and %s stays for crash dumps"), r->target, mx, p->dump_file);
+            step(p, "already|S6", NULL,
+                 HR_T("nothing to change: %s already has a fixed paging file of at least %s, "
+                      "and %s stays for crash dumps"),
+                 r->target, mx, p->dump_file);
         else
             step(p, "already|S3.2", NULL, HR_T("nothing to change: %s already has a fixed paging file of at least %s"),
                  r->target, mx);
@@ -103,7 +106,7 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
         return;
     }
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
-    char sysd[3] = {(char)toupper((unsigned char)sys[0]), ':', '\0'};
+    char sysd[3] = { (char)toupper((unsigned char)sys[0]), ':', '\0' };
     char where[HR_SNAP_PATH_MAX + 64];
     if (r->target_known)
         snprintf(where, sizeof where, "%s", r->target);
@@ -112,7 +115,7 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
 
     step(p, "open|S2.2", "sysdm.cpl",
          HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
-         "Virtual memory: Change…"));
+              "Virtual memory: Change…"));
     if (snap && snap->paging_config.automatic == HR_TRI_NO)
         step(p, "untick-auto|S3.1", NULL,
              HR_T("check that \"Automatically manage paging file size for all drives\" is unticked"));
@@ -121,31 +124,32 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
              HR_T("untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)"));
     step(p, "set-new|S3.1", NULL,
          HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
-         "(OK alone does not save it — S5.1)"),
+              "(OK alone does not save it — S5.1)"),
          where, mib(r->initial_bytes), mib(r->maximum_bytes));
 
     if (p->dump_file_min_bytes) {
-        char df[3] = {hr_drive_letter(p->dump_file), ':', '\0'};
+        char df[3] = { hr_drive_letter(p->dump_file), ':', '\0' };
         step(p, "dump-size|X.dump", NULL,
              HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
-             "dump file must hold a dump"), df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
+                  "dump file must hold a dump"),
+             df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
     }
     /* Remove the old files only now (S3.1). */
     bool removed_system = false;
     for (int i = 0; i < p->removal_count; i++) {
-        char d[3] = {hr_drive_letter(p->removals[i].text), ':', '\0'};
+        char d[3] = { hr_drive_letter(p->removals[i].text), ':', '\0' };
         if (!d[0])
             continue;
         if (hr_same_drive(d, sysd))
             removed_system = true;
         /* X.dump: CrashControl says dumps need no paging file here, or the plan warns. */
         bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
-        step(p, "remove-old|S3.1", NULL,
-             HR_T("only now select %s → No paging file → press Set%s"), d,
+        step(p, "remove-old|S3.1", NULL, HR_T("only now select %s → No paging file → press Set%s"), d,
              !hr_same_drive(d, sysd) ? ""
-             : dumps_elsewhere       ? HR_T(" (Windows warns about crash dumps; on this machine they need no paging file on it: "
-                                            "answer Yes)")
-                                     : HR_T(" (Windows warns about crash dumps: see the warning)"));
+             : dumps_elsewhere
+                 ? HR_T(" (Windows warns about crash dumps; on this machine they need no paging file on it: "
+                        "answer Yes)")
+                 : HR_T(" (Windows warns about crash dumps: see the warning)"));
     }
     bool target_is_system = r->target_known && hr_same_drive(r->target, sysd);
     /* Without a list of the paging files in use, say it for the system drive, where Windows
@@ -167,10 +171,11 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     if (!removed_system && !target_is_system && !dump_on_system && (!paging_known || system_configured))
         step(p, "remove-system|S3.1", NULL,
              HR_T("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
-             "about crash dumps: see the warning)"), sysd, sysd);
+                  "about crash dumps: see the warning)"),
+             sysd, sysd);
     step(p, "reboot|S5.1", NULL,
          HR_T("press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
-         "Windows removes the old file and makes the new one; the second is normal"));
+              "Windows removes the old file and makes the new one; the second is normal"));
     step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
          HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
     step(p, "cleaners|S5.4", NULL, HR_T("exclude pagefile.sys from \"cleaner\" tools that might delete it"));
@@ -186,9 +191,11 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
 
     if (f->wsl2) {
         snprintf(cmd, sizeof cmd, "[wsl2]\nswap=%lluGB", max_g);
-        step(p, "wslconfig|X.wsl2", cmd,
-             HR_T("on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
-             "size under [wsl2]"));
+        step(
+            p, "wslconfig|X.wsl2", cmd,
+            HR_T(
+                "on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
+                "size under [wsl2]"));
         step(p, "wsl-shutdown|X.wsl2", "wsl --shutdown",
              HR_T("from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again"));
         step(p, "verify|S2.2", "swapon --show", HR_T("inside WSL, check the swap size, or run headroom status"));
@@ -204,8 +211,9 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
                      (unsigned long long)hr_size_round_up_gib(need));
             step(p, "raise-limit|X.cgroup", cmd,
                  HR_T("raise the container's memory limit to what %s needs at its peak and let it use the host's "
-                 "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
-                 "memory limit)"), hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
+                      "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
+                      "memory limit)"),
+                 hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
         }
         return;
     }
@@ -213,7 +221,8 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         /* Made and named in /etc/fstab, not switched on yet: that one step (S5.1). */
         step(p, "swapon-all|S5.1", "sudo swapon -a",
              HR_T("switch on the swap /etc/fstab names but nothing has switched on yet (or restart): it already "
-                  "covers %llu GB"), max_g);
+                  "covers %llu GB"),
+             max_g);
         step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
         return;
     }
@@ -236,7 +245,8 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
             snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
             step(p, "create|X.btrfs", cmd,
                  HR_T("make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
-                 "fallocate)"), add_g);
+                      "fallocate)"),
+                 add_g);
         } else if (hr_str_ieq(fs, "ext4") || hr_str_ieq(fs, "xfs")) {
             snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
                      path, path);
@@ -244,9 +254,12 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         } else {
             snprintf(cmd, sizeof cmd,
                      "sudo dd if=/dev/zero of=%s bs=1M count=%llu status=progress && sudo chmod 600 %s && "
-                     "sudo mkswap %s", path, add_g * 1024, path, path);
-            step(p, "create|S4.1", cmd, HR_T("make a %llu GB swap file, written out in full (swapon refuses files with "
-                                        "holes)"), add_g);
+                     "sudo mkswap %s",
+                     path, add_g * 1024, path, path);
+            step(p, "create|S4.1", cmd,
+                 HR_T("make a %llu GB swap file, written out in full (swapon refuses files with "
+                      "holes)"),
+                 add_g);
         }
         snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", path);
         step(p, "swapon|S3.1", cmd, HR_T("switch it on before touching any old swap"));
@@ -258,8 +271,7 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         const char *colon = strchr(text, ':');
         int n = colon ? (int)(colon - text) : (int)strlen(text);
         snprintf(cmd, sizeof cmd, "sudo swapoff %.*s", n, text);
-        step(p, "swapoff-old|S3.1", cmd,
-             HR_T("only now switch off %.*s, and delete its line in /etc/fstab"), n, text);
+        step(p, "swapoff-old|S3.1", cmd, HR_T("only now switch off %.*s, and delete its line in /etc/fstab"), n, text);
     }
     step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
     (void)snap;

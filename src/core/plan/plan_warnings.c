@@ -11,8 +11,7 @@
 
 #include <string.h>
 
-#define W(id_rule, ...) \
-    hr_plan_line_add(p->warnings, &p->warning_count, HR_PLAN_MAX_WARNINGS, id_rule, __VA_ARGS__)
+#define W(id_rule, ...) hr_plan_line_add(p->warnings, &p->warning_count, HR_PLAN_MAX_WARNINGS, id_rule, __VA_ARGS__)
 
 static const hr_volume *system_volume(const hr_snapshot *snap)
 {
@@ -56,9 +55,11 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
     if (moved && !p->dump_file[0] && !dumps_elsewhere) {
         W("no-crash-dump|X.dump",
-          HR_T("with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
-          "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
-          "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)"), sys, sys);
+          HR_T(
+              "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
+              "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
+              "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)"),
+          sys, sys);
     }
     if (!snap)
         return;
@@ -76,7 +77,8 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
                 b = e->maximum_bytes;
             } else {
                 char d = e->mode == HR_PAGING_MODE_AUTOMATIC || hr_drive_letter(e->path) == 0
-                             ? hr_drive_letter(sys) : hr_drive_letter(e->path);
+                             ? hr_drive_letter(sys)
+                             : hr_drive_letter(e->path);
                 for (int k = 0; k < snap->paging_count; k++)
                     if (hr_drive_letter(snap->paging[k].path) == d)
                         b = snap->paging[k].size_bytes;
@@ -92,8 +94,9 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             hr_size_gb(after, a1, sizeof a1);
             hr_size_gb(before - after, d1, sizeof d1);
             W("shrink|S6",
-              HR_T("removing the old files lowers the paging file configured from %s to %s (%s less), which the rules "
-                   "allow here; 'headroom apply' never lowers it unless told to: add --allow-shrink to apply this plan"),
+              HR_T(
+                  "removing the old files lowers the paging file configured from %s to %s (%s less), which the rules "
+                  "allow here; 'headroom apply' never lowers it unless told to: add --allow-shrink to apply this plan"),
               b1, a1, d1);
         }
     }
@@ -107,38 +110,42 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             char fr[32];
             hr_size_gb(sv->dev.fs_free_bytes, fr, sizeof fr);
             /* The advice is the plan's: another drive only when the plan has one. */
-            const bool elsewhere = p->recommended.target_known && sv && !hr_same_drive(p->recommended.target,
-                                                                                      sv->dev.mount_point);
+            const bool elsewhere =
+                p->recommended.target_known && sv && !hr_same_drive(p->recommended.target, sv->dev.mount_point);
             if (elsewhere)
                 W("auto-full-system|S1.2",
-                  HR_T("the paging file is managed automatically and the system drive has only %s free: Windows "
-                  "silently shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another "
-                  "drive"), fr);
+                  HR_T(
+                      "the paging file is managed automatically and the system drive has only %s free: Windows "
+                      "silently shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another "
+                      "drive"),
+                  fr);
             else
                 W("auto-full-system|S1.2",
                   HR_T("the paging file is managed automatically and the system drive has only %s free: Windows "
-                  "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
-                  "plan gives, and make room for the rest"), fr);
+                       "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
+                       "plan gives, and make room for the rest"),
+                  fr);
         } else {
             W("auto-managed|S1.2",
               HR_T("the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
-              "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s"), mx);
+                   "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s"),
+              mx);
         }
     }
     if (snap->paging_config.temp_page_file == HR_TRI_YES)
         W("temp-page-file|S5.1",
           HR_T("Windows could not create the configured paging file at the last boot and runs on a temporary one: "
-          "check the drive and the sizes, then restart"));
+               "check the drive and the sizes, then restart"));
     if (snap->compression.windows_compression == HR_TRI_NO)
         W("compression-off|S5.3",
           HR_T("memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "
-          "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)"));
+               "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)"));
     else if (snap->compression.windows_compression == HR_TRI_YES && snap->ram.used_bytes != HR_UNKNOWN &&
              snap->ram.total_bytes != HR_UNKNOWN && snap->ram.total_bytes &&
              snap->ram.used_bytes >= snap->ram.total_bytes / 100 * 85)
         W("compression-not-vm|S5.3",
           HR_T("RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "
-          "compression, which is not virtual memory — when RAM is full, only the paging file takes more"),
+               "compression, which is not virtual memory — when RAM is full, only the paging file takes more"),
           (unsigned long long)(snap->ram.used_bytes / (snap->ram.total_bytes / 100)));
 }
 
@@ -151,34 +158,34 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
     if (f->wsl2)
         W("wsl2|X.wsl2",
           HR_T("this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "
-          "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
-          "(headroom plan --os windows)"));
+               "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
+               "(headroom plan --os windows)"));
     if (f->cgroup_limited) {
         hr_size_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
         bool no_swap = snap->cgroup.swap_max_bytes == 0;
         W("cgroup-limit|X.cgroup",
           HR_T("this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
-          "swap is irrelevant until the limit is raised%s"),
+               "swap is irrelevant until the limit is raised%s"),
           a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
           no_swap ? HR_T(", and memory.swap.max is 0 so it may not swap at all") : "");
     } else if (f->in_container) {
         W("container|X.cgroup",
           HR_T("inside a container: swap is made and switched on by the host, not here (no swapon without "
-          "CAP_SYS_ADMIN) — run the plan on the host"));
+               "CAP_SYS_ADMIN) — run the plan on the host"));
     }
     if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
         hr_size_gb(snap->commit.limit_bytes, a, sizeof a);
         uint64_t ratio = snap->commit.overcommit_ratio;
         W("overcommit-never|X.overcommit",
           HR_T("vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
-          "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM"),
+               "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM"),
           a, (unsigned long long)(ratio != HR_UNKNOWN ? ratio : 50));
     }
     uint64_t disk = f->disk_paging_bytes;
     if (zram_swap_active(snap) && (disk == 0 || disk == HR_UNKNOWN))
         W("zram-not-backstop|X.zram",
           HR_T("zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "
-          "too — keep it and add the swap file"));
+               "too — keep it and add the swap file"));
     if (snap->compression.zswap_enabled == HR_TRI_YES && disk == 0)
         W("zswap-no-swap|X.zram", HR_T("zswap is on but there is no disk swap behind it, so it does nothing"));
 }
@@ -208,11 +215,12 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
             hr_size_gb(f->integrated_shared_bytes, a, sizeof a);
             W("integrated-gpu|S4.3",
               HR_T("an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
-              "only about 6 GB usable"), a);
+                   "only about 6 GB usable"),
+              a);
         } else {
             W("integrated-gpu|S4.3",
               HR_T("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
-              "6 GB usable"));
+                   "6 GB usable"));
         }
     }
     /* A drive holding a paging file / swap file with less free than the plan keeps (S3.3: do
@@ -226,8 +234,9 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         const hr_device *d = &pg->device;
         const hr_volume *v = NULL;
         for (int k = 0; k < snap->volume_count && k < HR_MAX_VOLUMES; k++)
-            if (f->os == HR_OS_WINDOWS ? hr_same_drive(snap->volumes[k].dev.mount_point, pg->path)
-                                       : d->mount_point[0] && strcmp(snap->volumes[k].dev.mount_point, d->mount_point) == 0)
+            if (f->os == HR_OS_WINDOWS
+                    ? hr_same_drive(snap->volumes[k].dev.mount_point, pg->path)
+                    : d->mount_point[0] && strcmp(snap->volumes[k].dev.mount_point, d->mount_point) == 0)
                 v = &snap->volumes[k];
         const uint64_t total = v ? v->dev.fs_total_bytes : d->fs_total_bytes;
         const uint64_t free_now = v ? v->dev.fs_free_bytes : d->fs_free_bytes;
@@ -238,8 +247,8 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(hr_reserve_bytes(total), rs, sizeof rs);
         W("paging-drive-full|S3.3",
           HR_T("%s holds %s and has only %s free, under the %s the plan keeps free there: writes fail and an SSD "
-               "slows as it fills — free space on it"), v ? v->dev.mount_point : d->mount_point,
-          hr_win_path_shown(pg->path, shown, sizeof shown), fr, rs);
+               "slows as it fills — free space on it"),
+          v ? v->dev.mount_point : d->mount_point, hr_win_path_shown(pg->path, shown, sizeof shown), fr, rs);
         break;
     }
     if (f->lean_on_ram) {
@@ -247,13 +256,15 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
         W("low-vram-flags|S1.2",
           HR_T("%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "
-          "replace the paging file"), flags);
+               "replace the paging file"),
+          flags);
     }
     if (snap && snap->power.on_battery == HR_TRI_YES)
-        W("on-battery|S4.3", HR_T("running on battery: power saving throttles CPU, GPU and paging — plug in for a run"));
+        W("on-battery|S4.3",
+          HR_T("running on battery: power saving throttles CPU, GPU and paging — plug in for a run"));
     if (snap && snap->power.power_saver == HR_TRI_YES)
         W("power-saver|S4.3", HR_T("a power saving mode is on: it throttles CPU, GPU and paging — switch to a "
-                              "balanced or performance mode for a run"));
+                                   "balanced or performance mode for a run"));
 
     /* Placement outcomes. */
     if (p->candidate_count > 0 && !r->target_known && !f->in_container)

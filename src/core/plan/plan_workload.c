@@ -11,11 +11,11 @@ static const struct {
     const char *name;
     const char *label;
 } workloads[] = {
-    {HR_WORKLOAD_NONE, "none", HR_N("no declared workload")},
-    {HR_WORKLOAD_SD15, "sd15", HR_N("SD 1.5")},
-    {HR_WORKLOAD_SDXL, "sdxl", HR_N("SDXL")},
-    {HR_WORKLOAD_FLUX, "flux", HR_N("FLUX")},
-    {HR_WORKLOAD_VIDEO, "video", HR_N("video")},
+    { HR_WORKLOAD_NONE, "none", HR_N("no declared workload") },
+    { HR_WORKLOAD_SD15, "sd15", HR_N("SD 1.5") },
+    { HR_WORKLOAD_SDXL, "sdxl", HR_N("SDXL") },
+    { HR_WORKLOAD_FLUX, "flux", HR_N("FLUX") },
+    { HR_WORKLOAD_VIDEO, "video", HR_N("video") },
 };
 
 int hr_workload_parse(const char *s)
@@ -46,8 +46,8 @@ const char *hr_workload_label(hr_workload w)
 
 uint64_t hr_ram_class_bytes(uint64_t usable)
 {
-    static const unsigned sizes_gib[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256,
-                                         384, 512, 768, 1024, 1536, 2048, 3072, 4096};
+    static const unsigned sizes_gib[] = { 1,  2,   3,   4,   6,   8,   12,  16,   20,   24,   32,   48,  64,
+                                          96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096 };
     if (usable == HR_UNKNOWN || usable == 0)
         return usable;
     for (size_t i = 0; i < sizeof sizes_gib / sizeof sizes_gib[0]; i++) {
@@ -70,7 +70,7 @@ uint64_t hr_plan_need_bytes(const hr_plan_facts *f, const hr_plan_inputs *in)
 
 uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
 {
-    const bool big_vram = vram_bytes != HR_UNKNOWN && vram_bytes >= ((uint64_t)23 << 29);   /* 11.5 GiB */
+    const bool big_vram = vram_bytes != HR_UNKNOWN && vram_bytes >= ((uint64_t)23 << 29); /* 11.5 GiB */
     switch (w) {
     case HR_WORKLOAD_SD15: return (uint64_t)16 << 30;
     case HR_WORKLOAD_FLUX: return (uint64_t)(big_vram ? 40 : 48) << 30;
@@ -80,4 +80,3 @@ uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes)
     default: return (uint64_t)(big_vram ? 32 : 40) << 30;
     }
 }
-

@@ -9,10 +9,9 @@
 #include <string.h>
 
 static const char *const field_keys[HR_RF_COUNT] = {
-    "ram_total", "ram_used", "ram_available", "swap_total", "swap_used", "commit",
-    "commit_limit", "cgroup_current", "cgroup_max", "pages_in_ps", "pages_out_ps",
-    "psi_some_avg10", "psi_full_avg10", "disk_busy_pct", "proc_rss", "proc_swap", "vram_used",
-    "vram_total",
+    "ram_total",      "ram_used",       "ram_available", "swap_total",  "swap_used",    "commit",
+    "commit_limit",   "cgroup_current", "cgroup_max",    "pages_in_ps", "pages_out_ps", "psi_some_avg10",
+    "psi_full_avg10", "disk_busy_pct",  "proc_rss",      "proc_swap",   "vram_used",    "vram_total",
 };
 
 const char *hr_rec_field_key(hr_rec_field f)
@@ -42,18 +41,16 @@ static int num(const hr_json_value *o, const char *key, double *out, uint64_t li
         return 0;
     double d;
     if (hr_json_as_double(v, &d) != 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not a number"),
-                            (unsigned long long)line, key, hr_json_type_name(hr_json_type_of(v)));
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not a number"), (unsigned long long)line,
+                            key, hr_json_type_name(hr_json_type_of(v)));
     if (!isfinite(d) || fabs(d) > 1e30)
-        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is out of range"),
-                            (unsigned long long)line, key);
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is out of range"), (unsigned long long)line, key);
     *out = d;
     return 0;
 }
 
 /* A string member copied (cut) into out; "" when absent or null. */
-static int str(const hr_json_value *o, const char *key, char *out, size_t n, uint64_t line,
-               hr_error *err)
+static int str(const hr_json_value *o, const char *key, char *out, size_t n, uint64_t line, hr_error *err)
 {
     const hr_json_value *v = hr_json_get(o, key);
     out[0] = '\0';
@@ -61,8 +58,8 @@ static int str(const hr_json_value *o, const char *key, char *out, size_t n, uin
         return 0;
     const char *s = hr_json_string(v, NULL);
     if (!s)
-        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not a string"),
-                            (unsigned long long)line, key, hr_json_type_name(hr_json_type_of(v)));
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not a string"), (unsigned long long)line,
+                            key, hr_json_type_name(hr_json_type_of(v)));
     /* Cut at a character boundary, never inside a UTF-8 sequence. */
     size_t len = strlen(s);
     if (len >= n) {
@@ -93,7 +90,7 @@ static void thin(hr_recording *r)
     }
     r->nsamples = k;
     r->stride *= 2;
-    r->pending = r->stride;   /* the last kept one is full: the next sample starts a new one */
+    r->pending = r->stride; /* the last kept one is full: the next sample starts a new one */
 }
 
 static int sample(hr_recording *r, const hr_json_value *o, double t, uint64_t line, hr_error *err)
@@ -124,8 +121,8 @@ static int peaks(hr_recording *r, const hr_json_value *o, uint64_t line, hr_erro
     if (!p || hr_json_is(p, HR_JSON_NULL))
         return 0;
     if (!hr_json_is(p, HR_JSON_OBJECT))
-        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not an object"),
-                            (unsigned long long)line, "peaks", hr_json_type_name(hr_json_type_of(p)));
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not an object"), (unsigned long long)line,
+                            "peaks", hr_json_type_name(hr_json_type_of(p)));
     for (int f = 0; f < HR_RF_COUNT; f++)
         if (hr_json_get(p, field_keys[f]) && num(p, field_keys[f], &r->peak[f], line, err))
             return err->code;
@@ -136,16 +133,14 @@ static int verdict(hr_recording *r, const hr_json_value *o, uint64_t line, hr_er
 {
     r->have_verdict = true;
     if (str(o, "cause", r->cause, sizeof r->cause, line, err) ||
-        str(o, "confidence", r->confidence, sizeof r->confidence, line, err) ||
-        peaks(r, o, line, err))
+        str(o, "confidence", r->confidence, sizeof r->confidence, line, err) || peaks(r, o, line, err))
         return err->code;
     const hr_json_value *ev = hr_json_get(o, "evidence");
     if (ev && !hr_json_is(ev, HR_JSON_NULL) && !hr_json_is(ev, HR_JSON_ARRAY))
-        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not an array"),
-                            (unsigned long long)line, "evidence", hr_json_type_name(hr_json_type_of(ev)));
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: \"%s\" is %s, not an array"), (unsigned long long)line,
+                            "evidence", hr_json_type_name(hr_json_type_of(ev)));
     r->nevidence = 0;
-    for (const hr_json_value *e = hr_json_first(ev); e && r->nevidence < HR_REC_MAX_EVIDENCE;
-         e = hr_json_next(e)) {
+    for (const hr_json_value *e = hr_json_first(ev); e && r->nevidence < HR_REC_MAX_EVIDENCE; e = hr_json_next(e)) {
         hr_rec_evidence *x = &r->evidence[r->nevidence];
         if (!hr_json_is(e, HR_JSON_OBJECT))
             continue;
@@ -155,16 +150,14 @@ static int verdict(hr_recording *r, const hr_json_value *o, uint64_t line, hr_er
         r->nevidence++;
     }
     const hr_json_value *node = hr_json_get(o, "node");
-    if (hr_json_is(node, HR_JSON_OBJECT) &&
-        str(node, "class_type", r->end_node, sizeof r->end_node, line, err))
+    if (hr_json_is(node, HR_JSON_OBJECT) && str(node, "class_type", r->end_node, sizeof r->end_node, line, err))
         return err->code;
     bool b = false;
     if (hr_json_as_bool(hr_json_get(o, "warned_before"), &b) == 0)
         r->warned_before = b;
     const hr_json_value *adv = hr_json_get(o, "advice");
-    if (hr_json_is(adv, HR_JSON_OBJECT) &&
-        (num(adv, "commit_needed", &r->commit_needed, line, err) ||
-         str(adv, "text", r->advice, sizeof r->advice, line, err)))
+    if (hr_json_is(adv, HR_JSON_OBJECT) && (num(adv, "commit_needed", &r->commit_needed, line, err) ||
+                                            str(adv, "text", r->advice, sizeof r->advice, line, err)))
         return err->code;
     return 0;
 }
@@ -175,19 +168,15 @@ static int header(hr_recording *r, const hr_json_value *o, uint64_t line, hr_err
     if (str(o, "schema", schema, sizeof schema, line, err))
         return err->code;
     if (strcmp(schema, HR_REC_SCHEMA) != 0)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("line %llu: schema \"%s\", expected \"%s\" (docs/recording.md)"),
+        return hr_error_set(err, HR_EPARSE, HR_T("line %llu: schema \"%s\", expected \"%s\" (docs/recording.md)"),
                             (unsigned long long)line, schema, HR_REC_SCHEMA);
-    if (str(o, "version", r->version, sizeof r->version, line, err) ||
-        str(o, "os", r->os, sizeof r->os, line, err) ||
-        str(o, "mode", r->mode, sizeof r->mode, line, err) ||
-        num(o, "started", &r->started_ms, line, err) ||
+    if (str(o, "version", r->version, sizeof r->version, line, err) || str(o, "os", r->os, sizeof r->os, line, err) ||
+        str(o, "mode", r->mode, sizeof r->mode, line, err) || num(o, "started", &r->started_ms, line, err) ||
         num(o, "interval_ms", &r->interval_ms, line, err))
         return err->code;
     const hr_json_value *cmd = hr_json_get(o, "command");
     size_t at = 0;
-    for (const hr_json_value *a = hr_json_is(cmd, HR_JSON_ARRAY) ? hr_json_first(cmd) : NULL; a;
-         a = hr_json_next(a)) {
+    for (const hr_json_value *a = hr_json_is(cmd, HR_JSON_ARRAY) ? hr_json_first(cmd) : NULL; a; a = hr_json_next(a)) {
         const char *s = hr_json_string(a, NULL);
         if (!s)
             continue;
@@ -204,15 +193,14 @@ static int header(hr_recording *r, const hr_json_value *o, uint64_t line, hr_err
 static int one_line(hr_recording *r, const char *p, size_t n, uint64_t line, hr_error *err)
 {
     if (n > HR_REC_MAX_LINE)
-        return hr_error_set(err, HR_ETOOBIG, HR_T("line %llu: longer than %zu KiB"),
-                            (unsigned long long)line, HR_REC_MAX_LINE >> 10);
-    hr_json_limits lim = {.max_bytes = HR_REC_MAX_LINE, .max_depth = 8, .max_values = 4096,
-                          .no_nul = true};
+        return hr_error_set(err, HR_ETOOBIG, HR_T("line %llu: longer than %zu KiB"), (unsigned long long)line,
+                            HR_REC_MAX_LINE >> 10);
+    hr_json_limits lim = { .max_bytes = HR_REC_MAX_LINE, .max_depth = 8, .max_values = 4096, .no_nul = true };
     hr_json_doc *doc = NULL;
-    hr_error jerr = {0};
+    hr_error jerr = { 0 };
     if (hr_json_parse(p, n, &lim, &doc, &jerr) != 0)
-        return hr_error_set(err, jerr.code ? jerr.code : HR_EPARSE, HR_T("line %llu: %s"),
-                            (unsigned long long)line, jerr.msg);
+        return hr_error_set(err, jerr.code ? jerr.code : HR_EPARSE, HR_T("line %llu: %s"), (unsigned long long)line,
+                            jerr.msg);
     const hr_json_value *o = hr_json_root(doc);
     int rc = 0;
     char type[24];
@@ -221,12 +209,10 @@ static int one_line(hr_recording *r, const char *p, size_t n, uint64_t line, hr_
         rc = hr_error_set(err, HR_EPARSE, HR_T("line %llu: not a JSON object"), (unsigned long long)line);
     } else if ((rc = str(o, "type", type, sizeof type, line, err)) != 0) {
     } else if (r->lines == 1 && strcmp(type, "header") != 0) {
-        rc = hr_error_set(err, HR_EPARSE,
-                          HR_T("line 1: not a headroom recording (the first line is not the header)"));
+        rc = hr_error_set(err, HR_EPARSE, HR_T("line 1: not a headroom recording (the first line is not the header)"));
     } else if (strcmp(type, "header") == 0) {
         rc = r->lines == 1 ? header(r, o, line, err)
-                           : hr_error_set(err, HR_EPARSE, HR_T("line %llu: a second header"),
-                                          (unsigned long long)line);
+                           : hr_error_set(err, HR_EPARSE, HR_T("line %llu: a second header"), (unsigned long long)line);
     } else if ((rc = num(o, "t", &t, line, err)) != 0) {
     } else if (strcmp(type, "sample") == 0) {
         rc = sample(r, o, t, line, err);
@@ -243,9 +229,8 @@ static int one_line(hr_recording *r, const char *p, size_t n, uint64_t line, hr_
             w->limit_name[0] = '\0';
             if (!rc)
                 rc = str(o, "limit_name", w->limit_name, sizeof w->limit_name, line, err);
-            static const char *const wkeys[] = {"value", "limit", "eta_s", "disk_busy_pct",
-                                                "psi_full_avg10"};
-            double *wv[] = {&w->value, &w->limit, &w->eta_s, &w->disk_busy_pct, &w->psi_full_avg10};
+            static const char *const wkeys[] = { "value", "limit", "eta_s", "disk_busy_pct", "psi_full_avg10" };
+            double *wv[] = { &w->value, &w->limit, &w->eta_s, &w->disk_busy_pct, &w->psi_full_avg10 };
             for (size_t k = 0; !rc && k < sizeof wkeys / sizeof wkeys[0]; k++)
                 rc = num(o, wkeys[k], wv[k], line, err);
             if (!rc)
@@ -319,7 +304,7 @@ static int end_line(hr_rec_reader *rd, bool nl, hr_error *err)
         return 0;
     }
     if (!blank)
-        return one_line(r, rd->line, n, r->lines, err);   /* refuses n past what line holds */
+        return one_line(r, rd->line, n, r->lines, err); /* refuses n past what line holds */
     if (r->lines == 1)
         return hr_error_set(err, HR_EPARSE,
                             HR_T("line 1: not a headroom recording (the first line is not the header)"));

@@ -22,13 +22,13 @@ void hr_report_render(const hr_recording *rec, const char *name, hr_render *r);
  * has data, a sentence says so instead. */
 typedef enum hr_chart_unit { HR_UNIT_BYTES = 0, HR_UNIT_PERCENT, HR_UNIT_RATE } hr_chart_unit;
 typedef struct hr_chart_series {
-    const char *id;       /* ASCII: "ram-used" */
-    const char *label;    /* shown in the legend */
-    const char *cls;      /* colour: c1..c4, bad, warn */
+    const char *id;    /* ASCII: "ram-used" */
+    const char *label; /* shown in the legend */
+    const char *cls;   /* colour: c1..c4, bad, warn */
     hr_rec_field field;
-    bool limit;           /* a limit: drawn dashed */
+    bool limit; /* a limit: drawn dashed */
 } hr_chart_series;
-void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title,
-                     hr_chart_unit unit, const hr_chart_series *s, int n);
+void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title, hr_chart_unit unit,
+                     const hr_chart_series *s, int n);
 
 #endif

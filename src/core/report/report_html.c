@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W 480
-#define H 230
+#define W  480
+#define H  230
 #define PL 58
 #define PR 12
 #define PT 14
@@ -34,7 +34,7 @@ static void fmt_value(double v, hr_chart_unit u, char *out, size_t n)
     else if (v == (double)(long long)v)
         snprintf(out, n, "%.0f/s", v);
     else
-        snprintf(out, n, "%.1f/s", v);   /* a quarter of 10: 2.5/s, never a rounded 2/s */
+        snprintf(out, n, "%.1f/s", v); /* a quarter of 10: 2.5/s, never a rounded 2/s */
 }
 
 /* A recorded number (bytes, seconds) as an integer; HR_W_UNKNOWN when it is NaN, negative or
@@ -124,12 +124,12 @@ static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
     wr.value = i64_of(rw->value);
     wr.limit = i64_of(rw->limit);
     wr.eta_s = isnan(rw->eta_s) ? -1.0 : rw->eta_s;
-    wr.busy_pct = wr.rule == HR_WRULE_S23 ? rw->disk_busy_pct
-                  : wr.rule == HR_WRULE_PRESSURE ? rw->psi_full_avg10 : NAN;
+    wr.busy_pct = wr.rule == HR_WRULE_S23 ? rw->disk_busy_pct : wr.rule == HR_WRULE_PRESSURE ? rw->psi_full_avg10 : NAN;
     if ((wr.rule == HR_WRULE_S23 || wr.rule == HR_WRULE_PRESSURE) && isnan(wr.busy_pct))
         return hr_tr(rw->message);
     if ((wr.rule == HR_WRULE_COMMIT85 || wr.rule == HR_WRULE_COMMIT95 || wr.rule == HR_WRULE_CGROUP ||
-         wr.rule == HR_WRULE_TTL) && (wr.value == HR_W_UNKNOWN || wr.limit == HR_W_UNKNOWN))
+         wr.rule == HR_WRULE_TTL) &&
+        (wr.value == HR_W_UNKNOWN || wr.limit == HR_W_UNKNOWN))
         return hr_tr(rw->message);
     if (wr.rule == HR_WRULE_TTL && wr.eta_s < 0)
         return hr_tr(rw->message);
@@ -140,8 +140,8 @@ static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
     return out;
 }
 
-void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title,
-                     hr_chart_unit unit, const hr_chart_series *s, int n)
+void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const char *title, hr_chart_unit unit,
+                     const hr_chart_series *s, int n)
 {
     double ymax = 0;
     int shown = 0;
@@ -188,8 +188,9 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
         double x = PL + pw * (nd->t_ms - t0) / span;
         if (x < PL || x > W - PR)
             continue;
-        hr_buf_printf(out, "<line data-marker=\"node\" class=\"grid\" stroke-dasharray=\"2 3\" "
-                           "x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"><title>",
+        hr_buf_printf(out,
+                      "<line data-marker=\"node\" class=\"grid\" stroke-dasharray=\"2 3\" "
+                      "x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"><title>",
                       x, x, PT, PT + ph);
         hr_html_text(out, nd->class_type[0] ? nd->class_type : nd->event);
         hr_buf_puts(out, "</title></line>\n");
@@ -201,8 +202,9 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
         double x = PL + pw * (w->t_ms - t0) / span;
         if (x < PL || x > W - PR)
             continue;
-        hr_buf_printf(out, "<path data-marker=\"warning\" class=\"%s\" d=\"M%.1f %d l-5 -9 h10 z\">"
-                           "<title>",
+        hr_buf_printf(out,
+                      "<path data-marker=\"warning\" class=\"%s\" d=\"M%.1f %d l-5 -9 h10 z\">"
+                      "<title>",
                       strcmp(w->level, "critical") == 0 ? "bad" : "warn", x, PT + 9);
         hr_html_text(out, w->rule);
         hr_buf_puts(out, ": ");
@@ -217,8 +219,8 @@ void hr_report_chart(hr_buf *out, const hr_recording *r, const char *id, const c
         size_t pts = 0;
         for (size_t i = 0; i < r->nsamples; i++)
             pts += !isnan(r->samples[i].v[s[k].field]) && !isnan(r->samples[i].t_ms);
-        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%zu\" class=\"%s%s\">", s[k].id, pts,
-                      s[k].cls, s[k].limit ? " limit" : "");
+        hr_buf_printf(out, "<g data-series=\"%s\" data-points=\"%zu\" class=\"%s%s\">", s[k].id, pts, s[k].cls,
+                      s[k].limit ? " limit" : "");
         bool open = false;
         for (size_t i = 0; i < r->nsamples; i++) {
             double v = r->samples[i].v[s[k].field];
@@ -326,14 +328,13 @@ static void summary(const hr_recording *r, hr_buf *out)
     hr_html_textf(out, HR_T("%llu samples over %s"), (unsigned long long)r->samples_seen, d);
     if (r->stride > 1) {
         hr_buf_puts(out, " ");
-        hr_html_textf(out, HR_T("(charted as %zu points, each the highest of %zu samples)"), r->nsamples,
-                      r->stride);
+        hr_html_textf(out, HR_T("(charted as %zu points, each the highest of %zu samples)"), r->nsamples, r->stride);
     }
     hr_buf_puts(out, "</p>\n<table>\n");
     peak_row(out, HR_T("RAM used"), peak_of(r, HR_RF_RAM_USED), hr_rec_max(r, HR_RF_RAM_TOTAL));
     peak_row(out, HR_T("commit"), peak_of(r, HR_RF_COMMIT), hr_rec_max(r, HR_RF_COMMIT_LIMIT));
-    peak_row(out, r->os[0] == 'w' ? HR_T("paging file used") : HR_T("swap used"),
-             peak_of(r, HR_RF_SWAP_USED), hr_rec_max(r, HR_RF_SWAP_TOTAL));
+    peak_row(out, r->os[0] == 'w' ? HR_T("paging file used") : HR_T("swap used"), peak_of(r, HR_RF_SWAP_USED),
+             hr_rec_max(r, HR_RF_SWAP_TOTAL));
     peak_row(out, HR_T("cgroup memory"), peak_of(r, HR_RF_CGROUP_CURRENT), hr_rec_max(r, HR_RF_CGROUP_MAX));
     peak_row(out, HR_T("the watched processes (resident)"), peak_of(r, HR_RF_PROC_RSS), NAN);
     peak_row(out, HR_T("VRAM used"), peak_of(r, HR_RF_VRAM_USED), hr_rec_max(r, HR_RF_VRAM_TOTAL));
@@ -346,35 +347,34 @@ static void charts(const hr_recording *r, hr_buf *out)
     bool win = r->os[0] == 'w';
     hr_html_section(out, "charts", HR_T("Over time"));
     const hr_chart_series tiers[] = {
-        {"vram-used", HR_T("VRAM used"), "c2", HR_RF_VRAM_USED, false},
-        {"vram-total", HR_T("VRAM"), "c2", HR_RF_VRAM_TOTAL, true},
-        {"ram-used", HR_T("RAM used"), "c1", HR_RF_RAM_USED, false},
-        {"ram-total", HR_T("RAM"), "c1", HR_RF_RAM_TOTAL, true},
-        {"swap-used", win ? HR_T("paging file used") : HR_T("swap used"), "c3", HR_RF_SWAP_USED, false},
-        {"swap-total", win ? HR_T("paging file") : HR_T("swap"), "c3", HR_RF_SWAP_TOTAL, true},
+        { "vram-used", HR_T("VRAM used"), "c2", HR_RF_VRAM_USED, false },
+        { "vram-total", HR_T("VRAM"), "c2", HR_RF_VRAM_TOTAL, true },
+        { "ram-used", HR_T("RAM used"), "c1", HR_RF_RAM_USED, false },
+        { "ram-total", HR_T("RAM"), "c1", HR_RF_RAM_TOTAL, true },
+        { "swap-used", win ? HR_T("paging file used") : HR_T("swap used"), "c3", HR_RF_SWAP_USED, false },
+        { "swap-total", win ? HR_T("paging file") : HR_T("swap"), "c3", HR_RF_SWAP_TOTAL, true },
     };
-    hr_report_chart(out, r, "chart-tiers", HR_T("The three tiers: VRAM, RAM, paging file / swap"),
-                    HR_UNIT_BYTES, tiers, 6);
+    hr_report_chart(out, r, "chart-tiers", HR_T("The three tiers: VRAM, RAM, paging file / swap"), HR_UNIT_BYTES, tiers,
+                    6);
     const hr_chart_series commit[] = {
-        {"commit", HR_T("commit"), "c1", HR_RF_COMMIT, false},
-        {"commit-limit", HR_T("commit limit"), "bad", HR_RF_COMMIT_LIMIT, true},
-        {"cgroup-current", HR_T("cgroup memory"), "c3", HR_RF_CGROUP_CURRENT, false},
-        {"cgroup-max", HR_T("cgroup limit"), "c3", HR_RF_CGROUP_MAX, true},
-        {"proc-rss", HR_T("the watched processes (resident)"), "c4", HR_RF_PROC_RSS, false},
+        { "commit", HR_T("commit"), "c1", HR_RF_COMMIT, false },
+        { "commit-limit", HR_T("commit limit"), "bad", HR_RF_COMMIT_LIMIT, true },
+        { "cgroup-current", HR_T("cgroup memory"), "c3", HR_RF_CGROUP_CURRENT, false },
+        { "cgroup-max", HR_T("cgroup limit"), "c3", HR_RF_CGROUP_MAX, true },
+        { "proc-rss", HR_T("the watched processes (resident)"), "c4", HR_RF_PROC_RSS, false },
     };
     hr_report_chart(out, r, "chart-commit", HR_T("Commit against its limit"), HR_UNIT_BYTES, commit, 5);
     const hr_chart_series paging[] = {
-        {"pages-in", HR_T("pages in per second"), "c2", HR_RF_PAGES_IN, false},
-        {"pages-out", HR_T("pages out per second"), "c3", HR_RF_PAGES_OUT, false},
+        { "pages-in", HR_T("pages in per second"), "c2", HR_RF_PAGES_IN, false },
+        { "pages-out", HR_T("pages out per second"), "c3", HR_RF_PAGES_OUT, false },
     };
     hr_report_chart(out, r, "chart-paging", HR_T("Paging activity"), HR_UNIT_RATE, paging, 2);
     const hr_chart_series pressure[] = {
-        {"disk-busy", HR_T("paging disk busy"), "c1", HR_RF_DISK_BUSY, false},
-        {"psi-some", HR_T("memory pressure (some)"), "warn", HR_RF_PSI_SOME, false},
-        {"psi-full", HR_T("memory pressure (full)"), "bad", HR_RF_PSI_FULL, false},
+        { "disk-busy", HR_T("paging disk busy"), "c1", HR_RF_DISK_BUSY, false },
+        { "psi-some", HR_T("memory pressure (some)"), "warn", HR_RF_PSI_SOME, false },
+        { "psi-full", HR_T("memory pressure (full)"), "bad", HR_RF_PSI_FULL, false },
     };
-    hr_report_chart(out, r, "chart-pressure", HR_T("Disk and memory pressure"), HR_UNIT_PERCENT,
-                    pressure, 3);
+    hr_report_chart(out, r, "chart-pressure", HR_T("Disk and memory pressure"), HR_UNIT_PERCENT, pressure, 3);
     hr_html_p(out, "sub", HR_T("Dotted lines: a ComfyUI node started. Triangles: a warning."));
     hr_html_section_end(out);
 }
@@ -395,7 +395,7 @@ static void warnings(const hr_recording *r, hr_buf *out)
         hr_buf_puts(out, "</td><td>");
         char text[HR_REC_TEXT];
         hr_html_text(out, warning_text(w, text, sizeof text));
-        hr_buf_puts(out, " <span class=\"rule\">[");   /* even when empty, as the recording has it */
+        hr_buf_puts(out, " <span class=\"rule\">["); /* even when empty, as the recording has it */
         hr_html_text(out, w->rule);
         hr_buf_puts(out, "]</span></td></tr>\n");
     }
@@ -416,7 +416,7 @@ static void nodes(const hr_recording *r, hr_buf *out)
     if (!ends)
         return;
     hr_html_section(out, "nodes", HR_T("ComfyUI nodes"));
-    const char *const cols[] = {HR_T("ended at"), HR_T("node"), HR_T("RAM growth"), HR_T("peak resident")};
+    const char *const cols[] = { HR_T("ended at"), HR_T("node"), HR_T("RAM growth"), HR_T("peak resident") };
     hr_html_table_begin(out, cols, 4, 2);
     for (size_t i = 0; i < r->nnodes; i++) {
         const hr_rec_node *nd = &r->nodes[i];
@@ -490,9 +490,8 @@ void hr_report_html(const hr_recording *r, const char *name, hr_buf *out)
     /* a start past the year 9999 is no clock's (and the date is counted out year by year) */
     if (r->started_ms > 0 && r->started_ms < 253402300800000.0)
         hr_diag_format_time((int64_t)(r->started_ms / 1000), when, sizeof when);
-    snprintf(sub, sizeof sub, "%s — %s%s%s%s%s", name ? name : "",
-             strcmp(r->mode, "run") == 0 ? "run" : "watch", r->command[0] ? ": " : "", r->command,
-             when[0] ? ", " : "", when);
+    snprintf(sub, sizeof sub, "%s — %s%s%s%s%s", name ? name : "", strcmp(r->mode, "run") == 0 ? "run" : "watch",
+             r->command[0] ? ": " : "", r->command, when[0] ? ", " : "", when);
     hr_html_begin(out, HR_T("headroom report"), sub);
     verdict(r, out);
     if (r->end_node[0])
@@ -508,13 +507,9 @@ void hr_report_html(const hr_recording *r, const char *name, hr_buf *out)
 void hr_report_render(const hr_recording *rec, const char *name, hr_render *r)
 {
     switch (r->format) {
-    case HR_FORMAT_HTML:
-        hr_report_html(rec, name, r->out);
-        break;
+    case HR_FORMAT_HTML: hr_report_html(rec, name, r->out); break;
     case HR_FORMAT_TEXT:
     case HR_FORMAT_JSON:
-    case HR_FORMAT_PROMETHEUS:
-        hr_render_unsupported(r);
-        break;
+    case HR_FORMAT_PROMETHEUS: hr_render_unsupported(r); break;
     }
 }

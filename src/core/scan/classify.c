@@ -77,44 +77,50 @@ static bool te_arch(ts *s, const char *p, char *out, size_t n)
     char pp[256];
     if ((t = get(s, p, "text_model.encoder.layers.0.self_attn.q_proj.weight"))) {
         uint64_t w = dim(t, 0);
-        snprintf(out, n, "%s", w == 768 ? "CLIP-L" : w == 1024 ? "CLIP-H" : w == 1280 ? "CLIP-G"
-                                                   : w == 512  ? "CLIP-B" : HR_T("CLIP text encoder"));
+        snprintf(out, n, "%s",
+                 w == 768    ? "CLIP-L"
+                 : w == 1024 ? "CLIP-H"
+                 : w == 1280 ? "CLIP-G"
+                 : w == 512  ? "CLIP-B"
+                             : HR_T("CLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "ln_final.weight")) && has(s, p, "transformer.resblocks.0.attn.in_proj_weight")) {
         uint64_t w = dim(t, 0);
-        snprintf(out, n, "%s", w == 1280 ? "CLIP-G" : w == 1024 ? "CLIP-H" : w == 768 ? "CLIP-L"
-                                                                : HR_T("OpenCLIP text encoder"));
+        snprintf(out, n, "%s",
+                 w == 1280   ? "CLIP-G"
+                 : w == 1024 ? "CLIP-H"
+                 : w == 768  ? "CLIP-L"
+                             : HR_T("OpenCLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "encoder.block.0.layer.1.DenseReluDense.wi_1.weight")) ||
         (t = get(s, p, "encoder.block.0.layer.1.DenseReluDense.wi.weight"))) {
         uint64_t ff = dim(t, 0), d = dim(t, 1);
         const hr_tensor *sh = get(s, p, "shared.weight");
-        bool umt5 = has(s, p, "encoder.block.1.layer.0.SelfAttention.relative_attention_bias.weight") ||
-                    dim(sh, 0) == 256384;
-        const char *size = d == 4096 ? "XXL" : d == 2048 ? "XL" : d == 1024 ? "large"
-                         : d == 768  ? "base" : "";
+        bool umt5 =
+            has(s, p, "encoder.block.1.layer.0.SelfAttention.relative_attention_bias.weight") || dim(sh, 0) == 256384;
+        const char *size = d == 4096 ? "XXL" : d == 2048 ? "XL" : d == 1024 ? "large" : d == 768 ? "base" : "";
         (void)ff;
         snprintf(out, n, "%s%s%s", umt5 ? "UMT5" : "T5", size[0] ? "-" : "", size);
         return true;
     }
-    static const char *const llm_roots[] = {"model.", "model.language_model.", "language_model.model.", ""};
+    static const char *const llm_roots[] = { "model.", "model.language_model.", "language_model.model.", "" };
     for (size_t i = 0; i < sizeof llm_roots / sizeof llm_roots[0]; i++) {
         snprintf(pp, sizeof pp, "%s%s", p, llm_roots[i]);
         if (!(t = get(s, pp, "layers.0.self_attn.q_proj.weight")))
             continue;
         const hr_tensor *emb = get(s, pp, "embed_tokens.weight");
-        const char *fam = has(s, pp, "layers.0.self_attn.q_norm.weight")        ? "Qwen3"
-                        : has(s, pp, "layers.0.self_attn.q_proj.bias")          ? "Qwen2.5"
-                        : has(s, pp, "layers.0.pre_feedforward_layernorm.weight") ? "Gemma"
-                        : dim(emb, 0) == 128256                                 ? "Llama 3"
-                        : dim(emb, 0) == 131072                                 ? "Mistral"
-                                                                                : "LLM";
+        const char *fam = has(s, pp, "layers.0.self_attn.q_norm.weight")            ? "Qwen3"
+                          : has(s, pp, "layers.0.self_attn.q_proj.bias")            ? "Qwen2.5"
+                          : has(s, pp, "layers.0.pre_feedforward_layernorm.weight") ? "Gemma"
+                          : dim(emb, 0) == 128256                                   ? "Llama 3"
+                          : dim(emb, 0) == 131072                                   ? "Mistral"
+                                                                                    : "LLM";
         char b[16];
         billions(params_prefix(s, p), b, sizeof b);
-        bool vl = has(s, p, "visual.patch_embed.proj.weight") ||
-                  hr_tensor_any_prefix(s, "visual.") || hr_tensor_any_prefix(s, "vision_tower.");
+        bool vl = has(s, p, "visual.patch_embed.proj.weight") || hr_tensor_any_prefix(s, "visual.") ||
+                  hr_tensor_any_prefix(s, "vision_tower.");
         snprintf(out, n, HR_T("%s%s %s (LLM encoder)"), fam, vl ? "-VL" : "", b);
         return true;
     }
@@ -130,8 +136,11 @@ static bool vae_arch(ts *s, const char *p, char *out, size_t n)
         if (t->ndim == 5)
             snprintf(out, n, HR_T("video VAE (%llu channels)"), (unsigned long long)ch);
         else
-            snprintf(out, n, "%s", ch == 4 ? HR_T("SD VAE (4 channels)") : ch == 16 ? HR_T("16-channel VAE (FLUX.1/SD3)")
-                                 : ch == 32 ? HR_T("32-channel VAE (FLUX.2)") : "VAE");
+            snprintf(out, n, "%s",
+                     ch == 4    ? HR_T("SD VAE (4 channels)")
+                     : ch == 16 ? HR_T("16-channel VAE (FLUX.1/SD3)")
+                     : ch == 32 ? HR_T("32-channel VAE (FLUX.2)")
+                                : "VAE");
         return true;
     }
     if ((t = get(s, p, "decoder.conv1.weight")) && t->ndim == 5 && has(s, p, "decoder.head.2.weight")) {
@@ -139,8 +148,9 @@ static bool vae_arch(ts *s, const char *p, char *out, size_t n)
         return true;
     }
     if ((t = get(s, p, "decoder.conv_in.conv.weight")) && t->ndim == 5) {
-        snprintf(out, n, "%s", has(s, p, "decoder.up_blocks.0.resnets.0.conv1.conv.weight")
-                                   ? "HunyuanVideo VAE" : HR_T("video VAE (causal 3D)"));
+        snprintf(out, n, "%s",
+                 has(s, p, "decoder.up_blocks.0.resnets.0.conv1.conv.weight") ? "HunyuanVideo VAE"
+                                                                              : HR_T("video VAE (causal 3D)"));
         return true;
     }
     if (has(s, p, "decoder.up_blocks.0.resnets.0.conv1.weight") && has(s, p, "encoder.conv_in.weight")) {
@@ -175,8 +185,8 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
     }
     if (has(s, p, "down_blocks.0.resnets.0.conv1.weight") && has(s, p, "conv_in.weight") &&
         !has(s, p, "encoder.conv_in.weight")) {
-        snprintf(out, n, "%s", has(s, p, "add_embedding.linear_1.weight") ? HR_T("SDXL (diffusers UNet)")
-                                                                          : HR_T("UNet (diffusers)"));
+        snprintf(out, n, "%s",
+                 has(s, p, "add_embedding.linear_1.weight") ? HR_T("SDXL (diffusers UNet)") : HR_T("UNet (diffusers)"));
         return true;
     }
     if (has(s, p, "joint_blocks.0.x_block.attn.qkv.weight")) {
@@ -210,8 +220,15 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         bool img = has(s, p, "img_emb.proj.0.weight");
         billions(params_prefix(s, p), b, sizeof b);
         const char *mode = in == 48 ? "ti2v" : in == 36 ? "i2v" : in == 16 ? "t2v" : "";
-        snprintf(out, n, "Wan %s %s%s%s", in == 48 ? "2.2" : img ? "2.1" : "2.x",
-                 d == 1536 ? "1.3B" : d == 5120 ? "14B" : d == 3072 ? "5B" : b, mode[0] ? " " : "", mode);
+        snprintf(out, n, "Wan %s %s%s%s",
+                 in == 48 ? "2.2"
+                 : img    ? "2.1"
+                          : "2.x",
+                 d == 1536   ? "1.3B"
+                 : d == 5120 ? "14B"
+                 : d == 3072 ? "5B"
+                             : b,
+                 mode[0] ? " " : "", mode);
         return true;
     }
     if (has(s, p, "patchify_proj.weight") && has(s, p, "adaln_single.emb.timestep_embedder.linear_1.weight")) {
@@ -233,13 +250,12 @@ static bool lora(ts *s, hr_model_info *m)
     bool any = false, te = false;
     for (size_t i = 0; i < s->n; i++) {
         const char *nm = hr_tensor_name(s, &s->v[i]);
-        if (strstr(nm, "lora_down.weight") || strstr(nm, "lora_A.weight") ||
-            strstr(nm, "lora.down.weight") || strstr(nm, "lora_A.default.weight")) {
+        if (strstr(nm, "lora_down.weight") || strstr(nm, "lora_A.weight") || strstr(nm, "lora.down.weight") ||
+            strstr(nm, "lora_A.default.weight")) {
             any = true;
             if (s->v[i].ndim >= 2 && s->v[i].shape[0] > rank && s->v[i].shape[0] < 1000000)
                 rank = (unsigned)s->v[i].shape[0];
-            if (strncmp(nm, "lora_te", 7) == 0 || strncmp(nm, "text_encoder", 12) == 0 ||
-                strncmp(nm, "te.", 3) == 0)
+            if (strncmp(nm, "lora_te", 7) == 0 || strncmp(nm, "text_encoder", 12) == 0 || strncmp(nm, "te.", 3) == 0)
                 te = true;
         }
     }
@@ -251,7 +267,8 @@ static bool lora(ts *s, hr_model_info *m)
     const char *a = "unknown architecture";
     if (hr_tensor_any_contains(s, "double_blocks") || hr_tensor_any_contains(s, "single_transformer_blocks"))
         a = "FLUX";
-    else if (hr_tensor_any_prefix(s, "lora_te2_") || hr_tensor_any_contains(s, "input_blocks_4_1_transformer_blocks_1") ||
+    else if (hr_tensor_any_prefix(s, "lora_te2_") ||
+             hr_tensor_any_contains(s, "input_blocks_4_1_transformer_blocks_1") ||
              hr_tensor_any_contains(s, "add_embedding"))
         a = "SDXL";
     else if (hr_tensor_any_contains(s, "input_blocks") || hr_tensor_any_contains(s, "down_blocks"))
@@ -282,17 +299,22 @@ static bool controlnet(ts *s, hr_model_info *m)
     bool uni = has(s, "", "task_embedding") || hr_tensor_any_contains(s, "controlnet_mode_embedder") ||
                hr_tensor_any_prefix(s, "transformer_layes.");
     const char *a = dit ? (hr_tensor_any_contains(s, "single_transformer_blocks") ||
-                           hr_tensor_any_contains(s, "transformer_blocks.0.attn.add_q_proj")
-                               ? "FLUX" : hr_tensor_any_contains(s, "joint_blocks") ? "SD3" : "DiT")
-                  : hr_tensor_any_prefix(s, "lora_controlnet") ? "SDXL Control-LoRA"
-                  : ctx == 2048 ? "SDXL" : ctx == 1024 ? "SD2.x" : ctx == 768 ? "SD1.x" : "unknown architecture";
+                                   hr_tensor_any_contains(s, "transformer_blocks.0.attn.add_q_proj")
+                               ? "FLUX"
+                           : hr_tensor_any_contains(s, "joint_blocks") ? "SD3"
+                                                                       : "DiT")
+                    : hr_tensor_any_prefix(s, "lora_controlnet") ? "SDXL Control-LoRA"
+                    : ctx == 2048                                ? "SDXL"
+                    : ctx == 1024                                ? "SD2.x"
+                    : ctx == 768                                 ? "SD1.x"
+                                                                 : "unknown architecture";
     snprintf(m->arch, sizeof m->arch, "%s%s", a, uni ? " (union)" : "");
     return true;
 }
 
 static bool clip_vision(ts *s, hr_model_info *m)
 {
-    const char *roots[] = {"vision_model.", "visual.", "model.vision_model."};
+    const char *roots[] = { "vision_model.", "visual.", "model.vision_model." };
     for (size_t i = 0; i < 3; i++) {
         char k[128];
         snprintf(k, sizeof k, "%sencoder.layers.0.self_attn.q_proj.weight", roots[i]);
@@ -301,9 +323,12 @@ static bool clip_vision(ts *s, hr_model_info *m)
             continue;
         uint64_t w = dim(t, 0);
         snprintf(m->kind, sizeof m->kind, "clip_vision");
-        snprintf(m->arch, sizeof m->arch, "%s", w == 1024 ? "CLIP ViT-L" : w == 1280 ? "CLIP ViT-H"
-                                              : w == 1664 ? "CLIP ViT-bigG" : w == 1152 ? "SigLIP"
-                                                          : HR_T("vision encoder"));
+        snprintf(m->arch, sizeof m->arch, "%s",
+                 w == 1024   ? "CLIP ViT-L"
+                 : w == 1280 ? "CLIP ViT-H"
+                 : w == 1664 ? "CLIP ViT-bigG"
+                 : w == 1152 ? "SigLIP"
+                             : HR_T("vision encoder"));
         return true;
     }
     return false;
@@ -318,8 +343,7 @@ static bool upscaler(ts *s, hr_model_info *m)
         (has(s, "", "body.0.rdb1.conv1.weight") || has(s, "", "RRDB_trunk.0.RDB1.conv1.weight"))) {
         a = "ESRGAN (RRDB)";
         uint64_t in = dim(t, 1);
-        scale = in == 12 ? 2 : in == 48 ? 1 : has(s, "", "conv_up2.weight") ? 4
-                : has(s, "", "conv_up1.weight") ? 2 : 1;
+        scale = in == 12 ? 2 : in == 48 ? 1 : has(s, "", "conv_up2.weight") ? 4 : has(s, "", "conv_up1.weight") ? 2 : 1;
     } else if (has(s, "", "model.0.weight") && has(s, "", "model.1.sub.0.RDB1.conv1.0.weight")) {
         a = "ESRGAN (RRDB)";
         long mx = max_index(s, "model.");
@@ -352,14 +376,14 @@ typedef struct comp_rule {
 } comp_rule;
 
 static const comp_rule comp_rules[] = {
-    {"model.diffusion_model.", "diffusion_model"},
-    {"model.model.", "diffusion_model"},
-    {"net.", "diffusion_model"},
-    {"cond_stage_model.", "text_encoder"},
-    {"conditioner.embedders.", "text_encoder"},
-    {"text_encoders.", "text_encoder"},
-    {"first_stage_model.", "vae"},
-    {"vae.", "vae"},
+    { "model.diffusion_model.", "diffusion_model" },
+    { "model.model.", "diffusion_model" },
+    { "net.", "diffusion_model" },
+    { "cond_stage_model.", "text_encoder" },
+    { "conditioner.embedders.", "text_encoder" },
+    { "text_encoders.", "text_encoder" },
+    { "first_stage_model.", "vae" },
+    { "vae.", "vae" },
 };
 
 static hr_model_component *comp_get(hr_model_info *m, const char *name)
@@ -384,7 +408,7 @@ static void join(char *dst, size_t n, const char *add)
 static bool checkpoint(ts *s, hr_model_info *m)
 {
     int groups = 0;
-    bool seen[3] = {false, false, false};
+    bool seen[3] = { false, false, false };
     for (size_t r = 0; r < sizeof comp_rules / sizeof comp_rules[0]; r++) {
         if (!hr_tensor_any_prefix(s, comp_rules[r].prefix))
             continue;
@@ -420,7 +444,7 @@ static bool checkpoint(ts *s, hr_model_info *m)
         }
     }
     char a[48] = "";
-    static const char *const dprefix[] = {"model.diffusion_model.", "model.model.", "net."};
+    static const char *const dprefix[] = { "model.diffusion_model.", "model.model.", "net." };
     for (size_t i = 0; i < 3 && !a[0]; i++)
         if (!diffusion_arch(s, dprefix[i], a, sizeof a))
             a[0] = '\0';
@@ -429,10 +453,15 @@ static bool checkpoint(ts *s, hr_model_info *m)
         snprintf(d->arch, sizeof d->arch, "%s", a);
     char te[64] = "", one[48];
     static const char *const tprefix[] = {
-        "cond_stage_model.transformer.", "cond_stage_model.model.", "cond_stage_model.",
-        "conditioner.embedders.0.transformer.", "conditioner.embedders.0.model.",
-        "conditioner.embedders.1.model.", "text_encoders.clip_l.transformer.",
-        "text_encoders.clip_g.transformer.", "text_encoders.t5xxl.transformer.",
+        "cond_stage_model.transformer.",
+        "cond_stage_model.model.",
+        "cond_stage_model.",
+        "conditioner.embedders.0.transformer.",
+        "conditioner.embedders.0.model.",
+        "conditioner.embedders.1.model.",
+        "text_encoders.clip_l.transformer.",
+        "text_encoders.clip_g.transformer.",
+        "text_encoders.t5xxl.transformer.",
         "text_encoders.gemma3_12b.transformer.",
     };
     for (size_t i = 0; i < sizeof tprefix / sizeof tprefix[0]; i++)
@@ -441,7 +470,7 @@ static bool checkpoint(ts *s, hr_model_info *m)
     hr_model_component *tc = comp_get(m, "text_encoder");
     if (tc && te[0])
         snprintf(tc->arch, sizeof tc->arch, "%s", te);
-    static const char *const vprefix[] = {"first_stage_model.", "vae."};
+    static const char *const vprefix[] = { "first_stage_model.", "vae." };
     for (size_t i = 0; i < 2; i++)
         if (vae_arch(s, vprefix[i], one, sizeof one)) {
             hr_model_component *vc = comp_get(m, "vae");
@@ -521,12 +550,21 @@ static bool name_has(const char *name, const char *part)
 
 static void from_folder(const char *file_name, const char *folder, hr_model_info *m)
 {
-    static const struct { const char *folder, *kind; } f[] = {
-        {"checkpoints", "checkpoint"}, {"diffusion_models", "diffusion_model"},
-        {"unet", "diffusion_model"}, {"text_encoders", "text_encoder"}, {"clip", "text_encoder"},
-        {"vae", "vae"}, {"loras", "lora"}, {"controlnet", "controlnet"},
-        {"t2i_adapter", "controlnet"}, {"clip_vision", "clip_vision"},
-        {"upscale_models", "upscale_model"}, {"style_models", "style_model"},
+    static const struct {
+        const char *folder, *kind;
+    } f[] = {
+        { "checkpoints", "checkpoint" },
+        { "diffusion_models", "diffusion_model" },
+        { "unet", "diffusion_model" },
+        { "text_encoders", "text_encoder" },
+        { "clip", "text_encoder" },
+        { "vae", "vae" },
+        { "loras", "lora" },
+        { "controlnet", "controlnet" },
+        { "t2i_adapter", "controlnet" },
+        { "clip_vision", "clip_vision" },
+        { "upscale_models", "upscale_model" },
+        { "style_models", "style_model" },
     };
     for (size_t i = 0; folder && i < sizeof f / sizeof f[0]; i++)
         if (strcmp(folder, f[i].folder) == 0)
@@ -537,18 +575,17 @@ static void from_folder(const char *file_name, const char *folder, hr_model_info
             if (p[0] >= '1' && p[0] <= '8' && (p[1] == 'x' || p[1] == 'X') &&
                 (p == file_name || !(p[-1] >= '0' && p[-1] <= '9')))
                 m->upscale = (unsigned)(p[0] - '0');
-            else if ((p[0] == 'x' || p[0] == 'X') && p[1] >= '1' && p[1] <= '8' &&
-                     (p[2] < '0' || p[2] > '9') && p > file_name && !(p[-1] >= 'a' && p[-1] <= 'z'))
+            else if ((p[0] == 'x' || p[0] == 'X') && p[1] >= '1' && p[1] <= '8' && (p[2] < '0' || p[2] > '9') &&
+                     p > file_name && !(p[-1] >= 'a' && p[-1] <= 'z'))
                 m->upscale = (unsigned)(p[1] - '0');
         }
-        if (name_has(file_name, "esrgan") || name_has(file_name, "ultrasharp") ||
-            name_has(file_name, "siax") || name_has(file_name, "animesharp"))
+        if (name_has(file_name, "esrgan") || name_has(file_name, "ultrasharp") || name_has(file_name, "siax") ||
+            name_has(file_name, "animesharp"))
             snprintf(m->arch, sizeof m->arch, HR_T("ESRGAN (by name)"));
     }
 }
 
-void hr_model_classify(const hr_tensor_set *s, const char *file_name, const char *folder_hint,
-                       hr_model_info *m)
+void hr_model_classify(const hr_tensor_set *s, const char *file_name, const char *folder_hint, hr_model_info *m)
 {
     dtype_totals(s, m);
     char a[64];
@@ -563,7 +600,7 @@ void hr_model_classify(const hr_tensor_set *s, const char *file_name, const char
         snprintf(m->arch, sizeof m->arch, "%s", a);
         return;
     }
-    static const char *const te_roots[] = {"", "transformer.", "model."};
+    static const char *const te_roots[] = { "", "transformer.", "model." };
     for (size_t i = 0; i < 3; i++)
         if (te_arch(s, te_roots[i], a, sizeof a)) {
             snprintf(m->kind, sizeof m->kind, "text_encoder");

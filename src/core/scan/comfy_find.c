@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void add(char (*out)[HR_COMFY_PATH_MAX], size_t *n, size_t max, const char *dir,
-                const char *sub, char sep)
+static void add(char (*out)[HR_COMFY_PATH_MAX], size_t *n, size_t max, const char *dir, const char *sub, char sep)
 {
     if (*n >= max || !dir || !dir[0])
         return;
@@ -70,14 +69,13 @@ bool hr_comfy_is_install(bool has_models_dir, bool has_main_py, bool has_custom_
     return has_models_dir && (has_main_py || has_custom_nodes_dir);
 }
 
-int hr_comfy_desktop_base(const char *name, const char *json, size_t len, char *out, size_t n,
-                          bool *found, hr_error *err)
+int hr_comfy_desktop_base(const char *name, const char *json, size_t len, char *out, size_t n, bool *found,
+                          hr_error *err)
 {
     *found = false;
-    hr_json_limits lim = {.max_bytes = (size_t)1 << 20, .max_depth = 16, .max_values = 100000,
-                          .no_nul = true};
+    hr_json_limits lim = { .max_bytes = (size_t)1 << 20, .max_depth = 16, .max_values = 100000, .no_nul = true };
     hr_json_doc *doc = NULL;
-    hr_error jerr = {0};
+    hr_error jerr = { 0 };
     int r = hr_json_parse(json, len, &lim, &doc, &jerr);
     if (r)
         return hr_error_set(err, r, HR_T("%s: %s"), name, jerr.msg);

@@ -30,7 +30,7 @@ bool hr_comfy_is_install(bool has_models_dir, bool has_main_py, bool has_custom_
 
 /* The Desktop app's config.json: its "basePath" into out. false when absent or not a string;
  * an error only for a file that is not JSON (named by name). */
-int hr_comfy_desktop_base(const char *name, const char *json, size_t len, char *out, size_t n,
-                          bool *found, hr_error *err);
+int hr_comfy_desktop_base(const char *name, const char *json, size_t len, char *out, size_t n, bool *found,
+                          hr_error *err);
 
 #endif

@@ -24,19 +24,30 @@ const char *hr_comfy_map_legacy(const char *key)
 }
 
 /* The folders under models/ of each key (folder_paths.py). */
-static const struct { const char *key; const char *sub[2]; } folders[] = {
-    {"checkpoints", {"checkpoints"}},       {"configs", {"configs"}},
-    {"loras", {"loras"}},                   {"vae", {"vae"}},
-    {"text_encoders", {"text_encoders", "clip"}},
-    {"diffusion_models", {"unet", "diffusion_models"}},
-    {"clip_vision", {"clip_vision"}},       {"style_models", {"style_models"}},
-    {"embeddings", {"embeddings"}},         {"diffusers", {"diffusers"}},
-    {"vae_approx", {"vae_approx"}},         {"controlnet", {"controlnet", "t2i_adapter"}},
-    {"gligen", {"gligen"}},                 {"upscale_models", {"upscale_models"}},
-    {"latent_upscale_models", {"latent_upscale_models"}},
-    {"hypernetworks", {"hypernetworks"}},   {"photomaker", {"photomaker"}},
-    {"classifiers", {"classifiers"}},       {"model_patches", {"model_patches"}},
-    {"audio_encoders", {"audio_encoders"}},
+static const struct {
+    const char *key;
+    const char *sub[2];
+} folders[] = {
+    { "checkpoints", { "checkpoints" } },
+    { "configs", { "configs" } },
+    { "loras", { "loras" } },
+    { "vae", { "vae" } },
+    { "text_encoders", { "text_encoders", "clip" } },
+    { "diffusion_models", { "unet", "diffusion_models" } },
+    { "clip_vision", { "clip_vision" } },
+    { "style_models", { "style_models" } },
+    { "embeddings", { "embeddings" } },
+    { "diffusers", { "diffusers" } },
+    { "vae_approx", { "vae_approx" } },
+    { "controlnet", { "controlnet", "t2i_adapter" } },
+    { "gligen", { "gligen" } },
+    { "upscale_models", { "upscale_models" } },
+    { "latent_upscale_models", { "latent_upscale_models" } },
+    { "hypernetworks", { "hypernetworks" } },
+    { "photomaker", { "photomaker" } },
+    { "classifiers", { "classifiers" } },
+    { "model_patches", { "model_patches" } },
+    { "audio_encoders", { "audio_encoders" } },
 };
 
 static bool is_sep(char c)
@@ -91,8 +102,7 @@ void hr_comfy_rel_name(const char *name, char sep, char *out, size_t n)
     }
 }
 
-size_t hr_comfy_search_dirs(const hr_comfy_paths *p, const char *key,
-                            char (*out)[HR_COMFY_PATH_MAX], size_t max)
+size_t hr_comfy_search_dirs(const hr_comfy_paths *p, const char *key, char (*out)[HR_COMFY_PATH_MAX], size_t max)
 {
     key = hr_comfy_map_legacy(key);
     size_t n = 0;
@@ -102,12 +112,12 @@ size_t hr_comfy_search_dirs(const hr_comfy_paths *p, const char *key,
             snprintf(out[n++], HR_COMFY_PATH_MAX, "%s", p->extra[i].path);
     if (p->base[0]) {
         const char *const *sub = NULL;
-        const char *one[2] = {key, NULL};
+        const char *one[2] = { key, NULL };
         for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
             if (strcmp(folders[i].key, key) == 0)
                 sub = folders[i].sub;
         if (!sub)
-            sub = one;   /* a custom node's key: models/<key> */
+            sub = one; /* a custom node's key: models/<key> */
         for (size_t i = 0; i < 2 && sub[i] && n < max; i++) {
             char models[HR_COMFY_PATH_MAX];
             if (hr_comfy_join(p->base, "models", p->sep, models, sizeof models) &&
@@ -139,15 +149,27 @@ static void expand(const char *in, hr_env_fn env, char *out, size_t n)
         const char *next = in;
         if (in[0] == '$' && in[1] == '{') {
             const char *e = strchr(in + 2, '}');
-            if (e) { name = in + 2; nl = (size_t)(e - name); next = e; }
+            if (e) {
+                name = in + 2;
+                nl = (size_t)(e - name);
+                next = e;
+            }
         } else if (in[0] == '$') {
             const char *e = in + 1;
             while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9') || *e == '_')
                 e++;
-            if (e > in + 1) { name = in + 1; nl = (size_t)(e - name); next = e - 1; }
+            if (e > in + 1) {
+                name = in + 1;
+                nl = (size_t)(e - name);
+                next = e - 1;
+            }
         } else if (in[0] == '%') {
             const char *e = strchr(in + 1, '%');
-            if (e && e > in + 1) { name = in + 1; nl = (size_t)(e - name); next = e; }
+            if (e && e > in + 1) {
+                name = in + 1;
+                nl = (size_t)(e - name);
+                next = e;
+            }
         }
         char nm[128];
         if (name && nl < sizeof nm && env) {
@@ -196,12 +218,11 @@ typedef struct section {
     char bases[8][HR_COMFY_PATH_MAX];
     size_t nbases;
     bool is_default;
-    size_t first_extra;   /* entries of this section start here */
+    size_t first_extra; /* entries of this section start here */
 } section;
 
-static int add_dirs(const char *name, unsigned line, const char *key, const char *value,
-                    const char *yaml_dir, hr_env_fn env, section *sec, hr_comfy_paths *p,
-                    hr_error *err)
+static int add_dirs(const char *name, unsigned line, const char *key, const char *value, const char *yaml_dir,
+                    hr_env_fn env, section *sec, hr_comfy_paths *p, hr_error *err)
 {
     const char *v = value;
     while (*v) {
@@ -209,8 +230,8 @@ static int add_dirs(const char *name, unsigned line, const char *key, const char
         size_t len = e ? (size_t)(e - v) : strlen(v);
         char one[HR_COMFY_PATH_MAX], x[HR_COMFY_PATH_MAX], full[HR_COMFY_PATH_MAX];
         if (len >= sizeof one)
-            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: a path longer than %d bytes"), name,
-                                line, HR_COMFY_PATH_MAX);
+            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: a path longer than %d bytes"), name, line,
+                                HR_COMFY_PATH_MAX);
         memcpy(one, v, len);
         one[len] = '\0';
         v += len + (e ? 1 : 0);
@@ -228,8 +249,7 @@ static int add_dirs(const char *name, unsigned line, const char *key, const char
                 return hr_error_set(err, HR_ETOOBIG, HR_T("%s: line %u: path too long"), name, line);
             normpath(j, p->sep, full, sizeof full);
             if (p->n_extra >= HR_COMFY_MAX_EXTRA)
-                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d folders"), name,
-                                    HR_COMFY_MAX_EXTRA);
+                return hr_error_set(err, HR_ETOOBIG, HR_T("%s: more than %d folders"), name, HR_COMFY_MAX_EXTRA);
             hr_comfy_dir *d = &p->extra[p->n_extra++];
             snprintf(d->key, sizeof d->key, "%s", hr_comfy_map_legacy(key));
             snprintf(d->path, sizeof d->path, "%s", full);
@@ -241,10 +261,16 @@ static int add_dirs(const char *name, unsigned line, const char *key, const char
 
 static bool yaml_bool(const char *s, bool *out)
 {
-    static const char *const t[] = {"true", "yes", "on"}, *const f[] = {"false", "no", "off"};
+    static const char *const t[] = { "true", "yes", "on" }, *const f[] = { "false", "no", "off" };
     for (size_t i = 0; i < 3; i++) {
-        if (hr_str_ieq(s, t[i])) { *out = true; return true; }
-        if (hr_str_ieq(s, f[i])) { *out = false; return true; }
+        if (hr_str_ieq(s, t[i])) {
+            *out = true;
+            return true;
+        }
+        if (hr_str_ieq(s, f[i])) {
+            *out = false;
+            return true;
+        }
     }
     return false;
 }
@@ -266,8 +292,8 @@ static void strip_comment(char *s)
     }
 }
 
-int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const char *yaml_dir,
-                        hr_env_fn env, hr_comfy_paths *p, hr_error *err)
+int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const char *yaml_dir, hr_env_fn env,
+                        hr_comfy_paths *p, hr_error *err)
 {
     if (len > ((size_t)1 << 20))
         return hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than 1 MiB"), name);
@@ -314,8 +340,10 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
                     if (block_indent == 0 && !blank)
                         block_indent = ind;
                     if (!blank && ind < block_indent)
-                        return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: less indented than the "
-                                            "block it is in"), name, ln);
+                        return hr_error_set(err, HR_EPARSE,
+                                            HR_T("%s: line %u: less indented than the "
+                                                 "block it is in"),
+                                            name, ln);
                     const char *t = blank ? "" : l + block_indent;
                     size_t tl = strlen(t);
                     if (block_len + tl + 2 > sizeof block)
@@ -346,8 +374,10 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         if (blank)
             continue;
         if (strchr(l, '\t') && (size_t)(strchr(l, '\t') - l) <= ind)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: a tab in the indentation (YAML "
-                                "allows spaces only)"), name, ln);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: line %u: a tab in the indentation (YAML "
+                                     "allows spaces only)"),
+                                name, ln);
         if (strcmp(l, "---") == 0 || strcmp(l, "...") == 0)
             continue;
         strip_comment(l);
@@ -355,15 +385,27 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         {
             char q = 0;
             for (char *c = l + ind; *c; c++) {
-                if (q) { if (*c == q) q = 0; continue; }
-                if (*c == '"' || *c == '\'') { q = *c; continue; }
-                if (*c == ':' && (c[1] == '\0' || c[1] == ' ')) { colon = c; break; }
+                if (q) {
+                    if (*c == q)
+                        q = 0;
+                    continue;
+                }
+                if (*c == '"' || *c == '\'') {
+                    q = *c;
+                    continue;
+                }
+                if (*c == ':' && (c[1] == '\0' || c[1] == ' ')) {
+                    colon = c;
+                    break;
+                }
             }
         }
-        if (!colon || l[ind] == '-' || l[ind] == '[' || l[ind] == '{' || l[ind] == '&' ||
-            l[ind] == '*' || l[ind] == '!' || l[ind] == '?')
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: not a \"key: value\" line (ComfyUI "
-                                "reads sections of folder keys and paths)"), name, ln);
+        if (!colon || l[ind] == '-' || l[ind] == '[' || l[ind] == '{' || l[ind] == '&' || l[ind] == '*' ||
+            l[ind] == '!' || l[ind] == '?')
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: line %u: not a \"key: value\" line (ComfyUI "
+                                     "reads sections of folder keys and paths)"),
+                                name, ln);
         *colon = '\0';
         char key[64], val[HR_COMFY_PATH_MAX];
         snprintf(key, sizeof key, "%s", l + ind);
@@ -373,8 +415,10 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         hr_trim(val);
         if (ind == 0) {
             if (val[0])
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%s\" at the top level must "
-                                    "start a section (its folders indented below it)"), name, ln, key);
+                return hr_error_set(err, HR_EPARSE,
+                                    HR_T("%s: line %u: \"%s\" at the top level must "
+                                         "start a section (its folders indented below it)"),
+                                    name, ln, key);
             memset(&sec, 0, sizeof sec);
             sec.first_extra = p->n_extra;
             in_section = true;
@@ -386,19 +430,20 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         if (sec_indent == 0)
             sec_indent = ind;
         else if (ind != sec_indent)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: indented differently from the "
-                                "section's other keys (deeper nesting is not read by ComfyUI)"),
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: line %u: indented differently from the "
+                                     "section's other keys (deeper nesting is not read by ComfyUI)"),
                                 name, ln);
-        if (val[0] == '[' || val[0] == '{' || val[0] == '&' || val[0] == '*' || val[0] == '!' ||
-            val[0] == '>')
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: \"%s\": ComfyUI reads a path or a "
-                                "\"|\" block of paths here"), name, ln, key);
+        if (val[0] == '[' || val[0] == '{' || val[0] == '&' || val[0] == '*' || val[0] == '!' || val[0] == '>')
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: line %u: \"%s\": ComfyUI reads a path or a "
+                                     "\"|\" block of paths here"),
+                                name, ln, key);
         unquote(val);
         bool is_block = strcmp(val, "|") == 0 || strcmp(val, "|-") == 0 || strcmp(val, "|+") == 0;
         if (strcmp(key, "is_default") == 0) {
             if (!yaml_bool(val, &sec.is_default))
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: is_default must be true or false"),
-                                    name, ln);
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: is_default must be true or false"), name, ln);
             /* is_default applies to the whole section, wherever it is written */
             for (size_t i = sec.first_extra; i < p->n_extra; i++)
                 p->extra[i].is_default = sec.is_default;
@@ -406,8 +451,7 @@ int hr_comfy_yaml_parse(const char *name, const char *buf, size_t len, const cha
         }
         if (strcmp(key, "base_path") == 0 || strcmp(key, "base_paths") == 0) {
             if (is_block)
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: %s as a block is not read"),
-                                    name, ln, key);
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: line %u: %s as a block is not read"), name, ln, key);
             char x[HR_COMFY_PATH_MAX], j[HR_COMFY_PATH_MAX];
             expand(val, env, x, sizeof x);
             if (!x[0])

@@ -14,26 +14,33 @@
 bool hr_ggml_type(uint32_t type, const char **name, uint32_t *block_elems, uint32_t *block_bytes)
 {
     /* id, name, elements per block, bytes per block (ggml's type traits) */
-    static const struct { uint32_t id; const char *n; uint32_t be, bb; } t[] = {
-        {0, "F32", 1, 4},        {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},
-        {3, "Q4_1", 32, 20},     {6, "Q5_0", 32, 22},      {7, "Q5_1", 32, 24},
-        {8, "Q8_0", 32, 34},     {9, "Q8_1", 32, 36},      {10, "Q2_K", 256, 84},
-        {11, "Q3_K", 256, 110},  {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},
-        {14, "Q6_K", 256, 210},  {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66},
-        {17, "IQ2_XS", 256, 74}, {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},
-        {20, "IQ4_NL", 32, 18},  {21, "IQ3_S", 256, 110},  {22, "IQ2_S", 256, 82},
-        {23, "IQ4_XS", 256, 136},{24, "I8", 1, 1},         {25, "I16", 1, 2},
-        {26, "I32", 1, 4},       {27, "I64", 1, 8},        {28, "F64", 1, 8},
-        {29, "IQ1_M", 256, 56},  {30, "BF16", 1, 2},       {31, "Q4_0_4_4", 32, 18},
-        {32, "Q4_0_4_8", 32, 18},{33, "Q4_0_8_8", 32, 18}, {34, "TQ1_0", 256, 54},
-        {35, "TQ2_0", 256, 66},  {36, "IQ4_NL_4_4", 32, 18},{37, "IQ4_NL_4_8", 32, 18},
-        {38, "IQ4_NL_8_8", 32, 18},{39, "MXFP4", 32, 17},
+    static const struct {
+        uint32_t id;
+        const char *n;
+        uint32_t be, bb;
+    } t[] = {
+        { 0, "F32", 1, 4 },           { 1, "F16", 1, 2 },           { 2, "Q4_0", 32, 18 },
+        { 3, "Q4_1", 32, 20 },        { 6, "Q5_0", 32, 22 },        { 7, "Q5_1", 32, 24 },
+        { 8, "Q8_0", 32, 34 },        { 9, "Q8_1", 32, 36 },        { 10, "Q2_K", 256, 84 },
+        { 11, "Q3_K", 256, 110 },     { 12, "Q4_K", 256, 144 },     { 13, "Q5_K", 256, 176 },
+        { 14, "Q6_K", 256, 210 },     { 15, "Q8_K", 256, 292 },     { 16, "IQ2_XXS", 256, 66 },
+        { 17, "IQ2_XS", 256, 74 },    { 18, "IQ3_XXS", 256, 98 },   { 19, "IQ1_S", 256, 50 },
+        { 20, "IQ4_NL", 32, 18 },     { 21, "IQ3_S", 256, 110 },    { 22, "IQ2_S", 256, 82 },
+        { 23, "IQ4_XS", 256, 136 },   { 24, "I8", 1, 1 },           { 25, "I16", 1, 2 },
+        { 26, "I32", 1, 4 },          { 27, "I64", 1, 8 },          { 28, "F64", 1, 8 },
+        { 29, "IQ1_M", 256, 56 },     { 30, "BF16", 1, 2 },         { 31, "Q4_0_4_4", 32, 18 },
+        { 32, "Q4_0_4_8", 32, 18 },   { 33, "Q4_0_8_8", 32, 18 },   { 34, "TQ1_0", 256, 54 },
+        { 35, "TQ2_0", 256, 66 },     { 36, "IQ4_NL_4_4", 32, 18 }, { 37, "IQ4_NL_4_8", 32, 18 },
+        { 38, "IQ4_NL_8_8", 32, 18 }, { 39, "MXFP4", 32, 17 },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].id == type) {
-            if (name) *name = t[i].n;
-            if (block_elems) *block_elems = t[i].be;
-            if (block_bytes) *block_bytes = t[i].bb;
+            if (name)
+                *name = t[i].n;
+            if (block_elems)
+                *block_elems = t[i].be;
+            if (block_bytes)
+                *block_bytes = t[i].bb;
             return true;
         }
     return false;
@@ -42,7 +49,7 @@ bool hr_ggml_type(uint32_t type, const char **name, uint32_t *block_elems, uint3
 typedef struct rd {
     const unsigned char *p;
     size_t len, pos;
-    bool short_;         /* ran past what was read */
+    bool short_; /* ran past what was read */
 } rd;
 
 static bool take(rd *r, size_t n, const unsigned char **out)
@@ -92,10 +99,17 @@ static bool str(rd *r, const unsigned char **s, uint64_t *n)
 static size_t scalar_size(uint32_t type)
 {
     switch (type) {
-    case 0: case 1: case 7: return 1;     /* u8 i8 bool */
-    case 2: case 3: return 2;             /* u16 i16 */
-    case 4: case 5: case 6: return 4;     /* u32 i32 f32 */
-    case 10: case 11: case 12: return 8;  /* u64 i64 f64 */
+    case 0:
+    case 1:
+    case 7: return 1; /* u8 i8 bool */
+    case 2:
+    case 3: return 2; /* u16 i16 */
+    case 4:
+    case 5:
+    case 6: return 4; /* u32 i32 f32 */
+    case 10:
+    case 11:
+    case 12: return 8; /* u64 i64 f64 */
     default: return 0;
     }
 }
@@ -112,8 +126,8 @@ static bool key_is(const unsigned char *k, uint64_t n, const char *want)
 }
 
 /* Skip or read one value of type t; returns 0, 1 (short) or an error set in err. */
-static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, uint64_t klen,
-                 kv_out *o, hr_error *err, int depth)
+static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, uint64_t klen, kv_out *o, hr_error *err,
+                 int depth)
 {
     if (t == 8) {
         const unsigned char *s;
@@ -176,10 +190,10 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
     return 0;
 }
 
-int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size,
-                  hr_tensor_set *t, hr_model_info *m, size_t *need, hr_error *err)
+int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size, hr_tensor_set *t,
+                  hr_model_info *m, size_t *need, hr_error *err)
 {
-    rd r = {buf, len, 0, false};
+    rd r = { buf, len, 0, false };
     *need = 0;
     m->format = HR_MODEL_FMT_GGUF;
     m->file_bytes = file_size;
@@ -194,14 +208,14 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     if (!u32(&r, &version) || !u64(&r, &nt) || !u64(&r, &nkv))
         goto short_;
     if (version != 2 && version != 3)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF version %u is not supported (2 and 3 are)"),
-                            name, version);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF version %u is not supported (2 and 3 are)"), name, version);
     m->gguf_version = version;
     /* every key-value takes >= 12 bytes, every tensor info >= 24: counts past the file lie */
     if (nkv > file_size / 12 || nt > file_size / 24 || nt > HR_TENSOR_MAX_COUNT)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header claims %llu tensors and %llu keys, "
-                            "more than the file can hold"), name, (unsigned long long)nt,
-                            (unsigned long long)nkv);
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: GGUF header claims %llu tensors and %llu keys, "
+                                 "more than the file can hold"),
+                            name, (unsigned long long)nt, (unsigned long long)nkv);
     for (uint64_t i = 0; i < nkv; i++) {
         const unsigned char *k;
         uint64_t kl;
@@ -218,8 +232,8 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     memcpy(m->gguf_arch, o.arch, sizeof m->gguf_arch);
     uint64_t align = o.has_alignment ? o.alignment : 32;
     if (align == 0 || align > (1u << 20) || (align & (align - 1)) != 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF general.alignment %llu is not a power of two"),
-                            name, (unsigned long long)align);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF general.alignment %llu is not a power of two"), name,
+                            (unsigned long long)align);
     /* a first pass over the tensor infos: is everything here? */
     size_t infos = r.pos;
     for (uint64_t i = 0; i < nt; i++) {
@@ -240,8 +254,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     }
     uint64_t data_start = ((uint64_t)r.pos + align - 1) / align * align;
     if (data_start > file_size)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF data section starts past the end of the file"),
-                            name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF data section starts past the end of the file"), name);
     uint64_t data_size = file_size - data_start;
     r.pos = infos;
     size_t unknown = 0;
@@ -279,17 +292,19 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
             tn.dtype_known = true;
             snprintf(tn.dtype, sizeof tn.dtype, "%s", tname);
             if (nd == 0 || tn.shape[0] % be != 0)
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %.*s: %llu elements per row "
-                                    "is not a whole number of %s blocks"), name,
-                                    (int)(nl > 80 ? 80 : nl), (const char *)nm,
+                return hr_error_set(err, HR_EPARSE,
+                                    HR_T("%s: GGUF tensor %.*s: %llu elements per row "
+                                         "is not a whole number of %s blocks"),
+                                    name, (int)(nl > 80 ? 80 : nl), (const char *)nm,
                                     (unsigned long long)(nd ? tn.shape[0] : 0), tname);
             tn.bytes = tn.numel / be * bb;
         }
         if (tn.begin % align != 0 || tn.begin > data_size || tn.bytes > data_size - tn.begin)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
-                                "is misaligned or past the end of the file"), name,
-                                (int)(nl > 80 ? 80 : nl), (const char *)nm,
-                                (unsigned long long)tn.begin, (unsigned long long)tn.bytes);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
+                                     "is misaligned or past the end of the file"),
+                                name, (int)(nl > 80 ? 80 : nl), (const char *)nm, (unsigned long long)tn.begin,
+                                (unsigned long long)tn.bytes);
         if (t && (rc = hr_tensor_add(t, (const char *)nm, (size_t)nl, &tn)) != 0)
             return hr_error_set(err, rc, "%s: %s", name, hr_strerror(rc));
         m->tensors++;
@@ -297,14 +312,18 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         m->params = hr_sat_add(m->params, tn.numel);
     }
     if (unknown)
-        snprintf(m->note, sizeof m->note, HR_T("%zu tensor(s) of a ggml type this version does not "
-                 "know: their bytes are not counted"), unknown);
+        snprintf(m->note, sizeof m->note,
+                 HR_T("%zu tensor(s) of a ggml type this version does not "
+                      "know: their bytes are not counted"),
+                 unknown);
     return 0;
 
 short_:
     if ((uint64_t)len >= file_size)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header is cut short (the file ends at %llu "
-                            "bytes): truncated"), name, (unsigned long long)file_size);
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: GGUF header is cut short (the file ends at %llu "
+                                 "bytes): truncated"),
+                            name, (unsigned long long)file_size);
     if (len >= HR_GGUF_MAX_HEADER)
         return hr_error_set(err, HR_ETOOBIG, HR_T("%s: GGUF header is larger than %zu bytes"), name,
                             HR_GGUF_MAX_HEADER);

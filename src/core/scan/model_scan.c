@@ -47,7 +47,7 @@ size_t hr_model_head_need(const unsigned char *head, size_t have, uint64_t file_
 {
     (void)ctx;
     if (have < 8)
-        return have == 0 ? 8 : have;   /* a file shorter than 8 bytes: the parser says so */
+        return have == 0 ? 8 : have; /* a file shorter than 8 bytes: the parser says so */
     if (is_gguf(head, have)) {
         if (have == 8)
             return (size_t)(file_size < ((uint64_t)1 << 20) ? file_size : ((uint64_t)1 << 20));
@@ -64,13 +64,12 @@ size_t hr_model_head_need(const unsigned char *head, size_t have, uint64_t file_
     for (int i = 7; i >= 0; i--)
         hlen = (hlen << 8) | head[i];
     if (hlen > HR_ST_MAX_HEADER || hlen > file_size - 8)
-        return have;   /* a lying length: the parser reports it, nothing more is read */
+        return have; /* a lying length: the parser reports it, nothing more is read */
     return (size_t)(8 + hlen);
 }
 
-int hr_model_parse_head(const char *name, const unsigned char *head, size_t have,
-                        uint64_t file_size, hr_model_info *m, hr_tensor_set *tensors,
-                        hr_error *err)
+int hr_model_parse_head(const char *name, const unsigned char *head, size_t have, uint64_t file_size, hr_model_info *m,
+                        hr_tensor_set *tensors, hr_error *err)
 {
     m->file_bytes = file_size;
     if (is_gguf(head, have)) {
@@ -83,7 +82,7 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
     if (is_zip(head, have)) {
         m->format = HR_MODEL_FMT_TORCH_ZIP;
         m->coarse = true;
-        return 0;   /* the directory is at the end: hr_model_parse_tail */
+        return 0; /* the directory is at the end: hr_model_parse_tail */
     }
     if (is_pickle(head, have)) {
         m->format = HR_MODEL_FMT_PICKLE;
@@ -95,8 +94,8 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
     return hr_safetensors_parse(name, head, have, file_size, tensors, m, err);
 }
 
-int hr_model_parse_tail(const char *name, const unsigned char *tail, size_t have,
-                        uint64_t file_size, hr_model_info *m, size_t *need, hr_error *err)
+int hr_model_parse_tail(const char *name, const unsigned char *tail, size_t have, uint64_t file_size, hr_model_info *m,
+                        size_t *need, hr_error *err)
 {
     return hr_zip_parse_tail(name, tail, have, file_size, m, need, err);
 }

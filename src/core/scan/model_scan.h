@@ -19,13 +19,13 @@ typedef enum hr_model_format {
     HR_MODEL_FMT_UNKNOWN = 0,
     HR_MODEL_FMT_SAFETENSORS,
     HR_MODEL_FMT_GGUF,
-    HR_MODEL_FMT_TORCH_ZIP,    /* torch.save zip archive (.ckpt/.pt/.pth/.bin) */
-    HR_MODEL_FMT_PICKLE        /* a bare pickle stream: never executed, size only */
+    HR_MODEL_FMT_TORCH_ZIP, /* torch.save zip archive (.ckpt/.pt/.pth/.bin) */
+    HR_MODEL_FMT_PICKLE     /* a bare pickle stream: never executed, size only */
 } hr_model_format;
 
-const char *hr_model_format_name(hr_model_format f);   /* "safetensors", "gguf", ... */
+const char *hr_model_format_name(hr_model_format f); /* "safetensors", "gguf", ... */
 
-#define HR_MODEL_MAX_DTYPES 24
+#define HR_MODEL_MAX_DTYPES     24
 #define HR_MODEL_MAX_COMPONENTS 6
 
 typedef struct hr_dtype_total {
@@ -35,40 +35,40 @@ typedef struct hr_dtype_total {
 } hr_dtype_total;
 
 typedef struct hr_model_component {
-    char name[24];                 /* "diffusion_model", "text_encoder", "vae", "other" */
-    char arch[40];                 /* its own architecture where known ("CLIP-L") */
+    char name[24]; /* "diffusion_model", "text_encoder", "vae", "other" */
+    char arch[40]; /* its own architecture where known ("CLIP-L") */
     uint64_t bytes, params;
 } hr_model_component;
 
 /* Safetensors headers: 16 MiB at most. The reference loader allows 100 MB, but a real
  * header is a few hundred kB (a single-file checkpoint) to a few MB (an LLM shard); a
  * larger one is hostile, and its tensor table alone would cost several times its size. */
-#define HR_ST_MAX_HEADER ((uint64_t)16 << 20)
+#define HR_ST_MAX_HEADER   ((uint64_t)16 << 20)
 /* GGUF: metadata + tensor infos, at most this many bytes. */
 #define HR_GGUF_MAX_HEADER ((size_t)128 << 20)
 /* Zip central directory: at most this many bytes read from the end. */
-#define HR_ZIP_MAX_TAIL ((size_t)16 << 20)
+#define HR_ZIP_MAX_TAIL    ((size_t)16 << 20)
 
 typedef struct hr_model_info {
     hr_model_format format;
     uint64_t file_bytes;
-    uint64_t tensor_bytes;         /* sum of the tensors' bytes (legacy zip: of data/ entries) */
-    uint64_t params;               /* elements; 0 when unknown (legacy) */
+    uint64_t tensor_bytes; /* sum of the tensors' bytes (legacy zip: of data/ entries) */
+    uint64_t params;       /* elements; 0 when unknown (legacy) */
     size_t tensors;
-    bool coarse;                   /* legacy file: no tensor table, sizes from the archive */
+    bool coarse; /* legacy file: no tensor table, sizes from the archive */
     hr_dtype_total dtypes[HR_MODEL_MAX_DTYPES];
     size_t n_dtypes;
     hr_model_component comps[HR_MODEL_MAX_COMPONENTS];
     size_t n_comps;
-    char kind[24];                 /* checkpoint, diffusion_model, text_encoder, vae, lora,
+    char kind[24];        /* checkpoint, diffusion_model, text_encoder, vae, lora,
                                       controlnet, clip_vision, upscale_model, unknown */
-    char arch[48];                 /* "SDXL", "FLUX.1 dev", "T5-XXL", "unknown architecture" */
-    unsigned lora_rank;            /* LoRA: the largest rank */
-    unsigned upscale;              /* upscaler: its factor (4 for 4x) */
-    size_t metadata_keys;          /* safetensors __metadata__ / GGUF key-values */
-    char gguf_arch[32];            /* GGUF general.architecture */
+    char arch[48];        /* "SDXL", "FLUX.1 dev", "T5-XXL", "unknown architecture" */
+    unsigned lora_rank;   /* LoRA: the largest rank */
+    unsigned upscale;     /* upscaler: its factor (4 for 4x) */
+    size_t metadata_keys; /* safetensors __metadata__ / GGUF key-values */
+    char gguf_arch[32];   /* GGUF general.architecture */
     uint32_t gguf_version;
-    char note[160];                /* a remark on the reading (gaps, unknown dtypes) */
+    char note[160]; /* a remark on the reading (gaps, unknown dtypes) */
 } hr_model_info;
 
 void hr_model_info_init(hr_model_info *m);
@@ -82,32 +82,30 @@ bool hr_model_wants_tail(const unsigned char *head, size_t have);
 /* Parse the head read with hr_model_head_need. name is for messages and decides nothing but
  * the legacy fallback (a pickle by extension). tensors (may be NULL) receives the tensor
  * table. Errors name the file and what is wrong. */
-int hr_model_parse_head(const char *name, const unsigned char *head, size_t have,
-                        uint64_t file_size, hr_model_info *m, hr_tensor_set *tensors,
-                        hr_error *err);
+int hr_model_parse_head(const char *name, const unsigned char *head, size_t have, uint64_t file_size, hr_model_info *m,
+                        hr_tensor_set *tensors, hr_error *err);
 /* For a zip archive: the last bytes of the file (at most HR_ZIP_MAX_TAIL). */
-int hr_model_parse_tail(const char *name, const unsigned char *tail, size_t have,
-                        uint64_t file_size, hr_model_info *m, size_t *need, hr_error *err);
+int hr_model_parse_tail(const char *name, const unsigned char *tail, size_t have, uint64_t file_size, hr_model_info *m,
+                        size_t *need, hr_error *err);
 #define HR_ZIP_FIRST_TAIL ((size_t)65536 + 22)
 
 /* Summarise a tensor table into m: bytes and params by dtype, kind, architecture,
  * components (classify.c). folder_hint (e.g. "loras", "upscale_models", may be NULL) is
  * used only when the tensors say nothing (legacy files). */
-void hr_model_classify(const hr_tensor_set *t, const char *file_name, const char *folder_hint,
-                       hr_model_info *m);
+void hr_model_classify(const hr_tensor_set *t, const char *file_name, const char *folder_hint, hr_model_info *m);
 
 /* The readers (safetensors.c, gguf.c, zipdir.c). */
-int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
-                         uint64_t file_size, hr_tensor_set *t, hr_model_info *m, hr_error *err);
+int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size, hr_tensor_set *t,
+                         hr_model_info *m, hr_error *err);
 /* GGUF: returns 0 and *need = 0 when the head held everything; 0 and *need > len when more
  * is needed (a partial parse, nothing kept); an error when the file lies. */
-int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size,
-                  hr_tensor_set *t, hr_model_info *m, size_t *need, hr_error *err);
+int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size, hr_tensor_set *t,
+                  hr_model_info *m, size_t *need, hr_error *err);
 /* The GGML type: elements per block and bytes per block; false if unknown. */
 bool hr_ggml_type(uint32_t type, const char **name, uint32_t *block_elems, uint32_t *block_bytes);
 /* A zip archive's end (tail = the file's last len bytes): its central directory. As GGUF:
  * *need > len asks for a longer tail. */
-int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
-                      uint64_t file_size, hr_model_info *m, size_t *need, hr_error *err);
+int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, uint64_t file_size, hr_model_info *m,
+                      size_t *need, hr_error *err);
 
 #endif

@@ -69,13 +69,12 @@ void hr_models_folder_of(const char *path, char *out, size_t n)
     size_t len = strlen(path);
     /* ".../models/<folder>/..." */
     for (size_t i = 0; i + 8 <= len; i++) {
-        if ((i == 0 || is_sep(path[i - 1])) && strncmp(path + i, "models", 6) == 0 &&
-            is_sep(path[i + 6])) {
+        if ((i == 0 || is_sep(path[i - 1])) && strncmp(path + i, "models", 6) == 0 && is_sep(path[i + 6])) {
             const char *f = path + i + 7;
             size_t k = 0;
             while (f[k] && !is_sep(f[k]))
                 k++;
-            if (f[k]) {   /* a folder, not the file itself */
+            if (f[k]) { /* a folder, not the file itself */
                 snprintf(out, n, "%.*s", (int)k, f);
             }
         }
@@ -125,12 +124,10 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
                                                           : HR_T("file size only"));
     } else {
         params_text(m->params, pr, sizeof pr);
-        hr_buf_printf(o, HR_T("    %s, %zu tensors, %s params:"), hr_model_format_name(m->format),
-                      m->tensors, pr);
+        hr_buf_printf(o, HR_T("    %s, %zu tensors, %s params:"), hr_model_format_name(m->format), m->tensors, pr);
         for (size_t i = 0; i < m->n_dtypes; i++) {
             hr_size_gb(m->dtypes[i].bytes, sz, sizeof sz);
-            hr_buf_printf(o, " %s %s%s", m->dtypes[i].name, sz,
-                          m->dtypes[i].known ? "" : HR_T(" (unknown dtype)"));
+            hr_buf_printf(o, " %s %s%s", m->dtypes[i].name, sz, m->dtypes[i].known ? "" : HR_T(" (unknown dtype)"));
         }
         hr_buf_puts(o, "\n");
     }
@@ -138,8 +135,7 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
         const hr_model_component *c = &m->comps[i];
         hr_size_gb(c->bytes, sz, sizeof sz);
         params_text(c->params, pr, sizeof pr);
-        hr_buf_printf(o, "      %-16s %9s  %8s %s  %s\n", c->name, sz, pr, HR_T("params"),
-                      c->arch[0] ? c->arch : "");
+        hr_buf_printf(o, "      %-16s %9s  %8s %s  %s\n", c->name, sz, pr, HR_T("params"), c->arch[0] ? c->arch : "");
     }
     if (m->note[0])
         hr_buf_printf(o, HR_T("    note: %s\n"), m->note);
@@ -171,8 +167,7 @@ static void text(const hr_models_report *r, hr_buf *o)
         if (j - i == 1)
             hr_buf_printf(o, HR_T("\n%s/  (1 file, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".", sz);
         else
-            hr_buf_printf(o, HR_T("\n%s/  (%zu files, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".",
-                          j - i, sz);
+            hr_buf_printf(o, HR_T("\n%s/  (%zu files, %s)\n"), r->v[i].folder[0] ? r->v[i].folder : ".", j - i, sz);
         for (; i < j; i++)
             text_entry(&r->v[i], o);
     }
@@ -180,22 +175,24 @@ static void text(const hr_models_report *r, hr_buf *o)
     if (r->walk.n_links)
         hr_buf_puts(o, "\n");
     for (size_t i = 0; i < r->walk.n_links && i < HR_MODELS_LINKS_MAX; i++)
-        hr_buf_printf(o, HR_T("not followed: %s: a link to the disk's root or to a folder above "
-                              "it (the whole disk would be walked)\n"),
+        hr_buf_printf(o,
+                      HR_T("not followed: %s: a link to the disk's root or to a folder above "
+                           "it (the whole disk would be walked)\n"),
                       hr_text_shown(r->walk.links[i], shown, sizeof shown));
     if (r->walk.n_links > HR_MODELS_LINKS_MAX)
-        hr_buf_printf(o, HR_T("not followed: %zu more such links\n"),
-                      r->walk.n_links - HR_MODELS_LINKS_MAX);
+        hr_buf_printf(o, HR_T("not followed: %zu more such links\n"), r->walk.n_links - HR_MODELS_LINKS_MAX);
     if (r->walk.stop_reason) {
         hr_text_shown(r->walk.stopped_in, shown, sizeof shown);
         hr_buf_puts(o, "\n");
         if (strcmp(r->walk.stop_reason, "files") == 0)
-            hr_buf_printf(o, HR_T("stopped: more than %llu files; the walk ended in %s, and the "
-                                  "files above are those found before it\n"),
+            hr_buf_printf(o,
+                          HR_T("stopped: more than %llu files; the walk ended in %s, and the "
+                               "files above are those found before it\n"),
                           (unsigned long long)r->walk.file_limit, shown);
         else
-            hr_buf_printf(o, HR_T("stopped: %s holds more entries than one folder may; the walk "
-                                  "ended there, and the files above are those found before it\n"),
+            hr_buf_printf(o,
+                          HR_T("stopped: %s holds more entries than one folder may; the walk "
+                               "ended there, and the files above are those found before it\n"),
                           shown);
     }
 }
@@ -300,14 +297,8 @@ static void json(const hr_models_report *r, hr_json_writer *w)
 void hr_models_render(const hr_models_report *r, hr_render *rd)
 {
     switch (rd->format) {
-    case HR_FORMAT_TEXT:
-        text(r, rd->out);
-        break;
-    case HR_FORMAT_JSON:
-        json(r, &rd->json);
-        break;
-    default:
-        hr_render_unsupported(rd);
-        break;
+    case HR_FORMAT_TEXT: text(r, rd->out); break;
+    case HR_FORMAT_JSON: json(r, &rd->json); break;
+    default: hr_render_unsupported(rd); break;
     }
 }

@@ -10,10 +10,10 @@
 #define HR_MODELS_SCHEMA "headroom.models/1"
 
 typedef struct hr_models_entry {
-    char path[1024];           /* as found (UTF-8) */
-    char folder[64];           /* the model folder it is in ("checkpoints"), "" if none */
+    char path[1024]; /* as found (UTF-8) */
+    char folder[64]; /* the model folder it is in ("checkpoints"), "" if none */
     hr_model_info info;
-    int error;                 /* 0, or the HR_E* code of a file that could not be read */
+    int error; /* 0, or the HR_E* code of a file that could not be read */
     char error_msg[HR_ERROR_MSG_MAX];
 } hr_models_entry;
 
@@ -29,8 +29,8 @@ typedef struct hr_models_walk {
 } hr_models_walk;
 
 typedef struct hr_models_report {
-    char root[1024];           /* the ComfyUI folder, "" when only paths were given */
-    char found_how[32];        /* how it was found when not given ("current folder"), "" */
+    char root[1024];    /* the ComfyUI folder, "" when only paths were given */
+    char found_how[32]; /* how it was found when not given ("current folder"), "" */
     hr_models_entry *v;
     size_t n, cap;
     size_t errors;

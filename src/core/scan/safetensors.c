@@ -30,8 +30,7 @@ static void shape_text(const hr_tensor *t, char *out, size_t n)
 {
     size_t k = (size_t)snprintf(out, n, "[");
     for (unsigned i = 0; i < t->ndim && k < n; i++)
-        k += (size_t)snprintf(out + k, n - k, "%s%llu", i ? ", " : "",
-                              (unsigned long long)t->shape[i]);
+        k += (size_t)snprintf(out + k, n - k, "%s%llu", i ? ", " : "", (unsigned long long)t->shape[i]);
     if (k < n)
         snprintf(out + k, n - k, "]");
 }
@@ -65,12 +64,12 @@ static size_t value_end(const unsigned char *p, size_t i, size_t end)
     if (p[i] == '"')
         return string_end(p, i, end);
     if (p[i] != '{' && p[i] != '[') {
-        while (i < end && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' &&
-               p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+        while (i < end && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' &&
+               p[i] != '\r')
             i++;
         return i;
     }
-    size_t depth = 0;   /* counted, not recursed: the member's own parse judges nesting */
+    size_t depth = 0; /* counted, not recursed: the member's own parse judges nesting */
     while (i < end) {
         unsigned char c = p[i];
         if (c == '"') {
@@ -129,8 +128,8 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
         }
         for (const hr_json_value *mv = hr_json_first(v); mv; mv = hr_json_next(mv))
             if (!hr_json_is(mv, HR_JSON_STRING)) {
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ \"%.80s\" is not a string"),
-                                 w->name, hr_json_key(mv));
+                return hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ \"%.80s\" is not a string"), w->name,
+                                    hr_json_key(mv));
             }
         w->m->metadata_keys = hr_json_count(v);
         return 0;
@@ -148,13 +147,12 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
         return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": no valid \"dtype\""), w->name, key);
     }
     if (!hr_json_is(shape, HR_JSON_ARRAY) || hr_json_count(shape) > HR_TENSOR_MAX_DIMS) {
-        return hr_error_set(err, HR_EPARSE,
-                         HR_T("%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes"),
-                         w->name, key, HR_TENSOR_MAX_DIMS);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes"),
+                            w->name, key, HR_TENSOR_MAX_DIMS);
     }
     if (!hr_json_is(offs, HR_JSON_ARRAY) || hr_json_count(offs) != 2) {
-        return hr_error_set(err, HR_EPARSE,
-                         HR_T("%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]"), w->name, key);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]"), w->name,
+                            key);
     }
     memcpy(tn.dtype, dt, dl);
     tn.numel = 1;
@@ -162,8 +160,10 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     for (const hr_json_value *d = hr_json_first(shape); d; d = hr_json_next(d)) {
         uint64_t x;
         if (hr_json_as_u64(d, &x) != 0) {
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": a size in \"shape\" is "
-                             "not a whole number"), w->name, key);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: tensor \"%.80s\": a size in \"shape\" is "
+                                     "not a whole number"),
+                                w->name, key);
         }
         tn.shape[tn.ndim++] = x;
         if (x && tn.numel > UINT64_MAX / x)
@@ -171,16 +171,17 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
         tn.numel *= x;
     }
     uint64_t a, b;
-    if (hr_json_as_u64(hr_json_at(offs, 0), &a) || hr_json_as_u64(hr_json_at(offs, 1), &b) ||
-        b < a) {
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"data_offsets\" must be two "
-                         "whole numbers, begin <= end"), w->name, key);
+    if (hr_json_as_u64(hr_json_at(offs, 0), &a) || hr_json_as_u64(hr_json_at(offs, 1), &b) || b < a) {
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: tensor \"%.80s\": \"data_offsets\" must be two "
+                                 "whole numbers, begin <= end"),
+                            w->name, key);
     }
     if (b > w->data_size) {
         return hr_error_set(err, HR_EPARSE,
-                         HR_T("%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
-                         "(data section %llu bytes): truncated or lying header"),
-                         w->name, key, (unsigned long long)b, (unsigned long long)w->data_size);
+                            HR_T("%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
+                                 "(data section %llu bytes): truncated or lying header"),
+                            w->name, key, (unsigned long long)b, (unsigned long long)w->data_size);
     }
     unsigned bits = hr_st_dtype_bits(tn.dtype);
     tn.dtype_known = bits != 0;
@@ -196,8 +197,9 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
             char sh[160];
             shape_text(&tn, sh, sizeof sh);
             return hr_error_set(err, HR_EPARSE,
-                             HR_T("%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
-                             "span"), w->name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
+                                HR_T("%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
+                                     "span"),
+                                w->name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
         }
     } else {
         if (w->unknown++ == 0)
@@ -226,35 +228,32 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     return 0;
 }
 
-int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
-                         uint64_t file_size, hr_tensor_set *t, hr_model_info *m, hr_error *err)
+int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len, uint64_t file_size, hr_tensor_set *t,
+                         hr_model_info *m, hr_error *err)
 {
     m->format = HR_MODEL_FMT_SAFETENSORS;
     m->file_bytes = file_size;
     if (len < 8 || file_size < 8)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a safetensors file: shorter than 8 bytes"),
-                            name);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a safetensors file: shorter than 8 bytes"), name);
     uint64_t hlen = 0;
     for (int i = 7; i >= 0; i--)
         hlen = (hlen << 8) | buf[i];
     if (hlen > HR_ST_MAX_HEADER)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: safetensors header length %llu is over the %llu-byte limit"),
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header length %llu is over the %llu-byte limit"),
                             name, (unsigned long long)hlen, (unsigned long long)HR_ST_MAX_HEADER);
     if (hlen > file_size - 8)
         return hr_error_set(err, HR_EPARSE,
                             HR_T("%s: safetensors header length %llu runs past the end of the file "
-                            "(%llu bytes): truncated or not a safetensors file"),
+                                 "(%llu bytes): truncated or not a safetensors file"),
                             name, (unsigned long long)hlen, (unsigned long long)file_size);
     if ((uint64_t)len < 8 + hlen)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header: only %zu of %llu bytes read"),
-                            name, len - 8, (unsigned long long)hlen);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header: only %zu of %llu bytes read"), name, len - 8,
+                            (unsigned long long)hlen);
     if (hlen < 2 || buf[8] != '{')
         return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: safetensors header is not a JSON object (it must start with '{')"),
-                            name);
+                            HR_T("%s: safetensors header is not a JSON object (it must start with '{')"), name);
     uint64_t data_size = file_size - 8 - hlen;
-    st_walk w = {.name = name, .data_size = data_size, .t = t, .m = m};
+    st_walk w = { .name = name, .data_size = data_size, .t = t, .m = m };
     const unsigned char *p = buf + 8;
     size_t end = (size_t)hlen, pos = 1;
     size_t members = count_members(p, end);
@@ -264,7 +263,7 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         free(w.rg);
         return hr_error_set(err, HR_ENOMEM, "%s: %s", name, hr_strerror(HR_ENOMEM));
     }
-    hr_buf one;   /* "{member}": one member at a time */
+    hr_buf one; /* "{member}": one member at a time */
     hr_buf_init(&one, (size_t)hlen + 2);
     int r = 0;
     for (bool first = true;; first = false) {
@@ -278,9 +277,11 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         size_t v1 = v0 && v0 < end && p[v0] == ':' ? value_end(p, skip_ws(p, v0 + 1, end), end) : 0;
         size_t after = v1 ? skip_ws(p, v1, end) : 0;
         if (!v1 || after >= end || (p[after] != ',' && p[after] != '}')) {
-            r = hr_error_set(err, HR_EPARSE,
-                             HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
-                             (unsigned long long)(8 + (v1 ? after : v0 ? v0 : k1 ? k1 : k0)));
+            r = hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
+                             (unsigned long long)(8 + (v1   ? after
+                                                       : v0 ? v0
+                                                       : k1 ? k1
+                                                            : k0)));
             break;
         }
         hr_buf_reset(&one);
@@ -291,10 +292,9 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
             break;
         }
         /* a tensor is ten values; a member of more is metadata, whose values are strings */
-        hr_json_limits lim = {.max_bytes = one.len, .max_depth = 8, .max_values = (size_t)1 << 16,
-                              .no_nul = true};
+        hr_json_limits lim = { .max_bytes = one.len, .max_depth = 8, .max_values = (size_t)1 << 16, .no_nul = true };
         hr_json_doc *doc = NULL;
-        hr_error jerr = {0};
+        hr_error jerr = { 0 };
         if ((r = hr_json_parse(one.data, one.len, &lim, &doc, &jerr)) != 0) {
             hr_error_set(err, r, HR_T("%s: safetensors header: %s"), name, jerr.msg);
             break;
@@ -310,19 +310,18 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
     hr_buf_free(&one);
     /* the writer pads the header with spaces to an 8-byte boundary; nothing else may follow */
     if (r == 0 && skip_ws(p, pos, end) != end)
-        r = hr_error_set(err, HR_EPARSE,
-                         HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
+        r = hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
                          (unsigned long long)(8 + skip_ws(p, pos, end)));
     range *rg = w.rg;
     size_t nr = w.nr;
     if (r == 0 && nr > 1) {
         qsort(rg, nr, sizeof *rg, cmp_range);
-        size_t far = 0;   /* the range reaching furthest so far */
+        size_t far = 0; /* the range reaching furthest so far */
         for (size_t i = 1; i < nr && r == 0; i++) {
             if (rg[i].a < rg[far].b && rg[i].b > rg[i].a)
                 r = hr_error_set(err, HR_EPARSE,
                                  HR_T("%s: two tensors overlap in the file (bytes %llu..%llu and "
-                                 "%llu..%llu of the data section): a lying header"),
+                                      "%llu..%llu of the data section): a lying header"),
                                  name, (unsigned long long)rg[far].a, (unsigned long long)rg[far].b,
                                  (unsigned long long)rg[i].a, (unsigned long long)rg[i].b);
             if (rg[i].b > rg[far].b)
@@ -330,8 +329,10 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         }
     }
     if (r == 0 && w.unknown)
-        snprintf(m->note, sizeof m->note, HR_T("%zu tensor(s) of a dtype this version does not know "
-                 "(%s): bytes from their offsets"), w.unknown, w.unknown_name);
+        snprintf(m->note, sizeof m->note,
+                 HR_T("%zu tensor(s) of a dtype this version does not know "
+                      "(%s): bytes from their offsets"),
+                 w.unknown, w.unknown_name);
     free(rg);
     return r;
 }

@@ -84,8 +84,7 @@ bool hr_tensor_any_contains(const hr_tensor_set *s, const char *part)
     return false;
 }
 
-const hr_tensor *hr_tensor_find_suffix(const hr_tensor_set *s, const char *prefix,
-                                       const char *suffix)
+const hr_tensor *hr_tensor_find_suffix(const hr_tensor_set *s, const char *prefix, const char *suffix)
 {
     size_t kp = strlen(prefix), ks = strlen(suffix);
     for (size_t i = 0; i < s->n; i++) {
@@ -99,11 +98,14 @@ const hr_tensor *hr_tensor_find_suffix(const hr_tensor_set *s, const char *prefi
 
 unsigned hr_st_dtype_bits(const char *name)
 {
-    static const struct { const char *n; unsigned bits; } t[] = {
-        {"BOOL", 8}, {"U8", 8}, {"I8", 8}, {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8},
-        {"I16", 16}, {"U16", 16}, {"F16", 16}, {"BF16", 16}, {"I32", 32}, {"U32", 32},
-        {"F32", 32}, {"F64", 64}, {"I64", 64}, {"U64", 64}, {"C64", 64},
-        {"F4", 4}, {"F6_E2M3", 6}, {"F6_E3M2", 6},
+    static const struct {
+        const char *n;
+        unsigned bits;
+    } t[] = {
+        { "BOOL", 8 },    { "U8", 8 },   { "I8", 8 },   { "F8_E5M2", 8 }, { "F8_E4M3", 8 },
+        { "F8_E8M0", 8 }, { "I16", 16 }, { "U16", 16 }, { "F16", 16 },    { "BF16", 16 },
+        { "I32", 32 },    { "U32", 32 }, { "F32", 32 }, { "F64", 64 },    { "I64", 64 },
+        { "U64", 64 },    { "C64", 64 }, { "F4", 4 },   { "F6_E2M3", 6 }, { "F6_E3M2", 6 },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (strcmp(t[i].n, name) == 0)

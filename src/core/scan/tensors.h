@@ -12,26 +12,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_TENSOR_MAX_DIMS 8
-#define HR_TENSOR_MAX_COUNT ((size_t)1 << 20)   /* tensors in one file */
-#define HR_DTYPE_NAME_MAX 16
+#define HR_TENSOR_MAX_DIMS  8
+#define HR_TENSOR_MAX_COUNT ((size_t)1 << 20) /* tensors in one file */
+#define HR_DTYPE_NAME_MAX   16
 
 typedef struct hr_tensor {
-    size_t name_off;                 /* into the set's arena; see hr_tensor_name() */
-    char dtype[HR_DTYPE_NAME_MAX];   /* as the file names it: "BF16", "F8_E4M3", "Q4_K" */
-    bool dtype_known;                /* false: a dtype this version does not know (bytes are
+    size_t name_off;               /* into the set's arena; see hr_tensor_name() */
+    char dtype[HR_DTYPE_NAME_MAX]; /* as the file names it: "BF16", "F8_E4M3", "Q4_K" */
+    bool dtype_known;              /* false: a dtype this version does not know (bytes are
                                         still exact: from the offsets) */
     unsigned ndim;
     uint64_t shape[HR_TENSOR_MAX_DIMS];
-    uint64_t numel;                  /* product of the shape */
-    uint64_t begin;                  /* offset of the data in the file's data section */
+    uint64_t numel; /* product of the shape */
+    uint64_t begin; /* offset of the data in the file's data section */
     uint64_t bytes;
 } hr_tensor;
 
 typedef struct hr_tensor_set {
     hr_tensor *v;
     size_t n, cap;
-    hr_buf names;                    /* NUL-separated names */
+    hr_buf names; /* NUL-separated names */
 } hr_tensor_set;
 
 void hr_tensor_set_init(hr_tensor_set *s);
@@ -48,8 +48,7 @@ const hr_tensor *hr_tensor_find(const hr_tensor_set *s, const char *name);
 bool hr_tensor_any_prefix(const hr_tensor_set *s, const char *prefix);
 bool hr_tensor_any_contains(const hr_tensor_set *s, const char *part);
 /* The first tensor whose name ends with suffix (and starts with prefix, "" = any). */
-const hr_tensor *hr_tensor_find_suffix(const hr_tensor_set *s, const char *prefix,
-                                       const char *suffix);
+const hr_tensor *hr_tensor_find_suffix(const hr_tensor_set *s, const char *prefix, const char *suffix);
 
 /* The bits per element of a dtype name of safetensors ("F16" 16, "F4" 4); 0 if unknown. */
 unsigned hr_st_dtype_bits(const char *name);

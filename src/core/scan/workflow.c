@@ -16,9 +16,9 @@
 
 const char *hr_wf_role_name(hr_wf_role r)
 {
-    static const char *const n[] = {"checkpoint", "diffusion_model", "text_encoder", "vae",
-                                    "lora", "controlnet", "upscale_model", "clip_vision",
-                                    "style_model", "gligen", "model_patch", "config"};
+    static const char *const n[] = { "checkpoint",  "diffusion_model", "text_encoder",  "vae",
+                                     "lora",        "controlnet",      "upscale_model", "clip_vision",
+                                     "style_model", "gligen",          "model_patch",   "config" };
     return (unsigned)r < sizeof n / sizeof n[0] ? n[r] : "unknown";
 }
 
@@ -34,8 +34,8 @@ typedef struct file_input {
 typedef struct cls {
     const char *type;
     cls_kind kind;
-    const char *w[12];          /* widgets in order, NULL-ended */
-    file_input files[4];        /* loaders: the widgets that name files */
+    const char *w[12];   /* widgets in order, NULL-ended */
+    file_input files[4]; /* loaders: the widgets that name files */
     bool gguf;
 } cls;
 
@@ -43,89 +43,154 @@ typedef struct cls {
 #define DM HR_WF_ROLE_DIFFUSION_MODEL
 #define TE HR_WF_ROLE_TEXT_ENCODER
 static const cls classes[] = {
-    {"CheckpointLoaderSimple", K_LOADER, {"ckpt_name"}, {{"ckpt_name", CK, "checkpoints"}}, false},
-    {"CheckpointLoader", K_LOADER, {"config_name", "ckpt_name"},
-     {{"ckpt_name", CK, "checkpoints"}, {"config_name", HR_WF_ROLE_CONFIG, "configs"}}, false},
-    {"unCLIPCheckpointLoader", K_LOADER, {"ckpt_name"}, {{"ckpt_name", CK, "checkpoints"}}, false},
-    {"ImageOnlyCheckpointLoader", K_LOADER, {"ckpt_name"}, {{"ckpt_name", CK, "checkpoints"}}, false},
-    {"UNETLoader", K_LOADER, {"unet_name", "weight_dtype"}, {{"unet_name", DM, "diffusion_models"}}, false},
-    {"CLIPLoader", K_LOADER, {"clip_name", "type", "device"}, {{"clip_name", TE, "text_encoders"}}, false},
-    {"DualCLIPLoader", K_LOADER, {"clip_name1", "clip_name2", "type", "device"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"}}, false},
-    {"TripleCLIPLoader", K_LOADER, {"clip_name1", "clip_name2", "clip_name3"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"},
-      {"clip_name3", TE, "text_encoders"}}, false},
-    {"QuadrupleCLIPLoader", K_LOADER, {"clip_name1", "clip_name2", "clip_name3", "clip_name4"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"},
-      {"clip_name3", TE, "text_encoders"}, {"clip_name4", TE, "text_encoders"}}, false},
-    {"VAELoader", K_LOADER, {"vae_name"}, {{"vae_name", HR_WF_ROLE_VAE, "vae"}}, false},
-    {"LoraLoader", K_LOADER, {"lora_name", "strength_model", "strength_clip"},
-     {{"lora_name", HR_WF_ROLE_LORA, "loras"}}, false},
-    {"LoraLoaderModelOnly", K_LOADER, {"lora_name", "strength_model"},
-     {{"lora_name", HR_WF_ROLE_LORA, "loras"}}, false},
-    {"ControlNetLoader", K_LOADER, {"control_net_name"},
-     {{"control_net_name", HR_WF_ROLE_CONTROLNET, "controlnet"}}, false},
-    {"DiffControlNetLoader", K_LOADER, {"control_net_name"},
-     {{"control_net_name", HR_WF_ROLE_CONTROLNET, "controlnet"}}, false},
-    {"CLIPVisionLoader", K_LOADER, {"clip_name"}, {{"clip_name", HR_WF_ROLE_CLIP_VISION, "clip_vision"}}, false},
-    {"StyleModelLoader", K_LOADER, {"style_model_name"},
-     {{"style_model_name", HR_WF_ROLE_STYLE_MODEL, "style_models"}}, false},
-    {"GLIGENLoader", K_LOADER, {"gligen_name"}, {{"gligen_name", HR_WF_ROLE_GLIGEN, "gligen"}}, false},
-    {"UpscaleModelLoader", K_LOADER, {"model_name"},
-     {{"model_name", HR_WF_ROLE_UPSCALE_MODEL, "upscale_models"}}, false},
-    {"ModelPatchLoader", K_LOADER, {"name"}, {{"name", HR_WF_ROLE_MODEL_PATCH, "model_patches"}}, false},
-    {"UnetLoaderGGUF", K_LOADER, {"unet_name"}, {{"unet_name", DM, "diffusion_models"}}, true},
-    {"UnetLoaderGGUFAdvanced", K_LOADER, {"unet_name", "dequant_dtype", "patch_dtype", "patch_on_device"},
-     {{"unet_name", DM, "diffusion_models"}}, true},
-    {"CLIPLoaderGGUF", K_LOADER, {"clip_name", "type"}, {{"clip_name", TE, "text_encoders"}}, true},
-    {"DualCLIPLoaderGGUF", K_LOADER, {"clip_name1", "clip_name2", "type"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"}}, true},
-    {"TripleCLIPLoaderGGUF", K_LOADER, {"clip_name1", "clip_name2", "clip_name3"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"},
-      {"clip_name3", TE, "text_encoders"}}, true},
-    {"QuadrupleCLIPLoaderGGUF", K_LOADER, {"clip_name1", "clip_name2", "clip_name3", "clip_name4"},
-     {{"clip_name1", TE, "text_encoders"}, {"clip_name2", TE, "text_encoders"},
-      {"clip_name3", TE, "text_encoders"}, {"clip_name4", TE, "text_encoders"}}, true},
+    { "CheckpointLoaderSimple", K_LOADER, { "ckpt_name" }, { { "ckpt_name", CK, "checkpoints" } }, false },
+    { "CheckpointLoader",
+      K_LOADER,
+      { "config_name", "ckpt_name" },
+      { { "ckpt_name", CK, "checkpoints" }, { "config_name", HR_WF_ROLE_CONFIG, "configs" } },
+      false },
+    { "unCLIPCheckpointLoader", K_LOADER, { "ckpt_name" }, { { "ckpt_name", CK, "checkpoints" } }, false },
+    { "ImageOnlyCheckpointLoader", K_LOADER, { "ckpt_name" }, { { "ckpt_name", CK, "checkpoints" } }, false },
+    { "UNETLoader", K_LOADER, { "unet_name", "weight_dtype" }, { { "unet_name", DM, "diffusion_models" } }, false },
+    { "CLIPLoader", K_LOADER, { "clip_name", "type", "device" }, { { "clip_name", TE, "text_encoders" } }, false },
+    { "DualCLIPLoader",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "type", "device" },
+      { { "clip_name1", TE, "text_encoders" }, { "clip_name2", TE, "text_encoders" } },
+      false },
+    { "TripleCLIPLoader",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "clip_name3" },
+      { { "clip_name1", TE, "text_encoders" },
+        { "clip_name2", TE, "text_encoders" },
+        { "clip_name3", TE, "text_encoders" } },
+      false },
+    { "QuadrupleCLIPLoader",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "clip_name3", "clip_name4" },
+      { { "clip_name1", TE, "text_encoders" },
+        { "clip_name2", TE, "text_encoders" },
+        { "clip_name3", TE, "text_encoders" },
+        { "clip_name4", TE, "text_encoders" } },
+      false },
+    { "VAELoader", K_LOADER, { "vae_name" }, { { "vae_name", HR_WF_ROLE_VAE, "vae" } }, false },
+    { "LoraLoader",
+      K_LOADER,
+      { "lora_name", "strength_model", "strength_clip" },
+      { { "lora_name", HR_WF_ROLE_LORA, "loras" } },
+      false },
+    { "LoraLoaderModelOnly",
+      K_LOADER,
+      { "lora_name", "strength_model" },
+      { { "lora_name", HR_WF_ROLE_LORA, "loras" } },
+      false },
+    { "ControlNetLoader",
+      K_LOADER,
+      { "control_net_name" },
+      { { "control_net_name", HR_WF_ROLE_CONTROLNET, "controlnet" } },
+      false },
+    { "DiffControlNetLoader",
+      K_LOADER,
+      { "control_net_name" },
+      { { "control_net_name", HR_WF_ROLE_CONTROLNET, "controlnet" } },
+      false },
+    { "CLIPVisionLoader",
+      K_LOADER,
+      { "clip_name" },
+      { { "clip_name", HR_WF_ROLE_CLIP_VISION, "clip_vision" } },
+      false },
+    { "StyleModelLoader",
+      K_LOADER,
+      { "style_model_name" },
+      { { "style_model_name", HR_WF_ROLE_STYLE_MODEL, "style_models" } },
+      false },
+    { "GLIGENLoader", K_LOADER, { "gligen_name" }, { { "gligen_name", HR_WF_ROLE_GLIGEN, "gligen" } }, false },
+    { "UpscaleModelLoader",
+      K_LOADER,
+      { "model_name" },
+      { { "model_name", HR_WF_ROLE_UPSCALE_MODEL, "upscale_models" } },
+      false },
+    { "ModelPatchLoader", K_LOADER, { "name" }, { { "name", HR_WF_ROLE_MODEL_PATCH, "model_patches" } }, false },
+    { "UnetLoaderGGUF", K_LOADER, { "unet_name" }, { { "unet_name", DM, "diffusion_models" } }, true },
+    { "UnetLoaderGGUFAdvanced",
+      K_LOADER,
+      { "unet_name", "dequant_dtype", "patch_dtype", "patch_on_device" },
+      { { "unet_name", DM, "diffusion_models" } },
+      true },
+    { "CLIPLoaderGGUF", K_LOADER, { "clip_name", "type" }, { { "clip_name", TE, "text_encoders" } }, true },
+    { "DualCLIPLoaderGGUF",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "type" },
+      { { "clip_name1", TE, "text_encoders" }, { "clip_name2", TE, "text_encoders" } },
+      true },
+    { "TripleCLIPLoaderGGUF",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "clip_name3" },
+      { { "clip_name1", TE, "text_encoders" },
+        { "clip_name2", TE, "text_encoders" },
+        { "clip_name3", TE, "text_encoders" } },
+      true },
+    { "QuadrupleCLIPLoaderGGUF",
+      K_LOADER,
+      { "clip_name1", "clip_name2", "clip_name3", "clip_name4" },
+      { { "clip_name1", TE, "text_encoders" },
+        { "clip_name2", TE, "text_encoders" },
+        { "clip_name3", TE, "text_encoders" },
+        { "clip_name4", TE, "text_encoders" } },
+      true },
     /* latents */
-    {"EmptyLatentImage", K_LATENT, {"width", "height", "batch_size"}, {{0}}, false},
-    {"EmptySD3LatentImage", K_LATENT, {"width", "height", "batch_size"}, {{0}}, false},
-    {"EmptyFlux2LatentImage", K_LATENT, {"width", "height", "batch_size"}, {{0}}, false},
-    {"EmptyHunyuanImageLatent", K_LATENT, {"width", "height", "batch_size"}, {{0}}, false},
-    {"EmptyHunyuanLatentVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"EmptyHunyuanVideo15Latent", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"EmptyLTXVLatentVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"EmptyMochiLatentVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"EmptyCosmosLatentVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"WanImageToVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"WanFirstLastFrameToVideo", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"WanVaceToVideo", K_LATENT, {"width", "height", "length", "batch_size", "strength"}, {{0}}, false},
-    {"Wan22ImageToVideoLatent", K_LATENT, {"width", "height", "length", "batch_size"}, {{0}}, false},
-    {"HunyuanImageToVideo", K_LATENT, {"width", "height", "length", "batch_size", "guidance_type"}, {{0}}, false},
-    {"LTXVImgToVideo", K_LATENT, {"width", "height", "length", "batch_size", "strength"}, {{0}}, false},
-    {"SVD_img2vid_Conditioning", K_LATENT,
-     {"width", "height", "video_frames", "motion_bucket_id", "fps", "augmentation_level"}, {{0}}, false},
+    { "EmptyLatentImage", K_LATENT, { "width", "height", "batch_size" }, { { 0 } }, false },
+    { "EmptySD3LatentImage", K_LATENT, { "width", "height", "batch_size" }, { { 0 } }, false },
+    { "EmptyFlux2LatentImage", K_LATENT, { "width", "height", "batch_size" }, { { 0 } }, false },
+    { "EmptyHunyuanImageLatent", K_LATENT, { "width", "height", "batch_size" }, { { 0 } }, false },
+    { "EmptyHunyuanLatentVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "EmptyHunyuanVideo15Latent", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "EmptyLTXVLatentVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "EmptyMochiLatentVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "EmptyCosmosLatentVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "WanImageToVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "WanFirstLastFrameToVideo", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "WanVaceToVideo", K_LATENT, { "width", "height", "length", "batch_size", "strength" }, { { 0 } }, false },
+    { "Wan22ImageToVideoLatent", K_LATENT, { "width", "height", "length", "batch_size" }, { { 0 } }, false },
+    { "HunyuanImageToVideo",
+      K_LATENT,
+      { "width", "height", "length", "batch_size", "guidance_type" },
+      { { 0 } },
+      false },
+    { "LTXVImgToVideo", K_LATENT, { "width", "height", "length", "batch_size", "strength" }, { { 0 } }, false },
+    { "SVD_img2vid_Conditioning",
+      K_LATENT,
+      { "width", "height", "video_frames", "motion_bucket_id", "fps", "augmentation_level" },
+      { { 0 } },
+      false },
     /* samplers */
-    {"KSampler", K_SAMPLER,
-     {"seed", "control_after_generate", "steps", "cfg", "sampler_name", "scheduler", "denoise"}, {{0}}, false},
-    {"KSamplerAdvanced", K_SAMPLER,
-     {"add_noise", "noise_seed", "control_after_generate", "steps", "cfg", "sampler_name", "scheduler",
-      "start_at_step", "end_at_step", "return_with_leftover_noise"}, {{0}}, false},
-    {"SamplerCustom", K_SAMPLER, {"add_noise", "noise_seed", "control_after_generate", "cfg"}, {{0}}, false},
-    {"SamplerCustomAdvanced", K_SAMPLER, {NULL}, {{0}}, false},
-    {"BasicScheduler", K_OTHER, {"scheduler", "steps", "denoise"}, {{0}}, false},
-    {"KSamplerSelect", K_OTHER, {"sampler_name"}, {{0}}, false},
+    { "KSampler",
+      K_SAMPLER,
+      { "seed", "control_after_generate", "steps", "cfg", "sampler_name", "scheduler", "denoise" },
+      { { 0 } },
+      false },
+    { "KSamplerAdvanced",
+      K_SAMPLER,
+      { "add_noise", "noise_seed", "control_after_generate", "steps", "cfg", "sampler_name", "scheduler",
+        "start_at_step", "end_at_step", "return_with_leftover_noise" },
+      { { 0 } },
+      false },
+    { "SamplerCustom", K_SAMPLER, { "add_noise", "noise_seed", "control_after_generate", "cfg" }, { { 0 } }, false },
+    { "SamplerCustomAdvanced", K_SAMPLER, { NULL }, { { 0 } }, false },
+    { "BasicScheduler", K_OTHER, { "scheduler", "steps", "denoise" }, { { 0 } }, false },
+    { "KSamplerSelect", K_OTHER, { "sampler_name" }, { { 0 } }, false },
     /* VAE */
-    {"VAEDecode", K_DECODE, {NULL}, {{0}}, false},
-    {"VAEEncode", K_DECODE, {NULL}, {{0}}, false},
-    {"VAEDecodeTiled", K_DECODE, {"tile_size", "overlap", "temporal_size", "temporal_overlap"}, {{0}}, false},
-    {"VAEEncodeTiled", K_DECODE, {"tile_size", "overlap", "temporal_size", "temporal_overlap"}, {{0}}, false},
-    {"VAEDecodeHunyuan3D", K_DECODE, {"num_chunks", "octree_resolution"}, {{0}}, false},
+    { "VAEDecode", K_DECODE, { NULL }, { { 0 } }, false },
+    { "VAEEncode", K_DECODE, { NULL }, { { 0 } }, false },
+    { "VAEDecodeTiled", K_DECODE, { "tile_size", "overlap", "temporal_size", "temporal_overlap" }, { { 0 } }, false },
+    { "VAEEncodeTiled", K_DECODE, { "tile_size", "overlap", "temporal_size", "temporal_overlap" }, { { 0 } }, false },
+    { "VAEDecodeHunyuan3D", K_DECODE, { "num_chunks", "octree_resolution" }, { { 0 } }, false },
     /* upscales */
-    {"ImageScale", K_UPSCALE, {"upscale_method", "width", "height", "crop"}, {{0}}, false},
-    {"ImageScaleBy", K_UPSCALE, {"upscale_method", "scale_by"}, {{0}}, false},
-    {"LatentUpscale", K_UPSCALE, {"upscale_method", "width", "height", "crop"}, {{0}}, false},
-    {"LatentUpscaleBy", K_UPSCALE, {"upscale_method", "scale_by"}, {{0}}, false},
-    {"ImageUpscaleWithModel", K_UPSCALE, {NULL}, {{0}}, false},
+    { "ImageScale", K_UPSCALE, { "upscale_method", "width", "height", "crop" }, { { 0 } }, false },
+    { "ImageScaleBy", K_UPSCALE, { "upscale_method", "scale_by" }, { { 0 } }, false },
+    { "LatentUpscale", K_UPSCALE, { "upscale_method", "width", "height", "crop" }, { { 0 } }, false },
+    { "LatentUpscaleBy", K_UPSCALE, { "upscale_method", "scale_by" }, { { 0 } }, false },
+    { "ImageUpscaleWithModel", K_UPSCALE, { NULL }, { { 0 } }, false },
 };
 #undef CK
 #undef DM
@@ -142,17 +207,17 @@ static const cls *find_class(const char *type)
 /* Nodes the frontend keeps to itself: never sent to the server. */
 static bool frontend_only(const char *type)
 {
-    return strcmp(type, "Reroute") == 0 || strcmp(type, "PrimitiveNode") == 0 ||
-           strcmp(type, "Note") == 0 || strcmp(type, "MarkdownNote") == 0;
+    return strcmp(type, "Reroute") == 0 || strcmp(type, "PrimitiveNode") == 0 || strcmp(type, "Note") == 0 ||
+           strcmp(type, "MarkdownNote") == 0;
 }
 
 /* ---- the graph ---- */
 typedef struct gnode {
     char id[HR_WF_ID_MAX];
     const char *type;
-    const hr_json_value *widgets;   /* UI: widgets_values */
-    const hr_json_value *inputs;    /* API: inputs */
-    bool real;                      /* runs on the server (not virtual, muted or bypassed) */
+    const hr_json_value *widgets; /* UI: widgets_values */
+    const hr_json_value *inputs;  /* API: inputs */
+    bool real;                    /* runs on the server (not virtual, muted or bypassed) */
     size_t indeg;
 } gnode;
 
@@ -166,10 +231,10 @@ typedef struct graph {
     size_t nn, capn;
     edge *e;
     size_t ne, cape;
-    const hr_json_value *subgraphs;   /* definitions.subgraphs */
+    const hr_json_value *subgraphs; /* definitions.subgraphs */
     hr_workflow *wf;
     hr_error *err;
-    size_t *ord_idx;                  /* graph node of each wf->order entry */
+    size_t *ord_idx; /* graph node of each wf->order entry */
 } graph;
 
 static int add_node(graph *g, const char *id, const char *type, bool real, size_t *out)
@@ -224,8 +289,8 @@ static bool id_text(const hr_json_value *v, char *out, size_t n)
 /* ---- UI format (and subgraphs) ---- */
 typedef struct local {
     char id[24];
-    size_t in, out;   /* graph nodes links go into / come out of (the same for plain nodes) */
-    bool skip;        /* muted: links to and from it are dropped */
+    size_t in, out; /* graph nodes links go into / come out of (the same for plain nodes) */
+    bool skip;      /* muted: links to and from it are dropped */
 } local;
 
 static int cmp_local(const void *a, const void *b)
@@ -248,28 +313,29 @@ static const hr_json_value *find_subgraph(graph *g, const char *type)
     return NULL;
 }
 
-static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_value *links,
-                        const char *prefix, size_t in_proxy, size_t out_proxy, int depth);
+static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_value *links, const char *prefix,
+                        size_t in_proxy, size_t out_proxy, int depth);
 
 static int link_ends(const hr_json_value *l, char *from, char *to, size_t n)
 {
-    if (hr_json_is(l, HR_JSON_ARRAY)) {   /* [id, origin_id, origin_slot, target_id, target_slot, type] */
+    if (hr_json_is(l, HR_JSON_ARRAY)) { /* [id, origin_id, origin_slot, target_id, target_slot, type] */
         if (hr_json_count(l) < 5)
             return -1;
         return id_text(hr_json_at(l, 1), from, n) && id_text(hr_json_at(l, 3), to, n) ? 0 : -1;
     }
     if (hr_json_is(l, HR_JSON_OBJECT))
-        return id_text(hr_json_get(l, "origin_id"), from, n) &&
-                       id_text(hr_json_get(l, "target_id"), to, n) ? 0 : -1;
+        return id_text(hr_json_get(l, "origin_id"), from, n) && id_text(hr_json_get(l, "target_id"), to, n) ? 0 : -1;
     return -1;
 }
 
-static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_value *links,
-                        const char *prefix, size_t in_proxy, size_t out_proxy, int depth)
+static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_value *links, const char *prefix,
+                        size_t in_proxy, size_t out_proxy, int depth)
 {
     if (depth > 8)
-        return hr_error_set(g->err, HR_EPARSE, HR_T("%s: subgraphs nested more than 8 deep (or one "
-                            "contains itself)"), g->name);
+        return hr_error_set(g->err, HR_EPARSE,
+                            HR_T("%s: subgraphs nested more than 8 deep (or one "
+                                 "contains itself)"),
+                            g->name);
     if (!hr_json_is(nodes, HR_JSON_ARRAY))
         return hr_error_set(g->err, HR_EPARSE, HR_T("%s: \"nodes\" is not an array"), g->name);
     size_t cnt = hr_json_count(nodes);
@@ -284,8 +350,10 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
         if (!hr_json_is(nd, HR_JSON_OBJECT) || !id_text(hr_json_get(nd, "id"), lid, sizeof lid) || !type) {
             unsigned line, col;
             hr_json_position(nd, &line, &col);
-            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: line %u: a node without an \"id\" and a "
-                             "\"type\""), g->name, line);
+            r = hr_error_set(g->err, HR_EPARSE,
+                             HR_T("%s: line %u: a node without an \"id\" and a "
+                                  "\"type\""),
+                             g->name, line);
             break;
         }
         g->wf->n_nodes++;
@@ -319,8 +387,8 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
             if ((r = add_node(g, gin, type, false, &loc[k].in)) != 0 ||
                 (r = add_node(g, gid, type, false, &loc[k].out)) != 0)
                 break;
-            r = add_ui_graph(g, hr_json_get(sub, "nodes"), hr_json_get(sub, "links"), sp,
-                             loc[k].in, loc[k].out, depth + 1);
+            r = add_ui_graph(g, hr_json_get(sub, "nodes"), hr_json_get(sub, "links"), sp, loc[k].in, loc[k].out,
+                             depth + 1);
             if (r == 0)
                 r = add_edge(g, loc[k].in, loc[k].out);
             continue;
@@ -339,8 +407,7 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
         if (link_ends(l, from, to, sizeof from) != 0) {
             unsigned line, col;
             hr_json_position(l, &line, &col);
-            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: line %u: a link without its two ends"),
-                             g->name, line);
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: line %u: a link without its two ends"), g->name, line);
             break;
         }
         size_t a = SIZE_MAX, b = SIZE_MAX;
@@ -366,8 +433,10 @@ static int add_ui_graph(graph *g, const hr_json_value *nodes, const hr_json_valu
             b = lb->in;
         }
         if (!known_a || !known_b) {
-            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: a link from node %s to node %s: node %s is "
-                             "not in the workflow"), g->name, from, to, known_a ? to : from);
+            r = hr_error_set(g->err, HR_EPARSE,
+                             HR_T("%s: a link from node %s to node %s: node %s is "
+                                  "not in the workflow"),
+                             g->name, from, to, known_a ? to : from);
             break;
         }
         if (!skip && a != b)
@@ -396,8 +465,7 @@ static int add_api_graph(graph *g, const hr_json_value *root)
             break;
         }
         if (strlen(hr_json_key(nd)) >= HR_WF_ID_MAX) {
-            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node id \"%.40s...\" is too long"), g->name,
-                             hr_json_key(nd));
+            r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node id \"%.40s...\" is too long"), g->name, hr_json_key(nd));
             break;
         }
         size_t idx;
@@ -417,9 +485,10 @@ static int add_api_graph(graph *g, const hr_json_value *root)
                 if (strcmp(g->n[j].id, from) == 0)
                     a = j;
             if (a == SIZE_MAX) {
-                r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: node %s input \"%.40s\" links to node %s, "
-                                 "which is not in the workflow"), g->name, g->n[i].id,
-                                 hr_json_key(in), from);
+                r = hr_error_set(g->err, HR_EPARSE,
+                                 HR_T("%s: node %s input \"%.40s\" links to node %s, "
+                                      "which is not in the workflow"),
+                                 g->name, g->n[i].id, hr_json_key(in), from);
                 break;
             }
             r = add_edge(g, a, i);
@@ -449,9 +518,12 @@ static size_t heap_pop(size_t *h, size_t *n)
     h[0] = h[--(*n)];
     for (size_t i = 0;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < *n && h[l] < h[m]) m = l;
-        if (r < *n && h[r] < h[m]) m = r;
-        if (m == i) break;
+        if (l < *n && h[l] < h[m])
+            m = l;
+        if (r < *n && h[r] < h[m])
+            m = r;
+        if (m == i)
+            break;
         size_t t = h[m];
         h[m] = h[i];
         h[i] = t;
@@ -463,7 +535,7 @@ static size_t heap_pop(size_t *h, size_t *n)
 static int order(graph *g)
 {
     size_t *q = malloc((g->nn ? g->nn : 1) * sizeof *q);
-    size_t *first = calloc(g->nn + 1, sizeof *first);   /* edges by source (counting sort) */
+    size_t *first = calloc(g->nn + 1, sizeof *first); /* edges by source (counting sort) */
     size_t *adj = malloc((g->ne ? g->ne : 1) * sizeof *adj);
     if (!q || !first || !adj) {
         free(q);
@@ -479,7 +551,9 @@ static int order(graph *g)
         first[i + 1] += first[i];
     size_t *fill = calloc(g->nn + 1, sizeof *fill);
     if (!fill) {
-        free(q); free(first); free(adj);
+        free(q);
+        free(first);
+        free(adj);
         return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     }
     for (size_t i = 0; i < g->ne; i++) {
@@ -493,7 +567,10 @@ static int order(graph *g)
     g->wf->order = malloc((g->nn ? g->nn : 1) * sizeof *g->wf->order);
     g->ord_idx = malloc((g->nn ? g->nn : 1) * sizeof *g->ord_idx);
     if (!ready || !g->wf->order || !g->ord_idx) {
-        free(q); free(first); free(adj); free(ready);
+        free(q);
+        free(first);
+        free(adj);
+        free(ready);
         return hr_error_set(g->err, HR_ENOMEM, HR_T("%s: %s"), g->name, hr_strerror(HR_ENOMEM));
     }
     size_t qn = 0;
@@ -520,14 +597,16 @@ static int order(graph *g)
         size_t k = 0, shown = 0;
         for (size_t i = 0; i < g->nn; i++)
             if (g->n[i].indeg > 0 && g->n[i].real && shown < 8) {
-                k += (size_t)snprintf(ids + k, k < sizeof ids ? sizeof ids - k : 0, "%s%s",
-                                      shown ? ", " : "", g->n[i].id);
+                k += (size_t)snprintf(ids + k, k < sizeof ids ? sizeof ids - k : 0, "%s%s", shown ? ", " : "",
+                                      g->n[i].id);
                 if (k >= sizeof ids)
                     k = sizeof ids - 1;
                 shown++;
             }
-        r = hr_error_set(g->err, HR_EPARSE, HR_T("%s: the links form a cycle through nodes %s: "
-                         "ComfyUI cannot run it"), g->name, shown ? ids : HR_T("(frontend nodes)"));
+        r = hr_error_set(g->err, HR_EPARSE,
+                         HR_T("%s: the links form a cycle through nodes %s: "
+                              "ComfyUI cannot run it"),
+                         g->name, shown ? ids : HR_T("(frontend nodes)"));
     }
     free(q);
     free(first);
@@ -630,7 +709,7 @@ static int read_node(graph *g, const gnode *n)
         l->video = svd || widget(n, c, "length") != NULL || (c->w[2] && strcmp(c->w[2], "length") == 0);
         l->frames = svd ? w_u64(n, c, "video_frames", 1) : l->video ? w_u64(n, c, "length", 1) : 1;
         if (svd)
-            l->batch = l->frames;   /* SVD batches its frames */
+            l->batch = l->frames; /* SVD batches its frames */
         return 0;
     }
     case K_SAMPLER: {
@@ -679,8 +758,7 @@ static int read_node(graph *g, const gnode *n)
         return 0;
     }
     case K_OTHER:
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -741,8 +819,7 @@ static int read_graph(graph *g, const hr_json_value *api, const hr_json_value *u
     } else {
         g->wf->format = HR_WF_FORMAT_UI;
         g->subgraphs = hr_json_get(hr_json_get(ui_root, "definitions"), "subgraphs");
-        r = add_ui_graph(g, hr_json_get(ui_root, "nodes"), hr_json_get(ui_root, "links"), "",
-                         SIZE_MAX, SIZE_MAX, 0);
+        r = add_ui_graph(g, hr_json_get(ui_root, "nodes"), hr_json_get(ui_root, "links"), "", SIZE_MAX, SIZE_MAX, 0);
     }
     if (r == 0)
         r = order(g);
@@ -759,21 +836,20 @@ static int read_graph(graph *g, const hr_json_value *api, const hr_json_value *u
     return r;
 }
 
-static int parse_doc(const char *name, const char *buf, size_t len, bool history,
-                     hr_json_doc **doc, hr_error *err)
+static int parse_doc(const char *name, const char *buf, size_t len, bool history, hr_json_doc **doc, hr_error *err)
 {
-    hr_json_limits lim = {.max_bytes = HR_WF_MAX_BYTES, .max_depth = 64,
-                          .max_values = (size_t)4 << 20, .no_nul = true};
-    hr_error jerr = {0};
+    hr_json_limits lim = {
+        .max_bytes = HR_WF_MAX_BYTES, .max_depth = 64, .max_values = (size_t)4 << 20, .no_nul = true
+    };
+    hr_error jerr = { 0 };
     int r = hr_json_parse(buf, len, &lim, doc, &jerr);
-    if (r)   /* a /history body that is not JSON: not ComfyUI answering, no prompt in it */
-        return hr_error_set(err, history ? HR_ENOENT : r, HR_T("%s: not a workflow: %s"), name,
-                            jerr.msg);
+    if (r) /* a /history body that is not JSON: not ComfyUI answering, no prompt in it */
+        return hr_error_set(err, history ? HR_ENOENT : r, HR_T("%s: not a workflow: %s"), name, jerr.msg);
     const hr_json_value *root = hr_json_root(*doc);
     if (!hr_json_is(root, HR_JSON_OBJECT)) {
         r = hr_error_set(err, history ? HR_ENOENT : HR_EPARSE,
-                         HR_T("%s: not a workflow: the file is a JSON %s, not an object"),
-                         name, hr_json_type_name(hr_json_type_of(root)));
+                         HR_T("%s: not a workflow: the file is a JSON %s, not an object"), name,
+                         hr_json_type_name(hr_json_type_of(root)));
         hr_json_free(*doc);
         *doc = NULL;
     }
@@ -781,8 +857,8 @@ static int parse_doc(const char *name, const char *buf, size_t len, bool history
 }
 
 /* One entry of a GET /history object: {"prompt": [number, id, prompt, extra, outputs], ...} */
-static int history_entry(const char *name, const hr_json_value *e, char *id_out, size_t id_n,
-                         hr_workflow *wf, hr_error *err)
+static int history_entry(const char *name, const hr_json_value *e, char *id_out, size_t id_n, hr_workflow *wf,
+                         hr_error *err)
 {
     memset(wf, 0, sizeof *wf);
     if (id_out && id_n) {
@@ -794,22 +870,22 @@ static int history_entry(const char *name, const hr_json_value *e, char *id_out,
     hr_text_one_line(key);
     const hr_json_value *api = hr_json_at(hr_json_get(e, "prompt"), 2);
     if (!hr_json_is(api, HR_JSON_OBJECT) || hr_json_count(api) == 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\" has no prompt"), name,
-                            key);
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\" has no prompt"), name, key);
     for (const hr_json_value *v = hr_json_first(api); v; v = hr_json_next(v))
         if (!hr_json_is(v, HR_JSON_OBJECT) || !hr_json_get(v, "class_type")) {
             char node[40];
             snprintf(node, sizeof node, "%.32s", hr_json_key(v));
             hr_text_one_line(node);
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: history entry \"%.64s\": node \"%.32s\" "
-                                "has no \"class_type\""), name, key, node);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: history entry \"%.64s\": node \"%.32s\" "
+                                     "has no \"class_type\""),
+                                name, key, node);
         }
-    graph g = {.name = name, .wf = wf, .err = err};
+    graph g = { .name = name, .wf = wf, .err = err };
     return read_graph(&g, api, NULL);
 }
 
-static int parse_file(const char *name, const char *buf, size_t len, hr_workflow *wf,
-                      hr_error *err)
+static int parse_file(const char *name, const char *buf, size_t len, hr_workflow *wf, hr_error *err)
 {
     memset(wf, 0, sizeof *wf);
     hr_json_doc *doc = NULL;
@@ -817,7 +893,7 @@ static int parse_file(const char *name, const char *buf, size_t len, hr_workflow
     if (r)
         return r;
     const hr_json_value *root = hr_json_root(doc);
-    graph g = {.name = name, .wf = wf, .err = err};
+    graph g = { .name = name, .wf = wf, .err = err };
     if (hr_json_get(root, "nodes")) {
         r = read_graph(&g, NULL, root);
     } else {
@@ -827,8 +903,7 @@ static int parse_file(const char *name, const char *buf, size_t len, hr_workflow
             api = hr_json_get(root, "prompt");
         /* ComfyUI's GET /queue: the running prompt, [number, id, prompt, extra, outputs] */
         const hr_json_value *running = hr_json_get(root, "queue_running");
-        if (hr_json_is(running, HR_JSON_ARRAY) &&
-            hr_json_is(hr_json_at(hr_json_at(running, 0), 2), HR_JSON_OBJECT))
+        if (hr_json_is(running, HR_JSON_ARRAY) && hr_json_is(hr_json_at(hr_json_at(running, 0), 2), HR_JSON_OBJECT))
             api = hr_json_at(hr_json_at(running, 0), 2);
         bool any = false, all = true;
         for (const hr_json_value *v = hr_json_first(api); v; v = hr_json_next(v)) {
@@ -837,9 +912,11 @@ static int parse_file(const char *name, const char *buf, size_t len, hr_workflow
                 all = false;
         }
         if (!any || !all)
-            r = hr_error_set(err, HR_EPARSE, HR_T("%s: not a ComfyUI workflow: neither the UI format "
-                             "(\"nodes\", \"links\") nor the API format ({id: {\"class_type\", "
-                             "\"inputs\"}})"), name);
+            r = hr_error_set(err, HR_EPARSE,
+                             HR_T("%s: not a ComfyUI workflow: neither the UI format "
+                                  "(\"nodes\", \"links\") nor the API format ({id: {\"class_type\", "
+                                  "\"inputs\"}})"),
+                             name);
         else
             r = read_graph(&g, api, NULL);
     }
@@ -847,14 +924,13 @@ static int parse_file(const char *name, const char *buf, size_t len, hr_workflow
     return r;
 }
 
-int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf,
-                      hr_error *err)
+int hr_workflow_parse(const char *name, const char *buf, size_t len, hr_workflow *wf, hr_error *err)
 {
     return parse_file(name, buf, len, wf, err);
 }
 
-int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth,
-                              char *prompt_id, size_t id_n, hr_workflow *wf, hr_error *err)
+int hr_workflow_parse_history(const char *name, const char *buf, size_t len, size_t nth, char *prompt_id, size_t id_n,
+                              hr_workflow *wf, hr_error *err)
 {
     memset(wf, 0, sizeof *wf);
     if (nth == SIZE_MAX)
@@ -874,8 +950,8 @@ int hr_workflow_parse_history(const char *name, const char *buf, size_t len, siz
     return r;
 }
 
-int hr_workflow_history_each(const char *name, const char *buf, size_t len, size_t max,
-                             hr_wf_history_fn fn, void *ctx, hr_error *err)
+int hr_workflow_history_each(const char *name, const char *buf, size_t len, size_t max, hr_wf_history_fn fn, void *ctx,
+                             hr_error *err)
 {
     hr_json_doc *doc = NULL;
     int r = parse_doc(name, buf, len, true, &doc, err);
@@ -887,10 +963,9 @@ int hr_workflow_history_each(const char *name, const char *buf, size_t len, size
         return hr_error_set(err, HR_ENOMEM, "%s: %s", name, hr_strerror(HR_ENOMEM));
     }
     size_t i = 0;
-    for (const hr_json_value *e = hr_json_first(hr_json_root(doc)); e && i < max && r == 0;
-         e = hr_json_next(e), i++) {
+    for (const hr_json_value *e = hr_json_first(hr_json_root(doc)); e && i < max && r == 0; e = hr_json_next(e), i++) {
         char id[HR_WF_ID_MAX * 4];
-        hr_error eerr = {0};
+        hr_error eerr = { 0 };
         int er = history_entry(name, e, id, sizeof id, wf, &eerr);
         r = fn(ctx, i, id, er == 0 ? wf : NULL, er == 0 ? NULL : &eerr);
         if (er == 0)

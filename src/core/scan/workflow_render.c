@@ -36,8 +36,8 @@ static void text(const hr_workflow_report *r, hr_buf *o)
     char sz[32];
     hr_buf_printf(o, HR_T("Workflow: %s (%s)\n"), r->file,
                   wf->format == HR_WF_FORMAT_UI ? HR_T("UI format") : HR_T("API format"));
-    hr_buf_printf(o, HR_T("%zu nodes run; %zu muted, %zu bypassed, %zu frontend-only; %zu subgraphs"),
-                  wf->n_order, wf->n_muted, wf->n_bypassed, wf->n_frontend, wf->n_subgraphs);
+    hr_buf_printf(o, HR_T("%zu nodes run; %zu muted, %zu bypassed, %zu frontend-only; %zu subgraphs"), wf->n_order,
+                  wf->n_muted, wf->n_bypassed, wf->n_frontend, wf->n_subgraphs);
     hr_buf_puts(o, "\n");
     if (r->comfyui) {
         hr_buf_printf(o, "%s %s%s%s", HR_T("ComfyUI:"), r->comfyui, r->extra_yaml ? " + " : "",
@@ -110,12 +110,12 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         for (size_t i = 0; i < wf->n_decodes; i++) {
             const hr_wf_decode *d = &wf->decodes[i];
             if (d->tiled)
-                hr_buf_printf(o, d->encode ? HR_T("  encode tiled, tile %llu, overlap %llu")
-                                           : HR_T("  decode tiled, tile %llu, overlap %llu"),
+                hr_buf_printf(o,
+                              d->encode ? HR_T("  encode tiled, tile %llu, overlap %llu")
+                                        : HR_T("  decode tiled, tile %llu, overlap %llu"),
                               (unsigned long long)d->tile_size, (unsigned long long)d->overlap);
             else
-                hr_buf_printf(o, "  %s %s", d->encode ? HR_T("encode") : HR_T("decode"),
-                              HR_T("not tiled"));
+                hr_buf_printf(o, "  %s %s", d->encode ? HR_T("encode") : HR_T("decode"), HR_T("not tiled"));
             hr_buf_printf(o, "  [%s %s]\n", d->node_id, d->class_type);
         }
     }
@@ -130,8 +130,7 @@ static void text(const hr_workflow_report *r, hr_buf *o)
             else
                 hr_buf_printf(o, "  %s %llux%llu", HR_T("to"), (unsigned long long)u->width,
                               (unsigned long long)u->height);
-            hr_buf_printf(o, "%s  [%s %s]\n", u->latent ? HR_T(" (latent)") : "", u->node_id,
-                          u->class_type);
+            hr_buf_printf(o, "%s  [%s %s]\n", u->latent ? HR_T(" (latent)") : "", u->node_id, u->class_type);
         }
     }
     hr_buf_printf(o, "\n%s\n ", HR_T("Execution order:"));
@@ -142,8 +141,7 @@ static void text(const hr_workflow_report *r, hr_buf *o)
             hr_buf_puts(o, "\n ");
             col = 1;
         }
-        hr_buf_printf(o, " %s %s%s", wf->order[i].id, wf->order[i].class_type,
-                      i + 1 < wf->n_order ? " >" : "");
+        hr_buf_printf(o, " %s %s%s", wf->order[i].id, wf->order[i].class_type, i + 1 < wf->n_order ? " >" : "");
         col += w;
     }
     hr_buf_puts(o, "\n");
@@ -275,14 +273,8 @@ static void json(const hr_workflow_report *r, hr_json_writer *w)
 void hr_workflow_render(const hr_workflow_report *r, hr_render *rd)
 {
     switch (rd->format) {
-    case HR_FORMAT_TEXT:
-        text(r, rd->out);
-        break;
-    case HR_FORMAT_JSON:
-        json(r, &rd->json);
-        break;
-    default:
-        hr_render_unsupported(rd);
-        break;
+    case HR_FORMAT_TEXT: text(r, rd->out); break;
+    case HR_FORMAT_JSON: json(r, &rd->json); break;
+    default: hr_render_unsupported(rd); break;
     }
 }

@@ -8,10 +8,10 @@
 
 typedef struct hr_workflow_report {
     const hr_workflow *wf;
-    const char *file;        /* the workflow file as given */
-    const char *comfyui;     /* the ComfyUI folder used, NULL if none */
-    const char *extra_yaml;  /* extra_model_paths.yaml read, NULL if none */
-    const char *found_how;   /* how ComfyUI was found when not given ("current folder"), NULL */
+    const char *file;       /* the workflow file as given */
+    const char *comfyui;    /* the ComfyUI folder used, NULL if none */
+    const char *extra_yaml; /* extra_model_paths.yaml read, NULL if none */
+    const char *found_how;  /* how ComfyUI was found when not given ("current folder"), NULL */
 } hr_workflow_report;
 
 /* Models not found or not readable. */

@@ -23,8 +23,8 @@ static uint64_t le64(const unsigned char *p)
     return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
-                      uint64_t file_size, hr_model_info *m, size_t *need, hr_error *err)
+int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, uint64_t file_size, hr_model_info *m,
+                      size_t *need, hr_error *err)
 {
     *need = 0;
     m->format = HR_MODEL_FMT_TORCH_ZIP;
@@ -43,18 +43,19 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
             break;
     }
     if (eocd == SIZE_MAX)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: a zip archive without its end record: "
-                            "truncated"), name);
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: a zip archive without its end record: "
+                                 "truncated"),
+                            name);
     uint64_t entries = le16(tail + eocd + 10);
     uint64_t cd_size = le32(tail + eocd + 12);
     uint64_t cd_off = le32(tail + eocd + 16);
-    size_t end_of_cd = eocd;   /* where the directory must end, in the tail */
+    size_t end_of_cd = eocd; /* where the directory must end, in the tail */
     if (eocd >= 20 && le32(tail + eocd - 20) == 0x07064b50u) {
         uint64_t z64 = le64(tail + eocd - 20 + 8);
         uint64_t tail_start = file_size - len;
         if (z64 < tail_start || z64 - tail_start + 56 > eocd - 20)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip64 end record outside the file's end"),
-                                name);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip64 end record outside the file's end"), name);
         const unsigned char *z = tail + (z64 - tail_start);
         if (le32(z) != 0x06064b50u)
             return hr_error_set(err, HR_EPARSE, HR_T("%s: zip64 end record is damaged"), name);
@@ -64,16 +65,18 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
         end_of_cd = (size_t)(z64 - tail_start);
     }
     uint64_t tail_start = file_size - len;
-    if (cd_off > file_size || cd_size > file_size - cd_off ||
-        cd_off + cd_size != tail_start + end_of_cd)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: zip central directory (%llu bytes at %llu) does "
-                            "not end where the end record is: a damaged archive"), name,
-                            (unsigned long long)cd_size, (unsigned long long)cd_off);
+    if (cd_off > file_size || cd_size > file_size - cd_off || cd_off + cd_size != tail_start + end_of_cd)
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: zip central directory (%llu bytes at %llu) does "
+                                 "not end where the end record is: a damaged archive"),
+                            name, (unsigned long long)cd_size, (unsigned long long)cd_off);
     if (cd_off < tail_start) {
         uint64_t want = file_size - cd_off;
         if (want > HR_ZIP_MAX_TAIL)
-            return hr_error_set(err, HR_ETOOBIG, HR_T("%s: zip central directory is larger than %zu "
-                                "bytes"), name, HR_ZIP_MAX_TAIL);
+            return hr_error_set(err, HR_ETOOBIG,
+                                HR_T("%s: zip central directory is larger than %zu "
+                                     "bytes"),
+                                name, HR_ZIP_MAX_TAIL);
         *need = (size_t)want;
         return 0;
     }
@@ -83,13 +86,15 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
     bool pkl = false;
     while (p < end) {
         if ((size_t)(end - p) < 46 || le32(p) != 0x02014b50u)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip central directory entry %llu is damaged"),
-                                name, (unsigned long long)n);
+            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip central directory entry %llu is damaged"), name,
+                                (unsigned long long)n);
         uint64_t csize = le32(p + 20), usize = le32(p + 24);
         size_t nl = le16(p + 28), xl = le16(p + 30), cl = le16(p + 32);
         if ((size_t)(end - p) - 46 < nl + xl + cl)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip central directory entry %llu runs past "
-                                "the directory"), name, (unsigned long long)n);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: zip central directory entry %llu runs past "
+                                     "the directory"),
+                                name, (unsigned long long)n);
         const char *nm = (const char *)p + 46;
         const unsigned char *x = p + 46 + nl, *xe = x + xl;
         while (xe - x >= 4) {
@@ -98,14 +103,22 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
                 break;
             if (id == 1) {
                 const unsigned char *q = x + 4, *qe = q + sz;
-                if (usize == 0xffffffffu && qe - q >= 8) { usize = le64(q); q += 8; }
-                if (csize == 0xffffffffu && qe - q >= 8) { csize = le64(q); q += 8; }
+                if (usize == 0xffffffffu && qe - q >= 8) {
+                    usize = le64(q);
+                    q += 8;
+                }
+                if (csize == 0xffffffffu && qe - q >= 8) {
+                    csize = le64(q);
+                    q += 8;
+                }
             }
             x += 4 + sz;
         }
         if (csize > file_size)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip entry %llu claims %llu bytes, more than "
-                                "the file"), name, (unsigned long long)n, (unsigned long long)csize);
+            return hr_error_set(err, HR_EPARSE,
+                                HR_T("%s: zip entry %llu claims %llu bytes, more than "
+                                     "the file"),
+                                name, (unsigned long long)n, (unsigned long long)csize);
         if (nl >= 8 && memcmp(nm + nl - 8, "data.pkl", 8) == 0)
             pkl = true;
         else if (nl >= 6) {
@@ -121,8 +134,10 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len,
         p += 46 + nl + xl + cl;
     }
     if (n != entries)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: zip directory holds %llu entries, its end record "
-                            "says %llu"), name, (unsigned long long)n, (unsigned long long)entries);
+        return hr_error_set(err, HR_EPARSE,
+                            HR_T("%s: zip directory holds %llu entries, its end record "
+                                 "says %llu"),
+                            name, (unsigned long long)n, (unsigned long long)entries);
     m->tensor_bytes = data ? data : all;
     m->metadata_keys = (size_t)n;
     snprintf(m->note, sizeof m->note,

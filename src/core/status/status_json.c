@@ -35,9 +35,10 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d, bool 
     str_or_null(w, "mount_point", d->mount_point);
     hr_json_tri(w, "rotational", d->rotational);
     /* A virtual disk's rotational flag says nothing about the host's medium. */
-    hr_json_tri(w, "ssd", d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
-                          : d->rotational == HR_TRI_YES                    ? HR_TRI_NO
-                                                                           : HR_TRI_YES);
+    hr_json_tri(w, "ssd",
+                d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
+                : d->rotational == HR_TRI_YES                      ? HR_TRI_NO
+                                                                   : HR_TRI_YES);
     hr_json_bool(w, "virtual_disk", d->virtual_disk);
     hr_json_tri(w, "removable", d->removable);
     hr_json_tri(w, "usb", d->usb);
@@ -162,7 +163,7 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
         for (int i = 0; i < pc->existing_count; i++)
             hr_json_str(w, NULL, pc->existing[i]);
         hr_json_end_array(w);
-        str_or_null(w, "ignored", pc->notes);   /* Linux (/etc/fstab): null */
+        str_or_null(w, "ignored", pc->notes); /* Linux (/etc/fstab): null */
         section(w, &pc->s);
         hr_json_end_object(w);
     }

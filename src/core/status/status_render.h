@@ -15,7 +15,7 @@
 #define HR_STATUS_SCHEMA "headroom.status/1"
 
 typedef struct hr_render_opts {
-    bool color;     /* ANSI colour for verdicts and warnings */
+    bool color; /* ANSI colour for verdicts and warnings */
 } hr_render_opts;
 
 /* Human report; returns 0 or a negative HR_E* code. */

@@ -30,9 +30,18 @@ static void pf(out *o, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *bold(const out *o) { return o->color ? "\033[1m" : ""; }
-static const char *warn(const out *o) { return o->color ? "\033[33m" : ""; }
-static const char *reset(const out *o) { return o->color ? "\033[0m" : ""; }
+static const char *bold(const out *o)
+{
+    return o->color ? "\033[1m" : "";
+}
+static const char *warn(const out *o)
+{
+    return o->color ? "\033[33m" : "";
+}
+static const char *reset(const out *o)
+{
+    return o->color ? "\033[0m" : "";
+}
 
 /* A size, or "unknown". */
 static const char *sz(uint64_t v, char *tmp, size_t n)
@@ -127,8 +136,8 @@ static void tiers(out *o, const hr_snapshot *s)
         cols(o, HR_T("1 GPU memory (VRAM)"), "-", "-", "-");
         pf(o, "  %s\n",
            !s->gpus.s.ok && s->gpus.s.why[0] ? HR_T("unknown (see GPUS)")
-           : s->gpus.notes[0]                 ? s->gpus.notes
-                                              : HR_T("no GPU found"));
+           : s->gpus.notes[0]                ? s->gpus.notes
+                                             : HR_T("no GPU found"));
     }
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
@@ -154,8 +163,8 @@ static void tiers(out *o, const hr_snapshot *s)
         used += s->paging[i].used_bytes;
     }
     const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : HR_T("3 Swap");
-    cols(o, label, known ? sz(tot, a, sizeof a) : HR_T("unknown"),
-         known ? sz(used, b, sizeof b) : HR_T("unknown"), known ? sz(tot - used, c, sizeof c) : HR_T("unknown"));
+    cols(o, label, known ? sz(tot, a, sizeof a) : HR_T("unknown"), known ? sz(used, b, sizeof b) : HR_T("unknown"),
+         known ? sz(tot - used, c, sizeof c) : HR_T("unknown"));
     pf(o, "  %s\n", s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
 }
 
@@ -166,8 +175,10 @@ static void commit(out *o, const hr_snapshot *s)
     heading(o, HR_T("COMMIT (what programs have asked for vs what RAM + paging can back)"), c->s.source);
     unknown_line(o, &c->s);
     bool lx = s->platform.os == HR_OS_LINUX;
-    pf(o, HR_T("  charge   %-12s %s\n"), sz(c->charge_bytes, a, sizeof a), lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
-    pf(o, HR_T("  limit    %-12s %s\n"), sz(c->limit_bytes, a, sizeof a), lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
+    pf(o, HR_T("  charge   %-12s %s\n"), sz(c->charge_bytes, a, sizeof a),
+       lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
+    pf(o, HR_T("  limit    %-12s %s\n"), sz(c->limit_bytes, a, sizeof a),
+       lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
     if (c->peak_bytes != HR_UNKNOWN && c->peak_bytes != 0)
         pf(o, HR_T("  peak     %-12s (highest since boot)\n"), sz(c->peak_bytes, a, sizeof a));
     else if (!lx)
@@ -178,32 +189,36 @@ static void commit(out *o, const hr_snapshot *s)
         switch (c->overcommit_mode) {
         case HR_OVERCOMMIT_NEVER:
             if (c->overcommit_kbytes != HR_UNKNOWN && c->overcommit_kbytes != 0)
-                pf(o, HR_T("  ENFORCED: vm.overcommit_memory=2, overcommit_kbytes=%llu: allocations past the limit fail\n"),
+                pf(o,
+                   HR_T(
+                       "  ENFORCED: vm.overcommit_memory=2, overcommit_kbytes=%llu: allocations past the limit fail\n"),
                    (unsigned long long)c->overcommit_kbytes);
             else {
                 snprintf(d, sizeof d, "%llu", (unsigned long long)c->overcommit_ratio);
-                pf(o, HR_T("  ENFORCED: vm.overcommit_memory=2 (ratio %s%%): allocations past the limit fail with ENOMEM\n"),
+                pf(o,
+                   HR_T(
+                       "  ENFORCED: vm.overcommit_memory=2 (ratio %s%%): allocations past the limit fail with ENOMEM\n"),
                    c->overcommit_ratio == HR_UNKNOWN ? "?" : d);
             }
             break;
         case HR_OVERCOMMIT_HEURISTIC:
-        case HR_OVERCOMMIT_ALWAYS:
-        {
+        case HR_OVERCOMMIT_ALWAYS: {
             hr_ceiling ceiling;
             hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
             bool capped = ceiling.basis == HR_CEILING_CGROUP;
-            pf(o, HR_T("  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
-                  "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n"),
-               (int)c->overcommit_mode,
-               c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? HR_T("always") : HR_T("heuristic"),
-               capped ? HR_T("the cgroup limit (below RAM + disk swap)") : HR_T("RAM + disk swap"), sz(ceiling.bytes, b, sizeof b));
+            pf(o,
+               HR_T("  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
+                    "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n"),
+               (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? HR_T("always") : HR_T("heuristic"),
+               capped ? HR_T("the cgroup limit (below RAM + disk swap)") : HR_T("RAM + disk swap"),
+               sz(ceiling.bytes, b, sizeof b));
             break;
         }
-        default:
-            pf(o, HR_T("  enforcement unknown (vm.overcommit_memory unreadable)\n"));
+        default: pf(o, HR_T("  enforcement unknown (vm.overcommit_memory unreadable)\n"));
         }
     } else {
-        pf(o, HR_T("  enforced: when the charge reaches the limit, allocations fail (\"paging file too small\", S2.1)\n"));
+        pf(o,
+           HR_T("  enforced: when the charge reaches the limit, allocations fail (\"paging file too small\", S2.1)\n"));
     }
 }
 
@@ -214,13 +229,13 @@ static void paging(out *o, const hr_snapshot *s)
     heading(o, win ? HR_T("PAGING FILES IN USE") : HR_T("SWAP AREAS"), s->paging_s.source);
     unknown_line(o, &s->paging_s);
     if (s->paging_s.ok && s->paging_count == 0)
-        pf(o, HR_T("  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n"),
-           warn(o), reset(o));
+        pf(o, HR_T("  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n"), warn(o),
+           reset(o));
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
         char shown[HR_SNAP_PATH_MAX * 4];
-        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_win_path_shown(p->path, shown, sizeof shown), hr_tr(hr_paging_kind_name(p->kind)),
-           sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
+        pf(o, HR_T("  %s\n    %s, size %s, used %s"), hr_win_path_shown(p->path, shown, sizeof shown),
+           hr_tr(hr_paging_kind_name(p->kind)), sz(p->size_bytes, a, sizeof a), sz(p->used_bytes, b, sizeof b));
         if (p->peak_bytes != HR_UNKNOWN)
             pf(o, HR_T(", peak %s"), sz(p->peak_bytes, c, sizeof c));
         if (p->priority != HR_UNKNOWN_I64)
@@ -256,10 +271,13 @@ static void paging(out *o, const hr_snapshot *s)
     }
     const hr_paging_config *pc = &s->paging_config;
     if (win || pc->present || pc->s.why[0]) {
-        heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : HR_T("SWAP CONFIGURED"), pc->s.source);
+        heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : HR_T("SWAP CONFIGURED"),
+                pc->s.source);
         unknown_line(o, &pc->s);
         if (pc->automatic == HR_TRI_YES)
-            pf(o, HR_T("  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n"),
+            pf(o,
+               HR_T(
+                   "  %sautomatic management for all drives%s: Windows sizes it and may shrink it when C: is short of space (S1.2)\n"),
                warn(o), reset(o));
         if (pc->s.ok && pc->count == 0)
             pf(o, win ? HR_T("  no paging file configured\n") : HR_T("  no swap in /etc/fstab\n"));
@@ -269,7 +287,8 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, "  %s%s%s", hr_win_path_shown(e->path, shown, sizeof shown), HR_T(": "),
                hr_tr(hr_paging_mode_name(e->mode)));
             if (e->mode == HR_PAGING_MODE_CUSTOM)
-                pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a), sz(e->maximum_bytes, b, sizeof b));
+                pf(o, HR_T(", initial %s, maximum %s"), sz(e->initial_bytes, a, sizeof a),
+                   sz(e->maximum_bytes, b, sizeof b));
             if (e->priority != HR_UNKNOWN_I64)
                 pf(o, HR_T(", priority %lld"), (long long)e->priority);
             pf(o, "\n");
@@ -321,7 +340,8 @@ static void volumes(out *o, const hr_snapshot *s)
         if (win && d->why[0])
             pf(o, HR_T("               unknown: %s\n"), d->why);
         if (v->can_hold_swap == HR_TRI_NO)
-            pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"), v->why_not);
+            pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"),
+               v->why_not);
     }
 }
 
@@ -346,7 +366,8 @@ static void compression(out *o, const hr_snapshot *s)
     if (c->zswap_max_pool_percent != HR_UNKNOWN)
         pf(o, HR_T(", max pool %llu%% of RAM"), (unsigned long long)c->zswap_max_pool_percent);
     if (c->zswap_pool_bytes != HR_UNKNOWN)
-        pf(o, HR_T(", pool %s holding %s"), sz(c->zswap_pool_bytes, a, sizeof a), sz(c->zswap_stored_bytes, b, sizeof b));
+        pf(o, HR_T(", pool %s holding %s"), sz(c->zswap_pool_bytes, a, sizeof a),
+           sz(c->zswap_stored_bytes, b, sizeof b));
     pf(o, "\n");
     if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
         pf(o, HR_T("    zswap only caches pages on their way to a swap device; with no swap it does nothing\n"));
@@ -394,8 +415,8 @@ static void cgroup(out *o, const hr_snapshot *s)
            g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
     if (g->oom_kills != HR_UNKNOWN)
         pf(o, HR_T("  OOM kills here    %llu\n"), (unsigned long long)g->oom_kills);
-    if (g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED &&
-        s->ram.total_bytes != HR_UNKNOWN && g->memory_max_bytes < s->ram.total_bytes)
+    if (g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED && s->ram.total_bytes != HR_UNKNOWN &&
+        g->memory_max_bytes < s->ram.total_bytes)
         pf(o, HR_T("  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n"),
            warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
 }
@@ -456,14 +477,17 @@ static void notes(out *o, const hr_snapshot *s)
 
 int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
 {
-    out o = {.b = b, .color = ro && ro->color};
-    pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o), s->platform.os_name[0] ? s->platform.os_name : HR_T("unknown OS"));
+    out o = { .b = b, .color = ro && ro->color };
+    pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o),
+       s->platform.os_name[0] ? s->platform.os_name : HR_T("unknown OS"));
     if (s->platform.container == HR_TRI_YES)
         pf(&o, HR_T(", in a container (%s)"), s->platform.container_kind);
     pf(&o, "\n");
     if (s->platform.wsl2 == HR_TRI_YES)
-        pf(&o, HR_T("%sWSL 2%s: RAM and swap are set on the Windows side in %%UserProfile%%\\.wslconfig\n"
-               "(memory=, swap=), not inside this distribution.\n"), warn(&o), reset(&o));
+        pf(&o,
+           HR_T("%sWSL 2%s: RAM and swap are set on the Windows side in %%UserProfile%%\\.wslconfig\n"
+                "(memory=, swap=), not inside this distribution.\n"),
+           warn(&o), reset(&o));
     tiers(&o, s);
     commit(&o, s);
     paging(&o, s);
@@ -474,6 +498,7 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     volumes(&o, s);
     notes(&o, s);
     if (hr_snapshot_partial(s))
-        pf(&o, HR_T("\n%sSome sources could not be read: the report is partial (exit status 3).%s\n"), warn(&o), reset(&o));
+        pf(&o, HR_T("\n%sSome sources could not be read: the report is partial (exit status 3).%s\n"), warn(&o),
+           reset(&o));
     return o.err;
 }

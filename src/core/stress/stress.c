@@ -89,8 +89,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         uint64_t avail = snap->ram.available_bytes;
         if (avail != HR_UNKNOWN && snap->paging_s.ok) {
             room = hr_sat_add(avail, free_swap(snap));
-            g->margin_bytes = margin_of(snap->ram.total_bytes != HR_UNKNOWN ? snap->ram.total_bytes
-                                                                            : room);
+            g->margin_bytes = margin_of(snap->ram.total_bytes != HR_UNKNOWN ? snap->ram.total_bytes : room);
             snprintf(g->basis, sizeof g->basis,
                      HR_T("available RAM plus free swap, less the margin (the OOM killer decides)"));
         }
@@ -103,7 +102,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         g->why_kind = HR_STRESS_WHY_NOT_ENFORCED;
         snprintf(g->why, sizeof g->why, "%s",
                  HR_T("Linux does not refuse commit in overcommit mode 0 or 1: this only raises the "
-                 "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
+                      "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
         return;
     }
     /* Touched pages are charged to the memory cgroup stress runs in (v1 puts --cgroup's group
@@ -125,15 +124,14 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         g->why_kind = HR_STRESS_WHY_UNKNOWN;
         snprintf(g->why, sizeof g->why, "%s",
                  HR_T("the commit charge and limit (or available RAM and swap) could not be read, so "
-                 "no safety margin can be kept; --force goes on anyway"));
+                      "no safety margin can be kept; --force goes on anyway"));
         return;
     }
     g->safe_bytes = room > g->margin_bytes ? room - g->margin_bytes : 0;
     if (cg_safe != HR_UNKNOWN && cg_safe < g->safe_bytes) {
         g->safe_bytes = cg_safe;
         g->margin_bytes = cg->memory_max_bytes / 20 < 64 * MIB ? 64 * MIB : cg->memory_max_bytes / 20;
-        snprintf(g->basis, sizeof g->basis,
-                 HR_T("the memory cgroup's limit minus its usage, less the margin"));
+        snprintf(g->basis, sizeof g->basis, HR_T("the memory cgroup's limit minus its usage, less the margin"));
     }
     /* With a cgroup, the test's own memory is held to the cgroup: the cgroup must fit. */
     uint64_t want = rq->commit_bytes;
@@ -152,6 +150,6 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
     hr_size_format(g->margin_bytes, c, sizeof c);
     snprintf(g->why, sizeof g->why,
              HR_T("%s is more than the %s this machine can give without going under the %s "
-             "safety margin [X.margin]; --force goes on to the first failure"),
+                  "safety margin [X.margin]; --force goes on to the first failure"),
              a, b, c);
 }

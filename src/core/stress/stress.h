@@ -16,16 +16,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_STRESS_SCHEMA "headroom.stress/1"
+#define HR_STRESS_SCHEMA    "headroom.stress/1"
 #define HR_STRESS_MAX_STEPS 512
-#define HR_STRESS_MIN_STEP ((uint64_t)16 << 20)      /* 16 MiB */
+#define HR_STRESS_MIN_STEP  ((uint64_t)16 << 20) /* 16 MiB */
 
 typedef struct hr_stress_req {
-    uint64_t commit_bytes;      /* --commit SIZE: the total to reach */
-    uint64_t step_bytes;        /* --step SIZE; 0: chosen by hr_stress_gate() */
-    bool touch;                 /* --touch: write every page (the memory becomes real) */
-    bool force;                 /* --force: past the safety margin, to the first failure */
-    uint64_t cgroup_bytes;      /* --cgroup SIZE (Linux memory cgroup / Windows job); 0: none */
+    uint64_t commit_bytes; /* --commit SIZE: the total to reach */
+    uint64_t step_bytes;   /* --step SIZE; 0: chosen by hr_stress_gate() */
+    bool touch;            /* --touch: write every page (the memory becomes real) */
+    bool force;            /* --force: past the safety margin, to the first failure */
+    uint64_t cgroup_bytes; /* --cgroup SIZE (Linux memory cgroup / Windows job); 0: none */
     /* Where the cgroup goes (from the snapshot): the version and the process's cgroup
      * directory and path (cgroup v1: a child of it; v2: a child of the hierarchy's root). */
     hr_cgroup_version cgroup_version;
@@ -35,46 +35,50 @@ typedef struct hr_stress_req {
 
 /* One step, as the platform saw it after the step's memory was committed (and touched). */
 typedef struct hr_stress_step {
-    uint64_t committed_bytes;   /* by the stress so far */
-    uint64_t charge_bytes;      /* the machine's commit charge now; HR_UNKNOWN */
-    uint64_t limit_bytes;       /* the commit limit now; HR_UNKNOWN */
-    uint64_t cgroup_bytes;      /* memory the stress cgroup / job uses; HR_UNKNOWN without */
+    uint64_t committed_bytes; /* by the stress so far */
+    uint64_t charge_bytes;    /* the machine's commit charge now; HR_UNKNOWN */
+    uint64_t limit_bytes;     /* the commit limit now; HR_UNKNOWN */
+    uint64_t cgroup_bytes;    /* memory the stress cgroup / job uses; HR_UNKNOWN without */
 } hr_stress_step;
 
 typedef enum hr_stress_outcome {
-    HR_STRESS_REFUSED = 0,      /* the gate said no: nothing was allocated */
-    HR_STRESS_REACHED,          /* every step done */
-    HR_STRESS_ALLOC_FAILED,     /* the OS refused an allocation (the commit limit) */
-    HR_STRESS_KILLED,           /* the allocating process was killed (the OOM killer) */
-    HR_STRESS_ERROR             /* the test itself could not go on (see failure) */
+    HR_STRESS_REFUSED = 0,  /* the gate said no: nothing was allocated */
+    HR_STRESS_REACHED,      /* every step done */
+    HR_STRESS_ALLOC_FAILED, /* the OS refused an allocation (the commit limit) */
+    HR_STRESS_KILLED,       /* the allocating process was killed (the OOM killer) */
+    HR_STRESS_ERROR         /* the test itself could not go on (see failure) */
 } hr_stress_outcome;
 
 typedef struct hr_stress_result {
     hr_stress_outcome outcome;
     int step_count;
     hr_stress_step steps[HR_STRESS_MAX_STEPS];
-    uint64_t reached_bytes;     /* committed (and touched) before the end */
-    uint64_t failed_step_bytes; /* the size of the step that failed; 0 */
-    char failure[256];          /* the OS's words: "mmap: Cannot allocate memory", "SIGKILL" */
-    bool oom_kill_seen;         /* the cgroup's / kernel's OOM-kill count went up */
-    bool released;              /* everything given back (the child exited / VirtualFree) */
+    uint64_t reached_bytes;              /* committed (and touched) before the end */
+    uint64_t failed_step_bytes;          /* the size of the step that failed; 0 */
+    char failure[256];                   /* the OS's words: "mmap: Cannot allocate memory", "SIGKILL" */
+    bool oom_kill_seen;                  /* the cgroup's / kernel's OOM-kill count went up */
+    bool released;                       /* everything given back (the child exited / VirtualFree) */
     char cgroup_where[HR_SNAP_PATH_MAX]; /* the cgroup or job it ran in; "" */
 } hr_stress_result;
 
 /* What the gate decided, from the snapshot before the first step. */
 typedef struct hr_stress_gate {
     bool allowed;
-    bool forced;                /* allowed only because of --force */
-    uint64_t step_bytes;        /* the step used */
-    uint64_t safe_bytes;        /* the most the request may reach without --force; HR_UNKNOWN */
-    uint64_t margin_bytes;      /* kept free of the ceiling */
-    uint64_t charge_bytes, limit_bytes;  /* before */
-    bool enforced;              /* the OS refuses commit at the limit (Windows; Linux mode 2) */
-    char basis[200];            /* how safe_bytes was found (English, for the JSON) */
-    char why[300];              /* a refusal's reason, or a note ("" when none); English */
-    enum { HR_STRESS_WHY_NONE = 0, HR_STRESS_WHY_NOT_ENFORCED, HR_STRESS_WHY_UNKNOWN,
-           HR_STRESS_WHY_TOO_BIG } why_kind;   /* the same, for the translated text */
-    uint64_t want_bytes;        /* what the gate weighed (the total, or the cgroup's size) */
+    bool forced;                        /* allowed only because of --force */
+    uint64_t step_bytes;                /* the step used */
+    uint64_t safe_bytes;                /* the most the request may reach without --force; HR_UNKNOWN */
+    uint64_t margin_bytes;              /* kept free of the ceiling */
+    uint64_t charge_bytes, limit_bytes; /* before */
+    bool enforced;                      /* the OS refuses commit at the limit (Windows; Linux mode 2) */
+    char basis[200];                    /* how safe_bytes was found (English, for the JSON) */
+    char why[300];                      /* a refusal's reason, or a note ("" when none); English */
+    enum {
+        HR_STRESS_WHY_NONE = 0,
+        HR_STRESS_WHY_NOT_ENFORCED,
+        HR_STRESS_WHY_UNKNOWN,
+        HR_STRESS_WHY_TOO_BIG
+    } why_kind;          /* the same, for the translated text */
+    uint64_t want_bytes; /* what the gate weighed (the total, or the cgroup's size) */
 } hr_stress_gate;
 
 /* Decide. snap is this machine's, before the test. */
@@ -83,7 +87,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
 typedef struct hr_stress_report {
     const hr_stress_req *req;
     const hr_stress_gate *gate;
-    const hr_stress_result *res;   /* NULL when refused */
+    const hr_stress_result *res; /* NULL when refused */
     hr_os os;
 } hr_stress_report;
 
@@ -96,6 +100,6 @@ void hr_stress_text_end(const hr_stress_report *r, hr_buf *out);
 /* The whole report in r->format: text (head, steps, end) or JSON. */
 void hr_stress_render(const hr_stress_report *rep, hr_render *r);
 
-const char *hr_stress_outcome_name(hr_stress_outcome o);  /* "refused", "reached", ... */
+const char *hr_stress_outcome_name(hr_stress_outcome o); /* "refused", "reached", ... */
 
 #endif

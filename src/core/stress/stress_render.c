@@ -29,8 +29,9 @@ void hr_stress_text_head(const hr_stress_report *r, hr_buf *out)
         hr_buf_printf(out, ", %s", HR_T("touching every page"));
     if (q->cgroup_bytes) {
         sz(q->cgroup_bytes, c, sizeof c);
-        hr_buf_printf(out, r->os == HR_OS_WINDOWS ? HR_T(", inside a job limited to %s of commit")
-                                                  : HR_T(", inside a memory cgroup of %s"),
+        hr_buf_printf(out,
+                      r->os == HR_OS_WINDOWS ? HR_T(", inside a job limited to %s of commit")
+                                             : HR_T(", inside a memory cgroup of %s"),
                       c);
     }
     hr_buf_puts(out, "\n");
@@ -65,8 +66,9 @@ void hr_stress_text_head(const hr_stress_report *r, hr_buf *out)
         if (g->safe_bytes != HR_UNKNOWN) {
             sz(g->safe_bytes, a, sizeof a);
             sz(g->margin_bytes, b, sizeof b);
-            hr_buf_printf(out, HR_T("safe without --force: up to %s (a %s margin is kept) "
-                                    "[X.margin]\n"),
+            hr_buf_printf(out,
+                          HR_T("safe without --force: up to %s (a %s margin is kept) "
+                               "[X.margin]\n"),
                           a, b);
         }
         break;
@@ -84,9 +86,8 @@ void hr_stress_text_head(const hr_stress_report *r, hr_buf *out)
 static void step_heads(const hr_stress_report *r, hr_buf *out)
 {
     const hr_stress_req *q = r->req;
-    hr_buf_printf(out, "\n  %4s  %10s  %23s%s\n", HR_T("step"), HR_T("committed"),
-                  HR_T("commit charge / limit"),
-                  !q->cgroup_bytes             ? ""
+    hr_buf_printf(out, "\n  %4s  %10s  %23s%s\n", HR_T("step"), HR_T("committed"), HR_T("commit charge / limit"),
+                  !q->cgroup_bytes         ? ""
                   : r->os == HR_OS_WINDOWS ? HR_T("   in the job")
                                            : HR_T("   in the cgroup"));
 }
@@ -119,47 +120,46 @@ void hr_stress_text_end(const hr_stress_report *r, hr_buf *out)
     sz(s->failed_step_bytes, b, sizeof b);
     hr_buf_putc(out, '\n');
     switch (s->outcome) {
-    case HR_STRESS_REFUSED:
-        break;
+    case HR_STRESS_REFUSED: break;
     case HR_STRESS_REACHED:
-        hr_buf_printf(out, r->req->touch ? HR_T("REACHED %s: every step committed and touched.\n")
-                                         : HR_T("REACHED %s: every step committed.\n"),
+        hr_buf_printf(out,
+                      r->req->touch ? HR_T("REACHED %s: every step committed and touched.\n")
+                                    : HR_T("REACHED %s: every step committed.\n"),
                       a);
         break;
     case HR_STRESS_ALLOC_FAILED:
-        hr_buf_printf(out,
-                      HR_T("FAILED at step %d: after %s, the next %s could not be committed: %s\n"),
+        hr_buf_printf(out, HR_T("FAILED at step %d: after %s, the next %s could not be committed: %s\n"),
                       s->step_count + 1, a, b, s->failure);
         if (r->req->cgroup_bytes && r->os == HR_OS_WINDOWS) {
             sz(r->req->cgroup_bytes, b, sizeof b);
-            hr_buf_printf(out, HR_T("The job's commit limit of %s stopped it: that is the ceiling of the "
-                                    "smaller machine rehearsed, not this one's.\n"),
+            hr_buf_printf(out,
+                          HR_T("The job's commit limit of %s stopped it: that is the ceiling of the "
+                               "smaller machine rehearsed, not this one's.\n"),
                           b);
         } else if (s->failed_step_bytes > ((uint64_t)1 << 30)) {
             /* one big mapping refused says only that the ceiling lies below it */
             char c[32];
             sz(hr_sat_add(s->reached_bytes, s->failed_step_bytes), c, sizeof c);
-            hr_buf_printf(out, HR_T("Only that %s step was refused: the ceiling now lies between %s and %s "
-                                    "more than what was in use before (a smaller --step narrows it).\n"),
+            hr_buf_printf(out,
+                          HR_T("Only that %s step was refused: the ceiling now lies between %s and %s "
+                               "more than what was in use before (a smaller --step narrows it).\n"),
                           b, a, c);
         } else {
             hr_buf_printf(out, HR_T("That is the ceiling now: %s more than what was in use before.\n"), a);
         }
         break;
     case HR_STRESS_KILLED:
-        hr_buf_printf(out, HR_T("KILLED at step %d: after %s, the process holding the memory was "
-                                "ended (%s)%s.\n"),
-                      s->step_count + 1, a, s->failure,
-                      s->oom_kill_seen ? HR_T(" by the OOM killer") : "");
+        hr_buf_printf(out,
+                      HR_T("KILLED at step %d: after %s, the process holding the memory was "
+                           "ended (%s)%s.\n"),
+                      s->step_count + 1, a, s->failure, s->oom_kill_seen ? HR_T(" by the OOM killer") : "");
         break;
-    case HR_STRESS_ERROR:
-        hr_buf_printf(out, HR_T("The test could not go on: %s\n"), s->failure);
-        break;
+    case HR_STRESS_ERROR: hr_buf_printf(out, HR_T("The test could not go on: %s\n"), s->failure); break;
     }
     if (s->cgroup_where[0])
         hr_buf_printf(out, HR_T("ran in %s (removed afterwards)\n"), s->cgroup_where);
-    hr_buf_printf(out, "%s\n", s->released ? HR_T("Everything was released.")
-                                           : HR_T("WARNING: not everything could be released."));
+    hr_buf_printf(out, "%s\n",
+                  s->released ? HR_T("Everything was released.") : HR_T("WARNING: not everything could be released."));
 }
 
 static void json(const hr_stress_report *r, hr_json_writer *w)
@@ -217,12 +217,8 @@ void hr_stress_render(const hr_stress_report *rep, hr_render *r)
             hr_stress_text_step(rep, i, r->out);
         hr_stress_text_end(rep, r->out);
         break;
-    case HR_FORMAT_JSON:
-        json(rep, &r->json);
-        break;
+    case HR_FORMAT_JSON: json(rep, &r->json); break;
     case HR_FORMAT_HTML:
-    case HR_FORMAT_PROMETHEUS:
-        hr_render_unsupported(r);
-        break;
+    case HR_FORMAT_PROMETHEUS: hr_render_unsupported(r); break;
     }
 }

@@ -12,9 +12,8 @@
 
 static int parse(const char *body, size_t n, const char *what, hr_json_doc **doc, hr_error *err)
 {
-    hr_json_limits lim = {.max_bytes = HR_COMFY_BODY_MAX, .max_depth = 64,
-                          .max_values = (size_t)2 << 20};
-    hr_error e = {0};
+    hr_json_limits lim = { .max_bytes = HR_COMFY_BODY_MAX, .max_depth = 64, .max_values = (size_t)2 << 20 };
+    hr_error e = { 0 };
     int rc = hr_json_parse(body, n, &lim, doc, &e);
     if (rc != 0)
         return hr_error_set(err, rc, "%s: %s", what, e.msg);
@@ -37,8 +36,7 @@ bool hr_comfy_cmdline_is_comfyui(const char *cmdline)
 
 bool hr_comfy_host_is_local(const char *host)
 {
-    return hr_str_ieq(host, "localhost") || strcmp(host, "::1") == 0 ||
-           strncmp(host, "127.", 4) == 0;
+    return hr_str_ieq(host, "localhost") || strcmp(host, "::1") == 0 || strncmp(host, "127.", 4) == 0;
 }
 
 static int64_t num(const hr_json_value *v)
@@ -55,8 +53,7 @@ static int64_t num(const hr_json_value *v)
 static bool absolute(const char *p)
 {
     return p[0] == '/' || p[0] == '\\' ||
-           (((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') && p[1] == ':' &&
-            (p[2] == '\\' || p[2] == '/'));
+           (((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') && p[1] == ':' && (p[2] == '\\' || p[2] == '/'));
 }
 
 /* ComfyUI's folder from its argv: --base-directory DIR (or =DIR), else an absolute
@@ -80,8 +77,7 @@ static void base_dir_of(const hr_json_value *argv, char *out, size_t cap)
     out[0] = '\0';
     const char *p = hr_json_string(a0, NULL);
     size_t n = p ? strlen(p) : 0;
-    if (n > 8 && n < cap && absolute(p) && strcmp(p + n - 7, "main.py") == 0 &&
-        (p[n - 8] == '/' || p[n - 8] == '\\')) {
+    if (n > 8 && n < cap && absolute(p) && strcmp(p + n - 7, "main.py") == 0 && (p[n - 8] == '/' || p[n - 8] == '\\')) {
         memcpy(out, p, n - 8);
         out[n - 8] = '\0';
     }
@@ -106,8 +102,8 @@ int hr_comfy_parse_stats(const char *body, size_t n, hr_comfy_stats *o, hr_error
     copy_str(o->os, sizeof o->os, hr_json_get(sys, "os"));
     o->ram_total = num(hr_json_get(sys, "ram_total"));
     o->ram_free = num(hr_json_get(sys, "ram_free"));
-    for (const hr_json_value *d = hr_json_first(hr_json_get(root, "devices"));
-         d && o->ndev < HR_COMFY_DEVICES_MAX; d = hr_json_next(d)) {
+    for (const hr_json_value *d = hr_json_first(hr_json_get(root, "devices")); d && o->ndev < HR_COMFY_DEVICES_MAX;
+         d = hr_json_next(d)) {
         if (!hr_json_is(d, HR_JSON_OBJECT))
             continue;
         hr_comfy_device *x = &o->dev[o->ndev++];
@@ -143,10 +139,9 @@ int hr_comfy_parse_queue(const char *body, size_t n, hr_comfy_queue *o, hr_error
     if (id && *id) {
         o->running = true;
         copy_str(o->prompt_id, sizeof o->prompt_id, hr_json_at(item, 1));
-        copy_str(o->client_id, sizeof o->client_id,
-                 hr_json_get(hr_json_at(item, 3), "client_id"));
-        for (const hr_json_value *m = hr_json_first(hr_json_at(item, 2));
-             m && o->n_nodes < HR_COMFY_NODES_MAX; m = hr_json_next(m)) {
+        copy_str(o->client_id, sizeof o->client_id, hr_json_get(hr_json_at(item, 3), "client_id"));
+        for (const hr_json_value *m = hr_json_first(hr_json_at(item, 2)); m && o->n_nodes < HR_COMFY_NODES_MAX;
+             m = hr_json_next(m)) {
             const char *key = hr_json_key(m);
             if (!key)
                 break; /* the prompt is not an object */
@@ -167,8 +162,7 @@ const char *hr_comfy_class_of(const hr_comfy_queue *q, const char *node)
     return NULL;
 }
 
-int hr_comfy_parse_history(const char *body, size_t n, const char *prompt_id,
-                           hr_comfy_history *o, hr_error *err)
+int hr_comfy_parse_history(const char *body, size_t n, const char *prompt_id, hr_comfy_history *o, hr_error *err)
 {
     memset(o, 0, sizeof *o);
     hr_json_doc *doc;
@@ -188,16 +182,14 @@ int hr_comfy_parse_history(const char *body, size_t n, const char *prompt_id,
         bool b = false;
         if (hr_json_as_bool(hr_json_get(st, "completed"), &b) == 0)
             o->completed = b;
-        for (const hr_json_value *m = hr_json_first(hr_json_get(st, "messages")); m;
-             m = hr_json_next(m)) {
+        for (const hr_json_value *m = hr_json_first(hr_json_get(st, "messages")); m; m = hr_json_next(m)) {
             const char *ev = hr_json_string(hr_json_at(m, 0), NULL);
             const hr_json_value *d = hr_json_at(m, 1);
             if (!ev)
                 continue;
             if (strcmp(ev, "execution_cached") == 0) {
                 o->cached += (int)hr_json_count(hr_json_get(d, "nodes"));
-            } else if (strcmp(ev, "execution_error") == 0 ||
-                       strcmp(ev, "execution_interrupted") == 0) {
+            } else if (strcmp(ev, "execution_error") == 0 || strcmp(ev, "execution_interrupted") == 0) {
                 o->interrupted = ev[10] == 'i';
                 copy_str(o->error_node, sizeof o->error_node, hr_json_get(d, "node_id"));
                 copy_str(o->error_class, sizeof o->error_class, hr_json_get(d, "node_type"));
@@ -224,15 +216,15 @@ int hr_comfy_parse_msg(const char *text, size_t n, hr_comfy_msg *o, hr_error *er
         const char *name;
         hr_cmsg_type type;
     } types[] = {
-        {"status", HR_CMSG_STATUS},
-        {"execution_start", HR_CMSG_EXECUTION_START},
-        {"executing", HR_CMSG_EXECUTING},
-        {"executed", HR_CMSG_EXECUTED},
-        {"progress", HR_CMSG_PROGRESS},
-        {"execution_cached", HR_CMSG_CACHED},
-        {"execution_success", HR_CMSG_SUCCESS},
-        {"execution_error", HR_CMSG_ERROR},
-        {"execution_interrupted", HR_CMSG_INTERRUPTED},
+        { "status", HR_CMSG_STATUS },
+        { "execution_start", HR_CMSG_EXECUTION_START },
+        { "executing", HR_CMSG_EXECUTING },
+        { "executed", HR_CMSG_EXECUTED },
+        { "progress", HR_CMSG_PROGRESS },
+        { "execution_cached", HR_CMSG_CACHED },
+        { "execution_success", HR_CMSG_SUCCESS },
+        { "execution_error", HR_CMSG_ERROR },
+        { "execution_interrupted", HR_CMSG_INTERRUPTED },
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(o->type_name, types[i].name) == 0)
@@ -240,8 +232,7 @@ int hr_comfy_parse_msg(const char *text, size_t n, hr_comfy_msg *o, hr_error *er
     copy_str(o->prompt_id, sizeof o->prompt_id, hr_json_get(d, "prompt_id"));
     if (o->type == HR_CMSG_STATUS) {
         copy_str(o->sid, sizeof o->sid, hr_json_get(d, "sid"));
-        int64_t q = num(hr_json_get(hr_json_get(hr_json_get(d, "status"), "exec_info"),
-                                    "queue_remaining"));
+        int64_t q = num(hr_json_get(hr_json_get(hr_json_get(d, "status"), "exec_info"), "queue_remaining"));
         o->queue_remaining = q >= 0 && q < INT32_MAX ? (int)q : -1;
     }
     const hr_json_value *node = hr_json_get(d, "node");
@@ -311,8 +302,7 @@ void hr_comfy_track_sample(hr_comfy_track *t, const hr_wsample *s)
     span_sample(&t->load, s);
 }
 
-static hr_comfy_event *new_event(hr_comfy_event *e, hr_cev_kind k, const char *source,
-                                 const char *prompt_id)
+static hr_comfy_event *new_event(hr_comfy_event *e, hr_cev_kind k, const char *source, const char *prompt_id)
 {
     memset(e, 0, sizeof *e);
     e->kind = k;
@@ -328,8 +318,7 @@ static int64_t growth_of(const hr_comfy_event *e)
     return e->rss_growth != HR_W_UNKNOWN ? e->rss_growth : e->ram_growth;
 }
 
-int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source,
-                      hr_comfy_event ev[2])
+int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source, hr_comfy_event ev[2])
 {
     if (!t->nodespan.active)
         return 0;
@@ -346,8 +335,8 @@ int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source
     return 1;
 }
 
-int hr_comfy_prompt_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                          const char *source, hr_comfy_event ev[2])
+int hr_comfy_prompt_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *source,
+                          hr_comfy_event ev[2])
 {
     if (t->prompt.active && strcmp(t->prompt_id, prompt_id) == 0)
         return 0;
@@ -360,8 +349,8 @@ int hr_comfy_prompt_start(hr_comfy_track *t, const hr_wsample *s, const char *pr
     return k + 1;
 }
 
-int hr_comfy_prompt_end(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                        const char *source, const char *how, hr_comfy_event ev[2])
+int hr_comfy_prompt_end(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *source,
+                        const char *how, hr_comfy_event ev[2])
 {
     if (!t->prompt.active || (prompt_id && *prompt_id && strcmp(prompt_id, t->prompt_id) != 0))
         return 0;
@@ -373,9 +362,8 @@ int hr_comfy_prompt_end(hr_comfy_track *t, const hr_wsample *s, const char *prom
     return k + 1;
 }
 
-int hr_comfy_node_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                        const char *node, const char *class_type, const char *source,
-                        hr_comfy_event ev[2])
+int hr_comfy_node_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *node,
+                        const char *class_type, const char *source, hr_comfy_event ev[2])
 {
     if (t->nodespan.active && strcmp(t->node, node) == 0)
         return 0;
@@ -394,8 +382,7 @@ int hr_comfy_node_start(hr_comfy_track *t, const hr_wsample *s, const char *prom
     return k + 1;
 }
 
-int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, size_t n,
-                     hr_comfy_event ev[2])
+int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, size_t n, hr_comfy_event ev[2])
 {
     static const char req[] = "Requested to load ";
     if (n >= sizeof req - 1 && memcmp(line, req, sizeof req - 1) == 0) {
@@ -412,8 +399,7 @@ int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, s
         hr_comfy_event *e = new_event(&ev[0], HR_CEV_MODEL_LOAD, "console", t->prompt_id);
         /* ComfyUI's own words (its console is English) */
         static const char done_c[] = "loaded completely", done_p[] = "loaded partially";
-        snprintf(e->text, sizeof e->text, "%s (%s)", t->load_text + sizeof req - 1,
-                 line[7] == 'c' ? done_c : done_p);
+        snprintf(e->text, sizeof e->text, "%s (%s)", t->load_text + sizeof req - 1, line[7] == 'c' ? done_c : done_p);
         hr_text_one_line(e->text);
         span_end(&t->load, s, e);
         if (t->load_node[0]) {
@@ -439,8 +425,7 @@ void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n)
 {
     char what[200];
     if (e->kind == HR_CEV_NODE_END || e->kind == HR_CEV_NODE_START || e->kind == HR_CEV_LIKELY)
-        snprintf(what, sizeof what, HR_T("node %s %s"), e->node,
-                 e->class_type[0] ? e->class_type : "?");
+        snprintf(what, sizeof what, HR_T("node %s %s"), e->node, e->class_type[0] ? e->class_type : "?");
     else if (e->kind == HR_CEV_MODEL_LOAD)
         snprintf(what, sizeof what, HR_T("model load %s"), e->text);
     else
@@ -458,25 +443,19 @@ void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n)
         signed_gb(g, gs, sizeof gs);
     if (pk != HR_W_UNKNOWN)
         hr_size_gb((uint64_t)pk, ps, sizeof ps);
-    snprintf(out, n, rss ? HR_T("%s: %s RSS, peak %s (%.1f s)") : HR_T("%s: %s RAM, peak %s (%.1f s)"),
-             what, gs, ps, (double)e->duration_ms / 1000.0);
+    snprintf(out, n, rss ? HR_T("%s: %s RSS, peak %s (%.1f s)") : HR_T("%s: %s RAM, peak %s (%.1f s)"), what, gs, ps,
+             (double)e->duration_ms / 1000.0);
 }
 
 static const char *kind_name(hr_cev_kind k)
 {
     switch (k) {
-    case HR_CEV_PROMPT_START:
-        return "prompt-start";
-    case HR_CEV_PROMPT_END:
-        return "prompt-end";
-    case HR_CEV_NODE_START:
-        return "start";
-    case HR_CEV_NODE_END:
-        return "end";
-    case HR_CEV_MODEL_LOAD:
-        return "model-load";
-    case HR_CEV_LIKELY:
-        return "likely-node";
+    case HR_CEV_PROMPT_START: return "prompt-start";
+    case HR_CEV_PROMPT_END: return "prompt-end";
+    case HR_CEV_NODE_START: return "start";
+    case HR_CEV_NODE_END: return "end";
+    case HR_CEV_MODEL_LOAD: return "model-load";
+    case HR_CEV_LIKELY: return "likely-node";
     }
     return "?";
 }
@@ -489,8 +468,7 @@ static void ji(hr_json_writer *w, const char *key, int64_t v)
         hr_json_i64(w, key, v);
 }
 
-void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms,
-                      const hr_comfy_event *e)
+void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_comfy_event *e)
 {
     hr_json_writer w;
     hr_json_init(&w, out, false);

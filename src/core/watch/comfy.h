@@ -24,20 +24,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_COMFY_ID_MAX 72
-#define HR_COMFY_CLASS_MAX 64
-#define HR_COMFY_NODES_MAX 1024
+#define HR_COMFY_ID_MAX      72
+#define HR_COMFY_CLASS_MAX   64
+#define HR_COMFY_NODES_MAX   1024
 #define HR_COMFY_DEVICES_MAX 4
-#define HR_COMFY_BODY_MAX ((size_t)32 << 20)
+#define HR_COMFY_BODY_MAX    ((size_t)32 << 20)
 
 typedef struct hr_comfy_device {
     char name[128];
     char type[16];
-    int64_t vram_total, vram_free;          /* HR_W_UNKNOWN when not given */
+    int64_t vram_total, vram_free; /* HR_W_UNKNOWN when not given */
 } hr_comfy_device;
 
 typedef struct hr_comfy_stats {
-    char version[64];                       /* comfyui_version, "" when not given */
+    char version[64]; /* comfyui_version, "" when not given */
     char os[16];
     int64_t ram_total, ram_free;
     int ndev;
@@ -65,8 +65,8 @@ typedef struct hr_comfy_node {
 typedef struct hr_comfy_queue {
     bool running;
     char prompt_id[HR_COMFY_ID_MAX];
-    char client_id[HR_COMFY_ID_MAX];        /* "" when the prompt has none */
-    int pending;                            /* queue_pending's length */
+    char client_id[HR_COMFY_ID_MAX]; /* "" when the prompt has none */
+    int pending;                     /* queue_pending's length */
     size_t n_nodes;
     hr_comfy_node nodes[HR_COMFY_NODES_MAX];
 } hr_comfy_queue;
@@ -78,16 +78,15 @@ const char *hr_comfy_class_of(const hr_comfy_queue *q, const char *node);
 /* GET /history/<id> */
 typedef struct hr_comfy_history {
     bool found;
-    char status[24];                        /* status_str: "success", "error", "" */
+    char status[24]; /* status_str: "success", "error", "" */
     bool completed;
     bool interrupted;
-    int cached;                             /* nodes taken from the cache */
+    int cached; /* nodes taken from the cache */
     char error_node[24], error_class[HR_COMFY_CLASS_MAX];
     char exception[200];
 } hr_comfy_history;
 
-int hr_comfy_parse_history(const char *body, size_t n, const char *prompt_id,
-                           hr_comfy_history *out, hr_error *err);
+int hr_comfy_parse_history(const char *body, size_t n, const char *prompt_id, hr_comfy_history *out, hr_error *err);
 
 /* One websocket text message {"type":..., "data":{...}}. Unknown types are HR_CMSG_OTHER. */
 typedef enum hr_cmsg_type {
@@ -106,12 +105,12 @@ typedef enum hr_cmsg_type {
 typedef struct hr_comfy_msg {
     hr_cmsg_type type;
     char type_name[32];
-    char sid[HR_COMFY_ID_MAX];              /* status: our own client id, when given */
-    int queue_remaining;                    /* status; -1 when not given */
+    char sid[HR_COMFY_ID_MAX]; /* status: our own client id, when given */
+    int queue_remaining;       /* status; -1 when not given */
     char prompt_id[HR_COMFY_ID_MAX];
-    char node[24];                          /* "" with node_null for executing: null */
+    char node[24]; /* "" with node_null for executing: null */
     bool node_null;
-    char node_type[HR_COMFY_CLASS_MAX];     /* execution_error / interrupted */
+    char node_type[HR_COMFY_CLASS_MAX]; /* execution_error / interrupted */
     char exception[200];
 } hr_comfy_msg;
 
@@ -124,7 +123,7 @@ typedef enum hr_cev_kind {
     HR_CEV_NODE_START,
     HR_CEV_NODE_END,
     HR_CEV_MODEL_LOAD,
-    HR_CEV_LIKELY               /* the estimate's likely node of a prompt another client owns */
+    HR_CEV_LIKELY /* the estimate's likely node of a prompt another client owns */
 } hr_cev_kind;
 
 /* One span being measured: from its start sample to now. */
@@ -137,12 +136,12 @@ typedef struct hr_cspan {
 
 typedef struct hr_comfy_event {
     hr_cev_kind kind;
-    const char *source;                     /* "queue", "history", "websocket", "console" */
+    const char *source; /* "queue", "history", "websocket", "console" */
     char prompt_id[HR_COMFY_ID_MAX];
     char node[24];
     char class_type[HR_COMFY_CLASS_MAX];
-    char text[200];                         /* console / model load: the line; prompt end: how */
-    bool has_growth;                        /* end events */
+    char text[200];                                /* console / model load: the line; prompt end: how */
+    bool has_growth;                               /* end events */
     int64_t ram_growth, commit_growth, rss_growth; /* HR_W_UNKNOWN when not known */
     int64_t ram_peak, rss_peak;
     int64_t duration_ms;
@@ -171,25 +170,21 @@ void hr_comfy_track_init(hr_comfy_track *t);
 void hr_comfy_track_sample(hr_comfy_track *t, const hr_wsample *s);
 /* Each returns how many events it wrote to ev (at most 2: the end of what ran, the start of
  * what runs now). s is the freshest sample. */
-int hr_comfy_prompt_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                          const char *source, hr_comfy_event ev[2]);
+int hr_comfy_prompt_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *source,
+                          hr_comfy_event ev[2]);
 /* how: "success", "error", "interrupted", "" */
-int hr_comfy_prompt_end(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                        const char *source, const char *how, hr_comfy_event ev[2]);
-int hr_comfy_node_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id,
-                        const char *node, const char *class_type, const char *source,
-                        hr_comfy_event ev[2]);
-int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source,
-                      hr_comfy_event ev[2]);
+int hr_comfy_prompt_end(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *source,
+                        const char *how, hr_comfy_event ev[2]);
+int hr_comfy_node_start(hr_comfy_track *t, const hr_wsample *s, const char *prompt_id, const char *node,
+                        const char *class_type, const char *source, hr_comfy_event ev[2]);
+int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source, hr_comfy_event ev[2]);
 /* Console: "Requested to load X" opens a model-load span, "loaded completely/partially"
  * closes it (one event with the growth). */
-int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, size_t n,
-                     hr_comfy_event ev[2]);
+int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, size_t n, hr_comfy_event ev[2]);
 
 /* "node 12 VAEDecode: +9.2 GB RAM, peak 14.5 GB" (translated), for end events. */
 void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n);
 /* The recording's node line (docs/recording.md). */
-void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms,
-                      const hr_comfy_event *e);
+void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_comfy_event *e);
 
 #endif

@@ -17,7 +17,7 @@ void hr_protect_init(hr_protect *p)
 
 hr_protect_decision hr_protect_step(hr_protect *p, const hr_protect_in *in)
 {
-    hr_protect_decision d = {HR_PROTECT_NONE, NULL};
+    hr_protect_decision d = { HR_PROTECT_NONE, NULL };
     const bool *a = in->active;
     if (!(a[HR_WRULE_COMMIT95] || a[HR_WRULE_TTL] || a[HR_WRULE_CGROUP])) {
         p->stage = 0;

@@ -21,33 +21,33 @@
 
 typedef enum hr_protect_act {
     HR_PROTECT_NONE = 0,
-    HR_PROTECT_FREE,            /* POST /free: unload the models, free memory */
-    HR_PROTECT_INTERRUPT        /* POST /interrupt: stop the running prompt */
+    HR_PROTECT_FREE,     /* POST /free: unload the models, free memory */
+    HR_PROTECT_INTERRUPT /* POST /interrupt: stop the running prompt */
 } hr_protect_act;
 
 /* The policy's state between samples; zero is the start (hr_protect_init). */
 typedef struct hr_protect {
-    int stage;                  /* 0 idle, 1 /free asked, 2 /interrupt asked */
-    int64_t freed_at;           /* t_ms of the sample that asked /free */
-    int64_t fill_at_free;       /* the nearest limit's fill then */
+    int stage;            /* 0 idle, 1 /free asked, 2 /interrupt asked */
+    int64_t freed_at;     /* t_ms of the sample that asked /free */
+    int64_t fill_at_free; /* the nearest limit's fill then */
 } hr_protect;
 
 /* What one sample tells the policy: watch's state after hr_watch_tick, and the warnings that
  * started firing with it. */
 typedef struct hr_protect_in {
-    int64_t t_ms;               /* the sample's monotonic time */
-    const bool *active;         /* hr_watch.active: HR_WRULE_COUNT entries */
-    const hr_warning *wr;       /* the warnings that fired with this sample */
+    int64_t t_ms;         /* the sample's monotonic time */
+    const bool *active;   /* hr_watch.active: HR_WRULE_COUNT entries */
+    const hr_warning *wr; /* the warnings that fired with this sample */
     size_t nw;
-    int64_t fill;               /* hr_watch.fill */
-    double slope_bps;           /* hr_watch.slope_bps */
-    double climb_bps;           /* hr_watch.cfg.climb_bps */
-    int64_t interval_ms;        /* the sampling interval */
+    int64_t fill;        /* hr_watch.fill */
+    double slope_bps;    /* hr_watch.slope_bps */
+    double climb_bps;    /* hr_watch.cfg.climb_bps */
+    int64_t interval_ms; /* the sampling interval */
 } hr_protect_in;
 
 typedef struct hr_protect_decision {
     hr_protect_act act;
-    const char *reason;         /* the recording's "reason": a warning rule's id, or
+    const char *reason; /* the recording's "reason": a warning rule's id, or
                                  * "still-climbing" for the interrupt; NULL with no act */
 } hr_protect_decision;
 

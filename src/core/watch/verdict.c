@@ -27,8 +27,7 @@ static void add_ev(hr_run_verdict *v, const char *source, const char *text)
 }
 
 /* only_pid > 0: the OS's records about this process only (others' kills are not evidence) */
-static void add_finding(hr_run_verdict *v, const hr_diag_ctx *c, const hr_diag_finding *f,
-                        int64_t only_pid)
+static void add_finding(hr_run_verdict *v, const hr_diag_ctx *c, const hr_diag_finding *f, int64_t only_pid)
 {
     const hr_diag_evidence *list[HR_DIAG_EVIDENCE_MAX];
     size_t n = hr_diag_evidence_list(f, list);
@@ -40,8 +39,7 @@ static void add_finding(hr_run_verdict *v, const hr_diag_ctx *c, const hr_diag_f
             continue;
         char src[64];
         if (list[i]->input >= 0 && (size_t)list[i]->input < c->ninputs)
-            snprintf(src, sizeof src, "%s:%llu", c->inputs[list[i]->input].name,
-                     (unsigned long long)list[i]->line);
+            snprintf(src, sizeof src, "%s:%llu", c->inputs[list[i]->input].name, (unsigned long long)list[i]->line);
         else
             hr_strlcpy(src, list[i]->source, sizeof src);
         add_ev(v, src, list[i]->text);
@@ -65,12 +63,11 @@ static bool names_child(const hr_diag_finding *f, int64_t pid)
     return false;
 }
 
-void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const hr_run_end *end,
-                         const hr_watch *w, hr_run_verdict *v)
+void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const hr_run_end *end, const hr_watch *w,
+                         hr_run_verdict *v)
 {
     memset(v, 0, sizeof *v);
-    v->first_warning_t = w->first_warning_t == HR_W_UNKNOWN ? HR_W_UNKNOWN
-                                                            : w->first_warning_t - w->t0;
+    v->first_warning_t = w->first_warning_t == HR_W_UNKNOWN ? HR_W_UNKNOWN : w->first_warning_t - w->t0;
     v->warned_before = w->warnings > 0;
     /* what to size from: commit where the OS enforces it, else what was really in use */
     v->need_bytes = w->prev.commit_enforced ? w->peaks.commit : w->peaks.ram_swap_used;
@@ -108,11 +105,10 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
     if (!end->exited) {
         v->cause = "signal";
         v->title = HR_N("ended by a signal");
-        v->meaning = end->signal == 9
-                         ? HR_N("killed with SIGKILL, but neither its memory cgroup nor the "
-                                "kernel's log recorded an out-of-memory kill: someone or "
-                                "something else ended it, not memory")
-                         : HR_N("ended by a signal that is not an out-of-memory kill");
+        v->meaning = end->signal == 9 ? HR_N("killed with SIGKILL, but neither its memory cgroup nor the "
+                                             "kernel's log recorded an out-of-memory kill: someone or "
+                                             "something else ended it, not memory")
+                                      : HR_N("ended by a signal that is not an out-of-memory kill");
         v->conf = HR_CONF_HIGH;
         snprintf(t, sizeof t, "signal %d", end->signal);
         add_ev(v, HR_N("exit status"), t);
@@ -145,8 +141,7 @@ static void ji(hr_json_writer *w, const char *key, int64_t v)
         hr_json_i64(w, key, v);
 }
 
-void hr_rec_exit_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms,
-                      const hr_run_end *end)
+void hr_rec_exit_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_run_end *end)
 {
     hr_json_writer w;
     hr_json_init(&w, out, false);
@@ -168,8 +163,8 @@ void hr_rec_exit_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms,
     (void)hr_json_finish(&w);
 }
 
-void hr_rec_verdict_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms,
-                         const hr_run_verdict *v, const hr_watch *wt)
+void hr_rec_verdict_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_run_verdict *v,
+                         const hr_watch *wt)
 {
     hr_json_writer w;
     hr_json_init(&w, out, false);
@@ -223,7 +218,7 @@ static void gbs(int64_t v, char *out, size_t n)
  * name in the JSON and are shown in the user's language. */
 static void ev_text(hr_buf *out, const char *text)
 {
-    static const char *const names[] = {HR_N("exit code"), HR_N("signal")};
+    static const char *const names[] = { HR_N("exit code"), HR_N("signal") };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n = strlen(names[i]);
         if (!strncmp(text, names[i], n) && text[n] == ' ') {
@@ -234,8 +229,7 @@ static void ev_text(hr_buf *out, const char *text)
     hr_buf_puts(out, text);
 }
 
-void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end *end,
-                         const hr_watch *w)
+void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end *end, const hr_watch *w)
 {
     hr_buf_printf(out, HR_T("headroom run: %s [%s], confidence %s\n"), HR_T(v->title), v->cause,
                   hr_tr(hr_confidence_name(v->conf)));
@@ -254,8 +248,7 @@ void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end 
     gbs(w->peaks.swap_used, b, sizeof b);
     gbs(w->peaks.commit, c, sizeof c);
     gbs(w->peaks.proc_rss, d, sizeof d);
-    hr_buf_printf(out, HR_T("  peaks: RAM %s, swap %s, commit %s, the child's processes %s"), a,
-                  b, c, d);
+    hr_buf_printf(out, HR_T("  peaks: RAM %s, swap %s, commit %s, the child's processes %s"), a, b, c, d);
     if (end->cg_peak >= 0 || w->peaks.cg_current >= 0) {
         gbs(end->cg_peak >= 0 ? end->cg_peak : w->peaks.cg_current, a, sizeof a);
         hr_buf_printf(out, HR_T(", its cgroup / job %s"), a);
@@ -263,8 +256,7 @@ void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end 
     hr_buf_putc(out, '\n');
     if (strcmp(v->cause, "killed") == 0 || strcmp(v->cause, "host-oom") == 0) {
         if (v->warned_before && v->first_warning_t != HR_W_UNKNOWN)
-            hr_buf_printf(out, HR_T("  headroom warned %.1f s after the start\n"),
-                          (double)v->first_warning_t / 1000.0);
+            hr_buf_printf(out, HR_T("  headroom warned %.1f s after the start\n"), (double)v->first_warning_t / 1000.0);
         else
             hr_buf_puts(out, HR_T("  no warning came before the end (too fast for the interval?)\n"));
     }

@@ -11,11 +11,13 @@
 HR_HOT void hr_wsample_init(hr_wsample *s)
 {
     memset(s, 0, sizeof *s);
-    int64_t *ints[] = {&s->ram_total, &s->ram_used, &s->ram_available, &s->swap_total,
-                       &s->swap_used, &s->commit, &s->commit_limit, &s->cg_current, &s->cg_max,
-                       &s->cg_swap_current, &s->cg_swap_max, &s->pages_in_total,
-                       &s->pages_out_total, &s->disk_busy_ms_total, &s->proc_rss, &s->proc_swap,
-                       &s->proc_count, &s->vram_used, &s->vram_total, &s->proc_vram};
+    int64_t *ints[] = { &s->ram_total,       &s->ram_used,           &s->ram_available,
+                        &s->swap_total,      &s->swap_used,          &s->commit,
+                        &s->commit_limit,    &s->cg_current,         &s->cg_max,
+                        &s->cg_swap_current, &s->cg_swap_max,        &s->pages_in_total,
+                        &s->pages_out_total, &s->disk_busy_ms_total, &s->proc_rss,
+                        &s->proc_swap,       &s->proc_count,         &s->vram_used,
+                        &s->vram_total,      &s->proc_vram };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         *ints[i] = HR_W_UNKNOWN;
     s->pages_in_ps = s->pages_out_ps = s->disk_busy_pct = -1.0;
@@ -88,8 +90,8 @@ HR_START void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg)
 
 HR_HOT const char *hr_wrule_id(hr_wrule r)
 {
-    static const char *const ids[HR_WRULE_COUNT] = {"S2.3", "commit-85", "commit-95",
-                                                    "cgroup-near", "time-to-limit", "pressure"};
+    static const char *const ids[HR_WRULE_COUNT] = { "S2.3",        "commit-85",     "commit-95",
+                                                     "cgroup-near", "time-to-limit", "pressure" };
     return (unsigned)r < HR_WRULE_COUNT ? ids[r] : "?";
 }
 
@@ -149,15 +151,13 @@ HR_HOT static bool host_fill(const hr_wsample *s, int64_t *fill, int64_t *cap, c
  * or the machine has no swap — the conservative reading). */
 HR_HOT static bool cg_fill(const hr_wsample *s, int64_t *fill, int64_t *cap)
 {
-    if (!known(s->cg_current) || !known(s->cg_max) || s->cg_max == HR_W_UNLIMITED ||
-        s->cg_max <= 0)
+    if (!known(s->cg_current) || !known(s->cg_max) || s->cg_max == HR_W_UNLIMITED || s->cg_max <= 0)
         return false;
     int64_t swap_room = 0;
     int64_t swap_total = known(s->swap_total) ? s->swap_total : 0;
     if (known(s->cg_swap_max))
-        swap_room = s->cg_swap_max == HR_W_UNLIMITED
-                        ? swap_total
-                        : (s->cg_swap_max < swap_total ? s->cg_swap_max : swap_total);
+        swap_room =
+            s->cg_swap_max == HR_W_UNLIMITED ? swap_total : (s->cg_swap_max < swap_total ? s->cg_swap_max : swap_total);
     *fill = s->cg_current + (known(s->cg_swap_current) ? s->cg_swap_current : 0);
     *cap = s->cg_max + swap_room;
     return true;
@@ -203,13 +203,10 @@ HR_HOT static void rates(const hr_wsample *prev, hr_wsample *s)
         s->pages_in_ps = (double)(s->pages_in_total - prev->pages_in_total) * 1000.0 / (double)dt;
     if (s->pages_out_ps < 0 && known(s->pages_out_total) && known(prev->pages_out_total) &&
         s->pages_out_total >= prev->pages_out_total)
-        s->pages_out_ps =
-            (double)(s->pages_out_total - prev->pages_out_total) * 1000.0 / (double)dt;
-    if (s->disk_busy_pct < 0 && known(s->disk_busy_ms_total) &&
-        known(prev->disk_busy_ms_total) && s->disk_busy_ms_total >= prev->disk_busy_ms_total &&
-        strcmp(s->disk, prev->disk) == 0) {
-        double pct = (double)(s->disk_busy_ms_total - prev->disk_busy_ms_total) * 100.0 /
-                     (double)dt;
+        s->pages_out_ps = (double)(s->pages_out_total - prev->pages_out_total) * 1000.0 / (double)dt;
+    if (s->disk_busy_pct < 0 && known(s->disk_busy_ms_total) && known(prev->disk_busy_ms_total) &&
+        s->disk_busy_ms_total >= prev->disk_busy_ms_total && strcmp(s->disk, prev->disk) == 0) {
+        double pct = (double)(s->disk_busy_ms_total - prev->disk_busy_ms_total) * 100.0 / (double)dt;
         s->disk_busy_pct = pct > 100.0 ? 100.0 : pct;
     }
 }
@@ -239,9 +236,8 @@ HR_HOT static void format_msg(const hr_warning *wr, hr_lang lang, char *out, siz
     case HR_WRULE_COMMIT85:
     case HR_WRULE_COMMIT95:
         snprintf(out, n, hr_tr_lang(lang, "%s in use %s of %s: past %d%% of the limit"),
-                 wr->limit_name && strcmp(wr->limit_name, "commit") == 0
-                     ? hr_tr_lang(lang, "commit")
-                     : hr_tr_lang(lang, "RAM + swap"),
+                 wr->limit_name && strcmp(wr->limit_name, "commit") == 0 ? hr_tr_lang(lang, "commit")
+                                                                         : hr_tr_lang(lang, "RAM + swap"),
                  v, l, wr->rule == HR_WRULE_COMMIT95 ? 95 : 85);
         break;
     case HR_WRULE_CGROUP:
@@ -262,8 +258,7 @@ HR_HOT static void format_msg(const hr_warning *wr, hr_lang lang, char *out, siz
                                   "10 s"),
                  wr->busy_pct);
         break;
-    default:
-        snprintf(out, n, "?");
+    default: snprintf(out, n, "?");
     }
 }
 
@@ -273,8 +268,7 @@ HR_HOT void hr_warning_text(const hr_warning *wr, char *out, size_t n)
 }
 
 /* One rule's condition for this sample; fires on its rising edge. */
-HR_HOT static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *proto, hr_warning *out,
-                   size_t k)
+HR_HOT static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *proto, hr_warning *out, size_t k)
 {
     int64_t t = proto->t_ms;
     if (!cond) {
@@ -381,12 +375,9 @@ HR_HOT size_t hr_watch_tick(hr_watch *w, hr_wsample *s, hr_warning out[HR_WATCH_
         double cslope = 0;
         bool climbing = (known(s->commit) && slope(w, 2, &cslope) && cslope >= w->cfg.climb_bps) ||
                         (!known(s->commit) && have_h && hs >= w->cfg.climb_bps);
-        bool half = known(s->ram_used) && known(s->ram_total) && s->ram_total > 0 &&
-                    s->ram_used * 2 > s->ram_total;
-        double pg = (s->pages_in_ps > 0 ? s->pages_in_ps : 0) +
-                    (s->pages_out_ps > 0 ? s->pages_out_ps : 0);
-        bool busy = s->disk_busy_pct >= w->cfg.busy_pct ||
-                    (s->disk_busy_pct < 0 && pg >= w->cfg.paging_ps);
+        bool half = known(s->ram_used) && known(s->ram_total) && s->ram_total > 0 && s->ram_used * 2 > s->ram_total;
+        double pg = (s->pages_in_ps > 0 ? s->pages_in_ps : 0) + (s->pages_out_ps > 0 ? s->pages_out_ps : 0);
+        bool busy = s->disk_busy_pct >= w->cfg.busy_pct || (s->disk_busy_pct < 0 && pg >= w->cfg.paging_ps);
         hr_warning q = proto;
         q.level = HR_WLEVEL_CRITICAL;
         q.value = s->commit;

@@ -25,29 +25,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HR_W_UNKNOWN (-1)          /* an integer field the OS did not give */
-#define HR_W_UNLIMITED INT64_MAX   /* a cgroup limit of "max" */
+#define HR_W_UNKNOWN   (-1)      /* an integer field the OS did not give */
+#define HR_W_UNLIMITED INT64_MAX /* a cgroup limit of "max" */
 
 /* One sample, as the platform reads it. Integers: bytes or counts, HR_W_UNKNOWN when not
  * known. Doubles: < 0 when not known. */
 typedef struct hr_wsample {
-    int64_t t_ms;               /* monotonic milliseconds (any origin; only differences count) */
-    int64_t time_ms;            /* wall clock, Unix milliseconds */
+    int64_t t_ms;    /* monotonic milliseconds (any origin; only differences count) */
+    int64_t time_ms; /* wall clock, Unix milliseconds */
     int64_t ram_total, ram_used, ram_available;
     int64_t swap_total, swap_used;
     int64_t commit, commit_limit;
-    bool commit_enforced;       /* the OS refuses allocations past commit_limit */
-    int64_t cg_current, cg_max, cg_swap_current, cg_swap_max;   /* max: HR_W_UNLIMITED */
+    bool commit_enforced;                                     /* the OS refuses allocations past commit_limit */
+    int64_t cg_current, cg_max, cg_swap_current, cg_swap_max; /* max: HR_W_UNLIMITED */
     /* cumulative counters (the tick turns them into rates); HR_W_UNKNOWN when not read */
     int64_t pages_in_total, pages_out_total;
     int64_t disk_busy_ms_total; /* time the paging disk was busy (Linux diskstats io_ticks) */
     /* rates given directly by the OS (Windows PDH); < 0 = compute from the counters */
     double pages_in_ps, pages_out_ps, disk_busy_pct;
     double psi_some_avg10, psi_full_avg10;
-    char disk[32];              /* the paging disk ("" when none) */
-    int64_t proc_rss, proc_swap, proc_count;    /* the target process tree */
-    int64_t vram_used, vram_total;              /* every GPU the driver lists, together */
-    int64_t proc_vram;          /* GPU memory of the target tree, where the driver tells */
+    char disk[32];                           /* the paging disk ("" when none) */
+    int64_t proc_rss, proc_swap, proc_count; /* the target process tree */
+    int64_t vram_used, vram_total;           /* every GPU the driver lists, together */
+    int64_t proc_vram;                       /* GPU memory of the target tree, where the driver tells */
 } hr_wsample;
 
 /* Fill with "unknown" everywhere. */
@@ -83,22 +83,22 @@ typedef struct hr_warning {
     hr_wrule rule;
     hr_wlevel level;
     int64_t t_ms, time_ms;
-    int64_t value, limit;       /* bytes; HR_W_UNKNOWN when not applicable */
-    double eta_s;               /* < 0: not climbing */
-    double busy_pct;            /* S2.3: the disk's busy percent; pressure: PSI full avg10 */
-    const char *limit_name;     /* commit-85/95: "commit" or "RAM + swap" (static) */
-    char message[240];          /* English (JSON); hr_warning_text() gives it translated */
+    int64_t value, limit;   /* bytes; HR_W_UNKNOWN when not applicable */
+    double eta_s;           /* < 0: not climbing */
+    double busy_pct;        /* S2.3: the disk's busy percent; pressure: PSI full avg10 */
+    const char *limit_name; /* commit-85/95: "commit" or "RAM + swap" (static) */
+    char message[240];      /* English (JSON); hr_warning_text() gives it translated */
 } hr_warning;
 
 typedef struct hr_watch_cfg {
-    double horizon_s;           /* time-to-limit: warn when the limit is nearer (60) */
-    double min_fill;            /* ...and at least this fraction of it is used (0.25) */
-    int64_t window_ms;          /* the slope's window (10000) */
-    int64_t rearm_ms;           /* a rule fires again only after this long quiet (10000) */
-    double climb_bps;           /* "commit keeps climbing": slope at least this (1 MiB/s) */
-    double busy_pct;            /* S2.3 "disk at 100 %": at least this (90) */
-    double paging_ps;           /* S2.3 without disk busy: pages in+out per second (2000) */
-    double psi_full;            /* pressure rule (10) */
+    double horizon_s;  /* time-to-limit: warn when the limit is nearer (60) */
+    double min_fill;   /* ...and at least this fraction of it is used (0.25) */
+    int64_t window_ms; /* the slope's window (10000) */
+    int64_t rearm_ms;  /* a rule fires again only after this long quiet (10000) */
+    double climb_bps;  /* "commit keeps climbing": slope at least this (1 MiB/s) */
+    double busy_pct;   /* S2.3 "disk at 100 %": at least this (90) */
+    double paging_ps;  /* S2.3 without disk busy: pages in+out per second (2000) */
+    double psi_full;   /* pressure rule (10) */
 } hr_watch_cfg;
 
 void hr_watch_cfg_default(hr_watch_cfg *c);
@@ -107,7 +107,7 @@ void hr_watch_cfg_default(hr_watch_cfg *c);
 typedef struct hr_wpeaks {
     int64_t ram_used, commit, swap_used, cg_current, proc_rss, proc_swap, vram_used;
     int64_t proc_vram;
-    int64_t ram_swap_used;      /* RAM + swap in use together */
+    int64_t ram_swap_used; /* RAM + swap in use together */
     double disk_busy_pct, psi_full_avg10;
 } hr_wpeaks;
 
@@ -122,21 +122,21 @@ typedef struct hr_watch {
     hr_watch_cfg cfg;
     hr_wpoint ring[HR_WATCH_RING];
     size_t ring_n, ring_pos;
-    hr_wsample prev;            /* the previous sample, rates filled */
+    hr_wsample prev; /* the previous sample, rates filled */
     bool have_prev;
     hr_wpeaks peaks;
     uint64_t samples;
     uint64_t warnings;
-    int64_t first_warning_t;    /* t_ms of the first warning, HR_W_UNKNOWN if none */
-    int64_t t0;                 /* t_ms of the first sample */
+    int64_t first_warning_t; /* t_ms of the first warning, HR_W_UNKNOWN if none */
+    int64_t t0;              /* t_ms of the first sample */
     bool active[HR_WRULE_COUNT];
     int64_t quiet_since[HR_WRULE_COUNT];
     /* the latest derived values, for the panel */
-    double slope_bps;           /* bytes per second of the nearest limit's fill */
-    double eta_s;               /* seconds to that limit, < 0 when not climbing */
-    int64_t fill, cap;          /* that limit's fill and size */
-    const char *limit_name;     /* "cgroup", "commit", "RAM + swap" */
-    int64_t tz_offset_ms;       /* added to times shown on the terminal (local time) */
+    double slope_bps;       /* bytes per second of the nearest limit's fill */
+    double eta_s;           /* seconds to that limit, < 0 when not climbing */
+    int64_t fill, cap;      /* that limit's fill and size */
+    const char *limit_name; /* "cgroup", "commit", "RAM + swap" */
+    int64_t tz_offset_ms;   /* added to times shown on the terminal (local time) */
 } hr_watch;
 
 void hr_watch_init(hr_watch *w, const hr_watch_cfg *cfg);
@@ -166,15 +166,15 @@ void hr_warning_text(const hr_warning *wr, char *out, size_t n);
 
 typedef struct hr_rec_header {
     const char *version;
-    const char *os;             /* "linux", "windows" */
-    int64_t started_ms;         /* Unix ms of t = 0 */
+    const char *os;     /* "linux", "windows" */
+    int64_t started_ms; /* Unix ms of t = 0 */
     int64_t interval_ms;
-    const char *mode;           /* "watch", "run" */
-    int64_t pid;                /* HR_W_UNKNOWN: none */
-    const char *name;           /* NULL: none */
-    int argc;                   /* run: the child's argv */
+    const char *mode; /* "watch", "run" */
+    int64_t pid;      /* HR_W_UNKNOWN: none */
+    const char *name; /* NULL: none */
+    int argc;         /* run: the child's argv */
     char *const *argv;
-    const char *comfyui;        /* NULL: none */
+    const char *comfyui; /* NULL: none */
 } hr_rec_header;
 
 void hr_rec_header_line(hr_buf *out, const hr_rec_header *h);
@@ -192,7 +192,6 @@ void hr_watch_clock(int64_t time_ms, char *out, size_t n);
 /* One plain line: "19:04:05 RAM 9.1/15.6 GB  swap 0.1/8.0 GB  commit 11.2/15.8 GB ..." */
 void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s);
 /* The compact panel: a few lines, each ending in "\n" (the CLI redraws it in place). */
-void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s,
-                    const char *target, const char *last_warning);
+void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const char *target, const char *last_warning);
 
 #endif

@@ -141,8 +141,7 @@ HR_START void hr_rec_end_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t tim
     begin(&w, out, "end", t_ms - t0, time_ms);
     hr_json_u64(&w, "samples", wt->samples);
     hr_json_u64(&w, "warnings", wt->warnings);
-    ji(&w, "first_warning_t",
-       wt->first_warning_t == HR_W_UNKNOWN ? HR_W_UNKNOWN : wt->first_warning_t - t0);
+    ji(&w, "first_warning_t", wt->first_warning_t == HR_W_UNKNOWN ? HR_W_UNKNOWN : wt->first_warning_t - t0);
     hr_rec_peaks(&w, &wt->peaks);
     end(&w);
 }
@@ -185,11 +184,10 @@ HR_HOT void hr_watch_clock(int64_t time_ms, char *out, size_t n)
     if (day < 0)
         day += 86400;
     if (n < 9) {
-        snprintf(out, n, "%02d:%02d:%02d", (int)(day / 3600), (int)(day / 60 % 60),
-                 (int)(day % 60));
+        snprintf(out, n, "%02d:%02d:%02d", (int)(day / 3600), (int)(day / 60 % 60), (int)(day % 60));
         return;
     }
-    int f[3] = {(int)(day / 3600), (int)(day / 60 % 60), (int)(day % 60)};
+    int f[3] = { (int)(day / 3600), (int)(day / 60 % 60), (int)(day % 60) };
     for (int i = 0; i < 3; i++) {
         out[i * 3] = (char)('0' + f[i] / 10);
         out[i * 3 + 1] = (char)('0' + f[i] % 10);
@@ -224,8 +222,7 @@ HR_HOT void hr_watch_line(hr_buf *out, const hr_watch *w, const hr_wsample *s)
     if (s->vram_total != HR_W_UNKNOWN)
         pair(out, HR_T("VRAM"), s->vram_used, s->vram_total);
     if (s->pages_in_ps >= 0 || s->pages_out_ps >= 0)
-        hr_buf_printf(out, HR_T("  paging in/out %.0f/%.0f pages/s"),
-                      s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
+        hr_buf_printf(out, HR_T("  paging in/out %.0f/%.0f pages/s"), s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
                       s->pages_out_ps < 0 ? 0 : s->pages_out_ps);
     if (s->disk_busy_pct >= 0)
         hr_buf_printf(out, HR_T("  disk %s %.0f%% busy"), s->disk, s->disk_busy_pct);
@@ -273,12 +270,11 @@ HR_HOT static void panel_row(hr_buf *out, const char *label, int64_t used, int64
 }
 
 HR_HOT void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, const char *target,
-                    const char *last_warning)
+                           const char *last_warning)
 {
     char clk[16];
     hr_watch_clock(s->time_ms + w->tz_offset_ms, clk, sizeof clk);
-    hr_buf_printf(out, HR_T("headroom watch  %s  %s  (Ctrl-C to stop)"), clk,
-                  target ? target : "");
+    hr_buf_printf(out, HR_T("headroom watch  %s  %s  (Ctrl-C to stop)"), clk, target ? target : "");
     hr_buf_puts(out, "\x1b[K\n");
     panel_row(out, HR_T("RAM"), s->ram_used, s->ram_total);
     panel_row(out, HR_T("swap"), s->swap_used, s->swap_total);
@@ -287,14 +283,12 @@ HR_HOT void hr_watch_panel(hr_buf *out, const hr_watch *w, const hr_wsample *s, 
         panel_row(out, HR_T("cgroup"), s->cg_current, s->cg_max);
     if (s->vram_total != HR_W_UNKNOWN)
         panel_row(out, HR_T("VRAM"), s->vram_used, s->vram_total);
-    hr_buf_printf(out, HR_T("paging   in %.0f  out %.0f pages/s"),
-                  s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
+    hr_buf_printf(out, HR_T("paging   in %.0f  out %.0f pages/s"), s->pages_in_ps < 0 ? 0 : s->pages_in_ps,
                   s->pages_out_ps < 0 ? 0 : s->pages_out_ps);
     if (s->disk_busy_pct >= 0)
         hr_buf_printf(out, HR_T("   disk %s %.0f%% busy"), s->disk, s->disk_busy_pct);
     if (s->psi_full_avg10 >= 0)
-        hr_buf_printf(out, HR_T("   PSI some %.1f%% full %.1f%%"), s->psi_some_avg10,
-                      s->psi_full_avg10);
+        hr_buf_printf(out, HR_T("   PSI some %.1f%% full %.1f%%"), s->psi_some_avg10, s->psi_full_avg10);
     hr_buf_puts(out, "\x1b[K\n");
     if (s->proc_rss != HR_W_UNKNOWN) {
         char r[24], sw[24];

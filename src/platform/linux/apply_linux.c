@@ -2,7 +2,7 @@
  * cut short, and the facts and the plan. The steps' operations are in apply_run_linux.c (run
  * by the OS-neutral loop of core/apply/apply_run.h), the system-changing primitives in
  * swapfile_linux.c, the other two commands in rollback_linux.c and verify_linux.c. */
-#define _GNU_SOURCE 1   /* fallocate(2) */
+#define _GNU_SOURCE 1 /* fallocate(2) */
 #include "apply_linux.h"
 #include "linux_probes.h"
 #include "lx_read.h"
@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #define DEFAULT_STATE_DIR "/var/lib/headroom"
-#define DEFAULT_FSTAB "/etc/fstab"
+#define DEFAULT_FSTAB     "/etc/fstab"
 
 const char *hr_platform_state_dir(void)
 {
@@ -69,8 +69,10 @@ static int make_state_dir(const char *d, hr_error *err)
     if (errno == ENOENT) {
         char up[PATH_MAX];
         hr_lx_split_dir(d, up, sizeof up);
-        return hr_error_set(err, HR_ENOENT, HR_T("state directory %s: its parent %s does not exist "
-                            "(create it, or give --state-dir an existing place)"), d, up);
+        return hr_error_set(err, HR_ENOENT,
+                            HR_T("state directory %s: its parent %s does not exist "
+                                 "(create it, or give --state-dir an existing place)"),
+                            d, up);
     }
     return hr_lx_sys_err(err, HR_T("create state directory"), d);
 }
@@ -82,9 +84,12 @@ static int read_state(const char *path, hr_buf *b, size_t max, hr_error *err)
 
 void hr_lx_store(const hr_apply_request *rq, hr_apply_store *store)
 {
-    *store = (hr_apply_store){.dir = hr_lx_state_dir(rq), .sep = '/', .os = HR_OS_LINUX,
-                              .read = read_state, .replace = hr_platform_atomic_replace,
-                              .make_dir = make_state_dir};
+    *store = (hr_apply_store){ .dir = hr_lx_state_dir(rq),
+                               .sep = '/',
+                               .os = HR_OS_LINUX,
+                               .read = read_state,
+                               .replace = hr_platform_atomic_replace,
+                               .make_dir = make_state_dir };
 }
 
 void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n)
@@ -92,7 +97,7 @@ void hr_lx_state_file(const hr_apply_request *rq, char *out, size_t n)
     hr_apply_store store;
     hr_lx_store(rq, &store);
     char p[HR_APPLY_STORE_PATH_MAX];
-    hr_error e = {0};
+    hr_error e = { 0 };
     hr_strlcpy(out, hr_apply_store_path(&store, p, &e) == 0 ? p : "", n);
 }
 
@@ -110,8 +115,7 @@ int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_er
     return hr_apply_store_save(&store, st, err);
 }
 
-int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step,
-                      const char *path, hr_error *err)
+int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step, const char *path, hr_error *err)
 {
     hr_apply_store store;
     hr_lx_store(rq, &store);
@@ -133,8 +137,7 @@ static void lock_holder(dev_t dev, ino_t ino, char *out, size_t n)
     out[0] = '\0';
     if (hr_lx_read(NULL, "/proc/locks", &b, (size_t)1 << 20, NULL) == 0) {
         char want[64];
-        snprintf(want, sizeof want, "%02x:%02x:%llu", major(dev), minor(dev),
-                 (unsigned long long)ino);
+        snprintf(want, sizeof want, "%02x:%02x:%llu", major(dev), minor(dev), (unsigned long long)ino);
         const char *line = hr_buf_str(&b);
         while (line && *line) {
             const char *nl = strchr(line, '\n');
@@ -143,8 +146,8 @@ static void lock_holder(dev_t dev, ino_t ino, char *out, size_t n)
             snprintf(l, sizeof l, "%.*s", (int)(len < sizeof l ? len : sizeof l - 1), line);
             long pid = 0;
             char id[64] = "";
-            if (strstr(l, "FLOCK") && sscanf(l, "%*s %*s %*s %*s %ld %63s", &pid, id) == 2 &&
-                strcmp(id, want) == 0 && pid > 0) {
+            if (strstr(l, "FLOCK") && sscanf(l, "%*s %*s %*s %*s %ld %63s", &pid, id) == 2 && strcmp(id, want) == 0 &&
+                pid > 0) {
                 char comm[64] = "", cp[64];
                 snprintf(cp, sizeof cp, "/proc/%ld/comm", pid);
                 hr_lx_read_str(NULL, cp, comm, sizeof comm);
@@ -171,15 +174,17 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
         int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
             if (errno == ENOENT && !create)
-                return 0;   /* no state directory: nothing to lock, nothing recorded */
+                return 0; /* no state directory: nothing to lock, nothing recorded */
             return hr_lx_sys_err(err, HR_T("open state directory"), d);
         }
         struct stat st, now;
         fstat(fd, &st);
         if (st.st_uid != 0 && geteuid() == 0) {
             close(fd);
-            return hr_error_set(err, HR_EUNSAFE, HR_T("state directory %s belongs to user %u, not "
-                                "root"), d, (unsigned)st.st_uid);
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("state directory %s belongs to user %u, not "
+                                     "root"),
+                                d, (unsigned)st.st_uid);
         }
         int waited = 0;
         while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -192,11 +197,13 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
                 char who[128];
                 lock_holder(st.st_dev, st.st_ino, who, sizeof who);
                 close(fd);
-                return hr_error_set(err, HR_EBUSY, HR_T("another headroom apply or rollback is "
-                                    "working on %s (%s holds its lock); try again when it has "
-                                    "finished"), d, who[0] ? who : HR_T("another process"));
+                return hr_error_set(err, HR_EBUSY,
+                                    HR_T("another headroom apply or rollback is "
+                                         "working on %s (%s holds its lock); try again when it has "
+                                         "finished"),
+                                    d, who[0] ? who : HR_T("another process"));
             }
-            struct timespec ts = {0, 100 * 1000 * 1000};
+            struct timespec ts = { 0, 100 * 1000 * 1000 };
             nanosleep(&ts, NULL);
             waited++;
         }
@@ -227,7 +234,7 @@ bool hr_lx_is_active(const char *path)
 {
     hr_swap_active *act = calloc(HR_MAX_PAGING, sizeof *act);
     int n = 0;
-    hr_error e = {0};
+    hr_error e = { 0 };
     bool on = false;
     if (act && hr_lx_active_swaps(act, HR_MAX_PAGING, &n, &e) == 0)
         for (int i = 0; i < n; i++)
@@ -241,15 +248,15 @@ bool hr_lx_is_active(const char *path)
 bool hr_lx_is_ours(const char *path, uint64_t dev, uint64_t ino)
 {
     struct stat s;
-    return lstat(path, &s) == 0 && S_ISREG(s.st_mode) && (uint64_t)s.st_dev == dev &&
-           (uint64_t)s.st_ino == ino && (dev || ino);
+    return lstat(path, &s) == 0 && S_ISREG(s.st_mode) && (uint64_t)s.st_dev == dev && (uint64_t)s.st_ino == ino &&
+           (dev || ino);
 }
 
 static int fstab_hash(const char *fp, uint64_t *h, bool *exists)
 {
     hr_buf b;
     hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
-    hr_error e = {0};
+    hr_error e = { 0 };
     int r = hr_lx_read(NULL, fp, &b, HR_FSTAB_MAX_BYTES, &e);
     *exists = r != HR_ENOENT;
     if (r == 0)
@@ -288,7 +295,7 @@ int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, h
             hr_apply_state_drop(st, a->path);
             changed = true;
         } else if (!hr_lx_is_ours(a->tmp, a->device, a->inode) && hr_lx_is_ours(a->path, a->device, a->inode)) {
-            a->tmp[0] = '\0';   /* the rename to its name was done */
+            a->tmp[0] = '\0'; /* the rename to its name was done */
             changed = true;
         }
     }
@@ -315,8 +322,10 @@ int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, h
                     a->in_fstab = strcmp(in->step, "fstab-add") == 0;
             }
             if (log)
-                hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : before ? HR_T("it was not done")
-                                                                          : HR_T("fstab changed"));
+                hr_buf_printf(log, "%s\n",
+                              done     ? HR_T("it was done")
+                              : before ? HR_T("it was not done")
+                                       : HR_T("fstab changed"));
         } else if (strcmp(in->step, "swapon") == 0 || strcmp(in->step, "swapoff-old") == 0) {
             if (a)
                 a->enabled = hr_lx_is_active(a->path);
@@ -386,8 +395,10 @@ static int resolve_target(const char *target, char *out, size_t n, bool *is_dir,
         return 0;
     }
     if (lstat(target, &ts) == 0 && S_ISLNK(ts.st_mode))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("target %s is a symbolic link; give the real path "
-                            "(headroom never follows links when it creates a swap file)"), target);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("target %s is a symbolic link; give the real path "
+                                 "(headroom never follows links when it creates a swap file)"),
+                            target);
     hr_lx_split_dir(target, dir, sizeof dir);
     const char *base = strrchr(target, '/') + 1;
     if (!*base)
@@ -417,9 +428,11 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     /* fstab must be a plain file before step 1, like every other precondition. */
     struct stat fs_st;
     if (lstat(hr_lx_fstab_path(rq), &fs_st) == 0 && !S_ISREG(fs_st.st_mode))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is %s; headroom edits only a regular fstab "
-                            "file (replace the link with the file it points to, or give "
-                            "--fstab the real file)"), hr_lx_fstab_path(rq),
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s is %s; headroom edits only a regular fstab "
+                                 "file (replace the link with the file it points to, or give "
+                                 "--fstab the real file)"),
+                            hr_lx_fstab_path(rq),
                             S_ISLNK(fs_st.st_mode) ? HR_T("a symbolic link") : HR_T("not a regular file"));
     hr_apply_linux_in *in = calloc(1, sizeof *in);
     if (!in)
@@ -447,8 +460,8 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
     in->priority = rq->priority;
     in->allow_shrink = rq->allow_shrink;
     if (r == 0)
-        r = hr_apply_linux_choose_path(target, is_dir, size_bytes, rq->priority, in->page_size,
-                                       have ? &st : NULL, in->path, sizeof in->path, err);
+        r = hr_apply_linux_choose_path(target, is_dir, size_bytes, rq->priority, in->page_size, have ? &st : NULL,
+                                       in->path, sizeof in->path, err);
     if (r == 0) {
         struct stat ps2;
         if (lstat(in->path, &ps2) == 0) {
@@ -465,7 +478,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         if (r == 0)
             r = hr_lx_fs_facts(dir, &in->fs, err);
         if (r == 0) {
-            hr_error de = {0};
+            hr_error de = { 0 };
             if (hr_lx_dir_root_only(dir, &de) < 0)
                 hr_strlcpy(in->dir_unsafe, de.msg, sizeof in->dir_unsafe);
         }

@@ -18,20 +18,16 @@ int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err);
 
 /* Create a new, empty swap file: O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, no copy-on-write on
  * btrfs (set while it is empty). Returns its device and inode. */
-int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino,
-                          hr_error *err);
+int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino, hr_error *err);
 /* Allocate every byte (fallocate; zeros written where it is not supported), then fsync.
  * Opens with O_NOFOLLOW and checks the identity (dev, ino). */
-int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
-                            hr_error *err);
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino, hr_error *err);
 /* Write the header page (core/model/swap_header.h) and fsync. */
-int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size,
-                                const unsigned char uuid[16], const char *label, uint64_t dev,
-                                uint64_t ino, hr_error *err);
+int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size, const unsigned char uuid[16],
+                                const char *label, uint64_t dev, uint64_t ino, hr_error *err);
 /* Turn on the swap file at path only if it is the one recorded (dev, ino), root's, 0600, one
  * link, with a swap header; the check and the swapon are on the same open file. */
-int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t ino,
-                         size_t page_size, hr_error *err);
+int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t ino, size_t page_size, hr_error *err);
 /* StrictModes: HR_EUNSAFE when real_dir, or a directory above it, can be written by anyone
  * but root (a root-owned sticky directory above it is accepted). */
 int hr_lx_dir_root_only(const char *real_dir, hr_error *err);
@@ -63,8 +59,8 @@ void hr_lx_store(const hr_apply_request *rq, hr_apply_store *store);
 int hr_lx_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err);
 int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_error *err);
 /* The journal's rule: the intent (step, path) is on disk before the change. */
-int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step,
-                      const char *path, hr_error *err);
+int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step, const char *path,
+                      hr_error *err);
 /* Finish or undo a step a kill cut short (by what is on disk); 1 when the state changed. */
 int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err);
 /* Does this process hold the state directory's lock (hr_platform_lock)? */

@@ -5,7 +5,7 @@
  * call): the state file says what is being done before it starts; fstab names the new file
  * only once it is a working swap area; the old area goes off only after the new one is on
  * (S3.1). */
-#define _GNU_SOURCE 1   /* renameat2(2) */
+#define _GNU_SOURCE 1 /* renameat2(2) */
 #include "apply_linux.h"
 #include "lx_read.h"
 
@@ -49,14 +49,14 @@ static int no_record(const hr_apply_step *s, hr_error *err)
 
 /* ---- record: back up fstab the first time ---- */
 
-static int record_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int record_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)plan, (void)s;
     lx_run *run = os;
     run->have_bytes = false;
     if (st->fstab_path[0])
-        return 0;   /* an earlier apply backed it up */
+        return 0; /* an earlier apply backed it up */
     const char *fp = hr_lx_fstab_path(run->rq);
     hr_strlcpy(st->fstab_path, fp, sizeof st->fstab_path);
     hr_buf_reset(&run->bytes);
@@ -70,29 +70,28 @@ static int record_prepare(void *os, hr_apply_state *st, const hr_apply_plan *pla
         return r;
     char stamp[HR_UTC_STAMP_MAX];
     hr_utc_stamp((int64_t)time(NULL), true, stamp);
-    snprintf(st->fstab_backup, sizeof st->fstab_backup, "%s/fstab.backup-%s",
-             hr_lx_state_dir(run->rq), stamp);
+    snprintf(st->fstab_backup, sizeof st->fstab_backup, "%s/fstab.backup-%s", hr_lx_state_dir(run->rq), stamp);
     st->fstab_existed = true;
     hr_strlcpy(st->intent.path, st->fstab_backup, sizeof st->intent.path);
     run->have_bytes = true;
     return 0;
 }
 
-static int record_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int record_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)plan, (void)s;
     lx_run *run = os;
     if (!run->have_bytes)
         return 0;
-    return hr_platform_atomic_replace(st->fstab_backup, run->bytes.data ? run->bytes.data : "",
-                                      run->bytes.len, 0600, err);
+    return hr_platform_atomic_replace(st->fstab_backup, run->bytes.data ? run->bytes.data : "", run->bytes.len, 0600,
+                                      err);
 }
 
 /* ---- the new swap file: create, allocate, header (and its name), swapon ---- */
 
-static int create_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int create_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os, (void)s;
     unsigned char uuid[16];
@@ -119,8 +118,8 @@ static int create_prepare(void *os, hr_apply_state *st, const hr_apply_plan *pla
     return 0;
 }
 
-static int create_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int create_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os;
     hr_apply_area *a = area(st, plan->path);
@@ -136,8 +135,8 @@ static int create_perform(void *os, hr_apply_state *st, const hr_apply_plan *pla
 }
 
 /* The steps on the file made by create-file: it must be recorded. */
-static int new_file_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                            const hr_apply_step *s, hr_error *err)
+static int new_file_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                            hr_error *err)
 {
     (void)os;
     if (!area(st, plan->path))
@@ -146,20 +145,18 @@ static int new_file_prepare(void *os, hr_apply_state *st, const hr_apply_plan *p
     return 0;
 }
 
-static int allocate_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                            const hr_apply_step *s, hr_error *err)
+static int allocate_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                            hr_error *err)
 {
     (void)os;
     hr_apply_area *a = area(st, plan->path);
     if (!a)
         return no_record(s, err);
-    return hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes, a->device,
-                                   a->inode, err);
+    return hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes, a->device, a->inode, err);
 }
 
 /* Rename the finished file from its temporary name to its own, never over another file. */
-static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t ino,
-                      hr_error *err)
+static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t ino, hr_error *err)
 {
     if (!hr_lx_is_ours(tmp, dev, ino))
         return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), tmp);
@@ -179,8 +176,8 @@ static int place_file(const char *tmp, const char *path, uint64_t dev, uint64_t 
     return 0;
 }
 
-static int header_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int header_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os;
     hr_apply_area *a = area(st, plan->path);
@@ -190,8 +187,8 @@ static int header_perform(void *os, hr_apply_state *st, const hr_apply_plan *pla
     if (hr_uuid_parse(a->uuid, uuid) != 0)
         return hr_error_set(err, HR_EINTERNAL, HR_T("write-header: no file recorded"));
     const char *at = a->tmp[0] ? a->tmp : plan->path;
-    int r = hr_lx_swapfile_write_header(at, plan->size_bytes, plan->page_size, uuid,
-                                        HR_APPLY_SWAP_LABEL, a->device, a->inode, err);
+    int r = hr_lx_swapfile_write_header(at, plan->size_bytes, plan->page_size, uuid, HR_APPLY_SWAP_LABEL, a->device,
+                                        a->inode, err);
     if (r == 0 && a->tmp[0]) {
         r = place_file(a->tmp, plan->path, a->device, a->inode, err);
         if (r == 0)
@@ -200,27 +197,28 @@ static int header_perform(void *os, hr_apply_state *st, const hr_apply_plan *pla
     return r;
 }
 
-static int swapon_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int swapon_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os, (void)s;
     hr_apply_area *a = area(st, plan->path);
     if (!a || !a->created)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s: headroom has no record of creating it; "
-                            "not turning it on"), plan->path);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s: headroom has no record of creating it; "
+                                 "not turning it on"),
+                            plan->path);
     hr_strlcpy(st->intent.path, plan->path, sizeof st->intent.path);
     return 0;
 }
 
-static int swapon_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int swapon_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os;
     hr_apply_area *a = area(st, plan->path);
     if (!a)
         return no_record(s, err);
-    int r = hr_lx_swapon_checked(plan->path, plan->priority, a->device, a->inode,
-                                 plan->page_size, err);
+    int r = hr_lx_swapon_checked(plan->path, plan->priority, a->device, a->inode, plan->page_size, err);
     if (r == 0)
         a->enabled = true;
     return r;
@@ -230,8 +228,8 @@ static int swapon_perform(void *os, hr_apply_state *st, const hr_apply_plan *pla
 
 /* The new fstab bytes (one swap line added or removed) into run->bytes, and the journal's
  * hashes of fstab before and after into the intent. */
-static int fstab_prepare(lx_run *run, hr_apply_state *st, const char *add_path, int prio,
-                         const char *remove_path, hr_error *err)
+static int fstab_prepare(lx_run *run, hr_apply_state *st, const char *add_path, int prio, const char *remove_path,
+                         hr_error *err)
 {
     const char *fp = hr_lx_fstab_path(run->rq);
     hr_buf cur;
@@ -279,17 +277,17 @@ static int fstab_write(lx_run *run, hr_apply_state *st, hr_error *err)
     return r;
 }
 
-static int fstab_add_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                             const hr_apply_step *s, hr_error *err)
+static int fstab_add_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                             hr_error *err)
 {
     (void)s;
     if (plan->hand_edited)
-        st->fstab_hand_kept = true;   /* saved with this step's intent, before fstab is written */
+        st->fstab_hand_kept = true; /* saved with this step's intent, before fstab is written */
     return fstab_prepare(os, st, plan->path, plan->priority, NULL, err);
 }
 
-static int fstab_add_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                             const hr_apply_step *s, hr_error *err)
+static int fstab_add_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                             hr_error *err)
 {
     (void)s;
     int r = fstab_write(os, st, err);
@@ -299,8 +297,8 @@ static int fstab_add_perform(void *os, hr_apply_state *st, const hr_apply_plan *
     return r;
 }
 
-static int fstab_remove_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                                const hr_apply_step *s, hr_error *err)
+static int fstab_remove_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                                hr_error *err)
 {
     (void)s;
     if (plan->hand_edited)
@@ -308,8 +306,8 @@ static int fstab_remove_prepare(void *os, hr_apply_state *st, const hr_apply_pla
     return fstab_prepare(os, st, NULL, 0, plan->old_path, err);
 }
 
-static int fstab_remove_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                                const hr_apply_step *s, hr_error *err)
+static int fstab_remove_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                                hr_error *err)
 {
     (void)s;
     int r = fstab_write(os, st, err);
@@ -321,16 +319,15 @@ static int fstab_remove_perform(void *os, hr_apply_state *st, const hr_apply_pla
 
 /* ---- the old area (resize): off, then deleted ---- */
 
-static int old_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                       const hr_apply_step *s, hr_error *err)
+static int old_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     (void)os, (void)s, (void)err;
     hr_strlcpy(st->intent.path, plan->old_path, sizeof st->intent.path);
     return 0;
 }
 
-static int swapoff_old_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                               const hr_apply_step *s, hr_error *err)
+static int swapoff_old_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                               hr_error *err)
 {
     (void)os, (void)s;
     int r = hr_lx_is_active(plan->old_path) ? hr_lx_swapoff(plan->old_path, err) : 0;
@@ -340,24 +337,26 @@ static int swapoff_old_perform(void *os, hr_apply_state *st, const hr_apply_plan
     return r;
 }
 
-static int delete_old_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                              const hr_apply_step *s, hr_error *err)
+static int delete_old_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                              hr_error *err)
 {
     if (!area(st, plan->old_path))
-        return HR_APPLY_STEP_SKIP;   /* not a file headroom created: never deleted */
+        return HR_APPLY_STEP_SKIP; /* not a file headroom created: never deleted */
     return old_prepare(os, st, plan, s, err);
 }
 
-static int delete_old_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                              const hr_apply_step *s, hr_error *err)
+static int delete_old_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                              hr_error *err)
 {
     (void)os;
     hr_apply_area *old = area(st, plan->old_path);
     if (!old)
         return no_record(s, err);
     if (!hr_lx_is_ours(plan->old_path, old->device, old->inode))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created; "
-                            "not deleting it"), plan->old_path);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s is no longer the file headroom created; "
+                                 "not deleting it"),
+                            plan->old_path);
     if (unlink(plan->old_path) != 0)
         return hr_lx_sys_err(err, HR_T("delete"), plan->old_path);
     hr_apply_state_drop(st, plan->old_path);
@@ -367,27 +366,26 @@ static int delete_old_perform(void *os, hr_apply_state *st, const hr_apply_plan 
 static const hr_apply_op linux_ops[] = {
     /* The backup's replace can fail after its rename (the directory's sync): recovery then
      * keeps the backup if it is there, and rollback removes it. */
-    {HR_STEP_RECORD, record_prepare, record_perform, true},
-    {HR_STEP_CREATE_FILE, create_prepare, create_perform, false},
-    {HR_STEP_ALLOCATE, new_file_prepare, allocate_perform, false},
-    {HR_STEP_WRITE_HEADER, new_file_prepare, header_perform, false},
-    {HR_STEP_SWAPON, swapon_prepare, swapon_perform, false},
+    { HR_STEP_RECORD, record_prepare, record_perform, true },
+    { HR_STEP_CREATE_FILE, create_prepare, create_perform, false },
+    { HR_STEP_ALLOCATE, new_file_prepare, allocate_perform, false },
+    { HR_STEP_WRITE_HEADER, new_file_prepare, header_perform, false },
+    { HR_STEP_SWAPON, swapon_prepare, swapon_perform, false },
     /* fstab's replace likewise: recovery tells by fstab's hash whether it was made. */
-    {HR_STEP_FSTAB_ADD, fstab_add_prepare, fstab_add_perform, true},
-    {HR_STEP_SWAPOFF_OLD, old_prepare, swapoff_old_perform, false},
-    {HR_STEP_FSTAB_REMOVE_OLD, fstab_remove_prepare, fstab_remove_perform, true},
-    {HR_STEP_DELETE_OLD, delete_old_prepare, delete_old_perform, false},
-    {HR_STEP_FINISH, NULL, NULL, false},
+    { HR_STEP_FSTAB_ADD, fstab_add_prepare, fstab_add_perform, true },
+    { HR_STEP_SWAPOFF_OLD, old_prepare, swapoff_old_perform, false },
+    { HR_STEP_FSTAB_REMOVE_OLD, fstab_remove_prepare, fstab_remove_perform, true },
+    { HR_STEP_DELETE_OLD, delete_old_prepare, delete_old_perform, false },
+    { HR_STEP_FINISH, NULL, NULL, false },
 };
 
-int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
-                          hr_error *err)
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log, hr_error *err)
 {
     hr_apply_store store;
     hr_lx_store(rq, &store);
-    lx_run run = {.rq = rq};
+    lx_run run = { .rq = rq };
     hr_buf_init(&run.bytes, HR_FSTAB_MAX_BYTES + 4096);
-    const hr_apply_ops ops = {&store, &run, linux_ops, sizeof linux_ops / sizeof linux_ops[0]};
+    const hr_apply_ops ops = { &store, &run, linux_ops, sizeof linux_ops / sizeof linux_ops[0] };
     int r = hr_apply_run(&ops, plan, rq->failpoint, (int64_t)time(NULL), log, err);
     hr_buf_free(&run.bytes);
     return r;

@@ -31,10 +31,10 @@ struct hr_child {
     bool reaped;
     int status;
     int64_t reaped_ms;
-    char cg[4096];              /* "" when none */
+    char cg[4096]; /* "" when none */
     char cg_parent[4096];
     bool cg_v1;
-    int guard;                  /* hr_lx_guard_start's descriptor, or -1 */
+    int guard; /* hr_lx_guard_start's descriptor, or -1 */
     int64_t start_wall, end_wall;
     char buf[65536];
 };
@@ -82,8 +82,7 @@ static bool try_parent(hr_child *c, const char *parent, bool v1, char *note, siz
         char ctl[512] = "";
         hr_lx_read_in(parent, "cgroup.subtree_control", ctl, sizeof ctl);
         if (!strstr(ctl, "memory") && !write_file(parent, "cgroup.subtree_control", "+memory")) {
-            snprintf(note, note_n, HR_T("%s: cannot enable the memory controller (%s)"), parent,
-                     strerror(errno));
+            snprintf(note, note_n, HR_T("%s: cannot enable the memory controller (%s)"), parent, strerror(errno));
             return false;
         }
     }
@@ -114,8 +113,7 @@ static void make_cgroup(hr_child *c, char *note, size_t note_n)
     char rel[4000], parent[4200];
     bool root = geteuid() == 0;
     char ctl[512] = "";
-    if (hr_lx_read_in("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) &&
-        strstr(ctl, "memory")) {
+    if (hr_lx_read_in("/sys/fs/cgroup", "cgroup.controllers", ctl, sizeof ctl) && strstr(ctl, "memory")) {
         if (own_cgroup_rel("", rel, sizeof rel) && rel[0]) {
             snprintf(parent, sizeof parent, "/sys/fs/cgroup%s", rel);
             if (try_parent(c, parent, false, note, note_n))
@@ -158,8 +156,7 @@ static bool set_limit(hr_child *c, uint64_t bytes)
     return true;
 }
 
-int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t note_n,
-                   hr_error *err)
+int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t note_n, hr_error *err)
 {
     note[0] = '\0';
     hr_child *c = calloc(1, sizeof *c);
@@ -176,8 +173,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             return r;
         }
         if (!set_limit(c, o->limit_bytes)) {
-            int r = hr_error_set(err, HR_EIO, HR_T("run: %s: cannot set the memory limit: %s"), c->cg,
-                                 strerror(errno));
+            int r = hr_error_set(err, HR_EIO, HR_T("run: %s: cannot set the memory limit: %s"), c->cg, strerror(errno));
             rmdir(c->cg);
             free(c);
             return r;
@@ -244,7 +240,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             _exit(127);
         _exit(127);
     }
-    setpgid(pid, pid);   /* as the child does: whichever runs first */
+    setpgid(pid, pid); /* as the child does: whichever runs first */
     if (in_fd >= 0)
         close(in_fd);
     close(po[1]);
@@ -265,8 +261,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         int st;
         waitpid(pid, &st, 0);
         hr_child_close(c);
-        return hr_error_set(err, e == ENOENT ? HR_ENOENT : HR_EIO, "run: %s: %s", o->argv[0],
-                            strerror(e));
+        return hr_error_set(err, e == ENOENT ? HR_ENOENT : HR_EIO, "run: %s: %s", o->argv[0], strerror(e));
     }
     fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
@@ -350,26 +345,25 @@ static void drain(hr_child *c, int *fd, int stream, hr_child_out_fn out, void *c
     }
 }
 
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
-                  void *ctx)
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out, void *ctx)
 {
     if (pending_sig) {
         int s = pending_sig;
         pending_sig = 0;
-        if (kill(-c->pid, s) != 0)   /* the whole group: what the child started too */
+        if (kill(-c->pid, s) != 0) /* the whole group: what the child started too */
             kill(c->pid, s);
     }
     struct pollfd p[3];
     int np = 0;
     if (c->out_fd >= 0)
-        p[np++] = (struct pollfd){.fd = c->out_fd, .events = POLLIN};
+        p[np++] = (struct pollfd){ .fd = c->out_fd, .events = POLLIN };
     if (c->err_fd >= 0)
-        p[np++] = (struct pollfd){.fd = c->err_fd, .events = POLLIN};
+        p[np++] = (struct pollfd){ .fd = c->err_fd, .events = POLLIN };
     int npipes = np;
     /* the sampler's PSI trigger beside the pipes: a memory stall ends the wait early */
     int psi = timeout_ms > 0 ? hr_lx_sampler_psi_fd(wake) : -1;
     if (psi >= 0)
-        p[np++] = (struct pollfd){.fd = psi, .events = POLLPRI};
+        p[np++] = (struct pollfd){ .fd = psi, .events = POLLPRI };
     bool pressure = false;
     if (np) {
         int r = poll(p, (nfds_t)np, (int)(timeout_ms < 0 ? 0 : timeout_ms));

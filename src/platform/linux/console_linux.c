@@ -53,8 +53,7 @@ HR_START bool hr_platform_journal_stream(FILE *f)
     if (!v || sscanf(v, "%llu:%llu%c", &dev, &ino, &more) != 2)
         return false;
     struct stat st;
-    return fstat(fileno(f), &st) == 0 && (unsigned long long)st.st_dev == dev &&
-           (unsigned long long)st.st_ino == ino;
+    return fstat(fileno(f), &st) == 0 && (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
 void hr_platform_binary_mode(FILE *f)

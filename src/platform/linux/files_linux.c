@@ -37,8 +37,7 @@ int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *e
     return 0;
 }
 
-int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
-                    hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err)
 {
     size_t got = 0;
     while (got < n) {
@@ -50,8 +49,7 @@ int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, siz
             return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
         }
         if (k == 0)
-            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"),
-                                path);
+            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
         got += (size_t)k;
     }
     return 0;
@@ -110,7 +108,7 @@ typedef struct walk_state {
 
 static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);   /* past the type byte */
+    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1); /* past the type byte */
 }
 
 static bool has(const dev_ino *v, size_t n, const struct stat *st)
@@ -171,9 +169,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return depth == 0 ? hr_error_set(err, hr_error_from_errno(errno), "%s: %s", dir,
-                                         strerror(errno))
-                          : 0;
+        return depth == 0 ? hr_error_set(err, hr_error_from_errno(errno), "%s: %s", dir, strerror(errno)) : 0;
     char **names = NULL;
     size_t n = 0, cap = 0;
     int r = 0;
@@ -188,14 +184,20 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
                 break;
             }
             char **p = realloc(names, nc * sizeof *names);
-            if (!p) { r = HR_ENOMEM; break; }
+            if (!p) {
+                r = HR_ENOMEM;
+                break;
+            }
             names = p;
             cap = nc;
         }
         /* the entry's type from the listing in front of its name: a regular file needs no
          * stat of its own (the reader opens and fstat()s it anyway) */
         size_t k = strlen(e->d_name);
-        if (!(names[n] = malloc(k + 2))) { r = HR_ENOMEM; break; }
+        if (!(names[n] = malloc(k + 2))) {
+            r = HR_ENOMEM;
+            break;
+        }
         names[n][0] = e->d_type == DT_REG ? 'f' : e->d_type == DT_LNK ? 'l' : e->d_type == DT_DIR ? 'd' : '?';
         memcpy(names[n] + 1, e->d_name, k + 1);
         n++;
@@ -212,7 +214,7 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
         if (names[i][0] == 'f') {
             memset(&st, 0, sizeof st);
             st.st_mode = S_IFREG;
-            st.st_size = -1;   /* not asked: HR_WALK_SIZE_UNKNOWN */
+            st.st_size = -1; /* not asked: HR_WALK_SIZE_UNKNOWN */
         } else if (names[i][0] == '?' && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
             link = true;
         }
@@ -249,11 +251,10 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
     return r;
 }
 
-int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     hr_walk_note_fn note_fn, void *ctx, hr_error *err)
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn, hr_walk_note_fn note_fn,
+                     void *ctx, hr_error *err)
 {
-    walk_state w = {.fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth,
-                    .max_files = max_files};
+    walk_state w = { .fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files };
     struct stat st;
     if (stat(root, &st) != 0)
         return hr_error_set(err, hr_error_from_errno(errno), "%s: %s", root, strerror(errno));

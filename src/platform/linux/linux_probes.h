@@ -12,7 +12,7 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s);       /* paging[] w
 void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s);     /* candidate file systems */
 void hr_lx_probe_compression(const char *sysroot, hr_snapshot *s); /* zswap, zram */
 void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s);
-void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s);  /* /proc/pressure/memory */
+void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s); /* /proc/pressure/memory */
 /* This process's memory cgroup directory (sysroot-relative, as hr_cgroup.dir) and the
  * hierarchy its memory controller is on; false when there is none or it cannot be found. */
 bool hr_lx_memory_cgroup_dir(const char *sysroot, char *dir, size_t n, hr_cgroup_version *v);
@@ -33,8 +33,7 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d);
 /* statvfs: total and available (df's Size and Avail); used (df's Used: blocks − free, so
  * reserved blocks are not "used") when known, else HR_UNKNOWN. Replayed trees: ".headroom/statvfs"
  * lines "<total> <available> [<used>] <mount point>". */
-bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail,
-                    uint64_t *used);
+bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail, uint64_t *used);
 /* /dev/sda2, /dev/mapper/x, /dev/zram0 → MAJ:MIN via sysfs (works on replayed trees too). */
 bool hr_lx_block_dev_numbers(const char *sysroot, const char *devpath, unsigned *maj, unsigned *min);
 

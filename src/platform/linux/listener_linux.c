@@ -29,8 +29,7 @@ static bool local_addr(const char *a, size_t n, bool v6)
     return strncmp(a, "0000000000000000FFFF0000", 24) == 0 && strncmp(a + 30, "7F", 2) == 0;
 }
 
-static size_t listen_inodes(const char *file, bool v6, unsigned port, unsigned long *ino,
-                            size_t have)
+static size_t listen_inodes(const char *file, bool v6, unsigned port, unsigned long *ino, size_t have)
 {
     FILE *f = fopen(file, "re");
     if (!f)

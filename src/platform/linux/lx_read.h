@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HR_LX_SMALL_FILE ((size_t)64 << 10)   /* sysfs attributes, cgroup files */
-#define HR_LX_BIG_FILE ((size_t)4 << 20)      /* mountinfo on busy hosts, meminfo */
+#define HR_LX_SMALL_FILE ((size_t)64 << 10) /* sysfs attributes, cgroup files */
+#define HR_LX_BIG_FILE   ((size_t)4 << 20)  /* mountinfo on busy hosts, meminfo */
 
 /* sysroot + path → out (sysroot "/" or NULL = the live machine). */
 void hr_lx_path(const char *sysroot, const char *path, char *out, size_t outn);

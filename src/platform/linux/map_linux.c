@@ -37,12 +37,12 @@ int hr_platform_map_read(FILE *f, size_t chunk, hr_map_fn fn, void *ctx, hr_erro
     size_t len = (size_t)(st.st_size - base);
     int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
-    flags |= MAP_POPULATE;   /* the page tables filled at once, not a fault per page */
+    flags |= MAP_POPULATE; /* the page tables filled at once, not a fault per page */
 #endif
     unsigned char *map = mmap(NULL, len, PROT_READ, flags, fd, base);
     if (map == MAP_FAILED)
         return 0;
-    struct sigaction sa = {0}, old;
+    struct sigaction sa = { 0 }, old;
     sa.sa_handler = on_sigbus;
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGBUS, &sa, &old) != 0) {

@@ -27,8 +27,7 @@ static int64_t now_ms(void)
 
 static int sys_err(hr_sock *s, int e, hr_error *err)
 {
-    int code = e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH || e == ECONNRESET ||
-                       e == EPIPE
+    int code = e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH || e == ECONNRESET || e == EPIPE
                    ? HR_EIO
                    : hr_error_from_errno(e);
     return hr_error_set(err, code, "%s: %s", s->peer, strerror(e));
@@ -45,7 +44,7 @@ static bool would_block(int e)
 
 static int wait_fd(int fd, short ev, int timeout_ms)
 {
-    struct pollfd p = {.fd = fd, .events = ev};
+    struct pollfd p = { .fd = fd, .events = ev };
     for (;;) {
         int r = poll(&p, 1, timeout_ms < 0 ? 0 : timeout_ms);
         if (r < 0 && errno == EINTR)
@@ -109,8 +108,7 @@ static void *resolve_run(void *p)
 
 /* 0 and *res; 1 when the name is not known (getaddrinfo's code in *gai); HR_EBUSY when no
  * answer came by the deadline. */
-static int resolve(const char *host, const char *service, int64_t deadline,
-                   struct addrinfo **res, int *gai)
+static int resolve(const char *host, const char *service, int64_t deadline, struct addrinfo **res, int *gai)
 {
     *res = NULL;
     *gai = 0;
@@ -120,7 +118,7 @@ static int resolve(const char *host, const char *service, int64_t deadline,
     int g = getaddrinfo(host, service, &hints, res);
     if (g == 0)
         return 0;
-    if (strlen(host) >= sizeof ((resolve_job *)0)->host) {
+    if (strlen(host) >= sizeof((resolve_job *)0)->host) {
         *gai = EAI_NONAME;
         return 1;
     }
@@ -156,8 +154,7 @@ static int resolve(const char *host, const char *service, int64_t deadline,
         return 1;
     }
     int rc = HR_EBUSY;
-    struct timespec until = {.tv_sec = (time_t)(deadline / 1000),
-                             .tv_nsec = (long)(deadline % 1000) * 1000000L};
+    struct timespec until = { .tv_sec = (time_t)(deadline / 1000), .tv_nsec = (long)(deadline % 1000) * 1000000L };
     pthread_mutex_lock(&j->m);
     while (!j->done && pthread_cond_timedwait(&j->done_cv, &j->m, &until) == 0)
         ;
@@ -165,7 +162,7 @@ static int resolve(const char *host, const char *service, int64_t deadline,
         rc = j->rc == 0 && j->res ? 0 : 1;
         *gai = j->rc;
         *res = j->res;
-        j->res = NULL;   /* the caller's now */
+        j->res = NULL; /* the caller's now */
     }
     pthread_mutex_unlock(&j->m);
     job_put(j);
@@ -184,13 +181,11 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     int g = 0;
     int r0 = resolve(host, service, deadline, &res, &g);
     if (r0 == HR_EBUSY)
-        return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"),
-                            s->peer, timeout_ms);
+        return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"), s->peer, timeout_ms);
     if (r0 != 0 || !res) {
         if (res)
             freeaddrinfo(res);
-        return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer,
-                            gai_strerror(g));
+        return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer, gai_strerror(g));
     }
     int last = ECONNREFUSED;
     for (struct addrinfo *a = res; a; a = a->ai_next) {
@@ -228,8 +223,7 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     freeaddrinfo(res);
     if (s->h < 0) {
         if (last == ETIMEDOUT)
-            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer,
-                                timeout_ms);
+            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer, timeout_ms);
         return sys_err(s, last, err);
     }
     return 0;
@@ -252,8 +246,7 @@ int hr_net_send(hr_sock *s, const void *p, size_t n, int timeout_ms, hr_error *e
             return sys_err(s, errno, err);
         int64_t left = deadline - now_ms();
         if (left <= 0 || wait_fd((int)s->h, POLLOUT, (int)left) == 0)
-            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer,
-                                timeout_ms);
+            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer, timeout_ms);
     }
     return 0;
 }
@@ -272,8 +265,7 @@ int hr_net_recv(hr_sock *s, void *p, size_t n, int timeout_ms, hr_error *err)
             return sys_err(s, errno, err);
         int w = wait_fd((int)s->h, POLLIN, timeout_ms);
         if (w == 0)
-            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer,
-                                timeout_ms);
+            return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer, timeout_ms);
         if (w < 0)
             return sys_err(s, errno, err);
         timeout_ms = 0; /* readable now: read once more, never wait twice */

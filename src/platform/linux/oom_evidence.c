@@ -23,16 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REC_MAX 8192
+#define REC_MAX           8192
 #define JOURNAL_LINES_MAX 2000000
 
 typedef struct collect {
     hr_diag_ctx *ctx;
-    const char *root;       /* "" for the live system, else the sysroot without a trailing / */
+    const char *root; /* "" for the live system, else the sysroot without a trailing / */
     bool live;
     int64_t since;
-    double uptime;          /* seconds since boot, 0 if unknown */
-    int64_t boot;           /* Unix time of boot, 0 if unknown */
+    double uptime; /* seconds since boot, 0 if unknown */
+    int64_t boot;  /* Unix time of boot, 0 if unknown */
     int partial;
 } collect;
 
@@ -86,7 +86,7 @@ static int kmsg_live(collect *k, int64_t *total, int64_t *used)
         if (n < 0) {
             if (errno == EINTR || errno == EPIPE)
                 continue;
-            break;   /* EAGAIN: the end; anything else: stop with what we have */
+            break; /* EAGAIN: the end; anything else: stop with what we have */
         }
         if (n == 0)
             break;
@@ -107,8 +107,7 @@ static int kmsg_live(collect *k, int64_t *total, int64_t *used)
 /* Lines of a stream (a recorded file or a program's output), each bounded. */
 typedef int (*line_parser)(const char *line, size_t n, hr_klog_record *out);
 
-static void read_lines(collect *k, FILE *f, line_parser parse, const char *source,
-                       int64_t *total, int64_t *used)
+static void read_lines(collect *k, FILE *f, line_parser parse, const char *source, int64_t *total, int64_t *used)
 {
     char *line = malloc(REC_MAX);
     if (!line)
@@ -118,7 +117,7 @@ static void read_lines(collect *k, FILE *f, line_parser parse, const char *sourc
         if (n == REC_MAX - 1 && line[n - 1] != '\n') {
             int ch;
             while ((ch = fgetc(f)) != EOF && ch != '\n')
-                ;   /* longer than any kernel record: keep the head, drop the rest */
+                ; /* longer than any kernel record: keep the head, drop the rest */
         }
         hr_klog_record r;
         if (parse(line, n, &r) != 0)
@@ -135,8 +134,8 @@ static void read_lines(collect *k, FILE *f, line_parser parse, const char *sourc
     free(line);
 }
 
-static int run_program(collect *k, const char *cmd, line_parser parse, const char *source,
-                       int64_t *total, int64_t *used)
+static int run_program(collect *k, const char *cmd, line_parser parse, const char *source, int64_t *total,
+                       int64_t *used)
 {
     FILE *p = popen(cmd, "r");
     if (!p)
@@ -168,33 +167,28 @@ static void kernel_log(collect *k)
         }
         read_lines(k, f, hr_kmsg_parse, "/dev/kmsg", &total, &used);
         fclose(f);
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("%s: %lld records, %lld %s"),
-                            p, (long long)total, (long long)used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("%s: %lld records, %lld %s"), p,
+                            (long long)total, (long long)used, window);
         return;
     }
     int r = kmsg_live(k, &total, &used);
     if (r == 0) {
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
-                            HR_T("/dev/kmsg: %lld records since boot, %lld %s"), (long long)total,
-                            (long long)used, window);
+        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("/dev/kmsg: %lld records since boot, %lld %s"),
+                            (long long)total, (long long)used, window);
         return;
     }
     const char *why = strerror(-r);
     total = used = 0;
-    if (run_program(k, "dmesg 2>/dev/null", hr_dmesg_parse, "dmesg", &total, &used) == 0 &&
-        total > 0) {
+    if (run_program(k, "dmesg 2>/dev/null", hr_dmesg_parse, "dmesg", &total, &used) == 0 && total > 0) {
         hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
-                            HR_T("dmesg (/dev/kmsg: %s): %lld records, %lld %s"), why,
-                            (long long)total, (long long)used, window);
+                            HR_T("dmesg (/dev/kmsg: %s): %lld records, %lld %s"), why, (long long)total,
+                            (long long)used, window);
         return;
     }
     total = used = 0;
     char cmd[256];
-    snprintf(cmd, sizeof cmd,
-             "journalctl -k -q --no-pager -o short-unix --since=-%" PRId64 "s 2>/dev/null",
-             k->since);
-    if (have_journal() && run_program(k, cmd, hr_journal_parse, "journal (kernel)", &total,
-                                      &used) == 0) {
+    snprintf(cmd, sizeof cmd, "journalctl -k -q --no-pager -o short-unix --since=-%" PRId64 "s 2>/dev/null", k->since);
+    if (have_journal() && run_program(k, cmd, hr_journal_parse, "journal (kernel)", &total, &used) == 0) {
         hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
                             HR_T("journalctl -k (/dev/kmsg: %s; dmesg not readable): %lld records %s"), why,
                             (long long)used, window);
@@ -202,8 +196,9 @@ static void kernel_log(collect *k)
     }
     hr_diag_note_source(k->ctx, HR_T("kernel log"), false, -1,
                         HR_T("/dev/kmsg: %s; dmesg and journalctl -k not readable either (needs root "
-                        "or CAP_SYSLOG when kernel.dmesg_restrict=1, or membership of the "
-                        "systemd-journal / adm group)"), why);
+                             "or CAP_SYSLOG when kernel.dmesg_restrict=1, or membership of the "
+                             "systemd-journal / adm group)"),
+                        why);
     k->partial = 1;
 }
 
@@ -214,7 +209,7 @@ static void oom_daemons(collect *k)
     if (!have_journal()) {
         hr_diag_note_source(k->ctx, "journal", false, -1,
                             HR_T("no systemd journal on this machine (systemd-oomd / earlyoom "
-                            "messages are kept there)"));
+                                 "messages are kept there)"));
         return;
     }
     char cmd[512];
@@ -229,8 +224,8 @@ static void oom_daemons(collect *k)
         k->partial = 1;
         return;
     }
-    hr_diag_note_source(k->ctx, "journal", true, used,
-                        HR_T("systemd-oomd, earlyoom, nohang, systemd: %lld messages"), (long long)used);
+    hr_diag_note_source(k->ctx, "journal", true, used, HR_T("systemd-oomd, earlyoom, nohang, systemd: %lld messages"),
+                        (long long)used);
 }
 
 /* "key value" files (/proc/vmstat, memory.events, memory.oom_control): the value of key. */
@@ -267,8 +262,7 @@ static void vmstat_counter(collect *k, bool kernel_log_ok)
                             HR_T("no oom_kill counter (kernel older than 4.13, or not readable)"));
         return;
     }
-    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_T("oom_kill %lld since boot"),
-                        (long long)kills);
+    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_T("oom_kill %lld since boot"), (long long)kills);
     if (kills > 0 && !kernel_log_ok) {
         char text[200];
         snprintf(text, sizeof text,
@@ -287,8 +281,7 @@ static void cgroup_counter(collect *k)
         hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_T("no memory cgroup found for this process"));
         return;
     }
-    snprintf(p, sizeof p, "%s%s/%s", k->root, dir,
-             v == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
+    snprintf(p, sizeof p, "%s%s/%s", k->root, dir, v == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         /* The root cgroup has no memory.events: nothing to count there. */
@@ -298,8 +291,10 @@ static void cgroup_counter(collect *k)
     hr_diag_note_source(k->ctx, "cgroup", true, -1, "%s: oom_kill %" PRId64, p, kills);
     if (kills > 0) {
         char text[HR_DIAG_TEXT_MAX];
-        snprintf(text, sizeof text, HR_T("%.200s: oom_kill %lld (processes of this cgroup "
-                 "ended by an OOM killer since it was created)"), p, (long long)kills);
+        snprintf(text, sizeof text,
+                 HR_T("%.200s: oom_kill %lld (processes of this cgroup "
+                      "ended by an OOM killer since it was created)"),
+                 p, (long long)kills);
         hr_diag_add(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, "cgroup", 0, text, NULL);
     }
 }
@@ -335,8 +330,7 @@ static void pid_cgroup(collect *k)
     fclose(f);
 }
 
-int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
-                             hr_diag_ctx *ctx, hr_error *err)
+int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds, hr_diag_ctx *ctx, hr_error *err)
 {
     (void)err;
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";
@@ -345,7 +339,7 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
     size_t rl = strlen(rootbuf);
     while (rl > 0 && rootbuf[rl - 1] == '/')
         rootbuf[--rl] = '\0';
-    collect k = {.ctx = ctx, .root = rootbuf, .live = rl == 0, .since = since_seconds};
+    collect k = { .ctx = ctx, .root = rootbuf, .live = rl == 0, .since = since_seconds };
     read_uptime(&k);
     pid_cgroup(&k);
     size_t before = ctx->nsources;

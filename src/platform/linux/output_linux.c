@@ -1,7 +1,7 @@
 /* headroom — Linux: the files written where the user says (platform.h: --log, --record,
  * --html, -o, --textfile). Everything is done relative to the folder opened once (openat,
  * renameat), so a path swapped after the checks is never the one written. */
-#define _GNU_SOURCE 1   /* O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC by name on every libc */
+#define _GNU_SOURCE 1 /* O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC by name on every libc */
 #include "platform/platform.h"
 #include "lx_read.h"
 
@@ -57,7 +57,7 @@ static int open_folder(const char *path, int *dfd, const char **base, hr_error *
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        return sys_err(err, path);   /* the file named, as the user wrote it */
+        return sys_err(err, path); /* the file named, as the user wrote it */
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int r = sys_err(err, dir);
@@ -74,10 +74,11 @@ static int open_folder(const char *path, int *dfd, const char **base, hr_error *
         bool owner_ok = st.st_uid == 0 || (st.st_uid == sudo_uid() && !(st.st_mode & (S_IWGRP | S_IWOTH)));
         if (!owner_ok || (others_write && !(st.st_mode & S_ISVTX))) {
             close(fd);
-            return hr_error_set(err, HR_EUNSAFE, HR_T("%s: refused: running as root, and the "
-                                "folder %s can be written by another user (owner %u, mode %04o), "
-                                "who could put a link there to a file of root's; write it in a "
-                                "folder only root can write"),
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("%s: refused: running as root, and the "
+                                     "folder %s can be written by another user (owner %u, mode %04o), "
+                                     "who could put a link there to a file of root's; write it in a "
+                                     "folder only root can write"),
                                 path, dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
         }
     }
@@ -89,32 +90,31 @@ static int open_folder(const char *path, int *dfd, const char **base, hr_error *
 static int check_existing(const char *path, const struct stat *st, bool stream, hr_error *err)
 {
     if (S_ISLNK(st->st_mode))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"),
-                            path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"), path);
     if (!S_ISREG(st->st_mode))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s: not a regular file; not writing over it"),
-                            path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s: not a regular file; not writing over it"), path);
     if (st->st_uid != geteuid())
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s belongs to user %u, not to the user running "
-                            "headroom (%u); not writing over it"),
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s belongs to user %u, not to the user running "
+                                 "headroom (%u); not writing over it"),
                             path, (unsigned)st->st_uid, (unsigned)geteuid());
     /* a second name of the same file (a hard link) would be written through, elsewhere */
     if (stream && st->st_nlink > 1)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s has %lu names (hard links); not writing "
-                            "through it"), path, (unsigned long)st->st_nlink);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s has %lu names (hard links); not writing "
+                                 "through it"),
+                            path, (unsigned long)st->st_nlink);
     return 0;
 }
 
 /* Create ".BASE.XXXXXX" in the folder, new (O_EXCL), with a random part. */
-static int make_temp(int dfd, const char *base, char *tmp, size_t n, hr_error *err,
-                     const char *path)
+static int make_temp(int dfd, const char *base, char *tmp, size_t n, hr_error *err, const char *path)
 {
     static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     for (int tries = 0; tries < 100; tries++) {
         unsigned char rnd[6];
         if (getrandom(rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd) {
-            uint64_t x = (uint64_t)hr_platform_mono_ms() * 2654435761u ^ (uint64_t)getpid() << 20 ^
-                         (uint64_t)tries;
+            uint64_t x = (uint64_t)hr_platform_mono_ms() * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)tries;
             for (size_t i = 0; i < sizeof rnd; i++, x >>= 8)
                 rnd[i] = (unsigned char)x;
         }
@@ -169,7 +169,7 @@ int hr_platform_output_replace(const char *path, const void *data, size_t len, h
     if (r != 0)
         unlinkat(dfd, tmp, 0);
     else
-        (void)fsync(dfd);   /* the new name on disk too; a file system that cannot is no error */
+        (void)fsync(dfd); /* the new name on disk too; a file system that cannot is no error */
     close(dfd);
     return r;
 }
@@ -183,17 +183,14 @@ FILE *hr_platform_output_open(const char *path, hr_error *err)
     /* a device or a FIFO is not even opened (opening some has effects); no O_TRUNC: an
      * existing file is emptied only once the open one is known to be ours */
     struct stat st;
-    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        check_existing(path, &st, true, err) < 0) {
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && check_existing(path, &st, true, err) < 0) {
         close(dfd);
         return NULL;
     }
-    int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC,
-                    0644);
+    int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0644);
     if (fd < 0) {
         if (errno == ELOOP)
-            hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"),
-                         path);
+            hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"), path);
         else
             sys_err(err, path);
         close(dfd);

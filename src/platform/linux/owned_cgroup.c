@@ -34,11 +34,11 @@ static unsigned long long start_time(long pid)
     if (n <= 0)
         return 0;
     buf[n] = '\0';
-    const char *s = strrchr(buf, ')');   /* the name may hold spaces and parentheses */
+    const char *s = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
     if (!s)
         return 0;
     s++;
-    for (int field = 3; field < 22 && *s; field++) {   /* skip fields 3 to 21 */
+    for (int field = 3; field < 22 && *s; field++) { /* skip fields 3 to 21 */
         while (*s == ' ')
             s++;
         while (*s && *s != ' ')
@@ -79,7 +79,7 @@ void hr_lx_owned_cg_remove(const char *dir)
         }
         if (rmdir(dir) == 0 || errno == ENOENT)
             return;
-        usleep(20 * 1000);   /* the kernel uncharges a killed process's pages a moment later */
+        usleep(20 * 1000); /* the kernel uncharges a killed process's pages a moment later */
     }
 }
 
@@ -105,7 +105,7 @@ void hr_lx_owned_cg_sweep(const char *parent, const char *prefix)
             continue;
         unsigned long long now = start_time(pid);
         if (now != 0 && (start == 0 || now == start))
-            continue;   /* its maker is alive */
+            continue; /* its maker is alive */
         char dir[4200];
         snprintf(dir, sizeof dir, "%s/%s", parent, e->d_name);
         hr_lx_owned_cg_remove(dir);
@@ -150,7 +150,7 @@ int hr_lx_guard_start(pid_t pgid, const char *cg)
             n = read(keep, &c, 1);
         while (n < 0 && errno == EINTR);
         if (n == 1 && c == 'd')
-            _exit(0);   /* headroom cleaned up itself */
+            _exit(0); /* headroom cleaned up itself */
         if (pgid > 0)
             kill(-pgid, SIGKILL);
         if (cg && cg[0])

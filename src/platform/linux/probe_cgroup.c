@@ -42,8 +42,7 @@ static uint64_t min_limit(uint64_t a, uint64_t b)
  * smallest on the path (a child's "max" does not lift a parent's limit). Levels without the
  * file (the root) are skipped; a file that is there but does not hold a number makes the
  * limit unknown (that level might be the lowest) and is named in the section. */
-static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *rel, const char *file,
-                           hr_section *sec)
+static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *rel, const char *file, hr_section *sec)
 {
     char path[HR_SNAP_PATH_MAX * 2];
     char r[HR_SNAP_PATH_MAX];
@@ -86,8 +85,7 @@ static uint64_t read_num(const char *sysroot, const char *dir, const char *file)
  * path as it learns them, then g->dir (sysroot-relative), *m (the mount) and *rel (the path
  * below the mount, "/" for its root; points into g->path). 1: found; 0: the process has no
  * memory controller (HR_CGROUP_NONE); < 0: err names the file and what is wrong. */
-static int locate_memory_cgroup(const char *sysroot, hr_cgroup *g, hr_mount *m, const char **rel,
-                                hr_error *err)
+static int locate_memory_cgroup(const char *sysroot, hr_cgroup *g, hr_mount *m, const char **rel, hr_error *err)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
@@ -114,8 +112,7 @@ static int locate_memory_cgroup(const char *sysroot, hr_cgroup *g, hr_mount *m, 
         r = find_mount(hr_buf_str(&b), b.len, !v1, m, err);
     hr_buf_free(&b);
     if (r == 0)
-        r = hr_error_set(err, HR_ENOENT,
-                         HR_T("no %s mount for the memory controller in /proc/self/mountinfo"),
+        r = hr_error_set(err, HR_ENOENT, HR_T("no %s mount for the memory controller in /proc/self/mountinfo"),
                          v1 ? HR_T("cgroup (memory)") : "cgroup2");
     if (r < 0)
         return r;
@@ -147,7 +144,7 @@ bool hr_lx_memory_cgroup_dir(const char *sysroot, char *dir, size_t n, hr_cgroup
 void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
 {
     hr_cgroup *g = &s->cgroup;
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_mount m;
     const char *rel = "/";
     int r = locate_memory_cgroup(sysroot, g, &m, &rel, &err);
@@ -177,8 +174,7 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
         g->swap_max_bytes = HR_UNKNOWN;
         snprintf(path, sizeof path, "%s/memory.oom_control", g->dir);
         uint64_t k;
-        if (hr_lx_read_str(sysroot, path, evbuf, sizeof evbuf) &&
-            hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
+        if (hr_lx_read_str(sysroot, path, evbuf, sizeof evbuf) && hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
             g->oom_kills = k;
     } else {
         g->memory_max_bytes = walk_limit(sysroot, m.mount_point, rel, "memory.max", &g->s);
@@ -188,16 +184,14 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
         g->memory_peak_bytes = read_num(sysroot, g->dir, "memory.peak");
         snprintf(path, sizeof path, "%s/memory.events", g->dir);
         uint64_t k;
-        if (hr_lx_read_str(sysroot, path, evbuf, sizeof evbuf) &&
-            hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
+        if (hr_lx_read_str(sysroot, path, evbuf, sizeof evbuf) && hr_kv_u64(evbuf, strlen(evbuf), "oom_kill", ' ', &k))
             g->oom_kills = k;
     }
     /* The root cgroup has no limit files (v2 memory.max, memory.high, memory.swap.max; v1
      * memsw without swap accounting): no limit at all. v1 has no swap-only limit and v2
      * no memory+swap limit: those stay n/a. */
     if (strcmp(rel, "/") == 0) {
-        uint64_t *lims[] = {&g->memory_max_bytes, &g->memory_high_bytes, &g->swap_max_bytes,
-                            &g->memsw_max_bytes};
+        uint64_t *lims[] = { &g->memory_max_bytes, &g->memory_high_bytes, &g->swap_max_bytes, &g->memsw_max_bytes };
         for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++)
             if (*lims[i] == HR_UNKNOWN && !(i == 2 && v1) && !(i == 3 && !v1))
                 *lims[i] = HR_UNLIMITED;

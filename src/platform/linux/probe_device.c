@@ -115,8 +115,7 @@ static void disk_facts(const char *sysroot, const char *sysdir, hr_device *d, in
     /* Paravirtual disks report a rotational flag that says nothing about the host's medium:
      * virtio, Xen, and Hyper-V's VMBus disks (WSL 2, Azure). zram is a disk made of RAM. */
     d->virtual_disk = strstr(diskdir, "/virtio") || strstr(diskdir, "/VMBUS:") ||
-                      strncmp(base_name(diskdir), "xvd", 3) == 0 ||
-                      strncmp(base_name(diskdir), "zram", 4) == 0;
+                      strncmp(base_name(diskdir), "xvd", 3) == 0 || strncmp(base_name(diskdir), "zram", 4) == 0;
     /* USB-attached disks sit under a usbN bus in the device path. */
     d->usb = strstr(diskdir, "/usb") ? HR_TRI_YES : HR_TRI_NO;
     if (d->rotational == HR_TRI_UNKNOWN || d->removable == HR_TRI_UNKNOWN)
@@ -135,8 +134,7 @@ void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_
     disk_facts(sysroot, real, d, 0);
 }
 
-bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail,
-                    uint64_t *used)
+bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *total, uint64_t *avail, uint64_t *used)
 {
     *used = HR_UNKNOWN;
     if (hr_lx_live(sysroot)) {
@@ -167,8 +165,8 @@ bool hr_lx_fs_space(const char *sysroot, const char *mount_point, uint64_t *tota
             if (sscanf(tmp, "%llu %llu %n", &t, &a, &off) == 2 && off > 0) {
                 unsigned long long u;
                 int off2 = 0;
-                bool has_used = tmp[off] >= '0' && tmp[off] <= '9' &&
-                                sscanf(tmp + off, "%llu %n", &u, &off2) == 1 && off2 > 0;
+                bool has_used =
+                    tmp[off] >= '0' && tmp[off] <= '9' && sscanf(tmp + off, "%llu %n", &u, &off2) == 1 && off2 > 0;
                 if (strcmp(tmp + off + (has_used ? off2 : 0), mount_point) == 0) {
                     *total = t;
                     *avail = a;
@@ -187,7 +185,7 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_mount m;
     int r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
     if (r == 0)
@@ -201,7 +199,8 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
      * overlay root belongs to the host, seen from inside a container (/proc/swaps is not
      * namespaced). Its device is out of sight; say so rather than describe the overlay. */
     if (strcmp(m.fs_type, "overlay") == 0) {
-        snprintf(d->why, sizeof d->why, HR_T("%s is outside this container (on the host): its device is not visible"), path);
+        snprintf(d->why, sizeof d->why, HR_T("%s is outside this container (on the host): its device is not visible"),
+                 path);
         return;
     }
     hr_strlcpy(d->fs_type, m.fs_type, sizeof d->fs_type);

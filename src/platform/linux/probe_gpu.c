@@ -11,7 +11,9 @@
 #include <string.h>
 
 /* The few NVML entry points we use (stable C ABI, nvml.h). */
-typedef struct { unsigned long long total, free, used; } hr_nvml_memory;
+typedef struct {
+    unsigned long long total, free, used;
+} hr_nvml_memory;
 typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_count_fn)(unsigned int *);
 typedef int (*nvml_handle_fn)(unsigned int, void **);
@@ -142,16 +144,17 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
         if (hr_lx_read_str(sysroot, p, product, sizeof product) && product[0])
             hr_strlcpy(gpu->name, product, sizeof gpu->name);
         else
-            snprintf(gpu->name, sizeof gpu->name, "%s GPU %s:%s", vname, vendor + 2,
-                     devid[0] ? devid + 2 : "?");
+            snprintf(gpu->name, sizeof gpu->name, "%s GPU %s:%s", vname, vendor + 2, devid[0] ? devid + 2 : "?");
         unsigned long long v;
         if (amd) {
             hr_strlcpy(gpu->source, "amdgpu sysfs", sizeof gpu->source);
-            const struct { const char *file; uint64_t *out; } mem[] = {
-                {"mem_info_vram_total", &gpu->vram_total_bytes},
-                {"mem_info_vram_used", &gpu->vram_used_bytes},
-                {"mem_info_gtt_total", &gpu->shared_total_bytes},
-                {"mem_info_gtt_used", &gpu->shared_used_bytes}};
+            const struct {
+                const char *file;
+                uint64_t *out;
+            } mem[] = { { "mem_info_vram_total", &gpu->vram_total_bytes },
+                        { "mem_info_vram_used", &gpu->vram_used_bytes },
+                        { "mem_info_gtt_total", &gpu->shared_total_bytes },
+                        { "mem_info_gtt_used", &gpu->shared_used_bytes } };
             for (size_t k = 0; k < sizeof mem / sizeof mem[0]; k++) {
                 snprintf(p, sizeof p, "/sys/class/drm/card%d/device/%s", cards[i], mem[k].file);
                 if (hr_lx_read_u64(sysroot, p, &v))

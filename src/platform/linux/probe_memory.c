@@ -10,7 +10,7 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_meminfo mi;
     int r = hr_lx_read(sysroot, "/proc/meminfo", &b, HR_LX_BIG_FILE, &err);
     if (r == 0)
@@ -58,7 +58,7 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
     /* what ends a run when the commit is not enforced: counted, for export */
     hr_buf vb;
     hr_buf_init(&vb, 0);
-    hr_error verr = {0};
+    hr_error verr = { 0 };
     uint64_t kills;
     if (hr_lx_read(sysroot, "/proc/vmstat", &vb, HR_LX_BIG_FILE, &verr) == 0 &&
         hr_kv_u64(hr_buf_str(&vb), vb.len, "oom_kill", ' ', &kills))
@@ -72,11 +72,10 @@ void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_SMALL_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_lx_read(sysroot, "/proc/pressure/memory", &b, HR_LX_SMALL_FILE, &err);
     if (r == 0)
-        r = hr_parse_psi(hr_buf_str(&b), b.len, "/proc/pressure/memory", &s->pressure.some,
-                         &s->pressure.full, &err);
+        r = hr_parse_psi(hr_buf_str(&b), b.len, "/proc/pressure/memory", &s->pressure.some, &s->pressure.full, &err);
     hr_buf_free(&b);
     if (r != 0)
         hr_section_fail(&s->pressure.s, "%s", err.msg);

@@ -54,7 +54,7 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
         hr_buf b;
         hr_buf_init(&b, HR_LX_SMALL_FILE);
         if (hr_lx_read(sysroot, "/proc/1/cgroup", &b, HR_LX_SMALL_FILE, NULL) == 0) {
-            const char *kinds[] = {"docker", "kubepods", "lxc", "containerd", "libpod"};
+            const char *kinds[] = { "docker", "kubepods", "lxc", "containerd", "libpod" };
             for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
                 if (strstr(hr_buf_str(&b), kinds[i])) {
                     pi->container = HR_TRI_YES;
@@ -72,8 +72,7 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
          * 64 KiB on some arm64 and ppc64 kernels), not the one replaying it: the recorder
          * writes it to .headroom/page_size. Unknown when it did not. */
         unsigned long long ps;
-        pi->page_size = hr_lx_read_u64(sysroot, "/.headroom/page_size", &ps) && ps >= 4096 &&
-                                (ps & (ps - 1)) == 0
+        pi->page_size = hr_lx_read_u64(sysroot, "/.headroom/page_size", &ps) && ps >= 4096 && (ps & (ps - 1)) == 0
                             ? ps
                             : HR_UNKNOWN;
     }

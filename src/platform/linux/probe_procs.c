@@ -85,20 +85,19 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
             continue;
         ssize_t n = read_small(path, buf, HR_PROC_STATUS_MAX + 1);
         if (n < 0)
-            continue;   /* gone, or not ours to read */
+            continue; /* gone, or not ours to read */
         hr_proc_status st;
-        hr_error err = {0};
+        hr_error err = { 0 };
         int r = hr_proc_status_parse(buf, (size_t)n, &st, &err);
         if (r == HR_ENOENT)
-            continue;   /* kernel thread */
+            continue; /* kernel thread */
         if (r < 0) {
             if (!malformed++ && snprintf(first_bad, sizeof first_bad, "%s: %s", path, err.msg) < 0)
                 first_bad[0] = '\0';
             continue;
         }
         seen++;
-        hr_proc_table_add(&t, st.name, strtoll(e->d_name, NULL, 10), st.rss_bytes,
-                          st.anon_bytes + st.swap_bytes);
+        hr_proc_table_add(&t, st.name, strtoll(e->d_name, NULL, 10), st.rss_bytes, st.anon_bytes + st.swap_bytes);
     }
     closedir(d);
     free(buf);

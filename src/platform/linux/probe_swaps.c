@@ -13,7 +13,7 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_swap_area *areas = calloc(HR_MAX_PAGING, sizeof *areas);
     int n = 0;
     int r = areas ? hr_lx_read(sysroot, "/proc/swaps", &b, HR_LX_BIG_FILE, &err) : HR_ENOMEM;
@@ -43,7 +43,8 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s)
             if (hr_lx_block_dev_numbers(sysroot, p->path, &maj, &min))
                 hr_lx_device_facts(sysroot, maj, min, &p->device);
             else
-                snprintf(p->device.why, sizeof p->device.why, HR_T("%s: block device not found in /sys/class/block"), areas[i].path);
+                snprintf(p->device.why, sizeof p->device.why, HR_T("%s: block device not found in /sys/class/block"),
+                         areas[i].path);
         }
     }
     free(areas);

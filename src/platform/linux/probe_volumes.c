@@ -35,7 +35,7 @@ static int btrfs_devices(const char *sysroot, const char *source)
         hr_lx_path(sysroot, dir, full, sizeof full);
         DIR *dd = opendir(full);
         if (!dd)
-            continue;   /* "features" and other non-fsid entries */
+            continue; /* "features" and other non-fsid entries */
         int count = 0;
         bool mine = false;
         struct dirent *f;
@@ -46,8 +46,7 @@ static int btrfs_devices(const char *sysroot, const char *source)
             char p[400], v[64];
             unsigned a, b;
             snprintf(p, sizeof p, "%s/%s/dev", dir, f->d_name);
-            if (hr_lx_read_str(sysroot, p, v, sizeof v) && sscanf(v, "%u:%u", &a, &b) == 2 &&
-                a == maj && b == min)
+            if (hr_lx_read_str(sysroot, p, v, sizeof v) && sscanf(v, "%u:%u", &a, &b) == 2 && a == maj && b == min)
                 mine = true;
         }
         closedir(dd);
@@ -61,11 +60,11 @@ static int btrfs_devices(const char *sysroot, const char *source)
 /* Pseudo and special file systems are never candidates. */
 static bool interesting(const hr_mount *m)
 {
-    static const char *skip[] = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2",
-                                 "securityfs", "debugfs", "tracefs", "pstore", "bpf", "mqueue",
-                                 "hugetlbfs", "configfs", "fusectl", "autofs", "binfmt_misc",
-                                 "efivarfs", "rpc_pipefs", "nsfs", "squashfs", "iso9660",
-                                 "ramfs", "selinuxfs", "devfs"};
+    static const char *skip[] = { "proc",     "sysfs",       "devtmpfs",  "devpts",     "cgroup",
+                                  "cgroup2",  "securityfs",  "debugfs",   "tracefs",    "pstore",
+                                  "bpf",      "mqueue",      "hugetlbfs", "configfs",   "fusectl",
+                                  "autofs",   "binfmt_misc", "efivarfs",  "rpc_pipefs", "nsfs",
+                                  "squashfs", "iso9660",     "ramfs",     "selinuxfs",  "devfs" };
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strcmp(m->fs_type, skip[i]) == 0)
             return false;
@@ -87,7 +86,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
     if (r != 0) {
         hr_section_fail(&s->volumes_s, "%s", err.msg);
@@ -98,7 +97,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
     const char *cur = hr_buf_str(&b), *end = cur + b.len;
     unsigned lineno = 0;
     hr_mount *m = malloc(sizeof *m);
-    char (*keys)[300] = calloc(HR_MAX_VOLUMES, sizeof *keys);
+    char(*keys)[300] = calloc(HR_MAX_VOLUMES, sizeof *keys);
     while (m && keys && (r = hr_mountinfo_next(&cur, end, "/proc/self/mountinfo", &lineno, m, &err)) == 1) {
         if (!interesting(m))
             continue;
@@ -113,8 +112,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             /* A swap file on another mount of the same file system (a btrfs @swap
              * subvolume at /swap) is on the volume already listed. */
             for (int i = 0; i < s->paging_count; i++)
-                if (s->paging[i].kind == HR_PAGING_FILE &&
-                    strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
+                if (s->paging[i].kind == HR_PAGING_FILE && strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
                     s->volumes[dup].holds_paging = true;
             continue;
         }
@@ -131,12 +129,11 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         if (strcmp(m->fs_type, "btrfs") == 0)
             v->fs_devices = btrfs_devices(sysroot, m->source);
         /* The one rule plan placement and apply use too (core/model/swap_target.h). */
-        v->can_hold_swap = hr_swap_fs_capable(HR_OS_LINUX, m->fs_type, v->fs_devices, v->read_only,
-                                              v->why_not, sizeof v->why_not);
-        if (v->can_hold_swap == HR_TRI_YES &&
-            hr_swap_dir_cleared(HR_OS_LINUX, m->mount_point, m->mount_point, v->why_not,
-                                sizeof v->why_not) == HR_TRI_YES)
-            v->can_hold_swap = HR_TRI_NO;   /* the boot or a cleaner empties it */
+        v->can_hold_swap =
+            hr_swap_fs_capable(HR_OS_LINUX, m->fs_type, v->fs_devices, v->read_only, v->why_not, sizeof v->why_not);
+        if (v->can_hold_swap == HR_TRI_YES && hr_swap_dir_cleared(HR_OS_LINUX, m->mount_point, m->mount_point,
+                                                                  v->why_not, sizeof v->why_not) == HR_TRI_YES)
+            v->can_hold_swap = HR_TRI_NO; /* the boot or a cleaner empties it */
         unsigned maj = m->major, min = m->minor;
         if (maj != 0 || hr_lx_block_dev_numbers(sysroot, m->source, &maj, &min))
             hr_lx_device_facts(sysroot, maj, min, &v->dev);
@@ -149,8 +146,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             snprintf(v->dev.why, sizeof v->dev.why, HR_T("free space of %s unknown"), m->mount_point);
         }
         for (int i = 0; i < s->paging_count; i++)
-            if (s->paging[i].kind == HR_PAGING_FILE &&
-                strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
+            if (s->paging[i].kind == HR_PAGING_FILE && strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
                 v->holds_paging = true;
     }
     if (r < 0)

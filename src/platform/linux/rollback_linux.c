@@ -1,7 +1,7 @@
 /* headroom — Linux rollback: undo what the state file records, newest first, each undo
  * journalled like apply's steps; fstab back to its backup's bytes, or only our lines taken
  * out when the backup is gone or fstab was edited since. */
-#define _GNU_SOURCE 1   /* fallocate(2) */
+#define _GNU_SOURCE 1 /* fallocate(2) */
 #include "apply_linux.h"
 #include "linux_probes.h"
 #include "lx_read.h"
@@ -39,8 +39,8 @@
 
 /* Remove our lines from fstab, keeping every other byte (a backup that is gone, or fstab
  * edited since). */
-static int fstab_remove_ours(const char *fp, const hr_apply_state *st, const char *pre,
-                             bool dry_run, hr_buf *cur, hr_buf *log, hr_error *err)
+static int fstab_remove_ours(const char *fp, const hr_apply_state *st, const char *pre, bool dry_run, hr_buf *cur,
+                             hr_buf *log, hr_error *err)
 {
     hr_fstab f;
     int r = hr_fstab_parse(&f, hr_buf_str(cur), cur->len, fp, err);
@@ -62,26 +62,29 @@ static int fstab_remove_ours(const char *fp, const hr_apply_state *st, const cha
     return r;
 }
 
-static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const char *fp,
-                          bool dry_run, hr_buf *log, hr_error *err)
+static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const char *fp, bool dry_run, hr_buf *log,
+                          hr_error *err)
 {
     const char *pre = dry_run ? HR_T("would ") : "";
     hr_buf cur, orig;
     hr_buf_init(&cur, HR_FSTAB_MAX_BYTES);
     hr_buf_init(&orig, HR_FSTAB_MAX_BYTES);
-    hr_error e2 = {0};
+    hr_error e2 = { 0 };
     int r = 0;
     int rr = hr_lx_read(NULL, fp, &cur, HR_FSTAB_MAX_BYTES, &e2);
     uint64_t ch = rr == 0 ? hr_fnv1a64(cur.data ? cur.data : "", cur.len) : 0;
     /* hand edits an apply kept: restoring the bytes from before headroom would undo them */
     bool same = rr == 0 && ch == st->fstab_written_hash && !st->fstab_hand_kept;
     if (rr == 0 && st->fstab_hand_kept)
-        hr_buf_printf(log, HR_T("%s was changed by hand between headroom's changes: %skeep those edits and "
-                      "take out only headroom's lines, rather than restore %s (its bytes from before headroom)\n"),
+        hr_buf_printf(log,
+                      HR_T("%s was changed by hand between headroom's changes: %skeep those edits and "
+                           "take out only headroom's lines, rather than restore %s (its bytes from before headroom)\n"),
                       fp, pre, st->fstab_backup[0] ? st->fstab_backup : HR_T("(none)"));
     else if (rr == 0 && ch != st->fstab_written_hash)
-        hr_buf_printf(log, HR_T("%s was changed by hand since headroom last wrote it: %skeep those edits and "
-                      "take out only headroom's lines\n"), fp, pre);
+        hr_buf_printf(log,
+                      HR_T("%s was changed by hand since headroom last wrote it: %skeep those edits and "
+                           "take out only headroom's lines\n"),
+                      fp, pre);
     int br = HR_ENOENT;
     if (same && st->fstab_existed && st->fstab_backup[0])
         br = hr_lx_read(NULL, st->fstab_backup, &orig, HR_FSTAB_MAX_BYTES, &e2);
@@ -99,8 +102,7 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
                 r = hr_lx_sys_err(err, HR_T("delete"), fp);
         }
     } else if (same && br == 0) {
-        hr_buf_printf(log, HR_T("%srestore %s from %s (its bytes before headroom)\n"), pre, fp,
-                      st->fstab_backup);
+        hr_buf_printf(log, HR_T("%srestore %s from %s (its bytes before headroom)\n"), pre, fp, st->fstab_backup);
         if (!dry_run) {
             st->intent.old_hash = ch;
             st->intent.new_hash = hr_fnv1a64(orig.data ? orig.data : "", orig.len);
@@ -110,8 +112,10 @@ static int rollback_fstab(const hr_apply_request *rq, hr_apply_state *st, const 
         }
     } else {
         if (same)
-            hr_buf_printf(log, HR_T("the fstab backup %s cannot be read; taking out only headroom's "
-                          "lines\n"), st->fstab_backup[0] ? st->fstab_backup : HR_T("(none)"));
+            hr_buf_printf(log,
+                          HR_T("the fstab backup %s cannot be read; taking out only headroom's "
+                               "lines\n"),
+                          st->fstab_backup[0] ? st->fstab_backup : HR_T("(none)"));
         r = fstab_remove_ours(fp, st, pre, dry_run, &cur, log, err);
     }
     hr_buf_free(&cur);
@@ -206,14 +210,14 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
      * cut short is found and finished by the next one). */
     char sp[PATH_MAX];
     hr_lx_state_file(rq, sp, sizeof sp);
-    hr_buf_printf(log, HR_T("%sremove headroom's records (%s%s%s)\n"), pre, sp,
-                  st.fstab_backup[0] ? ", " : "", st.fstab_backup);
+    hr_buf_printf(log, HR_T("%sremove headroom's records (%s%s%s)\n"), pre, sp, st.fstab_backup[0] ? ", " : "",
+                  st.fstab_backup);
     if (!dry_run) {
         if (st.fstab_backup[0])
             unlink(st.fstab_backup);
         if (unlink(sp) != 0 && errno != ENOENT)
             return hr_lx_sys_err(err, HR_T("delete"), sp);
-        rmdir(hr_lx_state_dir(rq));   /* only if empty */
+        rmdir(hr_lx_state_dir(rq)); /* only if empty */
     }
     return 1;
 }

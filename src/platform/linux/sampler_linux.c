@@ -39,10 +39,10 @@
 #define CG_LEVELS 8
 #define SWAP_DEVS 8
 #define MAX_PROCS 16384
-#define FILE_BUF 16384
+#define FILE_BUF  16384
 
 typedef struct cg_level {
-    int current, max, swap_current, swap_max;  /* v1: usage, limit, memsw usage, memsw limit */
+    int current, max, swap_current, swap_max; /* v1: usage, limit, memsw usage, memsw limit */
     bool v1;
 } cg_level;
 
@@ -53,7 +53,7 @@ typedef struct proc_ent {
 
 struct hr_sampler {
     int meminfo, vmstat, psi, diskstats, overcommit, proc_dir;
-    int psi_trigger;            /* /proc/pressure/memory with a trigger armed, or -1 */
+    int psi_trigger; /* /proc/pressure/memory with a trigger armed, or -1 */
     bool psi_tried;
     cg_level cg[CG_LEVELS];
     int ncg;
@@ -61,8 +61,8 @@ struct hr_sampler {
     int nswap;
     int64_t pid;
     char name[128];
-    hr_gpu_procs *gpu;          /* NVML, or NULL */
-    int64_t tree[1024];         /* the target tree's pids (for its GPU memory) */
+    hr_gpu_procs *gpu;  /* NVML, or NULL */
+    int64_t tree[1024]; /* the target tree's pids (for its GPU memory) */
     size_t ntree;
     char buf[FILE_BUF];
     char dents[32768];
@@ -145,7 +145,7 @@ HR_START static void close_cg(hr_sampler *s)
 {
     for (int i = 0; i < s->ncg; i++) {
         cg_level *c = &s->cg[i];
-        int fds[] = {c->current, c->max, c->swap_current, c->swap_max};
+        int fds[] = { c->current, c->max, c->swap_current, c->swap_max };
         for (size_t k = 0; k < 4; k++)
             if (fds[k] >= 0)
                 close(fds[k]);
@@ -163,11 +163,9 @@ HR_START static void open_cg(hr_sampler *s, const char *dir, const char *root)
         cg_level *c = &s->cg[s->ncg];
         snprintf(p, sizeof p, "%s/memory.usage_in_bytes", d);
         c->v1 = access(p, R_OK) == 0;
-        static const char *const v2n[4] = {"memory.current", "memory.max", "memory.swap.current",
-                                           "memory.swap.max"};
-        static const char *const v1n[4] = {"memory.usage_in_bytes", "memory.limit_in_bytes",
-                                           "memory.memsw.usage_in_bytes",
-                                           "memory.memsw.limit_in_bytes"};
+        static const char *const v2n[4] = { "memory.current", "memory.max", "memory.swap.current", "memory.swap.max" };
+        static const char *const v1n[4] = { "memory.usage_in_bytes", "memory.limit_in_bytes",
+                                            "memory.memsw.usage_in_bytes", "memory.memsw.limit_in_bytes" };
         const char *const *nm = c->v1 ? v1n : v2n;
         snprintf(p, sizeof p, "%s/%s", d, nm[0]);
         c->current = open_ro(p);
@@ -180,7 +178,7 @@ HR_START static void open_cg(hr_sampler *s, const char *dir, const char *root)
         if (c->current >= 0)
             s->ncg++;
         else {
-            int fds[] = {c->max, c->swap_current, c->swap_max};
+            int fds[] = { c->max, c->swap_current, c->swap_max };
             for (size_t k = 0; k < 3; k++)
                 if (fds[k] >= 0)
                     close(fds[k]);
@@ -243,9 +241,8 @@ HR_START int hr_sampler_open(const hr_sampler_opts *opts, hr_sampler **out, hr_e
     char dir[4096], root[64];
     if (opts->cgroup_dir)
         open_cg(s, opts->cgroup_dir,
-                strncmp(opts->cgroup_dir, "/sys/fs/cgroup/memory", 21) == 0
-                    ? "/sys/fs/cgroup/memory"
-                    : "/sys/fs/cgroup");
+                strncmp(opts->cgroup_dir, "/sys/fs/cgroup/memory", 21) == 0 ? "/sys/fs/cgroup/memory"
+                                                                            : "/sys/fs/cgroup");
     else if (cgroup_of(opts->pid, dir, sizeof dir, root, sizeof root))
         open_cg(s, dir, root);
     find_swap_devs(s);
@@ -267,8 +264,7 @@ HR_START void hr_sampler_close(hr_sampler *s)
 {
     if (!s)
         return;
-    int fds[] = {s->meminfo, s->vmstat,     s->psi,     s->diskstats,
-                 s->overcommit, s->proc_dir, s->psi_trigger};
+    int fds[] = { s->meminfo, s->vmstat, s->psi, s->diskstats, s->overcommit, s->proc_dir, s->psi_trigger };
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (fds[i] >= 0)
             close(fds[i]);
@@ -347,11 +343,9 @@ HR_HOT static void sample_cgroup(hr_sampler *s, hr_wsample *o)
     if (s->cg[i].v1) {
         /* v1 counts memory + swap together (memsw): the swap part is the difference */
         if (o->cg_swap_current != HR_W_UNKNOWN && o->cg_current != HR_W_UNKNOWN)
-            o->cg_swap_current = o->cg_swap_current > o->cg_current
-                                     ? o->cg_swap_current - o->cg_current
-                                     : 0;
-        if (o->cg_swap_max != HR_W_UNKNOWN && o->cg_swap_max != HR_W_UNLIMITED &&
-            o->cg_max != HR_W_UNKNOWN && o->cg_max != HR_W_UNLIMITED)
+            o->cg_swap_current = o->cg_swap_current > o->cg_current ? o->cg_swap_current - o->cg_current : 0;
+        if (o->cg_swap_max != HR_W_UNKNOWN && o->cg_swap_max != HR_W_UNLIMITED && o->cg_max != HR_W_UNKNOWN &&
+            o->cg_max != HR_W_UNLIMITED)
             o->cg_swap_max = o->cg_swap_max > o->cg_max ? o->cg_swap_max - o->cg_max : 0;
     }
 }
@@ -386,7 +380,7 @@ HR_HOT static void sample_disks(hr_sampler *s, hr_wsample *o)
     size_t n;
     int64_t best = -1;
     while (hr_next_line(&cur, end, &line, &n)) {
-        unsigned long long f[14] = {0};
+        unsigned long long f[14] = { 0 };
         char name[32] = "";
         int k = 0;
         size_t i = 0;
@@ -410,8 +404,7 @@ HR_HOT static void sample_disks(hr_sampler *s, hr_wsample *o)
         if (k < 13)
             continue;
         for (int d = 0; d < s->nswap; d++) {
-            if (f[0] == s->swap_major[d] && f[1] == s->swap_minor[d] &&
-                (int64_t)f[12] > best) {
+            if (f[0] == s->swap_major[d] && f[1] == s->swap_minor[d] && (int64_t)f[12] > best) {
                 best = (int64_t)f[12];
                 hr_strlcpy(o->disk, name, sizeof o->disk);
             }
@@ -531,8 +524,7 @@ HR_HOT static void sample_tree(hr_sampler *s, hr_wsample *o)
             e->pid = pid;
             e->ppid = ppid;
             e->mark = (s->pid > 0 && pid == s->pid) ||
-                      (s->pid <= 0 && s->name[0] && pid != getpid() &&
-                       name_matches(s, pid, lp + 1));
+                      (s->pid <= 0 && s->name[0] && pid != getpid() && name_matches(s, pid, lp + 1));
         }
     }
     /* mark descendants: repeat until nothing changes (trees are shallow). /proc lists pids in
@@ -566,7 +558,7 @@ HR_HOT static void sample_tree(hr_sampler *s, hr_wsample *o)
         if (n <= 0)
             continue;
         hr_proc_status st;
-        hr_error e = {0};
+        hr_error e = { 0 };
         count++;
         if (hr_proc_status_parse(s->buf, (size_t)n, &st, &e) != 0)
             continue;
@@ -600,12 +592,12 @@ HR_HOT void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     ssize_t n = reread(s, s->meminfo);
     if (n > 0) {
         hr_meminfo mi;
-        hr_error e = {0};
+        hr_error e = { 0 };
         if (hr_parse_meminfo(s->buf, (size_t)n, "/proc/meminfo", &mi, &e) == 0) {
-#define SET(dst, v)                                                                 \
-    do {                                                                            \
-        if ((v) != HR_UNKNOWN)                                                      \
-            (dst) = (int64_t)(v);                                                   \
+#define SET(dst, v)                                                                                                    \
+    do {                                                                                                               \
+        if ((v) != HR_UNKNOWN)                                                                                         \
+            (dst) = (int64_t)(v);                                                                                      \
     } while (0)
             SET(o->ram_total, mi.mem_total);
             SET(o->ram_available, mi.mem_available);
@@ -638,8 +630,7 @@ HR_HOT void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     s->ntree = 0;
     sample_tree(s, o);
     /* a tree larger than the list held: its GPU memory is unknown rather than short */
-    hr_gpu_procs_sample(s->gpu, s->tree,
-                        s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
+    hr_gpu_procs_sample(s->gpu, s->tree, s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
 HR_HOT int64_t hr_platform_mono_ms(void)
@@ -685,7 +676,7 @@ HR_START void hr_platform_catch_stop(volatile int *flag)
  * overwrites the last byte written with a NUL: the NUL is written with the text. */
 HR_START static int psi_trigger_open(void)
 {
-    static const char *const trig[] = {"some 100000 1000000", "some 200000 2000000"};
+    static const char *const trig[] = { "some 100000 1000000", "some 200000 2000000" };
     for (size_t i = 0; i < sizeof trig / sizeof trig[0]; i++) {
         int fd = open("/proc/pressure/memory", O_RDWR | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0)
@@ -730,17 +721,16 @@ HR_HOT int hr_sampler_wait(hr_sampler *s, int64_t ms)
         hr_platform_sleep_ms(ms);
         return 0;
     }
-    struct pollfd p = {.fd = fd, .events = POLLPRI, .revents = 0};
+    struct pollfd p = { .fd = fd, .events = POLLPRI, .revents = 0 };
     int r = poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms);
     return r > 0 ? hr_lx_sampler_psi_event(s, p.revents) : 0;
 }
-
 
 HR_HOT void hr_platform_sleep_ms(int64_t ms)
 {
     if (ms <= 0)
         return;
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
 }
 
@@ -834,8 +824,7 @@ HR_START static void smaps_line(smaps_scan *sc, const char *line, const char *en
         p++;
     sc->cur_start = lo;
     sc->cur_end = hi;
-    sc->cur_ok = perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && p < end && *p >= '1' &&
-                 *p <= '9';
+    sc->cur_ok = perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && p < end && *p >= '1' && *p <= '9';
 }
 
 HR_HOT static void release_startup_pages(void)

@@ -61,7 +61,7 @@ static void probe_fstab(const char *root, hr_snapshot *snap)
 {
     hr_buf b;
     hr_buf_init(&b, HR_FSTAB_MAX_BYTES);
-    hr_error err = {0};
+    hr_error err = { 0 };
     /* Unreadable or not understood: the section stays unread, as without an fstab (the
      * facts status reports do not depend on it; apply and verify read it themselves). */
     if (hr_lx_read(root, "/etc/fstab", &b, HR_FSTAB_MAX_BYTES, &err) < 0) {
@@ -82,8 +82,8 @@ static void probe_fstab(const char *root, hr_snapshot *snap)
             memset(e, 0, sizeof *e);
             hr_strlcpy(e->path, l->spec, sizeof e->path);
             e->mode = HR_PAGING_MODE_CUSTOM;
-            e->initial_bytes = e->maximum_bytes = l->spec[0] == '/' && strncmp(l->spec, "/dev/", 5) != 0
-                                                      ? file_size(root, l->spec) : HR_UNKNOWN;
+            e->initial_bytes = e->maximum_bytes =
+                l->spec[0] == '/' && strncmp(l->spec, "/dev/", 5) != 0 ? file_size(root, l->spec) : HR_UNKNOWN;
             e->priority = hr_fstab_opt_priority(l->opts);
         }
     }
@@ -95,8 +95,9 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
 {
     if (opts && opts->record) {
         hr_snapshot_init(snap, HR_OS_LINUX);
-        return hr_error_set(err, HR_ENOTSUP, HR_T("--record saves Win32 answers: only on Windows "
-                            "(on Linux, copy /proc and /sys files for --sysroot)"));
+        return hr_error_set(err, HR_ENOTSUP,
+                            HR_T("--record saves Win32 answers: only on Windows "
+                                 "(on Linux, copy /proc and /sys files for --sysroot)"));
     }
     const char *root = opts && opts->sysroot ? opts->sysroot : "/";
     hr_snapshot_init(snap, HR_OS_LINUX);
@@ -117,7 +118,7 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap);
     hr_lx_probe_power(root, snap);
     if (!opts || !opts->skip_procs)
-        hr_linux_probe_procs(root, &snap->procs);   /* check: the biggest other users */
+        hr_linux_probe_procs(root, &snap->procs); /* check: the biggest other users */
     /* Linux configures swap in /etc/fstab: what the next boot switches on (paging_config). */
     probe_fstab(root, snap);
     return hr_snapshot_partial(snap) ? HR_EPARTIAL : 0;

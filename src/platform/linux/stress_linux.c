@@ -1,7 +1,7 @@
 /* headroom stress on Linux: a child process commits (and touches) step by step; the parent
  * watches the commit charge and limit and the cgroup, so that an OOM kill ends the child and
  * is reported, not suffered. The child's exit gives everything back. (docs/stress.md) */
-#define _GNU_SOURCE   /* pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include "linux_probes.h"
 #include "lx_read.h"
 #include "core/base/i18n.h"
@@ -48,10 +48,9 @@ static uint64_t read_key(const char *path, const char *key)
 {
     hr_buf b;
     hr_buf_init(&b, HR_LX_SMALL_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     uint64_t v = HR_UNKNOWN;
-    if (hr_lx_read("/", path, &b, HR_LX_SMALL_FILE, &err) == 0 &&
-        !hr_kv_u64(hr_buf_str(&b), b.len, key, ' ', &v))
+    if (hr_lx_read("/", path, &b, HR_LX_SMALL_FILE, &err) == 0 && !hr_kv_u64(hr_buf_str(&b), b.len, key, ' ', &v))
         v = HR_UNKNOWN;
     hr_buf_free(&b);
     return v;
@@ -62,7 +61,7 @@ static void commit_now(uint64_t *charge, uint64_t *limit)
     *charge = *limit = HR_UNKNOWN;
     hr_buf b;
     hr_buf_init(&b, HR_LX_BIG_FILE);
-    hr_error err = {0};
+    hr_error err = { 0 };
     hr_meminfo mi;
     if (hr_lx_read("/", "/proc/meminfo", &b, HR_LX_BIG_FILE, &err) == 0 &&
         hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &err) == 0) {
@@ -113,13 +112,12 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
         snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", parent);
         hr_buf b;
         hr_buf_init(&b, HR_LX_SMALL_FILE);
-        hr_error e2 = {0};
-        bool has = hr_lx_read("/", ctl, &b, HR_LX_SMALL_FILE, &e2) == 0 &&
-                   strstr(hr_buf_str(&b), "memory") != NULL;
+        hr_error e2 = { 0 };
+        bool has = hr_lx_read("/", ctl, &b, HR_LX_SMALL_FILE, &e2) == 0 && strstr(hr_buf_str(&b), "memory") != NULL;
         hr_buf_free(&b);
         if (!has && write_file(ctl, "+memory") != 0)
-            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot enable the memory controller in %s: %s"),
-                                ctl, strerror(errno));
+            return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot enable the memory controller in %s: %s"), ctl,
+                                strerror(errno));
     }
     if (mkdir(cg->dir, 0755) != 0) {
         int e = errno;
@@ -128,8 +126,7 @@ static int cg_create(const hr_stress_req *rq, stress_cg *cg, hr_error *err)
                             HR_T("--cgroup: cannot create a cgroup under %s: %s"), parent, strerror(e));
     }
     snprintf(val, sizeof val, "%llu", (unsigned long long)rq->cgroup_bytes);
-    snprintf(path, sizeof path, "%s/%s", cg->dir,
-             cg->version == HR_CGROUP_V2 ? "memory.max" : "memory.limit_in_bytes");
+    snprintf(path, sizeof path, "%s/%s", cg->dir, cg->version == HR_CGROUP_V2 ? "memory.max" : "memory.limit_in_bytes");
     if (write_file(path, val) != 0)
         return hr_error_set(err, HR_ENOTSUP, HR_T("--cgroup: cannot write %s: %s"), path, strerror(errno));
     return 0;
@@ -151,8 +148,7 @@ static uint64_t cg_oom_kills(const stress_cg *cg)
     if (!cg->dir[0])
         return read_key("/proc/vmstat", "oom_kill");
     char path[sizeof cg->dir + 32];
-    snprintf(path, sizeof path, "%s/%s", cg->dir,
-             cg->version == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
+    snprintf(path, sizeof path, "%s/%s", cg->dir, cg->version == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
     return read_key(path, "oom_kill");
 }
 
@@ -164,7 +160,7 @@ static bool cg_remove(stress_cg *cg)
     for (int i = 0; i < 50; i++) {
         if (rmdir(cg->dir) == 0 || errno == ENOENT)
             return true;
-        struct timespec ts = {0, 100 * 1000 * 1000};
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
     return false;
@@ -174,7 +170,7 @@ static bool cg_remove(stress_cg *cg)
  * and waiting for its answer (so the parent reads the machine while the step is held). */
 static void child(int in, int out, uint64_t total, uint64_t step, bool touch)
 {
-    write_file("/proc/self/oom_score_adj", "1000");   /* the OOM killer's first choice */
+    write_file("/proc/self/oom_score_adj", "1000"); /* the OOM killer's first choice */
     char c;
     if (read(in, &c, 1) != 1)
         _exit(2);
@@ -202,19 +198,19 @@ static void child(int in, int out, uint64_t total, uint64_t step, bool touch)
     }
     if (write(out, "D\n", 2) != 2)
         _exit(2);
-    (void)read(in, &c, 1);   /* hold everything until the parent has read the last step */
+    (void)read(in, &c, 1); /* hold everything until the parent has read the last step */
     _exit(0);
 }
 
-int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
-                       void *ctx, hr_stress_result *res, hr_error *err)
+int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step, void *ctx,
+                       hr_stress_result *res, hr_error *err)
 {
     memset(res, 0, sizeof *res);
     res->outcome = HR_STRESS_ERROR;
     res->released = true;
     if (step_bytes == 0 || rq->commit_bytes == 0)
         return hr_error_set(err, HR_EINVAL, HR_T("stress: nothing to commit"));
-    stress_cg cg = {0};
+    stress_cg cg = { 0 };
     if (rq->cgroup_bytes) {
         int r = cg_create(rq, &cg, err);
         if (r < 0) {
@@ -240,7 +236,10 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
-        close(down[0]); close(down[1]); close(up[0]); close(up[1]);
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
         cg_remove(&cg);
         return hr_error_set(err, HR_EIO, HR_T("stress: fork: %s"), strerror(e));
     }
@@ -257,7 +256,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     close(up[1]);
     /* a SIGKILL of headroom leaves no group behind: the guard removes it */
     int guard = cg.dir[0] ? hr_lx_guard_start(0, cg.dir) : -1;
-    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);   /* a killed child closes its end */
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a killed child closes its end */
     bool started = true;
     if (cg.dir[0]) {
         char procs[sizeof cg.dir + 32], pidtext[24];
@@ -292,8 +291,7 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
             } else if (line[0] == 'F') {
                 int e = atoi(line + 2);
                 res->outcome = HR_STRESS_ALLOC_FAILED;
-                res->failed_step_bytes = rq->commit_bytes - prev < step_bytes ? rq->commit_bytes - prev
-                                                                               : step_bytes;
+                res->failed_step_bytes = rq->commit_bytes - prev < step_bytes ? rq->commit_bytes - prev : step_bytes;
                 snprintf(res->failure, sizeof res->failure, "mmap: %s", strerror(e));
                 done = true;
                 break;
@@ -305,14 +303,13 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
         }
         if (!done) {
             /* The child is gone without a word: killed. */
-            res->failed_step_bytes = rq->commit_bytes - prev < step_bytes ? rq->commit_bytes - prev
-                                                                           : step_bytes;
+            res->failed_step_bytes = rq->commit_bytes - prev < step_bytes ? rq->commit_bytes - prev : step_bytes;
             res->outcome = HR_STRESS_KILLED;
         }
     } else if (started) {
         snprintf(res->failure, sizeof res->failure, HR_T("cannot start the child: %s"), strerror(errno));
     }
-    close(down[1]);   /* let the child exit (it waits for a byte or the end of the pipe) */
+    close(down[1]); /* let the child exit (it waits for a byte or the end of the pipe) */
     if (!started)
         kill(pid, SIGKILL);
     int status = 0;

@@ -1,7 +1,7 @@
 /* headroom — Linux swap-file primitives behind apply / rollback / verify: the system-changing
  * calls (create, allocate, header, swapon with its identity check, swapoff), atomic file
  * replacement, file-system facts, and the StrictModes check of a target directory. */
-#define _GNU_SOURCE 1   /* fallocate(2) */
+#define _GNU_SOURCE 1 /* fallocate(2) */
 #include "apply_linux.h"
 #include "linux_probes.h"
 #include "lx_read.h"
@@ -80,8 +80,7 @@ void hr_lx_remove_tmp(const char *path)
         unlink(tmp);
 }
 
-int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
-                               hr_error *err)
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode, hr_error *err)
 {
     char dir[PATH_MAX], tmp[PATH_MAX + 32];
     hr_lx_split_dir(path, dir, sizeof dir);
@@ -92,7 +91,7 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
     if (strlen(path) + sizeof HR_LX_TMP_SUFFIX > sizeof tmp)
         return hr_error_set(err, HR_ERANGE, HR_T("%s: path too long"), path);
     hr_lx_tmp_name(path, tmp, sizeof tmp);
-    hr_lx_remove_tmp(path);   /* left by a run that was killed: ours, by its name */
+    hr_lx_remove_tmp(path); /* left by a run that was killed: ours, by its name */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return hr_lx_sys_err(err, HR_T("create temporary file"), tmp);
@@ -121,7 +120,7 @@ int hr_platform_atomic_replace(const char *path, const void *data, size_t len, u
 static const char *fs_name(unsigned long magic)
 {
     switch (magic) {
-    case EXT4_SUPER_MAGIC: return "ext4";   /* ext2/3/4 share the magic; one driver */
+    case EXT4_SUPER_MAGIC: return "ext4"; /* ext2/3/4 share the magic; one driver */
     case XFS_SUPER_MAGIC: return "xfs";
     case BTRFS_SUPER_MAGIC: return "btrfs";
     case TMPFS_MAGIC: return "tmpfs";
@@ -217,15 +216,14 @@ int hr_lx_random(unsigned char *out, size_t n, hr_error *err)
     return 0;
 }
 
-int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino,
-                          hr_error *err)
+int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino, hr_error *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return hr_lx_sys_err(err, HR_T("create"), path);
     int r = 0;
     struct stat st;
-    if (fchmod(fd, 0600) != 0)   /* whatever the umask */
+    if (fchmod(fd, 0600) != 0) /* whatever the umask */
         r = hr_lx_sys_err(err, "chmod 0600", path);
     if (r == 0 && btrfs) {
         /* No copy-on-write (hence no compression, no checksums): set while empty, or btrfs
@@ -239,8 +237,10 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
             if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
                 r = hr_lx_sys_err(err, HR_T("set no-copy-on-write (FS_IOC_SETFLAGS) on"), path);
             else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || !(flags & FS_NOCOW_FL))
-                r = hr_error_set(err, HR_ENOTSUP, HR_T("%s: btrfs did not keep the no-copy-on-write "
-                                 "flag"), path);
+                r = hr_error_set(err, HR_ENOTSUP,
+                                 HR_T("%s: btrfs did not keep the no-copy-on-write "
+                                      "flag"),
+                                 path);
         }
     }
     if (r == 0 && fstat(fd, &st) != 0)
@@ -249,7 +249,7 @@ int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t 
         r = hr_lx_sys_err(err, "fsync", path);
     close(fd);
     if (r != 0) {
-        unlink(path);   /* we created it a moment ago with O_EXCL: it is ours */
+        unlink(path); /* we created it a moment ago with O_EXCL: it is ours */
         return r;
     }
     *dev = (uint64_t)st.st_dev;
@@ -267,16 +267,14 @@ static int open_ours(const char *path, int flags, uint64_t dev, uint64_t ino, hr
     if (fd < 0)
         return hr_lx_sys_err(err, HR_T("open"), path);
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev ||
-        (uint64_t)st.st_ino != ino) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
         close(fd);
         return hr_error_set(err, HR_EUNSAFE, HR_T("%s is no longer the file headroom created"), path);
     }
     return fd;
 }
 
-int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
-                            hr_error *err)
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino, hr_error *err)
 {
     int fd = open_ours(path, O_WRONLY, dev, ino, err);
     if (fd < 0)
@@ -308,9 +306,8 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
     return r;
 }
 
-int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size,
-                                const unsigned char uuid[16], const char *label, uint64_t dev,
-                                uint64_t ino, hr_error *err)
+int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size, const unsigned char uuid[16],
+                                const char *label, uint64_t dev, uint64_t ino, hr_error *err)
 {
     unsigned char *page = calloc(1, page_size);
     if (!page)
@@ -341,30 +338,33 @@ int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_siz
  * device and inode as recorded at creation, owned by root, mode 0600, one link, a swap
  * header. swapon() is then given the open file (/proc/self/fd/N), so that nothing can swap
  * the name between the check and the call. */
-int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t ino,
-                         size_t page_size, hr_error *err)
+int hr_lx_swapon_checked(const char *path, int priority, uint64_t dev, uint64_t ino, size_t page_size, hr_error *err)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return errno == ELOOP ? hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; headroom "
-                                             "turns on only the file it created"), path)
+        return errno == ELOOP ? hr_error_set(err, HR_EUNSAFE,
+                                             HR_T("%s is a symbolic link; headroom "
+                                                  "turns on only the file it created"),
+                                             path)
                               : hr_lx_sys_err(err, HR_T("open"), path);
     struct stat st;
     int r = 0;
     if (fstat(fd, &st) != 0)
         r = hr_lx_sys_err(err, "fstat", path);
     else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)
-        r = hr_error_set(err, HR_EUNSAFE, HR_T("%s is not the file headroom created (device and "
-                         "inode differ); not turning it on"), path);
+        r = hr_error_set(err, HR_EUNSAFE,
+                         HR_T("%s is not the file headroom created (device and "
+                              "inode differ); not turning it on"),
+                         path);
     else if (st.st_uid != 0 || (st.st_mode & 07777) != 0600 || st.st_nlink != 1)
-        r = hr_error_set(err, HR_EUNSAFE, HR_T("%s: owner %u, mode %04o, %lu links: headroom turns "
-                         "on only its own root-owned 0600 file with one link"), path,
-                         (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
-                         (unsigned long)st.st_nlink);
+        r = hr_error_set(err, HR_EUNSAFE,
+                         HR_T("%s: owner %u, mode %04o, %lu links: headroom turns "
+                              "on only its own root-owned 0600 file with one link"),
+                         path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), (unsigned long)st.st_nlink);
     if (r == 0) {
         unsigned char *page = malloc(page_size);
         hr_swap_header_info hi;
-        hr_error e2 = {0};
+        hr_error e2 = { 0 };
         if (!page)
             r = hr_error_set(err, HR_ENOMEM, HR_T("out of memory"));
         else if (pread(fd, page, page_size, 0) != (ssize_t)page_size ||
@@ -403,7 +403,7 @@ int hr_lx_swapoff(const char *path, hr_error *err)
                                     path);
             return hr_lx_sys_err(err, "swapoff", path);
         }
-        struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+        struct timespec ts = { wait_ms / 1000, (wait_ms % 1000) * 1000000L };
         nanosleep(&ts, NULL);
         wait_ms *= 2;
     }
@@ -451,15 +451,18 @@ int hr_lx_dir_root_only(const char *real_dir, hr_error *err)
             return hr_error_set(err, HR_EUNSAFE, HR_T("%s is not a directory"), p);
         bool others_write = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0);
         if (st.st_uid != 0)
-            return hr_error_set(err, HR_EUNSAFE, HR_T("%s belongs to user %u, not root: its owner "
-                                "could replace the swap file (which then holds the memory "
-                                "swapped into it); choose a directory only root can write"),
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("%s belongs to user %u, not root: its owner "
+                                     "could replace the swap file (which then holds the memory "
+                                     "swapped into it); choose a directory only root can write"),
                                 p, (unsigned)st.st_uid);
         if (others_write && (first || !(st.st_mode & S_ISVTX)))
-            return hr_error_set(err, HR_EUNSAFE, HR_T("%s is writable by users other than root "
-                                "(mode %04o): one of them could replace the swap file (which "
-                                "then holds the memory swapped into it); choose a directory "
-                                "only root can write"), p, (unsigned)(st.st_mode & 07777));
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("%s is writable by users other than root "
+                                     "(mode %04o): one of them could replace the swap file (which "
+                                     "then holds the memory swapped into it); choose a directory "
+                                     "only root can write"),
+                                p, (unsigned)(st.st_mode & 07777));
         if (strcmp(p, "/") == 0)
             return 0;
         char up[PATH_MAX];

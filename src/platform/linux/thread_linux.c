@@ -55,7 +55,7 @@ bool hr_thread_join(hr_thread *t, int timeout_ms)
             pthread_detach(t->id); /* it ends with the process */
             return false;
         }
-        struct timespec ts = {0, 5 * 1000000L};
+        struct timespec ts = { 0, 5 * 1000000L };
         nanosleep(&ts, NULL);
     }
     pthread_join(t->id, NULL);

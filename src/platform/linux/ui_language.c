@@ -7,7 +7,7 @@
 
 HR_START bool hr_platform_ui_language(char *out, size_t n)
 {
-    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
     const char *locale = NULL;
     for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !locale; i++) {
         const char *v = getenv(vars[i]);

@@ -1,6 +1,6 @@
 /* headroom — Linux verify: what the state file and fstab configure against what /proc/swaps
  * says is in use (recovering a run that was cut short first, when it holds the lock). */
-#define _GNU_SOURCE 1   /* fallocate(2) */
+#define _GNU_SOURCE 1 /* fallocate(2) */
 #include "apply_linux.h"
 #include "linux_probes.h"
 #include "lx_read.h"
@@ -38,9 +38,12 @@
 
 static void resolve_spec(const char *spec, char *out, size_t n)
 {
-    static const struct { const char *tag, *dir; } tags[] = {
-        {"UUID=", "/dev/disk/by-uuid/"}, {"LABEL=", "/dev/disk/by-label/"},
-        {"PARTUUID=", "/dev/disk/by-partuuid/"}, {"PARTLABEL=", "/dev/disk/by-partlabel/"}};
+    static const struct {
+        const char *tag, *dir;
+    } tags[] = { { "UUID=", "/dev/disk/by-uuid/" },
+                 { "LABEL=", "/dev/disk/by-label/" },
+                 { "PARTUUID=", "/dev/disk/by-partuuid/" },
+                 { "PARTLABEL=", "/dev/disk/by-partlabel/" } };
     char link[PATH_MAX], real[PATH_MAX];
     out[0] = '\0';
     for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
@@ -67,7 +70,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     int have = hr_lx_state_load(rq, &st, err);
     if (have < 0)
         return have;
-    hr_buf rlog;   /* what recovery finished or undid: verify says so */
+    hr_buf rlog; /* what recovery finished or undid: verify says so */
     hr_buf_init(&rlog, sizeof res->recovered);
     if (have && hr_lx_lock_held()) {
         int rr = hr_lx_recover(rq, &st, &rlog, err);
@@ -88,7 +91,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     hr_fstab_init(&f);
     bool existed;
     int r = hr_lx_read_fstab(in->fstab_path, &b, &f, &existed, err);
-    if (r == 0 && !existed && rq->fstab_path)   /* a file the user named must be there */
+    if (r == 0 && !existed && rq->fstab_path) /* a file the user named must be there */
         r = hr_error_set(err, HR_ENOENT, HR_T("%s: no such file"), rq->fstab_path);
     for (size_t i = 0; r == 0 && i < f.count; i++) {
         const hr_fstab_line *l = &f.lines[i];
@@ -106,7 +109,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
         r = hr_lx_active_swaps(in->active, HR_MAX_PAGING, &in->active_count, err);
     if (r == 0) {
         hr_meminfo mi;
-        hr_error e2 = {0};
+        hr_error e2 = { 0 };
         if (hr_lx_read(NULL, "/proc/meminfo", &b, (size_t)1 << 20, &e2) == 0 &&
             hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &e2) == 0) {
             in->commit_limit_bytes = mi.commit_limit;

@@ -52,13 +52,13 @@ static int from_wide(const wchar_t *w, size_t units, hr_buf *b)
 int hr_wa_err(hr_error *err, DWORD code, const char *what)
 {
     char msg[256] = "";
-    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg,
-                   sizeof msg, NULL);
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg, sizeof msg, NULL);
     for (char *p = msg; *p; p++)
         if (*p == '\r' || *p == '\n')
             *p = ' ';
-    int c = code == ERROR_ACCESS_DENIED ? HR_EPERM : (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
-                                                                                   : HR_EIO;
+    int c = code == ERROR_ACCESS_DENIED                                      ? HR_EPERM
+            : (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
+                                                                             : HR_EIO;
     return hr_error_set(err, c, "%s: error %lu %s", what, (unsigned long)code, msg);
 }
 
@@ -113,13 +113,14 @@ int hr_platform_lock(const hr_apply_request *rq, bool create, int wait_s, hr_err
     if (!h)
         return hr_wa_err(err, GetLastError(), "CreateMutexW(headroom-apply)");
     DWORD w = WaitForSingleObject(h, (DWORD)(wait_s > 0 ? wait_s : 0) * 1000u);
-    if (w == WAIT_OBJECT_0 || w == WAIT_ABANDONED) {   /* abandoned: its holder died */
+    if (w == WAIT_OBJECT_0 || w == WAIT_ABANDONED) { /* abandoned: its holder died */
         lock_mutex = h;
         return 1;
     }
     CloseHandle(h);
-    return hr_error_set(err, HR_EBUSY, HR_T("another headroom apply or rollback is running (it holds "
-                        "the headroom-apply mutex); try again when it has finished"));
+    return hr_error_set(err, HR_EBUSY,
+                        HR_T("another headroom apply or rollback is running (it holds "
+                             "the headroom-apply mutex); try again when it has finished"));
 }
 
 void hr_platform_unlock(void)
@@ -131,8 +132,7 @@ void hr_platform_unlock(void)
     lock_mutex = NULL;
 }
 
-int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode,
-                               hr_error *err)
+int hr_platform_atomic_replace(const char *path, const void *data, size_t len, unsigned mode, hr_error *err)
 {
     (void)mode;
     char tmp[MAX_PATH * 3 + 32];
@@ -197,13 +197,12 @@ const wchar_t *hr_wa_key(const hr_apply_request *rq, wchar_t *buf, size_t n)
 
 /* A REG_MULTI_SZ / REG_SZ value as UTF-8 "a\0b\0\0". *type: "REG_MULTI_SZ", "REG_SZ",
  * "missing". */
-int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type,
-                          size_t typen, hr_error *err)
+int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type, size_t typen, hr_error *err)
 {
     DWORD t = 0, cb = 0;
     hr_buf_reset(out);
-    LSTATUS s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name,
-                             RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND, &t, NULL, &cb);
+    LSTATUS s =
+        RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND, &t, NULL, &cb);
     if (s == ERROR_FILE_NOT_FOUND) {
         hr_strlcpy(type, "missing", typen);
         return 0;
@@ -213,8 +212,7 @@ int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, c
     wchar_t *w = calloc(cb / sizeof(wchar_t) + 2, sizeof(wchar_t));
     if (!w)
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
-    s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND,
-                     &t, w, &cb);
+    s = RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_MULTI_SZ | RRF_RT_REG_SZ | RRF_NOEXPAND, &t, w, &cb);
     if (s != ERROR_SUCCESS) {
         free(w);
         return hr_wa_err(err, (DWORD)s, "RegGetValueW(Memory Management)");
@@ -228,8 +226,8 @@ int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, c
 
 /* A value's bytes exactly as stored (RegQueryValueExW adds no terminator and drops nothing):
  * *present false when there is no such value. The caller frees *data. */
-static int reg_read_raw(const wchar_t *key, const wchar_t *name, BYTE **data, DWORD *cb,
-                        DWORD *type, bool *present, hr_error *err)
+static int reg_read_raw(const wchar_t *key, const wchar_t *name, BYTE **data, DWORD *cb, DWORD *type, bool *present,
+                        hr_error *err)
 {
     *data = NULL;
     *cb = 0;
@@ -287,7 +285,7 @@ int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_err
         hr_buf_free(&b);
         return hr_error_set(err, r, "%s", HR_T("PagingFiles: could not serialize"));
     }
-    size_t n = as_sz ? strlen(hr_buf_str(&b)) + 1 : b.len;   /* REG_SZ: one string, one NUL */
+    size_t n = as_sz ? strlen(hr_buf_str(&b)) + 1 : b.len; /* REG_SZ: one string, one NUL */
     int wn = MultiByteToWideChar(CP_UTF8, 0, b.data, (int)n, NULL, 0);
     wchar_t *w = calloc((size_t)wn + 1, sizeof *w);
     if (!w) {
@@ -310,8 +308,7 @@ int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_err
     return 0;
 }
 
-int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
-                             hr_error *err)
+int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn, hr_error *err)
 {
     wchar_t kb[512];
     hr_buf b;
@@ -346,9 +343,12 @@ static int make_state_dir(const char *dir, hr_error *err)
 
 void hr_wa_store(const hr_apply_request *rq, hr_apply_store *store)
 {
-    *store = (hr_apply_store){.dir = state_dir(rq), .sep = '\\', .os = HR_OS_WINDOWS,
-                              .read = read_file, .replace = hr_platform_atomic_replace,
-                              .make_dir = make_state_dir};
+    *store = (hr_apply_store){ .dir = state_dir(rq),
+                               .sep = '\\',
+                               .os = HR_OS_WINDOWS,
+                               .read = read_file,
+                               .replace = hr_platform_atomic_replace,
+                               .make_dir = make_state_dir };
 }
 
 int hr_wa_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err)
@@ -377,7 +377,7 @@ static char system_drive(void)
 /* The size of X:\pagefile.sys now: 0 when there is none, HR_UNKNOWN when it cannot be read. */
 static uint64_t pagefile_bytes(char drive)
 {
-    wchar_t pf[32] = {(wchar_t)drive, L':', L'\\', 0};
+    wchar_t pf[32] = { (wchar_t)drive, L':', L'\\', 0 };
     wcscat(pf, L"pagefile.sys");
     WIN32_FILE_ATTRIBUTE_DATA fa;
     if (GetFileAttributesExW(pf, GetFileExInfoStandard, &fa))
@@ -388,7 +388,7 @@ static uint64_t pagefile_bytes(char drive)
 
 static void drive_facts(char drive, hr_apply_win_in *in)
 {
-    wchar_t root[4] = {(wchar_t)drive, L':', L'\\', 0};
+    wchar_t root[4] = { (wchar_t)drive, L':', L'\\', 0 };
     switch (GetDriveTypeW(root)) {
     case DRIVE_FIXED: in->drive_type = HR_DRIVE_FIXED; break;
     case DRIVE_REMOVABLE: in->drive_type = HR_DRIVE_REMOVABLE; break;
@@ -412,7 +412,7 @@ static void drive_facts(char drive, hr_apply_win_in *in)
         in->dev.fs_total_bytes = in->dev.fs_free_bytes = HR_UNKNOWN;
     }
     /* The bus: a USB disk reports DRIVE_FIXED, so ask the storage stack (S5.4). */
-    wchar_t vol[8] = {L'\\', L'\\', L'.', L'\\', (wchar_t)drive, L':', 0};
+    wchar_t vol[8] = { L'\\', L'\\', L'.', L'\\', (wchar_t)drive, L':', 0 };
     HANDLE h = CreateFileW(vol, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
     if (h != INVALID_HANDLE_VALUE) {
         STORAGE_PROPERTY_QUERY q;
@@ -433,8 +433,7 @@ static void drive_facts(char drive, hr_apply_win_in *in)
         CloseHandle(h);
     }
     if (in->dev.usb == HR_TRI_UNKNOWN)
-        hr_strlcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)",
-                   sizeof in->dev.why);
+        hr_strlcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)", sizeof in->dev.why);
     in->existing_file_bytes = pagefile_bytes(drive);
     if (in->existing_file_bytes == HR_UNKNOWN)
         in->existing_file_bytes = 0;
@@ -444,8 +443,7 @@ static int parse_drive(const char *t, char *drive, hr_error *err)
 {
     if (!t || !((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z')) || t[1] != ':' ||
         (t[2] && !(t[2] == '\\' && !t[3])))
-        return hr_error_set(err, HR_EINVAL, HR_T("--target '%s': a drive such as D: is expected"),
-                            t ? t : "");
+        return hr_error_set(err, HR_EINVAL, HR_T("--target '%s': a drive such as D: is expected"), t ? t : "");
     *drive = (char)(t[0] & ~0x20);
     return 0;
 }
@@ -488,7 +486,7 @@ int hr_platform_apply_plan(const hr_apply_request *rq, hr_apply_plan *plan, hr_e
         in->initial_mb = (rq->range_min_bytes + HR_MIB - 1) / HR_MIB;
         in->maximum_mb = (rq->range_max_bytes + HR_MIB - 1) / HR_MIB;
     } else {
-        in->initial_mb = in->maximum_mb = (rq->size_bytes + HR_MIB - 1) / HR_MIB;   /* S3.2 */
+        in->initial_mb = in->maximum_mb = (rq->size_bytes + HR_MIB - 1) / HR_MIB; /* S3.2 */
     }
     char type[16];
     if (r == 0)
@@ -544,16 +542,16 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
     if (r == 0)
         r = hr_wa_reg_read_multi(key, L"ExistingPageFiles", &ex, tex, sizeof tex, err);
     DWORD temp = 0, cb = sizeof temp;
-    bool have_temp = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
-                                  &temp, &cb) == ERROR_SUCCESS;
+    bool have_temp =
+        RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL, &temp, &cb) == ERROR_SUCCESS;
     if (r == 0)
         r = hr_pfw_deserialize(pf.data ? pf.data : "", pf.len, &st->orig, err);
     /* The exact bytes and type of each value, for rollback (PagingFiles, byte for byte) and
      * for a person restoring by hand. */
-    static const wchar_t *const raw_names[] = {L"PagingFiles", L"ExistingPageFiles", L"TempPageFile"};
-    BYTE *raw[3] = {NULL, NULL, NULL};
-    DWORD raw_cb[3] = {0, 0, 0}, raw_type[3] = {0, 0, 0};
-    bool raw_present[3] = {false, false, false};
+    static const wchar_t *const raw_names[] = { L"PagingFiles", L"ExistingPageFiles", L"TempPageFile" };
+    BYTE *raw[3] = { NULL, NULL, NULL };
+    DWORD raw_cb[3] = { 0, 0, 0 }, raw_type[3] = { 0, 0, 0 };
+    bool raw_present[3] = { false, false, false };
     for (int i = 0; i < 3 && r == 0; i++)
         r = reg_read_raw(key, raw_names[i], &raw[i], &raw_cb[i], &raw_type[i], &raw_present[i], err);
     if (r == 0) {
@@ -571,8 +569,10 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
         hr_json_str(&w, "schema", "headroom.registry-backup/1");
         hr_json_str(&w, "key", "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Memory Management");
         hr_json_str(&w, "taken", st->started);
-        const struct { const char *name, *type; hr_buf *b; } vals[] = {
-            {"PagingFiles", tpf, &pf}, {"ExistingPageFiles", tex, &ex}};
+        const struct {
+            const char *name, *type;
+            hr_buf *b;
+        } vals[] = { { "PagingFiles", tpf, &pf }, { "ExistingPageFiles", tex, &ex } };
         for (int i = 0; i < 2; i++) {
             hr_json_begin_object(&w, vals[i].name);
             hr_json_str(&w, "type", vals[i].type);
@@ -591,7 +591,7 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
             hr_json_u64(&w, "TempPageFile", temp);
         else
             hr_json_null(&w, "TempPageFile");
-        hr_json_begin_object(&w, "raw");   /* every value as stored: type number and bytes */
+        hr_json_begin_object(&w, "raw"); /* every value as stored: type number and bytes */
         for (int i = 0; i < 3; i++) {
             char nm[32];
             WideCharToMultiByte(CP_UTF8, 0, raw_names[i], -1, nm, sizeof nm, NULL, NULL);
@@ -608,8 +608,7 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
     if (r == 0) {
         char stamp[HR_UTC_STAMP_MAX];
         hr_utc_stamp((int64_t)time(NULL), true, stamp);
-        snprintf(st->reg_backup, sizeof st->reg_backup, "%s\\registry-backup-%s.json",
-                 state_dir(rq), stamp);
+        snprintf(st->reg_backup, sizeof st->reg_backup, "%s\\registry-backup-%s.json", state_dir(rq), stamp);
         r = hr_platform_atomic_replace(st->reg_backup, out.data, out.len, 0600, err);
     }
     for (int i = 0; i < 3; i++)
@@ -624,35 +623,34 @@ static int write_backup(const hr_apply_request *rq, hr_apply_state *st, hr_error
 
 typedef struct win_run {
     const hr_apply_request *rq;
-    const wchar_t *key;   /* Memory Management (or the test's key) */
+    const wchar_t *key; /* Memory Management (or the test's key) */
     wchar_t key_buf[512];
 } win_run;
 
 /* The first apply's backup is the original: a later one keeps it. */
-static int backup_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int backup_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)os, (void)s, (void)err;
     /* a hand edit taken over is backed up again: rollback gives that value back */
     return st->reg_backup[0] && !plan->hand_edited ? HR_APPLY_STEP_SKIP : 0;
 }
 
-static int backup_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                          const hr_apply_step *s, hr_error *err)
+static int backup_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
+                          hr_error *err)
 {
     (void)s;
     win_run *run = os;
     int r = write_backup(run->rq, st, err);
     if (r == 0 && plan->hand_edited)
-        st->written = st->orig;   /* the hand-typed value is now the one a cut-short write leaves */
+        st->written = st->orig; /* the hand-typed value is now the one a cut-short write leaves */
     return r;
 }
 
 /* The journal: before the write, record that it may happen (and, before the first, that the
  * value now is the original), so that a kill between the write and its record leaves a value
  * rollback recognises as headroom's. */
-static int write_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                         const hr_apply_step *s, hr_error *err)
+static int write_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     (void)os, (void)err;
     if (!st->reg_written) {
@@ -665,8 +663,7 @@ static int write_prepare(void *os, hr_apply_state *st, const hr_apply_plan *plan
     return 0;
 }
 
-static int write_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan,
-                         const hr_apply_step *s, hr_error *err)
+static int write_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s, hr_error *err)
 {
     win_run *run = os;
     int r = hr_wa_reg_write(run->key, &plan->stages[s->stage].value, false, err);
@@ -678,19 +675,18 @@ static int write_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan
 }
 
 static const hr_apply_op windows_ops[] = {
-    {HR_STEP_BACKUP_REGISTRY, backup_prepare, backup_perform, false},
+    { HR_STEP_BACKUP_REGISTRY, backup_prepare, backup_perform, false },
     /* A failed write may have been made: the journal's pending value says which it can be. */
-    {HR_STEP_WRITE_PAGING_FILES, write_prepare, write_perform, true},
-    {HR_STEP_FINISH, NULL, NULL, false},
+    { HR_STEP_WRITE_PAGING_FILES, write_prepare, write_perform, true },
+    { HR_STEP_FINISH, NULL, NULL, false },
 };
 
-int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log,
-                          hr_error *err)
+int hr_platform_apply_run(const hr_apply_request *rq, const hr_apply_plan *plan, hr_buf *log, hr_error *err)
 {
     hr_apply_store store;
     hr_wa_store(rq, &store);
-    win_run run = {.rq = rq};
+    win_run run = { .rq = rq };
     run.key = hr_wa_key(rq, run.key_buf, sizeof run.key_buf / sizeof run.key_buf[0]);
-    const hr_apply_ops ops = {&store, &run, windows_ops, sizeof windows_ops / sizeof windows_ops[0]};
+    const hr_apply_ops ops = { &store, &run, windows_ops, sizeof windows_ops / sizeof windows_ops[0] };
     return hr_apply_run(&ops, plan, rq->failpoint, (int64_t)time(NULL), log, err);
 }

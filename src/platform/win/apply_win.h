@@ -23,13 +23,11 @@ int hr_wa_err(hr_error *err, DWORD code, const char *what);
 const wchar_t *hr_wa_key(const hr_apply_request *rq, wchar_t *buf, size_t n);
 /* A REG_MULTI_SZ / REG_SZ value as UTF-8 "a\0b\0\0"; *type "REG_MULTI_SZ", "REG_SZ",
  * "missing". */
-int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type,
-                         size_t typen, hr_error *err);
+int hr_wa_reg_read_multi(const wchar_t *key, const wchar_t *name, hr_buf *out, char *type, size_t typen, hr_error *err);
 /* Write PagingFiles (REG_MULTI_SZ, or REG_SZ when as_sz), flushed. */
 int hr_wa_reg_write(const wchar_t *key, const hr_pfw_list *l, bool as_sz, hr_error *err);
 /* PagingFiles now, parsed; *type as above. */
-int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn,
-                            hr_error *err);
+int hr_wa_read_paging_files(const hr_apply_request *rq, hr_pfw_list *l, char *type, size_t tn, hr_error *err);
 /* The state file's store (core/apply/apply_store.h) for this request, and its two uses. */
 void hr_wa_store(const hr_apply_request *rq, hr_apply_store *store);
 int hr_wa_state_load(const hr_apply_request *rq, hr_apply_state *st, hr_error *err);

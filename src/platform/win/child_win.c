@@ -64,8 +64,7 @@ static bool append_arg(wchar_t *cmd, size_t cap, size_t *len, const wchar_t *a)
     return true;
 }
 
-int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t note_n,
-                   hr_error *err)
+int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t note_n, hr_error *err)
 {
     note[0] = '\0';
     hr_child *c = calloc(1, sizeof *c);
@@ -87,10 +86,9 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
             return hr_error_set(err, HR_ETOOBIG, HR_T("run: the command line is too long"));
         }
     }
-    SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
+    SECURITY_ATTRIBUTES sa = { sizeof sa, NULL, TRUE };
     HANDLE out_w, err_w;
-    if (!CreatePipe(&c->out_r, &out_w, &sa, 1 << 16) ||
-        !CreatePipe(&c->err_r, &err_w, &sa, 1 << 16)) {
+    if (!CreatePipe(&c->out_r, &out_w, &sa, 1 << 16) || !CreatePipe(&c->err_r, &err_w, &sa, 1 << 16)) {
         free(c);
         free(cmd);
         return hr_error_set(err, HR_EIO, HR_T("run: CreatePipe failed (%lu)"), GetLastError());
@@ -107,8 +105,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
                 li.BasicLimitInformation.LimitFlags |= JOB_OBJECT_LIMIT_JOB_MEMORY;
                 li.JobMemoryLimit = (SIZE_T)o->limit_bytes;
             }
-            if (!SetInformationJobObject(c->job, JobObjectExtendedLimitInformation, &li,
-                                         sizeof li))
+            if (!SetInformationJobObject(c->job, JobObjectExtendedLimitInformation, &li, sizeof li))
                 snprintf(note, note_n, HR_T("the job's limits were refused (%lu)"), GetLastError());
         } else {
             snprintf(note, note_n, HR_T("no job object (%lu)"), GetLastError());
@@ -124,8 +121,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     si.hStdOutput = out_w;
     si.hStdError = err_w;
     c->start_wall = hr_platform_wall_ms();
-    BOOL ok = CreateProcessW(NULL, cmd, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si,
-                             &c->pi);
+    BOOL ok = CreateProcessW(NULL, cmd, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si, &c->pi);
     DWORD e = GetLastError();
     CloseHandle(out_w);
     CloseHandle(err_w);
@@ -136,9 +132,7 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
         if (c->job)
             CloseHandle(c->job);
         free(c);
-        return hr_error_set(err, e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
-                                     ? HR_ENOENT
-                                     : HR_EIO,
+        return hr_error_set(err, e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? HR_ENOENT : HR_EIO,
                             HR_T("run: %s: cannot start it (error %lu)"), o->argv[0], e);
     }
     if (c->job && !AssignProcessToJobObject(c->job, c->pi.hProcess)) {
@@ -192,9 +186,7 @@ static bool drain(hr_child *c, HANDLE *h, int stream, hr_child_out_fn out, void 
         if (!avail)
             break;
         DWORD got = 0;
-        if (!ReadFile(*h, c->buf, avail < sizeof c->buf ? avail : (DWORD)sizeof c->buf, &got,
-                      NULL) ||
-            got == 0) {
+        if (!ReadFile(*h, c->buf, avail < sizeof c->buf ? avail : (DWORD)sizeof c->buf, &got, NULL) || got == 0) {
             CloseHandle(*h);
             *h = NULL;
             break;
@@ -205,8 +197,7 @@ static bool drain(hr_child *c, HANDLE *h, int stream, hr_child_out_fn out, void 
     return any;
 }
 
-int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out,
-                  void *ctx)
+int hr_child_pump(hr_child *c, int64_t timeout_ms, hr_sampler *wake, hr_child_out_fn out, void *ctx)
 {
     (void)wake; /* no memory-pressure trigger on Windows: the interval alone */
     int64_t until = hr_platform_mono_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
@@ -249,8 +240,7 @@ void hr_child_result(hr_child *c, hr_child_exit *e)
     e->end_wall_ms = c->end_wall;
     if (c->job) {
         JOBOBJECT_EXTENDED_LIMIT_INFORMATION li;
-        if (QueryInformationJobObject(c->job, JobObjectExtendedLimitInformation, &li, sizeof li,
-                                      NULL))
+        if (QueryInformationJobObject(c->job, JobObjectExtendedLimitInformation, &li, sizeof li, NULL))
             e->peak = (int64_t)li.PeakJobMemoryUsed;
     }
 }

@@ -59,8 +59,7 @@ HR_START bool hr_platform_console_alone(void)
     /* Started from Explorer, the console was created for us alone and closes when we exit */
     DWORD list[2], mode;
     HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
-    return GetConsoleProcessList(list, 2) == 1 && in != INVALID_HANDLE_VALUE &&
-           GetConsoleMode(in, &mode);
+    return GetConsoleProcessList(list, 2) == 1 && in != INVALID_HANDLE_VALUE && GetConsoleMode(in, &mode);
 }
 
 bool hr_platform_temp_dir(char *out, size_t n)
@@ -86,7 +85,7 @@ bool hr_platform_console_ask_yes(void)
             continue;
         WCHAR c = r.Event.KeyEvent.uChar.UnicodeChar;
         if (c == 0)
-            continue;   /* Shift, Ctrl...: wait for a character */
+            continue; /* Shift, Ctrl...: wait for a character */
         return c == L'\r' || c == L'y' || c == L'Y';
     }
 }

@@ -18,16 +18,15 @@ int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *e
     wchar_t *w = hr_win_wide(path);
     if (!w)
         return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                           FILE_ATTRIBUTE_NORMAL, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE) {
         DWORD e = GetLastError();
         int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
                    : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
                                                                             : HR_EIO;
-        return hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path,
-                            (unsigned long)e);
+        return hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path, (unsigned long)e);
     }
     BY_HANDLE_FILE_INFORMATION fi;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
@@ -40,8 +39,7 @@ int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *e
     return 0;
 }
 
-int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n,
-                    hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err)
 {
     size_t got = 0;
     while (got < n) {
@@ -56,8 +54,7 @@ int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, siz
             DWORD e = GetLastError();
             return e == ERROR_HANDLE_EOF
                        ? hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path)
-                       : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path,
-                                      (unsigned long)e);
+                       : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path, (unsigned long)e);
         }
         if (k == 0)
             return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
@@ -117,7 +114,7 @@ typedef struct walk_state {
     int max_depth;
     size_t max_files, files;
     bool stop;
-    wchar_t root_final[4096];   /* the root's final path (links resolved), L"" if unknown */
+    wchar_t root_final[4096]; /* the root's final path (links resolved), L"" if unknown */
 } walk_state;
 
 static void note(walk_state *w, hr_walk_note what, const char *path)
@@ -132,8 +129,8 @@ static bool final_path(const char *path, wchar_t *out, DWORD n)
     wchar_t *wp = hr_win_wide(path);
     if (!wp)
         return false;
-    HANDLE h = CreateFileW(wp, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    HANDLE h = CreateFileW(wp, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS, NULL);
     free(wp);
     if (h == INVALID_HANDLE_VALUE)
         return false;
@@ -210,12 +207,18 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
                 break;
             }
             entry *p = realloc(v, nc * sizeof *v);
-            if (!p) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
+            if (!p) {
+                r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM));
+                break;
+            }
             v = p;
             cap = nc;
         }
         v[n].name = strdup(name);
-        if (!v[n].name) { r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM)); break; }
+        if (!v[n].name) {
+            r = hr_error_set(err, HR_ENOMEM, "%s: %s", dir, hr_strerror(HR_ENOMEM));
+            break;
+        }
         v[n].size = ((uint64_t)fd.nFileSizeHigh << 32) | fd.nFileSizeLow;
         v[n].dir = (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
         v[n].reparse = (fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
@@ -258,13 +261,12 @@ static int walk_dir(walk_state *w, const char *dir, int depth, hr_error *err)
     return r;
 }
 
-int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn,
-                     hr_walk_note_fn note_fn, void *ctx, hr_error *err)
+int hr_platform_walk(const char *root, int max_depth, size_t max_files, hr_walk_fn fn, hr_walk_note_fn note_fn,
+                     void *ctx, hr_error *err)
 {
     if (!hr_platform_is_dir(root))
         return hr_error_set(err, HR_ENOENT, HR_T("%s: not a directory"), root);
-    walk_state w = {.fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth,
-                    .max_files = max_files};
+    walk_state w = { .fn = fn, .note = note_fn, .ctx = ctx, .max_depth = max_depth, .max_files = max_files };
     if (!final_path(root, w.root_final, 4096))
         w.root_final[0] = L'\0';
     char r0[4096];

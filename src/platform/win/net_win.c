@@ -25,9 +25,8 @@ static bool wsa_ready(void)
 static int wsa_err(hr_sock *s, int e, hr_error *err)
 {
     char text[256] = "";
-    DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL,
-                             (DWORD)e, MAKELANGID(LANG_ENGLISH, SUBLANG_DEFAULT), text,
-                             sizeof text, NULL);
+    DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, (DWORD)e,
+                             MAKELANGID(LANG_ENGLISH, SUBLANG_DEFAULT), text, sizeof text, NULL);
     while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == '.'))
         text[--n] = '\0';
     if (n == 0)
@@ -48,7 +47,7 @@ static int wait_sock(SOCKET fd, bool write, int timeout_ms)
     else
         FD_SET(fd, &rs);
     FD_SET(fd, &es);
-    struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
+    struct timeval tv = { .tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000 };
     if (timeout_ms < 0)
         tv.tv_sec = 0, tv.tv_usec = 0;
     int r = select(0, &rs, &ws, &es, &tv);
@@ -70,7 +69,7 @@ static int timed_out(hr_sock *s, int timeout_ms, hr_error *err)
  * lookup does. */
 typedef struct resolve_job {
     volatile LONG refs;
-    HANDLE done;        /* manual-reset event: the lookup finished */
+    HANDLE done; /* manual-reset event: the lookup finished */
     int rc;
     struct addrinfo *res;
     char host[256];
@@ -102,7 +101,7 @@ static DWORD WINAPI resolve_run(LPVOID p)
     struct addrinfo hints;
     stream_hints(&hints, 0);
     j->rc = getaddrinfo(j->host, j->service, &hints, &j->res);
-    SetEvent(j->done);   /* publishes rc and res to a caller still waiting */
+    SetEvent(j->done); /* publishes rc and res to a caller still waiting */
     job_put(j);
     return 0;
 }
@@ -117,7 +116,7 @@ static int resolve(const char *host, const char *service, int timeout_ms, struct
     if (getaddrinfo(host, service, &hints, res) == 0)
         return 0;
     *res = NULL;
-    if (strlen(host) >= sizeof ((resolve_job *)0)->host)
+    if (strlen(host) >= sizeof((resolve_job *)0)->host)
         return 1;
     resolve_job *j = calloc(1, sizeof *j);
     if (!j)
@@ -136,12 +135,12 @@ static int resolve(const char *host, const char *service, int timeout_ms, struct
         job_put(j);
         return 1;
     }
-    CloseHandle(t);   /* detached */
+    CloseHandle(t); /* detached */
     int rc = HR_EBUSY;
     if (WaitForSingleObject(j->done, (DWORD)(timeout_ms > 0 ? timeout_ms : 0)) == WAIT_OBJECT_0) {
         rc = j->rc == 0 && j->res ? 0 : 1;
         *res = j->res;
-        j->res = NULL;   /* the caller's now */
+        j->res = NULL; /* the caller's now */
     }
     job_put(j);
     return rc;
@@ -160,13 +159,11 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     struct addrinfo *res = NULL;
     int r0 = resolve(host, service, timeout_ms, &res);
     if (r0 == HR_EBUSY)
-        return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"),
-                            s->peer, timeout_ms);
+        return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"), s->peer, timeout_ms);
     if (r0 != 0 || !res) {
         if (res)
             freeaddrinfo(res);
-        return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer,
-                            "getaddrinfo");
+        return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer, "getaddrinfo");
     }
     int last = WSAECONNREFUSED;
     bool timeout = false;

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #define EVENTS_PER_QUERY_MAX 200
-#define VALUES_MAX 64
-#define VALUE_CHARS 512
+#define VALUES_MAX           64
+#define VALUE_CHARS          512
 
 typedef struct evt_query {
     const wchar_t *channel;
@@ -26,12 +26,12 @@ typedef struct evt_query {
 } evt_query;
 
 static const evt_query queries[] = {
-    {L"Application", "Application", "Application Error", 1000},
-    {L"Application", "Application", "Windows Error Reporting", 1001},
-    {L"Application", "Application", ".NET Runtime", 1023},
-    {L"Application", "Application", ".NET Runtime", 1026},
-    {L"System", "System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004},
-    {L"System", "System", "Application Popup", 26},
+    { L"Application", "Application", "Application Error", 1000 },
+    { L"Application", "Application", "Windows Error Reporting", 1001 },
+    { L"Application", "Application", ".NET Runtime", 1023 },
+    { L"Application", "Application", ".NET Runtime", 1026 },
+    { L"System", "System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004 },
+    { L"System", "System", "Application Popup", 26 },
 };
 
 static int64_t filetime_unix(ULONGLONG ft)
@@ -46,8 +46,7 @@ static void variant_text(const EVT_VARIANT *v, char *out, size_t n)
         return;
     switch (v->Type & EVT_VARIANT_TYPE_MASK) {
     case EvtVarTypeString:
-        if (v->StringVal &&
-            !WideCharToMultiByte(CP_UTF8, 0, v->StringVal, -1, out, (int)n, NULL, NULL))
+        if (v->StringVal && !WideCharToMultiByte(CP_UTF8, 0, v->StringVal, -1, out, (int)n, NULL, NULL))
             out[0] = '\0';
         break;
     case EvtVarTypeAnsiString:
@@ -65,11 +64,8 @@ static void variant_text(const EVT_VARIANT *v, char *out, size_t n)
     /* exception codes are HexInt32: written as the event viewer shows them */
     case EvtVarTypeHexInt32: snprintf(out, n, "%08lx", (unsigned long)v->UInt32Val); break;
     case EvtVarTypeHexInt64: snprintf(out, n, "0x%llx", (unsigned long long)v->UInt64Val); break;
-    case EvtVarTypeFileTime:
-        snprintf(out, n, "%lld", (long long)filetime_unix(v->FileTimeVal));
-        break;
-    default:
-        break;
+    case EvtVarTypeFileTime: snprintf(out, n, "%lld", (long long)filetime_unix(v->FileTimeVal)); break;
+    default: break;
     }
 }
 
@@ -120,21 +116,20 @@ static void one_event(hr_diag_ctx *ctx, const evt_query *q, EVT_HANDLE ev, rende
         variant_text(&uv[i], rs->text[i], VALUE_CHARS);
         values[i] = rs->text[i];
     }
-    hr_winevent we = {.channel = q->channel_utf8,
-                      .provider = provider[0] ? provider : q->provider,
-                      .id = q->id,
-                      .time = when,
-                      .nvalues = (size_t)nu,
-                      .values = values};
+    hr_winevent we = { .channel = q->channel_utf8,
+                       .provider = provider[0] ? provider : q->provider,
+                       .id = q->id,
+                       .time = when,
+                       .nvalues = (size_t)nu,
+                       .values = values };
     hr_diag_feed_winevent(ctx, &we);
 }
 
-int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
-                             hr_diag_ctx *ctx, hr_error *err)
+int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds, hr_diag_ctx *ctx, hr_error *err)
 {
     (void)opts;
     (void)err;
-    render_state rs = {0};
+    render_state rs = { 0 };
     long long ms = (long long)since_seconds * 1000;
     int64_t total = 0;
     int failed = 0;
@@ -149,8 +144,7 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
                  q->provider, q->id, ms);
         if (!MultiByteToWideChar(CP_UTF8, 0, xpath, -1, wxpath, 512))
             continue;
-        EVT_HANDLE h = EvtQuery(NULL, q->channel, wxpath,
-                                EvtQueryChannelPath | EvtQueryReverseDirection);
+        EVT_HANDLE h = EvtQuery(NULL, q->channel, wxpath, EvtQueryChannelPath | EvtQueryReverseDirection);
         if (!h) {
             /* NULL is failure whatever the error code (Wine's stub leaves it 0). */
             if (!failed)
@@ -204,7 +198,7 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds,
         return HR_EPARTIAL;
     }
     hr_diag_note_source(ctx, HR_T("event log"), true, total,
-                        HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"),
-                        (long long)total, failed ? HR_T(" (some queries failed)") : "");
+                        HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"), (long long)total,
+                        failed ? HR_T(" (some queries failed)") : "");
     return failed ? HR_EPARTIAL : 0;
 }

@@ -19,8 +19,7 @@ static int win_err(hr_error *err, DWORD e, const char *path)
     int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
                : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
                                                                         : HR_EIO;
-    return hr_error_set(err, code, HR_T("%s: cannot write it (Windows error %lu)"), path,
-                        (unsigned long)e);
+    return hr_error_set(err, code, HR_T("%s: cannot write it (Windows error %lu)"), path, (unsigned long)e);
 }
 
 /* What an open handle is must be a plain disk file with one name. */
@@ -30,14 +29,14 @@ static int check_handle(HANDLE h, const char *path, bool stream, hr_error *err)
     if (!GetFileInformationByHandle(h, &fi))
         return win_err(err, GetLastError(), path);
     if (fi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"),
-                            path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s is a symbolic link; not writing through it"), path);
     if ((fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) || GetFileType(h) != FILE_TYPE_DISK)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s: not a regular file; not writing over it"),
-                            path);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s: not a regular file; not writing over it"), path);
     if (stream && fi.nNumberOfLinks > 1)
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s has %lu names (hard links); not writing "
-                            "through it"), path, (unsigned long)fi.nNumberOfLinks);
+        return hr_error_set(err, HR_EUNSAFE,
+                            HR_T("%s has %lu names (hard links); not writing "
+                                 "through it"),
+                            path, (unsigned long)fi.nNumberOfLinks);
     return 0;
 }
 
@@ -56,9 +55,8 @@ int hr_platform_output_replace(const char *path, const void *data, size_t len, h
         free(wp);
         return hr_error_set(err, HR_ENOMEM, "%s", hr_strerror(HR_ENOMEM));
     }
-    HANDLE old = CreateFileW(wp, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE |
-                             FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                             FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    HANDLE old = CreateFileW(wp, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                             OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS, NULL);
     if (old != INVALID_HANDLE_VALUE) {
         r = check_handle(old, path, false, err);
         CloseHandle(old);
@@ -68,8 +66,7 @@ int hr_platform_output_replace(const char *path, const void *data, size_t len, h
         /* ".NAME.XXXXXX" beside it: a unique name, so two writers never share one */
         LARGE_INTEGER pc;
         QueryPerformanceCounter(&pc);
-        unsigned long x = (unsigned long)(pc.QuadPart ^ ((LONGLONG)GetCurrentProcessId() << 16)) +
-                          tries * 7919u;
+        unsigned long x = (unsigned long)(pc.QuadPart ^ ((LONGLONG)GetCurrentProcessId() << 16)) + tries * 7919u;
         wmemcpy(wt, wp, cut);
         swprintf(wt + cut, n - cut + 16, L".%ls.%06lx", wp + cut, x & 0xffffffUL);
         h = CreateFileW(wt, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLASS_PROCESS 5u
-#define CLASS_STORE 109u
+#define CLASS_PROCESS             5u
+#define CLASS_STORE               109u
 #define STORE_MEMCOMPRESSION_INFO 22u
 
 typedef struct store_info {
@@ -19,7 +19,7 @@ typedef struct store_info {
 } store_info;
 
 typedef struct store_compression_request {
-    ULONG VersionAndSpare;     /* Version:8 (3 = V1), Spare:24 */
+    ULONG VersionAndSpare; /* Version:8 (3 = V1), Spare:24 */
     ULONG CompressionPid;
     ULONG WorkingSetSize;
     SIZE_T TotalDataCompressed;
@@ -38,8 +38,7 @@ void hr_win_probe_compression(hr_win_raw *raw)
         size_t name_bytes = sizeof name - sizeof name[0];
         ULONG off = 0;
         while ((size_t)off + sizeof(SYSTEM_PROCESS_INFORMATION) <= len) {
-            const SYSTEM_PROCESS_INFORMATION *p =
-                (const SYSTEM_PROCESS_INFORMATION *)((const char *)buf + off);
+            const SYSTEM_PROCESS_INFORMATION *p = (const SYSTEM_PROCESS_INFORMATION *)((const char *)buf + off);
             const char *nb = (const char *)p->ImageName.Buffer;
             if (nb && p->ImageName.Length == name_bytes && nb >= (const char *)buf &&
                 nb + name_bytes <= (const char *)buf + len &&
@@ -63,7 +62,7 @@ void hr_win_probe_compression(hr_win_raw *raw)
     store_compression_request r;
     ZeroMemory(&r, sizeof r);
     r.VersionAndSpare = 3;
-    store_info si = {1, STORE_MEMCOMPRESSION_INFO, &r, (ULONG)sizeof r};
+    store_info si = { 1, STORE_MEMCOMPRESSION_INFO, &r, (ULONG)sizeof r };
     st = q(CLASS_STORE, &si, sizeof si, NULL);
     hr_win_set_ntstatus(&raw->store, st);
     if (st == 0) {

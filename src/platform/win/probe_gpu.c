@@ -66,7 +66,7 @@ static void probe_nvml(hr_win_raw *raw)
     int r = init();
     if (r != 0) {
         raw->nvml.state = HR_WIN_FAILED;
-        raw->nvml.code = (uint32_t)r;   /* 9 = driver not loaded */
+        raw->nvml.code = (uint32_t)r; /* 9 = driver not loaded */
         FreeLibrary(m);
         return;
     }
@@ -106,8 +106,9 @@ static void probe_dxgi(hr_win_raw *raw)
     }
     raw->dxgi.code = 0;
     IDXGIAdapter1 *a = NULL;
-    for (UINT i = 0; raw->adapter_count < HR_WIN_MAX_ADAPTERS &&
-                     IDXGIFactory1_EnumAdapters1(f, i, &a) != DXGI_ERROR_NOT_FOUND; i++) {
+    for (UINT i = 0;
+         raw->adapter_count < HR_WIN_MAX_ADAPTERS && IDXGIFactory1_EnumAdapters1(f, i, &a) != DXGI_ERROR_NOT_FOUND;
+         i++) {
         DXGI_ADAPTER_DESC1 d;
         if (a && SUCCEEDED(IDXGIAdapter1_GetDesc1(a, &d))) {
             hr_win_adapter *x = &raw->adapters[raw->adapter_count++];

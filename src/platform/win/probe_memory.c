@@ -10,7 +10,7 @@ void hr_win_probe_os(hr_win_raw *raw)
     /* RtlGetVersion tells the truth; GetVersionEx lies to unmanifested programs. */
     HMODULE nt = GetModuleHandleW(L"ntdll.dll");
     rtl_get_version_fn get = nt ? (rtl_get_version_fn)(void (*)(void))GetProcAddress(nt, "RtlGetVersion") : NULL;
-    OSVERSIONINFOW v = {.dwOSVersionInfoSize = sizeof v};
+    OSVERSIONINFOW v = { .dwOSVersionInfoSize = sizeof v };
     if (!get) {
         hr_win_set_error(&raw->os, ERROR_PROC_NOT_FOUND);
     } else {

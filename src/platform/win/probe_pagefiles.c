@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLASS_PAGEFILE 18u
+#define CLASS_PAGEFILE    18u
 #define CLASS_PAGEFILE_EX 144u
 
 typedef struct pf_info {
@@ -54,7 +54,7 @@ static void copy_name(const UNICODE_STRING *us, const char *buf, ULONG len, char
 
 static void nt_pagefiles(hr_win_raw *raw)
 {
-    ULONG classes[2] = {CLASS_PAGEFILE_EX, CLASS_PAGEFILE};
+    ULONG classes[2] = { CLASS_PAGEFILE_EX, CLASS_PAGEFILE };
     for (int c = 0; c < 2; c++) {
         void *buf = NULL;
         ULONG len = 0;

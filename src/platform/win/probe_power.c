@@ -25,9 +25,8 @@ void hr_win_probe_power(hr_win_raw *raw)
     DWORD e = PowerGetActiveScheme(NULL, &g);
     hr_win_set_error(&raw->scheme, e);
     if (e == ERROR_SUCCESS && g) {
-        snprintf(raw->scheme_guid, sizeof raw->scheme_guid,
-                 "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned long)g->Data1,
-                 g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3],
+        snprintf(raw->scheme_guid, sizeof raw->scheme_guid, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                 (unsigned long)g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3],
                  g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
     }
     if (g)

@@ -25,7 +25,7 @@ int hr_win_probe_procs(hr_procs *out)
     if (Process32FirstW(snap, &pe)) {
         do {
             if (pe.th32ProcessID == 0)
-                continue;   /* System Idle Process */
+                continue; /* System Idle Process */
             HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pe.th32ProcessID);
             if (!h) {
                 denied++;
@@ -42,7 +42,7 @@ int hr_win_probe_procs(hr_procs *out)
             }
             char name[HR_SNAP_NAME_MAX];
             int n = WideCharToMultiByte(CP_UTF8, 0, pe.szExeFile, -1, name, (int)sizeof name, NULL, NULL);
-            if (n <= 1)   /* no name (a process still starting), or not convertible */
+            if (n <= 1) /* no name (a process still starting), or not convertible */
                 snprintf(name, sizeof name, "pid %lu", (unsigned long)pe.th32ProcessID);
             seen++;
             hr_proc_table_add(&t, name, (int64_t)pe.th32ProcessID, (uint64_t)pmc.WorkingSetSize,
@@ -54,7 +54,8 @@ int hr_win_probe_procs(hr_procs *out)
     hr_proc_table_top(&t, out);
     hr_proc_table_free(&t);
     if (seen == 0) {
-        hr_section_fail(&out->s, HR_T("Process32FirstW/NextW: no process could be read (error %lu)"), (unsigned long)last);
+        hr_section_fail(&out->s, HR_T("Process32FirstW/NextW: no process could be read (error %lu)"),
+                        (unsigned long)last);
         return HR_EPARTIAL;
     }
     hr_section_ok(&out->s, "Toolhelp32 + GetProcessMemoryInfo");

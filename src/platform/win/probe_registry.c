@@ -13,7 +13,7 @@ static void read_value(HKEY k, const wchar_t *name, hr_win_regval *rv)
     LONG e = RegQueryValueExW(k, name, NULL, &type, rv->data, &len);
     if (e == ERROR_MORE_DATA) {
         rv->q.state = HR_WIN_FAILED;
-        rv->q.code = (uint32_t)e;   /* larger than 4 KB: not a value Windows writes */
+        rv->q.code = (uint32_t)e; /* larger than 4 KB: not a value Windows writes */
         return;
     }
     hr_win_set_error(&rv->q, (DWORD)e);
@@ -27,7 +27,7 @@ void hr_win_probe_crash_control(hr_win_raw *raw)
 {
     HKEY k;
     LONG e = RegOpenKeyExW(HKEY_LOCAL_MACHINE, CC_KEY, 0, KEY_QUERY_VALUE, &k);
-    if (e != ERROR_SUCCESS) {   /* no key: ABSENT, as for a value that is not there */
+    if (e != ERROR_SUCCESS) { /* no key: ABSENT, as for a value that is not there */
         hr_win_set_error(&raw->crash_dump_enabled.q, (DWORD)e);
         raw->dedicated_dump_file.q = raw->crash_dump_enabled.q;
         return;

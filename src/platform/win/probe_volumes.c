@@ -84,7 +84,7 @@ static void bitlocker(const wchar_t *root, hr_win_volume *v)
         v->bitlocker.code = 0;
         v->bitlocker_protection = pv.lVal;
     } else {
-        v->bitlocker.state = HR_WIN_ABSENT;   /* no BitLocker on this edition / volume */
+        v->bitlocker.state = HR_WIN_ABSENT; /* no BitLocker on this edition / volume */
         v->bitlocker.code = 0;
     }
     PropVariantClear(&pv);
@@ -101,7 +101,7 @@ void hr_win_probe_volumes(hr_win_raw *raw)
     for (int i = 0; i < 26 && raw->volume_count < HR_WIN_MAX_VOLUMES; i++) {
         if (!(drives & (1u << i)))
             continue;
-        wchar_t root[4] = {(wchar_t)(L'A' + i), L':', L'\\', 0};
+        wchar_t root[4] = { (wchar_t)(L'A' + i), L':', L'\\', 0 };
         UINT type = GetDriveTypeW(root);
         if (type != DRIVE_FIXED && type != DRIVE_REMOVABLE && type != DRIVE_RAMDISK)
             continue;

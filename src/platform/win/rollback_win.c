@@ -37,8 +37,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         /* A write cut short by a kill: the value is the one the journal says was being
          * written, or the one before it; both are headroom's. */
         if (!hr_pfw_equal(&cur, &st.written) && !(st.pending_set && hr_pfw_equal(&cur, &st.pending)))
-            return hr_error_set(err, HR_EUNSAFE, HR_T("PagingFiles changed since headroom wrote it; "
-                                "not restoring over someone else's change (the original is in %s)"),
+            return hr_error_set(err, HR_EUNSAFE,
+                                HR_T("PagingFiles changed since headroom wrote it; "
+                                     "not restoring over someone else's change (the original is in %s)"),
                                 st.reg_backup);
         char s[HR_PFW_PATH_MAX + 48];
         hr_buf v;
@@ -51,8 +52,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
             /* Byte for byte: the type and the bytes the backup took, whatever their form
              * (padding, tabs, empty values, bytes after the terminator). */
             size_t hl = strlen(st.orig_raw_hex);
-            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n")
-                                       : HR_T("restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"),
+            hr_buf_printf(log,
+                          dry_run ? HR_T("would restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n")
+                                  : HR_T("restore PagingFiles = [%s] (%s, %lu bytes as they were) from %s\n"),
                           hr_buf_str(&v), st.orig_type, (unsigned long)(hl / 2), st.reg_backup);
             if (!dry_run) {
                 BYTE *raw = malloc(hl / 2 + 1);
@@ -63,8 +65,7 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
                     raw[i] = (BYTE)((hi < 0 ? 0 : hi) << 4 | (lo < 0 ? 0 : lo));
                 }
                 HKEY h;
-                LSTATUS ls = raw ? RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h)
-                                 : ERROR_SUCCESS;
+                LSTATUS ls = raw ? RegOpenKeyExW(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h) : ERROR_SUCCESS;
                 if (raw && ls == ERROR_SUCCESS) {
                     ls = RegSetValueExW(h, L"PagingFiles", 0, (DWORD)st.orig_raw_type, raw, (DWORD)(hl / 2));
                     RegFlushKey(h);
@@ -83,12 +84,12 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
                     r = hr_wa_err(err, (DWORD)ls, "RegDeleteKeyValueW(PagingFiles)");
             }
         } else {
-            hr_buf_printf(log, dry_run ? HR_T("would restore PagingFiles = [%s] (%s) from %s\n")
-                                       : HR_T("restore PagingFiles = [%s] (%s) from %s\n"),
+            hr_buf_printf(log,
+                          dry_run ? HR_T("would restore PagingFiles = [%s] (%s) from %s\n")
+                                  : HR_T("restore PagingFiles = [%s] (%s) from %s\n"),
                           hr_buf_str(&v), st.orig_type, st.reg_backup);
             if (!dry_run)
-                r = hr_wa_reg_write(key, &st.orig, strcmp(st.orig_type, "REG_SZ") == 0 &&
-                                                     st.orig.count == 1, err);
+                r = hr_wa_reg_write(key, &st.orig, strcmp(st.orig_type, "REG_SZ") == 0 && st.orig.count == 1, err);
         }
         hr_buf_free(&v);
         if (r < 0)
@@ -99,8 +100,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
     hr_wa_store(rq, &store);
     if (hr_apply_store_path(&store, sp, err) < 0)
         return err->code;
-    hr_buf_printf(log, dry_run ? HR_T("would remove headroom's state file %s (the registry backup %s is kept)\n")
-                               : HR_T("remove headroom's state file %s (the registry backup %s is kept)\n"),
+    hr_buf_printf(log,
+                  dry_run ? HR_T("would remove headroom's state file %s (the registry backup %s is kept)\n")
+                          : HR_T("remove headroom's state file %s (the registry backup %s is kept)\n"),
                   sp, st.reg_backup[0] ? st.reg_backup : HR_T("(none)"));
     if (!dry_run) {
         wchar_t *w = hr_win_wide(sp);
@@ -111,4 +113,3 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
     }
     return 1;
 }
-

@@ -35,8 +35,8 @@ struct hr_sampler {
     PDH_HQUERY q;
     PDH_HCOUNTER pin, pout, pf_usage, disk_idle;
     bool pdh_primed;
-    hr_gpu_procs *gpu;          /* NVML, or NULL */
-    int64_t tree[1024];         /* the target tree's pids (for its GPU memory) */
+    hr_gpu_procs *gpu;  /* NVML, or NULL */
+    int64_t tree[1024]; /* the target tree's pids (for its GPU memory) */
     size_t ntree;
     proc_ent procs[MAX_PROCS];
 };
@@ -107,8 +107,7 @@ void hr_sampler_close(hr_sampler *s)
 static bool counter(PDH_HCOUNTER c, double *v)
 {
     PDH_FMT_COUNTERVALUE fv;
-    if (!c || PdhGetFormattedCounterValue(c, PDH_FMT_DOUBLE | PDH_FMT_NOCAP100, NULL, &fv) !=
-                  ERROR_SUCCESS ||
+    if (!c || PdhGetFormattedCounterValue(c, PDH_FMT_DOUBLE | PDH_FMT_NOCAP100, NULL, &fv) != ERROR_SUCCESS ||
         (fv.CStatus != PDH_CSTATUS_VALID_DATA && fv.CStatus != PDH_CSTATUS_NEW_DATA))
         return false;
     *v = fv.doubleValue;
@@ -135,8 +134,7 @@ static void sample_tree(hr_sampler *s, hr_wsample *o)
     pe.dwSize = sizeof pe;
     int np = 0;
     DWORD self = GetCurrentProcessId();
-    for (BOOL ok = Process32FirstW(snap, &pe); ok && np < MAX_PROCS;
-         ok = Process32NextW(snap, &pe)) {
+    for (BOOL ok = Process32FirstW(snap, &pe); ok && np < MAX_PROCS; ok = Process32NextW(snap, &pe)) {
         proc_ent *e = &s->procs[np++];
         e->pid = pe.th32ProcessID;
         e->ppid = pe.th32ParentProcessID;
@@ -233,8 +231,7 @@ void hr_sampler_take(hr_sampler *s, hr_wsample *o)
     s->ntree = 0;
     sample_tree(s, o);
     /* a tree larger than the list held: its GPU memory is unknown rather than short */
-    hr_gpu_procs_sample(s->gpu, s->tree,
-                        s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
+    hr_gpu_procs_sample(s->gpu, s->tree, s->ntree <= sizeof s->tree / sizeof s->tree[0] ? s->ntree : 0, o);
 }
 
 int64_t hr_platform_mono_ms(void)
@@ -288,7 +285,6 @@ int hr_sampler_wait(hr_sampler *s, int64_t ms)
     hr_platform_sleep_ms(ms);
     return 0;
 }
-
 
 bool hr_platform_lock_memory(void)
 {

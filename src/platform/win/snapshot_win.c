@@ -32,7 +32,7 @@ void hr_win_probe_all(const hr_probe_opts *opts, hr_win_raw *raw)
 int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err)
 {
     hr_buf_reset(b);
-    wchar_t *wpath = hr_win_wide(path);   /* UTF-8 path: Chinese folder names work */
+    wchar_t *wpath = hr_win_wide(path); /* UTF-8 path: Chinese folder names work */
     if (!wpath)
         return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
     FILE *f = _wfopen(wpath, L"rb");
@@ -46,8 +46,7 @@ int hr_platform_read_file(const char *path, hr_buf *b, size_t max, hr_error *err
         if (n == 0)
             break;
         if (b->len + n > max) {
-            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %llu bytes"), path,
-                             (unsigned long long)max);
+            r = hr_error_set(err, HR_ETOOBIG, HR_T("%s: larger than %llu bytes"), path, (unsigned long long)max);
             break;
         }
         if ((r = hr_buf_append(b, chunk, n)) != 0) {

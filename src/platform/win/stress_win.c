@@ -62,9 +62,8 @@ static HANDLE job_with_limit(uint64_t bytes, hr_error *err)
                      (unsigned long)e);
         return NULL;
     }
-    uint64_t held = (got.BasicLimitInformation.LimitFlags & JOB_OBJECT_LIMIT_PROCESS_MEMORY)
-                        ? (uint64_t)got.ProcessMemoryLimit
-                        : 0;
+    uint64_t held =
+        (got.BasicLimitInformation.LimitFlags & JOB_OBJECT_LIMIT_PROCESS_MEMORY) ? (uint64_t)got.ProcessMemoryLimit : 0;
     if (!in || held != bytes) {
         CloseHandle(job);
         char want[32], have[32];
@@ -88,8 +87,7 @@ static void error_text(DWORD e, char *out, size_t n)
     wchar_t w[256];
     DWORD len = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e,
                                MAKELANGID(LANG_ENGLISH, SUBLANG_ENGLISH_US), w, 256, NULL);
-    while (len > 0 && (w[len - 1] == L'\r' || w[len - 1] == L'\n' || w[len - 1] == L' ' ||
-                       w[len - 1] == L'.'))
+    while (len > 0 && (w[len - 1] == L'\r' || w[len - 1] == L'\n' || w[len - 1] == L' ' || w[len - 1] == L'.'))
         w[--len] = 0;
     char msg[200] = "";
     if (len)
@@ -97,8 +95,8 @@ static void error_text(DWORD e, char *out, size_t n)
     snprintf(out, n, HR_T("VirtualAlloc: error %lu%s%s"), (unsigned long)e, msg[0] ? " " : "", msg);
 }
 
-int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step,
-                       void *ctx, hr_stress_result *res, hr_error *err)
+int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_step_fn step, void *ctx,
+                       hr_stress_result *res, hr_error *err)
 {
     memset(res, 0, sizeof *res);
     res->outcome = HR_STRESS_ERROR;
@@ -129,8 +127,8 @@ int hr_platform_stress(const hr_stress_req *rq, uint64_t step_bytes, hr_stress_s
     res->outcome = HR_STRESS_REACHED;
     while (done < rq->commit_bytes && nb < maxblocks) {
         uint64_t n = rq->commit_bytes - done < step_bytes ? rq->commit_bytes - done : step_bytes;
-        void *p = n <= (uint64_t)(SIZE_T)-1 ? VirtualAlloc(NULL, (SIZE_T)n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE)
-                                            : NULL;
+        void *p =
+            n <= (uint64_t)(SIZE_T)-1 ? VirtualAlloc(NULL, (SIZE_T)n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE) : NULL;
         if (!p) {
             res->outcome = HR_STRESS_ALLOC_FAILED;
             res->failed_step_bytes = n;

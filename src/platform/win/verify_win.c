@@ -75,7 +75,7 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
     st->pending_set = false;
     hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), step);
     hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : HR_T("it was not done"));
-    memset(&st->intent, 0, sizeof st->intent);   /* its outcome is recorded now */
+    memset(&st->intent, 0, sizeof st->intent); /* its outcome is recorded now */
     r = hr_wa_state_save(rq, st, err);
     return r < 0 ? r : 1;
 }
@@ -86,7 +86,7 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     int have = hr_wa_state_load(rq, &st, err);
     if (have < 0)
         return have;
-    hr_buf rlog;   /* what recovery found of a write a kill cut short: verify says so */
+    hr_buf rlog; /* what recovery found of a write a kill cut short: verify says so */
     hr_buf_init(&rlog, sizeof res->recovered);
     if (have && hr_wa_lock_held()) {
         int rr = recover(rq, &st, &rlog, err);
@@ -131,13 +131,13 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     }
     in->boot_unix = (int64_t)time(NULL) - (int64_t)(GetTickCount64() / 1000);
     DWORD tmp = 0, tsz = sizeof tmp;
-    LSTATUS ts = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL,
-                              &tmp, &tsz);
-    in->temp_page_file = ts == ERROR_SUCCESS ? (tmp ? HR_TRI_YES : HR_TRI_NO)
-                         : ts == ERROR_FILE_NOT_FOUND ? HR_TRI_NO : HR_TRI_UNKNOWN;
+    LSTATUS ts = RegGetValueW(HKEY_LOCAL_MACHINE, key, L"TempPageFile", RRF_RT_REG_DWORD, NULL, &tmp, &tsz);
+    in->temp_page_file = ts == ERROR_SUCCESS          ? (tmp ? HR_TRI_YES : HR_TRI_NO)
+                         : ts == ERROR_FILE_NOT_FOUND ? HR_TRI_NO
+                                                      : HR_TRI_UNKNOWN;
     in->drives_mask = (uint32_t)GetLogicalDrives();
     in->drives_known = in->drives_mask != 0;
-    enum_ctx ec = {in, page};
+    enum_ctx ec = { in, page };
     in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
     if (r == 0) {
         hr_verify_windows(in, res);

@@ -24,8 +24,8 @@ void hr_win_probe_gpus(hr_win_raw *raw);
 void hr_win_probe_power(hr_win_raw *raw);
 
 /* Helpers (win_util.c). */
-void hr_win_utf8(const wchar_t *w, char *out, size_t n);           /* wide -> UTF-8 */
-wchar_t *hr_win_wide(const char *utf8);                             /* malloc'd; NULL on failure */
+void hr_win_utf8(const wchar_t *w, char *out, size_t n); /* wide -> UTF-8 */
+wchar_t *hr_win_wide(const char *utf8);                  /* malloc'd; NULL on failure */
 /* Record a Win32 error code: ACCESS_DENIED -> denied, CALL_NOT_IMPLEMENTED/NOT_SUPPORTED ->
  * unsupported, FILE_NOT_FOUND -> absent, else failed. */
 void hr_win_set_error(hr_win_call *c, DWORD err);

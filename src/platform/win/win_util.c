@@ -6,7 +6,7 @@
 #include <wchar.h>
 
 #define STATUS_INFO_LENGTH_MISMATCH_ ((LONG)0xC0000004L)
-#define STATUS_BUFFER_TOO_SMALL_ ((LONG)0xC0000023L)
+#define STATUS_BUFFER_TOO_SMALL_     ((LONG)0xC0000023L)
 
 void hr_win_utf8(const wchar_t *w, char *out, size_t n)
 {
@@ -51,13 +51,9 @@ void hr_win_set_ntstatus(hr_win_call *c, LONG st)
     case 0: c->state = HR_WIN_OK; break;
     case 0xC0000002u: /* STATUS_NOT_IMPLEMENTED */
     case 0xC0000003u: /* STATUS_INVALID_INFO_CLASS */
-    case 0xC00000BBu: /* STATUS_NOT_SUPPORTED */
-        c->state = HR_WIN_UNSUPPORTED;
-        break;
+    case 0xC00000BBu: /* STATUS_NOT_SUPPORTED */ c->state = HR_WIN_UNSUPPORTED; break;
     case 0xC0000022u: /* STATUS_ACCESS_DENIED */
-    case 0xC0000061u: /* STATUS_PRIVILEGE_NOT_HELD */
-        c->state = HR_WIN_DENIED;
-        break;
+    case 0xC0000061u: /* STATUS_PRIVILEGE_NOT_HELD */ c->state = HR_WIN_DENIED; break;
     default: c->state = HR_WIN_FAILED; break;
     }
 }
@@ -108,8 +104,7 @@ LONG hr_win_nt_query_alloc(ULONG cls, void **out, ULONG *out_len)
             return 0;
         }
         free(buf);
-        if ((st != STATUS_INFO_LENGTH_MISMATCH_ && st != STATUS_BUFFER_TOO_SMALL_) ||
-            size >= (16u << 20))
+        if ((st != STATUS_INFO_LENGTH_MISMATCH_ && st != STATUS_BUFFER_TOO_SMALL_) || size >= (16u << 20))
             return st;
         size = ret > size && ret < (16u << 20) ? ret + 0x1000 : size * 2;
     }
