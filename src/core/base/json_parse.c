@@ -172,7 +172,7 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
             if (e != 'u')
                 return fail(ps, HR_EPARSE, HR_N("invalid escape in a string"));
             ps->pos++;
-            unsigned hi;
+            unsigned hi = 0;
             r = read_u16(ps, &hi);
             if (r)
                 return r;
@@ -183,7 +183,7 @@ static int parse_string(parser *ps, size_t *off, size_t *len)
                 if (ps->len - ps->pos < 2 || ps->p[ps->pos] != '\\' || ps->p[ps->pos + 1] != 'u')
                     return fail(ps, HR_EPARSE, HR_N("high surrogate not followed by a low surrogate"));
                 ps->pos++;
-                unsigned lo;
+                unsigned lo = 0;
                 r = read_u16(ps, &lo);
                 if (r)
                     return r;
