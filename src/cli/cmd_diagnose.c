@@ -99,7 +99,7 @@ static int read_log(hr_diag_ctx *ctx, hr_textdec *dec, diag_log *log, unsigned c
     hr_textdec_init(dec, feed_segment, ctx);
     /* read() into one small buffer, not a mapping of the file: the buffer stays in the
      * cache and its pages in the TLB, while a mapping's every new page costs a fault or a
-     * page walk (on a virtual machine that was most of diagnose's time, 1.7x a copy) */
+     * page walk (on a virtual machine, half of diagnose's time; the copy costs far less) */
     for (;;) {
         size_t n = fread(chunk, 1, DIAG_CHUNK, log->f);
         if (n)
