@@ -343,16 +343,6 @@ FILE *hr_platform_read_open(const char *path, hr_error *err);
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
 int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size, hr_error *err);
 
-/* The rest of the regular file open as f (from its current position), handed to fn in
- * slices of at most chunk bytes straight from a read-only mapping of the file: no copy out
- * of the page cache (headroom diagnose reads logs of gigabytes once, start to end).
- * Returns 1 when every byte was handed over; 0 when nothing was because the file is not
- * mapped here (not a regular file, empty, or an OS where this is not done: read f
- * instead); -1 with err when the file shrank while it was read (it is then not read
- * further). f's position is left as it was. */
-typedef void (*hr_map_fn)(void *ctx, const unsigned char *p, size_t n);
-int hr_platform_map_read(FILE *f, size_t chunk, hr_map_fn fn, void *ctx, hr_error *err);
-
 /* Is path a regular file (following links)? Its size in *size (may be NULL). */
 bool hr_platform_is_file(const char *path, uint64_t *size);
 /* Is path a directory (following links)? */
