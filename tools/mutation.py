@@ -330,7 +330,14 @@ def snippet_pattern(find):
     """A snippet matches whatever the formatter did to the whitespace between its tokens
     (.clang-format may re-wrap a line): tokens in order, any whitespace (or none) between."""
     toks = re.findall(r"\w+|\S", find)
-    return re.compile(r"\s*".join(re.escape(t) for t in toks))
+    pat = r"\s*".join(re.escape(t) for t in toks)
+    # a snippet's own indentation and line end belong to it, so its replacement keeps the
+    # file's layout (-Wmisleading-indentation)
+    if find[:1] in (" ", "\t"):
+        pat = r"[ \t]*" + pat
+    if find.endswith("\n"):
+        pat += r"[ \t]*\n"
+    return re.compile(pat)
 
 
 def snippet_spans(text, find):
