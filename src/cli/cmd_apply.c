@@ -16,6 +16,33 @@
 /* How long a second apply or rollback waits for the first to finish. */
 #define APPLY_LOCK_WAIT_S 30
 
+/* How far a long step is, on stderr: one line redrawn in place on a terminal; elsewhere (a
+ * log, the journal) a line per tenth, so that a 64 GB file leaves ten lines, not 65,536. */
+typedef struct apply_progress {
+    bool tty;
+    int shown; /* the last percent (terminal) or tenth (log) written; -1: none yet */
+} apply_progress;
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    apply_progress *p = ctx;
+    if (total == 0)
+        return;
+    int pct = done >= total ? 100 : (int)((double)done * 100.0 / (double)total);
+    int mark = p->tty ? pct : pct / 10;
+    if (mark == p->shown)
+        return;
+    p->shown = mark;
+    char d[32], t[32];
+    hr_size_gb(done, d, sizeof d);
+    hr_size_gb(total, t, sizeof t);
+    if (p->tty)
+        fputc('\r', stderr);
+    fprintf(stderr, HR_T("allocating: %s of %s written (%d %%)"), d, t, pct);
+    fputs(p->tty && pct < 100 ? "   " : "\n", stderr);
+    fflush(stderr);
+}
+
 enum {
     OPT_SIZE = 1,
     OPT_RANGE,
@@ -264,7 +291,12 @@ int hr_cmd_apply(int argc, char **argv)
         free(plan);
         return erc;
     }
+    apply_progress progress = { hr_platform_is_tty(stderr), -1 };
+    rq.progress = show_progress;
+    rq.progress_ctx = &progress;
     r = hr_platform_apply_run(&rq, plan, &out, &err);
+    if (progress.tty && progress.shown >= 0 && progress.shown < 100)
+        fputc('\n', stderr); /* a step that stopped part way ends its line before the error */
     hr_platform_unlock();
     hr_cli_write(&out);
     free(plan);

@@ -114,6 +114,11 @@ typedef struct hr_apply_request {
     bool allow_shrink;        /* --allow-shrink: the total paging / swap may go down */
     bool from_plan;           /* --from-plan: Linux size_bytes is what the plan adds (see
                                    * hr_apply_linux_grow_own) */
+    /* Told how far a long step is (Linux: zeros written where the file system has no
+     * fallocate, tens of GB at disk speed): done of total bytes, at most once per MiB and
+     * once more at the end. NULL: nobody asks. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } hr_apply_request;
 
 /* One apply or rollback at a time per state directory: Linux takes an advisory lock (flock)

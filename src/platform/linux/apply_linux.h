@@ -21,7 +21,9 @@ int hr_lx_fs_facts(const char *dir, hr_fs_facts *fs, hr_error *err);
 int hr_lx_swapfile_create(const char *path, bool btrfs, uint64_t *dev, uint64_t *ino, hr_error *err);
 /* Allocate every byte (fallocate; zeros written where it is not supported), then fsync.
  * Opens with O_NOFOLLOW and checks the identity (dev, ino). */
-int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino, hr_error *err);
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
+                            void (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx,
+                            hr_error *err);
 /* Write the header page (core/model/swap_header.h) and fsync. */
 int hr_lx_swapfile_write_header(const char *path, uint64_t size, size_t page_size, const unsigned char uuid[16],
                                 const char *label, uint64_t dev, uint64_t ino, hr_error *err);

@@ -148,11 +148,12 @@ static int new_file_prepare(void *os, hr_apply_state *st, const hr_apply_plan *p
 static int allocate_perform(void *os, hr_apply_state *st, const hr_apply_plan *plan, const hr_apply_step *s,
                             hr_error *err)
 {
-    (void)os;
+    const lx_run *run = os;
     hr_apply_area *a = area(st, plan->path);
     if (!a)
         return no_record(s, err);
-    return hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes, a->device, a->inode, err);
+    return hr_lx_swapfile_allocate(a->tmp[0] ? a->tmp : plan->path, plan->size_bytes, a->device, a->inode,
+                                   run->rq->progress, run->rq->progress_ctx, err);
 }
 
 /* Rename the finished file from its temporary name to its own, never over another file. */

@@ -274,7 +274,9 @@ static int open_ours(const char *path, int flags, uint64_t dev, uint64_t ino, hr
     return fd;
 }
 
-int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino, hr_error *err)
+int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint64_t ino,
+                            void (*progress)(void *ctx, uint64_t done, uint64_t total), void *progress_ctx,
+                            hr_error *err)
 {
     int fd = open_ours(path, O_WRONLY, dev, ino, err);
     if (fd < 0)
@@ -296,6 +298,8 @@ int hr_lx_swapfile_allocate(const char *path, uint64_t size, uint64_t dev, uint6
                 if (hr_lx_write_all(fd, zeros, n) != 0)
                     r = hr_lx_sys_err(err, HR_T("write zeros to"), path);
                 done += n;
+                if (r == 0 && progress)
+                    progress(progress_ctx, done, size);
             }
             free(zeros);
         }
