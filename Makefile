@@ -46,7 +46,13 @@ test-windows:
 	# Make the Wine prefix once, before tests start Wine in parallel (a first start races).
 	# Bounded: a wineserver left running with -p (persistent) would make -w wait forever.
 	WINEDEBUG=-all timeout 120 wineboot -i >/dev/null 2>&1; WINEDEBUG=-all timeout 60 wineserver -w 2>/dev/null; true
-	ctest --test-dir $(BUILD)-win --output-on-failure -j $(JOBS)
+	# A wineserver that leaves as the next test starts fails that test with "wine client
+	# error: recvmsg: Connection reset by peer" (Wine's, not ours; a persistent server hangs
+	# other tests). Only then the failed tests run once more; a real failure fails again.
+	ctest --test-dir $(BUILD)-win --output-on-failure -j $(JOBS) || { \
+	  grep -q 'wine client error' $(BUILD)-win/Testing/Temporary/LastTest.log && \
+	  echo "test-windows: the wineserver went away under a test; running the failed tests again" && \
+	  ctest --test-dir $(BUILD)-win --output-on-failure --rerun-failed; }
 
 test: test-linux test-asan test-windows
 
