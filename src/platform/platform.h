@@ -273,6 +273,16 @@ hr_lock *hr_lock_new(void);
 void hr_lock_take(hr_lock *l);
 void hr_lock_give(hr_lock *l);
 void hr_lock_free(hr_lock *l);
+/* Start fn(arg) on a thread nobody waits for: it ends on its own and leaves nothing behind
+ * (false when it cannot be started). No signal is delivered to it (Linux). */
+bool hr_thread_detached(void (*fn)(void *), void *arg);
+/* One thread telling another that something is done: set once, waited for until a deadline
+ * on hr_platform_mono_ms's clock (true when it was set). */
+typedef struct hr_event hr_event;
+hr_event *hr_event_new(void);
+void hr_event_set(hr_event *e);
+bool hr_event_wait(hr_event *e, int64_t deadline_ms);
+void hr_event_free(hr_event *e);
 
 /* Lock the monitor's pages in RAM where allowed (best effort; false when refused). */
 bool hr_platform_lock_memory(void);
@@ -288,6 +298,19 @@ typedef struct hr_sock {
 
 /* Connect to host:port (a name or an address, IPv4 or IPv6) within timeout_ms. */
 int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, hr_error *err);
+
+/* A host name resolved by a deadline (hr_platform_mono_ms's clock), written once in
+ * platform/net_resolve.c: getaddrinfo() has no timeout of its own, so a name is looked up on
+ * a thread of its own that is given up on at the deadline (it ends when its lookup does); an
+ * address is answered at once. 0 and *res (the OS's address list, hr_net_lookup_free gives
+ * it back); HR_EBUSY: no answer by the deadline; HR_ENOENT: the name is not known, the OS's
+ * code in *code; HR_EINVAL, HR_ENOMEM, HR_EINTERNAL: no lookup was made (a name too long, no
+ * memory, no thread; *code 0). */
+int hr_net_resolve(const char *host, const char *service, int64_t deadline_ms, void **res, int *code);
+/* The OS's part (platform/<os>/net_*.c): getaddrinfo() for a TCP stream, numeric: the host
+ * must be an address (no resolver is asked). 0 and *res, else the OS's code (not 0). */
+int hr_net_lookup(const char *host, const char *service, bool numeric, void **res);
+void hr_net_lookup_free(void *res);
 /* Send all n bytes within timeout_ms (HR_EBUSY: timed out). */
 int hr_net_send(hr_sock *s, const void *p, size_t n, int timeout_ms, hr_error *err);
 /* Read what is there, waiting up to timeout_ms for the first byte: > 0 bytes read, 0 the

@@ -111,6 +111,8 @@ static void vae_dtype(void)
     CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_WINDOWS, "NVIDIA GeForce GTX 1080", "") == 2);
     CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA GeForce GTX 1080", "") == 4);
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_LINUX, "NVIDIA RTX 2000 Ada Generation", "") == 2);
+    /* the RTX 2050 is an Ampere chip (GA107, SM 8.6) under a Turing-looking name: bf16 */
+    CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_NVIDIA, HR_OS_WINDOWS, "NVIDIA GeForce RTX 2050", "") == 2);
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 4);
     CHECK(vae_bytes(HR_ARCH_WAN_14B, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 6800 XT", "") == 2);
     CHECK(vae_bytes(HR_ARCH_SDXL, HR_GPU_AMD, HR_OS_LINUX, "AMD Radeon RX 7900 XTX", "") == 2);

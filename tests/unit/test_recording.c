@@ -206,6 +206,34 @@ static void test_no_clock(void)
     free(h);
 }
 
+/* A paging rate no machine gives (1e29 pages/s): the axis says it in a rate's words, each
+ * label a number and "/s" that fits its place, and never converts it to an integer it does
+ * not fit (undefined: the sanitizer build's float-cast-overflow stops on it). */
+static void test_huge_rate(void)
+{
+    hr_error err;
+    CHECK(parse(HDR "{\"type\":\"sample\",\"t\":0,\"ram_used\":1,\"pages_in_ps\":1e29,\"pages_out_ps\":3}\n"
+                    "{\"type\":\"sample\",\"t\":1000,\"ram_used\":1,\"pages_in_ps\":2,\"pages_out_ps\":3}\n",
+                &err) == 0);
+    char *h = page();
+    const char *c = h ? strstr(h, "chart-paging") : NULL;
+    CHECK(c != NULL);
+    int labels = 0;
+    /* the five y labels: the first "end"-anchored texts of the chart (the time labels follow) */
+    for (const char *p = c; p && labels < 5 && (p = strstr(p, "text-anchor=\"end\"")) != NULL; p++) {
+        const char *t = strchr(p, '>'), *e = t ? strchr(t, '<') : NULL;
+        CHECK(t && e);
+        if (!t || !e)
+            break;
+        size_t n = (size_t)(e - t - 1);
+        fprintf(stderr, "paging label: %.*s\n", (int)n, t + 1);
+        CHECK(n >= 3 && n <= 12 && memcmp(e - 2, "/s", 2) == 0);
+        labels++;
+    }
+    CHECK(labels == 5);
+    free(h);
+}
+
 int main(void)
 {
     test_good();
@@ -214,5 +242,6 @@ int main(void)
     test_thinning();
     test_chinese();
     test_no_clock();
+    test_huge_rate();
     return TEST_DONE();
 }

@@ -237,7 +237,7 @@ static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
     if (!n[0])
         return;
     if (m->vendor == HR_GPU_NVIDIA) {
-        static const char *const newer[] = { "Ada", "Blackwell", "Hopper" };
+        static const char *const newer[] = { "Ada", "Blackwell", "Hopper", "RTX 2050" }; /* 2050: Ampere */
         static const char *const no_fp16[] = { "1660",  "1650",  "1630",     "T500",  "T550",  "T600",
                                                "MX550", "MX450", "CMP 30HX", "T2000", "T1000", "T1200" };
         static const char *const sm7[] = { "RTX 20", "TITAN RTX", "Quadro RTX", "Tesla T4", "V100", "TITAN V" };

@@ -31,6 +31,8 @@ static void fmt_value(double v, hr_chart_unit u, char *out, size_t n)
         hr_size_gb(bytes_of(v), out, n);
     else if (u == HR_UNIT_PERCENT)
         snprintf(out, n, "%.0f%%", v);
+    else if (!(v > -1e15 && v < 1e15))
+        snprintf(out, n, "%.3g/s", v); /* no machine pages so fast: said, never cast (undefined) */
     else if (v == (double)(long long)v)
         snprintf(out, n, "%.0f/s", v);
     else

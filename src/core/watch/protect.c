@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-/* The rules that say the limit is imminent, in the order a reason is taken from when none
- * of them fired with this sample (it was already active). */
+/* The rules that say the limit is imminent. When none of them fired with this sample (one was
+ * already active), the reason is the first active of commit-95, cgroup-near, time-to-limit. */
 static bool near_rule(hr_wrule r)
 {
     return r == HR_WRULE_COMMIT95 || r == HR_WRULE_TTL || r == HR_WRULE_CGROUP;

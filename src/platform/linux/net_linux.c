@@ -9,10 +9,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -53,35 +50,6 @@ static int wait_fd(int fd, short ev, int timeout_ms)
     }
 }
 
-/* A name resolved on a thread of its own, so that a DNS server that never answers holds
- * nobody past the connection's deadline: getaddrinfo() has no timeout, and the resolver's
- * own (resolv.conf: timeout x attempts) can be a minute. The caller and the resolver each
- * hold a reference; the last one frees. A resolver given up on ends when its lookup does. */
-typedef struct resolve_job {
-    pthread_mutex_t m;
-    pthread_cond_t done_cv;
-    int refs;
-    bool done;
-    int rc;
-    struct addrinfo *res;
-    char host[256];
-    char service[16];
-} resolve_job;
-
-static void job_put(resolve_job *j)
-{
-    pthread_mutex_lock(&j->m);
-    bool last = --j->refs == 0;
-    pthread_mutex_unlock(&j->m);
-    if (!last)
-        return;
-    if (j->res)
-        freeaddrinfo(j->res);
-    pthread_cond_destroy(&j->done_cv);
-    pthread_mutex_destroy(&j->m);
-    free(j);
-}
-
 static void stream_hints(struct addrinfo *h, int flags)
 {
     memset(h, 0, sizeof *h);
@@ -90,83 +58,19 @@ static void stream_hints(struct addrinfo *h, int flags)
     h->ai_flags = flags;
 }
 
-static void *resolve_run(void *p)
+int hr_net_lookup(const char *host, const char *service, bool numeric, void **res)
 {
-    resolve_job *j = p;
-    struct addrinfo hints, *res = NULL;
-    stream_hints(&hints, 0);
-    int rc = getaddrinfo(j->host, j->service, &hints, &res);
-    pthread_mutex_lock(&j->m);
-    j->rc = rc;
-    j->res = res;
-    j->done = true;
-    pthread_cond_signal(&j->done_cv);
-    pthread_mutex_unlock(&j->m);
-    job_put(j);
-    return NULL;
+    struct addrinfo hints, *r = NULL;
+    stream_hints(&hints, numeric ? AI_NUMERICHOST : 0);
+    int g = getaddrinfo(host, service, &hints, &r);
+    *res = g == 0 ? r : NULL;
+    return g;
 }
 
-/* 0 and *res; 1 when the name is not known (getaddrinfo's code in *gai); HR_EBUSY when no
- * answer came by the deadline. */
-static int resolve(const char *host, const char *service, int64_t deadline, struct addrinfo **res, int *gai)
+void hr_net_lookup_free(void *res)
 {
-    *res = NULL;
-    *gai = 0;
-    /* an address needs no resolver: answered at once, on this thread */
-    struct addrinfo hints;
-    stream_hints(&hints, AI_NUMERICHOST);
-    int g = getaddrinfo(host, service, &hints, res);
-    if (g == 0)
-        return 0;
-    if (strlen(host) >= sizeof((resolve_job *)0)->host) {
-        *gai = EAI_NONAME;
-        return 1;
-    }
-    resolve_job *j = calloc(1, sizeof *j);
-    if (!j) {
-        *gai = EAI_MEMORY;
-        return 1;
-    }
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&j->done_cv, &ca);
-    pthread_condattr_destroy(&ca);
-    pthread_mutex_init(&j->m, NULL);
-    j->refs = 2;
-    snprintf(j->host, sizeof j->host, "%s", host);
-    snprintf(j->service, sizeof j->service, "%s", service);
-    pthread_attr_t ta;
-    pthread_attr_init(&ta);
-    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    /* signals are the sampling thread's business, never the resolver's */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t t;
-    int c = pthread_create(&t, &ta, resolve_run, j);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&ta);
-    if (c != 0) {
-        j->refs = 1;
-        job_put(j);
-        *gai = EAI_AGAIN;
-        return 1;
-    }
-    int rc = HR_EBUSY;
-    struct timespec until = { .tv_sec = (time_t)(deadline / 1000), .tv_nsec = (long)(deadline % 1000) * 1000000L };
-    pthread_mutex_lock(&j->m);
-    while (!j->done && pthread_cond_timedwait(&j->done_cv, &j->m, &until) == 0)
-        ;
-    if (j->done) {
-        rc = j->rc == 0 && j->res ? 0 : 1;
-        *gai = j->rc;
-        *res = j->res;
-        j->res = NULL; /* the caller's now */
-    }
-    pthread_mutex_unlock(&j->m);
-    job_put(j);
-    return rc;
+    if (res)
+        freeaddrinfo(res);
 }
 
 int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, hr_error *err)
@@ -177,16 +81,17 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     char service[16];
     snprintf(service, sizeof service, "%u", port);
     int64_t deadline = now_ms() + timeout_ms;
-    struct addrinfo *res = NULL;
+    void *found = NULL;
     int g = 0;
-    int r0 = resolve(host, service, deadline, &res, &g);
+    int r0 = hr_net_resolve(host, service, deadline, &found, &g);
     if (r0 == HR_EBUSY)
         return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"), s->peer, timeout_ms);
-    if (r0 != 0 || !res) {
-        if (res)
-            freeaddrinfo(res);
+    if (r0 != 0) {
+        if (!g)
+            g = r0 == HR_EINVAL ? EAI_NONAME : r0 == HR_ENOMEM ? EAI_MEMORY : EAI_AGAIN;
         return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer, gai_strerror(g));
     }
+    struct addrinfo *res = found;
     int last = ECONNREFUSED;
     for (struct addrinfo *a = res; a; a = a->ai_next) {
         int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);

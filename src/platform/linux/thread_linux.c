@@ -2,6 +2,7 @@
 #include "platform/platform.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -90,4 +91,92 @@ void hr_lock_free(hr_lock *l)
         pthread_mutex_destroy(&l->m);
         free(l);
     }
+}
+
+typedef struct detached {
+    void (*fn)(void *);
+    void *arg;
+} detached;
+
+static void *run_detached(void *p)
+{
+    detached d = *(detached *)p;
+    free(p);
+    d.fn(d.arg);
+    return NULL;
+}
+
+bool hr_thread_detached(void (*fn)(void *), void *arg)
+{
+    detached *d = malloc(sizeof *d);
+    if (!d)
+        return false;
+    d->fn = fn;
+    d->arg = arg;
+    pthread_attr_t ta;
+    if (pthread_attr_init(&ta) != 0) {
+        free(d);
+        return false;
+    }
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    /* signals are the sampling thread's business: the new thread starts with all blocked */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t t;
+    int c = pthread_create(&t, &ta, run_detached, d);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&ta);
+    if (c != 0)
+        free(d);
+    return c == 0;
+}
+
+struct hr_event {
+    pthread_mutex_t m;
+    pthread_cond_t cv; /* on CLOCK_MONOTONIC, hr_platform_mono_ms's clock */
+    bool set;
+};
+
+hr_event *hr_event_new(void)
+{
+    hr_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&e->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&e->m, NULL);
+    return e;
+}
+
+void hr_event_set(hr_event *e)
+{
+    pthread_mutex_lock(&e->m);
+    e->set = true;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->m);
+}
+
+bool hr_event_wait(hr_event *e, int64_t deadline_ms)
+{
+    struct timespec until = { .tv_sec = (time_t)(deadline_ms / 1000),
+                              .tv_nsec = (long)(deadline_ms % 1000) * 1000000L };
+    pthread_mutex_lock(&e->m);
+    while (!e->set && pthread_cond_timedwait(&e->cv, &e->m, &until) == 0)
+        ;
+    bool set = e->set;
+    pthread_mutex_unlock(&e->m);
+    return set;
+}
+
+void hr_event_free(hr_event *e)
+{
+    if (!e)
+        return;
+    pthread_cond_destroy(&e->cv);
+    pthread_mutex_destroy(&e->m);
+    free(e);
 }

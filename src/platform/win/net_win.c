@@ -9,7 +9,6 @@
 #include "core/base/i18n.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static bool wsa_ready(void)
@@ -63,29 +62,6 @@ static int timed_out(hr_sock *s, int timeout_ms, hr_error *err)
     return hr_error_set(err, HR_EBUSY, HR_T("%s: no answer within %d ms"), s->peer, timeout_ms);
 }
 
-/* A name resolved on a thread of its own, so that a DNS server that never answers holds
- * nobody past the connection's deadline (getaddrinfo() has no timeout). The caller and the
- * resolver each hold a reference; the last one frees. A resolver given up on ends when its
- * lookup does. */
-typedef struct resolve_job {
-    volatile LONG refs;
-    HANDLE done; /* manual-reset event: the lookup finished */
-    int rc;
-    struct addrinfo *res;
-    char host[256];
-    char service[16];
-} resolve_job;
-
-static void job_put(resolve_job *j)
-{
-    if (InterlockedDecrement(&j->refs) != 0)
-        return;
-    if (j->res)
-        freeaddrinfo(j->res);
-    CloseHandle(j->done);
-    free(j);
-}
-
 static void stream_hints(struct addrinfo *h, int flags)
 {
     memset(h, 0, sizeof *h);
@@ -95,55 +71,19 @@ static void stream_hints(struct addrinfo *h, int flags)
     h->ai_flags = flags;
 }
 
-static DWORD WINAPI resolve_run(LPVOID p)
+int hr_net_lookup(const char *host, const char *service, bool numeric, void **res)
 {
-    resolve_job *j = p;
-    struct addrinfo hints;
-    stream_hints(&hints, 0);
-    j->rc = getaddrinfo(j->host, j->service, &hints, &j->res);
-    SetEvent(j->done); /* publishes rc and res to a caller still waiting */
-    job_put(j);
-    return 0;
+    struct addrinfo hints, *r = NULL;
+    stream_hints(&hints, numeric ? AI_NUMERICHOST : 0);
+    int g = getaddrinfo(host, service, &hints, &r);
+    *res = g == 0 ? r : NULL;
+    return g;
 }
 
-/* 0 and *res; 1 when the name is not known; HR_EBUSY when no answer came by the deadline. */
-static int resolve(const char *host, const char *service, int timeout_ms, struct addrinfo **res)
+void hr_net_lookup_free(void *res)
 {
-    *res = NULL;
-    /* an address needs no resolver: answered at once, on this thread */
-    struct addrinfo hints;
-    stream_hints(&hints, AI_NUMERICHOST);
-    if (getaddrinfo(host, service, &hints, res) == 0)
-        return 0;
-    *res = NULL;
-    if (strlen(host) >= sizeof((resolve_job *)0)->host)
-        return 1;
-    resolve_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return 1;
-    j->done = CreateEventA(NULL, TRUE, FALSE, NULL);
-    if (!j->done) {
-        free(j);
-        return 1;
-    }
-    j->refs = 2;
-    snprintf(j->host, sizeof j->host, "%s", host);
-    snprintf(j->service, sizeof j->service, "%s", service);
-    HANDLE t = CreateThread(NULL, 0, resolve_run, j, 0, NULL);
-    if (!t) {
-        j->refs = 1;
-        job_put(j);
-        return 1;
-    }
-    CloseHandle(t); /* detached */
-    int rc = HR_EBUSY;
-    if (WaitForSingleObject(j->done, (DWORD)(timeout_ms > 0 ? timeout_ms : 0)) == WAIT_OBJECT_0) {
-        rc = j->rc == 0 && j->res ? 0 : 1;
-        *res = j->res;
-        j->res = NULL; /* the caller's now */
-    }
-    job_put(j);
-    return rc;
+    if (res)
+        freeaddrinfo(res);
 }
 
 int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, hr_error *err)
@@ -156,15 +96,14 @@ int hr_net_connect(hr_sock *s, const char *host, unsigned port, int timeout_ms, 
     char service[16];
     snprintf(service, sizeof service, "%u", port);
     DWORD start = GetTickCount();
-    struct addrinfo *res = NULL;
-    int r0 = resolve(host, service, timeout_ms, &res);
+    void *found = NULL;
+    int g = 0;
+    int r0 = hr_net_resolve(host, service, hr_platform_mono_ms() + timeout_ms, &found, &g);
     if (r0 == HR_EBUSY)
         return hr_error_set(err, HR_EBUSY, HR_T("%s: the name was not resolved within %d ms"), s->peer, timeout_ms);
-    if (r0 != 0 || !res) {
-        if (res)
-            freeaddrinfo(res);
+    if (r0 != 0)
         return hr_error_set(err, HR_ENOENT, HR_T("%s: the host is not known (%s)"), s->peer, "getaddrinfo");
-    }
+    struct addrinfo *res = found;
     int last = WSAECONNREFUSED;
     bool timeout = false;
     for (struct addrinfo *a = res; a; a = a->ai_next) {
