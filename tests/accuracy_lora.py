@@ -26,7 +26,8 @@ def main():
     tool = load_tool()
     with open(os.path.join(ROOT, "docs", "data", "estimate-points.json"), encoding="utf-8") as f:
         points = json.load(f)["points"]
-    base = next(p for p in points if p["id"] == "P29")   # FLUX.2 dev, legacy manager, files by name
+    p29 = next(p for p in points if p["id"] == "P29")   # FLUX.2 dev, legacy manager, files by name
+    base = {k: v for k, v in p29.items() if k != "loras"}  # the point's own LoRA left out
     with_lora = dict(base, loras=[{"name": "test_lora.safetensors", "bytes": LORA_BYTES}])
     bad = []
 

@@ -55,6 +55,16 @@ int main(void)
     CHECK(parse("--lowvram \"unclosed", &a, &err) == HR_EPARSE);
     CHECK_CONTAINS(err.msg, "quote");
 
+    /* --async-offload takes an optional stream count (2 when left out) */
+    CHECK(parse("--async-offload --lowvram", &a, &err) == 0);
+    CHECK(a.async_offload_given && a.async_offload_streams == 2 && a.lowvram && a.flags_known == 2);
+    CHECK(parse("--async-offload 3 --listen", &a, &err) == 0);
+    CHECK(a.async_offload_streams == 3 && a.flags_known == 1);
+    CHECK(parse("--async-offload=1", &a, &err) == 0);
+    CHECK(a.async_offload_streams == 1);
+    CHECK(parse("--disable-async-offload", &a, &err) == 0);
+    CHECK(a.disable_async_offload && !a.async_offload_given);
+
     char big[HR_COMFY_ARGS_MAX_TEXT + 2];
     memset(big, ' ', sizeof big);
     CHECK(hr_comfy_args_parse(big, sizeof big, &a, &err) == HR_ETOOBIG);

@@ -403,6 +403,63 @@ int main(void)
                    (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
     }
 
+    /* A LoRA's patches enlarge the buffer: ComfyUI PR 11069's test log, FLUX.2 dev fp8 with a
+     * LoRA on an RTX 5090 with --reserve-vram 8.9. 0.3.76 counted a patched module's weight
+     * math in fp32 three times and multiplied by the streams plus one: "19962.72 MB usable,
+     * 7281.02 MB loaded, 26532.00 MB offloaded, 12636.00 MB buffer reserved, lowvram patches:
+     * 111" (3 x (324 + 324 x 12) MiB for a single block's linear1). 0.4.0 looks ahead and counts
+     * the patch in bf16 twice: 324 + 1296 + 2 x 324 = 2268 MiB. Without the LoRA, 0.3.76
+     * reserves three bare modules (972 MiB). */
+    for (int pass = 0; pass < 3; pass++) {
+        memset(&in, 0, sizeof in);
+        int u[3], t[3], v[3];
+        int dm = cat("flux2_dev_fp8mixed.safetensors", HR_EST_DIFFUSION, false, u);
+        int te = cat("mistral_3_small_flux2_fp8.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int va = cat("flux2-vae.safetensors", HR_EST_VAE, false, v);
+        hr_est_model lm;
+        memset(&lm, 0, sizeof lm);
+        snprintf(lm.name, sizeof lm.name, "flux2_lora.safetensors");
+        lm.kind = HR_EST_LORA;
+        lm.arch = HR_ARCH_FLUX2;
+        lm.file_bytes = 390000000;
+        lm.file_dtype_bytes = 2;
+        int lo = hr_est_add_model(&in, &lm);
+        CHECK(lo >= 0);
+        op("1", "UNETLoader", HR_OP_LOAD, dm, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        if (pass < 2)
+            op("5", "LoraLoaderModelOnly", HR_OP_LORA, lo, dm, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 1024, 1024, 1, 1);
+        hr_est_machine m5090 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 96, 32, 0, pass == 1 ? 4 : 3, pass == 1 ? 0 : 76);
+        CHECK(run(&m5090, "--reserve-vram 8.9") >= 0);
+        const hr_est_load *fl2 = load_of("7");
+        double want = pass == 0 ? 12636.0 : pass == 1 ? 2268.0 : 972.0;
+        CHECK(fl2 && fl2->partial);
+        CHECK(fl2 && within((double)fl2->buffer_bytes / MiB, want, 0.01));
+        CHECK(fl2 && within((double)fl2->usable_vram_bytes / MiB, 19962.72, 0.10));
+        if (pass == 0) /* loaded = usable - buffer; offloaded the rest of 33813 MB */
+            CHECK(fl2 && within((double)fl2->offloaded_bytes / MiB, 26532.0, 0.10));
+        if (fl2)
+            printf("PR 11069 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n",
+                   pass == 0   ? "0.3.76 LoRA"
+                   : pass == 1 ? "0.4.0 LoRA"
+                               : "0.3.76 no LoRA",
+                   (double)fl2->usable_vram_bytes / MiB, (double)fl2->loaded_bytes / MiB,
+                   (double)fl2->offloaded_bytes / MiB, (double)fl2->buffer_bytes / MiB);
+    }
+    /* NUM_STREAMS: --async-offload 4 reserves five modules at 0.3.76, --disable-async-offload one */
+    {
+        hr_est_machine m5090 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 96, 32, 0, 3, 76);
+        CHECK(run(&m5090, "--reserve-vram 8.9 --async-offload 4") >= 0);
+        const hr_est_load *fl2 = load_of("7");
+        CHECK(fl2 && within((double)fl2->buffer_bytes / MiB, 5 * 324.0, 0.01));
+        CHECK(run(&m5090, "--reserve-vram 8.9 --disable-async-offload") >= 0);
+        fl2 = load_of("7");
+        CHECK(fl2 && within((double)fl2->buffer_bytes / MiB, 324.0, 0.01));
+    }
+
     /* The load-time peak of a checkpoint on Windows: safetensors maps the file through torch's
      * copy-on-write view, charged to commit in full while the model is built from it. ComfyUI
      * #5175: an RTX 4060 Ti 16 GB (HIGH_VRAM), 32 GB RAM (32704 MB), Windows, October 2024; every

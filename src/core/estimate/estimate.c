@@ -424,6 +424,19 @@ static void free_memory(sim *s, double required, const bool *keep)
     }
 }
 
+/* NUM_STREAMS (comfy/model_management.py, 0.3.76+): --disable-async-offload 0, else
+ * --async-offload N, else 2 on NVIDIA, and on AMD from 0.7.0 (PR 11534); 0 elsewhere. */
+static int num_streams(const sim *s)
+{
+    if (s->a->disable_async_offload)
+        return 0;
+    if (s->a->async_offload_given)
+        return s->a->async_offload_streams;
+    if (s->m->vendor == HR_GPU_NVIDIA || (s->m->vendor == HR_GPU_AMD && s->version >= V(0, 7, 0)))
+        return 2;
+    return 0;
+}
+
 static void add_load(sim *s, int i, const hr_est_op *op, bool dynamic, double usable, double loaded, double buffer)
 {
     if (!s->out || s->out->load_count >= HR_EST_MAX_LOADS)
@@ -615,7 +628,9 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         double buffer = 0;
         double want = 0; /* the cast buffer of an offloading model: its modules', else a share */
         if (s->async_buffer) {
-            want = hr_est_offload_buffer(&s->in->model[i], s->version, 2);
+            double np = model_params(&s->in->model[i]);
+            hr_est_cast cast = { num_streams(s), np > 0 ? x->mem / np : 0, 2, x->lora_cov > 0 };
+            want = hr_est_offload_buffer(&s->in->model[i], s->version, &cast);
             if (want < 0)
                 want = x->mem * s->p.buffer_frac;
         }

@@ -1,14 +1,16 @@
 /* headroom — estimate: the modules a model is loaded by, and the offload cast buffer they set.
  *
  * A partially loaded model keeps some of its modules in RAM and casts each one to the GPU when
- * it runs. From 0.3.76 (async offload, NUM_STREAMS = 2 on NVIDIA and AMD) ComfyUI reserves VRAM
+ * it runs. From 0.3.76 ComfyUI reserves VRAM
  * for that cast ("MB buffer reserved"), and the reserve follows the module sizes, not the
- * model's: first the largest offloaded module times the streams plus one, then (PR 11096, the
- * look-ahead) the module being loaded plus the next NUM_STREAMS in loading order. A text
+ * model's: first the largest offloaded module times NUM_STREAMS plus one, then (0.4.0, the
+ * look-ahead) the module being loaded plus the next NUM_STREAMS in loading order; a LoRA's
+ * lowvram patches add the cost of computing the patched weight. A text
  * encoder's token embedding is one huge module (UMT5-XXL: 256 384 x 4096, 2 GB), so the
  * first rule reserved three times it (6009 MB in the PR's log); after the look-ahead the
  * embedding goes to VRAM first and the reserve is three of the encoder's block projections
- * (48 MB in the same log). docs/memory-model.md, "Offload buffer". */
+ * (48 MB in the same log). A diffusion model's largest module is a block's linear layer.
+ * docs/memory-model.md, "Offload buffer". */
 #include "core/estimate/estimate_internal.h"
 
 #include "core/base/text.h"
@@ -46,19 +48,68 @@ static const te_modules *te_of(const hr_est_model *m)
     return NULL;
 }
 
+/* The diffusion models whose largest module is known: the one linear layer every block of the
+ * model repeats that holds the most parameters (in x out, from the published config). */
+typedef struct dm_modules {
+    hr_est_arch arch;
+    const char *not_part; /* a smaller model of the same class (other widths) */
+    double in, out;
+} dm_modules;
+
+/* FLUX.2 dev: width 6144, MLP ratio 3 with a gated MLP; a single-stream block's fused input
+ * projection (linear1) gives q, k, v and the two MLP halves: 6144 x (3 x 6144 + 2 x 18432),
+ * 324 MiB of parameters. */
+static const dm_modules DM[] = {
+    { HR_ARCH_FLUX2, "klein", 6144, 55296 },
+};
+
+static const dm_modules *dm_of(const hr_est_model *m)
+{
+    if (m->kind != HR_EST_DIFFUSION)
+        return NULL;
+    for (size_t i = 0; i < sizeof DM / sizeof DM[0]; i++)
+        if (m->arch == DM[i].arch && !hr_str_icontains(m->name, DM[i].not_part))
+            return &DM[i];
+    return NULL;
+}
+
 #define VER(a, b, c) ((a)*10000 + (b)*100 + (c))
 
-double hr_est_offload_buffer(const hr_est_model *m, int version, int streams)
+/* The reserve of a run of equal modules of n parameters (a transformer's blocks repeat the
+ * largest one), as ModelPatcher.load() counts it for the first that does not fit. A lowvram
+ * patch (LoRA) adds the VRAM of computing the patched weight: 0.3.76 counted it in fp32 three
+ * times and multiplied the sum by the streams plus one; 0.4.0 looks ahead instead (the module
+ * plus the next NUM_STREAMS, which are the same size), counts the patch in the compute dtype
+ * twice and, unpatched, the dequantised copy of a weight stored in a smaller dtype. */
+static double run_buffer(double n, int version, const hr_est_cast *c, double wbytes)
 {
+    double module = n * wbytes;
+    double cb = c->compute_bytes > 0 ? c->compute_bytes : 2;
+    if (version < VER(0, 4, 0)) {
+        double offload = module + (c->patched ? n * 4 * 3 : 0);
+        return offload * (c->streams + 1);
+    }
+    double extra = c->patched ? n * cb * 2 : (wbytes < cb ? n * cb : 0);
+    return module + extra + module * c->streams;
+}
+
+double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_cast *c)
+{
+    int streams = c->streams;
+    if (streams < 0)
+        return -1;
+    double fbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
+    const dm_modules *d = dm_of(m);
+    if (d != NULL && m->format != HR_FMT_GGUF)
+        return run_buffer(d->in * d->out, version, c, c->weight_bytes > 0 ? c->weight_bytes : fbytes);
     const te_modules *t = te_of(m);
-    if (t == NULL || streams <= 0)
+    if (t == NULL)
         return -1;
     /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections are
      * stored in the file's dtype. */
-    double wbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
-    double ebytes = wbytes < 2 ? 2 : wbytes;
+    double ebytes = fbytes < 2 ? 2 : fbytes;
     double embedding = t->vocab * t->d_model * ebytes;
-    double block = t->d_model * t->d_model * wbytes;
+    double block = t->d_model * t->d_model * fbytes;
     if (version < VER(0, 4, 0))
         return embedding * (streams + 1);
     return block * (streams + 1);

@@ -222,6 +222,25 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
                 out->vram_headroom_bytes = bytes;
                 out->vram_headroom_given = true;
             }
+        } else if (strcmp(tok, "--async-offload") == 0) {
+            /* an optional stream count: "--async-offload", "--async-offload 3", "=3" */
+            out->async_offload_given = true;
+            out->async_offload_streams = 2;
+            size_t peek = pos, vlen = 0;
+            char val[TOKEN_MAX];
+            const char *v = inline_value;
+            if (!v && next_token(text, n, &peek, val, &vlen) == 1 && vlen < TOKEN_MAX)
+                v = val;
+            if (v && v[0] >= '0' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3) {
+                int k = 0;
+                for (const char *c = v; *c; c++)
+                    k = k * 10 + (*c - '0');
+                out->async_offload_streams = k;
+                if (v == val)
+                    pos = peek;
+            }
+        } else if (strcmp(tok, "--disable-async-offload") == 0) {
+            out->disable_async_offload = true;
         } else if (strcmp(tok, "--fast") == 0) {
             /* --fast takes an optional list of features; dynamic_vram and pinned_memory move
              * memory, and --fast with no list turns every feature on. */

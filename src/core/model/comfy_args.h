@@ -48,6 +48,11 @@ typedef struct hr_comfy_args {
     int vae_dtype_bytes;          /* --fp16-vae / --bf16-vae 2, --fp32-vae 4 */
     uint64_t vram_headroom_bytes; /* --vram-headroom GB */
     bool vram_headroom_given;
+    /* --async-offload [N] sets NUM_STREAMS (2 when N is left out), --disable-async-offload 0;
+     * the offload cast buffer counts the streams (0.3.76+). */
+    bool async_offload_given;
+    int async_offload_streams;
+    bool disable_async_offload;
     int flags_seen;  /* tokens starting with "--" */
     int flags_known; /* of those, the ones above */
 } hr_comfy_args;
