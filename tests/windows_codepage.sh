@@ -70,8 +70,10 @@ cmp -s "$tmp/437.txt" "$tmp/437-expected.txt" ||
     bad "code page 437: not the text with ASCII stand-ins:
 $(diff "$tmp/437.txt" "$tmp/437-expected.txt" | head -6)"
 
-# A console (Wine makes one on a terminal: `script`): its code page decides, and stays the
-# user's after headroom has run.
+# A console (Wine makes one on a terminal: `script`): its code page decides (read before
+# headroom sets its own to UTF-8), and stays the user's after headroom has run. (Wine keeps a
+# code page per process, so there the last check cannot see a code page left unrestored; on
+# Windows cmd would keep it.)
 if command -v script >/dev/null; then
     w_hr=$("$emu" winepath -w "$hr" 2>/dev/null | tr -d '\r')
     w_tmp=$("$emu" winepath -w "$tmp" 2>/dev/null | tr -d '\r')
