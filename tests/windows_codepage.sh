@@ -59,6 +59,11 @@ grep -q 'no-such-command' "$tmp/err-utf8.txt" && ! grep -q '^[ -~]*$' "$tmp/err-
 iconv -f GBK -t UTF-8 "$tmp/err.txt" 2>/dev/null | cmp -s - "$tmp/err-utf8.txt" ||
     bad "an error line 2> file is not in GBK: $(cat "$tmp/err.txt")"
 
+# an unknown HEADROOM_ENCODING is named, and text follows the console
+HEADROOM_ENCODING=latin9 hr_run zh_CN.UTF-8 "$tmp/enc.txt" status --replay "$fix" --lang zh
+LC_ALL=C grep -aq 'HEADROOM_ENCODING.*utf-8.*console' "$tmp/err" || bad "HEADROOM_ENCODING=latin9: no warning: $(cat "$tmp/err")"
+cmp -s "$tmp/enc.txt" "$tmp/gbk.txt" || bad "HEADROOM_ENCODING=latin9: the text is not GBK"
+
 # code page 437 (en_US): no "—" or "→" there; ASCII stand-ins, never control bytes
 hr_run en_US.UTF-8 "$tmp/437.txt" diagnose --no-system "$log"
 HEADROOM_ENCODING=utf-8 hr_run en_US.UTF-8 "$tmp/437-utf8.txt" diagnose --no-system "$log"

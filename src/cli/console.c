@@ -1,6 +1,7 @@
 /* headroom — the console around the commands (console.h): what the CLI decides; the console
  * itself is the platform's (platform/platform.h). */
 #include "console.h"
+#include "cli_util.h"
 
 #include "core/base/i18n.h"
 #include "core/base/hot.h"
@@ -24,12 +25,14 @@ HR_START void hr_console_start(int *argc, char ***argv)
     const char *sim = getenv("HEADROOM_EXPLORER");
     simulated = hr_platform_os() == HR_OS_WINDOWS && sim && strcmp(sim, "1") == 0;
     const char *enc = getenv("HEADROOM_ENCODING");
-    if (enc && enc[0]) {
-        text_utf8 = hr_str_ieq(enc, "utf-8") || hr_str_ieq(enc, "utf8");
-        if (!text_utf8 && !hr_str_ieq(enc, "console"))
-            fprintf(stderr, "headroom: %s\n",
-                    HR_T("HEADROOM_ENCODING: expected utf-8 or console; text output follows the console"));
-    }
+    text_utf8 = enc && (hr_str_ieq(enc, "utf-8") || hr_str_ieq(enc, "utf8"));
+}
+
+HR_START void hr_console_check_env(void)
+{
+    const char *enc = getenv("HEADROOM_ENCODING");
+    if (hr_platform_os() == HR_OS_WINDOWS && enc && enc[0] && !text_utf8 && !hr_str_ieq(enc, "console"))
+        hr_cli_error("%s", HR_T("HEADROOM_ENCODING: expected utf-8 or console; text output follows the console"));
 }
 
 bool hr_console_own_window(void)

@@ -13,6 +13,9 @@
 
 /* Call first in main: may replace *argv with UTF-8 copies (kept until exit). */
 void hr_console_start(int *argc, char ***argv);
+/* Once the language is chosen, Windows: one line on stderr when HEADROOM_ENCODING holds
+ * neither utf-8 nor console (text then follows the console). Elsewhere nothing. */
+void hr_console_check_env(void);
 /* Call last in main, with the exit status about to be returned. */
 void hr_console_end(int rc);
 /* Write UTF-8 s to f (stdout or stderr) where it needs more than stdio: a console window
