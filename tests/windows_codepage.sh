@@ -15,6 +15,8 @@ command -v iconv >/dev/null || { echo "SKIP: no iconv"; exit 77; }
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export HEADROOM_NO_PAUSE=1
+# one wineserver for the test's many short runs (one that exits between two can lose a run)
+command -v wineserver >/dev/null && wineserver -p 30 2>/dev/null
 unset HEADROOM_ENCODING
 fix=$src/tests/fixtures/windows/laptop-16g-auto-full-c.json
 log=$src/tests/diagnose/corpus/safetensors-os-error-1455-zh-utf8.log
