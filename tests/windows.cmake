@@ -83,3 +83,11 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
                                             ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN})
   set_tests_properties(apply.windows_drive PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 endif()
+
+# Text redirected to a file in the console's code page (GBK on Chinese Windows), JSON in UTF-8;
+# a console of Wine's own (script(1)) for the chcp cases. Its Wine runs take the locale it sets.
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME cli.windows_codepage COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/windows_codepage.sh
+                                             ${CMAKE_CROSSCOMPILING_EMULATOR} ${HR_BIN} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(cli.windows_codepage PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -23,12 +23,27 @@ void hr_cli_error(const char *fmt, ...)
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     hr_text_one_line(text);
-    fprintf(stderr, "headroom: %s\n", text);
+    char line[2100];
+    snprintf(line, sizeof line, "headroom: %s\n", text);
+    if (hr_console_write(stderr, line, strlen(line), true) == 0)
+        fputs(line, stderr);
 }
 
-HR_HOT int hr_cli_write(const hr_buf *b)
+void hr_cli_print(const char *fmt, ...)
 {
-    int c = hr_console_write_stdout(b->data ? b->data : "", b->len);
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    va_list ap;
+    va_start(ap, fmt);
+    hr_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    hr_cli_write(&b, HR_FORMAT_TEXT);
+    hr_buf_free(&b);
+}
+
+HR_HOT int hr_cli_write(const hr_buf *b, hr_format format)
+{
+    int c = hr_console_write(stdout, b->data ? b->data : "", b->len, format == HR_FORMAT_TEXT);
     if (c != 0)
         return c > 0 ? 0 : -1;
     if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
@@ -83,13 +98,13 @@ bool hr_cli_is_help(const char *arg)
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
-int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out)
+int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out, hr_format format)
 {
     if (render_rc != 0) {
         hr_cli_error(HR_T("%s: cannot render the %s: %s"), cmd, what, hr_strerror(render_rc));
         return hr_exit_from_error(render_rc);
     }
-    if (hr_cli_write(out) != 0) {
+    if (hr_cli_write(out, format) != 0) {
         hr_cli_error(HR_T("%s: cannot write to standard output"), cmd);
         return hr_exit_from_error(HR_EIO);
     }
@@ -98,7 +113,7 @@ int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *
 
 int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r)
 {
-    return hr_cli_emit(cmd, what, hr_render_finish(r), r->out);
+    return hr_cli_emit(cmd, what, hr_render_finish(r), r->out, r->format);
 }
 
 int hr_cli_emit_file(const char *cmd, const char *what, const char *path, hr_render *r)

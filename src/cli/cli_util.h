@@ -13,8 +13,14 @@
 HR_PRINTF(1, 2)
 void hr_cli_error(const char *fmt, ...);
 
-/* Write the buffer to stdout in one go (UTF-8; on Windows the console is set to UTF-8). */
-int hr_cli_write(const hr_buf *b);
+/* Write the buffer, a document in format, to stdout in one go: UTF-8, except text on Windows
+ * going to a file or a pipe, which is in the console's code page (hr_console_write). */
+int hr_cli_write(const hr_buf *b, hr_format format);
+
+/* A line of text for people on stdout (hr_cli_write's text: the console's code page in a
+ * Windows file). A failed write shows at exit, as stdio's did. */
+HR_PRINTF(1, 2)
+void hr_cli_print(const char *fmt, ...);
 
 /* Find ComfyUI without being told: hr_platform_find_comfyui (Desktop app, the current folder
  * and its parents, the home folder), else a running server at HEADROOM_COMFYUI_URL (default
@@ -50,10 +56,10 @@ int hr_cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char 
 /* "--help" or "-h". */
 bool hr_cli_is_help(const char *arg);
 
-/* The end every report command shares: render_rc is what rendering `out` returned. Writes
- * it to stdout; 0, or the exit status of the error (hr_exit_from_error) after "<cmd>: cannot
+/* The end every report command shares: render_rc is what rendering `out` (a document in
+ * format) returned. Writes it to stdout (hr_cli_write); 0, or the exit status of the error (hr_exit_from_error) after "<cmd>: cannot
  * render the <what>: ..." or "<cmd>: cannot write to standard output" (74). */
-int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out);
+int hr_cli_emit(const char *cmd, const char *what, int render_rc, const hr_buf *out, hr_format format);
 
 /* hr_cli_emit for a document rendered through an hr_render (its sticky error decides). */
 int hr_cli_emit_render(const char *cmd, const char *what, hr_render *r);

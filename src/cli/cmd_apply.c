@@ -298,7 +298,7 @@ int hr_cmd_apply(int argc, char **argv)
     if (progress.tty && progress.shown >= 0 && progress.shown < 100)
         fputc('\n', stderr); /* a step that stopped part way ends its line before the error */
     hr_platform_unlock();
-    hr_cli_write(&out);
+    hr_cli_write(&out, HR_FORMAT_TEXT);
     free(plan);
     if (r == 1) {
         hr_buf_free(&out);
@@ -311,8 +311,8 @@ int hr_cmd_apply(int argc, char **argv)
         return hr_exit_from_error(r);
     }
     hr_buf_free(&out);
-    printf("%s\n", hr_platform_os() == HR_OS_WINDOWS
-                       ? HR_T("Done. Reboot now, then run 'headroom verify'.")
-                       : HR_T("Done. 'headroom verify' compares fstab with what is in use."));
+    hr_cli_print("%s\n", hr_platform_os() == HR_OS_WINDOWS
+                             ? HR_T("Done. Reboot now, then run 'headroom verify'.")
+                             : HR_T("Done. 'headroom verify' compares fstab with what is in use."));
     return HR_EXIT_OK;
 }

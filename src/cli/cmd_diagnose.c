@@ -260,7 +260,7 @@ int hr_cmd_diagnose(int argc, char **argv)
         } else {
             w = hr_diag_text(ctx, &out);
         }
-        rc = hr_cli_emit("diagnose", "report", w, &out);
+        rc = hr_cli_emit("diagnose", "report", w, &out, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT);
         if (rc == 0 && html) {
             hr_buf page;
             hr_buf_init(&page, 0);

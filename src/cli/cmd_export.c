@@ -99,7 +99,7 @@ int hr_cmd_export(int argc, char **argv)
             rc = hr_cli_emit_render("export", "metrics", &rd);
         } else {
             int e = hr_render_finish(&rd);
-            rc = e ? hr_cli_emit("export", "metrics", e, &out) : write_textfile(textfile, &out);
+            rc = e ? hr_cli_emit("export", "metrics", e, &out, HR_FORMAT_PROMETHEUS) : write_textfile(textfile, &out);
         }
         hr_buf_free(&out);
     }

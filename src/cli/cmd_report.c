@@ -80,7 +80,7 @@ int hr_cmd_report(int argc, char **argv)
                               "name the page with -o FILE"));
             return HR_EXIT_CANTCREATE;
         }
-        printf(HR_T("report: %s exists and is kept (-o FILE replaces a file you name)\n"), out);
+        hr_cli_print(HR_T("report: %s exists and is kept (-o FILE replaces a file you name)\n"), out);
         out = free_name;
     }
     /* read in slices: a recording of any length costs the reader and one line, not its size */
@@ -131,9 +131,9 @@ int hr_cmd_report(int argc, char **argv)
         rc = hr_cli_emit_file("report", "report", out, &rd);
         hr_buf_free(&page);
         if (rc == 0) {
-            printf(HR_T("report: %s written (%llu samples, %llu warnings%s)\n"), out,
-                   (unsigned long long)rec->samples_seen, (unsigned long long)rec->warnings_seen,
-                   rec->truncated ? HR_T("; the recording was cut short") : "");
+            hr_cli_print(HR_T("report: %s written (%llu samples, %llu warnings%s)\n"), out,
+                         (unsigned long long)rec->samples_seen, (unsigned long long)rec->warnings_seen,
+                         rec->truncated ? HR_T("; the recording was cut short") : "");
         }
     }
     free(rec);

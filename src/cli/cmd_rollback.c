@@ -77,7 +77,7 @@ int hr_cmd_rollback(int argc, char **argv)
         hr_buf_printf(&log, "%s\n", HR_T("Dry run (add --yes to do it):"));
     int r = hr_platform_rollback(&rq, !yes, &log, &err);
     hr_platform_unlock();
-    hr_cli_write(&log);
+    hr_cli_write(&log, HR_FORMAT_TEXT);
     hr_buf_free(&log);
     if (r < 0) {
         hr_cli_error("rollback: %s", err.msg[0] ? err.msg : hr_strerror(r));
@@ -89,9 +89,9 @@ int hr_cmd_rollback(int argc, char **argv)
         return hr_exit_from_error(r);
     }
     if (r == 1 && yes)
-        printf("%s\n", hr_platform_os() == HR_OS_WINDOWS
-                           ? HR_T("Restored. Reboot for Windows to use the old paging file "
-                                  "configuration again.")
-                           : HR_T("Restored: what headroom changed is undone."));
+        hr_cli_print("%s\n", hr_platform_os() == HR_OS_WINDOWS
+                                 ? HR_T("Restored. Reboot for Windows to use the old paging file "
+                                        "configuration again.")
+                                 : HR_T("Restored: what headroom changed is undone."));
     return HR_EXIT_OK;
 }

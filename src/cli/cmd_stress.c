@@ -67,7 +67,7 @@ static void on_step(void *ctx, int i, const hr_stress_result *res)
     hr_buf b;
     hr_buf_init(&b, 0);
     hr_stress_text_step(l->rep, i, &b);
-    hr_cli_write(&b);
+    hr_cli_write(&b, HR_FORMAT_TEXT);
     hr_buf_free(&b);
 }
 
@@ -142,7 +142,7 @@ int hr_cmd_stress(int argc, char **argv)
         hr_buf b;
         hr_buf_init(&b, 0);
         hr_stress_text_head(&rep, &b);
-        if (hr_cli_write(&b) != 0)
+        if (hr_cli_write(&b, HR_FORMAT_TEXT) != 0)
             rc = hr_exit_from_error(HR_EIO);
         hr_buf_free(&b);
     }
@@ -176,7 +176,7 @@ int hr_cmd_stress(int argc, char **argv)
         rc = hr_cli_emit_render("stress", "report", &rd);
     } else {
         hr_stress_text_end(&rep, &out);
-        rc = hr_cli_emit("stress", "report", hr_buf_error(&out), &out);
+        rc = hr_cli_emit("stress", "report", hr_buf_error(&out), &out, HR_FORMAT_TEXT);
     }
     hr_buf_free(&out);
     if (rc == 0) {

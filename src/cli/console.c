@@ -1,9 +1,11 @@
 /* headroom — the console around the commands (console.h): what the CLI decides; the console
  * itself is the platform's (platform/platform.h). */
 #include "console.h"
+#include "cli_util.h"
 
 #include "core/base/i18n.h"
 #include "core/base/hot.h"
+#include "core/base/text.h"
 #include "platform/platform.h"
 
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 static bool own_window;
 static bool simulated; /* HEADROOM_EXPLORER=1: the double-click path, no window */
+static bool text_utf8; /* HEADROOM_ENCODING=utf-8: text in a file stays UTF-8 */
 
 HR_START void hr_console_start(int *argc, char ***argv)
 {
@@ -21,6 +24,15 @@ HR_START void hr_console_start(int *argc, char ***argv)
     own_window = hr_platform_console_alone() && !(no_pause && no_pause[0] && no_pause[0] != '0');
     const char *sim = getenv("HEADROOM_EXPLORER");
     simulated = hr_platform_os() == HR_OS_WINDOWS && sim && strcmp(sim, "1") == 0;
+    const char *enc = getenv("HEADROOM_ENCODING");
+    text_utf8 = enc && (hr_str_ieq(enc, "utf-8") || hr_str_ieq(enc, "utf8"));
+}
+
+HR_START void hr_console_check_env(void)
+{
+    const char *enc = getenv("HEADROOM_ENCODING");
+    if (hr_platform_os() == HR_OS_WINDOWS && enc && enc[0] && !text_utf8 && !hr_str_ieq(enc, "console"))
+        hr_cli_error("%s", HR_T("HEADROOM_ENCODING: expected utf-8 or console; text output follows the console"));
 }
 
 bool hr_console_own_window(void)
@@ -44,7 +56,7 @@ bool hr_console_offer_open(const char *path)
     fflush(stderr);
     char line[1024];
     snprintf(line, sizeof line, HR_T("\nThe report is in %s\nOpen it in the browser? [Y/n] "), path);
-    if (hr_console_write_stdout(line, strlen(line)) != 1)
+    if (hr_console_write(stdout, line, strlen(line), true) != 1)
         fputs(line, stdout);
     if (simulated && !own_window) {
         fputs("n\n", stdout);
@@ -64,13 +76,13 @@ HR_START void hr_console_end(int rc)
     fflush(stdout);
     fflush(stderr);
     const char *msg = HR_T("\nPress any key to close this window...");
-    hr_console_write_stdout(msg, strlen(msg));
+    hr_console_write(stdout, msg, strlen(msg), true);
     hr_platform_console_wait_key();
 }
 
-HR_HOT int hr_console_write_stdout(const char *s, size_t n)
+HR_HOT int hr_console_write(FILE *f, const char *s, size_t n, bool text)
 {
-    return hr_platform_console_write_stdout(s, n);
+    return hr_platform_console_write(f, s, n, text && !text_utf8);
 }
 
 HR_START bool hr_console_color(void)

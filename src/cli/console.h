@@ -1,6 +1,7 @@
 /* headroom — the console around the commands. On Windows: arguments as UTF-8 from the wide
  * command line, UTF-8 output that shows Chinese paths and user names correctly in cmd.exe,
- * PowerShell and Windows Terminal, ANSI colour only where the console supports it, and a
+ * PowerShell and Windows Terminal, text sent to a file or a pipe in the console's code page
+ * (HEADROOM_ENCODING=utf-8 keeps it UTF-8), ANSI colour only where the console supports it, and a
  * "press any key" pause when Explorer started us in a window of our own (double-click).
  * Elsewhere these do nothing. */
 #ifndef HR_CLI_CONSOLE_H
@@ -12,11 +13,17 @@
 
 /* Call first in main: may replace *argv with UTF-8 copies (kept until exit). */
 void hr_console_start(int *argc, char ***argv);
+/* Once the language is chosen, Windows: one line on stderr when HEADROOM_ENCODING holds
+ * neither utf-8 nor console (text then follows the console). Elsewhere nothing. */
+void hr_console_check_env(void);
 /* Call last in main, with the exit status about to be returned. */
 void hr_console_end(int rc);
-/* Write UTF-8 text to stdout when stdout is a console window: returns 1 if it did (0 =
- * not a console, use stdio; -1 = write failed). */
-int hr_console_write_stdout(const char *s, size_t n);
+/* Write UTF-8 s to f (stdout or stderr) where it needs more than stdio: a console window
+ * (as UTF-16), or on Windows text for people going to a file or a pipe (in the code page
+ * `type` and PowerShell read it with; hr_platform_console_write). text is false for JSON,
+ * Prometheus text and HTML: those stay UTF-8. HEADROOM_ENCODING=utf-8 keeps text UTF-8
+ * too. Returns 1 if it wrote (0 = write the bytes with stdio; -1 = write failed). */
+int hr_console_write(FILE *f, const char *s, size_t n, bool text);
 /* fopen() for a UTF-8 path given on the command line (Windows: through _wfopen). */
 FILE *hr_console_fopen(const char *path, const char *mode);
 /* Windows: stdout writes bytes as they are (no "\n" to "\r\n"), for formats that want

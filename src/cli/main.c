@@ -144,6 +144,7 @@ int main(int argc, char **argv)
 {
     hr_console_start(&argc, &argv);
     hr_cli_choose_language();
+    hr_console_check_env();
     int rc = run(argc, argv);
     /* Output written through stdio (help pages) fails late, at the flush: a full disk or a
      * closed pipe is an error however the command ended. */

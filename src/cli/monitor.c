@@ -16,14 +16,17 @@
 #define HR_VERSION "0"
 #endif
 
+/* The JSON view's lines are a machine format (UTF-8 always); the rest is text. */
 HR_HOT static void out_stdout(hr_monitor *m, const hr_buf *b)
 {
-    if (hr_cli_write(b) != 0)
+    if (hr_cli_write(b, m->view == HR_MON_JSON ? HR_FORMAT_JSON : HR_FORMAT_TEXT) != 0)
         m->write_error = 1;
 }
 
 HR_HOT static void out_stderr(const hr_buf *b)
 {
+    if (hr_console_write(stderr, hr_buf_str(b), b->len, true) != 0)
+        return;
     fwrite(hr_buf_str(b), 1, b->len, stderr);
     fflush(stderr);
 }

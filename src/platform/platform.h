@@ -57,17 +57,24 @@ bool hr_platform_ui_language(char *out, size_t n);
 /* ---- the console the CLI writes to (src/cli/console.h says what each is for) ----
  * Windows: console windows, code pages and the CRT's text mode; Linux: mostly nothing. */
 
-/* Windows: replace *argv with UTF-8 copies of the wide command line (kept until exit), set
- * the console's output code page to UTF-8 and turn on its ANSI escape processing. Elsewhere
- * nothing. */
+/* Windows: replace *argv with UTF-8 copies of the wide command line (kept until exit), note
+ * the code page redirected text is written in (hr_platform_console_write), and when stdout or
+ * stderr is a console window set its output code page to UTF-8 (for what stdio still writes
+ * there: help pages) until exit, when the user's is put back, and turn on its ANSI escape
+ * processing. Elsewhere nothing. */
 void hr_platform_console_start(int *argc, char ***argv);
 /* Windows: the console window was made for this process alone and its input is a console
  * (Explorer started it: a double-click). Elsewhere false. */
 bool hr_platform_console_alone(void);
-/* Write UTF-8 text to stdout when stdout is a console window (as UTF-16, right whatever the
- * code page): 1 if it did, 0 when stdout is not a console (use stdio), -1 on a failed write.
- * Elsewhere 0. */
-int hr_platform_console_write_stdout(const char *s, size_t n);
+/* Write UTF-8 s to f (stdout or stderr) so that it reads right where it goes. A console
+ * window: as UTF-16, right whatever the code page. Windows, f a file or a pipe, and text (words
+ * for people; JSON, Prometheus text and HTML pass false and stay UTF-8): in the code page
+ * cmd's `type` and PowerShell decode a program's output with, the console's output code page
+ * as it was when headroom started, else the OEM code page (936 on Chinese Windows); a
+ * character that code page lacks becomes its ASCII stand-in (hr_utf8_ascii_fallback) or '?'.
+ * Returns 1 when written, 0 when f takes the UTF-8 bytes through stdio (that code page is
+ * UTF-8, not text, or not Windows), -1 on a failed write. */
+int hr_platform_console_write(FILE *f, const char *s, size_t n, bool text);
 /* Windows: one key from the console's input, after dropping what was typed before: true for
  * Enter, y or Y; false for another key or no console. Elsewhere false. */
 bool hr_platform_console_ask_yes(void);

@@ -91,3 +91,39 @@ size_t hr_utf8_width(const char *s)
     }
     return w;
 }
+
+const char *hr_utf8_ascii_fallback(uint32_t cp)
+{
+    switch (cp) {
+    case 0x00a0: /* no-break space */
+    case 0x2002:
+    case 0x2003:
+    case 0x2009:
+    case 0x202f: return " ";
+    case 0x2010: /* hyphens, dashes and the minus sign */
+    case 0x2011:
+    case 0x2012:
+    case 0x2013:
+    case 0x2014:
+    case 0x2015:
+    case 0x2212: return "-";
+    case 0x2018:
+    case 0x2019: return "'";
+    case 0x201c:
+    case 0x201d: return "\"";
+    case 0x2026: return "...";
+    case 0x2192: return "->";
+    case 0x2190: return "<-";
+    case 0x00d7: return "x";
+    case 0x2248: return "~";
+    case 0x2264: return "<=";
+    case 0x2265: return ">=";
+    case 0x2022:
+    case 0x00b7: return "*";
+    case 0x2713:
+    case 0x2714: return "ok";
+    case 0x2717:
+    case 0x2718: return "x";
+    default: return NULL;
+    }
+}

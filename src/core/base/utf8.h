@@ -15,4 +15,9 @@ size_t hr_utf8_encode(uint32_t cp, char *out);
  * invalid bytes 1. Used to line up tables holding Chinese paths and names. */
 size_t hr_utf8_width(const char *s);
 
+/* ASCII that stands in for a symbol of headroom's own text ("—" "-", "→" "->", "×" "x", "…"
+ * "...", curly quotes) where the text is written in a code page that lacks it (Windows output
+ * to a file, in the console's code page); NULL when cp is none of them. */
+const char *hr_utf8_ascii_fallback(uint32_t cp);
+
 #endif

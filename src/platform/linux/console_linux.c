@@ -19,10 +19,12 @@ HR_START bool hr_platform_console_alone(void)
     return false;
 }
 
-HR_HOT int hr_platform_console_write_stdout(const char *s, size_t n)
+HR_HOT int hr_platform_console_write(FILE *f, const char *s, size_t n, bool text)
 {
+    (void)f;
     (void)s;
     (void)n;
+    (void)text;
     return 0;
 }
 
