@@ -1200,6 +1200,13 @@ static uint64_t paging_needed(double need, double ram)
     return hr_size_round_up_gib(u64(need - ram + 4 * GIBD)) * HR_GIB;
 }
 
+void hr_est_need(const hr_estimate *e, hr_run_need *n)
+{
+    const uint64_t others = e->machine.others_commit_bytes;
+    hr_run_need_make(n, e->commit.low, e->commit.high, others,
+                     others == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+}
+
 static void verdicts(const sim *s, hr_estimate *e)
 {
     const hr_est_machine *m = s->m;
@@ -1291,8 +1298,7 @@ static void verdicts(const sim *s, hr_estimate *e)
         /* The one rule (core/model/run_need.h), as check judges: below the low end and the
          * others the run dies; under what must be backed it is at risk. */
         hr_run_need n;
-        hr_run_need_make(&n, e->commit.low, e->commit.high, m->others_commit_bytes,
-                         m->others_commit_bytes == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+        hr_est_need(e, &n);
         const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
         if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
             hr_est_verdict *v =
