@@ -60,6 +60,12 @@ done
 "$bin" plan --workflow "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows --json >"$tmp/p.json"
 [ "$(python3 -c "import json; e=json.load(open('$tmp/e.json')); p=json.load(open('$tmp/p.json')); print(p['recommended']['peak_commit_bytes']==e['peak']['commit']['high'])")" = True ] \
   || bad "plan --workflow does not size from the estimate"
+# estimate's "need" holds the one rule's parts; --ram describes a what-if machine (its commit
+# limit and swap are not this machine's), so its other programs are the stated allowance, not
+# what this machine's programs commit now (the OS as this one's, so a live snapshot is read)
+"$bin" estimate "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os linux --json >"$tmp/e.json"
+[ "$(json_get "$tmp/e.json" "d['need']['others_basis']=='allowance' and d['need']['others_bytes']==6*2**30 and d['need']['high_bytes']==d['peak']['commit']['high'] and d['need']['must_back_bytes']==d['need']['high_bytes']+d['need']['others_bytes']+d['need']['margin_bytes']")" = True ] \
+  || bad "estimate's need is not the allowance on a what-if machine: $(json_get "$tmp/e.json" "d.get('need')")"
 "$bin" check --workflow "$wf/est_wan22_i2v_api.json" --ram 16G --vram 8G --os windows >"$tmp/c.txt" 2>&1
 grep -q "the estimate of est_wan22_i2v_api.json" "$tmp/c.txt" || bad "check --workflow does not name the estimate"
 

@@ -192,14 +192,26 @@ def compare_pinned(est, obs):
 
 
 def compare_bound(est, b):
+    """A crash/OK report bounds the whole machine (RAM + paging file / swap), which holds the
+    other programs too: the process's commit range is raised by what the one sizing rule adds
+    for them (the estimate's need.others_bytes: the stated allowance on a what-if machine)."""
     peak = est["peak"][b["measure"]]
     lo, hi = peak["low"], peak["high"]
+    if b["measure"] == "commit":
+        need = est.get("need")
+        if not isinstance(need, dict) or not isinstance(need.get("others_bytes"), int):
+            fail("headroom estimate --json has no need.others_bytes")
+        others = (need["others_bytes"], need.get("others_basis"))
+        lo += need["others_bytes"]
+        hi += need["others_bytes"]
+    else:
+        others = None
     gb = b["bytes"] / 1e9
     if b["real_peak"] == "above":   # the run died: its real peak was above the bound
         ok = hi > b["bytes"]
     else:                           # the run completed: its real peak was at most the bound
         ok = lo <= b["bytes"]
-    return ok, lo / 1e9, hi / 1e9, gb
+    return ok, lo / 1e9, hi / 1e9, gb, others
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -209,7 +221,7 @@ def mb(x):
 
 
 def build(binary, points):
-    rows, bound_rows, misses = [], [], []
+    rows, bound_rows, misses, others_seen = [], [], [], set()
     tally = {k: [0, 0] for k in ("usable_mb", "loaded_mb", "offloaded_mb", "buffer_mb", "staged_mb",
                                   "pinned_mb", "form", "partial", "bound")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,7 +280,9 @@ def build(binary, points):
                 if bad:
                     misses.append((label, ", ".join(bad), p))
             for i, b in enumerate(p.get("bounds", [])):
-                ok, lo, hi, gb = compare_bound(est, b)
+                ok, lo, hi, gb, others = compare_bound(est, b)
+                if others:
+                    others_seen.add(others)
                 tally["bound"][1] += 1
                 tally["bound"][0] += ok
                 label = "%s%s" % (p["id"], "" if len(p["bounds"]) == 1 else ".b" + str(i + 1))
@@ -306,7 +320,10 @@ def build(binary, points):
     out.append("")
     out.append("A run that died had a real peak above the machine's limit, so the predicted high end must be "
                "above it; a run that completed had a real peak at most the limit, so the low end must be at "
-               "most it.")
+               "most it. The limit is the whole machine's, so the predicted range is the ComfyUI process's "
+               "commit plus what other programs commit as the one sizing rule counts them (`need.others_bytes` "
+               "of `headroom estimate --json`: %s)." % "; ".join(
+                   "%.1f GB (%s)" % (o / 1e9, basis) for o, basis in sorted(others_seen)))
     out.append("")
     out.append("| # | machine | report | bound | predicted peak (low – high) | result |")
     out.append("|---|---|---|---|---|---|")

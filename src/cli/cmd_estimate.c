@@ -135,12 +135,14 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
             m->vendor = HR_GPU_APPLE;
     }
     if (c->ram) {
-        /* a what-if machine: this machine's commit limit and swap are not its own */
+        /* a what-if machine: this machine's commit limit, swap and other programs are not its
+         * own (the one rule then counts the stated allowance for them) */
         m->ram_bytes = c->ram;
         m->ram_assumed = false;
         m->commit_limit_bytes = HR_UNKNOWN;
         m->commit_enforced = false;
         m->swap_bytes = HR_UNKNOWN;
+        m->others_commit_bytes = HR_UNKNOWN;
     }
     if (c->vram_given) {
         m->vram_bytes = c->vram;

@@ -61,7 +61,8 @@ typedef struct sim {
     double vram_total;
     double vram_other;
     int cache;         /* effective hr_comfy_cache */
-    bool new_clamp;    /* load formula of 0.3.6x+ (no 128 MiB floor) */
+    bool new_clamp;    /* load formula of 0.3.6x+ (no floor) */
+    double lv_floor;   /* the least lowvram budget of the old clamp: 64 MiB before 0.3.25 */
     bool async_buffer; /* 0.3.76+: offload cast buffer reserved */
     int version;       /* major*10000 + minor*100 + patch */
     msim ms[HR_EST_MAX_MODELS];
@@ -612,7 +613,7 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         if (partial_ok) {
             double loaded = x->resident;
             double cur = vram_free(s) + loaded;
-            double lv = dmax(s->new_clamp ? 0 : 128 * MIBD, dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
+            double lv = dmax(s->new_clamp ? 0 : s->lv_floor, dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
             lv -= loaded;
             budget = lv <= 0 ? 0.1 : lv;
         }
@@ -1058,6 +1059,9 @@ static void setup(sim *s)
     s->reserve = reserve_bytes(m, a);
     s->ratio = m->vendor == HR_GPU_NVIDIA ? 0.0 : 0.4;
     s->new_clamp = s->version >= V(0, 3, 66);
+    /* load_models_gpu() floored the budget at 64 MiB until 0.3.25 raised it to 128 MiB (a fix
+     * for the Stable Cascade VAE on small cards); a card with no room above it logs the floor. */
+    s->lv_floor = s->version >= V(0, 3, 25) ? 128 * MIBD : 64 * MIBD;
     s->async_buffer = s->version >= V(0, 3, 76) && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD);
 
     /* VRAMState (model_management.py) */
@@ -1211,6 +1215,13 @@ static uint64_t paging_needed(double need, double ram)
     return hr_size_round_up_gib(u64(need - ram + 4 * GIBD)) * HR_GIB;
 }
 
+void hr_est_need(const hr_estimate *e, hr_run_need *n)
+{
+    const uint64_t others = e->machine.others_commit_bytes;
+    hr_run_need_make(n, e->commit.low, e->commit.high, others,
+                     others == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+}
+
 static void verdicts(const sim *s, hr_estimate *e)
 {
     const hr_est_machine *m = s->m;
@@ -1302,8 +1313,7 @@ static void verdicts(const sim *s, hr_estimate *e)
         /* The one rule (core/model/run_need.h), as check judges: below the low end and the
          * others the run dies; under what must be backed it is at risk. */
         hr_run_need n;
-        hr_run_need_make(&n, e->commit.low, e->commit.high, m->others_commit_bytes,
-                         m->others_commit_bytes == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+        hr_est_need(e, &n);
         const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
         if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
             hr_est_verdict *v =

@@ -16,6 +16,7 @@
 #include "core/base/error.h"
 #include "core/base/render.h"
 #include "core/model/comfy_args.h"
+#include "core/model/run_need.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -258,6 +259,10 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s);
  * have. out is large (keep it off small stacks). */
 int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a, hr_estimate *out,
                     hr_error *err);
+
+/* The one sizing rule's parts for the estimated run (core/model/run_need.h): its commit range
+ * and what other programs commit, measured or, on a what-if machine, the stated allowance. */
+void hr_est_need(const hr_estimate *e, hr_run_need *n);
 
 /* The in-memory size of a model under the machine and flags (dtype rules, §2.7). */
 uint64_t hr_est_model_bytes(const hr_est_model *mod, const hr_est_machine *m, const hr_comfy_args *a);

@@ -6,6 +6,11 @@
 
 #include <string.h>
 
+const char *hr_others_basis_name(hr_others_basis b)
+{
+    return b == HR_OTHERS_MEASURED ? "measured" : b == HR_OTHERS_ALLOWANCE ? "allowance" : "in-peak";
+}
+
 void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t others, hr_others_basis basis)
 {
     memset(n, 0, sizeof *n);

@@ -50,6 +50,9 @@ typedef struct hr_run_need {
     uint64_t must_back;  /* high + others + margin */
 } hr_run_need;
 
+/* The basis's name in JSON: "measured", "allowance", "in-peak". */
+const char *hr_others_basis_name(hr_others_basis b);
+
 /* Fill n from the run's range and the others' part (low > high is taken as high). */
 void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t others, hr_others_basis basis);
 

@@ -282,11 +282,10 @@ void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key)
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w)
 {
     const hr_run_need *n = &p->recommended.need;
-    static const char *const basis[] = { "measured", "allowance", "in-peak" };
     hr_json_u64(w, "low_bytes", n->low);
     hr_json_u64(w, "high_bytes", n->high);
     hr_json_u64(w, "others_bytes", n->others);
-    hr_json_str(w, "others_basis", basis[n->others_basis]);
+    hr_json_str(w, "others_basis", hr_others_basis_name(n->others_basis));
     hr_json_u64(w, "margin_bytes", n->margin);
     hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
     hr_json_u64(w, "fail_below_bytes", n->fail_below);
