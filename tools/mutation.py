@@ -174,6 +174,8 @@ mut("model", "src/core/model/comfy_args.c", "return a->lowvram || a->novram || a
 # ---- diagnose: causes, confidence, ranking -------------------------------------------------
 DR = "src/core/diagnose/diag_rules.c"
 D = "src/core/diagnose/diag.c"
+DE = "src/core/diagnose/diag_evidence.c"
+DT = "src/core/diagnose/diag_time.c"
 mut("diagnose", DR, "{\"paging file is too small\", HOST, H,", "{\"paging file is too small\", LOWVM, H,",
     "\"paging file is too small\" without 1455 classed as low virtual memory")
 mut("diagnose", DR, "{\"error 1455\", HOST, H,", "{\"error 1455\", HOST, M,", "error 1455 lowered to medium")
@@ -194,10 +196,10 @@ mut("diagnose", D, "if (!winner || f->order < winner->order)", "if (!winner || f
     "the winner is the last cause seen, not the first")
 mut("diagnose", D, "(pass == 0 && f->conf < HR_CONF_MEDIUM))", "(pass == 0 && f->conf < HR_CONF_HIGH))",
     "a medium cause can no longer win over a later high one")
-mut("diagnose", D, "} else if (key < f->order) {\n        f->order = key;", "} else if (key > f->order) {\n        f->order = key;",
+mut("diagnose", DE, "} else if (key < f->order) {\n        f->order = key;", "} else if (key > f->order) {\n        f->order = key;",
     "a cause's first sighting replaced by its last")
 mut("diagnose", D, "    *conf = HR_CONF_LOW;\n", "    *conf = HR_CONF_MEDIUM;\n", "an unqualified out-of-memory raised to medium")
-mut("diagnose", D, "c->window_end = end ? end + 600 : 0;", "c->window_end = end ? end + 60 : 0;",
+mut("diagnose", DT, "c->window_end = end ? end + 600 : 0;", "c->window_end = end ? end + 60 : 0;",
     "the OS-record window ends 1 min after the log instead of 10")
 
 # ---- estimate: batch, latent, VAE ----------------------------------------------------------

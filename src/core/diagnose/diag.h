@@ -20,22 +20,11 @@
 
 #include "core/base/error.h"
 #include "core/base/phrase_match.h"
+#include "core/diagnose/diag_causes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-typedef enum hr_cause {
-    HR_CAUSE_GPU_OOM = 0,
-    HR_CAUSE_HOST_OOM,
-    HR_CAUSE_KILLED,
-    HR_CAUSE_LOW_VM,
-    HR_CAUSE_NOT_MEMORY,
-    HR_CAUSE_UNKNOWN,
-    HR_CAUSE_COUNT
-} hr_cause;
-
-typedef enum hr_confidence { HR_CONF_NONE = 0, HR_CONF_LOW, HR_CONF_MEDIUM, HR_CONF_HIGH } hr_confidence;
 
 #define HR_DIAG_EVIDENCE_FIRST 4 /* the first lines of a cause are kept... */
 #define HR_DIAG_EVIDENCE_LAST  4 /* ...and the latest ones */
@@ -118,10 +107,19 @@ typedef struct hr_diag_source {
     char detail[200]; /* what was read, or why not */
 } hr_diag_source;
 
+/* The terminal-event finder's kinds of candidate. */
+enum hr_event_kind {
+    HR_EV_NONE = 0,
+    HR_EV_EXCEPTION,  /* "ValueError: ..." — a language's exception line */
+    HR_EV_ERROR_LINE, /* "error: ...", "level=ERROR", an exit code without a known cause */
+    HR_EV_HEADER,     /* "Fatal Python error", "Stack (most recent call first)", ... */
+    HR_EV_LIMIT       /* a limit, not exhaustion (mlock): the weakest of all */
+};
+
 /* The terminal-event finder's state (diag_event.c): the last failure-shaped line of the
  * current input that no phrase explained, judged when the input ends. */
 typedef struct hr_diag_event {
-    int kind; /* hr_event_kind (diag_event.h); 0 = none */
+    int kind; /* hr_event_kind; 0 = none */
     hr_confidence conf;
     hr_cause cause;
     const char *meaning;
@@ -233,18 +231,9 @@ hr_confidence hr_diag_confidence(const hr_diag_ctx *c);
  * HR_DIAG_EVIDENCE_MAX); returns how many. */
 size_t hr_diag_evidence_list(const hr_diag_finding *f, const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX]);
 
-/* Stable ids ("gpu-oom"), short titles, one-sentence meanings and seed-mapped fixes. */
-const char *hr_cause_id(hr_cause cause);
-const char *hr_cause_title(hr_cause cause);
-const char *hr_cause_meaning(hr_cause cause);
-const char *hr_cause_fix(hr_cause cause);
-/* The fix in the words of one OS (Windows: the paging file dialog; Linux: a swap file, no
- * restart): what the commands show. */
-const char *hr_cause_fix_os(hr_cause cause, bool windows);
 /* The fix for this report: per OS (no cgroup or systemd advice on Windows), and for unknown,
  * what to read next (the event log by hand when it could not be read, --no-system left out). */
 const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause);
-const char *hr_confidence_name(hr_confidence conf);
 
 /* A Windows event, values rendered to UTF-8 strings in template order (see winevent.c). */
 typedef struct hr_winevent {

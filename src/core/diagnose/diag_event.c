@@ -1,6 +1,9 @@
 /* The terminal-event finder: see diag_event.h. */
 #include "core/diagnose/diag_event.h"
 
+#include "core/diagnose/diag_evidence.h"
+#include "core/diagnose/diag_text.h"
+
 #include "core/base/i18n.h"
 
 #include <stdio.h>
@@ -388,4 +391,29 @@ bool hr_diag_pagefile_blame(const char *s, size_t n)
                 return true;
     }
     return false;
+}
+
+/* A Python exception's final line: "ValueError: ...", "safetensors_rust.SafetensorError: ...",
+ * "torch.OutOfMemoryError" — a dotted name ending in Error / Exception / Exit / Warning at the
+ * start of the line, then ':' or the end. Returns the confidence it gets, NONE if it is not
+ * one. KeyboardInterrupt and SystemExit are the user's stop, not a failure. */
+hr_confidence hr_diag_exception_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (hr_diag_is_word((unsigned char)s[i]) || s[i] == '.'))
+        i++;
+    if (i == 0 || (i < n && s[i] != ':'))
+        return HR_CONF_NONE;
+    static const char *const ends[] = { "error", "exception", "failure", "panicexception" };
+    bool ok = false;
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0] && !ok; k++) {
+        size_t l = strlen(ends[k]);
+        ok = i >= l && hr_diag_ci_find(s + i - l, l, ends[k], false);
+    }
+    if (!ok)
+        return HR_CONF_NONE;
+    /* an import failing at start-up is often a custom node ComfyUI skips: a weak hint */
+    if (hr_diag_ci_find(s, i, "modulenotfounderror", false) || hr_diag_ci_find(s, i, "importerror", false))
+        return HR_CONF_LOW;
+    return HR_CONF_MEDIUM;
 }

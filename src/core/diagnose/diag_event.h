@@ -12,14 +12,6 @@
 
 #include "core/diagnose/diag.h"
 
-enum hr_event_kind {
-    HR_EV_NONE = 0,
-    HR_EV_EXCEPTION,  /* "ValueError: ..." — a language's exception line */
-    HR_EV_ERROR_LINE, /* "error: ...", "level=ERROR", an exit code without a known cause */
-    HR_EV_HEADER,     /* "Fatal Python error", "Stack (most recent call first)", ... */
-    HR_EV_LIMIT       /* a limit, not exhaustion (mlock): the weakest of all */
-};
-
 /* Per input: forget the candidate and the tail's shape. */
 void hr_diag_event_begin(hr_diag_ctx *c);
 /* Every line of a log after the phrases looked at it; understood: a phrase made it evidence
@@ -51,10 +43,8 @@ bool hr_diag_driver_module(const char *name, size_t n);
  * language? Then the program itself blames the page file. */
 bool hr_diag_pagefile_blame(const char *s, size_t n);
 
-/* diag.c: evidence for a log line of the current input, in the order seq gave it. */
-void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *meaning, uint64_t line,
-                           uint64_t seq, const char *text, size_t len);
-/* diag.c: did this input already show a memory failure (any tier, any confidence)? */
-bool hr_diag_memory_seen(const hr_diag_ctx *c);
+/* A Python exception's final line ("ValueError: ...", a traceback's end): the confidence it
+ * gets, HR_CONF_NONE if it is not one. */
+hr_confidence hr_diag_exception_line(const char *s, size_t n);
 
 #endif
