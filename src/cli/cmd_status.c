@@ -74,7 +74,9 @@ int hr_cmd_status(int argc, char **argv)
     hr_buf_init(&out, 0);
     hr_render rd;
     hr_render_init(&rd, json ? HR_FORMAT_JSON : HR_FORMAT_TEXT, &out, hr_cli_stdout_is_tty());
-    hr_status_render(snap, &rd);
+    hr_status st;
+    hr_status_compute(snap, &st);
+    hr_status_render(&st, &rd);
     int rc = hr_cli_emit_render("status", "report", &rd);
     if (rc == 0 && hr_snapshot_partial(snap))
         rc = HR_EXIT_PARTIAL;

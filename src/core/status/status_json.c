@@ -3,8 +3,6 @@
  * the section's "unknown_reason" says why. */
 #include "core/status/status_render.h"
 
-#include "core/model/commit_ceiling.h"
-
 /* Limits: null both when unknown and when unlimited; "<key>_unlimited" tells them apart. */
 static void limit(hr_json_writer *w, const char *key, const char *flag, uint64_t v)
 {
@@ -26,7 +24,7 @@ static void section(hr_json_writer *w, const hr_section *s)
     str_or_null(w, "unknown_reason", s->why);
 }
 
-static void device(hr_json_writer *w, const char *key, const hr_device *d, bool win)
+static void device(hr_json_writer *w, const char *key, const hr_device *d, const hr_status_device *sd, bool win)
 {
     hr_json_begin_object(w, key);
     str_or_null(w, "name", d->name);
@@ -34,11 +32,7 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d, bool 
     str_or_null(w, "fs_type", d->fs_type);
     str_or_null(w, "mount_point", d->mount_point);
     hr_json_tri(w, "rotational", d->rotational);
-    /* A virtual disk's rotational flag says nothing about the host's medium. */
-    hr_json_tri(w, "ssd",
-                d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
-                : d->rotational == HR_TRI_YES                      ? HR_TRI_NO
-                                                                   : HR_TRI_YES);
+    hr_json_tri(w, "ssd", sd->ssd);
     hr_json_bool(w, "virtual_disk", d->virtual_disk);
     hr_json_tri(w, "removable", d->removable);
     hr_json_tri(w, "usb", d->usb);
@@ -63,8 +57,9 @@ static const char *overcommit_name(hr_overcommit m)
     }
 }
 
-static void platform(hr_json_writer *w, const hr_snapshot *s)
+static void platform(hr_json_writer *w, const hr_status *st)
 {
+    const hr_snapshot *s = st->snap;
     hr_json_str(w, "os", s->platform.os == HR_OS_WINDOWS ? "windows" : "linux");
     str_or_null(w, "os_name", s->platform.os_name);
     hr_json_tri(w, "wsl2", s->platform.wsl2);
@@ -72,11 +67,12 @@ static void platform(hr_json_writer *w, const hr_snapshot *s)
     str_or_null(w, "container_kind", s->platform.container_kind);
     hr_json_size(w, "page_size_bytes", s->platform.page_size);
     str_or_null(w, "system_volume", s->platform.system_volume);
-    hr_json_bool(w, "partial", hr_snapshot_partial(s));
+    hr_json_bool(w, "partial", st->partial);
 }
 
-static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
+static void ram_commit(hr_json_writer *w, const hr_status *st)
 {
+    const hr_snapshot *s = st->snap;
     hr_json_begin_object(w, "ram");
     hr_json_size(w, "total_bytes", s->ram.total_bytes);
     hr_json_size(w, "available_bytes", s->ram.available_bytes);
@@ -91,9 +87,7 @@ static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
     hr_json_size(w, "limit_bytes", c->limit_bytes);
     hr_json_size(w, "peak_bytes", c->peak_bytes);
     hr_json_tri(w, "enforced", c->enforced);
-    hr_ceiling ceiling;
-    hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
-    hr_json_size(w, "real_ceiling_bytes", ceiling.bytes);
+    hr_json_size(w, "real_ceiling_bytes", st->ceiling.bytes);
     if (s->platform.os == HR_OS_LINUX) {
         hr_json_begin_object(w, "overcommit");
         if (c->overcommit_mode == HR_OVERCOMMIT_UNKNOWN)
@@ -109,8 +103,9 @@ static void ram_commit(hr_json_writer *w, const hr_snapshot *s)
     hr_json_end_object(w);
 }
 
-static void paging(hr_json_writer *w, const hr_snapshot *s)
+static void paging(hr_json_writer *w, const hr_status *st)
 {
+    const hr_snapshot *s = st->snap;
     hr_json_begin_array(w, "paging");
     for (int i = 0; i < s->paging_count; i++) {
         const hr_paging *p = &s->paging[i];
@@ -124,9 +119,9 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
             hr_json_null(w, "priority");
         else
             hr_json_i64(w, "priority", p->priority);
-        hr_json_bool(w, "disk_backstop", p->kind != HR_PAGING_ZRAM);
+        hr_json_bool(w, "disk_backstop", st->paging[i].disk_backstop);
         if (p->has_device)
-            device(w, "device", &p->device, s->platform.os == HR_OS_WINDOWS);
+            device(w, "device", &p->device, &st->paging[i].device, s->platform.os == HR_OS_WINDOWS);
         else
             hr_json_null(w, "device");
         hr_json_end_object(w);
@@ -134,7 +129,7 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
     hr_json_end_array(w);
     hr_json_begin_object(w, "paging_status");
     hr_json_u64(w, "count", (uint64_t)s->paging_count);
-    hr_json_u64(w, "disk_total_bytes", hr_snapshot_disk_paging_bytes(s));
+    hr_json_u64(w, "disk_total_bytes", st->disk_paging_bytes);
     section(w, &s->paging_s);
     hr_json_end_object(w);
 
@@ -169,8 +164,9 @@ static void paging(hr_json_writer *w, const hr_snapshot *s)
     }
 }
 
-static void volumes(hr_json_writer *w, const hr_snapshot *s)
+static void volumes(hr_json_writer *w, const hr_status *st)
 {
+    const hr_snapshot *s = st->snap;
     hr_json_begin_array(w, "volumes");
     for (int i = 0; i < s->volume_count; i++) {
         const hr_volume *v = &s->volumes[i];
@@ -180,7 +176,7 @@ static void volumes(hr_json_writer *w, const hr_snapshot *s)
         hr_json_bool(w, "holds_paging", v->holds_paging);
         hr_json_tri(w, "can_hold_swap", v->can_hold_swap);
         str_or_null(w, "why_not", v->why_not);
-        device(w, "device", &v->dev, s->platform.os == HR_OS_WINDOWS);
+        device(w, "device", &v->dev, &st->volumes[i], s->platform.os == HR_OS_WINDOWS);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -282,14 +278,15 @@ static void power(hr_json_writer *w, const hr_snapshot *s)
     hr_json_end_object(w);
 }
 
-void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key)
+void hr_status_report_json(const hr_status *st, hr_json_writer *w, const char *key)
 {
+    const hr_snapshot *s = st->snap;
     hr_json_begin_object(w, key);
     hr_json_str(w, "schema", HR_STATUS_SCHEMA);
-    platform(w, s);
-    ram_commit(w, s);
-    paging(w, s);
-    volumes(w, s);
+    platform(w, st);
+    ram_commit(w, st);
+    paging(w, st);
+    volumes(w, st);
     compression(w, s);
     cgroup(w, s);
     gpus(w, s);

@@ -9,7 +9,6 @@
 #include "core/status/status_render.h"
 
 #include "core/base/prom.h"
-#include "core/model/commit_ceiling.h"
 
 #include <stdio.h>
 
@@ -70,8 +69,9 @@ static void pressure(hr_prom *p, const hr_pressure *ps)
                       "Total time all non-idle tasks waited for memory at once (PSI full).", ps->full.total_us);
 }
 
-void hr_status_prom(const hr_snapshot *s, hr_buf *out)
+void hr_status_report_prom(const hr_status *st, hr_buf *out)
 {
+    const hr_snapshot *s = st->snap;
     hr_prom p;
     hr_prom_init(&p, out);
     const char *os = s->platform.os == HR_OS_WINDOWS ? "windows" : "linux";
@@ -116,12 +116,10 @@ void hr_status_prom(const hr_snapshot *s, hr_buf *out)
                     "Processes the kernel's OOM killer ended since boot, machine-wide (Linux "
                     "/proc/vmstat oom_kill).",
                     NULL, s->commit.oom_kills);
-    hr_ceiling ceiling;
-    hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
     known(&p, "headroom_ceiling_bytes",
           "The real ceiling: what this machine can back before a run is killed or an allocation "
           "fails (commit limit, or RAM plus disk swap, capped by a memory cgroup).",
-          NULL, ceiling.bytes);
+          NULL, st->ceiling.bytes);
 
     /* One family at a time: every paging area's size, then every one's use, then peaks. */
     static const char *const fam[3] = { "headroom_paging_size_bytes", "headroom_paging_used_bytes",
@@ -158,7 +156,7 @@ void hr_status_prom(const hr_snapshot *s, hr_buf *out)
     if (s->paging_s.ok)
         hr_prom_u64(&p, "headroom_paging_disk_bytes", G,
                     "Paging files / swap on disk in use, together (zram not counted: it is RAM).", NULL,
-                    hr_snapshot_disk_paging_bytes(s));
+                    st->disk_paging_bytes);
 
     if (s->cgroup.s.ok && s->cgroup.memory_version != HR_CGROUP_NONE) {
         known(&p, "headroom_cgroup_memory_max_bytes", "The memory cgroup's limit on RAM (absent when there is none).",

@@ -7,7 +7,6 @@
 #include "core/base/size.h"
 #include "core/base/text.h"
 #include "core/base/utf8.h"
-#include "core/model/commit_ceiling.h"
 #include "core/model/pagingfiles.h"
 
 #include <stdarg.h>
@@ -18,6 +17,7 @@ typedef struct out {
     hr_buf *b;
     int err;
     bool color;
+    const hr_status *st; /* the judgements */
 } out;
 
 HR_PRINTF(2, 3)
@@ -128,6 +128,7 @@ static void cols(out *o, const char *name, const char *a, const char *b, const c
 
 static void tiers(out *o, const hr_snapshot *s)
 {
+    const hr_status *st = o->st;
     char a[32], b[32], c[32];
     pf(o, "\n%s", bold(o));
     cols(o, HR_T("TIER"), HR_T("TOTAL"), HR_T("USED"), HR_T("AVAILABLE"));
@@ -141,10 +142,7 @@ static void tiers(out *o, const hr_snapshot *s)
     }
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
-        uint64_t avail = g->vram_total_bytes != HR_UNKNOWN && g->vram_used_bytes != HR_UNKNOWN &&
-                                 g->vram_used_bytes <= g->vram_total_bytes
-                             ? g->vram_total_bytes - g->vram_used_bytes
-                             : HR_UNKNOWN;
+        uint64_t avail = i < HR_MAX_GPUS ? st->vram_available_bytes[i] : HR_UNKNOWN;
         cols(o, i == 0 ? HR_T("1 GPU memory (VRAM)") : "", sz(g->vram_total_bytes, a, sizeof a),
              sz(g->vram_used_bytes, b, sizeof b), sz(avail, c, sizeof c));
         pf(o, "  %s (%s)\n", g->name, g->source);
@@ -152,19 +150,11 @@ static void tiers(out *o, const hr_snapshot *s)
     cols(o, HR_T("2 RAM"), sz(s->ram.total_bytes, a, sizeof a), sz(s->ram.used_bytes, b, sizeof b),
          sz(s->ram.available_bytes, c, sizeof c));
     pf(o, "  %s\n", s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
-    uint64_t tot = 0, used = 0;
-    bool known = s->paging_s.ok;
-    for (int i = 0; i < s->paging_count; i++) {
-        if (s->paging[i].size_bytes == HR_UNKNOWN || s->paging[i].used_bytes == HR_UNKNOWN) {
-            known = false;
-            continue;
-        }
-        tot += s->paging[i].size_bytes;
-        used += s->paging[i].used_bytes;
-    }
+    bool known = st->paging_tier_known;
     const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : HR_T("3 Swap");
-    cols(o, label, known ? sz(tot, a, sizeof a) : HR_T("unknown"), known ? sz(used, b, sizeof b) : HR_T("unknown"),
-         known ? sz(tot - used, c, sizeof c) : HR_T("unknown"));
+    cols(o, label, known ? sz(st->paging_tier_total_bytes, a, sizeof a) : HR_T("unknown"),
+         known ? sz(st->paging_tier_used_bytes, b, sizeof b) : HR_T("unknown"),
+         known ? sz(st->paging_tier_free_bytes, c, sizeof c) : HR_T("unknown"));
     pf(o, "  %s\n", s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
 }
 
@@ -183,8 +173,8 @@ static void commit(out *o, const hr_snapshot *s)
         pf(o, HR_T("  peak     %-12s (highest since boot)\n"), sz(c->peak_bytes, a, sizeof a));
     else if (!lx)
         pf(o, HR_T("  peak     unknown (the OS reported none)\n"));
-    if (c->charge_bytes != HR_UNKNOWN && c->limit_bytes != HR_UNKNOWN && c->limit_bytes > 0)
-        pf(o, HR_T("  in use   %.0f%% of the limit\n"), 100.0 * (double)c->charge_bytes / (double)c->limit_bytes);
+    if (o->st->commit_used_percent >= 0)
+        pf(o, HR_T("  in use   %.0f%% of the limit\n"), o->st->commit_used_percent);
     if (lx) {
         switch (c->overcommit_mode) {
         case HR_OVERCOMMIT_NEVER:
@@ -203,15 +193,14 @@ static void commit(out *o, const hr_snapshot *s)
             break;
         case HR_OVERCOMMIT_HEURISTIC:
         case HR_OVERCOMMIT_ALWAYS: {
-            hr_ceiling ceiling;
-            hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &ceiling);
-            bool capped = ceiling.basis == HR_CEILING_CGROUP;
+            const hr_ceiling *ceiling = &o->st->ceiling;
+            bool capped = ceiling->basis == HR_CEILING_CGROUP;
             pf(o,
                HR_T("  not enforced: vm.overcommit_memory=%d (%s). The real ceiling is %s = %s;\n"
                     "  past it the kernel's OOM killer ends a process (often the biggest: ComfyUI).\n"),
                (int)c->overcommit_mode, c->overcommit_mode == HR_OVERCOMMIT_ALWAYS ? HR_T("always") : HR_T("heuristic"),
                capped ? HR_T("the cgroup limit (below RAM + disk swap)") : HR_T("RAM + disk swap"),
-               sz(ceiling.bytes, b, sizeof b));
+               sz(ceiling->bytes, b, sizeof b));
             break;
         }
         default: pf(o, HR_T("  enforcement unknown (vm.overcommit_memory unreadable)\n"));
@@ -241,7 +230,8 @@ static void paging(out *o, const hr_snapshot *s)
         if (p->priority != HR_UNKNOWN_I64)
             pf(o, HR_T(", priority %lld"), (long long)p->priority);
         pf(o, "\n");
-        if (p->kind == HR_PAGING_ZRAM) {
+        const hr_status_paging *sp = &o->st->paging[i];
+        if (!sp->disk_backstop) {
             pf(o, HR_T("    compressed RAM, not a disk backstop (S5.3)\n"));
             continue;
         }
@@ -263,10 +253,10 @@ static void paging(out *o, const hr_snapshot *s)
         pf(o, "\n");
         if (d->why[0])
             pf(o, HR_T("    unknown: %s\n"), d->why);
-        if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES)
+        if (sp->device.removable)
             pf(o, HR_T("    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n"),
                warn(o), reset(o));
-        if (d->rotational == HR_TRI_YES && !d->virtual_disk)
+        if (sp->device.slow_disk)
             pf(o, HR_T("    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n"));
     }
     const hr_paging_config *pc = &s->paging_config;
@@ -321,15 +311,8 @@ static void volumes(out *o, const hr_snapshot *s)
         const hr_device *d = &v->dev;
         pf(o, HR_T("  %-12s %-6s %s free of %s"), d->mount_point, d->fs_type[0] ? d->fs_type : "?",
            sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
-        if (d->fs_used_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN &&
-            d->fs_used_bytes + d->fs_free_bytes > 0) {
-            /* As df computes Use%: used / (used + available), rounded up — blocks reserved for
-             * root (ext4's 5 %) are neither used nor free. */
-            const double pct = 100.0 * (double)d->fs_used_bytes / (double)(d->fs_used_bytes + d->fs_free_bytes);
-            pf(o, HR_T(" (%.0f%% used)"), pct > (double)(long long)pct ? (double)(long long)pct + 1 : pct);
-        } else if (d->fs_total_bytes != HR_UNKNOWN && d->fs_free_bytes != HR_UNKNOWN && d->fs_total_bytes) {
-            pf(o, HR_T(" (%.0f%% used)"), 100.0 - 100.0 * (double)d->fs_free_bytes / (double)d->fs_total_bytes);
-        }
+        if (o->st->volumes[i].used_percent >= 0)
+            pf(o, HR_T(" (%.0f%% used)"), o->st->volumes[i].used_percent);
         pf(o, "%s%s\n", v->is_system ? HR_T(", system") : "", v->holds_paging ? HR_T(", holds paging") : "");
         pf(o, "               %s", d->name[0] ? d->name : HR_T("device unknown"));
         if (d->disk[0] && strcmp(d->disk, d->name))
@@ -369,7 +352,7 @@ static void compression(out *o, const hr_snapshot *s)
         pf(o, HR_T(", pool %s holding %s"), sz(c->zswap_pool_bytes, a, sizeof a),
            sz(c->zswap_stored_bytes, b, sizeof b));
     pf(o, "\n");
-    if (c->zswap_enabled == HR_TRI_YES && s->paging_count == 0)
+    if (o->st->zswap_idle)
         pf(o, HR_T("    zswap only caches pages on their way to a swap device; with no swap it does nothing\n"));
     if (c->zram_count == 0 && c->s.ok)
         pf(o, HR_T("  zram: no devices\n"));
@@ -405,7 +388,7 @@ static void cgroup(out *o, const hr_snapshot *s)
     if (g->memory_version == HR_CGROUP_V2) {
         pf(o, HR_T("  memory.high       %s\n"), sz(g->memory_high_bytes, a, sizeof a));
         pf(o, HR_T("  swap limit        %s%s\n"), sz(g->swap_max_bytes, a, sizeof a),
-           g->swap_max_bytes == 0 ? HR_T("  (no swap for this cgroup: swap on the host does not help)") : "");
+           o->st->cgroup_no_swap ? HR_T("  (no swap for this cgroup: swap on the host does not help)") : "");
     } else {
         pf(o, HR_T("  memory+swap limit %s\n"), sz(g->memsw_max_bytes, a, sizeof a));
     }
@@ -415,8 +398,7 @@ static void cgroup(out *o, const hr_snapshot *s)
            g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
     if (g->oom_kills != HR_UNKNOWN)
         pf(o, HR_T("  OOM kills here    %llu\n"), (unsigned long long)g->oom_kills);
-    if (g->memory_max_bytes != HR_UNKNOWN && g->memory_max_bytes != HR_UNLIMITED && s->ram.total_bytes != HR_UNKNOWN &&
-        g->memory_max_bytes < s->ram.total_bytes)
+    if (o->st->cgroup_below_ram)
         pf(o, HR_T("  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n"),
            warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
 }
@@ -461,7 +443,7 @@ static void power(out *o, const hr_snapshot *s)
     if (p->power_saver == HR_TRI_YES)
         pf(o, HR_T(", power saver on"));
     pf(o, "\n");
-    if (p->on_battery == HR_TRI_YES || p->power_saver == HR_TRI_YES)
+    if (o->st->power_throttled)
         pf(o, HR_T("  power saving throttles CPU, GPU and paging: run on mains (S4.3)\n"));
 }
 
@@ -475,9 +457,10 @@ static void notes(out *o, const hr_snapshot *s)
         pf(o, HR_T("  %s%s%s (%s)\n"), warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
 }
 
-int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
+int hr_status_report_text(const hr_status *st, hr_buf *b, const hr_render_opts *ro)
 {
-    out o = { .b = b, .color = ro && ro->color };
+    const hr_snapshot *s = st->snap;
+    out o = { .b = b, .color = ro && ro->color, .st = st };
     pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o),
        s->platform.os_name[0] ? s->platform.os_name : HR_T("unknown OS"));
     if (s->platform.container == HR_TRI_YES)
@@ -497,7 +480,7 @@ int hr_status_text(const hr_snapshot *s, hr_buf *b, const hr_render_opts *ro)
     power(&o, s);
     volumes(&o, s);
     notes(&o, s);
-    if (hr_snapshot_partial(s))
+    if (st->partial)
         pf(&o, HR_T("\n%sSome sources could not be read: the report is partial (exit status 3).%s\n"), warn(&o),
            reset(&o));
     return o.err;
