@@ -38,9 +38,12 @@ awk 'BEGIN {
 }' >"$T/block.log"
 
 # the same phrases for grep: every phrase of the table, regex-escaped, one alternation
-sed -n 's/^    {"\([^"]*\)", .*/\1/p' "$RULES" |
-    sed 's/[][\.*^$+?(){}|\\/]/\\&/g' | paste -sd'|' >"$T/pattern"
-NPHRASES=$(sed -n 's/^    {"\([^"]*\)", .*/\1/p' "$RULES" | wc -l)
+# (a table row is `    { "phrase", ...`, with or without the space the formatter puts there)
+phrases() { sed -n 's/^    { *"\([^"]*\)", .*/\1/p' "$RULES"; }
+phrases | sed 's/[][\.*^$+?(){}|\\/]/\\&/g' | paste -sd'|' >"$T/pattern"
+NPHRASES=$(phrases | wc -l)
+# No phrase read means grep would count every line: a ratio against nothing.
+[ "$NPHRASES" -gt 0 ] || { echo "bench/diagnose: no phrase read from $RULES" >&2; exit 1; }
 
 # repeat the block up to the size (doubling)
 cp "$T/block.log" "$T/big.log"
