@@ -551,7 +551,11 @@ static void event_tests(void)
     CHECK(run("Имя сбойного модуля: ucrtbase.dll, версия: 10.0.14393.2247\n"
               "Код исключения: 0xc0000005") == HR_CAUSE_KILLED);
     CHECK(run("Fault Module Name:\tamdxx64.dll") == HR_CAUSE_NOT_MEMORY);
-    CHECK(run("C:\\Windows\\System32\\DriverStore\\igxelpicd64.DLL") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Faulting module path: C:\\Windows\\System32\\DriverStore\\igxelpicd64.DLL") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("0x00007FF8 nvwgf2umx.dll+0x1a2b3c") == HR_CAUSE_NOT_MEMORY);
+    CHECK(run("Sig[3].Value=nvoglv64.dll") == HR_CAUSE_NOT_MEMORY);
+    /* a driver DLL named outside a crash report (a device banner) is no crash */
+    CHECK(run("Using device: cuda:0 NVIDIA GeForce RTX 3060 (driver nvcuda.dll 560.94)") == HR_CAUSE_UNKNOWN);
     CHECK(run("nvdaHelperRemote.dll") == HR_CAUSE_UNKNOWN);
     CHECK(run("loaded nvrtc64_120_0.dll") == HR_CAUSE_UNKNOWN);
     CHECK(run("Faulting module name: ig9icd64.dll") == HR_CAUSE_NOT_MEMORY);
@@ -563,6 +567,11 @@ static void event_tests(void)
     CHECK(run("Pagefile below recommended! Consider increasing to 20000MB.") == HR_CAUSE_LOW_VM);
     CHECK(run("pagefile: C:\\pagefile.sys 16384 MB") == HR_CAUSE_UNKNOWN);
     CHECK(run("the elbow of the page file curve") == HR_CAUSE_UNKNOWN);
+    /* a page file reported, not blamed: "below" a figure, an increase that happened */
+    CHECK(run("Swap file usage below 10%, all good") == HR_CAUSE_UNKNOWN);
+    CHECK(run("virtual memory in use: 12.1 GB (increase of 0.2 GB)") == HR_CAUSE_UNKNOWN);
+    CHECK(run("page file increased to 32 GB at 10:02") == HR_CAUSE_UNKNOWN);
+    CHECK(run("Page file size is below the required 16 GB") == HR_CAUSE_LOW_VM);
     /* the OS's own 1455 message stays the commit limit */
     CHECK(run("OSError: The paging file is too small for this operation to complete.") == HR_CAUSE_HOST_OOM);
     /* a GPU that will not initialise, blamed by the program on its page file: the bare

@@ -565,7 +565,7 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
         size_t s0 = mb;
         while (s0 > 0 && (is_alnum((unsigned char)v->text[s0 - 1]) || v->text[s0 - 1] == '_' || v->text[s0 - 1] == '-'))
             s0--;
-        if (!hr_diag_driver_module(v->text + s0, mb - s0))
+        if (!hr_diag_driver_module(v->text + s0, mb - s0) || !hr_diag_module_in_crash_report(v->text, v->len, mb + 4))
             return false;
         break;
     }

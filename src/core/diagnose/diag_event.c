@@ -364,7 +364,56 @@ bool hr_diag_driver_module(const char *name, size_t n)
            name[2] <= '9';
 }
 
+bool hr_diag_module_in_crash_report(const char *s, size_t n, size_t dll_end)
+{
+    /* a frame: the address follows the module's name */
+    size_t i = dll_end;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i < n && (s[i] == '!' || s[i] == '+' ||
+                  (s[i] == '(' && i + 2 < n && s[i + 1] == '0' && low((unsigned char)s[i + 2]) == 'x')))
+        return true;
+    /* a field: the report's word for the module on the same line */
+    static const char *const ascii[] = { "modul", "sig[" };
+    for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++)
+        if (hr_diag_ci_find(s, n, ascii[k], false))
+            return true;
+    static const char *const other[] = { "модул", "Модул", "モジュール", "模块", "模組", "módulo", "Módulo" };
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+        size_t l = strlen(other[k]);
+        for (size_t j = 0; j + l <= n; j++)
+            if (memcmp(s + j, other[k], l) == 0)
+                return true;
+    }
+    return false;
+}
+
 /* ---- a program blaming the page file ------------------------------------------------------ */
+
+/* Two of the words need their context: "below" blames only below a requirement ("below
+ * recommended", not "usage below 10 %"), "increase" only as advice ("increase it",
+ * "consider increasing"), not as a report ("increased", "an increase of 0.2 GB"). */
+static bool shortage_in_context(const char *s, size_t n, size_t at, const char *w)
+{
+    size_t e = at + strlen(w);
+    if (strcmp(w, "below") == 0) {
+        size_t end = e + 24 < n ? e + 24 : n;
+        static const char *const need[] = { "recommend", "requir", "minimum", "need" };
+        for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
+            if (hr_diag_ci_find(s + e, end - e, need[k], false))
+                return true;
+        return false;
+    }
+    if (strcmp(w, "increase") == 0) {
+        if (e < n && (low((unsigned char)s[e]) == 'd' || low((unsigned char)s[e]) == 's'))
+            return false;
+        while (e < n && s[e] == ' ')
+            e++;
+        return !(e + 2 <= n && (has(s + e, 2, "of") || has(s + e, 2, "in")) &&
+                 (e + 2 == n || !word((unsigned char)s[e + 2])));
+    }
+    return true;
+}
 
 bool hr_diag_pagefile_blame(const char *s, size_t n)
 {
@@ -381,7 +430,8 @@ bool hr_diag_pagefile_blame(const char *s, size_t n)
     for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++) {
         size_t l = strlen(ascii[k]);
         for (size_t i = 0; i + l <= n; i++)
-            if ((i == 0 || !word((unsigned char)s[i - 1])) && has(s + i, l, ascii[k]))
+            if ((i == 0 || !word((unsigned char)s[i - 1])) && has(s + i, l, ascii[k]) &&
+                shortage_in_context(s, n, i, ascii[k]))
                 return true;
     }
     for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {

@@ -37,6 +37,12 @@ bool hr_diag_has_size(const char *s, size_t n);
  * AMD's or Intel's, any API, 32 or 64 bit? Named as the faulting module of a crash report,
  * it says the driver crashed, whatever language the report is in. */
 bool hr_diag_driver_module(const char *name, size_t n);
+/* Is the module whose ".dll" ends at dll_end in line s[0..n) named as a crash report names
+ * it: a faulting-module field (its name in the report's language: module, Modul, модуль,
+ * モジュール, 模块 ...; WER's Sig[N].Value) or a stack frame (name.dll+0x..., name.dll!f,
+ * name.dll(0x...) + 0x...)? A driver DLL named anywhere else (a loader's or a device
+ * banner's line) says nothing about a crash. */
+bool hr_diag_module_in_crash_report(const char *s, size_t n, size_t dll_end);
 
 /* Does a line that names the page file (or virtual memory) also say it is short — too small,
  * below what is needed, undersized, disabled, to be increased — in its own words and
