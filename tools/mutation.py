@@ -118,7 +118,7 @@ mut("check", "src/core/model/run_need.h", "#define HR_RUN_MARGIN_PERCENT 25", "#
     "the margin 20 % of the high end, not 25 %")
 mut("check", RN, "n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->margin);",
     "n->must_back = hr_sat_add(high, n->margin);", "other programs' commit left out of must back")
-mut("check", C, "f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, \"cgroup\")",
+mut("check", C, "f->ram_class_bytes > f->ram_bytes && c->capacity_basis != HR_CAP_CGROUP",
     "f->ram_class_bytes > f->ram_bytes", "a cgroup's limit also gets the RAM size-class gap")
 mut("check", C, "c->charge_bytes >= snap->commit.limit_bytes / 10 * 9)", "c->charge_bytes >= snap->commit.limit_bytes / 20 * 19)",
     "commit-at-90 % rule moved to 95 %")

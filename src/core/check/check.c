@@ -41,20 +41,39 @@ static uint64_t with_gap(uint64_t capacity, uint64_t gap)
     return capacity == HR_UNKNOWN ? capacity : hr_sat_add(capacity, gap);
 }
 
+static const struct {
+    const char *rule, *text;
+} capacity_bases[] = {
+#define HR_CAP_ROW(id, rule, text) [id] = { rule, text },
+    HR_CHECK_CAPACITY_BASES(HR_CAP_ROW)
+#undef HR_CAP_ROW
+};
+
+const char *hr_check_capacity_text(hr_check_capacity_basis b)
+{
+    return hr_tr(
+        capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].text);
+}
+
+const char *hr_check_capacity_rule(hr_check_capacity_basis b)
+{
+    return capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].rule;
+}
+
 /* What the machine can back now: the real ceiling (core/model/commit_ceiling.h, the one
  * status shows), with the RAM given by --ram when it differs from the machine's. */
-static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
+static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, hr_check_capacity_basis *basis)
 {
     const hr_plan_facts *f = &p->facts;
     if ((!snap || f->hypothetical) && f->disk_paging_bytes != HR_UNKNOWN) {
         /* A what-if machine described in full (--paging): RAM + that paging file / swap. */
         hr_ceiling ce;
         hr_ceiling_compute(NULL, f->os, f->ram_bytes, f->disk_paging_bytes, &ce);
-        snprintf(basis, n, HR_T("a hypothetical machine: RAM + the paging file / swap given (--paging)"));
+        *basis = HR_CAP_WHATIF_PAGING;
         return ce.bytes;
     }
     if (!snap || f->hypothetical) {
-        snprintf(basis, n, HR_T("a hypothetical machine: the paging file / swap in use is not known (give --paging)"));
+        *basis = HR_CAP_WHATIF_UNKNOWN;
         return HR_UNKNOWN;
     }
     const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
@@ -62,25 +81,13 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
         f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes : HR_UNKNOWN;
     hr_ceiling ce;
     hr_ceiling_compute(snap, f->os, ram, disk, &ce);
+    const bool win = f->os == HR_OS_WINDOWS;
     switch (ce.basis) {
-    case HR_CEILING_COMMIT_LIMIT:
-        snprintf(basis, n,
-                 f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
-                                        : HR_T("the commit limit, enforced (vm.overcommit_memory=2)"));
-        break;
-    case HR_CEILING_COMMIT_PARTS:
-        snprintf(basis, n,
-                 f->os == HR_OS_WINDOWS
-                     ? HR_T("RAM + paging files")
-                     : HR_T("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"));
-        break;
-    case HR_CEILING_RAM_SWAP:
-        snprintf(basis, n, HR_T("RAM + disk swap (the OOM killer acts when both are full; zram not counted)"));
-        break;
-    case HR_CEILING_CGROUP:
-        snprintf(basis, n, HR_T("the cgroup's memory limit (memory.max + the swap it may use)"));
-        break;
-    case HR_CEILING_UNKNOWN: snprintf(basis, n, HR_T("the paging file / swap in use could not be read")); break;
+    case HR_CEILING_COMMIT_LIMIT: *basis = win ? HR_CAP_COMMIT_LIMIT_WIN : HR_CAP_COMMIT_LIMIT_LINUX; break;
+    case HR_CEILING_COMMIT_PARTS: *basis = win ? HR_CAP_COMMIT_PARTS_WIN : HR_CAP_COMMIT_PARTS_LINUX; break;
+    case HR_CEILING_RAM_SWAP: *basis = HR_CAP_RAM_SWAP; break;
+    case HR_CEILING_CGROUP: *basis = HR_CAP_CGROUP; break;
+    case HR_CEILING_UNKNOWN: *basis = HR_CAP_UNKNOWN; break;
     }
     return ce.bytes;
 }
@@ -226,12 +233,12 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     }
 
     c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
-    c->capacity_bytes = capacity_now(snap, p, c->capacity_basis, sizeof c->capacity_basis);
+    c->capacity_bytes = capacity_now(snap, p, &c->capacity_basis);
     c->capacity_after_bytes = capacity_after(snap, p);
     /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
      * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
     const uint64_t gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN &&
-                                 f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, "cgroup")
+                                 f->ram_class_bytes > f->ram_bytes && c->capacity_basis != HR_CAP_CGROUP
                              ? f->ram_class_bytes - f->ram_bytes
                              : 0;
     c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), need);
@@ -253,8 +260,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     switch (c->verdict) {
     case HR_VERDICT_WILL_FAIL:
         hr_strlcpy(c->verdict_rule, "S1.1", sizeof c->verdict_rule);
-        if (strstr(c->capacity_basis, "cgroup")) {
-            hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
+        if (c->capacity_basis == HR_CAP_CGROUP) {
+            hr_strlcpy(c->verdict_rule, hr_check_capacity_rule(c->capacity_basis), sizeof c->verdict_rule);
             snprintf(c->verdict_text, sizeof c->verdict_text,
                      HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
                           "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
@@ -283,7 +290,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     default:
         hr_strlcpy(c->verdict_rule, "S2.2", sizeof c->verdict_rule);
         snprintf(c->verdict_text, sizeof c->verdict_text, HR_T("how much this machine can back is not known (%s)"),
-                 c->capacity_basis);
+                 hr_check_capacity_text(c->capacity_basis));
         break;
     }
 
