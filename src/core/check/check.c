@@ -296,7 +296,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
 
     /* Facts that make a run fragile whatever the sizes (S1.2, S2.3, S5.4). */
     if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS &&
-        (hr_plan_find_warning(p, "auto-managed") || hr_plan_find_warning(p, "auto-full-system")) &&
+        (hr_plan_find_warning(p, HR_PW_AUTO_MANAGED) || hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM)) &&
         automatic_potential(snap, p) >= need->fail_below) {
         c->verdict = HR_VERDICT_AT_RISK;
         hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
@@ -322,8 +322,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         }
     }
     if (c->verdict == HR_VERDICT_OK) {
-        static const char *const hazards[] = { "auto-full-system", "paging-on-removable", "temp-page-file",
-                                               "auto-managed", "paging-drive-full" };
+        static const hr_plan_warning hazards[] = { HR_PW_AUTO_FULL_SYSTEM, HR_PW_PAGING_ON_REMOVABLE,
+                                                   HR_PW_TEMP_PAGE_FILE, HR_PW_AUTO_MANAGED, HR_PW_PAGING_DRIVE_FULL };
         for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
             const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
             if (w) {
@@ -366,9 +366,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     }
 
     /* The one to three things to do, most useful first. */
-    bool plan_helps = !p->nothing_to_change &&
-                      (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, "auto-managed") ||
-                       hr_plan_find_warning(p, "auto-full-system") || hr_plan_find_warning(p, "paging-on-removable"));
+    bool plan_helps =
+        !p->nothing_to_change &&
+        (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, HR_PW_AUTO_MANAGED) ||
+         hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM) || hr_plan_find_warning(p, HR_PW_PAGING_ON_REMOVABLE));
     if (plan_helps) {
         hr_size_gb(r->maximum_bytes, a, sizeof a);
         const char *rule = sizing_rule(r);
@@ -428,7 +429,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                  r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
         }
     }
-    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
+    const hr_plan_line *full = hr_plan_find_warning(p, HR_PW_PAGING_DRIVE_FULL);
     if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3",
@@ -444,9 +445,9 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         todo_close_apps(c);
     if (r->upgrade_ram_first)
         TODO("upgrade-ram|S4.1", HR_T("upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly"));
-    if (hr_plan_find_warning(p, "on-battery"))
+    if (hr_plan_find_warning(p, HR_PW_ON_BATTERY))
         TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
-    if (hr_plan_find_warning(p, "hdd-only"))
+    if (hr_plan_find_warning(p, HR_PW_HDD_ONLY))
         TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
     /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
      * and never worse than now: a plan that would lower it is not offered as the way out. */

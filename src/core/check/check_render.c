@@ -114,9 +114,9 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     }
     if (shown)
         hr_buf_puts(out, HR_T(")"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_MANAGED))
         hr_buf_puts(out, HR_T(", managed automatically"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM))
         hr_buf_puts(out, HR_T(", managed automatically on a nearly full system drive"));
     if (win_config)
         configured(snap, f, out);
