@@ -281,7 +281,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
             r = hr_apply_plan_from_snapshot(snap, &take, ap, &err);
             /* The plan says when its removals lower what is configured (S6, "shrink"): apply
              * then asks for --allow-shrink, and with it accepts. Nowhere else. */
-            bool shrink = hr_plan_find_warning(plan, "shrink") != NULL;
+            bool shrink = hr_plan_find_warning(plan, HR_PW_SHRINK) != NULL;
             if (shrink) {
                 CHECK_EQ_I64(r, HR_EUNSAFE);
                 CHECK_CONTAINS(err.msg, "--allow-shrink");
@@ -332,9 +332,9 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
             CHECK(paging < 0); /* one item stands for the plan's steps */
             paging = i;
         }
-    const bool wants = chk->verdict != HR_VERDICT_OK || hr_plan_find_warning(plan, "auto-managed") ||
-                       hr_plan_find_warning(plan, "auto-full-system") ||
-                       hr_plan_find_warning(plan, "paging-on-removable");
+    const bool wants = chk->verdict != HR_VERDICT_OK || hr_plan_find_warning(plan, HR_PW_AUTO_MANAGED) ||
+                       hr_plan_find_warning(plan, HR_PW_AUTO_FULL_SYSTEM) ||
+                       hr_plan_find_warning(plan, HR_PW_PAGING_ON_REMOVABLE);
     if (plan->nothing_to_change) {
         if (paging >= 0)
             fprintf(stderr, "%s: plan changes nothing, check says: %s\n", what, chk->todo[paging].text);

@@ -110,10 +110,10 @@ static void test_final_setup(void)
     CHECK_EQ_I64(p->removal_count, 1);
     CHECK_CONTAINS(p->removals[0].text, "C:\\pagefile.sys");
     CHECK_STR(p->removals[0].rule, "S3.1");
-    CHECK(hr_plan_find_warning(p, "no-crash-dump") != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_NO_CRASH_DUMP) != NULL);
     /* 30 GB free on 237 GB is not "nearly full" (2 × 11.9 GB), but too small for 64 GB (S4.3). */
-    CHECK(hr_plan_find_warning(p, "auto-managed") != NULL);
-    CHECK(hr_plan_find_warning(p, "auto-full-system") == NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_AUTO_MANAGED) != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM) == NULL);
     /* S3.1: untick, set D:, then C: none, then reboot. */
     int untick = step_index(p, "untick-auto"), set = step_index(p, "set-new"), rm = step_index(p, "remove-old"),
         reboot = step_index(p, "reboot");
@@ -155,15 +155,15 @@ static void test_hdd_only(void)
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
     CHECK_STR(p->recommended.target, "D:"); /* non-system, most room */
-    CHECK(hr_plan_find_warning(p, "hdd-only") != NULL);
-    CHECK_CONTAINS(hr_plan_find_warning(p, "hdd-only")->text, "add RAM first");
+    CHECK(hr_plan_find_warning(p, HR_PW_HDD_ONLY) != NULL);
+    CHECK_CONTAINS(hr_plan_find_warning(p, HR_PW_HDD_ONLY)->text, "add RAM first");
     free(p);
     /* One SSD, even the system drive, beats every HDD (S3.3). */
     s->volumes[0].dev.rotational = HR_TRI_NO;
     p = plan_run(s, &in);
     CHECK_STR(p->recommended.target, "C:");
-    CHECK(hr_plan_find_warning(p, "hdd-only") == NULL);
-    CHECK(hr_plan_find_warning(p, "no-crash-dump") == NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_HDD_ONLY) == NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_NO_CRASH_DUMP) == NULL);
     CHECK(step_index(p, "remove-old") < 0 && step_index(p, "remove-system") < 0);
     free(p);
     free(s);
@@ -185,8 +185,8 @@ static void test_full_c_and_usb(void)
     hr_plan_inputs in = inputs(HR_UNKNOWN, GB(8), HR_WORKLOAD_SDXL, -1);
     hr_plan *p = plan_run(s, &in);
     CHECK(!p->recommended.target_known); /* nothing eligible has room */
-    CHECK(hr_plan_find_warning(p, "no-target") != NULL);
-    CHECK(hr_plan_find_warning(p, "auto-full-system") != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_NO_TARGET) != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM) != NULL);
     int eligible = 0;
     for (int i = 0; i < p->candidate_count; i++) {
         const hr_plan_candidate *c = &p->candidates[i];

@@ -101,10 +101,10 @@ static void check_cell(int ri, int vi, int wi, hr_os os, bool lowvram)
     CHECK(has_reason(p, "fixed", "S3.2"));
 
     /* Warnings that depend on these facts fire exactly where they should. */
-    CHECK((hr_plan_find_warning(p, "upgrade-ram") != NULL) == (rams[ri] <= 8));
-    CHECK((hr_plan_find_warning(p, "integrated-gpu") != NULL) == (vrams[vi] == 0));
-    CHECK((hr_plan_find_warning(p, "low-vram-flags") != NULL) == lowvram);
-    CHECK((hr_plan_find_warning(p, "no-crash-dump") != NULL) == (os == HR_OS_WINDOWS));
+    CHECK((hr_plan_find_warning(p, HR_PW_UPGRADE_RAM) != NULL) == (rams[ri] <= 8));
+    CHECK((hr_plan_find_warning(p, HR_PW_INTEGRATED_GPU) != NULL) == (vrams[vi] == 0));
+    CHECK((hr_plan_find_warning(p, HR_PW_LOW_VRAM_FLAGS) != NULL) == lowvram);
+    CHECK((hr_plan_find_warning(p, HR_PW_NO_CRASH_DUMP) != NULL) == (os == HR_OS_WINDOWS));
     CHECK(r->upgrade_ram_first == (rams[ri] <= 8));
     /* Nothing about drives, power, WSL, containers: the machine is hypothetical. */
     int expected = (rams[ri] <= 8) + (vrams[vi] == 0) + lowvram + (os == HR_OS_WINDOWS);

@@ -4,6 +4,7 @@
 #include "plan_snap.h"
 #include "test.h"
 
+#include "core/base/i18n.h"
 #include "core/model/swap_target.h"
 
 /* Healthy Windows: 32 GB RAM, 12 GB VRAM, SSD C: with room and a fixed 32 GB file on it. */
@@ -36,6 +37,14 @@ static void expect(const char *name, const hr_snapshot *s, const hr_plan_inputs 
         fprintf(stderr, "scenario %s: warnings {%s}, want {%s}\n", name, got, want);
     CHECK_STR(got, want);
     for (int i = 0; i < p->warning_count; i++) {
+        /* Each line is its row's: the id in JSON and the rule come from the table. */
+        const hr_plan_warning_info *row = hr_plan_warning_row(p->warnings[i].warning);
+        CHECK(row != NULL);
+        if (row) {
+            CHECK_STR(p->warnings[i].id, row->id);
+            CHECK_STR(p->warnings[i].rule, row->rule);
+        }
+        CHECK(hr_plan_find_warning(p, p->warnings[i].warning) != NULL);
         CHECK(p->warnings[i].rule[0] != '\0');
         CHECK(strlen(p->warnings[i].text) > 20);
     }
@@ -272,7 +281,7 @@ static void linux_scenarios(void)
     s->cgroup.swap_max_bytes = 0;
     expect("container with memory.max and memory.swap.max=0", s, &in, "cgroup-limit");
     p = plan_run(s, &in);
-    CHECK_CONTAINS(hr_plan_find_warning(p, "cgroup-limit")->text, "memory.swap.max is 0");
+    CHECK_CONTAINS(hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT)->text, "memory.swap.max is 0");
     CHECK_STR(p->steps[0].id, "host");
     free(p);
     free(s);
@@ -387,7 +396,7 @@ static void linux_placement(void)
     snap_paging(s, "/media/backup/swapfile", HR_PAGING_FILE, GB(16), usb);
     p = plan_run(s, &in);
     CHECK_STR(p->recommended.target_path, "/headroom.swap");
-    CHECK(hr_plan_find_warning(p, "paging-on-removable") != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_PAGING_ON_REMOVABLE) != NULL);
     CHECK_EQ_I64(p->removal_count, 1);
     CHECK_STR(p->removals[0].rule, "S5.4");
     CHECK_CONTAINS(step_command(p, "swapoff-old"), "swapoff /media/backup/swapfile");
@@ -404,8 +413,8 @@ static void linux_placement(void)
     p = plan_run(s, &in);
     CHECK(!p->candidates[0].eligible);
     CHECK_CONTAINS(p->candidates[0].reasons[0].text, "overlay");
-    CHECK(hr_plan_find_warning(p, "cgroup-limit") != NULL);
-    CHECK(hr_plan_find_warning(p, "no-target") == NULL); /* the host's business, not "no room" */
+    CHECK(hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT) != NULL);
+    CHECK(hr_plan_find_warning(p, HR_PW_NO_TARGET) == NULL); /* the host's business, not "no room" */
     CHECK(!p->recommended.target_known);
     CHECK_CONTAINS(p->recommended.target_advice, "the host");
     CHECK(find_step(p, "raise-limit") != NULL);
@@ -415,8 +424,56 @@ static void linux_placement(void)
     free(s);
 }
 
+/* The conversions of a template as the row's parameter letters: s (%s, %.2s), u (%llu). */
+static void conversions(const char *t, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *t && k + 1 < n; t++) {
+        if (*t != '%')
+            continue;
+        t++;
+        if (*t == '%')
+            continue;
+        while (*t == '.' || (*t >= '0' && *t <= '9'))
+            t++;
+        if (strncmp(t, "llu", 3) == 0) {
+            out[k++] = 'u';
+            t += 2;
+        } else {
+            out[k++] = *t == 's' ? 's' : '?';
+        }
+    }
+    out[k] = '\0';
+}
+
+/* The table is the contract: ids as JSON has them (unique, lower-case words), a rule, and
+ * templates whose conversions are the parameters the row names, in English and in Chinese. */
+static void warning_table(void)
+{
+    CHECK(hr_plan_warning_row(HR_PW_NONE) == NULL);
+    CHECK(hr_plan_warning_row(HR_PW_COUNT) == NULL);
+    for (int w = HR_PW_NONE + 1; w < HR_PW_COUNT; w++) {
+        const hr_plan_warning_info *row = hr_plan_warning_row((hr_plan_warning)w);
+        CHECK(row != NULL);
+        if (!row)
+            continue;
+        CHECK(strspn(row->id, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(row->id) && row->id[0]);
+        CHECK(row->rule[0] == 'S' || strncmp(row->rule, "X.", 2) == 0);
+        for (int v = HR_PW_NONE + 1; v < w; v++)
+            CHECK(strcmp(hr_plan_warning_row((hr_plan_warning)v)->id, row->id) != 0);
+        char en[16], zh[16];
+        conversions(row->text, en, sizeof en);
+        conversions(hr_tr_lang(HR_LANG_ZH, row->text), zh, sizeof zh);
+        if (strcmp(en, row->params) != 0)
+            fprintf(stderr, "warning %s: template takes {%s}, the row says {%s}\n", row->id, en, row->params);
+        CHECK_STR(en, row->params);
+        CHECK_STR(zh, row->params);
+    }
+}
+
 int main(void)
 {
+    warning_table();
     windows_scenarios();
     linux_scenarios();
     linux_placement();

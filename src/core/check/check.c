@@ -41,20 +41,39 @@ static uint64_t with_gap(uint64_t capacity, uint64_t gap)
     return capacity == HR_UNKNOWN ? capacity : hr_sat_add(capacity, gap);
 }
 
+static const struct {
+    const char *rule, *text;
+} capacity_bases[] = {
+#define HR_CAP_ROW(id, rule, text) [id] = { rule, text },
+    HR_CHECK_CAPACITY_BASES(HR_CAP_ROW)
+#undef HR_CAP_ROW
+};
+
+const char *hr_check_capacity_text(hr_check_capacity_basis b)
+{
+    return hr_tr(
+        capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].text);
+}
+
+const char *hr_check_capacity_rule(hr_check_capacity_basis b)
+{
+    return capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].rule;
+}
+
 /* What the machine can back now: the real ceiling (core/model/commit_ceiling.h, the one
  * status shows), with the RAM given by --ram when it differs from the machine's. */
-static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *basis, size_t n)
+static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, hr_check_capacity_basis *basis)
 {
     const hr_plan_facts *f = &p->facts;
     if ((!snap || f->hypothetical) && f->disk_paging_bytes != HR_UNKNOWN) {
         /* A what-if machine described in full (--paging): RAM + that paging file / swap. */
         hr_ceiling ce;
         hr_ceiling_compute(NULL, f->os, f->ram_bytes, f->disk_paging_bytes, &ce);
-        snprintf(basis, n, HR_T("a hypothetical machine: RAM + the paging file / swap given (--paging)"));
+        *basis = HR_CAP_WHATIF_PAGING;
         return ce.bytes;
     }
     if (!snap || f->hypothetical) {
-        snprintf(basis, n, HR_T("a hypothetical machine: the paging file / swap in use is not known (give --paging)"));
+        *basis = HR_CAP_WHATIF_UNKNOWN;
         return HR_UNKNOWN;
     }
     const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
@@ -62,25 +81,13 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, char *ba
         f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes : HR_UNKNOWN;
     hr_ceiling ce;
     hr_ceiling_compute(snap, f->os, ram, disk, &ce);
+    const bool win = f->os == HR_OS_WINDOWS;
     switch (ce.basis) {
-    case HR_CEILING_COMMIT_LIMIT:
-        snprintf(basis, n,
-                 f->os == HR_OS_WINDOWS ? HR_T("the commit limit (RAM + paging files)")
-                                        : HR_T("the commit limit, enforced (vm.overcommit_memory=2)"));
-        break;
-    case HR_CEILING_COMMIT_PARTS:
-        snprintf(basis, n,
-                 f->os == HR_OS_WINDOWS
-                     ? HR_T("RAM + paging files")
-                     : HR_T("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"));
-        break;
-    case HR_CEILING_RAM_SWAP:
-        snprintf(basis, n, HR_T("RAM + disk swap (the OOM killer acts when both are full; zram not counted)"));
-        break;
-    case HR_CEILING_CGROUP:
-        snprintf(basis, n, HR_T("the cgroup's memory limit (memory.max + the swap it may use)"));
-        break;
-    case HR_CEILING_UNKNOWN: snprintf(basis, n, HR_T("the paging file / swap in use could not be read")); break;
+    case HR_CEILING_COMMIT_LIMIT: *basis = win ? HR_CAP_COMMIT_LIMIT_WIN : HR_CAP_COMMIT_LIMIT_LINUX; break;
+    case HR_CEILING_COMMIT_PARTS: *basis = win ? HR_CAP_COMMIT_PARTS_WIN : HR_CAP_COMMIT_PARTS_LINUX; break;
+    case HR_CEILING_RAM_SWAP: *basis = HR_CAP_RAM_SWAP; break;
+    case HR_CEILING_CGROUP: *basis = HR_CAP_CGROUP; break;
+    case HR_CEILING_UNKNOWN: *basis = HR_CAP_UNKNOWN; break;
     }
     return ce.bytes;
 }
@@ -194,22 +201,22 @@ static void todo_close_apps(hr_check *c)
         TODO("close-apps|S5.2", HR_T("close %s before a run: what they hold is taken from the run"), list);
 }
 
-void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
-{
-    memset(c, 0, sizeof *c);
-    c->snap = snap;
-    c->plan = p;
-    const hr_plan_facts *f = &p->facts;
-    const hr_plan_recommended *r = &p->recommended;
-    if (f->hypothetical)
-        snap = NULL;
-    char a[32], b[32];
+/* What the three parts share: the machine judged (NULL for a hypothetical one), its plan,
+ * the need, and the numbers the sentences quote. */
+typedef struct judge_ctx {
+    const hr_snapshot *snap;
+    const hr_plan *p;
+    const hr_run_need *need;
+    uint64_t gap;      /* RAM's size-class gap, added to what the machine can back */
+    char cap[32];      /* what it can back now, as shown */
+    char need_gb[32];  /* the high end of the need, as shown */
+    const char *wl;    /* the workflow or workload judged */
+    const char *tier3; /* "paging file" or "swap" */
+} judge_ctx;
 
-    c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
-    c->workload_assumed = f->workload == HR_WORKLOAD_NONE && !in->peak_label[0];
-    hr_strlcpy(c->workflow, in->peak_label, sizeof c->workflow);
-    const hr_run_need *need = &r->need;
-    c->need_bytes = need->high;
+static void need_basis(const hr_plan_inputs *in, const hr_plan_facts *f, hr_check *c)
+{
+    const char *assumed = c->workload_assumed ? HR_T(", assumed: give --workload") : "";
     if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_basis[0]) {
         snprintf(c->need_basis, sizeof c->need_basis, "%s", in->peak_basis);
     } else if (in->peak_commit_bytes != HR_UNKNOWN) {
@@ -219,209 +226,308 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
         snprintf(c->need_basis, sizeof c->need_basis,
                  HR_T("an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)"),
-                 hr_workload_label(c->workload), c->workload_assumed ? HR_T(", assumed: give --workload") : "", flags);
+                 hr_workload_label(c->workload), assumed, flags);
     } else {
         snprintf(c->need_basis, sizeof c->need_basis, HR_T("an estimate for %s%s (docs/check.md; S4.1, S4.2)"),
-                 hr_workload_label(c->workload), c->workload_assumed ? HR_T(", assumed: give --workload") : "");
+                 hr_workload_label(c->workload), assumed);
     }
+}
 
-    c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
-    c->capacity_bytes = capacity_now(snap, p, c->capacity_basis, sizeof c->capacity_basis);
-    c->capacity_after_bytes = capacity_after(snap, p);
-    /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
-     * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
-    const uint64_t gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN &&
-                                 f->ram_class_bytes > f->ram_bytes && !strstr(c->capacity_basis, "cgroup")
-                             ? f->ram_class_bytes - f->ram_bytes
-                             : 0;
-    c->verdict_after = judge(with_gap(c->capacity_after_bytes, gap), need);
-    c->verdict = judge(with_gap(c->capacity_bytes, gap), need);
-    /* A plan with no drive to put the file on is not offered as a way out: what it would give is
-     * said as what is needed, and the verdict after it is the verdict now. */
-    c->plan_feasible =
-        !(snap && f->volumes_known && !r->target_known && !f->in_container && !f->wsl2 && !f->cgroup_limited);
-    c->verdict_if_room = c->verdict_after;
-    list_others(snap, c);
-
-    hr_size_gb(c->capacity_bytes, a, sizeof a);
-    hr_size_gb(c->need_bytes, b, sizeof b);
+/* The verdict's sentence and rule for the sizes alone (S1.1, S4.1; X.cgroup in a container). */
+static void verdict_says(const judge_ctx *x, hr_check *c)
+{
     char fb[32], mb[32];
-    hr_size_gb(need->fail_below, fb, sizeof fb);
-    hr_size_gb(need->must_back, mb, sizeof mb);
-    const char *wl = c->workflow[0] ? c->workflow : hr_workload_label(c->workload);
-    const char *tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
-    switch (c->verdict) {
-    case HR_VERDICT_WILL_FAIL:
-        hr_strlcpy(c->verdict_rule, "S1.1", sizeof c->verdict_rule);
-        if (strstr(c->capacity_basis, "cgroup")) {
-            hr_strlcpy(c->verdict_rule, "X.cgroup", sizeof c->verdict_rule);
-            snprintf(c->verdict_text, sizeof c->verdict_text,
-                     HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
-                          "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
-                          "machine has"),
-                     a, fb, wl);
-            break;
-        }
-        snprintf(c->verdict_text, sizeof c->verdict_text,
+    hr_size_gb(x->need->fail_below, fb, sizeof fb);
+    hr_size_gb(x->need->must_back, mb, sizeof mb);
+    const bool cgroup = c->capacity_basis == HR_CAP_CGROUP;
+    const char *rule = c->verdict == HR_VERDICT_WILL_FAIL
+                           ? (cgroup ? hr_check_capacity_rule(c->capacity_basis) : "S1.1")
+                       : c->verdict == HR_VERDICT_UNKNOWN ? "S2.2"
+                                                          : "S4.1";
+    hr_strlcpy(c->verdict_rule, rule, sizeof c->verdict_rule);
+    char *t = c->verdict_text;
+    const size_t n = sizeof c->verdict_text;
+    if (c->verdict == HR_VERDICT_WILL_FAIL && cgroup)
+        snprintf(t, n,
+                 HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
+                      "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
+                      "machine has"),
+                 x->cap, fb, x->wl);
+    else if (c->verdict == HR_VERDICT_WILL_FAIL)
+        snprintf(t, n,
                  HR_T("this machine can back %s, below the %s that even the low end of %s's need and the other "
                       "programs take: when RAM and the %s are full the run is killed or vanishes"),
-                 a, fb, wl, tier3);
-        break;
-    case HR_VERDICT_AT_RISK:
-        hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text,
+                 x->cap, fb, x->wl, x->tier3);
+    else if (c->verdict == HR_VERDICT_AT_RISK)
+        snprintf(t, n,
                  HR_T("this machine can back %s, under the %s it must back for %s (the high end of its need, the "
                       "other programs and the margin): ControlNet, LoRAs, upscaling or a batch can tip it over"),
-                 a, mb, wl);
-        break;
-    case HR_VERDICT_OK:
-        hr_strlcpy(c->verdict_rule, "S4.1", sizeof c->verdict_rule);
+                 x->cap, mb, x->wl);
+    else if (c->verdict == HR_VERDICT_OK)
+        snprintf(t, n, HR_T("this machine can back %s; %s needs at most %s with the other programs and the margin"),
+                 x->cap, x->wl, mb);
+    else
+        snprintf(t, n, HR_T("how much this machine can back is not known (%s)"),
+                 hr_check_capacity_text(c->capacity_basis));
+}
+
+/* Part 1: what the machine can back against what the workload needs (S1.1, S4.1). */
+static void judge_capacity(const hr_snapshot *snap, const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
+{
+    const hr_plan_facts *f = &x->p->facts;
+    c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
+    c->workload_assumed = f->workload == HR_WORKLOAD_NONE && !in->peak_label[0];
+    hr_strlcpy(c->workflow, in->peak_label, sizeof c->workflow);
+    c->need_bytes = x->need->high;
+    need_basis(in, f, c);
+
+    c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
+    c->capacity_bytes = capacity_now(snap, x->p, &c->capacity_basis);
+    c->capacity_after_bytes = capacity_after(snap, x->p);
+    /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
+     * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
+    x->gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN && f->ram_class_bytes > f->ram_bytes &&
+                     c->capacity_basis != HR_CAP_CGROUP
+                 ? f->ram_class_bytes - f->ram_bytes
+                 : 0;
+    c->verdict_after = judge(with_gap(c->capacity_after_bytes, x->gap), x->need);
+    c->verdict = judge(with_gap(c->capacity_bytes, x->gap), x->need);
+    /* A plan with no drive to put the file on is not offered as a way out: what it would give is
+     * said as what is needed, and the verdict after it is the verdict now. */
+    c->plan_feasible = !(snap && f->volumes_known && !x->p->recommended.target_known && !f->in_container && !f->wsl2 &&
+                         !f->cgroup_limited);
+    c->verdict_if_room = c->verdict_after;
+
+    hr_size_gb(c->capacity_bytes, x->cap, sizeof x->cap);
+    hr_size_gb(c->need_bytes, x->need_gb, sizeof x->need_gb);
+    x->wl = c->workflow[0] ? c->workflow : hr_workload_label(c->workload);
+    x->tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
+    verdict_says(x, c);
+}
+
+/* Part 2: facts that move the verdict whatever the sizes (S1.2, S2.3, S3.2, S5.4), each a
+ * predicate over the judged machine; the first that holds for the verdict so far moves it. */
+
+/* Windows' automatic file may still grow enough, but late (S1.2). */
+static bool auto_may_grow(const judge_ctx *x, hr_check *c)
+{
+    (void)c;
+    return x->snap && x->p->facts.os == HR_OS_WINDOWS &&
+           (hr_plan_find_warning(x->p, HR_PW_AUTO_MANAGED) || hr_plan_find_warning(x->p, HR_PW_AUTO_FULL_SYSTEM)) &&
+           automatic_potential(x->snap, x->p) >= x->need->fail_below;
+}
+
+static void says_auto(const judge_ctx *x, hr_check *c)
+{
+    snprintf(c->verdict_text, sizeof c->verdict_text,
+             HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
+                  "after commit passes 90 %% and often too late"),
+             x->cap, x->need_gb, x->wl);
+}
+
+/* A ranged custom file (initial < maximum) grows to its maximum when commit needs it, with a
+ * stall each time (S3.2): AT RISK, not WILL FAIL, when the maximum would be enough. */
+static bool ranged_may_grow(const judge_ctx *x, hr_check *c)
+{
+    if (!x->snap || x->p->facts.os != HR_OS_WINDOWS || x->p->facts.restart_pending)
+        return false;
+    const uint64_t growth = ranged_growth(x->snap);
+    return growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), x->gap), x->need) != HR_VERDICT_WILL_FAIL;
+}
+
+static void says_ranged(const judge_ctx *x, hr_check *c)
+{
+    char g[32];
+    hr_size_gb(hr_sat_add(c->capacity_bytes, ranged_growth(x->snap)), g, sizeof g);
+    snprintf(c->verdict_text, sizeof c->verdict_text,
+             HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
+                  "under the %s %s needs, and each growth stalls the run"),
+             x->cap, g, x->need_gb, x->wl);
+}
+
+/* The plan's warnings that make a run fragile whatever the sizes, most serious first. */
+static const hr_plan_line *hazard(const hr_plan *p)
+{
+    static const hr_plan_warning hazards[] = { HR_PW_AUTO_FULL_SYSTEM, HR_PW_PAGING_ON_REMOVABLE, HR_PW_TEMP_PAGE_FILE,
+                                               HR_PW_AUTO_MANAGED, HR_PW_PAGING_DRIVE_FULL };
+    for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++)
+        if (hr_plan_find_warning(p, hazards[i]))
+            return hr_plan_find_warning(p, hazards[i]);
+    return NULL;
+}
+
+static bool has_hazard(const judge_ctx *x, hr_check *c)
+{
+    (void)c;
+    return hazard(x->p) != NULL;
+}
+
+static void says_hazard(const judge_ctx *x, hr_check *c)
+{
+    const hr_plan_line *w = hazard(x->p);
+    hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
+    hr_strlcpy(c->verdict_text, w->text, sizeof c->verdict_text);
+}
+
+/* Commit near the limit now, where the limit is enforced (S2.3). */
+static bool commit_near_limit(const judge_ctx *x, hr_check *c)
+{
+    const hr_snapshot *snap = x->snap;
+    const bool enforced =
+        x->p->facts.os == HR_OS_WINDOWS || (snap && snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER);
+    return snap && enforced && c->charge_bytes != HR_UNKNOWN && snap->commit.limit_bytes != HR_UNKNOWN &&
+           snap->commit.limit_bytes && c->charge_bytes >= snap->commit.limit_bytes / 10 * 9;
+}
+
+static void says_commit(const judge_ctx *x, hr_check *c)
+{
+    snprintf(c->verdict_text, sizeof c->verdict_text,
+             HR_T("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
+             (unsigned long long)(c->charge_bytes / (x->snap->commit.limit_bytes / 100)));
+}
+
+/* OK never comes with a plan that would change something: the machine backs the estimate,
+ * but not what the rules ask — no backstop, or a file in the wrong place. */
+static bool plan_would_change(const judge_ctx *x, hr_check *c)
+{
+    (void)c;
+    const hr_plan_facts *f = &x->p->facts;
+    const bool plan_changes = !x->p->nothing_to_change && !f->in_container && !f->cgroup_limited && !f->wsl2;
+    return x->snap && plan_changes;
+}
+
+static void says_plan(const judge_ctx *x, hr_check *c)
+{
+    char b[32];
+    hr_strlcpy(c->verdict_rule, sizing_rule(&x->p->recommended), sizeof c->verdict_rule);
+    hr_size_gb(x->p->recommended.maximum_bytes, b, sizeof b);
+    if (x->p->facts.disk_paging_bytes == 0)
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s; %s needs at most %s with the other programs and the margin"), a, wl,
-                 mb);
-        break;
-    default:
-        hr_strlcpy(c->verdict_rule, "S2.2", sizeof c->verdict_rule);
-        snprintf(c->verdict_text, sizeof c->verdict_text, HR_T("how much this machine can back is not known (%s)"),
-                 c->capacity_basis);
-        break;
-    }
-
-    /* Facts that make a run fragile whatever the sizes (S1.2, S2.3, S5.4). */
-    if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS &&
-        (hr_plan_find_warning(p, "auto-managed") || hr_plan_find_warning(p, "auto-full-system")) &&
-        automatic_potential(snap, p) >= need->fail_below) {
-        c->verdict = HR_VERDICT_AT_RISK;
-        hr_strlcpy(c->verdict_rule, "S1.2", sizeof c->verdict_rule);
-        snprintf(
-            c->verdict_text, sizeof c->verdict_text,
-            HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
-                 "after commit passes 90 %% and often too late"),
-            a, b, wl);
-    }
-    /* A ranged custom file (initial < maximum) grows to its maximum when commit needs it, with a
-     * stall each time (S3.2): it is AT RISK, not WILL FAIL, when the maximum would be enough. */
-    if (snap && c->verdict == HR_VERDICT_WILL_FAIL && f->os == HR_OS_WINDOWS && !f->restart_pending) {
-        const uint64_t growth = ranged_growth(snap);
-        char g[32];
-        if (growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), gap), need) != HR_VERDICT_WILL_FAIL) {
-            hr_size_gb(hr_sat_add(c->capacity_bytes, growth), g, sizeof g);
-            c->verdict = HR_VERDICT_AT_RISK;
-            hr_strlcpy(c->verdict_rule, "S3.2", sizeof c->verdict_rule);
-            snprintf(c->verdict_text, sizeof c->verdict_text,
-                     HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
-                          "under the %s %s needs, and each growth stalls the run"),
-                     a, g, b, wl);
-        }
-    }
-    if (c->verdict == HR_VERDICT_OK) {
-        static const char *const hazards[] = { "auto-full-system", "paging-on-removable", "temp-page-file",
-                                               "auto-managed", "paging-drive-full" };
-        for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
-            const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
-            if (w) {
-                c->verdict = HR_VERDICT_AT_RISK;
-                hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
-                hr_strlcpy(c->verdict_text, w->text, sizeof c->verdict_text);
-                break;
-            }
-        }
-    }
-    const bool enforced = f->os == HR_OS_WINDOWS || (snap && snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER);
-    if (c->verdict == HR_VERDICT_OK && snap && enforced && c->charge_bytes != HR_UNKNOWN &&
-        snap->commit.limit_bytes != HR_UNKNOWN && snap->commit.limit_bytes &&
-        c->charge_bytes >= snap->commit.limit_bytes / 10 * 9) {
-        c->verdict = HR_VERDICT_AT_RISK;
-        hr_strlcpy(c->verdict_rule, "S2.3", sizeof c->verdict_rule);
+                 HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
+                      "past the estimate: the rules ask for %s"),
+                 x->cap, x->tier3, b);
+    else
         snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
-                 (unsigned long long)(c->charge_bytes / (snap->commit.limit_bytes / 100)));
-    }
+                 HR_T("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
+                      "%s, as headroom plan says"),
+                 x->cap, x->tier3, b);
+}
 
-    /* OK never comes with a plan that would change something: the machine backs the
-     * estimate, but not what the rules ask — no backstop, or a file in the wrong place. */
-    const bool plan_changes = !p->nothing_to_change && !f->in_container && !f->cgroup_limited && !f->wsl2;
-    if (c->verdict == HR_VERDICT_OK && snap && plan_changes) {
-        c->verdict = HR_VERDICT_AT_RISK;
-        hr_strlcpy(c->verdict_rule, sizing_rule(r), sizeof c->verdict_rule);
-        hr_size_gb(r->maximum_bytes, b, sizeof b);
-        if (f->disk_paging_bytes == 0)
-            snprintf(
-                c->verdict_text, sizeof c->verdict_text,
-                HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
-                     "past the estimate: the rules ask for %s"),
-                a, tier3, b);
-        else
-            snprintf(c->verdict_text, sizeof c->verdict_text,
-                     HR_T("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
-                          "%s, as headroom plan says"),
-                     a, tier3, b);
-    }
+/* In order: a row applies when the verdict so far is `from` and its predicate holds; it sets
+ * `to`, the rule (NULL: says() sets the one its evidence cites) and the sentence. */
+static const struct downgrade {
+    hr_check_verdict from;
+    bool (*holds)(const judge_ctx *x, hr_check *c);
+    hr_check_verdict to;
+    const char *rule;
+    void (*says)(const judge_ctx *x, hr_check *c);
+} downgrades[] = {
+    { HR_VERDICT_WILL_FAIL, auto_may_grow, HR_VERDICT_AT_RISK, "S1.2", says_auto },
+    { HR_VERDICT_WILL_FAIL, ranged_may_grow, HR_VERDICT_AT_RISK, "S3.2", says_ranged },
+    { HR_VERDICT_OK, has_hazard, HR_VERDICT_AT_RISK, NULL, says_hazard },
+    { HR_VERDICT_OK, commit_near_limit, HR_VERDICT_AT_RISK, "S2.3", says_commit },
+    { HR_VERDICT_OK, plan_would_change, HR_VERDICT_AT_RISK, NULL, says_plan },
+};
 
-    /* The one to three things to do, most useful first. */
-    bool plan_helps = !p->nothing_to_change &&
-                      (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, "auto-managed") ||
-                       hr_plan_find_warning(p, "auto-full-system") || hr_plan_find_warning(p, "paging-on-removable"));
-    if (plan_helps) {
-        hr_size_gb(r->maximum_bytes, a, sizeof a);
-        const char *rule = sizing_rule(r);
-        char id_rule[48];
-        const bool restart =
-            p->step_count > 0 && (strcmp(p->steps[0].id, "restart") == 0 || strcmp(p->steps[0].id, "swapon-all") == 0);
-        if (restart) {
-            /* Set already, waiting for a restart (S5.1): that one step, not the procedure again. */
-            snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
-            if (f->os == HR_OS_WINDOWS)
-                TODO(id_rule,
-                     HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
-                          "session): the %s paging file on %s is set and takes effect then"),
-                     a, r->target);
-            else
-                TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
-        } else if (f->cgroup_limited) {
-            hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
-            TODO("raise-limit|X.cgroup",
-                 HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
-                      "help until then"),
-                 b, (hr_size_gb(c->need_bytes, a, sizeof a), a));
-        } else if (f->wsl2) {
-            TODO("wslconfig|X.wsl2",
-                 HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
-                      "(headroom plan shows the steps)"),
-                 (unsigned long long)(r->maximum_bytes >> 30));
-        } else if (!r->target_known && p->candidate_count > 0) {
-            TODO("make-room|S4.3",
-                 f->os == HR_OS_WINDOWS
-                     ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
-                            "Disk Management to make a partition for it)")
-                     : HR_T("make room for a %s %s: free space on an SSD, or add one"),
-                 a, f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
-        } else if (f->os == HR_OS_WINDOWS) {
-            snprintf(id_rule, sizeof id_rule, "set-paging|%s", rule);
-            TODO(id_rule, HR_T("set a %s %s paging file on %s — headroom plan shows the exact steps"), a,
-                 r->fixed ? HR_T("fixed") : HR_T("ranged"), r->target_known ? r->target : HR_T("a non-system SSD"));
-        } else if (r->add_bytes == 0 && p->removal_count > 0) {
-            /* The swap kept already covers the size: what is left is moving off a bad place. */
-            snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
-            char list[256] = "";
-            for (int i = 0; i < p->removal_count; i++) {
-                const char *t = p->removals[i].text, *colon = strchr(t, ':');
-                size_t used = strlen(list);
-                snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
-                         (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
-            }
+static void apply_downgrades(const judge_ctx *x, hr_check *c)
+{
+    for (size_t i = 0; i < sizeof downgrades / sizeof downgrades[0]; i++) {
+        const struct downgrade *d = &downgrades[i];
+        if (c->verdict != d->from || !d->holds(x, c))
+            continue;
+        c->verdict = d->to;
+        if (d->rule)
+            hr_strlcpy(c->verdict_rule, d->rule, sizeof c->verdict_rule);
+        d->says(x, c);
+    }
+}
+
+/* Part 3: the one to three things to do, most useful first. */
+
+/* The plan's one step when it is not "set the file": a restart, a limit, WSL, room. */
+static bool todo_not_a_file(const hr_snapshot *snap, const hr_plan *p, hr_check *c, const char *size)
+{
+    const hr_plan_facts *f = &p->facts;
+    char id_rule[48], b[32], a[32];
+    if (p->step_count > 0 && (strcmp(p->steps[0].id, "restart") == 0 || strcmp(p->steps[0].id, "swapon-all") == 0)) {
+        /* Set already, waiting for a restart (S5.1): that one step, not the procedure again. */
+        snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
+        if (f->os == HR_OS_WINDOWS)
             TODO(id_rule,
-                 HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
-                      "commands"),
-                 list, a);
-        } else {
-            snprintf(id_rule, sizeof id_rule, "add-swap|%s", rule);
-            hr_size_gb(r->add_bytes, b, sizeof b);
-            TODO(id_rule, HR_T("add a %s swap file%s%s — headroom plan shows the exact commands"), b,
-                 r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
-        }
+                 HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
+                      "session): the %s paging file on %s is set and takes effect then"),
+                 size, p->recommended.target);
+        else
+            TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
+    } else if (f->cgroup_limited) {
+        hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
+        hr_size_gb(c->need_bytes, a, sizeof a);
+        TODO("raise-limit|X.cgroup",
+             HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
+                  "help until then"),
+             b, a);
+    } else if (f->wsl2) {
+        TODO("wslconfig|X.wsl2",
+             HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
+                  "(headroom plan shows the steps)"),
+             (unsigned long long)(p->recommended.maximum_bytes >> 30));
+    } else if (!p->recommended.target_known && p->candidate_count > 0) {
+        TODO("make-room|S4.3",
+             f->os == HR_OS_WINDOWS
+                 ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
+                        "Disk Management to make a partition for it)")
+                 : HR_T("make room for a %s %s: free space on an SSD, or add one"),
+             size, f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
+    } else {
+        return false;
     }
-    const hr_plan_line *full = hr_plan_find_warning(p, "paging-drive-full");
+    return true;
+}
+
+/* The plan's one step: set the paging file, or add or move swap. */
+static void todo_file(const hr_plan *p, hr_check *c, const char *size)
+{
+    const hr_plan_recommended *r = &p->recommended;
+    char id_rule[48], b[32];
+    if (p->facts.os == HR_OS_WINDOWS) {
+        snprintf(id_rule, sizeof id_rule, "set-paging|%s", sizing_rule(r));
+        TODO(id_rule, HR_T("set a %s %s paging file on %s — headroom plan shows the exact steps"), size,
+             r->fixed ? HR_T("fixed") : HR_T("ranged"), r->target_known ? r->target : HR_T("a non-system SSD"));
+    } else if (r->add_bytes == 0 && p->removal_count > 0) {
+        /* The swap kept already covers the size: what is left is moving off a bad place. */
+        snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
+        char list[256] = "";
+        for (int i = 0; i < p->removal_count; i++) {
+            const char *t = p->removals[i].text, *colon = strchr(t, ':');
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
+                     (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
+        }
+        TODO(id_rule,
+             HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
+                  "commands"),
+             list, size);
+    } else {
+        snprintf(id_rule, sizeof id_rule, "add-swap|%s", sizing_rule(r));
+        hr_size_gb(r->add_bytes, b, sizeof b);
+        TODO(id_rule, HR_T("add a %s swap file%s%s — headroom plan shows the exact commands"), b,
+             r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
+    }
+}
+
+static void todo_list(const hr_snapshot *snap, const hr_plan *p, hr_check *c)
+{
+    const hr_plan_facts *f = &p->facts;
+    const hr_plan_recommended *r = &p->recommended;
+    char a[32];
+    const bool plan_helps =
+        !p->nothing_to_change &&
+        (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, HR_PW_AUTO_MANAGED) ||
+         hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM) || hr_plan_find_warning(p, HR_PW_PAGING_ON_REMOVABLE));
+    hr_size_gb(r->maximum_bytes, a, sizeof a);
+    if (plan_helps && !todo_not_a_file(snap, p, c, a))
+        todo_file(p, c, a);
+    const hr_plan_line *full = hr_plan_find_warning(p, HR_PW_PAGING_DRIVE_FULL);
     if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3",
@@ -437,16 +543,10 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
         todo_close_apps(c);
     if (r->upgrade_ram_first)
         TODO("upgrade-ram|S4.1", HR_T("upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly"));
-    if (hr_plan_find_warning(p, "on-battery"))
+    if (hr_plan_find_warning(p, HR_PW_ON_BATTERY))
         TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
-    if (hr_plan_find_warning(p, "hdd-only"))
+    if (hr_plan_find_warning(p, HR_PW_HDD_ONLY))
         TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
-    /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
-     * and never worse than now: a plan that would lower it is not offered as the way out. */
-    if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)
-        c->plan_feasible = false; /* the room there is gives a file too small to help */
-    if (!c->plan_feasible)
-        c->verdict_after = c->verdict;
     /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)
@@ -459,4 +559,24 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
                       "Committed, or headroom status during a run) and size from it: headroom plan "
                       "--peak-commit SIZE"));
     }
+}
+
+void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->snap = snap;
+    c->plan = p;
+    if (p->facts.hypothetical)
+        snap = NULL;
+    judge_ctx x = { .snap = snap, .p = p, .need = &p->recommended.need };
+    judge_capacity(snap, in, &x, c);
+    list_others(snap, c);
+    apply_downgrades(&x, c);
+    todo_list(snap, p, c);
+    /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
+     * and never worse than now: a plan that would lower it is not offered as the way out. */
+    if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)
+        c->plan_feasible = false; /* the room there is gives a file too small to help */
+    if (!c->plan_feasible)
+        c->verdict_after = c->verdict;
 }

@@ -8,6 +8,7 @@
 #define HR_CHECK_H
 
 #include "core/base/buf.h"
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/render.h"
 #include "core/plan/plan.h"
@@ -31,6 +32,34 @@ const char *hr_check_verdict_label(hr_check_verdict v); /* "OK", "AT RISK", "WIL
 
 /* hr_workload_need_bytes(): the need model, in plan.h (the plan's container steps use it). */
 
+/* What "can back" is (X.ceiling): which ceiling the capacity is, and the rule behind it. The
+ * rule picks the basis; the renderers turn it into the sentence (hr_check_capacity_text), so
+ * nothing branches on translated text. X(id, rule, sentence) */
+#define HR_CHECK_CAPACITY_BASES(X)                                                                                     \
+    X(HR_CAP_WHATIF_PAGING, "X.ceiling",                                                                               \
+      HR_N("a hypothetical machine: RAM + the paging file / swap given (--paging)"))                                   \
+    X(HR_CAP_WHATIF_UNKNOWN, "S2.2",                                                                                   \
+      HR_N("a hypothetical machine: the paging file / swap in use is not known (give --paging)"))                      \
+    X(HR_CAP_COMMIT_LIMIT_WIN, "S1.1", HR_N("the commit limit (RAM + paging files)"))                                  \
+    X(HR_CAP_COMMIT_LIMIT_LINUX, "X.overcommit", HR_N("the commit limit, enforced (vm.overcommit_memory=2)"))          \
+    X(HR_CAP_COMMIT_PARTS_WIN, "S1.1", HR_N("RAM + paging files"))                                                     \
+    X(HR_CAP_COMMIT_PARTS_LINUX, "X.overcommit",                                                                       \
+      HR_N("the commit limit, enforced (vm.overcommit_memory=2): RAM share + swap"))                                   \
+    X(HR_CAP_RAM_SWAP, "X.ceiling",                                                                                    \
+      HR_N("RAM + disk swap (the OOM killer acts when both are full; zram not counted)"))                              \
+    X(HR_CAP_CGROUP, "X.cgroup", HR_N("the cgroup's memory limit (memory.max + the swap it may use)"))                 \
+    X(HR_CAP_UNKNOWN, "S2.2", HR_N("the paging file / swap in use could not be read"))
+
+typedef enum hr_check_capacity_basis {
+#define HR_CAP_ENUM(id, rule, text) id,
+    HR_CHECK_CAPACITY_BASES(HR_CAP_ENUM)
+#undef HR_CAP_ENUM
+} hr_check_capacity_basis;
+
+/* The basis as a sentence in the current language, and the rule it comes from. */
+const char *hr_check_capacity_text(hr_check_capacity_basis b);
+const char *hr_check_capacity_rule(hr_check_capacity_basis b);
+
 typedef struct hr_check_other {
     hr_proc proc;
     const char *kind; /* "browser", "chat", or NULL */
@@ -46,7 +75,7 @@ typedef struct hr_check {
     uint64_t need_bytes;
     char need_basis[160];
     uint64_t capacity_bytes; /* HR_UNKNOWN when not known */
-    char capacity_basis[200];
+    hr_check_capacity_basis capacity_basis;
     uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
     hr_check_verdict verdict_after;
     bool plan_feasible;               /* the plan can be carried out here (a drive has room for it) */

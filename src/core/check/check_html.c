@@ -63,7 +63,7 @@ static void capacity(const hr_check *c, hr_buf *out)
     char a[32];
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_buf_puts(out, "<li>");
-    hr_html_textf(out, HR_T("can back %s — %s"), a, c->capacity_basis);
+    hr_html_textf(out, HR_T("can back %s — %s"), a, hr_check_capacity_text(c->capacity_basis));
     hr_buf_puts(out, "</li>\n<li>");
     hr_size_gb(c->need_bytes, a, sizeof a);
     hr_html_textf(out, HR_T("needs %s at the run's peak — %s"), a, c->need_basis);

@@ -114,9 +114,9 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     }
     if (shown)
         hr_buf_puts(out, HR_T(")"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-managed"))
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_MANAGED))
         hr_buf_puts(out, HR_T(", managed automatically"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, "auto-full-system"))
+    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM))
         hr_buf_puts(out, HR_T(", managed automatically on a nearly full system drive"));
     if (win_config)
         configured(snap, f, out);
@@ -180,7 +180,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     tiers(snap, p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
-    hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, c->capacity_basis);
+    hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, hr_check_capacity_text(c->capacity_basis));
     if (c->charge_bytes != HR_UNKNOWN) {
         hr_size_gb(c->charge_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  in use    %s committed now\n"), b);
@@ -284,7 +284,7 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
 
     hr_json_begin_object(w, "capacity");
     hr_json_size(w, "bytes", c->capacity_bytes);
-    hr_json_str(w, "basis", c->capacity_basis);
+    hr_json_str(w, "basis", hr_check_capacity_text(c->capacity_basis));
     hr_json_size(w, "charge_bytes", c->charge_bytes);
     hr_json_size(w, "after_plan_bytes", c->capacity_after_bytes);
     hr_json_bool(w, "plan_feasible", c->plan_feasible);

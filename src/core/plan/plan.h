@@ -15,6 +15,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/i18n.h"
 #include "core/base/json_writer.h"
 #include "core/base/render.h"
 #include "core/estimate/estimate.h"
@@ -109,9 +110,98 @@ void hr_plan_inputs_take_estimate(hr_plan_inputs *in, const hr_estimate *e);
  * other large DiTs from the architecture; NONE when nothing says. */
 hr_workload hr_workload_of_estimate(const hr_estimate *e);
 
+/* The plan's warnings, one row each: X(id, the id in JSON — a contract scripts key on —, the
+ * rule, the template's parameters in order (s: a string, u: unsigned long long), the message
+ * template). The code says which ones apply (plan_warnings.c); check and tests find them by id. */
+#define HR_PLAN_WARNINGS(X)                                                                                                            \
+    X(HR_PW_NO_CRASH_DUMP, "no-crash-dump", "X.dump", "ss",                                                                            \
+      HR_N(                                                                                                                            \
+          "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "                    \
+          "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, " \
+          "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)"))                                                           \
+    X(HR_PW_SHRINK, "shrink", "S6", "sss",                                                                                             \
+      HR_N("removing the old files lowers the paging file configured from %s to %s (%s less), which the rules "                        \
+           "allow here; 'headroom apply' never lowers it unless told to: add --allow-shrink to apply this plan"))                      \
+    X(HR_PW_AUTO_FULL_SYSTEM, "auto-full-system", "S1.2", "s",                                                                         \
+      HR_N("the paging file is managed automatically and the system drive has only %s free: Windows "                                  \
+           "silently shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another "                    \
+           "drive"))                                                                                                                   \
+    X(HR_PW_AUTO_MANAGED, "auto-managed", "S1.2", "s",                                                                                 \
+      HR_N("the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "                           \
+           "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s"))                                       \
+    X(HR_PW_TEMP_PAGE_FILE, "temp-page-file", "S5.1", "",                                                                              \
+      HR_N("Windows could not create the configured paging file at the last boot and runs on a temporary one: "                        \
+           "check the drive and the sizes, then restart"))                                                                             \
+    X(HR_PW_COMPRESSION_OFF, "compression-off", "S5.3", "",                                                                            \
+      HR_N("memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "                       \
+           "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)"))                                \
+    X(HR_PW_COMPRESSION_NOT_VM, "compression-not-vm", "S5.3", "u",                                                                     \
+      HR_N("RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "                           \
+           "compression, which is not virtual memory — when RAM is full, only the paging file takes more"))                            \
+    X(HR_PW_WSL2, "wsl2", "X.wsl2", "",                                                                                                \
+      HR_N("this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "                     \
+           "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "                                  \
+           "(headroom plan --os windows)"))                                                                                            \
+    X(HR_PW_CGROUP_LIMIT, "cgroup-limit", "X.cgroup", "sss",                                                                           \
+      HR_N("this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "                       \
+           "swap is irrelevant until the limit is raised%s"))                                                                          \
+    X(HR_PW_CONTAINER, "container", "X.cgroup", "",                                                                                    \
+      HR_N("inside a container: swap is made and switched on by the host, not here (no swapon without "                                \
+           "CAP_SYS_ADMIN) — run the plan on the host"))                                                                               \
+    X(HR_PW_OVERCOMMIT_NEVER, "overcommit-never", "X.overcommit", "su",                                                                \
+      HR_N("vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "                    \
+           "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM"))                      \
+    X(HR_PW_ZRAM_NOT_BACKSTOP, "zram-not-backstop", "X.zram", "",                                                                      \
+      HR_N("zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "                     \
+           "too — keep it and add the swap file"))                                                                                     \
+    X(HR_PW_ZSWAP_NO_SWAP, "zswap-no-swap", "X.zram", "",                                                                              \
+      HR_N("zswap is on but there is no disk swap behind it, so it does nothing"))                                                     \
+    X(HR_PW_UPGRADE_RAM, "upgrade-ram", "S4.1", "s",                                                                                   \
+      HR_N("%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly"))                              \
+    X(HR_PW_INTEGRATED_GPU, "integrated-gpu", "S4.3", "s",                                                                             \
+      HR_N("an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "                           \
+           "only about 6 GB usable"))                                                                                                  \
+    X(HR_PW_PAGING_DRIVE_FULL, "paging-drive-full", "S3.3", "ssss",                                                                    \
+      HR_N("%s holds %s and has only %s free, under the %s the plan keeps free there: writes fail and an SSD "                         \
+           "slows as it fills — free space on it"))                                                                                    \
+    X(HR_PW_LOW_VRAM_FLAGS, "low-vram-flags", "S1.2", "s",                                                                             \
+      HR_N("%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "                         \
+           "replace the paging file"))                                                                                                 \
+    X(HR_PW_ON_BATTERY, "on-battery", "S4.3", "",                                                                                      \
+      HR_N("running on battery: power saving throttles CPU, GPU and paging — plug in for a run"))                                      \
+    X(HR_PW_POWER_SAVER, "power-saver", "S4.3", "",                                                                                    \
+      HR_N("a power saving mode is on: it throttles CPU, GPU and paging — switch to a "                                              \
+           "balanced or performance mode for a run"))                                                                                  \
+    X(HR_PW_NO_TARGET, "no-target", "S3.3", "s",                                                                                       \
+      HR_N("no drive here can take a %s file (see the candidates): free space on an SSD, or add one"))                                 \
+    X(HR_PW_HDD_ONLY, "hdd-only", "S3.3", "",                                                                                          \
+      HR_N("only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none"))                      \
+    X(HR_PW_HDD_LAST_RESORT, "hdd-last-resort", "S3.3", "s",                                                                           \
+      HR_N("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "                           \
+           "(free space, or shrink a volume in Disk Management to make a partition for it — S4.3) and "                              \
+           "move it there"))                                                                                                           \
+    X(HR_PW_PAGING_ON_REMOVABLE, "paging-on-removable", "S5.4", "s",                                                                   \
+      HR_N("%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)"))
+
+typedef enum hr_plan_warning {
+    HR_PW_NONE = 0, /* a line that is not a warning */
+#define HR_PW_ENUM(id, json_id, rule, params, text) id,
+    HR_PLAN_WARNINGS(HR_PW_ENUM)
+#undef HR_PW_ENUM
+        HR_PW_COUNT
+} hr_plan_warning;
+
+/* A warning's row: its JSON id, rule, parameters and (English) template; NULL for HR_PW_NONE
+ * or out of range. */
+typedef struct hr_plan_warning_info {
+    const char *id, *rule, *params, *text;
+} hr_plan_warning_info;
+const hr_plan_warning_info *hr_plan_warning_row(hr_plan_warning w);
+
 /* One line of output: which rule (seed "S4.2" or headroom's own "X.dump", see docs/plan.md),
  * a stable id for scripts and tests, and the text. */
 typedef struct hr_plan_line {
+    hr_plan_warning warning; /* which warning (HR_PW_NONE in the other lists) */
     char id[32];
     char rule[16];
     char text[HR_PLAN_TEXT_MAX];
@@ -251,8 +341,14 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
 void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key);
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w); /* the same, into an open object */
 
-/* Lookups for tests and check: the warning with this id, or NULL. */
-const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id);
+/* Lookups for tests and check: the warning w, or NULL. */
+const hr_plan_line *hr_plan_find_warning(const hr_plan *p, hr_plan_warning w);
+
+/* Add warning w with its template and the parameters its row names, in order. The
+ * _alt form words the same warning differently (a fact changes the advice): same id, rule. */
+void hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...);
+HR_PRINTF(3, 4)
+void hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...);
 
 /* Append a line (silently dropped when the list is full: lists are sized for every rule).
  * id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */

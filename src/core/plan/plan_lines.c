@@ -29,10 +29,10 @@ void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_ru
     va_end(ap);
 }
 
-const hr_plan_line *hr_plan_find_warning(const hr_plan *p, const char *id)
+const hr_plan_line *hr_plan_find_warning(const hr_plan *p, hr_plan_warning w)
 {
     for (int i = 0; i < p->warning_count; i++)
-        if (strcmp(p->warnings[i].id, id) == 0)
+        if (p->warnings[i].warning == w)
             return &p->warnings[i];
     return NULL;
 }

@@ -6,12 +6,61 @@
 #include "core/base/i18n.h"
 
 #include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/model/pagingfiles.h"
 #include "core/model/swap_target.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-#define W(id_rule, ...) hr_plan_line_add(p->warnings, &p->warning_count, HR_PLAN_MAX_WARNINGS, id_rule, __VA_ARGS__)
+#define W(...) hr_plan_warn_add(p, __VA_ARGS__)
+
+static const hr_plan_warning_info warning_rows[HR_PW_COUNT] = {
+#define HR_PW_ROW(w, json_id, rule, params, text) [w] = { json_id, rule, params, text },
+    HR_PLAN_WARNINGS(HR_PW_ROW)
+#undef HR_PW_ROW
+};
+
+const hr_plan_warning_info *hr_plan_warning_row(hr_plan_warning w)
+{
+    return w > HR_PW_NONE && w < HR_PW_COUNT ? &warning_rows[w] : NULL;
+}
+
+/* The one place a warning line is made: its id and rule are the row's, whatever the wording. */
+static void warn_v(hr_plan *p, hr_plan_warning w, const char *fmt, va_list ap)
+{
+    const hr_plan_warning_info *row = hr_plan_warning_row(w);
+    if (!row || p->warning_count >= HR_PLAN_MAX_WARNINGS)
+        return;
+    hr_plan_line *l = &p->warnings[p->warning_count++];
+    memset(l, 0, sizeof *l);
+    l->warning = w;
+    hr_strlcpy(l->id, row->id, sizeof l->id);
+    hr_strlcpy(l->rule, row->rule, sizeof l->rule);
+    /* The template is the table's, not a literal the compiler can check against the call:
+     * test_plan_warnings holds every template (and its translation) to the row's parameters. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    vsnprintf(l->text, sizeof l->text, fmt ? fmt : hr_tr(row->text), ap);
+#pragma GCC diagnostic pop
+}
+
+void hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...)
+{
+    va_list ap;
+    va_start(ap, w);
+    warn_v(p, w, NULL, ap);
+    va_end(ap);
+}
+
+void hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    warn_v(p, w, fmt, ap);
+    va_end(ap);
+}
 
 static const hr_volume *system_volume(const hr_snapshot *snap)
 {
@@ -54,12 +103,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
     /* Dumps off or to a dedicated file (CrashControl): nothing to warn about. */
     bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
     if (moved && !p->dump_file[0] && !dumps_elsewhere) {
-        W("no-crash-dump|X.dump",
-          HR_T(
-              "with no paging file left on %.2s Windows cannot write a kernel crash dump after a blue screen. To keep "
-              "one, leave a small paging file on %.2s (Custom size, 4096 MB initial and maximum, or System managed) next to the new one, "
-              "or set a dedicated dump file (CrashControl\\DedicatedDumpFile)"),
-          sys, sys);
+        W(HR_PW_NO_CRASH_DUMP, sys, sys);
     }
     if (!snap)
         return;
@@ -93,11 +137,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             hr_size_gb(before, b1, sizeof b1);
             hr_size_gb(after, a1, sizeof a1);
             hr_size_gb(before - after, d1, sizeof d1);
-            W("shrink|S6",
-              HR_T(
-                  "removing the old files lowers the paging file configured from %s to %s (%s less), which the rules "
-                  "allow here; 'headroom apply' never lowers it unless told to: add --allow-shrink to apply this plan"),
-              b1, a1, d1);
+            W(HR_PW_SHRINK, b1, a1, d1);
         }
     }
     const hr_volume *sv = system_volume(snap);
@@ -113,40 +153,27 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             const bool elsewhere =
                 p->recommended.target_known && sv && !hr_same_drive(p->recommended.target, sv->dev.mount_point);
             if (elsewhere)
-                W("auto-full-system|S1.2",
-                  HR_T(
-                      "the paging file is managed automatically and the system drive has only %s free: Windows "
-                      "silently shrinks it (seen below 1 GB) and big models cannot even load — set a fixed size on another "
-                      "drive"),
-                  fr);
+                W(HR_PW_AUTO_FULL_SYSTEM, fr);
             else
-                W("auto-full-system|S1.2",
-                  HR_T("the paging file is managed automatically and the system drive has only %s free: Windows "
-                       "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
-                       "plan gives, and make room for the rest"),
-                  fr);
+                hr_plan_warn_alt(
+                    p, HR_PW_AUTO_FULL_SYSTEM,
+                    HR_T(
+                        "the paging file is managed automatically and the system drive has only %s free: Windows "
+                        "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
+                        "plan gives, and make room for the rest"),
+                    fr);
         } else {
-            W("auto-managed|S1.2",
-              HR_T("the paging file is managed automatically: its ceiling is usually too low for a workflow's peak "
-                   "commit, and it grows only after commit passes 90 %% of the limit — set a fixed %s"),
-              mx);
+            W(HR_PW_AUTO_MANAGED, mx);
         }
     }
     if (snap->paging_config.temp_page_file == HR_TRI_YES)
-        W("temp-page-file|S5.1",
-          HR_T("Windows could not create the configured paging file at the last boot and runs on a temporary one: "
-               "check the drive and the sizes, then restart"));
+        W(HR_PW_TEMP_PAGE_FILE);
     if (snap->compression.windows_compression == HR_TRI_NO)
-        W("compression-off|S5.3",
-          HR_T("memory compression is turned off: it keeps rarely used pages compressed in RAM and reduces paging. "
-               "Leave it at the default (PowerShell as administrator: Enable-MMAgent -MemoryCompression)"));
+        W(HR_PW_COMPRESSION_OFF);
     else if (snap->compression.windows_compression == HR_TRI_YES && snap->ram.used_bytes != HR_UNKNOWN &&
              snap->ram.total_bytes != HR_UNKNOWN && snap->ram.total_bytes &&
              snap->ram.used_bytes >= snap->ram.total_bytes / 100 * 85)
-        W("compression-not-vm|S5.3",
-          HR_T("RAM is %llu %% used with memory compression at work: high \"used\" with a smooth run is partly "
-               "compression, which is not virtual memory — when RAM is full, only the paging file takes more"),
-          (unsigned long long)(snap->ram.used_bytes / (snap->ram.total_bytes / 100)));
+        W(HR_PW_COMPRESSION_NOT_VM, (unsigned long long)(snap->ram.used_bytes / (snap->ram.total_bytes / 100)));
 }
 
 static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
@@ -156,38 +183,25 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
     const hr_plan_facts *f = &p->facts;
     char a[32];
     if (f->wsl2)
-        W("wsl2|X.wsl2",
-          HR_T("this is WSL 2: its memory and swap are set on Windows in %%UserProfile%%\\.wslconfig ([wsl2] swap=), "
-               "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "
-               "(headroom plan --os windows)"));
+        W(HR_PW_WSL2);
     if (f->cgroup_limited) {
         hr_size_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
         bool no_swap = snap->cgroup.swap_max_bytes == 0;
-        W("cgroup-limit|X.cgroup",
-          HR_T("this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "
-               "swap is irrelevant until the limit is raised%s"),
-          a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
+        W(HR_PW_CGROUP_LIMIT, a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
           no_swap ? HR_T(", and memory.swap.max is 0 so it may not swap at all") : "");
     } else if (f->in_container) {
-        W("container|X.cgroup",
-          HR_T("inside a container: swap is made and switched on by the host, not here (no swapon without "
-               "CAP_SYS_ADMIN) — run the plan on the host"));
+        W(HR_PW_CONTAINER);
     }
     if (snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER) {
         hr_size_gb(snap->commit.limit_bytes, a, sizeof a);
         uint64_t ratio = snap->commit.overcommit_ratio;
-        W("overcommit-never|X.overcommit",
-          HR_T("vm.overcommit_memory=2: allocations fail (MemoryError) at the commit limit, now %s = RAM × %llu %% + "
-               "swap — the Linux twin of a too-small paging file; the swap size here counts only that share of RAM"),
-          a, (unsigned long long)(ratio != HR_UNKNOWN ? ratio : 50));
+        W(HR_PW_OVERCOMMIT_NEVER, a, (unsigned long long)(ratio != HR_UNKNOWN ? ratio : 50));
     }
     uint64_t disk = f->disk_paging_bytes;
     if (zram_swap_active(snap) && (disk == 0 || disk == HR_UNKNOWN))
-        W("zram-not-backstop|X.zram",
-          HR_T("zram is compression in RAM, not a disk backstop: it stretches RAM, but when RAM is full zram is full "
-               "too — keep it and add the swap file"));
+        W(HR_PW_ZRAM_NOT_BACKSTOP);
     if (snap->compression.zswap_enabled == HR_TRI_YES && disk == 0)
-        W("zswap-no-swap|X.zram", HR_T("zswap is on but there is no disk swap behind it, so it does nothing"));
+        W(HR_PW_ZSWAP_NO_SWAP);
 }
 
 static bool any_ssd(const hr_plan *p)
@@ -207,20 +221,17 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
 
     if (r->upgrade_ram_first) {
         hr_size_gb(f->ram_bytes, a, sizeof a);
-        W("upgrade-ram|S4.1",
-          HR_T("%s of RAM: upgrade to at least 16 GB first — the paging file keeps a run alive, but slowly"), a);
+        W(HR_PW_UPGRADE_RAM, a);
     }
     if (f->integrated_gpu) {
         if (f->integrated_shared_bytes != HR_UNKNOWN) {
             hr_size_gb(f->integrated_shared_bytes, a, sizeof a);
-            W("integrated-gpu|S4.3",
-              HR_T("an integrated GPU takes part of RAM as shared video memory (up to %s): an 8 GB laptop may have "
-                   "only about 6 GB usable"),
-              a);
+            W(HR_PW_INTEGRATED_GPU, a);
         } else {
-            W("integrated-gpu|S4.3",
-              HR_T("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
-                   "6 GB usable"));
+            hr_plan_warn_alt(
+                p, HR_PW_INTEGRATED_GPU,
+                HR_T("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
+                     "6 GB usable"));
         }
     }
     /* A drive holding a paging file / swap file with less free than the plan keeps (S3.3: do
@@ -245,53 +256,41 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         char fr[32], rs[32], shown[HR_SNAP_PATH_MAX * 4];
         hr_size_gb(free_now, fr, sizeof fr);
         hr_size_gb(hr_reserve_bytes(total), rs, sizeof rs);
-        W("paging-drive-full|S3.3",
-          HR_T("%s holds %s and has only %s free, under the %s the plan keeps free there: writes fail and an SSD "
-               "slows as it fills — free space on it"),
-          v ? v->dev.mount_point : d->mount_point, hr_win_path_shown(pg->path, shown, sizeof shown), fr, rs);
+        W(HR_PW_PAGING_DRIVE_FULL, v ? v->dev.mount_point : d->mount_point,
+          hr_win_path_shown(pg->path, shown, sizeof shown), fr, rs);
         break;
     }
     if (f->lean_on_ram) {
         char flags[128];
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
-        W("low-vram-flags|S1.2",
-          HR_T("%s only moves pressure from VRAM to RAM: launcher options and virtual memory add up, they do not "
-               "replace the paging file"),
-          flags);
+        W(HR_PW_LOW_VRAM_FLAGS, flags);
     }
     if (snap && snap->power.on_battery == HR_TRI_YES)
-        W("on-battery|S4.3",
-          HR_T("running on battery: power saving throttles CPU, GPU and paging — plug in for a run"));
+        W(HR_PW_ON_BATTERY);
     if (snap && snap->power.power_saver == HR_TRI_YES)
-        W("power-saver|S4.3", HR_T("a power saving mode is on: it throttles CPU, GPU and paging — switch to a "
-                                   "balanced or performance mode for a run"));
+        W(HR_PW_POWER_SAVER);
 
     /* Placement outcomes. */
     if (p->candidate_count > 0 && !r->target_known && !f->in_container)
-        W("no-target|S3.3",
-          HR_T("no drive here can take a %s file (see the candidates): free space on an SSD, or add one"),
-          (hr_size_gb(r->maximum_bytes, a, sizeof a), a));
+        W(HR_PW_NO_TARGET, (hr_size_gb(r->maximum_bytes, a, sizeof a), a));
     if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO && !any_ssd(p))
-        W("hdd-only|S3.3",
-          HR_T("only rotational drives (HDD) can take it: add RAM first — paging on an HDD can be slower than none"));
-    else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO)
-        W("hdd-last-resort|S3.3",
-          f->os == HR_OS_WINDOWS
-              ? HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
-                     "(free space, or shrink a volume in Disk Management to make a partition for it — S4.3) and "
-                     "move it there")
-              : HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make room on an SSD "
-                     "(free space — S4.3) and move it there"),
-          r->target);
+        W(HR_PW_HDD_ONLY);
+    else if (r->target_known && p->candidate_count > 0 && p->candidates[0].ssd == HR_TRI_NO) {
+        if (f->os == HR_OS_WINDOWS)
+            W(HR_PW_HDD_LAST_RESORT, r->target);
+        else
+            hr_plan_warn_alt(p, HR_PW_HDD_LAST_RESORT,
+                             HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make "
+                                  "room on an SSD (free space — S4.3) and move it there"),
+                             r->target);
+    }
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
             const hr_paging *pg = &snap->paging[i];
             char rwhy[HR_SNAP_WHY_MAX];
             if (pg->kind != HR_PAGING_ZRAM && pg->has_device &&
                 hr_device_removable(&pg->device, rwhy, sizeof rwhy) == HR_TRI_YES)
-                W("paging-on-removable|S5.4",
-                  HR_T("%s is on removable media: unplugging it leaves the system without it (errors, or no desktop)"),
-                  pg->path);
+                W(HR_PW_PAGING_ON_REMOVABLE, pg->path);
         }
     }
 
