@@ -22,30 +22,6 @@ static const char *const m_stack_end =
     HR_N("The log ends in a stack trace of code that crashed, with no memory failure before it: a "
          "crash in a library, an extension or a driver.");
 
-static unsigned char low(unsigned char ch)
-{
-    return (ch >= 'A' && ch <= 'Z') ? (unsigned char)(ch + 32) : ch;
-}
-
-static bool word(unsigned char ch)
-{
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-}
-
-/* Case-insensitive: does s[0..n) hold the lower-case needle? */
-static bool has(const char *s, size_t n, const char *needle)
-{
-    size_t k = strlen(needle);
-    for (size_t i = 0; i + k <= n; i++) {
-        size_t j = 0;
-        while (j < k && low((unsigned char)s[i + j]) == (unsigned char)needle[j])
-            j++;
-        if (j == k)
-            return true;
-    }
-    return false;
-}
-
 static void copy_text(char *dst, size_t cap, const char *s, size_t n)
 {
     while (n && (*s == ' ' || *s == '\t')) {
@@ -117,7 +93,7 @@ static bool frame_line(const char *s, size_t n)
         return true;
     if (r >= 7 && memcmp(p, "frame #", 7) == 0)
         return true;
-    if (i > 0 && r >= 4 && p[0] == 'a' && p[1] == 't' && p[2] == ' ' && word((unsigned char)p[3]))
+    if (i > 0 && r >= 4 && p[0] == 'a' && p[1] == 't' && p[2] == ' ' && hr_diag_is_word((unsigned char)p[3]))
         return true;
     if (r >= 3 && p[0] == '[' && p[1] == '<')
         return true;
@@ -140,7 +116,8 @@ static hr_confidence exception_shape(const char *s, size_t n, bool after_frames)
     while (i < n && i < 16 && (s[i] == ' ' || s[i] == '\t'))
         i++;
     size_t b = i;
-    while (i < n && (word((unsigned char)s[i]) || s[i] == '.' || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')))
+    while (i < n &&
+           (hr_diag_is_word((unsigned char)s[i]) || s[i] == '.' || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')))
         i += s[i] == ':' ? 2 : 1;
     if (i == b || (i < n && s[i] != ':'))
         return HR_CONF_NONE;
@@ -148,11 +125,12 @@ static hr_confidence exception_shape(const char *s, size_t n, bool after_frames)
     bool ok = false;
     for (size_t k = 0; k < sizeof ends / sizeof ends[0] && !ok; k++) {
         size_t l = strlen(ends[k]);
-        ok = i - b >= l && has(s + i - l, l, ends[k]);
+        ok = i - b >= l && hr_diag_ci_find(s + i - l, l, ends[k], false);
     }
     if (!ok)
         return HR_CONF_NONE;
-    if (has(s + b, i - b, "modulenotfounderror") || has(s + b, i - b, "importerror"))
+    if (hr_diag_ci_find(s + b, i - b, "modulenotfounderror", false) ||
+        hr_diag_ci_find(s + b, i - b, "importerror", false))
         return HR_CONF_LOW;
     return after_frames ? HR_CONF_MEDIUM : HR_CONF_LOW;
 }
@@ -213,7 +191,8 @@ void hr_diag_event_end(hr_diag_ctx *c)
         hr_confidence conf = e->conf;
         const char *meaning = e->meaning;
         size_t n = strlen(e->text);
-        if (e->kind == HR_EV_ERROR_LINE && (has(e->text, n, "killed") || has(e->text, n, "sigkill"))) {
+        if (e->kind == HR_EV_ERROR_LINE &&
+            (hr_diag_ci_find(e->text, n, "killed", false) || hr_diag_ci_find(e->text, n, "sigkill", false))) {
             cause = HR_CAUSE_KILLED;
             conf = HR_CONF_MEDIUM;
             meaning = m_last_kill;
@@ -265,7 +244,8 @@ static double size_at(const char *s, size_t n, size_t i, size_t *end)
                   { "kb", 1e3 },           { "b", 1 } };
     for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
         size_t l = strlen(units[k].unit);
-        if (j + l <= n && has(s + j, l, units[k].unit) && (j + l == n || !word((unsigned char)s[j + l]))) {
+        if (j + l <= n && hr_diag_ci_find(s + j, l, units[k].unit, false) &&
+            (j + l == n || !hr_diag_is_word((unsigned char)s[j + l]))) {
             *end = j + l;
             return v * units[k].mult;
         }
@@ -276,7 +256,7 @@ static double size_at(const char *s, size_t n, size_t i, size_t *end)
 bool hr_diag_has_size(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] >= '0' && s[i] <= '9' && (i == 0 || !word((unsigned char)s[i - 1]))) {
+        if (s[i] >= '0' && s[i] <= '9' && (i == 0 || !hr_diag_is_word((unsigned char)s[i - 1]))) {
             size_t end;
             if (size_at(s, n, i, &end) >= 0)
                 return true;
@@ -293,7 +273,7 @@ static bool followed_by(const char *s, size_t n, size_t end, const char *what)
     while (end < n && s[end] == ' ')
         end++;
     size_t k = strlen(what);
-    return end + k <= n && has(s + end, k, what);
+    return end + k <= n && hr_diag_ci_find(s + end, k, what, false);
 }
 
 bool hr_diag_gpu_room(const char *s, size_t n)
@@ -304,7 +284,7 @@ bool hr_diag_gpu_room(const char *s, size_t n)
      * 0 bytes is allocated by PyTorch" */
     double want = -1, free_b = -1, held = -1;
     for (size_t i = 0; i + 17 < n && want < 0; i++)
-        if (low((unsigned char)s[i]) == 't' && has(s + i, 17, "tried to allocate")) {
+        if (hr_diag_lower((unsigned char)s[i]) == 't' && hr_diag_ci_find(s + i, 17, "tried to allocate", false)) {
             size_t j = i + 17, end;
             while (j < n && s[j] == ' ')
                 j++;
@@ -313,7 +293,7 @@ bool hr_diag_gpu_room(const char *s, size_t n)
     if (want <= 0)
         return false;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9' || (i > 0 && (word((unsigned char)s[i - 1]) || s[i - 1] == '.')))
+        if (s[i] < '0' || s[i] > '9' || (i > 0 && (hr_diag_is_word((unsigned char)s[i - 1]) || s[i - 1] == '.')))
             continue;
         size_t end;
         double v = size_at(s, n, i, &end);
@@ -355,13 +335,13 @@ bool hr_diag_driver_module(const char *name, size_t n)
         return false;
     for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
         size_t l = strlen(stems[k]);
-        if (n >= l && has(name, l, stems[k]))
+        if (n >= l && hr_diag_ci_find(name, l, stems[k], false))
             return true;
     }
     /* Intel's older OpenGL / D3D modules: "ig" and the generation's digit (ig4icd64,
      * ig4dev32, ig7icd64, ig75icd64, ig9icd64) */
-    return n >= 5 && low((unsigned char)name[0]) == 'i' && low((unsigned char)name[1]) == 'g' && name[2] >= '0' &&
-           name[2] <= '9';
+    return n >= 5 && hr_diag_lower((unsigned char)name[0]) == 'i' && hr_diag_lower((unsigned char)name[1]) == 'g' &&
+           name[2] >= '0' && name[2] <= '9';
 }
 
 bool hr_diag_module_in_crash_report(const char *s, size_t n, size_t dll_end)
@@ -371,20 +351,14 @@ bool hr_diag_module_in_crash_report(const char *s, size_t n, size_t dll_end)
     while (i < n && s[i] == ' ')
         i++;
     if (i < n && (s[i] == '!' || s[i] == '+' ||
-                  (s[i] == '(' && i + 2 < n && s[i + 1] == '0' && low((unsigned char)s[i + 2]) == 'x')))
+                  (s[i] == '(' && i + 2 < n && s[i + 1] == '0' && hr_diag_lower((unsigned char)s[i + 2]) == 'x')))
         return true;
-    /* a field: the report's word for the module on the same line */
-    static const char *const ascii[] = { "modul", "sig[" };
-    for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++)
-        if (hr_diag_ci_find(s, n, ascii[k], false))
+    /* a field: the report's word for the module on the same line (ASCII folded; Cyrillic
+     * written in both cases) */
+    static const char *const field[] = { "modul", "sig[", "módulo", "модул", "Модул", "モジュール", "模块", "模組" };
+    for (size_t k = 0; k < sizeof field / sizeof field[0]; k++)
+        if (hr_diag_ci_find(s, n, field[k], false))
             return true;
-    static const char *const other[] = { "модул", "Модул", "モジュール", "模块", "模組", "módulo", "Módulo" };
-    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
-        size_t l = strlen(other[k]);
-        for (size_t j = 0; j + l <= n; j++)
-            if (memcmp(s + j, other[k], l) == 0)
-                return true;
-    }
     return false;
 }
 
@@ -405,12 +379,12 @@ static bool shortage_in_context(const char *s, size_t n, size_t at, const char *
         return false;
     }
     if (strcmp(w, "increase") == 0) {
-        if (e < n && (low((unsigned char)s[e]) == 'd' || low((unsigned char)s[e]) == 's'))
+        if (e < n && (hr_diag_lower((unsigned char)s[e]) == 'd' || hr_diag_lower((unsigned char)s[e]) == 's'))
             return false;
         while (e < n && s[e] == ' ')
             e++;
-        return !(e + 2 <= n && (has(s + e, 2, "of") || has(s + e, 2, "in")) &&
-                 (e + 2 == n || !word((unsigned char)s[e + 2])));
+        return !(e + 2 <= n && (hr_diag_ci_find(s + e, 2, "of", false) || hr_diag_ci_find(s + e, 2, "in", false)) &&
+                 (e + 2 == n || !hr_diag_is_word((unsigned char)s[e + 2])));
     }
     return true;
 }
@@ -430,16 +404,13 @@ bool hr_diag_pagefile_blame(const char *s, size_t n)
     for (size_t k = 0; k < sizeof ascii / sizeof ascii[0]; k++) {
         size_t l = strlen(ascii[k]);
         for (size_t i = 0; i + l <= n; i++)
-            if ((i == 0 || !word((unsigned char)s[i - 1])) && has(s + i, l, ascii[k]) &&
+            if ((i == 0 || !hr_diag_is_word((unsigned char)s[i - 1])) && hr_diag_ci_find(s + i, l, ascii[k], false) &&
                 shortage_in_context(s, n, i, ascii[k]))
                 return true;
     }
-    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
-        size_t l = strlen(other[k]);
-        for (size_t i = 0; i + l <= n; i++)
-            if (memcmp(s + i, other[k], l) == 0)
-                return true;
-    }
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
+        if (hr_diag_ci_find(s, n, other[k], false))
+            return true;
     return false;
 }
 
