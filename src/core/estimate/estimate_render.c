@@ -275,14 +275,7 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     hr_run_need n;
     hr_est_need(e, &n);
     hr_json_begin_object(w, "need");
-    hr_json_u64(w, "low_bytes", n.low);
-    hr_json_u64(w, "high_bytes", n.high);
-    hr_json_u64(w, "others_bytes", n.others);
-    hr_json_str(w, "others_basis", hr_others_basis_name(n.others_basis));
-    hr_json_u64(w, "margin_bytes", n.margin);
-    hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
-    hr_json_u64(w, "fail_below_bytes", n.fail_below);
-    hr_json_u64(w, "must_back_bytes", n.must_back);
+    hr_run_need_json_members(&n, w);
     hr_json_end_object(w);
 
     hr_json_begin_array(w, "steps");

@@ -11,6 +11,18 @@ const char *hr_others_basis_name(hr_others_basis b)
     return b == HR_OTHERS_MEASURED ? "measured" : b == HR_OTHERS_ALLOWANCE ? "allowance" : "in-peak";
 }
 
+void hr_run_need_json_members(const hr_run_need *n, hr_json_writer *w)
+{
+    hr_json_u64(w, "low_bytes", n->low);
+    hr_json_u64(w, "high_bytes", n->high);
+    hr_json_u64(w, "others_bytes", n->others);
+    hr_json_str(w, "others_basis", hr_others_basis_name(n->others_basis));
+    hr_json_u64(w, "margin_bytes", n->margin);
+    hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
+    hr_json_u64(w, "fail_below_bytes", n->fail_below);
+    hr_json_u64(w, "must_back_bytes", n->must_back);
+}
+
 void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t others, hr_others_basis basis)
 {
     memset(n, 0, sizeof *n);

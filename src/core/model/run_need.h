@@ -17,6 +17,7 @@
 #ifndef HR_RUN_NEED_H
 #define HR_RUN_NEED_H
 
+#include "core/base/json_writer.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -52,6 +53,9 @@ typedef struct hr_run_need {
 
 /* The basis's name in JSON: "measured", "allowance", "in-peak". */
 const char *hr_others_basis_name(hr_others_basis b);
+/* The need's members as every JSON document gives them (plan's and check's "need", estimate's
+ * "need"), into an open object; sizes in bytes. */
+void hr_run_need_json_members(const hr_run_need *n, hr_json_writer *w);
 
 /* Fill n from the run's range and the others' part (low > high is taken as high). */
 void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t others, hr_others_basis basis);

@@ -281,15 +281,7 @@ void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key)
 
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w)
 {
-    const hr_run_need *n = &p->recommended.need;
-    hr_json_u64(w, "low_bytes", n->low);
-    hr_json_u64(w, "high_bytes", n->high);
-    hr_json_u64(w, "others_bytes", n->others);
-    hr_json_str(w, "others_basis", hr_others_basis_name(n->others_basis));
-    hr_json_u64(w, "margin_bytes", n->margin);
-    hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
-    hr_json_u64(w, "fail_below_bytes", n->fail_below);
-    hr_json_u64(w, "must_back_bytes", n->must_back);
+    hr_run_need_json_members(&p->recommended.need, w);
     hr_json_bool(w, "comfyui_version_known", p->facts.version_known);
     if (p->facts.high_version[0])
         hr_json_str(w, "high_end_comfyui_version", p->facts.high_version);
