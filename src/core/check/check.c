@@ -350,9 +350,11 @@ static const hr_plan_line *hazard(const hr_plan *p)
 {
     static const hr_plan_warning hazards[] = { HR_PW_AUTO_FULL_SYSTEM, HR_PW_PAGING_ON_REMOVABLE, HR_PW_TEMP_PAGE_FILE,
                                                HR_PW_AUTO_MANAGED, HR_PW_PAGING_DRIVE_FULL };
-    for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++)
-        if (hr_plan_find_warning(p, hazards[i]))
-            return hr_plan_find_warning(p, hazards[i]);
+    for (size_t i = 0; i < sizeof hazards / sizeof hazards[0]; i++) {
+        const hr_plan_line *w = hr_plan_find_warning(p, hazards[i]);
+        if (w)
+            return w;
+    }
     return NULL;
 }
 
