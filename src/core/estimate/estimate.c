@@ -61,8 +61,7 @@ typedef struct sim {
     double vram_total;
     double vram_other;
     int cache;         /* effective hr_comfy_cache */
-    bool new_clamp;    /* load formula of 0.3.6x+ (no floor) */
-    double lv_floor;   /* the least lowvram budget of the old clamp: 64 MiB before 0.3.25 */
+    double lv_floor;   /* the least lowvram budget: 64 MiB before 0.3.25, 128 MiB, none from 0.3.66 */
     bool async_buffer; /* 0.3.76+: offload cast buffer reserved */
     int version;       /* major*10000 + minor*100 + patch */
     msim ms[HR_EST_MAX_MODELS];
@@ -613,7 +612,7 @@ static void load_models_gpu(sim *s, const int *idx, int n, double mem_req, doubl
         if (partial_ok) {
             double loaded = x->resident;
             double cur = vram_free(s) + loaded;
-            double lv = dmax(s->new_clamp ? 0 : s->lv_floor, dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
+            double lv = dmax(s->lv_floor, dmax(cur - minimum, dmin(cur * s->ratio, cur - inf)));
             lv -= loaded;
             budget = lv <= 0 ? 0.1 : lv;
         }
@@ -1058,10 +1057,10 @@ static void setup(sim *s)
                                                       : 0.1 * GIBD;
     s->reserve = reserve_bytes(m, a);
     s->ratio = m->vendor == HR_GPU_NVIDIA ? 0.0 : 0.4;
-    s->new_clamp = s->version >= V(0, 3, 66);
     /* load_models_gpu() floored the budget at 64 MiB until 0.3.25 raised it to 128 MiB (a fix
-     * for the Stable Cascade VAE on small cards); a card with no room above it logs the floor. */
-    s->lv_floor = s->version >= V(0, 3, 25) ? 128 * MIBD : 64 * MIBD;
+     * for the Stable Cascade VAE on small cards), and 0.3.66's load formula has no floor; a card
+     * with no room above it logs the floor. */
+    s->lv_floor = s->version >= V(0, 3, 66) ? 0 : s->version >= V(0, 3, 25) ? 128 * MIBD : 64 * MIBD;
     s->async_buffer = s->version >= V(0, 3, 76) && (m->vendor == HR_GPU_NVIDIA || m->vendor == HR_GPU_AMD);
 
     /* VRAMState (model_management.py) */
