@@ -78,7 +78,7 @@ int hr_cmd_status(int argc, char **argv)
     hr_status_compute(snap, &st);
     hr_status_render(&st, &rd);
     int rc = hr_cli_emit_render("status", "report", &rd);
-    if (rc == 0 && hr_snapshot_partial(snap))
+    if (rc == 0 && st.partial)
         rc = HR_EXIT_PARTIAL;
     hr_buf_free(&out);
     free(snap);
