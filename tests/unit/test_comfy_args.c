@@ -62,6 +62,10 @@ int main(void)
     CHECK(a.async_offload_streams == 3 && a.flags_known == 1);
     CHECK(parse("--async-offload=1", &a, &err) == 0);
     CHECK(a.async_offload_streams == 1);
+    CHECK(parse("--async-offload 12", &a, &err) == 0);
+    CHECK(a.async_offload_streams == 12);
+    (void)parse("--async-offload 3x", &a, &err); /* "3x" is not a count: the default stands */
+    CHECK(a.async_offload_streams == 2);
     CHECK(parse("--disable-async-offload", &a, &err) == 0);
     CHECK(a.disable_async_offload && !a.async_offload_given);
 

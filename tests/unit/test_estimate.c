@@ -3,6 +3,7 @@
  * "loaded partially" lines reproduced within 10 % (docs/accuracy.md). */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <math.h>
@@ -21,19 +22,7 @@ static int cat(const char *file, hr_est_kind kind, bool ckpt, int idx[3])
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, int m1, uint32_t w, uint32_t h,
                uint32_t frames, uint32_t batch)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    if (m1 >= 0)
-        o.models[o.model_count++] = m1;
-    o.geom.width = w, o.geom.height = h, o.geom.frames = frames, o.geom.batch = batch;
-    o.cfg = true;
-    o.tiled = strstr(type, "Tiled") != NULL;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, m1, w, h, frames, batch, true);
 }
 
 /* FLUX.1 dev: UNETLoader + DualCLIPLoader (T5-XXL fp16 + CLIP-L) + VAELoader, 1024², cfg 1. */

@@ -3,6 +3,7 @@
  *  - the floor of the lowvram budget, 64 MiB before 0.3.25 and 128 MiB after. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <math.h>
@@ -14,15 +15,7 @@ static const double MiB = 1024.0 * 1024.0;
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    o.geom.width = w, o.geom.height = h, o.geom.frames = 1, o.geom.batch = 1;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, -1, w, h, 1, 1, false);
 }
 
 /* CheckpointLoaderSimple, one prompt, one sampler, one decode. */

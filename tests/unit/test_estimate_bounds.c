@@ -5,6 +5,7 @@
  * server ... was automatically killed" (three times). */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -21,15 +22,7 @@ static int cat(const char *file, hr_est_kind kind)
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    o.geom.width = w, o.geom.height = h, o.geom.frames = 1, o.geom.batch = 1;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, -1, w, h, 1, 1, false);
 }
 
 static void killed_machine(void)

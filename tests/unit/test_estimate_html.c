@@ -4,6 +4,7 @@
 #include "core/base/i18n.h"
 #include "core/base/render.h"
 #include "core/estimate/estimate.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -15,18 +16,7 @@ static hr_estimate est;
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, int m1, uint32_t w, uint32_t h)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    if (m1 >= 0)
-        o.models[o.model_count++] = m1;
-    o.geom.width = w, o.geom.height = h, o.geom.frames = 1, o.geom.batch = 1;
-    o.cfg = true;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, m1, w, h, 1, 1, true);
 }
 
 static char *render(void)

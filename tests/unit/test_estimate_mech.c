@@ -7,6 +7,7 @@
  *  - the VAE decode that does not fit and is retried tiled. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <math.h>
@@ -25,17 +26,7 @@ static int cat(const char *file, hr_est_kind kind)
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t w, uint32_t h, uint32_t frames)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    o.geom.width = w, o.geom.height = h, o.geom.frames = frames, o.geom.batch = 1;
-    o.cfg = false;
-    o.tiled = strstr(type, "Tiled") != NULL;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, -1, w, h, frames, 1, false);
 }
 
 /* UNETLoader + CLIPLoader + VAELoader, one prompt, one sampler, one decode. */

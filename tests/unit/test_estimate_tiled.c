@@ -7,6 +7,7 @@
  * the same amount more of the card. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "est_op.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -18,16 +19,7 @@ static hr_estimate est;
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t px)
 {
-    hr_est_op o;
-    memset(&o, 0, sizeof o);
-    snprintf(o.node_id, sizeof o.node_id, "%s", id);
-    snprintf(o.class_type, sizeof o.class_type, "%s", type);
-    o.kind = kind;
-    if (m0 >= 0)
-        o.models[o.model_count++] = m0;
-    o.geom.width = px, o.geom.height = px, o.geom.frames = 1, o.geom.batch = px ? 1 : 0;
-    o.cfg = true;
-    CHECK(hr_est_add_op(&in, &o) >= 0);
+    hr_test_add_op(&in, id, type, kind, m0, -1, px, px, 1, px ? 1 : 0, true);
 }
 
 static void sdxl(void)

@@ -1,5 +1,6 @@
 #include "core/model/comfy_args.h"
 #include "core/base/i18n.h"
+#include "core/base/text.h"
 
 #include "core/model/snapshot.h"
 
@@ -231,11 +232,10 @@ int hr_comfy_args_parse(const char *text, size_t n, hr_comfy_args *out, hr_error
             const char *v = inline_value;
             if (!v && next_token(text, n, &peek, val, &vlen) == 1 && vlen < TOKEN_MAX)
                 v = val;
-            if (v && v[0] >= '0' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3) {
-                int k = 0;
-                for (const char *c = v; *c; c++)
-                    k = k * 10 + (*c - '0');
-                out->async_offload_streams = k;
+            uint64_t k;
+            /* a count is digits only (argparse's int); a blank-padded or huge one is not it */
+            if (v && v[0] >= '0' && v[0] <= '9' && hr_parse_u64(v, strlen(v), &k) && k <= 999) {
+                out->async_offload_streams = (int)k;
                 if (v == val)
                     pos = peek;
             }
