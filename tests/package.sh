@@ -47,6 +47,26 @@ if [ "$mode" = zip ]; then
             bad "cmd: .\\headroom.exe --version: '$got'"
         got=$(WINEDEBUG=-all $emu "$d/headroom.exe" --version 2>/dev/null | tr -d '\r')
         [ "$got" = "headroom $version" ] && ok "headroom.exe --version: $got" || bad "headroom.exe --version: '$got'"
+        # Every command the readme shows, as written (up to the two spaces before what it does),
+        # run by cmd in the zip's folder: found, and not refused as a usage error (64) or a
+        # missing file. The log it names is there; `status > 结果.txt` writes its file. And the
+        # form the readme gives cmd users, headroom.exe without .\ in front.
+        printf 'RuntimeError: CUDA error: out of memory\n' >"$d/日志.txt"
+        cp "$d/日志.txt" "$d/log.txt"
+        tr -d '\r' <"$d/README.txt" | grep -E '^ +\.\\headroom\.exe' | sed -E 's/^ +//; s/  +.*$//' | sort -u >"$tmp/cmds"
+        [ "$(wc -l <"$tmp/cmds")" -ge 8 ] || bad "readme: only $(wc -l <"$tmp/cmds") commands found"
+        while IFS= read -r line; do
+            (cd "$d" && WINEDEBUG=-all HEADROOM_NO_PAUSE=1 LC_ALL=C.UTF-8 $emu cmd /c "$line" >"$tmp/cmd.out" 2>&1)
+            rc=$?
+            [ "$rc" -le 3 ] && ok "cmd: $line (exit $rc)" || bad "cmd: $line: exit $rc: $(head -c 200 "$tmp/cmd.out")"
+        done <"$tmp/cmds"
+        line=$(tr -d '\r' <"$d/README.txt" | grep -oE '\.\\headroom\.exe status > [^ ]+\.txt' | head -1)
+        (cd "$d" && WINEDEBUG=-all LC_ALL=C.UTF-8 $emu cmd /c "$line" >/dev/null 2>&1)
+        out=${line##*> }
+        [ -s "$d/$out" ] && ok "cmd: $line" || bad "cmd: $line: no $out written"
+        got=$(cd "$d" && WINEDEBUG=-all $emu cmd /c 'headroom.exe --version' 2>/dev/null | tr -d '\r')
+        [ "$got" = "headroom $version" ] && ok "cmd: headroom.exe --version, as cmd users may write it" ||
+            bad "cmd: headroom.exe --version: '$got'"
     fi
     finish
 fi

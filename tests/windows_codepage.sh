@@ -61,6 +61,49 @@ grep -q 'no-such-command' "$tmp/err-utf8.txt" && ! grep -q '^[ -~]*$' "$tmp/err-
 iconv -f GBK -t UTF-8 "$tmp/err.txt" 2>/dev/null | cmp -s - "$tmp/err-utf8.txt" ||
     bad "an error line 2> file is not in GBK: $(cat "$tmp/err.txt")"
 
+# The help pages and run's verdict are text too: GBK in a file (936), ASCII stand-ins for what
+# 437 lacks. run's peaks differ from run to run: numbers are compared as N.
+digits() { sed -E 's/[0-9]+([.][0-9]+)?/N/g' "$@"; }
+run_exit5() { # LOCALE ERR LANG: run's stderr (its verdict) for a child that exits 5
+    LC_ALL=$1 "$emu" "$hr" run --lang "$3" --interval 200 -- cmd /c "exit 5" >/dev/null 2>"$2"
+    local rc=$?
+    [ $rc = 5 ] || bad "run -- cmd /c exit 5: exit status $rc, not 5: $(head -c 300 "$2")"
+}
+run_exit5 zh_CN.UTF-8 "$tmp/run.txt" zh
+HEADROOM_ENCODING=utf-8 run_exit5 zh_CN.UTF-8 "$tmp/run-utf8.txt" zh
+grep -q '^headroom run：' "$tmp/run-utf8.txt" && grep -q '退出码 5' "$tmp/run-utf8.txt" ||
+    bad "run: no Chinese verdict to test with: $(head -c 300 "$tmp/run-utf8.txt")"
+if ! iconv -f GBK -t UTF-8 "$tmp/run.txt" >"$tmp/run-decoded.txt" 2>"$tmp/iconv.err"; then
+    bad "run's verdict 2> file: not GBK: $(cat "$tmp/iconv.err")"
+elif ! cmp -s <(digits "$tmp/run-decoded.txt") <(digits "$tmp/run-utf8.txt"); then
+    bad "run's verdict 2> file: decoded as GBK it differs from the UTF-8 text:
+$(diff <(digits "$tmp/run-decoded.txt") <(digits "$tmp/run-utf8.txt") | head -6)"
+fi
+for page in "--help" "status --help"; do
+    # shellcheck disable=SC2086 # the page's words are separate arguments
+    hr_run zh_CN.UTF-8 "$tmp/help.txt" $page --lang zh
+    # shellcheck disable=SC2086
+    HEADROOM_ENCODING=utf-8 hr_run zh_CN.UTF-8 "$tmp/help-utf8.txt" $page --lang zh
+    grep -q '选项' "$tmp/help-utf8.txt" || bad "headroom $page: no Chinese to test with: $(head -3 "$tmp/help-utf8.txt")"
+    if ! iconv -f GBK -t UTF-8 "$tmp/help.txt" >"$tmp/help-decoded.txt" 2>"$tmp/iconv.err"; then
+        bad "headroom $page > file: not GBK: $(cat "$tmp/iconv.err")"
+    elif ! cmp -s "$tmp/help-decoded.txt" "$tmp/help-utf8.txt"; then
+        bad "headroom $page > file: decoded as GBK it differs from the UTF-8 text:
+$(diff "$tmp/help-decoded.txt" "$tmp/help-utf8.txt" | head -6)"
+    fi
+done
+# The man page and the shell completions are files for man, bash and zsh: UTF-8 with bare line
+# feeds whatever the code page, the bytes HEADROOM_ENCODING=utf-8 gives.
+for doc in "--man" "--completion zsh"; do
+    # shellcheck disable=SC2086
+    hr_run zh_CN.UTF-8 "$tmp/doc.txt" --lang zh $doc
+    # shellcheck disable=SC2086
+    HEADROOM_ENCODING=utf-8 hr_run zh_CN.UTF-8 "$tmp/doc-utf8.txt" --lang zh $doc
+    grep -q '页面文件' "$tmp/doc.txt" || bad "headroom $doc > file: no UTF-8 Chinese: $(head -c 200 "$tmp/doc.txt")"
+    grep -q $'\r' "$tmp/doc.txt" && bad "headroom $doc > file: \\r\\n line ends, not \\n"
+    cmp -s "$tmp/doc.txt" "$tmp/doc-utf8.txt" || bad "headroom $doc > file: not the bytes HEADROOM_ENCODING=utf-8 gives"
+done
+
 # an unknown HEADROOM_ENCODING is named, and text follows the console
 HEADROOM_ENCODING=latin9 hr_run zh_CN.UTF-8 "$tmp/enc.txt" status --replay "$fix" --lang zh
 LC_ALL=C grep -aq 'HEADROOM_ENCODING.*utf-8.*console' "$tmp/err" || bad "HEADROOM_ENCODING=latin9: no warning: $(cat "$tmp/err")"
@@ -71,11 +114,32 @@ hr_run en_US.UTF-8 "$tmp/437.txt" diagnose --no-system "$log"
 HEADROOM_ENCODING=utf-8 hr_run en_US.UTF-8 "$tmp/437-utf8.txt" diagnose --no-system "$log"
 grep -q '—' "$tmp/437-utf8.txt" || bad "the English diagnosis has no \"—\" to test with"
 LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\r\n\t' <"$tmp/437.txt") && bad "code page 437: control bytes in the text"
-sed -e 's/—/-/g; s/–/-/g; s/→/->/g; s/…/.../g' "$tmp/437-utf8.txt" |
-    LC_ALL=C sed -e 's/[\x80-\xff][\x80-\xbf]*/?/g' >"$tmp/437-expected.txt"
+stand_ins() {
+    sed -e 's/—/-/g; s/–/-/g; s/→/->/g; s/…/.../g' "$1" | LC_ALL=C sed -e 's/[\x80-\xff][\x80-\xbf]*/?/g'
+}
+stand_ins "$tmp/437-utf8.txt" >"$tmp/437-expected.txt"
 cmp -s "$tmp/437.txt" "$tmp/437-expected.txt" ||
     bad "code page 437: not the text with ASCII stand-ins:
 $(diff "$tmp/437.txt" "$tmp/437-expected.txt" | head -6)"
+# the help pages and run's verdict likewise (the overview's title has a "—")
+n=0
+for page in "--help" "status --help"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    hr_run en_US.UTF-8 "$tmp/437h$n.txt" $page
+    # shellcheck disable=SC2086
+    HEADROOM_ENCODING=utf-8 hr_run en_US.UTF-8 "$tmp/437h$n-utf8.txt" $page
+    cmp -s "$tmp/437h$n.txt" <(stand_ins "$tmp/437h$n-utf8.txt") ||
+        bad "code page 437, headroom $page: not the text with ASCII stand-ins:
+$(diff "$tmp/437h$n.txt" <(stand_ins "$tmp/437h$n-utf8.txt") | head -6)"
+done
+grep -q '^headroom .* — ' "$tmp/437h1-utf8.txt" || bad "the English overview has no \"—\" to test with"
+run_exit5 en_US.UTF-8 "$tmp/437r.txt" en
+HEADROOM_ENCODING=utf-8 run_exit5 en_US.UTF-8 "$tmp/437r-utf8.txt" en
+grep -q '^headroom run: ' "$tmp/437r-utf8.txt" || bad "run: no English verdict: $(head -c 300 "$tmp/437r-utf8.txt")"
+cmp -s <(digits "$tmp/437r.txt") <(stand_ins "$tmp/437r-utf8.txt" | digits) ||
+    bad "code page 437, run's verdict: not the text with ASCII stand-ins:
+$(diff <(digits "$tmp/437r.txt") <(stand_ins "$tmp/437r-utf8.txt" | digits) | head -6)"
 
 # A console (Wine makes one on a terminal: `script`): its code page decides (read before
 # headroom sets its own to UTF-8), and stays the user's after headroom has run. (Wine keeps a

@@ -25,8 +25,18 @@ void hr_cli_error(const char *fmt, ...)
     hr_text_one_line(text);
     char line[2100];
     snprintf(line, sizeof line, "headroom: %s\n", text);
-    if (hr_console_write(stderr, line, strlen(line), true) == 0)
-        fputs(line, stderr);
+    hr_console_put(stderr, line, strlen(line), true);
+}
+
+int hr_cli_put_page(FILE *f, hr_buf *b, bool text)
+{
+    int e = hr_buf_error(b);
+    if (e != 0)
+        hr_cli_error("%s", hr_strerror(e));
+    else
+        hr_console_put(f, hr_buf_str(b), b->len, text);
+    hr_buf_free(b);
+    return e ? hr_exit_from_error(e) : 0;
 }
 
 void hr_cli_print(const char *fmt, ...)
@@ -43,12 +53,7 @@ void hr_cli_print(const char *fmt, ...)
 
 HR_HOT int hr_cli_write(const hr_buf *b, hr_format format)
 {
-    int c = hr_console_write(stdout, b->data ? b->data : "", b->len, format == HR_FORMAT_TEXT);
-    if (c != 0)
-        return c > 0 ? 0 : -1;
-    if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
-        return -1;
-    return fflush(stdout) == 0 ? 0 : -1;
+    return hr_console_put(stdout, b->data ? b->data : "", b->len, format == HR_FORMAT_TEXT);
 }
 
 HR_START bool hr_cli_stdout_is_tty(void)

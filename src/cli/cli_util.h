@@ -14,8 +14,14 @@ HR_PRINTF(1, 2)
 void hr_cli_error(const char *fmt, ...);
 
 /* Write the buffer, a document in format, to stdout in one go: UTF-8, except text on Windows
- * going to a file or a pipe, which is in the console's code page (hr_console_write). */
+ * going to a file or a pipe, which is in the console's code page (hr_console_put). */
 int hr_cli_write(const hr_buf *b, hr_format format);
+
+/* A page made in b (a help page; text false: the man page, a shell completion), written whole
+ * to f (stdout or stderr) through hr_console_put, and freed. 0; or, when b could not be made
+ * (its sticky error), the error said, nothing written, and its exit status. A failed write
+ * shows at exit, on the stream's error flag, as stdio's did. */
+int hr_cli_put_page(FILE *f, hr_buf *b, bool text);
 
 /* A line of text for people on stdout (hr_cli_write's text: the console's code page in a
  * Windows file). A failed write shows at exit, as stdio's did. */

@@ -2,6 +2,7 @@
  * --yes. docs/apply.md. */
 #include "cli_util.h"
 #include "commands.h"
+#include "console.h"
 
 #include "core/apply/apply_from_plan.h"
 #include "core/base/i18n.h"
@@ -36,11 +37,13 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
     char d[32], t[32];
     hr_size_gb(done, d, sizeof d);
     hr_size_gb(total, t, sizeof t);
-    if (p->tty)
-        fputc('\r', stderr);
-    fprintf(stderr, HR_T("allocating: %s of %s written (%d %%)"), d, t, pct);
-    fputs(p->tty && pct < 100 ? "   " : "\n", stderr);
-    fflush(stderr);
+    char line[256];
+    snprintf(line, sizeof line, "%s", p->tty ? "\r" : "");
+    size_t n = strlen(line);
+    snprintf(line + n, sizeof line - n, HR_T("allocating: %s of %s written (%d %%)"), d, t, pct);
+    n = strlen(line);
+    snprintf(line + n, sizeof line - n, "%s", p->tty && pct < 100 ? "   " : "\n");
+    hr_console_put(stderr, line, strlen(line), true);
 }
 
 enum {
@@ -296,7 +299,7 @@ int hr_cmd_apply(int argc, char **argv)
     rq.progress_ctx = &progress;
     r = hr_platform_apply_run(&rq, plan, &out, &err);
     if (progress.tty && progress.shown >= 0 && progress.shown < 100)
-        fputc('\n', stderr); /* a step that stopped part way ends its line before the error */
+        hr_console_put(stderr, "\n", 1, true); /* a step that stopped part way ends its line before the error */
     hr_platform_unlock();
     hr_cli_write(&out, HR_FORMAT_TEXT);
     free(plan);

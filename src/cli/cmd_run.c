@@ -326,11 +326,14 @@ int hr_cmd_run(int argc, char **argv)
         goto out_nochild;
     }
     hr_child_catch_signals(child);
-    if (!no_cgroup && note[0])
-        fprintf(stderr,
-                HR_T("headroom run: no memory cgroup of its own for the command (%s); "
-                     "its oom_kill count will be the system's\n"),
-                note);
+    if (!no_cgroup && note[0]) {
+        char line[768];
+        snprintf(line, sizeof line,
+                 HR_T("headroom run: no memory cgroup of its own for the command (%s); "
+                      "its oom_kill count will be the system's\n"),
+                 note);
+        hr_console_put(stderr, line, strlen(line), true);
+    }
 
     hr_monitor_opts mo;
     memset(&mo, 0, sizeof mo);
@@ -449,7 +452,7 @@ int hr_cmd_run(int argc, char **argv)
             hr_buf_putc(&mon->line, '\n');
             hr_run_verdict_text(&mon->line, vd, &end, &mon->w);
             fflush(stdout);
-            hr_platform_write_stream(2, hr_buf_str(&mon->line), mon->line.len);
+            hr_console_put(stderr, hr_buf_str(&mon->line), mon->line.len, true);
             free(vd);
         }
         if (sys) {

@@ -56,15 +56,13 @@ bool hr_console_offer_open(const char *path)
     fflush(stderr);
     char line[1024];
     snprintf(line, sizeof line, HR_T("\nThe report is in %s\nOpen it in the browser? [Y/n] "), path);
-    if (hr_console_write(stdout, line, strlen(line), true) != 1)
-        fputs(line, stdout);
+    hr_console_put(stdout, line, strlen(line), true);
     if (simulated && !own_window) {
-        fputs("n\n", stdout);
+        hr_console_put(stdout, "n\n", 2, true);
         return false;
     }
     bool yes = hr_platform_console_ask_yes();
-    fputs(yes ? "y\n" : "n\n", stdout);
-    fflush(stdout);
+    hr_console_put(stdout, yes ? "y\n" : "n\n", 2, true);
     return yes && hr_platform_open_default(path);
 }
 
@@ -76,13 +74,18 @@ HR_START void hr_console_end(int rc)
     fflush(stdout);
     fflush(stderr);
     const char *msg = HR_T("\nPress any key to close this window...");
-    hr_console_write(stdout, msg, strlen(msg), true);
+    hr_console_put(stdout, msg, strlen(msg), true);
     hr_platform_console_wait_key();
 }
 
-HR_HOT int hr_console_write(FILE *f, const char *s, size_t n, bool text)
+HR_HOT int hr_console_put(FILE *f, const char *s, size_t n, bool text)
 {
-    return hr_platform_console_write(f, s, n, text && !text_utf8);
+    int c = hr_platform_console_write(f, s, n, text && !text_utf8);
+    if (c != 0)
+        return c > 0 ? 0 : -1;
+    if (n && fwrite(s, 1, n, f) != n)
+        return -1;
+    return fflush(f) == 0 ? 0 : -1;
 }
 
 HR_START bool hr_console_color(void)

@@ -18,12 +18,13 @@ void hr_console_start(int *argc, char ***argv);
 void hr_console_check_env(void);
 /* Call last in main, with the exit status about to be returned. */
 void hr_console_end(int rc);
-/* Write UTF-8 s to f (stdout or stderr) where it needs more than stdio: a console window
- * (as UTF-16), or on Windows text for people going to a file or a pipe (in the code page
- * `type` and PowerShell read it with; hr_platform_console_write). text is false for JSON,
- * Prometheus text and HTML: those stay UTF-8. HEADROOM_ENCODING=utf-8 keeps text UTF-8
- * too. Returns 1 if it wrote (0 = write the bytes with stdio; -1 = write failed). */
-int hr_console_write(FILE *f, const char *s, size_t n, bool text);
+/* The one way the CLI writes to stdout or stderr (f): UTF-8 s as it reads right where it goes.
+ * A console window gets it as UTF-16; on Windows text for people going to a file or a pipe is
+ * in the code page `type` and PowerShell read it with (hr_platform_console_write); the rest
+ * (Linux, JSON, Prometheus text, HTML, the man page, shell completions: text false) is the
+ * UTF-8 bytes through stdio. HEADROOM_ENCODING=utf-8 keeps text UTF-8 too. Flushed; 0, or -1
+ * when the write failed. */
+int hr_console_put(FILE *f, const char *s, size_t n, bool text);
 /* fopen() for a UTF-8 path given on the command line (Windows: through _wfopen). */
 FILE *hr_console_fopen(const char *path, const char *mode);
 /* Windows: stdout writes bytes as they are (no "\n" to "\r\n"), for formats that want

@@ -5,11 +5,11 @@
 #ifndef HR_CLI_DOCGEN_H
 #define HR_CLI_DOCGEN_H
 
-#include <stdio.h>
+#include "core/base/buf.h"
 
-/* roff (man(7)), in the language of messages (--lang zh: Chinese). */
-void hr_docgen_man(FILE *f);
-/* "bash" or "zsh"; 0, or -1 for another shell name. */
-int hr_docgen_completion(const char *shell, FILE *f);
+/* roff (man(7)), in the language of messages (--lang zh: Chinese), appended to b. */
+void hr_docgen_man(hr_buf *b);
+/* "bash" or "zsh", appended to b; 0, or -1 for another shell name. */
+int hr_docgen_completion(const char *shell, hr_buf *b);
 
 #endif

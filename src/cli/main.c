@@ -14,30 +14,43 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *f)
+/* The overview, text for people: in a Windows file the console's code page (hr_cli_put_page). */
+static int usage(void)
 {
-    fprintf(f, "headroom %s — %s\n\n%s%sheadroom [<command>] [%s]\n\n%s\n", HR_VERSION,
-            hr_tr("make sure a ComfyUI run never dies for lack of memory"), hr_tr("usage"), HR_T(": "),
-            hr_tr("options"), hr_tr("commands:"));
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    hr_buf_printf(&b, "headroom %s — %s\n\n%s%sheadroom [<command>] [%s]\n\n%s\n", HR_VERSION,
+                  hr_tr("make sure a ComfyUI run never dies for lack of memory"), hr_tr("usage"), HR_T(": "),
+                  hr_tr("options"), hr_tr("commands:"));
     for (const hr_command *c = hr_commands; c->name; c++)
-        fprintf(f, "  %-10s %s\n", c->name, hr_tr(c->summary));
-    fprintf(f, "\n%s\n", hr_tr("options of every command:"));
+        hr_buf_printf(&b, "  %-10s %s\n", c->name, hr_tr(c->summary));
+    hr_buf_printf(&b, "\n%s\n", hr_tr("options of every command:"));
     for (const hr_opt *o = hr_global_opts; o->name; o++) {
         char head[64];
         if (o->arg == HR_ARG_NONE)
             snprintf(head, sizeof head, "%s", o->name);
         else
             snprintf(head, sizeof head, "%s %s", o->name, hr_opt_metavar(o));
-        fprintf(f, "  %-22s %s\n", head, hr_tr(o->help));
+        hr_buf_printf(&b, "  %-22s %s\n", head, hr_tr(o->help));
     }
-    fprintf(f, "  %-22s %s\n", "--version", hr_tr("print the version (headroom --version)"));
-    fprintf(f, "\n%s\n", hr_tr("exit status (docs/exit-status.md):"));
-#define HR_X_EXIT(name, value, meaning) fprintf(f, "  %3d  %s\n", value, hr_tr(meaning));
+    hr_buf_printf(&b, "  %-22s %s\n", "--version", hr_tr("print the version (headroom --version)"));
+    hr_buf_printf(&b, "\n%s\n", hr_tr("exit status (docs/exit-status.md):"));
+#define HR_X_EXIT(name, value, meaning) hr_buf_printf(&b, "  %3d  %s\n", value, hr_tr(meaning));
     HR_EXIT_TABLE(HR_X_EXIT)
 #undef HR_X_EXIT
-    fprintf(f, "\n%s\n",
-            hr_tr("headroom <command> --help shows a command's options; headroom with no "
-                  "command runs check."));
+    hr_buf_printf(&b, "\n%s\n",
+                  hr_tr("headroom <command> --help shows a command's options; headroom with no "
+                        "command runs check."));
+    return hr_cli_put_page(stdout, &b, true);
+}
+
+/* The man page and the completions are files for man(1), bash and zsh, which read UTF-8 with
+ * bare line feeds on every OS (on Windows: Git Bash, MSYS2, WSL): the same bytes everywhere,
+ * never the console's code page nor "\r\n" (docs/windows.md#console). */
+static int generated(hr_buf *b)
+{
+    hr_console_binary_stdout();
+    return hr_cli_put_page(stdout, b, false);
 }
 
 HR_START static bool is_help(const char *a)
@@ -85,26 +98,27 @@ HR_START static int run(int argc, char **argv)
     if (argc >= 2 && is_help(argv[1])) {
         /* `headroom help plan`: that command's page. */
         const hr_command *c = argc >= 3 ? hr_command_find(argv[2]) : NULL;
-        if (c && c->spec)
-            hr_cmd_help(c->spec, stdout);
-        else
-            usage(stdout);
-        return HR_EXIT_OK;
+        return c && c->spec ? hr_cmd_help(c->spec, stdout) : usage();
     }
     /* Hidden: the man page and shell completions, generated from the option tables. */
     if (argc >= 2 && strcmp(argv[1], "--man") == 0) {
-        hr_docgen_man(stdout);
-        return HR_EXIT_OK;
+        hr_buf b;
+        hr_buf_init(&b, 0);
+        hr_docgen_man(&b);
+        return generated(&b);
     }
     if (argc >= 2 && strcmp(argv[1], "--completion") == 0) {
-        if (argc < 3 || hr_docgen_completion(argv[2], stdout) != 0) {
+        hr_buf b;
+        hr_buf_init(&b, 0);
+        if (argc < 3 || hr_docgen_completion(argv[2], &b) != 0) {
+            hr_buf_free(&b);
             hr_cli_error("--completion: %s", hr_tr("bash or zsh"));
             return HR_EXIT_USAGE;
         }
-        return HR_EXIT_OK;
+        return generated(&b);
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("headroom %s\n", HR_VERSION);
+        hr_cli_print("headroom %s\n", HR_VERSION);
         return HR_EXIT_OK;
     }
     /* Double-clicked in Explorer (Windows): the window closes when we exit, so check also
@@ -146,8 +160,8 @@ int main(int argc, char **argv)
     hr_cli_choose_language();
     hr_console_check_env();
     int rc = run(argc, argv);
-    /* Output written through stdio (help pages) fails late, at the flush: a full disk or a
-     * closed pipe is an error however the command ended. */
+    /* Output written with no report of its own (help pages, the man page, --version) fails
+     * late, at the flush: a full disk or a closed pipe is an error however the command ended. */
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc != HR_EXIT_IOERR) {
         hr_cli_error(HR_T("cannot write to standard output"));
         rc = hr_exit_from_error(HR_EIO);

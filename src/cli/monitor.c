@@ -25,10 +25,7 @@ HR_HOT static void out_stdout(hr_monitor *m, const hr_buf *b)
 
 HR_HOT static void out_stderr(const hr_buf *b)
 {
-    if (hr_console_write(stderr, hr_buf_str(b), b->len, true) != 0)
-        return;
-    fwrite(hr_buf_str(b), 1, b->len, stderr);
-    fflush(stderr);
+    hr_console_put(stderr, hr_buf_str(b), b->len, true);
 }
 
 HR_HOT void hr_monitor_record(hr_monitor *m, const hr_buf *line)

@@ -263,8 +263,7 @@ HR_START int hr_optparse_next(hr_optparse *p, const char **value)
         goto help;
     return o->id;
 help:
-    hr_cmd_help(p->spec, stdout);
-    return stop(p, HR_EXIT_OK);
+    return stop(p, hr_cmd_help(p->spec, stdout));
 }
 
 HR_START char **hr_optparse_rest(hr_optparse *p, int *argc)
@@ -273,7 +272,7 @@ HR_START char **hr_optparse_rest(hr_optparse *p, int *argc)
     return p->argv + (p->i < p->argc ? p->i : p->argc);
 }
 
-static void print_opt(const hr_opt *o, FILE *f)
+static void print_opt(const hr_opt *o, hr_buf *b)
 {
     if (o->flags & HR_OPT_HIDDEN)
         return;
@@ -287,30 +286,38 @@ static void print_opt(const hr_opt *o, FILE *f)
     } else
         snprintf(head, sizeof head, "%s %s", o->name, hr_opt_metavar(o));
     if (strlen(head) > 22)
-        fprintf(f, "  %s\n  %-22s %s\n", head, "", hr_tr(o->help));
+        hr_buf_printf(b, "  %s\n  %-22s %s\n", head, "", hr_tr(o->help));
     else
-        fprintf(f, "  %-22s %s\n", head, hr_tr(o->help));
+        hr_buf_printf(b, "  %-22s %s\n", head, hr_tr(o->help));
 }
 
-void hr_cmd_help(const hr_cmd_spec *spec, FILE *f)
+static void help_page(const hr_cmd_spec *spec, hr_buf *b)
 {
-    fprintf(f, "%s%sheadroom %s %s\n\n%s\n", hr_tr("usage"), HR_T(": "), spec->name,
-            spec->synopsis ? spec->synopsis : "[options]", hr_tr(spec->summary));
+    hr_buf_printf(b, "%s%sheadroom %s %s\n\n%s\n", hr_tr("usage"), HR_T(": "), spec->name,
+                  spec->synopsis ? spec->synopsis : "[options]", hr_tr(spec->summary));
     if (spec->operands)
-        fprintf(f, "\n%s\n  %s\n", hr_tr("operands:"), hr_tr(spec->operands));
-    fprintf(f, "\n%s\n", hr_tr("options:"));
+        hr_buf_printf(b, "\n%s\n  %s\n", hr_tr("operands:"), hr_tr(spec->operands));
+    hr_buf_printf(b, "\n%s\n", hr_tr("options:"));
     for (int g = 0; g < HR_OPT_GROUPS && spec->groups[g]; g++)
         for (const hr_opt *o = spec->groups[g]; o->name; o++)
-            print_opt(o, f);
+            print_opt(o, b);
     for (const hr_opt *o = hr_global_opts; o->name; o++)
-        print_opt(o, f);
+        print_opt(o, b);
     if (spec->examples && spec->examples[0]) {
-        fprintf(f, "\n%s\n", hr_tr("examples:"));
+        hr_buf_printf(b, "\n%s\n", hr_tr("examples:"));
         for (const char *const *e = spec->examples; *e; e++)
-            fprintf(f, "  %s\n", *e);
+            hr_buf_printf(b, "  %s\n", *e);
     }
     if (spec->exits)
-        fprintf(f, "\n%s%s%s\n", hr_tr("exit status:"), hr_label_gap(hr_tr("exit status:")), hr_tr(spec->exits));
+        hr_buf_printf(b, "\n%s%s%s\n", hr_tr("exit status:"), hr_label_gap(hr_tr("exit status:")), hr_tr(spec->exits));
     if (spec->doc)
-        fprintf(f, "%s%s%s\n", hr_tr("more:"), hr_label_gap(hr_tr("more:")), spec->doc);
+        hr_buf_printf(b, "%s%s%s\n", hr_tr("more:"), hr_label_gap(hr_tr("more:")), spec->doc);
+}
+
+int hr_cmd_help(const hr_cmd_spec *spec, FILE *f)
+{
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    help_page(spec, &b);
+    return hr_cli_put_page(f, &b, true);
 }

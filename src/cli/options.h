@@ -97,8 +97,10 @@ void hr_optparse_scan_lang(const hr_cmd_spec *spec, int argc, char **argv, bool 
 /* The arguments not yet parsed (after "--" or the first operand with stop_at_operand). */
 char **hr_optparse_rest(hr_optparse *p, int *argc);
 
-/* Print the command's help page (usage, summary, options, operands, examples, exits). */
-void hr_cmd_help(const hr_cmd_spec *spec, FILE *f);
+/* Print the command's help page (usage, summary, options, operands, examples, exits) to f,
+ * stdout or stderr, as text for people (hr_cli_put_page). 0, or the exit status of a page that
+ * could not be made; a failed write shows at exit, on stdout's error flag. */
+int hr_cmd_help(const hr_cmd_spec *spec, FILE *f);
 
 /* Report a bad value for an option that was parsed: "<cmd>: <name> <value>: <why>", and
  * return HR_EXIT_USAGE, for checks the command makes itself. */

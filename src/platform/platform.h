@@ -59,8 +59,8 @@ bool hr_platform_ui_language(char *out, size_t n);
 
 /* Windows: replace *argv with UTF-8 copies of the wide command line (kept until exit), note
  * the code page redirected text is written in (hr_platform_console_write), and when stdout or
- * stderr is a console window set its output code page to UTF-8 (for what stdio still writes
- * there: help pages) until exit, when the user's is put back, and turn on its ANSI escape
+ * stderr is a console window set its output code page to UTF-8 (for bytes written there as
+ * they are: the output run passes on) until exit, when the user's is put back, and turn on its ANSI escape
  * processing. Elsewhere nothing. */
 void hr_platform_console_start(int *argc, char ***argv);
 /* Windows: the console window was made for this process alone and its input is a console

@@ -100,8 +100,9 @@ HR_START void hr_platform_console_start(int *argc, char ***argv)
     text_cp = cp ? cp : system_oem_cp();
     if (text_cp == CP_UTF8)
         text_cp = 0;
-    /* Our own text reaches a console window as UTF-16 (hr_platform_console_write); what stdio
-     * still writes there (help pages) needs the code page in UTF-8 while we run. */
+    /* Our own text reaches a console window as UTF-16 (hr_platform_console_write); bytes
+     * written there as they are (the output run passes on from its command) are read as UTF-8
+     * while we run. */
     if (cp && cp != CP_UTF8 && (is_console(STD_OUTPUT_HANDLE) || is_console(STD_ERROR_HANDLE)) &&
         SetConsoleOutputCP(CP_UTF8)) {
         user_cp = cp;
