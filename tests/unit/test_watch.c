@@ -22,7 +22,7 @@ static size_t feed(hr_watch *w, hr_wsample *s)
     for (size_t i = 0; i < n; i++) {
         if (fired[out[i].rule]++ == 0)
             fired_t[out[i].rule] = out[i].t_ms;
-        CHECK(out[i].message[0] != '\0');
+        CHECK(hr_msg_is_set(&out[i].msg));
     }
     return n;
 }

@@ -19,6 +19,7 @@
 #define HR_DIAG_H
 
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/base/phrase_match.h"
 #include "core/diagnose/diag_causes.h"
 
@@ -30,6 +31,7 @@
 #define HR_DIAG_EVIDENCE_LAST  4 /* ...and the latest ones */
 #define HR_DIAG_EVIDENCE_MAX   (HR_DIAG_EVIDENCE_FIRST + HR_DIAG_EVIDENCE_LAST)
 #define HR_DIAG_TEXT_MAX       320
+#define HR_DIAG_REASON_MAX     256 /* a reason (why) formatted, in either language */
 #define HR_DIAG_SOURCE_MAX     64
 #define HR_DIAG_INPUTS_MAX     64
 #define HR_DIAG_SOURCES_MAX    12
@@ -40,9 +42,8 @@ typedef struct hr_diag_evidence {
     int64_t time;  /* record time, Unix seconds; 0 = not known */
     hr_confidence conf;
     char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
-    char why[96];                    /* system records: why this one is about the run */
-    char why_shown[128];             /* the same in the display language, where it differs
-                                        ("" = why): JSON keeps the English */
+    hr_msg why;                      /* system records: why this one is about the run (not
+                                        set: no reason); formatted by the renderer */
     char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
 } hr_diag_evidence;
 
@@ -83,8 +84,7 @@ typedef struct hr_diag_ignored {
     char source[HR_DIAG_SOURCE_MAX];
     int64_t time;
     char text[160];
-    char why[120];       /* English (JSON) */
-    char why_shown[160]; /* the same in the display language, "" = why */
+    hr_msg why;
 } hr_diag_ignored;
 
 #define HR_DIAG_IGNORED_MAX 6
@@ -169,8 +169,7 @@ typedef struct hr_diag_ctx {
                                         record of another process in it is the run's tree */
     int64_t tz_offset;                /* local time - UTC, seconds, for the logs' timestamps */
     int64_t window_start, window_end; /* the run's time window (Unix s); 0 = open */
-    char window_why[160];             /* English (JSON) */
-    char window_why_shown[200];       /* the same in the display language */
+    hr_msg window_why;                /* not set: no window */
     size_t nignored;
     uint64_t ignored_total;
     hr_diag_ignored ignored[HR_DIAG_IGNORED_MAX];
