@@ -637,6 +637,68 @@ static void windows_tests(void)
     CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "--no-system") != NULL);
 }
 
+/* Any byte of a CJK character (UTF-8 lead bytes 0xE3..0xE9) or a full-width punctuation. */
+static bool has_cjk(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0xE3 && (unsigned char)*s <= 0xEF)
+            return true;
+    return false;
+}
+
+/* One diagnosis, judged while the user's language is Chinese, rendered twice: the text in
+ * the language it is rendered in, the JSON in English whatever the language is. */
+static void render_both_tests(void)
+{
+    hr_error err = { 0 };
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_lang_set(HR_LANG_ZH);
+    hr_diag_begin_input(&ctx, "t.log");
+    const char *l1 = "[2026-03-14 20:41:07.118] got prompt";
+    hr_diag_feed(&ctx, l1, strlen(l1), 1, 0);
+    hr_diag_input_text(&ctx, 0, false, 0);
+    hr_diag_end_input(&ctx, "utf-8", 40, 1, 0);
+    hr_diag_set_window(&ctx);
+    ctx.system_checked = true;
+    ctx.pid = 777;
+    snprintf(ctx.pid_cgroup, sizeof ctx.pid_cgroup, "/user.slice/app.slice/vte-spawn-9.scope");
+    const char *tree = "oom-kill:constraint=CONSTRAINT_NONE,global_oom,task_memcg=/user.slice/app.slice/"
+                       "vte-spawn-9.scope,task=python3,pid=4242,uid=1000";
+    const char *other = "Out of memory: Killed process 5150 (firefox) total-vm:9000000kB";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, tree, strlen(tree));
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, other, strlen(other));
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+
+    hr_buf zh, en, json;
+    hr_buf_init(&zh, 0);
+    hr_buf_init(&en, 0);
+    hr_buf_init(&json, 0);
+    CHECK(hr_diag_text(&ctx, &zh) == 0);
+    hr_json_writer jw;
+    hr_json_init(&jw, &json, true);
+    hr_diag_json(&ctx, &jw);
+    CHECK(hr_json_finish(&jw) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_diag_text(&ctx, &en) == 0);
+    const char *z = hr_buf_str(&zh), *e = hr_buf_str(&en), *j = hr_buf_str(&json);
+    CHECK_CONTAINS(z, "（采用：pid 4242 位于 --pid 777 的 cgroup vte-spawn-9.scope 中）");
+    CHECK_CONTAINS(z, "已忽略：pid 5150 不是 --pid 777");
+    CHECK_CONTAINS(z, "（从 t.log 中的第一个时间到 t.log 结束后 10 分钟）");
+    CHECK_CONTAINS(e, "(used: pid 4242 is in --pid 777's cgroup vte-spawn-9.scope)");
+    CHECK_CONTAINS(e, "ignored: pid 5150 is not --pid 777");
+    CHECK_CONTAINS(e, "(from the first time in t.log to 10 min after t.log ends)");
+    CHECK_CONTAINS(j, "\"why\": \"pid 4242 is in --pid 777's cgroup vte-spawn-9.scope\"");
+    CHECK_CONTAINS(j, "\"why\": \"pid 5150 is not --pid 777\"");
+    CHECK_CONTAINS(j, "\"why\": \"from the first time in t.log to 10 min after t.log ends\"");
+    CHECK(!has_cjk(j));
+    CHECK(!has_cjk(e));
+    hr_buf_free(&zh);
+    hr_buf_free(&en);
+    hr_buf_free(&json);
+}
+
 int main(void)
 {
     acm_tests();
@@ -650,6 +712,7 @@ int main(void)
     boundary_tests();
     event_tests();
     windows_tests();
+    render_both_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }
