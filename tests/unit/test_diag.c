@@ -668,6 +668,8 @@ static void render_both_tests(void)
     const char *other = "Out of memory: Killed process 5150 (firefox) total-vm:9000000kB";
     hr_diag_feed_record(&ctx, "/dev/kmsg", 0, tree, strlen(tree));
     hr_diag_feed_record(&ctx, "/dev/kmsg", 0, other, strlen(other));
+    hr_diag_note_source(&ctx, HR_N("kernel log"), true, 2, HR_N("%s: %lld records, %lld in the last %lld s"),
+                        "/dev/kmsg", 2LL, 2LL, 600LL);
     hr_diag_finish(&ctx);
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
 
@@ -692,6 +694,10 @@ static void render_both_tests(void)
     CHECK_CONTAINS(j, "\"why\": \"pid 4242 is in --pid 777's cgroup vte-spawn-9.scope\"");
     CHECK_CONTAINS(j, "\"why\": \"pid 5150 is not --pid 777\"");
     CHECK_CONTAINS(j, "\"why\": \"from the first time in t.log to 10 min after t.log ends\"");
+    CHECK_CONTAINS(z, "  内核日志: /dev/kmsg：2 条记录，其中 2 条在最近 600 秒内\n");
+    CHECK_CONTAINS(e, "  kernel log: /dev/kmsg: 2 records, 2 in the last 600 s\n");
+    CHECK_CONTAINS(j, "\"detail\": \"/dev/kmsg: 2 records, 2 in the last 600 s\"");
+    CHECK_CONTAINS(j, "\"name\": \"kernel log\"");
     CHECK(!has_cjk(j));
     CHECK(!has_cjk(e));
     hr_buf_free(&zh);

@@ -161,18 +161,19 @@ void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char 
         hr_diag_clip(e->text, sizeof e->text, text, strlen(text), 0);
 }
 
-void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
+hr_msg *hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
 {
     if (c->nsources >= HR_DIAG_SOURCES_MAX)
-        return;
+        return NULL;
     hr_diag_source *s = &c->sources[c->nsources++];
     snprintf(s->name, sizeof s->name, "%s", name);
     s->ok = ok;
     s->records = records;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->detail, sizeof s->detail, fmt, ap);
+    hr_msg_vset(&s->detail, fmt, ap);
     va_end(ap);
+    return &s->detail;
 }
 
 /* Two reasons are the same when they read the same in English (the reason JSON shows). */

@@ -207,7 +207,8 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
                 hr_json_i64(w, "records", s->records);
             else
                 hr_json_null(w, "records");
-            hr_json_str(w, "detail", s->detail);
+            char detail[HR_DIAG_DETAIL_MAX];
+            hr_json_str(w, "detail", reason(&s->detail, HR_LANG_EN, detail, sizeof detail));
             hr_json_end_object(w);
         }
         hr_json_end_array(w);
@@ -330,7 +331,9 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     if (c->system_checked) {
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
-            hr_buf_printf(out, "  %s: %s%s\n", s->name, s->ok ? "" : HR_T("not read: "), s->detail);
+            char detail[HR_DIAG_DETAIL_MAX];
+            hr_buf_printf(out, "  %s: %s%s\n", hr_tr(s->name), s->ok ? "" : HR_T("not read: "),
+                          reason(&s->detail, hr_lang_get(), detail, sizeof detail));
         }
     } else {
         hr_buf_puts(out, "  ");
