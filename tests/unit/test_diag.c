@@ -13,6 +13,16 @@
 
 static hr_diag_ctx ctx;
 
+/* A kept message in a language (two buffers: a CHECK may hold two at once). */
+static const char *in(const hr_msg *m, hr_lang lang)
+{
+    static char buf[2][HR_DIAG_REASON_MAX];
+    static int k;
+    k ^= 1;
+    hr_msg_format(m, lang, buf[k], sizeof buf[k]);
+    return buf[k];
+}
+
 /* Classify a log given as lines ("\n"-separated, each one segment). */
 static hr_cause run(const char *log)
 {
@@ -405,19 +415,17 @@ static void precision_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
     CHECK_EQ_U64(ctx.ignored_total, 3);
     CHECK_EQ_U64(ctx.nignored, 3);
-    CHECK_STR(ctx.window_why, "from the first time in t.log to 10 min after t.log ends");
-    CHECK_STR(ctx.window_why_shown, "from the first time in t.log to 10 min after t.log ends");
-    CHECK_STR(ctx.ignored[1].why, "after the run's log was last written");
-    CHECK_STR(ctx.ignored[1].why_shown, "");
-    /* in Chinese: the text report's copy translated, the JSON's English kept */
+    /* one reason, shown in either language whatever the language was when it was judged */
+    CHECK_STR(in(&ctx.window_why, HR_LANG_EN), "from the first time in t.log to 10 min after t.log ends");
+    CHECK_STR(in(&ctx.window_why, HR_LANG_ZH), "从 t.log 中的第一个时间到 t.log 结束后 10 分钟");
+    CHECK_STR(in(&ctx.ignored[1].why, HR_LANG_EN), "after the run's log was last written");
     hr_lang_set(HR_LANG_ZH);
     hr_diag_set_window(&ctx);
-    CHECK_STR(ctx.window_why, "from the first time in t.log to 10 min after t.log ends");
-    CHECK_STR(ctx.window_why_shown, "从 t.log 中的第一个时间到 t.log 结束后 10 分钟");
+    CHECK_STR(in(&ctx.window_why, HR_LANG_EN), "from the first time in t.log to 10 min after t.log ends");
     hr_diag_feed_record(&ctx, "/dev/kmsg", 1773520890 + 9000, late, strlen(late));
     hr_lang_set(HR_LANG_EN);
-    CHECK_STR(ctx.ignored[1].why, "after the run's log was last written");
-    CHECK_STR(ctx.ignored[1].why_shown, ""); /* deduplicated by the English reason */
+    CHECK_EQ_U64(ctx.nignored, 3); /* deduplicated by the reason */
+    CHECK_STR(in(&ctx.ignored[1].why, HR_LANG_EN), "after the run's log was last written");
 
     /* the run's own process in the window: used, and it raises a silent stop to high */
     hr_diag_free(&ctx);
@@ -443,7 +451,7 @@ static void precision_tests(void)
     hr_diag_feed_record(&ctx, "/dev/kmsg", 0, mine, strlen(mine));
     hr_diag_finish(&ctx);
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_UNKNOWN);
-    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
+    CHECK_STR(in(&ctx.ignored[0].why, HR_LANG_EN), "pid 4242 is not --pid 777");
     CHECK(hr_diag_subject_is_run(&ctx, "python3", 777) == 1);
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
@@ -451,8 +459,8 @@ static void precision_tests(void)
     hr_lang_set(HR_LANG_ZH);
     hr_diag_feed_record(&ctx, "/dev/kmsg", 0, mine, strlen(mine));
     hr_lang_set(HR_LANG_EN);
-    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777");
-    CHECK_STR(ctx.ignored[0].why_shown, "pid 4242 不是 --pid 777");
+    CHECK_STR(in(&ctx.ignored[0].why, HR_LANG_EN), "pid 4242 is not --pid 777");
+    CHECK_STR(in(&ctx.ignored[0].why, HR_LANG_ZH), "pid 4242 不是 --pid 777");
 
     /* --pid is the launcher, the kernel killed the python it started: the oom-kill record
      * puts the victim in --pid's cgroup, so it is the run's tree (medium, and why) */
@@ -473,9 +481,9 @@ static void precision_tests(void)
     {
         const hr_diag_evidence *ev[HR_DIAG_EVIDENCE_MAX];
         CHECK(hr_diag_evidence_list(ctx.order[0], ev) == 1);
-        CHECK_STR(ev[0]->why, "pid 4242 is in --pid 777's cgroup vte-spawn-9.scope");
+        CHECK_STR(in(&ev[0]->why, HR_LANG_EN), "pid 4242 is in --pid 777's cgroup vte-spawn-9.scope");
     }
-    CHECK_STR(ctx.ignored[0].why, "pid 4242 is not --pid 777"); /* the line without a cgroup */
+    CHECK_STR(in(&ctx.ignored[0].why, HR_LANG_EN), "pid 4242 is not --pid 777"); /* the line without a cgroup */
     /* another cgroup (a browser's scope): set aside as before */
     hr_diag_free(&ctx);
     CHECK(hr_diag_init(&ctx, &err) == 0);
@@ -629,6 +637,74 @@ static void windows_tests(void)
     CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_UNKNOWN), "--no-system") != NULL);
 }
 
+/* Any byte of a CJK character (UTF-8 lead bytes 0xE3..0xE9) or a full-width punctuation. */
+static bool has_cjk(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0xE3 && (unsigned char)*s <= 0xEF)
+            return true;
+    return false;
+}
+
+/* One diagnosis, judged while the user's language is Chinese, rendered twice: the text in
+ * the language it is rendered in, the JSON in English whatever the language is. */
+static void render_both_tests(void)
+{
+    hr_error err = { 0 };
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_lang_set(HR_LANG_ZH);
+    hr_diag_begin_input(&ctx, "t.log");
+    const char *l1 = "[2026-03-14 20:41:07.118] got prompt";
+    hr_diag_feed(&ctx, l1, strlen(l1), 1, 0);
+    hr_diag_input_text(&ctx, 0, false, 0);
+    hr_diag_end_input(&ctx, "utf-8", 40, 1, 0);
+    hr_diag_set_window(&ctx);
+    ctx.system_checked = true;
+    ctx.pid = 777;
+    snprintf(ctx.pid_cgroup, sizeof ctx.pid_cgroup, "/user.slice/app.slice/vte-spawn-9.scope");
+    const char *tree = "oom-kill:constraint=CONSTRAINT_NONE,global_oom,task_memcg=/user.slice/app.slice/"
+                       "vte-spawn-9.scope,task=python3,pid=4242,uid=1000";
+    const char *other = "Out of memory: Killed process 5150 (firefox) total-vm:9000000kB";
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, tree, strlen(tree));
+    hr_diag_feed_record(&ctx, "/dev/kmsg", 0, other, strlen(other));
+    hr_diag_note_source(&ctx, HR_N("kernel log"), true, 2, HR_N("%s: %lld records, %lld in the last %lld s"),
+                        "/dev/kmsg", 2LL, 2LL, 600LL);
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
+
+    hr_buf zh, en, json;
+    hr_buf_init(&zh, 0);
+    hr_buf_init(&en, 0);
+    hr_buf_init(&json, 0);
+    CHECK(hr_diag_text(&ctx, &zh) == 0);
+    hr_json_writer jw;
+    hr_json_init(&jw, &json, true);
+    hr_diag_json(&ctx, &jw);
+    CHECK(hr_json_finish(&jw) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_diag_text(&ctx, &en) == 0);
+    const char *z = hr_buf_str(&zh), *e = hr_buf_str(&en), *j = hr_buf_str(&json);
+    CHECK_CONTAINS(z, "（采用：pid 4242 位于 --pid 777 的 cgroup vte-spawn-9.scope 中）");
+    CHECK_CONTAINS(z, "已忽略：pid 5150 不是 --pid 777");
+    CHECK_CONTAINS(z, "（从 t.log 中的第一个时间到 t.log 结束后 10 分钟）");
+    CHECK_CONTAINS(e, "(used: pid 4242 is in --pid 777's cgroup vte-spawn-9.scope)");
+    CHECK_CONTAINS(e, "ignored: pid 5150 is not --pid 777");
+    CHECK_CONTAINS(e, "(from the first time in t.log to 10 min after t.log ends)");
+    CHECK_CONTAINS(j, "\"why\": \"pid 4242 is in --pid 777's cgroup vte-spawn-9.scope\"");
+    CHECK_CONTAINS(j, "\"why\": \"pid 5150 is not --pid 777\"");
+    CHECK_CONTAINS(j, "\"why\": \"from the first time in t.log to 10 min after t.log ends\"");
+    CHECK_CONTAINS(z, "  内核日志: /dev/kmsg：2 条记录，其中 2 条在最近 600 秒内\n");
+    CHECK_CONTAINS(e, "  kernel log: /dev/kmsg: 2 records, 2 in the last 600 s\n");
+    CHECK_CONTAINS(j, "\"detail\": \"/dev/kmsg: 2 records, 2 in the last 600 s\"");
+    CHECK_CONTAINS(j, "\"name\": \"kernel log\"");
+    CHECK(!has_cjk(j));
+    CHECK(!has_cjk(e));
+    hr_buf_free(&zh);
+    hr_buf_free(&en);
+    hr_buf_free(&json);
+}
+
 int main(void)
 {
     acm_tests();
@@ -642,6 +718,7 @@ int main(void)
     boundary_tests();
     event_tests();
     windows_tests();
+    render_both_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }

@@ -1,6 +1,7 @@
 /* watch's tick on sample series: rates from counters, the slope and time to the limit, each
  * warning rule on its series and quiet on the others, re-arming, peaks, and the recording's
  * lines parsed back as JSON. */
+#include "core/base/i18n.h"
 #include "core/base/json_parse.h"
 #include "core/base/size.h"
 #include "core/watch/verdict.h"
@@ -22,7 +23,7 @@ static size_t feed(hr_watch *w, hr_wsample *s)
     for (size_t i = 0; i < n; i++) {
         if (fired[out[i].rule]++ == 0)
             fired_t[out[i].rule] = out[i].t_ms;
-        CHECK(out[i].message[0] != '\0');
+        CHECK(hr_msg_is_set(&out[i].msg));
     }
     return n;
 }
@@ -413,6 +414,32 @@ static void test_recording_lines(void)
     hr_buf_free(&b);
 }
 
+/* One warning, fired while the user's language is Chinese: the terminal's line in the language
+ * it is shown in (the limit's name too), the recording's message in English. */
+static void test_warning_languages(void)
+{
+    hr_lang_set(HR_LANG_ZH);
+    hr_warning wr;
+    memset(&wr, 0, sizeof wr);
+    wr.rule = HR_WRULE_COMMIT95;
+    wr.value = 15 * GB;
+    wr.limit = 16 * GB;
+    wr.eta_s = -1;
+    wr.limit_name = "commit";
+    hr_warning_msg(&wr);
+    char zh[256], en[256];
+    hr_warning_text(&wr, zh, sizeof zh);
+    hr_buf b;
+    hr_buf_init(&b, 0);
+    hr_rec_warning_line(&b, 0, &wr);
+    hr_lang_set(HR_LANG_EN);
+    hr_warning_text(&wr, en, sizeof en);
+    CHECK_STR(zh, "提交 已用 15 GB / 16 GB：超过限制的 95%");
+    CHECK_STR(en, "commit in use 15 GB of 16 GB: past 95% of the limit");
+    CHECK_CONTAINS(hr_buf_str(&b), "\"message\":\"commit in use 15 GB of 16 GB: past 95% of the limit\"");
+    hr_buf_free(&b);
+}
+
 /* run's verdict: hard evidence first, a plain SIGKILL is not an OOM kill, the log's finding
  * wins over the exit code, and the OS's records count only when they name the child. */
 static void test_verdict(void)
@@ -515,5 +542,6 @@ int main(void)
     test_vram_tree();
     test_recording_lines();
     test_verdict();
+    test_warning_languages();
     return TEST_DONE();
 }

@@ -505,8 +505,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     size_t mb = b < 0 ? 0 : (size_t)b;
     int64_t pid = -1;
     char victim[32] = "";
-    char why[96] = "";
-    char why_shown[128] = "";
+    hr_msg why; /* a system record's: why it is about the run (only its fmt cleared: hot path) */
+    why.fmt = NULL;
     switch (r->kind) {
     case HR_RK_MARKER:
         if (at->input >= 0) {
@@ -644,9 +644,9 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     /* A system record must be about the run: its process, its time. */
     if (at->input < 0 && b >= 0) {
-        char reason[120], reason_shown[160];
-        if (!hr_diag_in_run_window(c, at->time, reason, sizeof reason, reason_shown, sizeof reason_shown)) {
-            hr_diag_add_ignored(c, at, v->text, v->len, reason, reason_shown);
+        hr_msg reason;
+        if (!hr_diag_in_run_window(c, at->time, &reason)) {
+            hr_diag_add_ignored(c, at, v->text, v->len, &reason);
             return true;
         }
         if (cause == HR_CAUSE_KILLED) {
@@ -663,39 +663,31 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
                      * the run (the launcher's python) or another process of its scope. */
                     const char *leaf = strrchr(memcg, '/');
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
-                    /* JSON keeps the English; the text shows the current language */
-                    snprintf(why, sizeof why, hr_tr_lang(HR_LANG_EN, HR_N("pid %lld is in --pid %lld's cgroup %.40s")),
-                             (long long)spid, (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
-                    snprintf(why_shown, sizeof why_shown, HR_T("pid %lld is in --pid %lld's cgroup %.40s"),
-                             (long long)spid, (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
+                    hr_msg_set(&why, HR_N("pid %lld is in --pid %lld's cgroup %.40s"), (long long)spid,
+                               (long long)c->pid, leaf && leaf[1] ? leaf + 1 : memcg);
                     rel = 2;
                 } else if (rel < 0) {
                     if (c->pid >= 0 && spid >= 0)
-                        hr_diag_reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
-                                            HR_N("pid %lld is not --pid %lld"), (long long)spid, (long long)c->pid);
+                        hr_msg_set(&reason, HR_N("pid %lld is not --pid %lld"), (long long)spid, (long long)c->pid);
                     else
-                        hr_diag_reason_both(reason, sizeof reason, reason_shown, sizeof reason_shown,
-                                            HR_N("%.60s is not the run's process"), subject);
-                    hr_diag_add_ignored(c, at, v->text, v->len, reason, reason_shown);
+                        hr_msg_set(&reason, HR_N("%.60s is not the run's process"), subject);
+                    hr_diag_add_ignored(c, at, v->text, v->len, &reason);
                     return true;
                 }
                 if (rel == 2) {
                     /* why: said above */
                 } else if (rel == 0) {
                     conf = conf > HR_CONF_MEDIUM ? HR_CONF_MEDIUM : conf;
-                    hr_diag_reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("%.60s may hold the run"),
-                                        subject);
+                    hr_msg_set(&why, HR_N("%.60s may hold the run"), subject);
                 } else if (spid >= 0 && c->pid >= 0) {
-                    hr_diag_reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("pid %lld is --pid"),
-                                        (long long)spid);
+                    hr_msg_set(&why, HR_N("pid %lld is --pid"), (long long)spid);
                 } else {
-                    hr_diag_reason_both(why, sizeof why, why_shown, sizeof why_shown,
-                                        HR_N("%.60s is the run's process"), subject);
+                    hr_msg_set(&why, HR_N("%.60s is the run's process"), subject);
                 }
             }
         }
-        if (!why[0] && at->time > 0 && (c->window_start > 0 || c->window_end > 0))
-            hr_diag_reason_both(why, sizeof why, why_shown, sizeof why_shown, HR_N("in the run's time window"));
+        if (!hr_msg_is_set(&why) && at->time > 0 && (c->window_start > 0 || c->window_end > 0))
+            hr_msg_set(&why, HR_N("in the run's time window"));
     }
     hr_diag_evidence *ev = hr_diag_add_evidence(c, cause, conf, meaning, at);
     hr_diag_finding *f = &c->findings[cause];
@@ -709,9 +701,8 @@ static bool judge(hr_diag_ctx *c, const hr_diag_rule *r, const seg_view *v, ptrd
     }
     if (!ev)
         return true;
-    snprintf(ev->why, sizeof ev->why, "%s", why);
-    if (strcmp(why_shown, why) != 0)
-        snprintf(ev->why_shown, sizeof ev->why_shown, "%s", why_shown);
+    if (hr_msg_is_set(&why))
+        ev->why = why;
     if (b < 0) {
         /* Folded line: show the end of the previous line joined to this one. */
         char joined[HR_DIAG_TEXT_MAX * 2];

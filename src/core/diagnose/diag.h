@@ -19,6 +19,7 @@
 #define HR_DIAG_H
 
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/base/phrase_match.h"
 #include "core/diagnose/diag_causes.h"
 
@@ -30,6 +31,8 @@
 #define HR_DIAG_EVIDENCE_LAST  4 /* ...and the latest ones */
 #define HR_DIAG_EVIDENCE_MAX   (HR_DIAG_EVIDENCE_FIRST + HR_DIAG_EVIDENCE_LAST)
 #define HR_DIAG_TEXT_MAX       320
+#define HR_DIAG_REASON_MAX     256 /* a reason (why) formatted, in either language */
+#define HR_DIAG_DETAIL_MAX     200 /* a source's detail formatted, as the report showed it */
 #define HR_DIAG_SOURCE_MAX     64
 #define HR_DIAG_INPUTS_MAX     64
 #define HR_DIAG_SOURCES_MAX    12
@@ -40,9 +43,8 @@ typedef struct hr_diag_evidence {
     int64_t time;  /* record time, Unix seconds; 0 = not known */
     hr_confidence conf;
     char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
-    char why[96];                    /* system records: why this one is about the run */
-    char why_shown[128];             /* the same in the display language, where it differs
-                                        ("" = why): JSON keeps the English */
+    hr_msg why;                      /* system records: why this one is about the run (not
+                                        set: no reason); formatted by the renderer */
     char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
 } hr_diag_evidence;
 
@@ -83,8 +85,7 @@ typedef struct hr_diag_ignored {
     char source[HR_DIAG_SOURCE_MAX];
     int64_t time;
     char text[160];
-    char why[120];       /* English (JSON) */
-    char why_shown[160]; /* the same in the display language, "" = why */
+    hr_msg why;
 } hr_diag_ignored;
 
 #define HR_DIAG_IGNORED_MAX 6
@@ -101,10 +102,11 @@ typedef struct hr_diag_warning {
 } hr_diag_warning;
 
 typedef struct hr_diag_source {
-    char name[64]; /* "/dev/kmsg", "journal", "/proc/vmstat", "event log" */
+    char name[64]; /* an English msgid ("kernel log", "event log") or a plain name ("journal",
+                      "/proc/vmstat"), translated where it is shown */
     bool ok;
-    int64_t records;  /* records read; -1 = not applicable */
-    char detail[200]; /* what was read, or why not */
+    int64_t records; /* records read; -1 = not applicable */
+    hr_msg detail;   /* what was read, or why not */
 } hr_diag_source;
 
 /* The terminal-event finder's kinds of candidate. */
@@ -169,8 +171,7 @@ typedef struct hr_diag_ctx {
                                         record of another process in it is the run's tree */
     int64_t tz_offset;                /* local time - UTC, seconds, for the logs' timestamps */
     int64_t window_start, window_end; /* the run's time window (Unix s); 0 = open */
-    char window_why[160];             /* English (JSON) */
-    char window_why_shown[200];       /* the same in the display language */
+    hr_msg window_why;                /* not set: no window */
     size_t nignored;
     uint64_t ignored_total;
     hr_diag_ignored ignored[HR_DIAG_IGNORED_MAX];
@@ -213,9 +214,11 @@ void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const
 /* Evidence that needs no phrase matching (a counter, a decoded event). meaning may be NULL. */
 void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source, int64_t time, const char *text,
                  const char *meaning);
-/* Record which system source was read (or why not), for the report. */
+/* Record which system source was read (or why not), for the report: name and fmt are English
+ * msgids (HR_N) or plain text, kept as a message and shown in the report's language. Returns
+ * the detail (to mark a %s argument that is a msgid too), NULL when there was no room. */
 HR_PRINTF(5, 6)
-void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...);
+hr_msg *hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...);
 
 /* Does a system record's subject (a process name, a pid, a cgroup or unit) belong to the
  * run? 1 yes, 0 maybe (a terminal's scope the run may have been in), -1 another program. */

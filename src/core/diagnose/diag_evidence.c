@@ -161,41 +161,36 @@ void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char 
         hr_diag_clip(e->text, sizeof e->text, text, strlen(text), 0);
 }
 
-void hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
+hr_msg *hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
 {
     if (c->nsources >= HR_DIAG_SOURCES_MAX)
-        return;
+        return NULL;
     hr_diag_source *s = &c->sources[c->nsources++];
     snprintf(s->name, sizeof s->name, "%s", name);
     s->ok = ok;
     s->records = records;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->detail, sizeof s->detail, fmt, ap);
+    hr_msg_vset(&s->detail, fmt, ap);
     va_end(ap);
+    return &s->detail;
 }
 
-/* A reason twice: in English (the JSON keeps it) and in the display language (the text
- * report shows it). */
-HR_PRINTF(5, 6)
-void hr_diag_reason_both(char *en, size_t en_n, char *shown, size_t shown_n, const char *msgid, ...)
+/* Two reasons are the same when they read the same in English (the reason JSON shows). */
+static bool same_reason(const hr_msg *a, const hr_msg *b)
 {
-    va_list ap;
-    va_start(ap, msgid);
-    vsnprintf(en, en_n, hr_tr_lang(HR_LANG_EN, msgid), ap);
-    va_end(ap);
-    va_start(ap, msgid);
-    vsnprintf(shown, shown_n, hr_tr(msgid), ap);
-    va_end(ap);
+    char ta[HR_DIAG_REASON_MAX], tb[HR_DIAG_REASON_MAX];
+    hr_msg_format(a, HR_LANG_EN, ta, sizeof ta);
+    hr_msg_format(b, HR_LANG_EN, tb, sizeof tb);
+    return strcmp(ta, tb) == 0;
 }
 
-void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text, size_t len, const char *why,
-                         const char *why_shown)
+void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text, size_t len, const hr_msg *why)
 {
     c->ignored_total++;
     /* one line per distinct reason and text is enough */
     for (size_t i = 0; i < c->nignored; i++)
-        if (strcmp(c->ignored[i].why, why) == 0)
+        if (same_reason(&c->ignored[i].why, why))
             return;
     if (c->nignored >= HR_DIAG_IGNORED_MAX)
         return;
@@ -203,8 +198,7 @@ void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text
     snprintf(g->source, sizeof g->source, "%s", at->source ? at->source : "");
     g->time = at->time;
     hr_diag_clip(g->text, sizeof g->text, text, len, 0);
-    snprintf(g->why, sizeof g->why, "%s", why);
-    snprintf(g->why_shown, sizeof g->why_shown, "%s", strcmp(why, why_shown) ? why_shown : "");
+    g->why = *why;
 }
 
 void hr_diag_add_warning(hr_diag_ctx *c, hr_cause tier, const char *text, size_t len, size_t at_byte,

@@ -31,12 +31,8 @@ void hr_diag_line_evidence(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, c
 /* Did this input already show a memory failure (any tier, any confidence)? */
 bool hr_diag_memory_seen(const hr_diag_ctx *c);
 
-/* A reason twice: in English (the JSON keeps it) and in the display language. */
-HR_PRINTF(5, 6)
-void hr_diag_reason_both(char *en, size_t en_n, char *shown, size_t shown_n, const char *msgid, ...);
-/* A system record read but not blamed, and why (why in English, why_shown displayed). */
-void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text, size_t len, const char *why,
-                         const char *why_shown);
+/* A system record read but not blamed, and why (kept as a message, shown by the renderers). */
+void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text, size_t len, const hr_msg *why);
 /* A shortage of tier (VRAM or RAM) that was survived or only mentioned: a warning, counted
  * once a line; the first one's text around at_byte is kept. */
 void hr_diag_add_warning(hr_diag_ctx *c, hr_cause tier, const char *text, size_t len, size_t at_byte,

@@ -107,11 +107,13 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
             hr_buf_puts(out, "<li><code>");
-            hr_html_text(out, s->name);
+            hr_html_text(out, hr_tr(s->name));
             hr_buf_puts(out, "</code>: ");
             if (!s->ok)
                 hr_html_text(out, HR_T("not read: "));
-            hr_html_text(out, s->detail);
+            char detail[HR_DIAG_DETAIL_MAX];
+            hr_msg_format(&s->detail, hr_lang_get(), detail, sizeof detail);
+            hr_html_text(out, detail);
             hr_buf_puts(out, "</li>\n");
         }
     } else {

@@ -71,6 +71,13 @@ static const char *warning_meaning(const hr_diag_warning *w)
                                               "paging file / swap tier, not a failure.");
 }
 
+/* A reason (why) in lang: JSON asks for English, the text for the user's language. */
+static const char *reason(const hr_msg *m, hr_lang lang, char *buf, size_t n)
+{
+    hr_msg_format(m, lang, buf, n);
+    return buf;
+}
+
 static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json_writer *w)
 {
     hr_json_begin_object(w, NULL);
@@ -107,8 +114,9 @@ static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json
         }
         hr_json_str(w, "confidence", hr_confidence_name(e->conf));
         hr_json_str(w, "text", e->text);
-        if (e->input < 0 && e->why[0])
-            hr_json_str(w, "why", e->why);
+        char why[HR_DIAG_REASON_MAX];
+        if (e->input < 0 && hr_msg_is_set(&e->why))
+            hr_json_str(w, "why", reason(&e->why, HR_LANG_EN, why, sizeof why));
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -173,7 +181,9 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
         hr_json_begin_object(w, "window");
         json_time(w, "start", c->window_start);
         json_time(w, "end", c->window_end);
-        hr_json_str(w, "why", c->window_why[0] ? c->window_why : NULL);
+        char why[HR_DIAG_REASON_MAX];
+        hr_json_str(w, "why",
+                    hr_msg_is_set(&c->window_why) ? reason(&c->window_why, HR_LANG_EN, why, sizeof why) : NULL);
         hr_json_end_object(w);
         hr_json_u64(w, "ignored_total", c->ignored_total);
         hr_json_begin_array(w, "ignored");
@@ -183,7 +193,7 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
             hr_json_str(w, "source", g->source);
             json_time(w, "time", g->time);
             hr_json_str(w, "text", g->text);
-            hr_json_str(w, "why", g->why);
+            hr_json_str(w, "why", reason(&g->why, HR_LANG_EN, why, sizeof why));
             hr_json_end_object(w);
         }
         hr_json_end_array(w);
@@ -197,7 +207,8 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
                 hr_json_i64(w, "records", s->records);
             else
                 hr_json_null(w, "records");
-            hr_json_str(w, "detail", s->detail);
+            char detail[HR_DIAG_DETAIL_MAX];
+            hr_json_str(w, "detail", reason(&s->detail, HR_LANG_EN, detail, sizeof detail));
             hr_json_end_object(w);
         }
         hr_json_end_array(w);
@@ -224,8 +235,9 @@ static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_bu
         if (e->time > 0)
             hr_diag_format_time(e->time, t, sizeof t);
         hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
-        if (e->why[0])
-            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, e->why_shown[0] ? e->why_shown : e->why);
+        char why[HR_DIAG_REASON_MAX];
+        if (hr_msg_is_set(&e->why))
+            hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, reason(&e->why, hr_lang_get(), why, sizeof why));
     }
 }
 
@@ -281,18 +293,19 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             hr_buf_printf(out, "    %s:%" PRIu64 ": %s\n", input_name(c, w->input), w->line, w->text);
         }
     }
-    if (c->system_checked && (c->ignored_total || c->window_why[0] || c->pid >= 0)) {
+    if (c->system_checked && (c->ignored_total || hr_msg_is_set(&c->window_why) || c->pid >= 0)) {
         hr_buf_puts(out, HR_T("\nSystem records about other runs (set aside):\n"));
         if (c->pid >= 0)
             hr_buf_printf(out, HR_T("  the run: pid %lld (--pid)\n"), (long long)c->pid);
-        if (c->window_why[0]) {
+        char why[HR_DIAG_REASON_MAX];
+        if (hr_msg_is_set(&c->window_why)) {
             char a[40] = "-", b[40] = "-";
             if (c->window_start > 0)
                 hr_diag_format_time(c->window_start, a, sizeof a);
             if (c->window_end > 0)
                 hr_diag_format_time(c->window_end, b, sizeof b);
             hr_buf_printf(out, HR_T("  time window: %s .. %s (%s)\n"), a, b,
-                          c->window_why_shown[0] ? c->window_why_shown : c->window_why);
+                          reason(&c->window_why, hr_lang_get(), why, sizeof why));
         }
         for (size_t i = 0; i < c->nignored; i++) {
             const hr_diag_ignored *g = &c->ignored[i];
@@ -300,7 +313,7 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             if (g->time > 0)
                 hr_diag_format_time(g->time, t, sizeof t);
             hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source, t[0] ? " " : "", t, g->text,
-                          g->why_shown[0] ? g->why_shown : g->why);
+                          reason(&g->why, hr_lang_get(), why, sizeof why));
         }
         if (c->ignored_total > c->nignored)
             hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"), (unsigned long long)c->ignored_total);
@@ -318,7 +331,9 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
     if (c->system_checked) {
         for (size_t i = 0; i < c->nsources; i++) {
             const hr_diag_source *s = &c->sources[i];
-            hr_buf_printf(out, "  %s: %s%s\n", s->name, s->ok ? "" : HR_T("not read: "), s->detail);
+            char detail[HR_DIAG_DETAIL_MAX];
+            hr_buf_printf(out, "  %s: %s%s\n", hr_tr(s->name), s->ok ? "" : HR_T("not read: "),
+                          reason(&s->detail, hr_lang_get(), detail, sizeof detail));
         }
     } else {
         hr_buf_puts(out, "  ");

@@ -4,17 +4,19 @@
 #include "core/diagnose/diag_evidence.h"
 #include "core/base/i18n.h"
 
+#include <string.h>
+
 /* Is the record within the run's time window? Writes the reason when not. */
-bool hr_diag_in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n, char *shown, size_t shown_n)
+bool hr_diag_in_run_window(const hr_diag_ctx *c, int64_t t, hr_msg *why)
 {
     if (t <= 0)
         return true;
     if (c->window_end > 0 && t > c->window_end) {
-        hr_diag_reason_both(why, n, shown, shown_n, HR_N("after the run's log was last written"));
+        hr_msg_set(why, HR_N("after the run's log was last written"));
         return false;
     }
     if (c->window_start > 0 && t < c->window_start) {
-        hr_diag_reason_both(why, n, shown, shown_n, HR_N("before the run's log begins"));
+        hr_msg_set(why, HR_N("before the run's log begins"));
         return false;
     }
     return true;
@@ -42,19 +44,16 @@ void hr_diag_set_window(hr_diag_ctx *c)
      * clocks that disagree, ten minutes after the end for a run that was quiet */
     c->window_start = start ? start - 60 : 0;
     c->window_end = end ? end + 600 : 0;
-    c->window_why[0] = c->window_why_shown[0] = '\0';
-    char *en = c->window_why, *sh = c->window_why_shown;
-    size_t en_n = sizeof c->window_why, sh_n = sizeof c->window_why_shown;
+    hr_msg *why = &c->window_why;
+    memset(why, 0, sizeof *why);
     /* whole sentences, each translated as one */
     if (start && end && mtime_end)
-        hr_diag_reason_both(en, en_n, sh, sh_n,
-                            HR_N("from the first time in %.50s to 10 min after %.50s was last written"), start_from,
-                            end_from);
+        hr_msg_set(why, HR_N("from the first time in %.50s to 10 min after %.50s was last written"), start_from,
+                   end_from);
     else if (start && end)
-        hr_diag_reason_both(en, en_n, sh, sh_n, HR_N("from the first time in %.50s to 10 min after %.50s ends"),
-                            start_from, end_from);
+        hr_msg_set(why, HR_N("from the first time in %.50s to 10 min after %.50s ends"), start_from, end_from);
     else if (end && mtime_end)
-        hr_diag_reason_both(en, en_n, sh, sh_n, HR_N("up to 10 min after %.50s was last written"), end_from);
+        hr_msg_set(why, HR_N("up to 10 min after %.50s was last written"), end_from);
     else if (end)
-        hr_diag_reason_both(en, en_n, sh, sh_n, HR_N("up to 10 min after %.50s ends"), end_from);
+        hr_msg_set(why, HR_N("up to 10 min after %.50s ends"), end_from);
 }

@@ -89,6 +89,6 @@ static inline void hr_diag_note_platform(hr_diag_ctx *c, const char *s, size_t n
 }
 
 /* Is the record's time t within the run's time window? Writes the reason when not. */
-bool hr_diag_in_run_window(const hr_diag_ctx *c, int64_t t, char *why, size_t n, char *shown, size_t shown_n);
+bool hr_diag_in_run_window(const hr_diag_ctx *c, int64_t t, hr_msg *why);
 
 #endif

@@ -138,6 +138,7 @@ static const char *warning_text(const hr_rec_warning *rw, char *out, size_t n)
     /* commit-85/95 name their limit; an older line says it only in its English sentence */
     const char *name = rw->limit_name[0] ? rw->limit_name : rw->message;
     wr.limit_name = strncmp(name, "commit", 6) == 0 ? "commit" : "RAM + swap";
+    hr_warning_msg(&wr);
     hr_warning_text(&wr, out, n);
     return out;
 }

@@ -217,54 +217,54 @@ HR_HOT bool hr_watch_eta_meaningful(const hr_watch *w)
            w->fill != HR_W_UNKNOWN && (double)w->fill >= w->cfg.min_fill * (double)w->cap;
 }
 
-/* The message of a warning, in a language (the JSON keeps English). */
-HR_HOT static void format_msg(const hr_warning *wr, hr_lang lang, char *out, size_t n)
+HR_HOT void hr_warning_msg(hr_warning *wr)
 {
     char v[32] = "?", l[32] = "?";
     if (wr->value != HR_W_UNKNOWN)
         hr_size_gb((uint64_t)wr->value, v, sizeof v);
     if (wr->limit != HR_W_UNKNOWN)
         hr_size_gb((uint64_t)wr->limit, l, sizeof l);
+    hr_msg *m = &wr->msg;
     switch (wr->rule) {
     case HR_WRULE_S23:
-        snprintf(out, n,
-                 hr_tr_lang(lang, "[S2.3] RAM over half used, commit still climbing, the paging "
-                                  "disk %.0f%% busy: the system is paging hard and a crash is "
-                                  "only a matter of time"),
-                 wr->busy_pct);
+        hr_msg_set(m,
+                   HR_N("[S2.3] RAM over half used, commit still climbing, the paging "
+                        "disk %.0f%% busy: the system is paging hard and a crash is "
+                        "only a matter of time"),
+                   wr->busy_pct);
         break;
     case HR_WRULE_COMMIT85:
     case HR_WRULE_COMMIT95:
-        snprintf(out, n, hr_tr_lang(lang, "%s in use %s of %s: past %d%% of the limit"),
-                 wr->limit_name && strcmp(wr->limit_name, "commit") == 0 ? hr_tr_lang(lang, "commit")
-                                                                         : hr_tr_lang(lang, "RAM + swap"),
-                 v, l, wr->rule == HR_WRULE_COMMIT95 ? 95 : 85);
+        hr_msg_set(m, HR_N("%s in use %s of %s: past %d%% of the limit"),
+                   wr->limit_name && strcmp(wr->limit_name, "commit") == 0 ? HR_N("commit") : HR_N("RAM + swap"), v, l,
+                   wr->rule == HR_WRULE_COMMIT95 ? 95 : 85);
+        hr_msg_translate_arg(m, 0); /* the limit's name */
         break;
     case HR_WRULE_CGROUP:
-        snprintf(out, n,
-                 hr_tr_lang(lang, "the memory cgroup uses %s of its %s: the kernel will kill "
-                                  "inside it at the limit"),
-                 v, l);
+        hr_msg_set(m,
+                   HR_N("the memory cgroup uses %s of its %s: the kernel will kill "
+                        "inside it at the limit"),
+                   v, l);
         break;
     case HR_WRULE_TTL:
-        snprintf(out, n,
-                 hr_tr_lang(lang, "at the recent rate the limit (%s) is reached in %.0f s "
-                                  "(now %s)"),
-                 l, wr->eta_s, v);
+        hr_msg_set(m,
+                   HR_N("at the recent rate the limit (%s) is reached in %.0f s "
+                        "(now %s)"),
+                   l, wr->eta_s, v);
         break;
     case HR_WRULE_PRESSURE:
-        snprintf(out, n,
-                 hr_tr_lang(lang, "memory pressure: tasks stalled on memory %.0f%% of the last "
-                                  "10 s"),
-                 wr->busy_pct);
+        hr_msg_set(m,
+                   HR_N("memory pressure: tasks stalled on memory %.0f%% of the last "
+                        "10 s"),
+                   wr->busy_pct);
         break;
-    default: snprintf(out, n, "?");
+    default: hr_msg_set(m, "?");
     }
 }
 
 HR_HOT void hr_warning_text(const hr_warning *wr, char *out, size_t n)
 {
-    format_msg(wr, hr_lang_get(), out, n);
+    hr_msg_format(&wr->msg, hr_lang_get(), out, n);
 }
 
 /* One rule's condition for this sample; fires on its rising edge. */
@@ -287,7 +287,7 @@ HR_HOT static size_t rule(hr_watch *w, hr_wrule r, bool cond, const hr_warning *
     hr_warning *o = &out[k];
     *o = *proto;
     o->rule = r;
-    format_msg(o, HR_LANG_EN, o->message, sizeof o->message);
+    hr_warning_msg(o);
     w->warnings++;
     if (w->first_warning_t == HR_W_UNKNOWN)
         w->first_warning_t = t;

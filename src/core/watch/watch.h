@@ -20,6 +20,7 @@
 #define HR_WATCH_H
 
 #include "core/base/buf.h"
+#include "core/base/msg.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,7 +88,7 @@ typedef struct hr_warning {
     double eta_s;           /* < 0: not climbing */
     double busy_pct;        /* S2.3: the disk's busy percent; pressure: PSI full avg10 */
     const char *limit_name; /* commit-85/95: "commit" or "RAM + swap" (static) */
-    char message[240];      /* English (JSON); hr_warning_text() gives it translated */
+    hr_msg msg;             /* the message (hr_warning_msg), formatted where it is shown */
 } hr_warning;
 
 typedef struct hr_watch_cfg {
@@ -158,7 +159,10 @@ const char *hr_wrule_id(hr_wrule r);
 /* The rule of a stable id; false for an id this version does not know. */
 bool hr_wrule_from_id(const char *id, hr_wrule *out);
 const char *hr_wlevel_name(hr_wlevel l);
-/* The warning as one translated line (for the terminal). */
+/* Make the warning's message from its rule and fields (the rule that fires does; so does a
+ * reader that rebuilds a recorded warning). */
+void hr_warning_msg(hr_warning *wr);
+/* The warning as one line in the user's language (for the terminal). */
 void hr_warning_text(const hr_warning *wr, char *out, size_t n);
 
 /* ---- the recording (docs/recording.md): one JSON line each, appended to out ---- */

@@ -105,7 +105,9 @@ HR_HOT void hr_rec_warning_line(hr_buf *out, int64_t t0, const hr_warning *wr)
     begin(&w, out, "warning", wr->t_ms - t0, wr->time_ms);
     hr_json_str(&w, "rule", hr_wrule_id(wr->rule));
     hr_json_str(&w, "level", hr_wlevel_name(wr->level));
-    hr_json_str(&w, "message", wr->message);
+    char message[256];
+    hr_msg_format(&wr->msg, HR_LANG_EN, message, sizeof message); /* a recording is English */
+    hr_json_str(&w, "message", message);
     ji(&w, "value", wr->value);
     ji(&w, "limit", wr->limit);
     jd(&w, "eta_s", wr->eta_s);

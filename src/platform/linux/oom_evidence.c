@@ -154,34 +154,34 @@ static bool have_journal(void)
 static void kernel_log(collect *k)
 {
     int64_t total = 0, used = 0;
-    char window[64];
-    snprintf(window, sizeof window, HR_T("in the last %lld s"), (long long)k->since);
+    long long window = (long long)k->since; /* each template says "in the last %lld s" whole */
     if (!k->live) {
         char p[4096];
         path_of(k, "/dev/kmsg", p, sizeof p);
         FILE *f = fopen(p, "r");
         if (!f) {
-            hr_diag_note_source(k->ctx, HR_T("kernel log"), false, -1, "%s: %s", p, strerror(errno));
+            hr_diag_note_source(k->ctx, HR_N("kernel log"), false, -1, "%s: %s", p, strerror(errno));
             k->partial = 1;
             return;
         }
         read_lines(k, f, hr_kmsg_parse, "/dev/kmsg", &total, &used);
         fclose(f);
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("%s: %lld records, %lld %s"), p,
-                            (long long)total, (long long)used, window);
+        hr_diag_note_source(k->ctx, HR_N("kernel log"), true, used, HR_N("%s: %lld records, %lld in the last %lld s"),
+                            p, (long long)total, (long long)used, window);
         return;
     }
     int r = kmsg_live(k, &total, &used);
     if (r == 0) {
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used, HR_T("/dev/kmsg: %lld records since boot, %lld %s"),
-                            (long long)total, (long long)used, window);
+        hr_diag_note_source(k->ctx, HR_N("kernel log"), true, used,
+                            HR_N("/dev/kmsg: %lld records since boot, %lld in the last %lld s"), (long long)total,
+                            (long long)used, window);
         return;
     }
     const char *why = strerror(-r);
     total = used = 0;
     if (run_program(k, "dmesg 2>/dev/null", hr_dmesg_parse, "dmesg", &total, &used) == 0 && total > 0) {
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
-                            HR_T("dmesg (/dev/kmsg: %s): %lld records, %lld %s"), why, (long long)total,
+        hr_diag_note_source(k->ctx, HR_N("kernel log"), true, used,
+                            HR_N("dmesg (/dev/kmsg: %s): %lld records, %lld in the last %lld s"), why, (long long)total,
                             (long long)used, window);
         return;
     }
@@ -189,13 +189,13 @@ static void kernel_log(collect *k)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "journalctl -k -q --no-pager -o short-unix --since=-%" PRId64 "s 2>/dev/null", k->since);
     if (have_journal() && run_program(k, cmd, hr_journal_parse, "journal (kernel)", &total, &used) == 0) {
-        hr_diag_note_source(k->ctx, HR_T("kernel log"), true, used,
-                            HR_T("journalctl -k (/dev/kmsg: %s; dmesg not readable): %lld records %s"), why,
-                            (long long)used, window);
+        hr_diag_note_source(k->ctx, HR_N("kernel log"), true, used,
+                            HR_N("journalctl -k (/dev/kmsg: %s; dmesg not readable): %lld records in the last %lld s"),
+                            why, (long long)used, window);
         return;
     }
-    hr_diag_note_source(k->ctx, HR_T("kernel log"), false, -1,
-                        HR_T("/dev/kmsg: %s; dmesg and journalctl -k not readable either (needs root "
+    hr_diag_note_source(k->ctx, HR_N("kernel log"), false, -1,
+                        HR_N("/dev/kmsg: %s; dmesg and journalctl -k not readable either (needs root "
                              "or CAP_SYSLOG when kernel.dmesg_restrict=1, or membership of the "
                              "systemd-journal / adm group)"),
                         why);
@@ -208,7 +208,7 @@ static void oom_daemons(collect *k)
         return;
     if (!have_journal()) {
         hr_diag_note_source(k->ctx, "journal", false, -1,
-                            HR_T("no systemd journal on this machine (systemd-oomd / earlyoom "
+                            HR_N("no systemd journal on this machine (systemd-oomd / earlyoom "
                                  "messages are kept there)"));
         return;
     }
@@ -220,11 +220,11 @@ static void oom_daemons(collect *k)
              k->since);
     int64_t total = 0, used = 0;
     if (run_program(k, cmd, hr_journal_parse, "journal", &total, &used) != 0) {
-        hr_diag_note_source(k->ctx, "journal", false, -1, HR_T("journalctl failed or is not installed"));
+        hr_diag_note_source(k->ctx, "journal", false, -1, HR_N("journalctl failed or is not installed"));
         k->partial = 1;
         return;
     }
-    hr_diag_note_source(k->ctx, "journal", true, used, HR_T("systemd-oomd, earlyoom, nohang, systemd: %lld messages"),
+    hr_diag_note_source(k->ctx, "journal", true, used, HR_N("systemd-oomd, earlyoom, nohang, systemd: %lld messages"),
                         (long long)used);
 }
 
@@ -259,10 +259,10 @@ static void vmstat_counter(collect *k, bool kernel_log_ok)
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         hr_diag_note_source(k->ctx, "/proc/vmstat", false, -1,
-                            HR_T("no oom_kill counter (kernel older than 4.13, or not readable)"));
+                            HR_N("no oom_kill counter (kernel older than 4.13, or not readable)"));
         return;
     }
-    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_T("oom_kill %lld since boot"), (long long)kills);
+    hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_N("oom_kill %lld since boot"), (long long)kills);
     if (kills > 0 && !kernel_log_ok) {
         char text[200];
         snprintf(text, sizeof text,
@@ -278,14 +278,14 @@ static void cgroup_counter(collect *k)
     char dir[4096], p[6200];
     hr_cgroup_version v = HR_CGROUP_NONE;
     if (!hr_lx_memory_cgroup_dir(k->root, dir, sizeof dir, &v)) {
-        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_T("no memory cgroup found for this process"));
+        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_N("no memory cgroup found for this process"));
         return;
     }
     snprintf(p, sizeof p, "%s%s/%s", k->root, dir, v == HR_CGROUP_V2 ? "memory.events" : "memory.oom_control");
     int64_t kills = 0;
     if (!keyed_value(p, "oom_kill", &kills)) {
         /* The root cgroup has no memory.events: nothing to count there. */
-        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_T("%s: no oom_kill counter"), p);
+        hr_diag_note_source(k->ctx, "cgroup", false, -1, HR_N("%s: no oom_kill counter"), p);
         return;
     }
     hr_diag_note_source(k->ctx, "cgroup", true, -1, "%s: oom_kill %" PRId64, p, kills);

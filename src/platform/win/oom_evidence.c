@@ -190,15 +190,17 @@ int hr_platform_oom_evidence(const hr_probe_opts *opts, int64_t since_seconds, h
     free(rs.buf);
     size_t nq = sizeof queries / sizeof queries[0];
     if ((size_t)failed == nq) {
-        hr_diag_note_source(ctx, HR_T("event log"), false, -1,
-                            HR_T("event log unavailable (EvtQuery failed, error %lu): read it by "
+        hr_diag_note_source(ctx, HR_N("event log"), false, -1,
+                            HR_N("event log unavailable (EvtQuery failed, error %lu): read it by "
                                  "hand in Event Viewer → Windows Logs → Application (events 1000, "
                                  "1023)"),
                             (unsigned long)first_error);
         return HR_EPARTIAL;
     }
-    hr_diag_note_source(ctx, HR_T("event log"), true, total,
-                        HR_T("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"), (long long)total,
-                        failed ? HR_T(" (some queries failed)") : "");
+    hr_msg *detail = hr_diag_note_source(ctx, HR_N("event log"), true, total,
+                                         HR_N("Application 1000/1001/1023/1026, System 2004/26: %lld events%s"),
+                                         (long long)total, failed ? HR_N(" (some queries failed)") : "");
+    if (detail && failed) /* the fragment is a msgid of its own, shown in the report's language */
+        hr_msg_translate_arg(detail, 1);
     return failed ? HR_EPARTIAL : 0;
 }
