@@ -671,10 +671,8 @@ static hr_volume *add_volume(hr_snapshot *s, const char *mount, const char *fs, 
     v->dev.fs_free_bytes = free_bytes;
     v->is_system = system;
     v->fs_devices = 1;
-    char why[HR_SNAP_WHY_MAX] = "";
     v->can_hold_swap =
-        s->platform.os == HR_OS_WINDOWS ? HR_TRI_YES : hr_swap_fs_capable(HR_OS_LINUX, fs, 1, false, why, sizeof why);
-    hr_strlcpy(v->why_not, why, sizeof v->why_not);
+        s->platform.os == HR_OS_WINDOWS ? HR_TRI_YES : hr_swap_fs_capable(HR_OS_LINUX, fs, 1, false, &v->why_not);
     return v;
 }
 

@@ -120,12 +120,11 @@ static int windows_dry_run(const hr_snapshot *s, const hr_apply_take *req, hr_ap
         const hr_volume *v = &s->volumes[i];
         if (!in->drive || hr_drive_letter(v->dev.mount_point) != in->drive)
             continue;
-        char why[HR_SNAP_WHY_MAX];
         in->dev = v->dev;
         /* What the recording says of the drive type: fixed when it can hold a paging file. */
         if (v->dev.removable == HR_TRI_YES)
             in->drive_type = HR_DRIVE_REMOVABLE;
-        else if (hr_volume_can_hold_swap(v, HR_OS_WINDOWS, why, sizeof why) == HR_TRI_YES)
+        else if (hr_volume_can_hold_swap(v, HR_OS_WINDOWS, NULL) == HR_TRI_YES)
             in->drive_type = HR_DRIVE_FIXED;
     }
     for (int i = 0; i < 26; i++)

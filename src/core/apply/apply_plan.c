@@ -50,10 +50,10 @@ static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *pat
     return s;
 }
 
-bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n)
+bool hr_fs_can_hold_swap(const hr_fs_facts *fs, hr_swap_verdict *why)
 {
     /* The one rule (core/model/swap_target.h) plan placement and the volume probe use too. */
-    return hr_swap_fs_capable(HR_OS_LINUX, fs->type, fs->devices, fs->read_only, why, n) == HR_TRI_YES;
+    return hr_swap_fs_capable(HR_OS_LINUX, fs->type, fs->devices, fs->read_only, why) == HR_TRI_YES;
 }
 
 bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why, size_t n)
@@ -319,12 +319,13 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
                             HR_T("%s already has a swap line in %s that headroom "
                                  "did not add"),
                             in->path, in->fstab_path);
-    if (!hr_fs_can_hold_swap(&in->fs, why, sizeof why))
+    /* The rules plan uses; their reasons are put in words here, where apply refuses. */
+    hr_swap_verdict verdict;
+    if (!hr_fs_can_hold_swap(&in->fs, &verdict) || hr_device_removable(&in->dev, &verdict) == HR_TRI_YES ||
+        hr_swap_dir_cleared(HR_OS_LINUX, in->path, NULL, &verdict) == HR_TRI_YES) {
+        hr_swap_why_text(&verdict, why, sizeof why);
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
-    if (hr_device_removable(&in->dev, why, sizeof why) == HR_TRI_YES)
-        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
-    if (hr_swap_dir_cleared(HR_OS_LINUX, in->path, NULL, why, sizeof why) == HR_TRI_YES)
-        return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why); /* the rule plan uses */
+    }
     if (!hr_apply_margin_ok(in->fs.total_bytes, in->fs.free_bytes, p->size_bytes, why, sizeof why))
         return hr_error_set(err, HR_EUNSAFE, "%s: %s", in->path, why);
     if (in->dir_unsafe[0])
@@ -612,8 +613,7 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     }
     /* S5.4: a drive that may be removable or on USB is taken (plan ranks it last), but the
      * doubt is said, never silent */
-    char rwhy[HR_SNAP_WHY_MAX];
-    if (hr_device_removable(&in->dev, rwhy, sizeof rwhy) == HR_TRI_UNKNOWN) {
+    if (hr_device_removable(&in->dev, NULL) == HR_TRI_UNKNOWN) {
         size_t have = strlen(p->notes);
         snprintf(p->notes + have, sizeof p->notes - have,
                  HR_T(" Not known: whether %c: is removable or attached by USB (%s). A paging file on a "

@@ -26,6 +26,7 @@
 #include "core/model/fstab.h"
 #include "core/apply/pagingfiles_write.h"
 #include "core/model/snapshot.h"
+#include "core/model/swap_verdict.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -123,9 +124,10 @@ typedef struct hr_apply_linux_in {
     char dir_unsafe[400];        /* why the file's directory is not root's alone ("": it is) */
 } hr_apply_linux_in;
 
-/* Can this file system type hold a swap file at all? Sets why (a sentence) when not. The
- * rule is core/model/swap_target.h's, shared with plan placement and the volume probe. */
-bool hr_fs_can_hold_swap(const hr_fs_facts *fs, char *why, size_t n);
+/* Can this file system type hold a swap file at all? Says why when not (shown with
+ * hr_swap_why_text()). The rule is core/model/swap_target.h's, shared with plan placement and
+ * the volume probe. */
+bool hr_fs_can_hold_swap(const hr_fs_facts *fs, hr_swap_verdict *why);
 
 /* The free-space rule shared by both OSes and with plan placement (hr_room_ok): after
  * adding `grow` bytes, is there at least 10 GiB and 5% of the volume left? Sets why when not. */

@@ -14,6 +14,7 @@
 
 #include "core/base/error.h"
 #include "core/base/text.h"
+#include "core/model/swap_verdict.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -150,10 +151,10 @@ typedef struct hr_volume {
     hr_device dev;  /* mount_point is the key: "C:\\", "/", "/data" */
     bool is_system; /* Windows system drive / Linux root file system */
     bool holds_paging;
-    hr_tri can_hold_swap;          /* can hold a swap/paging file (core/model/swap_target.h) */
-    char why_not[HR_SNAP_WHY_MAX]; /* why it cannot (tmpfs, overlay, NFS, read-only...) */
-    bool read_only;                /* mounted read-only */
-    int fs_devices;                /* btrfs: devices the file system spans; 0 = not known */
+    hr_tri can_hold_swap;    /* can hold a swap/paging file (core/model/swap_target.h) */
+    hr_swap_verdict why_not; /* why it cannot (tmpfs, overlay, NFS, read-only...), as data */
+    bool read_only;          /* mounted read-only */
+    int fs_devices;          /* btrfs: devices the file system spans; 0 = not known */
 } hr_volume;
 
 typedef struct hr_zram {

@@ -1,6 +1,5 @@
 #include "core/model/swap_target.h"
 
-#include "core/base/i18n.h"
 #include "core/base/size.h"
 
 #include <ctype.h>
@@ -19,16 +18,34 @@ static bool one_of(const char *fs, const char *const *list, size_t n)
     one_of(fs, (const char *const[]){ __VA_ARGS__ },                                                                   \
            sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
 
-hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_only, char *why, size_t n)
+/* Starts a verdict: the row and nothing else; NULL why is a caller that shows none. */
+static hr_swap_verdict *say(hr_swap_verdict *why, hr_swap_why id)
 {
+    if (why) {
+        memset(why, 0, sizeof *why);
+        why->id = id;
+    }
+    return why;
+}
+
+/* The reason naming the file system: its f parameter. */
+static void say_fs(hr_swap_verdict *why, hr_swap_why id, const char *fs)
+{
+    if (say(why, id))
+        hr_strlcpy(why->fs, fs, sizeof why->fs);
+}
+
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_only, hr_swap_verdict *why)
+{
+    say(why, HR_SW_NONE);
     if (!fs)
         fs = "";
     if (read_only) {
-        snprintf(why, n, HR_T("mounted read-only"));
+        say(why, HR_SW_READ_ONLY);
         return HR_TRI_NO;
     }
     if (ONE_OF(fs, "vfat", "fat", "fat32", "msdos", "exfat")) {
-        snprintf(why, n, HR_T("FAT / exFAT cannot hold a file this large (FAT32 stops at 4 GB)"));
+        say(why, HR_SW_FAT);
         return HR_TRI_NO;
     }
     if (os == HR_OS_WINDOWS)
@@ -39,42 +56,27 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs, int fs_devices, bool read_on
         if (fs_devices == 1)
             return HR_TRI_YES;
         if (fs_devices > 1) {
-            snprintf(why, n,
-                     HR_T("btrfs on %d devices: the kernel takes swap files only on a "
-                          "single-device btrfs"),
-                     fs_devices);
+            if (say(why, HR_SW_BTRFS_DEVICES))
+                why->devices = fs_devices;
             return HR_TRI_NO;
         }
-        snprintf(why, n,
-                 HR_T("btrfs: how many devices it spans is not known (a swap file needs a "
-                      "single device)"));
+        say(why, HR_SW_BTRFS_DEVICES_UNKNOWN);
         return HR_TRI_UNKNOWN;
     }
     if (ONE_OF(fs, "tmpfs", "ramfs", "devtmpfs"))
-        snprintf(why, n,
-                 HR_T("%s lives in RAM: swapping RAM to RAM gains nothing, and the kernel "
-                      "refuses it"),
-                 fs);
+        say_fs(why, HR_SW_IN_RAM, fs);
     else if (ONE_OF(fs, "overlay", "overlayfs", "aufs"))
-        snprintf(why, n, HR_T("overlayfs (a container's root) cannot hold a swap file"));
+        say(why, HR_SW_OVERLAY);
     else if (hr_str_istarts(fs, "nfs") || ONE_OF(fs, "cifs", "smb3", "9p", "virtiofs"))
-        snprintf(why, n, HR_T("%s is a network / shared file system: swap over it is unsafe"), fs);
+        say_fs(why, HR_SW_NETWORK_FS, fs);
     else if (hr_str_istarts(fs, "fuse"))
-        snprintf(why, n, HR_T("%s (FUSE) cannot hold a swap file"), fs);
+        say_fs(why, HR_SW_FUSE, fs);
     else if (hr_str_ieq(fs, "f2fs"))
-        snprintf(why, n,
-                 HR_T("f2fs takes a swap file only in pinned, section-aligned blocks, which "
-                      "headroom does not make"));
+        say(why, HR_SW_F2FS);
     else if (ONE_OF(fs, "zfs", "squashfs", "iso9660", "ntfs", "ntfs3"))
-        snprintf(why, n,
-                 HR_T("file system '%s' is not one headroom knows can hold swap: the kernel "
-                      "cannot activate a swap file on it"),
-                 fs);
+        say_fs(why, HR_SW_NO_SWAP_SUPPORT, fs);
     else
-        snprintf(why, n,
-                 HR_T("file system '%s' is not one headroom knows can hold swap (ext4, xfs, "
-                      "single-device btrfs)"),
-                 fs[0] ? fs : HR_T("unknown"));
+        say_fs(why, HR_SW_FS_NOT_KNOWN, fs);
     return HR_TRI_NO;
 }
 
@@ -85,19 +87,16 @@ static bool under(const char *path, const char *d)
     return strncmp(path, d, k) == 0 && (path[k] == '\0' || path[k] == '/' || (k == 1 && d[0] == '/'));
 }
 
-hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, char *why, size_t n)
+hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, hr_swap_verdict *why)
 {
     static const struct {
         const char *dir;
-        const char *who;
+        hr_swap_why who; /* the row says who empties it */
     } cleared[] = {
-        { "/tmp", HR_N("systemd-tmpfiles (tmp.conf) or a tmpfs empties it at boot") },
-        { "/var/tmp", HR_N("systemd-tmpfiles deletes old files there") },
-        { "/run", HR_N("it lives in RAM and is emptied at boot") },
-        { "/var/run", HR_N("it lives in RAM and is emptied at boot") },
-        { "/dev/shm", HR_N("it lives in RAM and is emptied at boot") },
-        { "/var/cache", HR_N("package managers and cleaners empty it") },
+        { "/tmp", HR_SW_CLEARED_TMP },     { "/var/tmp", HR_SW_CLEARED_BY_AGE }, { "/run", HR_SW_CLEARED_RAM },
+        { "/var/run", HR_SW_CLEARED_RAM }, { "/dev/shm", HR_SW_CLEARED_RAM },    { "/var/cache", HR_SW_CLEARED_CACHE },
     };
+    say(why, HR_SW_NONE);
     if (os != HR_OS_LINUX || !path)
         return HR_TRI_NO;
     for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++) {
@@ -113,42 +112,43 @@ hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, 
             hit = strcmp(path, d) == 0 || (parent == strlen(d) && strncmp(path, d, parent) == 0);
         }
         if (hit) {
-            snprintf(why, n,
-                     HR_T("%s: %s, and a swap file deleted under the system leaves the next boot without "
-                          "swap"),
-                     cleared[i].dir, hr_tr(cleared[i].who));
+            if (say(why, cleared[i].who))
+                hr_strlcpy(why->dir, d, sizeof why->dir);
             return HR_TRI_YES;
         }
     }
     return HR_TRI_NO;
 }
 
-hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n)
+hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, hr_swap_verdict *why)
 {
     if (v->can_hold_swap == HR_TRI_NO) {
-        snprintf(why, n, "%s", v->why_not[0] ? v->why_not : HR_T("cannot hold a swap / paging file"));
+        if (v->why_not.id != HR_SW_NONE) {
+            if (why)
+                *why = v->why_not;
+        } else {
+            say(why, HR_SW_CANNOT);
+        }
         return HR_TRI_NO;
     }
-    hr_tri t = hr_swap_fs_capable(os, v->dev.fs_type, v->fs_devices, v->read_only, why, n);
+    hr_tri t = hr_swap_fs_capable(os, v->dev.fs_type, v->fs_devices, v->read_only, why);
     if (t != HR_TRI_YES)
         return t;
-    if (hr_swap_dir_cleared(os, v->dev.mount_point, v->dev.mount_point, why, n) == HR_TRI_YES)
+    if (hr_swap_dir_cleared(os, v->dev.mount_point, v->dev.mount_point, why) == HR_TRI_YES)
         return HR_TRI_NO;
     if (os == HR_OS_WINDOWS && v->can_hold_swap != HR_TRI_YES) {
-        snprintf(why, n, HR_T("the kind of drive is not known (a paging file needs a fixed local disk)"));
+        say(why, HR_SW_DRIVE_KIND_UNKNOWN);
         return HR_TRI_UNKNOWN;
     }
     return HR_TRI_YES;
 }
 
-hr_tri hr_device_removable(const hr_device *d, char *why, size_t n)
+hr_tri hr_device_removable(const hr_device *d, hr_swap_verdict *why)
 {
+    say(why, HR_SW_NONE);
     if (d->removable == HR_TRI_YES || d->usb == HR_TRI_YES) {
-        snprintf(why, n,
-                 HR_T("the disk%s%s is %s: unplugging it leaves the system without its "
-                      "paging file (S5.4)"),
-                 d->disk[0] ? " " : "", d->disk,
-                 d->usb == HR_TRI_YES ? HR_T("attached by USB") : HR_T("removable media"));
+        if (say(why, d->usb == HR_TRI_YES ? HR_SW_USB : HR_SW_REMOVABLE))
+            hr_strlcpy(why->disk, d->disk, sizeof why->disk);
         return HR_TRI_YES;
     }
     if (d->removable == HR_TRI_NO && d->usb != HR_TRI_YES)

@@ -15,6 +15,7 @@
 #define HR_SWAP_TARGET_H
 
 #include "core/model/snapshot.h"
+#include "core/model/swap_verdict.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,10 +24,14 @@
 #define HR_RESERVE_MIN_BYTES ((uint64_t)10 << 30)
 #define HR_RESERVE_PERCENT   5
 
+/* The functions below give their reason as data (core/model/swap_verdict.h), set whole on
+ * every call (HR_SW_NONE when nothing is against the place); why may be NULL. Words are made
+ * where the reason is shown, with hr_swap_why_text(). */
+
 /* Can a file system of this type hold the swap file (Linux) / paging file (Windows)?
  * fs_devices: btrfs's device count, 0 when not known; read_only: mounted read-only. NO and
- * UNKNOWN set why (a phrase: "tmpfs lives in RAM: ..."). */
-hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only, char *why, size_t n);
+ * UNKNOWN say why (HR_SW_IN_RAM for tmpfs, ...). */
+hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool read_only, hr_swap_verdict *why);
 
 /* Linux: is path (a directory or a file) in a place the boot or a cleaner empties? /tmp
  * (tmpfs, or cleared by systemd-tmpfiles' tmp.conf), /var/tmp (systemd-tmpfiles, by age), /run
@@ -34,18 +39,19 @@ hr_tri hr_swap_fs_capable(hr_os os, const char *fs_type, int fs_devices, bool re
  * deleted while fstab still names it: the next boot has no swap. mount_point is the
  * file system path is on: a file system mounted below /tmp is not the one the cleaners empty
  * (they stay on one file system). NULL when not known: then only a path directly in one of
- * those directories counts. YES sets why. */
-hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, char *why, size_t n);
+ * those directories counts. YES says why (an HR_SW_CLEARED_* row, with the directory). */
+hr_tri hr_swap_dir_cleared(hr_os os, const char *path, const char *mount_point, hr_swap_verdict *why);
 
 /* The rule for a volume of a snapshot: what the probe recorded (a drive type that cannot hold
  * one: removable, network, RAM disk), the file-system rule, and (Linux) a mount point the boot
  * or a cleaner empties (hr_swap_dir_cleared). On Windows a drive whose type
  * is not known is UNKNOWN (a paging file needs a fixed local disk). */
-hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, char *why, size_t n);
+hr_tri hr_volume_can_hold_swap(const hr_volume *v, hr_os os, hr_swap_verdict *why);
 
 /* Is the disk under a volume removable or attached by USB (S5.4: never a paging file on
- * removable media)? YES sets why (a phrase). Plan placement and apply use this one rule. */
-hr_tri hr_device_removable(const hr_device *d, char *why, size_t n);
+ * removable media)? YES says why (HR_SW_USB, HR_SW_REMOVABLE, with the disk). Plan placement
+ * and apply use this one rule. */
+hr_tri hr_device_removable(const hr_device *d, hr_swap_verdict *why);
 
 /* What must stay free on a volume of total_bytes (HR_UNKNOWN: the 10 GiB floor). */
 uint64_t hr_reserve_bytes(uint64_t total_bytes);

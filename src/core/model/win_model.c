@@ -254,23 +254,22 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         case 3: v->can_hold_swap = HR_TRI_YES; break;
         case 2:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, HR_T("removable media: Windows does not place paging files there"),
-                       sizeof v->why_not);
+            v->why_not.id = HR_SW_DRIVE_REMOVABLE;
             break;
         case 4:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, HR_T("network drive"), sizeof v->why_not);
+            v->why_not.id = HR_SW_DRIVE_NETWORK;
             break;
         case 6:
             v->can_hold_swap = HR_TRI_NO;
-            hr_strlcpy(v->why_not, HR_T("RAM disk: paging RAM to RAM gains nothing"), sizeof v->why_not);
+            v->why_not.id = HR_SW_DRIVE_RAM_DISK;
             break;
         default: break;
         }
         /* A fixed drive still needs a file system that can hold the file: the one rule
          * plan placement and apply use (core/model/swap_target.h). */
         if (v->can_hold_swap == HR_TRI_YES)
-            v->can_hold_swap = hr_swap_fs_capable(HR_OS_WINDOWS, d->fs_type, 0, false, v->why_not, sizeof v->why_not);
+            v->can_hold_swap = hr_swap_fs_capable(HR_OS_WINDOWS, d->fs_type, 0, false, &v->why_not);
     }
 }
 

@@ -91,8 +91,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
 
     /* Never removable media (S5.4): the one rule apply uses too (core/model/swap_target.h);
      * only the wording is chosen here. */
-    char rwhy[HR_SNAP_WHY_MAX];
-    const hr_tri removable = hr_device_removable(&v->dev, rwhy, sizeof rwhy);
+    const hr_tri removable = hr_device_removable(&v->dev, NULL);
     c->fixed_known = removable == HR_TRI_NO;
     if (removable == HR_TRI_YES) {
         c->eligible = false;
@@ -103,10 +102,12 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
             C(c, "removable|S5.4", HR_T("removable media%s: unplugging it leaves the system without its paging file"),
               v->dev.encrypted == HR_TRI_YES ? HR_T(" (encrypted)") : "");
     }
-    char why[HR_SNAP_WHY_MAX];
-    if (hr_volume_can_hold_swap(v, os, why, sizeof why) != HR_TRI_YES) {
+    hr_swap_verdict verdict;
+    if (hr_volume_can_hold_swap(v, os, &verdict) != HR_TRI_YES) {
         c->eligible = false;
-        if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))
+        char why[HR_SNAP_WHY_MAX];
+        hr_swap_why_text(&verdict, why, sizeof why);
+        if (hr_swap_why_names_fs(&verdict, v->dev.fs_type))
             C(c, "fs|X.fs", "%s", why); /* the reason names the file system already */
         else
             C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
@@ -365,8 +366,7 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
         if (pg->kind == HR_PAGING_ZRAM)
             continue;
         const hr_device *d = pg->has_device ? &pg->device : NULL;
-        char rwhy[HR_SNAP_WHY_MAX];
-        bool on_usb = d && hr_device_removable(d, rwhy, sizeof rwhy) == HR_TRI_YES; /* S5.4 */
+        bool on_usb = d && hr_device_removable(d, NULL) == HR_TRI_YES; /* S5.4 */
         if (win) {
             char pd[3];
             drive_of(pg->path, pd);

@@ -287,9 +287,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     if (snap) {
         for (int i = 0; i < snap->paging_count; i++) {
             const hr_paging *pg = &snap->paging[i];
-            char rwhy[HR_SNAP_WHY_MAX];
-            if (pg->kind != HR_PAGING_ZRAM && pg->has_device &&
-                hr_device_removable(&pg->device, rwhy, sizeof rwhy) == HR_TRI_YES)
+            if (pg->kind != HR_PAGING_ZRAM && pg->has_device && hr_device_removable(&pg->device, NULL) == HR_TRI_YES)
                 W(HR_PW_PAGING_ON_REMOVABLE, pg->path);
         }
     }

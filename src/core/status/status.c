@@ -22,11 +22,10 @@ static double fs_used_percent(const hr_device *d)
 
 static void device(const hr_device *d, hr_status_device *out)
 {
-    char why[256];
     out->ssd = d->rotational == HR_TRI_UNKNOWN || d->virtual_disk ? HR_TRI_UNKNOWN
                : d->rotational == HR_TRI_YES                      ? HR_TRI_NO
                                                                   : HR_TRI_YES;
-    out->removable = hr_device_removable(d, why, sizeof why) == HR_TRI_YES;
+    out->removable = hr_device_removable(d, NULL) == HR_TRI_YES;
     out->slow_disk = d->rotational == HR_TRI_YES && !d->virtual_disk;
     out->used_percent = fs_used_percent(d);
 }

@@ -3,6 +3,8 @@
  * the section's "unknown_reason" says why. */
 #include "core/status/status_render.h"
 
+#include "core/model/swap_verdict.h"
+
 /* Limits: null both when unknown and when unlimited; "<key>_unlimited" tells them apart. */
 static void limit(hr_json_writer *w, const char *key, const char *flag, uint64_t v)
 {
@@ -175,7 +177,9 @@ static void volumes(hr_json_writer *w, const hr_status *st)
         hr_json_bool(w, "system", v->is_system);
         hr_json_bool(w, "holds_paging", v->holds_paging);
         hr_json_tri(w, "can_hold_swap", v->can_hold_swap);
-        str_or_null(w, "why_not", v->why_not);
+        char why[HR_SNAP_WHY_MAX];
+        hr_swap_why_text(&v->why_not, why, sizeof why);
+        str_or_null(w, "why_not", why);
         device(w, "device", &v->dev, &st->volumes[i], s->platform.os == HR_OS_WINDOWS);
         hr_json_end_object(w);
     }

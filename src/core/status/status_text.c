@@ -8,6 +8,7 @@
 #include "core/base/text.h"
 #include "core/base/utf8.h"
 #include "core/model/pagingfiles.h"
+#include "core/model/swap_verdict.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -322,9 +323,11 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "\n");
         if (win && d->why[0])
             pf(o, HR_T("               unknown: %s\n"), d->why);
-        if (v->can_hold_swap == HR_TRI_NO)
-            pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"),
-               v->why_not);
+        if (v->can_hold_swap == HR_TRI_NO) {
+            char why[HR_SNAP_WHY_MAX];
+            hr_swap_why_text(&v->why_not, why, sizeof why);
+            pf(o, HR_T("               cannot hold %s: %s\n"), win ? HR_T("a paging file") : HR_T("a swap file"), why);
+        }
     }
 }
 

@@ -129,10 +129,9 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
         if (strcmp(m->fs_type, "btrfs") == 0)
             v->fs_devices = btrfs_devices(sysroot, m->source);
         /* The one rule plan placement and apply use too (core/model/swap_target.h). */
-        v->can_hold_swap =
-            hr_swap_fs_capable(HR_OS_LINUX, m->fs_type, v->fs_devices, v->read_only, v->why_not, sizeof v->why_not);
-        if (v->can_hold_swap == HR_TRI_YES && hr_swap_dir_cleared(HR_OS_LINUX, m->mount_point, m->mount_point,
-                                                                  v->why_not, sizeof v->why_not) == HR_TRI_YES)
+        v->can_hold_swap = hr_swap_fs_capable(HR_OS_LINUX, m->fs_type, v->fs_devices, v->read_only, &v->why_not);
+        if (v->can_hold_swap == HR_TRI_YES &&
+            hr_swap_dir_cleared(HR_OS_LINUX, m->mount_point, m->mount_point, &v->why_not) == HR_TRI_YES)
             v->can_hold_swap = HR_TRI_NO; /* the boot or a cleaner empties it */
         unsigned maj = m->major, min = m->minor;
         if (maj != 0 || hr_lx_block_dev_numbers(sysroot, m->source, &maj, &min))

@@ -1,0 +1,60 @@
+#include "core/model/swap_verdict.h"
+
+#include "core/base/i18n.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const hr_swap_why_row rows[HR_SW_COUNT] = {
+#define HR_SW_ROW(id, name, rule, params, text, phrase, names) [id] = { name, rule, params, text, phrase, names },
+    HR_SWAP_WHYS(HR_SW_ROW)
+#undef HR_SW_ROW
+};
+
+const hr_swap_why_row *hr_swap_why_row_of(hr_swap_why id)
+{
+    return id > HR_SW_NONE && id < HR_SW_COUNT ? &rows[id] : NULL;
+}
+
+int hr_swap_why_text(const hr_swap_verdict *v, char *out, size_t n)
+{
+    const hr_swap_why_row *row = hr_swap_why_row_of(v->id);
+    if (!row)
+        return snprintf(out, n, "%s", "");
+    /* The arguments in the order the row's parameters name them; at most three. */
+    const char *s[3] = { "", "", "" };
+    int k = 0, number = 0;
+    for (const char *p = row->params; *p && k < 3; p++) {
+        switch (*p) {
+        case 'f': s[k++] = v->fs[0] ? v->fs : hr_tr("unknown"); break;
+        case 'n': number = v->devices; break;
+        case 'p': s[k++] = v->dir; break;
+        case 'w': s[k++] = row->phrase ? hr_tr(row->phrase) : ""; break;
+        case 'g': s[k++] = v->disk[0] ? " " : ""; break;
+        case 'k': s[k++] = v->disk; break;
+        default: break;
+        }
+    }
+    /* The template is the table's: test_swap_verdict holds every one (and its translation)
+     * to the row's parameters, which is what the compiler cannot check here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    if (strchr(row->params, 'n'))
+        return snprintf(out, n, hr_tr(row->text), number);
+    return snprintf(out, n, hr_tr(row->text), s[0], s[1], s[2]);
+#pragma GCC diagnostic pop
+}
+
+bool hr_swap_why_names_fs(const hr_swap_verdict *v, const char *fs_type)
+{
+    const hr_swap_why_row *row = hr_swap_why_row_of(v->id);
+    if (!row || !fs_type || !fs_type[0])
+        return false;
+    if (strchr(row->params, 'f'))
+        return strcmp(v->fs, fs_type) == 0;
+    char spelled[40];
+    if (strlen(fs_type) + 3 > sizeof spelled)
+        return false;
+    snprintf(spelled, sizeof spelled, "|%s|", fs_type);
+    return strstr(row->names, spelled) != NULL;
+}
