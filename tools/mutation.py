@@ -169,6 +169,16 @@ mut("model", T, "return free_bytes >= hr_sat_add(file_bytes, hr_reserve_bytes(to
     "return free_bytes >= file_bytes;", "room check without the reserve")
 mut("model", T, "return free_bytes > reserve ? (free_bytes - reserve) / HR_GIB * HR_GIB : 0;",
     "return free_bytes > reserve ? (free_bytes - reserve) : 0;", "largest room not rounded down to whole GiB")
+SV = "src/core/model/swap_verdict.c"
+mut("model", SV, "return strstr(row->names, spelled) != NULL;", "return false;",
+    "a reason that writes out the file system's name (FAT32, overlay, btrfs) not taken to name it")
+mut("model", SV, "return strcmp(v->fs, fs_type) == 0;", "return true;",
+    "a reason with a file system parameter taken to name any file system")
+mut("model", SV, "case 'k': s[k++] = v->disk; break;", "case 'k': s[k++] = v->fs; break;",
+    "the disk's parameter shown as the file system")
+mut("plan", "src/core/plan/plan_placement.c", "if (hr_swap_why_names_fs(&verdict, v->dev.fs_type))",
+    "if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))",
+    "the fs line decided by searching the translated reason for the type")
 mut("model", "src/core/model/comfy_args.c", "return a->lowvram || a->novram || a->cpu || a->disable_smart_memory;",
     "return a->lowvram || a->cpu || a->disable_smart_memory;", "--novram no longer leans on RAM")
 
@@ -244,7 +254,7 @@ mut("apply", AP, "if (in->path[0] != '/')\n        return hr_error_set(err, HR_E
 mut("apply", AP, "if (in->path_is_symlink)", "if (0)", "a symbolic link followed")
 mut("apply", AP, "if (in->path_exists)\n        return hr_error_set(err, HR_EUNSAFE, HR_T(\"%s already exists",
     "if (0)\n        return hr_error_set(err, HR_EUNSAFE, HR_T(\"%s already exists", "an existing file overwritten")
-mut("apply", AP, "if (hr_device_removable(&in->dev, why, sizeof why) == HR_TRI_YES)", "if (0)",
+mut("apply", AP, "hr_device_removable(&in->dev, &verdict) == HR_TRI_YES ||", "0 ||",
     "swap on removable media accepted")
 mut("apply", AP, "if (in->state && strcmp(in->state->status, \"in-progress\") == 0)\n        return hr_error_set(err, HR_EUNSAFE, HR_T(\"an earlier apply stopped after step '%s'; run \"\n                            \"'headroom rollback --yes' first\"), in->state->last_step[0]",
     "if (0)\n        return hr_error_set(err, HR_EUNSAFE, HR_T(\"an earlier apply stopped after step '%s'; run \"\n                            \"'headroom rollback --yes' first\"), in->state->last_step[0]",

@@ -191,6 +191,11 @@ static void names_match_words(void)
             fprintf(stderr, "row %s: no case here gives it\n", hr_swap_why_row_of((hr_swap_why)i)->name);
         CHECK(seen[i]);
     }
+    /* a reason names its own file system, not another one */
+    hr_swap_verdict ram;
+    CHECK(hr_swap_fs_capable(HR_OS_LINUX, "ramfs", 1, false, &ram) == HR_TRI_NO);
+    CHECK(hr_swap_why_names_fs(&ram, "ramfs"));
+    CHECK(!hr_swap_why_names_fs(&ram, "tmpfs"));
     /* no file system, nothing named */
     hr_swap_verdict v;
     memset(&v, 0, sizeof v);
