@@ -215,7 +215,7 @@ mut("diagnose", DT, "c->window_end = end ? end + 600 : 0;", "c->window_end = end
 
 # ---- estimate: batch, latent, VAE ----------------------------------------------------------
 EA = "src/core/estimate/estimate_arch.c"
-E = "src/core/estimate/estimate.c"
+E = "src/core/estimate/estimate_steps.c"
 mut("estimate", EA, "*b = at_least1(g->batch);", "*b = 1;", "the latent ignores the batch")
 mut("estimate", EA, "return b * hr_est_arch_info_of(a)->channels * t * h * w * 4.0;",
     "return b * hr_est_arch_info_of(a)->channels * t * h * w * 2.0;", "latent counted in fp16 on the CPU")

@@ -594,6 +594,38 @@ int main(void)
     CHECK_CONTAINS(hr_buf_str(&out), "\"commit_bytes\"");
     hr_buf_free(&out);
 
+    {
+        /* ComfyUI's version not known: each tier's range spans every memory manager it could
+         * run (X.comfymem), so its high end reaches the highest of the runs at each version
+         * and names the version that set it. FLUX.1 dev on 12 GB / 32 GB, Linux: the
+         * legacy managers keep the offloaded weights in private RAM, DynamicVRAM maps them. */
+        flux_dev("flux1-dev.safetensors", false);
+        static const int vers[][3] = { { 0, 3, 60 }, { 0, 3, 70 }, { 0, 3, 77 }, { 0, 12, 0 },
+                                       { 0, 16, 0 }, { 0, 19, 0 }, { 0, 23, 0 }, { 0, 27, 0 } };
+        uint64_t top_commit = 0, top_ram = 0;
+        char top_at[16] = "";
+        for (size_t v = 0; v < sizeof vers / sizeof vers[0]; v++) {
+            hr_est_machine mk = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 12, vers[v][0], vers[v][1], vers[v][2]);
+            CHECK(run(&mk, "") == 0);
+            if (est.commit.high > top_commit) {
+                top_commit = est.commit.high;
+                snprintf(top_at, sizeof top_at, "%d.%d.%d", vers[v][0], vers[v][1], vers[v][2]);
+            }
+            top_ram = est.ram.high > top_ram ? est.ram.high : top_ram;
+        }
+        hr_est_machine mu = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 32, 12, -1, 0, 0);
+        CHECK(run(&mu, "") == 0);
+        CHECK(est.commit.high >= top_commit);
+        CHECK(est.ram.high >= top_ram);
+        CHECK(strcmp(est.high_version, top_at) == 0);
+        bool noted = false;
+        for (int i = 0; i < est.note_count; i++)
+            noted = noted || (strstr(est.notes[i], "not known") && strstr(est.notes[i], top_at));
+        CHECK(noted);
+        printf("version not known, FLUX.1 dev on 12 GB: commit %.1f-%.1f GB, high end %s's (%.1f GB)\n",
+               (double)est.commit.low / 1e9, (double)est.commit.high / 1e9, est.high_version, (double)top_commit / 1e9);
+    }
+
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

@@ -4,6 +4,28 @@
 
 #include "core/estimate/estimate.h"
 
+#include <stdint.h>
+
+/* Inside the estimate every quantity is a double of bytes; the report holds bytes. */
+#define HR_EST_GIBD (1024.0 * 1024.0 * 1024.0)
+#define HR_EST_MIBD (1024.0 * 1024.0)
+
+static inline double hr_est_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double hr_est_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* A double of bytes as the report's bytes: negative is 0, beyond uint64_t saturates. */
+static inline uint64_t hr_est_u64(double v)
+{
+    return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+}
+
 typedef struct hr_est_arch_info {
     const char *name;
     double factor; /* memory_usage_factor */
@@ -32,5 +54,17 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
 /* Parameters the model's file carries that ComfyUI does not build (a text encoder's language-
  * model head, stored in 16 bits); 0 for most files. */
 double hr_est_unbuilt_params(const hr_est_model *m);
+
+/* A ComfyUI version as one number, major*10000 + minor*100 + patch, to compare. */
+#define HR_EST_VER(a, b, c) ((a)*10000 + (b)*100 + (c))
+
+/* estimate_machine.c: the machine's ComfyUI version as HR_EST_VER (the newest read when not
+ * known), and the VRAM ComfyUI keeps free (EXTRA_RESERVED_VRAM, --reserve-vram). */
+int hr_est_version_num(const hr_est_machine *m);
+double hr_est_reserve_bytes(const hr_est_machine *m, const hr_comfy_args *a);
+
+/* estimate_sizes.c: the parameters ComfyUI builds of a model (the header's count, else the
+ * file's bytes over its dtype). */
+double hr_est_model_params(const hr_est_model *mod);
 
 #endif

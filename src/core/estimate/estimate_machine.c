@@ -1,0 +1,108 @@
+/* headroom — estimate: the machine a workflow is simulated on — a snapshot's or a what-if's
+ * RAM, VRAM, GPU, commit limit and ComfyUI version — and the VRAM ComfyUI keeps free on it. */
+#include "core/estimate/estimate_internal.h"
+#include "core/model/run_need.h"
+
+#include "core/base/size.h"
+#include "core/base/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int hr_est_version_num(const hr_est_machine *m)
+{
+    if (!m->version_known)
+        return 2700; /* the newest read (0.27.0) */
+    return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
+}
+
+void hr_est_machine_init(hr_est_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    m->os = HR_OS_LINUX;
+    m->vendor = HR_GPU_NVIDIA;
+    m->ram_bytes = 32 * HR_GIB;
+    m->vram_bytes = 12 * HR_GIB;
+    m->vram_other_bytes = HR_UNKNOWN;
+    m->commit_limit_bytes = HR_UNKNOWN;
+    m->swap_bytes = HR_UNKNOWN;
+    m->others_commit_bytes = HR_UNKNOWN;
+    m->fp8_compute = HR_TRI_UNKNOWN;
+    m->ram_assumed = m->vram_assumed = m->vendor_assumed = true;
+}
+
+void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
+{
+    m->os = s->platform.os;
+    m->wsl = s->platform.wsl2 == HR_TRI_YES;
+    if (s->ram.total_bytes != HR_UNKNOWN)
+        m->ram_bytes = s->ram.total_bytes, m->ram_assumed = false;
+    if (s->commit.limit_bytes != HR_UNKNOWN) {
+        m->commit_limit_bytes = s->commit.limit_bytes;
+        m->commit_enforced = s->commit.enforced == HR_TRI_YES || s->platform.os == HR_OS_WINDOWS;
+    }
+    m->others_commit_bytes = hr_run_others_now(s, s->platform.os);
+    uint64_t swap = 0;
+    bool swap_known = s->paging_s.ok;
+    for (int i = 0; i < s->paging_count && i < HR_MAX_PAGING; i++)
+        if (s->paging[i].kind != HR_PAGING_ZRAM && s->paging[i].size_bytes != HR_UNKNOWN)
+            swap += s->paging[i].size_bytes;
+    if (swap_known)
+        m->swap_bytes = swap;
+    const hr_gpu *best = NULL;
+    for (int i = 0; i < s->gpus.count && i < HR_MAX_GPUS; i++) {
+        const hr_gpu *g = &s->gpus.gpu[i];
+        if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
+            (!best || g->vram_total_bytes > best->vram_total_bytes))
+            best = g;
+    }
+    if (best) {
+        m->vram_bytes = best->vram_total_bytes;
+        hr_strlcpy(m->gpu_name, best->name, sizeof m->gpu_name);
+        unsigned maj = 0, min = 0;
+        if (best->driver[0] && sscanf(best->driver, "%u.%u", &maj, &min) >= 1 && maj < 100000 && min < 100)
+            m->nvidia_driver = (int)(maj * 100 + min);
+        m->vram_assumed = false;
+        hr_est_vendor v;
+        if (hr_est_vendor_parse(best->vendor, &v))
+            m->vendor = v, m->vendor_assumed = false;
+    } else if (s->gpus.s.ok && s->gpus.count == 0) {
+        m->vram_bytes = 0;
+        m->vendor = HR_GPU_NONE;
+        m->vram_assumed = m->vendor_assumed = false;
+    }
+}
+
+double hr_est_reserve_bytes(const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (a && a->reserve_vram_given)
+        return (double)a->reserve_vram_bytes;
+    if (m->os == HR_OS_WINDOWS)
+        return (m->vram_bytes > 15 * HR_GIB ? 700.0 : 600.0) * HR_EST_MIBD;
+    return 400.0 * HR_EST_MIBD;
+}
+
+const char *hr_est_vendor_name(hr_est_vendor v)
+{
+    static const char *n[] = { "nvidia", "amd", "intel", "apple", "none" };
+    return (int)v >= 0 && (size_t)v < sizeof n / sizeof n[0] ? n[v] : "none";
+}
+
+bool hr_est_vendor_parse(const char *s, hr_est_vendor *out)
+{
+    if (!s)
+        return false;
+    static const struct {
+        const char *name;
+        hr_est_vendor v;
+    } t[] = {
+        { "nvidia", HR_GPU_NVIDIA }, { "amd", HR_GPU_AMD },   { "intel", HR_GPU_INTEL },
+        { "apple", HR_GPU_APPLE },   { "none", HR_GPU_NONE }, { "cpu", HR_GPU_NONE },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (hr_str_ieq(s, t[i].name)) {
+            *out = t[i].v;
+            return true;
+        }
+    return false;
+}

@@ -1,0 +1,277 @@
+/* headroom — estimate: the verdicts drawn from a run — out of VRAM, spilled to system memory,
+ * the tiled fallback, heavy paging, pinned memory, the commit limit, offloading, or fits —
+ * each with its fix, and the notes beside them. */
+#include "core/estimate/estimate_verdicts.h"
+#include "core/model/run_need.h"
+
+#include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static hr_est_verdict *add_verdict(hr_estimate *e, hr_est_verdict_kind k, uint64_t bytes, const char *node)
+{
+    if (e->verdict_count >= HR_EST_MAX_VERDICTS)
+        return NULL;
+    hr_est_verdict *v = &e->verdict[e->verdict_count++];
+    memset(v, 0, sizeof *v);
+    v->kind = k;
+    v->bytes = bytes;
+    hr_strlcpy(v->node_id, node ? node : "", sizeof v->node_id);
+    return v;
+}
+
+void hr_est_add_note(hr_estimate *e, const char *fmt, ...)
+{
+    if (e->note_count >= HR_EST_MAX_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->notes[e->note_count++], HR_EST_TEXT_MAX, fmt, ap);
+    va_end(ap);
+}
+
+/* The paging file / swap that makes a limit of need on ram bytes of RAM, with 4 GB to spare,
+ * in whole GB (bytes, as hr_size_gb takes). */
+static uint64_t paging_needed(double need, double ram)
+{
+    return hr_size_round_up_gib(hr_est_u64(need - ram + 4 * HR_EST_GIBD)) * HR_GIB;
+}
+
+void hr_est_need(const hr_estimate *e, hr_run_need *n)
+{
+    const uint64_t others = e->machine.others_commit_bytes;
+    hr_run_need_make(n, e->commit.low, e->commit.high, others,
+                     others == HR_UNKNOWN ? HR_OTHERS_ALLOWANCE : HR_OTHERS_MEASURED);
+}
+
+/* The device: a step out of VRAM (a CUDA error, or NVIDIA's spill into system memory on
+ * Windows) and a VAE step ComfyUI retries tiled. */
+static void vram_verdicts(const hr_est_sim *s, hr_estimate *e)
+{
+    const hr_est_machine *m = s->m;
+    char a[32];
+    if (s->oom_need > 0) {
+        const char *node_of = e->step[s->oom_op].node_id;
+        hr_est_verdict *v = add_verdict(e, HR_EV_GPU_OOM, hr_est_u64(s->oom_need), node_of);
+        if (v) {
+            hr_size_gb(hr_est_u64(s->oom_need), a, sizeof a);
+            snprintf(v->text, sizeof v->text, HR_T("GPU out of memory at node %s (%s): %s more VRAM than the card has"),
+                     node_of, e->step[s->oom_op].class_type, a);
+            if (s->vs == HR_VS_HIGH_VRAM)
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("drop --highvram / --gpu-only so that ComfyUI can offload weights to RAM"));
+            else
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
+        }
+    }
+    if (s->spill_need > 0) {
+        const char *node = e->step[s->spill_op].node_id;
+        hr_est_verdict *v = add_verdict(e, HR_EV_SYSMEM_FALLBACK, hr_est_u64(s->spill_need), node);
+        if (v) {
+            hr_size_gb(hr_est_u64(s->spill_need), a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
+                          "system memory (very slow), RAM that counts against the commit limit"),
+                     node, e->step[s->spill_op].class_type, a);
+            snprintf(
+                v->fix, sizeof v->fix, "%s",
+                HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
+                     "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
+        }
+        if (m->nvidia_driver == 0)
+            hr_est_add_note(e, "%s",
+                            HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
+                                 "on by default) is assumed"));
+    }
+    if (s->tiled_need > 0) {
+        hr_est_verdict *v =
+            add_verdict(e, HR_EV_TILED_FALLBACK, hr_est_u64(s->tiled_need), e->step[s->tiled_op].node_id);
+        if (v) {
+            hr_size_gb(hr_est_u64(s->tiled_bytes), a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled, which needs "
+                          "%s (slower)"),
+                     e->step[s->tiled_op].node_id, a);
+            snprintf(v->fix, sizeof v->fix, "%s", HR_T("use VAEDecodeTiled (tile 512, or 256 for video)"));
+        }
+    }
+}
+
+/* Private RAM beyond what RAM keeps for the run (heavy paging), and pins no paging file can
+ * take. */
+static void ram_verdicts(const hr_est_machine *m, hr_estimate *e)
+{
+    char a[32], b[32];
+    double ram = (double)m->ram_bytes;
+    double os_reserve = (m->os == HR_OS_WINDOWS ? 2.5 : 1.5) * HR_EST_GIBD;
+    double peak_ram = (double)e->ram.value;
+    if (peak_ram > ram - os_reserve) {
+        double page = peak_ram - (ram - os_reserve);
+        hr_est_verdict *v = add_verdict(e, HR_EV_HEAVY_PAGING, hr_est_u64(page), e->ram.node_id);
+        if (v) {
+            hr_size_gb(hr_est_u64(page), a, sizeof a);
+            hr_size_gb(e->ram.value, b, sizeof b);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("heavy paging: the run holds %s of private RAM at node %s, about %s more than RAM can keep"),
+                     b, e->ram.node_id, a);
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     HR_T("use fp8 or GGUF weights, close other programs, and keep the paging file on an SSD"));
+        }
+    }
+    if ((double)e->pinned_peak_bytes > ram - os_reserve - 2 * HR_EST_GIBD && e->pinned_peak_bytes > 0) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_PINNED, e->pinned_peak_bytes, e->ram.node_id);
+        if (v) {
+            hr_size_gb(e->pinned_peak_bytes, a, sizeof a);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"),
+                     a);
+            snprintf(v->fix, sizeof v->fix, "%s", HR_T("start ComfyUI with --disable-pinned-memory, or add RAM"));
+        }
+    }
+}
+
+/* The fix of a commit limit too low: a paging file (Windows) or swap of at least size. */
+static void paging_fix(hr_est_verdict *v, const hr_est_machine *m, const char *size)
+{
+    snprintf(v->fix, sizeof v->fix,
+             m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
+                                    : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
+             size);
+}
+
+/* The commit limit: where it is known and enforced, the one rule of core/model/run_need.h;
+ * on Linux without it, RAM + swap against the peak of private RAM; else not known. */
+static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
+{
+    char a[32], b[32], c[32];
+    double ram = (double)m->ram_bytes;
+    double peak_ram = (double)e->ram.value;
+    double need = (double)e->commit.high;
+    if (m->commit_limit_bytes != HR_UNKNOWN && m->commit_enforced) {
+        double lim = (double)m->commit_limit_bytes;
+        /* The one rule (core/model/run_need.h), as check judges: below the low end and the
+         * others the run dies; under what must be backed it is at risk. */
+        hr_run_need n;
+        hr_est_need(e, &n);
+        const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
+        if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
+            hr_est_verdict *v =
+                add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - m->commit_limit_bytes, e->commit.node_id);
+            if (v) {
+                hr_size_gb(n.must_back, a, sizeof a);
+                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
+                hr_size_gb(hr_run_paging_bytes(&n, (uint64_t)ram), c, sizeof c);
+                snprintf(v->text, sizeof v->text,
+                         HR_T("the commit limit is %s, under the %s it must back (the high end, the other programs and "
+                              "a 25 %% margin): the run can crash"),
+                         b, a);
+                paging_fix(v, m, c);
+            }
+        }
+        if ((double)e->commit.value > lim || rv == HR_NEED_WILL_FAIL) {
+            hr_est_verdict *v =
+                add_verdict(e, HR_EV_COMMIT_EXCEEDED, hr_est_u64((double)e->commit.value - lim), e->commit.node_id);
+            if (v) {
+                /* with the other programs, as the rule counts it */
+                hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
+                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
+                snprintf(v->text, sizeof v->text,
+                         HR_T("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
+                         e->commit.node_id, a, b);
+                paging_fix(v, m, c);
+            }
+        }
+    } else if (m->swap_bytes != HR_UNKNOWN && m->os != HR_OS_WINDOWS) {
+        double cap = ram + (double)m->swap_bytes;
+        if (peak_ram > cap) {
+            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, hr_est_u64(peak_ram - cap), e->ram.node_id);
+            if (v) {
+                hr_size_gb(e->ram.value, a, sizeof a);
+                hr_size_gb(hr_est_u64(cap), b, sizeof b);
+                hr_size_gb(paging_needed(need, ram), c, sizeof c);
+                snprintf(
+                    v->text, sizeof v->text,
+                    HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                    e->ram.node_id, a, b);
+                snprintf(v->fix, sizeof v->fix, HR_T("swap of at least %s (headroom plan --workflow FILE)"), c);
+            }
+        }
+    } else {
+        /* Not known (a what-if machine, an unread source): no FITS can be said. */
+        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_UNKNOWN, e->commit.high, e->commit.node_id);
+        if (v) {
+            hr_size_gb(e->commit.high, a, sizeof a);
+            hr_size_gb(paging_needed(need, ram), c, sizeof c);
+            snprintf(v->text, sizeof v->text,
+                     HR_T("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
+                          "of at least %s"),
+                     a);
+            if (paging_needed(need, ram) == 0)
+                snprintf(v->fix, sizeof v->fix, "%s",
+                         HR_T("RAM alone holds it if other programs leave room: check the machine itself "
+                              "(headroom check --workflow FILE)"));
+            else
+                paging_fix(v, m, c);
+        }
+    }
+}
+
+/* The largest partial load, and the fix that keeps more of its model in VRAM. */
+static void offload_verdict(const hr_est_sim *s, hr_estimate *e)
+{
+    char a[32];
+    double off_max = 0;
+    int off_i = -1;
+    for (int l = 0; l < e->load_count; l++)
+        if ((double)e->load[l].offloaded_bytes > off_max) {
+            off_max = (double)e->load[l].offloaded_bytes;
+            off_i = l;
+        }
+    if (off_i >= 0 && off_max > 0) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_OFFLOADS, hr_est_u64(off_max), e->load[off_i].node_id);
+        if (v) {
+            hr_size_gb(hr_est_u64(off_max), a, sizeof a);
+            snprintf(v->text, sizeof v->text, HR_T("offloads %s of %s to RAM (it works, more slowly)"), a,
+                     e->load[off_i].model);
+            /* a model already at one byte a weight or less: fp8 is no fix, a smaller quant is */
+            bool small = false;
+            for (int k = 0; k < s->in->model_count; k++) {
+                const hr_est_model *md = &s->in->model[k];
+                if (strcmp(md->name, e->load[off_i].model) == 0)
+                    small = md->weight_dtype == HR_WDT_FP8 || md->format == HR_FMT_GGUF || md->file_dtype_bytes == 1 ||
+                            md->fp8_scaled;
+            }
+            snprintf(v->fix, sizeof v->fix, "%s",
+                     small
+                         ? HR_T("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
+                         : HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
+        }
+    }
+}
+
+void hr_est_verdicts(const hr_est_sim *s, hr_estimate *e)
+{
+    vram_verdicts(s, e);
+    ram_verdicts(s->m, e);
+    commit_verdicts(s->m, e);
+    offload_verdict(s, e);
+    /* offloading alone is no failure: the run fits */
+    bool bad = false;
+    for (int i = 0; i < e->verdict_count; i++)
+        if (e->verdict[i].kind != HR_EV_OFFLOADS)
+            bad = true;
+    if (!bad) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_FITS, 0, "");
+        if (v) {
+            snprintf(v->text, sizeof v->text, "%s",
+                     HR_T("fits: the run completes within VRAM, RAM and the commit limit"));
+            v->fix[0] = '\0';
+        }
+    }
+}
