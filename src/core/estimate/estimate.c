@@ -824,7 +824,10 @@ static void op_sample(sim *s, const hr_est_op *op, int opi)
             act = (op->cfg && two * 1.5 < card) ? two : one;
             load_models_gpu(s, idx, n, act * s->p.act_scale, -1, false, op);
         } else {
-            load_models_gpu(s, idx, n, two, one, s->vs == VS_HIGH_VRAM, op);
+            /* estimate_memory() in sampler_helpers.py asks load_models_gpu() to free for the
+             * doubled batch whether or not cfg runs the uncond pass */
+            double asked = (double)hr_est_sampling_bytes_at(arch, &op->geom, 2, s->version, flash);
+            load_models_gpu(s, idx, n, asked, one, s->vs == VS_HIGH_VRAM, op);
             /* cond and uncond run together when 1.5x the estimate is free (samplers.py) */
             act = (op->cfg && two * 1.5 < vram_free(s)) ? two : one;
         }
