@@ -1,6 +1,7 @@
 /* Mechanisms of ComfyUI's memory manager seen in public logs of AMD cards (docs/memory-model.md),
  * each built from the log line it explains:
- *  - the floor of the lowvram budget, 64 MiB before 0.3.25 and 128 MiB after. */
+ *  - the floor of the lowvram budget, 64 MiB before 0.3.25 and 128 MiB after;
+ *  - the sampling reserve of an RDNA2 card, which ComfyUI runs without PyTorch attention. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
 #include "est_op.h"
@@ -90,9 +91,59 @@ static void lowvram_floor(void)
     CHECK(fabs(usable_mib("sd_xl_base") - 128.0) < 0.5);
 }
 
+/* UNETLoader + CLIPLoader + VAELoader, one prompt, one sampler (cfg 1), one decode. */
+static void separate_workflow(const char *unet, const char *te, const char *vae, uint32_t w, uint32_t h)
+{
+    memset(&in, 0, sizeof in);
+    int k[3], u, t, v;
+    CHECK(hr_est_add_from_catalog(&in, unet, HR_EST_DIFFUSION, false, k) == 1);
+    u = k[0];
+    CHECK(hr_est_add_from_catalog(&in, te, HR_EST_TEXT_ENCODER, false, k) == 1);
+    t = k[0];
+    CHECK(hr_est_add_from_catalog(&in, vae, HR_EST_VAE, false, k) == 1);
+    v = k[0];
+    op("1", "UNETLoader", HR_OP_LOAD, u, 0, 0);
+    op("2", "CLIPLoader", HR_OP_LOAD, t, 0, 0);
+    op("3", "VAELoader", HR_OP_LOAD, v, 0, 0);
+    op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, t, 0, 0);
+    op("7", "KSampler", HR_OP_SAMPLE, u, w, h);
+    op("8", "VAEDecode", HR_OP_VAE_DECODE, v, w, h);
+}
+
+static void sub_quadratic_attention(void)
+{
+    /* chameleon-ai/ryzen-ai-max (December 2025): the stock Z-Image Turbo workflow at 1024 x 1024
+     * on an RX 6800 XT 16 GB (gfx1030) logs "loaded partially; 11288.08 MB usable, 11259.95 MB
+     * loaded, 479.60 MB offloaded". ComfyUI gives RDNA2 no PyTorch attention, so
+     * memory_required() takes its other branch, area x 0.15 x memory_usage_factor MiB (ZImage's
+     * 1.7 at 0.3.76): 4178 MiB kept free for one latent, and the 11 740 MB model no longer fits. */
+    separate_workflow("z_image_turbo_bf16.safetensors", "qwen_3_4b.safetensors", "ae.safetensors", 1024, 1024);
+    hr_est_machine m = machine(HR_OS_LINUX, 64 * HR_GIB, 16 * HR_GIB, 0, 3, 76, "AMD Radeon RX 6800 XT");
+    CHECK(run(&m, "") == 0);
+    const hr_est_load *z = load_named("z_image_turbo");
+    CHECK(z != NULL);
+    if (!z)
+        return;
+    double usable = (double)z->usable_vram_bytes / MiB;
+    printf("RX 6800 XT, 0.3.76, Z-Image 1024x1024: usable %.1f MB, partial %d\n", usable, z->partial);
+    CHECK(fabs(usable - 11288.08) < 0.10 * 11288.08);
+    CHECK(z->partial);
+    /* the same card asked for PyTorch attention, and an RDNA3 card, reserve the small branch:
+     * the model loads completely */
+    CHECK(run(&m, "--use-pytorch-cross-attention") == 0);
+    CHECK(!load_named("z_image_turbo")->partial);
+    hr_est_machine r3 = machine(HR_OS_LINUX, 64 * HR_GIB, 16 * HR_GIB, 0, 3, 76, "AMD Radeon RX 7800 XT");
+    CHECK(run(&r3, "") == 0);
+    CHECK(!load_named("z_image_turbo")->partial);
+    /* and an RDNA3 card told to use sub-quadratic attention does not */
+    CHECK(run(&r3, "--use-quad-cross-attention") == 0);
+    CHECK(load_named("z_image_turbo")->partial);
+}
+
 int main(void)
 {
     lowvram_floor();
+    sub_quadratic_attention();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

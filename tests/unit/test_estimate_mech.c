@@ -4,7 +4,8 @@
  *  - the VAE's dtype: vae_dtype() takes the first of the VAE's working dtypes the card
  *    computes fast, and DynamicVRAM as first released staged the VAE at fp32;
  *  - a text encoder file that carries a language-model head ComfyUI does not build;
- *  - the VAE decode that does not fit and is retried tiled. */
+ *  - the VAE decode that does not fit and is retried tiled;
+ *  - what a sampler asks load_models_gpu() to free: the doubled batch, cfg or not. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
 #include "est_op.h"
@@ -345,6 +346,29 @@ static void mixed_managers(void)
     CHECK(step("5")->ram_bytes > ram_dyn + 4 * HR_GIB);
 }
 
+static void doubled_batch_freed(void)
+{
+    /* estimate_memory() in comfy/sampler_helpers.py (0.3.30, 0.3.67, 0.27.0): memory_required
+     * is memory_required() of batch x 2, minimum_memory_required of batch x 1, whether or not
+     * cfg runs the uncond pass. load_models_gpu() frees model x 1.1 + the first (+ reserve),
+     * and with smart memory evicts the encoder only that far, then budgets free - the second:
+     * a cfg-1 Z-Image Turbo at 1024 x 1024 on a 20 GB card (the encoder 7.7 GB, partly evicted)
+     * loads with one latent's memory_required (918 MiB at factor 2.8) above 1.1 x the model. */
+    workflow("z_image_turbo_bf16.safetensors", "qwen_3_4b.safetensors", "ae.safetensors", 1024, 1024, 1);
+    hr_est_machine m = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 20, 0, 27, 0, "");
+    CHECK(run(&m, "--disable-dynamic-vram") == 0);
+    const hr_est_load *z = load_named("z_image_turbo");
+    CHECK(z != NULL);
+    if (!z)
+        return;
+    hr_est_geom g = { 1024, 1024, 1, 1 };
+    double one = (double)hr_est_sampling_bytes(HR_ARCH_ZIMAGE, &g, 1) / MiB;
+    double usable = (double)z->usable_vram_bytes / MiB, loaded = (double)z->loaded_bytes / MiB;
+    printf("cfg 1, 20 GB: usable %.1f MB, 1.1 x model %.1f MB, one latent %.1f MB\n", usable, 1.1 * loaded, one);
+    CHECK(!z->partial);
+    CHECK(fabs(usable - (1.1 * loaded + one)) < 2.0);
+}
+
 int main(void)
 {
     vae_dtype();
@@ -353,6 +377,7 @@ int main(void)
     tiled_fallback();
     sysmem_fallback();
     mixed_managers();
+    doubled_batch_freed();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

@@ -62,6 +62,7 @@ typedef enum hr_est_arch {
     HR_ARCH_LTXV_2B,
     HR_ARCH_LTXV_13B,
     HR_ARCH_SVD,
+    HR_ARCH_ZIMAGE, /* ComfyUI's ZImage(Lumina2): Lumina 2's shapes, its own memory_usage_factor */
     HR_ARCH_COUNT
 } hr_est_arch;
 
@@ -342,9 +343,17 @@ int hr_est_add_from_catalog(hr_est_input *in, const char *file, hr_est_kind kind
 
 /* Architecture facts used by the simulation (exposed for tests). */
 double hr_est_arch_usage_factor(hr_est_arch a);
+/* memory_usage_factor as ComfyUI `version` (major*10000 + minor*100 + patch) sets it. */
+double hr_est_arch_usage_factor_at(hr_est_arch a, int version);
 /* Sampling memory of one forward pass, ComfyUI's memory_required() (bytes), for a latent of
- * the given pixel geometry; batch_mult 2 for cond+uncond. */
+ * the given pixel geometry; batch_mult 2 for cond+uncond. The newest factors with PyTorch
+ * attention; _at for a version, and flash false when ComfyUI runs split or sub-quadratic
+ * attention (hr_est_attention_flash). */
 uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult);
+uint64_t hr_est_sampling_bytes_at(hr_est_arch a, const hr_est_geom *g, int batch_mult, int version, bool flash);
+/* Whether ComfyUI runs PyTorch (or xformers) attention on this machine, which sets the branch
+ * of memory_required(). */
+bool hr_est_attention_flash(const hr_est_machine *m, const hr_comfy_args *a);
 /* The LATENT tensor ComfyUI keeps in RAM (fp32), the whole batch. */
 double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g);
 /* VAE decode / encode working memory of one sample (memory_used_decode/encode), dtype bytes d;

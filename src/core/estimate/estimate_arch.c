@@ -28,6 +28,7 @@ static const hr_est_arch_info arch_table[HR_ARCH_COUNT] = {
     [HR_ARCH_LTXV_2B] = { "LTX-Video 2B", 5.5, 128, 32, 8, HR_VAE_LTXV, 0.9 },
     [HR_ARCH_LTXV_13B] = { "LTX-Video 13B", 11.0, 128, 32, 8, HR_VAE_LTXV, 0.9 },
     [HR_ARCH_SVD] = { "SVD", 2.0, 4, 8, 0, HR_VAE_KL, 0.5 },
+    [HR_ARCH_ZIMAGE] = { "Z-Image", 2.8, 16, 8, 0, HR_VAE_KL, 0.9 },
 };
 
 const hr_est_arch_info *hr_est_arch_info_of(hr_est_arch a)
@@ -45,6 +46,23 @@ const char *hr_est_arch_name(hr_est_arch a)
 double hr_est_arch_usage_factor(hr_est_arch a)
 {
     return hr_est_arch_info_of(a)->factor;
+}
+
+#define V(a, b, c) ((a)*10000 + (b)*100 + (c))
+
+/* The factors ComfyUI changed between releases (comfy/supported_models.py): Lumina2 1.2 until
+ * 0.3.73, 1.4 from 0.3.74 (0e24dbb1, which also added the ZImage class at 1.7); ZImage 2.0 from
+ * 0.5.0 (17c92a9f, PR #11254 "Tweak Z Image memory estimation") and 2.8 from 0.9.2 (6165c38c).
+ * The table holds the newest. */
+double hr_est_arch_usage_factor_at(hr_est_arch a, int version)
+{
+    if (a == HR_ARCH_LUMINA2 && version < V(0, 3, 74))
+        return 1.2;
+    if (a == HR_ARCH_ZIMAGE && version < V(0, 5, 0))
+        return 1.7;
+    if (a == HR_ARCH_ZIMAGE && version < V(0, 9, 2))
+        return 2.0;
+    return hr_est_arch_usage_factor(a);
 }
 
 static uint32_t at_least1(uint32_t v)
@@ -82,13 +100,20 @@ double hr_est_latent_bytes(hr_est_arch a, const hr_est_geom *g)
     return b * hr_est_arch_info_of(a)->channels * t * h * w * 4.0; /* fp32 on the CPU */
 }
 
-/* memory_required(): area × dtype (2 bytes) × 0.01 × factor MiB, the flash/SDPA branch. */
-uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult)
+/* memory_required(): area × dtype (2 bytes) × 0.01 × factor MiB when ComfyUI runs xformers or
+ * PyTorch attention (flash), else area × 0.15 × factor MiB (split or sub-quadratic attention;
+ * comfy/model_base.py, the same from 0.3.x to 0.27). */
+uint64_t hr_est_sampling_bytes_at(hr_est_arch a, const hr_est_geom *g, int batch_mult, int version, bool flash)
 {
     double b, t, h, w;
     hr_est_latent_dims(a, g, &b, &t, &h, &w);
     double area = b * (batch_mult > 0 ? batch_mult : 1) * t * h * w;
-    return (uint64_t)(area * 2.0 * 0.01 * hr_est_arch_usage_factor(a) * MIB);
+    return (uint64_t)(area * (flash ? 2.0 * 0.01 : 0.15) * hr_est_arch_usage_factor_at(a, version) * MIB);
+}
+
+uint64_t hr_est_sampling_bytes(hr_est_arch a, const hr_est_geom *g, int batch_mult)
+{
+    return hr_est_sampling_bytes_at(a, g, batch_mult, V(99, 0, 0), true);
 }
 
 uint64_t hr_est_vae_decode_bytes(hr_est_arch a, const hr_est_geom *g, int d, bool amd)

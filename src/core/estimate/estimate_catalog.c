@@ -159,8 +159,8 @@ static const hr_est_catalog_entry cat_krea2[] = {
  * and FLUX.2 klein 4B, which shares FLUX.2's VAE and latent. int8, fp8 and fp4 layers stay
  * that size in memory, so the bytes per weight here only mark them as not 16-bit. */
 static const hr_est_catalog_entry cat_small_dits[] = {
-    DIFF("z_image_turbo_int8_convrot.safetensors", HR_ARCH_LUMINA2, GB(6.20), 1),
-    DIFF("z_image_turbo_nvfp4.safetensors", HR_ARCH_LUMINA2, GB(4.51), 1),
+    DIFF("z_image_turbo_int8_convrot.safetensors", HR_ARCH_ZIMAGE, GB(6.20), 1),
+    DIFF("z_image_turbo_nvfp4.safetensors", HR_ARCH_ZIMAGE, GB(4.51), 1),
     TE("qwen_3_4b_fp8_mixed.safetensors", GB(5.63), 1),
     TE("qwen_3_4b_fp4_mixed.safetensors", GB(3.48), 1),
     DIFF("flux-2-klein-4b.safetensors", HR_ARCH_FLUX2, GB(7.75), 2),
@@ -183,12 +183,12 @@ static const hr_est_catalog_entry cat_qwen[] = {
     VAE("qwen_image_vae.safetensors", HR_ARCH_QWEN_IMAGE, MB(254), 2),
 };
 
-/* Z-Image (6.15 B parameters): ComfyUI runs it as its Lumina2 model class (supported_models.py,
- * ZImage(Lumina2): the Flux VAE's 16-channel latent at 8x), with Qwen3-4B as the text encoder.
- * Its memory_usage_factor (2.8) is not Lumina 2's; the arch table does not separate them yet. */
+/* Z-Image (6.15 B parameters): ComfyUI's ZImage class, a Lumina2 subclass (supported_models.py:
+ * the Flux VAE's 16-channel latent at 8x) with its own memory_usage_factor, and Qwen3-4B as the
+ * text encoder. */
 static const hr_est_catalog_entry cat_zimage[] = {
-    DIFF("z_image_turbo_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
-    DIFF("z_image_bf16.safetensors", HR_ARCH_LUMINA2, GB(12.3), 2),
+    DIFF("z_image_turbo_bf16.safetensors", HR_ARCH_ZIMAGE, GB(12.3), 2),
+    DIFF("z_image_bf16.safetensors", HR_ARCH_ZIMAGE, GB(12.3), 2),
     TE("qwen_3_4b.safetensors", 8044982048ULL, 2),
 };
 
@@ -294,6 +294,9 @@ hr_est_arch hr_est_arch_guess(const char *file)
         { "qwen_image", HR_ARCH_QWEN_IMAGE },
         { "qwen-image", HR_ARCH_QWEN_IMAGE },
         { "hidream", HR_ARCH_HIDREAM },
+        { "z_image", HR_ARCH_ZIMAGE },
+        { "z-image", HR_ARCH_ZIMAGE },
+        { "zimage", HR_ARCH_ZIMAGE },
         { "lumina", HR_ARCH_LUMINA2 },
         { "sd3", HR_ARCH_SD3 },
         { "svd", HR_ARCH_SVD },

@@ -48,6 +48,29 @@ static bool name_has(const char *name, const char *const *parts, size_t n)
 }
 #define HAS(name, list) name_has(name, list, sizeof list / sizeof list[0])
 
+/* AMD RDNA2 and older (gfx103x, gfx101x, Vega, Polaris): no bf16, and no PyTorch attention. */
+static bool amd_rdna2_or_older(const hr_est_machine *m)
+{
+    static const char *const rdna2_older[] = { "RX 6",       "RX 5",          "RX 4",         "Vega",
+                                               "Radeon VII", "Radeon Pro W6", "Radeon Pro W5" };
+    return m->vendor == HR_GPU_AMD && m->gpu_name[0] && HAS(m->gpu_name, rdna2_older);
+}
+
+/* ComfyUI turns PyTorch attention on for NVIDIA (torch 2), Intel and, on AMD, only for the
+ * arches it lists (gfx90a, gfx942, gfx1100, gfx1101, gfx1151, later gfx1200/gfx1201 and
+ * gfx950; comfy/model_management.py from 0.3.15 to 0.27): never for RDNA2 and older, which then
+ * run sub-quadratic attention and reserve the larger memory_required(). A card whose name is not
+ * known counts as listed; --use-split/quad-cross-attention and --use-pytorch-cross-attention
+ * decide it. */
+bool hr_est_attention_flash(const hr_est_machine *m, const hr_comfy_args *a)
+{
+    if (a && a->split_attention)
+        return false;
+    if (a && a->pytorch_attention)
+        return true;
+    return !amd_rdna2_or_older(m);
+}
+
 static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
 {
     *bf16 = *fp16 = true;
@@ -74,11 +97,8 @@ static void gpu_halves(const hr_est_machine *m, bool *bf16, bool *fp16)
             *bf16 = false, *fp16 = m->os == HR_OS_WINDOWS;
         else if (HAS(n, older))
             *bf16 = *fp16 = false;
-    } else if (m->vendor == HR_GPU_AMD) {
-        static const char *const rdna2_older[] = { "RX 6",       "RX 5",          "RX 4",         "Vega",
-                                                   "Radeon VII", "Radeon Pro W6", "Radeon Pro W5" };
-        if (HAS(n, rdna2_older))
-            *bf16 = false;
+    } else if (amd_rdna2_or_older(m)) {
+        *bf16 = false;
     }
 }
 

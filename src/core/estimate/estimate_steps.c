@@ -158,8 +158,9 @@ static void op_text(hr_est_sim *s, const hr_est_op *op, int opi)
 static void op_sample(hr_est_sim *s, const hr_est_op *op, int opi)
 {
     hr_est_arch arch = op_arch(s, op);
-    double one = (double)hr_est_sampling_bytes(arch, &op->geom, 1);
-    double two = op->cfg ? (double)hr_est_sampling_bytes(arch, &op->geom, 2) : one;
+    bool flash = hr_est_attention_flash(s->m, s->a);
+    double one = (double)hr_est_sampling_bytes_at(arch, &op->geom, 1, s->version, flash);
+    double two = op->cfg ? (double)hr_est_sampling_bytes_at(arch, &op->geom, 2, s->version, flash) : one;
     int idx[4], n = 0;
     for (int k = 0; k < op->model_count && n < 4; k++)
         idx[n++] = op->models[k];
@@ -175,7 +176,10 @@ static void op_sample(hr_est_sim *s, const hr_est_op *op, int opi)
             act = (op->cfg && two * 1.5 < card) ? two : one;
             hr_est_load_models_gpu(s, idx, n, act * s->p.act_scale, -1, false, op);
         } else {
-            hr_est_load_models_gpu(s, idx, n, two, one, s->vs == HR_VS_HIGH_VRAM, op);
+            /* estimate_memory() in sampler_helpers.py asks load_models_gpu() to free for the
+             * doubled batch whether or not cfg runs the uncond pass */
+            double asked = (double)hr_est_sampling_bytes_at(arch, &op->geom, 2, s->version, flash);
+            hr_est_load_models_gpu(s, idx, n, asked, one, s->vs == HR_VS_HIGH_VRAM, op);
             /* cond and uncond run together when 1.5x the estimate is free (samplers.py) */
             act = (op->cfg && two * 1.5 < hr_est_vram_free(s)) ? two : one;
         }

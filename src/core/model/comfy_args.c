@@ -133,6 +133,9 @@ static bool flag_switch(const char *tok, hr_comfy_args *out)
         { "--cpu-vae", 11, 1 },
         { "--fp16-intermediates", 12, 1 },
         { "--fast-disk", 13, 1 },
+        { "--use-pytorch-cross-attention", 14, 1 },
+        { "--use-split-cross-attention", 15, 1 },
+        { "--use-quad-cross-attention", 15, 1 },
         { "--cache-classic", 20, HR_CACHE_CLASSIC },
         { "--cache-lru", 20, HR_CACHE_LRU },
         { "--cache-none", 20, HR_CACHE_NONE },
@@ -170,8 +173,10 @@ static bool flag_switch(const char *tok, hr_comfy_args *out)
                       &out->high_ram,
                       &out->cpu_vae,
                       &out->fp16_intermediates,
-                      &out->fast_disk };
-        if (t[i].field < 14)
+                      &out->fast_disk,
+                      &out->pytorch_attention,
+                      &out->split_attention };
+        if (t[i].field < 16)
             *b[t[i].field] = true;
         else if (t[i].field == 20)
             out->cache = (hr_comfy_cache)t[i].value;

@@ -33,14 +33,19 @@ typedef struct hr_comfy_args {
     uint64_t reserve_vram_bytes; /* --reserve-vram GB in bytes; 0 when not given */
     bool reserve_vram_given;
     /* Flags the workflow estimate reads (core/estimate, docs/memory-model.md). */
-    bool disable_pinned_memory;   /* --disable-pinned-memory */
-    bool disable_dynamic_vram;    /* --disable-dynamic-vram */
-    bool enable_dynamic_vram;     /* --enable-dynamic-vram, or --fast dynamic_vram (0.12-0.15) */
-    bool disable_mmap;            /* --disable-mmap: safetensors copied to private RAM */
-    bool high_ram;                /* --high-ram */
-    bool cpu_vae;                 /* --cpu-vae */
-    bool fp16_intermediates;      /* --fp16-intermediates */
-    bool fast_disk;               /* --fast-disk */
+    bool disable_pinned_memory; /* --disable-pinned-memory */
+    bool disable_dynamic_vram;  /* --disable-dynamic-vram */
+    bool enable_dynamic_vram;   /* --enable-dynamic-vram, or --fast dynamic_vram (0.12-0.15) */
+    bool disable_mmap;          /* --disable-mmap: safetensors copied to private RAM */
+    bool high_ram;              /* --high-ram */
+    bool cpu_vae;               /* --cpu-vae */
+    bool fp16_intermediates;    /* --fp16-intermediates */
+    bool fast_disk;             /* --fast-disk */
+    /* Attention: --use-pytorch-cross-attention, or --use-split-cross-attention /
+     * --use-quad-cross-attention, which keep ComfyUI off PyTorch attention and so on the larger
+     * memory_required() (comfy/model_base.py) */
+    bool pytorch_attention;
+    bool split_attention;
     bool fast_pinned_memory;      /* --fast pinned_memory, or --fast with no list (0.3.68) */
     hr_comfy_cache cache;         /* --cache-classic / --cache-lru / --cache-none / --cache-ram */
     int unet_dtype_bytes;         /* --fp8_e4m3fn-unet 1, --fp16-unet 2, --fp32-unet 4; 0 = not given */

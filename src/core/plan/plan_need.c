@@ -27,7 +27,8 @@ hr_workload hr_workload_of_estimate(const hr_estimate *e)
     case HR_ARCH_QWEN_IMAGE:
     case HR_ARCH_HIDREAM:
     case HR_ARCH_SD3:
-    case HR_ARCH_LUMINA2: return HR_WORKLOAD_FLUX;
+    case HR_ARCH_LUMINA2:
+    case HR_ARCH_ZIMAGE: return HR_WORKLOAD_FLUX;
     case HR_ARCH_SDXL: return HR_WORKLOAD_SDXL;
     case HR_ARCH_SD15:
     case HR_ARCH_SD2: return HR_WORKLOAD_SD15;
