@@ -68,6 +68,12 @@ int main(void)
     CHECK_STR(small, "swapfil");
     CHECK_EQ_U64(hr_msg_format(&m, HR_LANG_EN, NULL, 0), need);
 
+    /* a cut never splits a character: "页" is three bytes, a 5-byte buffer holds one of them */
+    hr_msg_set(&m, "%s", "页页页");
+    char five[5];
+    CHECK_EQ_U64(hr_msg_format(&m, HR_LANG_EN, five, sizeof five), 9);
+    CHECK_STR(five, "页");
+
     /* copied strings: the caller's buffer may change after the rule returns */
     char path[32] = "D:\\pagefile.sys";
     hr_msg_set(&m, "%s", path);

@@ -306,6 +306,19 @@ static bool render(out *o, const char *t, const hr_msg *m, hr_lang lang)
     }
 }
 
+/* Where a text cut at n ends on a whole character: a cut never leaves half of a Chinese one. */
+static size_t whole_chars(const char *s, size_t n)
+{
+    size_t lead = n;
+    while (lead > 0 && ((unsigned char)s[lead - 1] & 0xC0) == 0x80)
+        lead--;
+    if (lead == 0)
+        return n;
+    unsigned char c = (unsigned char)s[lead - 1];
+    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    return lead - 1 + len > n ? lead - 1 : n;
+}
+
 size_t hr_msg_format(const hr_msg *m, hr_lang lang, char *buf, size_t cap)
 {
     out o = { buf, cap, 0 };
@@ -323,7 +336,11 @@ size_t hr_msg_format(const hr_msg *m, hr_lang lang, char *buf, size_t cap)
     }
     put(&o, m->fmt, strlen(m->fmt));
 done:
-    if (cap)
-        buf[o.len < cap ? o.len : cap - 1] = '\0';
+    if (cap) {
+        size_t end = o.len < cap ? o.len : cap - 1;
+        if (o.len >= cap)
+            end = whole_chars(buf, end);
+        buf[end] = '\0';
+    }
     return o.len;
 }
