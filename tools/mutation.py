@@ -84,10 +84,10 @@ mut("plan", S, "r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;",
 RN = "src/core/model/run_need.c"
 mut("plan", RN, "const uint64_t ram = ram_part == HR_UNKNOWN ? 0 : ram_part;",
     "const uint64_t ram = 0;\n    (void)ram_part;", "peak sizing forgets RAM's part of the commit limit")
-mut("plan", S, "} else if (small_vram) {\n            R(\"small-vram|S4.2\"",
-    "} else if (small_vram && 0) {\n            R(\"small-vram|S4.2\"", "the small-VRAM rule dropped")
-mut("plan", S, "        } else if (f->lean_on_ram) {\n            R(\"lean-on-ram|S4.2\", HR_T(\"%s makes the run lean harder on RAM and the paging file: take the top",
-    "        } else if (0) {\n            R(\"lean-on-ram|S4.2\", HR_T(\"%s makes the run lean harder on RAM and the paging file: take the top",
+mut("plan", S, "} else if (small_vram) {\n            hr_plan_line_tr(R(\"small-vram|S4.2\"",
+    "} else if (small_vram && 0) {\n            hr_plan_line_tr(R(\"small-vram|S4.2\"", "the small-VRAM rule dropped")
+mut("plan", S, "        } else if (f->lean_on_ram) {\n            R(\"lean-on-ram|S4.2\", HR_N(\"%s makes the run lean harder on RAM and the paging file: take the top",
+    "        } else if (0) {\n            R(\"lean-on-ram|S4.2\", HR_N(\"%s makes the run lean harder on RAM and the paging file: take the top",
     "low-VRAM flags ignored in the 16/32 GB rows")
 W = "src/core/plan/plan_workload.c"
 mut("plan", W, "return usable >= size / 100 * 92 ? size : usable;", "return usable >= size / 100 * 96 ? size : usable;",

@@ -5,6 +5,7 @@
 
 #include "core/plan/plan.h"
 #include "core/base/size.h"
+#include "plan_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,7 +163,7 @@ static inline const char *step_command(const hr_plan *p, const char *id)
 static inline const char *step_text(const hr_plan *p, const char *id)
 {
     const hr_plan_step *s = find_step(p, id);
-    return s ? s->text : NULL;
+    return s ? step_text_of(s) : NULL;
 }
 
 static inline int step_index(const hr_plan *p, const char *id)

@@ -70,9 +70,9 @@ static void test_story(void)
     CHECK(c->verdict_after == HR_VERDICT_OK);
     CHECK_EQ_U64(c->capacity_after_bytes, GB(80));
     CHECK(has_todo(c, "set-paging"));
-    CHECK_CONTAINS(c->todo[0].text, "64 GB fixed paging file on D:");
+    CHECK_CONTAINS(line_text(&c->todo[0]), "64 GB fixed paging file on D:");
     CHECK(has_todo(c, "close-apps"));
-    CHECK_CONTAINS(c->todo[1].text, "chrome.exe (2.1 GB), Discord.exe");
+    CHECK_CONTAINS(line_text(&c->todo[1]), "chrome.exe (2.1 GB), Discord.exe");
     /* Others: python (ComfyUI) and small processes left out; kinds named. */
     CHECK_EQ_I64(c->other_count, 3);
     CHECK_STR(c->others[0].proc.name, "chrome.exe");
@@ -177,7 +177,7 @@ static void test_linux(void)
     CHECK_EQ_U64(c->capacity_bytes, GB(24));
     CHECK(c->verdict == HR_VERDICT_WILL_FAIL); /* 24 < 32 */
     CHECK(has_todo(c, "add-swap"));
-    CHECK_CONTAINS(c->todo[0].text, "/headroom.swap");
+    CHECK_CONTAINS(line_text(&c->todo[0]), "/headroom.swap");
     free(c);
     free(p);
 

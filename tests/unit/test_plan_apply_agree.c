@@ -20,6 +20,7 @@
 #include "core/model/win_model.h"
 #include "core/plan/plan.h"
 #include "platform/platform.h"
+#include "plan_text.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -63,9 +64,8 @@ static hr_snapshot *carry_out(const hr_snapshot *snap, const hr_plan *p)
         const hr_paging *pg = &s->paging[i];
         bool drop = false;
         for (int j = 0; j < p->removal_count; j++) {
-            const char *t = p->removals[j].text, *colon = win ? NULL : strchr(t, ':');
-            size_t n = colon ? (size_t)(colon - t) : strlen(pg->path);
-            drop |= win ? hr_same_drive(t, pg->path) : strncmp(t, pg->path, n) == 0 && strlen(pg->path) == n;
+            const char *t = p->removal_paths[j];
+            drop |= win ? hr_same_drive(t, pg->path) : strcmp(t, pg->path) == 0;
         }
         if (win)
             drop = !(p->dump_file[0] && hr_same_drive(pg->path, p->dump_file));
@@ -174,11 +174,11 @@ static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_
     }
     if (!p2->nothing_to_change && !r->room_capped) {
         fprintf(stderr, "%s: after the plan, plan still changes something (%s: %s)\n", what,
-                p2->step_count ? p2->steps[0].id : "-", p2->step_count ? p2->steps[0].text : "");
+                p2->step_count ? p2->steps[0].id : "-", p2->step_count ? step_text_of(&p2->steps[0]) : "");
         CHECK(p2->nothing_to_change);
         if (getenv("HR_DEBUG_AGREE")) {
             for (int i = 0; i < p2->removal_count; i++)
-                fprintf(stderr, "  removal: %s\n", p2->removals[i].text);
+                fprintf(stderr, "  removal: %s\n", line_text(&p2->removals[i]));
             for (int i = 0; i < after->paging_config.count; i++)
                 fprintf(stderr, "  config: %s %llu %llu mode %d\n", after->paging_config.entries[i].path,
                         (unsigned long long)after->paging_config.entries[i].initial_bytes,
@@ -337,7 +337,7 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
                        hr_plan_find_warning(plan, HR_PW_PAGING_ON_REMOVABLE);
     if (plan->nothing_to_change) {
         if (paging >= 0)
-            fprintf(stderr, "%s: plan changes nothing, check says: %s\n", what, chk->todo[paging].text);
+            fprintf(stderr, "%s: plan changes nothing, check says: %s\n", what, line_text(&chk->todo[paging]));
         CHECK(paging < 0);
     } else if (wants) {
         if (paging != 0)
@@ -350,20 +350,20 @@ static void agree(const char *machine, const hr_snapshot *snap, const hr_plan_in
         if (strcmp(t->id, "add-swap") == 0) {
             CHECK(rec->add_bytes > 0);
             hr_size_gb(rec->add_bytes, sz, sizeof sz);
-            CHECK_CONTAINS(t->text, sz);
+            CHECK_CONTAINS(line_text(t), sz);
             if (rec->target_known)
-                CHECK_CONTAINS(t->text, rec->target_path);
+                CHECK_CONTAINS(line_text(t), rec->target_path);
         } else if (strcmp(t->id, "set-paging") == 0) {
             hr_size_gb(rec->maximum_bytes, sz, sizeof sz);
-            CHECK_CONTAINS(t->text, sz);
-            CHECK_CONTAINS(t->text, rec->fixed ? "fixed" : "ranged");
+            CHECK_CONTAINS(line_text(t), sz);
+            CHECK_CONTAINS(line_text(t), rec->fixed ? "fixed" : "ranged");
             if (rec->target_known)
-                CHECK_CONTAINS(t->text, rec->target);
+                CHECK_CONTAINS(line_text(t), rec->target);
         } else if (strcmp(t->id, "remove-swap") == 0) {
             CHECK(rec->add_bytes == 0 && plan->removal_count > 0);
             for (int i = 0; i < plan->step_count; i++)
                 if (strcmp(plan->steps[i].id, "swapoff-old") == 0)
-                    CHECK_CONTAINS(t->text, plan->steps[i].command + strlen("sudo swapoff "));
+                    CHECK_CONTAINS(line_text(t), plan->steps[i].command + strlen("sudo swapoff "));
         } else if (strcmp(t->id, "make-room") == 0) {
             CHECK(!rec->target_known);
         }
@@ -717,7 +717,7 @@ static void synthetic_machines(void)
     CHECK(hr_plan_compute(s, &in, p, &err) == 0);
     CHECK(!p->recommended.target_known); /* the rule apply uses refuses f2fs */
     CHECK(!p->candidates[0].eligible);
-    CHECK_CONTAINS(p->candidates[0].reasons[0].text, "f2fs");
+    CHECK_CONTAINS(line_text(&p->candidates[0].reasons[0]), "f2fs");
     add_volume(s, "/data", "ext4", 1000 * GIB, 900 * GIB, false);
     every_input("synthetic: f2fs root, ext4 /data", s);
     CHECK(hr_plan_compute(s, &in, p, &err) == 0);
@@ -738,7 +738,7 @@ static void synthetic_machines(void)
     CHECK(p->recommended.room_capped);
     bool said = false;
     for (int i = 0; i < p->recommended.reason_count; i++)
-        said |= strstr(p->recommended.reasons[i].text, "no room for the recommended 64 GB on any SSD") != NULL;
+        said |= strstr(line_text(&p->recommended.reasons[i]), "no room for the recommended 64 GB on any SSD") != NULL;
     CHECK(said);
     for (int i = 0; i < p->step_count; i++)
         if (strcmp(p->steps[i].id, "create") == 0)
@@ -758,7 +758,7 @@ static void synthetic_machines(void)
     for (int i = 0; i < p->candidate_count; i++)
         if (strncmp(p->candidates[i].target, "/tmp", 4) == 0 || strncmp(p->candidates[i].target, "/var/tmp", 8) == 0) {
             CHECK(!p->candidates[i].eligible);
-            CHECK_CONTAINS(p->candidates[i].reasons[0].text, "systemd-tmpfiles");
+            CHECK_CONTAINS(line_text(&p->candidates[i].reasons[0]), "systemd-tmpfiles");
         }
     CHECK(!p->recommended.target_known || strcmp(p->recommended.target, "/") == 0);
     free(s);

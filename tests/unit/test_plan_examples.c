@@ -108,7 +108,7 @@ static void test_final_setup(void)
     CHECK_STR(r->target, "D:");
     CHECK_STR(r->target_path, "D:\\pagefile.sys");
     CHECK_EQ_I64(p->removal_count, 1);
-    CHECK_CONTAINS(p->removals[0].text, "C:\\pagefile.sys");
+    CHECK_CONTAINS(line_text(&p->removals[0]), "C:\\pagefile.sys");
     CHECK_STR(p->removals[0].rule, "S3.1");
     CHECK(hr_plan_find_warning(p, HR_PW_NO_CRASH_DUMP) != NULL);
     /* 30 GB free on 237 GB is not "nearly full" (2 × 11.9 GB), but too small for 64 GB (S4.3). */
@@ -118,9 +118,9 @@ static void test_final_setup(void)
     int untick = step_index(p, "untick-auto"), set = step_index(p, "set-new"), rm = step_index(p, "remove-old"),
         reboot = step_index(p, "reboot");
     CHECK(untick >= 0 && set > untick && rm > set && reboot > rm);
-    CHECK_CONTAINS(p->steps[set].text,
+    CHECK_CONTAINS(step_text_of(&p->steps[set]),
                    "select D: → Custom size → Initial size (MB): 65536, Maximum size (MB): 65536 → press Set");
-    CHECK_CONTAINS(p->steps[rm].text, "select C: → No paging file → press Set");
+    CHECK_CONTAINS(step_text_of(&p->steps[rm]), "select C: → No paging file → press Set");
     CHECK(step_index(p, "remove-system") < 0);
     /* Candidates: D: first (SSD, not system), C: cannot keep 10 GB free after 64 GB. */
     CHECK_EQ_I64(p->candidate_count, 2);
@@ -156,7 +156,7 @@ static void test_hdd_only(void)
     hr_plan *p = plan_run(s, &in);
     CHECK_STR(p->recommended.target, "D:"); /* non-system, most room */
     CHECK(hr_plan_find_warning(p, HR_PW_HDD_ONLY) != NULL);
-    CHECK_CONTAINS(hr_plan_find_warning(p, HR_PW_HDD_ONLY)->text, "add RAM first");
+    CHECK_CONTAINS(line_text(hr_plan_find_warning(p, HR_PW_HDD_ONLY)), "add RAM first");
     free(p);
     /* One SSD, even the system drive, beats every HDD (S3.3). */
     s->volumes[0].dev.rotational = HR_TRI_NO;
@@ -195,11 +195,11 @@ static void test_full_c_and_usb(void)
         if (strcmp(c->target, "E:") == 0) {
             CHECK(!c->eligible);
             CHECK_STR(c->reasons[0].rule, "S5.4");
-            CHECK_CONTAINS(c->reasons[0].text, "USB disk, encrypted");
+            CHECK_CONTAINS(line_text(&c->reasons[0]), "USB disk, encrypted");
         }
         if (strcmp(c->target, "F:") == 0) {
             CHECK(!c->eligible);
-            CHECK_CONTAINS(c->reasons[0].text, "FAT32 stops at 4 GB");
+            CHECK_CONTAINS(line_text(&c->reasons[0]), "FAT32 stops at 4 GB");
         }
         if (strcmp(c->target, "G:") == 0)
             CHECK(!c->eligible && strcmp(c->reasons[0].id, "removable") == 0);

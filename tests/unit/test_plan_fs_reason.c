@@ -66,7 +66,7 @@ static const char *fs_line(const hr_plan *p, const char *target)
         for (int j = 0; j < p->candidates[i].reason_count; j++)
             if (strcmp(p->candidates[i].reasons[j].id, "fs") == 0) {
                 CHECK_STR(p->candidates[i].reasons[j].rule, "X.fs");
-                return p->candidates[i].reasons[j].text;
+                return line_text(&p->candidates[i].reasons[j]);
             }
     }
     return NULL;

@@ -79,7 +79,8 @@ static void check_cell(int ri, int vi, int wi, hr_os os, bool lowvram)
     CHECK(r->fixed);
     CHECK(r->basis == HR_BASIS_TABLE);
     CHECK(!r->target_known); /* hypothetical: a kind of drive */
-    CHECK_CONTAINS(r->target_advice, os == HR_OS_WINDOWS ? "non-system SSD" : "SSD-backed");
+    CHECK_CONTAINS(hr_plan_advice_text(r, hr_lang_get(), plan_text_buf(), HR_PLAN_TEXT_MAX),
+                   os == HR_OS_WINDOWS ? "non-system SSD" : "SSD-backed");
 
     /* The reasons name the rules that decided the cell. */
     const int row = rams[ri] < 12 ? 8 : rams[ri] < 24 ? 16 : rams[ri] < 48 ? 32 : 64;
@@ -117,7 +118,7 @@ static void check_cell(int ri, int vi, int wi, hr_os os, bool lowvram)
         const hr_plan_step *s = find_step(p, "set-new");
         CHECK(s != NULL);
         if (s)
-            CHECK_CONTAINS(s->text, mb);
+            CHECK_CONTAINS(step_text_of(s), mb);
         CHECK(step_index(p, "set-new") < step_index(p, "remove-system")); /* S3.1 order */
     } else {
         snprintf(mb, sizeof mb, "count=%d ", want * 1024);

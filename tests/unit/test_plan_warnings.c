@@ -5,6 +5,8 @@
 #include "test.h"
 
 #include "core/base/i18n.h"
+#include "core/base/json_writer.h"
+#include "core/base/text.h"
 #include "core/model/swap_target.h"
 
 /* Healthy Windows: 32 GB RAM, 12 GB VRAM, SSD C: with room and a fixed 32 GB file on it. */
@@ -46,7 +48,7 @@ static void expect(const char *name, const hr_snapshot *s, const hr_plan_inputs 
         }
         CHECK(hr_plan_find_warning(p, p->warnings[i].warning) != NULL);
         CHECK(p->warnings[i].rule[0] != '\0');
-        CHECK(strlen(p->warnings[i].text) > 20);
+        CHECK(strlen(line_text(&p->warnings[i])) > 20);
     }
     free(p);
 }
@@ -114,7 +116,7 @@ static void windows_scenarios(void)
         hr_plan *q = plan_run(s, &in);
         bool step_c = false;
         for (int i = 0; i < q->step_count; i++)
-            step_c |= strstr(q->steps[i].text, "C: → No paging file") != NULL;
+            step_c |= strstr(step_text_of(&q->steps[i]), "C: → No paging file") != NULL;
         CHECK(step_c);
         free(q);
     }
@@ -161,8 +163,9 @@ static void windows_scenarios(void)
         for (int i = 0; i < p->recommended.reason_count; i++)
             said |= strcmp(p->recommended.reasons[i].id, "dump-small") == 0;
         for (int i = 0; i < p->step_count; i++)
-            sized |= strstr(p->steps[i].text, "select C: → Custom size → Initial size (MB): 4096, Maximum size (MB): "
-                                              "4096") != NULL;
+            sized |= strstr(step_text_of(&p->steps[i]),
+                            "select C: → Custom size → Initial size (MB): 4096, Maximum size (MB): "
+                            "4096") != NULL;
         CHECK(said && sized);
     }
     free(p);
@@ -180,7 +183,7 @@ static void windows_scenarios(void)
     p = plan_run(s, &in);
     CHECK_STR(p->dump_file, "");
     CHECK_EQ_I64(p->removal_count, 1);
-    CHECK_CONTAINS(p->removals[0].text, "C:\\pagefile.sys");
+    CHECK_CONTAINS(line_text(&p->removals[0]), "C:\\pagefile.sys");
     bool said = false;
     for (int i = 0; i < p->recommended.reason_count; i++)
         said |= strcmp(p->recommended.reasons[i].id, "dump-off") == 0;
@@ -200,7 +203,7 @@ static void windows_scenarios(void)
     said = false;
     for (int i = 0; i < p->recommended.reason_count; i++)
         said |= strcmp(p->recommended.reasons[i].id, "dump-dedicated") == 0 &&
-                strstr(p->recommended.reasons[i].text, "D:\\dedicated.dmp") != NULL;
+                strstr(line_text(&p->recommended.reasons[i]), "D:\\dedicated.dmp") != NULL;
     CHECK(said);
     free(p);
     free(s);
@@ -281,7 +284,7 @@ static void linux_scenarios(void)
     s->cgroup.swap_max_bytes = 0;
     expect("container with memory.max and memory.swap.max=0", s, &in, "cgroup-limit");
     p = plan_run(s, &in);
-    CHECK_CONTAINS(hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT)->text, "memory.swap.max is 0");
+    CHECK_CONTAINS(line_text(hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT)), "memory.swap.max is 0");
     CHECK_STR(p->steps[0].id, "host");
     free(p);
     free(s);
@@ -344,7 +347,7 @@ static void linux_placement(void)
     CHECK_STR(p->candidates[0].reasons[p->candidates[0].reason_count - 2].id, "btrfs");
     CHECK_CONTAINS(step_command(p, "create"), "btrfs filesystem mkswapfile --size 64g /headroom.swap");
     CHECK(!p->candidates[1].eligible);
-    CHECK_CONTAINS(p->candidates[1].reasons[0].text, "tmpfs");
+    CHECK_CONTAINS(line_text(&p->candidates[1].reasons[0]), "tmpfs");
     free(p);
     free(s);
 
@@ -412,11 +415,11 @@ static void linux_placement(void)
     s->cgroup.swap_max_bytes = 0;
     p = plan_run(s, &in);
     CHECK(!p->candidates[0].eligible);
-    CHECK_CONTAINS(p->candidates[0].reasons[0].text, "overlay");
+    CHECK_CONTAINS(line_text(&p->candidates[0].reasons[0]), "overlay");
     CHECK(hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT) != NULL);
     CHECK(hr_plan_find_warning(p, HR_PW_NO_TARGET) == NULL); /* the host's business, not "no room" */
     CHECK(!p->recommended.target_known);
-    CHECK_CONTAINS(p->recommended.target_advice, "the host");
+    CHECK_CONTAINS(hr_plan_advice_text(&p->recommended, hr_lang_get(), plan_text_buf(), HR_PLAN_TEXT_MAX), "the host");
     CHECK(find_step(p, "raise-limit") != NULL);
     CHECK_CONTAINS(step_command(p, "raise-limit"), "docker update --memory 40g --memory-swap -1");
     CHECK(find_step(p, "create") == NULL);
@@ -471,9 +474,126 @@ static void warning_table(void)
     }
 }
 
+/* s as JSON writes a string (quotes and escapes), without the quotes, into b. */
+static const char *json_quoted(const char *s, hr_buf *b)
+{
+    hr_buf_reset(b);
+    hr_json_writer w;
+    hr_json_init(&w, b, false);
+    hr_json_begin_array(&w, NULL);
+    hr_json_str(&w, NULL, s);
+    hr_json_end_array(&w);
+    static char inner[HR_PLAN_TEXT_MAX * 2];
+    const char *t = hr_buf_str(b);
+    size_t n = strlen(t);
+    snprintf(inner, sizeof inner, "%.*s", n >= 4 ? (int)(n - 4) : 0, t + 2);
+    return inner;
+}
+
+/* One line shown three ways from the same plan: the text report in each language shows it in
+ * that language, and the JSON (written while the process is set to Chinese) in English. */
+static void line_three_ways(const char *what, const hr_plan_line *l, const char *text_en, const char *text_zh,
+                            const char *json, bool must_differ)
+{
+    char en[HR_PLAN_TEXT_MAX], zh[HR_PLAN_TEXT_MAX];
+    hr_buf q;
+    hr_buf_init(&q, 0);
+    hr_plan_line_text(l, HR_LANG_EN, en, sizeof en);
+    hr_plan_line_text(l, HR_LANG_ZH, zh, sizeof zh);
+    CHECK(en[0] != '\0');
+    if (must_differ && strcmp(en, zh) == 0)
+        fprintf(stderr, "%s %s: the same in both languages: %s\n", what, l->id, en);
+    CHECK(!must_differ || strcmp(en, zh) != 0);
+    CHECK_CONTAINS(text_en, en);
+    CHECK_CONTAINS(text_zh, zh);
+    if (!strstr(json, json_quoted(en, &q)))
+        fprintf(stderr, "%s %s: the JSON lacks the English text %s\n", what, l->id, en);
+    CHECK(strstr(json, json_quoted(en, &q)) != NULL);
+    CHECK(strcmp(en, zh) == 0 || strstr(json, json_quoted(zh, &q)) == NULL);
+    hr_buf_free(&q);
+}
+
+/* A plan is computed once and rendered in both languages from that one result: its lines
+ * are data, not text written in the language set when the plan was made. */
+static void one_plan_both_languages(void)
+{
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_VIDEO;
+    hr_snapshot *s = healthy_linux();
+    s->platform.container = HR_TRI_YES;
+    s->cgroup.memory_max_bytes = GB(8);
+    s->cgroup.swap_max_bytes = 0;
+    hr_strlcpy(s->cgroup.path, "/docker/abc", sizeof s->cgroup.path);
+    s->power.on_battery = HR_TRI_YES;
+    hr_lang_set(HR_LANG_ZH); /* the language of the moment must not leak into the plan */
+    hr_plan *p = plan_run(s, &in);
+    CHECK(p->warning_count >= 2);
+
+    hr_buf json, text_en, text_zh;
+    hr_buf_init(&json, 0);
+    hr_buf_init(&text_en, 0);
+    hr_buf_init(&text_zh, 0);
+    hr_json_writer w;
+    hr_json_init(&w, &json, false);
+    hr_plan_json(p, &w, NULL); /* still set to Chinese */
+    CHECK_EQ_I64(hr_plan_text(p, &text_zh), 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK_EQ_I64(hr_plan_text(p, &text_en), 0);
+    const char *je = hr_buf_str(&json), *te = hr_buf_str(&text_en), *tz = hr_buf_str(&text_zh);
+
+    for (int i = 0; i < p->warning_count; i++)
+        line_three_ways("warning", &p->warnings[i], te, tz, je, true);
+    for (int i = 0; i < p->recommended.reason_count; i++)
+        line_three_ways("reason", &p->recommended.reasons[i], te, tz, je, true);
+    for (int i = 0; i < p->candidate_count; i++)
+        for (int j = 0; j < p->candidates[i].reason_count; j++)
+            line_three_ways("candidate reason", &p->candidates[i].reasons[j], te, tz, je, true);
+
+    /* A value that is a message of its own is translated with its line. */
+    const hr_plan_line *cg = hr_plan_find_warning(p, HR_PW_CGROUP_LIMIT);
+    CHECK(cg != NULL);
+    if (cg) {
+        char want[HR_PLAN_TEXT_MAX], got[HR_PLAN_TEXT_MAX], lim[32];
+        hr_size_gb(GB(8), lim, sizeof lim);
+        const char *fmt = hr_plan_warning_row(HR_PW_CGROUP_LIMIT)->text;
+        const char *swap0 = ", and memory.swap.max is 0 so it may not swap at all";
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, fmt), lim, "/docker/abc", hr_tr_lang(HR_LANG_ZH, swap0));
+        CHECK_STR(hr_plan_line_text(cg, HR_LANG_ZH, got, sizeof got), want);
+        snprintf(want, sizeof want, fmt, lim, "/docker/abc", swap0);
+        CHECK_STR(hr_plan_line_text(cg, HR_LANG_EN, got, sizeof got), want);
+#pragma GCC diagnostic pop
+    }
+    /* Steps too: the workload's name inside one is translated with it. */
+    const hr_plan_step *raise = find_step(p, "raise-limit");
+    CHECK(raise != NULL);
+    if (raise) {
+        char en[HR_PLAN_TEXT_MAX], zh[HR_PLAN_TEXT_MAX];
+        hr_buf q;
+        hr_buf_init(&q, 0);
+        hr_plan_step_text(raise, HR_LANG_EN, en, sizeof en);
+        hr_plan_step_text(raise, HR_LANG_ZH, zh, sizeof zh);
+        CHECK_CONTAINS(en, "what video needs");
+        CHECK_CONTAINS(zh, hr_tr_lang(HR_LANG_ZH, "video"));
+        CHECK(strcmp(hr_tr_lang(HR_LANG_ZH, "video"), "video") != 0);
+        CHECK_CONTAINS(te, en);
+        CHECK_CONTAINS(tz, zh);
+        CHECK_CONTAINS(je, json_quoted(en, &q));
+        hr_buf_free(&q);
+    }
+    hr_buf_free(&json);
+    hr_buf_free(&text_en);
+    hr_buf_free(&text_zh);
+    free(p);
+    free(s);
+}
+
 int main(void)
 {
     warning_table();
+    one_plan_both_languages();
     windows_scenarios();
     linux_scenarios();
     linux_placement();

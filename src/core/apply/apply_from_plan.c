@@ -11,11 +11,13 @@ int hr_apply_take_plan(const hr_plan *plan, hr_os os, hr_apply_take *out, hr_err
 {
     memset(out, 0, sizeof *out);
     const hr_plan_recommended *rec = &plan->recommended;
-    if (!rec->target_known || !rec->target[0])
+    if (!rec->target_known || !rec->target[0]) {
+        char advice[HR_PLAN_TEXT_MAX];
         return hr_error_set(err, HR_ENOENT,
                             HR_T("--from-plan: the plan found no drive for it (%s); "
                                  "give --target"),
-                            rec->target_advice);
+                            hr_plan_advice_text(rec, hr_lang_get(), advice, sizeof advice));
+    }
     if (os == HR_OS_WINDOWS) {
         hr_strlcpy(out->target, rec->target, sizeof out->target);
         if (rec->fixed) {

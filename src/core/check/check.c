@@ -368,7 +368,7 @@ static void says_hazard(const judge_ctx *x, hr_check *c)
 {
     const hr_plan_line *w = hazard(x->p);
     hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
-    hr_strlcpy(c->verdict_text, w->text, sizeof c->verdict_text);
+    hr_plan_line_text(w, hr_lang_get(), c->verdict_text, sizeof c->verdict_text);
 }
 
 /* Commit near the limit now, where the limit is enforced (S2.3). */
@@ -500,7 +500,8 @@ static void todo_file(const hr_plan *p, hr_check *c, const char *size)
         snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
         char list[256] = "";
         for (int i = 0; i < p->removal_count; i++) {
-            const char *t = p->removals[i].text, *colon = strchr(t, ':');
+            char en[HR_PLAN_TEXT_MAX];
+            const char *t = hr_plan_line_text(&p->removals[i], HR_LANG_EN, en, sizeof en), *colon = strchr(t, ':');
             size_t used = strlen(list);
             snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
                      (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
@@ -539,8 +540,10 @@ static void todo_list(const hr_snapshot *snap, const hr_plan *p, hr_check *c)
                  : HR_T("then make room on %s for the full %s: free space there"),
              r->target, a);
     }
-    if (full)
-        TODO("free-room|S3.3", "%s", full->text);
+    if (full) {
+        char t[HR_PLAN_TEXT_MAX];
+        TODO("free-room|S3.3", "%s", hr_plan_line_text(full, hr_lang_get(), t, sizeof t));
+    }
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);
     if (r->upgrade_ram_first)

@@ -117,7 +117,8 @@ static void plan(const hr_plan *p, hr_buf *out)
         for (int i = 0; i < p->step_count; i++) {
             const hr_plan_step *s = &p->steps[i];
             hr_buf_puts(out, "<li>");
-            hr_html_text(out, s->text);
+            char t[HR_PLAN_TEXT_MAX];
+            hr_html_text(out, hr_plan_step_text(s, hr_lang_get(), t, sizeof t));
             hr_buf_puts(out, " <span class=\"rule\">["); /* even when empty: a step always has its rule */
             hr_html_text(out, s->rule);
             hr_buf_puts(out, "]</span>");
@@ -133,8 +134,9 @@ static void plan(const hr_plan *p, hr_buf *out)
     if (p->warning_count) {
         hr_html_h3(out, HR_T("Notes"));
         hr_buf_puts(out, "<ul id=\"warnings\">\n");
+        char t[HR_PLAN_TEXT_MAX];
         for (int i = 0; i < p->warning_count; i++)
-            hr_html_li(out, p->warnings[i].text, p->warnings[i].rule);
+            hr_html_li(out, hr_plan_line_text(&p->warnings[i], hr_lang_get(), t, sizeof t), p->warnings[i].rule);
         hr_buf_puts(out, "</ul>\n");
     }
     hr_html_section_end(out);
@@ -157,8 +159,9 @@ void hr_check_html(const hr_check *c, hr_buf *out)
     hr_html_section(out, "todo", HR_T("Do this"));
     if (c->todo_count) {
         hr_buf_puts(out, "<ol>\n");
+        char t[HR_PLAN_TEXT_MAX];
         for (int i = 0; i < c->todo_count; i++)
-            hr_html_li(out, c->todo[i].text, c->todo[i].rule);
+            hr_html_li(out, hr_plan_line_text(&c->todo[i], hr_lang_get(), t, sizeof t), c->todo[i].rule);
         hr_buf_puts(out, "</ol>\n");
     } else {
         hr_html_p(out, NULL, HR_T("Nothing to do."));

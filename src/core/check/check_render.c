@@ -168,7 +168,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     const hr_snapshot *snap = c->snap;
     const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
-    char a[32], b[32];
+    char a[32], b[32], t[HR_PLAN_TEXT_MAX];
     if (f->hypothetical)
         snap = NULL;
     hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"),
@@ -221,7 +221,8 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
             hr_buf_printf(out,
                           HR_T("  with the plan: cannot be carried out here — no drive has room for the %s file: "
                                "it needs %s (make room there, or add one); until then the verdict stays %s\n"),
-                          b, p->recommended.target_advice, hr_check_verdict_label(c->verdict));
+                          b, hr_plan_advice_text(&p->recommended, hr_lang_get(), t, sizeof t),
+                          hr_check_verdict_label(c->verdict));
             (void)a;
         }
     }
@@ -229,7 +230,8 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     if (c->todo_count) {
         hr_buf_puts(out, HR_T("\nDo this:\n"));
         for (int i = 0; i < c->todo_count; i++)
-            hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, c->todo[i].text, c->todo[i].rule);
+            hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, hr_plan_line_text(&c->todo[i], hr_lang_get(), t, sizeof t),
+                          c->todo[i].rule);
     } else {
         hr_buf_puts(out, HR_T("\nNothing to do.\n"));
     }
@@ -303,7 +305,8 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "id", c->todo[i].id);
         hr_json_str(w, "rule", c->todo[i].rule);
-        hr_json_str(w, "text", c->todo[i].text);
+        char t[HR_PLAN_TEXT_MAX];
+        hr_json_str(w, "text", hr_plan_line_text(&c->todo[i], HR_LANG_EN, t, sizeof t));
         hr_json_end_object(w);
     }
     hr_json_end_array(w);

@@ -17,6 +17,7 @@
 #include "core/base/error.h"
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
+#include "core/base/msg.h"
 #include "core/base/render.h"
 #include "core/estimate/estimate.h"
 #include "core/model/comfy_args.h"
@@ -64,6 +65,8 @@ typedef enum hr_workload {
 int hr_workload_parse(const char *s);
 const char *hr_workload_name(hr_workload w);  /* "sd15", ..., "none" */
 const char *hr_workload_label(hr_workload w); /* "SD 1.5", "SDXL", "FLUX", "video" */
+/* The same label as an English msgid, for a message that translates it where it is shown. */
+const char *hr_workload_label_msgid(hr_workload w);
 
 /* The peak commit a workload needs, system-wide, when nothing was measured (docs/check.md):
  * SDXL 40 GB — the seed's worked example (S4.1: "past 40 GB"); 32 GB with 12 GB+ VRAM, where
@@ -199,21 +202,28 @@ typedef struct hr_plan_warning_info {
 const hr_plan_warning_info *hr_plan_warning_row(hr_plan_warning w);
 
 /* One line of output: which rule (seed "S4.2" or headroom's own "X.dump", see docs/plan.md),
- * a stable id for scripts and tests, and the text. */
+ * a stable id for scripts and tests, and the text — kept as data (an English template and
+ * its values), so one plan is shown in the user's language and as English JSON alike. */
 typedef struct hr_plan_line {
     hr_plan_warning warning; /* which warning (HR_PW_NONE in the other lists) */
     char id[32];
     char rule[16];
-    char text[HR_PLAN_TEXT_MAX];
+    hr_msg msg; /* read it with hr_plan_line_text() */
 } hr_plan_line;
 
 /* A step: what to do, and the exact command or dialog values when there is one. */
 typedef struct hr_plan_step {
     char id[32];
     char rule[16];
-    char text[HR_PLAN_TEXT_MAX];
-    char command[HR_PLAN_CMD_MAX]; /* "" when the step is done in a dialog */
+    hr_msg msg;                    /* what to do: hr_plan_step_text() */
+    char command[HR_PLAN_CMD_MAX]; /* "" when the step is done in a dialog; a command, not prose */
 } hr_plan_step;
+
+/* The text of a line or a step in lang, into buf; returns buf. At most HR_PLAN_TEXT_MAX - 1
+ * bytes, the length a line has always had. Text and HTML pass the user's language
+ * (hr_lang_get()), JSON HR_LANG_EN. */
+const char *hr_plan_line_text(const hr_plan_line *l, hr_lang lang, char *buf, size_t cap);
+const char *hr_plan_step_text(const hr_plan_step *s, hr_lang lang, char *buf, size_t cap);
 
 typedef enum hr_ram_row { HR_ROW_8 = 8, HR_ROW_16 = 16, HR_ROW_32 = 32, HR_ROW_64 = 64 } hr_ram_row;
 
@@ -295,11 +305,12 @@ typedef struct hr_plan_recommended {
     bool target_known;
     char target[HR_SNAP_PATH_MAX]; /* "D:" / "/data"; "" when unknown */
     char target_path[HR_SNAP_PATH_MAX];
-    char target_advice[HR_PLAN_TEXT_MAX]; /* when no target: what kind of drive to pick */
-    uint64_t add_bytes;                   /* Linux: size of the new swap file (recommended − swap kept) */
-    bool room_capped;                     /* less than the rules ask: the chosen drive has no room for more */
-    uint64_t wanted_bytes;                /* what the rules ask before the cap (= maximum when not capped) */
-    char last_resort[HR_SNAP_PATH_MAX];   /* an HDD with room, passed over for a smaller file on an SSD */
+    hr_msg target_advice;               /* when no target: what kind of drive to pick (hr_plan_advice_text) */
+    uint64_t advice_free_bytes;         /* the free space that advice asks of the drive */
+    uint64_t add_bytes;                 /* Linux: size of the new swap file (recommended − swap kept) */
+    bool room_capped;                   /* less than the rules ask: the chosen drive has no room for more */
+    uint64_t wanted_bytes;              /* what the rules ask before the cap (= maximum when not capped) */
+    char last_resort[HR_SNAP_PATH_MAX]; /* an HDD with room, passed over for a smaller file on an SSD */
     int reason_count;
     hr_plan_line reasons[HR_PLAN_MAX_REASONS]; /* why this size */
 } hr_plan_recommended;
@@ -310,7 +321,8 @@ typedef struct hr_plan {
     int candidate_count;
     hr_plan_candidate candidates[HR_MAX_VOLUMES]; /* best first */
     int removal_count;
-    hr_plan_line removals[HR_PLAN_MAX_REMOVALS]; /* paging files / swap areas to remove */
+    hr_plan_line removals[HR_PLAN_MAX_REMOVALS];                /* paging files / swap areas to remove */
+    char removal_paths[HR_PLAN_MAX_REMOVALS][HR_SNAP_PATH_MAX]; /* the file each removal names */
     int warning_count;
     hr_plan_line warnings[HR_PLAN_MAX_WARNINGS];
     int step_count;
@@ -341,18 +353,27 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
 void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key);
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w); /* the same, into an open object */
 
+/* recommended.target_advice in lang, into buf (as hr_plan_line_text); "" when there is none. */
+const char *hr_plan_advice_text(const hr_plan_recommended *r, hr_lang lang, char *buf, size_t cap);
+
 /* Lookups for tests and check: the warning w, or NULL. */
 const hr_plan_line *hr_plan_find_warning(const hr_plan *p, hr_plan_warning w);
 
 /* Add warning w with its template and the parameters its row names, in order. The
- * _alt form words the same warning differently (a fact changes the advice): same id, rule. */
-void hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...);
+ * _alt form words the same warning differently (a fact changes the advice): same id, rule;
+ * its fmt is an English msgid (HR_N). Both return the line, or NULL when the list is full. */
+hr_plan_line *hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...);
 HR_PRINTF(3, 4)
-void hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...);
+hr_plan_line *hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...);
 
-/* Append a line (silently dropped when the list is full: lists are sized for every rule).
- * id_rule is "id|rule", e.g. "upgrade-ram|S4.1". */
+/* Append a line (silently dropped when the list is full: lists are sized for every rule) and
+ * return it, or NULL. id_rule is "id|rule", e.g. "upgrade-ram|S4.1". fmt is an English msgid
+ * of static storage (HR_N("...")), translated when the line is shown; a %s value that is a
+ * msgid of its own is marked with hr_plan_line_tr(). */
 HR_PRINTF(5, 6)
-void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...);
+hr_plan_line *hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...);
+/* Value i (from 0) of l's template is an English msgid: translate it with the line. l may be
+ * NULL (a full list). */
+void hr_plan_line_tr(hr_plan_line *l, int i);
 
 #endif

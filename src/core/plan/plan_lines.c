@@ -1,16 +1,16 @@
-/* headroom — the plan's lists of lines (reasons, warnings, removals, check's to-do). */
+/* headroom — the plan's lists of lines (reasons, warnings, removals, check's to-do), kept as
+ * data and formatted in a language only where they are shown. */
 #include "core/plan/plan.h"
 
 #include "core/base/text.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...)
+hr_plan_line *hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...)
 {
     if (*count >= max)
-        return;
+        return NULL;
     hr_plan_line *l = &list[(*count)++];
     memset(l, 0, sizeof *l);
     const char *bar = strchr(id_rule, '|');
@@ -25,8 +25,40 @@ void hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_ru
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->text, sizeof l->text, fmt, ap);
+    hr_msg_vset(&l->msg, fmt, ap);
     va_end(ap);
+    return l;
+}
+
+void hr_plan_line_tr(hr_plan_line *l, int i)
+{
+    if (l)
+        hr_msg_translate_arg(&l->msg, i);
+}
+
+/* A line is at most HR_PLAN_TEXT_MAX - 1 bytes, as when it was written into a field of that
+ * size: a reader's larger buffer does not change what is shown. */
+static const char *text_of(const hr_msg *m, hr_lang lang, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return buf;
+    hr_msg_format(m, lang, buf, cap < HR_PLAN_TEXT_MAX ? cap : HR_PLAN_TEXT_MAX);
+    return buf;
+}
+
+const char *hr_plan_line_text(const hr_plan_line *l, hr_lang lang, char *buf, size_t cap)
+{
+    return text_of(&l->msg, lang, buf, cap);
+}
+
+const char *hr_plan_step_text(const hr_plan_step *s, hr_lang lang, char *buf, size_t cap)
+{
+    return text_of(&s->msg, lang, buf, cap);
+}
+
+const char *hr_plan_advice_text(const hr_plan_recommended *r, hr_lang lang, char *buf, size_t cap)
+{
+    return text_of(&r->target_advice, lang, buf, cap);
 }
 
 const hr_plan_line *hr_plan_find_warning(const hr_plan *p, hr_plan_warning w)

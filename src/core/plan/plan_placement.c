@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A candidate's reason; its text is an English msgid (HR_N), translated where it is shown. */
 #define C(c, id_rule, ...)                                                                                             \
     hr_plan_line_add((c)->reasons, &(c)->reason_count, HR_PLAN_CAND_REASONS, id_rule, __VA_ARGS__)
 
@@ -50,6 +51,15 @@ static uint64_t existing_on(const hr_snapshot *snap, hr_os os, const hr_volume *
             sum = hr_sat_add(sum, pg->size_bytes);
     }
     return sum;
+}
+
+/* "ext4: why", as one value: the reason comes in the language of the moment from
+ * hr_volume_can_hold_swap(), and its ": " is not translated. */
+static void fs_reason(hr_plan_candidate *c, const char *fs, const char *why)
+{
+    char line[HR_SNAP_WHY_MAX + 64];
+    snprintf(line, sizeof line, "%s: %s", fs, why);
+    C(c, "fs|X.fs", "%s", line);
 }
 
 static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_volume *v, hr_plan_candidate *c)
@@ -96,11 +106,15 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     if (removable == HR_TRI_YES) {
         c->eligible = false;
         if (v->dev.usb == HR_TRI_YES)
-            C(c, "usb|S5.4", HR_T("a USB disk%s: unplugging it leaves the system without its paging file"),
-              v->dev.encrypted == HR_TRI_YES ? HR_T(", encrypted") : "");
+            hr_plan_line_tr(C(c, "usb|S5.4",
+                              HR_N("a USB disk%s: unplugging it leaves the system without its paging file"),
+                              v->dev.encrypted == HR_TRI_YES ? HR_N(", encrypted") : ""),
+                            0);
         else
-            C(c, "removable|S5.4", HR_T("removable media%s: unplugging it leaves the system without its paging file"),
-              v->dev.encrypted == HR_TRI_YES ? HR_T(" (encrypted)") : "");
+            hr_plan_line_tr(C(c, "removable|S5.4",
+                              HR_N("removable media%s: unplugging it leaves the system without its paging file"),
+                              v->dev.encrypted == HR_TRI_YES ? HR_N(" (encrypted)") : ""),
+                            0);
     }
     hr_swap_verdict verdict;
     if (hr_volume_can_hold_swap(v, os, &verdict) != HR_TRI_YES) {
@@ -110,27 +124,27 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         if (hr_swap_why_names_fs(&verdict, v->dev.fs_type))
             C(c, "fs|X.fs", "%s", why); /* the reason names the file system already */
         else
-            C(c, "fs|X.fs", "%s: %s", v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
+            fs_reason(c, v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
     }
 
     /* Kind of drive (S3.3). */
     if (c->ssd == HR_TRI_YES)
-        C(c, "ssd|S3.3", HR_T("solid state: paging is small random I/O, which an SSD does well"));
+        C(c, "ssd|S3.3", HR_N("solid state: paging is small random I/O, which an SSD does well"));
     else if (c->ssd == HR_TRI_NO)
-        C(c, "hdd|S3.3", HR_T("rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck"));
+        C(c, "hdd|S3.3", HR_N("rotational (HDD): tens of MB/s of random I/O makes paging the bottleneck"));
     else
-        C(c, "kind-unknown|S3.3", HR_T("whether it is an SSD or an HDD is not known"));
+        C(c, "kind-unknown|S3.3", HR_N("whether it is an SSD or an HDD is not known"));
     if (c->eligible && !c->fixed_known)
         C(c, "fixed-unknown|S5.4",
-          HR_T("whether this is a fixed local disk is not known (a network or mapped drive, "
+          HR_N("whether this is a fixed local disk is not known (a network or mapped drive, "
                "or one that could not be asked): ranked below the disks known to be fixed"));
     if (c->is_system)
-        C(c, "system|S3.3", HR_T("the system drive: paging shares its I/O with the system and with model loading"));
+        C(c, "system|S3.3", HR_N("the system drive: paging shares its I/O with the system and with model loading"));
     else
-        C(c, "not-system|S3.3", HR_T("not the system drive: paging I/O stays apart from the system's"));
+        C(c, "not-system|S3.3", HR_N("not the system drive: paging I/O stays apart from the system's"));
     if (os == HR_OS_LINUX && hr_str_ieq(v->dev.fs_type, "btrfs") && c->eligible)
         C(c, "btrfs|X.btrfs",
-          HR_T("btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
+          HR_N("btrfs: the swap file must be NOCOW and uncompressed, on a single-device file "
                "system, and its subvolume cannot be snapshotted while it is active"));
 
     /* Room, keeping the reserve free once the file is at its maximum (S3.3, S6). */
@@ -138,7 +152,7 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     hr_size_gb(c->reserve_bytes, rs, sizeof rs);
     hr_size_gb(maximum, mx, sizeof mx);
     if (c->free_bytes == HR_UNKNOWN || c->total_bytes == HR_UNKNOWN) {
-        C(c, "free-unknown|S3.3", HR_T("free space not known: make sure %s plus %s stays free"), mx, rs);
+        C(c, "free-unknown|S3.3", HR_N("free space not known: make sure %s plus %s stays free"), mx, rs);
     } else {
         hr_size_gb(c->free_bytes, fr, sizeof fr);
         c->fits_fixed = hr_room_ok(c->total_bytes, c->free_bytes, maximum);
@@ -151,17 +165,19 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
-            C(c, "room|S3.3", HR_T("%s free%s: %s would stay free after a %s file (keep at least %s)"), fr,
-              c->existing_bytes && os == HR_OS_WINDOWS ? HR_T(" counting the paging file already there") : "", left, mx,
-              rs);
+            hr_plan_line_tr(
+                C(c, "room|S3.3", HR_N("%s free%s: %s would stay free after a %s file (keep at least %s)"), fr,
+                  c->existing_bytes && os == HR_OS_WINDOWS ? HR_N(" counting the paging file already there") : "", left,
+                  mx, rs),
+                1);
         } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
-            C(c, "room-smaller|S6", HR_T("%s free: room for a %s file at most, not for %s (keep at least %s free)"), fr,
+            C(c, "room-smaller|S6", HR_N("%s free: room for a %s file at most, not for %s (keep at least %s free)"), fr,
               most, mx, rs);
         } else {
             C(c, "no-room|S6",
-              HR_T("%s free: too little for %s while keeping %s free (below that the file cannot "
+              HR_N("%s free: too little for %s while keeping %s free (below that the file cannot "
                    "grow and runs stall)"),
               fr, mx, rs);
         }
@@ -211,16 +227,18 @@ static void advise_kind(hr_plan *p)
     char mx[32], need[32];
     hr_size_gb(r->maximum_bytes, mx, sizeof mx);
     hr_size_gb(hr_sat_add(r->maximum_bytes, HR_RESERVE_MIN_BYTES), need, sizeof need);
+    r->advice_free_bytes = hr_sat_add(r->maximum_bytes, HR_RESERVE_MIN_BYTES);
     if (p->facts.os == HR_OS_WINDOWS)
-        snprintf(r->target_advice, sizeof r->target_advice,
-                 HR_T("a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
-                      "drive left free); never a USB or removable drive"),
-                 need, mx);
+        hr_msg_set(&r->target_advice,
+                   HR_N("a non-system SSD (such as D:) with at least %s free (the %s file, plus 10 GB and 5 %% of the "
+                        "drive left free); never a USB or removable drive"),
+                   need, mx);
     else
-        snprintf(r->target_advice, sizeof r->target_advice,
-                 HR_T("a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
-                      "not tmpfs, overlay or NFS, never a USB or removable disk"),
-                 need);
+        hr_msg_set(
+            &r->target_advice,
+            HR_N("a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least %s free; "
+                 "not tmpfs, overlay or NFS, never a USB or removable disk"),
+            need);
 }
 
 /* Windows: the configured custom entry on this drive, or NULL. */
@@ -285,7 +303,7 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         if (c && hr_room_ok(c->total_bytes, c->free_bytes, e->maximum_bytes)) {
             r->initial_bytes = e->maximum_bytes;
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-                             HR_T("%s already reaches %s, more than the %s the rules ask: fixed at %s, never less than "
+                             HR_N("%s already reaches %s, more than the %s the rules ask: fixed at %s, never less than "
                                   "it can reach now (the plan never shrinks a paging file that meets the rule)"),
                              r->target, has, asks, has);
         } else {
@@ -293,7 +311,7 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
             r->initial_bytes = e->initial_bytes;
             hr_plan_line_add(
                 r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-                HR_T("%s already reaches %s, more than the %s the rules ask, and has no room to make it "
+                HR_N("%s already reaches %s, more than the %s the rules ask, and has no room to make it "
                      "fixed at that size: kept as it is (the plan never shrinks a paging file that meets the "
                      "rule)"),
                 r->target, has, asks);
@@ -306,7 +324,7 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
         r->initial_bytes = r->fixed ? e->maximum_bytes : e->initial_bytes;
         hr_plan_line_add(
             r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "kept|S6",
-            HR_T("%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
+            HR_N("%s already has %s, more than the %s the rules ask: kept as it is (the plan never shrinks "
                  "a paging file that meets the rule)"),
             r->target, has, asks);
     }
@@ -319,12 +337,12 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
     if (pc->dump_needs_system_paging == HR_TRI_NO) {
         if (pc->dedicated_dump_file[0])
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-dedicated|X.dump",
-                             HR_T("crash dumps go to the dedicated dump file %s (CrashControl\\DedicatedDumpFile): "
+                             HR_N("crash dumps go to the dedicated dump file %s (CrashControl\\DedicatedDumpFile): "
                                   "no paging file has to stay on %.2s for them"),
                              pc->dedicated_dump_file, sys);
         else
             hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-off|X.dump",
-                             HR_T("crash dumps are off (CrashControl\\CrashDumpEnabled = 0): no paging file has to "
+                             HR_N("crash dumps are off (CrashControl\\CrashDumpEnabled = 0): no paging file has to "
                                   "stay on %.2s for them"),
                              sys);
         return;
@@ -345,13 +363,26 @@ static void keep_what_meets(const hr_snapshot *snap, hr_plan *p)
                 hr_size_gb(d->maximum_bytes, has, sizeof has);
                 hr_size_gb(p->dump_file_min_bytes, want, sizeof want);
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "dump-small|X.dump",
-                                 HR_T("%s (%s) stays for crash dumps, but is too small to hold one: the crash dump "
+                                 HR_N("%s (%s) stays for crash dumps, but is too small to hold one: the crash dump "
                                       "setting needs at least %s there, so the plan sets it to that"),
                                  d->path, has, want);
             }
             return;
         }
     }
+}
+
+/* A removal line, and the file it names (steps and check act on the file, not on the text). */
+HR_PRINTF(3, 0)
+static void add_removal(hr_plan *p, const char *id_rule, const char *fmt, const char *path)
+{
+    if (p->removal_count >= HR_PLAN_MAX_REMOVALS)
+        return;
+    hr_strlcpy(p->removal_paths[p->removal_count], path, sizeof p->removal_paths[0]);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, id_rule, fmt, path);
+#pragma GCC diagnostic pop
 }
 
 /* Swap areas / paging files to remove once the new one is in place. */
@@ -378,23 +409,23 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
                 continue; /* no longer configured: it goes away at the restart (S5.1) */
             if (!r->target_known && !on_usb)
                 continue;
-            hr_plan_line_add(
-                p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
-                on_usb ? HR_T("%s: on removable media — set \"No paging file\" there (after the new one is set)")
-                       : HR_T("%s: set \"No paging file\" there, only after the new file is set"),
-                pg->path);
+            add_removal(p, on_usb ? "remove-usb|S5.4" : "remove-old|S3.1",
+                        on_usb
+                            ? HR_N("%s: on removable media — set \"No paging file\" there (after the new one is set)")
+                            : HR_N("%s: set \"No paging file\" there, only after the new file is set"),
+                        pg->path);
             continue;
         }
         bool hdd_vs_ssd =
             d && d->rotational == HR_TRI_YES && best && best->eligible && best->ssd == HR_TRI_YES && r->target_known;
         if (on_usb)
-            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-usb|S5.4",
-                             HR_T("%s: on a USB / removable disk — swapoff and remove it once the new swap is active"),
-                             pg->path);
+            add_removal(p, "remove-usb|S5.4",
+                        HR_N("%s: on a USB / removable disk — swapoff and remove it once the new swap is active"),
+                        pg->path);
         else if (hdd_vs_ssd)
-            hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-hdd|S3.3",
-                             HR_T("%s: on a rotational disk — swapoff it once the swap file on the SSD is active"),
-                             pg->path);
+            add_removal(p, "remove-hdd|S3.3",
+                        HR_N("%s: on a rotational disk — swapoff it once the swap file on the SSD is active"),
+                        pg->path);
         else if (pg->size_bytes != HR_UNKNOWN)
             kept = hr_sat_add(kept, pg->size_bytes);
     }
@@ -410,12 +441,12 @@ static void find_removals(const hr_snapshot *snap, hr_plan *p)
             bool listed = false;
             for (int j = 0; j < p->removal_count; j++) {
                 char ld[3];
-                drive_of(p->removals[j].text, ld);
+                drive_of(p->removal_paths[j], ld);
                 listed |= ld[0] && strcmp(ld, cd) == 0;
             }
             if (!listed)
-                hr_plan_line_add(p->removals, &p->removal_count, HR_PLAN_MAX_REMOVALS, "remove-old|S3.1",
-                                 HR_T("%s: set \"No paging file\" there, only after the new file is set"), path);
+                add_removal(p, "remove-old|S3.1",
+                            HR_N("%s: set \"No paging file\" there, only after the new file is set"), path);
         }
     }
     if (!win && p->facts.restart_pending) {
@@ -499,8 +530,7 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
     if (p->facts.in_container) {
         /* Swap is the host's: a container cannot swapon (no CAP_SYS_ADMIN), and a file on a
          * bind-mounted host disk would still be switched on by the host. */
-        snprintf(r->target_advice, sizeof r->target_advice,
-                 HR_T("the host (not this container): run headroom plan there"));
+        hr_msg_set(&r->target_advice, HR_N("the host (not this container): run headroom plan there"));
     } else if (!best || (tier(best) > 1 && !best->ssd_short)) {
         advise_kind(p);
     } else {
@@ -528,28 +558,28 @@ void hr_plan_place(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p
                     p->candidates[i].eligible && p->candidates[i].fits_fixed && p->candidates[i].ssd != HR_TRI_NO;
             if (any_fits)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 HR_T("%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
+                                 HR_N("%s has room for %s while keeping %s free, not for %s: the size is capped at %s "
                                       "(free more space there for the full %s)"),
                                  best->target, a, rs, b, a, b);
             else if (best->ssd == HR_TRI_YES)
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                                 HR_T("no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
+                                 HR_N("no room for the recommended %s on any SSD: %s has room for %s while keeping %s "
                                       "free, so the size is capped at %s (free more space there for the full %s)"),
                                  b, best->target, a, rs, a, b);
             else
                 hr_plan_line_add(
                     r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "room-capped|S6",
-                    HR_T("no room for the recommended %s on any drive: %s has room for %s while keeping %s "
+                    HR_N("no room for the recommended %s on any drive: %s has room for %s while keeping %s "
                          "free, so the size is capped at %s (free more space there for the full %s)"),
                     b, best->target, a, rs, a, b);
             if (r->last_resort[0])
                 hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, "hdd-last-resort|S3.3",
                                  p->facts.os == HR_OS_WINDOWS
-                                     ? HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                     ? HR_N("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
                                             "HDD can be slower than none. Make room on %s (free space, or shrink a "
                                             "volume in Disk Management to make a partition for it — S4.3); the HDD "
                                             "only as a last resort")
-                                     : HR_T("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
+                                     : HR_N("a smaller file on the SSD before a full one on the HDD (%s): paging on an "
                                             "HDD can be slower than none. Make room on %s (free space — S4.3); the "
                                             "HDD only as a last resort"),
                                  r->last_resort, best->target);

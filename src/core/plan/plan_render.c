@@ -1,4 +1,6 @@
-/* headroom — the plan as human text and as JSON (schema headroom.plan/1, docs/plan.md). */
+/* headroom — the plan as human text and as JSON (schema headroom.plan/1, docs/plan.md). The
+ * plan's lines are data: text shows them in the user's language, JSON in English, whatever
+ * language the process is set to. */
 #include "core/plan/plan.h"
 
 #include "core/base/i18n.h"
@@ -17,15 +19,17 @@ static void put_lines(hr_buf *out, const char *title, const hr_plan_line *l, int
     if (n <= 0)
         return;
     hr_buf_printf(out, "\n%s\n", title);
+    char t[HR_PLAN_TEXT_MAX];
     for (int i = 0; i < n; i++)
-        hr_buf_printf(out, "  %s[%s] %s\n", mark, l[i].rule, l[i].text);
+        hr_buf_printf(out, "  %s[%s] %s\n", mark, l[i].rule, hr_plan_line_text(&l[i], hr_lang_get(), t, sizeof t));
 }
 
 int hr_plan_text(const hr_plan *p, hr_buf *out)
 {
     const hr_plan_facts *f = &p->facts;
     const hr_plan_recommended *r = &p->recommended;
-    char a[32], b[32];
+    char a[32], b[32], t[HR_PLAN_TEXT_MAX];
+    const hr_lang lang = hr_lang_get();
     const bool win = f->os == HR_OS_WINDOWS;
     const char *thing = win ? HR_T("paging file") : f->wsl2 ? HR_T("WSL 2 swap") : HR_T("swap");
 
@@ -78,7 +82,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     if (r->target_known)
         hr_buf_printf(out, HR_T(" on %s (%s)\n"), r->target, r->target_path);
     else
-        hr_buf_printf(out, HR_T(" on %s\n"), r->target_advice);
+        hr_buf_printf(out, HR_T(" on %s\n"), hr_plan_advice_text(r, lang, t, sizeof t));
     if (!win && !f->wsl2 && r->add_bytes != r->maximum_bytes) {
         hr_size_gb(r->add_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  the swap kept counts: add %s\n"), b);
@@ -99,7 +103,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
         hr_buf_puts(out, HR_T("  basis: the seed's table (give --peak-commit SIZE to size from a measured peak)\n"));
     }
     for (int i = 0; i < r->reason_count; i++)
-        hr_buf_printf(out, "    [%s] %s\n", r->reasons[i].rule, r->reasons[i].text);
+        hr_buf_printf(out, "    [%s] %s\n", r->reasons[i].rule, hr_plan_line_text(&r->reasons[i], lang, t, sizeof t));
 
     if (p->candidate_count > 0) {
         hr_buf_puts(out, HR_T("\nWhere (best first)\n"));
@@ -115,7 +119,8 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                                                 : "",
                           c->is_system ? HR_T(", system") : "", c->eligible ? "" : HR_T(" — not eligible"));
             for (int j = 0; j < c->reason_count; j++)
-                hr_buf_printf(out, "       [%s] %s\n", c->reasons[j].rule, c->reasons[j].text);
+                hr_buf_printf(out, "       [%s] %s\n", c->reasons[j].rule,
+                              hr_plan_line_text(&c->reasons[j], lang, t, sizeof t));
         }
     }
     put_lines(out, HR_T("Remove (only after the new one is in place)"), p->removals, p->removal_count, "");
@@ -125,7 +130,7 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
                   win ? HR_T(", as administrator") : "");
     for (int i = 0; i < p->step_count; i++) {
         const hr_plan_step *s = &p->steps[i];
-        hr_buf_printf(out, "  %d. [%s] %s\n", i + 1, s->rule, s->text);
+        hr_buf_printf(out, "  %d. [%s] %s\n", i + 1, s->rule, hr_plan_step_text(s, lang, t, sizeof t));
         if (s->command[0]) {
             const char *c = s->command;
             while (*c) {
@@ -139,14 +144,16 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     return hr_buf_error(out);
 }
 
+/* JSON is English: lines are formatted in HR_LANG_EN, never in the process's language. */
 static void json_lines(hr_json_writer *w, const char *key, const hr_plan_line *l, int n)
 {
+    char t[HR_PLAN_TEXT_MAX];
     hr_json_begin_array(w, key);
     for (int i = 0; i < n; i++) {
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "id", l[i].id);
         hr_json_str(w, "rule", l[i].rule);
-        hr_json_str(w, "text", l[i].text);
+        hr_json_str(w, "text", hr_plan_line_text(&l[i], HR_LANG_EN, t, sizeof t));
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -215,7 +222,8 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     } else {
         hr_json_null(w, "target");
         hr_json_null(w, "target_path");
-        hr_json_str(w, "target_reason", r->target_advice);
+        char t[HR_PLAN_TEXT_MAX];
+        hr_json_str(w, "target_reason", hr_plan_advice_text(r, HR_LANG_EN, t, sizeof t));
     }
     if (f->os == HR_OS_LINUX)
         hr_json_u64(w, "add_bytes", r->add_bytes);
@@ -246,12 +254,13 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key)
     json_lines(w, "removals", p->removals, p->removal_count);
     json_lines(w, "warnings", p->warnings, p->warning_count);
     hr_json_begin_array(w, "steps");
+    char t[HR_PLAN_TEXT_MAX];
     for (int i = 0; i < p->step_count; i++) {
         const hr_plan_step *s = &p->steps[i];
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "id", s->id);
         hr_json_str(w, "rule", s->rule);
-        hr_json_str(w, "text", s->text);
+        hr_json_str(w, "text", hr_plan_step_text(s, HR_LANG_EN, t, sizeof t));
         hr_json_str(w, "command", s->command[0] ? s->command : NULL);
         hr_json_end_object(w);
     }

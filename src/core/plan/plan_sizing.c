@@ -28,6 +28,7 @@ static uint64_t gib(uint64_t n)
     return n << 30;
 }
 
+/* A reason line; its text is an English msgid (HR_N), translated where the plan is shown. */
 #define R(id_rule, ...) hr_plan_line_add(r->reasons, &r->reason_count, HR_PLAN_MAX_REASONS, id_rule, __VA_ARGS__)
 
 hr_ram_row hr_plan_ram_row(uint64_t ram_bytes)
@@ -58,69 +59,71 @@ static void size_from_table(hr_plan *p)
     const bool light = f->workload == HR_WORKLOAD_SD15;
     const bool big_vram = vram_known && f->effective_vram_bytes >= BIG_VRAM_BYTES;
     const bool small_vram = vram_known && !big_vram && !light;
-    const char *wl = hr_workload_label(f->workload);
+    const char *wl = hr_workload_label_msgid(f->workload);
 
     uint64_t size;
     switch (f->row) {
     case HR_ROW_8:
         R("row-8|S4.1",
-          HR_T("%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
+          HR_N("%s RAM is in the table's 8 GB row (under 12 GB): 32 GB of paging file to start, but "
                "upgrade RAM first"),
           ram);
         r->upgrade_ram_first = true;
         size = gib(32);
         if (video) {
-            R("video|S4.2", HR_T("video workflows roughly double memory use: start at 64 GB"));
+            R("video|S4.2", HR_N("video workflows roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram) {
-            R("lean-on-ram|S4.2", HR_T("%s makes the run lean harder on RAM and the paging file: 64 GB"), flags);
+            R("lean-on-ram|S4.2", HR_N("%s makes the run lean harder on RAM and the paging file: 64 GB"), flags);
             size = gib(64);
         }
         break;
     case HR_ROW_16:
     case HR_ROW_32:
-        R(f->row == HR_ROW_16 ? "row-16|S4.1" : "row-32|S4.1",
-          HR_T("%s RAM is in the table's %d GB row (%s): 32–64 GB"), ram, (int)f->row,
-          f->row == HR_ROW_16 ? HR_T("12 to 24 GB") : HR_T("24 to 48 GB"));
+        hr_plan_line_tr(R(f->row == HR_ROW_16 ? "row-16|S4.1" : "row-32|S4.1",
+                          HR_N("%s RAM is in the table's %d GB row (%s): 32–64 GB"), ram, (int)f->row,
+                          f->row == HR_ROW_16 ? HR_N("12 to 24 GB") : HR_N("24 to 48 GB")),
+                        2);
         if (video) {
-            R("video|S4.2", HR_T("video workflows (text encoder + image encoder + DiT + VAE loaded together) "
+            R("video|S4.2", HR_N("video workflows (text encoder + image encoder + DiT + VAE loaded together) "
                                  "roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram) {
-            R("lean-on-ram|S4.2", HR_T("%s makes the run lean harder on RAM and the paging file: take the top, 64 GB"),
+            R("lean-on-ram|S4.2", HR_N("%s makes the run lean harder on RAM and the paging file: take the top, 64 GB"),
               flags);
             size = gib(64);
         } else if (small_vram) {
-            R("small-vram|S4.2",
-              HR_T("%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
-                   "paging is heavy: take the top, 64 GB"),
-              vram, f->workload == HR_WORKLOAD_NONE ? HR_T("big") : wl);
+            hr_plan_line_tr(R("small-vram|S4.2",
+                              HR_N("%s of VRAM is under 12 GB: %s models offload to RAM all the time and "
+                                   "paging is heavy: take the top, 64 GB"),
+                              vram, f->workload == HR_WORKLOAD_NONE ? HR_N("big") : wl),
+                            1);
             size = gib(64);
         } else if (big_vram) {
             R("big-vram|S4.2",
-              HR_T("%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough"), vram);
+              HR_N("%s of VRAM: offload is rare and the paging file is a backstop: 32 GB is usually enough"), vram);
             size = gib(32);
         } else if (light) {
-            R("light|S4.1", HR_T("SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB"));
+            R("light|S4.1", HR_N("SD 1.5 models are light (the table's smallest use): the bottom of the range, 32 GB"));
             size = gib(32);
         } else if (f->row == HR_ROW_16) {
-            R("worked-example|S4.1", HR_T("VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
+            R("worked-example|S4.1", HR_N("VRAM unknown: the seed's worked example — SDXL on 16 GB RAM pushes peak "
                                           "commit past 40 GB — so take the top, 64 GB (give --vram to refine)"));
             size = gib(64);
         } else {
-            R("row-32-default|S6", HR_T("VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)"));
+            R("row-32-default|S6", HR_N("VRAM unknown: 32 GB RAM → 32 GB (give --vram to refine)"));
             size = gib(32);
         }
         break;
     case HR_ROW_64:
     default:
-        R("row-64|S4.1", HR_T("%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop"), ram);
+        R("row-64|S4.1", HR_N("%s RAM is in the table's 64 GB+ row (48 GB and more): 32 GB as a backstop"), ram);
         size = gib(32);
         if (video) {
-            R("video|S4.2", HR_T("video workflows roughly double memory use: start at 64 GB"));
+            R("video|S4.2", HR_N("video workflows roughly double memory use: start at 64 GB"));
             size = gib(64);
         } else if (f->lean_on_ram || small_vram) {
-            R("ram-absorbs|S4.1", HR_T("with this much RAM, offloaded weights stay in RAM: the backstop is enough"));
+            R("ram-absorbs|S4.1", HR_N("with this much RAM, offloaded weights stay in RAM: the backstop is enough"));
         }
         break;
     }
@@ -176,14 +179,18 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(from_ram, c, sizeof c);
         hr_size_gb(r->peak_sized_bytes, d, sizeof d);
         hr_size_gb(r->table_bytes, t, sizeof t);
-        const char *who = n->others_basis == HR_OTHERS_MEASURED    ? HR_T("other programs' commit now")
-                          : n->others_basis == HR_OTHERS_ALLOWANCE ? HR_T("the allowance for the OS and a browser")
-                                                                   : HR_T("in the measured peak");
+        const char *who = n->others_basis == HR_OTHERS_MEASURED    ? HR_N("other programs' commit now")
+                          : n->others_basis == HR_OTHERS_ALLOWANCE ? HR_N("the allowance for the OS and a browser")
+                                                                   : HR_N("in the measured peak");
         r->set_by_table = r->peak_sized_bytes <= r->table_bytes;
-        R(r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1",
-          HR_T("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s of "
-               "the commit limit, so the paging file must give %s; the table says %s: the %s sets the size"),
-          lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t, r->set_by_table ? HR_T("table") : HR_T("estimate"));
+        hr_plan_line *l =
+            R(r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1",
+              HR_N("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s of "
+                   "the commit limit, so the paging file must give %s; the table says %s: the %s sets the size"),
+              lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t,
+              r->set_by_table ? HR_N("table") : HR_N("estimate"));
+        hr_plan_line_tr(l, 3);  /* who */
+        hr_plan_line_tr(l, 10); /* which sets the size */
         if (!r->set_by_table) {
             r->basis = HR_BASIS_PEAK;
             maximum = r->peak_sized_bytes;
@@ -200,7 +207,7 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         maximum = hr_sat_add(maximum, extra);
         hr_size_gb(maximum, b, sizeof b);
         R("overcommit-never|X.overcommit",
-          HR_T("vm.overcommit_memory=2 counts only part of RAM toward the commit "
+          HR_N("vm.overcommit_memory=2 counts only part of RAM toward the commit "
                "limit: %s more swap makes up the rest, %s in all"),
           a, b);
     }
@@ -210,7 +217,7 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
     r->fixed = true;
     if (in->range && p->facts.os == HR_OS_LINUX) {
         /* A swap file has one size: Linux never grows it, and apply makes it at that size. */
-        R("range-linux|S3.2", HR_T("--range: a Linux swap file has one size (it never grows), so the plan gives "
+        R("range-linux|S3.2", HR_N("--range: a Linux swap file has one size (it never grows), so the plan gives "
                                    "one size and apply makes it"));
     } else if (in->range) {
         r->initial_bytes = hr_size_round_up_gib(maximum / 2) * HR_GIB;
@@ -219,11 +226,11 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         hr_size_gb(r->initial_bytes, a, sizeof a);
         hr_size_gb(r->maximum_bytes, b, sizeof b);
         R("range|S3.2",
-          HR_T("--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
+          HR_N("--range: initial %s, maximum %s takes less disk until it is needed, at the cost of a "
                "stall each time it grows"),
           a, b);
     } else {
-        R("fixed|S3.2", HR_T("initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
+        R("fixed|S3.2", HR_N("initial = maximum: a fixed size stops the grow/shrink cycles that stutter and "
                              "fragment under ComfyUI's bursty demand"));
     }
 }

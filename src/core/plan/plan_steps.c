@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A step; fmt is an English msgid (HR_N), translated where the plan is shown. Returns the
+ * step, or NULL when the list is full. */
 HR_PRINTF(4, 5)
-static void step(hr_plan *p, const char *id_rule, const char *command, const char *fmt, ...)
+static hr_plan_step *step(hr_plan *p, const char *id_rule, const char *command, const char *fmt, ...)
 {
     if (p->step_count >= HR_PLAN_MAX_STEPS)
-        return;
+        return NULL;
     hr_plan_step *s = &p->steps[p->step_count++];
     memset(s, 0, sizeof *s);
     const char *bar = strchr(id_rule, '|');
@@ -31,10 +33,18 @@ static void step(hr_plan *p, const char *id_rule, const char *command, const cha
         hr_strlcpy(s->rule, bar + 1, sizeof s->rule);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->text, sizeof s->text, fmt, ap);
+    hr_msg_vset(&s->msg, fmt, ap);
     va_end(ap);
     if (command)
         hr_strlcpy(s->command, command, sizeof s->command);
+    return s;
+}
+
+/* Value i of the step's template is an English msgid: translate it with the step. */
+static void step_tr(hr_plan_step *s, int i)
+{
+    if (s)
+        hr_msg_translate_arg(&s->msg, i);
 }
 
 static unsigned long long mib(uint64_t bytes)
@@ -72,84 +82,83 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
         /* the target is right, the dump file too small: that one change */
         char df[3] = { hr_drive_letter(p->dump_file), ':', '\0' };
         step(p, "open|S2.2", "sysdm.cpl",
-             HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+             HR_N("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
                   "Virtual memory: Change…"));
         step(p, "dump-size|X.dump", NULL,
-             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             HR_N("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
                   "dump file must hold a dump"),
              df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
-        step(p, "reboot|S5.1", NULL, HR_T("press OK, OK, and restart"));
+        step(p, "reboot|S5.1", NULL, HR_N("press OK, OK, and restart"));
         return;
     }
     if (windows_already(snap, p) && p->facts.restart_pending) {
         /* Set already, not yet in effect: the one step left is the restart (S5.1). */
         step(p, "restart|S5.1", NULL,
-             HR_T("restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
+             HR_N("restart Windows: Start → Power → Restart, not Shut down — with Fast Startup, Shut down keeps the "
                   "old session and the paging file in use. %s is already set to %s; it takes effect at the restart"),
              r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-             HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
+             HR_N("after the restart check the new file is in use (PowerShell), or run headroom status"));
         return;
     }
     if (windows_already(snap, p)) {
         p->nothing_to_change = true;
         if (p->dump_file[0])
             step(p, "already|S6", NULL,
-                 HR_T("nothing to change: %s already has a fixed paging file of at least %s, "
+                 HR_N("nothing to change: %s already has a fixed paging file of at least %s, "
                       "and %s stays for crash dumps"),
                  r->target, mx, p->dump_file);
         else
-            step(p, "already|S3.2", NULL, HR_T("nothing to change: %s already has a fixed paging file of at least %s"),
+            step(p, "already|S3.2", NULL, HR_N("nothing to change: %s already has a fixed paging file of at least %s"),
                  r->target, mx);
         step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-             HR_T("check what is in use (PowerShell), or run headroom status"));
+             HR_N("check what is in use (PowerShell), or run headroom status"));
         return;
     }
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
     char sysd[3] = { (char)toupper((unsigned char)sys[0]), ':', '\0' };
-    char where[HR_SNAP_PATH_MAX + 64];
-    if (r->target_known)
-        snprintf(where, sizeof where, "%s", r->target);
-    else
-        snprintf(where, sizeof where, HR_T("the non-system SSD you chose (such as D:)"));
+    const char *where = r->target_known ? r->target : HR_N("the non-system SSD you chose (such as D:)");
 
     step(p, "open|S2.2", "sysdm.cpl",
-         HR_T("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
+         HR_N("press Win+R, type sysdm.cpl, Enter; then Advanced → Performance: Settings… → Advanced → "
               "Virtual memory: Change…"));
     if (snap && snap->paging_config.automatic == HR_TRI_NO)
         step(p, "untick-auto|S3.1", NULL,
-             HR_T("check that \"Automatically manage paging file size for all drives\" is unticked"));
+             HR_N("check that \"Automatically manage paging file size for all drives\" is unticked"));
     else
         step(p, "untick-auto|S3.1", NULL,
-             HR_T("untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)"));
-    step(p, "set-new|S3.1", NULL,
-         HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set "
-              "(OK alone does not save it — S5.1)"),
-         where, mib(r->initial_bytes), mib(r->maximum_bytes));
+             HR_N("untick \"Automatically manage paging file size for all drives\" (do not remove the old file yet)"));
+    hr_plan_step *set_new = step(p, "set-new|S3.1", NULL,
+                                 HR_N("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → "
+                                      "press Set (OK alone does not save it — S5.1)"),
+                                 where, mib(r->initial_bytes), mib(r->maximum_bytes));
+    if (!r->target_known)
+        step_tr(set_new, 0);
 
     if (p->dump_file_min_bytes) {
         char df[3] = { hr_drive_letter(p->dump_file), ':', '\0' };
         step(p, "dump-size|X.dump", NULL,
-             HR_T("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
+             HR_N("select %s → Custom size → Initial size (MB): %llu, Maximum size (MB): %llu → press Set: the crash "
                   "dump file must hold a dump"),
              df, mib(p->dump_file_min_bytes), mib(p->dump_file_min_bytes));
     }
     /* Remove the old files only now (S3.1). */
     bool removed_system = false;
     for (int i = 0; i < p->removal_count; i++) {
-        char d[3] = { hr_drive_letter(p->removals[i].text), ':', '\0' };
+        char d[3] = { hr_drive_letter(p->removal_paths[i]), ':', '\0' };
         if (!d[0])
             continue;
         if (hr_same_drive(d, sysd))
             removed_system = true;
         /* X.dump: CrashControl says dumps need no paging file here, or the plan warns. */
         bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
-        step(p, "remove-old|S3.1", NULL, HR_T("only now select %s → No paging file → press Set%s"), d,
-             !hr_same_drive(d, sysd) ? ""
-             : dumps_elsewhere
-                 ? HR_T(" (Windows warns about crash dumps; on this machine they need no paging file on it: "
-                        "answer Yes)")
-                 : HR_T(" (Windows warns about crash dumps: see the warning)"));
+        step_tr(step(p, "remove-old|S3.1", NULL, HR_N("only now select %s → No paging file → press Set%s"), d,
+                     !hr_same_drive(d, sysd) ? ""
+                     : dumps_elsewhere
+                         ? HR_N(" (Windows warns about crash dumps; on this machine they need no paging file on it: "
+                                "answer Yes)")
+                         : HR_N(" (Windows warns about crash dumps: see the warning)")),
+                1);
     }
     bool target_is_system = r->target_known && hr_same_drive(r->target, sysd);
     /* Without a list of the paging files in use, say it for the system drive, where Windows
@@ -170,15 +179,15 @@ static void windows_steps(const hr_snapshot *snap, hr_plan *p)
     }
     if (!removed_system && !target_is_system && !dump_on_system && (!paging_known || system_configured))
         step(p, "remove-system|S3.1", NULL,
-             HR_T("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
+             HR_N("only now select %s → No paging file → press Set (skip this if %s has no paging file; Windows warns "
                   "about crash dumps: see the warning)"),
              sysd, sysd);
     step(p, "reboot|S5.1", NULL,
-         HR_T("press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
+         HR_N("press OK, OK, and restart. The first boot after moving the file can be slow or show an error while "
               "Windows removes the old file and makes the new one; the second is normal"));
     step(p, "verify|S2.2", "Get-CimInstance Win32_PageFileUsage",
-         HR_T("after the restart check the new file is in use (PowerShell), or run headroom status"));
-    step(p, "cleaners|S5.4", NULL, HR_T("exclude pagefile.sys from \"cleaner\" tools that might delete it"));
+         HR_N("after the restart check the new file is in use (PowerShell), or run headroom status"));
+    step(p, "cleaners|S5.4", NULL, HR_N("exclude pagefile.sys from \"cleaner\" tools that might delete it"));
 }
 
 static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
@@ -193,43 +202,44 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         snprintf(cmd, sizeof cmd, "[wsl2]\nswap=%lluGB", max_g);
         step(
             p, "wslconfig|X.wsl2", cmd,
-            HR_T(
+            HR_N(
                 "on Windows, open %%UserProfile%%\\.wslconfig in a text editor (create it if missing) and set the swap "
                 "size under [wsl2]"));
         step(p, "wsl-shutdown|X.wsl2", "wsl --shutdown",
-             HR_T("from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again"));
-        step(p, "verify|S2.2", "swapon --show", HR_T("inside WSL, check the swap size, or run headroom status"));
+             HR_N("from Windows (PowerShell or cmd), stop WSL so that the new size takes effect; start it again"));
+        step(p, "verify|S2.2", "swapon --show", HR_N("inside WSL, check the swap size, or run headroom status"));
         return;
     }
     if (f->cgroup_limited || f->in_container) {
         step(p, "host|X.cgroup", NULL,
-             HR_T("swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon"));
+             HR_N("swap is set on the host: run headroom plan there and follow its steps; a container cannot swapon"));
         if (f->cgroup_limited) {
             /* The limit the workload needs (docs/check.md), and swap allowed (-1: no swap cap). */
             uint64_t need = hr_plan_need_bytes(f, in);
             snprintf(cmd, sizeof cmd, "docker update --memory %llug --memory-swap -1 <container>",
                      (unsigned long long)hr_size_round_up_gib(need));
-            step(p, "raise-limit|X.cgroup", cmd,
-                 HR_T("raise the container's memory limit to what %s needs at its peak and let it use the host's "
-                      "swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: the pod's "
-                      "memory limit)"),
-                 hr_workload_label(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload));
+            step_tr(step(p, "raise-limit|X.cgroup", cmd,
+                         HR_N("raise the container's memory limit to what %s needs at its peak and let it use the "
+                              "host's swap (Docker shown; a systemd unit: MemoryMax= and MemorySwapMax=; Kubernetes: "
+                              "the pod's memory limit)"),
+                         hr_workload_label_msgid(f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload)),
+                    0);
         }
         return;
     }
     if (r->add_bytes == 0 && p->removal_count == 0 && f->restart_pending) {
         /* Made and named in /etc/fstab, not switched on yet: that one step (S5.1). */
         step(p, "swapon-all|S5.1", "sudo swapon -a",
-             HR_T("switch on the swap /etc/fstab names but nothing has switched on yet (or restart): it already "
+             HR_N("switch on the swap /etc/fstab names but nothing has switched on yet (or restart): it already "
                   "covers %llu GB"),
              max_g);
-        step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
+        step(p, "verify|S2.2", "swapon --show", HR_N("check the swap in use, or run headroom status"));
         return;
     }
     if (r->add_bytes == 0 && p->removal_count == 0) {
         p->nothing_to_change = true;
-        step(p, "already|S4.1", NULL, HR_T("nothing to change: the swap in use already covers %llu GB"), max_g);
-        step(p, "verify|S2.2", "swapon --show", HR_T("check what is in use, or run headroom status"));
+        step(p, "already|S4.1", NULL, HR_N("nothing to change: the swap in use already covers %llu GB"), max_g);
+        step(p, "verify|S2.2", "swapon --show", HR_N("check what is in use, or run headroom status"));
         return;
     }
     const char *path = r->target_known ? r->target_path : "/path/to/headroom.swap";
@@ -237,43 +247,49 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
     for (int i = 0; i < p->candidate_count; i++)
         if (r->target_known && strcmp(p->candidates[i].path, path) == 0)
             hr_strlcpy(fs, p->candidates[i].fs_type, sizeof fs);
-    if (!r->target_known)
-        step(p, "choose|S3.3", NULL, HR_T("choose where: %s"), r->target_advice);
+    if (!r->target_known) {
+        /* The kind of drive the plan advises (recommended.target_advice), as one sentence. */
+        char need[32];
+        hr_size_gb(r->advice_free_bytes, need, sizeof need);
+        step(p, "choose|S3.3", NULL,
+             HR_N("choose where: a swap file on an SSD-backed ext4 or xfs file system (btrfs with NOCOW) with at least "
+                  "%s free; not tmpfs, overlay or NFS, never a USB or removable disk"),
+             need);
+    }
 
     if (r->add_bytes > 0) {
         if (hr_str_ieq(fs, "btrfs")) {
             snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
             step(p, "create|X.btrfs", cmd,
-                 HR_T("make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
+                 HR_N("make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
                       "fallocate)"),
                  add_g);
         } else if (hr_str_ieq(fs, "ext4") || hr_str_ieq(fs, "xfs")) {
             snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
                      path, path);
-            step(p, "create|S4.1", cmd, HR_T("make a %llu GB swap file (fallocate leaves no holes on %s)"), add_g, fs);
+            step(p, "create|S4.1", cmd, HR_N("make a %llu GB swap file (fallocate leaves no holes on %s)"), add_g, fs);
         } else {
             snprintf(cmd, sizeof cmd,
                      "sudo dd if=/dev/zero of=%s bs=1M count=%llu status=progress && sudo chmod 600 %s && "
                      "sudo mkswap %s",
                      path, add_g * 1024, path, path);
             step(p, "create|S4.1", cmd,
-                 HR_T("make a %llu GB swap file, written out in full (swapon refuses files with "
+                 HR_N("make a %llu GB swap file, written out in full (swapon refuses files with "
                       "holes)"),
                  add_g);
         }
         snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", path);
-        step(p, "swapon|S3.1", cmd, HR_T("switch it on before touching any old swap"));
+        step(p, "swapon|S3.1", cmd, HR_N("switch it on before touching any old swap"));
         snprintf(cmd, sizeof cmd, "echo '%s none swap defaults,pri=10 0 0' | sudo tee -a /etc/fstab", path);
-        step(p, "fstab|S3.1", cmd, HR_T("keep it after a reboot"));
+        step(p, "fstab|S3.1", cmd, HR_N("keep it after a reboot"));
     }
     for (int i = 0; i < p->removal_count; i++) {
-        const char *text = p->removals[i].text;
-        const char *colon = strchr(text, ':');
-        int n = colon ? (int)(colon - text) : (int)strlen(text);
-        snprintf(cmd, sizeof cmd, "sudo swapoff %.*s", n, text);
-        step(p, "swapoff-old|S3.1", cmd, HR_T("only now switch off %.*s, and delete its line in /etc/fstab"), n, text);
+        const char *old = p->removal_paths[i];
+        snprintf(cmd, sizeof cmd, "sudo swapoff %s", old);
+        step(p, "swapoff-old|S3.1", cmd, HR_N("only now switch off %.*s, and delete its line in /etc/fstab"),
+             (int)strlen(old), old);
     }
-    step(p, "verify|S2.2", "swapon --show", HR_T("check the swap in use, or run headroom status"));
+    step(p, "verify|S2.2", "swapon --show", HR_N("check the swap in use, or run headroom status"));
     (void)snap;
 }
 

@@ -28,11 +28,11 @@ const hr_plan_warning_info *hr_plan_warning_row(hr_plan_warning w)
 }
 
 /* The one place a warning line is made: its id and rule are the row's, whatever the wording. */
-static void warn_v(hr_plan *p, hr_plan_warning w, const char *fmt, va_list ap)
+static hr_plan_line *warn_v(hr_plan *p, hr_plan_warning w, const char *fmt, va_list ap)
 {
     const hr_plan_warning_info *row = hr_plan_warning_row(w);
     if (!row || p->warning_count >= HR_PLAN_MAX_WARNINGS)
-        return;
+        return NULL;
     hr_plan_line *l = &p->warnings[p->warning_count++];
     memset(l, 0, sizeof *l);
     l->warning = w;
@@ -42,24 +42,27 @@ static void warn_v(hr_plan *p, hr_plan_warning w, const char *fmt, va_list ap)
      * test_plan_warnings holds every template (and its translation) to the row's parameters. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    vsnprintf(l->text, sizeof l->text, fmt ? fmt : hr_tr(row->text), ap);
+    hr_msg_vset(&l->msg, fmt ? fmt : row->text, ap);
 #pragma GCC diagnostic pop
+    return l;
 }
 
-void hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...)
+hr_plan_line *hr_plan_warn_add(hr_plan *p, hr_plan_warning w, ...)
 {
     va_list ap;
     va_start(ap, w);
-    warn_v(p, w, NULL, ap);
+    hr_plan_line *l = warn_v(p, w, NULL, ap);
     va_end(ap);
+    return l;
 }
 
-void hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...)
+hr_plan_line *hr_plan_warn_alt(hr_plan *p, hr_plan_warning w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    warn_v(p, w, fmt, ap);
+    hr_plan_line *l = warn_v(p, w, fmt, ap);
     va_end(ap);
+    return l;
 }
 
 static const hr_volume *system_volume(const hr_snapshot *snap)
@@ -157,7 +160,7 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
             else
                 hr_plan_warn_alt(
                     p, HR_PW_AUTO_FULL_SYSTEM,
-                    HR_T(
+                    HR_N(
                         "the paging file is managed automatically and the system drive has only %s free: Windows "
                         "silently shrinks it (seen below 1 GB) and big models cannot even load — set the fixed size the "
                         "plan gives, and make room for the rest"),
@@ -187,8 +190,9 @@ static void linux_warnings(const hr_snapshot *snap, hr_plan *p)
     if (f->cgroup_limited) {
         hr_size_gb(snap->cgroup.memory_max_bytes, a, sizeof a);
         bool no_swap = snap->cgroup.swap_max_bytes == 0;
-        W(HR_PW_CGROUP_LIMIT, a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
-          no_swap ? HR_T(", and memory.swap.max is 0 so it may not swap at all") : "");
+        hr_plan_line_tr(W(HR_PW_CGROUP_LIMIT, a, snap->cgroup.path[0] ? snap->cgroup.path : "?",
+                          no_swap ? HR_N(", and memory.swap.max is 0 so it may not swap at all") : ""),
+                        2);
     } else if (f->in_container) {
         W(HR_PW_CONTAINER);
     }
@@ -230,7 +234,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         } else {
             hr_plan_warn_alt(
                 p, HR_PW_INTEGRATED_GPU,
-                HR_T("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
+                HR_N("an integrated GPU takes part of RAM as shared video memory: an 8 GB laptop may have only about "
                      "6 GB usable"));
         }
     }
@@ -280,7 +284,7 @@ void hr_plan_warn(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
             W(HR_PW_HDD_LAST_RESORT, r->target);
         else
             hr_plan_warn_alt(p, HR_PW_HDD_LAST_RESORT,
-                             HR_T("%s is an HDD, the last resort: no SSD here has room for even a small file. Make "
+                             HR_N("%s is an HDD, the last resort: no SSD here has room for even a small file. Make "
                                   "room on an SSD (free space — S4.3) and move it there"),
                              r->target);
     }

@@ -36,12 +36,17 @@ const char *hr_workload_name(hr_workload w)
     return "none";
 }
 
-const char *hr_workload_label(hr_workload w)
+const char *hr_workload_label_msgid(hr_workload w)
 {
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
         if (workloads[i].w == w)
-            return hr_tr(workloads[i].label);
-    return hr_tr("no declared workload");
+            return workloads[i].label;
+    return workloads[0].label;
+}
+
+const char *hr_workload_label(hr_workload w)
+{
+    return hr_tr(hr_workload_label_msgid(w));
 }
 
 uint64_t hr_ram_class_bytes(uint64_t usable)
