@@ -228,6 +228,10 @@ if [ -d "$lx/plan-docker-cgroup2" ]; then
     json "docker: capped by the cgroup" "d['capacity']['bytes'] == 16 << 30 and 'cgroup' in d['capacity']['basis'] and d['capacity']['verdict_after_plan'] != 'ok'"
 fi
 
+if [ -d "$lx/usb-dmcrypt-swapfile" ]; then
+    expect "plan: a swap file whose path has a space" 0 "$hr" plan --sysroot "$lx/usb-dmcrypt-swapfile" --no-gpu --json
+    json "space in the path: the swapoff command keeps it one word for the shell" "[s['command'] for s in d['steps'] if s['id'] == 'swapoff-old'] == [\"sudo swapoff '/media/alice/Backup Drive/swapfile'\"]"
+fi
 if [ -d "$lx/plan-usb-crypt-swap" ]; then
     expect "plan: swap file on a USB disk in dm-crypt" 0 "$hr" plan --sysroot "$lx/plan-usb-crypt-swap" --vram 12G --workload flux --json
     json "usb-crypt: refused, removed after the new swap is on" "[r['rule'] for r in d['removals']] == ['S5.4'] and '/mnt/usb/swapfile' in d['removals'][0]['text']"

@@ -345,3 +345,37 @@ int hr_hex_digit(int c)
         return c - 'A' + 10;
     return -1;
 }
+
+bool hr_shell_quote(const char *s, char *out, unsigned long size)
+{
+    if (!size)
+        return false;
+    out[0] = '\0';
+    bool plain = *s != '\0';
+    for (const char *c = s; *c && plain; c++)
+        plain = isalnum((unsigned char)*c) || strchr("/._-+,:@%=", *c);
+    unsigned long n = 0;
+#define PUT(ch)                                                                                                        \
+    do {                                                                                                               \
+        if (n + 1 >= size) {                                                                                           \
+            out[0] = '\0';                                                                                             \
+            return false;                                                                                              \
+        }                                                                                                              \
+        out[n++] = (ch);                                                                                               \
+    } while (0)
+    if (!plain)
+        PUT('\'');
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'' && !plain) {
+            PUT('\'');
+            PUT('\\');
+            PUT('\'');
+        }
+        PUT(*c);
+    }
+    if (!plain)
+        PUT('\'');
+#undef PUT
+    out[n] = '\0';
+    return true;
+}

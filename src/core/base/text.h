@@ -41,6 +41,12 @@ void hr_bracketed_choice(const char *s, char *out, size_t outn);
 /* Copy with truncation, always NUL-terminated (no strlcpy in C11). */
 void hr_strlcpy(char *dst, const char *src, unsigned long size);
 
+/* s as one word for a POSIX shell, into out: as it is when every byte is plainly safe
+ * (letters, digits, / . _ - + , : @ % =), else in single quotes with each ' written '\''.
+ * A command shown to be pasted must not split a path with a space in it. False (and out
+ * "") when it does not fit in size. */
+bool hr_shell_quote(const char *s, char *out, unsigned long size);
+
 /* ASCII case-insensitive equality, and prefix ("NTFS" = "ntfs"; "nfs4" starts with "NFS"). */
 bool hr_str_ieq(const char *a, const char *b);
 bool hr_str_istarts(const char *s, const char *prefix);

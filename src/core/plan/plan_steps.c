@@ -8,7 +8,10 @@
 
 #include "core/base/i18n.h"
 
+#include "core/base/buf.h"
 #include "core/base/size.h"
+#include "core/base/text.h"
+#include "core/model/fstab.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -258,34 +261,47 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
     }
 
     if (r->add_bytes > 0) {
+        /* the commands are pasted into a shell: a path with a space stays one word */
+        char qpath[HR_SNAP_PATH_MAX * 4 + 8];
+        hr_shell_quote(path, qpath, sizeof qpath);
         if (hr_str_ieq(fs, "btrfs")) {
-            snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, path);
+            snprintf(cmd, sizeof cmd, "sudo btrfs filesystem mkswapfile --size %llug %s", add_g, qpath);
             step(p, "create|X.btrfs", cmd,
                  HR_N("make a NOCOW swap file of %llu GB (btrfs-progs 6.1+; older: truncate -s 0, chattr +C, then "
                       "fallocate)"),
                  add_g);
         } else if (hr_str_ieq(fs, "ext4") || hr_str_ieq(fs, "xfs")) {
-            snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, path,
-                     path, path);
+            snprintf(cmd, sizeof cmd, "sudo fallocate -l %lluG %s && sudo chmod 600 %s && sudo mkswap %s", add_g, qpath,
+                     qpath, qpath);
             step(p, "create|S4.1", cmd, HR_N("make a %llu GB swap file (fallocate leaves no holes on %s)"), add_g, fs);
         } else {
             snprintf(cmd, sizeof cmd,
                      "sudo dd if=/dev/zero of=%s bs=1M count=%llu status=progress && sudo chmod 600 %s && "
                      "sudo mkswap %s",
-                     path, add_g * 1024, path, path);
+                     qpath, add_g * 1024, qpath, qpath);
             step(p, "create|S4.1", cmd,
                  HR_N("make a %llu GB swap file, written out in full (swapon refuses files with "
                       "holes)"),
                  add_g);
         }
-        snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", path);
+        snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", qpath);
         step(p, "swapon|S3.1", cmd, HR_N("switch it on before touching any old swap"));
-        snprintf(cmd, sizeof cmd, "echo '%s none swap defaults,pri=10 0 0' | sudo tee -a /etc/fstab", path);
+        /* fstab's own escapes (a space is \040), then the line as one word for echo */
+        hr_buf line;
+        hr_buf_init(&line, 0);
+        hr_fstab_escape(path, &line);
+        hr_buf_puts(&line, " none swap defaults,pri=10 0 0");
+        char qline[HR_SNAP_PATH_MAX * 4 + 64];
+        hr_shell_quote(hr_buf_error(&line) || !line.data ? "" : line.data, qline, sizeof qline);
+        hr_buf_free(&line);
+        snprintf(cmd, sizeof cmd, "echo %s | sudo tee -a /etc/fstab", qline);
         step(p, "fstab|S3.1", cmd, HR_N("keep it after a reboot"));
     }
     for (int i = 0; i < p->removal_count; i++) {
         const char *old = p->removal_paths[i];
-        snprintf(cmd, sizeof cmd, "sudo swapoff %s", old);
+        char qold[HR_SNAP_PATH_MAX * 4 + 8];
+        hr_shell_quote(old, qold, sizeof qold);
+        snprintf(cmd, sizeof cmd, "sudo swapoff %s", qold);
         step(p, "swapoff-old|S3.1", cmd, HR_N("only now switch off %.*s, and delete its line in /etc/fstab"),
              (int)strlen(old), old);
     }
