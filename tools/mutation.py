@@ -148,20 +148,21 @@ mut("check", C, "e->initial_bytes >= e->maximum_bytes)\n            continue;", 
 
 # ---- model: the shared rules (ceiling, overcommit, reserve, launcher flags) ----------------
 CC = "src/core/model/commit_ceiling.c"
-mut("model", CC, "return hr_sat_mul(s->commit.overcommit_kbytes, 1024);", "return hr_sat_mul(s->commit.overcommit_kbytes, 1000);",
+mut("model", CC, "return hr_sat_mul(m->commit.overcommit_kbytes, 1024);", "return hr_sat_mul(m->commit.overcommit_kbytes, 1000);",
     "vm.overcommit_kbytes × 1000 for × 1024")
-mut("model", CC, "s->commit.overcommit_ratio : 50;", "s->commit.overcommit_ratio : 100;", "unknown overcommit_ratio taken as 100")
-mut("model", CC, "if (s->commit.overcommit_kbytes != HR_UNKNOWN && s->commit.overcommit_kbytes)",
+mut("model", CC, "m->commit.overcommit_ratio : 50;", "m->commit.overcommit_ratio : 100;", "unknown overcommit_ratio taken as 100")
+mut("model", CC, "if (m->commit.overcommit_kbytes != HR_UNKNOWN && m->commit.overcommit_kbytes)",
     "if (0)", "vm.overcommit_kbytes ignored")
-mut("model", CC, "if (limited(g->swap_max_bytes) && g->swap_max_bytes < sw)", "if (limited(g->swap_max_bytes) && g->swap_max_bytes > sw)",
+mut("model", CC, "if (limited(m->cgroup_swap_max_bytes) && m->cgroup_swap_max_bytes < sw)",
+    "if (limited(m->cgroup_swap_max_bytes) && m->cgroup_swap_max_bytes > sw)",
     "memory.swap.max compared the wrong way")
-mut("model", CC, "if (limited(g->memsw_max_bytes) && g->memsw_max_bytes < cap)", "if (0)", "cgroup v1 memsw limit ignored")
+mut("model", CC, "if (limited(m->cgroup_memsw_max_bytes) && m->cgroup_memsw_max_bytes < cap)", "if (0)", "cgroup v1 memsw limit ignored")
 mut("model", CC, "if (cap != HR_UNKNOWN && cap < out->bytes) {", "if (cap != HR_UNKNOWN && cap > out->bytes) {",
     "the cgroup cap taken when it is larger")
-mut("model", CC, "s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));", "0));",
+mut("model", CC, "m->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));", "0));",
     "overcommit never not seen as enforced")
-mut("model", CC, "if (out->enforced && !what_if && s && s->commit.limit_bytes != HR_UNKNOWN) {",
-    "(void)what_if;\n    if (out->enforced && s && s->commit.limit_bytes != HR_UNKNOWN) {",
+mut("model", CC, "if (out->enforced && !what_if && m && m->commit.limit_bytes != HR_UNKNOWN) {",
+    "(void)what_if;\n    if (out->enforced && m && m->commit.limit_bytes != HR_UNKNOWN) {",
     "a what-if ignored where commit is enforced")
 T = "src/core/model/swap_target.c"
 mut("model", T, "return pct > HR_RESERVE_MIN_BYTES ? pct : HR_RESERVE_MIN_BYTES;", "return pct;", "the free-space reserve's minimum dropped")
