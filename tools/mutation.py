@@ -120,16 +120,16 @@ mut("check", RN, "n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->marg
     "n->must_back = hr_sat_add(high, n->margin);", "other programs' commit left out of must back")
 mut("check", C, "f->ram_class_bytes > f->ram_bytes && c->capacity_basis != HR_CAP_CGROUP",
     "f->ram_class_bytes > f->ram_bytes", "a cgroup's limit also gets the RAM size-class gap")
-mut("check", C, "c->charge_bytes >= snap->commit.limit_bytes / 10 * 9;", "c->charge_bytes >= snap->commit.limit_bytes / 20 * 19;",
+mut("check", C, "c->charge_bytes >= cm->limit_bytes / 10 * 9;", "c->charge_bytes >= cm->limit_bytes / 20 * 19;",
     "commit-at-90 % rule moved to 95 %")
 mut("check", C, "uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 3)",
     "uint64_t grow = hr_sat_mul(ram, 4) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 4)",
     "automatic paging file grows to 4 × RAM instead of 3")
-mut("check", C, "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)\n        grow = sv->dev.fs_total_bytes / 8;",
-    "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 4)\n        grow = sv->dev.fs_total_bytes / 4;",
+mut("check", C, "if (drive != HR_UNKNOWN && grow > drive / 8)\n        grow = drive / 8;",
+    "if (drive != HR_UNKNOWN && grow > drive / 4)\n        grow = drive / 4;",
     "automatic growth capped at a quarter of the drive instead of an eighth")
-mut("check", C, "automatic_potential(x->snap, x->p) >= x->need->fail_below;",
-    "automatic_potential(x->snap, x->p) >= x->need->fail_below / 2;",
+mut("check", C, "automatic_potential(x->st, x->p) >= x->need->fail_below;",
+    "automatic_potential(x->st, x->p) >= x->need->fail_below / 2;",
     "automatic rescue from WILL FAIL at half the need")
 mut("check", C, "f->disk_paging_bytes > paging)\n        paging = f->disk_paging_bytes;",
     "f->disk_paging_bytes < paging)\n        paging = f->disk_paging_bytes;", "after-plan capacity keeps the smaller swap")
@@ -140,8 +140,8 @@ mut("check", C, "c->others_commit_bytes >= f->ram_bytes / 10))", "c->others_comm
     "close-apps named from 20 % of RAM instead of 10 %")
 mut("check", C, "if (held == HR_UNKNOWN || held < HR_CHECK_OTHER_MIN_BYTES)", "if (held == HR_UNKNOWN)",
     "small processes listed as other users")
-mut("check", C, "return x->snap && plan_changes;",
-    "return x->snap && plan_changes && 0;",
+mut("check", C, "return x->st && plan_changes;",
+    "return x->st && plan_changes && 0;",
     "OK beside a plan that would change something")
 mut("check", C, "e->initial_bytes >= e->maximum_bytes)\n            continue;", "e->initial_bytes > e->maximum_bytes)\n            continue;",
     "a fixed custom file (initial = maximum) counted as ranged")
