@@ -146,6 +146,16 @@ mut("check", C, "return x->st && plan_changes;",
 mut("check", C, "e->initial_bytes >= e->maximum_bytes)\n            continue;", "e->initial_bytes > e->maximum_bytes)\n            continue;",
     "a fixed custom file (initial = maximum) counted as ranged")
 
+ST = "src/core/status/status.c"
+mut("check", ST, "if (s->volumes[i].is_system) {", "if (!s->volumes[i].is_system) {",
+    "the report's system drive (the automatic file's room) taken from another volume")
+mut("check", ST, "out->paging[i].size_bytes = p->size_bytes;", "out->paging[i].size_bytes = HR_UNKNOWN;",
+    "the report loses the paging areas' sizes (a ranged file's growth never seen)")
+mut("check", ST, "e->initial_bytes = cfg->entries[i].initial_bytes;", "e->initial_bytes = cfg->entries[i].maximum_bytes;",
+    "the report reads configured ranged files as fixed")
+mut("check", ST, "out->procs[i] = s->procs.proc[i];", "out->procs[i] = s->procs.proc[0];",
+    "the report repeats the largest process for every one")
+
 # ---- model: the shared rules (ceiling, overcommit, reserve, launcher flags) ----------------
 CC = "src/core/model/commit_ceiling.c"
 mut("model", CC, "return hr_sat_mul(m->commit.overcommit_kbytes, 1024);", "return hr_sat_mul(m->commit.overcommit_kbytes, 1000);",

@@ -562,6 +562,11 @@ static void todo_list(const hr_status *st, const hr_plan *p, hr_check *c)
     }
 }
 
+const hr_status *hr_check_judged(const hr_check *c)
+{
+    return c->has_status && !c->plan->facts.hypothetical ? &c->status : NULL;
+}
+
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
 {
     memset(c, 0, sizeof *c);
@@ -570,7 +575,7 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     c->has_status = snap != NULL;
     if (snap)
         hr_status_compute(snap, &c->status);
-    const hr_status *st = c->has_status && !p->facts.hypothetical ? &c->status : NULL;
+    const hr_status *st = hr_check_judged(c);
     judge_ctx x = {
         .st = st, .p = p, .need = &p->recommended.need, .growth = st ? ranged_growth(st) : 0, .hazard = hazard(p)
     };

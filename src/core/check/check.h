@@ -95,6 +95,10 @@ typedef struct hr_check {
     const hr_plan *plan; /* the plan for it; the report embeds both */
 } hr_check;
 
+/* The status report of the machine judged: NULL for a hypothetical one (no snapshot, or a
+ * plan for another machine than the one read). */
+const hr_status *hr_check_judged(const hr_check *c);
+
 /* Judge. snap may be NULL (hypothetical machine: the verdict is then "unknown" for now and
  * given for the plan). plan is the plan for the same snapshot and inputs; out keeps pointers
  * to both (they must outlive it). The status report is made from snap here, once; nothing

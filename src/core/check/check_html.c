@@ -144,7 +144,7 @@ void hr_check_html(const hr_check *c, hr_buf *out)
 {
     const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
-    const hr_status *st = c->has_status && !f->hypothetical ? &c->status : NULL;
+    const hr_status *st = hr_check_judged(c);
     char sub[256];
     snprintf(sub, sizeof sub, "%s%s — %s", hr_workload_label(c->workload),
              c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",

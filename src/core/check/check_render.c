@@ -158,12 +158,6 @@ static void tiers(const hr_status *st, const hr_plan *p, hr_buf *out)
     }
 }
 
-/* The status report of the machine judged; NULL for a hypothetical one. */
-static const hr_status *judged(const hr_check *c)
-{
-    return c->has_status && !c->plan->facts.hypothetical ? &c->status : NULL;
-}
-
 int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 {
     const hr_plan *p = c->plan;
@@ -175,7 +169,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
                   f->hypothetical ? HR_T("a hypothetical machine")
                   : f->recorded   ? HR_T("the recorded machine")
                                   : HR_T("this machine"));
-    tiers(judged(c), p, out);
+    tiers(hr_check_judged(c), p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, hr_check_capacity_text(c->capacity_basis));
@@ -319,7 +313,7 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     }
     hr_json_end_array(w);
 
-    if (judged(c)) {
+    if (hr_check_judged(c)) {
         hr_status_report_json(&c->status, w, "status");
     } else {
         hr_json_null(w, "status");
