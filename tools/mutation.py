@@ -120,16 +120,16 @@ mut("check", RN, "n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->marg
     "n->must_back = hr_sat_add(high, n->margin);", "other programs' commit left out of must back")
 mut("check", C, "f->ram_class_bytes > f->ram_bytes && c->capacity_basis != HR_CAP_CGROUP",
     "f->ram_class_bytes > f->ram_bytes", "a cgroup's limit also gets the RAM size-class gap")
-mut("check", C, "c->charge_bytes >= snap->commit.limit_bytes / 10 * 9;", "c->charge_bytes >= snap->commit.limit_bytes / 20 * 19;",
+mut("check", C, "c->charge_bytes >= cm->limit_bytes / 10 * 9;", "c->charge_bytes >= cm->limit_bytes / 20 * 19;",
     "commit-at-90 % rule moved to 95 %")
 mut("check", C, "uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 3)",
     "uint64_t grow = hr_sat_mul(ram, 4) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 4)",
     "automatic paging file grows to 4 × RAM instead of 3")
-mut("check", C, "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)\n        grow = sv->dev.fs_total_bytes / 8;",
-    "if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 4)\n        grow = sv->dev.fs_total_bytes / 4;",
+mut("check", C, "if (drive != HR_UNKNOWN && grow > drive / 8)\n        grow = drive / 8;",
+    "if (drive != HR_UNKNOWN && grow > drive / 4)\n        grow = drive / 4;",
     "automatic growth capped at a quarter of the drive instead of an eighth")
-mut("check", C, "automatic_potential(x->snap, x->p) >= x->need->fail_below;",
-    "automatic_potential(x->snap, x->p) >= x->need->fail_below / 2;",
+mut("check", C, "automatic_potential(x->st, x->p) >= x->need->fail_below;",
+    "automatic_potential(x->st, x->p) >= x->need->fail_below / 2;",
     "automatic rescue from WILL FAIL at half the need")
 mut("check", C, "f->disk_paging_bytes > paging)\n        paging = f->disk_paging_bytes;",
     "f->disk_paging_bytes < paging)\n        paging = f->disk_paging_bytes;", "after-plan capacity keeps the smaller swap")
@@ -140,28 +140,39 @@ mut("check", C, "c->others_commit_bytes >= f->ram_bytes / 10))", "c->others_comm
     "close-apps named from 20 % of RAM instead of 10 %")
 mut("check", C, "if (held == HR_UNKNOWN || held < HR_CHECK_OTHER_MIN_BYTES)", "if (held == HR_UNKNOWN)",
     "small processes listed as other users")
-mut("check", C, "return x->snap && plan_changes;",
-    "return x->snap && plan_changes && 0;",
+mut("check", C, "return x->st && plan_changes;",
+    "return x->st && plan_changes && 0;",
     "OK beside a plan that would change something")
 mut("check", C, "e->initial_bytes >= e->maximum_bytes)\n            continue;", "e->initial_bytes > e->maximum_bytes)\n            continue;",
     "a fixed custom file (initial = maximum) counted as ranged")
 
+ST = "src/core/status/status.c"
+mut("check", ST, "if (s->volumes[i].is_system) {", "if (!s->volumes[i].is_system) {",
+    "the report's system drive (the automatic file's room) taken from another volume")
+mut("check", ST, "out->paging[i].size_bytes = p->size_bytes;", "out->paging[i].size_bytes = HR_UNKNOWN;",
+    "the report loses the paging areas' sizes (a ranged file's growth never seen)")
+mut("check", ST, "e->initial_bytes = cfg->entries[i].initial_bytes;", "e->initial_bytes = cfg->entries[i].maximum_bytes;",
+    "the report reads configured ranged files as fixed")
+mut("check", ST, "out->procs[i] = s->procs.proc[i];", "out->procs[i] = s->procs.proc[0];",
+    "the report repeats the largest process for every one")
+
 # ---- model: the shared rules (ceiling, overcommit, reserve, launcher flags) ----------------
 CC = "src/core/model/commit_ceiling.c"
-mut("model", CC, "return hr_sat_mul(s->commit.overcommit_kbytes, 1024);", "return hr_sat_mul(s->commit.overcommit_kbytes, 1000);",
+mut("model", CC, "return hr_sat_mul(m->commit.overcommit_kbytes, 1024);", "return hr_sat_mul(m->commit.overcommit_kbytes, 1000);",
     "vm.overcommit_kbytes × 1000 for × 1024")
-mut("model", CC, "s->commit.overcommit_ratio : 50;", "s->commit.overcommit_ratio : 100;", "unknown overcommit_ratio taken as 100")
-mut("model", CC, "if (s->commit.overcommit_kbytes != HR_UNKNOWN && s->commit.overcommit_kbytes)",
+mut("model", CC, "m->commit.overcommit_ratio : 50;", "m->commit.overcommit_ratio : 100;", "unknown overcommit_ratio taken as 100")
+mut("model", CC, "if (m->commit.overcommit_kbytes != HR_UNKNOWN && m->commit.overcommit_kbytes)",
     "if (0)", "vm.overcommit_kbytes ignored")
-mut("model", CC, "if (limited(g->swap_max_bytes) && g->swap_max_bytes < sw)", "if (limited(g->swap_max_bytes) && g->swap_max_bytes > sw)",
+mut("model", CC, "if (limited(m->cgroup_swap_max_bytes) && m->cgroup_swap_max_bytes < sw)",
+    "if (limited(m->cgroup_swap_max_bytes) && m->cgroup_swap_max_bytes > sw)",
     "memory.swap.max compared the wrong way")
-mut("model", CC, "if (limited(g->memsw_max_bytes) && g->memsw_max_bytes < cap)", "if (0)", "cgroup v1 memsw limit ignored")
+mut("model", CC, "if (limited(m->cgroup_memsw_max_bytes) && m->cgroup_memsw_max_bytes < cap)", "if (0)", "cgroup v1 memsw limit ignored")
 mut("model", CC, "if (cap != HR_UNKNOWN && cap < out->bytes) {", "if (cap != HR_UNKNOWN && cap > out->bytes) {",
     "the cgroup cap taken when it is larger")
-mut("model", CC, "s->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));", "0));",
+mut("model", CC, "m->commit.overcommit_mode == HR_OVERCOMMIT_NEVER));", "0));",
     "overcommit never not seen as enforced")
-mut("model", CC, "if (out->enforced && !what_if && s && s->commit.limit_bytes != HR_UNKNOWN) {",
-    "(void)what_if;\n    if (out->enforced && s && s->commit.limit_bytes != HR_UNKNOWN) {",
+mut("model", CC, "if (out->enforced && !what_if && m && m->commit.limit_bytes != HR_UNKNOWN) {",
+    "(void)what_if;\n    if (out->enforced && m && m->commit.limit_bytes != HR_UNKNOWN) {",
     "a what-if ignored where commit is enforced")
 T = "src/core/model/swap_target.c"
 mut("model", T, "return pct > HR_RESERVE_MIN_BYTES ? pct : HR_RESERVE_MIN_BYTES;", "return pct;", "the free-space reserve's minimum dropped")

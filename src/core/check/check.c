@@ -61,26 +61,27 @@ const char *hr_check_capacity_rule(hr_check_capacity_basis b)
 }
 
 /* What the machine can back now: the real ceiling (core/model/commit_ceiling.h, the one
- * status shows), with the RAM given by --ram when it differs from the machine's. */
-static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, hr_check_capacity_basis *basis)
+ * status shows), with the RAM given by --ram when it differs from the machine's. st is the
+ * status report of the machine judged (NULL: a hypothetical one). */
+static uint64_t capacity_now(const hr_status *st, const hr_plan *p, hr_check_capacity_basis *basis)
 {
     const hr_plan_facts *f = &p->facts;
-    if ((!snap || f->hypothetical) && f->disk_paging_bytes != HR_UNKNOWN) {
+    if ((!st || f->hypothetical) && f->disk_paging_bytes != HR_UNKNOWN) {
         /* A what-if machine described in full (--paging): RAM + that paging file / swap. */
         hr_ceiling ce;
-        hr_ceiling_compute(NULL, f->os, f->ram_bytes, f->disk_paging_bytes, &ce);
+        hr_ceiling_from(NULL, f->os, f->ram_bytes, f->disk_paging_bytes, &ce);
         *basis = HR_CAP_WHATIF_PAGING;
         return ce.bytes;
     }
-    if (!snap || f->hypothetical) {
+    if (!st || f->hypothetical) {
         *basis = HR_CAP_WHATIF_UNKNOWN;
         return HR_UNKNOWN;
     }
-    const uint64_t ram = f->ram_bytes != snap->ram.total_bytes ? f->ram_bytes : HR_UNKNOWN;
-    const uint64_t disk =
-        f->disk_paging_bytes != hr_snapshot_disk_paging_known(snap) ? f->disk_paging_bytes : HR_UNKNOWN;
+    const hr_ceiling_facts *m = &st->ceiling_facts;
+    const uint64_t ram = f->ram_bytes != m->ram_bytes ? f->ram_bytes : HR_UNKNOWN;
+    const uint64_t disk = f->disk_paging_bytes != m->disk_paging_bytes ? f->disk_paging_bytes : HR_UNKNOWN;
     hr_ceiling ce;
-    hr_ceiling_compute(snap, f->os, ram, disk, &ce);
+    hr_ceiling_from(m, f->os, ram, disk, &ce);
     const bool win = f->os == HR_OS_WINDOWS;
     switch (ce.basis) {
     case HR_CEILING_COMMIT_LIMIT: *basis = win ? HR_CAP_COMMIT_LIMIT_WIN : HR_CAP_COMMIT_LIMIT_LINUX; break;
@@ -93,7 +94,7 @@ static uint64_t capacity_now(const hr_snapshot *snap, const hr_plan *p, hr_check
 }
 
 /* What it could back with the plan applied: the same ceiling, with the plan's paging. */
-static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
+static uint64_t capacity_after(const hr_status *st, const hr_plan *p)
 {
     const hr_plan_facts *f = &p->facts;
     uint64_t paging = p->recommended.maximum_bytes;
@@ -102,42 +103,38 @@ static uint64_t capacity_after(const hr_snapshot *snap, const hr_plan *p)
         f->disk_paging_bytes > paging)
         paging = f->disk_paging_bytes;
     hr_ceiling ce;
-    hr_ceiling_compute(f->hypothetical ? NULL : snap, f->os, f->ram_bytes, paging, &ce);
+    hr_ceiling_from(f->hypothetical || !st ? NULL : &st->ceiling_facts, f->os, f->ram_bytes, paging, &ce);
     return ce.bytes;
 }
 
 /* Windows "automatically manage" can grow to 3 × RAM, at most an eighth of the system volume
  * (docs/rules.md, sources: page file sizing) — late, after commit passes 90 %, so never better than AT RISK (S1.2). */
-static uint64_t automatic_potential(const hr_snapshot *snap, const hr_plan *p)
+static uint64_t automatic_potential(const hr_status *st, const hr_plan *p)
 {
-    const hr_volume *sv = NULL;
-    for (int i = 0; i < snap->volume_count && i < HR_MAX_VOLUMES; i++)
-        if (snap->volumes[i].is_system)
-            sv = &snap->volumes[i];
+    const uint64_t drive = st->system_volume_total_bytes, room = st->system_volume_free_bytes;
     uint64_t ram = p->facts.ram_bytes;
     uint64_t grow = hr_sat_mul(ram, 3) > ((uint64_t)4 << 30) ? hr_sat_mul(ram, 3) : (uint64_t)4 << 30;
-    if (sv && sv->dev.fs_total_bytes != HR_UNKNOWN && grow > sv->dev.fs_total_bytes / 8)
-        grow = sv->dev.fs_total_bytes / 8;
-    if (sv && sv->dev.fs_free_bytes != HR_UNKNOWN && grow > sv->dev.fs_free_bytes)
-        grow = sv->dev.fs_free_bytes;
+    if (drive != HR_UNKNOWN && grow > drive / 8)
+        grow = drive / 8;
+    if (room != HR_UNKNOWN && grow > room)
+        grow = room;
     return hr_sat_add(ram, grow);
 }
 
 /* Windows: how much the configured custom files with a range can still grow (maximum − the
  * size in use). */
-static uint64_t ranged_growth(const hr_snapshot *snap)
+static uint64_t ranged_growth(const hr_status *st)
 {
-    const hr_paging_config *cfg = &snap->paging_config;
     uint64_t grow = 0;
-    if (!cfg->s.ok || !snap->paging_s.ok || cfg->automatic == HR_TRI_YES)
+    if (!st->configured_read || !st->paging_read || st->configured_automatic == HR_TRI_YES)
         return 0;
-    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
-        const hr_paging_config_entry *e = &cfg->entries[i];
+    for (int i = 0; i < st->configured_count; i++) {
+        const hr_status_configured *e = &st->configured[i];
         if (e->mode != HR_PAGING_MODE_CUSTOM || e->maximum_bytes == HR_UNKNOWN || e->initial_bytes == HR_UNKNOWN ||
             e->initial_bytes >= e->maximum_bytes)
             continue;
-        for (int j = 0; j < snap->paging_count; j++) {
-            const hr_paging *pg = &snap->paging[j];
+        for (int j = 0; j < st->paging_count; j++) {
+            const hr_status_paging *pg = &st->paging[j];
             if (hr_same_drive(pg->path, e->path) && pg->size_bytes != HR_UNKNOWN && pg->size_bytes < e->maximum_bytes)
                 grow = hr_sat_add(grow, e->maximum_bytes - pg->size_bytes);
         }
@@ -159,12 +156,12 @@ static const char *sizing_rule(const hr_plan_recommended *r)
 
 #define TODO(id_rule, ...) hr_plan_line_add(c->todo, &c->todo_count, HR_CHECK_MAX_TODO, id_rule, __VA_ARGS__)
 
-static void list_others(const hr_snapshot *snap, hr_check *c)
+static void list_others(const hr_status *st, hr_check *c)
 {
-    if (!snap)
+    if (!st)
         return;
-    for (int i = 0; i < snap->procs.count && i < HR_MAX_PROCS && c->other_count < HR_CHECK_MAX_OTHERS; i++) {
-        const hr_proc *pr = &snap->procs.proc[i];
+    for (int i = 0; i < st->proc_count && c->other_count < HR_CHECK_MAX_OTHERS; i++) {
+        const hr_proc *pr = &st->procs[i];
         const char *kind = hr_proc_kind(pr->name);
         if ((kind && strcmp(kind, "python") == 0) || strncmp(pr->name, "headroom", 8) == 0)
             continue; /* ComfyUI itself, and us */
@@ -201,17 +198,20 @@ static void todo_close_apps(hr_check *c)
         TODO("close-apps|S5.2", HR_T("close %s before a run: what they hold is taken from the run"), list);
 }
 
-/* What the three parts share: the machine judged (NULL for a hypothetical one), its plan,
- * the need, and the numbers the sentences quote. */
+/* What the three parts share: the machine judged (its status report; NULL for a hypothetical
+ * one), its plan, the need, what the downgrade rows judge by (each found once), and the
+ * numbers the sentences quote. */
 typedef struct judge_ctx {
-    const hr_snapshot *snap;
+    const hr_status *st;
     const hr_plan *p;
     const hr_run_need *need;
-    uint64_t gap;      /* RAM's size-class gap, added to what the machine can back */
-    char cap[32];      /* what it can back now, as shown */
-    char need_gb[32];  /* the high end of the need, as shown */
-    const char *wl;    /* the workflow or workload judged */
-    const char *tier3; /* "paging file" or "swap" */
+    uint64_t growth;            /* how much ranged custom files can still grow (ranged_growth) */
+    const hr_plan_line *hazard; /* the most serious fragile-run warning (hazard), or NULL */
+    uint64_t gap;               /* RAM's size-class gap, added to what the machine can back */
+    char cap[32];               /* what it can back now, as shown */
+    char need_gb[32];           /* the high end of the need, as shown */
+    const char *wl;             /* the workflow or workload judged */
+    const char *tier3;          /* "paging file" or "swap" */
 } judge_ctx;
 
 static void need_basis(const hr_plan_inputs *in, const hr_plan_facts *f, hr_check *c)
@@ -272,7 +272,7 @@ static void verdict_says(const judge_ctx *x, hr_check *c)
 }
 
 /* Part 1: what the machine can back against what the workload needs (S1.1, S4.1). */
-static void judge_capacity(const hr_snapshot *snap, const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
+static void judge_capacity(const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
 {
     const hr_plan_facts *f = &x->p->facts;
     c->workload = f->workload == HR_WORKLOAD_NONE ? HR_WORKLOAD_SDXL : f->workload;
@@ -281,9 +281,9 @@ static void judge_capacity(const hr_snapshot *snap, const hr_plan_inputs *in, ju
     c->need_bytes = x->need->high;
     need_basis(in, f, c);
 
-    c->charge_bytes = snap ? snap->commit.charge_bytes : HR_UNKNOWN;
-    c->capacity_bytes = capacity_now(snap, x->p, &c->capacity_basis);
-    c->capacity_after_bytes = capacity_after(snap, x->p);
+    c->charge_bytes = x->st ? x->st->ceiling_facts.commit.charge_bytes : HR_UNKNOWN;
+    c->capacity_bytes = capacity_now(x->st, x->p, &c->capacity_basis);
+    c->capacity_after_bytes = capacity_after(x->st, x->p);
     /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
      * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
     x->gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN && f->ram_class_bytes > f->ram_bytes &&
@@ -294,7 +294,7 @@ static void judge_capacity(const hr_snapshot *snap, const hr_plan_inputs *in, ju
     c->verdict = judge(with_gap(c->capacity_bytes, x->gap), x->need);
     /* A plan with no drive to put the file on is not offered as a way out: what it would give is
      * said as what is needed, and the verdict after it is the verdict now. */
-    c->plan_feasible = !(snap && f->volumes_known && !x->p->recommended.target_known && !f->in_container && !f->wsl2 &&
+    c->plan_feasible = !(x->st && f->volumes_known && !x->p->recommended.target_known && !f->in_container && !f->wsl2 &&
                          !f->cgroup_limited);
     c->verdict_if_room = c->verdict_after;
 
@@ -312,9 +312,9 @@ static void judge_capacity(const hr_snapshot *snap, const hr_plan_inputs *in, ju
 static bool auto_may_grow(const judge_ctx *x, hr_check *c)
 {
     (void)c;
-    return x->snap && x->p->facts.os == HR_OS_WINDOWS &&
+    return x->st && x->p->facts.os == HR_OS_WINDOWS &&
            (hr_plan_find_warning(x->p, HR_PW_AUTO_MANAGED) || hr_plan_find_warning(x->p, HR_PW_AUTO_FULL_SYSTEM)) &&
-           automatic_potential(x->snap, x->p) >= x->need->fail_below;
+           automatic_potential(x->st, x->p) >= x->need->fail_below;
 }
 
 static void says_auto(const judge_ctx *x, hr_check *c)
@@ -329,16 +329,16 @@ static void says_auto(const judge_ctx *x, hr_check *c)
  * stall each time (S3.2): AT RISK, not WILL FAIL, when the maximum would be enough. */
 static bool ranged_may_grow(const judge_ctx *x, hr_check *c)
 {
-    if (!x->snap || x->p->facts.os != HR_OS_WINDOWS || x->p->facts.restart_pending)
+    if (!x->st || x->p->facts.os != HR_OS_WINDOWS || x->p->facts.restart_pending)
         return false;
-    const uint64_t growth = ranged_growth(x->snap);
-    return growth && judge(with_gap(hr_sat_add(c->capacity_bytes, growth), x->gap), x->need) != HR_VERDICT_WILL_FAIL;
+    return x->growth &&
+           judge(with_gap(hr_sat_add(c->capacity_bytes, x->growth), x->gap), x->need) != HR_VERDICT_WILL_FAIL;
 }
 
 static void says_ranged(const judge_ctx *x, hr_check *c)
 {
     char g[32];
-    hr_size_gb(hr_sat_add(c->capacity_bytes, ranged_growth(x->snap)), g, sizeof g);
+    hr_size_gb(hr_sat_add(c->capacity_bytes, x->growth), g, sizeof g);
     snprintf(c->verdict_text, sizeof c->verdict_text,
              HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
                   "under the %s %s needs, and each growth stalls the run"),
@@ -361,12 +361,12 @@ static const hr_plan_line *hazard(const hr_plan *p)
 static bool has_hazard(const judge_ctx *x, hr_check *c)
 {
     (void)c;
-    return hazard(x->p) != NULL;
+    return x->hazard != NULL;
 }
 
 static void says_hazard(const judge_ctx *x, hr_check *c)
 {
-    const hr_plan_line *w = hazard(x->p);
+    const hr_plan_line *w = x->hazard;
     hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
     hr_plan_line_text(w, hr_lang_get(), c->verdict_text, sizeof c->verdict_text);
 }
@@ -374,18 +374,17 @@ static void says_hazard(const judge_ctx *x, hr_check *c)
 /* Commit near the limit now, where the limit is enforced (S2.3). */
 static bool commit_near_limit(const judge_ctx *x, hr_check *c)
 {
-    const hr_snapshot *snap = x->snap;
-    const bool enforced =
-        x->p->facts.os == HR_OS_WINDOWS || (snap && snap->commit.overcommit_mode == HR_OVERCOMMIT_NEVER);
-    return snap && enforced && c->charge_bytes != HR_UNKNOWN && snap->commit.limit_bytes != HR_UNKNOWN &&
-           snap->commit.limit_bytes && c->charge_bytes >= snap->commit.limit_bytes / 10 * 9;
+    const hr_commit *cm = x->st ? &x->st->ceiling_facts.commit : NULL;
+    const bool enforced = x->p->facts.os == HR_OS_WINDOWS || (cm && cm->overcommit_mode == HR_OVERCOMMIT_NEVER);
+    return cm && enforced && c->charge_bytes != HR_UNKNOWN && cm->limit_bytes != HR_UNKNOWN && cm->limit_bytes &&
+           c->charge_bytes >= cm->limit_bytes / 10 * 9;
 }
 
 static void says_commit(const judge_ctx *x, hr_check *c)
 {
     snprintf(c->verdict_text, sizeof c->verdict_text,
              HR_T("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
-             (unsigned long long)(c->charge_bytes / (x->snap->commit.limit_bytes / 100)));
+             (unsigned long long)(c->charge_bytes / (x->st->ceiling_facts.commit.limit_bytes / 100)));
 }
 
 /* OK never comes with a plan that would change something: the machine backs the estimate,
@@ -395,7 +394,7 @@ static bool plan_would_change(const judge_ctx *x, hr_check *c)
     (void)c;
     const hr_plan_facts *f = &x->p->facts;
     const bool plan_changes = !x->p->nothing_to_change && !f->in_container && !f->cgroup_limited && !f->wsl2;
-    return x->snap && plan_changes;
+    return x->st && plan_changes;
 }
 
 static void says_plan(const judge_ctx *x, hr_check *c)
@@ -447,7 +446,7 @@ static void apply_downgrades(const judge_ctx *x, hr_check *c)
 /* Part 3: the one to three things to do, most useful first. */
 
 /* The plan's one step when it is not "set the file": a restart, a limit, WSL, room. */
-static bool todo_not_a_file(const hr_snapshot *snap, const hr_plan *p, hr_check *c, const char *size)
+static bool todo_not_a_file(const hr_status *st, const hr_plan *p, hr_check *c, const char *size)
 {
     const hr_plan_facts *f = &p->facts;
     char id_rule[48], b[32], a[32];
@@ -462,7 +461,7 @@ static bool todo_not_a_file(const hr_snapshot *snap, const hr_plan *p, hr_check 
         else
             TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
     } else if (f->cgroup_limited) {
-        hr_size_gb(snap ? snap->cgroup.memory_max_bytes : HR_UNKNOWN, b, sizeof b);
+        hr_size_gb(st ? st->ceiling_facts.cgroup_memory_max_bytes : HR_UNKNOWN, b, sizeof b);
         hr_size_gb(c->need_bytes, a, sizeof a);
         TODO("raise-limit|X.cgroup",
              HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
@@ -518,7 +517,7 @@ static void todo_file(const hr_plan *p, hr_check *c, const char *size)
     }
 }
 
-static void todo_list(const hr_snapshot *snap, const hr_plan *p, hr_check *c)
+static void todo_list(const hr_status *st, const hr_plan *p, hr_check *c)
 {
     const hr_plan_facts *f = &p->facts;
     const hr_plan_recommended *r = &p->recommended;
@@ -528,7 +527,7 @@ static void todo_list(const hr_snapshot *snap, const hr_plan *p, hr_check *c)
         (c->verdict != HR_VERDICT_OK || hr_plan_find_warning(p, HR_PW_AUTO_MANAGED) ||
          hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM) || hr_plan_find_warning(p, HR_PW_PAGING_ON_REMOVABLE));
     hr_size_gb(r->maximum_bytes, a, sizeof a);
-    if (plan_helps && !todo_not_a_file(snap, p, c, a))
+    if (plan_helps && !todo_not_a_file(st, p, c, a))
         todo_file(p, c, a);
     const hr_plan_line *full = hr_plan_find_warning(p, HR_PW_PAGING_DRIVE_FULL);
     if (r->room_capped && r->target_known && !full && (plan_helps || c->verdict != HR_VERDICT_OK)) {
@@ -566,18 +565,27 @@ static void todo_list(const hr_snapshot *snap, const hr_plan *p, hr_check *c)
     }
 }
 
+const hr_status *hr_check_judged(const hr_check *c)
+{
+    return c->has_status && !c->plan->facts.hypothetical ? &c->status : NULL;
+}
+
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *p, hr_check *c)
 {
     memset(c, 0, sizeof *c);
-    c->snap = snap;
     c->plan = p;
-    if (p->facts.hypothetical)
-        snap = NULL;
-    judge_ctx x = { .snap = snap, .p = p, .need = &p->recommended.need };
-    judge_capacity(snap, in, &x, c);
-    list_others(snap, c);
+    /* The one read of the snapshot: everything below judges the report and the plan. */
+    c->has_status = snap != NULL;
+    if (snap)
+        hr_status_compute(snap, &c->status);
+    const hr_status *st = hr_check_judged(c);
+    judge_ctx x = {
+        .st = st, .p = p, .need = &p->recommended.need, .growth = st ? ranged_growth(st) : 0, .hazard = hazard(p)
+    };
+    judge_capacity(in, &x, c);
+    list_others(st, c);
     apply_downgrades(&x, c);
-    todo_list(snap, p, c);
+    todo_list(st, p, c);
     /* The verdict with the plan is the verdict now when the plan cannot be carried out here,
      * and never worse than now: a plan that would lower it is not offered as the way out. */
     if (c->verdict != HR_VERDICT_UNKNOWN && c->verdict_after != HR_VERDICT_UNKNOWN && c->verdict_after > c->verdict)

@@ -13,6 +13,7 @@
 #include "core/base/render.h"
 #include "core/plan/plan.h"
 #include "core/model/snapshot.h"
+#include "core/status/status.h"
 
 #define HR_CHECK_SCHEMA          "headroom.check/1"
 #define HR_CHECK_MAX_TODO        3
@@ -86,17 +87,26 @@ typedef struct hr_check {
     int other_count;
     hr_check_other others[HR_CHECK_MAX_OTHERS];
     uint64_t others_commit_bytes; /* browsers + chat apps among them */
-    const hr_snapshot *snap;      /* what was judged (NULL: a hypothetical machine) */
-    const hr_plan *plan;          /* the plan for it; the report embeds both */
+    /* The status report of the machine judged, computed once by hr_check_compute(): every
+     * part of check and its renderers read it and the plan's facts, never the snapshot.
+     * has_status false: no snapshot was given (a hypothetical machine). */
+    bool has_status;
+    hr_status status;
+    const hr_plan *plan; /* the plan for it; the report embeds both */
 } hr_check;
+
+/* The status report of the machine judged: NULL for a hypothetical one (no snapshot, or a
+ * plan for another machine than the one read). */
+const hr_status *hr_check_judged(const hr_check *c);
 
 /* Judge. snap may be NULL (hypothetical machine: the verdict is then "unknown" for now and
  * given for the plan). plan is the plan for the same snapshot and inputs; out keeps pointers
- * to both (they must outlive it). The paging to-do item is the plan's recommendation in one
+ * to both (they must outlive it). The status report is made from snap here, once; nothing
+ * after this entry reads snap. The paging to-do item is the plan's recommendation in one
  * line: its size, place and files are the plan's. */
 void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const hr_plan *plan, hr_check *out);
 
-/* Prometheus text: the snapshot's metrics and the verdict's (docs/export.md); appends. */
+/* Prometheus text: the status report's metrics and the verdict's (docs/export.md); appends. */
 void hr_check_prom(const hr_check *c, hr_buf *out);
 
 /* The report in r->format (text, JSON, HTML, Prometheus); the one entry point commands use. */
@@ -113,8 +123,9 @@ void hr_check_json(const hr_check *c, hr_json_writer *w);
 void hr_check_html(const hr_check *c, hr_buf *out);
 
 /* Tier 1 (VRAM), 2 (RAM), 3 (paging file / swap): its short name and the line describing it
- * (the same words in text and HTML). */
+ * (the same words in text and HTML), from the status report (NULL: a hypothetical machine)
+ * and the plan's facts. */
 const char *hr_check_tier_name(const hr_plan *p, int tier);
-void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr_buf *out);
+void hr_check_tier_value(const hr_status *st, const hr_plan *p, int tier, hr_buf *out);
 
 #endif

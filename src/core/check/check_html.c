@@ -21,7 +21,7 @@ static const char *verdict_label(hr_check_verdict v)
     return HR_T("CANNOT TELL");
 }
 
-static void tiers(const hr_check *c, const hr_snapshot *snap, hr_buf *out)
+static void tiers(const hr_check *c, const hr_status *st, hr_buf *out)
 {
     const hr_plan *p = c->plan;
     hr_html_section(out, "tiers", HR_T("The three tiers of memory"));
@@ -30,7 +30,7 @@ static void tiers(const hr_check *c, const hr_snapshot *snap, hr_buf *out)
     hr_buf_init(&tmp, 4096);
     for (int t = 1; t <= 3; t++) {
         hr_buf_reset(&tmp);
-        hr_check_tier_value(snap, p, t, &tmp);
+        hr_check_tier_value(st, p, t, &tmp);
         hr_buf_printf(out, "<tr data-tier=\"%d\"><th>%d</th><th>", t, t);
         hr_html_text(out, t == 3 && p->facts.os == HR_OS_WINDOWS ? HR_T("paging file")
                           : t == 3                               ? HR_T("swap")
@@ -146,7 +146,7 @@ void hr_check_html(const hr_check *c, hr_buf *out)
 {
     const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
-    const hr_snapshot *snap = f->hypothetical ? NULL : c->snap;
+    const hr_status *st = hr_check_judged(c);
     char sub[256];
     snprintf(sub, sizeof sub, "%s%s — %s", hr_workload_label(c->workload),
              c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
@@ -168,7 +168,7 @@ void hr_check_html(const hr_check *c, hr_buf *out)
     }
     hr_html_section_end(out);
     capacity(c, out);
-    tiers(c, snap, out);
+    tiers(c, st, out);
     others(c, out);
     plan(p, out);
     hr_html_end(out);

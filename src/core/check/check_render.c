@@ -24,16 +24,15 @@ static const char *verdict_color(hr_check_verdict v)
 
 /* Windows: what the registry configures, in the dialog's terms ("initial 32768 MB, maximum
  * 65536 MB"), and whether it waits for a restart. */
-static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *out)
+static void configured(const hr_status *st, const hr_plan_facts *f, hr_buf *out)
 {
-    const hr_paging_config *cfg = &snap->paging_config;
-    if (cfg->automatic == HR_TRI_YES)
+    if (st->configured_automatic == HR_TRI_YES)
         return; /* "managed automatically" says it */
     hr_buf_puts(out, HR_T("; configured: "));
-    if (cfg->count == 0)
+    if (st->configured_count == 0)
         hr_buf_puts(out, HR_T("no paging file"));
-    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
-        const hr_paging_config_entry *e = &cfg->entries[i];
+    for (int i = 0; i < st->configured_count; i++) {
+        const hr_status_configured *e = &st->configured[i];
         char shown[HR_SNAP_PATH_MAX * 4];
         hr_buf_printf(out, "%s%s ", i ? HR_T(", ") : "", hr_win_path_shown(e->path, shown, sizeof shown));
         if (e->mode == HR_PAGING_MODE_CUSTOM && e->initial_bytes != HR_UNKNOWN && e->maximum_bytes != HR_UNKNOWN)
@@ -48,19 +47,15 @@ static void configured(const hr_snapshot *snap, const hr_plan_facts *f, hr_buf *
 }
 
 /* The value of tier 1 (VRAM), 2 (RAM) or 3 (paging file / swap) after its name: one line
- * of text, no newline; text and HTML show the same words. */
-void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr_buf *out)
+ * of text, no newline; text and HTML show the same words. st: the status report of the
+ * machine (NULL: a hypothetical one). */
+void hr_check_tier_value(const hr_status *st, const hr_plan *p, int tier, hr_buf *out)
 {
     const hr_plan_facts *f = &p->facts;
     char a[32], b[32];
     if (tier == 1) {
-        const hr_gpu *best = NULL;
-        for (int i = 0; snap && i < snap->gpus.count && i < HR_MAX_GPUS; i++) {
-            const hr_gpu *g = &snap->gpus.gpu[i];
-            if (g->integrated != HR_TRI_YES && g->vram_total_bytes != HR_UNKNOWN &&
-                (!best || g->vram_total_bytes > best->vram_total_bytes))
-                best = g;
-        }
+        /* The GPU the VRAM fact is of, on a machine that was read. */
+        const bool named = st && f->vram_gpu;
         if (f->vram_bytes == HR_UNKNOWN)
             hr_buf_puts(out, HR_T("unknown (no GPU memory could be read; give --vram)"));
         else if (f->vram_bytes == 0)
@@ -68,10 +63,10 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
         else {
             hr_size_gb(f->vram_bytes, a, sizeof a);
             hr_buf_printf(out, "%s", a);
-            if (best && strcmp(f->vram_source, "--vram") != 0) {
-                hr_buf_printf(out, "  %s", best->name);
-                if (best->vram_used_bytes != HR_UNKNOWN) {
-                    hr_size_gb(best->vram_used_bytes, b, sizeof b);
+            if (named && strcmp(f->vram_source, "--vram") != 0) {
+                hr_buf_printf(out, "  %s", f->vram_gpu_name);
+                if (f->vram_gpu_used_bytes != HR_UNKNOWN) {
+                    hr_size_gb(f->vram_gpu_used_bytes, b, sizeof b);
                     hr_buf_printf(out, HR_T(", %s in use"), b);
                 }
             } else {
@@ -83,18 +78,18 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     if (tier == 2) {
         hr_size_gb(f->ram_bytes, a, sizeof a);
         hr_buf_printf(out, "%s", a);
-        if (snap && strcmp(f->ram_source, "--ram") != 0 && snap->ram.available_bytes != HR_UNKNOWN) {
-            hr_size_gb(snap->ram.available_bytes, b, sizeof b);
+        if (st && strcmp(f->ram_source, "--ram") != 0 && st->ram_available_bytes != HR_UNKNOWN) {
+            hr_size_gb(st->ram_available_bytes, b, sizeof b);
             hr_buf_printf(out, HR_T(", %s available now"), b);
-        } else if (!snap || strcmp(f->ram_source, "--ram") == 0) {
+        } else if (!st || strcmp(f->ram_source, "--ram") == 0) {
             hr_buf_printf(out, " (%s)", hr_tr(f->ram_source));
         }
         return;
     }
-    const bool win_config = snap && f->os == HR_OS_WINDOWS && snap->paging_config.s.ok;
+    const bool win_config = st && f->os == HR_OS_WINDOWS && st->configured_read;
     if (f->disk_paging_bytes == HR_UNKNOWN && win_config) {
         hr_buf_puts(out, HR_T("in use: not known"));
-        configured(snap, f, out);
+        configured(st, f, out);
         return;
     }
     if (f->disk_paging_bytes == HR_UNKNOWN) {
@@ -104,9 +99,9 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     hr_size_gb(f->disk_paging_bytes, a, sizeof a);
     hr_buf_printf(out, HR_T("%s on disk"), f->disk_paging_bytes ? a : HR_T("none"));
     int shown = 0;
-    for (int i = 0; snap && i < snap->paging_count && shown < 3; i++) {
-        const hr_paging *pg = &snap->paging[i];
-        if (pg->kind == HR_PAGING_ZRAM)
+    for (int i = 0; st && i < st->paging_count && shown < 3; i++) {
+        const hr_status_paging *pg = &st->paging[i];
+        if (!pg->disk_backstop)
             continue;
         char name[HR_SNAP_PATH_MAX * 4];
         hr_buf_printf(out, "%s%s", shown ? HR_T(", ") : HR_T(" ("), hr_win_path_shown(pg->path, name, sizeof name));
@@ -114,18 +109,18 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
     }
     if (shown)
         hr_buf_puts(out, HR_T(")"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_MANAGED))
+    if (st && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_MANAGED))
         hr_buf_puts(out, HR_T(", managed automatically"));
-    if (snap && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM))
+    if (st && f->os == HR_OS_WINDOWS && hr_plan_find_warning(p, HR_PW_AUTO_FULL_SYSTEM))
         hr_buf_puts(out, HR_T(", managed automatically on a nearly full system drive"));
     if (win_config)
-        configured(snap, f, out);
-    if (snap && f->os == HR_OS_LINUX && f->restart_pending)
-        for (int i = 0; i < snap->paging_config.count && i < HR_MAX_PAGING_CONFIG; i++) {
-            const hr_paging_config_entry *e = &snap->paging_config.entries[i];
+        configured(st, f, out);
+    if (st && f->os == HR_OS_LINUX && f->restart_pending)
+        for (int i = 0; i < st->configured_count; i++) {
+            const hr_status_configured *e = &st->configured[i];
             bool active = false;
-            for (int j = 0; j < snap->paging_count; j++)
-                active |= strcmp(snap->paging[j].path, e->path) == 0;
+            for (int j = 0; j < st->paging_count; j++)
+                active |= strcmp(st->paging[j].path, e->path) == 0;
             if (active || e->path[0] != '/' || strncmp(e->path, "/dev/", 5) == 0)
                 continue;
             hr_size_gb(e->maximum_bytes, a, sizeof a);
@@ -133,8 +128,8 @@ void hr_check_tier_value(const hr_snapshot *snap, const hr_plan *p, int tier, hr
             hr_buf_printf(out, HR_T("; /etc/fstab also names %s (%s), not switched on yet"),
                           hr_text_shown(e->path, name, sizeof name), a);
         }
-    for (int i = 0; snap && i < snap->paging_count; i++)
-        if (snap->paging[i].kind == HR_PAGING_ZRAM) {
+    for (int i = 0; st && i < st->paging_count; i++)
+        if (!st->paging[i].disk_backstop) {
             hr_buf_puts(out, HR_T("; zram in RAM (compression, not a backstop)"));
             break;
         }
@@ -148,7 +143,7 @@ const char *hr_check_tier_name(const hr_plan *p, int tier)
                                           : HR_T("swap");
 }
 
-static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
+static void tiers(const hr_status *st, const hr_plan *p, hr_buf *out)
 {
     /* The names in one column, padded by display width (a Chinese character takes two). */
     size_t col = 6;
@@ -158,26 +153,23 @@ static void tiers(const hr_snapshot *snap, const hr_plan *p, hr_buf *out)
     for (int t = 1; t <= 3; t++) {
         const char *name = hr_check_tier_name(p, t);
         hr_buf_printf(out, "  %d %s%*s  ", t, name, (int)(col - hr_utf8_width(name)), "");
-        hr_check_tier_value(snap, p, t, out);
+        hr_check_tier_value(st, p, t, out);
         hr_buf_putc(out, '\n');
     }
 }
 
 int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 {
-    const hr_snapshot *snap = c->snap;
     const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
     char a[32], b[32], t[HR_PLAN_TEXT_MAX];
-    if (f->hypothetical)
-        snap = NULL;
     hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"),
                   c->workflow[0] ? c->workflow : hr_workload_label(c->workload),
                   c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
                   f->hypothetical ? HR_T("a hypothetical machine")
                   : f->recorded   ? HR_T("the recorded machine")
                                   : HR_T("this machine"));
-    tiers(snap, p, out);
+    tiers(hr_check_judged(c), p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
     hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, hr_check_capacity_text(c->capacity_basis));
@@ -262,7 +254,6 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 
 void hr_check_json(const hr_check *c, hr_json_writer *w)
 {
-    const hr_snapshot *snap = c->snap;
     const hr_plan *p = c->plan;
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", HR_CHECK_SCHEMA);
@@ -325,8 +316,8 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     }
     hr_json_end_array(w);
 
-    if (snap && !p->facts.hypothetical) {
-        hr_status_json(snap, w, "status");
+    if (hr_check_judged(c)) {
+        hr_status_report_json(&c->status, w, "status");
     } else {
         hr_json_null(w, "status");
         hr_json_str(w, "status_reason", "a hypothetical machine: nothing was read from this one");
@@ -335,12 +326,12 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_end_object(w);
 }
 
-/* The verdict as metrics after the snapshot's (docs/export.md): a state set (one sample per
- * verdict, 1 for the one that holds) so that alerts compare labels, not magic numbers. */
+/* The verdict as metrics after the status report's (docs/export.md): a state set (one sample
+ * per verdict, 1 for the one that holds) so that alerts compare labels, not magic numbers. */
 void hr_check_prom(const hr_check *c, hr_buf *out)
 {
-    if (c->snap)
-        hr_status_prom(c->snap, out);
+    if (c->has_status)
+        hr_status_report_prom(&c->status, out);
     hr_prom p;
     hr_prom_init(&p, out);
     static const hr_check_verdict all[] = { HR_VERDICT_OK, HR_VERDICT_AT_RISK, HR_VERDICT_WILL_FAIL,

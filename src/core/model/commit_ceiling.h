@@ -29,6 +29,23 @@ typedef struct hr_ceiling {
     bool enforced;          /* allocations fail at the limit (else the OOM killer acts) */
 } hr_ceiling;
 
+/* What the ceiling reads of a machine, taken from its snapshot once: the status report keeps
+ * it, so that check judges its what-ifs (another RAM, paging file or OS) without the snapshot. */
+typedef struct hr_ceiling_facts {
+    hr_os os;                   /* the snapshot's: a memory cgroup caps Linux only */
+    uint64_t ram_bytes;         /* RAM total */
+    uint64_t disk_paging_bytes; /* hr_snapshot_disk_paging_known() */
+    hr_commit commit;
+    uint64_t cgroup_memory_max_bytes, cgroup_swap_max_bytes, cgroup_memsw_max_bytes;
+} hr_ceiling_facts;
+
+void hr_ceiling_facts_of(const hr_snapshot *s, hr_ceiling_facts *out);
+
+/* The ceiling of the machine m describes, for OS os: as hr_ceiling_compute() below. m may be
+ * NULL (a hypothetical machine): then both what-ifs must be given. */
+void hr_ceiling_from(const hr_ceiling_facts *m, hr_os os, uint64_t ram_bytes, uint64_t disk_paging_bytes,
+                     hr_ceiling *out);
+
 /* The ceiling of the machine s describes, for OS os. What-ifs: ram_bytes and
  * disk_paging_bytes replace the snapshot's (HR_UNKNOWN: the snapshot's own); with either
  * given, an enforced limit is computed from its parts instead of read. s may be NULL (a

@@ -238,6 +238,10 @@ typedef struct hr_plan_facts {
     const char *ram_source;
     uint64_t vram_bytes; /* largest dedicated VRAM; 0 = integrated only / none */
     const char *vram_source;
+    /* The machine's largest dedicated GPU, as read (whatever --vram says): check names it. */
+    bool vram_gpu;
+    char vram_gpu_name[HR_SNAP_NAME_MAX];
+    uint64_t vram_gpu_used_bytes;     /* HR_UNKNOWN */
     uint64_t effective_vram_bytes;    /* minus --reserve-vram */
     bool integrated_gpu;              /* an integrated GPU takes shared RAM (S4.3) */
     uint64_t integrated_shared_bytes; /* HR_UNKNOWN when not known */

@@ -15,6 +15,7 @@ static void gpu_facts(const hr_snapshot *snap, hr_plan_facts *f)
     if (!snap || snap->gpus.count <= 0)
         return;
     uint64_t best = HR_UNKNOWN;
+    const hr_gpu *best_gpu = NULL;
     bool any_discrete = false, any_integrated = false;
     for (int i = 0; i < snap->gpus.count && i < HR_MAX_GPUS; i++) {
         const hr_gpu *g = &snap->gpus.gpu[i];
@@ -27,11 +28,16 @@ static void gpu_facts(const hr_snapshot *snap, hr_plan_facts *f)
         if (g->vram_total_bytes == HR_UNKNOWN)
             continue;
         any_discrete = true;
-        if (best == HR_UNKNOWN || g->vram_total_bytes > best)
+        if (best == HR_UNKNOWN || g->vram_total_bytes > best) {
             best = g->vram_total_bytes;
+            best_gpu = g;
+        }
     }
     if (any_discrete) {
         f->vram_bytes = best;
+        f->vram_gpu = true;
+        hr_strlcpy(f->vram_gpu_name, best_gpu->name, sizeof f->vram_gpu_name);
+        f->vram_gpu_used_bytes = best_gpu->vram_used_bytes;
         f->vram_source = HR_N("this machine");
     } else if (any_integrated) {
         f->vram_bytes = 0;

@@ -3,6 +3,7 @@
  * here. */
 #include "core/status/status.h"
 
+#include "core/base/text.h"
 #include "core/model/swap_target.h"
 
 #include <string.h>
@@ -56,21 +57,50 @@ void hr_status_compute(const hr_snapshot *s, hr_status *out)
         }
         out->paging[i].disk_backstop = p->kind != HR_PAGING_ZRAM;
         device(&p->device, &out->paging[i].device);
+        hr_strlcpy(out->paging[i].path, p->path, sizeof out->paging[i].path);
+        out->paging[i].size_bytes = p->size_bytes;
+        out->paging_count = i + 1;
     }
+    out->paging_read = s->paging_s.ok;
     out->paging_tier_known = known;
     out->paging_tier_total_bytes = known ? tot : HR_UNKNOWN;
     out->paging_tier_used_bytes = known ? used : HR_UNKNOWN;
     out->paging_tier_free_bytes = known ? tot - used : HR_UNKNOWN;
     out->disk_paging_bytes = hr_snapshot_disk_paging_bytes(s);
 
-    hr_ceiling_compute(s, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &out->ceiling);
+    hr_ceiling_facts_of(s, &out->ceiling_facts);
+    hr_ceiling_from(&out->ceiling_facts, s->platform.os, HR_UNKNOWN, HR_UNKNOWN, &out->ceiling);
     const hr_commit *c = &s->commit;
     out->commit_used_percent = c->charge_bytes != HR_UNKNOWN && c->limit_bytes != HR_UNKNOWN && c->limit_bytes > 0
                                    ? 100.0 * (double)c->charge_bytes / (double)c->limit_bytes
                                    : -1.0;
 
-    for (int i = 0; i < s->volume_count && i < HR_MAX_VOLUMES; i++)
+    out->system_volume_total_bytes = out->system_volume_free_bytes = HR_UNKNOWN;
+    for (int i = 0; i < s->volume_count && i < HR_MAX_VOLUMES; i++) {
         device(&s->volumes[i].dev, &out->volumes[i]);
+        if (s->volumes[i].is_system) {
+            out->system_volume_total_bytes = s->volumes[i].dev.fs_total_bytes;
+            out->system_volume_free_bytes = s->volumes[i].dev.fs_free_bytes;
+        }
+    }
+
+    const hr_paging_config *cfg = &s->paging_config;
+    out->configured_read = cfg->s.ok;
+    out->configured_automatic = cfg->automatic;
+    for (int i = 0; i < cfg->count && i < HR_MAX_PAGING_CONFIG; i++) {
+        hr_status_configured *e = &out->configured[i];
+        hr_strlcpy(e->path, cfg->entries[i].path, sizeof e->path);
+        e->mode = cfg->entries[i].mode;
+        e->initial_bytes = cfg->entries[i].initial_bytes;
+        e->maximum_bytes = cfg->entries[i].maximum_bytes;
+        out->configured_count = i + 1;
+    }
+
+    out->ram_available_bytes = s->ram.available_bytes;
+    for (int i = 0; i < s->procs.count && i < HR_MAX_PROCS; i++) {
+        out->procs[i] = s->procs.proc[i];
+        out->proc_count = i + 1;
+    }
 
     out->zswap_idle = s->compression.zswap_enabled == HR_TRI_YES && s->paging_count == 0;
     const hr_cgroup *g = &s->cgroup;

@@ -3,8 +3,10 @@
  * no rule themselves.
  *
  * It holds numbers and enums, never prose: each renderer words them in its own format and
- * language. The raw facts a renderer prints as read (device names, sizes, sources) stay in
- * the snapshot the report points to, which must outlive it. */
+ * language. The raw facts status's renderers print as read (device names, sizes, sources)
+ * stay in the snapshot the report points to, which must outlive it. check reads this report
+ * and the plan's facts, never the snapshot: the few raw facts it shows or judges by are
+ * copied here (the paging areas, what is configured, the processes, the ceiling's inputs). */
 #ifndef HR_STATUS_H
 #define HR_STATUS_H
 
@@ -26,7 +28,16 @@ typedef struct hr_status_device {
 typedef struct hr_status_paging {
     bool disk_backstop; /* zram is compressed RAM, not a disk backstop (S5.3) */
     hr_status_device device;
+    char path[HR_SNAP_PATH_MAX]; /* as read */
+    uint64_t size_bytes;         /* HR_UNKNOWN */
 } hr_status_paging;
+
+/* One paging file / swap area configured to exist (Windows PagingFiles, Linux /etc/fstab). */
+typedef struct hr_status_configured {
+    char path[HR_SNAP_PATH_MAX]; /* as written there */
+    hr_paging_mode mode;
+    uint64_t initial_bytes, maximum_bytes; /* HR_UNKNOWN */
+} hr_status_configured;
 
 typedef struct hr_status {
     const hr_snapshot *snap; /* the raw facts, printed as read */
@@ -44,7 +55,26 @@ typedef struct hr_status {
     double commit_used_percent; /* charge / limit; < 0 when unknown */
 
     hr_status_paging paging[HR_MAX_PAGING];
+    int paging_count;
+    bool paging_read; /* the list of areas in use was read */
     hr_status_device volumes[HR_MAX_VOLUMES];
+    /* The system drive's file system (the last volume marked so); HR_UNKNOWN when none. */
+    uint64_t system_volume_total_bytes, system_volume_free_bytes;
+
+    /* What is configured: its source was read, Windows "automatically manage", the entries. */
+    bool configured_read;
+    hr_tri configured_automatic;
+    int configured_count;
+    hr_status_configured configured[HR_MAX_PAGING_CONFIG];
+
+    /* What the ceiling reads, for a what-if ceiling (hr_ceiling_from): RAM, disk paging, the
+     * commit counters (charge, limit, overcommit), the cgroup's limits. */
+    hr_ceiling_facts ceiling_facts;
+    uint64_t ram_available_bytes; /* HR_UNKNOWN */
+
+    /* The programs holding the most memory now, largest first, as read. */
+    int proc_count;
+    hr_proc procs[HR_MAX_PROCS];
 
     bool zswap_idle;       /* zswap on with no swap: it only caches pages on their way to swap */
     bool cgroup_below_ram; /* the cgroup's memory limit is below RAM: runs die there, whatever the swap */

@@ -35,8 +35,8 @@ void hr_status_report_prom(const hr_status *st, hr_buf *out);
 /* The status report in r->format (text, JSON, Prometheus); the one entry point commands use. */
 void hr_status_render(const hr_status *st, hr_render *r);
 
-/* For a caller holding only a snapshot (check embeds the status): computes the report, then
- * renders it as above. */
+/* For a caller holding only a snapshot (the parsers' tests and fuzzers): computes the report,
+ * then renders it as above. check embeds the report it computed instead. */
 int hr_status_text(const hr_snapshot *s, hr_buf *out, const hr_render_opts *o);
 void hr_status_json(const hr_snapshot *s, hr_json_writer *w, const char *key);
 void hr_status_prom(const hr_snapshot *s, hr_buf *out);
