@@ -11,6 +11,7 @@
 #include "core/apply/apply_plan.h"
 #include "core/apply/apply_state.h"
 #include "core/base/buf.h"
+#include "core/base/msg.h"
 #include "core/apply/pagingfiles_write.h"
 #include "core/model/snapshot.h"
 
@@ -26,11 +27,26 @@ typedef enum hr_verify_verdict {
     HR_VERDICT_DIFFER = 2
 } hr_verify_verdict;
 
+/* What a finding says: a message, or a run cut short (said with the step it stopped in). */
+typedef enum hr_verify_item_kind {
+    HR_VERIFY_ITEM_MSG = 0,
+    HR_VERIFY_ITEM_ROLLBACK_CUT, /* a rollback was interrupted */
+    HR_VERIFY_ITEM_CHANGE_CUT,   /* a change was interrupted (after it was applied) */
+    HR_VERIFY_ITEM_APPLY_CUT     /* an apply was interrupted after last_step */
+} hr_verify_item_kind;
+
 typedef struct hr_verify_item {
     hr_verify_verdict verdict;
     bool note; /* a caveat: neither agreement nor disagreement ("note") */
-    char text[600];
+    hr_verify_item_kind kind;
+    hr_msg msg;         /* HR_VERIFY_ITEM_MSG */
+    char last_step[48]; /* _APPLY_CUT: the last step done ("" none) */
+    char cut_step[48];  /* _CUT: the step a kill cut short ("" not known) */
 } hr_verify_item;
+
+/* A finding in words, in lang (text: the user's; JSON: English). Returns the length the
+ * whole text needs. */
+size_t hr_verify_item_text(const hr_verify_item *it, hr_lang lang, char *out, size_t n);
 
 typedef struct hr_verify_result {
     hr_os os;
@@ -89,8 +105,8 @@ typedef struct hr_verify_win_in {
 
 void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *out);
 
-int hr_verify_text(const hr_verify_result *r, hr_buf *out);
-int hr_verify_json(const hr_verify_result *r, hr_buf *out); /* "headroom.verify/1" */
+int hr_verify_text(const hr_verify_result *r, hr_buf *out); /* in the user's language */
+int hr_verify_json(const hr_verify_result *r, hr_buf *out); /* "headroom.verify/1", English */
 /* The one renderer interface (core/base/render.h): text or JSON as rd->format asks. */
 void hr_verify_render(const hr_verify_result *r, hr_render *rd);
 
