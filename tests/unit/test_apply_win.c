@@ -32,6 +32,16 @@ static const char *notes_en(const hr_apply_plan *p)
     return b;
 }
 
+/* What verify's recovery did, in English, one line each. */
+static const char *recovered_en(const hr_verify_result *r)
+{
+    static hr_buf b;
+    hr_buf_free(&b);
+    hr_buf_init(&b, 0);
+    hr_recovery_log_text(&r->recovered, HR_LANG_EN, &b);
+    return hr_buf_str(&b);
+}
+
 static void raw_read_at(const wchar_t *key, const wchar_t *name, raw_value *v)
 {
     memset(v, 0, sizeof *v);
@@ -235,7 +245,7 @@ int main(void)
         hr_verify_text(vr0, &log);
         CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
         CHECK_CONTAINS(hr_buf_str(&log), "was cut short");
-        CHECK_STR(vr0->recovered, "");
+        CHECK_EQ_I64(vr0->recovered.count, 0);
         /* Holding the lock (as 'headroom verify' does as administrator), verify reads the
          * journal against the value: the write was done (the value is the stage's), the state
          * records it, and the apply is still reported as interrupted. The kill in the first of
@@ -254,7 +264,7 @@ int main(void)
         char want_rec[128];
         snprintf(want_rec, sizeof want_rec, "recovered: step '%s' was cut short; %s", plan->steps[i].name,
                  undo ? "it was not done" : "it was done");
-        CHECK_CONTAINS(vr0->recovered, want_rec);
+        CHECK_CONTAINS(recovered_en(vr0), want_rec);
         CHECK_EQ_I64(vr0->verdict, HR_VERDICT_DIFFER);
         CHECK_CONTAINS(hr_buf_str(&log), "fixed");
         CHECK_CONTAINS(hr_buf_str(&log), "headroom rollback --yes");
@@ -263,7 +273,7 @@ int main(void)
         memset(vr0, 0, sizeof *vr0);
         CHECK(hr_platform_verify(&rq, vr0, &err) == 0);
         hr_platform_unlock();
-        CHECK_STR(vr0->recovered, "");
+        CHECK_EQ_I64(vr0->recovered.count, 0);
         recovered++;
         free(vr0);
         hr_buf_reset(&log);
@@ -286,7 +296,7 @@ int main(void)
         CHECK_EQ_I64(hr_platform_lock(&rq, false, 0, &err), 1);
         CHECK(hr_platform_verify(&rq, vb, &err) == 0);
         hr_platform_unlock();
-        CHECK_CONTAINS(vb->recovered, "recovered: step 'backup-registry' was cut short; checked");
+        CHECK_CONTAINS(recovered_en(vb), "recovered: step 'backup-registry' was cut short; checked");
         CHECK_EQ_I64(vb->verdict, HR_VERDICT_DIFFER); /* still an apply that did not finish */
         free(vb);
         hr_buf_reset(&log);

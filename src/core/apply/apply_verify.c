@@ -106,6 +106,67 @@ static void note(hr_verify_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
+void hr_recovery_add(hr_recovery_log *log, hr_recovered_kind kind, const char *step, const char *path)
+{
+    if (!log || log->count == HR_RECOVERED_MAX)
+        return;
+    hr_recovered *e = &log->e[log->count++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    hr_strlcpy(e->step, step ? step : "", sizeof e->step);
+    hr_strlcpy(e->path, path ? path : "", sizeof e->path);
+}
+
+size_t hr_recovered_text(const hr_recovered *e, hr_lang lang, char *out, size_t n)
+{
+    char line[1024], tail[HR_SNAP_PATH_MAX + 64] = "";
+    if (e->kind == HR_RECOVERED_REMOVED_TMP) {
+        snprintf(line, sizeof line, hr_tr_lang(lang, HR_N("recovered: removed the unfinished %s\n")), e->path);
+    } else {
+        switch (e->kind) {
+        case HR_RECOVERED_DONE: snprintf(tail, sizeof tail, "%s\n", hr_tr_lang(lang, HR_N("it was done"))); break;
+        case HR_RECOVERED_NOT_DONE:
+            snprintf(tail, sizeof tail, "%s\n", hr_tr_lang(lang, HR_N("it was not done")));
+            break;
+        case HR_RECOVERED_FSTAB_CHANGED:
+            snprintf(tail, sizeof tail, "%s\n", hr_tr_lang(lang, HR_N("fstab changed")));
+            break;
+        case HR_RECOVERED_ON: snprintf(tail, sizeof tail, hr_tr_lang(lang, HR_N("%s is on\n")), e->path); break;
+        case HR_RECOVERED_OFF: snprintf(tail, sizeof tail, hr_tr_lang(lang, HR_N("%s is off\n")), e->path); break;
+        case HR_RECOVERED_CHECKED_PATH:
+            snprintf(tail, sizeof tail, hr_tr_lang(lang, HR_N("checked %s\n")), e->path);
+            break;
+        case HR_RECOVERED_CHECKED_BACKUP:
+            hr_strlcpy(tail, hr_tr_lang(lang, HR_N("checked the fstab backup\n")), sizeof tail);
+            break;
+        case HR_RECOVERED_MARKED_APPLIED:
+            hr_strlcpy(tail, hr_tr_lang(lang, HR_N("marked applied\n")), sizeof tail);
+            break;
+        default: hr_strlcpy(tail, hr_tr_lang(lang, HR_N("checked\n")), sizeof tail);
+        }
+        int k = snprintf(line, sizeof line, hr_tr_lang(lang, HR_N("recovered: step '%s' was cut short; ")), e->step);
+        if (k >= 0 && (size_t)k < sizeof line)
+            hr_strlcpy(line + k, tail, sizeof line - (size_t)k);
+    }
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\n')
+        line[--len] = '\0';
+    if (n)
+        hr_strlcpy(out, line, n);
+    return len;
+}
+
+int hr_recovery_log_text(const hr_recovery_log *log, hr_lang lang, hr_buf *out)
+{
+    int e = 0;
+    char line[1024];
+    for (int i = 0; log && i < log->count && e == 0; i++) {
+        hr_recovered_text(&log->e[i], lang, line, sizeof line);
+        e = hr_buf_printf(out, "%s\n", line);
+    }
+    return e;
+}
+
 static void result_init(hr_verify_result *r, hr_os os)
 {
     memset(r, 0, sizeof *r);
@@ -311,7 +372,7 @@ void hr_verify_windows(const hr_verify_win_in *in, hr_verify_result *r)
 int hr_verify_text(const hr_verify_result *r, hr_buf *out)
 {
     hr_lang lang = hr_lang_get(); /* text is the user's */
-    char text[600];
+    char text[1024];
     /* TRANSLATORS: the tag in front of each line of verify, padded to a column seven wide
      * (the translation need not be: it is padded by its display width). */
     static const char *tag[] = { HR_N("ok     "), HR_N("reboot "), HR_N("DIFFER ") };
@@ -321,12 +382,11 @@ int hr_verify_text(const hr_verify_result *r, hr_buf *out)
                                      HR_N("configured and in use disagree") };
     int e = hr_buf_printf(out, HR_T("verify: %s\n"), hr_tr(verdict[r->verdict]));
     /* Recovery changed the machine's records before the comparison: say what it did. */
-    for (const char *l = r->recovered; e == 0 && *l;) {
-        size_t n = strcspn(l, "\n");
+    for (int i = 0; e == 0 && i < r->recovered.count; i++) {
         const char *t = hr_tr(fixed_tag);
         size_t w = hr_utf8_width(t);
-        e = hr_buf_printf(out, "  %s%*s %.*s\n", t, w < 7 ? (int)(7 - w) : 0, "", (int)n, l);
-        l += n + (l[n] == '\n');
+        hr_recovered_text(&r->recovered.e[i], lang, text, sizeof text);
+        e = hr_buf_printf(out, "  %s%*s %s\n", t, w < 7 ? (int)(7 - w) : 0, "", text);
     }
     for (int i = 0; i < r->count && e == 0; i++) {
         const char *t = hr_tr(r->items[i].note ? note_tag : tag[r->items[i].verdict]);
@@ -362,7 +422,7 @@ static void verify_json_to(const hr_verify_result *r, hr_json_writer *w)
     hr_json_str(w, "os", r->os == HR_OS_WINDOWS ? "windows" : "linux");
     hr_json_str(w, "verdict", names[r->verdict]);
     hr_json_i64(w, "exit_status", r->verdict);
-    char text[600]; /* JSON is English, whatever language the text is in */
+    char text[1024]; /* JSON is English, whatever language the text is in */
     hr_json_begin_array(w, "items");
     for (int i = 0; i < r->count; i++) {
         hr_verify_item_text(&r->items[i], HR_LANG_EN, text, sizeof text);
@@ -373,12 +433,9 @@ static void verify_json_to(const hr_verify_result *r, hr_json_writer *w)
     }
     hr_json_end_array(w);
     hr_json_begin_array(w, "recovered"); /* what verify finished or undid of a cut-short run */
-    for (const char *l = r->recovered; *l;) {
-        size_t n = strcspn(l, "\n");
-        char line[sizeof r->recovered];
-        snprintf(line, sizeof line, "%.*s", (int)n, l);
-        hr_json_str(w, NULL, line);
-        l += n + (l[n] == '\n');
+    for (int i = 0; i < r->recovered.count; i++) {
+        hr_recovered_text(&r->recovered.e[i], HR_LANG_EN, text, sizeof text);
+        hr_json_str(w, NULL, text);
     }
     hr_json_end_array(w);
     if (r->commit_limit_bytes == HR_UNKNOWN)

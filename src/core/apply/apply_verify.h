@@ -48,6 +48,42 @@ typedef struct hr_verify_item {
  * whole text needs. */
 size_t hr_verify_item_text(const hr_verify_item *it, hr_lang lang, char *out, size_t n);
 
+/* What recovery (the journal of a run a kill cut short) finished or undid, one line each:
+ * kept as data, so that verify's text says it in the user's language and its JSON in
+ * English; rollback writes it into its log. */
+typedef enum hr_recovered_kind {
+    HR_RECOVERED_REMOVED_TMP,    /* the unfinished file (path) removed */
+    HR_RECOVERED_DONE,           /* the step (step) cut short: it was done */
+    HR_RECOVERED_NOT_DONE,       /* ... it was not done */
+    HR_RECOVERED_FSTAB_CHANGED,  /* ... fstab changed (by someone else too) */
+    HR_RECOVERED_ON,             /* ... path is on */
+    HR_RECOVERED_OFF,            /* ... path is off */
+    HR_RECOVERED_CHECKED_PATH,   /* ... path checked */
+    HR_RECOVERED_CHECKED_BACKUP, /* ... the fstab backup checked */
+    HR_RECOVERED_MARKED_APPLIED, /* ... marked applied */
+    HR_RECOVERED_CHECKED         /* ... checked */
+} hr_recovered_kind;
+
+#define HR_RECOVERED_MAX 8
+
+typedef struct hr_recovered {
+    hr_recovered_kind kind;
+    char step[48];
+    char path[HR_SNAP_PATH_MAX];
+} hr_recovered;
+
+typedef struct hr_recovery_log {
+    int count;
+    hr_recovered e[HR_RECOVERED_MAX];
+} hr_recovery_log;
+
+/* One more line (left out when the log is full); step and path may be NULL. */
+void hr_recovery_add(hr_recovery_log *log, hr_recovered_kind kind, const char *step, const char *path);
+/* The line in lang, without its newline. Returns the length the whole text needs. */
+size_t hr_recovered_text(const hr_recovered *e, hr_lang lang, char *out, size_t n);
+/* Every line, each ending in a newline, appended to out in lang. */
+int hr_recovery_log_text(const hr_recovery_log *log, hr_lang lang, hr_buf *out);
+
 typedef struct hr_verify_result {
     hr_os os;
     hr_verify_verdict verdict;
@@ -57,9 +93,9 @@ typedef struct hr_verify_result {
     uint64_t commit_charge_bytes;
     uint64_t paging_total_bytes;
     bool paging_total_known; /* false: the sizes in use could not all be read */
-    /* What verify itself finished or undid of a run a kill cut short (the journal), one line
-     * each ("recovered: ..."); "" when nothing. Set by the platform after the comparison. */
-    char recovered[1024];
+    /* What verify itself finished or undid of a run a kill cut short (the journal); none when
+     * nothing. Set by the platform after the comparison. */
+    hr_recovery_log recovered;
 } hr_verify_result;
 
 /* A configured swap area (an fstab line), its spec resolved to a path by the platform. */
