@@ -4,9 +4,11 @@
 
 #include "core/apply/apply_plan.h"
 #include "core/apply/apply_verify.h"
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/model/pagingfiles.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static hr_fstab g_fstab;
@@ -859,11 +861,137 @@ static void test_verify(void)
     free(r);
 }
 
+static bool ascii_only(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+/* One result, two languages: the dry run's text and verify's text are in the user's
+ * language, their JSON is English whatever the language is, with no switch in between. */
+static void test_languages(void)
+{
+    hr_error err = { 0 };
+    hr_apply_plan *p = calloc(1, sizeof *p);
+    hr_apply_win_in *in = win_in();
+    hr_apply_state *st = calloc(1, sizeof *st);
+    hr_apply_state_init(st, HR_OS_WINDOWS);
+    strcpy(st->status, "applied");
+    strcpy(st->reg_backup, "C:\\ProgramData\\headroom\\registry-backup-20260101T000000Z.json");
+    st->reg_written = true;
+    st->written = PFW("D:\\pagefile.sys 32768 32768\0");
+    in->state = st;
+    in->current = PFW("D:\\pagefile.sys 40000 40000\0C:\\pagefile.sys\0"); /* typed by hand */
+    in->dev.removable = HR_TRI_UNKNOWN; /* why not known: "not read", a msgid of its own */
+    in->allow_shrink = true;
+    in->dump_needs_system_paging = HR_TRI_UNKNOWN;
+    for (int d = 0; d < 26; d++)
+        in->drive_file_bytes[d] = HR_UNKNOWN; /* "size not known", said in the list */
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(p->hand_edited);
+
+    hr_buf text_en, text_zh, json_en, json_zh;
+    hr_buf_init(&text_en, 0);
+    hr_buf_init(&text_zh, 0);
+    hr_buf_init(&json_en, 0);
+    hr_buf_init(&json_zh, 0);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_apply_plan_text(p, &text_zh) == 0);
+    CHECK(hr_apply_plan_json(p, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_apply_plan_text(p, &text_en) == 0);
+    CHECK(hr_apply_plan_json(p, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK(ascii_only(hr_buf_str(&json_zh)));
+    const char *en[] = { "back up PagingFiles",
+                         "set D:\\\\pagefile.sys initial 32768 MB, maximum 32768 MB: PagingFiles",
+                         "--allow-shrink: this removes",
+                         "changed by hand since headroom last wrote it (now D:",
+                         "size not known (system managed, the file now)",
+                         "USB (not read)",
+                         "(CrashControl not read" };
+    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+        CHECK_CONTAINS(hr_buf_str(&json_zh), en[i]);
+    /* the text: every part in Chinese, the nested ones too */
+    const char *zh[] = { "size not known", " (system managed, the file now)", "not read", " not read: assumed on",
+                         " (takes effect after a reboot)" };
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++) {
+        CHECK(strcmp(hr_tr_lang(HR_LANG_ZH, zh[i]), zh[i]) != 0);
+        CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, zh[i]));
+        CHECK_CONTAINS(hr_buf_str(&text_en), zh[i]);
+    }
+    char want[200];
+    snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, "%s initial %llu MB, maximum %llu MB"), "D:\\pagefile.sys",
+             32768ULL, 32768ULL);
+    CHECK_CONTAINS(hr_buf_str(&text_zh), want);
+    CHECK(strstr(hr_buf_str(&text_zh), "by hand") == NULL && strstr(hr_buf_str(&text_zh), "this removes") == NULL);
+
+    /* Linux: a step whose words are translated values, and the shrink said as a sentence */
+    hr_apply_linux_in *li = linux_in("btrfs", 1000 * HR_GIB, 500 * HR_GIB);
+    CHECK_EQ_I64(hr_apply_plan_linux(li, p, &err), 0);
+    hr_buf_reset(&text_zh);
+    hr_buf_reset(&json_zh);
+    hr_buf_reset(&json_en);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_apply_plan_text(p, &text_zh) == 0);
+    CHECK(hr_apply_plan_json(p, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_apply_plan_json(p, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "no copy-on-write (chattr +C)");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, "new file only (O_EXCL, no symlinks), mode 0600"));
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, ", no copy-on-write (chattr +C) while it is empty"));
+
+    /* verify: a finding with a translated part, a run cut short, and what recovery did */
+    hr_verify_win_in *w = calloc(1, sizeof *w);
+    hr_verify_result *r = calloc(1, sizeof *r);
+    strcpy(st->status, "in-progress");
+    strcpy(st->intent.step, "write-paging-files-2");
+    w->state = st;
+    w->configured_present = true;
+    w->configured = PFW("D:\\pagefile.sys 32768 32768\0");
+    w->open_known = true;
+    w->boot_unix = HR_UNKNOWN_I64;
+    w->commit_limit_bytes = w->commit_charge_bytes = HR_UNKNOWN;
+    hr_verify_windows(w, r);
+    hr_recovery_add(&r->recovered, HR_RECOVERED_DONE, "write-paging-files-2", NULL);
+    hr_buf_reset(&text_zh);
+    hr_buf_reset(&json_zh);
+    hr_buf_reset(&json_en);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_verify_text(r, &text_zh) == 0);
+    CHECK(hr_verify_json(r, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_verify_json(r, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK(ascii_only(hr_buf_str(&json_zh)));
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "recovered: step 'write-paging-files-2' was cut short; it was done");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), " (step 'write-paging-files-2' was cut short)");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "configured but not in use");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, "it was done"));
+    snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, " (step '%s' was cut short)"), "write-paging-files-2");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), want);
+
+    hr_buf_free(&text_en);
+    hr_buf_free(&text_zh);
+    hr_buf_free(&json_en);
+    hr_buf_free(&json_zh);
+    free(r);
+    free(w);
+    free(li);
+    free(st);
+    free(in);
+    free(p);
+}
+
 int main(void)
 {
     test_linux();
     test_windows();
     test_state();
     test_verify();
+    test_languages();
     return TEST_DONE();
 }
