@@ -22,6 +22,37 @@ grep -q "line 2" "$T/o" && ok "verify: names the line" || bad "verify: $(cat "$T
 printf '# empty\n' > "$T/fstab"
 "$H" verify --fstab "$T/fstab" --state-dir "$T/nostate" --json >"$T/o" 2>&1
 grep -q '"schema": "headroom.verify/1"' "$T/o" && ok "verify: JSON without a state directory" || bad "verify: $(cat "$T/o")"
+# JSON is English whatever --lang says, and the text is in the language asked for: one dry
+# run and one verify in both (the commit charge moves between two runs: left out).
+printf '# empty\n' > "$T/fstab"
+for l in en zh; do
+    "$H" --lang $l apply --size 1G --target "$T" --fstab "$T/fstab" --state-dir "$T/st" --json >"$T/aj.$l" 2>"$T/ae.$l"
+    echo $? >>"$T/aj.$l"
+    "$H" --lang $l apply --size 1G --target "$T" --fstab "$T/fstab" --state-dir "$T/st" >"$T/at.$l" 2>&1
+    "$H" --lang $l verify --fstab "$T/fstab" --state-dir "$T/st" >"$T/vt.$l" 2>&1
+done
+# verify reads the swap in use, which another run's test may turn on or off in between: the
+# two are compared again when they differ
+for try in 1 2 3; do
+    for l in en zh; do
+        "$H" --lang $l verify --fstab "$T/fstab" --state-dir "$T/st" --json 2>&1 | grep -v commit_charge_bytes >"$T/vj.$l"
+    done
+    cmp -s "$T/vj.en" "$T/vj.zh" && break
+done
+if grep -q '"schema": "headroom.apply-plan/1"' "$T/aj.en"; then
+    cmp -s "$T/aj.en" "$T/aj.zh" && ok "apply --json: the same in English and Chinese" \
+        || bad "apply --json differs by language: $(diff "$T/aj.en" "$T/aj.zh")"
+    LC_ALL=C grep -q -P '[\x80-\xff]' "$T/aj.zh" && bad "apply --json --lang zh is not English" || ok "apply --json: English"
+    grep -q "试运行" "$T/at.zh" && grep -q "\[finish\] 在状态文件中" "$T/at.zh" && ok "apply: the dry run in Chinese" \
+        || bad "apply --lang zh: $(cat "$T/at.zh")"
+else
+    echo "skip: a dry run on $T was refused: $(cat "$T/ae.en")"
+fi
+cmp -s "$T/vj.en" "$T/vj.zh" && ok "verify --json: the same in English and Chinese" \
+    || bad "verify --json differs by language: $(diff "$T/vj.en" "$T/vj.zh")"
+grep -q '"text": "' "$T/vj.zh" && ! LC_ALL=C grep -q -P '[\x80-\xff]' "$T/vj.zh" && ok "verify --json --lang zh: English" \
+    || bad "verify --json --lang zh: $(cat "$T/vj.zh")"
+grep -q "^verify：" "$T/vt.zh" && grep -q "提交限制" "$T/vt.zh" && ok "verify --lang zh: Chinese" || bad "verify --lang zh: $(cat "$T/vt.zh")"
 # Option tables: unknown options are usage errors, --help works.
 "$H" apply --bogus >/dev/null 2>&1; expect_rc 64 $? "apply: unknown option"
 "$H" rollback --help >"$T/o" 2>&1; expect_rc 0 $? "rollback --help"

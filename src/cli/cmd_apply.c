@@ -217,9 +217,6 @@ int hr_cmd_apply(int argc, char **argv)
         if (rc)
             return rc;
     }
-    /* JSON is never translated: the steps and notes are written in the language of the moment. */
-    if (json)
-        hr_lang_set(HR_LANG_EN);
     hr_error err = { 0 };
     if (from_plan && (have_size || have_range)) {
         hr_cli_error("apply: %s", HR_T("--from-plan chooses the sizes; leave out --size and --range"));

@@ -55,9 +55,6 @@ int hr_cmd_verify(int argc, char **argv)
         default: hr_cli_error("verify: %s '%s'", HR_T("unexpected argument"), v ? v : ""); return HR_EXIT_USAGE;
         }
     }
-    /* JSON is never translated: the items are written in the language of the moment. */
-    if (json)
-        hr_lang_set(HR_LANG_EN);
     hr_verify_result *res = calloc(1, sizeof *res);
     if (!res) {
         hr_cli_error("verify: %s", hr_strerror(HR_ENOMEM));

@@ -4,12 +4,36 @@
 
 #include "core/apply/apply_plan.h"
 #include "core/apply/apply_verify.h"
+#include "core/base/i18n.h"
 #include "core/base/size.h"
 #include "core/model/pagingfiles.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static hr_fstab g_fstab;
+
+/* What the dry run shows, in English (the JSON's language). */
+static const char *notes_en(const hr_apply_plan *p)
+{
+    static char b[2048];
+    hr_apply_notes_text(p, HR_LANG_EN, b, sizeof b);
+    return b;
+}
+
+static const char *step_en(const hr_apply_plan *p, int i)
+{
+    static char b[1400];
+    hr_apply_step_text(p, i, HR_LANG_EN, b, sizeof b);
+    return b;
+}
+
+static const char *stage_en(const hr_pfw_stage *st)
+{
+    static char b[700];
+    hr_pfw_stage_text(st, HR_LANG_EN, b, sizeof b);
+    return b;
+}
 
 static hr_apply_linux_in *linux_in(const char *fs, uint64_t total, uint64_t freeb)
 {
@@ -79,7 +103,7 @@ static void test_linux(void)
     CHECK_CONTAINS(err.msg, "single-device");
     in->fs.devices = 1;
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
-    CHECK_CONTAINS(p->steps[1].what, "no copy-on-write");
+    CHECK_CONTAINS(step_en(p, 1), "no copy-on-write");
     in->fs.read_only = true;
     CHECK(hr_apply_plan_linux(in, p, &err) == HR_EUNSAFE);
     free(in);
@@ -206,15 +230,15 @@ static void test_linux(void)
         CHECK(step_index(p, HR_STEP_DELETE_OLD) > step_index(p, HR_STEP_SWAPON));
         CHECK_EQ_U64(p->size_bytes, 6 * HR_GIB);
         CHECK(!p->hand_edited); /* fstab as headroom wrote it: nothing to say */
-        CHECK(strstr(p->notes, "by hand") == NULL);
+        CHECK(strstr(notes_en(p), "by hand") == NULL);
         /* headroom's 2 GiB file resized by hand to 3 GiB (the kernel's size leaves out the
          * header page): said */
         m->active[0].size_bytes = 3 * HR_GIB - 4096;
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
-        CHECK_CONTAINS(p->notes, "resized by hand");
+        CHECK_CONTAINS(notes_en(p), "resized by hand");
         m->active[0].size_bytes = 2 * HR_GIB - 4096; /* as made: nothing to say */
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
-        CHECK(strstr(p->notes, "by hand") == NULL);
+        CHECK(strstr(notes_en(p), "by hand") == NULL);
         /* headroom's line edited by hand since its last write (priority 10 -> 50): the plan
          * says so, naming the line, and marks the edits as what rollback keeps */
         hr_fstab hand;
@@ -226,9 +250,9 @@ static void test_linux(void)
         m->fstab_edited = true;
         CHECK(hr_apply_plan_linux(m, p, &err) == 0);
         CHECK(p->hand_edited);
-        CHECK_CONTAINS(p->notes, "changed by hand");
-        CHECK_CONTAINS(p->notes, "/var/lib/headroom/fstab.backup-1");
-        CHECK_CONTAINS(p->notes, "'sw,pri=50', not 'defaults,pri=10'");
+        CHECK_CONTAINS(notes_en(p), "changed by hand");
+        CHECK_CONTAINS(notes_en(p), "/var/lib/headroom/fstab.backup-1");
+        CHECK_CONTAINS(notes_en(p), "'sw,pri=50', not 'defaults,pri=10'");
         /* the same edit but a plan that does not write fstab (only swapon again): no word */
         in->active_count = 0;
         in->fstab_edited = true;
@@ -265,14 +289,14 @@ static void test_linux(void)
     CHECK(hr_apply_plan_linux(in, p, &err) == 0);
     for (int i = 0; i < p->step_count; i++) {
         CHECK(strcmp(p->steps[i].path, "/dev/sdb2") != 0 && strcmp(p->steps[i].path, "/dev/zram0") != 0);
-        CHECK(strstr(p->steps[i].what, "/dev/sdb2") == NULL && strstr(p->steps[i].what, "/dev/zram0") == NULL);
+        CHECK(strstr(step_en(p, i), "/dev/sdb2") == NULL && strstr(step_en(p, i), "/dev/zram0") == NULL);
     }
     in->size_bytes = 1 * HR_GIB;
     CHECK_EQ_I64(hr_apply_plan_linux(in, p, &err), HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "remove 1.00 GiB of swap (2.00 GiB configured now, 1.00 GiB after)");
     in->allow_shrink = true;
     CHECK_EQ_I64(hr_apply_plan_linux(in, p, &err), 0);
-    CHECK_CONTAINS(p->notes, "removes 1.00 GiB of swap");
+    CHECK_CONTAINS(notes_en(p), "removes 1.00 GiB of swap");
     in->allow_shrink = false;
     in->active_count = 1;
     free(in);
@@ -352,8 +376,8 @@ static void test_windows(void)
     CHECK_STR(stage_str(&st[0]), "C:\\pagefile.sys 0 0");
     CHECK_STR(stage_str(&st[1]), "C:\\pagefile.sys 0 0|D:\\pagefile.sys 65536 65536");
     CHECK_STR(stage_str(&st[2]), "D:\\pagefile.sys 65536 65536");
-    CHECK_CONTAINS(st[0].what, "automatic");
-    CHECK_CONTAINS(st[2].what, "C:\\pagefile.sys");
+    CHECK_CONTAINS(stage_en(&st[0]), "automatic");
+    CHECK_CONTAINS(stage_en(&st[2]), "C:\\pagefile.sys");
     /* Every stage keeps a paging file. */
     for (int i = 0; i < n; i++)
         CHECK(st[i].value.count >= 1);
@@ -383,7 +407,7 @@ static void test_windows(void)
     cur = pfw("C:\\pagefile.sys 0 0\0E:\\pagefile.sys 1024 2048\0", 45);
     CHECK(hr_pfw_safe_sequence(&cur, &t, 'C', NULL, st, &n, &err) == 0);
     CHECK_EQ_U64(n, 2);
-    CHECK_CONTAINS(st[1].what, "C:\\pagefile.sys, E:\\pagefile.sys");
+    CHECK_CONTAINS(stage_en(&st[1]), "C:\\pagefile.sys, E:\\pagefile.sys");
 
     /* Serialization: REG_MULTI_SZ with both final NULs. */
     hr_buf b;
@@ -441,7 +465,7 @@ static void test_windows(void)
     CHECK_STR(p->steps[1].name, "write-paging-files-1");
     CHECK_STR(p->steps[3].name, "write-paging-files-3");
     CHECK(p->steps[3].needs_reboot);
-    CHECK_CONTAINS(p->notes, "first boot");
+    CHECK_CONTAINS(notes_en(p), "first boot");
     in->dev.removable = HR_TRI_YES;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);
     CHECK_CONTAINS(err.msg, "removable");
@@ -451,13 +475,13 @@ static void test_windows(void)
     CHECK_CONTAINS(err.msg, "USB");
     in->dev.usb = HR_TRI_UNKNOWN; /* bus unknown (Wine): allowed on a fixed drive */
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
-    CHECK(!strstr(p->notes, "Not known")); /* removable: no, as the storage stack said */
+    CHECK(!strstr(notes_en(p), "Not known")); /* removable: no, as the storage stack said */
     /* removability not read either (S5.4): allowed, as plan allows it (ranked last), and said */
     in->dev.removable = HR_TRI_UNKNOWN;
     strcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
-    CHECK_CONTAINS(p->notes, "Not known: whether D: is removable or attached by USB (bus type unknown");
-    CHECK_CONTAINS(p->notes, "(S5.4)");
+    CHECK_CONTAINS(notes_en(p), "Not known: whether D: is removable or attached by USB (bus type unknown");
+    CHECK_CONTAINS(notes_en(p), "(S5.4)");
     in->dev.removable = HR_TRI_NO;
     in->dev.why[0] = '\0';
     /* a letter no drive has: said so, not "of unknown type" */
@@ -506,12 +530,12 @@ static void test_windows(void)
     CHECK_CONTAINS(err.msg, "--allow-shrink");
     in->allow_shrink = true;
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
-    CHECK_CONTAINS(p->notes, "removes 67.0 GiB of paging file");
+    CHECK_CONTAINS(notes_en(p), "removes 67.0 GiB of paging file");
     in->allow_shrink = false;
     /* The same total elsewhere is no shrink; more is none either. */
     in->initial_mb = in->maximum_mb = 69632;
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
-    CHECK(strstr(p->notes, "--allow-shrink") == NULL);
+    CHECK(strstr(notes_en(p), "--allow-shrink") == NULL);
     /* A range counts its maximum: 64 GB fixed -> 16-64 GB is not a shrink, 16-32 is. */
     in->current = pfw("D:\\pagefile.sys 65536 65536\0", 29);
     in->initial_mb = 16384;
@@ -554,14 +578,14 @@ static void test_windows(void)
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
     CHECK_EQ_U64(p->stage_count, 1);
     CHECK_STR(stage_str(&p->stages[0]), "C:\\pagefile.sys 4096 4096|D:\\pagefile.sys 65536 65536");
-    CHECK_CONTAINS(p->notes, "C:\\pagefile.sys (4096 MB) stays");
-    CHECK_CONTAINS(p->notes, "X.dump");
+    CHECK_CONTAINS(notes_en(p), "C:\\pagefile.sys (4096 MB) stays");
+    CHECK_CONTAINS(notes_en(p), "X.dump");
     /* A file on E: goes, the dump file stays: the last write names both. */
     in->current = PFW("C:\\pagefile.sys 2048 4096\0E:\\pagefile.sys 8192 8192\0");
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
     CHECK_EQ_U64(p->stage_count, 2);
     CHECK_STR(stage_str(&p->stages[1]), "C:\\pagefile.sys 2048 4096|D:\\pagefile.sys 65536 65536");
-    CHECK_CONTAINS(p->stages[1].what, "E:\\pagefile.sys (C:\\pagefile.sys stays for crash dumps");
+    CHECK_CONTAINS(stage_en(&p->stages[1]), "E:\\pagefile.sys (C:\\pagefile.sys stays for crash dumps");
     /* Not the dump file: system managed (no size of its own), larger than 16 GB, or the
      * target on C: itself. */
     in->current = PFW("C:\\pagefile.sys 0 0\0D:\\pagefile.sys 16384 16384\0");
@@ -571,19 +595,19 @@ static void test_windows(void)
     /* ... then C:'s file goes: with crash dumps on, apply says what that costs (X.dump);
      * dumps off, or the file kept, nothing of the kind */
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
-    CHECK_CONTAINS(p->notes, "C:'s paging file goes, and crash dumps are on");
+    CHECK_CONTAINS(notes_en(p), "C:'s paging file goes, and crash dumps are on");
     in->dump_needs_system_paging = HR_TRI_UNKNOWN;
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
-    CHECK_CONTAINS(p->notes, "not read: assumed on");
+    CHECK_CONTAINS(notes_en(p), "not read: assumed on");
     in->dump_needs_system_paging = HR_TRI_NO;
     in->allow_shrink = true;
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
-    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    CHECK(strstr(notes_en(p), "crash dumps are on") == NULL);
     in->allow_shrink = false;
     in->dump_needs_system_paging = HR_TRI_YES;
     in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
     CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
-    CHECK(strstr(p->notes, "crash dumps are on") == NULL);
+    CHECK(strstr(notes_en(p), "crash dumps are on") == NULL);
     in->current = PFW("C:\\pagefile.sys 32768 32768\0D:\\pagefile.sys 16384 16384\0");
     in->current = PFW("C:\\pagefile.sys 4096 4096\0D:\\pagefile.sys 16384 16384\0");
     in->drive = 'C';
@@ -605,11 +629,11 @@ static void test_windows(void)
         in->current = PFW("D:\\pagefile.sys 40000 40000\0"); /* typed by hand */
         CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
         CHECK(p->hand_edited);
-        CHECK_CONTAINS(p->notes, "changed by hand since headroom last wrote it");
-        CHECK_CONTAINS(p->notes, "registry-backup-20260101T000000Z.json");
+        CHECK_CONTAINS(notes_en(p), "changed by hand since headroom last wrote it");
+        CHECK_CONTAINS(notes_en(p), "registry-backup-20260101T000000Z.json");
         in->current = hst->written;
         CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
-        CHECK(!p->hand_edited && strstr(p->notes, "by hand") == NULL);
+        CHECK(!p->hand_edited && strstr(notes_en(p), "by hand") == NULL);
         hst->pending = PFW("D:\\pagefile.sys 40000 40000\0");
         hst->pending_set = true;
         in->current = hst->pending;
@@ -837,11 +861,137 @@ static void test_verify(void)
     free(r);
 }
 
+static bool ascii_only(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+/* One result, two languages: the dry run's text and verify's text are in the user's
+ * language, their JSON is English whatever the language is, with no switch in between. */
+static void test_languages(void)
+{
+    hr_error err = { 0 };
+    hr_apply_plan *p = calloc(1, sizeof *p);
+    hr_apply_win_in *in = win_in();
+    hr_apply_state *st = calloc(1, sizeof *st);
+    hr_apply_state_init(st, HR_OS_WINDOWS);
+    strcpy(st->status, "applied");
+    strcpy(st->reg_backup, "C:\\ProgramData\\headroom\\registry-backup-20260101T000000Z.json");
+    st->reg_written = true;
+    st->written = PFW("D:\\pagefile.sys 32768 32768\0");
+    in->state = st;
+    in->current = PFW("D:\\pagefile.sys 40000 40000\0C:\\pagefile.sys\0"); /* typed by hand */
+    in->dev.removable = HR_TRI_UNKNOWN; /* why not known: "not read", a msgid of its own */
+    in->allow_shrink = true;
+    in->dump_needs_system_paging = HR_TRI_UNKNOWN;
+    for (int d = 0; d < 26; d++)
+        in->drive_file_bytes[d] = HR_UNKNOWN; /* "size not known", said in the list */
+    CHECK_EQ_I64(hr_apply_plan_windows(in, p, &err), 0);
+    CHECK(p->hand_edited);
+
+    hr_buf text_en, text_zh, json_en, json_zh;
+    hr_buf_init(&text_en, 0);
+    hr_buf_init(&text_zh, 0);
+    hr_buf_init(&json_en, 0);
+    hr_buf_init(&json_zh, 0);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_apply_plan_text(p, &text_zh) == 0);
+    CHECK(hr_apply_plan_json(p, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_apply_plan_text(p, &text_en) == 0);
+    CHECK(hr_apply_plan_json(p, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK(ascii_only(hr_buf_str(&json_zh)));
+    const char *en[] = { "back up PagingFiles",
+                         "set D:\\\\pagefile.sys initial 32768 MB, maximum 32768 MB: PagingFiles",
+                         "--allow-shrink: this removes",
+                         "changed by hand since headroom last wrote it (now D:",
+                         "size not known (system managed, the file now)",
+                         "USB (not read)",
+                         "(CrashControl not read" };
+    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+        CHECK_CONTAINS(hr_buf_str(&json_zh), en[i]);
+    /* the text: every part in Chinese, the nested ones too */
+    const char *zh[] = { "size not known", " (system managed, the file now)", "not read", " not read: assumed on",
+                         " (takes effect after a reboot)" };
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++) {
+        CHECK(strcmp(hr_tr_lang(HR_LANG_ZH, zh[i]), zh[i]) != 0);
+        CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, zh[i]));
+        CHECK_CONTAINS(hr_buf_str(&text_en), zh[i]);
+    }
+    char want[200];
+    snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, "%s initial %llu MB, maximum %llu MB"), "D:\\pagefile.sys",
+             32768ULL, 32768ULL);
+    CHECK_CONTAINS(hr_buf_str(&text_zh), want);
+    CHECK(strstr(hr_buf_str(&text_zh), "by hand") == NULL && strstr(hr_buf_str(&text_zh), "this removes") == NULL);
+
+    /* Linux: a step whose words are translated values, and the shrink said as a sentence */
+    hr_apply_linux_in *li = linux_in("btrfs", 1000 * HR_GIB, 500 * HR_GIB);
+    CHECK_EQ_I64(hr_apply_plan_linux(li, p, &err), 0);
+    hr_buf_reset(&text_zh);
+    hr_buf_reset(&json_zh);
+    hr_buf_reset(&json_en);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_apply_plan_text(p, &text_zh) == 0);
+    CHECK(hr_apply_plan_json(p, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_apply_plan_json(p, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "no copy-on-write (chattr +C)");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, "new file only (O_EXCL, no symlinks), mode 0600"));
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, ", no copy-on-write (chattr +C) while it is empty"));
+
+    /* verify: a finding with a translated part, a run cut short, and what recovery did */
+    hr_verify_win_in *w = calloc(1, sizeof *w);
+    hr_verify_result *r = calloc(1, sizeof *r);
+    strcpy(st->status, "in-progress");
+    strcpy(st->intent.step, "write-paging-files-2");
+    w->state = st;
+    w->configured_present = true;
+    w->configured = PFW("D:\\pagefile.sys 32768 32768\0");
+    w->open_known = true;
+    w->boot_unix = HR_UNKNOWN_I64;
+    w->commit_limit_bytes = w->commit_charge_bytes = HR_UNKNOWN;
+    hr_verify_windows(w, r);
+    hr_recovery_add(&r->recovered, HR_RECOVERED_DONE, "write-paging-files-2", NULL);
+    hr_buf_reset(&text_zh);
+    hr_buf_reset(&json_zh);
+    hr_buf_reset(&json_en);
+    hr_lang_set(HR_LANG_ZH);
+    CHECK(hr_verify_text(r, &text_zh) == 0);
+    CHECK(hr_verify_json(r, &json_zh) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_verify_json(r, &json_en) == 0);
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK(ascii_only(hr_buf_str(&json_zh)));
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "recovered: step 'write-paging-files-2' was cut short; it was done");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), " (step 'write-paging-files-2' was cut short)");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "configured but not in use");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), hr_tr_lang(HR_LANG_ZH, "it was done"));
+    snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, " (step '%s' was cut short)"), "write-paging-files-2");
+    CHECK_CONTAINS(hr_buf_str(&text_zh), want);
+
+    hr_buf_free(&text_en);
+    hr_buf_free(&text_zh);
+    hr_buf_free(&json_en);
+    hr_buf_free(&json_zh);
+    free(r);
+    free(w);
+    free(li);
+    free(st);
+    free(in);
+    free(p);
+}
+
 int main(void)
 {
     test_linux();
     test_windows();
     test_state();
     test_verify();
+    test_languages();
     return TEST_DONE();
 }

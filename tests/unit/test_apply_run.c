@@ -139,7 +139,7 @@ static void make_plan(hr_apply_plan *p)
         p->steps[i].kind = steps[i].k;
         hr_strlcpy(p->steps[i].name, steps[i].name, sizeof p->steps[i].name);
         hr_strlcpy(p->steps[i].path, steps[i].path, sizeof p->steps[i].path);
-        snprintf(p->steps[i].what, sizeof p->steps[i].what, "do %s", steps[i].name);
+        hr_msg_set(&p->steps[i].msg, "do %s", steps[i].name);
     }
     p->step_count = (int)(sizeof steps / sizeof steps[0]);
 }

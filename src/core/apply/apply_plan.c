@@ -43,11 +43,32 @@ static hr_apply_step *add_step(hr_apply_plan *p, hr_step_kind k, const char *pat
     hr_strlcpy(s->name, hr_step_kind_name(k), sizeof s->name);
     if (path)
         hr_strlcpy(s->path, path, sizeof s->path);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->what, sizeof s->what, fmt, ap);
-    va_end(ap);
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        hr_msg_vset(&s->msg, fmt, ap);
+        va_end(ap);
+    }
     return s;
+}
+
+/* The note added, or NULL when the notes are full (never: at most six are made; a note past
+ * the last would be left out). */
+static hr_msg *add_note(hr_apply_plan *p, hr_apply_note_kind kind)
+{
+    if (p->note_count == HR_APPLY_MAX_NOTES)
+        return NULL;
+    hr_apply_note *n = &p->notes[p->note_count++];
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    return &n->msg;
+}
+
+/* Mark a %s value that is a msgid of its own; "" stays "" (it is no message). */
+static void tr_arg(hr_msg *m, int i, const char *value)
+{
+    if (m && value && value[0])
+        hr_msg_translate_arg(m, i);
 }
 
 bool hr_fs_can_hold_swap(const hr_fs_facts *fs, hr_swap_verdict *why)
@@ -187,11 +208,13 @@ static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cu
         char now[32], rec[32];
         hr_size_format(a->size_bytes, now, sizeof now);
         hr_size_format(cur->size_bytes, rec, sizeof rec);
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have,
-                 HR_T("%s%s was resized by hand since headroom made it (%s on now, %s recorded); it is still "
-                      "headroom's file: a resize replaces it and rollback deletes it."),
-                 have ? " " : "", cur->path, now, rec);
+        bool have = p->note_count > 0;
+        hr_msg *m = add_note(p, HR_APPLY_NOTE_MSG);
+        if (m)
+            hr_msg_set(m,
+                       HR_N("%s%s was resized by hand since headroom made it (%s on now, %s recorded); it is still "
+                            "headroom's file: a resize replaces it and rollback deletes it."),
+                       have ? " " : "", cur->path, now, rec);
     }
     bool writes = false;
     for (int i = 0; i < p->step_count; i++)
@@ -199,7 +222,19 @@ static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cu
     if (!st || !st->fstab_written || !in->fstab_edited || !writes)
         return;
     p->hand_edited = true;
-    char line[300] = "";
+    bool have = p->note_count > 0;
+    hr_msg *m = add_note(p, HR_APPLY_NOTE_MSG);
+    if (m) {
+        const char *backup = st->fstab_backup[0] ? st->fstab_backup : HR_N("the backup");
+        /* its last value, the fstab line's own sentence, is the note after it */
+        hr_msg_set(m,
+                   HR_N("%s%s was changed by hand since headroom last wrote it: apply keeps those edits and changes "
+                        "only its own lines, and rollback will take out only headroom's lines instead of restoring "
+                        "%s (the copy from before headroom), so the edits stay.%s"),
+                   have ? " " : "", in->fstab_path, backup, "");
+        if (!st->fstab_backup[0])
+            hr_msg_translate_arg(m, 2);
+    }
     long i = cur ? hr_fstab_find_swap(in->fstab, cur->path) : -1;
     if (i >= 0) {
         /* the options fstab.c writes: "defaults,pri=N" */
@@ -207,19 +242,16 @@ static void linux_hand_note(const hr_apply_linux_in *in, const hr_apply_area *cu
         char *end = NULL;
         bool ours =
             strncmp(o, "defaults,pri=", 13) == 0 && strtoll(o + 13, &end, 10) == cur->priority && end && *end == '\0';
-        if (!ours)
-            snprintf(line, sizeof line,
-                     HR_T(" Its line for %s now reads '%s', not 'defaults,pri=%lld' as headroom "
-                          "wrote it%s."),
-                     cur->path, o, (long long)cur->priority,
-                     strcmp(cur->path, in->path) == 0 ? "" : HR_T("; that line goes with the old file"));
+        hr_msg *l = ours ? NULL : add_note(p, HR_APPLY_NOTE_MSG);
+        const char *goes = strcmp(cur->path, in->path) == 0 ? "" : HR_N("; that line goes with the old file");
+        if (l) {
+            hr_msg_set(l,
+                       HR_N(" Its line for %s now reads '%s', not 'defaults,pri=%lld' as headroom "
+                            "wrote it%s."),
+                       cur->path, o, (long long)cur->priority, goes);
+            tr_arg(l, 3, goes);
+        }
     }
-    size_t have = strlen(p->notes);
-    snprintf(p->notes + have, sizeof p->notes - have,
-             HR_T("%s%s was changed by hand since headroom last wrote it: apply keeps those edits and changes only "
-                  "its own lines, and rollback will take out only headroom's lines instead of restoring %s (the "
-                  "copy from before headroom), so the edits stay.%s"),
-             have ? " " : "", in->fstab_path, st->fstab_backup[0] ? st->fstab_backup : HR_T("the backup"), line);
 }
 
 static const hr_swap_active *find_active(const hr_apply_linux_in *in, const char *path)
@@ -290,15 +322,15 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
                                 in->path);
         if (in->dir_unsafe[0])
             return hr_error_set(err, HR_EUNSAFE, "%s", in->dir_unsafe);
-        add_step(p, HR_STEP_RECORD, NULL, HR_T("record the change in the state file"));
+        add_step(p, HR_STEP_RECORD, NULL, HR_N("record the change in the state file"));
         if (!act)
-            add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path, in->priority);
+            add_step(p, HR_STEP_SWAPON, in->path, HR_N("turn on swap %s with priority %d"), in->path, in->priority);
         if (!listed)
             add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path,
-                     HR_T("add '%s none swap defaults,pri=%d 0 0' "
+                     HR_N("add '%s none swap defaults,pri=%d 0 0' "
                           "to %s (temporary file, fsync, rename; backup kept)"),
                      in->path, in->priority, in->fstab_path);
-        add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
+        add_step(p, HR_STEP_FINISH, NULL, HR_N("mark the change as applied in the state file"));
         linux_hand_note(in, cur, p);
         return 0;
     }
@@ -334,59 +366,68 @@ int hr_apply_plan_linux(const hr_apply_linux_in *in, hr_apply_plan *p, hr_error 
         return hr_error_set(err, HR_EUNSAFE, HR_T("%d swap areas are on; the kernel takes no more"), in->active_count);
 
     add_step(p, HR_STEP_RECORD, in->fstab_path,
-             HR_T("back up %s and record the change in the state "
+             HR_N("back up %s and record the change in the state "
                   "file (so that rollback can undo every step)"),
              in->fstab_path);
-    add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_T("create"), in->path,
-             HR_T("new file only (O_EXCL, no symlinks), mode 0600"),
-             strcmp(in->fs.type, "btrfs") == 0 ? HR_T(", no copy-on-write (chattr +C) while it is empty") : "");
-    add_step(p, HR_STEP_ALLOCATE, in->path, HR_T("allocate all %s of %s on %s (no holes), fsync"), sz, in->path,
+    const char *nocow =
+        strcmp(in->fs.type, "btrfs") == 0 ? HR_N(", no copy-on-write (chattr +C) while it is empty") : "";
+    /* the template is no sentence: its words are the values, each translated */
+    hr_apply_step *cs = add_step(p, HR_STEP_CREATE_FILE, in->path, "%s %s.headroom-tmp: %s%s", HR_N("create"), in->path,
+                                 HR_N("new file only (O_EXCL, no symlinks), mode 0600"), nocow);
+    if (cs) {
+        hr_msg_translate_arg(&cs->msg, 0);
+        hr_msg_translate_arg(&cs->msg, 2);
+        tr_arg(&cs->msg, 3, nocow);
+    }
+    add_step(p, HR_STEP_ALLOCATE, in->path, HR_N("allocate all %s of %s on %s (no holes), fsync"), sz, in->path,
              in->fs.type);
-    add_step(p, HR_STEP_WRITE_HEADER, in->path,
-             HR_T("write the swap header (label '%s', %llu pages "
-                  "of %lu bytes), fsync"
-                  "; %s"),
-             HR_APPLY_SWAP_LABEL, (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
-             (unsigned long)in->page_size, HR_T("rename the finished file to its name"));
-    add_step(p, HR_STEP_SWAPON, in->path, HR_T("turn on swap %s with priority %d"), in->path, in->priority);
+    hr_apply_step *hs = add_step(p, HR_STEP_WRITE_HEADER, in->path,
+                                 HR_N("write the swap header (label '%s', %llu pages "
+                                      "of %lu bytes), fsync"
+                                      "; %s"),
+                                 HR_APPLY_SWAP_LABEL, (unsigned long long)hr_swap_pages(p->size_bytes, in->page_size),
+                                 (unsigned long)in->page_size, HR_N("rename the finished file to its name"));
+    if (hs)
+        hr_msg_translate_arg(&hs->msg, 3);
+    add_step(p, HR_STEP_SWAPON, in->path, HR_N("turn on swap %s with priority %d"), in->path, in->priority);
     add_step(p, HR_STEP_FSTAB_ADD, in->fstab_path,
-             HR_T("add '%s none swap defaults,pri=%d 0 0' to %s "
+             HR_N("add '%s none swap defaults,pri=%d 0 0' to %s "
                   "(temporary file, fsync, rename; backup kept)"),
              in->path, in->priority, in->fstab_path);
-    char shrink[600] = "";
+    hr_msg shrink;
+    memset(&shrink, 0, sizeof shrink);
     if (cur && strcmp(cur->path, in->path) != 0 &&
-        !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, shrink, sizeof shrink))
-        return hr_error_set(err, HR_EUNSAFE, HR_T("%s would replace headroom's swap file %s: %s"), sz, cur->path,
-                            shrink);
+        !hr_apply_shrink_ok(HR_OS_LINUX, cur->size_bytes, p->size_bytes, in->allow_shrink, &shrink)) {
+        char swhy[600]; /* a refusal is an error: in the language of the moment */
+        hr_msg_format(&shrink, hr_lang_get(), swhy, sizeof swhy);
+        return hr_error_set(err, HR_EUNSAFE, HR_T("%s would replace headroom's swap file %s: %s"), sz, cur->path, swhy);
+    }
     if (cur && strcmp(cur->path, in->path) != 0) {
         hr_strlcpy(p->old_path, cur->path, sizeof p->old_path);
         char osz[32];
         hr_size_format(cur->size_bytes, osz, sizeof osz);
         /* The old line goes first: at no moment does fstab name a file that is not on. */
-        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, HR_T("remove the line for %s from %s"), cur->path,
+        add_step(p, HR_STEP_FSTAB_REMOVE_OLD, in->fstab_path, HR_N("remove the line for %s from %s"), cur->path,
                  in->fstab_path);
         add_step(p, HR_STEP_SWAPOFF_OLD, cur->path,
-                 HR_T("turn off the old swap file %s (%s), now that "
+                 HR_N("turn off the old swap file %s (%s), now that "
                       "the new one is on"),
                  cur->path, osz);
-        add_step(p, HR_STEP_DELETE_OLD, cur->path, HR_T("delete %s (created by headroom)"), cur->path);
+        add_step(p, HR_STEP_DELETE_OLD, cur->path, HR_N("delete %s (created by headroom)"), cur->path);
     }
-    add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
-    snprintf(p->notes, sizeof p->notes,
-             HR_T("No reboot needed: the swap file is on at once, and the "
-                  "fstab line turns it on at every boot."));
-    if (shrink[0]) { /* --allow-shrink: how much goes */
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
-    }
+    add_step(p, HR_STEP_FINISH, NULL, HR_N("mark the change as applied in the state file"));
+    hr_msg_set(&p->notes[p->note_count++].msg, HR_N("No reboot needed: the swap file is on at once, and the "
+                                                    "fstab line turns it on at every boot."));
+    hr_msg *sm = hr_msg_is_set(&shrink) ? add_note(p, HR_APPLY_NOTE_SENTENCE) : NULL;
+    if (sm) /* --allow-shrink: how much goes */
+        *sm = shrink;
     linux_hand_note(in, cur, p);
     return 0;
 }
 
-bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why, size_t n)
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, hr_msg *why)
 {
-    if (n)
-        why[0] = '\0';
+    memset(why, 0, sizeof *why);
     if (before == HR_UNKNOWN || after == HR_UNKNOWN || after >= before)
         return true;
     char b[32], a[32], d[32];
@@ -394,20 +435,20 @@ bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_sh
     hr_size_format(after, a, sizeof a);
     hr_size_format(before - after, d, sizeof d);
     if (allow_shrink)
-        snprintf(why, n,
-                 os == HR_OS_WINDOWS
-                     ? HR_T("--allow-shrink: this removes %s of paging file (%s configured now, %s after)")
-                     : HR_T("--allow-shrink: this removes %s of swap (%s configured now, %s after)"),
-                 d, b, a);
+        hr_msg_set(why,
+                   os == HR_OS_WINDOWS
+                       ? HR_N("--allow-shrink: this removes %s of paging file (%s configured now, %s after)")
+                       : HR_N("--allow-shrink: this removes %s of swap (%s configured now, %s after)"),
+                   d, b, a);
     else
-        snprintf(why, n,
-                 os == HR_OS_WINDOWS
-                     ? HR_T("it would remove %s of paging file (%s configured now, %s after); headroom never "
-                            "lowers the paging file that is configured unless told to: add --allow-shrink to "
-                            "do it")
-                     : HR_T("it would remove %s of swap (%s configured now, %s after); headroom never lowers "
-                            "the swap that is configured unless told to: add --allow-shrink to do it"),
-                 d, b, a);
+        hr_msg_set(why,
+                   os == HR_OS_WINDOWS
+                       ? HR_N("it would remove %s of paging file (%s configured now, %s after); headroom never "
+                              "lowers the paging file that is configured unless told to: add --allow-shrink to "
+                              "do it")
+                       : HR_N("it would remove %s of swap (%s configured now, %s after); headroom never lowers "
+                              "the swap that is configured unless told to: add --allow-shrink to do it"),
+                   d, b, a);
     return allow_shrink;
 }
 
@@ -433,24 +474,33 @@ uint64_t hr_apply_win_total(const hr_apply_win_in *in, const hr_pfw_list *l, boo
     return sum;
 }
 
-/* The size of each entry of l, "C:\pagefile.sys 4.00 GiB, D:\pagefile.sys 64.0 GiB". */
-static void win_sizes(const hr_apply_win_in *in, const hr_pfw_list *l, char *out, size_t n)
+/* The size of each entry of l (HR_UNKNOWN: not known). */
+static void win_entry_sizes(const hr_apply_win_in *in, const hr_pfw_list *l, uint64_t bytes[HR_PFW_MAX_ENTRIES])
 {
-    out[0] = '\0';
-    for (int i = 0; i < l->count; i++) {
+    for (int i = 0; i < l->count && i < HR_PFW_MAX_ENTRIES; i++) {
         hr_pfw_list one = { 0 };
         one.count = 1;
         one.e[0] = l->e[i];
         bool known = true;
         uint64_t b = hr_apply_win_total(in, &one, &known);
+        bytes[i] = known ? b : HR_UNKNOWN;
+    }
+}
+
+/* "C:\pagefile.sys 4.00 GiB, D:\pagefile.sys 64.0 GiB" in lang, from each entry's size. */
+static void win_sizes(const hr_pfw_list *l, const uint64_t *bytes, hr_lang lang, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < l->count; i++) {
         char sz[32];
-        if (known)
-            hr_size_format(b, sz, sizeof sz);
+        if (bytes[i] != HR_UNKNOWN)
+            hr_size_format(bytes[i], sz, sizeof sz);
         else
-            hr_strlcpy(sz, HR_T("size not known"), sizeof sz);
+            hr_strlcpy(sz, hr_tr_lang(lang, HR_N("size not known")), sizeof sz);
         size_t have = strlen(out);
         snprintf(out + have, n - have, "%s%s %s%s", i ? ", " : "", l->e[i].path, sz,
-                 l->e[i].mode == HR_PAGING_MODE_CUSTOM ? "" : HR_T(" (system managed, the file now)"));
+                 l->e[i].mode == HR_PAGING_MODE_CUSTOM ? ""
+                                                       : hr_tr_lang(lang, HR_N(" (system managed, the file now)")));
     }
 }
 
@@ -553,34 +603,30 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     const hr_pfw_list *fin = &p->stages[p->stage_count - 1].value;
     uint64_t before = hr_apply_win_total(in, &in->current, &known_before);
     uint64_t after = hr_apply_win_total(in, fin, &known_after);
-    char shrink[600] = "";
-    if (!hr_apply_shrink_ok(HR_OS_WINDOWS, before, after, in->allow_shrink, shrink, sizeof shrink)) {
-        char now[800];
-        win_sizes(in, &in->current, now, sizeof now);
+    hr_msg shrink;
+    if (!hr_apply_shrink_ok(HR_OS_WINDOWS, before, after, in->allow_shrink, &shrink)) {
+        /* a refusal is an error: in the language of the moment */
+        char now[800], swhy[600];
+        uint64_t bytes[HR_PFW_MAX_ENTRIES];
+        win_entry_sizes(in, &in->current, bytes);
+        win_sizes(&in->current, bytes, hr_lang_get(), now, sizeof now);
+        hr_msg_format(&shrink, hr_lang_get(), swhy, sizeof swhy);
         return hr_error_set(err, HR_EUNSAFE, HR_T("%c:\\pagefile.sys %llu MB would replace %s: %s"), in->drive,
-                            (unsigned long long)in->maximum_mb, now, shrink);
+                            (unsigned long long)in->maximum_mb, now, swhy);
     }
     add_step(p, HR_STEP_BACKUP_REGISTRY, NULL,
-             HR_T("back up PagingFiles (and ExistingPageFiles, "
+             HR_N("back up PagingFiles (and ExistingPageFiles, "
                   "TempPageFile) to a timestamped file and record the change in the state file"));
     for (int i = 0; i < p->stage_count; i++) {
-        char s[HR_PFW_PATH_MAX + 48];
-        hr_buf v;
-        hr_buf_init(&v, 0);
-        for (int k = 0; k < p->stages[i].value.count; k++) {
-            hr_pfw_format_string(&p->stages[i].value.e[k], s, sizeof s);
-            hr_buf_printf(&v, "%s\"%s\"", k ? ", " : "", s);
-        }
-        hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL, HR_T("%s: PagingFiles = [%s]"),
-                                     p->stages[i].what, hr_buf_str(&v));
-        hr_buf_free(&v);
+        /* its words are the stage's and the value's (hr_apply_step_text) */
+        hr_apply_step *st = add_step(p, HR_STEP_WRITE_PAGING_FILES, NULL, NULL);
         if (!st)
             return hr_error_set(err, HR_EINTERNAL, HR_T("too many steps"));
         snprintf(st->name, sizeof st->name, "write-paging-files-%d", i + 1);
         st->stage = i;
         st->needs_reboot = true;
     }
-    add_step(p, HR_STEP_FINISH, NULL, HR_T("mark the change as applied in the state file"));
+    add_step(p, HR_STEP_FINISH, NULL, HR_N("mark the change as applied in the state file"));
     p->reboot_needed = true;
     /* A value typed by hand since headroom's last write (neither that value nor the one a
      * cut-short write may have left): never taken over in silence. It becomes the value
@@ -588,38 +634,36 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     const hr_apply_state *st = in->state;
     p->hand_edited = st && st->reg_written && !hr_pfw_equal(&in->current, &st->written) &&
                      !(st->pending_set && hr_pfw_equal(&in->current, &st->pending));
-    char hand[700] = "";
     if (p->hand_edited) {
-        char now[600];
-        win_sizes(in, &in->current, now, sizeof now);
-        snprintf(hand, sizeof hand,
-                 HR_T(" PagingFiles was changed by hand since headroom last wrote it (now %s): apply takes that value "
-                      "over as the one rollback gives back, and backs it up again; the value from before headroom "
-                      "stays in %s."),
-                 now, st->reg_backup);
+        p->hand_now = in->current;
+        win_entry_sizes(in, &in->current, p->hand_now_bytes);
+        hr_strlcpy(p->hand_backup, st->reg_backup, sizeof p->hand_backup);
     }
-    snprintf(p->notes, sizeof p->notes,
-             HR_T("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
-                  "The first boot after a move can be slow or show a paging file message while Windows "
-                  "removes the old file and creates the new one; the second boot is normal (S5.1). "
-                  "headroom does not grow the file live: every change waits for the reboot. After it, "
-                  "run 'headroom verify'."));
-    if (dump) {
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have,
-                 HR_T(" %s (%llu MB) stays: Windows writes a kernel crash dump through a paging file on the system "
-                      "drive, and the plan keeps it for that (X.dump)."),
-                 dump->path, (unsigned long long)dump->maximum_mb);
+    hr_msg_set(&p->notes[p->note_count++].msg, /* the first note */
+               HR_N("A reboot is needed: Windows creates and removes paging files only at boot (smss). "
+                    "The first boot after a move can be slow or show a paging file message while Windows "
+                    "removes the old file and creates the new one; the second boot is normal (S5.1). "
+                    "headroom does not grow the file live: every change waits for the reboot. After it, "
+                    "run 'headroom verify'."));
+    hr_msg *dm = dump ? add_note(p, HR_APPLY_NOTE_MSG) : NULL;
+    if (dm) {
+        hr_msg_set(dm,
+                   HR_N(" %s (%llu MB) stays: Windows writes a kernel crash dump through a paging file on the system "
+                        "drive, and the plan keeps it for that (X.dump)."),
+                   dump->path, (unsigned long long)dump->maximum_mb);
     }
     /* S5.4: a drive that may be removable or on USB is taken (plan ranks it last), but the
      * doubt is said, never silent */
     if (hr_device_removable(&in->dev, NULL) == HR_TRI_UNKNOWN) {
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have,
-                 HR_T(" Not known: whether %c: is removable or attached by USB (%s). A paging file on a "
-                      "drive that is unplugged leaves Windows without one; plan ranks such a drive last "
-                      "(S5.4)."),
-                 in->drive, in->dev.why[0] ? in->dev.why : HR_T("not read"));
+        hr_msg *m = add_note(p, HR_APPLY_NOTE_MSG);
+        if (m)
+            hr_msg_set(m,
+                       HR_N(" Not known: whether %c: is removable or attached by USB (%s). A paging file on a "
+                            "drive that is unplugged leaves Windows without one; plan ranks such a drive last "
+                            "(S5.4)."),
+                       in->drive, in->dev.why[0] ? in->dev.why : HR_N("not read"));
+        if (m && !in->dev.why[0])
+            hr_msg_translate_arg(m, 1);
     }
     /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
     bool sys_before = false, sys_after = false;
@@ -629,35 +673,95 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
     for (int k = 0; k < fin->count; k++)
         sys_after |= toupper((unsigned char)fin->e[k].path[0]) == in->system_drive;
     if (!dump && sys_before && !sys_after && in->dump_needs_system_paging != HR_TRI_NO) {
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have,
-                 HR_T(" %c:'s paging file goes, and crash dumps are on (CrashControl%s): until a small paging file is "
-                      "back on %c: (Custom size, at least the dump's size) or a dedicated dump file is set, Windows "
-                      "cannot write a kernel crash dump after a blue screen (X.dump)."),
-                 in->system_drive, in->dump_needs_system_paging == HR_TRI_UNKNOWN ? HR_T(" not read: assumed on") : "",
-                 in->system_drive);
+        const char *unread = in->dump_needs_system_paging == HR_TRI_UNKNOWN ? HR_N(" not read: assumed on") : "";
+        hr_msg *m = add_note(p, HR_APPLY_NOTE_MSG);
+        if (m)
+            hr_msg_set(
+                m,
+                HR_N(" %c:'s paging file goes, and crash dumps are on (CrashControl%s): until a small paging file is "
+                     "back on %c: (Custom size, at least the dump's size) or a dedicated dump file is set, Windows "
+                     "cannot write a kernel crash dump after a blue screen (X.dump)."),
+                in->system_drive, unread, in->system_drive);
+        tr_arg(m, 1, unread);
     }
-    if (shrink[0]) {
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have, " %s.", shrink);
-    }
-    if (hand[0]) {
-        size_t have = strlen(p->notes);
-        snprintf(p->notes + have, sizeof p->notes - have, "%s", hand);
-    }
+    hr_msg *sm = hr_msg_is_set(&shrink) ? add_note(p, HR_APPLY_NOTE_SENTENCE) : NULL;
+    if (sm)
+        *sm = shrink;
+    if (p->hand_edited)
+        add_note(p, HR_APPLY_NOTE_WIN_HAND);
     return 0;
+}
+
+size_t hr_apply_step_text(const hr_apply_plan *p, int i, hr_lang lang, char *out, size_t n)
+{
+    /* a step's words were kept in 1400 bytes: shown so, in every language */
+    char what[1400];
+    const hr_apply_step *s = &p->steps[i];
+    if (s->kind == HR_STEP_WRITE_PAGING_FILES && s->stage >= 0 && s->stage < p->stage_count) {
+        const hr_pfw_stage *stage = &p->stages[s->stage];
+        char words[700], e[HR_PFW_PATH_MAX + 48];
+        hr_pfw_stage_text(stage, lang, words, sizeof words);
+        hr_buf v; /* the value as written: exact, never translated */
+        hr_buf_init(&v, 0);
+        for (int k = 0; k < stage->value.count; k++) {
+            hr_pfw_format_string(&stage->value.e[k], e, sizeof e);
+            hr_buf_printf(&v, "%s\"%s\"", k ? ", " : "", e);
+        }
+        snprintf(what, sizeof what, hr_tr_lang(lang, HR_N("%s: PagingFiles = [%s]")), words, hr_buf_str(&v));
+        hr_buf_free(&v);
+    } else {
+        hr_msg_format(&s->msg, lang, what, sizeof what);
+    }
+    if (n)
+        hr_strlcpy(out, what, n);
+    return strlen(what);
+}
+
+size_t hr_apply_notes_text(const hr_apply_plan *p, hr_lang lang, char *out, size_t n)
+{
+    /* the notes were kept in 2048 bytes: shown so, in every language */
+    char notes[2048] = "", one[2048];
+    for (int i = 0; i < p->note_count; i++) {
+        const hr_apply_note *note = &p->notes[i];
+        if (note->kind == HR_APPLY_NOTE_WIN_HAND) {
+            char now[600], hand[700];
+            win_sizes(&p->hand_now, p->hand_now_bytes, lang, now, sizeof now);
+            snprintf(hand, sizeof hand,
+                     hr_tr_lang(lang, HR_N(" PagingFiles was changed by hand since headroom last wrote it (now %s): "
+                                           "apply takes that value over as the one rollback gives back, and backs it "
+                                           "up again; the value from before headroom stays in %s.")),
+                     now, p->hand_backup);
+            hr_strlcpy(one, hand, sizeof one);
+        } else if (note->kind == HR_APPLY_NOTE_SENTENCE) {
+            char c[600];
+            hr_msg_format(&note->msg, lang, c, sizeof c);
+            snprintf(one, sizeof one, " %s.", c);
+        } else {
+            hr_msg_format(&note->msg, lang, one, sizeof one);
+        }
+        size_t have = strlen(notes);
+        snprintf(notes + have, sizeof notes - have, "%s", one);
+    }
+    if (n)
+        hr_strlcpy(out, notes, n);
+    return strlen(notes);
 }
 
 int hr_apply_plan_text(const hr_apply_plan *p, hr_buf *out)
 {
+    hr_lang lang = hr_lang_get(); /* text is the user's */
     if (p->nothing_to_do)
-        return hr_buf_puts(out, HR_T("Nothing to do: the configuration is already in place.\n"));
+        return hr_buf_puts(out, hr_tr_lang(lang, HR_N("Nothing to do: the configuration is already in place.\n")));
     int r = 0;
-    for (int i = 0; i < p->step_count && r == 0; i++)
-        r = hr_buf_printf(out, "%2d. [%s] %s%s\n", i + 1, p->steps[i].name, p->steps[i].what,
-                          p->steps[i].needs_reboot ? HR_T(" (takes effect after a reboot)") : "");
-    if (r == 0 && p->notes[0])
-        r = hr_buf_printf(out, "\n%s\n", p->notes);
+    char what[1400], notes[2048];
+    for (int i = 0; i < p->step_count && r == 0; i++) {
+        hr_apply_step_text(p, i, lang, what, sizeof what);
+        r = hr_buf_printf(out, "%2d. [%s] %s%s\n", i + 1, p->steps[i].name, what,
+                          p->steps[i].needs_reboot ? hr_tr_lang(lang, HR_N(" (takes effect after a reboot)")) : "");
+    }
+    hr_apply_notes_text(p, lang, notes, sizeof notes);
+    if (r == 0 && notes[0])
+        r = hr_buf_printf(out, "\n%s\n", notes);
     return r;
 }
 
@@ -684,16 +788,20 @@ static void apply_plan_json_to(const hr_apply_plan *p, hr_json_writer *w)
         hr_json_u64(w, "initial_bytes", p->target.initial_mb * HR_MIB);
         hr_json_u64(w, "maximum_bytes", p->target.maximum_mb * HR_MIB);
     }
+    /* JSON is English, whatever language the text is in */
+    char what[1400], notes[2048];
     hr_json_begin_array(w, "steps");
     for (int i = 0; i < p->step_count; i++) {
+        hr_apply_step_text(p, i, HR_LANG_EN, what, sizeof what);
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "name", p->steps[i].name);
-        hr_json_str(w, "what", p->steps[i].what);
+        hr_json_str(w, "what", what);
         hr_json_bool(w, "needs_reboot", p->steps[i].needs_reboot);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
-    hr_json_str(w, "notes", p->notes);
+    hr_apply_notes_text(p, HR_LANG_EN, notes, sizeof notes);
+    hr_json_str(w, "notes", notes);
     hr_json_end_object(w);
 }
 

@@ -22,6 +22,7 @@
 #include "core/apply/apply_state.h"
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/base/render.h"
 #include "core/model/fstab.h"
 #include "core/apply/pagingfiles_write.h"
@@ -56,12 +57,28 @@ typedef enum hr_step_kind {
 
 typedef struct hr_apply_step {
     hr_step_kind kind;
-    char name[40];   /* failpoint name: "create-file", "write-paging-files-2" */
-    char what[1400]; /* the exact change, for the dry run */
+    char name[40]; /* failpoint name: "create-file", "write-paging-files-2" */
+    /* the exact change, for the dry run, formatted where it is shown (hr_apply_step_text);
+     * unset for a Windows write step, whose words are its stage's and the value's */
+    hr_msg msg;
     char path[HR_SNAP_PATH_MAX];
     bool needs_reboot;
     int stage; /* Windows: index into the plan's stages */
 } hr_apply_step;
+
+/* A sentence of the plan's notes: formatted where it is shown, the notes one after another. */
+typedef enum hr_apply_note_kind {
+    HR_APPLY_NOTE_MSG,      /* msg as it is */
+    HR_APPLY_NOTE_SENTENCE, /* " msg." : a clause said as a sentence of its own (the shrink) */
+    HR_APPLY_NOTE_WIN_HAND  /* Windows: PagingFiles changed by hand (the plan's hand_* facts) */
+} hr_apply_note_kind;
+
+#define HR_APPLY_MAX_NOTES 8
+
+typedef struct hr_apply_note {
+    hr_apply_note_kind kind;
+    hr_msg msg;
+} hr_apply_note;
 
 typedef struct hr_apply_plan {
     hr_os os;
@@ -85,7 +102,14 @@ typedef struct hr_apply_plan {
     hr_pfw_entry target;
     int stage_count;
     hr_pfw_stage stages[HR_PFW_MAX_STAGES];
-    char notes[2048]; /* what the user should know (reboot, slow first boot) */
+    /* what the user should know (reboot, slow first boot): hr_apply_notes_text() */
+    int note_count;
+    hr_apply_note notes[HR_APPLY_MAX_NOTES];
+    /* Windows, hand_edited: the value found (each entry's size, HR_UNKNOWN when not known)
+     * and the backup that keeps the value from before headroom */
+    hr_pfw_list hand_now;
+    uint64_t hand_now_bytes[HR_PFW_MAX_ENTRIES];
+    char hand_backup[HR_SNAP_PATH_MAX];
 } hr_apply_plan;
 
 /* ---- Linux ---- */
@@ -141,7 +165,7 @@ bool hr_apply_margin_ok(uint64_t total, uint64_t free, uint64_t grow, char *why,
  * Linux passes headroom's own area, old and new: apply's steps never touch another area
  * (a partition, zram, a file the plan tells the user to swapoff by hand), so the totals
  * before and after differ by that area alone and comparing it is comparing the totals. */
-bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, char *why, size_t n);
+bool hr_apply_shrink_ok(hr_os os, uint64_t before, uint64_t after, bool allow_shrink, hr_msg *why);
 
 /* target_is_dir: put HR_APPLY_SWAP_NAME in it. If the state's applied area sits at that path
  * with another size or priority, the new file goes next to it (name-2.swap) so that the old
@@ -206,9 +230,15 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *plan, hr_err
 
 /* ---- rendering ---- */
 
-/* The dry run: the exact changes in order, reboot needs, notes. */
+/* Step i's change in words, in lang (the dry run: the user's; JSON: English; the run's log:
+ * the user's). Returns the length the whole text needs. */
+size_t hr_apply_step_text(const hr_apply_plan *plan, int i, hr_lang lang, char *out, size_t n);
+/* The notes, one sentence after another, in lang ("" when none). */
+size_t hr_apply_notes_text(const hr_apply_plan *plan, hr_lang lang, char *out, size_t n);
+
+/* The dry run: the exact changes in order, reboot needs, notes; in the user's language. */
 int hr_apply_plan_text(const hr_apply_plan *plan, hr_buf *out);
-/* The same as JSON (schema "headroom.apply-plan/1"). */
+/* The same as JSON (schema "headroom.apply-plan/1"), in English whatever the language. */
 int hr_apply_plan_json(const hr_apply_plan *plan, hr_buf *out);
 /* The one renderer interface (core/base/render.h): text or JSON as r->format asks. */
 void hr_apply_plan_render(const hr_apply_plan *plan, hr_render *r);

@@ -29,6 +29,8 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
                     hr_error *err)
 {
     const hr_apply_op *op = op_for(ops, s->kind);
+    char what[1400]; /* the log is text for the user: in their language */
+    hr_apply_step_text(plan, (int)(s - plan->steps), hr_lang_get(), what, sizeof what);
     if (!op)
         return hr_error_set(err, HR_EINTERNAL, HR_T("step %s is not a step of this system"), s->name);
     memset(&st->intent, 0, sizeof st->intent);
@@ -59,7 +61,7 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
              * the intent on disk stays, and the next run's recovery tells by what is there
              * whether the change was made. (Clearing it once left an fstab line that
              * rollback did not know of.) */
-            hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
+            hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, what);
             return r;
         }
         /* The step refused, or failed and undid itself: the state as it was before it. */
@@ -68,7 +70,7 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
             hr_strlcpy(st->status, status_if_failed, sizeof st->status);
         hr_error e2 = { 0 };
         hr_apply_store_save(ops->store, st, &e2);
-        hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, s->what);
+        hr_buf_printf(log, HR_T("FAILED: [%s] %s\n"), s->name, what);
         return r;
     }
     memset(&st->intent, 0, sizeof st->intent);
@@ -76,7 +78,7 @@ static int run_step(const hr_apply_ops *ops, hr_apply_state *st, hr_apply_state 
     if (s->kind == HR_STEP_FINISH)
         hr_strlcpy(st->status, "applied", sizeof st->status);
     r = hr_apply_store_save(ops->store, st, err);
-    hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, s->what);
+    hr_buf_printf(log, HR_T("done: [%s] %s\n"), s->name, what);
     if (r < 0) {
         /* The step is done and its intent is on disk: the next run finishes it. */
         hr_buf_printf(log, HR_T("FAILED: recording step [%s] as done in the state file\n"), s->name);

@@ -114,24 +114,66 @@ bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b)
     return true;
 }
 
-static void describe(const hr_pfw_entry *e, char *out, size_t n)
+static void describe(const hr_pfw_entry *e, hr_lang lang, char *out, size_t n)
 {
     if (e->mode == HR_PAGING_MODE_CUSTOM)
-        snprintf(out, n, HR_T("%s initial %llu MB, maximum %llu MB"), e->path, (unsigned long long)e->initial_mb,
-                 (unsigned long long)e->maximum_mb);
+        snprintf(out, n, hr_tr_lang(lang, HR_N("%s initial %llu MB, maximum %llu MB")), e->path,
+                 (unsigned long long)e->initial_mb, (unsigned long long)e->maximum_mb);
     else if (e->mode == HR_PAGING_MODE_SYSTEM_MANAGED)
-        snprintf(out, n, HR_T("%s system managed"), e->path);
+        snprintf(out, n, hr_tr_lang(lang, HR_N("%s system managed")), e->path);
     else
-        snprintf(out, n, HR_T("%s automatic"), e->path);
+        snprintf(out, n, hr_tr_lang(lang, HR_N("%s automatic")), e->path);
 }
 
-static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev, const hr_pfw_list *v, const char *what)
+size_t hr_pfw_stage_text(const hr_pfw_stage *st, hr_lang lang, char *out, size_t n)
+{
+    /* the stage's words were kept in 700 bytes: shown so, in every language */
+    char what[700], d[HR_PFW_PATH_MAX + 64];
+    bool many = strchr(st->removed, ',') != NULL;
+    switch (st->kind) {
+    case HR_PFW_STAGE_AUTO_OFF:
+        hr_strlcpy(what,
+                   hr_tr_lang(lang, HR_N("turn off automatic paging file management "
+                                         "(the system drive keeps a system-managed file until the new one "
+                                         "is set)")),
+                   sizeof what);
+        break;
+    case HR_PFW_STAGE_SET:
+    case HR_PFW_STAGE_ADD:
+        describe(&st->target, lang, d, sizeof d);
+        if (st->kind == HR_PFW_STAGE_SET)
+            snprintf(what, sizeof what, hr_tr_lang(lang, HR_N("set %s")), d);
+        else
+            snprintf(what, sizeof what, hr_tr_lang(lang, HR_N("add %s (before anything is removed)")), d);
+        break;
+    case HR_PFW_STAGE_REMOVE:
+        if (st->kept[0])
+            snprintf(what, sizeof what,
+                     many ? hr_tr_lang(lang, HR_N("remove the old paging files: %s (%s stays for "
+                                                  "crash dumps, X.dump)"))
+                          : hr_tr_lang(lang, HR_N("remove the old paging file: %s (%s stays for crash dumps, X.dump)")),
+                     st->removed, st->kept);
+        else
+            snprintf(what, sizeof what,
+                     many ? hr_tr_lang(lang, HR_N("remove the old paging files: %s"))
+                          : hr_tr_lang(lang, HR_N("remove the old paging file: %s")),
+                     st->removed);
+        break;
+    default: what[0] = '\0';
+    }
+    if (n)
+        hr_strlcpy(out, what, n);
+    return strlen(what);
+}
+
+static int push_stage(hr_pfw_stage *stages, int *ns, const hr_pfw_list *prev, const hr_pfw_list *v,
+                      const hr_pfw_stage *what)
 {
     if (hr_pfw_equal(prev, v))
         return 0;
     if (*ns == HR_PFW_MAX_STAGES)
         return HR_EINTERNAL;
-    hr_strlcpy(stages[*ns].what, what, sizeof stages[*ns].what);
+    stages[*ns] = *what;
     stages[*ns].value = *v;
     (*ns)++;
     return 0;
@@ -147,7 +189,7 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
     if (system_drive)
         system_drive = (char)toupper((unsigned char)system_drive);
     hr_pfw_list v = *cur, prev = *cur;
-    char what[700], d[HR_PFW_PATH_MAX + 64];
+    hr_pfw_stage what;
 
     /* 1. Untick "automatically manage": the automatic entry becomes what the dialog shows
      *    after unticking it — the system drive, system managed — so paging stays on. */
@@ -174,29 +216,30 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             return hr_error_set(err, HR_EINVAL,
                                 HR_T("PagingFiles: automatic management is on and "
                                      "the system drive is unknown"));
-        if (push_stage(stages, nstages, &prev, &v,
-                       HR_T("turn off automatic paging file management "
-                            "(the system drive keeps a system-managed file until the new one is set)")) < 0)
+        memset(&what, 0, sizeof what);
+        what.kind = HR_PFW_STAGE_AUTO_OFF;
+        if (push_stage(stages, nstages, &prev, &v, &what) < 0)
             return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
         prev = v;
     }
 
     /* 2. "Set" the new file: add it (or change the entry on the target drive in place). */
-    describe(target, d, sizeof d);
+    memset(&what, 0, sizeof what);
+    what.target = *target;
     int at = -1;
     for (int i = 0; i < v.count; i++)
         if (hr_pfw_drive(v.e[i].path) == tdrive)
             at = i;
     if (at >= 0) {
         v.e[at] = *target;
-        snprintf(what, sizeof what, HR_T("set %s"), d);
+        what.kind = HR_PFW_STAGE_SET;
     } else {
         if (v.count == HR_PFW_MAX_ENTRIES)
             return hr_error_set(err, HR_ETOOBIG, HR_T("PagingFiles: already %d entries"), HR_PFW_MAX_ENTRIES);
         v.e[v.count++] = *target;
-        snprintf(what, sizeof what, HR_T("add %s (before anything is removed)"), d);
+        what.kind = HR_PFW_STAGE_ADD;
     }
-    if (push_stage(stages, nstages, &prev, &v, what) < 0)
+    if (push_stage(stages, nstages, &prev, &v, &what) < 0)
         return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     prev = v;
 
@@ -217,18 +260,11 @@ int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, cha
             snprintf(removed + have, sizeof removed - have, "%s%s", have ? ", " : "", v.e[i].path);
         }
     }
-    if (kept[0])
-        snprintf(what, sizeof what,
-                 strchr(removed, ',') ? HR_T("remove the old paging files: %s (%s stays for "
-                                             "crash dumps, X.dump)")
-                                      : HR_T("remove the old paging file: %s (%s stays for crash dumps, X.dump)"),
-                 removed, kept);
-    else
-        snprintf(what, sizeof what,
-                 strchr(removed, ',') ? HR_T("remove the old paging files: %s")
-                                      : HR_T("remove the old paging file: %s"),
-                 removed);
-    if (push_stage(stages, nstages, &prev, &fin, what) < 0)
+    memset(&what, 0, sizeof what);
+    what.kind = HR_PFW_STAGE_REMOVE;
+    hr_strlcpy(what.removed, removed, sizeof what.removed);
+    hr_strlcpy(what.kept, kept, sizeof what.kept);
+    if (push_stage(stages, nstages, &prev, &fin, &what) < 0)
         return hr_error_set(err, HR_EINTERNAL, HR_T("PagingFiles: too many stages"));
     return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/i18n.h"
 #include "core/model/snapshot.h"
 
 #include <stdbool.h>
@@ -60,12 +61,26 @@ bool hr_pfw_equal(const hr_pfw_list *a, const hr_pfw_list *b);
  * "add D:\pagefile.sys 32768/32768", "remove C:\pagefile.sys"). Stages equal to the value
  * before them are left out, so an already applied target gives *nstages == 0. Every
  * stage has at least one entry. */
+typedef enum hr_pfw_stage_kind {
+    HR_PFW_STAGE_AUTO_OFF, /* turn off automatic management */
+    HR_PFW_STAGE_SET,      /* the target drive's entry changed in place */
+    HR_PFW_STAGE_ADD,      /* the target added before anything goes */
+    HR_PFW_STAGE_REMOVE    /* the old files go (but the one kept for crash dumps) */
+} hr_pfw_stage_kind;
+
 typedef struct hr_pfw_stage {
-    char what[700];
+    hr_pfw_stage_kind kind;
+    hr_pfw_entry target;        /* SET, ADD: the entry set */
+    char removed[200];          /* REMOVE: the paths that go, ", " between them */
+    char kept[HR_PFW_PATH_MAX]; /* REMOVE: the crash-dump file that stays ("" none) */
     hr_pfw_list value;
 } hr_pfw_stage;
 
 int hr_pfw_safe_sequence(const hr_pfw_list *cur, const hr_pfw_entry *target, char system_drive, const char *keep,
                          hr_pfw_stage stages[HR_PFW_MAX_STAGES], int *nstages, hr_error *err);
+
+/* What a stage does, in words, in lang (formatted where it is shown: the dry run in the
+ * user's language, JSON in English). Returns the length the whole text needs. */
+size_t hr_pfw_stage_text(const hr_pfw_stage *st, hr_lang lang, char *out, size_t n);
 
 #endif

@@ -268,7 +268,7 @@ static int fstab_hash(const char *fp, uint64_t *h, bool *exists)
 /* Finish or undo the step a kill cut short (st->intent), and remove the temporary files a
  * killed run leaves: every later apply, rollback and verify (as root, holding the lock) runs
  * this first. Appends what it did to log. Returns 1 when it changed the state (saved). */
-int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err)
+int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_recovery_log *log, hr_error *err)
 {
     char sp[PATH_MAX];
     hr_lx_state_file(rq, sp, sizeof sp);
@@ -290,8 +290,7 @@ int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, h
             struct stat s;
             if (lstat(a->tmp, &s) == 0 && S_ISREG(s.st_mode))
                 unlink(a->tmp);
-            if (log)
-                hr_buf_printf(log, HR_T("recovered: removed the unfinished %s\n"), a->tmp);
+            hr_recovery_add(log, HR_RECOVERED_REMOVED_TMP, NULL, a->tmp);
             hr_apply_state_drop(st, a->path);
             changed = true;
         } else if (!hr_lx_is_ours(a->tmp, a->device, a->inode) && hr_lx_is_ours(a->path, a->device, a->inode)) {
@@ -300,8 +299,6 @@ int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, h
         }
     }
     if (in->step[0]) {
-        if (log)
-            hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), in->step);
         hr_apply_area *a = in->path[0] ? hr_apply_state_find(st, in->path) : NULL;
         if (strcmp(in->step, "fstab-add") == 0 || strcmp(in->step, "fstab-remove-old") == 0 ||
             strcmp(in->step, "rollback-fstab") == 0) {
@@ -321,36 +318,32 @@ int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, h
                 if (a)
                     a->in_fstab = strcmp(in->step, "fstab-add") == 0;
             }
-            if (log)
-                hr_buf_printf(log, "%s\n",
-                              done     ? HR_T("it was done")
-                              : before ? HR_T("it was not done")
-                                       : HR_T("fstab changed"));
+            hr_recovery_add(log,
+                            done     ? HR_RECOVERED_DONE
+                            : before ? HR_RECOVERED_NOT_DONE
+                                     : HR_RECOVERED_FSTAB_CHANGED,
+                            in->step, NULL);
         } else if (strcmp(in->step, "swapon") == 0 || strcmp(in->step, "swapoff-old") == 0) {
             if (a)
                 a->enabled = hr_lx_is_active(a->path);
-            if (log)
-                hr_buf_printf(log, hr_lx_is_active(in->path) ? HR_T("%s is on\n") : HR_T("%s is off\n"), in->path);
+            hr_recovery_add(log, hr_lx_is_active(in->path) ? HR_RECOVERED_ON : HR_RECOVERED_OFF, in->step, in->path);
         } else if (strcmp(in->step, "delete-old") == 0) {
             struct stat s;
             if (a && lstat(a->path, &s) != 0 && !a->tmp[0])
                 hr_apply_state_drop(st, a->path);
-            if (log)
-                hr_buf_printf(log, HR_T("checked %s\n"), in->path);
+            hr_recovery_add(log, HR_RECOVERED_CHECKED_PATH, in->step, in->path);
         } else if (strcmp(in->step, "record") == 0) {
             struct stat s;
             if (st->fstab_backup[0] && lstat(st->fstab_backup, &s) != 0) {
                 st->fstab_backup[0] = '\0';
                 st->fstab_path[0] = '\0';
             }
-            if (log)
-                hr_buf_printf(log, HR_T("checked the fstab backup\n"));
+            hr_recovery_add(log, HR_RECOVERED_CHECKED_BACKUP, in->step, NULL);
         } else if (strcmp(in->step, "finish") == 0) {
             hr_strlcpy(st->status, "applied", sizeof st->status);
-            if (log)
-                hr_buf_printf(log, HR_T("marked applied\n"));
-        } else if (log) {
-            hr_buf_printf(log, HR_T("checked\n"));
+            hr_recovery_add(log, HR_RECOVERED_MARKED_APPLIED, in->step, NULL);
+        } else {
+            hr_recovery_add(log, HR_RECOVERED_CHECKED, in->step, NULL);
         }
         memset(&st->intent, 0, sizeof st->intent);
         changed = true;

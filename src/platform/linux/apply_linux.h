@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/apply/apply_state.h"
 #include "core/apply/apply_store.h"
+#include "core/apply/apply_verify.h"
 #include "core/model/fstab.h"
 #include "platform/platform.h"
 
@@ -64,7 +65,7 @@ int hr_lx_state_save(const hr_apply_request *rq, const hr_apply_state *st, hr_er
 int hr_lx_intent_save(const hr_apply_request *rq, hr_apply_state *st, const char *step, const char *path,
                       hr_error *err);
 /* Finish or undo a step a kill cut short (by what is on disk); 1 when the state changed. */
-int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err);
+int hr_lx_recover(const hr_apply_request *rq, hr_apply_state *st, hr_recovery_log *log, hr_error *err);
 /* Does this process hold the state directory's lock (hr_platform_lock)? */
 bool hr_lx_lock_held(void);
 /* Is path in /proc/swaps? Is the file at path the one recorded (regular, dev and inode)? */

@@ -142,7 +142,9 @@ int hr_platform_rollback(const hr_apply_request *rq, bool dry_run, hr_buf *log, 
         return 0;
     }
     if (!dry_run) {
-        int rr = hr_lx_recover(rq, &st, log, err);
+        hr_recovery_log rec = { 0 };
+        int rr = hr_lx_recover(rq, &st, &rec, err);
+        hr_recovery_log_text(&rec, hr_lang_get(), log); /* the log is text: the user's language */
         if (rr < 0)
             return rr;
     }

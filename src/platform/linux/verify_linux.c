@@ -70,14 +70,11 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     int have = hr_lx_state_load(rq, &st, err);
     if (have < 0)
         return have;
-    hr_buf rlog; /* what recovery finished or undid: verify says so */
-    hr_buf_init(&rlog, sizeof res->recovered);
+    hr_recovery_log rlog = { 0 }; /* what recovery finished or undid: verify says so */
     if (have && hr_lx_lock_held()) {
         int rr = hr_lx_recover(rq, &st, &rlog, err);
-        if (rr < 0) {
-            hr_buf_free(&rlog);
+        if (rr < 0)
             return rr;
-        }
     }
     hr_verify_linux_in *in = calloc(1, sizeof *in);
     if (!in)
@@ -116,9 +113,8 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
             in->commit_charge_bytes = mi.committed_as;
         }
         hr_verify_linux(in, res);
-        hr_strlcpy(res->recovered, hr_buf_str(&rlog), sizeof res->recovered);
+        res->recovered = rlog;
     }
-    hr_buf_free(&rlog);
     hr_fstab_free(&f);
     hr_buf_free(&b);
     free(in);

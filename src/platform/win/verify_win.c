@@ -41,7 +41,7 @@ static BOOL CALLBACK on_page_file(LPVOID ctx, PENUM_PAGE_FILE_INFORMATION info, 
  * (verify says so, and rollback --yes undoes it). A value that is neither is someone else's
  * change: left alone (rollback refuses over it). Runs holding the lock only. Appends what it
  * did to log; returns 1 when it saved the state. */
-static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, hr_error *err)
+static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_recovery_log *log, hr_error *err)
 {
     if (!st->pending_set) {
         /* A step that writes no value (the backup, the finish): what it did is on disk or
@@ -51,8 +51,7 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
         bool finish = strcmp(st->intent.step, "finish") == 0;
         if (finish)
             hr_strlcpy(st->status, "applied", sizeof st->status);
-        hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), st->intent.step);
-        hr_buf_puts(log, finish ? HR_T("marked applied\n") : HR_T("checked\n"));
+        hr_recovery_add(log, finish ? HR_RECOVERED_MARKED_APPLIED : HR_RECOVERED_CHECKED, st->intent.step, NULL);
         memset(&st->intent, 0, sizeof st->intent);
         int r = hr_wa_state_save(rq, st, err);
         return r < 0 ? r : 1;
@@ -73,8 +72,7 @@ static int recover(const hr_apply_request *rq, hr_apply_state *st, hr_buf *log, 
         hr_strlcpy(st->last_step, step, sizeof st->last_step);
     }
     st->pending_set = false;
-    hr_buf_printf(log, HR_T("recovered: step '%s' was cut short; "), step);
-    hr_buf_printf(log, "%s\n", done ? HR_T("it was done") : HR_T("it was not done"));
+    hr_recovery_add(log, done ? HR_RECOVERED_DONE : HR_RECOVERED_NOT_DONE, step, NULL);
     memset(&st->intent, 0, sizeof st->intent); /* its outcome is recorded now */
     r = hr_wa_state_save(rq, st, err);
     return r < 0 ? r : 1;
@@ -86,18 +84,14 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     int have = hr_wa_state_load(rq, &st, err);
     if (have < 0)
         return have;
-    hr_buf rlog; /* what recovery found of a write a kill cut short: verify says so */
-    hr_buf_init(&rlog, sizeof res->recovered);
+    hr_recovery_log rlog = { 0 }; /* what recovery found of a write a kill cut short: verify says so */
     if (have && hr_wa_lock_held()) {
         int rr = recover(rq, &st, &rlog, err);
-        if (rr < 0) {
-            hr_buf_free(&rlog);
+        if (rr < 0)
             return rr;
-        }
     }
     hr_verify_win_in *in = calloc(1, sizeof *in);
     if (!in) {
-        hr_buf_free(&rlog);
         return hr_error_set(err, HR_ENOMEM, "%s", HR_T("out of memory"));
     }
     in->state = have ? &st : NULL;
@@ -141,9 +135,8 @@ int hr_platform_verify(const hr_apply_request *rq, hr_verify_result *res, hr_err
     in->open_known = EnumPageFilesW(on_page_file, &ec) != 0;
     if (r == 0) {
         hr_verify_windows(in, res);
-        hr_strlcpy(res->recovered, hr_buf_str(&rlog), sizeof res->recovered);
+        res->recovered = rlog;
     }
-    hr_buf_free(&rlog);
     free(in);
     return r;
 }
