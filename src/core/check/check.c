@@ -498,12 +498,9 @@ static void todo_file(const hr_plan *p, hr_check *c, const char *size)
         /* The swap kept already covers the size: what is left is moving off a bad place. */
         snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
         char list[256] = "";
-        for (int i = 0; i < p->removal_count; i++) {
-            char en[HR_PLAN_TEXT_MAX];
-            const char *t = hr_plan_line_text(&p->removals[i], HR_LANG_EN, en, sizeof en), *colon = strchr(t, ':');
+        for (int i = 0; i < p->removal_count; i++) { /* the files themselves, not cut out of a sentence */
             size_t used = strlen(list);
-            snprintf(list + used, sizeof list - used, "%s%.*s", i ? ", " : "",
-                     (int)(colon ? (size_t)(colon - t) : strlen(t)), t);
+            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", p->removal_paths[i]);
         }
         TODO(id_rule,
              HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
