@@ -260,6 +260,12 @@ int hr_fstab_escape(const char *in, hr_buf *out)
     return 0;
 }
 
+int hr_fstab_swap_line(const char *path, int priority, hr_buf *out)
+{
+    int r = hr_fstab_escape(path, out);
+    return r < 0 ? r : hr_buf_printf(out, " none swap defaults,pri=%d 0 0", priority);
+}
+
 int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_newline, hr_error *err)
 {
     if (added_newline)
@@ -270,9 +276,7 @@ int hr_fstab_add_swap(hr_fstab *f, const char *path, int priority, bool *added_n
         return hr_error_set(err, HR_EEXIST, HR_T("fstab: a swap entry for %s is already there"), path);
     hr_buf line;
     hr_buf_init(&line, 0);
-    int r = hr_fstab_escape(path, &line);
-    if (r == 0)
-        r = hr_buf_printf(&line, " none swap defaults,pri=%d 0 0", priority);
+    int r = hr_fstab_swap_line(path, priority, &line);
     if (r < 0) {
         hr_buf_free(&line);
         return hr_error_set(err, r, HR_T("fstab: out of memory"));

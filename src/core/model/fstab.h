@@ -57,6 +57,10 @@ bool hr_fstab_opt_has(const char *opts, const char *name);
 /* Escape a path for an fstab field (space, tab, newline, backslash as octal). */
 int hr_fstab_escape(const char *in, hr_buf *out);
 
+/* The swap line headroom writes for path (escaped), appended to out: apply writes it, plan
+ * shows it in its command. Returns 0 or a negative hr_error code. */
+int hr_fstab_swap_line(const char *path, int priority, hr_buf *out);
+
 /* Append the marker comment and "<path> none swap defaults,pri=<prio> 0 0". If the last line
  * had no final newline, one is added to it and *added_newline is set (rollback uses it to
  * give the bytes back exactly). Fails with HR_EEXIST if a swap entry for path exists. */

@@ -286,11 +286,10 @@ static void linux_steps(const hr_snapshot *snap, const hr_plan_inputs *in, hr_pl
         }
         snprintf(cmd, sizeof cmd, "sudo swapon --priority 10 %s", qpath);
         step(p, "swapon|S3.1", cmd, HR_N("switch it on before touching any old swap"));
-        /* fstab's own escapes (a space is \040), then the line as one word for echo */
+        /* the line apply writes (fstab's escapes: a space is \040), as one word for echo */
         hr_buf line;
         hr_buf_init(&line, 0);
-        hr_fstab_escape(path, &line);
-        hr_buf_puts(&line, " none swap defaults,pri=10 0 0");
+        hr_fstab_swap_line(path, 10, &line);
         char qline[HR_SNAP_PATH_MAX * 4 + 64];
         hr_shell_quote(hr_buf_error(&line) || !line.data ? "" : line.data, qline, sizeof qline);
         hr_buf_free(&line);
