@@ -1,6 +1,7 @@
 /* Every warning fires where its facts call for it and nowhere else: from a healthy machine
  * with no warnings at all, each scenario changes one fact and must add exactly the expected
  * warning ids. Linux placement facts (btrfs, containers, USB swap inside dm-crypt) too. */
+#include "fmt_conversions.h"
 #include "plan_snap.h"
 #include "test.h"
 
@@ -427,28 +428,6 @@ static void linux_placement(void)
     free(s);
 }
 
-/* The conversions of a template as the row's parameter letters: s (%s, %.2s), u (%llu). */
-static void conversions(const char *t, char *out, size_t n)
-{
-    size_t k = 0;
-    for (; *t && k + 1 < n; t++) {
-        if (*t != '%')
-            continue;
-        t++;
-        if (*t == '%')
-            continue;
-        while (*t == '.' || (*t >= '0' && *t <= '9'))
-            t++;
-        if (strncmp(t, "llu", 3) == 0) {
-            out[k++] = 'u';
-            t += 2;
-        } else {
-            out[k++] = *t == 's' ? 's' : '?';
-        }
-    }
-    out[k] = '\0';
-}
-
 /* The table is the contract: ids as JSON has them (unique, lower-case words), a rule, and
  * templates whose conversions are the parameters the row names, in English and in Chinese. */
 static void warning_table(void)
@@ -465,8 +444,8 @@ static void warning_table(void)
         for (int v = HR_PW_NONE + 1; v < w; v++)
             CHECK(strcmp(hr_plan_warning_row((hr_plan_warning)v)->id, row->id) != 0);
         char en[16], zh[16];
-        conversions(row->text, en, sizeof en);
-        conversions(hr_tr_lang(HR_LANG_ZH, row->text), zh, sizeof zh);
+        fmt_conversions(row->text, en, sizeof en);
+        fmt_conversions(hr_tr_lang(HR_LANG_ZH, row->text), zh, sizeof zh);
         if (strcmp(en, row->params) != 0)
             fprintf(stderr, "warning %s: template takes {%s}, the row says {%s}\n", row->id, en, row->params);
         CHECK_STR(en, row->params);

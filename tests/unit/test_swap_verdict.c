@@ -3,6 +3,7 @@
  * nothing untranslated, nothing cut; and what a row says it names (the file system) is what
  * its words show, in both languages, for every file system type the rules give it. */
 #include "test.h"
+#include "fmt_conversions.h"
 
 #include "core/base/i18n.h"
 #include "core/model/swap_target.h"
@@ -10,21 +11,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-/* A template's conversions as the row's parameter letters would make them: s or d. */
-static void conversions(const char *t, char *out, size_t n)
-{
-    size_t k = 0;
-    for (; *t && k + 1 < n; t++) {
-        if (*t != '%')
-            continue;
-        t++;
-        if (*t == '%')
-            continue;
-        out[k++] = *t == 's' ? 's' : *t == 'd' ? 'd' : '?';
-    }
-    out[k] = '\0';
-}
 
 static void expected_conversions(const char *params, char *out, size_t n)
 {
@@ -58,8 +44,8 @@ static void table(void)
             CHECK(strcmp(hr_tr_lang(HR_LANG_ZH, row->phrase), row->phrase) != 0);
         char want[8], en[8], zh[8];
         expected_conversions(row->params, want, sizeof want);
-        conversions(row->text, en, sizeof en);
-        conversions(hr_tr_lang(HR_LANG_ZH, row->text), zh, sizeof zh);
+        fmt_conversions(row->text, en, sizeof en);
+        fmt_conversions(hr_tr_lang(HR_LANG_ZH, row->text), zh, sizeof zh);
         if (strcmp(en, want) != 0)
             fprintf(stderr, "%s: template takes {%s}, the row's parameters {%s} make {%s}\n", row->name, en,
                     row->params, want);
