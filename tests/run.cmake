@@ -12,6 +12,14 @@ else()
   add_test(NAME run.windows.exit_code COMMAND headroom run --interval 200 -- cmd /c "echo hi from cmd & exit 5")
   set_tests_properties(run.windows.exit_code PROPERTIES PASS_REGULAR_EXPRESSION
     "hi from cmd.*exit code 5")
+  # The child's Python writes UTF-8 to run's pipe, the encoding run's console shows; a value
+  # the user set is kept.
+  add_test(NAME run.windows.python_utf8 COMMAND headroom run --interval 200 -- cmd /c "echo enc=%PYTHONIOENCODING%=")
+  set_tests_properties(run.windows.python_utf8 PROPERTIES PASS_REGULAR_EXPRESSION "enc=utf-8=")
+  add_test(NAME run.windows.python_user_encoding
+           COMMAND headroom run --interval 200 -- cmd /c "echo enc=%PYTHONIOENCODING%=")
+  set_tests_properties(run.windows.python_user_encoding PROPERTIES ENVIRONMENT "PYTHONIOENCODING=gbk"
+    PASS_REGULAR_EXPRESSION "enc=gbk=")
 endif()
 # run.root.killed: a killed run leaves nothing behind — SIGKILL run, and its child, the
 # child's children and its cgroup are gone; SIGTERM reaches the grandchildren; groups of

@@ -113,6 +113,12 @@ int hr_child_start(const hr_child_opts *o, hr_child **out, char *note, size_t no
     }
     if (!GetEnvironmentVariableW(L"PYTHONUNBUFFERED", NULL, 0))
         SetEnvironmentVariableW(L"PYTHONUNBUFFERED", L"1");
+    /* Python writes to a pipe in the ANSI code page (GBK on a Chinese system), and we pass
+     * its bytes on to a console we switched to UTF-8: ask for UTF-8 on its standard streams
+     * only (not PYTHONUTF8, which would change how ComfyUI opens its files). A value the user
+     * set stays. docs.python.org/3/using/cmdline.html#envvar-PYTHONIOENCODING */
+    if (!GetEnvironmentVariableW(L"PYTHONIOENCODING", NULL, 0))
+        SetEnvironmentVariableW(L"PYTHONIOENCODING", L"utf-8");
     STARTUPINFOW si;
     ZeroMemory(&si, sizeof si);
     si.cb = sizeof si;
