@@ -464,6 +464,41 @@ int main(void)
         CHECK(fl2 && within((double)fl2->buffer_bytes / MiB, 324.0, 0.01));
     }
 
+    /* The reserve is set by the first module that does not fit, not by the largest: the stock
+     * Z-Image Turbo bf16 workflow on an RX 6800 XT 16 GB (chameleon-ai/ryzen-ai-max, December
+     * 2025; 0.3.76, sub-quadratic attention): "11288.08 MB usable, 11259.95 MB loaded, 479.60 MB
+     * offloaded, 28.12 MB buffer reserved". ModelPatcher.load() takes the modules largest first;
+     * the qkv (84 MiB) and feed-forward (75 MiB) linears all fit, and the first 3840 x 3840
+     * output projection that does not fit sets the reserve: 28.125 MiB, once (NUM_STREAMS is 0
+     * on AMD before 0.7.0). With --async-offload (two streams) it is three of them. */
+    for (int pass = 0; pass < 2; pass++) {
+        memset(&in, 0, sizeof in);
+        int u[3], t[3], v[3];
+        int dm = cat("z_image_turbo_bf16.safetensors", HR_EST_DIFFUSION, false, u);
+        int te = cat("qwen_3_4b.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int va = cat("ae.safetensors", HR_EST_VAE, false, v);
+        op("1", "UNETLoader", HR_OP_LOAD, dm, -1, 0, 0, 0, 0);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 1024, 1024, 1, 1);
+        hr_est_machine m6800 = machine(HR_OS_LINUX, HR_GPU_AMD, 64, 16, 0, 3, 76);
+        CHECK(run(&m6800, pass == 0 ? "--use-quad-cross-attention" : "--use-quad-cross-attention --async-offload") >=
+              0);
+        const hr_est_load *zl = load_of("7");
+        CHECK(zl && zl->partial);
+        CHECK(zl && within((double)zl->usable_vram_bytes / MiB, 11288.08, 0.10));
+        CHECK(zl && within((double)zl->buffer_bytes / MiB, pass == 0 ? 28.125 : 3 * 28.125, 0.01));
+        if (pass == 0) {
+            CHECK(zl && within((double)zl->loaded_bytes / MiB, 11259.95, 0.10));
+            CHECK(zl && within((double)zl->offloaded_bytes / MiB, 479.60, 0.10));
+        }
+        if (zl)
+            printf("Z-Image RX 6800 XT %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.2f MB\n",
+                   pass == 0 ? "0.3.76" : "0.3.76 --async-offload", (double)zl->usable_vram_bytes / MiB,
+                   (double)zl->loaded_bytes / MiB, (double)zl->offloaded_bytes / MiB, (double)zl->buffer_bytes / MiB);
+    }
+
     /* The load-time peak of a checkpoint on Windows: safetensors maps the file through torch's
      * copy-on-write view, charged to commit in full while the model is built from it. ComfyUI
      * #5175: an RTX 4060 Ti 16 GB (HIGH_VRAM), 32 GB RAM (32704 MB), Windows, October 2024; every

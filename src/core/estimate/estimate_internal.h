@@ -51,6 +51,12 @@ typedef struct hr_est_cast {
  * from the model's module sizes; < 0 when they are not known. */
 double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_cast *c);
 
+/* A partial load of mem bytes into usable bytes module by module, as ModelPatcher.load() makes
+ * it (0.3.76+): the bytes loaded and the reserve set by the first module that did not fit;
+ * false when the model's modules are not all known. */
+bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *c, double mem, double usable,
+                         double *loaded, double *buffer);
+
 /* Parameters the model's file carries that ComfyUI does not build (a text encoder's language-
  * model head, stored in 16 bits); 0 for most files. */
 double hr_est_unbuilt_params(const hr_est_model *m);

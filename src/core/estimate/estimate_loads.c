@@ -236,16 +236,23 @@ void hr_est_load_models_gpu(hr_est_sim *s, const int *idx, int n, double mem_req
         double usable = budget + x->resident;
         double buffer = 0;
         double want = 0; /* the cast buffer of an offloading model: its modules', else a share */
+        double np = hr_est_model_params(&s->in->model[i]);
+        hr_est_cast cast = { num_streams(s), np > 0 ? x->mem / np : 0, 2, x->lora_cov > 0 };
         if (s->async_buffer) {
-            double np = hr_est_model_params(&s->in->model[i]);
-            hr_est_cast cast = { num_streams(s), np > 0 ? x->mem / np : 0, 2, x->lora_cov > 0 };
             want = hr_est_offload_buffer(&s->in->model[i], s->version, &cast);
             if (want < 0)
                 want = x->mem * s->p.buffer_frac;
         }
         if (usable < x->mem) {
-            buffer = want; /* logged whole even when larger than usable (then nothing loads) */
-            x->resident = hr_est_max(0, usable - buffer);
+            double ld = 0;
+            if (s->async_buffer &&
+                hr_est_partial_load(&s->in->model[i], s->version, &cast, x->mem, usable, &ld, &want)) {
+                buffer = want;
+                x->resident = ld;
+            } else {
+                buffer = want; /* logged whole even when larger than usable (then nothing loads) */
+                x->resident = hr_est_max(0, usable - buffer);
+            }
         } else {
             x->resident = x->mem;
         }

@@ -48,19 +48,42 @@ static const te_modules *te_of(const hr_est_model *m)
     return NULL;
 }
 
+/* A class of equal linear layers: in x out parameters, count of them in the model. */
+typedef struct mod_class {
+    double in, out;
+    int count;
+} mod_class;
+
+/* Z-Image (ComfyUI's ZImage: Lumina 2's NextDiT at width 3840, comfy/ldm/lumina/model.py and
+ * model_detection.py): 30 layers plus 2 noise- and 2 context-refiner layers, each a fused qkv
+ * (3840 x 3 x 3840), an output projection (3840 x 3840) and a gated feed-forward of three
+ * 3840 x 10240 linears (8/3 x 3840 rounded to 256); the 32 modulated ones add adaLN (256 x
+ * 4 x 3840). They hold all but a few MB of the 12.31 GB bf16 file. Largest first, as
+ * ModelPatcher.load() sorts them. */
+static const mod_class ZIMAGE_MODS[] = {
+    { 3840, 11520, 34 },
+    { 3840, 10240, 102 },
+    { 3840, 3840, 34 },
+    { 256, 15360, 32 },
+};
+
 /* The diffusion models whose largest module is known: the one linear layer every block of the
- * model repeats that holds the most parameters (in x out, from the published config). */
+ * model repeats that holds the most parameters (in x out, from the published config), and,
+ * where every block linear is known, all of them (mods). */
 typedef struct dm_modules {
     hr_est_arch arch;
-    const char *not_part; /* a smaller model of the same class (other widths) */
+    const char *not_part; /* a smaller model of the same class (other widths), or NULL */
     double in, out;
+    const mod_class *mods;
+    size_t nmods;
 } dm_modules;
 
 /* FLUX.2 dev: width 6144, MLP ratio 3 with a gated MLP; a single-stream block's fused input
  * projection (linear1) gives q, k, v and the two MLP halves: 6144 x (3 x 6144 + 2 x 18432),
  * 324 MiB of parameters. */
 static const dm_modules DM[] = {
-    { HR_ARCH_FLUX2, "klein", 6144, 55296 },
+    { HR_ARCH_FLUX2, "klein", 6144, 55296, NULL, 0 },
+    { HR_ARCH_ZIMAGE, NULL, 3840, 11520, ZIMAGE_MODS, sizeof ZIMAGE_MODS / sizeof ZIMAGE_MODS[0] },
 };
 
 static const dm_modules *dm_of(const hr_est_model *m)
@@ -68,29 +91,90 @@ static const dm_modules *dm_of(const hr_est_model *m)
     if (m->kind != HR_EST_DIFFUSION)
         return NULL;
     for (size_t i = 0; i < sizeof DM / sizeof DM[0]; i++)
-        if (m->arch == DM[i].arch && !hr_str_icontains(m->name, DM[i].not_part))
+        if (m->arch == DM[i].arch && (DM[i].not_part == NULL || !hr_str_icontains(m->name, DM[i].not_part)))
             return &DM[i];
     return NULL;
 }
 
 #define VER(a, b, c) ((a)*10000 + (b)*100 + (c))
 
-/* The reserve of a run of equal modules of n parameters (a transformer's blocks repeat the
- * largest one), as ModelPatcher.load() counts it for the first that does not fit. A lowvram
- * patch (LoRA) adds the VRAM of computing the patched weight: 0.3.76 counted it in fp32 three
- * times and multiplied the sum by the streams plus one; 0.4.0 looks ahead instead (the module
- * plus the next NUM_STREAMS, which are the same size), counts the patch in the compute dtype
- * twice and, unpatched, the dequantised copy of a weight stored in a smaller dtype. */
-static double run_buffer(double n, int version, const hr_est_cast *c, double wbytes)
+/* What ModelPatcher.load() counts for casting one offloaded module of n parameters: the
+ * module, and a lowvram patch (LoRA) adds the VRAM of computing the patched weight: 0.3.76
+ * counted it in fp32 three times; 0.4.0 in the compute dtype twice and, unpatched, the
+ * dequantised copy of a weight stored in a smaller dtype. */
+static double module_cost(double n, int version, const hr_est_cast *c, double wbytes)
 {
     double module = n * wbytes;
     double cb = c->compute_bytes > 0 ? c->compute_bytes : 2;
-    if (version < VER(0, 4, 0)) {
-        double offload = module + (c->patched ? n * 4 * 3 : 0);
-        return offload * (c->streams + 1);
+    if (version < VER(0, 4, 0))
+        return module + (c->patched ? n * 4 * 3 : 0);
+    return module + (c->patched ? n * cb * 2 : (wbytes < cb ? n * cb : 0));
+}
+
+/* The reserve of a run of equal modules of n parameters (a transformer's blocks repeat the
+ * largest one), as ModelPatcher.load() counts it for the first that does not fit: 0.3.76 the
+ * cost times the streams plus one; 0.4.0 looks ahead instead (the module plus the next
+ * NUM_STREAMS, which are the same size). */
+static double run_buffer(double n, int version, const hr_est_cast *c, double wbytes)
+{
+    double cost = module_cost(n, version, c, wbytes);
+    if (version < VER(0, 4, 0))
+        return cost * (c->streams + 1);
+    return cost + n * wbytes * c->streams;
+}
+
+static double weight_bytes(const hr_est_model *m, const hr_est_cast *c)
+{
+    if (c->weight_bytes > 0)
+        return c->weight_bytes;
+    return m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
+}
+
+bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *c, double mem, double usable,
+                         double *loaded, double *buffer)
+{
+    const dm_modules *d = dm_of(m);
+    if (d == NULL || d->mods == NULL || m->format == HR_FMT_GGUF || c->streams < 0)
+        return false;
+    double wb = weight_bytes(m, c);
+    double done = 0, buf = 0, listed = 0;
+    for (size_t k = 0; k < d->nmods; k++) {
+        double n = d->mods[k].in * d->mods[k].out;
+        for (int j = 0; j < d->mods[k].count; j++) {
+            double pot;
+            if (version < VER(0, 4, 0)) {
+                pot = module_cost(n, version, c, wb) * (c->streams + 1);
+            } else { /* the next NUM_STREAMS modules in the sorted list, maybe of smaller classes */
+                pot = module_cost(n, version, c, wb);
+                size_t kk = k;
+                int jj = j;
+                for (int s = 0; s < c->streams; s++) {
+                    if (++jj >= d->mods[kk].count) {
+                        jj = 0;
+                        if (++kk >= d->nmods)
+                            break;
+                    }
+                    pot += d->mods[kk].in * d->mods[kk].out * wb;
+                }
+            }
+            pot = pot > buf ? pot : buf;
+            /* ModelPatcher.load(): a module loads while it and the reserve fit, else it is
+             * offloaded and its reserve kept; smaller modules after it may still fit. */
+            if (done + n * wb + pot < usable)
+                done += n * wb;
+            else
+                buf = pot;
+            listed += n * wb;
+        }
     }
-    double extra = c->patched ? n * cb * 2 : (wbytes < cb ? n * cb : 0);
-    return module + extra + module * c->streams;
+    /* norms, embeddings, biases: small enough to fill what is left */
+    double rest = mem - listed;
+    double room = usable - done - buf;
+    if (rest > 0 && room > 0)
+        done += rest < room ? rest : room;
+    *loaded = done;
+    *buffer = buf;
+    return true;
 }
 
 double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_cast *c)
@@ -101,7 +185,7 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
     double fbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
     const dm_modules *d = dm_of(m);
     if (d != NULL && m->format != HR_FMT_GGUF)
-        return run_buffer(d->in * d->out, version, c, c->weight_bytes > 0 ? c->weight_bytes : fbytes);
+        return run_buffer(d->in * d->out, version, c, weight_bytes(m, c));
     const te_modules *t = te_of(m);
     if (t == NULL)
         return -1;
