@@ -348,7 +348,6 @@ int hr_cmd_estimate(int argc, char **argv)
             hr_source_take(&src, id, v);
         }
     }
-    hr_cli_json_in_english(json);
     if (!workflow) {
         hr_cli_error("%s", HR_T("estimate: name the workflow .json to estimate"));
         return HR_EXIT_USAGE;
