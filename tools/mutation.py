@@ -250,6 +250,10 @@ mut("estimate", E, "s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->
     "s->outputs += hr_est_latent_bytes(arch, &op->geom);", "the sampled latent ignores --fp16-intermediates")
 mut("estimate", "src/core/estimate/estimate_workflow.c", "f.latent.batch = (uint32_t)(l->batch ? l->batch : 1);",
     "f.latent.batch = 1;", "a workflow's batch_size dropped")
+mut("estimate", "src/core/estimate/estimate_render.c",
+    'hr_json_str(w, "text", hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say));',
+    'hr_json_str(w, "text", hr_est_msg_text(&v->text, hr_lang_get(), say, sizeof say));',
+    "the estimate JSON's verdict in the user's language, not English")
 
 # ---- apply: refusals and the state file ----------------------------------------------------
 AS = "src/core/apply/apply_state.c"

@@ -348,7 +348,6 @@ int hr_cmd_estimate(int argc, char **argv)
             hr_source_take(&src, id, v);
         }
     }
-    hr_cli_json_in_english(json);
     if (!workflow) {
         hr_cli_error("%s", HR_T("estimate: name the workflow .json to estimate"));
         return HR_EXIT_USAGE;
@@ -387,8 +386,11 @@ int hr_cmd_estimate(int argc, char **argv)
         free(e);
         return rc;
     }
-    for (int i = 0; i < res.problem_count; i++)
-        hr_cli_error("estimate: %s", res.problems[i]);
+    for (int i = 0; i < res.problem_count; i++) {
+        char problem[256];
+        hr_msg_format(&res.problems[i], hr_lang_get(), problem, sizeof problem);
+        hr_cli_error("estimate: %s", problem);
+    }
     hr_buf out;
     hr_buf_init(&out, 0);
     hr_render rd;

@@ -11,6 +11,14 @@
 
 static hr_est_input in;
 static hr_estimate est;
+static char say[HR_EST_TEXT_MAX]; /* a message as the report says it in English */
+
+/* A step's notes as the English report says them. */
+static const char *note_of(const hr_est_step *st)
+{
+    static char b[HR_EST_TEXT_MAX];
+    return hr_est_step_note_text(&est, (int)(st - est.step), HR_LANG_EN, b, sizeof b);
+}
 
 static int cat(const char *file, hr_est_kind kind, bool ckpt, int idx[3])
 {
@@ -132,8 +140,10 @@ static bool has_verdict(hr_est_verdict_kind k)
 static const char *fix_of(hr_est_verdict_kind k)
 {
     for (int i = 0; i < est.verdict_count; i++)
-        if (est.verdict[i].kind == k)
-            return est.verdict[i].fix;
+        if (est.verdict[i].kind == k) {
+            static char fix[HR_EST_TEXT_MAX];
+            return hr_est_msg_text(&est.verdict[i].fix, HR_LANG_EN, fix, sizeof fix);
+        }
     return "";
 }
 
@@ -263,7 +273,7 @@ int main(void)
                 (double)dec4 / HR_GIB, (double)per / HR_GIB);
         CHECK(dec4 > dec1 + per && dec4 <= dec1 + 3 * per + HR_GIB / 4 && dec4 <= 24 * HR_GIB);
         /* 24 GB less the resident models holds 3 of the 4 at a time: split, and said */
-        CHECK(strstr(step_of("8")->note, "of 4 at a time") != NULL);
+        CHECK(strstr(note_of(step_of("8")), "of 4 at a time") != NULL);
         CHECK(samp4 > samp1);
         CHECK(!has_verdict(HR_EV_TILED_FALLBACK));
         /* 16 images of 512² on 8 GB: chunks of what fits, said in the step's note, never the
@@ -280,8 +290,8 @@ int main(void)
             in.op[k].geom.batch = in.op[k].geom.width ? 16 : 0;
         CHECK(run(&m8s, "") == 0);
         fprintf(stderr, "16 x 512² on 8 GB: %.2f GiB (one: %.2f, %s)\n", (double)step_of("8")->vram_bytes / HR_GIB,
-                (double)dec1s / HR_GIB, step_of("8")->note);
-        CHECK(strstr(step_of("8")->note, "at a time") != NULL);
+                (double)dec1s / HR_GIB, note_of(step_of("8")));
+        CHECK(strstr(note_of(step_of("8")), "at a time") != NULL);
         CHECK(step_of("8")->vram_bytes <= 8 * HR_GIB);
         CHECK(step_of("8")->vram_bytes < dec1s + 15 * per512);
     }
@@ -333,7 +343,7 @@ int main(void)
         CHECK(has_verdict(HR_EV_COMMIT_UNKNOWN) && !has_verdict(HR_EV_FITS));
         CHECK(hr_estimate_severity(&est) == 3);
         hr_size_gb(est.commit.high, want, sizeof want);
-        CHECK(strstr(est.verdict[0].text, want) != NULL);
+        CHECK(strstr(hr_est_msg_text(&est.verdict[0].text, HR_LANG_EN, say, sizeof say), want) != NULL);
         mu.commit_limit_bytes = 96 * HR_GIB, mu.commit_enforced = true;
         CHECK(run(&mu, "") == 0);
         CHECK(has_verdict(HR_EV_FITS) && !has_verdict(HR_EV_COMMIT_UNKNOWN) && hr_estimate_severity(&est) == 0);
@@ -552,7 +562,7 @@ int main(void)
         op("7", "KSampler", HR_OP_SAMPLE, qi, -1, 1328, 1328, 1, 1);
         op("8", "VAEDecode", HR_OP_VAE_DECODE, qv, -1, 1328, 1328, 1, 1);
         CHECK(run(&m3090, "") >= 0);
-        CHECK(strstr(step_of("1")->note, "built directly in VRAM") == NULL);
+        CHECK(strstr(note_of(step_of("1")), "built directly in VRAM") == NULL);
         CHECK(step_of("1")->ram_bytes > 20400000000ull);
         printf("#10852 Qwen-Image UNETLoader, 24 GB / 32 GB: RAM after the loader %.1f GB\n",
                (double)step_of("1")->ram_bytes / 1e9);
@@ -565,7 +575,7 @@ int main(void)
         op("6", "CLIPTextEncode", HR_OP_ENCODE_TEXT, k[1], -1, 0, 0, 0, 0);
         op("3", "KSampler", HR_OP_SAMPLE, k[0], -1, 1024, 1024, 1, 1);
         CHECK(run(&m3090, "") >= 0);
-        CHECK(strstr(step_of("4")->note, "flux1-dev-fp8.safetensors built directly in VRAM") == NULL);
+        CHECK(strstr(note_of(step_of("4")), "flux1-dev-fp8.safetensors built directly in VRAM") == NULL);
         CHECK(step_of("4")->ram_bytes > 11900000000ull);
         printf("FLUX fp8 checkpoint, 24 GB / 32 GB: RAM after the loader %.1f GB\n",
                (double)step_of("4")->ram_bytes / 1e9);
@@ -573,10 +583,10 @@ int main(void)
         hr_est_machine m16g = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 24, 0, 3, 70);
         sdxl();
         CHECK(run(&m16g, "") >= 0);
-        CHECK_CONTAINS(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM");
+        CHECK_CONTAINS(note_of(step_of("4")), "sd_xl_base_1.0.safetensors built directly in VRAM");
         in.model[in.op[0].models[0]].checkpoint = false; /* the same model through UNETLoader */
         CHECK(run(&m16g, "") >= 0);
-        CHECK(strstr(step_of("4")->note, "sd_xl_base_1.0.safetensors built directly in VRAM") == NULL);
+        CHECK(strstr(note_of(step_of("4")), "sd_xl_base_1.0.safetensors built directly in VRAM") == NULL);
     }
 
     /* A load evicts before it loads. ComfyUI #10771: RTX 5060 Ti 16 GB, 32 GB RAM, Linux, 0.3.67,
@@ -610,7 +620,7 @@ int main(void)
         CHECK(within((double)est.pin_cap_bytes / MiB, 58940.0, 0.001));
         bool noted = false;
         for (int i = 0; i < est.note_count; i++)
-            noted = noted || strstr(est.notes[i], "#10656") != NULL;
+            noted = noted || strstr(hr_est_msg_text(&est.notes[i], HR_LANG_EN, say, sizeof say), "#10656") != NULL;
         CHECK(noted);
         uint64_t amb_low = est.commit.low, amb_value = est.commit.value;
         CHECK(run(&m4090, "--disable-pinned-memory") >= 0);
@@ -621,7 +631,7 @@ int main(void)
             CHECK(run(&m4090, on[k]) >= 0);
             CHECK(est.pin_cap_bytes > 0);
             for (int i = 0; i < est.note_count; i++)
-                CHECK(strstr(est.notes[i], "#10656") == NULL);
+                CHECK(strstr(hr_est_msg_text(&est.notes[i], HR_LANG_EN, say, sizeof say), "#10656") == NULL);
         }
         CHECK(run(&m4090, "--fast fp16_accumulation") >= 0);
         CHECK(est.pin_cap_bytes > 0); /* still the ambiguous release: the middle counts pins */
@@ -670,7 +680,8 @@ int main(void)
         CHECK(strcmp(est.high_version, top_at) == 0);
         bool noted = false;
         for (int i = 0; i < est.note_count; i++)
-            noted = noted || (strstr(est.notes[i], "not known") && strstr(est.notes[i], top_at));
+            noted = noted || (strstr(hr_est_msg_text(&est.notes[i], HR_LANG_EN, say, sizeof say), "not known") &&
+                              strstr(say, top_at));
         CHECK(noted);
         printf("version not known, FLUX.1 dev on 12 GB: commit %.1f-%.1f GB, high end %s's (%.1f GB)\n",
                (double)est.commit.low / 1e9, (double)est.commit.high / 1e9, est.high_version, (double)top_commit / 1e9);

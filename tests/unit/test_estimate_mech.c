@@ -16,6 +16,14 @@
 
 static hr_est_input in;
 static hr_estimate est;
+static char say[HR_EST_TEXT_MAX]; /* a message as the report says it in English */
+
+/* A step's notes as the English report says them. */
+static const char *note_of(const hr_est_step *st)
+{
+    static char b[HR_EST_TEXT_MAX];
+    return hr_est_step_note_text(&est, (int)(st - est.step), HR_LANG_EN, b, sizeof b);
+}
 static const double MiB = 1024.0 * 1024.0;
 
 static int cat(const char *file, hr_est_kind kind)
@@ -245,18 +253,18 @@ static void tiled_fallback(void)
         const hr_est_verdict *v = verdict(HR_EV_TILED_FALLBACK);
         const hr_est_step *dec = step("6");
         printf("Wan VAE decode, %llu GB, 0.%d: %s; decode step %.2f GiB\n", (unsigned long long)c[k].vram_gib,
-               c[k].minor, dec->note[0] ? dec->note : "regular decode", (double)dec->vram_bytes / HR_GIB);
+               c[k].minor, note_of(dec)[0] ? note_of(dec) : "regular decode", (double)dec->vram_bytes / HR_GIB);
         if (c[k].tiled == 0) {
-            CHECK(v == NULL && strstr(dec->note, "tiled") == NULL);
+            CHECK(v == NULL && strstr(note_of(dec), "tiled") == NULL);
             CHECK((double)dec->vram_bytes > regular);
             continue;
         }
-        CHECK(v != NULL && strstr(dec->note, "tiled decode") != NULL);
+        CHECK(v != NULL && strstr(note_of(dec), "tiled decode") != NULL);
         /* the tiled path's memory is said, in the note and the verdict */
         char want[32];
         hr_size_gb((uint64_t)c[k].tiled, want, sizeof want);
-        CHECK(strstr(dec->note, want) != NULL);
-        CHECK(v && strstr(v->text, want) != NULL);
+        CHECK(strstr(note_of(dec), want) != NULL);
+        CHECK(v && strstr(hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say), want) != NULL);
         /* and it is what the step holds in VRAM: the context, the VAE, the tile */
         CHECK((double)dec->vram_bytes < c[k].tiled + 1.2 * HR_GIB && (double)dec->vram_bytes > c[k].tiled);
     }
@@ -304,7 +312,7 @@ static void sysmem_fallback(void)
     cur.nvidia_driver = 0;
     CHECK(run(&cur, "--gpu-only") == 0);
     for (int i = 0; i < est.note_count; i++)
-        said |= strstr(est.notes[i], "driver version not known") != NULL;
+        said |= strstr(hr_est_msg_text(&est.notes[i], HR_LANG_EN, say, sizeof say), "driver version not known") != NULL;
     CHECK(verdict(HR_EV_SYSMEM_FALLBACK) != NULL && said);
     hr_est_machine lin = cur;
     lin.os = HR_OS_LINUX;

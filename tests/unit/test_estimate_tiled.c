@@ -16,6 +16,7 @@
 
 static hr_est_input in;
 static hr_estimate est;
+static char say[HR_EST_TEXT_MAX]; /* a message as the report says it in English */
 
 static void op(const char *id, const char *type, hr_est_op_kind kind, int m0, uint32_t px)
 {
@@ -59,7 +60,7 @@ static bool tiled_on(uint64_t vram_mib, const char *args, uint64_t *short_bytes)
             *short_bytes = est.verdict[i].bytes;
             CHECK_STR(est.verdict[i].node_id, "8");
         }
-    bool noted = strstr(est.step[est.step_count - 1].note, "tiled") != NULL;
+    bool noted = strstr(hr_est_step_note_text(&est, est.step_count - 1, HR_LANG_EN, say, sizeof say), "tiled") != NULL;
     CHECK(noted == verdict); /* the step's note and the verdict say the same */
     return verdict;
 }

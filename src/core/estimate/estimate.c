@@ -106,13 +106,12 @@ static void cover_versions(const hr_est_input *in, const hr_est_machine *m, cons
     }
     if (out->high_version[0])
         hr_est_add_note(out,
-                        HR_T("ComfyUI version not known: the range covers every memory manager it could run; the "
+                        HR_N("ComfyUI version not known: the range covers every memory manager it could run; the "
                              "high end is %s's (give --comfyui-version)"),
                         out->high_version);
     else
-        hr_est_add_note(out, "%s",
-                        HR_T("ComfyUI version not known: the range covers every memory manager it could run "
-                             "(give --comfyui-version)"));
+        hr_est_add_note(out, HR_N("ComfyUI version not known: the range covers every memory manager it could run "
+                                  "(give --comfyui-version)"));
 }
 
 int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_comfy_args *a, hr_estimate *out,
@@ -162,20 +161,19 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         cover_versions(in, m, a, out, t, sizeof t / sizeof t[0], &s_lo, &s_hi);
     if (m->version_known && hr_est_version_num(m) == HR_EST_VER(0, 3, 68) && m->vendor == HR_GPU_NVIDIA &&
         !a->fast_pinned_memory && !a->disable_pinned_memory)
-        hr_est_add_note(out, "%s",
-                        HR_T("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
-                             "which still say 0.3.68; the low end leaves pins out, the middle and high count "
-                             "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
+        hr_est_add_note(out, HR_N("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
+                                  "which still say 0.3.68; the low end leaves pins out, the middle and high count "
+                                  "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
     if (out->catalog_used)
-        hr_est_add_note(out, "%s", HR_T("some model sizes are catalog values, not read from the files"));
+        hr_est_add_note(out, HR_N("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)
         hr_est_add_note(
-            out, "%s",
-            HR_T("DynamicVRAM: weights are memory-mapped; RAM holds pinned copies, the files stay in the page cache"));
+            out,
+            HR_N("DynamicVRAM: weights are memory-mapped; RAM holds pinned copies, the files stay in the page cache"));
     if (m->os == HR_OS_WINDOWS)
         hr_est_add_note(
-            out, "%s",
-            HR_T("Windows: VRAM in use is counted against the commit limit too (WDDM); the low end leaves it out"));
+            out,
+            HR_N("Windows: VRAM in use is counted against the commit limit too (WDDM); the low end leaves it out"));
     hr_est_verdicts(&s_mid, out);
     return 0;
 }

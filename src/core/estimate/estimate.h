@@ -14,6 +14,8 @@
 #define HR_ESTIMATE_H
 
 #include "core/base/error.h"
+#include "core/base/i18n.h"
+#include "core/base/msg.h"
 #include "core/base/render.h"
 #include "core/model/comfy_args.h"
 #include "core/model/run_need.h"
@@ -22,15 +24,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HR_EST_MAX_MODELS   64
-#define HR_EST_MAX_OPS      256
-#define HR_EST_MAX_LOADS    160
-#define HR_EST_MAX_VERDICTS 12
-#define HR_EST_MAX_NOTES    12
-#define HR_EST_NAME_MAX     128
-#define HR_EST_ID_MAX       24
-#define HR_EST_TYPE_MAX     64
-#define HR_EST_TEXT_MAX     320
+#define HR_EST_MAX_MODELS     64
+#define HR_EST_MAX_OPS        256
+#define HR_EST_MAX_LOADS      160
+#define HR_EST_MAX_VERDICTS   12
+#define HR_EST_MAX_NOTES      12
+#define HR_EST_NAME_MAX       128
+#define HR_EST_ID_MAX         24
+#define HR_EST_TYPE_MAX       64
+#define HR_EST_TEXT_MAX       320 /* a note, verdict or fix as shown: cut to this many bytes */
+#define HR_EST_MAX_STEP_NOTES HR_EST_MAX_OPS
 
 typedef enum hr_est_kind {
     HR_EST_DIFFUSION = 0, /* UNet / DiT */
@@ -187,8 +190,15 @@ typedef struct hr_est_step {
     uint64_t pinned_bytes;     /* of which pinned (cannot be paged out) */
     uint64_t page_cache_bytes; /* file-backed model pages: reclaimable, not commit */
     uint64_t commit_bytes;
-    char note[HR_EST_TEXT_MAX];
+    /* its notes are in hr_estimate's step_note (hr_est_step_note_text) */
 } hr_est_step;
+
+/* What a step does that its figures do not say ("decodes 2 of 4 at a time"), kept as data and
+ * said in the language it is shown in. */
+typedef struct hr_est_step_note {
+    int step;
+    hr_msg msg;
+} hr_est_step_note;
 
 /* One load_models_gpu of a model: what ComfyUI's "loaded partially/completely" or
  * "prepared for dynamic VRAM loading ... Staged" line says. */
@@ -221,8 +231,8 @@ typedef struct hr_est_verdict {
     hr_est_verdict_kind kind;
     uint64_t bytes;
     char node_id[HR_EST_ID_MAX];
-    char text[HR_EST_TEXT_MAX];
-    char fix[HR_EST_TEXT_MAX];
+    hr_msg text; /* what happens, said where it is shown (hr_est_msg_text) */
+    hr_msg fix;  /* not set: no fix */
 } hr_est_verdict;
 
 typedef struct hr_estimate {
@@ -240,8 +250,10 @@ typedef struct hr_estimate {
     hr_est_load load[HR_EST_MAX_LOADS];
     int verdict_count;
     hr_est_verdict verdict[HR_EST_MAX_VERDICTS];
+    int step_note_count;
+    hr_est_step_note step_note[HR_EST_MAX_STEP_NOTES];
     int note_count;
-    char notes[HR_EST_MAX_NOTES][HR_EST_TEXT_MAX];
+    hr_msg notes[HR_EST_MAX_NOTES];
     char workflow[HR_EST_NAME_MAX]; /* for the report's title; set by the caller */
     hr_est_arch arch;               /* the diffusion model the workflow samples with (the largest) */
     uint32_t frames;                /* the most frames a step works on (1: images) */
@@ -292,6 +304,12 @@ void hr_estimate_render(const hr_estimate *e, hr_render *r);
 /* One self-contained page (base/html.h): verdict, peaks against the machine, memory after
  * each step as an SVG chart, the verdicts with their fixes, the model loads, the notes. */
 void hr_estimate_html(const hr_estimate *e, hr_buf *out);
+
+/* What the estimate says, in a language: text/HTML in the user's (hr_lang_get()), JSON in
+ * English. Each fills out (NUL-terminated, at most HR_EST_TEXT_MAX bytes as the report
+ * shows it, cut on a whole character) and returns out. A step's notes are joined by "; ". */
+const char *hr_est_msg_text(const hr_msg *m, hr_lang lang, char *out, size_t cap);
+const char *hr_est_step_note_text(const hr_estimate *e, int step, hr_lang lang, char *out, size_t cap);
 
 /* Names. */
 const char *hr_est_arch_name(hr_est_arch a);

@@ -103,7 +103,8 @@ static void steps_chart(const hr_estimate *e, hr_buf *out)
 
 void hr_estimate_html(const hr_estimate *e, hr_buf *out)
 {
-    char sub[320], a[32], b[32];
+    const hr_lang lang = hr_lang_get(); /* the user's */
+    char sub[320], a[32], b[32], say[HR_EST_TEXT_MAX];
     hr_size_gb(e->machine.ram_bytes, a, sizeof a);
     hr_size_gb(e->machine.vram_bytes, b, sizeof b);
     snprintf(sub, sizeof sub, HR_T("%s — RAM %s, VRAM %s"), e->workflow[0] ? e->workflow : "-", a, b);
@@ -114,7 +115,8 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
         if (worst < 0 || rank(e->verdict[i].kind) > rank(e->verdict[worst].kind))
             worst = i;
     hr_html_verdict(out, severity_class(sev), severity_label(sev),
-                    worst >= 0 ? e->verdict[worst].text : HR_T("It fits."), NULL);
+                    worst >= 0 ? hr_est_msg_text(&e->verdict[worst].text, lang, say, sizeof say) : HR_T("It fits."),
+                    NULL);
 
     hr_html_section(out, "peaks", HR_T("Peaks against what the machine has"));
     hr_html_bar bars[6] = {
@@ -133,12 +135,12 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
         hr_buf_puts(out, "<ul>\n");
         for (int i = 0; i < e->verdict_count; i++) {
             hr_buf_puts(out, "<li>");
-            hr_html_text(out, e->verdict[i].text);
-            if (e->verdict[i].fix[0]) {
+            hr_html_text(out, hr_est_msg_text(&e->verdict[i].text, lang, say, sizeof say));
+            if (hr_msg_is_set(&e->verdict[i].fix)) {
                 hr_buf_puts(out, "<br><strong>");
                 hr_html_text(out, HR_T("Fix"));
                 hr_buf_puts(out, ":</strong> ");
-                hr_html_text(out, e->verdict[i].fix);
+                hr_html_text(out, hr_est_msg_text(&e->verdict[i].fix, lang, say, sizeof say));
             }
             hr_buf_puts(out, "</li>\n");
         }
@@ -158,9 +160,9 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
         hr_buf_puts(out, " <span class=\"rule\">#");
         hr_html_text(out, s->node_id);
         hr_buf_puts(out, "</span>");
-        if (s->note[0]) {
+        if (hr_est_step_note_text(e, i, lang, say, sizeof say)[0]) {
             hr_buf_puts(out, "<br><span class=\"rule\">");
-            hr_html_text(out, s->note);
+            hr_html_text(out, say);
             hr_buf_puts(out, "</span>");
         }
         hr_buf_puts(out, "</td>");
@@ -192,7 +194,7 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
         hr_html_section(out, "notes", HR_T("Notes"));
         hr_buf_puts(out, "<ul>\n");
         for (int i = 0; i < e->note_count; i++)
-            hr_html_li(out, e->notes[i], NULL);
+            hr_html_li(out, hr_est_msg_text(&e->notes[i], lang, say, sizeof say), NULL);
         hr_buf_puts(out, "</ul>\n");
         hr_html_section_end(out);
     }

@@ -13,6 +13,35 @@
 #define GREEN  "\033[1;32m"
 #define RESET  "\033[0m"
 
+const char *hr_est_msg_text(const hr_msg *m, hr_lang lang, char *out, size_t cap)
+{
+    hr_msg_format(m, lang, out, cap < HR_EST_TEXT_MAX ? cap : HR_EST_TEXT_MAX);
+    return out;
+}
+
+const char *hr_est_step_note_text(const hr_estimate *e, int step, hr_lang lang, char *out, size_t cap)
+{
+    if (cap > HR_EST_TEXT_MAX)
+        cap = HR_EST_TEXT_MAX;
+    if (cap == 0)
+        return out;
+    out[0] = '\0';
+    size_t used = 0;
+    for (int i = 0; i < e->step_note_count; i++) {
+        if (e->step_note[i].step != step)
+            continue;
+        if (used + 3 >= cap) /* no room for a separator and a word */
+            break;
+        if (used) {
+            memcpy(out + used, "; ", 3);
+            used += 2;
+        }
+        hr_msg_format(&e->step_note[i].msg, lang, out + used, cap - used);
+        used += strlen(out + used);
+    }
+    return out;
+}
+
 static const char *verdict_color(hr_est_verdict_kind k)
 {
     switch (k) {
@@ -89,7 +118,8 @@ static void range_line(hr_buf *out, const char *label, const hr_est_range *r, bo
 static void text(const hr_estimate *e, hr_buf *out, bool color)
 {
     const hr_est_machine *m = &e->machine;
-    char a[32], b[32], c[32], d[32];
+    const hr_lang lang = hr_lang_get(); /* the user's */
+    char a[32], b[32], c[32], d[32], say[HR_EST_TEXT_MAX], fix[HR_EST_TEXT_MAX];
     hr_size_gb(m->ram_bytes, a, sizeof a);
     hr_size_gb(m->vram_bytes, b, sizeof b);
     hr_buf_printf(out, HR_T("headroom estimate — %s\n\n"), e->workflow[0] ? e->workflow : "workflow");
@@ -134,7 +164,8 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
         hr_size_gb(s->vram_bytes, a, sizeof a);
         hr_size_gb(s->ram_bytes, b, sizeof b);
         hr_size_gb(s->commit_bytes, c, sizeof c);
-        hr_buf_printf(out, "  %-6s %-26.26s %9s %9s %9s  %s\n", s->node_id, s->class_type, a, b, c, s->note);
+        hr_buf_printf(out, "  %-6s %-26.26s %9s %9s %9s  %s\n", s->node_id, s->class_type, a, b, c,
+                      hr_est_step_note_text(e, i, lang, say, sizeof say));
     }
     hr_buf_printf(out, "\n%s\n", HR_T("Peaks (estimate, low – high)"));
     range_line(out, HR_T("VRAM"), &e->vram, true);
@@ -197,17 +228,18 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     hr_buf_printf(out, "\n%s\n", HR_T("Verdict"));
     for (int i = 0; i < e->verdict_count; i++) {
         const hr_est_verdict *v = &e->verdict[i];
+        hr_est_msg_text(&v->text, lang, say, sizeof say);
         if (color)
-            hr_buf_printf(out, "  %s%-9s%s %s\n", verdict_color(v->kind), verdict_label(v->kind), RESET, v->text);
+            hr_buf_printf(out, "  %s%-9s%s %s\n", verdict_color(v->kind), verdict_label(v->kind), RESET, say);
         else
-            hr_buf_printf(out, "  %-9s %s\n", verdict_label(v->kind), v->text);
-        if (v->fix[0])
-            hr_buf_printf(out, HR_T("            fix: %s\n"), v->fix);
+            hr_buf_printf(out, "  %-9s %s\n", verdict_label(v->kind), say);
+        if (hr_est_msg_text(&v->fix, lang, fix, sizeof fix)[0])
+            hr_buf_printf(out, HR_T("            fix: %s\n"), fix);
     }
     if (e->note_count) {
         hr_buf_putc(out, '\n');
         for (int i = 0; i < e->note_count; i++)
-            hr_buf_printf(out, HR_T("  note: %s\n"), e->notes[i]);
+            hr_buf_printf(out, HR_T("  note: %s\n"), hr_est_msg_text(&e->notes[i], lang, say, sizeof say));
     }
     hr_buf_printf(
         out, "\n%s\n",
@@ -228,9 +260,11 @@ static void json_range(hr_json_writer *w, const char *key, const hr_est_range *r
     hr_json_end_object(w);
 }
 
+/* JSON is English whatever language the user reads: its text is said in HR_LANG_EN. */
 static void json(const hr_estimate *e, hr_json_writer *w)
 {
     const hr_est_machine *m = &e->machine;
+    char say[HR_EST_TEXT_MAX];
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", "headroom.estimate/1");
     hr_json_str(w, "workflow", e->workflow);
@@ -289,7 +323,7 @@ static void json(const hr_estimate *e, hr_json_writer *w)
         hr_json_u64(w, "pinned_bytes", s->pinned_bytes);
         hr_json_u64(w, "page_cache_bytes", s->page_cache_bytes);
         hr_json_u64(w, "commit_bytes", s->commit_bytes);
-        hr_json_str(w, "note", s->note);
+        hr_json_str(w, "note", hr_est_step_note_text(e, i, HR_LANG_EN, say, sizeof say));
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
@@ -318,15 +352,15 @@ static void json(const hr_estimate *e, hr_json_writer *w)
         hr_json_str(w, "verdict", hr_est_verdict_name(v->kind));
         hr_json_u64(w, "bytes", v->bytes);
         hr_json_str(w, "node", v->node_id);
-        hr_json_str(w, "text", v->text);
-        hr_json_str(w, "fix", v->fix);
+        hr_json_str(w, "text", hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say));
+        hr_json_str(w, "fix", hr_est_msg_text(&v->fix, HR_LANG_EN, say, sizeof say));
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
     hr_json_u64(w, "severity", (uint64_t)hr_estimate_severity(e));
     hr_json_begin_array(w, "notes");
     for (int i = 0; i < e->note_count; i++)
-        hr_json_str(w, NULL, e->notes[i]);
+        hr_json_str(w, NULL, hr_est_msg_text(&e->notes[i], HR_LANG_EN, say, sizeof say));
     hr_json_end_array(w);
     hr_json_end_object(w);
 }

@@ -20,20 +20,17 @@ static uint32_t at_least(uint32_t v, uint32_t lo)
     return v > lo ? v : lo;
 }
 
+/* A note on step opi, said where the report is shown (hr_est_step_note_text joins a step's). */
 static void set_note(hr_est_sim *s, int opi, const char *fmt, ...) HR_PRINTF(3, 4);
 static void set_note(hr_est_sim *s, int opi, const char *fmt, ...)
 {
-    if (!s->out || opi >= s->out->step_count + 1)
+    if (!s->out || opi >= s->out->step_count + 1 || s->out->step_note_count >= HR_EST_MAX_STEP_NOTES)
         return;
-    hr_est_step *st = &s->out->step[opi];
-    size_t used = strlen(st->note);
-    if (used + 3 >= sizeof st->note)
-        return;
-    if (used)
-        used += (size_t)snprintf(st->note + used, sizeof st->note - used, "; ");
+    hr_est_step_note *n = &s->out->step_note[s->out->step_note_count++];
+    n->step = opi;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(st->note + used, sizeof st->note - used, fmt, ap);
+    hr_msg_vset(&n->msg, fmt, ap);
     va_end(ap);
 }
 
@@ -127,7 +124,7 @@ static void op_load(hr_est_sim *s, const hr_est_op *op, int opi)
         if (built_on_gpu(s, i)) {
             int one = i;
             hr_est_load_models_gpu(s, &one, 1, 0, -1, true, op);
-            set_note(s, opi, HR_T("%s built directly in VRAM"), mod->name);
+            set_note(s, opi, HR_N("%s built directly in VRAM"), mod->name);
             need_vram(s, hr_est_sum_resident(s), opi);
         }
     }
@@ -148,7 +145,7 @@ static void op_text(hr_est_sim *s, const hr_est_op *op, int opi)
         for (int k = 0; k < n; k++)
             hr_est_touch(s, idx[k]);
         s->transient_ram += 0.5 * HR_EST_GIBD; /* the encoder's activations on the CPU */
-        set_note(s, opi, "%s", HR_T("text encoder runs on the CPU"));
+        set_note(s, opi, HR_N("text encoder runs on the CPU"));
         return;
     }
     hr_est_load_models_gpu(s, idx, n, 0, -1, s->a->gpu_only, op);
@@ -277,8 +274,8 @@ static void op_vae(hr_est_sim *s, const hr_est_op *op, int opi, bool decode)
             int chunk = fit >= batch ? batch : fit >= 1 ? (int)fit : 1;
             if (chunk < batch)
                 set_note(s, opi,
-                         decode ? HR_T("decodes %d of %d at a time (what free VRAM holds)")
-                                : HR_T("encodes %d of %d at a time (what free VRAM holds)"),
+                         decode ? HR_N("decodes %d of %d at a time (what free VRAM holds)")
+                                : HR_N("encodes %d of %d at a time (what free VRAM holds)"),
                          chunk, batch);
             work *= chunk;
             full *= chunk;
@@ -300,8 +297,8 @@ static void op_vae(hr_est_sim *s, const hr_est_op *op, int opi, bool decode)
             char b[32];
             hr_size_gb(hr_est_u64(tiled), b, sizeof b);
             set_note(s, opi,
-                     decode ? HR_T("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
-                            : HR_T("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
+                     decode ? HR_N("out of VRAM: ComfyUI retries it as a tiled decode, which needs %s")
+                            : HR_N("out of VRAM: ComfyUI retries it as a tiled encode, which needs %s"),
                      b);
         }
         s->act_vram = work * s->p.act_scale;

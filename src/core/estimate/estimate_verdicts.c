@@ -30,7 +30,7 @@ void hr_est_add_note(hr_estimate *e, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->notes[e->note_count++], HR_EST_TEXT_MAX, fmt, ap);
+    hr_msg_vset(&e->notes[e->note_count++], fmt, ap);
     va_end(ap);
 }
 
@@ -59,14 +59,12 @@ static void vram_verdicts(const hr_est_sim *s, hr_estimate *e)
         hr_est_verdict *v = add_verdict(e, HR_EV_GPU_OOM, hr_est_u64(s->oom_need), node_of);
         if (v) {
             hr_size_gb(hr_est_u64(s->oom_need), a, sizeof a);
-            snprintf(v->text, sizeof v->text, HR_T("GPU out of memory at node %s (%s): %s more VRAM than the card has"),
-                     node_of, e->step[s->oom_op].class_type, a);
+            hr_msg_set(&v->text, HR_N("GPU out of memory at node %s (%s): %s more VRAM than the card has"), node_of,
+                       e->step[s->oom_op].class_type, a);
             if (s->vs == HR_VS_HIGH_VRAM)
-                snprintf(v->fix, sizeof v->fix, "%s",
-                         HR_T("drop --highvram / --gpu-only so that ComfyUI can offload weights to RAM"));
+                hr_msg_set(&v->fix, HR_N("drop --highvram / --gpu-only so that ComfyUI can offload weights to RAM"));
             else
-                snprintf(v->fix, sizeof v->fix, "%s",
-                         HR_T("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
+                hr_msg_set(&v->fix, HR_N("lower the batch size, resolution or length, or decode with VAEDecodeTiled"));
         }
     }
     if (s->spill_need > 0) {
@@ -74,30 +72,29 @@ static void vram_verdicts(const hr_est_sim *s, hr_estimate *e)
         hr_est_verdict *v = add_verdict(e, HR_EV_SYSMEM_FALLBACK, hr_est_u64(s->spill_need), node);
         if (v) {
             hr_size_gb(hr_est_u64(s->spill_need), a, sizeof a);
-            snprintf(v->text, sizeof v->text,
-                     HR_T("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
-                          "system memory (very slow), RAM that counts against the commit limit"),
-                     node, e->step[s->spill_op].class_type, a);
-            snprintf(
-                v->fix, sizeof v->fix, "%s",
-                HR_T("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
+            hr_msg_set(&v->text,
+                       HR_N("node %s (%s) needs %s more VRAM than the card has: NVIDIA's driver spills it into shared "
+                            "system memory (very slow), RAM that counts against the commit limit"),
+                       node, e->step[s->spill_op].class_type, a);
+            hr_msg_set(
+                &v->fix,
+                HR_N("lower the batch size, resolution or length; with the NVIDIA setting \"CUDA - Sysmem Fallback "
                      "Policy\" at \"Prefer No Sysmem Fallback\" the run stops with an error instead"));
         }
         if (m->nvidia_driver == 0)
-            hr_est_add_note(e, "%s",
-                            HR_T("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
-                                 "on by default) is assumed"));
+            hr_est_add_note(e, HR_N("NVIDIA driver version not known: its system-memory fallback (536.40 and later, "
+                                    "on by default) is assumed"));
     }
     if (s->tiled_need > 0) {
         hr_est_verdict *v =
             add_verdict(e, HR_EV_TILED_FALLBACK, hr_est_u64(s->tiled_need), e->step[s->tiled_op].node_id);
         if (v) {
             hr_size_gb(hr_est_u64(s->tiled_bytes), a, sizeof a);
-            snprintf(v->text, sizeof v->text,
-                     HR_T("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled, which needs "
-                          "%s (slower)"),
-                     e->step[s->tiled_op].node_id, a);
-            snprintf(v->fix, sizeof v->fix, "%s", HR_T("use VAEDecodeTiled (tile 512, or 256 for video)"));
+            hr_msg_set(&v->text,
+                       HR_N("VAE decode at node %s needs more VRAM than is free: ComfyUI retries it tiled, which needs "
+                            "%s (slower)"),
+                       e->step[s->tiled_op].node_id, a);
+            hr_msg_set(&v->fix, HR_N("use VAEDecodeTiled (tile 512, or 256 for video)"));
         }
     }
 }
@@ -116,21 +113,22 @@ static void ram_verdicts(const hr_est_machine *m, hr_estimate *e)
         if (v) {
             hr_size_gb(hr_est_u64(page), a, sizeof a);
             hr_size_gb(e->ram.value, b, sizeof b);
-            snprintf(v->text, sizeof v->text,
-                     HR_T("heavy paging: the run holds %s of private RAM at node %s, about %s more than RAM can keep"),
-                     b, e->ram.node_id, a);
-            snprintf(v->fix, sizeof v->fix, "%s",
-                     HR_T("use fp8 or GGUF weights, close other programs, and keep the paging file on an SSD"));
+            hr_msg_set(
+                &v->text,
+                HR_N("heavy paging: the run holds %s of private RAM at node %s, about %s more than RAM can keep"), b,
+                e->ram.node_id, a);
+            hr_msg_set(&v->fix,
+                       HR_N("use fp8 or GGUF weights, close other programs, and keep the paging file on an SSD"));
         }
     }
     if ((double)e->pinned_peak_bytes > ram - os_reserve - 2 * HR_EST_GIBD && e->pinned_peak_bytes > 0) {
         hr_est_verdict *v = add_verdict(e, HR_EV_PINNED, e->pinned_peak_bytes, e->ram.node_id);
         if (v) {
             hr_size_gb(e->pinned_peak_bytes, a, sizeof a);
-            snprintf(v->text, sizeof v->text,
-                     HR_T("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"),
-                     a);
-            snprintf(v->fix, sizeof v->fix, "%s", HR_T("start ComfyUI with --disable-pinned-memory, or add RAM"));
+            hr_msg_set(&v->text,
+                       HR_N("%s of pinned memory: pinned pages cannot be paged out, a paging file cannot rescue them"),
+                       a);
+            hr_msg_set(&v->fix, HR_N("start ComfyUI with --disable-pinned-memory, or add RAM"));
         }
     }
 }
@@ -138,10 +136,10 @@ static void ram_verdicts(const hr_est_machine *m, hr_estimate *e)
 /* The fix of a commit limit too low: a paging file (Windows) or swap of at least size. */
 static void paging_fix(hr_est_verdict *v, const hr_est_machine *m, const char *size)
 {
-    snprintf(v->fix, sizeof v->fix,
-             m->os == HR_OS_WINDOWS ? HR_T("a paging file of at least %s (headroom plan --workflow FILE)")
-                                    : HR_T("swap of at least %s (headroom plan --workflow FILE)"),
-             size);
+    hr_msg_set(&v->fix,
+               m->os == HR_OS_WINDOWS ? HR_N("a paging file of at least %s (headroom plan --workflow FILE)")
+                                      : HR_N("swap of at least %s (headroom plan --workflow FILE)"),
+               size);
 }
 
 /* The commit limit: where it is known and enforced, the one rule of core/model/run_need.h;
@@ -166,10 +164,11 @@ static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
                 hr_size_gb(n.must_back, a, sizeof a);
                 hr_size_gb(m->commit_limit_bytes, b, sizeof b);
                 hr_size_gb(hr_run_paging_bytes(&n, (uint64_t)ram), c, sizeof c);
-                snprintf(v->text, sizeof v->text,
-                         HR_T("the commit limit is %s, under the %s it must back (the high end, the other programs and "
-                              "a 25 %% margin): the run can crash"),
-                         b, a);
+                hr_msg_set(
+                    &v->text,
+                    HR_N("the commit limit is %s, under the %s it must back (the high end, the other programs and "
+                         "a 25 %% margin): the run can crash"),
+                    b, a);
                 paging_fix(v, m, c);
             }
         }
@@ -181,9 +180,9 @@ static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
                 hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
                 hr_size_gb(m->commit_limit_bytes, b, sizeof b);
                 hr_size_gb(paging_needed(need, ram), c, sizeof c);
-                snprintf(v->text, sizeof v->text,
-                         HR_T("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
-                         e->commit.node_id, a, b);
+                hr_msg_set(&v->text,
+                           HR_N("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
+                           e->commit.node_id, a, b);
                 paging_fix(v, m, c);
             }
         }
@@ -195,11 +194,11 @@ static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
                 hr_size_gb(e->ram.value, a, sizeof a);
                 hr_size_gb(hr_est_u64(cap), b, sizeof b);
                 hr_size_gb(paging_needed(need, ram), c, sizeof c);
-                snprintf(
-                    v->text, sizeof v->text,
-                    HR_T("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                hr_msg_set(
+                    &v->text,
+                    HR_N("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
                     e->ram.node_id, a, b);
-                snprintf(v->fix, sizeof v->fix, HR_T("swap of at least %s (headroom plan --workflow FILE)"), c);
+                hr_msg_set(&v->fix, HR_N("swap of at least %s (headroom plan --workflow FILE)"), c);
             }
         }
     } else {
@@ -208,14 +207,13 @@ static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
         if (v) {
             hr_size_gb(e->commit.high, a, sizeof a);
             hr_size_gb(paging_needed(need, ram), c, sizeof c);
-            snprintf(v->text, sizeof v->text,
-                     HR_T("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
-                          "of at least %s"),
-                     a);
+            hr_msg_set(&v->text,
+                       HR_N("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
+                            "of at least %s"),
+                       a);
             if (paging_needed(need, ram) == 0)
-                snprintf(v->fix, sizeof v->fix, "%s",
-                         HR_T("RAM alone holds it if other programs leave room: check the machine itself "
-                              "(headroom check --workflow FILE)"));
+                hr_msg_set(&v->fix, HR_N("RAM alone holds it if other programs leave room: check the machine itself "
+                                         "(headroom check --workflow FILE)"));
             else
                 paging_fix(v, m, c);
         }
@@ -237,8 +235,7 @@ static void offload_verdict(const hr_est_sim *s, hr_estimate *e)
         hr_est_verdict *v = add_verdict(e, HR_EV_OFFLOADS, hr_est_u64(off_max), e->load[off_i].node_id);
         if (v) {
             hr_size_gb(hr_est_u64(off_max), a, sizeof a);
-            snprintf(v->text, sizeof v->text, HR_T("offloads %s of %s to RAM (it works, more slowly)"), a,
-                     e->load[off_i].model);
+            hr_msg_set(&v->text, HR_N("offloads %s of %s to RAM (it works, more slowly)"), a, e->load[off_i].model);
             /* a model already at one byte a weight or less: fp8 is no fix, a smaller quant is */
             bool small = false;
             for (int k = 0; k < s->in->model_count; k++) {
@@ -247,10 +244,10 @@ static void offload_verdict(const hr_est_sim *s, hr_estimate *e)
                     small = md->weight_dtype == HR_WDT_FP8 || md->format == HR_FMT_GGUF || md->file_dtype_bytes == 1 ||
                             md->fp8_scaled;
             }
-            snprintf(v->fix, sizeof v->fix, "%s",
-                     small
-                         ? HR_T("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
-                         : HR_T("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
+            hr_msg_set(
+                &v->fix,
+                small ? HR_N("a smaller GGUF quantisation (Q5_K, Q4_K) keeps more of the model in VRAM")
+                      : HR_N("fp8 weights (weight_dtype fp8_e4m3fn) or a GGUF file keep more of the model in VRAM"));
         }
     }
 }
@@ -269,9 +266,7 @@ void hr_est_verdicts(const hr_est_sim *s, hr_estimate *e)
     if (!bad) {
         hr_est_verdict *v = add_verdict(e, HR_EV_FITS, 0, "");
         if (v) {
-            snprintf(v->text, sizeof v->text, "%s",
-                     HR_T("fits: the run completes within VRAM, RAM and the commit limit"));
-            v->fix[0] = '\0';
+            hr_msg_set(&v->text, HR_N("fits: the run completes within VRAM, RAM and the commit limit"));
         }
     }
 }

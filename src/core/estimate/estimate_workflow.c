@@ -112,8 +112,8 @@ static void problem_unknown(hr_est_wf_result *r, const char *name)
 {
     if (r->problem_count >= HR_EST_WF_MAX_PROBLEMS)
         return;
-    snprintf(r->problems[r->problem_count++], sizeof r->problems[0],
-             HR_T("%s: not found and not in the catalog: its size is not counted"), name);
+    hr_msg_set(&r->problems[r->problem_count++], HR_N("%s: not found and not in the catalog: its size is not counted"),
+               name);
 }
 
 /* A checkpoint's parts are named file/part (identifiers, as in the JSON). */

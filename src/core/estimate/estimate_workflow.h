@@ -12,7 +12,7 @@ typedef struct hr_est_wf_result {
     int catalog; /* models sized from the catalog */
     int unknown; /* models neither read nor in the catalog (not counted) */
     int problem_count;
-    char problems[HR_EST_WF_MAX_PROBLEMS][256];
+    hr_msg problems[HR_EST_WF_MAX_PROBLEMS]; /* said where shown, cut at 256 bytes */
 } hr_est_wf_result;
 
 /* Fill in from wf. Returns 0, or HR_ETOOBIG when the workflow does not fit the input. */
