@@ -158,6 +158,17 @@ HR_START void hr_cli_json_in_english(bool json)
         hr_lang_set(HR_LANG_EN);
 }
 
+int hr_cli_snapshot_for(bool json, int (*probe)(void *ctx, hr_snapshot *snap, hr_error *err), void *ctx,
+                        hr_snapshot *snap, hr_error *err)
+{
+    hr_lang user = hr_lang_get();
+    if (json)
+        hr_lang_set(HR_LANG_EN);
+    int r = probe(ctx, snap, err);
+    hr_lang_set(user);
+    return r;
+}
+
 bool hr_cli_comfyui_url(const char *cmd, hr_url *url)
 {
     char text[512];

@@ -5,6 +5,7 @@
 #include "core/base/buf.h"
 #include "core/base/error.h"
 #include "core/base/render.h"
+#include "core/model/snapshot.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -86,5 +87,12 @@ void hr_cli_choose_language(void);
  * --lang or the locale says, so that the reasons, notes and errors a JSON document carries are
  * the same on every machine. Call once the options are read (--lang may come after --json). */
 void hr_cli_json_in_english(bool json);
+/* The platform layer still words a snapshot's own facts (a section's unknown_reason and
+ * source, a device's reason, the OS's name) as it probes, in the language of the moment. A
+ * command whose renderers word their JSON in English themselves takes the snapshot so: with
+ * json set, the probe alone runs in English (its errors too), and the language the user chose
+ * comes back after it. Returns the probe's result. */
+int hr_cli_snapshot_for(bool json, int (*probe)(void *ctx, hr_snapshot *snap, hr_error *err), void *ctx,
+                        hr_snapshot *snap, hr_error *err);
 
 #endif

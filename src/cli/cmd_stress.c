@@ -104,7 +104,6 @@ int hr_cmd_stress(int argc, char **argv)
         default: break;
         }
     }
-    hr_cli_json_in_english(json);
     if (!rq.commit_bytes) {
         hr_cli_error("stress: %s", HR_T("--commit SIZE is required (e.g. --commit 8G)"));
         return HR_EXIT_USAGE;
@@ -122,6 +121,7 @@ int hr_cmd_stress(int argc, char **argv)
     }
     hr_probe_opts po = { .sysroot = "/", .skip_gpu = true, .skip_procs = true };
     hr_error err = { 0 };
+    /* the gate reads the snapshot's numbers only, never its words: no English probe needed */
     int r = hr_platform_snapshot(&po, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("stress: %s", err.msg[0] ? err.msg : hr_strerror(r));

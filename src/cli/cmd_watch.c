@@ -97,7 +97,6 @@ HR_HOT int hr_cmd_watch(int argc, char **argv)
         default: break;
         }
     }
-    hr_cli_json_in_english(json);
     if (mo.sampler.pid > 0 && mo.sampler.name) {
         hr_cli_error(HR_T("watch: --pid and --name: choose one"));
         return HR_EXIT_USAGE;

@@ -94,9 +94,11 @@ static void show_events(hr_comfy_link *c, const hr_comfy_event *ev, int n)
             snprintf(text, sizeof text, HR_T("prompt %.8s started"), e->prompt_id);
         } else {
             hr_comfy_event_text(e, text, sizeof text);
-            if (e->kind == HR_CEV_PROMPT_END && e->text[0]) {
+            char how[400];
+            hr_comfy_event_words(e, hr_lang_get(), how, sizeof how);
+            if (e->kind == HR_CEV_PROMPT_END && how[0]) {
                 size_t k = strlen(text);
-                snprintf(text + k, sizeof text - k, " — %s", e->text);
+                snprintf(text + k, sizeof text - k, " — %s", how);
             }
             if (e->kind == HR_CEV_PROMPT_END && c->likely_node[0] && strcmp(e->prompt_id, c->likely_prompt) == 0) {
                 size_t k = strlen(text);
@@ -222,25 +224,25 @@ static void try_connect(hr_comfy_link *c)
     c->queue_dirty = true;
 }
 
-static void poll_history(hr_comfy_link *c, const char *prompt_id, char *how, size_t n)
+static void poll_history(hr_comfy_link *c, const char *prompt_id, hr_msg *how)
 {
     char path[HR_COMFY_ID_MAX + 16];
     snprintf(path, sizeof path, "/history/%s", prompt_id);
     hr_error err = { 0 };
     hr_http_response r;
     hr_comfy_history h;
-    how[0] = '\0';
+    how->fmt = NULL;
     if (hr_http_do(&c->url, "GET", path, NULL, req_timeout(c), &c->resp, &r, &err) != 0 || r.status != 200 ||
         hr_comfy_parse_history(r.body, r.body_len, prompt_id, &h, &err) != 0 || !h.found)
         return;
     if (h.error_node[0]) {
         const char *cls = h.error_class[0] ? h.error_class : "?";
         if (h.interrupted)
-            snprintf(how, n, HR_T("interrupted at node %s %s (history)"), h.error_node, cls);
+            hr_msg_set(how, HR_N("interrupted at node %s %s (history)"), h.error_node, cls);
         else
-            snprintf(how, n, HR_T("error at node %s %s: %s (history)"), h.error_node, cls, h.exception);
+            hr_msg_set(how, HR_N("error at node %s %s: %s (history)"), h.error_node, cls, h.exception);
     } else if (h.status[0]) {
-        snprintf(how, n, HR_T("%s, %d nodes from the cache (history)"), h.status, h.cached);
+        hr_msg_set(how, HR_N("%s, %d nodes from the cache (history)"), h.status, h.cached);
     }
 }
 
@@ -266,20 +268,26 @@ static void tell_owner(hr_comfy_link *c)
             q->prompt_id, q->n_nodes);
 }
 
-static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *source, const char *how_given)
+/* how_given: ComfyUI's own word ("success", "") or, in said, headroom's words (kept as data:
+ * the recording says them in English, the screen in the user's language) */
+static void prompt_ended(hr_comfy_link *c, const char *prompt_id, const char *source, const char *how_given,
+                         const hr_msg *said)
 {
-    char how[300];
-    hr_strlcpy(how, how_given ? how_given : "", sizeof how);
+    hr_msg how = { 0 };
+    if (said)
+        how = *said;
     char id[HR_COMFY_ID_MAX];
     hr_strlcpy(id, prompt_id && *prompt_id ? prompt_id : c->track.prompt_id, sizeof id);
     if (id[0]) {
-        char hist[300];
-        poll_history(c, id, hist, sizeof hist);
-        if (hist[0])
-            hr_strlcpy(how, hist, sizeof how);
+        hr_msg hist;
+        poll_history(c, id, &hist);
+        if (hr_msg_is_set(&hist))
+            how = hist;
     }
     hr_comfy_event ev[2];
-    int n = hr_comfy_prompt_end(&c->track, fresh(c), id, source, how, ev);
+    int n = hr_comfy_prompt_end(&c->track, fresh(c), id, source, hr_msg_is_set(&how) ? "" : how_given, ev);
+    if (n > 0 && ev[n - 1].kind == HR_CEV_PROMPT_END && hr_msg_is_set(&how))
+        ev[n - 1].said = how;
     show_events(c, ev, n);
 }
 
@@ -347,16 +355,14 @@ static void tell_likely(hr_comfy_link *c)
     char ram[32], vram[32];
     hr_size_gb((uint64_t)c->likely_ram, ram, sizeof ram);
     hr_size_gb((uint64_t)c->vram_peak, vram, sizeof vram);
-    char text[200];
-    snprintf(text, sizeof text, HR_T("the estimate's profile: +%s RAM at this node"), ram);
     hr_comfy_event ev;
     memset(&ev, 0, sizeof ev);
+    hr_msg_set(&ev.said, HR_N("the estimate's profile: +%s RAM at this node"), ram);
     ev.kind = HR_CEV_LIKELY;
     ev.source = "estimate";
     hr_strlcpy(ev.prompt_id, c->likely_prompt, sizeof ev.prompt_id);
     hr_strlcpy(ev.node, c->likely_node, sizeof ev.node);
     hr_strlcpy(ev.class_type, c->likely_class, sizeof ev.class_type);
-    hr_strlcpy(ev.text, text, sizeof ev.text);
     ev.ram_growth = ev.commit_growth = ev.rss_growth = HR_W_UNKNOWN;
     ev.ram_peak = ev.rss_peak = HR_W_UNKNOWN;
     record_event(c, &ev);
@@ -407,14 +413,14 @@ static void poll_queue(hr_comfy_link *c)
     if (c->queue->running) {
         if (!t->prompt.active || strcmp(t->prompt_id, c->queue->prompt_id) != 0) {
             if (t->prompt.active)
-                prompt_ended(c, t->prompt_id, "queue", "");
+                prompt_ended(c, t->prompt_id, "queue", "", NULL);
             hr_comfy_event ev[2];
             int n = hr_comfy_prompt_start(t, fresh(c), c->queue->prompt_id, "queue", ev);
             show_events(c, ev, n);
         }
         tell_owner(c);
     } else if (t->prompt.active) {
-        prompt_ended(c, t->prompt_id, "queue", "");
+        prompt_ended(c, t->prompt_id, "queue", "", NULL);
     }
 }
 
@@ -455,7 +461,7 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
         if (msg.node_null) {
             show_events(c, ev, hr_comfy_node_end(t, fresh(c), "websocket", ev));
             if (t->prompt.active)
-                prompt_ended(c, msg.prompt_id, "websocket", "");
+                prompt_ended(c, msg.prompt_id, "websocket", "", NULL);
             break;
         }
         if (msg.prompt_id[0] && strcmp(c->queue->prompt_id, msg.prompt_id) != 0)
@@ -463,16 +469,16 @@ static void on_message(void *ctx, int opcode, const char *data, size_t n)
         k = hr_comfy_node_start(t, fresh(c), msg.prompt_id, msg.node, hr_comfy_class_of(c->queue, msg.node),
                                 "websocket", ev);
         break;
-    case HR_CMSG_SUCCESS: prompt_ended(c, msg.prompt_id, "websocket", "success"); break;
+    case HR_CMSG_SUCCESS: prompt_ended(c, msg.prompt_id, "websocket", "success", NULL); break;
     case HR_CMSG_ERROR:
     case HR_CMSG_INTERRUPTED: {
-        char how[300];
+        hr_msg how;
         const char *cls = msg.node_type[0] ? msg.node_type : "?";
         if (msg.type == HR_CMSG_ERROR)
-            snprintf(how, sizeof how, HR_T("error at node %s %s: %s"), msg.node, cls, msg.exception);
+            hr_msg_set(&how, HR_N("error at node %s %s: %s"), msg.node, cls, msg.exception);
         else
-            snprintf(how, sizeof how, HR_T("interrupted at node %s %s"), msg.node, cls);
-        prompt_ended(c, msg.prompt_id, "websocket", how);
+            hr_msg_set(&how, HR_N("interrupted at node %s %s"), msg.node, cls);
+        prompt_ended(c, msg.prompt_id, "websocket", "", &how);
         break;
     }
     default: break;

@@ -45,12 +45,17 @@ static int replay(const char *name)
 
 static bool has_note(const char *rule, const char *text)
 {
-    for (int i = 0; i < snap.note_count; i++)
-        if (strcmp(snap.notes[i].rule, rule) == 0 && strstr(snap.notes[i].text, text))
+    char said[400];
+    for (int i = 0; i < snap.note_count; i++) {
+        hr_msg_format(&snap.notes[i].msg, HR_LANG_EN, said, sizeof said);
+        if (strcmp(snap.notes[i].rule, rule) == 0 && strstr(said, text))
             return true;
+    }
     fprintf(stderr, "no note %s \"%s\"; notes:\n", rule, text);
-    for (int i = 0; i < snap.note_count; i++)
-        fprintf(stderr, "  %s %s\n", snap.notes[i].rule, snap.notes[i].text);
+    for (int i = 0; i < snap.note_count; i++) {
+        hr_msg_format(&snap.notes[i].msg, HR_LANG_EN, said, sizeof said);
+        fprintf(stderr, "  %s %s\n", snap.notes[i].rule, said);
+    }
     return false;
 }
 

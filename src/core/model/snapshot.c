@@ -87,7 +87,7 @@ void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
     hr_strlcpy(n->rule, rule ? rule : "", sizeof n->rule);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    hr_msg_vset(&n->msg, fmt, ap);
     va_end(ap);
 }
 

@@ -13,6 +13,7 @@
 #define HR_SNAPSHOT_H
 
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/base/text.h"
 #include "core/model/swap_verdict.h"
 
@@ -273,7 +274,7 @@ typedef struct hr_procs {
 #define HR_MAX_NOTES 12
 typedef struct hr_note {
     char rule[8]; /* "S1.2" */
-    char text[HR_SNAP_WHY_MAX];
+    hr_msg msg;   /* data: worded where shown (text: the user's language; JSON: English) */
 } hr_note;
 
 typedef struct hr_snapshot {
@@ -307,7 +308,8 @@ HR_PRINTF(2, 3)
 void hr_section_fail(hr_section *s, const char *fmt, ...);
 void hr_section_ok(hr_section *s, const char *source);
 
-/* Add a note (dropped silently when the list is full). */
+/* Add a note (dropped silently when the list is full); fmt is an English msgid, HR_N("..."),
+ * kept with its values as an hr_msg. */
 HR_PRINTF(3, 4)
 void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...);
 

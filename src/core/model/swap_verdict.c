@@ -18,6 +18,11 @@ const hr_swap_why_row *hr_swap_why_row_of(hr_swap_why id)
 
 int hr_swap_why_text(const hr_swap_verdict *v, char *out, size_t n)
 {
+    return hr_swap_why_text_lang(v, hr_lang_get(), out, n);
+}
+
+int hr_swap_why_text_lang(const hr_swap_verdict *v, hr_lang lang, char *out, size_t n)
+{
     const hr_swap_why_row *row = hr_swap_why_row_of(v->id);
     if (!row)
         return snprintf(out, n, "%s", "");
@@ -26,10 +31,10 @@ int hr_swap_why_text(const hr_swap_verdict *v, char *out, size_t n)
     int k = 0, number = 0;
     for (const char *p = row->params; *p && k < 3; p++) {
         switch (*p) {
-        case 'f': s[k++] = v->fs[0] ? v->fs : hr_tr("unknown"); break;
+        case 'f': s[k++] = v->fs[0] ? v->fs : hr_tr_lang(lang, HR_N("unknown")); break;
         case 'n': number = v->devices; break;
         case 'p': s[k++] = v->dir; break;
-        case 'w': s[k++] = row->phrase ? hr_tr(row->phrase) : ""; break;
+        case 'w': s[k++] = row->phrase ? hr_tr_lang(lang, row->phrase) : ""; break;
         case 'g': s[k++] = v->disk[0] ? " " : ""; break;
         case 'k': s[k++] = v->disk; break;
         default: break;
@@ -40,8 +45,8 @@ int hr_swap_why_text(const hr_swap_verdict *v, char *out, size_t n)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
     if (strchr(row->params, 'n'))
-        return snprintf(out, n, hr_tr(row->text), number);
-    return snprintf(out, n, hr_tr(row->text), s[0], s[1], s[2]);
+        return snprintf(out, n, hr_tr_lang(lang, row->text), number);
+    return snprintf(out, n, hr_tr_lang(lang, row->text), s[0], s[1], s[2]);
 #pragma GCC diagnostic pop
 }
 
@@ -57,4 +62,14 @@ bool hr_swap_why_names_fs(const hr_swap_verdict *v, const char *fs_type)
         return false;
     snprintf(spelled, sizeof spelled, "|%s|", fs_type);
     return strstr(row->names, spelled) != NULL;
+}
+
+int hr_swap_why_id(const hr_swap_verdict *v, char *out, size_t n)
+{
+    const hr_swap_why_row *row = hr_swap_why_row_of(v->id);
+    int len = snprintf(out, n, "%s", row ? row->name : "");
+    for (char *c = out; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    return len;
 }

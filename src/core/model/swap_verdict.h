@@ -99,6 +99,12 @@ typedef struct hr_swap_verdict {
 /* The reason in the current language, into out (n bytes, always terminated); "" for
  * HR_SW_NONE. Returns what snprintf returns. */
 int hr_swap_why_text(const hr_swap_verdict *v, char *out, size_t n);
+/* The same in lang, whatever the current language (JSON: HR_LANG_EN). */
+int hr_swap_why_text_lang(const hr_swap_verdict *v, hr_lang lang, char *out, size_t n);
+
+/* The reason's stable id for JSON (status's why_not_id): the row's name in snake_case
+ * ("in_ram", "network_fs"); "" for HR_SW_NONE. Returns what snprintf returns. */
+int hr_swap_why_id(const hr_swap_verdict *v, char *out, size_t n);
 
 /* Does the reason name a file system of type fs_type by itself (its template or its f
  * parameter spells it), so that a line about that file system need not put its name first? */

@@ -565,7 +565,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             hr_size_format(total, b, sizeof b);
             hr_size_format(ceiling, c, sizeof c);
             hr_snapshot_note(s, "S1.2",
-                             HR_T("%s is nearly full (%s free of %s) and holds a "
+                             HR_N("%s is nearly full (%s free of %s) and holds a "
                                   "system-managed paging file: Windows shrinks it when space is short "
                                   "and it cannot grow to its ceiling of %s"),
                              sys->dev.name, a, b, c);
@@ -585,7 +585,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             if (!in_use) {
                 char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1",
-                                 HR_T("%s is configured but not in use: changes take effect "
+                                 HR_N("%s is configured but not in use: changes take effect "
                                       "after a restart"),
                                  hr_win_path_shown(e->path, shown, sizeof shown));
             }
@@ -600,7 +600,7 @@ static void model_notes(const hr_win_raw *raw, hr_snapshot *s)
             if (!configured) {
                 char shown[HR_SNAP_PATH_MAX * 4];
                 hr_snapshot_note(s, "S5.1",
-                                 HR_T("%s is in use but no longer configured: it goes away "
+                                 HR_N("%s is in use but no longer configured: it goes away "
                                       "after a restart"),
                                  hr_win_path_shown(s->paging[j].path, shown, sizeof shown));
             }

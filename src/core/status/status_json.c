@@ -177,9 +177,11 @@ static void volumes(hr_json_writer *w, const hr_status *st)
         hr_json_bool(w, "system", v->is_system);
         hr_json_bool(w, "holds_paging", v->holds_paging);
         hr_json_tri(w, "can_hold_swap", v->can_hold_swap);
-        char why[HR_SNAP_WHY_MAX];
-        hr_swap_why_text(&v->why_not, why, sizeof why);
+        char why[HR_SNAP_WHY_MAX], id[32];
+        hr_swap_why_text_lang(&v->why_not, HR_LANG_EN, why, sizeof why);
         str_or_null(w, "why_not", why);
+        hr_swap_why_id(&v->why_not, id, sizeof id);
+        str_or_null(w, "why_not_id", id); /* a closed set: scripts test this, not the words */
         device(w, "device", &v->dev, &st->volumes[i], s->platform.os == HR_OS_WINDOWS);
         hr_json_end_object(w);
     }
@@ -302,7 +304,9 @@ void hr_status_report_json(const hr_status *st, hr_json_writer *w, const char *k
         for (int i = 0; i < s->note_count; i++) {
             hr_json_begin_object(w, NULL);
             hr_json_str(w, "rule", s->notes[i].rule);
-            hr_json_str(w, "text", s->notes[i].text);
+            char text[HR_SNAP_WHY_MAX * 2];
+            hr_msg_format(&s->notes[i].msg, HR_LANG_EN, text, sizeof text);
+            hr_json_str(w, "text", text);
             hr_json_end_object(w);
         }
         hr_json_end_array(w);

@@ -456,8 +456,11 @@ static void notes(out *o, const hr_snapshot *s)
     if (s->note_count == 0)
         return;
     heading(o, HR_T("NOTES"), NULL);
-    for (int i = 0; i < s->note_count; i++)
-        pf(o, HR_T("  %s%s%s (%s)\n"), warn(o), s->notes[i].text, reset(o), s->notes[i].rule);
+    for (int i = 0; i < s->note_count; i++) {
+        char text[HR_SNAP_WHY_MAX * 2];
+        hr_msg_format(&s->notes[i].msg, hr_lang_get(), text, sizeof text);
+        pf(o, HR_T("  %s%s%s (%s)\n"), warn(o), text, reset(o), s->notes[i].rule);
+    }
 }
 
 int hr_status_report_text(const hr_status *st, hr_buf *b, const hr_render_opts *ro)

@@ -80,8 +80,7 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         if (g->charge_bytes != HR_UNKNOWN && g->limit_bytes != HR_UNKNOWN) {
             room = g->limit_bytes > g->charge_bytes ? g->limit_bytes - g->charge_bytes : 0;
             g->margin_bytes = margin_of(g->limit_bytes);
-            snprintf(g->basis, sizeof g->basis,
-                     HR_T("commit limit minus commit charge, less the margin (enforced commit)"));
+            hr_msg_set(&g->basis, HR_N("commit limit minus commit charge, less the margin (enforced commit)"));
         }
     } else if (rq->touch || rq->cgroup_bytes) {
         /* Linux modes 0/1: only touched memory is real; past RAM + free swap the OOM killer
@@ -90,19 +89,17 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         if (avail != HR_UNKNOWN && snap->paging_s.ok) {
             room = hr_sat_add(avail, free_swap(snap));
             g->margin_bytes = margin_of(snap->ram.total_bytes != HR_UNKNOWN ? snap->ram.total_bytes : room);
-            snprintf(g->basis, sizeof g->basis,
-                     HR_T("available RAM plus free swap, less the margin (the OOM killer decides)"));
+            hr_msg_set(&g->basis, HR_N("available RAM plus free swap, less the margin (the OOM killer decides)"));
         }
     } else {
         /* Linux modes 0/1 without --touch: commit is never refused step by step, nothing is
          * made real; safe, and it proves little — said in why. */
         g->allowed = true;
         g->safe_bytes = HR_UNKNOWN;
-        snprintf(g->basis, sizeof g->basis, HR_T("commit is not enforced and nothing is touched"));
+        hr_msg_set(&g->basis, HR_N("commit is not enforced and nothing is touched"));
         g->why_kind = HR_STRESS_WHY_NOT_ENFORCED;
-        snprintf(g->why, sizeof g->why, "%s",
-                 HR_T("Linux does not refuse commit in overcommit mode 0 or 1: this only raises the "
-                      "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
+        hr_msg_set(&g->why, HR_N("Linux does not refuse commit in overcommit mode 0 or 1: this only raises the "
+                                 "commit charge. Add --touch (best inside --cgroup SIZE) to make the memory real."));
         return;
     }
     /* Touched pages are charged to the memory cgroup stress runs in (v1 puts --cgroup's group
@@ -122,16 +119,15 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
         g->allowed = rq->force;
         g->forced = rq->force;
         g->why_kind = HR_STRESS_WHY_UNKNOWN;
-        snprintf(g->why, sizeof g->why, "%s",
-                 HR_T("the commit charge and limit (or available RAM and swap) could not be read, so "
-                      "no safety margin can be kept; --force goes on anyway"));
+        hr_msg_set(&g->why, HR_N("the commit charge and limit (or available RAM and swap) could not be read, so "
+                                 "no safety margin can be kept; --force goes on anyway"));
         return;
     }
     g->safe_bytes = room > g->margin_bytes ? room - g->margin_bytes : 0;
     if (cg_safe != HR_UNKNOWN && cg_safe < g->safe_bytes) {
         g->safe_bytes = cg_safe;
         g->margin_bytes = cg->memory_max_bytes / 20 < 64 * MIB ? 64 * MIB : cg->memory_max_bytes / 20;
-        snprintf(g->basis, sizeof g->basis, HR_T("the memory cgroup's limit minus its usage, less the margin"));
+        hr_msg_set(&g->basis, HR_N("the memory cgroup's limit minus its usage, less the margin"));
     }
     /* With a cgroup, the test's own memory is held to the cgroup: the cgroup must fit. */
     uint64_t want = rq->commit_bytes;
@@ -148,8 +144,8 @@ void hr_stress_gate_compute(const hr_snapshot *snap, const hr_stress_req *rq, hr
     hr_size_format(want, a, sizeof a);
     hr_size_format(g->safe_bytes, b, sizeof b);
     hr_size_format(g->margin_bytes, c, sizeof c);
-    snprintf(g->why, sizeof g->why,
-             HR_T("%s is more than the %s this machine can give without going under the %s "
-                  "safety margin [X.margin]; --force goes on to the first failure"),
-             a, b, c);
+    hr_msg_set(&g->why,
+               HR_N("%s is more than the %s this machine can give without going under the %s "
+                    "safety margin [X.margin]; --force goes on to the first failure"),
+               a, b, c);
 }

@@ -70,8 +70,8 @@ typedef struct hr_stress_gate {
     uint64_t margin_bytes;              /* kept free of the ceiling */
     uint64_t charge_bytes, limit_bytes; /* before */
     bool enforced;                      /* the OS refuses commit at the limit (Windows; Linux mode 2) */
-    char basis[200];                    /* how safe_bytes was found (English, for the JSON) */
-    char why[300];                      /* a refusal's reason, or a note ("" when none); English */
+    hr_msg basis;                       /* how safe_bytes was found; worded where shown */
+    hr_msg why;                         /* a refusal's reason, or a note (not set when none) */
     enum {
         HR_STRESS_WHY_NONE = 0,
         HR_STRESS_WHY_NOT_ENFORCED,

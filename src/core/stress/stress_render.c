@@ -184,8 +184,12 @@ static void json(const hr_stress_report *r, hr_json_writer *w)
     hr_json_size(w, "limit_bytes", g->limit_bytes);
     hr_json_size(w, "safe_bytes", g->safe_bytes);
     hr_json_u64(w, "margin_bytes", g->margin_bytes);
-    hr_json_str(w, "basis", g->basis[0] ? g->basis : NULL);
-    hr_json_str(w, "reason", g->why[0] ? g->why : NULL);
+    /* JSON is English whatever the user's language */
+    char basis[400], why[600];
+    hr_msg_format(&g->basis, HR_LANG_EN, basis, sizeof basis);
+    hr_msg_format(&g->why, HR_LANG_EN, why, sizeof why);
+    hr_json_str(w, "basis", basis[0] ? basis : NULL);
+    hr_json_str(w, "reason", why[0] ? why : NULL);
     hr_json_end_object(w);
     hr_json_str(w, "outcome", hr_stress_outcome_name(s ? s->outcome : HR_STRESS_REFUSED));
     hr_json_u64(w, "reached_bytes", s ? s->reached_bytes : 0);

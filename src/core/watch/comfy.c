@@ -421,6 +421,14 @@ static void signed_gb(int64_t v, char *out, size_t n)
     snprintf(out, n, "%s%s", v < 0 ? "-" : "+", g);
 }
 
+void hr_comfy_event_words(const hr_comfy_event *e, hr_lang lang, char *out, size_t n)
+{
+    if (hr_msg_is_set(&e->said))
+        hr_msg_format(&e->said, lang, out, n);
+    else
+        snprintf(out, n, "%s", e->text);
+}
+
 void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n)
 {
     char what[200];
@@ -481,8 +489,10 @@ void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, co
     hr_json_str(&w, "node", e->node[0] ? e->node : NULL);
     hr_json_str(&w, "class_type", e->class_type[0] ? e->class_type : NULL);
     hr_json_str(&w, "source", e->source);
-    if (e->text[0])
-        hr_json_str(&w, "text", e->text);
+    char text[400];
+    hr_comfy_event_words(e, HR_LANG_EN, text, sizeof text); /* a recording is English */
+    if (text[0])
+        hr_json_str(&w, "text", text);
     if (e->has_growth) {
         ji(&w, "ram_growth", e->ram_growth);
         ji(&w, "commit_growth", e->commit_growth);

@@ -17,6 +17,7 @@
 #ifndef HR_COMFY_WATCH_H
 #define HR_COMFY_WATCH_H
 
+#include "core/base/msg.h"
 #include "core/base/error.h"
 #include "core/watch/watch.h"
 
@@ -140,8 +141,10 @@ typedef struct hr_comfy_event {
     char prompt_id[HR_COMFY_ID_MAX];
     char node[24];
     char class_type[HR_COMFY_CLASS_MAX];
-    char text[200];                                /* console / model load: the line; prompt end: how */
-    bool has_growth;                               /* end events */
+    char text[200];  /* console / model load: the line; prompt end: how */
+    hr_msg said;     /* headroom's own words for text (how a prompt ended, the estimate's note), kept as data:
+                  * the recording and JSON word them in English, the screen in the user's language */
+    bool has_growth; /* end events */
     int64_t ram_growth, commit_growth, rss_growth; /* HR_W_UNKNOWN when not known */
     int64_t ram_peak, rss_peak;
     int64_t duration_ms;
@@ -183,6 +186,8 @@ int hr_comfy_node_end(hr_comfy_track *t, const hr_wsample *s, const char *source
 int hr_comfy_console(hr_comfy_track *t, const hr_wsample *s, const char *line, size_t n, hr_comfy_event ev[2]);
 
 /* "node 12 VAEDecode: +9.2 GB RAM, peak 14.5 GB" (translated), for end events. */
+/* e's text in lang: its words (said) when it has them, else the line as read. */
+void hr_comfy_event_words(const hr_comfy_event *e, hr_lang lang, char *out, size_t n);
 void hr_comfy_event_text(const hr_comfy_event *e, char *out, size_t n);
 /* The recording's node line (docs/recording.md). */
 void hr_rec_node_line(hr_buf *out, int64_t t0, int64_t t_ms, int64_t time_ms, const hr_comfy_event *e);
