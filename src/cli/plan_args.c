@@ -150,6 +150,12 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
             return rc;
     }
     out->in.recorded = hr_source_recorded(&out->src);
+    /* check's and plan's own sentences are data worded in English for JSON. What they embed
+     * is not yet: the snapshot's sources and reasons are worded when the machine is read,
+     * the sample workflow's name when it is estimated, and the status report's why_not when
+     * it is written. Until those are data too, a JSON report is made in English this way. */
+    if (out->json)
+        hr_lang_set(HR_LANG_EN);
     return HR_PLAN_ARGS_GO;
 }
 

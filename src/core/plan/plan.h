@@ -236,6 +236,10 @@ typedef struct hr_plan_line {
     char id[32];
     char rule[16];
     hr_msg msg; /* read it with hr_plan_line_text() */
+    /* Shown before the message and ": " ("" none): a file system's name before a reason that
+     * does not name it; lead_tr: the lead is a msgid ("this file system"). */
+    char lead[32];
+    bool lead_tr;
 } hr_plan_line;
 
 /* A step: what to do, and the exact command or dialog values when there is one. */
