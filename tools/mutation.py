@@ -187,9 +187,9 @@ mut("model", SV, "return strcmp(v->fs, fs_type) == 0;", "return true;",
     "a reason with a file system parameter taken to name any file system")
 mut("model", SV, "case 'k': s[k++] = v->disk; break;", "case 'k': s[k++] = v->fs; break;",
     "the disk's parameter shown as the file system")
-mut("plan", "src/core/plan/plan_placement.c", "if (hr_swap_why_names_fs(&verdict, v->dev.fs_type))",
-    "if (v->dev.fs_type[0] && strstr(why, v->dev.fs_type))",
-    "the fs line decided by searching the translated reason for the type")
+mut("plan", "src/core/plan/plan_placement.c", "hr_swap_why_names_fs(&verdict, v->dev.fs_type) ? NULL",
+    "v->dev.fs_type[0] && strstr(hr_swap_why_row_of(verdict.id)->text, v->dev.fs_type) ? NULL",
+    "the fs line decided by searching the reason's template for the type")
 mut("model", "src/core/model/comfy_args.c", "return a->lowvram || a->novram || a->cpu || a->disable_smart_memory;",
     "return a->lowvram || a->cpu || a->disable_smart_memory;", "--novram no longer leans on RAM")
 

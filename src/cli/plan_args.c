@@ -150,8 +150,10 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
             return rc;
     }
     out->in.recorded = hr_source_recorded(&out->src);
-    /* JSON is never translated: the plan's and check's lines are written in the language of
-     * the moment, so a JSON report is made in English whatever --lang says. */
+    /* check's and plan's own sentences are data worded in English for JSON. What they embed
+     * is not yet: the snapshot's sources and reasons are worded when the machine is read,
+     * the sample workflow's name when it is estimated, and the status report's why_not when
+     * it is written. Until those are data too, a JSON report is made in English this way. */
     if (out->json)
         hr_lang_set(HR_LANG_EN);
     return HR_PLAN_ARGS_GO;
@@ -343,16 +345,6 @@ static void take_estimate(hr_plan_cli *cli, const hr_estimate *e)
     hr_plan_inputs_take_estimate(&cli->in, e);
 }
 
-static void version_words(const hr_estimate *e, char *ver, size_t n)
-{
-    if (e->machine.version_known)
-        snprintf(ver, n, "ComfyUI %d.%d.%d", e->machine.version[0], e->machine.version[1], e->machine.version[2]);
-    else if (e->high_version[0])
-        snprintf(ver, n, HR_T("any ComfyUI, %s's manager at the high end"), e->high_version);
-    else
-        snprintf(ver, n, "%s", HR_T("any ComfyUI"));
-}
-
 /* A workload named (or SDXL assumed) and no workflow: the workflow it stands for is estimated,
  * so that a name and a workflow are judged on one scale. */
 static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cli)
@@ -370,10 +362,7 @@ static int from_sample(const char *cmd, const hr_snapshot *snap, hr_plan_cli *cl
     if (rc == 0) {
         take_estimate(cli, e);
         cli->in.implied_workload = HR_WORKLOAD_NONE; /* the name is what was said */
-        char ver[64];
-        version_words(e, ver, sizeof ver);
-        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
-                 HR_T("the estimate of a typical %s workflow (%s) for %s"), hr_workload_label(w), e->workflow, ver);
+        hr_peak_basis_of(&cli->in.peak_basis, HR_PEAK_SAMPLE, w, e);
     }
     free(e);
     return rc == 0 || rc == HR_ENOENT ? HR_PLAN_ARGS_GO : rc;
@@ -428,14 +417,11 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     }
     if (found) {
         take_estimate(cli, best);
-        char ver[64];
-        version_words(best, ver, sizeof ver);
-        snprintf(cli->in.peak_basis, sizeof cli->in.peak_basis,
-                 cli->workflow ? HR_T("the estimate of %s for %s, node %s %s")
-                 : from_server ? HR_T("the heaviest prompt the running ComfyUI ran (its /history), %s, for %s, "
-                                      "node %s %s")
-                               : HR_T("the heaviest saved workflow, %s, for %s, node %s %s"),
-                 best->workflow, ver, best->commit.node_id, best->commit.class_type);
+        hr_peak_basis_of(&cli->in.peak_basis,
+                         cli->workflow ? HR_PEAK_WORKFLOW
+                         : from_server ? HR_PEAK_SERVER
+                                       : HR_PEAK_SAVED,
+                         HR_WORKLOAD_NONE, best);
         if (claimed) {
             char a[32], c[32];
             hr_size_gb(best->commit.high, a, sizeof a);

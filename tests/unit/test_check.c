@@ -273,8 +273,10 @@ static void test_size_classes(void)
         hr_check *c = judge(s, &in, &p);
         CHECK_EQ_I64((int64_t)p->facts.row, cases[i].row);
         if (cases[i].class_gb >= 16) {
+            char t[HR_PLAN_TEXT_MAX];
             if (c->verdict != HR_VERDICT_OK)
-                fprintf(stderr, "%.1f GiB + 64 GB, video: %s\n", cases[i].usable_gib, c->verdict_text);
+                fprintf(stderr, "%.1f GiB + 64 GB, video: %s\n", cases[i].usable_gib,
+                        hr_check_verdict_text(c, HR_LANG_EN, t, sizeof t));
             CHECK(c->verdict == HR_VERDICT_OK);
             CHECK(c->verdict_after == HR_VERDICT_OK);
             CHECK_EQ_I64(c->todo_count, 0);
@@ -286,6 +288,98 @@ static void test_size_classes(void)
     }
 }
 
+/* No Chinese in s: no CJK ideograph (U+3000-U+9FFF lead bytes E3-E9) nor full-width
+ * punctuation (U+FF00-U+FFEF, EF BC / EF BD). */
+static bool no_chinese(const char *s)
+{
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+        if ((*u >= 0xE3 && *u <= 0xE9) || (u[0] == 0xEF && (u[1] == 0xBC || u[1] == 0xBD)))
+            return false;
+    return true;
+}
+
+/* One result, three renderings: text in the user's language (English, Chinese) and JSON in
+ * English whatever the language of the moment. The verdict, the need's basis and every to-do
+ * line are judged once, as data, and worded by the renderer. */
+static void test_languages(void)
+{
+    hr_snapshot *s = story_machine();
+    s->volumes[0].dev.fs_total_bytes = GB(64); /* WILL FAIL: the sentence names the paging file */
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    hr_lang_set(HR_LANG_ZH); /* judged in Chinese: the language must not stick to the result */
+    hr_plan *p;
+    hr_check *c = judge(s, &in, &p);
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);
+    CHECK(c->workload_assumed);
+    CHECK(c->todo_count >= 2);
+
+    hr_buf zh, en, json_zh, json_en;
+    hr_buf_init(&zh, 0);
+    hr_buf_init(&en, 0);
+    hr_buf_init(&json_zh, 0);
+    hr_buf_init(&json_en, 0);
+    hr_json_writer w;
+    CHECK(hr_check_text(c, &zh, false) == 0);
+    hr_json_init(&w, &json_zh, false);
+    hr_check_json(c, &w); /* still Chinese */
+    CHECK(hr_json_finish(&w) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_check_text(c, &en, false) == 0);
+    hr_json_init(&w, &json_en, false);
+    hr_check_json(c, &w);
+    CHECK(hr_json_finish(&w) == 0);
+
+    /* JSON: English, the same bytes whichever language the user reads. */
+    CHECK_STR(hr_buf_str(&json_zh), hr_buf_str(&json_en));
+    CHECK(no_chinese(hr_buf_str(&json_zh)));
+    CHECK(no_chinese(hr_buf_str(&en)));
+    CHECK(!no_chinese(hr_buf_str(&zh)));
+    char t[HR_PLAN_TEXT_MAX], z[HR_PLAN_TEXT_MAX], b[HR_CHECK_BASIS_MAX];
+    hr_check_verdict_text(c, HR_LANG_EN, t, sizeof t);
+    CHECK_CONTAINS(t, "when RAM and the paging file are full");
+    CHECK_CONTAINS(t, "SDXL");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), t);
+    hr_check_need_basis_text(c, HR_LANG_EN, b, sizeof b);
+    CHECK_STR(b, "an estimate for SDXL, assumed: give --workload (docs/check.md; S4.1, S4.2)");
+    CHECK_CONTAINS(hr_buf_str(&json_zh), b);
+    CHECK_CONTAINS(hr_buf_str(&json_zh), "\"basis\":\"the commit limit (RAM + paging files)\"");
+    CHECK_CONTAINS(hr_buf_str(&en), t);
+    CHECK_CONTAINS(hr_buf_str(&en), b);
+
+    /* Text in Chinese: the sentences and the names inside them ("paging file") translated. */
+    hr_check_verdict_text(c, HR_LANG_ZH, z, sizeof z);
+    CHECK(strcmp(z, t) != 0);
+    CHECK_CONTAINS(z, hr_tr_lang(HR_LANG_ZH, "paging file"));
+    CHECK_CONTAINS(hr_buf_str(&zh), z);
+    CHECK(strstr(hr_buf_str(&zh), t) == NULL);
+    hr_check_need_basis_text(c, HR_LANG_ZH, b, sizeof b);
+    CHECK_CONTAINS(b, hr_tr_lang(HR_LANG_ZH, ", assumed: give --workload"));
+    CHECK_CONTAINS(hr_buf_str(&zh), b);
+    CHECK_CONTAINS(hr_buf_str(&zh), hr_tr_lang(HR_LANG_ZH, "the commit limit (RAM + paging files)"));
+    for (int i = 0; i < c->todo_count; i++) {
+        hr_plan_line_text(&c->todo[i], HR_LANG_EN, t, sizeof t);
+        hr_plan_line_text(&c->todo[i], HR_LANG_ZH, z, sizeof z);
+        CHECK(strcmp(z, t) != 0);
+        CHECK_CONTAINS(hr_buf_str(&en), t);
+        CHECK_CONTAINS(hr_buf_str(&json_en), t);
+        CHECK_CONTAINS(hr_buf_str(&zh), z);
+    }
+    /* The to-do's own words in Chinese: "fixed" inside "set a 64 GB fixed paging file". */
+    CHECK(has_todo(c, "set-paging"));
+    CHECK_STR(hr_plan_line_text(&c->todo[0], HR_LANG_EN, t, sizeof t),
+              "set a 64 GB fixed paging file on D: — headroom plan shows the exact steps");
+    hr_plan_line_text(&c->todo[0], HR_LANG_ZH, z, sizeof z);
+    CHECK_CONTAINS(z, hr_tr_lang(HR_LANG_ZH, "fixed"));
+    hr_buf_free(&zh);
+    hr_buf_free(&en);
+    hr_buf_free(&json_zh);
+    hr_buf_free(&json_en);
+    free(c);
+    free(p);
+    free(s);
+}
+
 int main(void)
 {
     test_size_classes();
@@ -293,5 +387,6 @@ int main(void)
     test_final_setup_and_video();
     test_linux();
     test_need_model();
+    test_languages();
     return TEST_DONE();
 }

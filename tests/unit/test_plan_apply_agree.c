@@ -166,10 +166,11 @@ static void plan_reaches_ok(const char *what, const hr_snapshot *snap, const hr_
         bool named =
             (r->upgrade_ram_first && has_todo(c2, "upgrade-ram")) ||
             (r->room_capped && (has_todo(c2, "more-room") || has_todo(c2, "make-room") || has_todo(c2, "free-room")));
+        char t[HR_PLAN_TEXT_MAX];
         if (!named)
             fprintf(stderr, "%s: after the plan check says %s: %s (to-do: %d, first %s)\n", what,
-                    hr_check_verdict_label(c2->verdict), c2->verdict_text, c2->todo_count,
-                    c2->todo_count ? c2->todo[0].id : "-");
+                    hr_check_verdict_label(c2->verdict), hr_check_verdict_text(c2, HR_LANG_EN, t, sizeof t),
+                    c2->todo_count, c2->todo_count ? c2->todo[0].id : "-");
         CHECK(named);
     }
     if (!p2->nothing_to_change && !r->room_capped) {

@@ -49,10 +49,33 @@ static const struct {
 #undef HR_CAP_ROW
 };
 
+const char *hr_check_capacity_msgid(hr_check_capacity_basis b)
+{
+    return capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].text;
+}
+
 const char *hr_check_capacity_text(hr_check_capacity_basis b)
 {
-    return hr_tr(
-        capacity_bases[(unsigned)b < sizeof capacity_bases / sizeof capacity_bases[0] ? b : HR_CAP_UNKNOWN].text);
+    return hr_tr(hr_check_capacity_msgid(b));
+}
+
+const char *hr_check_verdict_text(const hr_check *c, hr_lang lang, char *buf, size_t cap)
+{
+    if (cap)
+        hr_msg_format(&c->verdict_msg, lang, buf, cap < HR_PLAN_TEXT_MAX ? cap : HR_PLAN_TEXT_MAX);
+    return buf;
+}
+
+const char *hr_check_need_basis_text(const hr_check *c, hr_lang lang, char *buf, size_t cap)
+{
+    if (!cap)
+        return buf;
+    if (cap > HR_CHECK_BASIS_MAX)
+        cap = HR_CHECK_BASIS_MAX;
+    if (c->need_peak.from != HR_PEAK_GIVEN)
+        return hr_peak_basis_text(&c->need_peak, lang, buf, cap);
+    hr_msg_format(&c->need_basis_msg, lang, buf, cap);
+    return buf;
 }
 
 const char *hr_check_capacity_rule(hr_check_capacity_basis b)
@@ -195,7 +218,7 @@ static void todo_close_apps(hr_check *c)
         named++;
     }
     if (named)
-        TODO("close-apps|S5.2", HR_T("close %s before a run: what they hold is taken from the run"), list);
+        TODO("close-apps|S5.2", HR_N("close %s before a run: what they hold is taken from the run"), list);
 }
 
 /* What the three parts share: the machine judged (its status report; NULL for a hypothetical
@@ -210,27 +233,44 @@ typedef struct judge_ctx {
     uint64_t gap;               /* RAM's size-class gap, added to what the machine can back */
     char cap[32];               /* what it can back now, as shown */
     char need_gb[32];           /* the high end of the need, as shown */
-    const char *wl;             /* the workflow or workload judged */
-    const char *tier3;          /* "paging file" or "swap" */
+    const char *wl;             /* the workflow or workload judged (a workload: its label's msgid) */
+    bool wl_msgid;              /* wl is a workload's label: translated where it is shown */
+    const char *tier3;          /* "paging file" or "swap", an English msgid */
 } judge_ctx;
 
 static void need_basis(const hr_plan_inputs *in, const hr_plan_facts *f, hr_check *c)
 {
-    const char *assumed = c->workload_assumed ? HR_T(", assumed: give --workload") : "";
-    if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_basis[0]) {
-        snprintf(c->need_basis, sizeof c->need_basis, "%s", in->peak_basis);
-    } else if (in->peak_commit_bytes != HR_UNKNOWN) {
-        snprintf(c->need_basis, sizeof c->need_basis, HR_T("the peak commit given (--peak-commit)"));
-    } else if (f->lean_on_ram) {
+    const char *assumed = c->workload_assumed ? HR_N(", assumed: give --workload") : "";
+    hr_msg *m = &c->need_basis_msg;
+    if (in->peak_commit_bytes != HR_UNKNOWN && in->peak_basis.from != HR_PEAK_GIVEN) {
+        c->need_peak = in->peak_basis;
+        return;
+    }
+    if (in->peak_commit_bytes != HR_UNKNOWN) {
+        hr_msg_set(m, HR_N("the peak commit given (--peak-commit)"));
+        return;
+    }
+    if (f->lean_on_ram) {
         char flags[128];
         hr_comfy_args_describe(&f->comfy, flags, sizeof flags);
-        snprintf(c->need_basis, sizeof c->need_basis,
-                 HR_T("an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)"),
-                 hr_workload_label(c->workload), assumed, flags);
+        hr_msg_set(m, HR_N("an estimate for %s%s; %s moves the weights to RAM (docs/check.md; S1.2, S4.2)"),
+                   hr_workload_label_msgid(c->workload), assumed, flags);
     } else {
-        snprintf(c->need_basis, sizeof c->need_basis, HR_T("an estimate for %s%s (docs/check.md; S4.1, S4.2)"),
-                 hr_workload_label(c->workload), assumed);
+        hr_msg_set(m, HR_N("an estimate for %s%s (docs/check.md; S4.1, S4.2)"), hr_workload_label_msgid(c->workload),
+                   assumed);
     }
+    hr_msg_translate_arg(m, 0);
+    hr_msg_translate_arg(m, 1);
+}
+
+/* The verdict's sentence quotes the workflow or workload judged (value wl_at, from 0) and,
+ * when tier3_at >= 0, the name of the third tier: both worded where it is shown. */
+static void says_names(const judge_ctx *x, hr_msg *m, int wl_at, int tier3_at)
+{
+    if (wl_at >= 0 && x->wl_msgid)
+        hr_msg_translate_arg(m, wl_at);
+    if (tier3_at >= 0)
+        hr_msg_translate_arg(m, tier3_at);
 }
 
 /* The verdict's sentence and rule for the sizes alone (S1.1, S4.1; X.cgroup in a container). */
@@ -245,30 +285,35 @@ static void verdict_says(const judge_ctx *x, hr_check *c)
                        : c->verdict == HR_VERDICT_UNKNOWN ? "S2.2"
                                                           : "S4.1";
     hr_strlcpy(c->verdict_rule, rule, sizeof c->verdict_rule);
-    char *t = c->verdict_text;
-    const size_t n = sizeof c->verdict_text;
-    if (c->verdict == HR_VERDICT_WILL_FAIL && cgroup)
-        snprintf(t, n,
-                 HR_T("this container may use %s, below the %s that even the low end of %s's need and the other "
-                      "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
-                      "machine has"),
-                 x->cap, fb, x->wl);
-    else if (c->verdict == HR_VERDICT_WILL_FAIL)
-        snprintf(t, n,
-                 HR_T("this machine can back %s, below the %s that even the low end of %s's need and the other "
-                      "programs take: when RAM and the %s are full the run is killed or vanishes"),
-                 x->cap, fb, x->wl, x->tier3);
-    else if (c->verdict == HR_VERDICT_AT_RISK)
-        snprintf(t, n,
-                 HR_T("this machine can back %s, under the %s it must back for %s (the high end of its need, the "
-                      "other programs and the margin): ControlNet, LoRAs, upscaling or a batch can tip it over"),
-                 x->cap, mb, x->wl);
-    else if (c->verdict == HR_VERDICT_OK)
-        snprintf(t, n, HR_T("this machine can back %s; %s needs at most %s with the other programs and the margin"),
-                 x->cap, x->wl, mb);
-    else
-        snprintf(t, n, HR_T("how much this machine can back is not known (%s)"),
-                 hr_check_capacity_text(c->capacity_basis));
+    hr_msg *t = &c->verdict_msg;
+    if (c->verdict == HR_VERDICT_WILL_FAIL && cgroup) {
+        hr_msg_set(t,
+                   HR_N("this container may use %s, below the %s that even the low end of %s's need and the other "
+                        "programs take: at the limit the kernel kills the run (a cgroup OOM kill), whatever the "
+                        "machine has"),
+                   x->cap, fb, x->wl);
+        says_names(x, t, 2, -1);
+    } else if (c->verdict == HR_VERDICT_WILL_FAIL) {
+        hr_msg_set(t,
+                   HR_N("this machine can back %s, below the %s that even the low end of %s's need and the other "
+                        "programs take: when RAM and the %s are full the run is killed or vanishes"),
+                   x->cap, fb, x->wl, x->tier3);
+        says_names(x, t, 2, 3);
+    } else if (c->verdict == HR_VERDICT_AT_RISK) {
+        hr_msg_set(t,
+                   HR_N("this machine can back %s, under the %s it must back for %s (the high end of its need, the "
+                        "other programs and the margin): ControlNet, LoRAs, upscaling or a batch can tip it over"),
+                   x->cap, mb, x->wl);
+        says_names(x, t, 2, -1);
+    } else if (c->verdict == HR_VERDICT_OK) {
+        hr_msg_set(t, HR_N("this machine can back %s; %s needs at most %s with the other programs and the margin"),
+                   x->cap, x->wl, mb);
+        says_names(x, t, 1, -1);
+    } else {
+        hr_msg_set(t, HR_N("how much this machine can back is not known (%s)"),
+                   hr_check_capacity_msgid(c->capacity_basis));
+        hr_msg_translate_arg(t, 0);
+    }
 }
 
 /* Part 1: what the machine can back against what the workload needs (S1.1, S4.1). */
@@ -300,8 +345,9 @@ static void judge_capacity(const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
 
     hr_size_gb(c->capacity_bytes, x->cap, sizeof x->cap);
     hr_size_gb(c->need_bytes, x->need_gb, sizeof x->need_gb);
-    x->wl = c->workflow[0] ? c->workflow : hr_workload_label(c->workload);
-    x->tier3 = f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap");
+    x->wl_msgid = !c->workflow[0];
+    x->wl = c->workflow[0] ? c->workflow : hr_workload_label_msgid(c->workload);
+    x->tier3 = f->os == HR_OS_WINDOWS ? HR_N("paging file") : HR_N("swap");
     verdict_says(x, c);
 }
 
@@ -319,10 +365,11 @@ static bool auto_may_grow(const judge_ctx *x, hr_check *c)
 
 static void says_auto(const judge_ctx *x, hr_check *c)
 {
-    snprintf(c->verdict_text, sizeof c->verdict_text,
-             HR_T("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
-                  "after commit passes 90 %% and often too late"),
-             x->cap, x->need_gb, x->wl);
+    hr_msg_set(&c->verdict_msg,
+               HR_N("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
+                    "after commit passes 90 %% and often too late"),
+               x->cap, x->need_gb, x->wl);
+    says_names(x, &c->verdict_msg, 2, -1);
 }
 
 /* A ranged custom file (initial < maximum) grows to its maximum when commit needs it, with a
@@ -339,10 +386,11 @@ static void says_ranged(const judge_ctx *x, hr_check *c)
 {
     char g[32];
     hr_size_gb(hr_sat_add(c->capacity_bytes, x->growth), g, sizeof g);
-    snprintf(c->verdict_text, sizeof c->verdict_text,
-             HR_T("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
-                  "under the %s %s needs, and each growth stalls the run"),
-             x->cap, g, x->need_gb, x->wl);
+    hr_msg_set(&c->verdict_msg,
+               HR_N("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
+                    "under the %s %s needs, and each growth stalls the run"),
+               x->cap, g, x->need_gb, x->wl);
+    says_names(x, &c->verdict_msg, 3, -1);
 }
 
 /* The plan's warnings that make a run fragile whatever the sizes, most serious first. */
@@ -368,7 +416,7 @@ static void says_hazard(const judge_ctx *x, hr_check *c)
 {
     const hr_plan_line *w = x->hazard;
     hr_strlcpy(c->verdict_rule, w->rule, sizeof c->verdict_rule);
-    hr_plan_line_text(w, hr_lang_get(), c->verdict_text, sizeof c->verdict_text);
+    c->verdict_msg = w->msg; /* the warning's own words, worded where it is shown */
 }
 
 /* Commit near the limit now, where the limit is enforced (S2.3). */
@@ -382,9 +430,9 @@ static bool commit_near_limit(const judge_ctx *x, hr_check *c)
 
 static void says_commit(const judge_ctx *x, hr_check *c)
 {
-    snprintf(c->verdict_text, sizeof c->verdict_text,
-             HR_T("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
-             (unsigned long long)(c->charge_bytes / (x->st->ceiling_facts.commit.limit_bytes / 100)));
+    hr_msg_set(&c->verdict_msg,
+               HR_N("commit is at %llu %% of the limit right now: one more model load and allocations fail"),
+               (unsigned long long)(c->charge_bytes / (x->st->ceiling_facts.commit.limit_bytes / 100)));
 }
 
 /* OK never comes with a plan that would change something: the machine backs the estimate,
@@ -403,15 +451,16 @@ static void says_plan(const judge_ctx *x, hr_check *c)
     hr_strlcpy(c->verdict_rule, sizing_rule(&x->p->recommended), sizeof c->verdict_rule);
     hr_size_gb(x->p->recommended.maximum_bytes, b, sizeof b);
     if (x->p->facts.disk_paging_bytes == 0)
-        snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
-                      "past the estimate: the rules ask for %s"),
-                 x->cap, x->tier3, b);
+        hr_msg_set(&c->verdict_msg,
+                   HR_N("this machine can back %s with RAM alone, but with no %s there is no backstop when a run goes "
+                        "past the estimate: the rules ask for %s"),
+                   x->cap, x->tier3, b);
     else
-        snprintf(c->verdict_text, sizeof c->verdict_text,
-                 HR_T("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
-                      "%s, as headroom plan says"),
-                 x->cap, x->tier3, b);
+        hr_msg_set(&c->verdict_msg,
+                   HR_N("this machine can back %s, enough for the estimate, but the %s is not what the rules ask: "
+                        "%s, as headroom plan says"),
+                   x->cap, x->tier3, b);
+    says_names(x, &c->verdict_msg, -1, 1);
 }
 
 /* In order: a row applies when the verdict so far is `from` and its predicate holds; it sets
@@ -455,30 +504,31 @@ static bool todo_not_a_file(const hr_status *st, const hr_plan *p, hr_check *c, 
         snprintf(id_rule, sizeof id_rule, "%s|S5.1", p->steps[0].id);
         if (f->os == HR_OS_WINDOWS)
             TODO(id_rule,
-                 HR_T("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
+                 HR_N("restart Windows (Start → Power → Restart, not Shut down: Fast Startup keeps the old "
                       "session): the %s paging file on %s is set and takes effect then"),
                  size, p->recommended.target);
         else
-            TODO(id_rule, HR_T("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
+            TODO(id_rule, HR_N("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
     } else if (f->cgroup_limited) {
         hr_size_gb(st ? st->ceiling_facts.cgroup_memory_max_bytes : HR_UNKNOWN, b, sizeof b);
         hr_size_gb(c->need_bytes, a, sizeof a);
         TODO("raise-limit|X.cgroup",
-             HR_T("raise this container's memory limit (now %s) to at least %s: swap cannot "
+             HR_N("raise this container's memory limit (now %s) to at least %s: swap cannot "
                   "help until then"),
              b, a);
     } else if (f->wsl2) {
         TODO("wslconfig|X.wsl2",
-             HR_T("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
+             HR_N("set swap=%lluGB under [wsl2] in %%UserProfile%%\\.wslconfig, then wsl --shutdown "
                   "(headroom plan shows the steps)"),
              (unsigned long long)(p->recommended.maximum_bytes >> 30));
     } else if (!p->recommended.target_known && p->candidate_count > 0) {
-        TODO("make-room|S4.3",
-             f->os == HR_OS_WINDOWS
-                 ? HR_T("make room for a %s %s: free space on an SSD, or add one (or shrink a volume in "
-                        "Disk Management to make a partition for it)")
-                 : HR_T("make room for a %s %s: free space on an SSD, or add one"),
-             size, f->os == HR_OS_WINDOWS ? HR_T("paging file") : HR_T("swap file"));
+        hr_plan_line_tr(TODO("make-room|S4.3",
+                             f->os == HR_OS_WINDOWS
+                                 ? HR_N("make room for a %s %s: free space on an SSD, or add one (or shrink a volume "
+                                        "in Disk Management to make a partition for it)")
+                                 : HR_N("make room for a %s %s: free space on an SSD, or add one"),
+                             size, f->os == HR_OS_WINDOWS ? HR_N("paging file") : HR_N("swap file")),
+                        1);
     } else {
         return false;
     }
@@ -492,8 +542,12 @@ static void todo_file(const hr_plan *p, hr_check *c, const char *size)
     char id_rule[48], b[32];
     if (p->facts.os == HR_OS_WINDOWS) {
         snprintf(id_rule, sizeof id_rule, "set-paging|%s", sizing_rule(r));
-        TODO(id_rule, HR_T("set a %s %s paging file on %s — headroom plan shows the exact steps"), size,
-             r->fixed ? HR_T("fixed") : HR_T("ranged"), r->target_known ? r->target : HR_T("a non-system SSD"));
+        hr_plan_line *l =
+            TODO(id_rule, HR_N("set a %s %s paging file on %s — headroom plan shows the exact steps"), size,
+                 r->fixed ? HR_N("fixed") : HR_N("ranged"), r->target_known ? r->target : HR_N("a non-system SSD"));
+        hr_plan_line_tr(l, 1);
+        if (!r->target_known)
+            hr_plan_line_tr(l, 2);
     } else if (r->add_bytes == 0 && p->removal_count > 0) {
         /* The swap kept already covers the size: what is left is moving off a bad place. */
         snprintf(id_rule, sizeof id_rule, "remove-swap|%s", p->removals[0].rule);
@@ -503,14 +557,15 @@ static void todo_file(const hr_plan *p, hr_check *c, const char *size)
             snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", p->removal_paths[i]);
         }
         TODO(id_rule,
-             HR_T("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
+             HR_N("switch off the swap on %s: the swap kept covers %s — headroom plan shows the exact "
                   "commands"),
              list, size);
     } else {
         snprintf(id_rule, sizeof id_rule, "add-swap|%s", sizing_rule(r));
         hr_size_gb(r->add_bytes, b, sizeof b);
-        TODO(id_rule, HR_T("add a %s swap file%s%s — headroom plan shows the exact commands"), b,
-             r->target_known ? HR_T(" at ") : "", r->target_known ? r->target_path : "");
+        hr_plan_line_tr(TODO(id_rule, HR_N("add a %s swap file%s%s — headroom plan shows the exact commands"), b,
+                             r->target_known ? HR_N(" at ") : "", r->target_known ? r->target_path : ""),
+                        1);
     }
 }
 
@@ -531,32 +586,33 @@ static void todo_list(const hr_status *st, const hr_plan *p, hr_check *c)
         hr_size_gb(r->wanted_bytes, a, sizeof a);
         TODO("more-room|S4.3",
              f->os == HR_OS_WINDOWS
-                 ? HR_T("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
+                 ? HR_N("then make room on %s for the full %s: free space there, or shrink a volume in Disk "
                         "Management to make a partition for it")
-                 : HR_T("then make room on %s for the full %s: free space there"),
+                 : HR_N("then make room on %s for the full %s: free space there"),
              r->target, a);
     }
     if (full) {
-        char t[HR_PLAN_TEXT_MAX];
-        TODO("free-room|S3.3", "%s", hr_plan_line_text(full, hr_lang_get(), t, sizeof t));
+        hr_plan_line *l = TODO("free-room|S3.3", "%s", "");
+        if (l)
+            l->msg = full->msg; /* the warning's own words, worded where it is shown */
     }
     if (c->verdict != HR_VERDICT_OK || (f->ram_bytes != HR_UNKNOWN && c->others_commit_bytes >= f->ram_bytes / 10))
         todo_close_apps(c);
     if (r->upgrade_ram_first)
-        TODO("upgrade-ram|S4.1", HR_T("upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly"));
+        TODO("upgrade-ram|S4.1", HR_N("upgrade RAM to 16 GB or more: the paging file keeps runs alive, but slowly"));
     if (hr_plan_find_warning(p, HR_PW_ON_BATTERY))
-        TODO("plug-in|S4.3", HR_T("plug in: on battery, power saving throttles CPU, GPU and paging"));
+        TODO("plug-in|S4.3", HR_N("plug in: on battery, power saving throttles CPU, GPU and paging"));
     if (hr_plan_find_warning(p, HR_PW_HDD_ONLY))
-        TODO("add-ram|S3.3", HR_T("add RAM: with only an HDD, paging can be slower than none"));
+        TODO("add-ram|S3.3", HR_N("add RAM: with only an HDD, paging can be slower than none"));
     /* AT RISK or WILL FAIL never comes with "Nothing to do". */
     if (c->todo_count == 0 && (c->verdict == HR_VERDICT_AT_RISK || c->verdict == HR_VERDICT_WILL_FAIL)) {
         if (strcmp(c->verdict_rule, "S2.3") == 0)
             TODO("close-programs|S5.2",
-                 HR_T("close the programs you do not need before a run: commit is near the limit "
+                 HR_N("close the programs you do not need before a run: commit is near the limit "
                       "now"));
         else
             TODO("measure-peak|S4.1",
-                 HR_T("measure the run's peak commit (Task Manager → Performance → Memory: "
+                 HR_N("measure the run's peak commit (Task Manager → Performance → Memory: "
                       "Committed, or headroom status during a run) and size from it: headroom plan "
                       "--peak-commit SIZE"));
     }

@@ -10,6 +10,7 @@
 #include "core/base/buf.h"
 #include "core/base/i18n.h"
 #include "core/base/json_writer.h"
+#include "core/base/msg.h"
 #include "core/base/render.h"
 #include "core/plan/plan.h"
 #include "core/model/snapshot.h"
@@ -57,8 +58,10 @@ typedef enum hr_check_capacity_basis {
 #undef HR_CAP_ENUM
 } hr_check_capacity_basis;
 
-/* The basis as a sentence in the current language, and the rule it comes from. */
+/* The basis as a sentence in the current language (its English msgid: JSON), and the rule it
+ * comes from. */
 const char *hr_check_capacity_text(hr_check_capacity_basis b);
+const char *hr_check_capacity_msgid(hr_check_capacity_basis b);
 const char *hr_check_capacity_rule(hr_check_capacity_basis b);
 
 typedef struct hr_check_other {
@@ -69,12 +72,13 @@ typedef struct hr_check_other {
 typedef struct hr_check {
     hr_check_verdict verdict;
     char verdict_rule[16];
-    char verdict_text[HR_PLAN_TEXT_MAX];
+    hr_msg verdict_msg;   /* the verdict's sentence: hr_check_verdict_text() */
     hr_workload workload; /* the one judged (SDXL when none declared) */
     bool workload_assumed;
     char workflow[64]; /* check --workflow: the workflow judged instead ("" = none) */
     uint64_t need_bytes;
-    char need_basis[160];
+    hr_msg need_basis_msg;   /* where the need comes from: hr_check_need_basis_text() */
+    hr_peak_basis need_peak; /* or the estimate the peak was taken from (from != GIVEN) */
     uint64_t capacity_bytes; /* HR_UNKNOWN when not known */
     hr_check_capacity_basis capacity_basis;
     uint64_t capacity_after_bytes; /* with the plan applied; HR_UNKNOWN when not known */
@@ -94,6 +98,14 @@ typedef struct hr_check {
     hr_status status;
     const hr_plan *plan; /* the plan for it; the report embeds both */
 } hr_check;
+
+/* The verdict's sentence and the need's basis in lang, into buf; returns buf. They are judged
+ * as data and worded here: text and HTML pass the user's language (hr_lang_get()), JSON
+ * HR_LANG_EN. At most HR_PLAN_TEXT_MAX - 1 and HR_CHECK_BASIS_MAX - 1 bytes, the lengths
+ * they have always had. */
+#define HR_CHECK_BASIS_MAX 160
+const char *hr_check_verdict_text(const hr_check *c, hr_lang lang, char *buf, size_t cap);
+const char *hr_check_need_basis_text(const hr_check *c, hr_lang lang, char *buf, size_t cap);
 
 /* The status report of the machine judged: NULL for a hypothetical one (no snapshot, or a
  * plan for another machine than the one read). */

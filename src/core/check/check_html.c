@@ -66,7 +66,9 @@ static void capacity(const hr_check *c, hr_buf *out)
     hr_html_textf(out, HR_T("can back %s — %s"), a, hr_check_capacity_text(c->capacity_basis));
     hr_buf_puts(out, "</li>\n<li>");
     hr_size_gb(c->need_bytes, a, sizeof a);
-    hr_html_textf(out, HR_T("needs %s at the run's peak — %s"), a, c->need_basis);
+    char basis[HR_CHECK_BASIS_MAX];
+    hr_html_textf(out, HR_T("needs %s at the run's peak — %s"), a,
+                  hr_check_need_basis_text(c, hr_lang_get(), basis, sizeof basis));
     hr_buf_puts(out, "</li>\n");
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !c->plan->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
@@ -154,8 +156,9 @@ void hr_check_html(const hr_check *c, hr_buf *out)
              : f->recorded   ? HR_T("the recorded machine")
                              : HR_T("this machine"));
     hr_html_begin(out, HR_T("headroom check"), sub);
-    hr_html_verdict(out, hr_check_verdict_name(c->verdict), verdict_label(c->verdict), c->verdict_text,
-                    c->verdict_rule);
+    char text[HR_PLAN_TEXT_MAX];
+    hr_html_verdict(out, hr_check_verdict_name(c->verdict), verdict_label(c->verdict),
+                    hr_check_verdict_text(c, hr_lang_get(), text, sizeof text), c->verdict_rule);
     hr_html_section(out, "todo", HR_T("Do this"));
     if (c->todo_count) {
         hr_buf_puts(out, "<ol>\n");

@@ -162,7 +162,9 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 {
     const hr_plan *p = c->plan;
     const hr_plan_facts *f = &p->facts;
-    char a[32], b[32], t[HR_PLAN_TEXT_MAX];
+    const hr_lang lang = hr_lang_get();
+    char a[32], b[32], t[HR_PLAN_TEXT_MAX], basis[HR_CHECK_BASIS_MAX];
+    hr_check_need_basis_text(c, lang, basis, sizeof basis);
     hr_buf_printf(out, HR_T("headroom check — %s%s on %s\n\n"),
                   c->workflow[0] ? c->workflow : hr_workload_label(c->workload),
                   c->workload_assumed ? HR_T(" (assumed: give --workload sd15|sdxl|flux|video)") : "",
@@ -181,9 +183,9 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     hr_size_gb(c->need_bytes, b, sizeof b);
     if (n->low != n->high) {
         hr_size_gb(n->low, a, sizeof a);
-        hr_buf_printf(out, HR_T("  needs     %s – %s at the run's peak — %s\n"), a, b, c->need_basis);
+        hr_buf_printf(out, HR_T("  needs     %s – %s at the run's peak — %s\n"), a, b, basis);
     } else {
-        hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n"), b, c->need_basis);
+        hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n"), b, basis);
     }
     if (n->others_basis != HR_OTHERS_IN_PEAK) {
         hr_size_gb(n->others, a, sizeof a);
@@ -203,7 +205,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
         hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);
     else
         hr_buf_puts(out, hr_check_verdict_label(c->verdict));
-    hr_buf_printf(out, "  %s [%s]\n", c->verdict_text, c->verdict_rule);
+    hr_buf_printf(out, "  %s [%s]\n", hr_check_verdict_text(c, lang, t, sizeof t), c->verdict_rule);
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
         if (c->plan_feasible) {
@@ -213,7 +215,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
             hr_buf_printf(out,
                           HR_T("  with the plan: cannot be carried out here — no drive has room for the %s file: "
                                "it needs %s (make room there, or add one); until then the verdict stays %s\n"),
-                          b, hr_plan_advice_text(&p->recommended, hr_lang_get(), t, sizeof t),
+                          b, hr_plan_advice_text(&p->recommended, lang, t, sizeof t),
                           hr_check_verdict_label(c->verdict));
             (void)a;
         }
@@ -222,7 +224,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     if (c->todo_count) {
         hr_buf_puts(out, HR_T("\nDo this:\n"));
         for (int i = 0; i < c->todo_count; i++)
-            hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, hr_plan_line_text(&c->todo[i], hr_lang_get(), t, sizeof t),
+            hr_buf_printf(out, "  %d. %s [%s]\n", i + 1, hr_plan_line_text(&c->todo[i], lang, t, sizeof t),
                           c->todo[i].rule);
     } else {
         hr_buf_puts(out, HR_T("\nNothing to do.\n"));
@@ -255,29 +257,33 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
 void hr_check_json(const hr_check *c, hr_json_writer *w)
 {
     const hr_plan *p = c->plan;
+    /* JSON is English whatever language the user reads: every sentence is worded here. */
+    char text[HR_PLAN_TEXT_MAX], basis[HR_CHECK_BASIS_MAX];
+    hr_check_verdict_text(c, HR_LANG_EN, text, sizeof text);
+    hr_check_need_basis_text(c, HR_LANG_EN, basis, sizeof basis);
     hr_json_begin_object(w, NULL);
     hr_json_str(w, "schema", HR_CHECK_SCHEMA);
     if (c->verdict == HR_VERDICT_UNKNOWN) {
         hr_json_null(w, "verdict");
-        hr_json_str(w, "verdict_reason", c->verdict_text);
+        hr_json_str(w, "verdict_reason", text);
     } else {
         hr_json_str(w, "verdict", hr_check_verdict_name(c->verdict));
     }
     hr_json_u64(w, "exit_status", (uint64_t)c->verdict);
     hr_json_str(w, "verdict_rule", c->verdict_rule);
-    hr_json_str(w, "verdict_text", c->verdict_text);
+    hr_json_str(w, "verdict_text", text);
 
     hr_json_begin_object(w, "need");
     hr_json_u64(w, "bytes", c->need_bytes);
     hr_json_str(w, "workload", hr_workload_name(c->workload));
     hr_json_bool(w, "workload_assumed", c->workload_assumed);
-    hr_json_str(w, "basis", c->need_basis);
+    hr_json_str(w, "basis", basis);
     hr_plan_need_members(p, w);
     hr_json_end_object(w);
 
     hr_json_begin_object(w, "capacity");
     hr_json_size(w, "bytes", c->capacity_bytes);
-    hr_json_str(w, "basis", hr_check_capacity_text(c->capacity_basis));
+    hr_json_str(w, "basis", hr_check_capacity_msgid(c->capacity_basis));
     hr_json_size(w, "charge_bytes", c->charge_bytes);
     hr_json_size(w, "after_plan_bytes", c->capacity_after_bytes);
     hr_json_bool(w, "plan_feasible", c->plan_feasible);

@@ -11,6 +11,7 @@
 #define HR_SWAP_VERDICT_H
 
 #include "core/base/i18n.h"
+#include "core/base/msg.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -105,6 +106,10 @@ int hr_swap_why_text_lang(const hr_swap_verdict *v, hr_lang lang, char *out, siz
 /* The reason's stable id for JSON (status's why_not_id): the row's name in snake_case
  * ("in_ram", "network_fs"); "" for HR_SW_NONE. Returns what snprintf returns. */
 int hr_swap_why_id(const hr_swap_verdict *v, char *out, size_t n);
+
+/* The reason as a message (its row's template and values), worded where it is shown; no
+ * message for HR_SW_NONE. */
+void hr_swap_why_msg(const hr_swap_verdict *v, hr_msg *m);
 
 /* Does the reason name a file system of type fs_type by itself (its template or its f
  * parameter spells it), so that a line about that file system need not put its name first? */

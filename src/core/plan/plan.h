@@ -81,6 +81,33 @@ uint64_t hr_workload_need_bytes(hr_workload w, uint64_t vram_bytes);
 uint64_t hr_ram_class_bytes(uint64_t usable_bytes);
 
 /* What-if overrides: any fact given here wins over the snapshot. */
+/* Where a peak estimated from a workflow comes from, kept as data and worded when shown
+ * (hr_peak_basis_text): the version's words are a message of their own inside the sentence,
+ * so the parts are kept rather than one message. */
+typedef enum hr_peak_from {
+    HR_PEAK_GIVEN = 0, /* --peak-commit, or nothing: no sentence */
+    HR_PEAK_SAMPLE,    /* the typical workflow of a workload (check/plan --workload) */
+    HR_PEAK_WORKFLOW,  /* --workflow FILE */
+    HR_PEAK_SERVER,    /* the heaviest prompt in the running ComfyUI's /history */
+    HR_PEAK_SAVED,     /* the heaviest workflow saved in ComfyUI */
+} hr_peak_from;
+
+typedef struct hr_peak_basis {
+    hr_peak_from from;
+    hr_workload sample; /* HR_PEAK_SAMPLE: the workload */
+    char workflow[HR_EST_NAME_MAX];
+    char node_id[HR_EST_ID_MAX]; /* the step at the peak (not for a sample) */
+    char class_type[HR_EST_TYPE_MAX];
+    bool version_known; /* ComfyUI's version, else the one whose manager gave the high end */
+    int version[3];
+    char high_version[16];
+} hr_peak_basis;
+
+/* Fill b from the estimate e the peak was taken from. */
+void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, const hr_estimate *e);
+/* The sentence in lang into buf (always NUL-terminated; "" for HR_PEAK_GIVEN); returns buf. */
+const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, size_t cap);
+
 typedef struct hr_plan_inputs {
     uint64_t ram_bytes;  /* HR_UNKNOWN: from the snapshot */
     uint64_t vram_bytes; /* HR_UNKNOWN: from the snapshot; 0 = integrated GPU / none */
@@ -89,7 +116,7 @@ typedef struct hr_plan_inputs {
     bool have_comfy_args;
     hr_comfy_args comfy;
     uint64_t peak_commit_bytes; /* HR_UNKNOWN: none known */
-    char peak_basis[160];       /* where the peak comes from ("the estimate of x.json: ..."); "" = --peak-commit */
+    hr_peak_basis peak_basis;   /* where the peak comes from ("the estimate of x.json: ..."); GIVEN = --peak-commit */
     char peak_label[64];        /* the workflow the peak is of ("" = none) */
     /* The run's need as a range (core/model/run_need.h): a workflow's estimate gives low – high
      * (peak_commit_bytes is the high end) and is the run's own, other programs come on top; a
@@ -209,6 +236,10 @@ typedef struct hr_plan_line {
     char id[32];
     char rule[16];
     hr_msg msg; /* read it with hr_plan_line_text() */
+    /* Shown before the message and ": " ("" none): a file system's name before a reason that
+     * does not name it; lead_tr: the lead is a msgid ("this file system"). */
+    char lead[32];
+    bool lead_tr;
 } hr_plan_line;
 
 /* A step: what to do, and the exact command or dialog values when there is one. */

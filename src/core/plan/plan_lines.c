@@ -5,6 +5,7 @@
 #include "core/base/text.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 hr_plan_line *hr_plan_line_add(hr_plan_line *list, int *count, int max, const char *id_rule, const char *fmt, ...)
@@ -48,7 +49,15 @@ static const char *text_of(const hr_msg *m, hr_lang lang, char *buf, size_t cap)
 
 const char *hr_plan_line_text(const hr_plan_line *l, hr_lang lang, char *buf, size_t cap)
 {
-    return text_of(&l->msg, lang, buf, cap);
+    if (!l->lead[0] || cap == 0)
+        return text_of(&l->msg, lang, buf, cap);
+    /* lead: message, the two worded in lang and held to the line's length */
+    if (cap > HR_PLAN_TEXT_MAX)
+        cap = HR_PLAN_TEXT_MAX;
+    int n = snprintf(buf, cap, "%s: ", l->lead_tr ? hr_tr_lang(lang, l->lead) : l->lead);
+    if (n >= 0 && (size_t)n < cap)
+        hr_msg_format(&l->msg, lang, buf + n, cap - (size_t)n);
+    return buf;
 }
 
 const char *hr_plan_step_text(const hr_plan_step *s, hr_lang lang, char *buf, size_t cap)

@@ -4,6 +4,8 @@
 
 #include "core/base/text.h"
 
+#include <string.h>
+
 hr_workload hr_workload_of_estimate(const hr_estimate *e)
 {
     /* S4.2: video from a video model or from frames, FLUX and the other large DiTs from the
@@ -44,4 +46,58 @@ void hr_plan_inputs_take_estimate(hr_plan_inputs *in, const hr_estimate *e)
     in->version_known = e->machine.version_known;
     hr_strlcpy(in->high_version, e->high_version, sizeof in->high_version);
     in->implied_workload = hr_workload_of_estimate(e);
+}
+
+void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, const hr_estimate *e)
+{
+    memset(b, 0, sizeof *b);
+    b->from = from;
+    b->sample = sample;
+    hr_strlcpy(b->workflow, e->workflow, sizeof b->workflow);
+    hr_strlcpy(b->node_id, e->commit.node_id, sizeof b->node_id);
+    hr_strlcpy(b->class_type, e->commit.class_type, sizeof b->class_type);
+    b->version_known = e->machine.version_known;
+    memcpy(b->version, e->machine.version, sizeof b->version);
+    hr_strlcpy(b->high_version, e->high_version, sizeof b->high_version);
+}
+
+const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, size_t cap)
+{
+    /* The version's words first (a message with a value of its own), then the sentence that
+     * quotes them; both in lang. */
+    hr_msg v, m;
+    char ver[64];
+    if (b->version_known)
+        hr_msg_set(&v, "ComfyUI %d.%d.%d", b->version[0], b->version[1], b->version[2]);
+    else if (b->high_version[0])
+        hr_msg_set(&v, HR_N("any ComfyUI, %s's manager at the high end"), b->high_version);
+    else
+        hr_msg_set(&v, "%s", HR_N("any ComfyUI"));
+    if (!b->version_known && !b->high_version[0])
+        hr_msg_translate_arg(&v, 0);
+    hr_msg_format(&v, lang, ver, sizeof ver);
+    switch (b->from) {
+    case HR_PEAK_GIVEN:
+        if (cap)
+            buf[0] = '\0';
+        return buf;
+    case HR_PEAK_SAMPLE:
+        hr_msg_set(&m, HR_N("the estimate of a typical %s workflow (%s) for %s"), hr_workload_label_msgid(b->sample),
+                   b->workflow, ver);
+        hr_msg_translate_arg(&m, 0);
+        break;
+    case HR_PEAK_WORKFLOW:
+        hr_msg_set(&m, HR_N("the estimate of %s for %s, node %s %s"), b->workflow, ver, b->node_id, b->class_type);
+        break;
+    case HR_PEAK_SERVER:
+        hr_msg_set(&m, HR_N("the heaviest prompt the running ComfyUI ran (its /history), %s, for %s, node %s %s"),
+                   b->workflow, ver, b->node_id, b->class_type);
+        break;
+    case HR_PEAK_SAVED:
+        hr_msg_set(&m, HR_N("the heaviest saved workflow, %s, for %s, node %s %s"), b->workflow, ver, b->node_id,
+                   b->class_type);
+        break;
+    }
+    hr_msg_format(&m, lang, buf, cap);
+    return buf;
 }

@@ -55,11 +55,20 @@ static uint64_t existing_on(const hr_snapshot *snap, hr_os os, const hr_volume *
 
 /* "ext4: why", as one value: the reason comes in the language of the moment from
  * hr_volume_can_hold_swap(), and its ": " is not translated. */
-static void fs_reason(hr_plan_candidate *c, const char *fs, const char *why)
+/* Why the file system cannot hold the file, after its name when the reason does not name it
+ * (fs NULL: it does); both worded where the line is shown. */
+static void fs_reason(hr_plan_candidate *c, const char *fs, const hr_swap_verdict *why)
 {
-    char line[HR_SNAP_WHY_MAX + 64];
-    snprintf(line, sizeof line, "%s: %s", fs, why);
-    C(c, "fs|X.fs", "%s", line);
+    hr_plan_line *l = C(c, "fs|X.fs", "%s", "");
+    if (!l)
+        return;
+    hr_swap_why_msg(why, &l->msg);
+    if (fs && fs[0]) {
+        hr_strlcpy(l->lead, fs, sizeof l->lead);
+    } else if (fs) {
+        hr_strlcpy(l->lead, HR_N("this file system"), sizeof l->lead);
+        l->lead_tr = true;
+    }
 }
 
 static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_volume *v, hr_plan_candidate *c)
@@ -119,12 +128,8 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
     hr_swap_verdict verdict;
     if (hr_volume_can_hold_swap(v, os, &verdict) != HR_TRI_YES) {
         c->eligible = false;
-        char why[HR_SNAP_WHY_MAX];
-        hr_swap_why_text(&verdict, why, sizeof why);
-        if (hr_swap_why_names_fs(&verdict, v->dev.fs_type))
-            C(c, "fs|X.fs", "%s", why); /* the reason names the file system already */
-        else
-            fs_reason(c, v->dev.fs_type[0] ? v->dev.fs_type : HR_T("this file system"), why);
+        /* the reason names the file system already, or comes after its name */
+        fs_reason(c, hr_swap_why_names_fs(&verdict, v->dev.fs_type) ? NULL : v->dev.fs_type, &verdict);
     }
 
     /* Kind of drive (S3.3). */
