@@ -46,7 +46,7 @@ static int fail(parser *ps, int code, const char *what)
 {
     unsigned col = (unsigned)(ps->pos - ps->line_start + 1);
     if (ps->failure)
-        *ps->failure = (hr_json_failure){ .line = ps->line, .column = col, .what = what };
+        *ps->failure = (hr_json_failure){ .line = ps->line, .column = col, .what = what, .found = HR_JSON_FOUND_NONE };
     return hr_error_set(ps->err, code, HR_T("line %u, column %u: %s"), ps->line, col, hr_tr(what));
 }
 
@@ -63,8 +63,13 @@ static int fail_at_char(parser *ps, const char *expected)
             snprintf(msg, sizeof msg, HR_T("%s, found byte 0x%02x"), hr_tr(expected), c);
     }
     int r = fail(ps, HR_EPARSE, msg);
-    if (ps->failure)
-        ps->failure->what = NULL; /* msg is on the stack, and already in the user's language */
+    if (ps->failure) { /* msg is on the stack and in the user's language: keep its parts */
+        ps->failure->what = expected;
+        ps->failure->found = ps->pos >= ps->len                                ? HR_JSON_FOUND_END
+                             : ps->p[ps->pos] >= 0x20 && ps->p[ps->pos] < 0x7f ? HR_JSON_FOUND_CHAR
+                                                                               : HR_JSON_FOUND_BYTE;
+        ps->failure->c = ps->pos < ps->len ? ps->p[ps->pos] : 0;
+    }
     return r;
 }
 

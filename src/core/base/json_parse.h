@@ -30,9 +30,18 @@ typedef enum hr_json_type {
 
 /* Where and why a parse failed, as data, for a caller that keeps the message to show it in
  * more than one language. */
+typedef enum hr_json_found {
+    HR_JSON_FOUND_NONE = 0, /* what says it all */
+    HR_JSON_FOUND_END,      /* what (what was expected), found the end of the input */
+    HR_JSON_FOUND_CHAR,     /* ..., found the character c */
+    HR_JSON_FOUND_BYTE,     /* ..., found the byte c */
+} hr_json_found;
+
 typedef struct hr_json_failure {
     unsigned line, column;
-    const char *what; /* the reason's msgid; NULL when it was composed (", found 'x'") */
+    const char *what; /* the reason's msgid (or what was expected: found says) */
+    hr_json_found found;
+    unsigned char c;
 } hr_json_failure;
 
 typedef struct hr_json_limits {

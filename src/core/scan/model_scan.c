@@ -59,6 +59,14 @@ int hr_model_fail(hr_model_info *m, hr_error *err, int code, const char *fmt, ..
     return hr_error_set(err, code, "%s", text);
 }
 
+void hr_model_problem_text(const hr_msg *why, hr_lang lang, char *out, size_t cap)
+{
+    hr_msg_format(why, lang, out, cap);
+    for (char *p = out; cap && *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
 int hr_model_failed(const hr_model_info *m, hr_error *err, int code)
 {
     char text[HR_ERROR_MSG_MAX];

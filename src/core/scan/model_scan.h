@@ -91,6 +91,9 @@ void hr_model_note_text(const hr_model_info *m, hr_lang lang, char out[HR_MODEL_
 /* A reader's failure: m->problem keeps the message (fmt an English msgid), err gets it in the
  * user's language (for stderr). Returns code. */
 int hr_model_fail(hr_model_info *m, hr_error *err, int code, const char *fmt, ...) HR_PRINTF(4, 5);
+/* A reading problem in lang, on one line as an hr_error's message is (a name quoted from a
+ * hostile header may hold line breaks). */
+void hr_model_problem_text(const hr_msg *why, hr_lang lang, char *out, size_t cap);
 /* The same for a message already kept in m->problem. */
 int hr_model_failed(const hr_model_info *m, hr_error *err, int code);
 

@@ -105,7 +105,7 @@ void hr_models_entry_failed(hr_models_entry *e, int code, const hr_error *err)
 
 void hr_models_error_text(const hr_models_entry *e, hr_lang lang, char out[HR_ERROR_MSG_MAX])
 {
-    hr_msg_format(&e->error_msg, lang, out, HR_ERROR_MSG_MAX);
+    hr_model_problem_text(&e->error_msg, lang, out, HR_ERROR_MSG_MAX);
 }
 
 static void params_text(uint64_t p, char *out, size_t n)

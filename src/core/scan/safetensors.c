@@ -301,9 +301,26 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         hr_error jerr = { 0 };
         if ((r = hr_json_parse(one.data, one.len, &lim, &doc, &jerr)) != 0) {
             if (jf.what && jf.line) { /* where and why, kept as data: JSON shows them in English */
-                hr_msg_set(&m->problem, HR_N("%s: safetensors header: line %u, column %u: %s"), name, jf.line,
-                           jf.column, jf.what);
-                hr_msg_translate_arg(&m->problem, 3);
+                hr_msg *why = &m->problem;
+                unsigned ln = jf.line, col = jf.column;
+                switch (jf.found) {
+                case HR_JSON_FOUND_END:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found the end of the input"),
+                               name, ln, col, jf.what);
+                    break;
+                case HR_JSON_FOUND_CHAR:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found '%c'"), name, ln, col,
+                               jf.what, jf.c);
+                    break;
+                case HR_JSON_FOUND_BYTE:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found byte 0x%02x"), name, ln,
+                               col, jf.what, jf.c);
+                    break;
+                default:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s"), name, ln, col, jf.what);
+                    break;
+                }
+                hr_msg_translate_arg(why, 3);
                 hr_model_failed(m, err, r);
             } else {
                 hr_model_fail(m, err, r, HR_N("%s: safetensors header: %s"), name, jerr.msg);

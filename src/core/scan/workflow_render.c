@@ -30,7 +30,7 @@ void hr_wf_model_failed(hr_wf_model *m, int code, const hr_error *err)
 
 void hr_wf_problem_text(const hr_wf_model *m, hr_lang lang, char out[HR_WF_PROBLEM_MAX])
 {
-    hr_msg_format(&m->problem, lang, out, HR_WF_PROBLEM_MAX);
+    hr_model_problem_text(&m->problem, lang, out, HR_WF_PROBLEM_MAX);
 }
 
 static uint64_t total_bytes(const hr_workflow *wf)
