@@ -183,7 +183,7 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
         if (hr_cli_read_model(path, w->folder, &w->info, &err) == 0)
             w->info_read = true;
         else
-            snprintf(w->problem, sizeof w->problem, "%s", err.msg);
+            hr_msg_set(&w->problem, "%s", err.msg);
         return true;
     }
     return false;

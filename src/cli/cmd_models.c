@@ -52,8 +52,7 @@ static void scan_one(hr_models_report *rep, const char *path)
     hr_error err = { 0 };
     int r = hr_cli_read_model(path, e->folder, &e->info, &err);
     if (r) {
-        e->error = r;
-        snprintf(e->error_msg, sizeof e->error_msg, "%s", err.msg[0] ? err.msg : hr_strerror(r));
+        hr_models_entry_failed(e, r, &err);
         rep->errors++;
     }
 }
@@ -103,7 +102,6 @@ int hr_cmd_models(int argc, char **argv)
         else if (id == HR_OPT_OPERAND)
             paths[np++] = v;
     }
-    hr_cli_json_in_english(json);
     hr_models_report rep;
     hr_models_report_init(&rep);
     rep.walk.file_limit = HR_MODELS_MAX_FILES;
@@ -170,7 +168,9 @@ int hr_cmd_models(int argc, char **argv)
             /* a FIFO or device is refused by the reader, without blocking on it */
             scan_one(&rep, paths[i]);
             if (rep.n && rep.v[rep.n - 1].error == HR_ENOENT) {
-                hr_cli_error("models: %s", rep.v[rep.n - 1].error_msg);
+                char why[HR_ERROR_MSG_MAX];
+                hr_models_error_text(&rep.v[rep.n - 1], hr_lang_get(), why);
+                hr_cli_error("models: %s", why);
                 rc = HR_EXIT_NOINPUT;
             }
         }

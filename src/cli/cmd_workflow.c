@@ -60,15 +60,14 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
         return;
     if (m->role == HR_WF_ROLE_VAE && (strcmp(m->name, "pixel_space") == 0 || approx_vae(m->name))) {
         bool pixel = strcmp(m->name, "pixel_space") == 0;
-        const char *why =
-            pixel ? HR_T("no file (pixel space)") : HR_T("a small approximate VAE from models/vae_approx");
-        snprintf(m->problem, sizeof m->problem, "%s", why);
+        hr_msg_set(&m->problem,
+                   pixel ? HR_N("no file (pixel space)") : HR_N("a small approximate VAE from models/vae_approx"));
         m->resolved = true;
         m->info_read = true; /* nothing to read: counts as found, 0 bytes */
         return;
     }
     if (!have_dirs) {
-        snprintf(m->problem, sizeof m->problem, "%s", HR_T("not looked for: give --comfyui DIR"));
+        hr_msg_set(&m->problem, HR_N("not looked for: give --comfyui DIR"));
         return;
     }
     char rel[HR_COMFY_PATH_MAX];
@@ -86,14 +85,16 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
         if (r == 0)
             m->info_read = true;
         else
-            snprintf(m->problem, sizeof m->problem, "%s", err.msg[0] ? err.msg : hr_strerror(r));
+            hr_wf_model_failed(m, r, &err);
         return;
     }
-    size_t k = (size_t)snprintf(m->problem, sizeof m->problem, HR_T("not found in %s ("), m->folder);
-    for (size_t i = 0; i < nd && k < sizeof m->problem; i++)
-        k += (size_t)snprintf(m->problem + k, sizeof m->problem - k, "%s%s", i ? ", " : "", dirs[i]);
-    if (k < sizeof m->problem)
-        snprintf(m->problem + k, sizeof m->problem - k, ")");
+    /* the folders looked in: as many as the shown line can hold */
+    char looked[HR_WF_PROBLEM_MAX];
+    size_t k = 0;
+    looked[0] = '\0';
+    for (size_t i = 0; i < nd && k < sizeof looked; i++)
+        k += (size_t)snprintf(looked + k, sizeof looked - k, "%s%s", i ? ", " : "", dirs[i]);
+    hr_msg_set(&m->problem, HR_N("not found in %s (%s)"), m->folder, looked);
 }
 
 int hr_cmd_workflow(int argc, char **argv)
@@ -120,7 +121,6 @@ int hr_cmd_workflow(int argc, char **argv)
             file = v;
         }
     }
-    hr_cli_json_in_english(json);
     if (!file) {
         hr_cli_error(HR_T("workflow: name the workflow file (.json)"));
         return HR_EXIT_USAGE;

@@ -39,11 +39,14 @@ typedef struct parser {
     bool no_nul;
     hr_json_doc *doc;
     hr_error *err;
+    hr_json_failure *failure;
 } parser;
 
 static int fail(parser *ps, int code, const char *what)
 {
     unsigned col = (unsigned)(ps->pos - ps->line_start + 1);
+    if (ps->failure)
+        *ps->failure = (hr_json_failure){ .line = ps->line, .column = col, .what = what, .found = HR_JSON_FOUND_NONE };
     return hr_error_set(ps->err, code, HR_T("line %u, column %u: %s"), ps->line, col, hr_tr(what));
 }
 
@@ -59,7 +62,15 @@ static int fail_at_char(parser *ps, const char *expected)
         else
             snprintf(msg, sizeof msg, HR_T("%s, found byte 0x%02x"), hr_tr(expected), c);
     }
-    return fail(ps, HR_EPARSE, msg);
+    int r = fail(ps, HR_EPARSE, msg);
+    if (ps->failure) { /* msg is on the stack and in the user's language: keep its parts */
+        ps->failure->what = expected;
+        ps->failure->found = ps->pos >= ps->len                                ? HR_JSON_FOUND_END
+                             : ps->p[ps->pos] >= 0x20 && ps->p[ps->pos] < 0x7f ? HR_JSON_FOUND_CHAR
+                                                                               : HR_JSON_FOUND_BYTE;
+        ps->failure->c = ps->pos < ps->len ? ps->p[ps->pos] : 0;
+    }
+    return r;
 }
 
 static int text_reserve(parser *ps, size_t extra)
@@ -417,7 +428,8 @@ int hr_json_parse(const char *buf, size_t len, const hr_json_limits *lim, hr_jso
                   .max_values = lim && lim->max_values ? lim->max_values : HR_JSON_DEFAULT_MAX_VALUES,
                   .no_nul = lim && lim->no_nul,
                   .doc = d,
-                  .err = err };
+                  .err = err,
+                  .failure = lim ? lim->failure : NULL };
     if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         ps.pos = 3;
         ps.line_start = 3;

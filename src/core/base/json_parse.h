@@ -28,12 +28,29 @@ typedef enum hr_json_type {
     HR_JSON_OBJECT
 } hr_json_type;
 
+/* Where and why a parse failed, as data, for a caller that keeps the message to show it in
+ * more than one language. */
+typedef enum hr_json_found {
+    HR_JSON_FOUND_NONE = 0, /* what says it all */
+    HR_JSON_FOUND_END,      /* what (what was expected), found the end of the input */
+    HR_JSON_FOUND_CHAR,     /* ..., found the character c */
+    HR_JSON_FOUND_BYTE,     /* ..., found the byte c */
+} hr_json_found;
+
+typedef struct hr_json_failure {
+    unsigned line, column;
+    const char *what; /* the reason's msgid (or what was expected: found says) */
+    hr_json_found found;
+    unsigned char c;
+} hr_json_failure;
+
 typedef struct hr_json_limits {
-    size_t max_bytes;  /* input size; 0 = HR_JSON_DEFAULT_MAX_BYTES */
-    int max_depth;     /* nesting of arrays/objects; 0 = HR_JSON_DEFAULT_MAX_DEPTH */
-    size_t max_values; /* values in the whole document; 0 = HR_JSON_DEFAULT_MAX_VALUES */
-    bool no_nul;       /* refuse "\u0000" in strings and member names: for documents whose
+    size_t max_bytes;         /* input size; 0 = HR_JSON_DEFAULT_MAX_BYTES */
+    int max_depth;            /* nesting of arrays/objects; 0 = HR_JSON_DEFAULT_MAX_DEPTH */
+    size_t max_values;        /* values in the whole document; 0 = HR_JSON_DEFAULT_MAX_VALUES */
+    bool no_nul;              /* refuse "\u0000" in strings and member names: for documents whose
                             text must stay C strings (paths), where a NUL would cut them short */
+    hr_json_failure *failure; /* may be NULL; filled when the parse fails */
 } hr_json_limits;
 
 #define HR_JSON_DEFAULT_MAX_BYTES  ((size_t)16 << 20)

@@ -59,6 +59,12 @@ static uint64_t params_prefix(ts *s, const char *p)
     return n;
 }
 
+/* A name shown as it is, in every language ("SDXL", "CLIP-L"). */
+static void word(hr_msg *out, const char *name)
+{
+    hr_msg_set(out, "%s", name);
+}
+
 static void billions(uint64_t params, char *out, size_t n)
 {
     double b = (double)params / 1e9;
@@ -71,27 +77,26 @@ static void billions(uint64_t params, char *out, size_t n)
 }
 
 /* ---- text encoders ---- */
-static bool te_arch(ts *s, const char *p, char *out, size_t n)
+static bool te_arch(ts *s, const char *p, hr_msg *out)
 {
     const hr_tensor *t;
     char pp[256];
     if ((t = get(s, p, "text_model.encoder.layers.0.self_attn.q_proj.weight"))) {
         uint64_t w = dim(t, 0);
-        snprintf(out, n, "%s",
-                 w == 768    ? "CLIP-L"
-                 : w == 1024 ? "CLIP-H"
-                 : w == 1280 ? "CLIP-G"
-                 : w == 512  ? "CLIP-B"
-                             : HR_T("CLIP text encoder"));
+        const char *k = w == 768 ? "CLIP-L" : w == 1024 ? "CLIP-H" : w == 1280 ? "CLIP-G" : w == 512 ? "CLIP-B" : NULL;
+        if (k)
+            word(out, k);
+        else
+            hr_msg_set(out, HR_N("CLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "ln_final.weight")) && has(s, p, "transformer.resblocks.0.attn.in_proj_weight")) {
         uint64_t w = dim(t, 0);
-        snprintf(out, n, "%s",
-                 w == 1280   ? "CLIP-G"
-                 : w == 1024 ? "CLIP-H"
-                 : w == 768  ? "CLIP-L"
-                             : HR_T("OpenCLIP text encoder"));
+        const char *k = w == 1280 ? "CLIP-G" : w == 1024 ? "CLIP-H" : w == 768 ? "CLIP-L" : NULL;
+        if (k)
+            word(out, k);
+        else
+            hr_msg_set(out, HR_N("OpenCLIP text encoder"));
         return true;
     }
     if ((t = get(s, p, "encoder.block.0.layer.1.DenseReluDense.wi_1.weight")) ||
@@ -102,7 +107,7 @@ static bool te_arch(ts *s, const char *p, char *out, size_t n)
             has(s, p, "encoder.block.1.layer.0.SelfAttention.relative_attention_bias.weight") || dim(sh, 0) == 256384;
         const char *size = d == 4096 ? "XXL" : d == 2048 ? "XL" : d == 1024 ? "large" : d == 768 ? "base" : "";
         (void)ff;
-        snprintf(out, n, "%s%s%s", umt5 ? "UMT5" : "T5", size[0] ? "-" : "", size);
+        hr_msg_set(out, "%s%s%s", umt5 ? "UMT5" : "T5", size[0] ? "-" : "", size);
         return true;
     }
     static const char *const llm_roots[] = { "model.", "model.language_model.", "language_model.model.", "" };
@@ -121,47 +126,48 @@ static bool te_arch(ts *s, const char *p, char *out, size_t n)
         billions(params_prefix(s, p), b, sizeof b);
         bool vl = has(s, p, "visual.patch_embed.proj.weight") || hr_tensor_any_prefix(s, "visual.") ||
                   hr_tensor_any_prefix(s, "vision_tower.");
-        snprintf(out, n, HR_T("%s%s %s (LLM encoder)"), fam, vl ? "-VL" : "", b);
+        hr_msg_set(out, HR_N("%s%s %s (LLM encoder)"), fam, vl ? "-VL" : "", b);
         return true;
     }
     return false;
 }
 
 /* ---- VAEs ---- */
-static bool vae_arch(ts *s, const char *p, char *out, size_t n)
+static bool vae_arch(ts *s, const char *p, hr_msg *out)
 {
     const hr_tensor *t;
     if ((t = get(s, p, "decoder.conv_in.weight")) && has(s, p, "decoder.up.0.block.0.conv1.weight")) {
         uint64_t ch = dim(t, 1);
         if (t->ndim == 5)
-            snprintf(out, n, HR_T("video VAE (%llu channels)"), (unsigned long long)ch);
+            hr_msg_set(out, HR_N("video VAE (%llu channels)"), (unsigned long long)ch);
+        else if (ch == 4 || ch == 16 || ch == 32)
+            hr_msg_set(out, ch == 4    ? HR_N("SD VAE (4 channels)")
+                            : ch == 16 ? HR_N("16-channel VAE (FLUX.1/SD3)")
+                                       : HR_N("32-channel VAE (FLUX.2)"));
         else
-            snprintf(out, n, "%s",
-                     ch == 4    ? HR_T("SD VAE (4 channels)")
-                     : ch == 16 ? HR_T("16-channel VAE (FLUX.1/SD3)")
-                     : ch == 32 ? HR_T("32-channel VAE (FLUX.2)")
-                                : "VAE");
+            word(out, "VAE");
         return true;
     }
     if ((t = get(s, p, "decoder.conv1.weight")) && t->ndim == 5 && has(s, p, "decoder.head.2.weight")) {
-        snprintf(out, n, "%s", dim(t, 1) == 48 ? "Wan 2.2 VAE" : "Wan 2.1 VAE");
+        word(out, dim(t, 1) == 48 ? "Wan 2.2 VAE" : "Wan 2.1 VAE");
         return true;
     }
     if ((t = get(s, p, "decoder.conv_in.conv.weight")) && t->ndim == 5) {
-        snprintf(out, n, "%s",
-                 has(s, p, "decoder.up_blocks.0.resnets.0.conv1.conv.weight") ? "HunyuanVideo VAE"
-                                                                              : HR_T("video VAE (causal 3D)"));
+        if (has(s, p, "decoder.up_blocks.0.resnets.0.conv1.conv.weight"))
+            word(out, "HunyuanVideo VAE");
+        else
+            hr_msg_set(out, HR_N("video VAE (causal 3D)"));
         return true;
     }
     if (has(s, p, "decoder.up_blocks.0.resnets.0.conv1.weight") && has(s, p, "encoder.conv_in.weight")) {
-        snprintf(out, n, "VAE (diffusers)");
+        word(out, "VAE (diffusers)");
         return true;
     }
     return false;
 }
 
 /* ---- diffusion models ---- */
-static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
+static bool diffusion_arch(ts *s, const char *p, hr_msg *out)
 {
     const hr_tensor *t;
     char b[16];
@@ -170,23 +176,23 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         const hr_tensor *adm = get(s, p, "label_emb.0.0.weight");
         uint64_t ctx = dim(k, 1);
         if (hr_tensor_any_contains(s, "time_stack"))
-            snprintf(out, n, HR_T("SVD (video UNet)"));
+            hr_msg_set(out, HR_N("SVD (video UNet)"));
         else if (adm && dim(adm, 1) == 2560)
-            snprintf(out, n, "SDXL refiner");
+            word(out, "SDXL refiner");
         else if (ctx == 2048 || adm)
-            snprintf(out, n, "SDXL");
+            word(out, "SDXL");
         else if (ctx == 1024)
-            snprintf(out, n, "SD2.x");
+            word(out, "SD2.x");
         else if (ctx == 768)
-            snprintf(out, n, "SD1.x");
+            word(out, "SD1.x");
         else
-            snprintf(out, n, HR_T("UNet (unknown architecture)"));
+            hr_msg_set(out, HR_N("UNet (unknown architecture)"));
         return true;
     }
     if (has(s, p, "down_blocks.0.resnets.0.conv1.weight") && has(s, p, "conv_in.weight") &&
         !has(s, p, "encoder.conv_in.weight")) {
-        snprintf(out, n, "%s",
-                 has(s, p, "add_embedding.linear_1.weight") ? HR_T("SDXL (diffusers UNet)") : HR_T("UNet (diffusers)"));
+        hr_msg_set(out, has(s, p, "add_embedding.linear_1.weight") ? HR_N("SDXL (diffusers UNet)")
+                                                                   : HR_N("UNet (diffusers)"));
         return true;
     }
     if (has(s, p, "joint_blocks.0.x_block.attn.qkv.weight")) {
@@ -194,25 +200,25 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         snprintf(pj, sizeof pj, "%sjoint_blocks.", p);
         long depth = max_index(s, pj) + 1;
         bool attn2 = has(s, p, "joint_blocks.0.x_block.attn2.qkv.weight");
-        snprintf(out, n, "%s", depth >= 38 ? "SD3.5 Large" : attn2 ? "SD3.5 Medium" : "SD3 Medium");
+        word(out, depth >= 38 ? "SD3.5 Large" : attn2 ? "SD3.5 Medium" : "SD3 Medium");
         return true;
     }
     if (has(s, p, "double_blocks.0.img_attn.qkv.weight") && has(s, p, "single_blocks.0.linear1.weight")) {
         t = get(s, p, "img_in.weight");
         if (has(s, p, "distilled_guidance_layer.in_proj.weight"))
-            snprintf(out, n, "Chroma");
+            word(out, "Chroma");
         else if (hr_tensor_any_contains(s, "double_stream_modulation_img"))
-            snprintf(out, n, "FLUX.2");
+            word(out, "FLUX.2");
         else if (dim(t, 1) == 384)
-            snprintf(out, n, "FLUX.1 Fill");
+            word(out, "FLUX.1 Fill");
         else if (has(s, p, "guidance_in.in_layer.weight"))
-            snprintf(out, n, "FLUX.1 dev");
+            word(out, "FLUX.1 dev");
         else
-            snprintf(out, n, "FLUX.1 schnell");
+            word(out, "FLUX.1 schnell");
         return true;
     }
     if (has(s, p, "double_blocks.0.img_attn_qkv.weight")) {
-        snprintf(out, n, "HunyuanVideo");
+        word(out, "HunyuanVideo");
         return true;
     }
     if ((t = get(s, p, "patch_embedding.weight")) && has(s, p, "blocks.0.self_attn.q.weight")) {
@@ -220,24 +226,24 @@ static bool diffusion_arch(ts *s, const char *p, char *out, size_t n)
         bool img = has(s, p, "img_emb.proj.0.weight");
         billions(params_prefix(s, p), b, sizeof b);
         const char *mode = in == 48 ? "ti2v" : in == 36 ? "i2v" : in == 16 ? "t2v" : "";
-        snprintf(out, n, "Wan %s %s%s%s",
-                 in == 48 ? "2.2"
-                 : img    ? "2.1"
-                          : "2.x",
-                 d == 1536   ? "1.3B"
-                 : d == 5120 ? "14B"
-                 : d == 3072 ? "5B"
-                             : b,
-                 mode[0] ? " " : "", mode);
+        hr_msg_set(out, "Wan %s %s%s%s",
+                   in == 48 ? "2.2"
+                   : img    ? "2.1"
+                            : "2.x",
+                   d == 1536   ? "1.3B"
+                   : d == 5120 ? "14B"
+                   : d == 3072 ? "5B"
+                               : b,
+                   mode[0] ? " " : "", mode);
         return true;
     }
     if (has(s, p, "patchify_proj.weight") && has(s, p, "adaln_single.emb.timestep_embedder.linear_1.weight")) {
         billions(params_prefix(s, p), b, sizeof b);
-        snprintf(out, n, "LTX-Video %s", b);
+        hr_msg_set(out, "LTX-Video %s", b);
         return true;
     }
     if (has(s, p, "x_embedder.proj.weight") || has(s, p, "pos_embed.proj.weight")) {
-        snprintf(out, n, HR_T("DiT (unknown architecture)"));
+        hr_msg_set(out, HR_N("DiT (unknown architecture)"));
         return true;
     }
     return false;
@@ -278,7 +284,14 @@ static bool lora(ts *s, hr_model_info *m)
     else if (hr_tensor_any_contains(s, "self_attn") && hr_tensor_any_contains(s, "cross_attn") &&
              hr_tensor_any_contains(s, "blocks"))
         a = "Wan";
-    snprintf(m->arch, sizeof m->arch, "%s%s", a, te ? HR_T(" (model + text encoder)") : "");
+    hr_msg am;
+    if (te) {
+        hr_msg_set(&am, "%s%s", a, HR_N(" (model + text encoder)"));
+        hr_msg_translate_arg(&am, 1);
+    } else {
+        word(&am, a);
+    }
+    hr_model_set_arch(m, &am);
     return true;
 }
 
@@ -308,7 +321,9 @@ static bool controlnet(ts *s, hr_model_info *m)
                     : ctx == 1024                                ? "SD2.x"
                     : ctx == 768                                 ? "SD1.x"
                                                                  : "unknown architecture";
-    snprintf(m->arch, sizeof m->arch, "%s%s", a, uni ? " (union)" : "");
+    hr_msg am;
+    hr_msg_set(&am, "%s%s", a, uni ? " (union)" : "");
+    hr_model_set_arch(m, &am);
     return true;
 }
 
@@ -323,12 +338,17 @@ static bool clip_vision(ts *s, hr_model_info *m)
             continue;
         uint64_t w = dim(t, 0);
         snprintf(m->kind, sizeof m->kind, "clip_vision");
-        snprintf(m->arch, sizeof m->arch, "%s",
-                 w == 1024   ? "CLIP ViT-L"
-                 : w == 1280 ? "CLIP ViT-H"
-                 : w == 1664 ? "CLIP ViT-bigG"
-                 : w == 1152 ? "SigLIP"
-                             : HR_T("vision encoder"));
+        const char *vit = w == 1024   ? "CLIP ViT-L"
+                          : w == 1280 ? "CLIP ViT-H"
+                          : w == 1664 ? "CLIP ViT-bigG"
+                          : w == 1152 ? "SigLIP"
+                                      : NULL;
+        hr_msg am;
+        if (vit)
+            word(&am, vit);
+        else
+            hr_msg_set(&am, HR_N("vision encoder"));
+        hr_model_set_arch(m, &am);
         return true;
     }
     return false;
@@ -365,7 +385,9 @@ static bool upscaler(ts *s, hr_model_info *m)
         return false;
     snprintf(m->kind, sizeof m->kind, "upscale_model");
     m->upscale = scale;
-    snprintf(m->arch, sizeof m->arch, "%s", a);
+    hr_msg am;
+    word(&am, a);
+    hr_model_set_arch(m, &am);
     return true;
 }
 
@@ -399,10 +421,50 @@ static hr_model_component *comp_get(hr_model_info *m, const char *name)
     return c;
 }
 
-static void join(char *dst, size_t n, const char *add)
+/* A checkpoint's text encoders, "CLIP-L + CLIP-G": each named once, and each name that is a
+ * message of its own ("CLIP text encoder") translated where the whole is shown. */
+#define TE_JOIN_MAX 5
+typedef struct te_join {
+    char en[64]; /* the names so far, in English, as the field held them */
+    const char *part[TE_JOIN_MAX];
+    bool tr[TE_JOIN_MAX];
+    char copy[TE_JOIN_MAX][48];
+    size_t n;
+    hr_msg first;
+} te_join;
+
+static void te_join_add(te_join *j, const hr_msg *one)
 {
-    size_t k = strlen(dst);
-    snprintf(dst + k, n - k, "%s%s", k ? " + " : "", add);
+    char en[48];
+    hr_msg_format(one, HR_LANG_EN, en, sizeof en);
+    if (strstr(j->en, en) || j->n == TE_JOIN_MAX)
+        return;
+    size_t k = strlen(j->en);
+    snprintf(j->en + k, sizeof j->en - k, "%s%s", k ? " + " : "", en);
+    /* a name without values is its msgid; one with values (an LLM's size) is kept as it
+     * reads in English when it shares the line with others */
+    j->tr[j->n] = one->nargs == 0;
+    snprintf(j->copy[j->n], sizeof j->copy[0], "%s", j->tr[j->n] ? one->fmt : en);
+    j->part[j->n] = j->copy[j->n];
+    if (j->n == 0)
+        j->first = *one;
+    j->n++;
+}
+
+static void te_join_msg(const te_join *j, hr_msg *out)
+{
+    const char *const *p = j->part;
+    switch (j->n) {
+    case 0: return;
+    case 1: *out = j->first; return; /* alone, a name keeps its own message */
+    case 2: hr_msg_set(out, "%s + %s", p[0], p[1]); break;
+    case 3: hr_msg_set(out, "%s + %s + %s", p[0], p[1], p[2]); break;
+    case 4: hr_msg_set(out, "%s + %s + %s + %s", p[0], p[1], p[2], p[3]); break;
+    default: hr_msg_set(out, "%s + %s + %s + %s + %s", p[0], p[1], p[2], p[3], p[4]); break;
+    }
+    for (size_t i = 0; i < j->n; i++)
+        if (j->tr[i])
+            hr_msg_translate_arg(out, (int)i);
 }
 
 static bool checkpoint(ts *s, hr_model_info *m)
@@ -421,11 +483,11 @@ static bool checkpoint(ts *s, hr_model_info *m)
         return false;
     if (groups < 2) {
         /* a diffusion model saved with the checkpoint prefix, nothing else */
-        char a[48];
-        if (!diffusion_arch(s, "model.diffusion_model.", a, sizeof a))
+        hr_msg a;
+        if (!diffusion_arch(s, "model.diffusion_model.", &a))
             return false;
         snprintf(m->kind, sizeof m->kind, "diffusion_model");
-        snprintf(m->arch, sizeof m->arch, "%s", a);
+        hr_model_set_arch(m, &a);
         return true;
     }
     snprintf(m->kind, sizeof m->kind, "checkpoint");
@@ -443,15 +505,17 @@ static bool checkpoint(ts *s, hr_model_info *m)
             cp->params = hr_sat_add(cp->params, s->v[i].numel);
         }
     }
-    char a[48] = "";
+    hr_msg a = { 0 };
     static const char *const dprefix[] = { "model.diffusion_model.", "model.model.", "net." };
-    for (size_t i = 0; i < 3 && !a[0]; i++)
-        if (!diffusion_arch(s, dprefix[i], a, sizeof a))
-            a[0] = '\0';
+    for (size_t i = 0; i < 3 && !hr_msg_is_set(&a); i++)
+        if (!diffusion_arch(s, dprefix[i], &a))
+            a.fmt = NULL;
     hr_model_component *d = comp_get(m, "diffusion_model");
-    if (d && a[0])
-        snprintf(d->arch, sizeof d->arch, "%s", a);
-    char te[64] = "", one[48];
+    if (d && hr_msg_is_set(&a))
+        d->arch = a;
+    te_join tj;
+    memset(&tj, 0, sizeof tj);
+    hr_msg one;
     static const char *const tprefix[] = {
         "cond_stage_model.transformer.",
         "cond_stage_model.model.",
@@ -465,17 +529,17 @@ static bool checkpoint(ts *s, hr_model_info *m)
         "text_encoders.gemma3_12b.transformer.",
     };
     for (size_t i = 0; i < sizeof tprefix / sizeof tprefix[0]; i++)
-        if (te_arch(s, tprefix[i], one, sizeof one) && !strstr(te, one))
-            join(te, sizeof te, one);
+        if (te_arch(s, tprefix[i], &one))
+            te_join_add(&tj, &one);
     hr_model_component *tc = comp_get(m, "text_encoder");
-    if (tc && te[0])
-        snprintf(tc->arch, sizeof tc->arch, "%s", te);
+    if (tc && tj.n)
+        te_join_msg(&tj, &tc->arch);
     static const char *const vprefix[] = { "first_stage_model.", "vae." };
     for (size_t i = 0; i < 2; i++)
-        if (vae_arch(s, vprefix[i], one, sizeof one)) {
+        if (vae_arch(s, vprefix[i], &one)) {
             hr_model_component *vc = comp_get(m, "vae");
             if (vc)
-                snprintf(vc->arch, sizeof vc->arch, "%s", one);
+                vc->arch = one;
             break;
         }
     /* drop empty components made by comp_get lookups */
@@ -484,7 +548,9 @@ static bool checkpoint(ts *s, hr_model_info *m)
         if (m->comps[i].bytes || m->comps[i].params)
             m->comps[w++] = m->comps[i];
     m->n_comps = w;
-    snprintf(m->arch, sizeof m->arch, "%s", a[0] ? a : HR_T("unknown architecture"));
+    if (!hr_msg_is_set(&a))
+        hr_msg_set(&a, HR_N("unknown architecture"));
+    hr_model_set_arch(m, &a);
     return true;
 }
 
@@ -494,10 +560,14 @@ static void gguf_kind(ts *s, hr_model_info *m)
     if (hr_tensor_any_prefix(s, "blk.") || hr_tensor_any_prefix(s, "enc.blk.")) {
         snprintf(m->kind, sizeof m->kind, "text_encoder");
         const char *a = m->gguf_arch;
-        if (strcmp(a, "t5encoder") == 0 || strcmp(a, "t5") == 0)
-            snprintf(m->arch, sizeof m->arch, "T5%s", hr_tensor_any_prefix(s, "enc.blk.23.") ? "-XXL" : "");
-        else if (a[0])
-            snprintf(m->arch, sizeof m->arch, HR_T("%s (LLM encoder)"), a);
+        hr_msg am;
+        if (strcmp(a, "t5encoder") == 0 || strcmp(a, "t5") == 0) {
+            hr_msg_set(&am, "T5%s", hr_tensor_any_prefix(s, "enc.blk.23.") ? "-XXL" : "");
+            hr_model_set_arch(m, &am);
+        } else if (a[0]) {
+            hr_msg_set(&am, HR_N("%s (LLM encoder)"), a);
+            hr_model_set_arch(m, &am);
+        }
     }
 }
 
@@ -580,36 +650,39 @@ static void from_folder(const char *file_name, const char *folder, hr_model_info
                 m->upscale = (unsigned)(p[1] - '0');
         }
         if (name_has(file_name, "esrgan") || name_has(file_name, "ultrasharp") || name_has(file_name, "siax") ||
-            name_has(file_name, "animesharp"))
-            snprintf(m->arch, sizeof m->arch, HR_T("ESRGAN (by name)"));
+            name_has(file_name, "animesharp")) {
+            hr_msg am;
+            hr_msg_set(&am, HR_N("ESRGAN (by name)"));
+            hr_model_set_arch(m, &am);
+        }
     }
 }
 
 void hr_model_classify(const hr_tensor_set *s, const char *file_name, const char *folder_hint, hr_model_info *m)
 {
     dtype_totals(s, m);
-    char a[64];
+    hr_msg a;
     if (s->n == 0) {
         from_folder(file_name, folder_hint, m);
         return;
     }
     if (lora(s, m) || controlnet(s, m) || clip_vision(s, m) || upscaler(s, m) || checkpoint(s, m))
         return;
-    if (diffusion_arch(s, "", a, sizeof a)) {
+    if (diffusion_arch(s, "", &a)) {
         snprintf(m->kind, sizeof m->kind, "diffusion_model");
-        snprintf(m->arch, sizeof m->arch, "%s", a);
+        hr_model_set_arch(m, &a);
         return;
     }
     static const char *const te_roots[] = { "", "transformer.", "model." };
     for (size_t i = 0; i < 3; i++)
-        if (te_arch(s, te_roots[i], a, sizeof a)) {
+        if (te_arch(s, te_roots[i], &a)) {
             snprintf(m->kind, sizeof m->kind, "text_encoder");
-            snprintf(m->arch, sizeof m->arch, "%s", a);
+            hr_model_set_arch(m, &a);
             return;
         }
-    if (vae_arch(s, "", a, sizeof a)) {
+    if (vae_arch(s, "", &a)) {
         snprintf(m->kind, sizeof m->kind, "vae");
-        snprintf(m->arch, sizeof m->arch, "%s", a);
+        hr_model_set_arch(m, &a);
         return;
     }
     gguf_kind(s, m);

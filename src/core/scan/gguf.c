@@ -118,6 +118,7 @@ typedef struct kv_out {
     char arch[32];
     uint64_t alignment;
     bool has_alignment;
+    hr_model_info *m; /* where a failure is kept */
 } kv_out;
 
 static bool key_is(const unsigned char *k, uint64_t n, const char *want)
@@ -150,7 +151,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
         if (!u32(r, &et) || !u64(r, &cnt))
             return 1;
         if (depth > 4)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF arrays nested too deep"), name);
+            return hr_model_fail(o->m, err, HR_EPARSE, HR_N("%s: GGUF arrays nested too deep"), name);
         size_t es = scalar_size(et);
         if (es) {
             if (cnt > (r->len - r->pos) / es) {
@@ -161,7 +162,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
             return 0;
         }
         if (et != 8 && et != 9)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF array of unknown type %u"), name, et);
+            return hr_model_fail(o->m, err, HR_EPARSE, HR_N("%s: GGUF array of unknown type %u"), name, et);
         /* each element takes at least 8 bytes: a count past what is left is short or a lie */
         if (cnt > (r->len - r->pos) / 8) {
             r->short_ = true;
@@ -176,7 +177,7 @@ static int value(const char *name, rd *r, uint32_t t, const unsigned char *key, 
     }
     size_t es = scalar_size(t);
     if (!es)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF value of unknown type %u"), name, t);
+        return hr_model_fail(o->m, err, HR_EPARSE, HR_N("%s: GGUF value of unknown type %u"), name, t);
     const unsigned char *q;
     if (!take(r, es, &q))
         return 1;
@@ -202,20 +203,22 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     uint64_t nt, nkv;
     kv_out o;
     memset(&o, 0, sizeof o);
+    o.m = m;
     int rc = 0;
     if (!take(&r, 4, &magic) || memcmp(magic, "GGUF", 4) != 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a GGUF file (no \"GGUF\" magic)"), name);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: not a GGUF file (no \"GGUF\" magic)"), name);
     if (!u32(&r, &version) || !u64(&r, &nt) || !u64(&r, &nkv))
         goto short_;
     if (version != 2 && version != 3)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF version %u is not supported (2 and 3 are)"), name, version);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF version %u is not supported (2 and 3 are)"), name,
+                             version);
     m->gguf_version = version;
     /* every key-value takes >= 12 bytes, every tensor info >= 24: counts past the file lie */
     if (nkv > file_size / 12 || nt > file_size / 24 || nt > HR_TENSOR_MAX_COUNT)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: GGUF header claims %llu tensors and %llu keys, "
-                                 "more than the file can hold"),
-                            name, (unsigned long long)nt, (unsigned long long)nkv);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: GGUF header claims %llu tensors and %llu keys, "
+                                  "more than the file can hold"),
+                             name, (unsigned long long)nt, (unsigned long long)nkv);
     for (uint64_t i = 0; i < nkv; i++) {
         const unsigned char *k;
         uint64_t kl;
@@ -232,8 +235,8 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     memcpy(m->gguf_arch, o.arch, sizeof m->gguf_arch);
     uint64_t align = o.has_alignment ? o.alignment : 32;
     if (align == 0 || align > (1u << 20) || (align & (align - 1)) != 0)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF general.alignment %llu is not a power of two"), name,
-                            (unsigned long long)align);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF general.alignment %llu is not a power of two"), name,
+                             (unsigned long long)align);
     /* a first pass over the tensor infos: is everything here? */
     size_t infos = r.pos;
     for (uint64_t i = 0; i < nt; i++) {
@@ -244,8 +247,8 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         if (!str(&r, &nm, &nl) || !u32(&r, &nd))
             goto short_;
         if (nd > HR_TENSOR_MAX_DIMS)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %llu has %u dimensions"), name,
-                                (unsigned long long)i, nd);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF tensor %llu has %u dimensions"), name,
+                                 (unsigned long long)i, nd);
         for (uint32_t j = 0; j < nd; j++)
             if (!u64(&r, &d))
                 goto short_;
@@ -254,7 +257,7 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
     }
     uint64_t data_start = ((uint64_t)r.pos + align - 1) / align * align;
     if (data_start > file_size)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF data section starts past the end of the file"), name);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF data section starts past the end of the file"), name);
     uint64_t data_size = file_size - data_start;
     r.pos = infos;
     size_t unknown = 0;
@@ -281,8 +284,8 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         const char *tname;
         uint32_t be, bb;
         if (over)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF tensor %llu: its shape overflows"), name,
-                                (unsigned long long)i);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF tensor %llu: its shape overflows"), name,
+                                 (unsigned long long)i);
         if (!hr_ggml_type(ty, &tname, &be, &bb)) {
             /* unknown type: the size is unknowable; the file is still listed */
             snprintf(tn.dtype, sizeof tn.dtype, "GGML_%u", ty);
@@ -292,19 +295,19 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
             tn.dtype_known = true;
             snprintf(tn.dtype, sizeof tn.dtype, "%s", tname);
             if (nd == 0 || tn.shape[0] % be != 0)
-                return hr_error_set(err, HR_EPARSE,
-                                    HR_T("%s: GGUF tensor %.*s: %llu elements per row "
-                                         "is not a whole number of %s blocks"),
-                                    name, (int)(nl > 80 ? 80 : nl), (const char *)nm,
-                                    (unsigned long long)(nd ? tn.shape[0] : 0), tname);
+                return hr_model_fail(m, err, HR_EPARSE,
+                                     HR_N("%s: GGUF tensor %.*s: %llu elements per row "
+                                          "is not a whole number of %s blocks"),
+                                     name, (int)(nl > 80 ? 80 : nl), (const char *)nm,
+                                     (unsigned long long)(nd ? tn.shape[0] : 0), tname);
             tn.bytes = tn.numel / be * bb;
         }
         if (tn.begin % align != 0 || tn.begin > data_size || tn.bytes > data_size - tn.begin)
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
-                                     "is misaligned or past the end of the file"),
-                                name, (int)(nl > 80 ? 80 : nl), (const char *)nm, (unsigned long long)tn.begin,
-                                (unsigned long long)tn.bytes);
+            return hr_model_fail(m, err, HR_EPARSE,
+                                 HR_N("%s: GGUF tensor %.*s: data at %llu (+%llu bytes) "
+                                      "is misaligned or past the end of the file"),
+                                 name, (int)(nl > 80 ? 80 : nl), (const char *)nm, (unsigned long long)tn.begin,
+                                 (unsigned long long)tn.bytes);
         if (t && (rc = hr_tensor_add(t, (const char *)nm, (size_t)nl, &tn)) != 0)
             return hr_error_set(err, rc, "%s: %s", name, hr_strerror(rc));
         m->tensors++;
@@ -312,21 +315,21 @@ int hr_gguf_parse(const char *name, const unsigned char *buf, size_t len, uint64
         m->params = hr_sat_add(m->params, tn.numel);
     }
     if (unknown)
-        snprintf(m->note, sizeof m->note,
-                 HR_T("%zu tensor(s) of a ggml type this version does not "
-                      "know: their bytes are not counted"),
-                 unknown);
+        hr_msg_set(&m->note,
+                   HR_N("%zu tensor(s) of a ggml type this version does not "
+                        "know: their bytes are not counted"),
+                   unknown);
     return 0;
 
 short_:
     if ((uint64_t)len >= file_size)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: GGUF header is cut short (the file ends at %llu "
-                                 "bytes): truncated"),
-                            name, (unsigned long long)file_size);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: GGUF header is cut short (the file ends at %llu "
+                                  "bytes): truncated"),
+                             name, (unsigned long long)file_size);
     if (len >= HR_GGUF_MAX_HEADER)
-        return hr_error_set(err, HR_ETOOBIG, HR_T("%s: GGUF header is larger than %zu bytes"), name,
-                            HR_GGUF_MAX_HEADER);
+        return hr_model_fail(m, err, HR_ETOOBIG, HR_N("%s: GGUF header is larger than %zu bytes"), name,
+                             HR_GGUF_MAX_HEADER);
     {
         uint64_t want = (uint64_t)len * 4;
         if (want > file_size)

@@ -2,6 +2,7 @@
 #include "core/scan/model_scan.h"
 #include "core/base/i18n.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +21,57 @@ void hr_model_info_init(hr_model_info *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->kind, sizeof m->kind, "unknown");
-    snprintf(m->arch, sizeof m->arch, HR_T("unknown architecture"));
+    hr_msg a;
+    hr_msg_set(&a, HR_N("unknown architecture"));
+    hr_model_set_arch(m, &a);
+}
+
+void hr_model_set_arch(hr_model_info *m, const hr_msg *a)
+{
+    m->arch_msg = *a;
+    hr_msg_format(a, HR_LANG_EN, m->arch, sizeof m->arch);
+}
+
+void hr_model_arch_text(const hr_model_info *m, hr_lang lang, char out[HR_MODEL_ARCH_MAX])
+{
+    hr_msg_format(&m->arch_msg, lang, out, HR_MODEL_ARCH_MAX);
+}
+
+void hr_model_comp_arch_text(const hr_model_component *c, hr_lang lang, char out[HR_MODEL_COMP_ARCH_MAX])
+{
+    hr_msg_format(&c->arch, lang, out, HR_MODEL_COMP_ARCH_MAX);
+}
+
+void hr_model_note_text(const hr_model_info *m, hr_lang lang, char out[HR_MODEL_NOTE_MAX])
+{
+    hr_msg_format(&m->note, lang, out, HR_MODEL_NOTE_MAX);
+}
+
+int hr_model_fail(hr_model_info *m, hr_error *err, int code, const char *fmt, ...)
+{
+    hr_msg local, *why = m ? &m->problem : &local;
+    va_list ap;
+    va_start(ap, fmt);
+    hr_msg_vset(why, fmt, ap);
+    va_end(ap);
+    char text[HR_ERROR_MSG_MAX];
+    hr_msg_format(why, hr_lang_get(), text, sizeof text);
+    return hr_error_set(err, code, "%s", text);
+}
+
+void hr_model_problem_text(const hr_msg *why, hr_lang lang, char *out, size_t cap)
+{
+    hr_msg_format(why, lang, out, cap);
+    for (char *p = out; cap && *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
+int hr_model_failed(const hr_model_info *m, hr_error *err, int code)
+{
+    char text[HR_ERROR_MSG_MAX];
+    hr_msg_format(&m->problem, hr_lang_get(), text, sizeof text);
+    return hr_error_set(err, code, "%s", text);
 }
 
 static bool is_gguf(const unsigned char *h, size_t n)
@@ -76,7 +127,7 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
         size_t need = 0;
         int r = hr_gguf_parse(name, head, have, file_size, tensors, m, &need, err);
         if (r == 0 && need > have)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: GGUF header not read whole"), name);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: GGUF header not read whole"), name);
         return r;
     }
     if (is_zip(head, have)) {
@@ -88,7 +139,7 @@ int hr_model_parse_head(const char *name, const unsigned char *head, size_t have
         m->format = HR_MODEL_FMT_PICKLE;
         m->coarse = true;
         m->tensor_bytes = file_size;
-        snprintf(m->note, sizeof m->note, HR_T("a bare pickle stream: size only, never unpickled"));
+        hr_msg_set(&m->note, HR_N("a bare pickle stream: size only, never unpickled"));
         return 0;
     }
     return hr_safetensors_parse(name, head, have, file_size, tensors, m, err);

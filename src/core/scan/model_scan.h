@@ -9,6 +9,7 @@
 #define HR_SCAN_MODEL_SCAN_H
 
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/scan/tensors.h"
 
 #include <stdbool.h>
@@ -34,9 +35,15 @@ typedef struct hr_dtype_total {
     uint64_t bytes, params, tensors;
 } hr_dtype_total;
 
+/* Texts are kept as messages and formatted where shown (text: the user's language; JSON:
+ * English), at most this many bytes as before. */
+#define HR_MODEL_ARCH_MAX      48
+#define HR_MODEL_COMP_ARCH_MAX 40
+#define HR_MODEL_NOTE_MAX      160
+
 typedef struct hr_model_component {
     char name[24]; /* "diffusion_model", "text_encoder", "vae", "other" */
-    char arch[40]; /* its own architecture where known ("CLIP-L") */
+    hr_msg arch;   /* its own architecture where known ("CLIP-L"); unset: none */
     uint64_t bytes, params;
 } hr_model_component;
 
@@ -60,18 +67,35 @@ typedef struct hr_model_info {
     size_t n_dtypes;
     hr_model_component comps[HR_MODEL_MAX_COMPONENTS];
     size_t n_comps;
-    char kind[24];        /* checkpoint, diffusion_model, text_encoder, vae, lora,
+    char kind[24];                /* checkpoint, diffusion_model, text_encoder, vae, lora,
                                       controlnet, clip_vision, upscale_model, unknown */
-    char arch[48];        /* "SDXL", "FLUX.1 dev", "T5-XXL", "unknown architecture" */
-    unsigned lora_rank;   /* LoRA: the largest rank */
-    unsigned upscale;     /* upscaler: its factor (4 for 4x) */
-    size_t metadata_keys; /* safetensors __metadata__ / GGUF key-values */
-    char gguf_arch[32];   /* GGUF general.architecture */
+    char arch[HR_MODEL_ARCH_MAX]; /* in English: "SDXL", "FLUX.1 dev", "unknown architecture" (words
+                                     the estimate matches) */
+    hr_msg arch_msg;              /* the same, to be shown in a language */
+    unsigned lora_rank;           /* LoRA: the largest rank */
+    unsigned upscale;             /* upscaler: its factor (4 for 4x) */
+    size_t metadata_keys;         /* safetensors __metadata__ / GGUF key-values */
+    char gguf_arch[32];           /* GGUF general.architecture */
     uint32_t gguf_version;
-    char note[160]; /* a remark on the reading (gaps, unknown dtypes) */
+    hr_msg note;    /* a remark on the reading (gaps, unknown dtypes); unset: none */
+    hr_msg problem; /* why the header could not be read (set with the parser's error) */
 } hr_model_info;
 
 void hr_model_info_init(hr_model_info *m);
+/* Set the architecture: arch_msg, and arch in English. */
+void hr_model_set_arch(hr_model_info *m, const hr_msg *a);
+/* The architecture / a component's / the note in lang, cut as the fields were ("" if none). */
+void hr_model_arch_text(const hr_model_info *m, hr_lang lang, char out[HR_MODEL_ARCH_MAX]);
+void hr_model_comp_arch_text(const hr_model_component *c, hr_lang lang, char out[HR_MODEL_COMP_ARCH_MAX]);
+void hr_model_note_text(const hr_model_info *m, hr_lang lang, char out[HR_MODEL_NOTE_MAX]);
+/* A reader's failure: m->problem keeps the message (fmt an English msgid), err gets it in the
+ * user's language (for stderr). Returns code. */
+int hr_model_fail(hr_model_info *m, hr_error *err, int code, const char *fmt, ...) HR_PRINTF(4, 5);
+/* A reading problem in lang, on one line as an hr_error's message is (a name quoted from a
+ * hostile header may hold line breaks). */
+void hr_model_problem_text(const hr_msg *why, hr_lang lang, char *out, size_t cap);
+/* The same for a message already kept in m->problem. */
+int hr_model_failed(const hr_model_info *m, hr_error *err, int code);
 
 /* hr_head_need_fn for any model file: 8 bytes first, then what the format found needs
  * (safetensors: the whole header; GGUF: up to its tensor table; others: nothing more). */

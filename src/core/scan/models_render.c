@@ -92,6 +92,22 @@ void hr_models_folder_of(const char *path, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)(end - 1 - start), path + start);
 }
 
+void hr_models_entry_failed(hr_models_entry *e, int code, const hr_error *err)
+{
+    e->error = code;
+    if (hr_msg_is_set(&e->info.problem))
+        e->error_msg = e->info.problem;
+    else if (err && err->msg[0])
+        hr_msg_set(&e->error_msg, "%s", err->msg); /* the platform's words, as it wrote them */
+    else
+        hr_msg_set(&e->error_msg, "%s", hr_strerror(code));
+}
+
+void hr_models_error_text(const hr_models_entry *e, hr_lang lang, char out[HR_ERROR_MSG_MAX])
+{
+    hr_model_problem_text(&e->error_msg, lang, out, HR_ERROR_MSG_MAX);
+}
+
 static void params_text(uint64_t p, char *out, size_t n)
 {
     if (p >= 1000000000ull)
@@ -104,14 +120,17 @@ static void params_text(uint64_t p, char *out, size_t n)
 
 static void text_entry(const hr_models_entry *e, hr_buf *o)
 {
-    char sz[32], pr[32];
+    char sz[32], pr[32], why[HR_ERROR_MSG_MAX], arch[HR_MODEL_ARCH_MAX];
     const hr_model_info *m = &e->info;
+    hr_lang lang = hr_lang_get();
     hr_size_gb(m->file_bytes, sz, sizeof sz);
     if (e->error) {
-        hr_buf_printf(o, HR_T("  %s\n    error: %s\n"), hr_path_base(e->path), e->error_msg);
+        hr_models_error_text(e, lang, why);
+        hr_buf_printf(o, HR_T("  %s\n    error: %s\n"), hr_path_base(e->path), why);
         return;
     }
-    hr_buf_printf(o, "  %-44s %9s  %-15s %s", hr_path_base(e->path), sz, m->kind, m->arch);
+    hr_model_arch_text(m, lang, arch);
+    hr_buf_printf(o, "  %-44s %9s  %-15s %s", hr_path_base(e->path), sz, m->kind, arch);
     if (m->lora_rank)
         hr_buf_printf(o, HR_T(", rank %u"), m->lora_rank);
     if (m->upscale)
@@ -135,10 +154,15 @@ static void text_entry(const hr_models_entry *e, hr_buf *o)
         const hr_model_component *c = &m->comps[i];
         hr_size_gb(c->bytes, sz, sizeof sz);
         params_text(c->params, pr, sizeof pr);
-        hr_buf_printf(o, "      %-16s %9s  %8s %s  %s\n", c->name, sz, pr, HR_T("params"), c->arch[0] ? c->arch : "");
+        char ca[HR_MODEL_COMP_ARCH_MAX];
+        hr_model_comp_arch_text(c, lang, ca);
+        hr_buf_printf(o, "      %-16s %9s  %8s %s  %s\n", c->name, sz, pr, HR_T("params"), ca);
     }
-    if (m->note[0])
-        hr_buf_printf(o, HR_T("    note: %s\n"), m->note);
+    if (hr_msg_is_set(&m->note)) {
+        char note[HR_MODEL_NOTE_MAX];
+        hr_model_note_text(m, lang, note);
+        hr_buf_printf(o, HR_T("    note: %s\n"), note);
+    }
 }
 
 static void text(const hr_models_report *r, hr_buf *o)
@@ -199,6 +223,10 @@ static void text(const hr_models_report *r, hr_buf *o)
 
 void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
 {
+    /* JSON speaks English whatever the user's language */
+    char arch[HR_MODEL_ARCH_MAX], note[HR_MODEL_NOTE_MAX];
+    hr_model_arch_text(m, HR_LANG_EN, arch);
+    hr_model_note_text(m, HR_LANG_EN, note);
     hr_json_u64(w, "bytes", m->file_bytes);
     hr_json_u64(w, "tensor_bytes", m->tensor_bytes);
     if (m->coarse)
@@ -209,7 +237,7 @@ void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
     hr_json_str(w, "format", hr_model_format_name(m->format));
     hr_json_bool(w, "coarse", m->coarse);
     hr_json_str(w, "kind", m->kind);
-    hr_json_str(w, "architecture", m->arch);
+    hr_json_str(w, "architecture", arch);
     hr_json_begin_object(w, "dtypes");
     for (size_t i = 0; i < m->n_dtypes; i++)
         hr_json_u64(w, m->dtypes[i].name, m->dtypes[i].bytes);
@@ -223,7 +251,9 @@ void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
     for (size_t i = 0; i < m->n_comps; i++) {
         hr_json_begin_object(w, NULL);
         hr_json_str(w, "name", m->comps[i].name);
-        hr_json_str(w, "architecture", m->comps[i].arch[0] ? m->comps[i].arch : NULL);
+        char ca[HR_MODEL_COMP_ARCH_MAX];
+        hr_model_comp_arch_text(&m->comps[i], HR_LANG_EN, ca);
+        hr_json_str(w, "architecture", ca[0] ? ca : NULL);
         hr_json_u64(w, "bytes", m->comps[i].bytes);
         hr_json_u64(w, "params", m->comps[i].params);
         hr_json_end_object(w);
@@ -238,7 +268,7 @@ void hr_model_info_json(const hr_model_info *m, hr_json_writer *w)
         hr_json_str(w, "gguf_architecture", m->gguf_arch[0] ? m->gguf_arch : NULL);
     }
     hr_json_u64(w, "metadata_keys", m->metadata_keys);
-    hr_json_str(w, "note", m->note[0] ? m->note : NULL);
+    hr_json_str(w, "note", note[0] ? note : NULL);
 }
 
 static void json(const hr_models_report *r, hr_json_writer *w)
@@ -259,7 +289,9 @@ static void json(const hr_models_report *r, hr_json_writer *w)
         hr_json_str(w, "folder", e->folder);
         if (e->error) {
             hr_json_u64(w, "bytes", e->info.file_bytes);
-            hr_json_str(w, "error", e->error_msg);
+            char why[HR_ERROR_MSG_MAX];
+            hr_models_error_text(e, HR_LANG_EN, why);
+            hr_json_str(w, "error", why);
         } else {
             hr_model_info_json(&e->info, w);
         }

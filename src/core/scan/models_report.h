@@ -13,8 +13,8 @@ typedef struct hr_models_entry {
     char path[1024]; /* as found (UTF-8) */
     char folder[64]; /* the model folder it is in ("checkpoints"), "" if none */
     hr_model_info info;
-    int error; /* 0, or the HR_E* code of a file that could not be read */
-    char error_msg[HR_ERROR_MSG_MAX];
+    int error;        /* 0, or the HR_E* code of a file that could not be read */
+    hr_msg error_msg; /* why, one line naming the file */
 } hr_models_entry;
 
 /* How the folder walk went: the links it would not follow (to "/" or a folder above:
@@ -51,6 +51,12 @@ void hr_models_report_sort(hr_models_report *r);
 void hr_models_folder_of(const char *path, char *out, size_t n);
 
 void hr_models_render(const hr_models_report *r, hr_render *rd);
+
+/* Keep why a file could not be read: the reader's message when it left one, else err's
+ * text as it is. */
+void hr_models_entry_failed(hr_models_entry *e, int code, const hr_error *err);
+/* That reason in lang, cut as an error message is. */
+void hr_models_error_text(const hr_models_entry *e, hr_lang lang, char out[HR_ERROR_MSG_MAX]);
 
 /* JSON of one model file (the `files[]` element; `workflow` reuses it). */
 void hr_model_info_json(const hr_model_info *m, hr_json_writer *w);

@@ -124,18 +124,18 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     size_t klen = strlen(key);
     if (strcmp(key, "__metadata__") == 0) {
         if (!hr_json_is(v, HR_JSON_OBJECT)) {
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ is not an object"), w->name);
+            return hr_model_fail(w->m, err, HR_EPARSE, HR_N("%s: __metadata__ is not an object"), w->name);
         }
         for (const hr_json_value *mv = hr_json_first(v); mv; mv = hr_json_next(mv))
             if (!hr_json_is(mv, HR_JSON_STRING)) {
-                return hr_error_set(err, HR_EPARSE, HR_T("%s: __metadata__ \"%.80s\" is not a string"), w->name,
-                                    hr_json_key(mv));
+                return hr_model_fail(w->m, err, HR_EPARSE, HR_N("%s: __metadata__ \"%.80s\" is not a string"), w->name,
+                                     hr_json_key(mv));
             }
         w->m->metadata_keys = hr_json_count(v);
         return 0;
     }
     if (!hr_json_is(v, HR_JSON_OBJECT)) {
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": not an object"), w->name, key);
+        return hr_model_fail(w->m, err, HR_EPARSE, HR_N("%s: tensor \"%.80s\": not an object"), w->name, key);
     }
     hr_tensor tn;
     memset(&tn, 0, sizeof tn);
@@ -144,15 +144,16 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     const hr_json_value *shape = hr_json_get(v, "shape");
     const hr_json_value *offs = hr_json_get(v, "data_offsets");
     if (!dt || dl == 0 || dl >= HR_DTYPE_NAME_MAX) {
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": no valid \"dtype\""), w->name, key);
+        return hr_model_fail(w->m, err, HR_EPARSE, HR_N("%s: tensor \"%.80s\": no valid \"dtype\""), w->name, key);
     }
     if (!hr_json_is(shape, HR_JSON_ARRAY) || hr_json_count(shape) > HR_TENSOR_MAX_DIMS) {
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes"),
-                            w->name, key, HR_TENSOR_MAX_DIMS);
+        return hr_model_fail(w->m, err, HR_EPARSE,
+                             HR_N("%s: tensor \"%.80s\": \"shape\" is not an array of at most %d sizes"), w->name, key,
+                             HR_TENSOR_MAX_DIMS);
     }
     if (!hr_json_is(offs, HR_JSON_ARRAY) || hr_json_count(offs) != 2) {
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]"), w->name,
-                            key);
+        return hr_model_fail(w->m, err, HR_EPARSE, HR_N("%s: tensor \"%.80s\": \"data_offsets\" is not [begin, end]"),
+                             w->name, key);
     }
     memcpy(tn.dtype, dt, dl);
     tn.numel = 1;
@@ -160,10 +161,10 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     for (const hr_json_value *d = hr_json_first(shape); d; d = hr_json_next(d)) {
         uint64_t x;
         if (hr_json_as_u64(d, &x) != 0) {
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: tensor \"%.80s\": a size in \"shape\" is "
-                                     "not a whole number"),
-                                w->name, key);
+            return hr_model_fail(w->m, err, HR_EPARSE,
+                                 HR_N("%s: tensor \"%.80s\": a size in \"shape\" is "
+                                      "not a whole number"),
+                                 w->name, key);
         }
         tn.shape[tn.ndim++] = x;
         if (x && tn.numel > UINT64_MAX / x)
@@ -172,16 +173,16 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
     }
     uint64_t a, b;
     if (hr_json_as_u64(hr_json_at(offs, 0), &a) || hr_json_as_u64(hr_json_at(offs, 1), &b) || b < a) {
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: tensor \"%.80s\": \"data_offsets\" must be two "
-                                 "whole numbers, begin <= end"),
-                            w->name, key);
+        return hr_model_fail(w->m, err, HR_EPARSE,
+                             HR_N("%s: tensor \"%.80s\": \"data_offsets\" must be two "
+                                  "whole numbers, begin <= end"),
+                             w->name, key);
     }
     if (b > w->data_size) {
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
-                                 "(data section %llu bytes): truncated or lying header"),
-                            w->name, key, (unsigned long long)b, (unsigned long long)w->data_size);
+        return hr_model_fail(w->m, err, HR_EPARSE,
+                             HR_N("%s: tensor \"%.80s\": data ends at %llu, past the end of the file "
+                                  "(data section %llu bytes): truncated or lying header"),
+                             w->name, key, (unsigned long long)b, (unsigned long long)w->data_size);
     }
     unsigned bits = hr_st_dtype_bits(tn.dtype);
     tn.dtype_known = bits != 0;
@@ -196,10 +197,10 @@ static int one_member(st_walk *w, const hr_json_value *v, hr_error *err)
         if (!ok || want / 8 != tn.bytes) {
             char sh[160];
             shape_text(&tn, sh, sizeof sh);
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
-                                     "span"),
-                                w->name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
+            return hr_model_fail(w->m, err, HR_EPARSE,
+                                 HR_N("%s: tensor \"%.80s\": %s × %s is not the %llu bytes its offsets "
+                                      "span"),
+                                 w->name, key, tn.dtype, sh, (unsigned long long)tn.bytes);
         }
     } else {
         if (w->unknown++ == 0)
@@ -234,24 +235,24 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
     m->format = HR_MODEL_FMT_SAFETENSORS;
     m->file_bytes = file_size;
     if (len < 8 || file_size < 8)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a safetensors file: shorter than 8 bytes"), name);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: not a safetensors file: shorter than 8 bytes"), name);
     uint64_t hlen = 0;
     for (int i = 7; i >= 0; i--)
         hlen = (hlen << 8) | buf[i];
     if (hlen > HR_ST_MAX_HEADER)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header length %llu is over the %llu-byte limit"),
-                            name, (unsigned long long)hlen, (unsigned long long)HR_ST_MAX_HEADER);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: safetensors header length %llu is over the %llu-byte limit"),
+                             name, (unsigned long long)hlen, (unsigned long long)HR_ST_MAX_HEADER);
     if (hlen > file_size - 8)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: safetensors header length %llu runs past the end of the file "
-                                 "(%llu bytes): truncated or not a safetensors file"),
-                            name, (unsigned long long)hlen, (unsigned long long)file_size);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: safetensors header length %llu runs past the end of the file "
+                                  "(%llu bytes): truncated or not a safetensors file"),
+                             name, (unsigned long long)hlen, (unsigned long long)file_size);
     if ((uint64_t)len < 8 + hlen)
-        return hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header: only %zu of %llu bytes read"), name, len - 8,
-                            (unsigned long long)hlen);
+        return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: safetensors header: only %zu of %llu bytes read"), name,
+                             len - 8, (unsigned long long)hlen);
     if (hlen < 2 || buf[8] != '{')
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: safetensors header is not a JSON object (it must start with '{')"), name);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: safetensors header is not a JSON object (it must start with '{')"), name);
     uint64_t data_size = file_size - 8 - hlen;
     st_walk w = { .name = name, .data_size = data_size, .t = t, .m = m };
     const unsigned char *p = buf + 8;
@@ -277,11 +278,11 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         size_t v1 = v0 && v0 < end && p[v0] == ':' ? value_end(p, skip_ws(p, v0 + 1, end), end) : 0;
         size_t after = v1 ? skip_ws(p, v1, end) : 0;
         if (!v1 || after >= end || (p[after] != ',' && p[after] != '}')) {
-            r = hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
-                             (unsigned long long)(8 + (v1   ? after
-                                                       : v0 ? v0
-                                                       : k1 ? k1
-                                                            : k0)));
+            r = hr_model_fail(m, err, HR_EPARSE, HR_N("%s: safetensors header is not valid JSON near byte %llu"), name,
+                              (unsigned long long)(8 + (v1   ? after
+                                                        : v0 ? v0
+                                                        : k1 ? k1
+                                                             : k0)));
             break;
         }
         hr_buf_reset(&one);
@@ -292,11 +293,38 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
             break;
         }
         /* a tensor is ten values; a member of more is metadata, whose values are strings */
-        hr_json_limits lim = { .max_bytes = one.len, .max_depth = 8, .max_values = (size_t)1 << 16, .no_nul = true };
+        hr_json_failure jf = { 0 };
+        hr_json_limits lim = {
+            .max_bytes = one.len, .max_depth = 8, .max_values = (size_t)1 << 16, .no_nul = true, .failure = &jf
+        };
         hr_json_doc *doc = NULL;
         hr_error jerr = { 0 };
         if ((r = hr_json_parse(one.data, one.len, &lim, &doc, &jerr)) != 0) {
-            hr_error_set(err, r, HR_T("%s: safetensors header: %s"), name, jerr.msg);
+            if (jf.what && jf.line) { /* where and why, kept as data: JSON shows them in English */
+                hr_msg *why = &m->problem;
+                unsigned ln = jf.line, col = jf.column;
+                switch (jf.found) {
+                case HR_JSON_FOUND_END:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found the end of the input"),
+                               name, ln, col, jf.what);
+                    break;
+                case HR_JSON_FOUND_CHAR:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found '%c'"), name, ln, col,
+                               jf.what, jf.c);
+                    break;
+                case HR_JSON_FOUND_BYTE:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s, found byte 0x%02x"), name, ln,
+                               col, jf.what, jf.c);
+                    break;
+                default:
+                    hr_msg_set(why, HR_N("%s: safetensors header: line %u, column %u: %s"), name, ln, col, jf.what);
+                    break;
+                }
+                hr_msg_translate_arg(why, 3);
+                hr_model_failed(m, err, r);
+            } else {
+                hr_model_fail(m, err, r, HR_N("%s: safetensors header: %s"), name, jerr.msg);
+            }
             break;
         }
         r = one_member(&w, hr_json_first(hr_json_root(doc)), err);
@@ -310,8 +338,8 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
     hr_buf_free(&one);
     /* the writer pads the header with spaces to an 8-byte boundary; nothing else may follow */
     if (r == 0 && skip_ws(p, pos, end) != end)
-        r = hr_error_set(err, HR_EPARSE, HR_T("%s: safetensors header is not valid JSON near byte %llu"), name,
-                         (unsigned long long)(8 + skip_ws(p, pos, end)));
+        r = hr_model_fail(m, err, HR_EPARSE, HR_N("%s: safetensors header is not valid JSON near byte %llu"), name,
+                          (unsigned long long)(8 + skip_ws(p, pos, end)));
     range *rg = w.rg;
     size_t nr = w.nr;
     if (r == 0 && nr > 1) {
@@ -319,20 +347,20 @@ int hr_safetensors_parse(const char *name, const unsigned char *buf, size_t len,
         size_t far = 0; /* the range reaching furthest so far */
         for (size_t i = 1; i < nr && r == 0; i++) {
             if (rg[i].a < rg[far].b && rg[i].b > rg[i].a)
-                r = hr_error_set(err, HR_EPARSE,
-                                 HR_T("%s: two tensors overlap in the file (bytes %llu..%llu and "
-                                      "%llu..%llu of the data section): a lying header"),
-                                 name, (unsigned long long)rg[far].a, (unsigned long long)rg[far].b,
-                                 (unsigned long long)rg[i].a, (unsigned long long)rg[i].b);
+                r = hr_model_fail(m, err, HR_EPARSE,
+                                  HR_N("%s: two tensors overlap in the file (bytes %llu..%llu and "
+                                       "%llu..%llu of the data section): a lying header"),
+                                  name, (unsigned long long)rg[far].a, (unsigned long long)rg[far].b,
+                                  (unsigned long long)rg[i].a, (unsigned long long)rg[i].b);
             if (rg[i].b > rg[far].b)
                 far = i;
         }
     }
     if (r == 0 && w.unknown)
-        snprintf(m->note, sizeof m->note,
-                 HR_T("%zu tensor(s) of a dtype this version does not know "
-                      "(%s): bytes from their offsets"),
-                 w.unknown, w.unknown_name);
+        hr_msg_set(&m->note,
+                   HR_N("%zu tensor(s) of a dtype this version does not know "
+                        "(%s): bytes from their offsets"),
+                   w.unknown, w.unknown_name);
     free(rg);
     return r;
 }

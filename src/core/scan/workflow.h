@@ -15,6 +15,7 @@
 #define HR_SCAN_WORKFLOW_H
 
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/scan/model_scan.h"
 
 #include <stdbool.h>
@@ -48,6 +49,8 @@ typedef enum hr_wf_role {
 
 const char *hr_wf_role_name(hr_wf_role r); /* "checkpoint", "diffusion_model", ... */
 
+#define HR_WF_PROBLEM_MAX 256 /* a model's problem as shown, at most */
+
 /* One file a loader node names. */
 typedef struct hr_wf_model {
     char node_id[HR_WF_ID_MAX]; /* "4"; inside a subgraph instance "12:5" */
@@ -70,7 +73,7 @@ typedef struct hr_wf_model {
     char path[1024];    /* the resolved path; "" when missing */
     hr_model_info info; /* its header, when read */
     bool info_read;
-    char problem[256]; /* why not resolved/read ("not found in models/loras, ...") */
+    hr_msg problem; /* why not resolved/read ("not found in models/loras, ..."); unset: none */
 } hr_wf_model;
 
 /* A latent made by a node: image (frames = 1) or video. */
@@ -155,5 +158,11 @@ typedef int (*hr_wf_history_fn)(void *ctx, size_t nth, const char *prompt_id, hr
 int hr_workflow_history_each(const char *name, const char *buf, size_t len, size_t max, hr_wf_history_fn fn, void *ctx,
                              hr_error *err);
 void hr_workflow_free(hr_workflow *wf);
+
+/* A model file found but not read: the reader's message when it left one, else err's text
+ * as it is. */
+void hr_wf_model_failed(hr_wf_model *m, int code, const hr_error *err);
+/* Its problem in lang ("" for none), cut as shown. */
+void hr_wf_problem_text(const hr_wf_model *m, hr_lang lang, char out[HR_WF_PROBLEM_MAX]);
 
 #endif

@@ -18,6 +18,21 @@ size_t hr_workflow_missing(const hr_workflow *wf)
     return n;
 }
 
+void hr_wf_model_failed(hr_wf_model *m, int code, const hr_error *err)
+{
+    if (hr_msg_is_set(&m->info.problem))
+        m->problem = m->info.problem;
+    else if (err && err->msg[0])
+        hr_msg_set(&m->problem, "%s", err->msg); /* the platform's words, as it wrote them */
+    else
+        hr_msg_set(&m->problem, "%s", hr_strerror(code));
+}
+
+void hr_wf_problem_text(const hr_wf_model *m, hr_lang lang, char out[HR_WF_PROBLEM_MAX])
+{
+    hr_model_problem_text(&m->problem, lang, out, HR_WF_PROBLEM_MAX);
+}
+
 static uint64_t total_bytes(const hr_workflow *wf)
 {
     uint64_t t = 0;
@@ -54,8 +69,10 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         const hr_wf_model *m = &wf->models[i];
         hr_buf_printf(o, "  %-15s %s", hr_wf_role_name(m->role), m->name);
         if (m->info_read) {
+            char arch[HR_MODEL_ARCH_MAX];
+            hr_model_arch_text(&m->info, hr_lang_get(), arch);
             hr_size_gb(m->info.file_bytes, sz, sizeof sz);
-            hr_buf_printf(o, "  %s  %s", sz, m->info.arch);
+            hr_buf_printf(o, "  %s  %s", sz, arch);
         }
         if (m->weight_dtype[0] && strcmp(m->weight_dtype, "default") != 0)
             hr_buf_printf(o, "  %s=%s", wd_key, m->weight_dtype);
@@ -71,9 +88,11 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         hr_buf_printf(o, "  [%s %s]\n", m->node_id, m->class_type);
         if (m->path[0])
             hr_buf_printf(o, "      %s\n", m->path);
-        if (m->problem[0]) {
+        if (hr_msg_is_set(&m->problem)) {
+            char why[HR_WF_PROBLEM_MAX];
+            hr_wf_problem_text(m, hr_lang_get(), why);
             const char *label = m->info_read ? HR_T("note:") : HR_T("MISSING:");
-            hr_buf_printf(o, "      %s%s%s\n", label, hr_label_gap(label), m->problem);
+            hr_buf_printf(o, "      %s%s%s\n", label, hr_label_gap(label), why);
         }
     }
     if (wf->n_latents) {
@@ -189,7 +208,9 @@ static void json(const hr_workflow_report *r, hr_json_writer *w)
         }
         hr_json_bool(w, "resolved", m->resolved);
         hr_json_str(w, "path", m->path[0] ? m->path : NULL);
-        hr_json_str(w, "problem", m->problem[0] ? m->problem : NULL);
+        char why[HR_WF_PROBLEM_MAX]; /* English: JSON speaks it whatever the user's language */
+        hr_wf_problem_text(m, HR_LANG_EN, why);
+        hr_json_str(w, "problem", why[0] ? why : NULL);
         if (m->info_read) {
             hr_json_begin_object(w, "file");
             hr_model_info_json(&m->info, w);

@@ -43,10 +43,10 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
             break;
     }
     if (eocd == SIZE_MAX)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: a zip archive without its end record: "
-                                 "truncated"),
-                            name);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: a zip archive without its end record: "
+                                  "truncated"),
+                             name);
     uint64_t entries = le16(tail + eocd + 10);
     uint64_t cd_size = le32(tail + eocd + 12);
     uint64_t cd_off = le32(tail + eocd + 16);
@@ -55,10 +55,10 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
         uint64_t z64 = le64(tail + eocd - 20 + 8);
         uint64_t tail_start = file_size - len;
         if (z64 < tail_start || z64 - tail_start + 56 > eocd - 20)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip64 end record outside the file's end"), name);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: zip64 end record outside the file's end"), name);
         const unsigned char *z = tail + (z64 - tail_start);
         if (le32(z) != 0x06064b50u)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip64 end record is damaged"), name);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: zip64 end record is damaged"), name);
         entries = le64(z + 32);
         cd_size = le64(z + 40);
         cd_off = le64(z + 48);
@@ -66,17 +66,17 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
     }
     uint64_t tail_start = file_size - len;
     if (cd_off > file_size || cd_size > file_size - cd_off || cd_off + cd_size != tail_start + end_of_cd)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: zip central directory (%llu bytes at %llu) does "
-                                 "not end where the end record is: a damaged archive"),
-                            name, (unsigned long long)cd_size, (unsigned long long)cd_off);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: zip central directory (%llu bytes at %llu) does "
+                                  "not end where the end record is: a damaged archive"),
+                             name, (unsigned long long)cd_size, (unsigned long long)cd_off);
     if (cd_off < tail_start) {
         uint64_t want = file_size - cd_off;
         if (want > HR_ZIP_MAX_TAIL)
-            return hr_error_set(err, HR_ETOOBIG,
-                                HR_T("%s: zip central directory is larger than %zu "
-                                     "bytes"),
-                                name, HR_ZIP_MAX_TAIL);
+            return hr_model_fail(m, err, HR_ETOOBIG,
+                                 HR_N("%s: zip central directory is larger than %zu "
+                                      "bytes"),
+                                 name, HR_ZIP_MAX_TAIL);
         *need = (size_t)want;
         return 0;
     }
@@ -86,15 +86,15 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
     bool pkl = false;
     while (p < end) {
         if ((size_t)(end - p) < 46 || le32(p) != 0x02014b50u)
-            return hr_error_set(err, HR_EPARSE, HR_T("%s: zip central directory entry %llu is damaged"), name,
-                                (unsigned long long)n);
+            return hr_model_fail(m, err, HR_EPARSE, HR_N("%s: zip central directory entry %llu is damaged"), name,
+                                 (unsigned long long)n);
         uint64_t csize = le32(p + 20), usize = le32(p + 24);
         size_t nl = le16(p + 28), xl = le16(p + 30), cl = le16(p + 32);
         if ((size_t)(end - p) - 46 < nl + xl + cl)
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: zip central directory entry %llu runs past "
-                                     "the directory"),
-                                name, (unsigned long long)n);
+            return hr_model_fail(m, err, HR_EPARSE,
+                                 HR_N("%s: zip central directory entry %llu runs past "
+                                      "the directory"),
+                                 name, (unsigned long long)n);
         const char *nm = (const char *)p + 46;
         const unsigned char *x = p + 46 + nl, *xe = x + xl;
         while (xe - x >= 4) {
@@ -115,10 +115,10 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
             x += 4 + sz;
         }
         if (csize > file_size)
-            return hr_error_set(err, HR_EPARSE,
-                                HR_T("%s: zip entry %llu claims %llu bytes, more than "
-                                     "the file"),
-                                name, (unsigned long long)n, (unsigned long long)csize);
+            return hr_model_fail(m, err, HR_EPARSE,
+                                 HR_N("%s: zip entry %llu claims %llu bytes, more than "
+                                      "the file"),
+                                 name, (unsigned long long)n, (unsigned long long)csize);
         if (nl >= 8 && memcmp(nm + nl - 8, "data.pkl", 8) == 0)
             pkl = true;
         else if (nl >= 6) {
@@ -134,15 +134,15 @@ int hr_zip_parse_tail(const char *name, const unsigned char *tail, size_t len, u
         p += 46 + nl + xl + cl;
     }
     if (n != entries)
-        return hr_error_set(err, HR_EPARSE,
-                            HR_T("%s: zip directory holds %llu entries, its end record "
-                                 "says %llu"),
-                            name, (unsigned long long)n, (unsigned long long)entries);
+        return hr_model_fail(m, err, HR_EPARSE,
+                             HR_N("%s: zip directory holds %llu entries, its end record "
+                                  "says %llu"),
+                             name, (unsigned long long)n, (unsigned long long)entries);
     m->tensor_bytes = data ? data : all;
     m->metadata_keys = (size_t)n;
-    snprintf(m->note, sizeof m->note,
-             pkl ? HR_T("torch zip archive of %llu entries: sizes from its directory, never unpickled")
-                 : HR_T("a zip archive of %llu entries: sizes from its directory, never unpickled"),
-             (unsigned long long)n);
+    hr_msg_set(&m->note,
+               pkl ? HR_N("torch zip archive of %llu entries: sizes from its directory, never unpickled")
+                   : HR_N("a zip archive of %llu entries: sizes from its directory, never unpickled"),
+               (unsigned long long)n);
     return 0;
 }
