@@ -158,7 +158,7 @@ HR_START void hr_cli_json_in_english(bool json)
         hr_lang_set(HR_LANG_EN);
 }
 
-int hr_cli_snapshot_for(bool json, int (*probe)(void *ctx, hr_snapshot *snap, hr_error *err), void *ctx,
+int hr_cli_snapshot_for(bool json, int (*probe)(const void *ctx, hr_snapshot *snap, hr_error *err), const void *ctx,
                         hr_snapshot *snap, hr_error *err)
 {
     hr_lang user = hr_lang_get();

@@ -92,7 +92,7 @@ void hr_cli_json_in_english(bool json);
  * command whose renderers word their JSON in English themselves takes the snapshot so: with
  * json set, the probe alone runs in English (its errors too), and the language the user chose
  * comes back after it. Returns the probe's result. */
-int hr_cli_snapshot_for(bool json, int (*probe)(void *ctx, hr_snapshot *snap, hr_error *err), void *ctx,
+int hr_cli_snapshot_for(bool json, int (*probe)(const void *ctx, hr_snapshot *snap, hr_error *err), const void *ctx,
                         hr_snapshot *snap, hr_error *err);
 
 #endif

@@ -150,12 +150,6 @@ static int parse(const hr_cmd_spec *spec, int argc, char **argv, hr_plan_args_ex
             return rc;
     }
     out->in.recorded = hr_source_recorded(&out->src);
-    /* check's and plan's own sentences are data worded in English for JSON. What they embed
-     * is not yet: the snapshot's sources and reasons are worded when the machine is read,
-     * the sample workflow's name when it is estimated, and the status report's why_not when
-     * it is written. Until those are data too, a JSON report is made in English this way. */
-    if (out->json)
-        hr_lang_set(HR_LANG_EN);
     return HR_PLAN_ARGS_GO;
 }
 
@@ -171,7 +165,9 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = { 0 };
-    int r = hr_source_snapshot(&cli->src, s, &err);
+    /* check's and plan's renderers word their JSON in English; the snapshot's own facts are
+     * worded as the machine is read, so that read runs in English for JSON */
+    int r = hr_cli_snapshot_for(cli->json, hr_source_probe, &cli->src, s, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         free(s);

@@ -53,7 +53,13 @@ void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, c
     memset(b, 0, sizeof *b);
     b->from = from;
     b->sample = sample;
-    hr_strlcpy(b->workflow, e->workflow, sizeof b->workflow);
+    /* A sample's label is kept as its English msgid (worded where the basis is shown); the
+     * estimate's own copy is already in the language of the moment. */
+    const char *label = NULL;
+    if (from == HR_PEAK_SAMPLE && hr_est_sample_workflow(hr_workload_name(sample), &label) && label)
+        hr_strlcpy(b->workflow, label, sizeof b->workflow);
+    else
+        hr_strlcpy(b->workflow, e->workflow, sizeof b->workflow);
     hr_strlcpy(b->node_id, e->commit.node_id, sizeof b->node_id);
     hr_strlcpy(b->class_type, e->commit.class_type, sizeof b->class_type);
     b->version_known = e->machine.version_known;
@@ -85,6 +91,7 @@ const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, 
         hr_msg_set(&m, HR_N("the estimate of a typical %s workflow (%s) for %s"), hr_workload_label_msgid(b->sample),
                    b->workflow, ver);
         hr_msg_translate_arg(&m, 0);
+        hr_msg_translate_arg(&m, 1);
         break;
     case HR_PEAK_WORKFLOW:
         hr_msg_set(&m, HR_N("the estimate of %s for %s, node %s %s"), b->workflow, ver, b->node_id, b->class_type);
