@@ -175,7 +175,6 @@ int hr_cmd_diagnose(int argc, char **argv)
         default: break;
         }
     }
-    hr_cli_json_in_english(json);
     if (nlogs == 0 && !hr_cli_stdin_is_tty())
         logs[nlogs++] = (diag_log){ .name = "<stdin>", .is_stdin = true };
     if (nlogs == 0 && no_system) {

@@ -10,6 +10,12 @@
 #include "core/base/textdec.h"
 
 #include <stdlib.h>
+#ifndef _WIN32
+#include "platform/platform.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 static hr_diag_ctx ctx;
 
@@ -705,6 +711,100 @@ static void render_both_tests(void)
     hr_buf_free(&json);
 }
 
+/* Records headroom describes in words (a Windows event, the kernel's oom_kill counter, a
+ * set-aside event), judged while the user's language is Chinese: the text shows them in the
+ * language it is rendered in, the JSON in English whatever the language is. */
+static void render_described_tests(void)
+{
+    hr_error err = { 0 };
+    hr_diag_free(&ctx);
+    CHECK(hr_diag_init(&ctx, &err) == 0);
+    hr_lang_set(HR_LANG_ZH);
+    ctx.system_checked = true;
+    ctx.pid = 777;
+    const char *app[] = { "python.exe", "3.12.8150.1013", "6751c6f7",         "c10.dll", "0.0.0.0",
+                          "00000000",   "c0000005",       "0000000000012345", "2f44" };
+    hr_winevent crash = { "Application", "Application Error", 1000, 1700000000, 9, app };
+    CHECK(hr_diag_feed_winevent(&ctx, &crash));
+    const char *v2004[34] = { "34359738368", "34300000000" };
+    for (int i = 2; i < 34; i++)
+        v2004[i] = "";
+    v2004[20] = "python.exe";
+    v2004[21] = "11234";
+    v2004[23] = "21474836480";
+    hr_winevent lowvm = { "System", "Microsoft-Windows-Resource-Exhaustion-Detector", 2004, 1699999000, 34, v2004 };
+    CHECK(hr_diag_feed_winevent(&ctx, &lowvm));
+    /* another process's kill, in an event's text: set aside with its described source */
+    const char *popup[] = { "Out of memory: Killed process 5150 (firefox) total-vm:9000000kB" };
+    hr_winevent other = { "System", "Application Popup", 26, 0, 1, popup };
+    hr_diag_feed_winevent(&ctx, &other);
+#ifndef _WIN32
+    /* the counter, as the Linux collector reads it from a machine whose kernel log it could
+     * not read */
+    char root[] = "/tmp/hr-diag-speak-XXXXXX", p[512];
+    CHECK(mkdtemp(root) != NULL);
+    snprintf(p, sizeof p, "%s/proc", root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/proc/vmstat", root);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("pgfault 12\noom_kill 3\n", f);
+        fclose(f);
+    }
+    hr_probe_opts po = { .sysroot = root };
+    (void)hr_platform_oom_evidence(&po, 600, &ctx, &err);
+    remove(p);
+    snprintf(p, sizeof p, "%s/proc", root);
+    rmdir(p);
+    rmdir(root);
+#endif
+    hr_diag_finish(&ctx);
+    CHECK(hr_diag_cause(&ctx) == HR_CAUSE_LOW_VM);
+
+    hr_buf zh, en, json;
+    hr_buf_init(&zh, 0);
+    hr_buf_init(&en, 0);
+    hr_buf_init(&json, 0);
+    CHECK(hr_diag_text(&ctx, &zh) == 0);
+    hr_json_writer jw;
+    hr_json_init(&jw, &json, true);
+    hr_diag_json(&ctx, &jw);
+    CHECK(hr_json_finish(&jw) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_diag_text(&ctx, &en) == 0);
+    const char *z = hr_buf_str(&zh), *e = hr_buf_str(&en), *j = hr_buf_str(&json);
+    CHECK_CONTAINS(z, "[事件日志 System 2004 2023-11-14T21:56:40Z] Windows 诊断出虚拟内存不足：提交 31.9 GiB，上限 "
+                      "32.0 GiB；占用最多： python.exe (11234) 20.0 GiB\n");
+    CHECK_CONTAINS(z, "[事件日志 Application 1000 2023-11-14T22:13:20Z] Application Error 1000：python.exe 在 c10.dll "
+                      "中崩溃，异常代码 0xc0000005\n");
+    CHECK_CONTAINS(z, "  [事件日志 System 26] Out of memory: Killed process 5150 (firefox)");
+    CHECK_CONTAINS(e, "[event log System 2004 2023-11-14T21:56:40Z] Windows diagnosed low virtual memory: commit "
+                      "31.9 GiB of limit 32.0 GiB; top: python.exe (11234) 20.0 GiB\n");
+    CHECK_CONTAINS(e, "[event log Application 1000 2023-11-14T22:13:20Z] Application Error 1000: python.exe crashed "
+                      "in c10.dll, exception code 0xc0000005\n");
+    CHECK_CONTAINS(e, "  [event log System 26] Out of memory: Killed process 5150 (firefox)");
+    CHECK_CONTAINS(j, "\"source\": \"event log System 2004\"");
+    CHECK_CONTAINS(j, "\"text\": \"Windows diagnosed low virtual memory: commit 31.9 GiB of limit 32.0 GiB; top: "
+                      "python.exe (11234) 20.0 GiB\"");
+    CHECK_CONTAINS(j, "\"text\": \"Application Error 1000: python.exe crashed in c10.dll, exception code "
+                      "0xc0000005\"");
+    CHECK_CONTAINS(j, "\"source\": \"event log System 26\"");
+#ifndef _WIN32
+    CHECK_CONTAINS(
+        z, "[/proc/vmstat] oom_kill 3：开机以来内核的 OOM killer 已结束进程 3 次（记有进程名的内核日志无法读取）\n");
+    CHECK_CONTAINS(e, "[/proc/vmstat] oom_kill 3: the kernel's OOM killer has ended processes 3 times since boot (the "
+                      "kernel log, which names them, was not readable)\n");
+    CHECK_CONTAINS(j, "\"text\": \"oom_kill 3: the kernel's OOM killer has ended processes 3 times since boot (the "
+                      "kernel log, which names them, was not readable)\"");
+#endif
+    CHECK(!has_cjk(j));
+    CHECK(!has_cjk(e));
+    hr_buf_free(&zh);
+    hr_buf_free(&en);
+    hr_buf_free(&json);
+}
+
 int main(void)
 {
     acm_tests();
@@ -719,6 +819,7 @@ int main(void)
     event_tests();
     windows_tests();
     render_both_tests();
+    render_described_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }

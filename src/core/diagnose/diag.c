@@ -897,13 +897,24 @@ void hr_diag_feed(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno,
     feed_other(c, text, len, lineno, flags);
 }
 
-void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text, size_t len)
+static void feed_record(hr_diag_ctx *c, const char *source, const hr_msg *source_msg, int64_t time, const char *text,
+                        size_t len)
 {
     c->seq++;
     unsigned state = 0;
     seg_view v = { .text = text, .len = len };
-    hr_diag_hit at = { .input = -1, .key = c->seq, .time = time, .source = source };
+    hr_diag_hit at = { .input = -1, .key = c->seq, .time = time, .source = source, .source_msg = source_msg };
     classify(c, &v, &state, false, &at, NULL);
+}
+
+void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text, size_t len)
+{
+    feed_record(c, source, NULL, time, text, len);
+}
+
+void hr_diag_feed_record_msg(hr_diag_ctx *c, const hr_msg *source, int64_t time, const char *text, size_t len)
+{
+    feed_record(c, NULL, source, time, text, len);
 }
 
 /* At the end of an input: a run that was loading or sampling when the log stopped, with no

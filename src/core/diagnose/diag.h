@@ -42,10 +42,19 @@ typedef struct hr_diag_evidence {
     uint64_t line; /* 1-based line in that input; 0 for a record */
     int64_t time;  /* record time, Unix seconds; 0 = not known */
     hr_confidence conf;
-    char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004" */
+    char source[HR_DIAG_SOURCE_MAX]; /* system records: "/dev/kmsg", "event log System 2004"
+                                        (a described source in the language it was made in) */
+    hr_msg source_msg;               /* a source described in words ("event log %s %u"); not
+                                        set: source is a plain name */
     hr_msg why;                      /* system records: why this one is about the run (not
                                         set: no reason); formatted by the renderer */
-    char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8 */
+    hr_msg what;                     /* a record headroom describes in words (a counter, a
+                                        decoded event); not set: text is the line as read */
+    char tail[HR_DIAG_TEXT_MAX];     /* language-neutral text after what (a list of processes) */
+    unsigned short what_cap;         /* what + tail is cut at this many bytes less one */
+    char text[HR_DIAG_TEXT_MAX];     /* the line (trimmed, cut around the match), UTF-8; a
+                                        described record's in the language it was made in (the
+                                        renderers use hr_diag_evidence_text) */
 } hr_diag_evidence;
 
 typedef struct hr_diag_finding {
@@ -82,7 +91,8 @@ typedef struct hr_diag_input {
 
 /* A system record that was read but not blamed, and why (another process, another time). */
 typedef struct hr_diag_ignored {
-    char source[HR_DIAG_SOURCE_MAX];
+    char source[HR_DIAG_SOURCE_MAX]; /* a plain name, unless source_msg is set */
+    hr_msg source_msg;
     int64_t time;
     char text[160];
     hr_msg why;
@@ -211,9 +221,15 @@ void hr_diag_set_window(hr_diag_ctx *c);
 /* System records: one kernel / journal / event record, classified with the same phrases as
  * log lines; source names where it came from, time is Unix seconds or 0. */
 void hr_diag_feed_record(hr_diag_ctx *c, const char *source, int64_t time, const char *text, size_t len);
-/* Evidence that needs no phrase matching (a counter, a decoded event). meaning may be NULL. */
-void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source, int64_t time, const char *text,
-                 const char *meaning);
+/* The same for a record whose source is described in words ("event log %s %u"). */
+void hr_diag_feed_record_msg(hr_diag_ctx *c, const hr_msg *source, int64_t time, const char *text, size_t len);
+/* Evidence that needs no phrase matching (a counter, a decoded event), described in words:
+ * what (an English template and its values, shown in the report's language), then tail,
+ * language-neutral text ("" for none); the whole is cut at cap - 1 bytes (cap at most
+ * HR_DIAG_TEXT_MAX: the length such a line always had) and clipped as a line is. meaning may
+ * be NULL. */
+void hr_diag_add_msg(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const hr_msg *source, int64_t time,
+                     const hr_msg *what, const char *tail, size_t cap, const char *meaning);
 /* Record which system source was read (or why not), for the report: name and fmt are English
  * msgids (HR_N) or plain text, kept as a message and shown in the report's language. Returns
  * the detail (to mark a %s argument that is a msgid too), NULL when there was no room. */
@@ -233,6 +249,13 @@ hr_confidence hr_diag_confidence(const hr_diag_ctx *c);
 /* A finding's evidence in order: the first ones, then the latest (at most
  * HR_DIAG_EVIDENCE_MAX); returns how many. */
 size_t hr_diag_evidence_list(const hr_diag_finding *f, const hr_diag_evidence *out[HR_DIAG_EVIDENCE_MAX]);
+
+/* An evidence's source and text as a report in lang shows them: a described one formatted
+ * into out (HR_DIAG_SOURCE_MAX, HR_DIAG_TEXT_MAX bytes), a plain one as it was read. */
+const char *hr_diag_evidence_source(const hr_diag_evidence *e, hr_lang lang, char out[HR_DIAG_SOURCE_MAX]);
+const char *hr_diag_evidence_text(const hr_diag_evidence *e, hr_lang lang, char out[HR_DIAG_TEXT_MAX]);
+/* A set-aside record's source the same way. */
+const char *hr_diag_ignored_source(const hr_diag_ignored *g, hr_lang lang, char out[HR_DIAG_SOURCE_MAX]);
 
 /* The fix for this report: per OS (no cgroup or systemd advice on Windows), and for unknown,
  * what to read next (the event log by hand when it could not be read, --no-system left out). */

@@ -101,14 +101,27 @@ hr_diag_evidence *hr_diag_add_evidence(hr_diag_ctx *c, hr_cause cause, hr_confid
         if (f->nlast < HR_DIAG_EVIDENCE_LAST)
             f->nlast++;
     }
-    memset(e, 0, sizeof *e);
+    /* field by field: the messages are large, and one not set is one whose fmt is NULL */
     f->last_ev = e;
     e->input = at->input;
     e->line = at->line;
     e->time = at->time;
     e->conf = conf;
-    if (at->source)
+    e->source[0] = '\0';
+    e->source_msg.fmt = NULL;
+    e->why.fmt = NULL;
+    e->what.fmt = NULL;
+    e->tail[0] = '\0';
+    e->what_cap = 0;
+    e->text[0] = '\0';
+    if (at->source_msg) {
+        e->source_msg = *at->source_msg;
+        /* source keeps the text of the language this was made in, for readers of the plain
+         * field (the run's verdict); the reports format source_msg in their own language */
+        hr_msg_format(&e->source_msg, hr_lang_get(), e->source, sizeof e->source);
+    } else if (at->source) {
         snprintf(e->source, sizeof e->source, "%s", at->source);
+    }
     return e;
 }
 
@@ -149,16 +162,63 @@ size_t hr_diag_evidence_list(const hr_diag_finding *f, const hr_diag_evidence *o
     return n;
 }
 
-void hr_diag_add(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const char *source, int64_t time, const char *text,
-                 const char *meaning)
+/* A described record's text in lang: what, then tail, cut at cap - 1 bytes as the fixed
+ * buffer such a line was written into always cut it, then clipped as a line is. */
+static void said_text(const hr_msg *what, const char *tail, size_t cap, hr_lang lang, char out[HR_DIAG_TEXT_MAX])
+{
+    char full[1024];
+    hr_msg_format(what, lang, full, sizeof full);
+    size_t n = strlen(full), t = strlen(tail);
+    if (t > sizeof full - 1 - n)
+        t = sizeof full - 1 - n;
+    memcpy(full + n, tail, t);
+    n += t;
+    if (cap == 0 || cap > HR_DIAG_TEXT_MAX)
+        cap = HR_DIAG_TEXT_MAX;
+    if (n > cap - 1)
+        n = cap - 1;
+    hr_diag_clip(out, HR_DIAG_TEXT_MAX, full, n, 0);
+}
+
+void hr_diag_add_msg(hr_diag_ctx *c, hr_cause cause, hr_confidence conf, const hr_msg *source, int64_t time,
+                     const hr_msg *what, const char *tail, size_t cap, const char *meaning)
 {
     if ((unsigned)cause >= HR_CAUSE_UNKNOWN)
         return;
     c->seq++;
-    hr_diag_hit at = { .input = -1, .key = c->seq, .time = time, .source = source };
+    hr_diag_hit at = { .input = -1, .key = c->seq, .time = time, .source_msg = source };
     hr_diag_evidence *e = hr_diag_add_evidence(c, cause, conf, meaning, &at);
-    if (e)
-        hr_diag_clip(e->text, sizeof e->text, text, strlen(text), 0);
+    if (!e)
+        return;
+    e->what = *what;
+    snprintf(e->tail, sizeof e->tail, "%s", tail ? tail : "");
+    e->what_cap = (unsigned short)(cap && cap < HR_DIAG_TEXT_MAX ? cap : HR_DIAG_TEXT_MAX);
+    /* text, as source: the language this was made in, for readers of the plain field */
+    said_text(&e->what, e->tail, e->what_cap, hr_lang_get(), e->text);
+}
+
+const char *hr_diag_evidence_source(const hr_diag_evidence *e, hr_lang lang, char out[HR_DIAG_SOURCE_MAX])
+{
+    if (!hr_msg_is_set(&e->source_msg))
+        return e->source;
+    hr_msg_format(&e->source_msg, lang, out, HR_DIAG_SOURCE_MAX);
+    return out;
+}
+
+const char *hr_diag_evidence_text(const hr_diag_evidence *e, hr_lang lang, char out[HR_DIAG_TEXT_MAX])
+{
+    if (!hr_msg_is_set(&e->what))
+        return e->text;
+    said_text(&e->what, e->tail, e->what_cap, lang, out);
+    return out;
+}
+
+const char *hr_diag_ignored_source(const hr_diag_ignored *g, hr_lang lang, char out[HR_DIAG_SOURCE_MAX])
+{
+    if (!hr_msg_is_set(&g->source_msg))
+        return g->source;
+    hr_msg_format(&g->source_msg, lang, out, HR_DIAG_SOURCE_MAX);
+    return out;
 }
 
 hr_msg *hr_diag_note_source(hr_diag_ctx *c, const char *name, bool ok, int64_t records, const char *fmt, ...)
@@ -196,6 +256,10 @@ void hr_diag_add_ignored(hr_diag_ctx *c, const hr_diag_hit *at, const char *text
         return;
     hr_diag_ignored *g = &c->ignored[c->nignored++];
     snprintf(g->source, sizeof g->source, "%s", at->source ? at->source : "");
+    if (at->source_msg)
+        g->source_msg = *at->source_msg;
+    else
+        g->source_msg.fmt = NULL;
     g->time = at->time;
     hr_diag_clip(g->text, sizeof g->text, text, len, 0);
     g->why = *why;

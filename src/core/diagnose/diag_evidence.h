@@ -15,7 +15,8 @@ typedef struct hr_diag_hit {
     uint64_t key;  /* line number, or the record's sequence number */
     uint64_t line; /* 0 for a record */
     int64_t time;
-    const char *source;
+    const char *source;       /* a record's plain source name, or */
+    const hr_msg *source_msg; /* its source described in words (wins when set) */
 } hr_diag_hit;
 
 /* Count a hit as evidence of cause; returns the slot to fill with its text, NULL when the

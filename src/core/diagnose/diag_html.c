@@ -41,14 +41,16 @@ static void evidence(const hr_diag_ctx *c, const hr_diag_finding *f, hr_buf *out
             char t[40] = "";
             if (e->time > 0)
                 hr_diag_format_time(e->time, t, sizeof t);
-            hr_html_text(out, e->source);
+            char src[HR_DIAG_SOURCE_MAX];
+            hr_html_text(out, hr_diag_evidence_source(e, hr_lang_get(), src));
             if (t[0]) {
                 hr_buf_puts(out, " ");
                 hr_html_text(out, t);
             }
         }
         hr_buf_puts(out, "</span><pre>");
-        hr_html_text(out, e->text);
+        char text[HR_DIAG_TEXT_MAX];
+        hr_html_text(out, hr_diag_evidence_text(e, hr_lang_get(), text));
         hr_buf_puts(out, "</pre></li>\n");
     }
     hr_buf_puts(out, "</ul>\n");

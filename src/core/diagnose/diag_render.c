@@ -103,7 +103,8 @@ static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json
             hr_json_u64(w, "line", e->line);
             hr_json_str(w, "file", input_name(c, e->input));
         } else {
-            hr_json_str(w, "source", e->source);
+            char src[HR_DIAG_SOURCE_MAX];
+            hr_json_str(w, "source", hr_diag_evidence_source(e, HR_LANG_EN, src));
             if (e->time > 0) {
                 char t[40];
                 hr_diag_format_time(e->time, t, sizeof t);
@@ -113,7 +114,8 @@ static void json_finding(const hr_diag_ctx *c, const hr_diag_finding *f, hr_json
             }
         }
         hr_json_str(w, "confidence", hr_confidence_name(e->conf));
-        hr_json_str(w, "text", e->text);
+        char text[HR_DIAG_TEXT_MAX];
+        hr_json_str(w, "text", hr_diag_evidence_text(e, HR_LANG_EN, text));
         char why[HR_DIAG_REASON_MAX];
         if (e->input < 0 && hr_msg_is_set(&e->why))
             hr_json_str(w, "why", reason(&e->why, HR_LANG_EN, why, sizeof why));
@@ -190,7 +192,8 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
         for (size_t i = 0; i < c->nignored; i++) {
             const hr_diag_ignored *g = &c->ignored[i];
             hr_json_begin_object(w, NULL);
-            hr_json_str(w, "source", g->source);
+            char src[HR_DIAG_SOURCE_MAX];
+            hr_json_str(w, "source", hr_diag_ignored_source(g, HR_LANG_EN, src));
             json_time(w, "time", g->time);
             hr_json_str(w, "text", g->text);
             hr_json_str(w, "why", reason(&g->why, HR_LANG_EN, why, sizeof why));
@@ -234,7 +237,9 @@ static void text_evidence(const hr_diag_ctx *c, const hr_diag_evidence *e, hr_bu
         char t[40] = "";
         if (e->time > 0)
             hr_diag_format_time(e->time, t, sizeof t);
-        hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, e->source, t[0] ? " " : "", t, e->text);
+        char src[HR_DIAG_SOURCE_MAX], text[HR_DIAG_TEXT_MAX];
+        hr_buf_printf(out, "%s[%s%s%s] %s\n", indent, hr_diag_evidence_source(e, hr_lang_get(), src), t[0] ? " " : "",
+                      t, hr_diag_evidence_text(e, hr_lang_get(), text));
         char why[HR_DIAG_REASON_MAX];
         if (hr_msg_is_set(&e->why))
             hr_buf_printf(out, HR_T("%s  (used: %s)\n"), indent, reason(&e->why, hr_lang_get(), why, sizeof why));
@@ -312,8 +317,9 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
             char t[40] = "";
             if (g->time > 0)
                 hr_diag_format_time(g->time, t, sizeof t);
-            hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), g->source, t[0] ? " " : "", t, g->text,
-                          reason(&g->why, hr_lang_get(), why, sizeof why));
+            char src[HR_DIAG_SOURCE_MAX];
+            hr_buf_printf(out, HR_T("  [%s%s%s] %s\n    ignored: %s\n"), hr_diag_ignored_source(g, hr_lang_get(), src),
+                          t[0] ? " " : "", t, g->text, reason(&g->why, hr_lang_get(), why, sizeof why));
         }
         if (c->ignored_total > c->nignored)
             hr_buf_printf(out, HR_T("  ... %llu records set aside in all\n"), (unsigned long long)c->ignored_total);

@@ -72,7 +72,7 @@ static const char *const m_net1023 =
          "more.");
 
 static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app, const char *module,
-                        const char *code_text, const char *source)
+                        const char *code_text, const hr_msg *source)
 {
     if (!generation_process(app))
         return false;
@@ -103,10 +103,10 @@ static bool crash_event(hr_diag_ctx *c, const hr_winevent *ev, const char *app, 
         meaning = m_crash;
         break;
     }
-    char text[300];
-    snprintf(text, sizeof text, HR_T("%s %u: %s crashed in %s, exception code 0x%08lx"),
-             ev->provider ? ev->provider : "event", ev->id, app, module[0] ? module : "?", code);
-    hr_diag_add(c, cause, conf, source, ev->time, text, meaning);
+    hr_msg what;
+    hr_msg_set(&what, HR_N("%s %u: %s crashed in %s, exception code 0x%08lx"), ev->provider ? ev->provider : "event",
+               ev->id, app, module[0] ? module : "?", code);
+    hr_diag_add_msg(c, cause, conf, source, ev->time, &what, "", 300, meaning);
     return true;
 }
 
@@ -123,8 +123,8 @@ static void fmt_bytes(const char *s, char *out, size_t n)
 
 bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
 {
-    char source[HR_DIAG_SOURCE_MAX];
-    snprintf(source, sizeof source, HR_T("event log %s %u"), ev->channel ? ev->channel : "?", ev->id);
+    hr_msg src, *source = &src;
+    hr_msg_set(source, HR_N("event log %s %u"), ev->channel ? ev->channel : "?", ev->id);
     const char *provider = ev->provider ? ev->provider : "";
     if (ev->id == 1000 && ci_contains(provider, "application error"))
         return crash_event(c, ev, val(ev, 0), val(ev, 3), val(ev, 6), source);
@@ -136,22 +136,24 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
         return crash_event(c, ev, val(ev, 5), val(ev, 8), code, source);
     }
     if (ev->id == 2004 && ci_contains(provider, "resource-exhaustion")) {
-        char limit[32], charge[32], text[HR_DIAG_TEXT_MAX];
+        char limit[32], charge[32], top[HR_DIAG_TEXT_MAX] = "";
         fmt_bytes(val(ev, 0), limit, sizeof limit);
         fmt_bytes(val(ev, 1), charge, sizeof charge);
-        int o = snprintf(text, sizeof text, HR_T("Windows diagnosed low virtual memory: commit %s of limit %s; top:"),
-                         charge, limit);
-        /* Process_N_{Name, ID, CreationTime, CommitCharge, ...}: 7 fields from index 20. */
-        for (size_t k = 0; k < 3 && o > 0 && (size_t)o < sizeof text; k++) {
+        hr_msg what;
+        hr_msg_set(&what, HR_N("Windows diagnosed low virtual memory: commit %s of limit %s; top:"), charge, limit);
+        /* Process_N_{Name, ID, CreationTime, CommitCharge, ...}: 7 fields from index 20; names
+         * and numbers, the same in every language */
+        int o = 0;
+        for (size_t k = 0; k < 3 && o >= 0 && (size_t)o < sizeof top; k++) {
             size_t base = 20 + k * 7;
             if (!val(ev, base)[0])
                 break;
             char used[32];
             fmt_bytes(val(ev, base + 3), used, sizeof used);
-            o += snprintf(text + o, sizeof text - (size_t)o, "%s %s (%s) %s", k ? "," : "", val(ev, base),
+            o += snprintf(top + o, sizeof top - (size_t)o, "%s %s (%s) %s", k ? "," : "", val(ev, base),
                           val(ev, base + 1), used);
         }
-        hr_diag_add(c, HR_CAUSE_LOW_VM, HR_CONF_HIGH, source, ev->time, text, NULL);
+        hr_diag_add_msg(c, HR_CAUSE_LOW_VM, HR_CONF_HIGH, source, ev->time, &what, top, HR_DIAG_TEXT_MAX, NULL);
         return true;
     }
     if (ev->id == 1023 && ci_contains(provider, ".net runtime")) {
@@ -165,22 +167,22 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
             return false;
         for (size_t i = 0; i < ev->nvalues; i++) {
             if (ci_contains(val(ev, i), "outofmemory")) {
-                hr_diag_feed_record(c, source, ev->time, val(ev, i), strlen(val(ev, i)));
+                hr_diag_feed_record_msg(c, source, ev->time, val(ev, i), strlen(val(ev, i)));
                 return true;
             }
         }
-        char text[300];
-        snprintf(text, sizeof text,
-                 HR_T(".NET Runtime 1023: %.200s was terminated by an internal error of the "
-                      "runtime"),
-                 app);
-        hr_diag_add(c, HR_CAUSE_KILLED, HR_CONF_LOW, source, ev->time, text, m_net1023);
+        hr_msg what;
+        hr_msg_set(&what,
+                   HR_N(".NET Runtime 1023: %.200s was terminated by an internal error of the "
+                        "runtime"),
+                   app);
+        hr_diag_add_msg(c, HR_CAUSE_KILLED, HR_CONF_LOW, source, ev->time, &what, "", 300, m_net1023);
         return true;
     }
     if (ev->id == 1026 && ci_contains(provider, ".net runtime")) {
         for (size_t i = 0; i < ev->nvalues; i++) {
             if (ci_contains(val(ev, i), "outofmemoryexception")) {
-                hr_diag_feed_record(c, source, ev->time, val(ev, i), strlen(val(ev, i)));
+                hr_diag_feed_record_msg(c, source, ev->time, val(ev, i), strlen(val(ev, i)));
                 return true;
             }
         }
@@ -192,7 +194,7 @@ bool hr_diag_feed_winevent(hr_diag_ctx *c, const hr_winevent *ev)
     for (size_t i = 0; i < ev->nvalues; i++) {
         const char *v = val(ev, i);
         if (v[0]) {
-            hr_diag_feed_record(c, source, ev->time, v, strlen(v));
+            hr_diag_feed_record_msg(c, source, ev->time, v, strlen(v));
             any = true;
         }
     }

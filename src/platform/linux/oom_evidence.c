@@ -264,12 +264,13 @@ static void vmstat_counter(collect *k, bool kernel_log_ok)
     }
     hr_diag_note_source(k->ctx, "/proc/vmstat", true, -1, HR_N("oom_kill %lld since boot"), (long long)kills);
     if (kills > 0 && !kernel_log_ok) {
-        char text[200];
-        snprintf(text, sizeof text,
-                 HR_T("oom_kill %lld: the kernel's OOM killer has ended processes %lld times since "
-                      "boot (the kernel log, which names them, was not readable)"),
-                 (long long)kills, (long long)kills);
-        hr_diag_add(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, "/proc/vmstat", 0, text, NULL);
+        hr_msg source, what;
+        hr_msg_set(&source, "%s", "/proc/vmstat");
+        hr_msg_set(&what,
+                   HR_N("oom_kill %lld: the kernel's OOM killer has ended processes %lld times since "
+                        "boot (the kernel log, which names them, was not readable)"),
+                   (long long)kills, (long long)kills);
+        hr_diag_add_msg(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, &source, 0, &what, "", 200, NULL);
     }
 }
 
@@ -290,12 +291,13 @@ static void cgroup_counter(collect *k)
     }
     hr_diag_note_source(k->ctx, "cgroup", true, -1, "%s: oom_kill %" PRId64, p, kills);
     if (kills > 0) {
-        char text[HR_DIAG_TEXT_MAX];
-        snprintf(text, sizeof text,
-                 HR_T("%.200s: oom_kill %lld (processes of this cgroup "
-                      "ended by an OOM killer since it was created)"),
-                 p, (long long)kills);
-        hr_diag_add(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, "cgroup", 0, text, NULL);
+        hr_msg source, what;
+        hr_msg_set(&source, "%s", "cgroup");
+        hr_msg_set(&what,
+                   HR_N("%.200s: oom_kill %lld (processes of this cgroup "
+                        "ended by an OOM killer since it was created)"),
+                   p, (long long)kills);
+        hr_diag_add_msg(k->ctx, HR_CAUSE_KILLED, HR_CONF_LOW, &source, 0, &what, "", HR_DIAG_TEXT_MAX, NULL);
     }
 }
 
