@@ -152,12 +152,6 @@ HR_START void hr_cli_choose_language(void)
         hr_lang_set(lang);
 }
 
-HR_START void hr_cli_json_in_english(bool json)
-{
-    if (json)
-        hr_lang_set(HR_LANG_EN);
-}
-
 int hr_cli_snapshot_for(bool json, int (*probe)(const void *ctx, hr_snapshot *snap, hr_error *err), const void *ctx,
                         hr_snapshot *snap, hr_error *err)
 {

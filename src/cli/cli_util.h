@@ -83,10 +83,6 @@ int hr_cli_output_exit(int code);
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */
 void hr_cli_choose_language(void);
-/* JSON is never translated: with json set, the rest of the command runs in English whatever
- * --lang or the locale says, so that the reasons, notes and errors a JSON document carries are
- * the same on every machine. Call once the options are read (--lang may come after --json). */
-void hr_cli_json_in_english(bool json);
 /* The platform layer still words a snapshot's own facts (a section's unknown_reason and
  * source, a device's reason, the OS's name) as it probes, in the language of the moment. A
  * command whose renderers word their JSON in English themselves takes the snapshot so: with
