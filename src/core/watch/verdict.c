@@ -17,13 +17,18 @@ static void name_num(char *out, size_t n, const char *name, long long v)
     snprintf(out + k, n - k, " %lld", v);
 }
 
-static void add_ev(hr_run_verdict *v, const char *source, const char *text)
+/* An evidence line in English (the JSON) and in the user's language (the text): a record the
+ * OS describes is a message, worded in each; a log line is the same in both. */
+static void add_ev(hr_run_verdict *v, const char *source, const char *text, const char *source_local,
+                   const char *text_local)
 {
     if (v->nev >= HR_VERDICT_EVIDENCE)
         return;
-    hr_strlcpy(v->ev[v->nev].source, source ? source : "", sizeof v->ev[0].source);
-    hr_strlcpy(v->ev[v->nev].text, text ? text : "", sizeof v->ev[0].text);
-    v->nev++;
+    hr_verdict_ev *e = &v->ev[v->nev++];
+    hr_strlcpy(e->source, source ? source : "", sizeof e->source);
+    hr_strlcpy(e->text, text ? text : "", sizeof e->text);
+    hr_strlcpy(e->source_local, source_local ? source_local : e->source, sizeof e->source_local);
+    hr_strlcpy(e->text_local, text_local ? text_local : e->text, sizeof e->text_local);
 }
 
 /* only_pid > 0: the OS's records about this process only (others' kills are not evidence) */
@@ -35,14 +40,19 @@ static void add_finding(hr_run_verdict *v, const hr_diag_ctx *c, const hr_diag_f
     snprintf(n1, sizeof n1, "process %lld ", (long long)only_pid);
     snprintf(n2, sizeof n2, "pid=%lld,", (long long)only_pid);
     for (size_t i = 0; i < n; i++) {
-        if (only_pid > 0 && !strstr(list[i]->text, n1) && !strstr(list[i]->text, n2))
+        char en[HR_DIAG_TEXT_MAX], local[HR_DIAG_TEXT_MAX];
+        const char *text = hr_diag_evidence_text(list[i], HR_LANG_EN, en);
+        if (only_pid > 0 && !strstr(text, n1) && !strstr(text, n2))
             continue;
-        char src[64];
-        if (list[i]->input >= 0 && (size_t)list[i]->input < c->ninputs)
+        char src[HR_DIAG_SOURCE_MAX], src_local[HR_DIAG_SOURCE_MAX];
+        const char *source = src, *source_local = src;
+        if (list[i]->input >= 0 && (size_t)list[i]->input < c->ninputs) {
             snprintf(src, sizeof src, "%s:%llu", c->inputs[list[i]->input].name, (unsigned long long)list[i]->line);
-        else
-            hr_strlcpy(src, list[i]->source, sizeof src);
-        add_ev(v, src, list[i]->text);
+        } else {
+            source = hr_diag_evidence_source(list[i], HR_LANG_EN, src);
+            source_local = hr_diag_evidence_source(list[i], hr_lang_get(), src_local);
+        }
+        add_ev(v, source, text, source_local, hr_diag_evidence_text(list[i], hr_lang_get(), local));
     }
 }
 
@@ -57,9 +67,11 @@ static bool names_child(const hr_diag_finding *f, int64_t pid)
     size_t n = hr_diag_evidence_list(f, list);
     char needle[48];
     snprintf(needle, sizeof needle, "process %lld ", (long long)pid);
-    for (size_t i = 0; i < n; i++)
-        if (strstr(list[i]->text, needle))
+    for (size_t i = 0; i < n; i++) {
+        char en[HR_DIAG_TEXT_MAX];
+        if (strstr(hr_diag_evidence_text(list[i], HR_LANG_EN, en), needle))
             return true;
+    }
     return false;
 }
 
@@ -82,10 +94,10 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
         v->conf = HR_CONF_HIGH;
         char t[96];
         snprintf(t, sizeof t, "signal 9 (SIGKILL)");
-        add_ev(v, HR_N("exit status"), t);
+        add_ev(v, HR_N("exit status"), t, NULL, NULL);
         if (end->oom_kill > 0) {
             name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
-            add_ev(v, HR_N("the child's memory cgroup"), t);
+            add_ev(v, HR_N("the child's memory cgroup"), t, NULL, NULL);
         }
         if (v->kernel_record)
             add_finding(v, sys, kf, end->pid);
@@ -111,15 +123,15 @@ void hr_run_verdict_make(const hr_diag_ctx *log, const hr_diag_ctx *sys, const h
                                       : HR_N("ended by a signal that is not an out-of-memory kill");
         v->conf = HR_CONF_HIGH;
         snprintf(t, sizeof t, "signal %d", end->signal);
-        add_ev(v, HR_N("exit status"), t);
+        add_ev(v, HR_N("exit status"), t, NULL, NULL);
         if (end->oom_kill >= 0) {
             name_num(t, sizeof t, "oom_kill", (long long)end->oom_kill);
-            add_ev(v, HR_N("the child's memory cgroup"), t);
+            add_ev(v, HR_N("the child's memory cgroup"), t, NULL, NULL);
         }
         return;
     }
     name_num(t, sizeof t, "exit code", end->code);
-    add_ev(v, HR_N("exit status"), t);
+    add_ev(v, HR_N("exit status"), t, NULL, NULL);
     if (end->code == 0) {
         v->cause = "ok";
         v->title = HR_N("finished normally");
@@ -236,9 +248,10 @@ void hr_run_verdict_text(hr_buf *out, const hr_run_verdict *v, const hr_run_end 
     if (v->meaning)
         hr_buf_printf(out, "  %s\n", HR_T(v->meaning));
     for (size_t i = 0; i < v->nev; i++) {
-        /* The source is a file:line or one of add_ev's names; hr_tr leaves a file name as is. */
-        hr_buf_printf(out, "  - %s%s", hr_tr(v->ev[i].source), HR_T(": "));
-        ev_text(out, v->ev[i].text);
+        /* The source is a file:line, a record worded already, or one of add_ev's names (a msgid);
+         * hr_tr leaves the first two as they are. */
+        hr_buf_printf(out, "  - %s%s", hr_tr(v->ev[i].source_local), HR_T(": "));
+        ev_text(out, v->ev[i].text_local);
         hr_buf_putc(out, '\n');
     }
     if (v->node[0])

@@ -32,8 +32,10 @@ typedef struct hr_run_end {
 #define HR_VERDICT_EVIDENCE 10
 
 typedef struct hr_verdict_ev {
-    char source[64];
-    char text[320];
+    char source[64];       /* English (the JSON) */
+    char text[320];        /* English (the JSON) */
+    char source_local[64]; /* the same in the user's language (the text) */
+    char text_local[320];
 } hr_verdict_ev;
 
 typedef struct hr_run_verdict {
