@@ -150,3 +150,13 @@ int hr_model_parse_tail(const char *name, const unsigned char *tail, size_t have
 {
     return hr_zip_parse_tail(name, tail, have, file_size, m, need, err);
 }
+
+void hr_model_problem_of(hr_msg *out, const hr_model_info *info, int code, const hr_error *err)
+{
+    if (hr_msg_is_set(&info->problem))
+        *out = info->problem;
+    else if (err && err->msg[0])
+        hr_msg_set(out, "%s", err->msg); /* the platform's words, as it wrote them */
+    else
+        hr_msg_set(out, "%s", hr_strerror(code));
+}

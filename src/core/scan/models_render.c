@@ -95,12 +95,7 @@ void hr_models_folder_of(const char *path, char *out, size_t n)
 void hr_models_entry_failed(hr_models_entry *e, int code, const hr_error *err)
 {
     e->error = code;
-    if (hr_msg_is_set(&e->info.problem))
-        e->error_msg = e->info.problem;
-    else if (err && err->msg[0])
-        hr_msg_set(&e->error_msg, "%s", err->msg); /* the platform's words, as it wrote them */
-    else
-        hr_msg_set(&e->error_msg, "%s", hr_strerror(code));
+    hr_model_problem_of(&e->error_msg, &e->info, code, err);
 }
 
 void hr_models_error_text(const hr_models_entry *e, hr_lang lang, char out[HR_ERROR_MSG_MAX])

@@ -20,12 +20,7 @@ size_t hr_workflow_missing(const hr_workflow *wf)
 
 void hr_wf_model_failed(hr_wf_model *m, int code, const hr_error *err)
 {
-    if (hr_msg_is_set(&m->info.problem))
-        m->problem = m->info.problem;
-    else if (err && err->msg[0])
-        hr_msg_set(&m->problem, "%s", err->msg); /* the platform's words, as it wrote them */
-    else
-        hr_msg_set(&m->problem, "%s", hr_strerror(code));
+    hr_model_problem_of(&m->problem, &m->info, code, err);
 }
 
 void hr_wf_problem_text(const hr_wf_model *m, hr_lang lang, char out[HR_WF_PROBLEM_MAX])
