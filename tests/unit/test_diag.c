@@ -652,6 +652,22 @@ static bool has_cjk(const char *s)
     return false;
 }
 
+/* One diagnosis three ways: its text in Chinese (the language set when called), its JSON
+ * while the language is still Chinese, then its text in English (the language is left so). */
+static void render_zh_en_json(const hr_diag_ctx *c, hr_buf *zh, hr_buf *en, hr_buf *json)
+{
+    hr_buf_init(zh, 0);
+    hr_buf_init(en, 0);
+    hr_buf_init(json, 0);
+    CHECK(hr_diag_text(c, zh) == 0);
+    hr_json_writer jw;
+    hr_json_init(&jw, json, true);
+    hr_diag_json(c, &jw);
+    CHECK(hr_json_finish(&jw) == 0);
+    hr_lang_set(HR_LANG_EN);
+    CHECK(hr_diag_text(c, en) == 0);
+}
+
 /* One diagnosis, judged while the user's language is Chinese, rendered twice: the text in
  * the language it is rendered in, the JSON in English whatever the language is. */
 static void render_both_tests(void)
@@ -680,16 +696,7 @@ static void render_both_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_KILLED);
 
     hr_buf zh, en, json;
-    hr_buf_init(&zh, 0);
-    hr_buf_init(&en, 0);
-    hr_buf_init(&json, 0);
-    CHECK(hr_diag_text(&ctx, &zh) == 0);
-    hr_json_writer jw;
-    hr_json_init(&jw, &json, true);
-    hr_diag_json(&ctx, &jw);
-    CHECK(hr_json_finish(&jw) == 0);
-    hr_lang_set(HR_LANG_EN);
-    CHECK(hr_diag_text(&ctx, &en) == 0);
+    render_zh_en_json(&ctx, &zh, &en, &json);
     const char *z = hr_buf_str(&zh), *e = hr_buf_str(&en), *j = hr_buf_str(&json);
     CHECK_CONTAINS(z, "（采用：pid 4242 位于 --pid 777 的 cgroup vte-spawn-9.scope 中）");
     CHECK_CONTAINS(z, "已忽略：pid 5150 不是 --pid 777");
@@ -763,16 +770,7 @@ static void render_described_tests(void)
     CHECK(hr_diag_cause(&ctx) == HR_CAUSE_LOW_VM);
 
     hr_buf zh, en, json;
-    hr_buf_init(&zh, 0);
-    hr_buf_init(&en, 0);
-    hr_buf_init(&json, 0);
-    CHECK(hr_diag_text(&ctx, &zh) == 0);
-    hr_json_writer jw;
-    hr_json_init(&jw, &json, true);
-    hr_diag_json(&ctx, &jw);
-    CHECK(hr_json_finish(&jw) == 0);
-    hr_lang_set(HR_LANG_EN);
-    CHECK(hr_diag_text(&ctx, &en) == 0);
+    render_zh_en_json(&ctx, &zh, &en, &json);
     const char *z = hr_buf_str(&zh), *e = hr_buf_str(&en), *j = hr_buf_str(&json);
     CHECK_CONTAINS(z, "[事件日志 System 2004 2023-11-14T21:56:40Z] Windows 诊断出虚拟内存不足：提交 31.9 GiB，上限 "
                       "32.0 GiB；占用最多： python.exe (11234) 20.0 GiB\n");

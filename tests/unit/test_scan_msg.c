@@ -42,13 +42,14 @@ static int read_model(const char *name, const char *json, uint64_t data, hr_mode
     return r;
 }
 
-static char *render(const hr_models_report *rep, hr_format f)
+/* What a renderer wrote into a fresh buffer, as a string the caller frees. */
+static char *rendered(void (*fn)(const void *rep, hr_render *rd), const void *rep, hr_format f)
 {
     hr_buf out;
     hr_buf_init(&out, 0);
     hr_render rd;
     hr_render_init(&rd, f, &out, false);
-    hr_models_render(rep, &rd);
+    fn(rep, &rd);
     hr_render_finish(&rd);
     char *s = malloc(out.len + 1);
     if (s) {
@@ -59,21 +60,24 @@ static char *render(const hr_models_report *rep, hr_format f)
     return s;
 }
 
+static void models_fn(const void *rep, hr_render *rd)
+{
+    hr_models_render(rep, rd);
+}
+
+static void workflow_fn(const void *rep, hr_render *rd)
+{
+    hr_workflow_render(rep, rd);
+}
+
+static char *render(const hr_models_report *rep, hr_format f)
+{
+    return rendered(models_fn, rep, f);
+}
+
 static char *render_wf(const hr_workflow_report *rep, hr_format f)
 {
-    hr_buf out;
-    hr_buf_init(&out, 0);
-    hr_render rd;
-    hr_render_init(&rd, f, &out, false);
-    hr_workflow_render(rep, &rd);
-    hr_render_finish(&rd);
-    char *s = malloc(out.len + 1);
-    if (s) {
-        memcpy(s, out.data ? out.data : "", out.len);
-        s[out.len] = '\0';
-    }
-    hr_buf_free(&out);
-    return s;
+    return rendered(workflow_fn, rep, f);
 }
 
 static bool has(const char *hay, const char *needle)
