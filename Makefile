@@ -46,14 +46,19 @@ test-windows:
 	# Make the Wine prefix once, before tests start Wine in parallel (a first start races).
 	# Bounded: a wineserver left running with -p (persistent) would make -w wait forever.
 	WINEDEBUG=-all timeout 120 wineboot -i >/dev/null 2>&1; WINEDEBUG=-all timeout 60 wineserver -w 2>/dev/null; true
-	# A wineserver that leaves as the next test starts fails that test ("wine client error:
-	# recvmsg: Connection reset by peer", or no output at all): Wine's, not ours, and a
-	# persistent server hangs other tests. So the failed tests run once more, alone and named;
-	# a real failure fails again.
+	# One wineserver for the whole run. Left to itself it exits a few seconds after its last
+	# client, and a test whose Wine connects just then dies at start ("wine client error:
+	# recvmsg: Connection reset by peer"). Kept alive (-p), its services (services.exe,
+	# winedevice, rpcss, ...) live on too, and whichever test started them would hand them
+	# its output pipe, so ctest would wait on that test forever: start them here, with no
+	# test's pipes, and end them all after the run.
+	WINEDEBUG=-all wineserver -p </dev/null >/dev/null 2>&1; \
+	WINEDEBUG=-all timeout 120 wineboot </dev/null >/dev/null 2>&1; \
 	ctest --test-dir $(BUILD)-win --output-on-failure -j $(JOBS) || { \
 	  echo "test-windows: running the failed tests once more, one at a time:"; \
 	  cat $(BUILD)-win/Testing/Temporary/LastTestsFailed.log; \
-	  ctest --test-dir $(BUILD)-win --output-on-failure --rerun-failed; }
+	  ctest --test-dir $(BUILD)-win --output-on-failure --rerun-failed; }; \
+	status=$$?; WINEDEBUG=-all wineserver -k 2>/dev/null; exit $$status
 
 test: test-linux test-asan test-windows
 
