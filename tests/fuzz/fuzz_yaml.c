@@ -20,16 +20,20 @@ static const char *env(const char *name, char *out, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    hr_comfy_paths *p = malloc(sizeof *p);
+    /* one block for every input (init starts it afresh): a large allocation per input is what
+     * makes the Windows run under Wine slow */
+    static hr_comfy_paths *p;
+    if (!p)
+        p = malloc(sizeof *p);
     if (!p)
         return 0;
     hr_comfy_paths_init(p, "/opt/ComfyUI", '/');
-    hr_error err = {0};
+    hr_error err = { 0 };
     int r = hr_comfy_yaml_parse("fuzz.yaml", (const char *)data, size, "/opt/ComfyUI", env, p, &err);
     if (r != 0 && err.msg[0] == '\0')
         __builtin_trap();
     static char dirs[16][HR_COMFY_PATH_MAX];
-    const char *keys[] = {"checkpoints", "unet", "clip", "loras", "custom_key"};
+    const char *keys[] = { "checkpoints", "unet", "clip", "loras", "custom_key" };
     for (size_t i = 0; i < 5; i++)
         (void)hr_comfy_search_dirs(p, keys[i], dirs, 16);
     char rel[HR_COMFY_PATH_MAX];
@@ -39,6 +43,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         name[i] = data[i] ? (char)data[i] : 'x';
     name[k] = '\0';
     hr_comfy_rel_name(name, '\\', rel, sizeof rel);
-    free(p);
     return 0;
 }
