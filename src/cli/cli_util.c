@@ -152,17 +152,6 @@ HR_START void hr_cli_choose_language(void)
         hr_lang_set(lang);
 }
 
-int hr_cli_snapshot_for(bool json, int (*probe)(const void *ctx, hr_snapshot *snap, hr_error *err), const void *ctx,
-                        hr_snapshot *snap, hr_error *err)
-{
-    hr_lang user = hr_lang_get();
-    if (json)
-        hr_lang_set(HR_LANG_EN);
-    int r = probe(ctx, snap, err);
-    hr_lang_set(user);
-    return r;
-}
-
 bool hr_cli_comfyui_url(const char *cmd, hr_url *url)
 {
     char text[512];

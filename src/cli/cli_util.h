@@ -83,12 +83,5 @@ int hr_cli_output_exit(int code);
 /* Choose the language of messages from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)
  * or, on Windows, the user's display language; --lang overrides it later. */
 void hr_cli_choose_language(void);
-/* The platform layer still words a snapshot's own facts (a section's unknown_reason and
- * source, a device's reason, the OS's name) as it probes, in the language of the moment. A
- * command whose renderers word their JSON in English themselves takes the snapshot so: with
- * json set, the probe alone runs in English (its errors too), and the language the user chose
- * comes back after it. Returns the probe's result. */
-int hr_cli_snapshot_for(bool json, int (*probe)(const void *ctx, hr_snapshot *snap, hr_error *err), const void *ctx,
-                        hr_snapshot *snap, hr_error *err);
 
 #endif

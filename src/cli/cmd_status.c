@@ -62,7 +62,7 @@ int hr_cmd_status(int argc, char **argv)
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = { 0 };
-    int r = hr_cli_snapshot_for(json, hr_source_probe, &src, snap, &err);
+    int r = hr_source_snapshot(&src, snap, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("status: %s", err.msg[0] ? err.msg : hr_strerror(r));
         free(snap);

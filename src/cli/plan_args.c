@@ -165,9 +165,7 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
         return hr_exit_from_error(HR_ENOMEM);
     }
     hr_error err = { 0 };
-    /* check's and plan's renderers word their JSON in English; the snapshot's own facts are
-     * worded as the machine is read, so that read runs in English for JSON */
-    int r = hr_cli_snapshot_for(cli->json, hr_source_probe, &cli->src, s, &err);
+    int r = hr_source_snapshot(&cli->src, s, &err);
     if (r < 0 && r != HR_EPARTIAL) {
         hr_cli_error("%s: %s", cmd, err.msg[0] ? err.msg : hr_strerror(r));
         free(s);

@@ -57,8 +57,3 @@ int hr_source_snapshot(const hr_source *src, hr_snapshot *snap, hr_error *err)
     hr_buf_free(&b);
     return r;
 }
-
-int hr_source_probe(const void *src, hr_snapshot *snap, hr_error *err)
-{
-    return hr_source_snapshot(src, snap, err);
-}

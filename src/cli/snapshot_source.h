@@ -34,7 +34,5 @@ bool hr_source_recorded(const hr_source *src);
  * HR_EPARTIAL (some section unknown; the snapshot is usable) or another negative code with
  * err naming the file or probe. */
 int hr_source_snapshot(const hr_source *src, hr_snapshot *snap, hr_error *err);
-/* The same with src as a void pointer: the probe hr_cli_snapshot_for() runs. */
-int hr_source_probe(const void *src, hr_snapshot *snap, hr_error *err);
 
 #endif

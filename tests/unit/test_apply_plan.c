@@ -478,12 +478,12 @@ static void test_windows(void)
     CHECK(!strstr(notes_en(p), "Not known")); /* removable: no, as the storage stack said */
     /* removability not read either (S5.4): allowed, as plan allows it (ranked last), and said */
     in->dev.removable = HR_TRI_UNKNOWN;
-    strcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
+    hr_words_set(&in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
     CHECK_CONTAINS(notes_en(p), "Not known: whether D: is removable or attached by USB (bus type unknown");
     CHECK_CONTAINS(notes_en(p), "(S5.4)");
     in->dev.removable = HR_TRI_NO;
-    in->dev.why[0] = '\0';
+    hr_words_clear(&in->dev.why);
     /* a letter no drive has: said so, not "of unknown type" */
     in->drive_type = HR_DRIVE_NONE;
     CHECK(hr_apply_plan_windows(in, p, &err) == HR_EUNSAFE);

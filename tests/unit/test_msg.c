@@ -5,6 +5,7 @@
 
 #include "core/base/i18n.h"
 #include "core/base/msg.h"
+#include "core/base/words.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +19,41 @@ static const char *fmt_en(const hr_msg *m, hr_lang lang)
     return buf;
 }
 
+/* An error made in the user's language keeps its English beside it (for JSON), through the
+ * catalogue's way back from a translation to its msgid; words keep both. */
+static void test_error_english(void)
+{
+    const char *id = "'%s' does not start with a drive letter";
+    const char *zh = hr_tr_lang(HR_LANG_ZH, id);
+    CHECK(strcmp(zh, id) != 0);
+    CHECK(hr_tr_msgid(zh) == id || strcmp(hr_tr_msgid(zh), id) == 0);
+    CHECK(hr_tr_msgid(id) == id); /* not a translation: itself */
+    hr_lang_set(HR_LANG_ZH);
+    hr_error e = { 0 };
+    hr_error_set(&e, HR_EPARSE, HR_T("'%s' does not start with a drive letter"), "x\npagefile.sys");
+    hr_error none = { 0 };
+    hr_error_set(&none, HR_ENOENT, NULL);
+    hr_lang_set(HR_LANG_EN);
+    CHECK_STR(e.msg_en, "'x pagefile.sys' does not start with a drive letter"); /* one line */
+    char want[256];
+    snprintf(want, sizeof want, zh, "x pagefile.sys");
+    CHECK_STR(e.msg, want);
+    CHECK_STR(none.msg_en, "not found");
+    CHECK_STR(none.msg, hr_tr_lang(HR_LANG_ZH, "not found"));
+    hr_words w = { 0 };
+    hr_words_add_error(&w, &e);
+    hr_words_add(&w, "%s: not found", "C:");
+    CHECK_STR(hr_words_in(&w, HR_LANG_EN), "'x pagefile.sys' does not start with a drive letter; C:: not found");
+    snprintf(want, sizeof want, "%s%s", e.msg, hr_tr_lang(HR_LANG_ZH, "; "));
+    CHECK(strncmp(hr_words_in(&w, HR_LANG_ZH), want, strlen(want)) == 0);
+}
+
 int main(void)
 {
     char want[1024];
     hr_msg m;
+
+    test_error_english();
 
     /* every kind of value, with widths and precisions, against printf itself */
     hr_msg_set(&m, "%s %u: %s crashed in %s, exception code 0x%08lx", "app.exe", 4242u, "python.exe", "c10.dll",

@@ -63,7 +63,7 @@ static void test_syntaxes(void)
     CHECK_EQ_I64(cfg.count, 3);
     CHECK_STR(cfg.entries[2].path, "E:\\pagefile.sys");
     CHECK_EQ_U64(cfg.entries[2].maximum_bytes, 65536ull << 20);
-    CHECK(cfg.notes[0] == '\0');
+    CHECK(hr_words_empty(&cfg.notes));
 
     /* Doc example: '?:' with sizes — automatic drive, custom sizes. */
     const char *anysized[] = { "?:\\pagefile.sys 1024 1124" };
@@ -88,8 +88,8 @@ static void test_syntaxes(void)
                           "K:\\pagefile.sys 99999999999999999999 1" };
     parse_multi(bad, 4);
     CHECK_EQ_I64(cfg.count, 1);
-    CHECK_CONTAINS(cfg.notes, "not a number of MB");
-    CHECK_CONTAINS(cfg.notes, "duplicate");
+    CHECK_CONTAINS(hr_words_in(&cfg.notes, HR_LANG_EN), "not a number of MB");
+    CHECK_CONTAINS(hr_words_in(&cfg.notes, HR_LANG_EN), "duplicate");
 
     const char *many[20];
     char names[20][32];
@@ -99,7 +99,7 @@ static void test_syntaxes(void)
     }
     parse_multi(many, 20);
     CHECK_EQ_I64(cfg.count, 16);
-    CHECK_CONTAINS(cfg.notes, "at most 16");
+    CHECK_CONTAINS(hr_words_in(&cfg.notes, HR_LANG_EN), "at most 16");
 
     /* Chinese path survives the UTF-16 round trip. */
     const char *zh[] = { "D:\\\xe8\x99\x9a\xe6\x8b\x9f\xe5\x86\x85\xe5\xad\x98\\pagefile.sys 1 2" };

@@ -137,6 +137,67 @@ static void test_languages(void)
     hr_buf_free(&zh_text);
 }
 
+/* What the probe says of a machine (a section's reason, a drive's, the GPU notes) is worded
+ * as it reads, in both languages: a snapshot read while the user's language is Chinese still
+ * gives English JSON, byte for byte the one read in English, and Chinese text. */
+static int read_wine(hr_lang during)
+{
+    const char *buf = slurp("tests/fixtures/windows/wine-8.0.json");
+    CHECK(buf != NULL);
+    if (!buf)
+        return -1;
+    hr_error err = { 0 };
+    int r = hr_win_raw_load_json(buf, strlen(buf), &raw, &err);
+    CHECK_EQ_I64(r, 0);
+    if (r)
+        return r;
+    hr_lang_set(during);
+    r = hr_win_model_snapshot(&raw, &snap);
+    hr_lang_set(HR_LANG_EN);
+    CHECK_EQ_I64(r, HR_EPARTIAL);
+    hr_status_compute(&snap, &st);
+    return 0;
+}
+
+static void test_probe_words(void)
+{
+    hr_buf en_json, zh_json, zh_text;
+    hr_buf_init(&en_json, 0);
+    hr_buf_init(&zh_json, 0);
+    hr_buf_init(&zh_text, 0);
+    if (read_wine(HR_LANG_EN) == 0)
+        json_of(&en_json);
+    if (read_wine(HR_LANG_ZH) == 0) {
+        json_of(&zh_json);
+        hr_lang_set(HR_LANG_ZH);
+        text_of(&zh_text);
+        hr_lang_set(HR_LANG_EN);
+    }
+    CHECK_STR(hr_buf_str(&zh_json), hr_buf_str(&en_json));
+    const char *j = hr_buf_str(&zh_json);
+    CHECK_CONTAINS(j, "\"unknown_reason\": \"EnumPageFilesW is not implemented on this system; ");
+    CHECK_CONTAINS(j, "bus type query failed: access denied (5)");
+    CHECK_CONTAINS(j, "NVML (nvml.dll): not present; DXGI failed: unsupported (no display device)");
+    CHECK_CONTAINS(j, "\"os_name\": \"Windows");
+    for (const unsigned char *p = (const unsigned char *)j; *p; p++)
+        if (*p >= 0x80) {
+            CHECK(!"JSON holds a byte that is not ASCII");
+            break;
+        }
+    /* the text: the same reasons, in Chinese, each list joined the Chinese way */
+    const char *t = hr_buf_str(&zh_text);
+    char want[200];
+    snprintf(want, sizeof want, "%s%s", hr_tr_lang(HR_LANG_ZH, "; "), "NtQuerySystemInformation");
+    CHECK_CONTAINS(t, want);
+    snprintf(want, sizeof want, hr_tr_lang(HR_LANG_ZH, "%s is not implemented on this system"), "EnumPageFilesW");
+    CHECK_CONTAINS(t, want);
+    CHECK(strstr(t, "is not implemented") == NULL);
+    CHECK(strstr(t, "access denied") == NULL);
+    hr_buf_free(&en_json);
+    hr_buf_free(&zh_json);
+    hr_buf_free(&zh_text);
+}
+
 /* why_not_id: one per reason, snake_case, none alike, the table's name; listed by the schema. */
 static void test_why_ids(void)
 {
@@ -168,6 +229,7 @@ static void test_why_ids(void)
 int main(void)
 {
     test_languages();
+    test_probe_words();
     test_why_ids();
     return TEST_DONE();
 }

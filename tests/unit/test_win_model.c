@@ -64,14 +64,14 @@ static void test_laptop(void)
     int r = replay("laptop-16g-auto-full-c.json");
     CHECK_EQ_I64(r, 0);
     CHECK(snap.platform.os == HR_OS_WINDOWS);
-    CHECK_STR(snap.platform.os_name, "Windows 11 10.0.22631");
+    CHECK_STR(hr_words_in(&snap.platform.os_name, HR_LANG_EN), "Windows 11 10.0.22631");
     CHECK_STR(snap.platform.system_volume, "C:\\");
     CHECK_EQ_U64(snap.platform.page_size, 4096);
     CHECK_EQ_U64(snap.ram.total_bytes, 4152120ull * 4096);
     CHECK_EQ_U64(snap.ram.used_bytes, (4152120ull - 1022000) * 4096);
     CHECK_EQ_U64(snap.ram.compressed_bytes, 641728512);
     CHECK(snap.commit.s.ok);
-    CHECK_STR(snap.commit.s.source, "GetPerformanceInfo");
+    CHECK_STR(hr_words_in(&snap.commit.s.source, HR_LANG_EN), "GetPerformanceInfo");
     CHECK_EQ_U64(snap.commit.charge_bytes, 4412000ull * 4096);
     CHECK_EQ_U64(snap.commit.limit_bytes, (4152120ull + 655360 - 1800) * 4096);
     CHECK_EQ_U64(snap.commit.peak_bytes, 4751000ull * 4096);
@@ -129,7 +129,7 @@ static void test_laptop(void)
 static void test_desktop(void)
 {
     CHECK_EQ_I64(replay("desktop-64g-fixed-d.json"), 0);
-    CHECK_STR(snap.platform.os_name, "Windows 10 10.0.19045");
+    CHECK_STR(hr_words_in(&snap.platform.os_name, HR_LANG_EN), "Windows 10 10.0.19045");
     CHECK_EQ_I64(snap.paging_count, 1);
     CHECK_STR(snap.paging[0].path, "D:\\pagefile.sys");
     CHECK_EQ_U64(snap.paging[0].size_bytes, 64ull << 30);
@@ -174,7 +174,7 @@ static void test_no_pagefile(void)
     CHECK_STR(snap.gpus.gpu[0].source, "DXGI");
     CHECK(snap.gpus.gpu[0].integrated == HR_TRI_NO);
     CHECK_EQ_U64(snap.gpus.gpu[0].vram_used_bytes, HR_UNKNOWN);
-    CHECK_CONTAINS(snap.gpus.notes, "NVML (nvml.dll): not present");
+    CHECK_CONTAINS(hr_words_in(&snap.gpus.notes, HR_LANG_EN), "NVML (nvml.dll): not present");
     /* The same with 0- and 4-byte empties and with no value at all. */
     static const char *const hexes[] = { "", "00000000" };
     for (int i = 0; i < 2; i++) {
@@ -193,7 +193,7 @@ static void test_usb(void)
 {
     CHECK_EQ_I64(replay("usb-pagefile.json"), 0);
     CHECK(snap.paging_s.ok);
-    CHECK_STR(snap.paging_s.source, "NtQuerySystemInformation(SystemPageFileInformationEx)");
+    CHECK_STR(hr_words_in(&snap.paging_s.source, HR_LANG_EN), "NtQuerySystemInformation(SystemPageFileInformationEx)");
     CHECK_EQ_I64(snap.paging_count, 2);
     CHECK_STR(snap.paging[1].path, "E:\\pagefile.sys");
     CHECK_EQ_U64(snap.paging[1].size_bytes, 16ull << 30);
@@ -203,7 +203,7 @@ static void test_usb(void)
     CHECK(snap.paging_config.entries[1].mode == HR_PAGING_MODE_CUSTOM);
     CHECK(snap.paging_config.temp_page_file == HR_TRI_NO);
     CHECK(snap.volumes[1].dev.encrypted == HR_TRI_UNKNOWN);
-    CHECK_CONTAINS(snap.volumes[1].dev.why, "BitLocker status needs administrator rights");
+    CHECK_CONTAINS(hr_words_in(&snap.volumes[1].dev.why, HR_LANG_EN), "BitLocker status needs administrator rights");
     CHECK(snap.power.on_battery == HR_TRI_NO);
     CHECK_EQ_U64(snap.power.battery_percent, 64);
 }
@@ -257,20 +257,21 @@ static void test_wine_like(void)
     raw.scheme.code = 120;
     int r = hr_win_model_snapshot(&raw, &snap);
     CHECK_EQ_I64(r, HR_EPARTIAL);
-    CHECK_STR(snap.platform.os_name, "Windows 6.1.7601");
+    CHECK_STR(hr_words_in(&snap.platform.os_name, HR_LANG_EN), "Windows 6.1.7601");
     CHECK_EQ_U64(snap.commit.limit_bytes, raw.total_page_file);
     CHECK_EQ_U64(snap.commit.peak_bytes, HR_UNKNOWN);
-    CHECK_CONTAINS(snap.commit.s.why, "CommitPeak 0");
+    CHECK_CONTAINS(hr_words_in(&snap.commit.s.why, HR_LANG_EN), "CommitPeak 0");
     CHECK(!snap.paging_s.ok);
-    CHECK_CONTAINS(snap.paging_s.why, "EnumPageFilesW is not implemented on this system");
-    CHECK_CONTAINS(snap.paging_s.why, "information class not implemented (0xC0000003)");
+    CHECK_CONTAINS(hr_words_in(&snap.paging_s.why, HR_LANG_EN), "EnumPageFilesW is not implemented on this system");
+    CHECK_CONTAINS(hr_words_in(&snap.paging_s.why, HR_LANG_EN), "information class not implemented (0xC0000003)");
     CHECK(snap.paging_config.s.ok);
     CHECK_EQ_I64(snap.paging_config.count, 1);
     CHECK_EQ_U64(snap.paging_config.entries[0].initial_bytes, 27ull << 20);
     CHECK_EQ_U64(snap.paging_config.entries[0].maximum_bytes, 77ull << 20);
     CHECK(!snap.gpus.s.ok);
-    CHECK_CONTAINS(snap.gpus.s.why, "NVML (nvml.dll): not present");
-    CHECK_CONTAINS(snap.gpus.s.why, "DXGI failed: unsupported (no display device) (0x887A0004)");
+    CHECK_CONTAINS(hr_words_in(&snap.gpus.s.why, HR_LANG_EN), "NVML (nvml.dll): not present");
+    CHECK_CONTAINS(hr_words_in(&snap.gpus.s.why, HR_LANG_EN),
+                   "DXGI failed: unsupported (no display device) (0x887A0004)");
     CHECK(snap.compression.windows_compression == HR_TRI_NO);
     CHECK(snap.power.has_battery == HR_TRI_NO);
 }

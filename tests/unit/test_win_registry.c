@@ -46,7 +46,7 @@ static void roundtrip(HKEY k, DWORD type, const void *data, DWORD len)
     CHECK_EQ_U64(raw.paging_files.len, len);
     hr_win_model_snapshot(&raw, &snap);
     if (!snap.paging_config.s.ok)
-        fprintf(stderr, "paging_config: %s\n", snap.paging_config.s.why);
+        fprintf(stderr, "paging_config: %s\n", hr_words_in(&snap.paging_config.s.why, HR_LANG_EN));
     CHECK(snap.paging_config.s.ok);
 }
 

@@ -106,7 +106,7 @@ static void test_live_snapshot(void)
     CHECK(GetPerformanceInfo(&pi2, sizeof pi2));
     CHECK(r == 0 || r == HR_EPARTIAL);
     CHECK(snap.platform.os == HR_OS_WINDOWS);
-    CHECK(snap.commit.s.source[0] != 0);
+    CHECK(!hr_words_empty(&snap.commit.s.source));
     /* The system commit limit is GetPerformanceInfo's; with no job object limiting this
      * process GlobalMemoryStatusEx reports the same (docs/rules.md, sources: commit numbers). */
     CHECK(same_run(snap.commit.limit_bytes, (uint64_t)pi.CommitLimit * pi.PageSize,
@@ -123,10 +123,12 @@ static void test_live_snapshot(void)
         /* Wine: EnumPageFilesW is a stub, class 18 missing, CommitPeak 0, no NVML, DXGI
          * unsupported without a display: each unknown must carry its reason. */
         CHECK(!snap.paging_s.ok);
-        CHECK_CONTAINS(snap.paging_s.why, "EnumPageFilesW is not implemented");
+        CHECK_CONTAINS(hr_words_in(&snap.paging_s.why, HR_LANG_EN), "EnumPageFilesW is not implemented");
         CHECK_EQ_U64(snap.commit.peak_bytes, HR_UNKNOWN);
-        CHECK_CONTAINS(snap.commit.s.why, "CommitPeak");
-        CHECK_CONTAINS(snap.gpus.s.why[0] ? snap.gpus.s.why : snap.gpus.notes, "nvml.dll");
+        CHECK_CONTAINS(hr_words_in(&snap.commit.s.why, HR_LANG_EN), "CommitPeak");
+        CHECK_CONTAINS(!hr_words_empty(&snap.gpus.s.why) ? hr_words_in(&snap.gpus.s.why, HR_LANG_EN)
+                                                         : hr_words_in(&snap.gpus.notes, HR_LANG_EN),
+                       "nvml.dll");
         CHECK(snap.compression.windows_compression == HR_TRI_NO);
         CHECK(r == HR_EPARTIAL);
     }

@@ -661,8 +661,11 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
                        HR_N(" Not known: whether %c: is removable or attached by USB (%s). A paging file on a "
                             "drive that is unplugged leaves Windows without one; plan ranks such a drive last "
                             "(S5.4)."),
-                       in->drive, in->dev.why[0] ? in->dev.why : HR_N("not read"));
-        if (m && !in->dev.why[0])
+                       in->drive,
+                       /* a value of a message is kept in one language: the user's, as the
+                        * drive was read */
+                       !hr_words_empty(&in->dev.why) ? hr_words_in(&in->dev.why, hr_lang_get()) : HR_N("not read"));
+        if (m && hr_words_empty(&in->dev.why))
             hr_msg_translate_arg(m, 1);
     }
     /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */

@@ -33,13 +33,19 @@ int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap)
     err->code = code;
     if (!fmt) {
         snprintf(err->msg, sizeof err->msg, "%s", hr_strerror(code));
+        snprintf(err->msg_en, sizeof err->msg_en, "%s", hr_tr_lang(HR_LANG_EN, hr_tr_msgid(hr_strerror(code))));
         return code;
     }
+    va_list again;
+    va_copy(again, ap);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    vsnprintf(err->msg_en, sizeof err->msg_en, hr_tr_msgid(fmt), again);
+    va_end(again);
     /* Keep the message on one line whatever the inputs quoted into it. */
-    for (char *p = err->msg; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    for (int k = 0; k < 2; k++)
+        for (char *p = k ? err->msg_en : err->msg; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
     return code;
 }
 
@@ -56,7 +62,7 @@ void hr_error_clear(hr_error *err)
 {
     if (err) {
         err->code = 0;
-        err->msg[0] = '\0';
+        err->msg[0] = err->msg_en[0] = '\0';
     }
 }
 

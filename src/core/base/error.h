@@ -51,7 +51,10 @@ enum hr_error_code {
 
 typedef struct hr_error {
     int code;                   /* 0 or a negative HR_E* */
-    char msg[HR_ERROR_MSG_MAX]; /* one line, no trailing newline */
+    char msg[HR_ERROR_MSG_MAX]; /* one line, no trailing newline, in the user's language */
+    /* The same in English (for JSON): the template's msgid with the same values. A value that
+     * is itself worded text (another error's msg) stays as it was given. */
+    char msg_en[HR_ERROR_MSG_MAX];
 } hr_error;
 
 /* Name ("HR_EPARSE") and default message of a code; never NULL. */

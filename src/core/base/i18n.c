@@ -101,3 +101,24 @@ HR_HOT const char *hr_tr(const char *msgid)
 {
     return hr_tr_lang(current, msgid);
 }
+
+const char *hr_tr_msgid(const char *text)
+{
+    const unsigned char *mo = hr_catalog_zh;
+    size_t len = hr_catalog_zh_len;
+    /* only a pointer into the catalogue is a translation; anything else is its own English */
+    if (!text || (const unsigned char *)text < mo || (const unsigned char *)text >= mo + len || len < 28 ||
+        word_at(mo, 0) != MO_MAGIC)
+        return text;
+    uint32_t count = word_at(mo, 8);
+    size_t orig = word_at(mo, 12), trans = word_at(mo, 16);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n;
+        const char *t = mo_string(mo, len, trans, i, &n);
+        if (t == text) {
+            const char *id = mo_string(mo, len, orig, i, &n);
+            return id ? id : text;
+        }
+    }
+    return text;
+}

@@ -43,6 +43,12 @@ const char *hr_tr(const char *msgid);
 HR_FORMAT_ARG(2)
 const char *hr_tr_lang(hr_lang lang, const char *msgid);
 
+/* The English msgid of a text hr_tr() or hr_tr_lang() returned (the text itself when it is
+ * not a translation): what lets a message made in the user's language be made in English
+ * too, as an error is (core/base/error.h). */
+HR_FORMAT_ARG(1)
+const char *hr_tr_msgid(const char *text);
+
 #define HR_T(msgid) hr_tr(msgid)
 #define HR_N(msgid) (msgid)
 

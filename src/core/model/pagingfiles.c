@@ -170,12 +170,10 @@ typedef struct parse_ctx {
 HR_PRINTF(2, 3)
 static void note(hr_paging_config *cfg, const char *fmt, ...)
 {
-    char tmp[HR_SNAP_WHY_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    hr_words_vadd(&cfg->notes, fmt, ap);
     va_end(ap);
-    hr_strlist_add(cfg->notes, sizeof cfg->notes, tmp);
 }
 
 static void on_entry(void *vctx, int index, const char *s)
@@ -185,16 +183,23 @@ static void on_entry(void *vctx, int index, const char *s)
     hr_paging_config_entry e;
     hr_error err = { 0 };
     if (hr_pagingfiles_parse_entry(s, &e, &err) != 0) {
-        note(cfg, HR_T("entry %d ignored: %s"), index + 1, err.msg);
+        /* the parser's reason, in English and in the language it was made in */
+        for (int i = 0; i < 2; i++) {
+            hr_lang lang = i ? HR_LANG_ZH : HR_LANG_EN;
+            char one[HR_ERROR_MSG_MAX + 64];
+            snprintf(one, sizeof one, hr_tr_lang(lang, HR_N("entry %d ignored: %s")), index + 1,
+                     i ? err.msg : err.msg_en);
+            hr_words_add_in(&cfg->notes, lang, one);
+        }
         return;
     }
     if (cfg->count >= HR_WIN_MAX_PAGING_FILES || cfg->count >= HR_MAX_PAGING_CONFIG) {
-        note(cfg, HR_T("entry '%s' ignored: Windows uses at most %d paging files"), s, HR_WIN_MAX_PAGING_FILES);
+        note(cfg, HR_N("entry '%s' ignored: Windows uses at most %d paging files"), s, HR_WIN_MAX_PAGING_FILES);
         return;
     }
     if (e.mode == HR_PAGING_MODE_AUTOMATIC) {
         if (c->seen_any_drive) {
-            note(cfg, HR_T("entry '%s' ignored: a second '?:' entry is a duplicate"), s);
+            note(cfg, HR_N("entry '%s' ignored: a second '?:' entry is a duplicate"), s);
             return;
         }
         c->seen_any_drive = true;
@@ -205,7 +210,7 @@ static void on_entry(void *vctx, int index, const char *s)
 int hr_pagingfiles_parse(const uint8_t *data, size_t len, uint32_t type, hr_paging_config *cfg, hr_error *err)
 {
     cfg->count = 0;
-    cfg->notes[0] = '\0';
+    hr_words_clear(&cfg->notes);
     parse_ctx c = { .cfg = cfg };
     int n = hr_reg_strings(data, len, type, on_entry, &c);
     if (n < 0)

@@ -27,7 +27,7 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
 
     s->commit.charge_bytes = s->commit.limit_bytes = s->commit.peak_bytes = HR_UNKNOWN;
     if (os == HR_OS_WINDOWS)
-        hr_section_fail(&s->pressure.s, HR_T("Windows keeps no pressure stall information"));
+        hr_section_fail(&s->pressure.s, HR_N("Windows keeps no pressure stall information"));
     s->commit.enforced = HR_TRI_UNKNOWN;
     s->commit.overcommit_mode = HR_OVERCOMMIT_UNKNOWN;
     s->commit.overcommit_ratio = s->commit.overcommit_kbytes = s->commit.oom_kills = HR_UNKNOWN;
@@ -63,20 +63,24 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os)
 void hr_section_ok(hr_section *s, const char *source)
 {
     s->ok = true;
-    s->why[0] = '\0';
+    hr_words_clear(&s->why);
     if (source)
-        hr_strlcpy(s->source, source, sizeof s->source);
+        hr_words_name(&s->source, source);
 }
 
 void hr_section_fail(hr_section *s, const char *fmt, ...)
 {
-    char tmp[HR_SNAP_WHY_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    hr_words_vadd(&s->why, fmt, ap);
     va_end(ap);
     s->ok = false;
-    hr_strlist_add(s->why, sizeof s->why, tmp);
+}
+
+void hr_section_fail_error(hr_section *s, const hr_error *err)
+{
+    s->ok = false;
+    hr_words_add_error(&s->why, err);
 }
 
 void hr_snapshot_note(hr_snapshot *s, const char *rule, const char *fmt, ...)
@@ -96,7 +100,7 @@ bool hr_snapshot_partial(const hr_snapshot *s)
     const hr_section *all[] = { &s->ram.s,         &s->commit.s, &s->paging_s, &s->paging_config.s, &s->volumes_s,
                                 &s->compression.s, &s->cgroup.s, &s->gpus.s,   &s->power.s };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (!all[i]->ok && all[i]->why[0])
+        if (!all[i]->ok && !hr_words_empty(&all[i]->why))
             return true;
     return false;
 }

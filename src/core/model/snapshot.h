@@ -15,6 +15,7 @@
 #include "core/base/error.h"
 #include "core/base/msg.h"
 #include "core/base/text.h"
+#include "core/base/words.h"
 #include "core/model/swap_verdict.h"
 
 #include <stdbool.h>
@@ -38,9 +39,9 @@ typedef enum hr_os { HR_OS_LINUX = 0, HR_OS_WINDOWS = 1 } hr_os;
 
 /* Where a section's facts came from, and what went wrong if anything did. */
 typedef struct hr_section {
-    bool ok;                         /* false: something in it is unknown (see why) */
-    char source[HR_SNAP_SOURCE_MAX]; /* "/proc/meminfo", "GetPerformanceInfo" */
-    char why[HR_SNAP_WHY_MAX];       /* "" when ok */
+    bool ok;         /* false: something in it is unknown (see why) */
+    hr_words source; /* "/proc/meminfo", "GetPerformanceInfo" */
+    hr_words why;    /* empty when ok */
 } hr_section;
 
 typedef struct hr_ram {
@@ -94,10 +95,10 @@ typedef struct hr_device {
     bool virtual_disk;   /* virtio/xen/VM disk: "rotational" says nothing real */
     char bus[16];        /* Windows bus type: "NVMe", "SATA", "USB"; "" unknown */
     uint64_t fs_total_bytes;
-    uint64_t fs_free_bytes;    /* available to a user (df's Avail) */
-    uint64_t fs_used_bytes;    /* df's Used: total − free to root (reserved blocks, such as
+    uint64_t fs_free_bytes; /* available to a user (df's Avail) */
+    uint64_t fs_used_bytes; /* df's Used: total − free to root (reserved blocks, such as
                                        * ext4's 5 % for root, are neither); HR_UNKNOWN */
-    char why[HR_SNAP_WHY_MAX]; /* what could not be learnt */
+    hr_words why;           /* what could not be learnt */
 } hr_device;
 
 /* One paging file / swap area in use. */
@@ -144,7 +145,7 @@ typedef struct hr_paging_config {
     char dedicated_dump_file[HR_SNAP_PATH_MAX]; /* DedicatedDumpFile; "" none */
     int existing_count;                         /* Windows ExistingPageFiles */
     char existing[HR_MAX_PAGING_CONFIG][HR_SNAP_PATH_MAX];
-    char notes[HR_SNAP_WHY_MAX]; /* entries the OS ignores and why ("17th entry: at most 16") */
+    hr_words notes; /* entries the OS ignores and why ("17th entry: at most 16") */
 } hr_paging_config;
 
 /* A volume that holds, or could hold, a paging file / swap file. */
@@ -217,7 +218,7 @@ typedef struct hr_gpus {
     hr_section s; /* "NVML not installed" is ok, and said in why */
     int count;
     hr_gpu gpu[HR_MAX_GPUS];
-    char notes[HR_SNAP_WHY_MAX]; /* e.g. "NVML: libnvidia-ml.so.1 not installed" */
+    hr_words notes; /* e.g. "NVML: libnvidia-ml.so.1 not installed" */
 } hr_gpus;
 
 typedef struct hr_power {
@@ -246,9 +247,9 @@ typedef struct hr_pressure {
 
 typedef struct hr_platform_info {
     hr_os os;
-    char os_name[HR_SNAP_NAME_MAX]; /* "Linux 6.1.0-18-amd64", "Windows 10.0.19045" */
-    hr_tri wsl2;                    /* running inside WSL 2 */
-    hr_tri container;               /* inside a container (docker, podman, lxc) */
+    hr_words os_name; /* "Linux 6.1.0-18-amd64", "Windows 10.0.19045" */
+    hr_tri wsl2;      /* running inside WSL 2 */
+    hr_tri container; /* inside a container (docker, podman, lxc) */
     char container_kind[32];
     uint64_t page_size;
     char system_volume[HR_SNAP_PATH_MAX]; /* "C:\\" or "/" */
@@ -303,9 +304,13 @@ void hr_snapshot_init(hr_snapshot *s, hr_os os);
 /* Every fact of a device unknown. */
 void hr_device_init(hr_device *d);
 
-/* Mark a section unknown with a reason (first reason wins; later ones are appended). */
+/* Mark a section unknown with a reason (first reason wins; later ones are appended); fmt is
+ * an English msgid, HR_N("..."), worded in every language (core/base/words.h). */
 HR_PRINTF(2, 3)
 void hr_section_fail(hr_section *s, const char *fmt, ...);
+/* The same with an error's message as the reason. */
+void hr_section_fail_error(hr_section *s, const hr_error *err);
+/* Mark a section read; source is a name ("/proc/meminfo") or an English msgid. */
 void hr_section_ok(hr_section *s, const char *source);
 
 /* Add a note (dropped silently when the list is full); fmt is an English msgid, HR_N("..."),

@@ -19,64 +19,83 @@
 #define BUS_USB                    7u
 #define GUID_POWER_SAVER           "a1841308-3541-4fab-bc81-f71556f20b4a"
 
-void hr_win_code_text(uint32_t code, char *out, size_t n)
+static void code_text_in(hr_lang lang, uint32_t code, char *out, size_t n)
 {
     const char *what = NULL;
     switch (code) {
-    case 2: what = HR_T("not found"); break;
-    case 5: what = HR_T("access denied"); break;
-    case 50: what = HR_T("not supported"); break;
-    case 87: what = HR_T("invalid parameter"); break;
-    case 120: what = HR_T("not implemented"); break;
-    case 126: what = HR_T("DLL not found"); break;
-    case 1630: what = HR_T("unsupported value type"); break;
-    case 0xC0000002u: what = HR_T("not implemented"); break;
-    case 0xC0000003u: what = HR_T("information class not implemented"); break;
-    case 0xC0000022u: what = HR_T("access denied"); break;
-    case 0xC0000061u: what = HR_T("privilege not held"); break;
-    case 0x80004001u: what = HR_T("not implemented"); break;
-    case 0x80070005u: what = HR_T("access denied"); break;
-    case 0x887A0002u: what = HR_T("not found"); break;
-    case 0x887A0004u: what = HR_T("unsupported (no display device)"); break;
+    case 2: what = hr_tr_lang(lang, "not found"); break;
+    case 5: what = hr_tr_lang(lang, "access denied"); break;
+    case 50: what = hr_tr_lang(lang, "not supported"); break;
+    case 87: what = hr_tr_lang(lang, "invalid parameter"); break;
+    case 120: what = hr_tr_lang(lang, "not implemented"); break;
+    case 126: what = hr_tr_lang(lang, "DLL not found"); break;
+    case 1630: what = hr_tr_lang(lang, "unsupported value type"); break;
+    case 0xC0000002u: what = hr_tr_lang(lang, "not implemented"); break;
+    case 0xC0000003u: what = hr_tr_lang(lang, "information class not implemented"); break;
+    case 0xC0000022u: what = hr_tr_lang(lang, "access denied"); break;
+    case 0xC0000061u: what = hr_tr_lang(lang, "privilege not held"); break;
+    case 0x80004001u: what = hr_tr_lang(lang, "not implemented"); break;
+    case 0x80070005u: what = hr_tr_lang(lang, "access denied"); break;
+    case 0x887A0002u: what = hr_tr_lang(lang, "not found"); break;
+    case 0x887A0004u: what = hr_tr_lang(lang, "unsupported (no display device)"); break;
     default: break;
     }
     bool hex = code >= 0x80000000u; /* NTSTATUS / HRESULT read best in hex */
     if (what && hex)
-        snprintf(out, n, HR_T("%s (0x%08X)"), what, (unsigned)code);
+        snprintf(out, n, hr_tr_lang(lang, "%s (0x%08X)"), what, (unsigned)code);
     else if (what)
-        snprintf(out, n, HR_T("%s (%u)"), what, (unsigned)code);
+        snprintf(out, n, hr_tr_lang(lang, "%s (%u)"), what, (unsigned)code);
     else if (hex)
-        snprintf(out, n, HR_T("error 0x%08X"), (unsigned)code);
+        snprintf(out, n, hr_tr_lang(lang, "error 0x%08X"), (unsigned)code);
     else
-        snprintf(out, n, HR_T("error %u"), (unsigned)code);
+        snprintf(out, n, hr_tr_lang(lang, "error %u"), (unsigned)code);
+}
+
+void hr_win_code_text(uint32_t code, char *out, size_t n)
+{
+    code_text_in(hr_lang_get(), code, out, n);
 }
 
 /* "EnumPageFilesW: not implemented on this system" */
-static void call_why(char *out, size_t n, const char *call, const hr_win_call *c)
+static void call_why_in(hr_lang lang, char *out, size_t n, const char *call, const hr_win_call *c)
 {
     char code[96] = "";
     if (c->code)
-        hr_win_code_text(c->code, code, sizeof code);
+        code_text_in(lang, c->code, code, sizeof code);
     switch (c->state) {
-    case HR_WIN_NOT_ASKED: snprintf(out, n, HR_T("%s: not recorded"), call); break;
+    case HR_WIN_NOT_ASKED: snprintf(out, n, hr_tr_lang(lang, "%s: not recorded"), call); break;
     case HR_WIN_OK: snprintf(out, n, "%s: ok", call); break;
-    case HR_WIN_FAILED: snprintf(out, n, HR_T("%s failed: %s"), call, c->code ? code : HR_T("no error code")); break;
+    case HR_WIN_FAILED:
+        snprintf(out, n, hr_tr_lang(lang, "%s failed: %s"), call, c->code ? code : hr_tr_lang(lang, "no error code"));
+        break;
     case HR_WIN_UNSUPPORTED:
         if (c->code)
-            snprintf(out, n, HR_T("%s is not implemented on this system (%s)"), call, code);
+            snprintf(out, n, hr_tr_lang(lang, "%s is not implemented on this system (%s)"), call, code);
         else
-            snprintf(out, n, HR_T("%s is not implemented on this system"), call);
+            snprintf(out, n, hr_tr_lang(lang, "%s is not implemented on this system"), call);
         break;
-    case HR_WIN_ABSENT: snprintf(out, n, HR_T("%s: not present"), call); break;
-    case HR_WIN_DENIED: snprintf(out, n, HR_T("%s needs administrator rights"), call); break;
+    case HR_WIN_ABSENT: snprintf(out, n, hr_tr_lang(lang, "%s: not present"), call); break;
+    case HR_WIN_DENIED: snprintf(out, n, hr_tr_lang(lang, "%s needs administrator rights"), call); break;
+    }
+}
+
+/* The same, worded in every language and added to w after prefix (a name, "" for none);
+ * call is a name or an English msgid ("bus type query"). */
+static void call_why(hr_words *w, const char *prefix, const char *call, const hr_win_call *c)
+{
+    for (int i = 0; i < 2; i++) {
+        hr_lang lang = i ? HR_LANG_ZH : HR_LANG_EN;
+        char why[HR_SNAP_WHY_MAX];
+        size_t at = (size_t)snprintf(why, sizeof why, "%s", prefix);
+        call_why_in(lang, why + at, sizeof why - at, hr_tr_lang(lang, call), c);
+        hr_words_add_in(w, lang, why);
     }
 }
 
 static void fail_call(hr_section *s, const char *call, const hr_win_call *c)
 {
-    char why[HR_SNAP_WHY_MAX];
-    call_why(why, sizeof why, call, c);
-    hr_section_fail(s, "%s", why);
+    s->ok = false;
+    call_why(&s->why, "", call, c);
 }
 
 static uint64_t mul(uint64_t a, uint64_t b)
@@ -107,13 +126,13 @@ static void model_platform(const hr_win_raw *raw, hr_snapshot *s)
     p->wsl2 = HR_TRI_NO;
     p->container = HR_TRI_NO;
     if (raw->os.state == HR_WIN_OK)
-        snprintf(p->os_name, sizeof p->os_name, "Windows %s%u.%u.%u",
-                 raw->os_major == 10 && raw->os_build >= 22000 ? "11 "
-                 : raw->os_major == 10                         ? "10 "
-                                                               : "",
-                 (unsigned)raw->os_major, (unsigned)raw->os_minor, (unsigned)raw->os_build);
+        hr_words_set(&p->os_name, "Windows %s%u.%u.%u",
+                     raw->os_major == 10 && raw->os_build >= 22000 ? "11 "
+                     : raw->os_major == 10                         ? "10 "
+                                                                   : "",
+                     (unsigned)raw->os_major, (unsigned)raw->os_minor, (unsigned)raw->os_build);
     else
-        hr_strlcpy(p->os_name, "Windows (version unknown)", sizeof p->os_name);
+        hr_words_set(&p->os_name, HR_N("Windows (version unknown)"));
     if (raw->perf.state == HR_WIN_OK)
         p->page_size = raw->page_size;
     const char *sd = raw->system_drive[0] ? raw->system_drive : "C:";
@@ -152,7 +171,7 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
             c->peak_bytes = mul(raw->commit_peak_pages, raw->page_size);
         else
             hr_section_fail(&c->s,
-                            HR_T("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
+                            HR_N("peak unknown: GetPerformanceInfo reported CommitPeak %llu "
                                  "pages, below the current charge (Wine does not track it)"),
                             (unsigned long long)raw->commit_peak_pages);
     } else if (raw->mem.state == HR_WIN_OK) {
@@ -160,9 +179,9 @@ static void model_memory(const hr_win_raw *raw, hr_snapshot *s)
         c->limit_bytes = raw->total_page_file;
         if (raw->avail_page_file <= raw->total_page_file)
             c->charge_bytes = raw->total_page_file - raw->avail_page_file;
-        hr_strlcpy(c->s.source, "GlobalMemoryStatusEx", sizeof c->s.source);
+        hr_words_name(&c->s.source, "GlobalMemoryStatusEx");
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
-        hr_section_fail(&c->s, HR_T("limit and charge from GlobalMemoryStatusEx (a job's limit if "
+        hr_section_fail(&c->s, HR_N("limit and charge from GlobalMemoryStatusEx (a job's limit if "
                                     "one applies), peak unknown"));
     } else {
         fail_call(&c->s, "GetPerformanceInfo", &raw->perf);
@@ -191,7 +210,6 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             continue;
         hr_volume *v = &s->volumes[s->volume_count++];
         hr_device *d = &v->dev;
-        char why[HR_SNAP_WHY_MAX];
         snprintf(d->name, sizeof d->name, "%c:", upper(w->root[0]));
         snprintf(d->mount_point, sizeof d->mount_point, "%c:\\", upper(w->root[0]));
         v->is_system = hr_same_drive(d->mount_point, s->platform.system_volume);
@@ -199,11 +217,13 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->fs_total_bytes = w->total;
             d->fs_free_bytes = w->free_to_caller; /* honours quotas: what we could use */
         } else {
-            snprintf(why, sizeof why, "%s: ", d->name);
-            call_why(why + strlen(why), sizeof why - strlen(why), "GetDiskFreeSpaceExW", &w->space);
-            hr_strlist_add(d->why, sizeof d->why, why);
-            if (w->drive_type == 3)
-                hr_section_fail(&s->volumes_s, "%s", why);
+            char pre[HR_SNAP_NAME_MAX + 4];
+            snprintf(pre, sizeof pre, "%s: ", d->name);
+            call_why(&d->why, pre, "GetDiskFreeSpaceExW", &w->space);
+            if (w->drive_type == 3) {
+                s->volumes_s.ok = false;
+                call_why(&s->volumes_s.why, pre, "GetDiskFreeSpaceExW", &w->space);
+            }
         }
         if (w->info.state == HR_WIN_OK)
             hr_strlcpy(d->fs_type, w->fs, sizeof d->fs_type);
@@ -212,8 +232,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
             d->usb = w->bus_type == BUS_USB ? HR_TRI_YES : HR_TRI_NO;
             d->removable = w->removable_media ? HR_TRI_YES : HR_TRI_NO;
         } else {
-            call_why(why, sizeof why, HR_T("bus type query"), &w->device);
-            hr_strlist_add(d->why, sizeof d->why, why);
+            call_why(&d->why, "", HR_N("bus type query"), &w->device);
         }
         if (w->drive_type == 2)
             d->removable = HR_TRI_YES;
@@ -222,8 +241,7 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
         } else if (w->device.state == HR_WIN_OK && w->bus_type == 17) {
             d->rotational = HR_TRI_NO; /* NVMe is solid state */
         } else {
-            call_why(why, sizeof why, HR_T("SSD/HDD (seek penalty) query"), &w->seek);
-            hr_strlist_add(d->why, sizeof d->why, why);
+            call_why(&d->why, "", HR_N("SSD/HDD (seek penalty) query"), &w->seek);
         }
         if (w->bitlocker.state == HR_WIN_OK) {
             switch (w->bitlocker_protection) {
@@ -242,13 +260,10 @@ static void model_volumes(const hr_win_raw *raw, hr_snapshot *s)
                            sizeof d->encryption);
                 break;
             case 2: d->encrypted = HR_TRI_NO; break;
-            default:
-                snprintf(why, sizeof why, HR_T("BitLocker: status value %d not known"), (int)w->bitlocker_protection);
-                hr_strlist_add(d->why, sizeof d->why, why);
+            default: hr_words_add(&d->why, HR_N("BitLocker: status value %d not known"), (int)w->bitlocker_protection);
             }
         } else {
-            call_why(why, sizeof why, HR_T("BitLocker status"), &w->bitlocker);
-            hr_strlist_add(d->why, sizeof d->why, why);
+            call_why(&d->why, "", HR_N("BitLocker status"), &w->bitlocker);
         }
         switch (w->drive_type) {
         case 3: v->can_hold_swap = HR_TRI_YES; break;
@@ -335,30 +350,27 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     }
 
     hr_paging_config *cfg = &s->paging_config;
-    char why[HR_SNAP_WHY_MAX];
     hr_section_ok(&cfg->s, "registry Memory Management\\PagingFiles");
     const hr_win_regval *pf = &raw->paging_files;
     if (pf->q.state == HR_WIN_OK) {
         hr_error err = { 0 };
         if (hr_pagingfiles_parse(pf->data, pf->len, pf->type, cfg, &err) != 0)
-            hr_section_fail(&cfg->s, "%s", err.msg);
+            hr_section_fail_error(&cfg->s, &err);
     } else if (pf->q.state == HR_WIN_ABSENT) {
         /* No value: smss creates no paging file. */
         cfg->present = false;
         cfg->count = 0;
         cfg->automatic = HR_TRI_NO;
     } else {
-        call_why(why, sizeof why, "registry PagingFiles", &pf->q);
-        hr_section_fail(&cfg->s, "%s", why);
+        fail_call(&cfg->s, "registry PagingFiles", &pf->q);
     }
     const hr_win_regval *ex = &raw->existing_page_files;
     if (ex->q.state == HR_WIN_OK) {
         hr_error err = { 0 };
         if (hr_existing_pagefiles_parse(ex->data, ex->len, ex->type, cfg, &err) != 0)
-            hr_section_fail(&cfg->s, "%s", err.msg);
+            hr_section_fail_error(&cfg->s, &err);
     } else if (ex->q.state != HR_WIN_ABSENT) {
-        call_why(why, sizeof why, "registry ExistingPageFiles", &ex->q);
-        hr_section_fail(&cfg->s, "%s", why);
+        fail_call(&cfg->s, "registry ExistingPageFiles", &ex->q);
     }
     const hr_win_regval *tp = &raw->temp_page_file;
     if (tp->q.state == HR_WIN_OK && tp->type == HR_REG_DWORD && tp->len >= 4) {
@@ -368,10 +380,9 @@ static void model_paging(const hr_win_raw *raw, hr_snapshot *s)
     } else if (tp->q.state == HR_WIN_ABSENT) {
         cfg->temp_page_file = HR_TRI_NO;
     } else if (tp->q.state == HR_WIN_OK) {
-        hr_section_fail(&cfg->s, HR_T("registry TempPageFile: type %u, not a DWORD"), (unsigned)tp->type);
+        hr_section_fail(&cfg->s, HR_N("registry TempPageFile: type %u, not a DWORD"), (unsigned)tp->type);
     } else {
-        call_why(why, sizeof why, "registry TempPageFile", &tp->q);
-        hr_section_fail(&cfg->s, "%s", why);
+        fail_call(&cfg->s, "registry TempPageFile", &tp->q);
     }
     hr_win_crash_control(raw, cfg);
     /* Where the in-use list is unknown, ExistingPageFiles says which drives hold one. */
@@ -391,11 +402,11 @@ static void model_compression(const hr_win_raw *raw, hr_snapshot *s)
         c->windows_compression = HR_TRI_YES;
         c->windows_store_bytes = raw->store_working_set;
     } else if (raw->procs.state == HR_WIN_OK) {
-        hr_section_ok(&c->s, HR_T("process list (Memory Compression)"));
+        hr_section_ok(&c->s, HR_N("process list (Memory Compression)"));
         c->windows_compression = raw->compression_process ? HR_TRI_YES : HR_TRI_NO;
         c->windows_store_bytes = raw->compression_process ? raw->compression_working_set : 0;
     } else {
-        fail_call(&c->s, HR_T("process list"), &raw->procs);
+        fail_call(&c->s, HR_N("process list"), &raw->procs);
         fail_call(&c->s, "SystemStoreInformation", &raw->store);
     }
     if (c->windows_compression == HR_TRI_YES)
@@ -431,16 +442,13 @@ static hr_gpu *new_gpu(hr_gpus *g)
 static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
 {
     hr_gpus *g = &s->gpus;
-    char why[HR_SNAP_WHY_MAX];
     if (raw->nvml.state == HR_WIN_NOT_ASKED && raw->dxgi.state == HR_WIN_NOT_ASKED) {
-        hr_strlcpy(g->notes, HR_T("GPUs not queried"), sizeof g->notes);
+        hr_words_set(&g->notes, HR_N("GPUs not queried"));
         return;
     }
     if (raw->nvml.state != HR_WIN_OK && raw->dxgi.state != HR_WIN_OK) {
-        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
-        hr_section_fail(&g->s, "%s", why);
-        call_why(why, sizeof why, "DXGI", &raw->dxgi);
-        hr_section_fail(&g->s, "%s", why);
+        fail_call(&g->s, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
+        fail_call(&g->s, "DXGI", &raw->dxgi);
         return;
     }
     hr_section_ok(&g->s, raw->nvml.state == HR_WIN_OK && raw->dxgi.state == HR_WIN_OK ? "NVML, DXGI"
@@ -461,8 +469,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             hr_strlcpy(x->driver, raw->nvml_driver, sizeof x->driver);
         }
     } else {
-        call_why(why, sizeof why, raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
-        hr_strlist_add(g->notes, sizeof g->notes, why);
+        call_why(&g->notes, "", raw->nvml.state == HR_WIN_ABSENT ? "NVML (nvml.dll)" : "NVML", &raw->nvml);
     }
     int nvml_end = g->count, next_nvml = first_nvml;
     if (raw->dxgi.state == HR_WIN_OK) {
@@ -494,13 +501,12 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
                 x->integrated = HR_TRI_NO;
         }
         if (raw->nvml.state != HR_WIN_OK)
-            hr_strlist_add(g->notes, sizeof g->notes, HR_T("VRAM in use is per process in DXGI: not shown"));
+            hr_words_add(&g->notes, HR_N("VRAM in use is per process in DXGI: not shown"));
     } else {
-        call_why(why, sizeof why, "DXGI", &raw->dxgi);
-        hr_strlist_add(g->notes, sizeof g->notes, why);
+        call_why(&g->notes, "", "DXGI", &raw->dxgi);
     }
     if (g->count == 0)
-        hr_strlist_add(g->notes, sizeof g->notes, HR_T("no GPU found"));
+        hr_words_add(&g->notes, HR_N("no GPU found"));
 }
 
 static void model_power(const hr_win_raw *raw, hr_snapshot *s)

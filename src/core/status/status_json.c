@@ -5,6 +5,12 @@
 
 #include "core/model/swap_verdict.h"
 
+/* What the probe said, in English: JSON's language. */
+static const char *english(const hr_words *w)
+{
+    return hr_words_in(w, HR_LANG_EN);
+}
+
 /* Limits: null both when unknown and when unlimited; "<key>_unlimited" tells them apart. */
 static void limit(hr_json_writer *w, const char *key, const char *flag, uint64_t v)
 {
@@ -22,8 +28,8 @@ static void str_or_null(hr_json_writer *w, const char *key, const char *s)
 
 static void section(hr_json_writer *w, const hr_section *s)
 {
-    str_or_null(w, "source", s->source);
-    str_or_null(w, "unknown_reason", s->why);
+    str_or_null(w, "source", english(&s->source));
+    str_or_null(w, "unknown_reason", english(&s->why));
 }
 
 static void device(hr_json_writer *w, const char *key, const hr_device *d, const hr_status_device *sd, bool win)
@@ -44,7 +50,7 @@ static void device(hr_json_writer *w, const char *key, const hr_device *d, const
         str_or_null(w, "bus", d->bus);
     hr_json_size(w, "fs_total_bytes", d->fs_total_bytes);
     hr_json_size(w, "fs_free_bytes", d->fs_free_bytes);
-    str_or_null(w, "unknown_reason", d->why);
+    str_or_null(w, "unknown_reason", english(&d->why));
     hr_json_end_object(w);
 }
 
@@ -63,7 +69,7 @@ static void platform(hr_json_writer *w, const hr_status *st)
 {
     const hr_snapshot *s = st->snap;
     hr_json_str(w, "os", s->platform.os == HR_OS_WINDOWS ? "windows" : "linux");
-    str_or_null(w, "os_name", s->platform.os_name);
+    str_or_null(w, "os_name", english(&s->platform.os_name));
     hr_json_tri(w, "wsl2", s->platform.wsl2);
     hr_json_tri(w, "container", s->platform.container);
     str_or_null(w, "container_kind", s->platform.container_kind);
@@ -136,7 +142,7 @@ static void paging(hr_json_writer *w, const hr_status *st)
     hr_json_end_object(w);
 
     const hr_paging_config *pc = &s->paging_config;
-    if (s->platform.os == HR_OS_WINDOWS || pc->present || pc->s.why[0]) {
+    if (s->platform.os == HR_OS_WINDOWS || pc->present || !hr_words_empty(&pc->s.why)) {
         hr_json_begin_object(w, "paging_config");
         hr_json_bool(w, "present", pc->present);
         hr_json_tri(w, "automatic", pc->automatic);
@@ -160,7 +166,7 @@ static void paging(hr_json_writer *w, const hr_status *st)
         for (int i = 0; i < pc->existing_count; i++)
             hr_json_str(w, NULL, pc->existing[i]);
         hr_json_end_array(w);
-        str_or_null(w, "ignored", pc->notes); /* Linux (/etc/fstab): null */
+        str_or_null(w, "ignored", english(&pc->notes)); /* Linux (/etc/fstab): null */
         section(w, &pc->s);
         hr_json_end_object(w);
     }
@@ -268,7 +274,7 @@ static void gpus(hr_json_writer *w, const hr_snapshot *s)
     }
     hr_json_end_array(w);
     hr_json_begin_object(w, "gpus_status");
-    str_or_null(w, "notes", s->gpus.notes);
+    str_or_null(w, "notes", english(&s->gpus.notes));
     section(w, &s->gpus.s);
     hr_json_end_object(w);
 }

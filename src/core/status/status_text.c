@@ -14,6 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What the probe said, in the user's language. */
+static const char *said(const hr_words *w)
+{
+    return hr_words_in(w, hr_lang_get());
+}
+
 typedef struct out {
     hr_buf *b;
     int err;
@@ -57,8 +63,8 @@ static const char *sz(uint64_t v, char *tmp, size_t n)
 
 static void unknown_line(out *o, const hr_section *s)
 {
-    if (!s->ok && s->why[0])
-        pf(o, HR_T("  %sunknown (%s)%s\n"), warn(o), s->why, reset(o));
+    if (!s->ok && !hr_words_empty(&s->why))
+        pf(o, HR_T("  %sunknown (%s)%s\n"), warn(o), said(&s->why), reset(o));
 }
 
 static void heading(out *o, const char *title, const char *source)
@@ -137,9 +143,9 @@ static void tiers(out *o, const hr_snapshot *s)
     if (s->gpus.count == 0) {
         cols(o, HR_T("1 GPU memory (VRAM)"), "-", "-", "-");
         pf(o, "  %s\n",
-           !s->gpus.s.ok && s->gpus.s.why[0] ? HR_T("unknown (see GPUS)")
-           : s->gpus.notes[0]                ? s->gpus.notes
-                                             : HR_T("no GPU found"));
+           !s->gpus.s.ok && !hr_words_empty(&s->gpus.s.why) ? HR_T("unknown (see GPUS)")
+           : !hr_words_empty(&s->gpus.notes)                ? said(&s->gpus.notes)
+                                                            : HR_T("no GPU found"));
     }
     for (int i = 0; i < s->gpus.count; i++) {
         const hr_gpu *g = &s->gpus.gpu[i];
@@ -150,20 +156,20 @@ static void tiers(out *o, const hr_snapshot *s)
     }
     cols(o, HR_T("2 RAM"), sz(s->ram.total_bytes, a, sizeof a), sz(s->ram.used_bytes, b, sizeof b),
          sz(s->ram.available_bytes, c, sizeof c));
-    pf(o, "  %s\n", s->ram.s.ok ? s->ram.s.source : s->ram.s.why);
+    pf(o, "  %s\n", s->ram.s.ok ? said(&s->ram.s.source) : said(&s->ram.s.why));
     bool known = st->paging_tier_known;
     const char *label = s->platform.os == HR_OS_WINDOWS ? HR_T("3 Paging file (disk)") : HR_T("3 Swap");
     cols(o, label, known ? sz(st->paging_tier_total_bytes, a, sizeof a) : HR_T("unknown"),
          known ? sz(st->paging_tier_used_bytes, b, sizeof b) : HR_T("unknown"),
          known ? sz(st->paging_tier_free_bytes, c, sizeof c) : HR_T("unknown"));
-    pf(o, "  %s\n", s->paging_s.ok ? s->paging_s.source : s->paging_s.why);
+    pf(o, "  %s\n", s->paging_s.ok ? said(&s->paging_s.source) : said(&s->paging_s.why));
 }
 
 static void commit(out *o, const hr_snapshot *s)
 {
     const hr_commit *c = &s->commit;
     char a[32], b[32], d[32];
-    heading(o, HR_T("COMMIT (what programs have asked for vs what RAM + paging can back)"), c->s.source);
+    heading(o, HR_T("COMMIT (what programs have asked for vs what RAM + paging can back)"), said(&c->s.source));
     unknown_line(o, &c->s);
     bool lx = s->platform.os == HR_OS_LINUX;
     pf(o, HR_T("  charge   %-12s %s\n"), sz(c->charge_bytes, a, sizeof a),
@@ -216,7 +222,7 @@ static void paging(out *o, const hr_snapshot *s)
 {
     char a[32], b[32], c[32];
     bool win = s->platform.os == HR_OS_WINDOWS;
-    heading(o, win ? HR_T("PAGING FILES IN USE") : HR_T("SWAP AREAS"), s->paging_s.source);
+    heading(o, win ? HR_T("PAGING FILES IN USE") : HR_T("SWAP AREAS"), said(&s->paging_s.source));
     unknown_line(o, &s->paging_s);
     if (s->paging_s.ok && s->paging_count == 0)
         pf(o, HR_T("  %snone%s: nothing backs RAM on disk. When RAM is full the run is killed (S1.1).\n"), warn(o),
@@ -252,8 +258,8 @@ static void paging(out *o, const hr_snapshot *s)
         if (d->fs_free_bytes != HR_UNKNOWN)
             pf(o, HR_T(", %s free of %s"), sz(d->fs_free_bytes, a, sizeof a), sz(d->fs_total_bytes, b, sizeof b));
         pf(o, "\n");
-        if (d->why[0])
-            pf(o, HR_T("    unknown: %s\n"), d->why);
+        if (!hr_words_empty(&d->why))
+            pf(o, HR_T("    unknown: %s\n"), said(&d->why));
         if (sp->device.removable)
             pf(o, HR_T("    %swarning: paging on removable/USB media: unplugging it crashes the system (S5.4)%s\n"),
                warn(o), reset(o));
@@ -261,9 +267,9 @@ static void paging(out *o, const hr_snapshot *s)
             pf(o, HR_T("    note: on a spinning disk paging is slow; an SSD is far better (S3.3)\n"));
     }
     const hr_paging_config *pc = &s->paging_config;
-    if (win || pc->present || pc->s.why[0]) {
+    if (win || pc->present || !hr_words_empty(&pc->s.why)) {
         heading(o, win ? HR_T("PAGING FILES CONFIGURED (takes effect at boot)") : HR_T("SWAP CONFIGURED"),
-                pc->s.source);
+                said(&pc->s.source));
         unknown_line(o, &pc->s);
         if (pc->automatic == HR_TRI_YES)
             pf(o,
@@ -296,8 +302,8 @@ static void paging(out *o, const hr_snapshot *s)
             }
             pf(o, "\n");
         }
-        if (pc->notes[0])
-            pf(o, HR_T("  ignored by Windows: %s\n"), pc->notes);
+        if (!hr_words_empty(&pc->notes))
+            pf(o, HR_T("  ignored by Windows: %s\n"), said(&pc->notes));
     }
 }
 
@@ -305,7 +311,7 @@ static void volumes(out *o, const hr_snapshot *s)
 {
     char a[32], b[32];
     bool win = s->platform.os == HR_OS_WINDOWS;
-    heading(o, win ? HR_T("DRIVES") : HR_T("FILE SYSTEMS FOR A SWAP FILE"), s->volumes_s.source);
+    heading(o, win ? HR_T("DRIVES") : HR_T("FILE SYSTEMS FOR A SWAP FILE"), said(&s->volumes_s.source));
     unknown_line(o, &s->volumes_s);
     for (int i = 0; i < s->volume_count; i++) {
         const hr_volume *v = &s->volumes[i];
@@ -321,8 +327,8 @@ static void volumes(out *o, const hr_snapshot *s)
         pf(o, "%s", ends_with_colon(d->name) && !d->disk[0] ? " " : HR_T(": "));
         device_facts(o, d);
         pf(o, "\n");
-        if (win && d->why[0])
-            pf(o, HR_T("               unknown: %s\n"), d->why);
+        if (win && !hr_words_empty(&d->why))
+            pf(o, HR_T("               unknown: %s\n"), said(&d->why));
         if (v->can_hold_swap == HR_TRI_NO) {
             char why[HR_SNAP_WHY_MAX];
             hr_swap_why_text(&v->why_not, why, sizeof why);
@@ -335,7 +341,7 @@ static void compression(out *o, const hr_snapshot *s)
 {
     const hr_compression *c = &s->compression;
     char a[32], b[32], d[32];
-    heading(o, HR_T("COMPRESSION (in RAM: not a disk backstop, S5.3)"), c->s.source);
+    heading(o, HR_T("COMPRESSION (in RAM: not a disk backstop, S5.3)"), said(&c->s.source));
     unknown_line(o, &c->s);
     if (s->platform.os == HR_OS_WINDOWS) {
         const char *on = tri_word(c->windows_compression, HR_T("on"), HR_T("off"));
@@ -379,7 +385,7 @@ static void cgroup(out *o, const hr_snapshot *s)
     char a[32], b[32], shown[HR_SNAP_PATH_MAX * 4];
     if (s->platform.os != HR_OS_LINUX)
         return;
-    heading(o, HR_T("LIMITS (cgroup: they cap the process before RAM does)"), g->s.source);
+    heading(o, HR_T("LIMITS (cgroup: they cap the process before RAM does)"), said(&g->s.source));
     unknown_line(o, &g->s);
     if (g->memory_version == HR_CGROUP_NONE && g->s.ok) {
         pf(o, HR_T("  no cgroup memory controller\n"));
@@ -409,10 +415,10 @@ static void cgroup(out *o, const hr_snapshot *s)
 static void gpus(out *o, const hr_snapshot *s)
 {
     char a[32], b[32];
-    heading(o, HR_T("GPUS"), s->gpus.s.source);
+    heading(o, HR_T("GPUS"), said(&s->gpus.s.source));
     unknown_line(o, &s->gpus.s);
-    if (s->gpus.notes[0])
-        pf(o, "  %s\n", s->gpus.notes);
+    if (!hr_words_empty(&s->gpus.notes))
+        pf(o, "  %s\n", said(&s->gpus.notes));
     if (s->gpus.count == 0 && s->gpus.s.ok)
         pf(o, HR_T("  no GPU found\n"));
     for (int i = 0; i < s->gpus.count; i++) {
@@ -431,7 +437,7 @@ static void gpus(out *o, const hr_snapshot *s)
 static void power(out *o, const hr_snapshot *s)
 {
     const hr_power *p = &s->power;
-    heading(o, HR_T("POWER"), p->s.source);
+    heading(o, HR_T("POWER"), said(&p->s.source));
     unknown_line(o, &p->s);
     if (p->on_battery == HR_TRI_YES)
         pf(o, HR_T("  %son battery%s"), warn(o), reset(o));
@@ -468,7 +474,7 @@ int hr_status_report_text(const hr_status *st, hr_buf *b, const hr_render_opts *
     const hr_snapshot *s = st->snap;
     out o = { .b = b, .color = ro && ro->color, .st = st };
     pf(&o, "%sheadroom status%s — %s", bold(&o), reset(&o),
-       s->platform.os_name[0] ? s->platform.os_name : HR_T("unknown OS"));
+       !hr_words_empty(&s->platform.os_name) ? said(&s->platform.os_name) : HR_T("unknown OS"));
     if (s->platform.container == HR_TRI_YES)
         pf(&o, HR_T(", in a container (%s)"), s->platform.container_kind);
     pf(&o, "\n");

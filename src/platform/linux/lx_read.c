@@ -43,7 +43,7 @@ int hr_lx_read(const char *sysroot, const char *path, hr_buf *b, size_t max, hr_
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return hr_error_set(err, HR_EPARSE, "%s: %s", path, HR_T("not a regular file"));
+        return hr_error_set(err, HR_EPARSE, HR_T("%s: not a regular file"), path);
     }
     char chunk[16384];
     for (;;) {

@@ -57,7 +57,7 @@ static uint64_t walk_limit(const char *sysroot, const char *mountp, const char *
             best = min_limit(best, x);
         else if (hr_lx_exists(sysroot, path) && !bad) {
             bad = true;
-            hr_section_fail(sec, HR_T("%s: not a limit ('%.20s')"), path, v);
+            hr_section_fail(sec, HR_N("%s: not a limit ('%.20s')"), path, v);
         }
         char *slash = strrchr(r, '/');
         if (!slash || strcmp(r, "/") == 0)
@@ -149,7 +149,7 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
     const char *rel = "/";
     int r = locate_memory_cgroup(sysroot, g, &m, &rel, &err);
     if (r < 0) {
-        hr_section_fail(&g->s, "%s", err.msg);
+        hr_section_fail_error(&g->s, &err);
         return;
     }
     if (r == 0) {
@@ -159,10 +159,10 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
     }
     bool v1 = g->memory_version == HR_CGROUP_V1;
     if (!hr_lx_exists(sysroot, g->dir)) {
-        hr_section_fail(&g->s, HR_T("%s: cgroup directory not found"), g->dir);
+        hr_section_fail(&g->s, HR_N("%s: cgroup directory not found"), g->dir);
         return;
     }
-    hr_section_ok(&g->s, v1 ? HR_T("cgroup v1 memory controller") : "cgroup v2");
+    hr_section_ok(&g->s, v1 ? HR_N("cgroup v1 memory controller") : "cgroup v2");
     char evbuf[4096];
     char path[HR_SNAP_PATH_MAX * 2];
     if (v1) {
@@ -197,5 +197,5 @@ void hr_lx_probe_cgroup(const char *sysroot, hr_snapshot *s)
                 *lims[i] = HR_UNLIMITED;
     }
     if (g->memory_max_bytes == HR_UNKNOWN && g->s.ok)
-        hr_section_fail(&g->s, HR_T("%s: no memory limit file found on the path to the root"), g->dir);
+        hr_section_fail(&g->s, HR_N("%s: no memory limit file found on the path to the root"), g->dir);
 }

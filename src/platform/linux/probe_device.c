@@ -99,7 +99,7 @@ static void disk_facts(const char *sysroot, const char *sysdir, hr_device *d, in
                 return;
             }
         }
-        hr_strlcpy(d->why, HR_T("device-mapper device without readable slaves"), sizeof d->why);
+        hr_words_set(&d->why, HR_N("device-mapper device without readable slaves"));
         return;
     }
     if (d->encrypted == HR_TRI_UNKNOWN)
@@ -119,7 +119,7 @@ static void disk_facts(const char *sysroot, const char *sysdir, hr_device *d, in
     /* USB-attached disks sit under a usbN bus in the device path. */
     d->usb = strstr(diskdir, "/usb") ? HR_TRI_YES : HR_TRI_NO;
     if (d->rotational == HR_TRI_UNKNOWN || d->removable == HR_TRI_UNKNOWN)
-        snprintf(d->why, sizeof d->why, HR_T("%s: queue/rotational or removable unreadable"), base_name(diskdir));
+        hr_words_set(&d->why, HR_N("%s: queue/rotational or removable unreadable"), base_name(diskdir));
 }
 
 void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_device *d)
@@ -127,7 +127,7 @@ void hr_lx_device_facts(const char *sysroot, unsigned major, unsigned minor, hr_
     char link[128], real[4096];
     snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major, minor);
     if (!hr_lx_resolve(sysroot, link, real, sizeof real) || strcmp(real, link) == 0) {
-        snprintf(d->why, sizeof d->why, HR_T("%s: not found"), link);
+        hr_words_set(&d->why, HR_N("%s: not found"), link);
         return;
     }
     hr_strlcpy(d->name, base_name(real), sizeof d->name);
@@ -192,15 +192,15 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
         r = hr_mountinfo_find(hr_buf_str(&b), b.len, "/proc/self/mountinfo", path, &m, &err);
     hr_buf_free(&b);
     if (r != 0) {
-        hr_strlcpy(d->why, err.msg, sizeof d->why);
+        hr_words_clear(&d->why);
+        hr_words_add_error(&d->why, &err);
         return;
     }
     /* The kernel never swaps to a file on overlay: a swap file whose path resolves to an
      * overlay root belongs to the host, seen from inside a container (/proc/swaps is not
      * namespaced). Its device is out of sight; say so rather than describe the overlay. */
     if (strcmp(m.fs_type, "overlay") == 0) {
-        snprintf(d->why, sizeof d->why, HR_T("%s is outside this container (on the host): its device is not visible"),
-                 path);
+        hr_words_set(&d->why, HR_N("%s is outside this container (on the host): its device is not visible"), path);
         return;
     }
     hr_strlcpy(d->fs_type, m.fs_type, sizeof d->fs_type);
@@ -208,7 +208,7 @@ void hr_lx_file_device(const char *sysroot, const char *path, hr_device *d)
     unsigned maj = m.major, min = m.minor;
     /* btrfs, like tmpfs and overlay, reports an anonymous 0:N device: use the mount source. */
     if (maj == 0 && !hr_lx_block_dev_numbers(sysroot, m.source, &maj, &min))
-        snprintf(d->why, sizeof d->why, HR_T("%s on %s: no block device (%s)"), m.fs_type, m.mount_point, m.source);
+        hr_words_set(&d->why, HR_N("%s on %s: no block device (%s)"), m.fs_type, m.mount_point, m.source);
     else
         hr_lx_device_facts(sysroot, maj, min, d);
     uint64_t total, avail, used;

@@ -32,7 +32,7 @@ static bool probe_nvml(hr_gpus *g)
 {
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        hr_strlcpy(g->notes, HR_T("NVML: libnvidia-ml.so.1 not installed (no NVIDIA driver)"), sizeof g->notes);
+        hr_words_set(&g->notes, HR_N("NVML: libnvidia-ml.so.1 not installed (no NVIDIA driver)"));
         return false;
     }
     nvml_init_fn init;
@@ -49,13 +49,13 @@ static bool probe_nvml(hr_gpus *g)
     *(void **)&mem = sym(lib, "nvmlDeviceGetMemoryInfo");
     *(void **)&shutdown = sym(lib, "nvmlShutdown");
     if (!init || !count || !handle || !name || !mem || !shutdown) {
-        hr_strlcpy(g->notes, HR_T("NVML: libnvidia-ml.so.1 lacks the expected functions"), sizeof g->notes);
+        hr_words_set(&g->notes, HR_N("NVML: libnvidia-ml.so.1 lacks the expected functions"));
         dlclose(lib);
         return false;
     }
     int rc = init();
     if (rc != 0) {
-        snprintf(g->notes, sizeof g->notes, HR_T("NVML: nvmlInit failed (code %d; driver not loaded?)"), rc);
+        hr_words_set(&g->notes, HR_N("NVML: nvmlInit failed (code %d; driver not loaded?)"), rc);
         dlclose(lib);
         return false;
     }
@@ -183,8 +183,8 @@ void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
 {
     hr_gpus *g = &s->gpus;
     if (skip) {
-        hr_section_ok(&g->s, HR_T("skipped (--no-gpu)"));
-        hr_strlcpy(g->notes, HR_T("GPU probing skipped"), sizeof g->notes);
+        hr_section_ok(&g->s, HR_N("skipped (--no-gpu)"));
+        hr_words_set(&g->notes, HR_N("GPU probing skipped"));
         return;
     }
     hr_section_ok(&g->s, "NVML, /sys/class/drm");
@@ -193,6 +193,6 @@ void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
     if (hr_lx_live(sysroot))
         nvml = probe_nvml(g);
     else
-        hr_strlcpy(g->notes, HR_T("NVML not queried for a recorded tree"), sizeof g->notes);
+        hr_words_set(&g->notes, HR_N("NVML not queried for a recorded tree"));
     probe_drm(sysroot, g, nvml);
 }

@@ -17,8 +17,8 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
         r = hr_parse_meminfo(hr_buf_str(&b), b.len, "/proc/meminfo", &mi, &err);
     hr_buf_free(&b);
     if (r != 0) {
-        hr_section_fail(&s->ram.s, "%s", err.msg);
-        hr_section_fail(&s->commit.s, "%s", err.msg);
+        hr_section_fail_error(&s->ram.s, &err);
+        hr_section_fail_error(&s->commit.s, &err);
         return;
     }
 
@@ -26,9 +26,9 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
     s->ram.total_bytes = mi.mem_total;
     s->ram.available_bytes = mi.mem_available;
     if (mi.mem_total == HR_UNKNOWN)
-        hr_section_fail(&s->ram.s, HR_T("/proc/meminfo: MemTotal missing"));
+        hr_section_fail(&s->ram.s, HR_N("/proc/meminfo: MemTotal missing"));
     if (mi.mem_available == HR_UNKNOWN)
-        hr_section_fail(&s->ram.s, HR_T("/proc/meminfo: MemAvailable missing (kernel older than 3.14)"));
+        hr_section_fail(&s->ram.s, HR_N("/proc/meminfo: MemAvailable missing (kernel older than 3.14)"));
     if (mi.mem_total != HR_UNKNOWN && mi.mem_available != HR_UNKNOWN)
         s->ram.used_bytes = mi.mem_available <= mi.mem_total ? mi.mem_total - mi.mem_available : 0;
     s->ram.compressed_bytes = mi.zswap;
@@ -41,7 +41,7 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
     c->limit_bytes = mi.commit_limit;
     c->peak_bytes = HR_UNKNOWN; /* Linux keeps no commit peak */
     if (mi.committed_as == HR_UNKNOWN || mi.commit_limit == HR_UNKNOWN)
-        hr_section_fail(&c->s, HR_T("/proc/meminfo: CommitLimit or Committed_AS missing"));
+        hr_section_fail(&c->s, HR_N("/proc/meminfo: CommitLimit or Committed_AS missing"));
 
     unsigned long long mode, ratio, kbytes;
     if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_memory", &mode) && mode <= 2) {
@@ -49,7 +49,7 @@ void hr_lx_probe_memory(const char *sysroot, hr_snapshot *s)
         /* Only mode 2 refuses allocations at CommitLimit; 0 and 1 end in the OOM killer. */
         c->enforced = mode == 2 ? HR_TRI_YES : HR_TRI_NO;
     } else {
-        hr_section_fail(&c->s, HR_T("/proc/sys/vm/overcommit_memory: unreadable or not 0/1/2"));
+        hr_section_fail(&c->s, HR_N("/proc/sys/vm/overcommit_memory: unreadable or not 0/1/2"));
     }
     if (hr_lx_read_u64(sysroot, "/proc/sys/vm/overcommit_ratio", &ratio))
         c->overcommit_ratio = ratio;
@@ -78,7 +78,7 @@ void hr_lx_probe_pressure(const char *sysroot, hr_snapshot *s)
         r = hr_parse_psi(hr_buf_str(&b), b.len, "/proc/pressure/memory", &s->pressure.some, &s->pressure.full, &err);
     hr_buf_free(&b);
     if (r != 0)
-        hr_section_fail(&s->pressure.s, "%s", err.msg);
+        hr_section_fail_error(&s->pressure.s, &err);
     else
         hr_section_ok(&s->pressure.s, "/proc/pressure/memory");
 }

@@ -29,9 +29,9 @@ void hr_lx_probe_platform(const char *sysroot, hr_snapshot *s)
     char rel[128] = "", type[32] = "Linux";
     hr_lx_read_str(sysroot, "/proc/sys/kernel/ostype", type, sizeof type);
     if (hr_lx_read_str(sysroot, "/proc/sys/kernel/osrelease", rel, sizeof rel) && rel[0])
-        snprintf(pi->os_name, sizeof pi->os_name, "%s %s", type, rel);
+        hr_words_set(&pi->os_name, "%s %s", type, rel);
     else
-        snprintf(pi->os_name, sizeof pi->os_name, HR_T("%s (kernel release unknown)"), type);
+        hr_words_set(&pi->os_name, HR_N("%s (kernel release unknown)"), type);
     hr_strlcpy(pi->system_volume, "/", sizeof pi->system_volume);
 
     /* WSL 2 kernels are Microsoft's: "5.15.153.1-microsoft-standard-WSL2". WSL 1 has no

@@ -14,12 +14,12 @@ void hr_lx_probe_power(const char *sysroot, hr_snapshot *s)
     hr_lx_path(sysroot, "/sys/class/power_supply", dir, sizeof dir);
     DIR *d = opendir(dir);
     if (!d && !hr_lx_exists(sysroot, "/sys/class")) {
-        hr_section_fail(&pw->s, HR_T("/sys/class: not readable"));
+        hr_section_fail(&pw->s, HR_N("/sys/class: not readable"));
         return;
     }
     if (!d) {
         /* A kernel without the power_supply class has no battery to report. */
-        hr_section_ok(&pw->s, HR_T("/sys/class (no power_supply class: no battery)"));
+        hr_section_ok(&pw->s, HR_N("/sys/class (no power_supply class: no battery)"));
         pw->has_battery = HR_TRI_NO;
         pw->on_battery = HR_TRI_NO;
         return;

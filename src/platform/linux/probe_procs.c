@@ -69,7 +69,7 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
     char *buf = malloc(HR_PROC_STATUS_MAX + 1);
     if (!buf) {
         closedir(d);
-        hr_section_fail(&out->s, HR_T("out of memory listing processes"));
+        hr_section_fail(&out->s, HR_N("out of memory listing processes"));
         return HR_ENOMEM;
     }
     hr_proc_table t;
@@ -104,11 +104,11 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
     hr_proc_table_top(&t, out);
     hr_proc_table_free(&t);
     if (seen == 0) {
-        hr_section_fail(&out->s, HR_T("%s: no process could be read%s%s"), dir, first_bad[0] ? ": " : "", first_bad);
+        hr_section_fail(&out->s, HR_N("%s: no process could be read%s%s"), dir, first_bad[0] ? ": " : "", first_bad);
         return HR_EPARTIAL;
     }
     hr_section_ok(&out->s, "/proc/[pid]/status");
     if (malformed)
-        hr_section_fail(&out->s, HR_T("%d status files malformed, first %s"), malformed, first_bad);
+        hr_section_fail(&out->s, HR_N("%d status files malformed, first %s"), malformed, first_bad);
     return 0;
 }

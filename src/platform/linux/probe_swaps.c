@@ -21,7 +21,9 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s)
         r = hr_parse_swaps(hr_buf_str(&b), b.len, "/proc/swaps", areas, HR_MAX_PAGING, &n, &err);
     hr_buf_free(&b);
     if (r != 0) {
-        hr_section_fail(&s->paging_s, "%s", err.msg[0] ? err.msg : hr_strerror(r));
+        if (!err.msg[0])
+            hr_error_set(&err, r, NULL);
+        hr_section_fail_error(&s->paging_s, &err);
         free(areas);
         return;
     }
@@ -43,8 +45,7 @@ void hr_lx_probe_swaps(const char *sysroot, hr_snapshot *s)
             if (hr_lx_block_dev_numbers(sysroot, p->path, &maj, &min))
                 hr_lx_device_facts(sysroot, maj, min, &p->device);
             else
-                snprintf(p->device.why, sizeof p->device.why, HR_T("%s: block device not found in /sys/class/block"),
-                         areas[i].path);
+                hr_words_set(&p->device.why, HR_N("%s: block device not found in /sys/class/block"), areas[i].path);
         }
     }
     free(areas);

@@ -89,7 +89,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
     hr_error err = { 0 };
     int r = hr_lx_read(sysroot, "/proc/self/mountinfo", &b, HR_LX_BIG_FILE, &err);
     if (r != 0) {
-        hr_section_fail(&s->volumes_s, "%s", err.msg);
+        hr_section_fail_error(&s->volumes_s, &err);
         hr_buf_free(&b);
         return;
     }
@@ -117,7 +117,7 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             continue;
         }
         if (s->volume_count >= HR_MAX_VOLUMES) {
-            hr_section_fail(&s->volumes_s, HR_T("more than %d file systems; the rest are not listed"), HR_MAX_VOLUMES);
+            hr_section_fail(&s->volumes_s, HR_N("more than %d file systems; the rest are not listed"), HR_MAX_VOLUMES);
             break;
         }
         hr_strlcpy(keys[s->volume_count], key, sizeof keys[0]);
@@ -141,18 +141,18 @@ void hr_lx_probe_volumes(const char *sysroot, hr_snapshot *s)
             v->dev.fs_total_bytes = total;
             v->dev.fs_free_bytes = avail;
             v->dev.fs_used_bytes = used;
-        } else if (!v->dev.why[0]) {
-            snprintf(v->dev.why, sizeof v->dev.why, HR_T("free space of %s unknown"), m->mount_point);
+        } else if (hr_words_empty(&v->dev.why)) {
+            hr_words_set(&v->dev.why, HR_N("free space of %s unknown"), m->mount_point);
         }
         for (int i = 0; i < s->paging_count; i++)
             if (s->paging[i].kind == HR_PAGING_FILE && strcmp(s->paging[i].device.mount_point, m->mount_point) == 0)
                 v->holds_paging = true;
     }
     if (r < 0)
-        hr_section_fail(&s->volumes_s, "%s", err.msg);
+        hr_section_fail_error(&s->volumes_s, &err);
     else if (r == 0 && s->volume_count == 0)
         /* Every Linux system mounts a root file system: an empty list is a broken file. */
-        hr_section_fail(&s->volumes_s, HR_T("/proc/self/mountinfo: no root file system listed"));
+        hr_section_fail(&s->volumes_s, HR_N("/proc/self/mountinfo: no root file system listed"));
     free(m);
     free(keys);
     hr_buf_free(&b);

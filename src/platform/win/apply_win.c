@@ -433,7 +433,7 @@ static void drive_facts(char drive, hr_apply_win_in *in)
         CloseHandle(h);
     }
     if (in->dev.usb == HR_TRI_UNKNOWN)
-        hr_strlcpy(in->dev.why, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)", sizeof in->dev.why);
+        hr_words_set(&in->dev.why, HR_N("bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)"));
     in->existing_file_bytes = pagefile_bytes(drive);
     if (in->existing_file_bytes == HR_UNKNOWN)
         in->existing_file_bytes = 0;

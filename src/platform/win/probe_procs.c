@@ -14,7 +14,7 @@ int hr_win_probe_procs(hr_procs *out)
     out->count = 0;
     HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
     if (snap == INVALID_HANDLE_VALUE) {
-        hr_section_fail(&out->s, HR_T("CreateToolhelp32Snapshot: error %lu"), (unsigned long)GetLastError());
+        hr_section_fail(&out->s, HR_N("CreateToolhelp32Snapshot: error %lu"), (unsigned long)GetLastError());
         return HR_EIO;
     }
     PROCESSENTRY32W pe;
@@ -54,13 +54,13 @@ int hr_win_probe_procs(hr_procs *out)
     hr_proc_table_top(&t, out);
     hr_proc_table_free(&t);
     if (seen == 0) {
-        hr_section_fail(&out->s, HR_T("Process32FirstW/NextW: no process could be read (error %lu)"),
+        hr_section_fail(&out->s, HR_N("Process32FirstW/NextW: no process could be read (error %lu)"),
                         (unsigned long)last);
         return HR_EPARTIAL;
     }
     hr_section_ok(&out->s, "Toolhelp32 + GetProcessMemoryInfo");
     if (denied)
-        hr_section_fail(&out->s, HR_T("%d processes could not be opened (protected or other users'): not counted"),
+        hr_section_fail(&out->s, HR_N("%d processes could not be opened (protected or other users'): not counted"),
                         denied);
     return 0;
 }
