@@ -51,11 +51,11 @@ static void text_of(hr_buf *b)
     CHECK_EQ_I64(hr_status_report_text(&st, b, &o), 0);
 }
 
-/* A machine with a paging file configured but not yet in use (notes, S5.1); its last volume judged as if it were a
- * tmpfs by the real rule, so the report carries a reason with a parameter. */
-static int load(void)
+/* The recorded Windows machine at rel, modelled into snap while the language of the moment is
+ * during (as a probe in the user's session is). Returns the model's result, -1 on a bad file. */
+static int read_windows(const char *rel, hr_lang during)
 {
-    const char *buf = slurp("tests/fixtures/windows/restart-pending.json");
+    const char *buf = slurp(rel);
     CHECK(buf != NULL);
     if (!buf)
         return -1;
@@ -63,8 +63,20 @@ static int load(void)
     int r = hr_win_raw_load_json(buf, strlen(buf), &raw, &err);
     CHECK_EQ_I64(r, 0);
     if (r)
-        return r;
+        return -1;
+    hr_lang_set(during);
     r = hr_win_model_snapshot(&raw, &snap);
+    hr_lang_set(HR_LANG_EN);
+    return r;
+}
+
+/* A machine with a paging file configured but not yet in use (notes, S5.1); its last volume judged as if it were a
+ * tmpfs by the real rule, so the report carries a reason with a parameter. */
+static int load(void)
+{
+    int r = read_windows("tests/fixtures/windows/restart-pending.json", HR_LANG_EN);
+    if (r == -1)
+        return r;
     CHECK(r == 0 || r == HR_EPARTIAL);
     CHECK(snap.note_count > 0);
     CHECK(snap.volume_count > 1); /* one judged below, one with nothing against it */
@@ -142,18 +154,9 @@ static void test_languages(void)
  * gives English JSON, byte for byte the one read in English, and Chinese text. */
 static int read_wine(hr_lang during)
 {
-    const char *buf = slurp("tests/fixtures/windows/wine-8.0.json");
-    CHECK(buf != NULL);
-    if (!buf)
-        return -1;
-    hr_error err = { 0 };
-    int r = hr_win_raw_load_json(buf, strlen(buf), &raw, &err);
-    CHECK_EQ_I64(r, 0);
-    if (r)
+    int r = read_windows("tests/fixtures/windows/wine-8.0.json", during);
+    if (r == -1)
         return r;
-    hr_lang_set(during);
-    r = hr_win_model_snapshot(&raw, &snap);
-    hr_lang_set(HR_LANG_EN);
     CHECK_EQ_I64(r, HR_EPARTIAL);
     hr_status_compute(&snap, &st);
     return 0;
