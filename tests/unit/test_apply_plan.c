@@ -482,6 +482,14 @@ static void test_windows(void)
     CHECK(hr_apply_plan_windows(in, p, &err) == 0);
     CHECK_CONTAINS(notes_en(p), "Not known: whether D: is removable or attached by USB (bus type unknown");
     CHECK_CONTAINS(notes_en(p), "(S5.4)");
+    { /* the probe's reason in each language: Chinese in the text, English in the JSON */
+        char zh[2048];
+        hr_apply_notes_text(p, HR_LANG_ZH, zh, sizeof zh);
+        const char *why_zh = hr_tr_lang(HR_LANG_ZH, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)");
+        CHECK(strcmp(why_zh, "bus type unknown (IOCTL_STORAGE_QUERY_PROPERTY failed)") != 0);
+        CHECK_CONTAINS(zh, why_zh);
+        CHECK(!strstr(notes_en(p), why_zh));
+    }
     in->dev.removable = HR_TRI_NO;
     hr_words_clear(&in->dev.why);
     /* a letter no drive has: said so, not "of unknown type" */

@@ -48,12 +48,46 @@ static void test_error_english(void)
     CHECK(strncmp(hr_words_in(&w, HR_LANG_ZH), want, strlen(want)) == 0);
 }
 
+/* A value worded in both languages (a drive's reason as the probe gave it) is shown in each. */
+static void test_value_in_both(void)
+{
+    hr_msg m;
+    hr_msg_set(&m, "whether %c: is removable (%s), %d", 'D', "bus type query failed", 7);
+    CHECK(hr_msg_arg_zh(&m, 1, "总线类型查询失败"));
+    CHECK(!hr_msg_arg_zh(&m, 0, "x")); /* %c: not a string */
+    CHECK(!hr_msg_arg_zh(&m, 2, "x"));
+    char out[200];
+    hr_msg_format(&m, HR_LANG_EN, out, sizeof out);
+    CHECK_STR(out, "whether D: is removable (bus type query failed), 7");
+    hr_msg_format(&m, HR_LANG_ZH, out, sizeof out);
+    CHECK_STR(out, "whether D: is removable (总线类型查询失败), 7");
+    /* a second value after it keeps its own text */
+    hr_msg_set(&m, "%s / %s", "a", "b");
+    CHECK(hr_msg_arg_zh(&m, 0, "甲"));
+    CHECK(hr_msg_arg_zh(&m, 1, "乙"));
+    hr_msg_format(&m, HR_LANG_ZH, out, sizeof out);
+    CHECK_STR(out, "甲 / 乙");
+    hr_msg_format(&m, HR_LANG_EN, out, sizeof out);
+    CHECK_STR(out, "a / b");
+    /* a full store: the Chinese is cut at a character, never past the store */
+    char big[HR_MSG_STR_BYTES];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    hr_msg_set(&m, "%s|%s", "short", "y");
+    hr_msg_arg_zh(&m, 0, big);
+    hr_msg_format(&m, HR_LANG_ZH, out, sizeof out);
+    CHECK(strlen(out) == sizeof out - 1);
+    hr_msg_format(&m, HR_LANG_EN, out, sizeof out);
+    CHECK_STR(out, "short|y");
+}
+
 int main(void)
 {
     char want[1024];
     hr_msg m;
 
     test_error_english();
+    test_value_in_both();
 
     /* every kind of value, with widths and precisions, against printf itself */
     hr_msg_set(&m, "%s %u: %s crashed in %s, exception code 0x%08lx", "app.exe", 4242u, "python.exe", "c10.dll",

@@ -662,11 +662,12 @@ int hr_apply_plan_windows(const hr_apply_win_in *in, hr_apply_plan *p, hr_error 
                             "drive that is unplugged leaves Windows without one; plan ranks such a drive last "
                             "(S5.4)."),
                        in->drive,
-                       /* a value of a message is kept in one language: the user's, as the
-                        * drive was read */
-                       !hr_words_empty(&in->dev.why) ? hr_words_in(&in->dev.why, hr_lang_get()) : HR_N("not read"));
+                       !hr_words_empty(&in->dev.why) ? hr_words_in(&in->dev.why, HR_LANG_EN) : HR_N("not read"));
+        /* the drive's reason as the probe worded it, in each language */
         if (m && hr_words_empty(&in->dev.why))
             hr_msg_translate_arg(m, 1);
+        else if (m)
+            hr_msg_arg_zh(m, 1, hr_words_in(&in->dev.why, HR_LANG_ZH));
     }
     /* X.dump: the system drive's file goes while crash dumps need it: said, never silent. */
     bool sys_before = false, sys_after = false;

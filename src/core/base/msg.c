@@ -80,14 +80,10 @@ static bool add_int(hr_msg *m, long long v)
     return true;
 }
 
-/* Copies s into the message's string store, cut at a character boundary when it is full. */
-static bool add_str(hr_msg *m, size_t *used, const char *s)
+/* Copies s into the message's string store at *used, cut at a character boundary when it is
+ * full. */
+static void store_str(hr_msg *m, size_t *used, const char *s)
 {
-    if (m->nargs >= HR_MSG_MAX_ARGS)
-        return false;
-    hr_msg_arg *a = &m->args[m->nargs++];
-    a->kind = HR_MSG_ARG_STR;
-    a->v.str = (unsigned short)*used;
     if (!s)
         s = "(null)";
     size_t room = sizeof m->strs - *used - 1;
@@ -101,6 +97,16 @@ static bool add_str(hr_msg *m, size_t *used, const char *s)
     memcpy(m->strs + *used, s, n);
     m->strs[*used + n] = '\0';
     *used += n + 1;
+}
+
+static bool add_str(hr_msg *m, size_t *used, const char *s)
+{
+    if (m->nargs >= HR_MSG_MAX_ARGS)
+        return false;
+    hr_msg_arg *a = &m->args[m->nargs++];
+    a->kind = HR_MSG_ARG_STR;
+    a->v.str = (unsigned short)*used;
+    store_str(m, used, s);
     return true;
 }
 
@@ -186,27 +192,58 @@ void hr_msg_set(hr_msg *m, const char *fmt, ...)
     va_end(ap);
 }
 
-void hr_msg_translate_arg(hr_msg *m, int i)
+/* The template's i-th value as a %s argument, or NULL. i counts the template's values, not its
+ * * widths. */
+static hr_msg_arg *str_arg(hr_msg *m, int i)
 {
     int seen = 0;
-    /* i counts the template's values, not its * widths: find the i-th string or number */
     if (!m->fmt || m->nargs < 0)
-        return;
+        return NULL;
     for (const char *s = strchr(m->fmt, '%'); s; s = strchr(s, '%')) {
         spec sp;
         if (!parse_spec(s, &sp))
-            return;
+            return NULL;
         s = sp.end;
         if (sp.conv == '%')
             continue;
         seen += sp.star_width + sp.star_prec;
-        if (i-- == 0) {
-            if (seen < m->nargs && m->args[seen].kind == HR_MSG_ARG_STR)
-                m->args[seen].translate = true;
-            return;
-        }
+        if (i-- == 0)
+            return seen < m->nargs && m->args[seen].kind == HR_MSG_ARG_STR ? &m->args[seen] : NULL;
         seen++;
     }
+    return NULL;
+}
+
+void hr_msg_translate_arg(hr_msg *m, int i)
+{
+    hr_msg_arg *a = str_arg(m, i);
+    if (a)
+        a->translate = true;
+}
+
+bool hr_msg_arg_zh(hr_msg *m, int i, const char *zh_text)
+{
+    hr_msg_arg *a = str_arg(m, i);
+    if (!a)
+        return false;
+    /* the store's end: past every string kept so far */
+    size_t used = 0;
+    for (int k = 0; k < m->nargs; k++) {
+        const hr_msg_arg *b = &m->args[k];
+        if (b->kind != HR_MSG_ARG_STR)
+            continue;
+        size_t end = b->v.str + strlen(m->strs + b->v.str) + 1;
+        if (end > used)
+            used = end;
+        if (b->has_zh && (size_t)b->str_zh + strlen(m->strs + b->str_zh) + 1 > used)
+            used = (size_t)b->str_zh + strlen(m->strs + b->str_zh) + 1;
+    }
+    if (used >= sizeof m->strs)
+        return false;
+    a->str_zh = (unsigned short)used;
+    a->has_zh = true;
+    store_str(m, &used, zh_text);
+    return true;
 }
 
 /* Output that counts what it would write, as snprintf does. */
@@ -265,7 +302,9 @@ static bool put_arg(out *o, const spec *sp, const hr_msg *m, int *next, hr_lang 
     case HR_MSG_ARG_DOUBLE: w = snprintf(buf, sizeof buf, f, a->v.d); break;
     default: {
         const char *str = m->strs + a->v.str;
-        if (a->translate)
+        if (a->has_zh && lang == HR_LANG_ZH)
+            str = m->strs + a->str_zh;
+        else if (a->translate)
             str = hr_tr_lang(lang, str);
         /* a string's own text is never limited by buf: only its spec's width and precision */
         if (!strcmp(f, "%s")) {

@@ -37,6 +37,8 @@ typedef enum hr_msg_arg_kind {
 typedef struct hr_msg_arg {
     hr_msg_arg_kind kind;
     bool translate; /* a %s that is itself an English msgid */
+    bool has_zh;    /* a %s with its own Chinese wording, at str_zh in strs */
+    unsigned short str_zh;
     union {
         long long i;
         unsigned long long u;
@@ -59,6 +61,11 @@ void hr_msg_vset(hr_msg *m, const char *fmt, va_list ap) HR_PRINTF(2, 0);
 
 /* Argument i (from 0, in the template's order) is an English msgid: translate it too. */
 void hr_msg_translate_arg(hr_msg *m, int i);
+
+/* Argument i (from 0, in the template's order), a %s, reads zh_text in Chinese: a value that
+ * is itself worded in both languages (a reason the probe gave, core/base/words.h), so that a
+ * message can hold another one's words. False when it is not a %s or the store is full. */
+bool hr_msg_arg_zh(hr_msg *m, int i, const char *zh_text);
 
 /* True when m holds a message. */
 static inline bool hr_msg_is_set(const hr_msg *m)
