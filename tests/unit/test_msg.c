@@ -31,6 +31,9 @@ static void test_error_english(void)
     hr_lang_set(HR_LANG_ZH);
     hr_error e = { 0 };
     hr_error_set(&e, HR_EPARSE, HR_T("'%s' does not start with a drive letter"), "x\npagefile.sys");
+    /* a value that is itself a translation, in a template that is not a msgid */
+    hr_error nested = { 0 };
+    hr_error_set(&nested, HR_EIO, "%s: %s", "/proc/swaps", hr_strerror(HR_EIO));
     hr_error none = { 0 };
     hr_error_set(&none, HR_ENOENT, NULL);
     hr_lang_set(HR_LANG_EN);
@@ -38,6 +41,9 @@ static void test_error_english(void)
     char want[256];
     snprintf(want, sizeof want, zh, "x pagefile.sys");
     CHECK_STR(e.msg, want);
+    CHECK_STR(nested.msg_en, "/proc/swaps: input/output error");
+    snprintf(want, sizeof want, "/proc/swaps: %s", hr_tr_lang(HR_LANG_ZH, "input/output error"));
+    CHECK_STR(nested.msg, want);
     CHECK_STR(none.msg_en, "not found");
     CHECK_STR(none.msg, hr_tr_lang(HR_LANG_ZH, "not found"));
     hr_words w = { 0 };

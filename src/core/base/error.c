@@ -1,5 +1,7 @@
 #include "core/base/error.h"
 
+#include "core/base/msg.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,11 +38,25 @@ int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap)
         snprintf(err->msg_en, sizeof err->msg_en, "%s", hr_tr_lang(HR_LANG_EN, hr_tr_msgid(hr_strerror(code))));
         return code;
     }
-    va_list again;
+    va_list again, again2;
     va_copy(again, ap);
+    va_copy(again2, ap);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    vsnprintf(err->msg_en, sizeof err->msg_en, hr_tr_msgid(fmt), again);
+    if (hr_lang_get() != HR_LANG_ZH && hr_tr_msgid(fmt) == fmt) {
+        /* not worded in Chinese: the English is the same text (a value that is a translation
+         * comes only from a Chinese session) */
+        snprintf(err->msg_en, sizeof err->msg_en, "%s", err->msg);
+    } else {
+        /* as a message, so that a value that is itself a translation (hr_strerror's words) is
+         * worded in English too; one the message cannot hold whole is made with printf */
+        hr_msg m;
+        hr_msg_vset(&m, hr_tr_msgid(fmt), again);
+        if (m.nargs < 0 || m.truncated ||
+            hr_msg_format(&m, HR_LANG_EN, err->msg_en, sizeof err->msg_en) >= sizeof err->msg_en)
+            vsnprintf(err->msg_en, sizeof err->msg_en, hr_tr_msgid(fmt), again2);
+    }
     va_end(again);
+    va_end(again2);
     /* Keep the message on one line whatever the inputs quoted into it. */
     for (int k = 0; k < 2; k++)
         for (char *p = k ? err->msg_en : err->msg; *p; p++)

@@ -106,6 +106,13 @@ static bool add_str(hr_msg *m, size_t *used, const char *s)
     hr_msg_arg *a = &m->args[m->nargs++];
     a->kind = HR_MSG_ARG_STR;
     a->v.str = (unsigned short)*used;
+    /* a value that is itself a translation (HR_T("...") given as a %s) is kept as its msgid and
+     * worded with the rest, so it never fixes the message's language */
+    const char *id = hr_tr_msgid(s);
+    if (id != s) {
+        s = id;
+        a->translate = true;
+    }
     store_str(m, used, s);
     return true;
 }
