@@ -180,10 +180,11 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
         snprintf(w->path, sizeof w->path, "%s", path);
         w->resolved = true;
         hr_error err = { 0 };
-        if (hr_cli_read_model(path, w->folder, &w->info, &err) == 0)
+        int r = hr_cli_read_model(path, w->folder, &w->info, &err);
+        if (r == 0)
             w->info_read = true;
         else
-            hr_msg_set(&w->problem, "%s", err.msg);
+            hr_wf_model_failed(w, r, &err);
         return true;
     }
     return false;
