@@ -172,6 +172,15 @@ HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \
 grep -q "the heaviest prompt the running ComfyUI ran (its /history), prompt c3-ltxv" "$tmp/c5.txt" \
   || bad "check does not size from the running ComfyUI's /history: $(cat "$tmp/c5.txt")"
 grep -q "b2-bad" "$tmp/c5.txt" || bad "a prompt of /history that is not a graph is not said"
+# The prompt's words are worded where they are shown: Chinese in zh text, English in JSON
+# whatever the language (the label was once made in the language of the moment).
+HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \
+  "$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux --lang zh >"$tmp/c5zh.txt" 2>/dev/null
+HEADROOM_COMFYUI_URL="http://127.0.0.1:$(cat "$tmp/port")" \
+  "$bin" check --comfyui "$tmp/comfy" --ram 32G --vram 12G --os linux --lang zh --json >"$tmp/c5zh.json" 2>/dev/null
+grep -q "任务 c3-ltxv" "$tmp/c5zh.txt" || bad "zh check does not word the prompt in Chinese: $(grep c3-ltxv "$tmp/c5zh.txt")"
+[ "$(json_get "$tmp/c5zh.json" "'the heaviest prompt the running ComfyUI ran (its /history), prompt c3-ltxv,' in d['need']['basis']")" = True ] \
+  || bad "check --json --lang zh: the need's basis is not English: $(json_get "$tmp/c5zh.json" "d['need']['basis']")"
 kill "$srv" 2>/dev/null; srv=
 
 # A what-if machine never borrows this machine's limit: --ram alone (no --os) on a recorded

@@ -180,10 +180,11 @@ static bool resolve(const hr_comfy_paths *cp, hr_wf_model *w)
         snprintf(w->path, sizeof w->path, "%s", path);
         w->resolved = true;
         hr_error err = { 0 };
-        if (hr_cli_read_model(path, w->folder, &w->info, &err) == 0)
+        int r = hr_cli_read_model(path, w->folder, &w->info, &err);
+        if (r == 0)
             w->info_read = true;
         else
-            hr_msg_set(&w->problem, "%s", err.msg);
+            hr_wf_model_failed(w, r, &err);
         return true;
     }
     return false;
@@ -239,9 +240,16 @@ int hr_est_cli_run_prompt(const char *cmd, const hr_est_cli *c, hr_workflow *wf,
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
         return hr_exit_from_error(HR_ENOMEM);
     }
+    /* the title in the user's language; the id itself kept, for a need basis worded where it
+     * is shown (hr_peak_basis_text: JSON in English) */
+    hr_msg m;
+    hr_msg_set(&m, HR_N("prompt %.40s"), prompt_id);
     char label[96];
-    snprintf(label, sizeof label, HR_T("prompt %.40s"), prompt_id);
-    return run_parsed(cmd, c, wf, in, label, snap, out, res, bound);
+    hr_msg_format(&m, hr_lang_get(), label, sizeof label);
+    int r = run_parsed(cmd, c, wf, in, label, snap, out, res, bound);
+    if (r == 0)
+        hr_strlcpy(out->prompt_id, prompt_id, sizeof out->prompt_id);
+    return r;
 }
 
 int hr_est_cli_run_sample(const char *cmd, const hr_est_cli *c, const char *workload, const hr_snapshot *snap,

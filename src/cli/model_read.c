@@ -60,7 +60,8 @@ int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *
     size_t cap = (size_t)HR_ST_MAX_HEADER + 8;
     if (cap < HR_GGUF_MAX_HEADER)
         cap = HR_GGUF_MAX_HEADER;
-    int r = hr_platform_read_head(path, cap, hr_model_head_need, NULL, &head, &size, err);
+    /* a read's failure is kept in m->problem as a message, worded where it is shown */
+    int r = hr_platform_read_head(path, cap, hr_model_head_need, NULL, &head, &size, err, &m->problem);
     m->file_bytes = size;
     hr_tensor_set ts;
     hr_tensor_set_init(&ts);
@@ -70,7 +71,7 @@ int hr_cli_read_model(const char *path, const char *folder_hint, hr_model_info *
         size_t want = HR_ZIP_FIRST_TAIL;
         for (int tries = 0; r == 0 && tries < 2; tries++) {
             size_t need = 0;
-            r = hr_platform_read_tail(path, want, &head, &size, err);
+            r = hr_platform_read_tail(path, want, &head, &size, err, &m->problem);
             if (r == 0)
                 r = hr_model_parse_tail(path, (const unsigned char *)head.data, head.len, size, m, &need, err);
             if (r || need <= head.len)

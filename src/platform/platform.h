@@ -8,6 +8,7 @@
 
 #include "core/base/buf.h"
 #include "core/base/error.h"
+#include "core/base/msg.h"
 #include "core/diagnose/diag.h"
 #include "core/model/snapshot.h"
 
@@ -366,9 +367,11 @@ typedef size_t (*hr_head_need_fn)(const unsigned char *head, size_t have, uint64
  * blocking (a FIFO or device is refused as "not a regular file", never waited on), read
  * in the sizes need() asks for, at most max bytes in all (more: HR_ETOOBIG naming the
  * file), then closed: open, fstat, one read per need, close. need NULL reads
- * min(size, max). path is UTF-8 on every OS; errors name it. *file_size may be NULL. */
+ * min(size, max). path is UTF-8 on every OS; errors name it, in err in the user's language
+ * and in why (may be NULL) as a message worded where it is shown (a report's JSON is
+ * English). *file_size may be NULL. */
 int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, void *ctx, hr_buf *b, uint64_t *file_size,
-                          hr_error *err);
+                          hr_error *err, hr_msg *why);
 
 /* A regular file opened to be read as a stream (headroom diagnose's logs), under the same
  * rules: a device (/dev/zero), a FIFO or a folder is refused as "not a regular file" before
@@ -376,7 +379,7 @@ int hr_platform_read_head(const char *path, size_t max, hr_head_need_fn need, vo
 FILE *hr_platform_read_open(const char *path, hr_error *err);
 
 /* The last n bytes of a regular file (zip central directories), at most max; same rules. */
-int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size, hr_error *err);
+int hr_platform_read_tail(const char *path, size_t n, hr_buf *b, uint64_t *file_size, hr_error *err, hr_msg *why);
 
 /* Is path a regular file (following links)? Its size in *size (may be NULL). */
 bool hr_platform_is_file(const char *path, uint64_t *size);

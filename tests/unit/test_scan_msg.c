@@ -108,6 +108,33 @@ int main(void)
                      "{\"a\xff\":{\"dtype\":\"F16\",\"shape\":[1],\"data_offsets\":[0,2]}}", 2, bad) != 0);
     CHECK(bad->error != 0);
     rep.errors = 1;
+    /* a checkpoint with two text encoders, one an LLM: the joined line's " (LLM encoder)" is
+     * a message of its own, so no English is left in Chinese text */
+    hr_models_entry *ck = hr_models_report_add(&rep);
+    CHECK(ck != NULL);
+    CHECK(read_model("models/checkpoints/ltx2.safetensors",
+                     "{\"model.diffusion_model.x.weight\":{\"dtype\":\"F16\",\"shape\":[4],\"data_offsets\":[0,8]},"
+                     "\"text_encoders.clip_l.transformer.text_model.encoder.layers.0.self_attn.q_proj.weight\":"
+                     "{\"dtype\":\"F16\",\"shape\":[768,768],\"data_offsets\":[8,1179656]},"
+                     "\"text_encoders.gemma3_12b.transformer.model.layers.0.self_attn.q_proj.weight\":"
+                     "{\"dtype\":\"F16\",\"shape\":[4,4],\"data_offsets\":[1179656,1179688]},"
+                     "\"text_encoders.gemma3_12b.transformer.model.layers.0.pre_feedforward_layernorm.weight\":"
+                     "{\"dtype\":\"F16\",\"shape\":[4],\"data_offsets\":[1179688,1179696]}}",
+                     1179696, ck) == 0);
+    const hr_model_component *te = NULL;
+    for (size_t i = 0; i < ck->info.n_comps; i++)
+        if (strcmp(ck->info.comps[i].name, "text_encoder") == 0)
+            te = &ck->info.comps[i];
+    CHECK(te != NULL);
+    char te_en[HR_MODEL_COMP_ARCH_MAX] = "", te_zh[HR_MODEL_COMP_ARCH_MAX] = "";
+    if (te) {
+        hr_model_comp_arch_text(te, HR_LANG_EN, te_en);
+        hr_model_comp_arch_text(te, HR_LANG_ZH, te_zh);
+    }
+    const char *llm_zh = hr_tr_lang(HR_LANG_ZH, " (LLM encoder)");
+    CHECK(strcmp(llm_zh, " (LLM encoder)") != 0); /* the catalogue has it */
+    CHECK(strncmp(te_en, "CLIP-L + Gemma ", 15) == 0 && has(te_en, " (LLM encoder)"));
+    CHECK(strncmp(te_zh, "CLIP-L + Gemma ", 15) == 0 && has(te_zh, llm_zh) && !has(te_zh, "encoder"));
 
     const char *arch_zh = hr_tr_lang(HR_LANG_ZH, "16-channel VAE (FLUX.1/SD3)");
     const char *utf8_zh = hr_tr_lang(HR_LANG_ZH, "invalid UTF-8 in a string");
@@ -133,6 +160,8 @@ int main(void)
     CHECK(has(json_zh, "invalid UTF-8 in a string"));
     CHECK(!has(json_zh, arch_zh));
     CHECK(!has(json_zh, utf8_zh));
+    CHECK(has(zh, te_zh) && !has(zh, te_en));
+    CHECK(has(json_zh, te_en) && !has(json_zh, llm_zh));
     /* the stderr line follows the user's language: the parser's err was set in English here */
     char why[HR_ERROR_MSG_MAX];
     hr_models_error_text(bad, HR_LANG_ZH, why);

@@ -28,6 +28,17 @@ const char *hr_strerror(int code)
     }
 }
 
+const char *hr_error_msgid(int code)
+{
+    switch (code) {
+#define HR_X_MSGID(name, value, msg)                                                                                   \
+    case value: return msg;
+        HR_ERROR_TABLE(HR_X_MSGID)
+#undef HR_X_MSGID
+    default: return HR_N("unknown error");
+    }
+}
+
 int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap)
 {
     if (!err)

@@ -60,6 +60,8 @@ typedef struct hr_error {
 /* Name ("HR_EPARSE") and default message of a code; never NULL. */
 const char *hr_error_name(int code);
 const char *hr_strerror(int code);
+/* The default message as its English msgid (for an hr_msg that words it where shown). */
+const char *hr_error_msgid(int code);
 
 /* Fill err (may be NULL) with code and a printf-style message; returns code, so that
  * `return hr_error_set(err, HR_EPARSE, "%s: ...", path);` reads naturally. */

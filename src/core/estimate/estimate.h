@@ -254,10 +254,11 @@ typedef struct hr_estimate {
     hr_est_step_note step_note[HR_EST_MAX_STEP_NOTES];
     int note_count;
     hr_msg notes[HR_EST_MAX_NOTES];
-    char workflow[HR_EST_NAME_MAX]; /* for the report's title; set by the caller */
-    hr_est_arch arch;               /* the diffusion model the workflow samples with (the largest) */
-    uint32_t frames;                /* the most frames a step works on (1: images) */
-    char high_version[16];          /* version unknown: the ComfyUI version whose manager gives the
+    char workflow[HR_EST_NAME_MAX];  /* for the report's title; set by the caller */
+    char prompt_id[HR_EST_NAME_MAX]; /* the /history prompt it is of ("" = none); set by the caller */
+    hr_est_arch arch;                /* the diffusion model the workflow samples with (the largest) */
+    uint32_t frames;                 /* the most frames a step works on (1: images) */
+    char high_version[16];           /* version unknown: the ComfyUI version whose manager gives the
                                       * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 

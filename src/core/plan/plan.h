@@ -94,9 +94,9 @@ typedef enum hr_peak_from {
 
 typedef struct hr_peak_basis {
     hr_peak_from from;
-    hr_workload sample; /* HR_PEAK_SAMPLE: the workload */
-    char workflow[HR_EST_NAME_MAX];
-    char node_id[HR_EST_ID_MAX]; /* the step at the peak (not for a sample) */
+    hr_workload sample;             /* HR_PEAK_SAMPLE: the workload */
+    char workflow[HR_EST_NAME_MAX]; /* the file; a sample's label (msgid); a prompt's id */
+    char node_id[HR_EST_ID_MAX];    /* the step at the peak (not for a sample) */
     char class_type[HR_EST_TYPE_MAX];
     bool version_known; /* ComfyUI's version, else the one whose manager gave the high end */
     int version[3];

@@ -53,11 +53,13 @@ void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, c
     memset(b, 0, sizeof *b);
     b->from = from;
     b->sample = sample;
-    /* A sample's label is kept as its English msgid (worded where the basis is shown); the
-     * estimate's own copy is already in the language of the moment. */
+    /* A sample's label is kept as its English msgid and a prompt as its id (both worded where
+     * the basis is shown); the estimate's own title is already in the language of the moment. */
     const char *label = NULL;
     if (from == HR_PEAK_SAMPLE && hr_est_sample_workflow(hr_workload_name(sample), &label) && label)
         hr_strlcpy(b->workflow, label, sizeof b->workflow);
+    else if (from == HR_PEAK_SERVER)
+        hr_strlcpy(b->workflow, e->prompt_id, sizeof b->workflow);
     else
         hr_strlcpy(b->workflow, e->workflow, sizeof b->workflow);
     hr_strlcpy(b->node_id, e->commit.node_id, sizeof b->node_id);
@@ -72,7 +74,7 @@ const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, 
     /* The version's words first (a message with a value of its own), then the sentence that
      * quotes them; both in lang. */
     hr_msg v, m;
-    char ver[64];
+    char ver[64], prompt[96];
     if (b->version_known)
         hr_msg_set(&v, "ComfyUI %d.%d.%d", b->version[0], b->version[1], b->version[2]);
     else if (b->high_version[0])
@@ -97,8 +99,11 @@ const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, 
         hr_msg_set(&m, HR_N("the estimate of %s for %s, node %s %s"), b->workflow, ver, b->node_id, b->class_type);
         break;
     case HR_PEAK_SERVER:
+        /* the prompt's words, as the version's: a message of their own inside the sentence */
+        hr_msg_set(&v, HR_N("prompt %.40s"), b->workflow);
+        hr_msg_format(&v, lang, prompt, sizeof prompt);
         hr_msg_set(&m, HR_N("the heaviest prompt the running ComfyUI ran (its /history), %s, for %s, node %s %s"),
-                   b->workflow, ver, b->node_id, b->class_type);
+                   prompt, ver, b->node_id, b->class_type);
         break;
     case HR_PEAK_SAVED:
         hr_msg_set(&m, HR_N("the heaviest saved workflow, %s, for %s, node %s %s"), b->workflow, ver, b->node_id,

@@ -77,8 +77,13 @@ static void billions(uint64_t params, char *out, size_t n)
 }
 
 /* ---- text encoders ---- */
-static bool te_arch(ts *s, const char *p, hr_msg *out)
+#define TE_LLM_MAX 48
+/* llm (may be NULL): an LLM encoder's name and size ("Gemma 12B"), the same in every language,
+ * for a line that joins it with others; "" for any other encoder. */
+static bool te_arch(ts *s, const char *p, hr_msg *out, char llm[TE_LLM_MAX])
 {
+    if (llm)
+        llm[0] = '\0';
     const hr_tensor *t;
     char pp[256];
     if ((t = get(s, p, "text_model.encoder.layers.0.self_attn.q_proj.weight"))) {
@@ -127,6 +132,8 @@ static bool te_arch(ts *s, const char *p, hr_msg *out)
         bool vl = has(s, p, "visual.patch_embed.proj.weight") || hr_tensor_any_prefix(s, "visual.") ||
                   hr_tensor_any_prefix(s, "vision_tower.");
         hr_msg_set(out, HR_N("%s%s %s (LLM encoder)"), fam, vl ? "-VL" : "", b);
+        if (llm)
+            snprintf(llm, TE_LLM_MAX, "%s%s %s", fam, vl ? "-VL" : "", b);
         return true;
     }
     return false;
@@ -422,18 +429,21 @@ static hr_model_component *comp_get(hr_model_info *m, const char *name)
 }
 
 /* A checkpoint's text encoders, "CLIP-L + CLIP-G": each named once, and each name that is a
- * message of its own ("CLIP text encoder") translated where the whole is shown. */
+ * message of its own ("CLIP text encoder") translated where the whole is shown; an LLM's name
+ * is kept as it reads and its words " (LLM encoder)" translated, so no part stays English in
+ * another language. */
 #define TE_JOIN_MAX 5
 typedef struct te_join {
     char en[64]; /* the names so far, in English, as the field held them */
     const char *part[TE_JOIN_MAX];
     bool tr[TE_JOIN_MAX];
+    const char *suffix[TE_JOIN_MAX]; /* a msgid after the part, or "" */
     char copy[TE_JOIN_MAX][48];
     size_t n;
     hr_msg first;
 } te_join;
 
-static void te_join_add(te_join *j, const hr_msg *one)
+static void te_join_add(te_join *j, const hr_msg *one, const char *llm)
 {
     char en[48];
     hr_msg_format(one, HR_LANG_EN, en, sizeof en);
@@ -441,10 +451,11 @@ static void te_join_add(te_join *j, const hr_msg *one)
         return;
     size_t k = strlen(j->en);
     snprintf(j->en + k, sizeof j->en - k, "%s%s", k ? " + " : "", en);
-    /* a name without values is its msgid; one with values (an LLM's size) is kept as it
-     * reads in English when it shares the line with others */
+    /* a name without values is its msgid; an LLM is its name and its words; any other name
+     * with values (T5-XXL) reads the same in every language */
     j->tr[j->n] = one->nargs == 0;
-    snprintf(j->copy[j->n], sizeof j->copy[0], "%s", j->tr[j->n] ? one->fmt : en);
+    j->suffix[j->n] = llm[0] ? HR_N(" (LLM encoder)") : "";
+    snprintf(j->copy[j->n], sizeof j->copy[0], "%s", j->tr[j->n] ? one->fmt : llm[0] ? llm : en);
     j->part[j->n] = j->copy[j->n];
     if (j->n == 0)
         j->first = *one;
@@ -453,18 +464,23 @@ static void te_join_add(te_join *j, const hr_msg *one)
 
 static void te_join_msg(const te_join *j, hr_msg *out)
 {
-    const char *const *p = j->part;
+    const char *const *p = j->part, *const *x = j->suffix;
     switch (j->n) {
     case 0: return;
     case 1: *out = j->first; return; /* alone, a name keeps its own message */
-    case 2: hr_msg_set(out, "%s + %s", p[0], p[1]); break;
-    case 3: hr_msg_set(out, "%s + %s + %s", p[0], p[1], p[2]); break;
-    case 4: hr_msg_set(out, "%s + %s + %s + %s", p[0], p[1], p[2], p[3]); break;
-    default: hr_msg_set(out, "%s + %s + %s + %s + %s", p[0], p[1], p[2], p[3], p[4]); break;
+    case 2: hr_msg_set(out, "%s%s + %s%s", p[0], x[0], p[1], x[1]); break;
+    case 3: hr_msg_set(out, "%s%s + %s%s + %s%s", p[0], x[0], p[1], x[1], p[2], x[2]); break;
+    case 4: hr_msg_set(out, "%s%s + %s%s + %s%s + %s%s", p[0], x[0], p[1], x[1], p[2], x[2], p[3], x[3]); break;
+    default:
+        hr_msg_set(out, "%s%s + %s%s + %s%s + %s%s + %s%s", p[0], x[0], p[1], x[1], p[2], x[2], p[3], x[3], p[4], x[4]);
+        break;
     }
-    for (size_t i = 0; i < j->n; i++)
+    for (size_t i = 0; i < j->n; i++) {
         if (j->tr[i])
-            hr_msg_translate_arg(out, (int)i);
+            hr_msg_translate_arg(out, (int)(2 * i));
+        if (x[i][0])
+            hr_msg_translate_arg(out, (int)(2 * i + 1));
+    }
 }
 
 static bool checkpoint(ts *s, hr_model_info *m)
@@ -516,6 +532,7 @@ static bool checkpoint(ts *s, hr_model_info *m)
     te_join tj;
     memset(&tj, 0, sizeof tj);
     hr_msg one;
+    char llm[TE_LLM_MAX];
     static const char *const tprefix[] = {
         "cond_stage_model.transformer.",
         "cond_stage_model.model.",
@@ -529,8 +546,8 @@ static bool checkpoint(ts *s, hr_model_info *m)
         "text_encoders.gemma3_12b.transformer.",
     };
     for (size_t i = 0; i < sizeof tprefix / sizeof tprefix[0]; i++)
-        if (te_arch(s, tprefix[i], &one))
-            te_join_add(&tj, &one);
+        if (te_arch(s, tprefix[i], &one, llm))
+            te_join_add(&tj, &one, llm);
     hr_model_component *tc = comp_get(m, "text_encoder");
     if (tc && tj.n)
         te_join_msg(&tj, &tc->arch);
@@ -675,7 +692,7 @@ void hr_model_classify(const hr_tensor_set *s, const char *file_name, const char
     }
     static const char *const te_roots[] = { "", "transformer.", "model." };
     for (size_t i = 0; i < 3; i++)
-        if (te_arch(s, te_roots[i], &a)) {
+        if (te_arch(s, te_roots[i], &a, NULL)) {
             snprintf(m->kind, sizeof m->kind, "text_encoder");
             hr_model_set_arch(m, &a);
             return;

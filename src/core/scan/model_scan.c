@@ -156,7 +156,9 @@ void hr_model_problem_of(hr_msg *out, const hr_model_info *info, int code, const
     if (hr_msg_is_set(&info->problem))
         *out = info->problem;
     else if (err && err->msg[0])
-        hr_msg_set(out, "%s", err->msg); /* the platform's words, as it wrote them */
-    else
-        hr_msg_set(out, "%s", hr_strerror(code));
+        hr_msg_set(out, "%s", err->msg); /* words made elsewhere, as they were written */
+    else {
+        hr_msg_set(out, "%s", hr_error_msgid(code));
+        hr_msg_translate_arg(out, 0);
+    }
 }

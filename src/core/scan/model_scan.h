@@ -96,8 +96,8 @@ int hr_model_fail(hr_model_info *m, hr_error *err, int code, const char *fmt, ..
 void hr_model_problem_text(const hr_msg *why, hr_lang lang, char *out, size_t cap);
 /* The same for a message already kept in m->problem. */
 int hr_model_failed(const hr_model_info *m, hr_error *err, int code);
-/* Why a model could not be read, into out: the header's own problem when the reader kept one,
- * else the error's words as the platform wrote them, else the code's. */
+/* Why a model could not be read, into out: the problem the reader or the platform's read kept
+ * (m->problem), else the error's words as they were written, else the code's. */
 void hr_model_problem_of(hr_msg *out, const hr_model_info *info, int code, const hr_error *err);
 
 /* hr_head_need_fn for any model file: 8 bytes first, then what the format found needs

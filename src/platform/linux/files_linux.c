@@ -15,29 +15,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err)
+/* strerror's words: the C locale's, the same in every language headroom speaks */
+static int errno_fail(hr_error *err, hr_msg *why, int e, const char *path)
+{
+    char text[HR_ERROR_MSG_MAX];
+    snprintf(text, sizeof text, "%s: %s", path, strerror(e));
+    return hr_os_file_fail(err, why, hr_error_from_errno(e), "%s", text);
+}
+
+int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err, hr_msg *why)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
-        int e = errno;
-        return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+        return errno_fail(err, why, errno, path);
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+        return errno_fail(err, why, e, path);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
+        return hr_os_file_fail(err, why, HR_EINVAL, HR_N("%s: not a regular file"), path);
     }
     *size = (uint64_t)st.st_size;
     *f = (hr_os_file)fd;
     return 0;
 }
 
-int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err, hr_msg *why)
 {
     size_t got = 0;
     while (got < n) {
@@ -45,11 +52,10 @@ int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, siz
         if (k < 0) {
             if (errno == EINTR)
                 continue;
-            int e = errno;
-            return hr_error_set(err, hr_error_from_errno(e), "%s: %s", path, strerror(e));
+            return errno_fail(err, why, errno, path);
         }
         if (k == 0)
-            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
+            return hr_os_file_fail(err, why, HR_EIO, HR_N("%s: the file ended early (it changed while read)"), path);
         got += (size_t)k;
     }
     return 0;

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <wchar.h>
 
-int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err)
+int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *err, hr_msg *why)
 {
     wchar_t *w = hr_win_wide(path);
     if (!w)
-        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a valid UTF-8 path"), path);
+        return hr_os_file_fail(err, why, HR_EINVAL, HR_N("%s: not a valid UTF-8 path"), path);
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                            FILE_ATTRIBUTE_NORMAL, NULL);
     free(w);
@@ -26,20 +26,20 @@ int hr_os_file_open(const char *path, hr_os_file *f, uint64_t *size, hr_error *e
         int code = (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) ? HR_ENOENT
                    : e == ERROR_ACCESS_DENIED                               ? HR_EACCES
                                                                             : HR_EIO;
-        return hr_error_set(err, code, HR_T("%s: cannot open it (Windows error %lu)"), path, (unsigned long)e);
+        return hr_os_file_fail(err, why, code, HR_N("%s: cannot open it (Windows error %lu)"), path, (unsigned long)e);
     }
     BY_HANDLE_FILE_INFORMATION fi;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
         (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
         CloseHandle(h);
-        return hr_error_set(err, HR_EINVAL, HR_T("%s: not a regular file"), path);
+        return hr_os_file_fail(err, why, HR_EINVAL, HR_N("%s: not a regular file"), path);
     }
     *size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
     *f = (hr_os_file)h;
     return 0;
 }
 
-int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err)
+int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, size_t n, hr_error *err, hr_msg *why)
 {
     size_t got = 0;
     while (got < n) {
@@ -53,11 +53,13 @@ int hr_os_file_read(hr_os_file f, const char *path, uint64_t off, char *dst, siz
         if (!ReadFile((HANDLE)f, dst + got, want, &k, &ov)) {
             DWORD e = GetLastError();
             return e == ERROR_HANDLE_EOF
-                       ? hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path)
-                       : hr_error_set(err, HR_EIO, HR_T("%s: read error (Windows error %lu)"), path, (unsigned long)e);
+                       ? hr_os_file_fail(err, why, HR_EIO, HR_N("%s: the file ended early (it changed while read)"),
+                                         path)
+                       : hr_os_file_fail(err, why, HR_EIO, HR_N("%s: read error (Windows error %lu)"), path,
+                                         (unsigned long)e);
         }
         if (k == 0)
-            return hr_error_set(err, HR_EIO, HR_T("%s: the file ended early (it changed while read)"), path);
+            return hr_os_file_fail(err, why, HR_EIO, HR_N("%s: the file ended early (it changed while read)"), path);
         got += k;
     }
     return 0;
