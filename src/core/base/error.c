@@ -46,7 +46,7 @@ int hr_error_vset(hr_error *err, int code, const char *fmt, va_list ap)
     err->code = code;
     if (!fmt) {
         snprintf(err->msg, sizeof err->msg, "%s", hr_strerror(code));
-        snprintf(err->msg_en, sizeof err->msg_en, "%s", hr_tr_lang(HR_LANG_EN, hr_tr_msgid(hr_strerror(code))));
+        snprintf(err->msg_en, sizeof err->msg_en, "%s", hr_error_msgid(code));
         return code;
     }
     va_list again, again2;
