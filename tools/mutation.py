@@ -255,6 +255,16 @@ mut("estimate", "src/core/estimate/estimate_render.c",
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, hr_lang_get(), say, sizeof say));',
     "the estimate JSON's verdict in the user's language, not English")
 
+# ---- languages: what a probe and a message say, English for JSON -------------------------
+mut("model", "src/core/status/status_json.c", "return hr_words_in(w, HR_LANG_EN);",
+    "return hr_words_in(w, hr_lang_get());", "status JSON gives the probe's words in the user's language")
+mut("model", "src/core/model/win_model.c",
+    "call_why_in(lang, why + at, sizeof why - at, hr_tr_lang(lang, call), c);",
+    "call_why_in(hr_lang_get(), why + at, sizeof why - at, hr_tr_lang(lang, call), c);",
+    "a Windows call's failure worded once, in the language of the moment, for both languages")
+mut("model", "src/core/base/msg.c", "if (id != s) {", "if (id != s && 0) {",
+    "a message's value that is a translation keeps the language it was made in")
+
 # ---- apply: refusals and the state file ----------------------------------------------------
 AS = "src/core/apply/apply_state.c"
 AP = "src/core/apply/apply_plan.c"
