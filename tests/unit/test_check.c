@@ -2,6 +2,7 @@
  * story (16 GB, automatic paging file on C:, SDXL → WILL FAIL), its fix (S6 → OK), video on
  * 32 GB of paging (S4.2: crashed) vs 64 GB (stable), the to-do list and the other users. */
 #include "core/check/check.h"
+#include "core/model/procs.h"
 #include "plan_snap.h"
 #include "test.h"
 
@@ -314,6 +315,15 @@ static void test_languages(void)
     CHECK(c->workload_assumed);
     CHECK(c->todo_count >= 2);
 
+    /* a program to close, of a kind: its kind in words in the text, its id in JSON */
+    CHECK(c->other_count < HR_CHECK_MAX_OTHERS);
+    hr_check_other *fx = &c->others[c->other_count++];
+    memset(fx, 0, sizeof *fx);
+    snprintf(fx->proc.name, sizeof fx->proc.name, "firefox");
+    fx->proc.commit_bytes = fx->proc.resident_bytes = GB(1);
+    fx->proc.processes = 1;
+    fx->kind = hr_proc_kind("firefox");
+
     hr_buf zh, en, json_zh, json_en;
     hr_buf_init(&zh, 0);
     hr_buf_init(&en, 0);
@@ -335,6 +345,13 @@ static void test_languages(void)
     CHECK(no_chinese(hr_buf_str(&json_zh)));
     CHECK(no_chinese(hr_buf_str(&en)));
     CHECK(!no_chinese(hr_buf_str(&zh)));
+    CHECK_CONTAINS(hr_buf_str(&en), "(browser)");
+    CHECK_CONTAINS(hr_buf_str(&json_en), "\"kind\":\"browser\"");
+    char kind_zh[64];
+    snprintf(kind_zh, sizeof kind_zh, hr_tr_lang(HR_LANG_ZH, "  (%s)"), hr_tr_lang(HR_LANG_ZH, "browser"));
+    CHECK(strcmp(kind_zh, "  (browser)") != 0);
+    CHECK_CONTAINS(hr_buf_str(&zh), kind_zh);
+    CHECK(!strstr(hr_buf_str(&zh), "browser"));
     char t[HR_PLAN_TEXT_MAX], z[HR_PLAN_TEXT_MAX], b[HR_CHECK_BASIS_MAX];
     hr_check_verdict_text(c, HR_LANG_EN, t, sizeof t);
     CHECK_CONTAINS(t, "when RAM and the paging file are full");

@@ -7,6 +7,7 @@
 #include "core/base/html.h"
 #include "core/base/i18n.h"
 #include "core/base/size.h"
+#include "core/model/procs.h"
 
 #include <stdio.h>
 
@@ -96,9 +97,11 @@ static void others(const hr_check *c, hr_buf *out)
         hr_buf_puts(out, "<tr><td>");
         hr_html_text(out, o->proc.name);
         if (o->kind) {
-            hr_buf_puts(out, " <span class=\"rule\">(");
-            hr_html_text(out, o->kind);
-            hr_buf_puts(out, ")</span>");
+            char kind[96];
+            snprintf(kind, sizeof kind, HR_T("(%s)"), hr_tr(hr_proc_kind_words(o->kind)));
+            hr_buf_puts(out, " <span class=\"rule\">");
+            hr_html_text(out, kind);
+            hr_buf_puts(out, "</span>");
         }
         hr_buf_puts(out, "</td>");
         hr_html_td_gb(out, o->proc.commit_bytes);

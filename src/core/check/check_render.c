@@ -8,6 +8,7 @@
 #include "core/base/size.h"
 #include "core/base/text.h"
 #include "core/model/pagingfiles.h"
+#include "core/model/procs.h"
 #include "core/status/status_render.h"
 
 #include <string.h>
@@ -241,7 +242,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
             if (np > 1)
                 hr_buf_printf(out, HR_T(", %d processes"), np);
             if (o->kind)
-                hr_buf_printf(out, "  (%s)", o->kind);
+                hr_buf_printf(out, HR_T("  (%s)"), hr_tr(hr_proc_kind_words(o->kind)));
             hr_buf_putc(out, '\n');
         }
     }

@@ -189,3 +189,16 @@ const char *hr_proc_kind(const char *name)
         return "python";
     return NULL;
 }
+
+const char *hr_proc_kind_words(const char *kind)
+{
+    if (!kind)
+        return "";
+    if (!strcmp(kind, "browser"))
+        return HR_N("browser");
+    if (!strcmp(kind, "chat"))
+        return HR_N("chat");
+    if (!strcmp(kind, "python"))
+        return HR_N("python");
+    return kind;
+}

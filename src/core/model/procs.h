@@ -44,5 +44,8 @@ void hr_proc_table_free(hr_proc_table *t);
 /* What kind of program a name is, for advice: "browser", "chat", "comfyui" (python running
  * ComfyUI cannot be told apart from other python here, so "python"), or NULL. */
 const char *hr_proc_kind(const char *name);
+/* The kind in words, an English msgid to translate where shown (the id stays in JSON); kind
+ * itself when it is not one of hr_proc_kind()'s. */
+const char *hr_proc_kind_words(const char *kind);
 
 #endif

@@ -173,7 +173,7 @@ static void commit(out *o, const hr_snapshot *s)
     unknown_line(o, &c->s);
     bool lx = s->platform.os == HR_OS_LINUX;
     pf(o, HR_T("  charge   %-12s %s\n"), sz(c->charge_bytes, a, sizeof a),
-       lx ? "(Committed_AS)" : HR_T("(Task Manager: Committed)"));
+       lx ? HR_T("(Committed_AS)") : HR_T("(Task Manager: Committed)"));
     pf(o, HR_T("  limit    %-12s %s\n"), sz(c->limit_bytes, a, sizeof a),
        lx ? HR_T("(CommitLimit)") : HR_T("(RAM + paging files)"));
     if (c->peak_bytes != HR_UNKNOWN && c->peak_bytes != 0)
