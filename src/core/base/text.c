@@ -186,12 +186,17 @@ HR_HOT void hr_strlcpy(char *dst, const char *src, unsigned long size)
 
 void hr_strlist_add(char *dst, unsigned long size, const char *item)
 {
+    hr_strlist_add_in(dst, size, item, hr_lang_get());
+}
+
+void hr_strlist_add_in(char *dst, unsigned long size, const char *item, hr_lang lang)
+{
     size_t have = strlen(dst);
     if (have == 0)
         hr_strlcpy(dst, item, size);
     else {
         /* "; " in English, "；" in Chinese: the list reads as one sentence of either. */
-        const char *sep = HR_T("; ");
+        const char *sep = hr_tr_lang(lang, "; ");
         size_t sn = strlen(sep);
         if (have + sn + 1 < size) {
             memcpy(dst + have, sep, sn + 1);

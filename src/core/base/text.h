@@ -2,6 +2,8 @@
 #ifndef HR_TEXT_H
 #define HR_TEXT_H
 
+#include "core/base/i18n.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +65,8 @@ bool hr_same_drive(const char *a, const char *b);
 /* Append item to the "; "-separated list in dst (size bytes); dropped when there is no room
  * for more than the separator, cut short when there is room for part of it. */
 void hr_strlist_add(char *dst, unsigned long size, const char *item);
+/* The same in a given language (its separator). */
+void hr_strlist_add_in(char *dst, unsigned long size, const char *item, hr_lang lang);
 
 /* Text another program chose (a server's prompt id, a node's class), made one harmless line
  * in place: C0 controls, DEL, C1 controls (U+0080..U+009F, CSI among them), the bidi

@@ -56,7 +56,4 @@ void hr_words_add_in(hr_words *w, hr_lang lang, const char *text);
 /* Append an error's message: its English (msg_en) and the language it was made in (msg). */
 void hr_words_add_error(hr_words *w, const hr_error *e);
 
-/* Append every item of src to w (a reason learnt elsewhere, kept in both languages). */
-void hr_words_add_all(hr_words *w, const hr_words *src);
-
 #endif

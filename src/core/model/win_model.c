@@ -51,11 +51,6 @@ static void code_text_in(hr_lang lang, uint32_t code, char *out, size_t n)
         snprintf(out, n, hr_tr_lang(lang, "error %u"), (unsigned)code);
 }
 
-void hr_win_code_text(uint32_t code, char *out, size_t n)
-{
-    code_text_in(hr_lang_get(), code, out, n);
-}
-
 /* "EnumPageFilesW: not implemented on this system" */
 static void call_why_in(hr_lang lang, char *out, size_t n, const char *call, const hr_win_call *c)
 {

@@ -151,7 +151,5 @@ void hr_win_crash_control(const hr_win_raw *raw, hr_paging_config *cfg);
 
 /* "ok", "failed", ... and back. */
 const char *hr_win_state_name(hr_win_state s);
-/* Plain words for a Win32 / NTSTATUS / HRESULT code we know ("not supported (50)"). */
-void hr_win_code_text(uint32_t code, char *out, size_t n);
 
 #endif
