@@ -206,7 +206,28 @@ grep -q "12 GB of VRAM is assumed (no GPU was read): give --vram" "$tmp/g.txt" |
 [ "$(json_get "$tmp/g.json" "d['machine']['vram_assumed'] and d['machine']['gpu_assumed'] and not d['machine']['ram_assumed']")" = True ] \
   || bad "the JSON does not say the GPU is assumed"
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os windows >"$tmp/g2.txt"
-! grep -q "is assumed.*: give --\(ram\|vram\|gpu\)" "$tmp/g2.txt" || bad "a given GPU called assumed"
+! grep -q "is assumed.*: give --\(ram\|vram\|gpu\)$" "$tmp/g2.txt" || bad "a given GPU called assumed"
+# The VRAM other programs hold is a default per OS, said as assumed, until --vram-used gives it;
+# it is taken from the card (usable VRAM falls by it) and can never be more than the card.
+grep -q "^            512 MB of VRAM held by other programs is assumed: give --vram-used$" "$tmp/g2.txt" \
+  || bad "the VRAM other programs hold not said as assumed"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os windows --json >"$tmp/vu0.json"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os windows --vram-used 6G >"$tmp/vu.txt"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os windows --vram-used 6G --json >"$tmp/vu.json"
+grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/vu.txt" || bad "--vram-used not said"
+[ "$(json_get "$tmp/vu0.json" "d['machine']['vram_other_bytes'] == 512 * 2**20 and d['machine']['vram_other_assumed']")" = True ] \
+  || bad "the JSON does not give the assumed VRAM of other programs"
+[ "$(json_get "$tmp/vu.json" "d['machine']['vram_other_bytes'] == 6 * 2**30 and not d['machine']['vram_other_assumed']")" = True ] \
+  || bad "the JSON does not give --vram-used"
+[ "$(json_get "$tmp/vu.json" "d['loads'][1]['usable_vram_bytes'] < 2.5 * 2**30")" = True ] \
+  || bad "--vram-used does not take VRAM from the loads"
+[ "$(json_get "$tmp/vu0.json" "d['loads'][1]['usable_vram_bytes'] > 4 * 2**30")" = True ] \
+  || bad "the default VRAM of other programs takes too much"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --vram-used 9G >"$tmp/vu9.txt" 2>"$tmp/vu9.err"; rc=$?
+[ "$rc" = 64 ] || bad "--vram-used above the card: exit $rc, not 64"
+[ "$(wc -l <"$tmp/vu9.err")" = 1 ] && grep -q "vram-used 9 GB is more than the GPU's 8 GB of VRAM" "$tmp/vu9.err" \
+  || bad "--vram-used above the card: no one-line error ($(cat "$tmp/vu9.err"))"
+[ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
 
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"

@@ -16,7 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_COMFYUI = 40, OPT_RAM, OPT_VRAM, OPT_OS, OPT_GPU, OPT_COMFY_ARGS, OPT_VERSION, OPT_JSON, OPT_HTML = 99 };
+enum {
+    OPT_COMFYUI = 40,
+    OPT_RAM,
+    OPT_VRAM,
+    OPT_OS,
+    OPT_GPU,
+    OPT_COMFY_ARGS,
+    OPT_VERSION,
+    OPT_JSON,
+    OPT_VRAM_USED = 50,
+    OPT_HTML = 99
+};
 
 static const char *const est_os_choices[] = { "windows", "linux", "macos", NULL };
 static const char *const est_gpu_choices[] = { "nvidia", "amd", "intel", "apple", "none", NULL };
@@ -26,6 +37,9 @@ const hr_opt hr_estimate_opts[] = {
       HR_N("the ComfyUI folder: read the models the workflow names from its models/ folder"), NULL, 0 },
     { OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK },
+    { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
+      HR_N("what-if: VRAM other programs hold when ComfyUI loads (default 0.5G on Windows, 0.1G elsewhere)"), NULL,
+      HR_OPT_SMALL_OK },
     { OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0 },
     { OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
@@ -81,6 +95,7 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         c->ram = p->size;
         break;
     case OPT_VRAM: c->vram = p->size, c->vram_given = true; break;
+    case OPT_VRAM_USED: c->vram_used = p->size, c->vram_used_given = true; break;
     case OPT_OS: c->os = !strcmp(v, "windows") ? 1 : !strcmp(v, "macos") ? 2 : 0; break;
     case OPT_GPU: {
         hr_est_vendor g;
@@ -162,6 +177,8 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
     }
+    if (c->vram_used_given)
+        m->vram_other_bytes = c->vram_used;
 }
 
 /* The file a workflow names, looked up the way ComfyUI does (core/scan/comfy_paths.h: the
@@ -310,7 +327,14 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
-        r = hr_estimate_run(in, &m, &c->args, out, &err);
+        if (c->vram_used_given && c->vram_used > m.vram_bytes) {
+            char used[32], card[32];
+            hr_size_gb(c->vram_used, used, sizeof used);
+            hr_size_gb(m.vram_bytes, card, sizeof card);
+            r = hr_error_set(&err, HR_EINVAL, HR_T("--vram-used %s is more than the GPU's %s of VRAM"), used, card);
+        } else {
+            r = hr_estimate_run(in, &m, &c->args, out, &err);
+        }
         if (bound)
             *bound = hr_est_server_bound(in, &m, &c->args);
     }

@@ -11,12 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-extern const hr_opt hr_estimate_opts[]; /* --comfyui --ram --vram --os --gpu --comfy-args --comfyui-version */
+extern const hr_opt hr_estimate_opts[]; /* --comfyui --ram --vram --vram-used --os --gpu --comfy-args
+                                        * --comfyui-version */
 
 typedef struct hr_est_cli {
     const char *comfyui;
-    uint64_t ram, vram;
-    bool vram_given;
+    uint64_t ram, vram, vram_used;
+    bool vram_given, vram_used_given;
     int os;  /* -1, 0 linux, 1 windows, 2 macos */
     int gpu; /* -1 or hr_est_vendor */
     hr_comfy_args args;

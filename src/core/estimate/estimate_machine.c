@@ -31,6 +31,13 @@ void hr_est_machine_init(hr_est_machine *m)
     m->ram_assumed = m->vram_assumed = m->vendor_assumed = true;
 }
 
+double hr_est_vram_other(const hr_est_machine *m)
+{
+    if (m->vram_other_bytes != HR_UNKNOWN)
+        return (double)(m->vram_other_bytes < m->vram_bytes ? m->vram_other_bytes : m->vram_bytes);
+    return m->os == HR_OS_WINDOWS ? 0.5 * HR_EST_GIBD : 0.1 * HR_EST_GIBD;
+}
+
 void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
 {
     m->os = s->platform.os;

@@ -11,9 +11,7 @@ void hr_est_sim_setup(hr_est_sim *s)
     const hr_comfy_args *a = s->a;
     s->version = hr_est_version_num(m);
     s->vram_total = (double)m->vram_bytes;
-    s->vram_other = m->vram_other_bytes != HR_UNKNOWN ? (double)m->vram_other_bytes
-                    : m->os == HR_OS_WINDOWS          ? 0.5 * HR_EST_GIBD
-                                                      : 0.1 * HR_EST_GIBD;
+    s->vram_other = hr_est_vram_other(m);
     s->reserve = hr_est_reserve_bytes(m, a);
     s->ratio = m->vendor == HR_GPU_NVIDIA ? 0.0 : 0.4;
     /* load_models_gpu() floored the budget at 64 MiB until 0.3.25 raised it to 128 MiB (a fix

@@ -136,6 +136,14 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
         hr_buf_printf(out, HR_T("            the GPU's vendor (%s) is assumed: give --gpu\n"),
                       hr_est_vendor_name(m->vendor));
+    if (m->vram_bytes > 0) {
+        /* what the desktop and other programs hold is never read: say the figure used */
+        hr_size_gb((uint64_t)hr_est_vram_other(m), c, sizeof c);
+        if (m->vram_other_bytes == HR_UNKNOWN)
+            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs is assumed: give --vram-used\n"), c);
+        else
+            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs (--vram-used)\n"), c);
+    }
     if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
@@ -281,6 +289,8 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     hr_json_u64(w, "ram_bytes", m->ram_bytes);
     hr_json_u64(w, "vram_bytes", m->vram_bytes);
     hr_json_size(w, "commit_limit_bytes", m->commit_limit_bytes);
+    hr_json_u64(w, "vram_other_bytes", (uint64_t)hr_est_vram_other(m));
+    hr_json_bool(w, "vram_other_assumed", m->vram_other_bytes == HR_UNKNOWN);
     if (m->version_known) {
         char v[32];
         snprintf(v, sizeof v, "%d.%d.%d", m->version[0], m->version[1], m->version[2]);
