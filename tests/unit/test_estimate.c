@@ -390,9 +390,12 @@ int main(void)
     /* The offload buffer follows the modules, not the model: ComfyUI PR 11096's test log, UMT5-XXL
      * fp8 on an RTX 3060 with --reserve-vram 5.5. Before the look-ahead (0.3.76) the buffer was
      * three times the 2 GB token embedding and nothing loaded: "5334.55 MB usable, 0.00 MB
-     * loaded, 6419.09 MB offloaded, 6009.00 MB buffer reserved". After it (0.4.0): "5334.55 MB
-     * usable, 5283.48 MB loaded, 1136.00 MB offloaded, 48.00 MB buffer reserved". The machine's
-     * RAM is not in the PR; 64 GB puts the encoder on the CPU first, as the log shows. */
+     * loaded, 6419.09 MB offloaded, 6009.00 MB buffer reserved". The PR's "after" log (5283.48 MB
+     * loaded, 48.00 MB buffer) is of its own commit: PR 11171, four days later and in the same
+     * release (0.4.0), made a text encoder compute in fp32, so each offloaded module counts an
+     * fp32 copy and the embedding reserves 2003 + 4006 + 2 x 40 MiB (the next two modules) =
+     * 6089 MiB, more than the usable VRAM: at 0.4.0 nothing loads again. The machine's RAM is
+     * not in the PR; 64 GB puts the encoder on the CPU first, as the log shows. */
     for (int after = 0; after <= 1; after++) {
         memset(&in, 0, sizeof in);
         int t[3], u[3], v[3];
@@ -409,12 +412,51 @@ int main(void)
         const hr_est_load *tl = load_of("4");
         CHECK(tl && tl->partial);
         CHECK(tl && within((double)tl->usable_vram_bytes / MiB, 5334.55, 0.10));
-        CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 48.0 : 6009.0, 0.25));
-        CHECK(tl && within((double)tl->offloaded_bytes / MiB, after ? 1136.0 : 6419.09, 0.10));
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, after ? 6089.0 : 6009.0, 0.01));
+        CHECK(tl && within((double)tl->offloaded_bytes / MiB, 6419.09, 0.01));
+        CHECK(tl && tl->loaded_bytes == 0);
         if (tl)
             printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n",
                    after ? "after" : "before", (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
                    (double)tl->offloaded_bytes / MiB, (double)tl->buffer_bytes / MiB);
+    }
+
+    /* The encoder's fp32 copy and the VAE's largest module, in a public log that shows both
+     * (OrsoEric/HOWTO-ComfyUI, 2026-01-17, 0.9.2 on an RX 7900 XTX 24 GB, Windows, ROCm, two
+     * streams): every run after the first found all the card's VRAM held ("0.00 MB usable"), so
+     * each model was offloaded whole and its reserve was that of its first module, the largest:
+     * "7909.89 MB offloaded, 3248.00 MB buffer reserved" for the Qwen2.5-VL 7B fp8 encoder (its
+     * 1039.5 MiB bf16 token embedding, an fp32 copy of it, 2079 MiB, and the next two modules,
+     * fp8 MLP linears of 3584 x 18944: 64.75 MiB each) and "242.00 MB offloaded, 22.78 MB buffer
+     * reserved" for the Qwen-Image VAE (three 384 x 384 x 3 x 3 x 3 bf16 convolutions). */
+    {
+        memset(&in, 0, sizeof in);
+        int t[3], v[3];
+        int te = cat("qwen_2.5_vl_7b_fp8_scaled.safetensors", HR_EST_TEXT_ENCODER, false, t);
+        int va = cat("qwen_image_vae.safetensors", HR_EST_VAE, false, v);
+        op("2", "CLIPLoader", HR_OP_LOAD, te, -1, 0, 0, 0, 0);
+        op("3", "VAELoader", HR_OP_LOAD, va, -1, 0, 0, 0, 0);
+        op("4", "CLIPTextEncode", HR_OP_ENCODE_TEXT, te, -1, 0, 0, 0, 0);
+        op("8", "VAEDecode", HR_OP_VAE_DECODE, va, -1, 1024, 1024, 1, 1);
+        in.op[in.op_count - 1].arch = HR_ARCH_QWEN_IMAGE;
+        hr_est_machine rx = machine(HR_OS_WINDOWS, HR_GPU_AMD, 64, 24, 0, 9, 2);
+        rx.vram_other_bytes = rx.vram_bytes;
+        CHECK(run(&rx, "--use-pytorch-cross-attention") >= 0);
+        const hr_est_load *tl = load_of("4"), *vl = load_of("8");
+        CHECK(tl && tl->partial && tl->loaded_bytes == 0);
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, 3248.0, 0.001));
+        CHECK(tl && within((double)tl->offloaded_bytes / MiB, 7909.89, 0.01));
+        CHECK(vl && vl->partial && vl->loaded_bytes == 0);
+        CHECK(vl && within((double)vl->buffer_bytes / MiB, 22.78, 0.001));
+        CHECK(vl && within((double)vl->offloaded_bytes / MiB, 242.0, 0.01));
+        /* 0.3.77, before the encoder computed in fp32 and with no streams on AMD (0.7.0): the
+         * reserve is the embedding alone, 1039.5 MiB */
+        rx.version[1] = 3, rx.version[2] = 77;
+        CHECK(run(&rx, "--use-pytorch-cross-attention") >= 0);
+        tl = load_of("4");
+        CHECK(tl && within((double)tl->buffer_bytes / MiB, 1039.5, 0.001));
+        if (tl && vl)
+            printf("RX 7900 XTX, all VRAM held: encoder buffer %.2f MB at 0.3.77\n", (double)tl->buffer_bytes / MiB);
     }
 
     /* A LoRA's patches enlarge the buffer: ComfyUI PR 11069's test log, FLUX.2 dev fp8 with a

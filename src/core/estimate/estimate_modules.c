@@ -17,11 +17,14 @@
 
 #include <stddef.h>
 
-/* Text encoders whose token embedding and block projections are known (their published
- * configs: vocab_size x d_model, and the d_model x d_model attention projections). */
+/* Text encoders whose modules are known, from their published configs: the token embedding
+ * (vocab x d_model), and per layer the gated MLP's three d_model x d_ff linears, the query and
+ * output projections (d_model x q_out) and the key and value projections (d_model x kv_out,
+ * smaller where heads share them). */
 typedef struct te_modules {
     const char *name_part; /* matched in the file name, case-insensitive */
-    double vocab, d_model;
+    double vocab, d_model, d_ff, q_out, kv_out;
+    int layers;
     /* The published file carries the language model's output head (vocab x d_model, 16 bits),
      * which ComfyUI's encoder does not build (its config says lm_head False): the weights are
      * left in the file, never loaded. The Qwen2.5-VL 7B files (fp8 9.38 GB, bf16 16.6 GB) and
@@ -31,11 +34,11 @@ typedef struct te_modules {
 } te_modules;
 
 static const te_modules TE[] = {
-    { "umt5", 256384, 4096, false },            /* UMT5-XXL (Wan) */
-    { "t5xxl", 32128, 4096, false },            /* T5-XXL (FLUX, SD3) */
-    { "qwen_2.5_vl_7b", 152064, 3584, true },   /* Qwen2.5-VL 7B (Qwen-Image) */
-    { "llava_llama3", 128256, 4096, true },     /* Llama 3 8B (HunyuanVideo) */
-    { "mistral_3_small", 131072, 5120, false }, /* Mistral Small 3 (FLUX.2) */
+    { "umt5", 256384, 4096, 10240, 4096, 4096, 24, false },            /* UMT5-XXL (Wan) */
+    { "t5xxl", 32128, 4096, 10240, 4096, 4096, 24, false },            /* T5-XXL (FLUX, SD3) */
+    { "qwen_2.5_vl_7b", 152064, 3584, 18944, 3584, 512, 28, true },    /* Qwen2.5-VL 7B (Qwen-Image) */
+    { "llava_llama3", 128256, 4096, 14336, 4096, 1024, 32, true },     /* Llama 3 8B (HunyuanVideo) */
+    { "mistral_3_small", 131072, 5120, 32768, 4096, 1024, 40, false }, /* Mistral Small 3 (FLUX.2) */
 };
 
 static const te_modules *te_of(const hr_est_model *m)
@@ -101,7 +104,7 @@ static const dm_modules *dm_of(const hr_est_model *m)
 /* What ModelPatcher.load() counts for casting one offloaded module of n parameters: the
  * module, and a lowvram patch (LoRA) adds the VRAM of computing the patched weight: 0.3.76
  * counted it in fp32 three times; 0.4.0 in the compute dtype twice and, unpatched, the
- * dequantised copy of a weight stored in a smaller dtype. */
+ * copy of a weight stored in another dtype than the one it computes in (PR #11171). */
 static double module_cost(double n, int version, const hr_est_cast *c, double wbytes)
 {
     double module = n * wbytes;
@@ -130,41 +133,103 @@ static double weight_bytes(const hr_est_model *m, const hr_est_cast *c)
     return m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
 }
 
+/* The Wan 2.1 VAE (Wan 2.1, Wan 2.2 14B, Qwen-Image; comfy/ldm/wan/vae.py): base width 96 with
+ * multipliers 1, 2, 4, 4, so its largest module is a 384 -> 384 causal 3-D convolution of
+ * 3 x 3 x 3, repeated by the decoder's residual blocks. 0 for a VAE not known. */
+static double vae_largest(const hr_est_model *m)
+{
+    if (m->kind != HR_EST_VAE || hr_est_arch_info_of(m->arch)->vae != HR_VAE_WAN21)
+        return 0;
+    return 384.0 * 384.0 * 27.0;
+}
+
+/* A class of equal modules as a load walks them: n parameters of bytes each, count of them. */
+typedef struct walk_class {
+    double n, bytes;
+    int count;
+} walk_class;
+
+/* A text encoder computes in fp32 from 0.4.0: CLIP.__init__ sets its patcher's compute dtype to
+ * float32 (PR #11171, to match the encoders' hard-coded upcast), so every offloaded module of
+ * it is counted with an fp32 copy. Before, the encoder had none and nothing was added. */
+static double te_compute_bytes(int version, const hr_est_cast *c)
+{
+    return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;
+}
+
+/* The model's module classes, largest offload cost first as ModelPatcher.load() sorts them (the
+ * modules it does not list, norms and biases, are what is left of mem); 0 when not known. */
+static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, walk_class *k, size_t cap)
+{
+    size_t nk = 0;
+    const dm_modules *d = dm_of(m);
+    if (d != NULL && d->mods != NULL) {
+        double wb = weight_bytes(m, c);
+        for (size_t i = 0; i < d->nmods && nk < cap; i++)
+            k[nk++] = (walk_class){ d->mods[i].in * d->mods[i].out, wb, d->mods[i].count };
+        return nk;
+    }
+    const te_modules *t = te_of(m);
+    if (t == NULL || cap < 4)
+        return 0;
+    c->compute_bytes = te_compute_bytes(version, c);
+    /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections are
+     * stored in the file's dtype. */
+    double fb = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
+    double eb = fb < 2 ? 2 : fb;
+    k[nk++] = (walk_class){ t->vocab * t->d_model, eb, 1 };
+    k[nk++] = (walk_class){ t->d_model * t->d_ff, fb, 3 * t->layers };
+    k[nk++] = (walk_class){ t->d_model * t->q_out, fb, 2 * t->layers };
+    k[nk++] = (walk_class){ t->d_model * t->kv_out, fb, 2 * t->layers };
+    for (size_t i = 1; i < nk; i++) /* largest cost first (insertion: four classes) */
+        for (size_t j = i;
+             j > 0 && module_cost(k[j].n, version, c, k[j].bytes) > module_cost(k[j - 1].n, version, c, k[j - 1].bytes);
+             j--) {
+            walk_class tmp = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = tmp;
+        }
+    return nk;
+}
+
 bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *c, double mem, double usable,
                          double *loaded, double *buffer)
 {
-    const dm_modules *d = dm_of(m);
-    if (d == NULL || d->mods == NULL || m->format == HR_FMT_GGUF || c->streams < 0)
+    if (m->format == HR_FMT_GGUF || c->streams < 0)
         return false;
-    double wb = weight_bytes(m, c);
+    hr_est_cast cc = *c;
+    walk_class k[8];
+    size_t nk = classes_of(m, version, &cc, k, sizeof k / sizeof k[0]);
+    if (nk == 0)
+        return false;
     double done = 0, buf = 0, listed = 0;
-    for (size_t k = 0; k < d->nmods; k++) {
-        double n = d->mods[k].in * d->mods[k].out;
-        for (int j = 0; j < d->mods[k].count; j++) {
+    for (size_t a = 0; a < nk; a++) {
+        double size = k[a].n * k[a].bytes;
+        for (int j = 0; j < k[a].count; j++) {
             double pot;
             if (version < VER(0, 4, 0)) {
-                pot = module_cost(n, version, c, wb) * (c->streams + 1);
+                pot = module_cost(k[a].n, version, &cc, k[a].bytes) * (cc.streams + 1);
             } else { /* the next NUM_STREAMS modules in the sorted list, maybe of smaller classes */
-                pot = module_cost(n, version, c, wb);
-                size_t kk = k;
+                pot = module_cost(k[a].n, version, &cc, k[a].bytes);
+                size_t aa = a;
                 int jj = j;
-                for (int s = 0; s < c->streams; s++) {
-                    if (++jj >= d->mods[kk].count) {
+                for (int s = 0; s < cc.streams; s++) {
+                    if (++jj >= k[aa].count) {
                         jj = 0;
-                        if (++kk >= d->nmods)
+                        if (++aa >= nk)
                             break;
                     }
-                    pot += d->mods[kk].in * d->mods[kk].out * wb;
+                    pot += k[aa].n * k[aa].bytes;
                 }
             }
             pot = pot > buf ? pot : buf;
             /* ModelPatcher.load(): a module loads while it and the reserve fit, else it is
              * offloaded and its reserve kept; smaller modules after it may still fit. */
-            if (done + n * wb + pot < usable)
-                done += n * wb;
+            if (done + size + pot < usable)
+                done += size;
             else
                 buf = pot;
-            listed += n * wb;
+            listed += size;
         }
     }
     /* norms, embeddings, biases: small enough to fill what is left */
@@ -186,11 +251,13 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
     const dm_modules *d = dm_of(m);
     if (d != NULL && m->format != HR_FMT_GGUF)
         return run_buffer(d->in * d->out, version, c, weight_bytes(m, c));
+    double v = vae_largest(m);
+    if (v > 0)
+        return run_buffer(v, version, c, weight_bytes(m, c));
     const te_modules *t = te_of(m);
     if (t == NULL)
         return -1;
-    /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections are
-     * stored in the file's dtype. */
+    /* a GGUF encoder (no walk): its largest module, the embedding, kept in 16 bits */
     double ebytes = fbytes < 2 ? 2 : fbytes;
     double embedding = t->vocab * t->d_model * ebytes;
     double block = t->d_model * t->d_model * fbytes;
