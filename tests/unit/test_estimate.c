@@ -459,6 +459,26 @@ int main(void)
             printf("RX 7900 XTX, all VRAM held: encoder buffer %.2f MB at 0.3.77\n", (double)tl->buffer_bytes / MiB);
     }
 
+    /* SDXL's modules: ComfyUI #11085 (comment of 2026-02-10), an RX 6600 XT 8 GB (8176 MB) with
+     * 32 GB, ROCm on Windows, sub-quadratic attention: "4654.17 MB usable, 4644.80 MB loaded,
+     * 252.25 MB offloaded, 9.38 MB buffer reserved". Largest first, the convolutions and the
+     * feed-forward linears all fit, and the walk stops among the 1280 x 1280 projections: the
+     * reserve is three of them (3 x 3.125 MiB, two streams), not a share of the model. */
+    {
+        sdxl();
+        hr_est_machine rx = machine(HR_OS_WINDOWS, HR_GPU_AMD, 32, 8, 0, 12, 0);
+        rx.ram_bytes = 32667 * HR_MIB, rx.vram_bytes = 8176 * HR_MIB;
+        CHECK(run(&rx, "--use-quad-cross-attention") >= 0);
+        const hr_est_load *sl = load_of("3");
+        CHECK(sl && sl->partial);
+        CHECK(sl && within((double)sl->buffer_bytes / MiB, 9.375, 0.001));
+        CHECK(sl && within((double)sl->offloaded_bytes / MiB, 252.25, 0.10));
+        if (sl)
+            printf("SDXL RX 6600 XT: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.2f MB\n",
+                   (double)sl->usable_vram_bytes / MiB, (double)sl->loaded_bytes / MiB,
+                   (double)sl->offloaded_bytes / MiB, (double)sl->buffer_bytes / MiB);
+    }
+
     /* A LoRA's patches enlarge the buffer: ComfyUI PR 11069's test log, FLUX.2 dev fp8 with a
      * LoRA on an RTX 5090 with --reserve-vram 8.9. 0.3.76 counted a patched module's weight
      * math in fp32 three times and multiplied by the streams plus one: "19962.72 MB usable,

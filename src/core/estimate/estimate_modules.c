@@ -70,6 +70,29 @@ static const mod_class ZIMAGE_MODS[] = {
     { 256, 15360, 32 },
 };
 
+/* SDXL's UNet (ComfyUI's UNetModel with SDXL's config, comfy/model_detection.py: width 320 x
+ * 1, 2, 4, two ResBlocks a level, transformer depth 2 at 640 and 10 at 1280, context 2048,
+ * linear proj_in/out): its weight-bearing modules by size, in parameters, largest first. The
+ * decoder's first convolutions take the skip connection too (2560 and 1920 channels in); the
+ * 70 transformer blocks hold a GEGLU feed-forward (d x 8d, 4d x d), six d x d projections and
+ * the cross-attention's key and value from 2048. They add up to the 2.567 B parameters of the
+ * published model. */
+static const mod_class SDXL_MODS[] = {
+    { 2560 * 9, 1280, 2 },                        /* output ResBlocks 0, 1: conv1 */
+    { 1920 * 9, 1280, 1 },                        /* output ResBlock 2: conv1 */
+    { 1280 * 9, 1280, 11 },                       /* 1280 x 1280 3x3 convolutions, the upsampler's included */
+    { 1280, 10240, 60 },                          /* feed-forward in, 1280 */
+    { 1920 * 9, 640, 1 },   { 640 * 9, 1280, 2 }, /* and 1280 x 9 -> 640 */
+    { 5120, 1280, 60 },                           /* feed-forward out, 1280 */
+    { 960 * 9, 640, 1 },    { 640 * 9, 640, 8 },  { 2816, 1280, 1 }, /* the class embedding */
+    { 640, 5120, 12 },                           /* feed-forward in, 640; and two 2560 x 1280 skips */
+    { 960 * 9, 320, 1 },    { 2048, 1280, 120 }, /* cross-attention key and value, 1280 */
+    { 1920, 1280, 1 },      { 320 * 9, 640, 3 }, /* and 640 x 9 -> 320 */
+    { 1280, 1280, 391 }, /* attention projections, proj_in/out, embeddings, feed-forward out 640 */
+    { 2048, 640, 20 },      { 1920, 640, 1 },     { 320 * 9, 320, 8 }, { 1280, 640, 7 },
+    { 960, 640, 1 },        { 640, 640, 76 },     { 960, 320, 1 },     { 320, 640, 3 },
+};
+
 /* The diffusion models whose largest module is known: the one linear layer every block of the
  * model repeats that holds the most parameters (in x out, from the published config), and,
  * where every block linear is known, all of them (mods). */
@@ -86,6 +109,7 @@ typedef struct dm_modules {
  * 324 MiB of parameters. */
 static const dm_modules DM[] = {
     { HR_ARCH_FLUX2, "klein", 6144, 55296, NULL, 0 },
+    { HR_ARCH_SDXL, "refiner", 2560 * 9, 1280, SDXL_MODS, sizeof SDXL_MODS / sizeof SDXL_MODS[0] },
     { HR_ARCH_ZIMAGE, NULL, 3840, 11520, ZIMAGE_MODS, sizeof ZIMAGE_MODS / sizeof ZIMAGE_MODS[0] },
 };
 
@@ -165,7 +189,9 @@ static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, wal
     const dm_modules *d = dm_of(m);
     if (d != NULL && d->mods != NULL) {
         double wb = weight_bytes(m, c);
-        for (size_t i = 0; i < d->nmods && nk < cap; i++)
+        if (d->nmods > cap)
+            return 0; /* a table longer than the walk holds: never cut it silently */
+        for (size_t i = 0; i < d->nmods; i++)
             k[nk++] = (walk_class){ d->mods[i].in * d->mods[i].out, wb, d->mods[i].count };
         return nk;
     }
@@ -198,7 +224,7 @@ bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *
     if (m->format == HR_FMT_GGUF || c->streams < 0)
         return false;
     hr_est_cast cc = *c;
-    walk_class k[8];
+    walk_class k[32];
     size_t nk = classes_of(m, version, &cc, k, sizeof k / sizeof k[0]);
     if (nk == 0)
         return false;
