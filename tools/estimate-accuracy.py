@@ -216,6 +216,21 @@ def compare_bound(est, b):
     return ok, lo / 1e9, hi / 1e9, gb, others
 
 
+def rule_verdict(est, b):
+    """What the one sizing rule (core/model/run_need.h) says of a machine whose limit is the
+    report's: WILL FAIL under low + others, AT RISK under high + others + margin, else OK. It
+    agrees with a run that died unless it says OK, with a run that completed unless it says
+    WILL FAIL."""
+    need = est.get("need")
+    if not isinstance(need, dict) or not isinstance(need.get("must_back_bytes"), int) \
+            or not isinstance(need.get("fail_below_bytes"), int):
+        fail("headroom estimate --json has no need.fail_below_bytes / must_back_bytes")
+    cap = b["bytes"]
+    v = "WILL FAIL" if cap < need["fail_below_bytes"] else "AT RISK" if cap < need["must_back_bytes"] else "OK"
+    agrees = v != "OK" if b["real_peak"] == "above" else v != "WILL FAIL"
+    return v, agrees
+
+
 # --- the table -------------------------------------------------------------------------------
 
 def mb(x):
@@ -225,7 +240,7 @@ def mb(x):
 def build(binary, points):
     rows, bound_rows, misses, others_seen = [], [], [], set()
     tally = {k: [0, 0] for k in ("usable_mb", "loaded_mb", "offloaded_mb", "buffer_mb", "staged_mb",
-                                  "pinned_mb", "form", "partial", "bound")}
+                                  "pinned_mb", "form", "partial", "bound", "verdict")}
     with tempfile.TemporaryDirectory() as tmp:
         for p in points:
             est = run_estimate(binary, p, tmp)
@@ -283,16 +298,22 @@ def build(binary, points):
                     misses.append((label, ", ".join(bad), p))
             for i, b in enumerate(p.get("bounds", [])):
                 ok, lo, hi, gb, others = compare_bound(est, b)
+                verdict, agrees = rule_verdict(est, b)
                 if others:
                     others_seen.add(others)
                 tally["bound"][1] += 1
                 tally["bound"][0] += ok
+                tally["verdict"][1] += 1
+                tally["verdict"][0] += agrees
                 label = "%s%s" % (p["id"], "" if len(p["bounds"]) == 1 else ".b" + str(i + 1))
-                bound_rows.append("| %s | %s | %s | %s above %.1f GB | %.1f – %.1f GB | %s |" % (
+                result = "ok" if ok and agrees else "**miss**: " + ", ".join(
+                    ([] if ok else ["range"]) + ([] if agrees else ["verdict"]))
+                bound_rows.append("| %s | %s | %s | %s above %.1f GB | %.1f – %.1f GB | %s | %s |" % (
                     label, p["machine_text"], b["quote"], "real peak " + ("was" if b["real_peak"] == "above" else "was not"),
-                    gb, lo, hi, "ok" if ok else "**miss**"))
-                if not ok:
-                    misses.append((label, "bound outside the predicted range", p))
+                    gb, lo, hi, verdict, result))
+                if not ok or not agrees:
+                    misses.append((label, ", ".join(([] if ok else ["bound outside the predicted range"]) +
+                                                    ([] if agrees else ["the rule's verdict disagrees"])), p))
     out = ["Computed by `tools/estimate-accuracy.py` from `docs/data/estimate-points.json` (%d points, "
            "%d load lines, %d crash/OK bounds); the test `accuracy.estimate_table` fails when this part "
            "differs from the program." % (len(points), len(rows), len(bound_rows)), ""]
@@ -304,7 +325,8 @@ def build(binary, points):
              ("offloaded_mb", "offloaded within 10 %", "85 %"), ("buffer_mb", "buffer within 25 %", "70 %"),
              ("staged_mb", "staged within 10 %", "85 %"), ("pinned_mb", "pinned-memory cap within 1 %", "—"),
              ("form", "line form (Staged / loaded) right", "95 %"),
-             ("partial", "completely / partially right", "95 %"), ("bound", "crash/OK bound inside the range", "all")]
+             ("partial", "completely / partially right", "95 %"), ("bound", "crash/OK bound inside the range", "all"),
+             ("verdict", "crash/OK: the one rule's verdict at that limit agrees", "all")]
     for k, text, target in names:
         good, n = tally[k]
         pct = "%.0f %%" % (100.0 * good / n) if n else "—"
@@ -324,11 +346,14 @@ def build(binary, points):
                "above it; a run that completed had a real peak at most the limit, so the low end must be at "
                "most it. The limit is the whole machine's, so the predicted range is the ComfyUI process's "
                "commit plus what other programs commit as the one sizing rule counts them (`need.others_bytes` "
-               "of `headroom estimate --json`: %s)." % "; ".join(
+               "of `headroom estimate --json`: %s). The verdict is what `check` and `plan` would say of a "
+               "machine with that limit by the one sizing rule (WILL FAIL under the low end plus the others, "
+               "AT RISK under the high end plus the others plus the 25 %% margin, else OK): it agrees with a "
+               "run that died unless it is OK, and with a run that completed unless it is WILL FAIL." % "; ".join(
                    "%.1f GB (%s)" % (o / 1e9, basis) for o, basis in sorted(others_seen)))
     out.append("")
-    out.append("| # | machine | report | bound | predicted peak (low – high) | result |")
-    out.append("|---|---|---|---|---|---|")
+    out.append("| # | machine | report | bound | predicted peak (low – high) | verdict at that limit | result |")
+    out.append("|---|---|---|---|---|---|---|")
     out += bound_rows
     out.append("")
     out.append("### Misses and their cause")
