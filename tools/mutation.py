@@ -250,6 +250,18 @@ mut("estimate", E, "s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->
     "s->outputs += hr_est_latent_bytes(arch, &op->geom);", "the sampled latent ignores --fp16-intermediates")
 mut("estimate", "src/core/estimate/estimate_workflow.c", "f.latent.batch = (uint32_t)(l->batch ? l->batch : 1);",
     "f.latent.batch = 1;", "a workflow's batch_size dropped")
+EM = "src/core/estimate/estimate_modules.c"
+mut("estimate", EM, "return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;", "return c->compute_bytes;",
+    "a text encoder counts no fp32 copy from 0.4.0 (PR #11171)")
+mut("estimate", EM, "return 384.0 * 384.0 * 27.0;", "return 384.0 * 384.0 * 9.0;",
+    "the Wan 2.1 VAE's largest module taken as a 2-D convolution")
+mut("estimate", EM, "{ 1280, 1280, 391 },", "{ 1280, 1280, 39 },",
+    "SDXL's 1280 x 1280 projections mostly left out of the walk")
+mut("estimate", EM, "if (done + size + pot < usable)", "if (done + size < usable)",
+    "a module loads without room for the reserve")
+mut("estimate", "src/core/estimate/estimate_machine.c",
+    "return (double)(m->vram_other_bytes < m->vram_bytes ? m->vram_other_bytes : m->vram_bytes);",
+    "return 0.1 * HR_EST_GIBD;", "--vram-used ignored")
 mut("estimate", "src/core/estimate/estimate_render.c",
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say));',
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, hr_lang_get(), say, sizeof say));',
