@@ -228,6 +228,13 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 [ "$(wc -l <"$tmp/vu9.err")" = 1 ] && grep -q "vram-used 9 GB is more than the GPU's 8 GB of VRAM" "$tmp/vu9.err" \
   || bad "--vram-used above the card: no one-line error ($(cat "$tmp/vu9.err"))"
 [ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
+# plan and check size from the same estimate: --vram-used reaches it (the same refusal)
+for c in plan check; do
+    "$bin" $c --ram 16G --vram 8G --os windows --workflow "$wf/est_sdxl_api.json" --vram-used 9G \
+        >"$tmp/vu9.txt" 2>"$tmp/vu9.err"; rc=$?
+    [ "$rc" = 64 ] && grep -q "vram-used 9 GB is more than the GPU's 8 GB of VRAM" "$tmp/vu9.err" \
+        || bad "$c --workflow --vram-used above the card: exit $rc ($(cat "$tmp/vu9.err"))"
+done
 
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"

@@ -28,7 +28,8 @@ enum {
     OPT_COMFYUI,
     OPT_VERSION,
     OPT_GPU,
-    OPT_PAGING
+    OPT_PAGING,
+    OPT_VRAM_USED
 };
 
 static const char *const os_choices[] = { "windows", "linux", NULL };
@@ -59,6 +60,10 @@ const hr_opt hr_plan_whatif_opts[] = {
            "from) the need covers every memory manager, the older ones at the high end"),
       NULL, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0 },
+    { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
+      HR_N("the VRAM other programs hold when ComfyUI loads, for --workflow (default 0.5G on Windows, 0.1G "
+           "elsewhere)"),
+      NULL, HR_OPT_SMALL_OK },
     { OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
       HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
            "--ram it describes a hypothetical machine in full"),
@@ -121,6 +126,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         break;
     }
     case OPT_PAGING: out->in.paging_bytes = p->size; break;
+    case OPT_VRAM_USED: out->vram_used = p->size, out->vram_used_given = true; break;
     case OPT_RANGE: out->in.range = true; break;
     case OPT_JSON: out->json = true; break;
     case OPT_HTML: out->html = v; break;
@@ -196,6 +202,8 @@ static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
     }
     if (cli->in.have_comfy_args)
         ec->args = cli->in.comfy;
+    ec->vram_used = cli->vram_used;
+    ec->vram_used_given = cli->vram_used_given;
 }
 
 static int estimate_one(const char *cmd, const hr_snapshot *snap, const hr_plan_cli *cli, const char *workflow,
