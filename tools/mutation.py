@@ -251,7 +251,8 @@ mut("estimate", E, "s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->
 mut("estimate", "src/core/estimate/estimate_workflow.c", "f.latent.batch = (uint32_t)(l->batch ? l->batch : 1);",
     "f.latent.batch = 1;", "a workflow's batch_size dropped")
 EM = "src/core/estimate/estimate_modules.c"
-mut("estimate", EM, "return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;", "return c->compute_bytes;",
+mut("estimate", EM, "return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;",
+    "return version >= VER(9, 0, 0) ? 4 : c->compute_bytes;",
     "a text encoder counts no fp32 copy from 0.4.0 (PR #11171)")
 mut("estimate", EM, "return 384.0 * 384.0 * 27.0;", "return 384.0 * 384.0 * 9.0;",
     "the Wan 2.1 VAE's largest module taken as a 2-D convolution")
