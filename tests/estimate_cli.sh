@@ -228,6 +228,8 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 [ "$(wc -l <"$tmp/vu9.err")" = 1 ] && grep -q "vram-used 9 GB is more than the GPU's 8 GB of VRAM" "$tmp/vu9.err" \
   || bad "--vram-used above the card: no one-line error ($(cat "$tmp/vu9.err"))"
 [ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 0 --vram-used 1G >"$tmp/vu0g.txt" 2>"$tmp/vu0g.err"; rc=$?
+[ "$rc" = 64 ] && grep -q "vram-used needs a GPU with its own VRAM" "$tmp/vu0g.err" || bad "--vram-used with no GPU: exit $rc"
 # plan and check size from the same estimate: --vram-used reaches it (the same refusal)
 for c in plan check; do
     "$bin" $c --ram 16G --vram 8G --os windows --workflow "$wf/est_sdxl_api.json" --vram-used 9G \

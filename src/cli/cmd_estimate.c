@@ -327,7 +327,10 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
-        if (c->vram_used_given && c->vram_used > m.vram_bytes) {
+        if (c->vram_used_given && m.vram_bytes == 0) {
+            r = hr_error_set(&err, HR_EINVAL, "%s",
+                             HR_T("--vram-used needs a GPU with its own VRAM: none was read; give --vram"));
+        } else if (c->vram_used_given && c->vram_used > m.vram_bytes) {
             char used[32], card[32];
             hr_size_gb(c->vram_used, used, sizeof used);
             hr_size_gb(m.vram_bytes, card, sizeof card);
