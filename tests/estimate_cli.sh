@@ -230,6 +230,28 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 [ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 0 --vram-used 1G >"$tmp/vu0g.txt" 2>"$tmp/vu0g.err"; rc=$?
 [ "$rc" = 64 ] && grep -q "vram-used needs a GPU with its own VRAM" "$tmp/vu0g.err" || bad "--vram-used with no GPU: exit $rc"
+# On this machine's card, what it holds now is other programs' when no ComfyUI (python) runs:
+# a recorded laptop given a 16 GB card with 3 GB in use and a browser running.
+vr="$tmp/vram-read"
+cp -a "$wf/../linux/laptop-battery-amd-apu" "$vr"
+card="$vr/sys/devices/pci0000:00/0000:00:08.1/0000:05:00.0"
+echo 17179869184 >"$card/mem_info_vram_total"
+echo 3221225472 >"$card/mem_info_vram_used"
+mkdir -p "$vr/proc/4242"
+printf 'Name:\tfirefox\nVmRSS:\t  204800 kB\nRssAnon:\t  102400 kB\nVmSwap:\t       0 kB\n' >"$vr/proc/4242/status"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --json >"$tmp/vr.json"
+[ "$(json_get "$tmp/vr.json" "d['machine']['vram_other_bytes'] == 3 * 2**30 and d['machine']['vram_other_basis'] == 'read'")" = True ] \
+  || bad "the card's VRAM in use not read as other programs'"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --vram 8G --json >"$tmp/vr8.json"
+[ "$(json_get "$tmp/vr8.json" "d['machine']['vram_other_basis'] == 'assumed'")" = True ] \
+  || bad "a what-if card kept this card's VRAM in use"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --vram-used 1G --json >"$tmp/vr1.json"
+[ "$(json_get "$tmp/vr1.json" "d['machine']['vram_other_bytes'] == 2**30 and d['machine']['vram_other_basis'] == 'given'")" = True ] \
+  || bad "--vram-used did not override the card's reading"
+printf 'Name:\tpython3\nVmRSS:\t 8388608 kB\nRssAnon:\t 8388608 kB\nVmSwap:\t       0 kB\n' >"$vr/proc/4242/status"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --json >"$tmp/vrpy.json"
+[ "$(json_get "$tmp/vrpy.json" "d['machine']['vram_other_basis'] == 'assumed'")" = True ] \
+  || bad "a running python (maybe ComfyUI) counted as other programs' VRAM"
 # plan and check size from the same estimate: --vram-used reaches it (the same refusal)
 for c in plan check; do
     "$bin" $c --ram 16G --vram 8G --os windows --workflow "$wf/est_sdxl_api.json" --vram-used 9G \

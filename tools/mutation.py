@@ -263,6 +263,8 @@ mut("estimate", EM, "if (done + size + pot < usable)", "if (done + size < usable
 mut("estimate", "src/core/estimate/estimate_machine.c",
     "return (double)(m->vram_other_bytes < m->vram_bytes ? m->vram_other_bytes : m->vram_bytes);",
     "return 0.1 * HR_EST_GIBD;", "--vram-used ignored")
+mut("estimate", "src/core/estimate/estimate_machine.c", '&& !hr_procs_has_kind(&s->procs, "python")', "",
+    "the card's VRAM in use taken as other programs' while a python (maybe ComfyUI) runs")
 mut("estimate", "src/core/estimate/estimate_render.c",
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say));',
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, hr_lang_get(), say, sizeof say));',

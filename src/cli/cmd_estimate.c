@@ -177,8 +177,13 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
     }
+    if (c->ram || c->vram_given || c->gpu >= 0) {
+        /* a what-if card: what this machine's card holds now is not its own */
+        m->vram_other_bytes = HR_UNKNOWN;
+        m->vram_other_read = false;
+    }
     if (c->vram_used_given)
-        m->vram_other_bytes = c->vram_used;
+        m->vram_other_bytes = c->vram_used, m->vram_other_read = false;
 }
 
 /* The file a workflow names, looked up the way ComfyUI does (core/scan/comfy_paths.h: the

@@ -5,9 +5,11 @@
  *    computes fast, and DynamicVRAM as first released staged the VAE at fp32;
  *  - a text encoder file that carries a language-model head ComfyUI does not build;
  *  - the VAE decode that does not fit and is retried tiled;
- *  - what a sampler asks load_models_gpu() to free: the doubled batch, cfg or not. */
+ *  - what a sampler asks load_models_gpu() to free: the doubled batch, cfg or not;
+ *  - the VRAM other programs hold: read from the card when no ComfyUI runs, else assumed. */
 #include "core/estimate/estimate.h"
 #include "core/base/size.h"
+#include "core/model/snapshot.h"
 #include "est_op.h"
 #include "test.h"
 
@@ -377,6 +379,43 @@ static void doubled_batch_freed(void)
     CHECK(fabs(usable - (1.1 * loaded + one)) < 2.0);
 }
 
+/* What the card holds before ComfyUI loads is taken from it where that is other programs'
+ * (docs/estimate.md "What is assumed"): read now when no python process runs; with one (it may
+ * be ComfyUI, its models the run itself) or no process list, the default per OS. */
+static void vram_other_read(void)
+{
+    static hr_snapshot snap;
+    hr_snapshot_init(&snap, HR_OS_WINDOWS);
+    snap.gpus.count = 1;
+    hr_gpu *g = &snap.gpus.gpu[0];
+    snprintf(g->name, sizeof g->name, "NVIDIA GeForce RTX 4060 Ti");
+    snprintf(g->vendor, sizeof g->vendor, "NVIDIA");
+    g->vram_total_bytes = 16 * HR_GIB;
+    g->vram_used_bytes = 3 * HR_GIB;
+    g->integrated = HR_TRI_NO;
+    hr_section_ok(&snap.gpus.s, "NVML");
+    hr_section_ok(&snap.procs.s, "toolhelp");
+    snap.procs.count = 1;
+    snprintf(snap.procs.proc[0].name, sizeof snap.procs.proc[0].name, "chrome.exe");
+    hr_est_machine m;
+    hr_est_machine_init(&m);
+    hr_est_machine_from_snapshot(&m, &snap);
+    CHECK(m.vram_other_read && m.vram_other_bytes == 3 * HR_GIB);
+    CHECK(hr_est_vram_other(&m) == 3.0 * HR_GIB);
+    /* a python process may be ComfyUI holding the run's own models */
+    snprintf(snap.procs.proc[0].name, sizeof snap.procs.proc[0].name, "python.exe");
+    hr_est_machine_init(&m);
+    hr_est_machine_from_snapshot(&m, &snap);
+    CHECK(!m.vram_other_read && m.vram_other_bytes == HR_UNKNOWN);
+    CHECK(hr_est_vram_other(&m) == 0.5 * 1024 * 1024 * 1024);
+    /* no process list: cannot tell */
+    snprintf(snap.procs.proc[0].name, sizeof snap.procs.proc[0].name, "chrome.exe");
+    snap.procs.s.ok = false;
+    hr_est_machine_init(&m);
+    hr_est_machine_from_snapshot(&m, &snap);
+    CHECK(!m.vram_other_read && m.vram_other_bytes == HR_UNKNOWN);
+}
+
 int main(void)
 {
     vae_dtype();
@@ -386,6 +425,7 @@ int main(void)
     sysmem_fallback();
     mixed_managers();
     doubled_batch_freed();
+    vram_other_read();
     printf("%d checks, %d failed\n", hr_test_checks, hr_test_failures);
     return hr_test_failures != 0;
 }

@@ -155,6 +155,7 @@ typedef struct hr_est_machine {
     uint64_t ram_bytes;
     uint64_t vram_bytes;          /* dedicated; 0 with no GPU */
     uint64_t vram_other_bytes;    /* VRAM other programs hold; HR_UNKNOWN = a default per OS */
+    bool vram_other_read;         /* vram_other_bytes is the card's use read now (no --vram-used) */
     uint64_t commit_limit_bytes;  /* HR_UNKNOWN when not known */
     bool commit_enforced;         /* Windows, Linux overcommit mode 2 */
     uint64_t swap_bytes;          /* disk paging file / swap; HR_UNKNOWN when not known */

@@ -1,6 +1,7 @@
 /* headroom — estimate: the machine a workflow is simulated on — a snapshot's or a what-if's
  * RAM, VRAM, GPU, commit limit and ComfyUI version — and the VRAM ComfyUI keeps free on it. */
 #include "core/estimate/estimate_internal.h"
+#include "core/model/procs.h"
 #include "core/model/run_need.h"
 
 #include "core/base/size.h"
@@ -73,6 +74,12 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
         hr_est_vendor v;
         if (hr_est_vendor_parse(best->vendor, &v))
             m->vendor = v, m->vendor_assumed = false;
+        /* What the card holds now is other programs' (the desktop, a browser, a game) when no
+         * ComfyUI runs: a python process may be ComfyUI, whose models are the run itself, and
+         * the card's use cannot be split by process, so then the default stands. */
+        if (best->vram_used_bytes != HR_UNKNOWN && best->vram_used_bytes <= best->vram_total_bytes && s->procs.s.ok &&
+            !hr_procs_has_kind(&s->procs, "python"))
+            m->vram_other_bytes = best->vram_used_bytes, m->vram_other_read = true;
     } else if (s->gpus.s.ok && s->gpus.count == 0) {
         m->vram_bytes = 0;
         m->vendor = HR_GPU_NONE;

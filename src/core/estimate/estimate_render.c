@@ -141,6 +141,9 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
         hr_size_gb((uint64_t)hr_est_vram_other(m), c, sizeof c);
         if (m->vram_other_bytes == HR_UNKNOWN)
             hr_buf_printf(out, HR_T("            %s of VRAM held by other programs is assumed: give --vram-used\n"), c);
+        else if (m->vram_other_read)
+            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs (read now; no ComfyUI running)\n"),
+                          c);
         else
             hr_buf_printf(out, HR_T("            %s of VRAM held by other programs (--vram-used)\n"), c);
     }
@@ -291,6 +294,10 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     hr_json_size(w, "commit_limit_bytes", m->commit_limit_bytes);
     hr_json_u64(w, "vram_other_bytes", (uint64_t)hr_est_vram_other(m));
     hr_json_bool(w, "vram_other_assumed", m->vram_other_bytes == HR_UNKNOWN);
+    hr_json_str(w, "vram_other_basis",
+                m->vram_other_bytes == HR_UNKNOWN ? "assumed"
+                : m->vram_other_read              ? "read"
+                                                  : "given");
     if (m->version_known) {
         char v[32];
         snprintf(v, sizeof v, "%d.%d.%d", m->version[0], m->version[1], m->version[2]);

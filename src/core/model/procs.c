@@ -190,6 +190,16 @@ const char *hr_proc_kind(const char *name)
     return NULL;
 }
 
+bool hr_procs_has_kind(const hr_procs *p, const char *kind)
+{
+    for (int i = 0; i < p->count && i < HR_MAX_PROCS; i++) {
+        const char *k = hr_proc_kind(p->proc[i].name);
+        if (k && !strcmp(k, kind))
+            return true;
+    }
+    return false;
+}
+
 const char *hr_proc_kind_words(const char *kind)
 {
     if (!kind)
