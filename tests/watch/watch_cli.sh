@@ -46,9 +46,12 @@ for s in samples:
     assert s["proc_count"] >= 1, s
     assert s["proc_rss"] >= 20 << 20, s
 ts = [s["t"] for s in samples]
-# a fixed grid: single gaps jitter on a busy machine, the cadence holds
+# a fixed grid: single gaps jitter on a busy machine, and memory pressure appearing (a PSI
+# trigger, as when the sanitizer builds run beside this) takes a sample at once and keeps the
+# cadence from there, so one gap may be short: the median gap holds the interval
 assert all(b > a for a, b in zip(ts, ts[1:])), ts
-assert (ts[-1] - ts[0]) / (len(ts) - 1) >= 90, ts
+gaps = sorted(b - a for a, b in zip(ts, ts[1:]))
+assert gaps[len(gaps) // 2] >= 90, ts
 assert samples[-1]["pages_in_ps"] is not None or samples[-1]["pages_in_ps"] is None
 PY
 
