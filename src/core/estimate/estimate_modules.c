@@ -78,19 +78,30 @@ static const mod_class ZIMAGE_MODS[] = {
  * the cross-attention's key and value from 2048. They add up to the 2.567 B parameters of the
  * published model. */
 static const mod_class SDXL_MODS[] = {
-    { 2560 * 9, 1280, 2 },                        /* output ResBlocks 0, 1: conv1 */
-    { 1920 * 9, 1280, 1 },                        /* output ResBlock 2: conv1 */
-    { 1280 * 9, 1280, 11 },                       /* 1280 x 1280 3x3 convolutions, the upsampler's included */
-    { 1280, 10240, 60 },                          /* feed-forward in, 1280 */
-    { 1920 * 9, 640, 1 },   { 640 * 9, 1280, 2 }, /* and 1280 x 9 -> 640 */
-    { 5120, 1280, 60 },                           /* feed-forward out, 1280 */
-    { 960 * 9, 640, 1 },    { 640 * 9, 640, 8 },  { 2816, 1280, 1 }, /* the class embedding */
-    { 640, 5120, 12 },                           /* feed-forward in, 640; and two 2560 x 1280 skips */
-    { 960 * 9, 320, 1 },    { 2048, 1280, 120 }, /* cross-attention key and value, 1280 */
-    { 1920, 1280, 1 },      { 320 * 9, 640, 3 }, /* and 640 x 9 -> 320 */
-    { 1280, 1280, 391 }, /* attention projections, proj_in/out, embeddings, feed-forward out 640 */
-    { 2048, 640, 20 },      { 1920, 640, 1 },     { 320 * 9, 320, 8 }, { 1280, 640, 7 },
-    { 960, 640, 1 },        { 640, 640, 76 },     { 960, 320, 1 },     { 320, 640, 3 },
+    { 2560 * 9, 1280, 2 },  /* output ResBlocks 0, 1: conv1 (with the skip) */
+    { 1920 * 9, 1280, 1 },  /* output ResBlock 2: conv1 */
+    { 1280 * 9, 1280, 11 }, /* 1280 -> 1280 3x3 convolutions, the upsampler's included */
+    { 1280, 10240, 60 },    /* feed-forward in (GEGLU), width 1280 */
+    { 1920 * 9, 640, 1 },   /* output ResBlock 3: conv1 */
+    { 640 * 9, 1280, 2 },   /* 640 -> 1280 and 1280 -> 640 3x3 convolutions */
+    { 5120, 1280, 60 },     /* feed-forward out, width 1280 */
+    { 960 * 9, 640, 1 },    /* output ResBlock 5: conv1 */
+    { 640 * 9, 640, 8 },    /* 640 -> 640 3x3 convolutions, down- and upsampler included */
+    { 2816, 1280, 1 },      /* the class (size and crop) embedding */
+    { 640, 5120, 12 },      /* feed-forward in, width 640; two 2560 -> 1280 skips */
+    { 960 * 9, 320, 1 },    /* output ResBlock 6: conv1 */
+    { 2048, 1280, 120 },    /* cross-attention key and value, width 1280 */
+    { 1920, 1280, 1 },      /* output ResBlock 2: skip */
+    { 320 * 9, 640, 3 },    /* 320 -> 640 and 640 -> 320 3x3 convolutions */
+    { 1280, 1280, 391 },    /* attention projections, proj_in/out, embeddings, feed-forward out 640 */
+    { 2048, 640, 20 },      /* cross-attention key and value, width 640 */
+    { 1920, 640, 1 },       /* output ResBlock 3: skip */
+    { 320 * 9, 320, 8 },    /* 320 -> 320 3x3 convolutions, the downsampler included */
+    { 1280, 640, 7 },       /* time embeddings of the 640 blocks; 640 -> 1280 and 1280 -> 640 skips */
+    { 960, 640, 1 },        /* output ResBlock 5: skip */
+    { 640, 640, 76 },       /* attention projections, proj_in/out, width 640; time embeddings */
+    { 960, 320, 1 },        /* output ResBlock 6: skip */
+    { 320, 640, 3 },        /* 320 -> 640 and 640 -> 320 skips */
 };
 
 /* The diffusion models whose largest module is known: the one linear layer every block of the
