@@ -65,12 +65,23 @@ int main(void)
     CHECK_CONTAINS(h, "&lt;b&gt;VAEDecode&lt;/b&gt;");
     CHECK(!strstr(h, "<b>VAEDecode"));
     CHECK(!strstr(h, "<script"));
+    /* the page says what it rests on that was not read, as the screen does */
+    CHECK_CONTAINS(h, "<li>8 GB of RAM is assumed (none was read): give --ram</li>");
+    CHECK_CONTAINS(h, "<li>102 MB of VRAM held by other programs is assumed: give --vram-used</li>");
+    free(h);
+    m.ram_assumed = m.vram_assumed = m.vendor_assumed = false;
+    m.vram_other_bytes = (uint64_t)2 << 30;
+    CHECK(hr_estimate_run(&in, &m, &a, &est, &err) == 0);
+    h = render();
+    CHECK(!strstr(h, "is assumed"));
+    CHECK_CONTAINS(h, "<li>2 GB of VRAM held by other programs (--vram-used)</li>");
     free(h);
     hr_lang_set(HR_LANG_ZH);
     h = render();
     hr_lang_set(HR_LANG_EN);
     CHECK_CONTAINS(h, "<html lang=\"zh-CN\"");
     CHECK_CONTAINS(h, "headroom 估算");
+    CHECK_CONTAINS(h, "其他程序占用显存 2 GB（--vram-used）");
     free(h);
     return TEST_DONE();
 }

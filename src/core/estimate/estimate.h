@@ -323,6 +323,12 @@ const char *hr_est_kind_name(hr_est_kind k);
 const char *hr_est_regime_name(hr_est_regime r);
 const char *hr_est_verdict_name(hr_est_verdict_kind k);
 const char *hr_est_vendor_name(hr_est_vendor v);
+
+/* What the machine's figures rest on that was not read: RAM, VRAM or the vendor assumed, and
+ * the VRAM other programs hold (given, read or assumed), each a line in the user's language
+ * with the flag that gives it. The count written; text and HTML say the same lines. */
+#define HR_EST_MAX_BASIS 4
+int hr_est_machine_basis(const hr_estimate *e, char lines[HR_EST_MAX_BASIS][HR_EST_TEXT_MAX]);
 bool hr_est_vendor_parse(const char *s, hr_est_vendor *out);
 
 /* ---- Catalog of common models (catalog values: sizes as published, not read from files) ---- */

@@ -190,9 +190,13 @@ void hr_estimate_html(const hr_estimate *e, hr_buf *out)
         hr_html_table_end(out);
         hr_html_section_end(out);
     }
-    if (e->note_count) {
+    char basis[HR_EST_MAX_BASIS][HR_EST_TEXT_MAX];
+    int nb = hr_est_machine_basis(e, basis);
+    if (e->note_count || nb) {
         hr_html_section(out, "notes", HR_T("Notes"));
         hr_buf_puts(out, "<ul>\n");
+        for (int i = 0; i < nb; i++)
+            hr_html_li(out, basis[i], NULL);
         for (int i = 0; i < e->note_count; i++)
             hr_html_li(out, hr_est_msg_text(&e->notes[i], lang, say, sizeof say), NULL);
         hr_buf_puts(out, "</ul>\n");

@@ -115,6 +115,36 @@ static void range_line(hr_buf *out, const char *label, const hr_est_range *r, bo
     hr_buf_putc(out, '\n');
 }
 
+int hr_est_machine_basis(const hr_estimate *e, char lines[HR_EST_MAX_BASIS][HR_EST_TEXT_MAX])
+{
+    const hr_est_machine *m = &e->machine;
+    char a[32];
+    int n = 0;
+    /* a default is not a fact about the machine: say which figures stand in, and the flag */
+    if (m->ram_assumed) {
+        hr_size_gb(m->ram_bytes, a, sizeof a);
+        snprintf(lines[n++], HR_EST_TEXT_MAX, HR_T("%s of RAM is assumed (none was read): give --ram"), a);
+    }
+    if (m->vram_assumed) {
+        hr_size_gb(m->vram_bytes, a, sizeof a);
+        snprintf(lines[n++], HR_EST_TEXT_MAX, HR_T("%s of VRAM is assumed (no GPU was read): give --vram"), a);
+    }
+    if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
+        snprintf(lines[n++], HR_EST_TEXT_MAX, HR_T("the GPU's vendor (%s) is assumed: give --gpu"),
+                 hr_est_vendor_name(m->vendor));
+    if (m->vram_bytes > 0) {
+        /* the figure used for what the desktop and other programs hold, and where it is from */
+        hr_size_gb((uint64_t)hr_est_vram_other(m), a, sizeof a);
+        snprintf(lines[n++], HR_EST_TEXT_MAX,
+                 m->vram_other_bytes == HR_UNKNOWN
+                     ? HR_T("%s of VRAM held by other programs is assumed: give --vram-used")
+                 : m->vram_other_read ? HR_T("%s of VRAM held by other programs (read now; no ComfyUI running)")
+                                      : HR_T("%s of VRAM held by other programs (--vram-used)"),
+                 a);
+    }
+    return n;
+}
+
 static void text(const hr_estimate *e, hr_buf *out, bool color)
 {
     const hr_est_machine *m = &e->machine;
@@ -128,25 +158,10 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
                   : m->os == HR_OS_WINDOWS ? "Windows"
                                            : "Linux",
                   m->wsl ? " (WSL)" : "");
-    /* a default is not a fact about the machine: say which figures stand in, and the flag */
-    if (m->ram_assumed)
-        hr_buf_printf(out, HR_T("            %s of RAM is assumed (none was read): give --ram\n"), a);
-    if (m->vram_assumed)
-        hr_buf_printf(out, HR_T("            %s of VRAM is assumed (no GPU was read): give --vram\n"), b);
-    if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
-        hr_buf_printf(out, HR_T("            the GPU's vendor (%s) is assumed: give --gpu\n"),
-                      hr_est_vendor_name(m->vendor));
-    if (m->vram_bytes > 0) {
-        /* what the desktop and other programs hold is never read: say the figure used */
-        hr_size_gb((uint64_t)hr_est_vram_other(m), c, sizeof c);
-        if (m->vram_other_bytes == HR_UNKNOWN)
-            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs is assumed: give --vram-used\n"), c);
-        else if (m->vram_other_read)
-            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs (read now; no ComfyUI running)\n"),
-                          c);
-        else
-            hr_buf_printf(out, HR_T("            %s of VRAM held by other programs (--vram-used)\n"), c);
-    }
+    char basis[HR_EST_MAX_BASIS][HR_EST_TEXT_MAX];
+    int nb = hr_est_machine_basis(e, basis);
+    for (int i = 0; i < nb; i++)
+        hr_buf_printf(out, "            %s\n", basis[i]);
     if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
