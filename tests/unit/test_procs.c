@@ -85,6 +85,13 @@ static void test_table(void)
     CHECK_STR(hr_proc_kind("WeChat.exe"), "chat");
     CHECK_STR(hr_proc_kind("Discord"), "chat");
     CHECK_STR(hr_proc_kind("python.exe"), "python");
+    /* any interpreter named by its version, and PyTorch's main thread as Linux names the process */
+    CHECK_STR(hr_proc_kind("python3.9"), "python");
+    CHECK_STR(hr_proc_kind("python3.14"), "python");
+    CHECK_STR(hr_proc_kind("python3.12.exe"), "python");
+    CHECK_STR(hr_proc_kind("pt_main_thread"), "python");
+    CHECK(hr_proc_kind("python3.") == NULL);
+    CHECK(hr_proc_kind("python3.1x") == NULL);
     CHECK(hr_proc_kind("explorer.exe") == NULL);
     CHECK(hr_proc_kind("chromedriver") == NULL);
 }

@@ -154,6 +154,21 @@ void hr_proc_table_top(const hr_proc_table *t, hr_procs *out)
     free(copy);
 }
 
+/* python3.9, python3.14, python3.12.exe: an interpreter named by its version */
+static bool python_versioned(const char *name)
+{
+    size_t i = 0;
+    static const char prefix[] = "python3.";
+    for (; prefix[i]; i++)
+        if (tolower((unsigned char)name[i]) != prefix[i])
+            return false;
+    if (!isdigit((unsigned char)name[i]))
+        return false;
+    while (isdigit((unsigned char)name[i]))
+        i++;
+    return name[i] == '\0' || strcmp(name + i, ".exe") == 0 || strcmp(name + i, ".EXE") == 0;
+}
+
 static bool name_is(const char *name, const char *const *list, size_t n)
 {
     char low[HR_SNAP_NAME_MAX];
@@ -179,13 +194,13 @@ const char *hr_proc_kind(const char *name)
     static const char *const chats[] = { "discord", "slack", "teams",    "ms-teams", "telegram", "wechat",
                                          "weixin",  "qq",    "dingtalk", "feishu",   "lark",     "whatsapp",
                                          "signal",  "zoom",  "skype",    "element" };
-    static const char *const python[] = { "python",     "python3",    "pythonw",    "python.exe",
-                                          "python3.10", "python3.11", "python3.12", "python3.13" };
+    /* PyTorch names its process's main thread pt_main_thread, which Linux lists as the name */
+    static const char *const python[] = { "python", "python3", "pythonw", "pt_main_thread" };
     if (name_is(name, browsers, sizeof browsers / sizeof browsers[0]))
         return "browser";
     if (name_is(name, chats, sizeof chats / sizeof chats[0]))
         return "chat";
-    if (name_is(name, python, sizeof python / sizeof python[0]))
+    if (name_is(name, python, sizeof python / sizeof python[0]) || python_versioned(name))
         return "python";
     return NULL;
 }
