@@ -230,6 +230,9 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 [ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 0 --vram-used 1G >"$tmp/vu0g.txt" 2>"$tmp/vu0g.err"; rc=$?
 [ "$rc" = 64 ] && grep -q "vram-used needs a GPU with its own VRAM" "$tmp/vu0g.err" || bad "--vram-used with no GPU: exit $rc"
+# two sizes the same when rounded to GB are said to the MiB
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --vram-used 8193M >/dev/null 2>"$tmp/vu8193.err"
+grep -q "8193 MiB is more than the GPU's 8192 MiB of VRAM" "$tmp/vu8193.err" || bad "rounded sizes: $(cat "$tmp/vu8193.err")"
 # On this machine's card, what it holds now is other programs' when no ComfyUI (python) runs:
 # a recorded laptop given a 16 GB card with 3 GB in use and a browser running.
 vr="$tmp/vram-read"

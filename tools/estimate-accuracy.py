@@ -225,7 +225,9 @@ def rule_verdict(est, b):
     if not isinstance(need, dict) or not isinstance(need.get("must_back_bytes"), int) \
             or not isinstance(need.get("fail_below_bytes"), int):
         fail("headroom estimate --json has no need.fail_below_bytes / must_back_bytes")
-    cap = b["bytes"]
+    if b["measure"] != "commit":
+        fail("a crash/OK bound's verdict is the commit rule's: measure must be commit")
+    cap = b["bytes"] + (64 << 20)  # hr_run_judge(): 64 MiB under a bound is the bound (rounded sizes)
     v = "WILL FAIL" if cap < need["fail_below_bytes"] else "AT RISK" if cap < need["must_back_bytes"] else "OK"
     agrees = v != "OK" if b["real_peak"] == "above" else v != "WILL FAIL"
     return v, agrees

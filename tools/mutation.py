@@ -261,7 +261,7 @@ mut("estimate", EM, "{ 1280, 1280, 391 },", "{ 1280, 1280, 39 },",
 mut("estimate", EM, "if (done + size + pot < usable)", "if (done + size < usable)",
     "a module loads without room for the reserve")
 mut("estimate", "src/core/estimate/estimate_machine.c",
-    "return (double)(m->vram_other_bytes < m->vram_bytes ? m->vram_other_bytes : m->vram_bytes);",
+    "return (double)m->vram_other_bytes < card ? (double)m->vram_other_bytes : card;",
     "return 0.1 * HR_EST_GIBD;", "--vram-used ignored")
 mut("estimate", "src/core/estimate/estimate_machine.c", '&& !hr_procs_has_kind(&s->procs, "python")', "",
     "the card's VRAM in use taken as other programs' while a python (maybe ComfyUI) runs")

@@ -38,8 +38,9 @@ const hr_opt hr_estimate_opts[] = {
     { OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
-      HR_N("what-if: VRAM other programs hold when ComfyUI loads (default 0.5G on Windows, 0.1G elsewhere)"), NULL,
-      HR_OPT_SMALL_OK },
+      HR_N("what-if: VRAM other programs hold when ComfyUI loads (default: the card's use when no ComfyUI runs, "
+           "else 0.5G on Windows, 0.1G elsewhere)"),
+      NULL, HR_OPT_SMALL_OK },
     { OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0 },
     { OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
@@ -333,12 +334,18 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
         hr_est_machine m;
         machine_of(c, snap, &m);
         if (c->vram_used_given && m.vram_bytes == 0) {
-            r = hr_error_set(&err, HR_EINVAL, "%s",
-                             HR_T("--vram-used needs a GPU with its own VRAM: none was read; give --vram"));
+            r = hr_error_set(
+                &err, HR_EINVAL, "%s",
+                HR_T(
+                    "--vram-used needs a GPU with its own VRAM, and this machine has none (--vram gives a what-if card)"));
         } else if (c->vram_used_given && c->vram_used > m.vram_bytes) {
             char used[32], card[32];
             hr_size_gb(c->vram_used, used, sizeof used);
             hr_size_gb(m.vram_bytes, card, sizeof card);
+            if (strcmp(used, card) == 0) { /* the same when rounded: say them to the MiB */
+                snprintf(used, sizeof used, "%llu MiB", (unsigned long long)(c->vram_used >> 20));
+                snprintf(card, sizeof card, "%llu MiB", (unsigned long long)(m.vram_bytes >> 20));
+            }
             r = hr_error_set(&err, HR_EINVAL, HR_T("--vram-used %s is more than the GPU's %s of VRAM"), used, card);
         } else {
             r = hr_estimate_run(in, &m, &c->args, out, &err);

@@ -52,7 +52,8 @@ ts = [s["t"] for s in samples]
 assert all(b > a for a, b in zip(ts, ts[1:])), ts
 gaps = sorted(b - a for a, b in zip(ts, ts[1:]))
 assert gaps[len(gaps) // 2] >= 90, ts
-assert samples[-1]["pages_in_ps"] is not None or samples[-1]["pages_in_ps"] is None
+# a paging rate is per second between two samples: the first has none
+assert samples[0]["pages_in_ps"] is None and samples[0]["pages_out_ps"] is None, samples[0]
 PY
 
 "$bin" watch --count 2 --interval 100 --pid "$tree" --record "$tmp/rec.jsonl" >"$tmp/plain.txt" || bad "watch --record exited $?"

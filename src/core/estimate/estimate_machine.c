@@ -34,9 +34,11 @@ void hr_est_machine_init(hr_est_machine *m)
 
 double hr_est_vram_other(const hr_est_machine *m)
 {
+    double card = (double)m->vram_bytes;
     if (m->vram_other_bytes != HR_UNKNOWN)
-        return (double)(m->vram_other_bytes < m->vram_bytes ? m->vram_other_bytes : m->vram_bytes);
-    return m->os == HR_OS_WINDOWS ? 0.5 * HR_EST_GIBD : 0.1 * HR_EST_GIBD;
+        return (double)m->vram_other_bytes < card ? (double)m->vram_other_bytes : card;
+    double v = m->os == HR_OS_WINDOWS ? 0.5 * HR_EST_GIBD : 0.1 * HR_EST_GIBD;
+    return v < card ? v : card;
 }
 
 void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)

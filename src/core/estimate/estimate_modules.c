@@ -1,21 +1,26 @@
 /* headroom — estimate: the modules a model is loaded by, and the offload cast buffer they set.
  *
  * A partially loaded model keeps some of its modules in RAM and casts each one to the GPU when
- * it runs. From 0.3.76 ComfyUI reserves VRAM
- * for that cast ("MB buffer reserved"), and the reserve follows the module sizes, not the
- * model's: first the largest offloaded module times NUM_STREAMS plus one, then (0.4.0, the
- * look-ahead) the module being loaded plus the next NUM_STREAMS in loading order; a LoRA's
- * lowvram patches add the cost of computing the patched weight. A text
- * encoder's token embedding is one huge module (UMT5-XXL: 256 384 x 4096, 2 GB), so the
- * first rule reserved three times it (6009 MB in the PR's log); after the look-ahead the
- * embedding goes to VRAM first and the reserve is three of the encoder's block projections
- * (48 MB in the same log). A diffusion model's largest module is a block's linear layer.
- * docs/memory-model.md, "Offload buffer". */
+ * it runs. From 0.3.76 ComfyUI reserves VRAM for that cast ("MB buffer reserved"), and the
+ * reserve follows the module sizes, not the model's: ModelPatcher.load() walks the modules by
+ * offload cost, largest first, and the first that does not fit sets it: its cost times
+ * NUM_STREAMS plus one (0.3.76), or its cost plus the next NUM_STREAMS modules (0.4.0, the
+ * look-ahead). A module's cost is its weight, plus a LoRA patch's math, plus (0.4.0) a copy in
+ * the compute dtype when it is stored in another, and a text encoder computes in fp32 from
+ * 0.4.0. A text encoder's token embedding is one huge module (UMT5-XXL: 256 384 x 4096, 2 GB),
+ * so it decides whether the encoder loads at all (6009 MB reserved at 0.3.76, 6089 MB at 0.4.0
+ * in PR #11096's setting). docs/memory-model.md, "Offload buffer". */
 #include "core/estimate/estimate_internal.h"
 
 #include "core/base/text.h"
 
 #include <stddef.h>
+
+/* A class of equal linear layers: in x out parameters, count of them in the model. */
+typedef struct mod_class {
+    double in, out;
+    int count;
+} mod_class;
 
 /* Text encoders whose modules are known, from their published configs: the token embedding
  * (vocab x d_model), and per layer the gated MLP's three d_model x d_ff linears, the query and
@@ -25,6 +30,8 @@ typedef struct te_modules {
     const char *name_part; /* matched in the file name, case-insensitive */
     double vocab, d_model, d_ff, q_out, kv_out;
     int layers;
+    const mod_class *extra; /* other modules it builds (a vision tower), or NULL */
+    size_t nextra;
     /* The published file carries the language model's output head (vocab x d_model, 16 bits),
      * which ComfyUI's encoder does not build (its config says lm_head False): the weights are
      * left in the file, never loaded. The Qwen2.5-VL 7B files (fp8 9.38 GB, bf16 16.6 GB) and
@@ -33,12 +40,26 @@ typedef struct te_modules {
     bool unbuilt_head;
 } te_modules;
 
+/* Qwen2.5-VL's vision tower, which ComfyUI's encoder builds beside the language model (the
+ * published vision config: width 1280, 32 blocks of a fused qkv and an output projection and a
+ * gated MLP of width 3420, a merger of 2 x 2 patches into the language model's width 3584, a
+ * 3-D patch embedding of 3 x 2 x 14 x 14): 675 M parameters, 648 MiB of the fp8 file. */
+static const mod_class QWEN25_VL_VISION[] = {
+    { 5120, 5120, 1 },  /* merger */
+    { 5120, 3584, 1 },  /* merger out */
+    { 1280, 3840, 32 }, /* qkv */
+    { 1280, 3420, 96 }, /* MLP gate, up and down */
+    { 1280, 1280, 32 }, /* attention output */
+    { 1176, 1280, 1 },  /* patch embedding */
+};
+
 static const te_modules TE[] = {
-    { "umt5", 256384, 4096, 10240, 4096, 4096, 24, false },            /* UMT5-XXL (Wan) */
-    { "t5xxl", 32128, 4096, 10240, 4096, 4096, 24, false },            /* T5-XXL (FLUX, SD3) */
-    { "qwen_2.5_vl_7b", 152064, 3584, 18944, 3584, 512, 28, true },    /* Qwen2.5-VL 7B (Qwen-Image) */
-    { "llava_llama3", 128256, 4096, 14336, 4096, 1024, 32, true },     /* Llama 3 8B (HunyuanVideo) */
-    { "mistral_3_small", 131072, 5120, 32768, 4096, 1024, 40, false }, /* Mistral Small 3 (FLUX.2) */
+    { "umt5", 256384, 4096, 10240, 4096, 4096, 24, NULL, 0, false }, /* UMT5-XXL (Wan) */
+    { "t5xxl", 32128, 4096, 10240, 4096, 4096, 24, NULL, 0, false }, /* T5-XXL (FLUX, SD3) */
+    { "qwen_2.5_vl_7b", 152064, 3584, 18944, 3584, 512, 28, QWEN25_VL_VISION,
+      sizeof QWEN25_VL_VISION / sizeof QWEN25_VL_VISION[0], true },             /* Qwen2.5-VL 7B (Qwen-Image) */
+    { "llava_llama3", 128256, 4096, 14336, 4096, 1024, 32, NULL, 0, true },     /* Llama 3 8B (HunyuanVideo) */
+    { "mistral_3_small", 131072, 5120, 32768, 4096, 1024, 40, NULL, 0, false }, /* Mistral Small 3 (FLUX.2) */
 };
 
 static const te_modules *te_of(const hr_est_model *m)
@@ -50,12 +71,6 @@ static const te_modules *te_of(const hr_est_model *m)
             return &TE[i];
     return NULL;
 }
-
-/* A class of equal linear layers: in x out parameters, count of them in the model. */
-typedef struct mod_class {
-    double in, out;
-    int count;
-} mod_class;
 
 /* Z-Image (ComfyUI's ZImage: Lumina 2's NextDiT at width 3840, comfy/ldm/lumina/model.py and
  * model_detection.py): 30 layers plus 2 noise- and 2 context-refiner layers, each a fused qkv
@@ -198,27 +213,31 @@ static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, wal
 {
     size_t nk = 0;
     const dm_modules *d = dm_of(m);
+    const te_modules *t = d == NULL ? te_of(m) : NULL;
     if (d != NULL && d->mods != NULL) {
         double wb = weight_bytes(m, c);
         if (d->nmods > cap)
             return 0; /* a table longer than the walk holds: never cut it silently */
         for (size_t i = 0; i < d->nmods; i++)
             k[nk++] = (walk_class){ d->mods[i].in * d->mods[i].out, wb, d->mods[i].count };
-        return nk;
-    }
-    const te_modules *t = te_of(m);
-    if (t == NULL || cap < 4)
+    } else if (t != NULL) {
+        if (4 + t->nextra > cap)
+            return 0;
+        c->compute_bytes = te_compute_bytes(version, c);
+        /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections
+         * are stored in the file's dtype. */
+        double fb = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
+        double eb = fb < 2 ? 2 : fb;
+        k[nk++] = (walk_class){ t->vocab * t->d_model, eb, 1 };
+        k[nk++] = (walk_class){ t->d_model * t->d_ff, fb, 3 * t->layers };
+        k[nk++] = (walk_class){ t->d_model * t->q_out, fb, 2 * t->layers };
+        k[nk++] = (walk_class){ t->d_model * t->kv_out, fb, 2 * t->layers };
+        for (size_t i = 0; i < t->nextra; i++)
+            k[nk++] = (walk_class){ t->extra[i].in * t->extra[i].out, fb, t->extra[i].count };
+    } else {
         return 0;
-    c->compute_bytes = te_compute_bytes(version, c);
-    /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections are
-     * stored in the file's dtype. */
-    double fb = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
-    double eb = fb < 2 ? 2 : fb;
-    k[nk++] = (walk_class){ t->vocab * t->d_model, eb, 1 };
-    k[nk++] = (walk_class){ t->d_model * t->d_ff, fb, 3 * t->layers };
-    k[nk++] = (walk_class){ t->d_model * t->q_out, fb, 2 * t->layers };
-    k[nk++] = (walk_class){ t->d_model * t->kv_out, fb, 2 * t->layers };
-    for (size_t i = 1; i < nk; i++) /* largest cost first (insertion: four classes) */
+    }
+    for (size_t i = 1; i < nk; i++) /* largest cost first, as load() sorts (insertion: few classes) */
         for (size_t j = i;
              j > 0 && module_cost(k[j].n, version, c, k[j].bytes) > module_cost(k[j - 1].n, version, c, k[j - 1].bytes);
              j--) {
