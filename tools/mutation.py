@@ -265,6 +265,10 @@ mut("estimate", "src/core/estimate/estimate_machine.c",
     "return 0.1 * HR_EST_GIBD;", "--vram-used ignored")
 mut("estimate", "src/core/estimate/estimate_machine.c", '&& !hr_procs_has_kind(&s->procs, "python")', "",
     "the card's VRAM in use taken as other programs' while a python (maybe ComfyUI) runs")
+mut("parsers", "src/core/model/procs.c", 'out->python_unlisted = k && !strcmp(k, "python");',
+    'out->python_unlisted = k && !strcmp(k, "chat");', "a python too small to be listed is forgotten")
+mut("parsers", "src/core/model/procs.c", 'return name[i] == \'\\0\' || strcmp(name + i, ".exe") == 0',
+    "return name[i] == 'x' || strcmp(name + i, \".exe\") == 0", "python3.N without .exe not python")
 mut("estimate", "src/core/estimate/estimate_render.c",
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, HR_LANG_EN, say, sizeof say));',
     'hr_json_str(w, "text", hr_est_msg_text(&v->text, hr_lang_get(), say, sizeof say));',

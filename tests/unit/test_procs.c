@@ -78,6 +78,15 @@ static void test_table(void)
     CHECK_EQ_I64(out.proc[0].pid, 100);
     CHECK_STR(out.proc[1].name, "Discord");
     CHECK_STR(out.proc[2].name, "small29");
+    CHECK(!hr_procs_has_kind(&out, "python"));
+    /* a python too small to be listed still runs (maybe ComfyUI, its models on the GPU) */
+    CHECK(hr_proc_table_add(&t, "python3", 4242, HR_MIB, 0) == 0);
+    hr_proc_table_top(&t, &out);
+    CHECK_EQ_I64(out.count, HR_MAX_PROCS);
+    for (int i = 0; i < out.count; i++)
+        CHECK(strcmp(out.proc[i].name, "python3") != 0);
+    CHECK(out.python_unlisted && hr_procs_has_kind(&out, "python"));
+    CHECK(hr_procs_has_kind(&out, "chat")); /* Discord is listed */
     hr_proc_table_free(&t);
 
     CHECK_STR(hr_proc_kind("chrome.exe"), "browser");

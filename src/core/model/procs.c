@@ -151,6 +151,13 @@ void hr_proc_table_top(const hr_proc_table *t, hr_procs *out)
     int n = t->count < HR_MAX_PROCS ? t->count : HR_MAX_PROCS;
     memcpy(out->proc, copy, (size_t)n * sizeof *copy);
     out->count = n;
+    /* a small python is not among the largest, and may still be ComfyUI with its models on the
+     * GPU: keep that it runs */
+    out->python_unlisted = false;
+    for (int i = n; i < t->count && !out->python_unlisted; i++) {
+        const char *k = hr_proc_kind(copy[i].name);
+        out->python_unlisted = k && !strcmp(k, "python");
+    }
     free(copy);
 }
 
@@ -207,6 +214,8 @@ const char *hr_proc_kind(const char *name)
 
 bool hr_procs_has_kind(const hr_procs *p, const char *kind)
 {
+    if (p->python_unlisted && !strcmp(kind, "python"))
+        return true;
     for (int i = 0; i < p->count && i < HR_MAX_PROCS; i++) {
         const char *k = hr_proc_kind(p->proc[i].name);
         if (k && !strcmp(k, kind))

@@ -48,7 +48,8 @@ const char *hr_proc_kind(const char *name);
 /* The kind in words, an English msgid to translate where shown (the id stays in JSON); kind
  * itself when it is not one of hr_proc_kind()'s. */
 const char *hr_proc_kind_words(const char *kind);
-/* Whether a program of that kind is among the processes read ("python": maybe ComfyUI). */
+/* Whether a program of that kind is among the processes read ("python": maybe ComfyUI, also
+ * when it is not among the largest listed). */
 bool hr_procs_has_kind(const hr_procs *p, const char *kind);
 
 #endif

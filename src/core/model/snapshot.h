@@ -268,6 +268,7 @@ typedef struct hr_procs {
     hr_section s;
     int count;
     hr_proc proc[HR_MAX_PROCS]; /* largest first */
+    bool python_unlisted;       /* a python process (maybe ComfyUI) runs beyond the ones listed */
 } hr_procs;
 
 /* A fact worth flagging, with the rule it comes from (the guide's S-numbers, docs/rules.md):
