@@ -119,9 +119,9 @@ static const mod_class SDXL_MODS[] = {
     { 320, 640, 3 },        /* 320 -> 640 and 640 -> 320 skips */
 };
 
-/* The diffusion models whose largest module is known: the one linear layer every block of the
- * model repeats that holds the most parameters (in x out, from the published config), and,
- * where every block linear is known, all of them (mods). */
+/* The diffusion models whose modules are known: every block linear (mods), or only the one
+ * linear layer every block repeats that holds the most parameters (in x out, from the published
+ * config; 0 x 0 where mods lists them all). */
 typedef struct dm_modules {
     hr_est_arch arch;
     const char *not_part; /* a smaller model of the same class (other widths), or NULL */
@@ -135,9 +135,19 @@ typedef struct dm_modules {
  * 324 MiB of parameters. */
 static const dm_modules DM[] = {
     { HR_ARCH_FLUX2, "klein", 6144, 55296, NULL, 0 },
-    { HR_ARCH_SDXL, "refiner", 2560 * 9, 1280, SDXL_MODS, sizeof SDXL_MODS / sizeof SDXL_MODS[0] },
-    { HR_ARCH_ZIMAGE, NULL, 3840, 11520, ZIMAGE_MODS, sizeof ZIMAGE_MODS / sizeof ZIMAGE_MODS[0] },
+    { HR_ARCH_SDXL, "refiner", 0, 0, SDXL_MODS, sizeof SDXL_MODS / sizeof SDXL_MODS[0] },
+    { HR_ARCH_ZIMAGE, NULL, 0, 0, ZIMAGE_MODS, sizeof ZIMAGE_MODS / sizeof ZIMAGE_MODS[0] },
 };
+
+/* The model's largest module, in parameters: from its table where it has one. */
+static double dm_largest(const dm_modules *d)
+{
+    double n = d->in * d->out;
+    for (size_t i = 0; i < d->nmods; i++)
+        if (d->mods[i].in * d->mods[i].out > n)
+            n = d->mods[i].in * d->mods[i].out;
+    return n;
+}
 
 static const dm_modules *dm_of(const hr_est_model *m)
 {
@@ -306,7 +316,7 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
     double fbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
     const dm_modules *d = dm_of(m);
     if (d != NULL && m->format != HR_FMT_GGUF)
-        return run_buffer(d->in * d->out, version, c, weight_bytes(m, c));
+        return run_buffer(dm_largest(d), version, c, weight_bytes(m, c));
     double v = vae_largest(m);
     if (v > 0)
         return run_buffer(v, version, c, weight_bytes(m, c));
