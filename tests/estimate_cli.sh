@@ -263,6 +263,29 @@ for c in plan check; do
         || bad "$c --workflow --vram-used above the card: exit $rc ($(cat "$tmp/vu9.err"))"
 done
 
+# A git checkout between releases: --comfyui-date gives its commit's date beside the version it
+# names; said on screen and in JSON, refused when malformed or without the version.
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 --comfyui-date 2025-12-04 \
+    >"$tmp/cd.txt" || true
+grep -q "^  ComfyUI   0.3.76 (a checkout of 2025-12-04), " "$tmp/cd.txt" || bad "--comfyui-date not said"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 --comfyui-date 2025-12-04 \
+    --json >"$tmp/cd.json" || true
+[ "$(json_get "$tmp/cd.json" "d['machine']['comfyui_date'] == '2025-12-04' and d['machine']['comfyui_version'] == '0.3.76'")" = True ] \
+  || bad "the JSON does not give --comfyui-date"
+[ "$(json_get "$tmp/vu0.json" "d['machine']['comfyui_date'] is None")" = True ] || bad "comfyui_date not null without it"
+for d in 2025-13-01 2025-02-29 20251204 2025-12-4 2025-12-04x 1999-01-01; do
+    "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 --comfyui-date "$d" \
+        >"$tmp/cdbad.txt" 2>"$tmp/cdbad.err"; rc=$?
+    [ "$rc" = 64 ] && [ "$(wc -l <"$tmp/cdbad.err")" = 1 ] && grep -q "comfyui-date" "$tmp/cdbad.err" \
+      || bad "--comfyui-date $d: exit $rc ($(cat "$tmp/cdbad.err"))"
+    [ -s "$tmp/cdbad.txt" ] && bad "--comfyui-date $d printed an estimate"
+done
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-date 2024-02-29 >/dev/null 2>"$tmp/cdnv.err"; rc=$?
+[ "$rc" = 64 ] && grep -q "comfyui-date needs the version" "$tmp/cdnv.err" || bad "--comfyui-date without a version: exit $rc"
+"$bin" plan --ram 16G --vram 8G --os windows --workflow "$wf/est_sdxl_api.json" --comfyui-date 2025-12-04 \
+    >/dev/null 2>"$tmp/cdnv.err"; rc=$?
+[ "$rc" = 64 ] && grep -q "comfyui-date needs the version" "$tmp/cdnv.err" || bad "plan --comfyui-date without a version: exit $rc"
+
 # Errors: one line, the right status.
 "$bin" estimate "$tmp/nope.json" 2>"$tmp/err"; [ $? -eq 66 ] || bad "missing workflow: not 66"
 printf '{"a": ' >"$tmp/broken.json"

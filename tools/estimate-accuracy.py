@@ -123,6 +123,8 @@ def run_estimate(binary, p, tmp):
         args += ["--comfy-args", m["comfy_args"]]
     if m.get("comfyui_version"):
         args += ["--comfyui-version", m["comfyui_version"]]
+    if m.get("comfyui_date"):
+        args += ["--comfyui-date", m["comfyui_date"]]
     if m.get("vram_used"):
         args += ["--vram-used", m["vram_used"]]
     r = subprocess.run(args, capture_output=True, text=True)

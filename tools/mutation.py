@@ -251,9 +251,18 @@ mut("estimate", E, "s->outputs += hr_est_latent_bytes(arch, &op->geom) * (s->a->
 mut("estimate", "src/core/estimate/estimate_workflow.c", "f.latent.batch = (uint32_t)(l->batch ? l->batch : 1);",
     "f.latent.batch = 1;", "a workflow's batch_size dropped")
 EM = "src/core/estimate/estimate_modules.c"
-mut("estimate", EM, "return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;",
-    "return version >= VER(9, 0, 0) ? 4 : c->compute_bytes;",
+mut("estimate", EM, "return r->cast_copy ? 4 : c->compute_bytes;", "return r->cast_copy ? 2 : c->compute_bytes;",
     "a text encoder counts no fp32 copy from 0.4.0 (PR #11171)")
+mut("estimate", EM, "(commit_date > 0 && commit_date >= CHANGES[i].merged)", "(commit_date > 0 && false)",
+    "a checkout's date ignored: the offload changes only by release")
+mut("estimate", EM, "if (!r->bare_streams && !r->look_ahead)", "if (!r->look_ahead)",
+    "PR #11069's bare streams ignored: a checkout of its day reserves the cost NUM_STREAMS + 1 times")
+mut("estimate", "src/cli/cmd_estimate.c", "m->comfyui_date = c->date;", "m->comfyui_date = 0;",
+    "--comfyui-date never reaches the estimate")
+mut("estimate", "src/cli/cmd_estimate.c", "if (c->date && !m.version_known) {", "if (c->date && false) {",
+    "--comfyui-date taken without a version")
+mut("estimate", "src/cli/cmd_estimate.c", "(mo == 2 && d == 29 && (y % 4 != 0 ||", "(mo == 2 && d == 29 && (y % 4 == 0 ||",
+    "--comfyui-date: leap days refused in leap years")
 mut("estimate", EM, "return 384.0 * 384.0 * 27.0;", "return 384.0 * 384.0 * 9.0;",
     "the Wan 2.1 VAE's largest module taken as a 2-D convolution")
 mut("estimate", EM, "{ 1280, 1280, 391 },", "{ 1280, 1280, 39 },",

@@ -26,6 +26,7 @@ enum {
     OPT_VERSION,
     OPT_JSON,
     OPT_VRAM_USED = 50,
+    OPT_DATE = 51,
     OPT_HTML = 99
 };
 
@@ -47,6 +48,10 @@ const hr_opt hr_estimate_opts[] = {
       HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0 },
     { OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
       HR_N("the ComfyUI version (the memory manager changed at 0.3.69, 0.16, 0.19, 0.23)"), NULL, 0 },
+    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "YYYY-MM-DD",
+      HR_N("a git checkout between releases: its commit's date (git log -1 shows it, and the Manager's "
+           "'Released on'); its version names the last release"),
+      NULL, 0 },
     { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
 
@@ -119,6 +124,7 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         c->version_given = true;
         break;
     }
+    case OPT_DATE: return hr_est_cli_parse_date(p, v, &c->date);
     default: return -1;
     }
     return 0;
@@ -133,6 +139,19 @@ int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3])
     if (n < 2 || n > 3 || a < 0 || b < 0 || d < 0 || a > 99 || b > 999 || d > 999)
         return hr_opt_bad_value(p, v, HR_T("a version such as 0.3.60 or 0.16.1"));
     out[0] = a, out[1] = b, out[2] = n == 3 ? d : 0;
+    return 0;
+}
+
+int hr_est_cli_parse_date(const hr_optparse *p, const char *v, int *out)
+{
+    static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    int y = 0, mo = 0, d = 0;
+    char tail = 0;
+    if (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &d, &tail) != 3 || v[4] != '-' || v[7] != '-' ||
+        y < 2023 || y > 2100 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] ||
+        (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0))))
+        return hr_opt_bad_value(p, v, HR_T("a commit date such as 2025-12-04 (ComfyUI's history starts in 2023)"));
+    *out = y * 10000 + mo * 100 + d;
     return 0;
 }
 
@@ -178,6 +197,7 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
     }
+    m->comfyui_date = c->date;
     if (c->ram || c->vram_given || c->gpu >= 0) {
         /* a what-if card: what this machine's card holds now is not its own */
         m->vram_other_bytes = HR_UNKNOWN;
@@ -333,7 +353,11 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
-        if (c->vram_used_given && m.vram_bytes == 0) {
+        if (c->date && !m.version_known) {
+            r = hr_error_set(&err, HR_EINVAL, "%s",
+                             HR_T("--comfyui-date needs the version the checkout names too (--comfyui-version, "
+                                  "e.g. 0.3.76)"));
+        } else if (c->vram_used_given && m.vram_bytes == 0) {
             r = hr_error_set(
                 &err, HR_EINVAL, "%s",
                 HR_T(

@@ -29,7 +29,8 @@ enum {
     OPT_VERSION,
     OPT_GPU,
     OPT_PAGING,
-    OPT_VRAM_USED
+    OPT_VRAM_USED,
+    OPT_DATE
 };
 
 static const char *const os_choices[] = { "windows", "linux", NULL };
@@ -58,6 +59,10 @@ const hr_opt hr_plan_whatif_opts[] = {
     { OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
       HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
            "from) the need covers every memory manager, the older ones at the high end"),
+      NULL, 0 },
+    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "YYYY-MM-DD",
+      HR_N("a git checkout between releases: its commit's date, for --workflow (its version names the last "
+           "release)"),
       NULL, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0 },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
@@ -119,6 +124,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         out->version_given = true;
         break;
     }
+    case OPT_DATE: return hr_est_cli_parse_date(p, v, &out->date);
     case OPT_GPU: {
         hr_est_vendor g;
         if (hr_est_vendor_parse(v, &g))
@@ -200,6 +206,7 @@ static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
         memcpy(ec->version, cli->version, sizeof ec->version);
         ec->version_given = true;
     }
+    ec->date = cli->date;
     if (cli->in.have_comfy_args)
         ec->args = cli->in.comfy;
     ec->vram_used = cli->vram_used;

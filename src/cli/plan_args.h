@@ -28,6 +28,7 @@ typedef struct hr_plan_cli {
     int gpu;              /* --gpu: an hr_est_vendor, or -1 */
     int version[3];       /* --comfyui-version */
     bool version_given;
+    int date;           /* --comfyui-date as YYYYMMDD; 0 = not given */
     uint64_t vram_used; /* --vram-used (for --workflow) */
     bool vram_used_given;
 } hr_plan_cli;

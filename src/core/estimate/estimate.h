@@ -168,6 +168,9 @@ typedef struct hr_est_machine {
     int version[3];               /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
     bool version_known;
+    int comfyui_date; /* a git checkout between releases: its commit's date, YYYYMMDD
+                                      * (0: the release itself); the changes master made before
+                                      * the next release that the estimate models are keyed by it */
     /* Defaults standing in for what was neither read nor given: said as assumed, never as a
      * fact about the machine. */
     bool ram_assumed, vram_assumed, vendor_assumed;
@@ -263,6 +266,8 @@ typedef struct hr_estimate {
                                       * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
+/* A checkout's commit date YYYYMMDD (hr_est_machine.comfyui_date) as "YYYY-MM-DD". */
+void hr_est_date_text(int yyyymmdd, char *out, size_t n);
 /* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit), RAM, VRAM and
  * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);

@@ -47,15 +47,31 @@ typedef struct hr_est_cast {
     bool patched;         /* a LoRA patches its weights (ComfyUI's "lowvram patches") */
 } hr_est_cast;
 
+/* How ModelPatcher.load() counts the VRAM of casting an offloaded module. Master changed it four
+ * times between the 0.3.77 and 0.4.0 releases (2025-12-03 to 12-09); a release before 0.4.0 has
+ * none of the changes and 0.4.0 all, a checkout between them those merged by its date. */
+typedef struct hr_est_offload_rules {
+    bool bare_streams;  /* PR #11069: the module's cost once plus NUM_STREAMS bare copies of it,
+                         * not its cost NUM_STREAMS + 1 times */
+    bool look_ahead;    /* PR #11096: plus the next NUM_STREAMS modules' own sizes instead */
+    bool patch_compute; /* PR #11173: a LoRA patch in the compute dtype twice, not fp32 three times */
+    bool cast_copy;     /* PR #11171: a weight stored in another dtype than it computes in counts
+                         * a copy, and a text encoder computes in fp32 */
+} hr_est_offload_rules;
+
+/* The rules of ComfyUI `version` (HR_EST_VER), or of a checkout of commit_date (YYYYMMDD, 0: the
+ * release itself). */
+hr_est_offload_rules hr_est_offload_rules_at(int version, int commit_date);
+
 /* The VRAM ComfyUI reserves to cast a partially loaded model's offloaded modules (0.3.76+),
  * from the model's module sizes; < 0 when they are not known. */
-double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_cast *c);
+double hr_est_offload_buffer(const hr_est_model *m, const hr_est_offload_rules *r, const hr_est_cast *c);
 
 /* A partial load of mem bytes into usable bytes module by module, as ModelPatcher.load() makes
  * it (0.3.76+): the bytes loaded and the reserve set by the first module that did not fit;
  * false when the model's modules are not all known. */
-bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *c, double mem, double usable,
-                         double *loaded, double *buffer);
+bool hr_est_partial_load(const hr_est_model *m, const hr_est_offload_rules *r, const hr_est_cast *c, double mem,
+                         double usable, double *loaded, double *buffer);
 
 /* Parameters the model's file carries that ComfyUI does not build (a text encoder's language-
  * model head, stored in 16 bits); 0 for most files. */

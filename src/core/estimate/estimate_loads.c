@@ -239,14 +239,14 @@ void hr_est_load_models_gpu(hr_est_sim *s, const int *idx, int n, double mem_req
         double np = hr_est_model_params(&s->in->model[i]);
         hr_est_cast cast = { num_streams(s), np > 0 ? x->mem / np : 0, 2, x->lora_cov > 0 };
         if (s->async_buffer) {
-            want = hr_est_offload_buffer(&s->in->model[i], s->version, &cast);
+            want = hr_est_offload_buffer(&s->in->model[i], &s->offload, &cast);
             if (want < 0)
                 want = x->mem * s->p.buffer_frac;
         }
         if (usable < x->mem) {
             double ld = 0;
             if (s->async_buffer &&
-                hr_est_partial_load(&s->in->model[i], s->version, &cast, x->mem, usable, &ld, &want)) {
+                hr_est_partial_load(&s->in->model[i], &s->offload, &cast, x->mem, usable, &ld, &want)) {
                 buffer = want;
                 x->resident = ld;
             } else {

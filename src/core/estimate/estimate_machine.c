@@ -17,6 +17,11 @@ int hr_est_version_num(const hr_est_machine *m)
     return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
 }
 
+void hr_est_date_text(int yyyymmdd, char *out, size_t n)
+{
+    snprintf(out, n, "%04d-%02d-%02d", yyyymmdd / 10000, yyyymmdd / 100 % 100, yyyymmdd % 100);
+}
+
 void hr_est_machine_init(hr_est_machine *m)
 {
     memset(m, 0, sizeof *m);

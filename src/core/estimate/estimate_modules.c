@@ -159,29 +159,56 @@ static const dm_modules *dm_of(const hr_est_model *m)
     return NULL;
 }
 
-#define VER(a, b, c) ((a)*10000 + (b)*100 + (c))
+/* Each change to the offload accounting with its PR, the UTC date it was merged and the release
+ * that first shipped it (the history of comfy/model_patcher.py and comfy/sd.py). */
+static const struct offload_change {
+    int pr, merged, release;
+} CHANGES[] = {
+    { 11069, 20251203, HR_EST_VER(0, 4, 0) }, /* 519c9411 */
+    { 11096, 20251204, HR_EST_VER(0, 4, 0) }, /* 6be85c79 */
+    { 11173, 20251208, HR_EST_VER(0, 4, 0) }, /* 60ee5747 */
+    { 11171, 20251209, HR_EST_VER(0, 4, 0) }, /* e136b6db */
+};
+
+static bool has_change(int version, int commit_date, int pr)
+{
+    for (size_t i = 0; i < sizeof CHANGES / sizeof CHANGES[0]; i++)
+        if (CHANGES[i].pr == pr)
+            return version >= CHANGES[i].release || (commit_date > 0 && commit_date >= CHANGES[i].merged);
+    return false;
+}
+
+hr_est_offload_rules hr_est_offload_rules_at(int version, int commit_date)
+{
+    hr_est_offload_rules r;
+    r.bare_streams = has_change(version, commit_date, 11069);
+    r.look_ahead = has_change(version, commit_date, 11096);
+    r.patch_compute = has_change(version, commit_date, 11173);
+    r.cast_copy = has_change(version, commit_date, 11171);
+    return r;
+}
 
 /* What ModelPatcher.load() counts for casting one offloaded module of n parameters: the
- * module, and a lowvram patch (LoRA) adds the VRAM of computing the patched weight: 0.3.76
- * counted it in fp32 three times; 0.4.0 in the compute dtype twice and, unpatched, the
- * copy of a weight stored in another dtype than the one it computes in (PR #11171). */
-static double module_cost(double n, int version, const hr_est_cast *c, double wbytes)
+ * module, and a lowvram patch (LoRA) adds the VRAM of computing the patched weight: in fp32
+ * three times, from PR #11173 in the compute dtype twice; from PR #11171 an unpatched weight
+ * stored in another dtype than the one it computes in adds its copy. */
+static double module_cost(double n, const hr_est_offload_rules *r, const hr_est_cast *c, double wbytes)
 {
     double module = n * wbytes;
     double cb = c->compute_bytes > 0 ? c->compute_bytes : 2;
-    if (version < VER(0, 4, 0))
-        return module + (c->patched ? n * 4 * 3 : 0);
-    return module + (c->patched ? n * cb * 2 : (wbytes < cb ? n * cb : 0));
+    if (c->patched)
+        return module + (r->patch_compute ? n * cb * 2 : n * 4 * 3);
+    return module + (r->cast_copy && wbytes < cb ? n * cb : 0);
 }
 
 /* The reserve of a run of equal modules of n parameters (a transformer's blocks repeat the
- * largest one), as ModelPatcher.load() counts it for the first that does not fit: 0.3.76 the
- * cost times the streams plus one; 0.4.0 looks ahead instead (the module plus the next
- * NUM_STREAMS, which are the same size). */
-static double run_buffer(double n, int version, const hr_est_cast *c, double wbytes)
+ * largest one), as ModelPatcher.load() counts it for the first that does not fit: the cost
+ * times the streams plus one; from PR #11069 the cost once plus NUM_STREAMS bare modules (the
+ * look-ahead of PR #11096 gives the same here: the next modules are the same size). */
+static double run_buffer(double n, const hr_est_offload_rules *r, const hr_est_cast *c, double wbytes)
 {
-    double cost = module_cost(n, version, c, wbytes);
-    if (version < VER(0, 4, 0))
+    double cost = module_cost(n, r, c, wbytes);
+    if (!r->bare_streams && !r->look_ahead)
         return cost * (c->streams + 1);
     return cost + n * wbytes * c->streams;
 }
@@ -209,17 +236,18 @@ typedef struct walk_class {
     int count;
 } walk_class;
 
-/* A text encoder computes in fp32 from 0.4.0: CLIP.__init__ sets its patcher's compute dtype to
- * float32 (PR #11171, to match the encoders' hard-coded upcast), so every offloaded module of
- * it is counted with an fp32 copy. Before, the encoder had none and nothing was added. */
-static double te_compute_bytes(int version, const hr_est_cast *c)
+/* A text encoder computes in fp32 from PR #11171 (0.4.0): CLIP.__init__ sets its patcher's
+ * compute dtype to float32 (to match the encoders' hard-coded upcast), so every offloaded module
+ * of it is counted with an fp32 copy. Before, the encoder had none and nothing was added. */
+static double te_compute_bytes(const hr_est_offload_rules *r, const hr_est_cast *c)
 {
-    return version >= VER(0, 4, 0) ? 4 : c->compute_bytes;
+    return r->cast_copy ? 4 : c->compute_bytes;
 }
 
 /* The model's module classes, largest offload cost first as ModelPatcher.load() sorts them (the
  * modules it does not list, norms and biases, are what is left of mem); 0 when not known. */
-static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, walk_class *k, size_t cap)
+static size_t classes_of(const hr_est_model *m, const hr_est_offload_rules *r, hr_est_cast *c, walk_class *k,
+                         size_t cap)
 {
     size_t nk = 0;
     const dm_modules *d = dm_of(m);
@@ -233,7 +261,7 @@ static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, wal
     } else if (t != NULL) {
         if (4 + t->nextra > cap)
             return 0;
-        c->compute_bytes = te_compute_bytes(version, c);
+        c->compute_bytes = te_compute_bytes(r, c);
         /* fp8 files keep the embedding in 16 bits (it is not a linear layer); the projections
          * are stored in the file's dtype. */
         double fb = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
@@ -249,8 +277,7 @@ static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, wal
     }
     for (size_t i = 1; i < nk; i++) /* largest cost first, as load() sorts (insertion: few classes) */
         for (size_t j = i;
-             j > 0 && module_cost(k[j].n, version, c, k[j].bytes) > module_cost(k[j - 1].n, version, c, k[j - 1].bytes);
-             j--) {
+             j > 0 && module_cost(k[j].n, r, c, k[j].bytes) > module_cost(k[j - 1].n, r, c, k[j - 1].bytes); j--) {
             walk_class tmp = k[j];
             k[j] = k[j - 1];
             k[j - 1] = tmp;
@@ -258,14 +285,14 @@ static size_t classes_of(const hr_est_model *m, int version, hr_est_cast *c, wal
     return nk;
 }
 
-bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *c, double mem, double usable,
-                         double *loaded, double *buffer)
+bool hr_est_partial_load(const hr_est_model *m, const hr_est_offload_rules *r, const hr_est_cast *c, double mem,
+                         double usable, double *loaded, double *buffer)
 {
     if (m->format == HR_FMT_GGUF || c->streams < 0)
         return false;
     hr_est_cast cc = *c;
     walk_class k[32];
-    size_t nk = classes_of(m, version, &cc, k, sizeof k / sizeof k[0]);
+    size_t nk = classes_of(m, r, &cc, k, sizeof k / sizeof k[0]);
     if (nk == 0)
         return false;
     double done = 0, buf = 0, listed = 0;
@@ -273,10 +300,10 @@ bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *
         double size = k[a].n * k[a].bytes;
         for (int j = 0; j < k[a].count; j++) {
             double pot;
-            if (version < VER(0, 4, 0)) {
-                pot = module_cost(k[a].n, version, &cc, k[a].bytes) * (cc.streams + 1);
+            if (!r->look_ahead) { /* the module's own run: no look-ahead yet */
+                pot = run_buffer(k[a].n, r, &cc, k[a].bytes);
             } else { /* the next NUM_STREAMS modules in the sorted list, maybe of smaller classes */
-                pot = module_cost(k[a].n, version, &cc, k[a].bytes);
+                pot = module_cost(k[a].n, r, &cc, k[a].bytes);
                 size_t aa = a;
                 int jj = j;
                 for (int s = 0; s < cc.streams; s++) {
@@ -308,7 +335,7 @@ bool hr_est_partial_load(const hr_est_model *m, int version, const hr_est_cast *
     return true;
 }
 
-double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_cast *c)
+double hr_est_offload_buffer(const hr_est_model *m, const hr_est_offload_rules *r, const hr_est_cast *c)
 {
     int streams = c->streams;
     if (streams < 0)
@@ -316,10 +343,10 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
     double fbytes = m->file_dtype_bytes > 0 ? m->file_dtype_bytes : 2;
     const dm_modules *d = dm_of(m);
     if (d != NULL && m->format != HR_FMT_GGUF)
-        return run_buffer(dm_largest(d), version, c, weight_bytes(m, c));
+        return run_buffer(dm_largest(d), r, c, weight_bytes(m, c));
     double v = vae_largest(m);
     if (v > 0)
-        return run_buffer(v, version, c, weight_bytes(m, c));
+        return run_buffer(v, r, c, weight_bytes(m, c));
     const te_modules *t = te_of(m);
     if (t == NULL)
         return -1;
@@ -327,7 +354,7 @@ double hr_est_offload_buffer(const hr_est_model *m, int version, const hr_est_ca
     double ebytes = fbytes < 2 ? 2 : fbytes;
     double embedding = t->vocab * t->d_model * ebytes;
     double block = t->d_model * t->d_model * fbytes;
-    if (version < VER(0, 4, 0))
+    if (!r->look_ahead)
         return embedding * (streams + 1);
     return block * (streams + 1);
 }

@@ -162,7 +162,12 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     int nb = hr_est_machine_basis(e, basis);
     for (int i = 0; i < nb; i++)
         hr_buf_printf(out, "            %s\n", basis[i]);
-    if (m->version_known)
+    if (m->version_known && m->comfyui_date) {
+        char day[16];
+        hr_est_date_text(m->comfyui_date, day, sizeof day);
+        hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d (a checkout of %s), %s regime, %s\n"), m->version[0],
+                      m->version[1], m->version[2], day, hr_est_regime_name(e->regime), e->vram_state);
+    } else if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
     else
@@ -319,6 +324,13 @@ static void json(const hr_estimate *e, hr_json_writer *w)
         hr_json_str(w, "comfyui_version", v);
     } else {
         hr_json_null(w, "comfyui_version");
+    }
+    if (m->version_known && m->comfyui_date) {
+        char d[16];
+        hr_est_date_text(m->comfyui_date, d, sizeof d);
+        hr_json_str(w, "comfyui_date", d);
+    } else {
+        hr_json_null(w, "comfyui_date");
     }
     hr_json_u64(w, "reserve_vram_bytes", e->reserve_vram_bytes);
     hr_json_u64(w, "pinned_cap_bytes", e->pin_cap_bytes);

@@ -63,10 +63,11 @@ typedef struct hr_est_sim {
     double pin_cap; /* MAX_PINNED_MEMORY (0: none) */
     double vram_total;
     double vram_other;
-    int cache;         /* effective hr_comfy_cache */
-    double lv_floor;   /* the least lowvram budget: 64 MiB before 0.3.25, 128 MiB, none from 0.3.66 */
-    bool async_buffer; /* 0.3.76+: offload cast buffer reserved */
-    int version;       /* major*10000 + minor*100 + patch */
+    int cache;                    /* effective hr_comfy_cache */
+    double lv_floor;              /* the least lowvram budget: 64 MiB before 0.3.25, 128 MiB, none from 0.3.66 */
+    bool async_buffer;            /* 0.3.76+: offload cast buffer reserved */
+    int version;                  /* major*10000 + minor*100 + patch */
+    hr_est_offload_rules offload; /* how load() counts an offloaded module's cast (version, date) */
     hr_est_msim ms[HR_EST_MAX_MODELS];
     double outputs;               /* cached LATENT / IMAGE tensors in RAM */
     double outputs_vram;          /* --gpu-only: they sit in VRAM */
