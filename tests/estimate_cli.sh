@@ -230,6 +230,13 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 [ -s "$tmp/vu9.txt" ] && bad "--vram-used above the card printed an estimate"
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 0 --vram-used 1G >"$tmp/vu0g.txt" 2>"$tmp/vu0g.err"; rc=$?
 [ "$rc" = 64 ] && grep -q "vram-used needs a GPU with its own VRAM" "$tmp/vu0g.err" || bad "--vram-used with no GPU: exit $rc"
+# WSL2 runs on the Windows host's GPU: its desktop's VRAM is assumed as on Windows, not Linux's
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os wsl --json >"$tmp/wsl.json"
+[ "$(json_get "$tmp/wsl.json" "d['machine']['wsl'] and d['machine']['os'] == 'linux' and d['machine']['vram_other_bytes'] == 512 * 2**20")" = True ] \
+  || bad "--os wsl: not Linux in WSL with the Windows host's VRAM default"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os linux --json >"$tmp/lnx.json"
+[ "$(json_get "$tmp/lnx.json" "not d['machine']['wsl'] and d['machine']['vram_other_bytes'] < 200 * 2**20")" = True ] \
+  || bad "--os linux: WSL or the Windows VRAM default"
 # two sizes the same when rounded to GB are said to the MiB
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --vram-used 8193M >/dev/null 2>"$tmp/vu8193.err"
 grep -q "8193 MiB is more than the GPU's 8192 MiB of VRAM" "$tmp/vu8193.err" || bad "rounded sizes: $(cat "$tmp/vu8193.err")"

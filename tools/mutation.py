@@ -257,6 +257,8 @@ mut("estimate", EM, "(commit_date > 0 && commit_date >= CHANGES[i].merged)", "(c
     "a checkout's date ignored: the offload changes only by release")
 mut("estimate", EM, "if (!r->bare_streams && !r->look_ahead)", "if (!r->look_ahead)",
     "PR #11069's bare streams ignored: a checkout of its day reserves the cost NUM_STREAMS + 1 times")
+mut("estimate", "src/core/estimate/estimate_machine.c", "m->os == HR_OS_WINDOWS || m->wsl ? 0.5", "m->os == HR_OS_WINDOWS ? 0.5",
+    "WSL2 counts Linux's VRAM default, not its Windows host's desktop")
 mut("estimate", "src/cli/cmd_estimate.c", "m->comfyui_date = c->date;", "m->comfyui_date = 0;",
     "--comfyui-date never reaches the estimate")
 mut("estimate", "src/cli/cmd_estimate.c", "if (c->date && !m.version_known) {", "if (c->date && false) {",

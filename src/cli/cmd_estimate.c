@@ -30,7 +30,7 @@ enum {
     OPT_HTML = 99
 };
 
-static const char *const est_os_choices[] = { "windows", "linux", "macos", NULL };
+static const char *const est_os_choices[] = { "windows", "linux", "macos", "wsl", NULL };
 static const char *const est_gpu_choices[] = { "nvidia", "amd", "intel", "apple", "none", NULL };
 
 const hr_opt hr_estimate_opts[] = {
@@ -40,9 +40,10 @@ const hr_opt hr_estimate_opts[] = {
     { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
       HR_N("what-if: VRAM other programs hold when ComfyUI loads (default: the card's use when no ComfyUI runs, "
-           "else 0.5G on Windows, 0.1G elsewhere)"),
+           "else 0.5G on Windows and WSL, 0.1G elsewhere)"),
       NULL, HR_OPT_SMALL_OK },
-    { OPT_OS, "--os", HR_ARG_CHOICE, NULL, HR_N("what-if: the OS ComfyUI runs on"), est_os_choices, 0 },
+    { OPT_OS, "--os", HR_ARG_CHOICE, NULL,
+      HR_N("what-if: the OS ComfyUI runs on (wsl: Linux in WSL2, on a Windows host's GPU)"), est_os_choices, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("what-if: the GPU's vendor"), est_gpu_choices, 0 },
     { OPT_COMFY_ARGS, "--comfy-args", HR_ARG_STRING, "\"ARGS\"",
       HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0 },
@@ -102,7 +103,7 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         break;
     case OPT_VRAM: c->vram = p->size, c->vram_given = true; break;
     case OPT_VRAM_USED: c->vram_used = p->size, c->vram_used_given = true; break;
-    case OPT_OS: c->os = !strcmp(v, "windows") ? 1 : !strcmp(v, "macos") ? 2 : 0; break;
+    case OPT_OS: c->os = !strcmp(v, "windows") ? 1 : !strcmp(v, "macos") ? 2 : !strcmp(v, "wsl") ? 3 : 0; break;
     case OPT_GPU: {
         hr_est_vendor g;
         if (hr_est_vendor_parse(v, &g))
@@ -166,6 +167,7 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
     if (c->os >= 0) {
         m->os = c->os == 1 ? HR_OS_WINDOWS : HR_OS_LINUX;
         m->macos = c->os == 2;
+        m->wsl = c->os == 3;
         if (m->macos && c->gpu < 0)
             m->vendor = HR_GPU_APPLE;
     }
@@ -429,7 +431,7 @@ int hr_cmd_estimate(int argc, char **argv)
         c.comfyui = found.dir;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;
-    bool other_os = c.os == 2 || (c.os >= 0 && (hr_os)c.os != hr_platform_os() && !src.replay);
+    bool other_os = c.os >= 2 || (c.os >= 0 && (hr_os)c.os != hr_platform_os() && !src.replay);
     if (!other_os) {
         snap = malloc(sizeof *snap);
         if (!snap) {

@@ -18,7 +18,7 @@ typedef struct hr_est_cli {
     const char *comfyui;
     uint64_t ram, vram, vram_used;
     bool vram_given, vram_used_given;
-    int os;  /* -1, 0 linux, 1 windows, 2 macos */
+    int os;  /* -1, 0 linux, 1 windows, 2 macos, 3 wsl (Linux in WSL2) */
     int gpu; /* -1 or hr_est_vendor */
     hr_comfy_args args;
     int version[3];

@@ -67,7 +67,7 @@ const hr_opt hr_plan_whatif_opts[] = {
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0 },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
       HR_N("the VRAM other programs hold when ComfyUI loads, for --workflow (default: the card's use when no "
-           "ComfyUI runs, else 0.5G on Windows, 0.1G elsewhere)"),
+           "ComfyUI runs, else 0.5G on Windows and WSL, 0.1G elsewhere)"),
       NULL, HR_OPT_SMALL_OK },
     { OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
       HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "

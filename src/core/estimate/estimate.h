@@ -272,8 +272,8 @@ void hr_est_date_text(int yyyymmdd, char *out, size_t n);
  * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);
 /* The VRAM other programs hold when ComfyUI loads: the one given (--vram-used), else the
- * default for the OS (docs/memory-model.md: 0.5 GiB on Windows, the desktop and its programs;
- * 0.1 GiB elsewhere); never more than the card (0 with none). In bytes. */
+ * default for the OS (docs/memory-model.md: 0.5 GiB on Windows and in WSL2, the desktop and its
+ * programs; 0.1 GiB elsewhere); never more than the card (0 with none). In bytes. */
 double hr_est_vram_other(const hr_est_machine *m);
 /* From a snapshot: RAM, VRAM of the largest dedicated GPU and its vendor, commit limit and
  * whether it is enforced, disk swap, WSL. Fields the snapshot does not know stay as they are. */

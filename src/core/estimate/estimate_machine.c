@@ -42,7 +42,9 @@ double hr_est_vram_other(const hr_est_machine *m)
     double card = (double)m->vram_bytes;
     if (m->vram_other_bytes != HR_UNKNOWN)
         return (double)m->vram_other_bytes < card ? (double)m->vram_other_bytes : card;
-    double v = m->os == HR_OS_WINDOWS ? 0.5 * HR_EST_GIBD : 0.1 * HR_EST_GIBD;
+    /* WSL2 runs on the Windows host's GPU (GPU paravirtualization), whose desktop and programs
+     * hold VRAM as on Windows */
+    double v = m->os == HR_OS_WINDOWS || m->wsl ? 0.5 * HR_EST_GIBD : 0.1 * HR_EST_GIBD;
     return v < card ? v : card;
 }
 
