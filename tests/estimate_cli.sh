@@ -234,9 +234,16 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os wsl --json >"$tmp/wsl.json"
 [ "$(json_get "$tmp/wsl.json" "d['machine']['wsl'] and d['machine']['os'] == 'linux' and d['machine']['vram_other_bytes'] == 512 * 2**20")" = True ] \
   || bad "--os wsl: not Linux in WSL with the Windows host's VRAM default"
-"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --gpu nvidia --os linux --json >"$tmp/lnx.json"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/laptop-battery-amd-apu" --vram 8G --gpu nvidia --os linux \
+    --json >"$tmp/lnx.json"
 [ "$(json_get "$tmp/lnx.json" "not d['machine']['wsl'] and d['machine']['vram_other_bytes'] < 200 * 2**20")" = True ] \
   || bad "--os linux: WSL or the Windows VRAM default"
+# a recorded WSL machine stays one with --os linux, and --os wsl keeps its facts
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/wsl2" --os linux --json >"$tmp/wsl-l.json"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/wsl2" --os wsl --json >"$tmp/wsl-w.json"
+[ "$(json_get "$tmp/wsl-l.json" "d['machine']['wsl'] and not d['machine']['ram_assumed']")" = True ] \
+  && [ "$(json_get "$tmp/wsl-w.json" "d['machine']['wsl'] and not d['machine']['ram_assumed']")" = True ] \
+  || bad "a recorded WSL machine lost its WSL or its RAM under --os linux / --os wsl"
 # two sizes the same when rounded to GB are said to the MiB
 "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --vram-used 8193M >/dev/null 2>"$tmp/vu8193.err"
 grep -q "8193 MiB is more than the GPU's 8192 MiB of VRAM" "$tmp/vu8193.err" || bad "rounded sizes: $(cat "$tmp/vu8193.err")"
@@ -262,6 +269,53 @@ printf 'Name:\tpython3\nVmRSS:\t 8388608 kB\nRssAnon:\t 8388608 kB\nVmSwap:\t   
 "$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --json >"$tmp/vrpy.json"
 [ "$(json_get "$tmp/vrpy.json" "d['machine']['vram_other_basis'] == 'assumed'")" = True ] \
   || bad "a running python (maybe ComfyUI) counted as other programs' VRAM"
+# What a python holds is taken out when the driver gives it per process: amdgpu's DRM fdinfo,
+# one client open through two fds (counted once), 2 GiB resident; a pipe's fdinfo beside it.
+mkdir -p "$vr/proc/4242/fdinfo"
+fdi='drm-driver:\tamdgpu\ndrm-client-id:\t77\ndrm-pdev:\t0000:05:00.0\ndrm-resident-vram:\t2097152 KiB\ndrm-memory-vram:\t2097152 KiB\n'
+printf "pos:\t0\nflags:\t02100002\n$fdi" >"$vr/proc/4242/fdinfo/5"
+printf "pos:\t0\nflags:\t02100002\n$fdi" >"$vr/proc/4242/fdinfo/9"
+printf 'pos:\t0\nflags:\t02\n' >"$vr/proc/4242/fdinfo/1"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --json >"$tmp/vrpy2.json"
+[ "$(json_get "$tmp/vrpy2.json" "d['machine']['vram_other_bytes'] == 2**30 and d['machine']['vram_python_bytes'] == 2 * 2**30 and d['machine']['vram_other_basis'] == 'read'")" = True ] \
+  || bad "the python's VRAM (DRM fdinfo) not taken out of the card's use: $(json_get "$tmp/vrpy2.json" "d['machine']")"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" >"$tmp/vrpy2.txt"
+grep -q "1 GB of VRAM held by other programs (read now, less the 2 GB python (maybe ComfyUI) holds)" "$tmp/vrpy2.txt" \
+  || bad "the python's VRAM not said"
+"$bin" status --sysroot "$vr" --json >"$tmp/vrst.json"
+[ "$(json_get "$tmp/vrst.json" "d['gpus'][0]['python_vram_bytes'] == 2 * 2**30")" = True ] || bad "status: python_vram_bytes"
+# Windows: the GPU counters give each adapter's dedicated use (DXGI alone has none for AMD) and
+# the python processes' part, matched by the adapter's LUID; not listed in full: not known.
+python3 - "$wf/../windows/desktop-64g-fixed-d.json" "$tmp/win-gpu.json" "$tmp/win-gpu-cut.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["dxgi"]["adapters"][0].update(luid_high=0, luid_low=0xC2C5)
+d["dxgi"]["adapters"].append({"description": "AMD Radeon RX 7600", "vendor_id": 4098, "device_id": 29824, "flags": 0,
+                              "dedicated_video": 8 << 30, "dedicated_system": 0, "shared_system": 16 << 30,
+                              "luid_high": 0, "luid_low": 0xD1F2})
+gib = 1 << 30
+d["gpu_memory"] = {"state": "ok", "processes_listed": 1,
+                   "adapters": [{"luid_high": 0, "luid_low": 0xC2C5, "dedicated_used": 3 * gib},
+                                {"luid_high": 0, "luid_low": 0xD1F2, "dedicated_used": 5 * gib}],
+                   "processes": [{"pid": 100, "name": "python.exe", "luid_high": 0, "luid_low": 0xC2C5, "dedicated_used": 2 * gib},
+                                 {"pid": 100, "name": "python.exe", "luid_high": 0, "luid_low": 0xD1F2, "dedicated_used": gib},
+                                 {"pid": 200, "name": "chrome.exe", "luid_high": 0, "luid_low": 0xC2C5, "dedicated_used": gib // 2}]}
+json.dump(d, open(sys.argv[2], "w"))
+d["gpu_memory"]["processes_listed"] = 0
+json.dump(d, open(sys.argv[3], "w"))
+PYEOF
+"$bin" status --replay "$tmp/win-gpu.json" --json >"$tmp/win-gpu-st.json"
+[ "$(json_get "$tmp/win-gpu-st.json" "[(g['vendor'], g['vram_used_bytes'], g['python_vram_bytes']) for g in d['gpus']] == [('NVIDIA', 2089811968, 2 * 2**30), ('AMD', 5 * 2**30, 2**30)]")" = True ] \
+  || bad "Windows GPU counters: $(json_get "$tmp/win-gpu-st.json" "d['gpus']")"
+"$bin" status --replay "$tmp/win-gpu-cut.json" --json >"$tmp/win-gpu-cut-st.json"
+[ "$(json_get "$tmp/win-gpu-cut-st.json" "[g['python_vram_bytes'] for g in d['gpus']] == [None, None]")" = True ] \
+  || bad "Windows GPU counters not listed in full: python's VRAM taken as known"
+# a second python whose fdinfo cannot be read: what the pythons hold is not known
+mkdir -p "$vr/proc/4343"
+printf 'Name:\tpython.exe\nVmRSS:\t 1024 kB\nRssAnon:\t 1024 kB\nVmSwap:\t 0 kB\n' >"$vr/proc/4343/status"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$vr" --json >"$tmp/vrpy3.json"
+[ "$(json_get "$tmp/vrpy3.json" "d['machine']['vram_other_basis'] == 'assumed' and d['machine']['vram_python_bytes'] is None")" = True ] \
+  || bad "a python whose fdinfo is unreadable: its VRAM taken as known"
 # plan and check size from the same estimate: --vram-used reaches it (the same refusal)
 for c in plan check; do
     "$bin" $c --ram 16G --vram 8G --os windows --workflow "$wf/est_sdxl_api.json" --vram-used 9G \
@@ -280,7 +334,20 @@ grep -q "^  ComfyUI   0.3.76 (a checkout of 2025-12-04), " "$tmp/cd.txt" || bad 
 [ "$(json_get "$tmp/cd.json" "d['machine']['comfyui_date'] == '2025-12-04' and d['machine']['comfyui_version'] == '0.3.76'")" = True ] \
   || bad "the JSON does not give --comfyui-date"
 [ "$(json_get "$tmp/vu0.json" "d['machine']['comfyui_date'] is None")" = True ] || bad "comfyui_date not null without it"
-for d in 2025-13-01 2025-02-29 20251204 2025-12-4 2025-12-04x 1999-01-01; do
+# its time as git prints it is kept as an instant; a date alone on a merge's day says so
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 \
+    --comfyui-date "2025-12-03 23:28:44 -0500" --json >"$tmp/cdt.json" || true
+[ "$(json_get "$tmp/cdt.json" "d['machine']['comfyui_date'] == '2025-12-03T23:28:44-05:00' and not any('merged on' in n for n in d['notes'])")" = True ] \
+  || bad "--comfyui-date with its time: $(json_get "$tmp/cdt.json" "d['machine']['comfyui_date']")"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 --comfyui-date 2025-12-03 \
+    >"$tmp/cda.txt" || true
+grep -q "PR #11069 was merged on 2025-12-03, so a checkout of that day may be from before it" "$tmp/cda.txt" \
+  || bad "a date alone on a merge's day: no note"
+"$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.16.0 --comfyui-date 2026-03-01 \
+    >"$tmp/cdn.txt" || true
+grep -q "the checkout's date changes nothing at ComfyUI 0.16.0" "$tmp/cdn.txt" || bad "a date that changes nothing: no note"
+for d in 2025-13-01 2025-02-29 20251204 2025-12-4 2025-12-04x 1999-01-01 2025-+1-04 "2025-12-03 23:28:44" \
+    "2025-12-03 25:00:00 -0500"; do
     "$bin" estimate "$wf/est_sdxl_api.json" --ram 16G --vram 8G --comfyui-version 0.3.76 --comfyui-date "$d" \
         >"$tmp/cdbad.txt" 2>"$tmp/cdbad.err"; rc=$?
     [ "$rc" = 64 ] && [ "$(wc -l <"$tmp/cdbad.err")" = 1 ] && grep -q "comfyui-date" "$tmp/cdbad.err" \

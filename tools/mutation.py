@@ -48,9 +48,10 @@ AREA_TESTS = {
              r"^status\.fixture\.linux\.plan-|^fuzz\.plan|^cli\.export",
     "model": r"^unit\.|^status\.fixture|^cli\.plan_check|^cli\.stress|^fuzz\.(plan|comfy_args)",
     "diagnose": r"^unit\.test_diag|^diagnose\.|^fuzz\.diagnose",
-    "estimate": r"^unit\.test_estimate|^cli\.estimate|^workflow\.|^models\.|^fuzz\.workflow",
+    "estimate": r"^unit\.test_(estimate|offload)|^cli\.estimate|^workflow\.|^models\.|^fuzz\.workflow|"
+                r"^accuracy\.",
     "apply": r"^unit\.test_(apply|plan_apply_agree|pagingfiles)|^apply\.cli|^fuzz\.(apply_state|pagingfiles)",
-    "parsers": r"^unit\.test_(parsers|pagingfiles|json_parse|fstab|procs|win_model|model_rules)|"
+    "parsers": r"^unit\.test_(parsers|pagingfiles|json_parse|fstab|procs|win_model|model_rules|drm)|"
                r"^status\.fixture|^models\.|^fuzz\.",
 }
 
@@ -253,18 +254,37 @@ mut("estimate", "src/core/estimate/estimate_workflow.c", "f.latent.batch = (uint
 EM = "src/core/estimate/estimate_modules.c"
 mut("estimate", EM, "return r->cast_copy ? 4 : c->compute_bytes;", "return r->cast_copy ? 2 : c->compute_bytes;",
     "a text encoder counts no fp32 copy from 0.4.0 (PR #11171)")
-mut("estimate", EM, "(commit_date > 0 && commit_date >= CHANGES[i].merged)", "(commit_date > 0 && false)",
+mut("estimate", EM, "return c->date >= x->date;", "return false;",
     "a checkout's date ignored: the offload changes only by release")
+mut("estimate", EM, "return c->utc >= x->utc;", "return c->date >= x->date;",
+    "a checkout's time ignored: a date alone decides (P30 taken as after PR #11096)")
+mut("estimate", EM, "if (c->date == x->date && *ambiguous == 0)", "if (false)",
+    "a date alone on a merge's day said as certain")
 mut("estimate", EM, "if (!r->bare_streams && !r->look_ahead)", "if (!r->look_ahead)",
     "PR #11069's bare streams ignored: a checkout of its day reserves the cost NUM_STREAMS + 1 times")
 mut("estimate", "src/core/estimate/estimate_machine.c", "m->os == HR_OS_WINDOWS || m->wsl ? 0.5", "m->os == HR_OS_WINDOWS ? 0.5",
     "WSL2 counts Linux's VRAM default, not its Windows host's desktop")
-mut("estimate", "src/cli/cmd_estimate.c", "m->comfyui_date = c->date;", "m->comfyui_date = 0;",
+mut("estimate", "src/core/estimate/estimate_machine.c",
+    "m->vram_other_bytes = best->vram_used_bytes - best->python_vram_bytes, m->vram_other_read = true;",
+    "m->vram_other_bytes = best->vram_used_bytes, m->vram_other_read = true;",
+    "a running python's VRAM counted as other programs' though the driver gave it")
+mut("estimate", "src/platform/linux/probe_gpu.c",
+    "dup = f.client_known && seen[k].card == card && seen[k].id == f.client_id;", "dup = false;",
+    "a DRM client open through two fds counted twice")
+mut("parsers", "src/core/model/win_model.c",
+    'if (x->luid_high == a->luid_high && x->luid_low == a->luid_low && kind && strcmp(kind, "python") == 0)',
+    "if (x->luid_high == a->luid_high && x->luid_low == a->luid_low)",
+    "Windows: every process's VRAM counted as python's")
+mut("parsers", "src/core/model/drm_fdinfo.c", "if (have_resident)\n        out->vram_bytes = resident;",
+    "if (have_resident)\n        out->vram_bytes = resident + legacy;", "fdinfo: VRAM counted under both keys")
+mut("estimate", "src/cli/cmd_estimate.c", "m->comfyui_commit = c->commit;", "(void)c->commit;",
     "--comfyui-date never reaches the estimate")
-mut("estimate", "src/cli/cmd_estimate.c", "if (c->date && !m.version_known) {", "if (c->date && false) {",
+mut("estimate", "src/cli/cmd_estimate.c", "if (c->commit.date && !m.version_known) {", "if (c->commit.date && false) {",
     "--comfyui-date taken without a version")
-mut("estimate", "src/cli/cmd_estimate.c", "(mo == 2 && d == 29 && (y % 4 != 0 ||", "(mo == 2 && d == 29 && (y % 4 == 0 ||",
-    "--comfyui-date: leap days refused in leap years")
+mut("estimate", "src/core/estimate/estimate_machine.c", "bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);",
+    "bool leap = y % 4 != 0;", "--comfyui-date: leap days refused in leap years")
+mut("estimate", "src/core/estimate/estimate_machine.c", "int offset = sign * (oh * 3600 + om * 60);",
+    "int offset = oh * 3600 + om * 60;", "--comfyui-date: a negative UTC offset taken as positive")
 mut("estimate", EM, "return 384.0 * 384.0 * 27.0;", "return 384.0 * 384.0 * 9.0;",
     "the Wan 2.1 VAE's largest module taken as a 2-D convolution")
 mut("estimate", EM, "{ 1280, 1280, 391 },", "{ 1280, 1280, 39 },",

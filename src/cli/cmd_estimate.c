@@ -39,8 +39,8 @@ const hr_opt hr_estimate_opts[] = {
     { OPT_RAM, "--ram", HR_ARG_SIZE, NULL, HR_N("what-if: RAM, e.g. 32G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM, "--vram", HR_ARG_SIZE, NULL, HR_N("what-if: dedicated VRAM, e.g. 8G"), NULL, HR_OPT_SMALL_OK },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
-      HR_N("what-if: VRAM other programs hold when ComfyUI loads (default: the card's use when no ComfyUI runs, "
-           "else 0.5G on Windows and WSL, 0.1G elsewhere)"),
+      HR_N("what-if: VRAM other programs hold when ComfyUI loads (default: the card's use less what python "
+           "(maybe ComfyUI) holds, when the driver says; else 0.5G on Windows and WSL, 0.1G elsewhere)"),
       NULL, HR_OPT_SMALL_OK },
     { OPT_OS, "--os", HR_ARG_CHOICE, NULL,
       HR_N("what-if: the OS ComfyUI runs on (wsl: Linux in WSL2, on a Windows host's GPU)"), est_os_choices, 0 },
@@ -49,9 +49,9 @@ const hr_opt hr_estimate_opts[] = {
       HR_N("ComfyUI's launch flags (--lowvram, --highvram, --reserve-vram N, --cache-none, ...)"), NULL, 0 },
     { OPT_VERSION, "--comfyui-version", HR_ARG_STRING, "X.Y.Z",
       HR_N("the ComfyUI version (the memory manager changed at 0.3.69, 0.16, 0.19, 0.23)"), NULL, 0 },
-    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "YYYY-MM-DD",
-      HR_N("a git checkout between releases: its commit's date (git log -1 shows it, and the Manager's "
-           "'Released on'); its version names the last release"),
+    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "DATE",
+      HR_N("a git checkout between releases: its commit's date, or better its time (git log -1 --format=%ci; "
+           "the Manager logs the date as 'Released on'); its version names the last release"),
       NULL, 0 },
     { 0, NULL, HR_ARG_NONE, NULL, NULL, NULL, 0 },
 };
@@ -125,7 +125,7 @@ int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v)
         c->version_given = true;
         break;
     }
-    case OPT_DATE: return hr_est_cli_parse_date(p, v, &c->date);
+    case OPT_DATE: return hr_est_cli_parse_date(p, v, &c->commit);
     default: return -1;
     }
     return 0;
@@ -143,16 +143,12 @@ int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3])
     return 0;
 }
 
-int hr_est_cli_parse_date(const hr_optparse *p, const char *v, int *out)
+int hr_est_cli_parse_date(const hr_optparse *p, const char *v, hr_est_commit *out)
 {
-    static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-    int y = 0, mo = 0, d = 0;
-    char tail = 0;
-    if (strlen(v) != 10 || sscanf(v, "%4d-%2d-%2d%c", &y, &mo, &d, &tail) != 3 || v[4] != '-' || v[7] != '-' ||
-        y < 2023 || y > 2100 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] ||
-        (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0))))
-        return hr_opt_bad_value(p, v, HR_T("a commit date such as 2025-12-04 (ComfyUI's history starts in 2023)"));
-    *out = y * 10000 + mo * 100 + d;
+    if (hr_est_commit_parse(v, out) != 0)
+        return hr_opt_bad_value(p, v,
+                                HR_T("a commit date such as 2025-12-04, or its time as git gives it (git log -1 "
+                                     "--format=%ci: 2025-12-03 23:28:44 -0500)"));
     return 0;
 }
 
@@ -167,7 +163,10 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
     if (c->os >= 0) {
         m->os = c->os == 1 ? HR_OS_WINDOWS : HR_OS_LINUX;
         m->macos = c->os == 2;
-        m->wsl = c->os == 3;
+        if (c->os == 3)
+            m->wsl = true; /* --os linux keeps what the snapshot says (a WSL machine stays one) */
+        else if (c->os != 0)
+            m->wsl = false;
         if (m->macos && c->gpu < 0)
             m->vendor = HR_GPU_APPLE;
     }
@@ -199,14 +198,15 @@ static void machine_of(const hr_est_cli *c, const hr_snapshot *snap, hr_est_mach
         memcpy(m->version, c->version, sizeof m->version);
         m->version_known = true;
     }
-    m->comfyui_date = c->date;
+    m->comfyui_commit = c->commit;
     if (c->ram || c->vram_given || c->gpu >= 0) {
         /* a what-if card: what this machine's card holds now is not its own */
         m->vram_other_bytes = HR_UNKNOWN;
         m->vram_other_read = false;
+        m->vram_python_bytes = HR_UNKNOWN;
     }
     if (c->vram_used_given)
-        m->vram_other_bytes = c->vram_used, m->vram_other_read = false;
+        m->vram_other_bytes = c->vram_used, m->vram_other_read = false, m->vram_python_bytes = HR_UNKNOWN;
 }
 
 /* The file a workflow names, looked up the way ComfyUI does (core/scan/comfy_paths.h: the
@@ -355,7 +355,7 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
     if (r == 0) {
         hr_est_machine m;
         machine_of(c, snap, &m);
-        if (c->date && !m.version_known) {
+        if (c->commit.date && !m.version_known) {
             r = hr_error_set(&err, HR_EINVAL, "%s",
                              HR_T("--comfyui-date needs the version the checkout names too (--comfyui-version, "
                                   "e.g. 0.3.76)"));
@@ -431,7 +431,8 @@ int hr_cmd_estimate(int argc, char **argv)
         c.comfyui = found.dir;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;
-    bool other_os = c.os >= 2 || (c.os >= 0 && (hr_os)c.os != hr_platform_os() && !src.replay);
+    hr_os want = c.os == 3 ? HR_OS_LINUX : (hr_os)c.os; /* WSL is Linux: this machine, when it is */
+    bool other_os = c.os == 2 || (c.os >= 0 && want != hr_platform_os() && !src.replay);
     if (!other_os) {
         snap = malloc(sizeof *snap);
         if (!snap) {

@@ -23,16 +23,16 @@ typedef struct hr_est_cli {
     hr_comfy_args args;
     int version[3];
     bool version_given;
-    int date; /* --comfyui-date as YYYYMMDD; 0 = not given */
+    hr_est_commit commit; /* --comfyui-date; date 0 = not given */
 } hr_est_cli;
 
 void hr_est_cli_init(hr_est_cli *c);
 /* --comfyui-version's value ("0.3.60", "v0.16"): 0 with out filled, or the exit status after
  * its one-line error (plan, check and export take the same flag). */
 int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3]);
-/* --comfyui-date's value ("2025-12-04"): 0 with *out = YYYYMMDD, or the exit status after its
- * one-line error. */
-int hr_est_cli_parse_date(const hr_optparse *p, const char *v, int *out);
+/* --comfyui-date's value ("2025-12-04", "2025-12-03 23:28:44 -0500"): 0 with *out filled, or
+ * the exit status after its one-line error. */
+int hr_est_cli_parse_date(const hr_optparse *p, const char *v, hr_est_commit *out);
 /* Take an option of hr_estimate_opts: 0, an exit status after its error, or -1 when id is
  * not one of them. */
 int hr_est_cli_take(hr_est_cli *c, const hr_optparse *p, int id, const char *v);

@@ -60,14 +60,15 @@ const hr_opt hr_plan_whatif_opts[] = {
       HR_N("the ComfyUI version --workflow is estimated for; without it (and no ComfyUI to read it "
            "from) the need covers every memory manager, the older ones at the high end"),
       NULL, 0 },
-    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "YYYY-MM-DD",
-      HR_N("a git checkout between releases: its commit's date, for --workflow (its version names the last "
-           "release)"),
+    { OPT_DATE, "--comfyui-date", HR_ARG_STRING, "DATE",
+      HR_N("a git checkout between releases: its commit's time (git log -1 --format=%ci) or date, for "
+           "--workflow (its version names the last release)"),
       NULL, 0 },
     { OPT_GPU, "--gpu", HR_ARG_CHOICE, NULL, HR_N("the GPU's vendor --workflow is estimated for"), gpu_choices, 0 },
     { OPT_VRAM_USED, "--vram-used", HR_ARG_SIZE, NULL,
-      HR_N("the VRAM other programs hold when ComfyUI loads, for --workflow (default: the card's use when no "
-           "ComfyUI runs, else 0.5G on Windows and WSL, 0.1G elsewhere)"),
+      HR_N("the VRAM other programs hold when ComfyUI loads, for --workflow (default: the card's use less "
+           "what python (maybe ComfyUI) holds, when the driver says; else 0.5G on Windows and WSL, 0.1G "
+           "elsewhere)"),
       NULL, HR_OPT_SMALL_OK },
     { OPT_PAGING, "--paging", HR_ARG_SIZE, NULL,
       HR_N("what-if: the paging file / swap the machine has now, e.g. 32G (0G: none); with --os or "
@@ -124,7 +125,7 @@ static int take(hr_plan_cli *out, const hr_optparse *p, int id, const char *v)
         out->version_given = true;
         break;
     }
-    case OPT_DATE: return hr_est_cli_parse_date(p, v, &out->date);
+    case OPT_DATE: return hr_est_cli_parse_date(p, v, &out->commit);
     case OPT_GPU: {
         hr_est_vendor g;
         if (hr_est_vendor_parse(v, &g))
@@ -206,7 +207,7 @@ static void est_cli_of(const hr_plan_cli *cli, hr_est_cli *ec)
         memcpy(ec->version, cli->version, sizeof ec->version);
         ec->version_given = true;
     }
-    ec->date = cli->date;
+    ec->commit = cli->commit;
     if (cli->in.have_comfy_args)
         ec->args = cli->in.comfy;
     ec->vram_used = cli->vram_used;
@@ -390,6 +391,13 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
         goto out;
     }
     version_from_comfyui(cmd, cli);
+    if (cli->commit.date && !cli->version_given) { /* once, not for each workflow estimated */
+        hr_cli_error("%s: %s", cmd,
+                     HR_T("--comfyui-date needs the version the checkout names too (--comfyui-version, e.g. "
+                          "0.3.76, or a ComfyUI folder with its comfyui_version.py)"));
+        rc = HR_EXIT_USAGE;
+        goto out;
+    }
     if (cli->workflow) {
         rc = estimate_one(cmd, snap, cli, cli->workflow, best);
         found = rc == 0;

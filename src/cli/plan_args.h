@@ -28,8 +28,8 @@ typedef struct hr_plan_cli {
     int gpu;              /* --gpu: an hr_est_vendor, or -1 */
     int version[3];       /* --comfyui-version */
     bool version_given;
-    int date;           /* --comfyui-date as YYYYMMDD; 0 = not given */
-    uint64_t vram_used; /* --vram-used (for --workflow) */
+    hr_est_commit commit; /* --comfyui-date; date 0 = not given */
+    uint64_t vram_used;   /* --vram-used (for --workflow) */
     bool vram_used_given;
 } hr_plan_cli;
 

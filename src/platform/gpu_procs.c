@@ -163,6 +163,21 @@ HR_HOT void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntr
     o->proc_vram = tree_vram;
 }
 
+HR_START unsigned hr_gpu_procs_count(const hr_gpu_procs *g)
+{
+    return g ? g->ndev : 0;
+}
+
+HR_START int64_t hr_gpu_procs_pids_vram(hr_gpu_procs *g, unsigned dev, const int64_t *pids, size_t npids)
+{
+    if (!g || dev >= g->ndev || !(g->lists[0] || g->lists[1]))
+        return HR_W_UNKNOWN;
+    size_t np = device_procs(g, g->dev[dev]);
+    if (np == (size_t)-1)
+        return HR_W_UNKNOWN;
+    return npids ? hr_wvram_tree(g->procs, np, pids, npids) : 0;
+}
+
 HR_START void hr_gpu_procs_close(hr_gpu_procs *g)
 {
     if (!g)

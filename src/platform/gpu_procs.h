@@ -23,6 +23,11 @@ hr_gpu_procs *hr_gpu_procs_open(void);
  * o->proc_vram (the tree's pids, hr_wvram_tree over each device's lists). */
 void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntree, hr_wsample *o);
 void hr_gpu_procs_close(hr_gpu_procs *g);
+/* The devices NVML lists, in its order. */
+unsigned hr_gpu_procs_count(const hr_gpu_procs *g);
+/* The VRAM the processes pids hold on device dev (compute and graphics lists); HR_W_UNKNOWN
+ * when the driver gives no per-process figure (WDDM) or lists more than are held. */
+int64_t hr_gpu_procs_pids_vram(hr_gpu_procs *g, unsigned dev, const int64_t *pids, size_t npids);
 
 /* ---- per OS (sampler_linux.c, sampler_win.c) ---- */
 typedef void (*hr_gpu_fn)(void);

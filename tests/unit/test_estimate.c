@@ -394,8 +394,8 @@ int main(void)
      * loaded, 48.00 MB buffer) is of its own commit: PR 11171, four days later and in the same
      * release (0.4.0), made a text encoder compute in fp32, so each offloaded module counts an
      * fp32 copy and the embedding reserves 2003 + 4006 + 2 x 40 MiB (the next two modules) =
-     * 6089 MiB, more than the usable VRAM: at 0.4.0 nothing loads again. A checkout of the
-     * merge's day (--comfyui-date 2025-12-04, its version still 0.3.76) has the look-ahead
+     * 6089 MiB, more than the usable VRAM: at 0.4.0 nothing loads again. The merge commit
+     * (6be85c79, 2025-12-03 23:28:44 -0500, its version still 0.3.76) has the look-ahead
      * without the copy, and gives the "after" log: the embedding and the feed-forward layers
      * load, then 25 attention projections of 16 MiB, and the next reserves itself and two more
      * (48 MiB). The machine's RAM is not in the PR; 64 GB puts the encoder on the CPU first, as
@@ -414,7 +414,7 @@ int main(void)
         bool v040 = after == 1;
         hr_est_machine m3060 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 64, 12, 0, v040 ? 4 : 3, v040 ? 0 : 76);
         if (after == 2)
-            m3060.comfyui_date = 20251204;
+            CHECK(hr_est_commit_parse("2025-12-03 23:28:44 -0500", &m3060.comfyui_commit) == 0);
         CHECK(run(&m3060, "--reserve-vram 5.5") >= 0);
         const hr_est_load *tl = load_of("4");
         CHECK(tl && tl->partial);
@@ -429,7 +429,7 @@ int main(void)
         }
         if (tl)
             printf("PR 11096 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n",
-                   after == 2 ? "master of 2025-12-04"
+                   after == 2 ? "6be85c79"
                    : v040     ? "0.4.0"
                               : "0.3.76",
                    (double)tl->usable_vram_bytes / MiB, (double)tl->loaded_bytes / MiB,
@@ -500,9 +500,10 @@ int main(void)
      * 7281.02 MB loaded, 26532.00 MB offloaded, 12636.00 MB buffer reserved, lowvram patches:
      * 111" (3 x (324 + 324 x 12) MiB for a single block's linear1). 0.4.0 looks ahead and counts
      * the patch in bf16 twice: 324 + 1296 + 2 x 324 = 2268 MiB. Without the LoRA, 0.3.76
-     * reserves three bare modules (972 MiB). The PR's "after" log is of its merge commit (master
-     * of 2025-12-03, still 0.3.76): the patched module's cost once and two bare ones, 4212 + 2 x
-     * 324 = 4860 MiB ("15057.02 MB loaded, 18756.00 MB offloaded, 4860.00 MB buffer reserved"). */
+     * reserves three bare modules (972 MiB). The PR's "after" log is of its merge commit
+     * (519c9411, 2025-12-03 02:28:45 -0500, still 0.3.76): the patched module's cost once and two
+     * bare ones, 4212 + 2 x 324 = 4860 MiB ("15057.02 MB loaded, 18756.00 MB offloaded, 4860.00
+     * MB buffer reserved"). */
     for (int pass = 0; pass < 4; pass++) {
         memset(&in, 0, sizeof in);
         int u[3], t[3], v[3];
@@ -527,7 +528,7 @@ int main(void)
         op("7", "KSampler", HR_OP_SAMPLE, dm, -1, 1024, 1024, 1, 1);
         hr_est_machine m5090 = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 96, 32, 0, pass == 1 ? 4 : 3, pass == 1 ? 0 : 76);
         if (pass == 2)
-            m5090.comfyui_date = 20251203;
+            CHECK(hr_est_commit_parse("2025-12-03 02:28:45 -0500", &m5090.comfyui_commit) == 0);
         CHECK(run(&m5090, "--reserve-vram 8.9") >= 0);
         const hr_est_load *fl2 = load_of("7");
         double want = pass == 0 ? 12636.0 : pass == 1 ? 2268.0 : pass == 2 ? 4860.0 : 972.0;
@@ -542,7 +543,7 @@ int main(void)
             printf("PR 11069 %s: usable %.0f, loaded %.0f, offloaded %.0f, buffer %.0f MB\n",
                    pass == 0   ? "0.3.76 LoRA"
                    : pass == 1 ? "0.4.0 LoRA"
-                   : pass == 2 ? "master of 2025-12-03 LoRA"
+                   : pass == 2 ? "519c9411 LoRA"
                                : "0.3.76 no LoRA",
                    (double)fl2->usable_vram_bytes / MiB, (double)fl2->loaded_bytes / MiB,
                    (double)fl2->offloaded_bytes / MiB, (double)fl2->buffer_bytes / MiB);

@@ -381,7 +381,8 @@ static void doubled_batch_freed(void)
 
 /* What the card holds before ComfyUI loads is taken from it where that is other programs'
  * (docs/estimate.md "What is assumed"): read now when no python process runs; with one (it may
- * be ComfyUI, its models the run itself) or no process list, the default per OS. */
+ * be ComfyUI, its models the run itself) less what the pythons hold when the driver says per
+ * process, else the default per OS; with no process list, the default too. */
 static void vram_other_read(void)
 {
     static hr_snapshot snap;
@@ -392,6 +393,7 @@ static void vram_other_read(void)
     snprintf(g->vendor, sizeof g->vendor, "NVIDIA");
     g->vram_total_bytes = 16 * HR_GIB;
     g->vram_used_bytes = 3 * HR_GIB;
+    g->python_vram_bytes = HR_UNKNOWN;
     g->integrated = HR_TRI_NO;
     hr_section_ok(&snap.gpus.s, "NVML");
     hr_section_ok(&snap.procs.s, "toolhelp");
@@ -408,6 +410,16 @@ static void vram_other_read(void)
     hr_est_machine_from_snapshot(&m, &snap);
     CHECK(!m.vram_other_read && m.vram_other_bytes == HR_UNKNOWN);
     CHECK(hr_est_vram_other(&m) == 0.5 * 1024 * 1024 * 1024);
+    /* the driver says what the pythons hold: the rest is other programs' */
+    g->python_vram_bytes = 2 * HR_GIB;
+    hr_est_machine_init(&m);
+    hr_est_machine_from_snapshot(&m, &snap);
+    CHECK(m.vram_other_read && m.vram_other_bytes == 1 * HR_GIB && m.vram_python_bytes == 2 * HR_GIB);
+    g->python_vram_bytes = 4 * HR_GIB; /* more than the card's use (read apart): not trusted */
+    hr_est_machine_init(&m);
+    hr_est_machine_from_snapshot(&m, &snap);
+    CHECK(!m.vram_other_read && m.vram_other_bytes == HR_UNKNOWN && m.vram_python_bytes == HR_UNKNOWN);
+    g->python_vram_bytes = HR_UNKNOWN;
     /* no process list: cannot tell */
     snprintf(snap.procs.proc[0].name, sizeof snap.procs.proc[0].name, "chrome.exe");
     snap.procs.s.ok = false;

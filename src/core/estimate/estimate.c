@@ -87,6 +87,7 @@ static void cover_versions(const hr_est_input *in, const hr_est_machine *m, cons
     static hr_est_machine mv;
     mv = *m;
     mv.version_known = true;
+    memset(&mv.comfyui_commit, 0, sizeof mv.comfyui_commit); /* the versions' own releases */
     uint64_t top = out->commit.high;
     for (size_t v = 0; v < sizeof older / sizeof older[0]; v++) {
         memcpy(mv.version, older[v], sizeof mv.version);
@@ -164,6 +165,20 @@ int hr_estimate_run(const hr_est_input *in, const hr_est_machine *m, const hr_co
         hr_est_add_note(out, HR_N("ComfyUI 0.3.68: pinned memory is on by default only in checkouts after PR #10656, "
                                   "which still say 0.3.68; the low end leaves pins out, the middle and high count "
                                   "them (--disable-pinned-memory or --fast pinned_memory settles it)"));
+    if (m->version_known && m->comfyui_commit.date) {
+        int v = hr_est_version_num(m);
+        if (v < HR_EST_VER(0, 3, 76) || v >= HR_EST_VER(0, 4, 0))
+            hr_est_add_note(out,
+                            HR_N("the checkout's date changes nothing at ComfyUI %d.%d.%d: only the offload "
+                                 "accounting master changed between 0.3.76 and 0.4.0 is keyed by date"),
+                            m->version[0], m->version[1], m->version[2]);
+        else if (s_mid.offload.ambiguous_pr)
+            hr_est_add_note(out,
+                            HR_N("ComfyUI PR #%d was merged on %s, so a checkout of that day may be from before "
+                                 "it; the estimate takes it as after (give the commit's time: git log -1 "
+                                 "--format=%%ci)"),
+                            s_mid.offload.ambiguous_pr, m->comfyui_commit.text);
+    }
     if (out->catalog_used)
         hr_est_add_note(out, HR_N("some model sizes are catalog values, not read from the files"));
     if (s_mid.regime == HR_REGIME_DYNAMIC)

@@ -147,6 +147,20 @@ typedef struct hr_est_input {
 
 typedef enum hr_est_vendor { HR_GPU_NVIDIA = 0, HR_GPU_AMD, HR_GPU_INTEL, HR_GPU_APPLE, HR_GPU_NONE } hr_est_vendor;
 
+/* A ComfyUI git checkout's commit time (--comfyui-date): the date as git shows it, in the
+ * committer's own time zone (`git log -1 --format=%cs`, ComfyUI-Manager's "Released on"), and,
+ * when given with its time and UTC offset (`--format=%ci` or `%cI`), the instant. */
+typedef struct hr_est_commit {
+    int date;      /* YYYYMMDD; 0: none (a release) */
+    bool timed;    /* the time and its UTC offset were given */
+    int64_t utc;   /* timed: seconds since 1970-01-01 00:00 UTC */
+    char text[32]; /* "2025-12-03", or "2025-12-03T23:28:44-05:00" */
+} hr_est_commit;
+
+/* Parse "YYYY-MM-DD", "YYYY-MM-DD HH:MM:SS +HHMM" (git's %ci) or "YYYY-MM-DDTHH:MM:SS+HH:MM" /
+ * "...Z" (%cI): 0, or -1 when it is not one of them or not a real date and time. */
+int hr_est_commit_parse(const char *s, hr_est_commit *out);
+
 typedef struct hr_est_machine {
     hr_os os;
     bool macos; /* Apple silicon: unified memory (hr_os has no macOS) */
@@ -156,6 +170,8 @@ typedef struct hr_est_machine {
     uint64_t vram_bytes;          /* dedicated; 0 with no GPU */
     uint64_t vram_other_bytes;    /* VRAM other programs hold; HR_UNKNOWN = a default per OS */
     bool vram_other_read;         /* vram_other_bytes is the card's use read now (no --vram-used) */
+    uint64_t vram_python_bytes;   /* read: what python processes (maybe ComfyUI) held, taken out
+                                      * of the card's use; HR_UNKNOWN when none ran */
     uint64_t commit_limit_bytes;  /* HR_UNKNOWN when not known */
     bool commit_enforced;         /* Windows, Linux overcommit mode 2 */
     uint64_t swap_bytes;          /* disk paging file / swap; HR_UNKNOWN when not known */
@@ -168,9 +184,10 @@ typedef struct hr_est_machine {
     int version[3];               /* ComfyUI version; version_known false: the value is the newest's,
                                       * the low–high range covers every memory manager */
     bool version_known;
-    int comfyui_date; /* a git checkout between releases: its commit's date, YYYYMMDD
-                                      * (0: the release itself); the changes master made before
-                                      * the next release that the estimate models are keyed by it */
+    hr_est_commit comfyui_commit; /* a git checkout between releases: its commit's date (and
+                                      * time); date 0: the release itself. The changes master
+                                      * made before the next release that the estimate models
+                                      * are keyed by it */
     /* Defaults standing in for what was neither read nor given: said as assumed, never as a
      * fact about the machine. */
     bool ram_assumed, vram_assumed, vendor_assumed;
@@ -266,8 +283,6 @@ typedef struct hr_estimate {
                                       * high end of commit ("" = the newest, or the version is known) */
 } hr_estimate;
 
-/* A checkout's commit date YYYYMMDD (hr_est_machine.comfyui_date) as "YYYY-MM-DD". */
-void hr_est_date_text(int yyyymmdd, char *out, size_t n);
 /* Fill m with a what-if machine's defaults (NVIDIA, Linux, unknown commit limit), RAM, VRAM and
  * vendor marked assumed. */
 void hr_est_machine_init(hr_est_machine *m);

@@ -55,13 +55,14 @@ typedef struct hr_est_offload_rules {
                          * not its cost NUM_STREAMS + 1 times */
     bool look_ahead;    /* PR #11096: plus the next NUM_STREAMS modules' own sizes instead */
     bool patch_compute; /* PR #11173: a LoRA patch in the compute dtype twice, not fp32 three times */
-    bool cast_copy;     /* PR #11171: a weight stored in another dtype than it computes in counts
-                         * a copy, and a text encoder computes in fp32 */
+    bool cast_copy;     /* PR #11171: a weight stored in a smaller dtype than it computes in (fp8,
+                         * a 16-bit text encoder computing in fp32) counts its copy */
+    int ambiguous_pr;   /* a checkout given by its date alone, on the day this PR was merged:
+                         * taken as after it (0: none) */
 } hr_est_offload_rules;
 
-/* The rules of ComfyUI `version` (HR_EST_VER), or of a checkout of commit_date (YYYYMMDD, 0: the
- * release itself). */
-hr_est_offload_rules hr_est_offload_rules_at(int version, int commit_date);
+/* The rules of ComfyUI `version` (HR_EST_VER) at checkout c (NULL or date 0: the release). */
+hr_est_offload_rules hr_est_offload_rules_at(int version, const hr_est_commit *c);
 
 /* The VRAM ComfyUI reserves to cast a partially loaded model's offloaded modules (0.3.76+),
  * from the model's module sizes; < 0 when they are not known. */

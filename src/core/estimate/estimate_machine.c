@@ -17,9 +17,72 @@ int hr_est_version_num(const hr_est_machine *m)
     return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
 }
 
-void hr_est_date_text(int yyyymmdd, char *out, size_t n)
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (the civil-from-days
+ * arithmetic: years counted from March, so the leap day ends a year). */
+static int64_t days_from_civil(int64_t y, int m, int d)
 {
-    snprintf(out, n, "%04d-%02d-%02d", yyyymmdd / 10000, yyyymmdd / 100 % 100, yyyymmdd % 100);
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* n digits at s into *v; false unless all are digits. */
+static bool digits(const char *s, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return true;
+}
+
+int hr_est_commit_parse(const char *s, hr_est_commit *out)
+{
+    static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(s);
+    int y, mo, d;
+    if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' || !digits(s + 8, 2, &d))
+        return -1;
+    bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    if (y < 2023 || y > 2100 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap))
+        return -1; /* ComfyUI's history starts in 2023 */
+    out->date = y * 10000 + mo * 100 + d;
+    if (n == 10) {
+        snprintf(out->text, sizeof out->text, "%04d-%02d-%02d", y, mo, d);
+        return 0;
+    }
+    /* the time: "YYYY-MM-DD HH:MM:SS +HHMM" or "YYYY-MM-DDTHH:MM:SS+HH:MM" / "Z" */
+    int h, mi, se, oh = 0, om = 0, sign = 1;
+    if ((s[10] != ' ' && s[10] != 'T') || n < 19 || !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) ||
+        s[16] != ':' || !digits(s + 17, 2, &se) || h > 23 || mi > 59 || se > 60)
+        return -1;
+    const char *z = s + 19;
+    if (s[10] == ' ' && *z == ' ')
+        z++;
+    if (strcmp(z, "Z") == 0) {
+        /* UTC */
+    } else if ((z[0] == '+' || z[0] == '-') && strlen(z) == 5 && digits(z + 1, 2, &oh) && digits(z + 3, 2, &om)) {
+        sign = z[0] == '-' ? -1 : 1;
+    } else if ((z[0] == '+' || z[0] == '-') && strlen(z) == 6 && digits(z + 1, 2, &oh) && z[3] == ':' &&
+               digits(z + 4, 2, &om)) {
+        sign = z[0] == '-' ? -1 : 1;
+    } else {
+        return -1;
+    }
+    if (oh > 14 || om > 59)
+        return -1;
+    int offset = sign * (oh * 3600 + om * 60);
+    out->timed = true;
+    out->utc = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset;
+    snprintf(out->text, sizeof out->text, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", y, mo, d, h, mi, se,
+             sign < 0 ? '-' : '+', oh, om);
+    return 0;
 }
 
 void hr_est_machine_init(hr_est_machine *m)
@@ -30,6 +93,7 @@ void hr_est_machine_init(hr_est_machine *m)
     m->ram_bytes = 32 * HR_GIB;
     m->vram_bytes = 12 * HR_GIB;
     m->vram_other_bytes = HR_UNKNOWN;
+    m->vram_python_bytes = HR_UNKNOWN;
     m->commit_limit_bytes = HR_UNKNOWN;
     m->swap_bytes = HR_UNKNOWN;
     m->others_commit_bytes = HR_UNKNOWN;
@@ -84,11 +148,17 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
         if (hr_est_vendor_parse(best->vendor, &v))
             m->vendor = v, m->vendor_assumed = false;
         /* What the card holds now is other programs' (the desktop, a browser, a game) when no
-         * ComfyUI runs: a python process may be ComfyUI, whose models are the run itself, and
-         * the card's use cannot be split by process, so then the default stands. */
-        if (best->vram_used_bytes != HR_UNKNOWN && best->vram_used_bytes <= best->vram_total_bytes && s->procs.s.ok &&
-            !hr_procs_has_kind(&s->procs, "python"))
+         * ComfyUI runs. A python process may be ComfyUI, whose models are the run itself: what
+         * the python processes hold is taken out when the driver gives it per process (NVML,
+         * DRM fdinfo, Windows' GPU counters), else the default stands. */
+        bool used =
+            best->vram_used_bytes != HR_UNKNOWN && best->vram_used_bytes <= best->vram_total_bytes && s->procs.s.ok;
+        if (used && !hr_procs_has_kind(&s->procs, "python")) {
             m->vram_other_bytes = best->vram_used_bytes, m->vram_other_read = true;
+        } else if (used && best->python_vram_bytes != HR_UNKNOWN && best->python_vram_bytes <= best->vram_used_bytes) {
+            m->vram_other_bytes = best->vram_used_bytes - best->python_vram_bytes, m->vram_other_read = true;
+            m->vram_python_bytes = best->python_vram_bytes;
+        }
     } else if (s->gpus.s.ok && s->gpus.count == 0) {
         m->vram_bytes = 0;
         m->vendor = HR_GPU_NONE;

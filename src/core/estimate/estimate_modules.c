@@ -15,6 +15,7 @@
 #include "core/base/text.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* A class of equal linear layers: in x out parameters, count of them in the model. */
 typedef struct mod_class {
@@ -159,32 +160,44 @@ static const dm_modules *dm_of(const hr_est_model *m)
     return NULL;
 }
 
-/* Each change to the offload accounting with its PR, the UTC date it was merged and the release
- * that first shipped it (the history of comfy/model_patcher.py and comfy/sd.py). */
+/* Each change to the offload accounting: its PR, when it was merged (the commit's date as git
+ * shows it, in the committer's time zone, and the instant in UTC) and the release that first
+ * shipped it (the history of comfy/model_patcher.py and comfy/sd.py). Two merges share a day
+ * twice, so a date alone cannot tell them apart. */
 static const struct offload_change {
-    int pr, merged, release;
+    int pr, date;
+    int64_t utc;
+    int release;
 } CHANGES[] = {
-    { 11069, 20251203, HR_EST_VER(0, 4, 0) }, /* 519c9411 */
-    { 11096, 20251204, HR_EST_VER(0, 4, 0) }, /* 6be85c79 */
-    { 11173, 20251208, HR_EST_VER(0, 4, 0) }, /* 60ee5747 */
-    { 11171, 20251209, HR_EST_VER(0, 4, 0) }, /* e136b6db */
+    { 11069, 20251203, 1764746925, HR_EST_VER(0, 4, 0) }, /* 519c9411, 2025-12-03 02:28:45 -0500 */
+    { 11096, 20251203, 1764822524, HR_EST_VER(0, 4, 0) }, /* 6be85c79, 2025-12-03 23:28:44 -0500 */
+    { 11173, 20251208, 1765225086, HR_EST_VER(0, 4, 0) }, /* 60ee5747, 2025-12-08 15:18:06 -0500 */
+    { 11171, 20251208, 1765254091, HR_EST_VER(0, 4, 0) }, /* e136b6db, 2025-12-08 23:21:31 -0500 */
 };
 
-static bool has_change(int version, int commit_date, int pr)
+/* Whether ComfyUI `version` at checkout c has change k: its release has it, or the checkout is
+ * from after the merge (a date alone counts its whole day: *ambiguous when the merge is on it). */
+static bool has_change(int version, const hr_est_commit *c, size_t k, int *ambiguous)
 {
-    for (size_t i = 0; i < sizeof CHANGES / sizeof CHANGES[0]; i++)
-        if (CHANGES[i].pr == pr)
-            return version >= CHANGES[i].release || (commit_date > 0 && commit_date >= CHANGES[i].merged);
-    return false;
+    const struct offload_change *x = &CHANGES[k];
+    if (version >= x->release)
+        return true;
+    if (!c || c->date == 0)
+        return false;
+    if (c->timed)
+        return c->utc >= x->utc;
+    if (c->date == x->date && *ambiguous == 0)
+        *ambiguous = x->pr;
+    return c->date >= x->date;
 }
 
-hr_est_offload_rules hr_est_offload_rules_at(int version, int commit_date)
+hr_est_offload_rules hr_est_offload_rules_at(int version, const hr_est_commit *c)
 {
     hr_est_offload_rules r;
-    r.bare_streams = has_change(version, commit_date, 11069);
-    r.look_ahead = has_change(version, commit_date, 11096);
-    r.patch_compute = has_change(version, commit_date, 11173);
-    r.cast_copy = has_change(version, commit_date, 11171);
+    memset(&r, 0, sizeof r);
+    bool *has[] = { &r.bare_streams, &r.look_ahead, &r.patch_compute, &r.cast_copy };
+    for (size_t k = 0; k < sizeof CHANGES / sizeof CHANGES[0]; k++)
+        *has[k] = has_change(version, c, k, &r.ambiguous_pr);
     return r;
 }
 

@@ -10,7 +10,7 @@ void hr_est_sim_setup(hr_est_sim *s)
     const hr_est_machine *m = s->m;
     const hr_comfy_args *a = s->a;
     s->version = hr_est_version_num(m);
-    s->offload = hr_est_offload_rules_at(s->version, m->version_known ? m->comfyui_date : 0);
+    s->offload = hr_est_offload_rules_at(s->version, m->version_known ? &m->comfyui_commit : NULL);
     s->vram_total = (double)m->vram_bytes;
     s->vram_other = hr_est_vram_other(m);
     s->reserve = hr_est_reserve_bytes(m, a);

@@ -135,12 +135,19 @@ int hr_est_machine_basis(const hr_estimate *e, char lines[HR_EST_MAX_BASIS][HR_E
     if (m->vram_bytes > 0) {
         /* the figure used for what the desktop and other programs hold, and where it is from */
         hr_size_gb((uint64_t)hr_est_vram_other(m), a, sizeof a);
-        snprintf(lines[n++], HR_EST_TEXT_MAX,
-                 m->vram_other_bytes == HR_UNKNOWN
-                     ? HR_T("%s of VRAM held by other programs is assumed: give --vram-used")
-                 : m->vram_other_read ? HR_T("%s of VRAM held by other programs (read now; no ComfyUI running)")
-                                      : HR_T("%s of VRAM held by other programs (--vram-used)"),
-                 a);
+        char py[32];
+        hr_size_gb(m->vram_python_bytes, py, sizeof py);
+        if (m->vram_other_read && m->vram_python_bytes != HR_UNKNOWN)
+            snprintf(lines[n++], HR_EST_TEXT_MAX,
+                     HR_T("%s of VRAM held by other programs (read now, less the %s python (maybe ComfyUI) holds)"), a,
+                     py);
+        else
+            snprintf(lines[n++], HR_EST_TEXT_MAX,
+                     m->vram_other_bytes == HR_UNKNOWN
+                         ? HR_T("%s of VRAM held by other programs is assumed: give --vram-used")
+                     : m->vram_other_read ? HR_T("%s of VRAM held by other programs (read now; no ComfyUI running)")
+                                          : HR_T("%s of VRAM held by other programs (--vram-used)"),
+                     a);
     }
     return n;
 }
@@ -162,11 +169,10 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     int nb = hr_est_machine_basis(e, basis);
     for (int i = 0; i < nb; i++)
         hr_buf_printf(out, "            %s\n", basis[i]);
-    if (m->version_known && m->comfyui_date) {
-        char day[16];
-        hr_est_date_text(m->comfyui_date, day, sizeof day);
+    if (m->version_known && m->comfyui_commit.date) {
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d (a checkout of %s), %s regime, %s\n"), m->version[0],
-                      m->version[1], m->version[2], day, hr_est_regime_name(e->regime), e->vram_state);
+                      m->version[1], m->version[2], m->comfyui_commit.text, hr_est_regime_name(e->regime),
+                      e->vram_state);
     } else if (m->version_known)
         hr_buf_printf(out, HR_T("  ComfyUI   %d.%d.%d, %s regime, %s\n"), m->version[0], m->version[1], m->version[2],
                       hr_est_regime_name(e->regime), e->vram_state);
@@ -314,6 +320,7 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     hr_json_size(w, "commit_limit_bytes", m->commit_limit_bytes);
     hr_json_u64(w, "vram_other_bytes", (uint64_t)hr_est_vram_other(m));
     hr_json_bool(w, "vram_other_assumed", m->vram_other_bytes == HR_UNKNOWN);
+    hr_json_size(w, "vram_python_bytes", m->vram_python_bytes);
     hr_json_str(w, "vram_other_basis",
                 m->vram_other_bytes == HR_UNKNOWN ? "assumed"
                 : m->vram_other_read              ? "read"
@@ -325,10 +332,8 @@ static void json(const hr_estimate *e, hr_json_writer *w)
     } else {
         hr_json_null(w, "comfyui_version");
     }
-    if (m->version_known && m->comfyui_date) {
-        char d[16];
-        hr_est_date_text(m->comfyui_date, d, sizeof d);
-        hr_json_str(w, "comfyui_date", d);
+    if (m->version_known && m->comfyui_commit.date) {
+        hr_json_str(w, "comfyui_date", m->comfyui_commit.text);
     } else {
         hr_json_null(w, "comfyui_date");
     }

@@ -212,6 +212,10 @@ typedef struct hr_gpu {
     uint64_t shared_used_bytes;
     hr_tri integrated;
     char driver[32]; /* the driver's version where NVML gives it ("560.94"), else "" */
+    /* The VRAM python processes (maybe ComfyUI) hold on it, from the driver's per-process
+     * figures (NVML, DRM fdinfo, Windows' GPU counters); 0 when none runs; HR_UNKNOWN when
+     * they are not given or could not all be read. */
+    uint64_t python_vram_bytes;
 } hr_gpu;
 
 typedef struct hr_gpus {
@@ -269,6 +273,11 @@ typedef struct hr_procs {
     int count;
     hr_proc proc[HR_MAX_PROCS]; /* largest first */
     bool python_unlisted;       /* a python process (maybe ComfyUI) runs beyond the ones listed */
+    /* Linux: the pids of the python processes, to ask the GPU driver what they hold; count -1
+     * when there are more than HR_MAX_PYTHON_PIDS. */
+#define HR_MAX_PYTHON_PIDS 32
+    int64_t python_pid[HR_MAX_PYTHON_PIDS];
+    int python_pid_count;
 } hr_procs;
 
 /* A fact worth flagging, with the rule it comes from (the guide's S-numbers, docs/rules.md):

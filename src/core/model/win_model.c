@@ -6,6 +6,7 @@
 #include "core/model/swap_target.h"
 
 #include "core/model/pagingfiles.h"
+#include "core/model/procs.h"
 #include "core/base/size.h"
 
 #include <ctype.h>
@@ -430,8 +431,36 @@ static hr_gpu *new_gpu(hr_gpus *g)
     memset(x, 0, sizeof *x);
     x->vram_total_bytes = x->vram_used_bytes = HR_UNKNOWN;
     x->shared_total_bytes = x->shared_used_bytes = HR_UNKNOWN;
+    x->python_vram_bytes = HR_UNKNOWN;
     x->integrated = HR_TRI_UNKNOWN;
     return x;
+}
+
+/* The GPU counters' figures for adapter a (matched by LUID), or NULL. */
+static const hr_win_gpu_use *gpu_use_of(const hr_win_raw *raw, const hr_win_adapter *a)
+{
+    if (raw->gpu_pdh.state != HR_WIN_OK || (a->luid_high == 0 && a->luid_low == 0))
+        return NULL;
+    for (int i = 0; i < raw->gpu_use_count && i < HR_WIN_MAX_ADAPTERS; i++)
+        if (raw->gpu_use[i].luid_high == a->luid_high && raw->gpu_use[i].luid_low == a->luid_low)
+            return &raw->gpu_use[i];
+    return NULL;
+}
+
+/* The dedicated VRAM python processes (maybe ComfyUI) hold on adapter a, from the per-process
+ * counter; HR_UNKNOWN when it was not read in full. */
+static uint64_t python_vram_on(const hr_win_raw *raw, const hr_win_adapter *a)
+{
+    if (!gpu_use_of(raw, a) || !raw->gpu_procs_listed)
+        return HR_UNKNOWN;
+    uint64_t sum = 0;
+    for (int i = 0; i < raw->gpu_proc_count && i < HR_WIN_MAX_GPU_PROCS; i++) {
+        const hr_win_gpu_proc *x = &raw->gpu_procs[i];
+        const char *kind = hr_proc_kind(x->name);
+        if (x->luid_high == a->luid_high && x->luid_low == a->luid_low && kind && strcmp(kind, "python") == 0)
+            sum = x->dedicated_used > HR_UNKNOWN - 1 - sum ? HR_UNKNOWN - 1 : sum + x->dedicated_used;
+    }
+    return sum;
 }
 
 static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
@@ -475,7 +504,9 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             /* NVIDIA adapters already seen through NVML: add DXGI's shared figure. DXGI
              * lists them in the same order NVML does in practice; a mismatch only costs
              * the shared-memory figure, never a wrong VRAM number. */
+            const hr_win_gpu_use *u = gpu_use_of(raw, a);
             if (a->vendor_id == VENDOR_NVIDIA && next_nvml < nvml_end) {
+                g->gpu[next_nvml].python_vram_bytes = python_vram_on(raw, a);
                 g->gpu[next_nvml++].shared_total_bytes = a->shared_system;
                 continue;
             }
@@ -487,6 +518,10 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             hr_strlcpy(x->source, "DXGI", sizeof x->source);
             x->vram_total_bytes = a->dedicated_video;
             x->shared_total_bytes = a->shared_system;
+            if (u) { /* DXGI gives use per process only: the GPU counters give the adapter's */
+                x->vram_used_bytes = u->dedicated_used;
+                x->python_vram_bytes = python_vram_on(raw, a);
+            }
             /* DXGI has no "integrated" flag: a small dedicated carve-out from Intel/AMD is
              * the usual sign of a GPU that lives in system RAM (S4.3). A hint. */
             if ((a->vendor_id == VENDOR_INTEL || a->vendor_id == VENDOR_AMD) &&
@@ -495,7 +530,7 @@ static void model_gpus(const hr_win_raw *raw, hr_snapshot *s)
             else if (a->vendor_id == VENDOR_NVIDIA || a->dedicated_video > ((uint64_t)2 << 30))
                 x->integrated = HR_TRI_NO;
         }
-        if (raw->nvml.state != HR_WIN_OK)
+        if (raw->nvml.state != HR_WIN_OK && raw->gpu_pdh.state != HR_WIN_OK)
             hr_words_add(&g->notes, HR_N("VRAM in use is per process in DXGI: not shown"));
     } else {
         call_why(&g->notes, "", "DXGI", &raw->dxgi);

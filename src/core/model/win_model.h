@@ -75,7 +75,22 @@ typedef struct hr_win_adapter {
     char description[HR_SNAP_NAME_MAX];
     uint32_t vendor_id, device_id, flags;
     uint64_t dedicated_video, dedicated_system, shared_system; /* bytes */
+    uint32_t luid_high, luid_low; /* AdapterLuid: the GPU counters' instances name it (0: not read) */
 } hr_win_adapter;
+
+/* PDH's GPU memory counters (Windows 10 1709+), as given: the dedicated VRAM in use on each
+ * adapter ("\GPU Adapter Memory(luid_*)\Dedicated Usage") and on it per process ("\GPU Process
+ * Memory(pid_*_luid_*)\Dedicated Usage", with the process's executable name). */
+#define HR_WIN_MAX_GPU_PROCS 128
+typedef struct hr_win_gpu_use {
+    uint32_t luid_high, luid_low;
+    uint64_t dedicated_used; /* bytes */
+} hr_win_gpu_use;
+typedef struct hr_win_gpu_proc {
+    uint32_t pid, luid_high, luid_low;
+    uint64_t dedicated_used; /* bytes */
+    char name[64];           /* the executable's name ("python.exe"); "" when it had exited */
+} hr_win_gpu_proc;
 
 typedef struct hr_win_raw {
     hr_win_call os; /* RtlGetVersion */
@@ -120,6 +135,12 @@ typedef struct hr_win_raw {
     hr_win_call dxgi;
     int adapter_count;
     hr_win_adapter adapters[HR_WIN_MAX_ADAPTERS];
+    hr_win_call gpu_pdh; /* PdhAddEnglishCounterW + PdhGetFormattedCounterArrayW (GPU memory) */
+    int gpu_use_count;
+    hr_win_gpu_use gpu_use[HR_WIN_MAX_ADAPTERS];
+    int gpu_procs_listed; /* 1: the per-process counter was read in full into gpu_procs */
+    int gpu_proc_count;
+    hr_win_gpu_proc gpu_procs[HR_WIN_MAX_GPU_PROCS];
 
     hr_win_call power; /* GetSystemPowerStatus */
     uint32_t ac_line, battery_flag, battery_percent, system_status_flag;

@@ -391,10 +391,52 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
                 (r = get_u32(L, d, p, "device_id", &a->device_id)) || (r = get_u32(L, d, p, "flags", &a->flags)) ||
                 (r = get_u64(L, d, p, "dedicated_video", &a->dedicated_video)) ||
                 (r = get_u64(L, d, p, "dedicated_system", &a->dedicated_system)) ||
-                (r = get_u64(L, d, p, "shared_system", &a->shared_system)))
+                (r = get_u64(L, d, p, "shared_system", &a->shared_system)) ||
+                (r = get_u32(L, d, p, "luid_high", &a->luid_high)) || (r = get_u32(L, d, p, "luid_low", &a->luid_low)))
                 return r;
         }
         raw->adapter_count = i;
+    }
+
+    o = hr_json_get(root, "gpu_memory");
+    if ((r = get_call(L, o, "gpu_memory", &raw->gpu_pdh)))
+        return r;
+    arr = hr_json_get(o, "adapters");
+    if (arr) {
+        snprintf(L->path, sizeof L->path, "gpu_memory.adapters");
+        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_ADAPTERS)
+            return bad(L, arr, HR_T("expected an array of at most 8 adapters"));
+        int i = 0;
+        for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
+            char p[48];
+            snprintf(p, sizeof p, "gpu_memory.adapters[%d]", i);
+            hr_win_gpu_use *u = &raw->gpu_use[i];
+            if ((r = get_u32(L, d, p, "luid_high", &u->luid_high)) ||
+                (r = get_u32(L, d, p, "luid_low", &u->luid_low)) ||
+                (r = get_u64(L, d, p, "dedicated_used", &u->dedicated_used)))
+                return r;
+        }
+        raw->gpu_use_count = i;
+    }
+    if ((r = get_int(L, o, "gpu_memory", "processes_listed", &raw->gpu_procs_listed)))
+        return r;
+    arr = hr_json_get(o, "processes");
+    if (arr) {
+        snprintf(L->path, sizeof L->path, "gpu_memory.processes");
+        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_GPU_PROCS)
+            return bad(L, arr, HR_T("expected an array of at most 128 processes"));
+        int i = 0;
+        for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
+            char p[48];
+            snprintf(p, sizeof p, "gpu_memory.processes[%d]", i);
+            hr_win_gpu_proc *x = &raw->gpu_procs[i];
+            if ((r = get_u32(L, d, p, "pid", &x->pid)) || (r = get_str(L, d, p, "name", x->name, sizeof x->name)) ||
+                (r = get_u32(L, d, p, "luid_high", &x->luid_high)) ||
+                (r = get_u32(L, d, p, "luid_low", &x->luid_low)) ||
+                (r = get_u64(L, d, p, "dedicated_used", &x->dedicated_used)))
+                return r;
+        }
+        raw->gpu_proc_count = i;
     }
 
     o = hr_json_get(root, "power");
@@ -608,6 +650,34 @@ void hr_win_raw_write_json(const hr_win_raw *raw, hr_json_writer *w)
         hr_json_u64(w, "dedicated_video", a->dedicated_video);
         hr_json_u64(w, "dedicated_system", a->dedicated_system);
         hr_json_u64(w, "shared_system", a->shared_system);
+        hr_json_u64(w, "luid_high", a->luid_high);
+        hr_json_u64(w, "luid_low", a->luid_low);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_end_object(w);
+
+    put_call(w, "gpu_memory", &raw->gpu_pdh);
+    hr_json_begin_array(w, "adapters");
+    for (int i = 0; i < raw->gpu_use_count; i++) {
+        const hr_win_gpu_use *u = &raw->gpu_use[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_u64(w, "luid_high", u->luid_high);
+        hr_json_u64(w, "luid_low", u->luid_low);
+        hr_json_u64(w, "dedicated_used", u->dedicated_used);
+        hr_json_end_object(w);
+    }
+    hr_json_end_array(w);
+    hr_json_u64(w, "processes_listed", (uint64_t)raw->gpu_procs_listed);
+    hr_json_begin_array(w, "processes");
+    for (int i = 0; i < raw->gpu_proc_count; i++) {
+        const hr_win_gpu_proc *x = &raw->gpu_procs[i];
+        hr_json_begin_object(w, NULL);
+        hr_json_u64(w, "pid", x->pid);
+        hr_json_str(w, "name", x->name);
+        hr_json_u64(w, "luid_high", x->luid_high);
+        hr_json_u64(w, "luid_low", x->luid_low);
+        hr_json_u64(w, "dedicated_used", x->dedicated_used);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);

@@ -100,7 +100,7 @@ typedef struct hr_peak_basis {
     char class_type[HR_EST_TYPE_MAX];
     bool version_known; /* ComfyUI's version, else the one whose manager gave the high end */
     int version[3];
-    int version_date; /* a checkout between releases: its commit date, YYYYMMDD (0: a release) */
+    char version_date[32]; /* a checkout between releases: its commit's date ("": a release) */
     char high_version[16];
 } hr_peak_basis;
 

@@ -66,7 +66,7 @@ void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, c
     hr_strlcpy(b->class_type, e->commit.class_type, sizeof b->class_type);
     b->version_known = e->machine.version_known;
     memcpy(b->version, e->machine.version, sizeof b->version);
-    b->version_date = e->machine.comfyui_date;
+    hr_strlcpy(b->version_date, e->machine.comfyui_commit.text, sizeof b->version_date);
     hr_strlcpy(b->high_version, e->high_version, sizeof b->high_version);
 }
 
@@ -76,10 +76,9 @@ const char *hr_peak_basis_text(const hr_peak_basis *b, hr_lang lang, char *buf, 
      * quotes them; both in lang. */
     hr_msg v, m;
     char ver[64], prompt[96];
-    if (b->version_known && b->version_date) {
-        char day[16];
-        hr_est_date_text(b->version_date, day, sizeof day);
-        hr_msg_set(&v, HR_N("ComfyUI %d.%d.%d (a checkout of %s)"), b->version[0], b->version[1], b->version[2], day);
+    if (b->version_known && b->version_date[0]) {
+        hr_msg_set(&v, HR_N("ComfyUI %d.%d.%d (a checkout of %s)"), b->version[0], b->version[1], b->version[2],
+                   b->version_date);
     } else if (b->version_known)
         hr_msg_set(&v, "ComfyUI %d.%d.%d", b->version[0], b->version[1], b->version[2]);
     else if (b->high_version[0])

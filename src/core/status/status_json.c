@@ -270,6 +270,7 @@ static void gpus(hr_json_writer *w, const hr_snapshot *s)
         hr_json_size(w, "shared_total_bytes", g->shared_total_bytes);
         hr_json_size(w, "shared_used_bytes", g->shared_used_bytes);
         hr_json_tri(w, "integrated", g->integrated);
+        hr_json_size(w, "python_vram_bytes", g->python_vram_bytes);
         hr_json_end_object(w);
     }
     hr_json_end_array(w);

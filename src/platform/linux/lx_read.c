@@ -108,68 +108,59 @@ bool hr_lx_exists(const char *sysroot, const char *path)
     return stat(full, &st) == 0;
 }
 
-/* Canonicalise "/a/b/../c/./d" textually. */
-static void normalise(char *p)
-{
-    char *out = p, *seg = p;
-    char tmp[4096];
-    size_t o = 0;
-    (void)out;
-    while (*seg) {
-        while (*seg == '/')
-            seg++;
-        if (!*seg)
-            break;
-        char *e = strchr(seg, '/');
-        size_t n = e ? (size_t)(e - seg) : strlen(seg);
-        if (n == 1 && seg[0] == '.') {
-        } else if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-            while (o > 0 && tmp[o - 1] != '/')
-                o--;
-            if (o > 0)
-                o--;
-        } else if (o + n + 2 < sizeof tmp) {
-            tmp[o++] = '/';
-            memcpy(tmp + o, seg, n);
-            o += n;
-        }
-        seg += n;
-    }
-    if (o == 0)
-        tmp[o++] = '/';
-    tmp[o] = '\0';
-    strcpy(p, tmp);
-}
-
 bool hr_lx_resolve(const char *sysroot, const char *path, char *out, size_t outn)
 {
-    char cur[4096];
-    hr_strlcpy(cur, path, sizeof cur);
-    for (int hops = 0; hops < 16; hops++) {
-        char full[4096], target[4096];
-        hr_lx_path(sysroot, cur, full, sizeof full);
-        ssize_t n = readlink(full, target, sizeof target - 1);
-        if (n < 0) {
+    /* Component by component, as the kernel walks a path: a symlink in the middle (sysfs's
+     * /sys/class/drm/card0 -> ../../devices/...) moves the walk before the next component is
+     * read, so a relative target after it ("device -> ../..") resolves from the real place. */
+    char done[4096] = "", todo[4096];
+    if (snprintf(todo, sizeof todo, "%s", path) >= (int)sizeof todo)
+        return false;
+    int hops = 0;
+    for (;;) {
+        char *t = todo;
+        while (*t == '/')
+            t++;
+        if (!*t)
+            break;
+        char *e = strchr(t, '/');
+        size_t n = e ? (size_t)(e - t) : strlen(t);
+        char comp[256], rest[4096];
+        if (n >= sizeof comp)
+            return false;
+        memcpy(comp, t, n);
+        comp[n] = '\0';
+        hr_strlcpy(rest, t + n, sizeof rest);
+        hr_strlcpy(todo, rest, sizeof todo);
+        if (strcmp(comp, ".") == 0)
+            continue;
+        if (strcmp(comp, "..") == 0) {
+            char *slash = strrchr(done, '/');
+            if (slash)
+                *slash = '\0';
+            continue;
+        }
+        char cand[4096], full[4096], target[4096];
+        if (snprintf(cand, sizeof cand, "%s/%s", done, comp) >= (int)sizeof cand)
+            return false;
+        hr_lx_path(sysroot, cand, full, sizeof full);
+        ssize_t len = readlink(full, target, sizeof target - 1);
+        if (len < 0) {
             if (errno != EINVAL)
                 return false;
-            normalise(cur);
-            hr_strlcpy(out, cur, outn);
-            return true;
+            hr_strlcpy(done, cand, sizeof done); /* not a link */
+            continue;
         }
-        target[n] = '\0';
-        if (target[0] == '/') {
-            hr_strlcpy(cur, target, sizeof cur);
-        } else {
-            char *slash = strrchr(cur, '/');
-            if (slash)
-                slash[1] = '\0';
-            if (strlen(cur) + strlen(target) + 1 >= sizeof cur)
-                return false;
-            strcat(cur, target);
-        }
-        normalise(cur);
+        if (++hops > 32)
+            return false;
+        target[len] = '\0';
+        if (target[0] == '/')
+            done[0] = '\0';
+        if (snprintf(todo, sizeof todo, "%s/%s", target, rest) >= (int)sizeof todo)
+            return false;
     }
-    return false;
+    hr_strlcpy(out, done[0] ? done : "/", outn);
+    return true;
 }
 
 bool hr_lx_read_in(const char *dir, const char *name, char *out, size_t outn)

@@ -25,8 +25,8 @@ bool hr_lx_read_u64(const char *sysroot, const char *path, unsigned long long *o
 
 bool hr_lx_exists(const char *sysroot, const char *path);
 
-/* Resolve a symlink under the sysroot to a canonical sysroot-relative path ("/sys/devices/..").
- * Relative targets are resolved against the link's directory, textually. */
+/* Resolve a path under the sysroot to its canonical sysroot-relative form ("/sys/devices/.."),
+ * following every symlink in it, component by component; false when a part is missing. */
 bool hr_lx_resolve(const char *sysroot, const char *path, char *out, size_t outn);
 
 /* Read the small file dir/name of the live machine as it is (not trimmed: cgroup.procs keeps

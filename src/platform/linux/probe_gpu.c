@@ -2,7 +2,10 @@
  * GPUs from the DRM class; integrated GPUs take their memory from RAM (S4.3). */
 #include "linux_probes.h"
 #include "core/base/i18n.h"
+#include "core/model/drm_fdinfo.h"
+#include "core/model/procs.h"
 #include "lx_read.h"
+#include "platform/gpu_procs.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -81,6 +84,7 @@ static bool probe_nvml(hr_gpus *g)
                 gpu->vram_total_bytes = gpu->vram_used_bytes = HR_UNKNOWN;
             }
             gpu->shared_total_bytes = gpu->shared_used_bytes = HR_UNKNOWN;
+            gpu->python_vram_bytes = HR_UNKNOWN;
             gpu->integrated = HR_TRI_NO;
         }
     }
@@ -100,7 +104,7 @@ static int card_index(const char *name)
     return atoi(name + 4);
 }
 
-static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
+static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml, char pci[][16])
 {
     char dir[4096];
     hr_lx_path(sysroot, "/sys/class/drm", dir, sizeof dir);
@@ -136,6 +140,7 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
         memset(gpu, 0, sizeof *gpu);
         gpu->vram_total_bytes = gpu->vram_used_bytes = HR_UNKNOWN;
         gpu->shared_total_bytes = gpu->shared_used_bytes = HR_UNKNOWN;
+        gpu->python_vram_bytes = HR_UNKNOWN;
         gpu->integrated = HR_TRI_UNKNOWN;
         const char *vname = amd ? "AMD" : intel ? "Intel" : nvidia ? "NVIDIA" : vendor;
         hr_strlcpy(gpu->vendor, vname, sizeof gpu->vendor);
@@ -148,6 +153,11 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
         unsigned long long v;
         if (amd) {
             hr_strlcpy(gpu->source, "amdgpu sysfs", sizeof gpu->source);
+            snprintf(p, sizeof p, "/sys/class/drm/card%d/device", cards[i]);
+            if (hr_lx_resolve(sysroot, p, real, sizeof real)) {
+                const char *slash = strrchr(real, '/');
+                hr_strlcpy(pci[g->count], slash ? slash + 1 : real, 16);
+            }
             const struct {
                 const char *file;
                 uint64_t *out;
@@ -179,6 +189,88 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml)
     }
 }
 
+/* NVIDIA: the python processes' VRAM from NVML's per-process lists, for the GPUs NVML listed
+ * (g->gpu[0 .. nvml_end), in NVML's order). */
+static void nvml_python_vram(hr_gpus *g, int nvml_end, const int64_t *py, size_t npy)
+{
+    hr_gpu_procs *gp = hr_gpu_procs_open();
+    if (gp && hr_gpu_procs_count(gp) == (unsigned)nvml_end)
+        for (int i = 0; i < nvml_end; i++) {
+            int64_t v = hr_gpu_procs_pids_vram(gp, (unsigned)i, py, npy);
+            g->gpu[i].python_vram_bytes = v >= 0 ? (uint64_t)v : HR_UNKNOWN;
+        }
+    hr_gpu_procs_close(gp);
+}
+
+/* One process's DRM clients' VRAM on each amdgpu card (pci[i], "" for others), each client
+ * counted once however many fds it is open through; false when its fdinfo cannot be read
+ * (another user's process) or it has more clients than are held. */
+static bool fdinfo_vram(const char *sysroot, int64_t pid, char pci[][16], int ncards, uint64_t *vram)
+{
+    char rel[64], dir[4096];
+    snprintf(rel, sizeof rel, "/proc/%lld/fdinfo", (long long)pid);
+    hr_lx_path(sysroot, rel, dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct {
+        int card;
+        uint64_t id;
+    } seen[64];
+    int nseen = 0;
+    bool ok = true;
+    hr_buf b;
+    hr_buf_init(&b, 16384);
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char p[96];
+        snprintf(p, sizeof p, "%s/%.24s", rel, e->d_name);
+        hr_error err = { 0 };
+        if (hr_lx_read(sysroot, p, &b, 16384, &err) != 0)
+            continue; /* closed while read */
+        hr_drm_fdinfo f;
+        hr_drm_fdinfo_parse(hr_buf_str(&b), b.len, &f);
+        if (!f.drm || strcmp(f.driver, "amdgpu") != 0 || f.vram_bytes == HR_UNKNOWN)
+            continue;
+        int card = -1;
+        for (int k = 0; k < ncards && card < 0; k++)
+            if (pci[k][0] && (strcmp(pci[k], f.pdev) == 0 || !f.pdev[0]))
+                card = k;
+        if (card < 0)
+            continue;
+        bool dup = false;
+        for (int k = 0; k < nseen && !dup; k++)
+            dup = f.client_known && seen[k].card == card && seen[k].id == f.client_id;
+        if (dup)
+            continue;
+        if (nseen == (int)(sizeof seen / sizeof seen[0])) {
+            ok = false;
+            break;
+        }
+        seen[nseen].card = card;
+        seen[nseen++].id = f.client_known ? f.client_id : UINT64_MAX;
+        vram[card] = vram[card] > HR_UNKNOWN - 1 - f.vram_bytes ? HR_UNKNOWN - 1 : vram[card] + f.vram_bytes;
+    }
+    hr_buf_free(&b);
+    closedir(d);
+    return ok;
+}
+
+/* AMD: the python processes' VRAM from their DRM clients' fdinfo, for the amdgpu cards
+ * probe_drm added (g->gpu[first ..], PCI addresses in pci[]). */
+static void drm_python_vram(const char *sysroot, hr_gpus *g, int first, char pci[][16], const int64_t *py, int npy)
+{
+    uint64_t vram[HR_MAX_GPUS] = { 0 };
+    for (int i = 0; i < npy; i++)
+        if (!fdinfo_vram(sysroot, py[i], pci, g->count, vram))
+            return; /* one python not read: its VRAM could be any of the card's */
+    for (int k = first; k < g->count && k < HR_MAX_GPUS; k++)
+        if (pci[k][0])
+            g->gpu[k].python_vram_bytes = vram[k];
+}
+
 void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
 {
     hr_gpus *g = &s->gpus;
@@ -194,5 +286,15 @@ void hr_lx_probe_gpus(const char *sysroot, bool skip, hr_snapshot *s)
         nvml = probe_nvml(g);
     else
         hr_words_set(&g->notes, HR_N("NVML not queried for a recorded tree"));
-    probe_drm(sysroot, g, nvml);
+    int first_drm = g->count;
+    char pci[HR_MAX_GPUS][16];
+    memset(pci, 0, sizeof pci);
+    probe_drm(sysroot, g, nvml, pci);
+    /* the python processes (maybe ComfyUI) the process probe found, and what they hold */
+    const hr_procs *procs = &s->procs;
+    if (!procs->s.ok || procs->python_pid_count < 0)
+        return;
+    if (nvml)
+        nvml_python_vram(g, first_drm, procs->python_pid, (size_t)procs->python_pid_count);
+    drm_python_vram(sysroot, g, first_drm, pci, procs->python_pid, procs->python_pid_count);
 }

@@ -61,6 +61,7 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
     size_t rl = strlen(root);
     snprintf(dir, sizeof dir, "%s%sproc", root, rl && root[rl - 1] == '/' ? "" : "/");
     out->count = 0;
+    out->python_pid_count = 0;
     DIR *d = opendir(dir);
     if (!d) {
         hr_section_fail(&out->s, "%s: %s", dir, strerror(errno));
@@ -97,7 +98,15 @@ int hr_linux_probe_procs(const char *sysroot, hr_procs *out)
             continue;
         }
         seen++;
-        hr_proc_table_add(&t, st.name, strtoll(e->d_name, NULL, 10), st.rss_bytes, st.anon_bytes + st.swap_bytes);
+        int64_t pid = strtoll(e->d_name, NULL, 10);
+        hr_proc_table_add(&t, st.name, pid, st.rss_bytes, st.anon_bytes + st.swap_bytes);
+        const char *kind = hr_proc_kind(st.name);
+        if (kind && strcmp(kind, "python") == 0 && out->python_pid_count >= 0) {
+            if (out->python_pid_count < HR_MAX_PYTHON_PIDS)
+                out->python_pid[out->python_pid_count++] = pid;
+            else
+                out->python_pid_count = -1;
+        }
     }
     closedir(d);
     free(buf);

@@ -115,10 +115,10 @@ int hr_platform_snapshot(const hr_probe_opts *opts, hr_snapshot *snap, hr_error 
     hr_lx_probe_compression(root, snap);
     hr_lx_probe_cgroup(root, snap);
     hr_lx_probe_pressure(root, snap);
-    hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap);
-    hr_lx_probe_power(root, snap);
     if (!opts || !opts->skip_procs)
-        hr_linux_probe_procs(root, &snap->procs); /* check: the biggest other users */
+        hr_linux_probe_procs(root, &snap->procs);         /* check: the biggest other users */
+    hr_lx_probe_gpus(root, opts && opts->skip_gpu, snap); /* after procs: the python processes' VRAM */
+    hr_lx_probe_power(root, snap);
     /* Linux configures swap in /etc/fstab: what the next boot switches on (paging_config). */
     probe_fstab(root, snap);
     return hr_snapshot_partial(snap) ? HR_EPARTIAL : 0;
