@@ -271,9 +271,9 @@ mut("estimate", "src/core/estimate/estimate_machine.c",
 mut("estimate", "src/platform/linux/probe_gpu.c",
     "dup = f.client_known && seen[k].card == card && seen[k].id == f.client_id;", "dup = false;",
     "a DRM client open through two fds counted twice")
-mut("parsers", "src/core/model/win_model.c",
+mut("estimate", "src/core/model/win_model.c",
     'if (x->luid_high == a->luid_high && x->luid_low == a->luid_low && kind && strcmp(kind, "python") == 0)',
-    "if (x->luid_high == a->luid_high && x->luid_low == a->luid_low)",
+    'if (x->luid_high == a->luid_high && x->luid_low == a->luid_low && (!kind || strcmp(kind, "chat") != 0))',
     "Windows: every process's VRAM counted as python's")
 mut("parsers", "src/core/model/drm_fdinfo.c", "if (have_resident)\n        out->vram_bytes = resident;",
     "if (have_resident)\n        out->vram_bytes = resident + legacy;", "fdinfo: VRAM counted under both keys")
