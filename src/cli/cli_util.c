@@ -10,6 +10,7 @@
 #include "core/base/hot.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,5 +207,34 @@ bool hr_cli_find_comfyui(const char *cmd, hr_comfy_found *f)
     }
     free(st);
     hr_buf_free(&resp);
+    return ok;
+}
+
+bool hr_cli_version_of(const char *v, int out[3])
+{
+    int a = 0, b = 0, c = 0;
+    if (!v || sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) < 2 || a < 0 || b < 0 || c < 0)
+        return false;
+    out[0] = a, out[1] = b, out[2] = c;
+    return true;
+}
+
+bool hr_cli_comfyui_folder_version(const char *dir, int out[3])
+{
+    char path[1200];
+    if (snprintf(path, sizeof path, "%s%ccomfyui_version.py", dir, hr_platform_dirsep()) >= (int)sizeof path)
+        return false;
+    hr_buf b;
+    hr_buf_init(&b, 4096);
+    hr_error err = { 0 };
+    bool ok = false;
+    if (hr_platform_read_file(path, &b, 4096, &err) == 0) {
+        const char *t = strstr(hr_buf_str(&b), "__version__");
+        const char *q = t ? strchr(t, '"') : NULL;
+        if (!q && t)
+            q = strchr(t, '\'');
+        ok = q && hr_cli_version_of(q + 1, out);
+    }
+    hr_buf_free(&b);
     return ok;
 }

@@ -44,6 +44,12 @@ bool hr_cli_find_comfyui(const char *cmd, struct hr_comfy_found *f);
 struct hr_url;
 bool hr_cli_comfyui_url(const char *cmd, struct hr_url *url);
 
+/* A version as ComfyUI writes it ("0.3.60", "v0.16") into out; false for anything else. */
+bool hr_cli_version_of(const char *v, int out[3]);
+/* The version a ComfyUI folder names (comfyui_version.py: __version__ = "0.3.60"); false when
+ * it has none or it cannot be read. */
+bool hr_cli_comfyui_folder_version(const char *dir, int out[3]);
+
 /* Is stdout a terminal (colour, width)? */
 bool hr_cli_stdout_is_tty(void);
 /* Is stdin a terminal (nothing piped in)? */

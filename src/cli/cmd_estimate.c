@@ -429,6 +429,9 @@ int hr_cmd_estimate(int argc, char **argv)
     static hr_comfy_found found;
     if (!c.comfyui && !hr_source_recorded(&src) && hr_cli_find_comfyui("estimate", &found))
         c.comfyui = found.dir;
+    /* its version, as plan and check read it: the estimate is that version's, not the range */
+    if (c.comfyui && !c.version_given && hr_cli_comfyui_folder_version(c.comfyui, c.version))
+        c.version_given = true;
     /* the live machine, unless the what-ifs describe another OS */
     hr_snapshot *snap = NULL;
     hr_os want = c.os == 3 ? HR_OS_LINUX : (hr_os)c.os; /* WSL is Linux: this machine, when it is */

@@ -277,16 +277,6 @@ static int on_prompt(void *ctx, size_t nth, const char *prompt_id, hr_workflow *
     return 0;
 }
 
-/* "0.3.60" → out; false for anything else. */
-static bool version_of(const char *v, int out[3])
-{
-    int a = 0, b = 0, c = 0;
-    if (!v || sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) < 2 || a < 0 || b < 0 || c < 0)
-        return false;
-    out[0] = a, out[1] = b, out[2] = c;
-    return true;
-}
-
 /* ComfyUI's version when it was not given: "known" is also read from the ComfyUI folder
  * (comfyui_version.py: __version__ = "0.3.60") or a running server (/system_stats), so that
  * the estimate is that version's and not the range over every memory manager. */
@@ -294,23 +284,9 @@ static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
 {
     if (cli->version_given)
         return;
-    if (cli->comfyui) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s%ccomfyui_version.py", cli->comfyui, hr_platform_dirsep());
-        hr_buf b;
-        hr_buf_init(&b, 4096);
-        hr_error err = { 0 };
-        if (hr_platform_read_file(path, &b, 4096, &err) == 0) {
-            const char *t = strstr(hr_buf_str(&b), "__version__");
-            const char *q = t ? strchr(t, '"') : NULL;
-            if (!q && t)
-                q = strchr(t, '\'');
-            if (q && version_of(q + 1, cli->version))
-                cli->version_given = true;
-        }
-        hr_buf_free(&b);
-        if (cli->version_given)
-            return;
+    if (cli->comfyui && hr_cli_comfyui_folder_version(cli->comfyui, cli->version)) {
+        cli->version_given = true;
+        return;
     }
     hr_url url;
     if (!hr_cli_comfyui_url(cmd, &url))
@@ -321,7 +297,7 @@ static void version_from_comfyui(const char *cmd, hr_plan_cli *cli)
     hr_error err = { 0 };
     if (hr_http_do(&url, "GET", "/system_stats", NULL, 2000, &resp, &r, &err) == 0 && r.status == 200) {
         hr_comfy_stats st;
-        if (hr_comfy_parse_stats(r.body, r.body_len, &st, &err) == 0 && version_of(st.version, cli->version))
+        if (hr_comfy_parse_stats(r.body, r.body_len, &st, &err) == 0 && hr_cli_version_of(st.version, cli->version))
             cli->version_given = true;
     }
     hr_buf_free(&resp);
