@@ -132,6 +132,20 @@ static int get_call(loader *L, const hr_json_value *o, const char *obj, hr_win_c
     return get_u32(L, o, obj, "code", &c->code);
 }
 
+/* The array o[key] of at most max entries (NULL when absent), with L->path at it; msg says
+ * what was expected. */
+static int get_array(loader *L, const hr_json_value *o, const char *obj, const char *key, size_t max, const char *msg,
+                     const hr_json_value **arr)
+{
+    *arr = hr_json_get(o, key);
+    if (!*arr)
+        return 0;
+    snprintf(L->path, sizeof L->path, "%s.%s", obj, key);
+    if (!hr_json_is(*arr, HR_JSON_ARRAY) || hr_json_count(*arr) > max)
+        return bad(L, *arr, msg);
+    return 0;
+}
+
 /* Registry value: {"state","type", "hex": "3f003a00..." | "strings": [..] | "dword": n}. */
 static int get_regval(loader *L, const hr_json_value *reg, const char *key, hr_win_regval *rv)
 {
@@ -356,11 +370,10 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     if ((r = get_call(L, o, "nvml", &raw->nvml)) ||
         (r = get_str(L, o, "nvml", "driver", raw->nvml_driver, sizeof raw->nvml_driver)))
         return r;
-    const hr_json_value *arr = hr_json_get(o, "devices");
+    const hr_json_value *arr;
+    if ((r = get_array(L, o, "nvml", "devices", HR_MAX_GPUS, HR_T("expected an array of at most 16 devices"), &arr)))
+        return r;
     if (arr) {
-        snprintf(L->path, sizeof L->path, "nvml.devices");
-        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_MAX_GPUS)
-            return bad(L, arr, HR_T("expected an array of at most 16 devices"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
@@ -376,11 +389,10 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     o = hr_json_get(root, "dxgi");
     if ((r = get_call(L, o, "dxgi", &raw->dxgi)))
         return r;
-    arr = hr_json_get(o, "adapters");
+    if ((r = get_array(L, o, "dxgi", "adapters", HR_WIN_MAX_ADAPTERS, HR_T("expected an array of at most 8 adapters"),
+                       &arr)))
+        return r;
     if (arr) {
-        snprintf(L->path, sizeof L->path, "dxgi.adapters");
-        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_ADAPTERS)
-            return bad(L, arr, HR_T("expected an array of at most 8 adapters"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
@@ -401,11 +413,10 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     o = hr_json_get(root, "gpu_memory");
     if ((r = get_call(L, o, "gpu_memory", &raw->gpu_pdh)))
         return r;
-    arr = hr_json_get(o, "adapters");
+    if ((r = get_array(L, o, "gpu_memory", "adapters", HR_WIN_MAX_ADAPTERS,
+                       HR_T("expected an array of at most 8 adapters"), &arr)))
+        return r;
     if (arr) {
-        snprintf(L->path, sizeof L->path, "gpu_memory.adapters");
-        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_ADAPTERS)
-            return bad(L, arr, HR_T("expected an array of at most 8 adapters"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
@@ -420,11 +431,10 @@ static int load(loader *L, const hr_json_value *root, hr_win_raw *raw)
     }
     if ((r = get_int(L, o, "gpu_memory", "processes_listed", &raw->gpu_procs_listed)))
         return r;
-    arr = hr_json_get(o, "processes");
+    if ((r = get_array(L, o, "gpu_memory", "processes", HR_WIN_MAX_GPU_PROCS,
+                       HR_T("expected an array of at most 128 processes"), &arr)))
+        return r;
     if (arr) {
-        snprintf(L->path, sizeof L->path, "gpu_memory.processes");
-        if (!hr_json_is(arr, HR_JSON_ARRAY) || hr_json_count(arr) > HR_WIN_MAX_GPU_PROCS)
-            return bad(L, arr, HR_T("expected an array of at most 128 processes"));
         int i = 0;
         for (const hr_json_value *d = hr_json_first(arr); d; d = hr_json_next(d), i++) {
             char p[48];
