@@ -113,6 +113,38 @@ static void test_story(void)
     free(s);
 }
 
+/* A ranged custom file (S3.2): D: 4 GB initial, 32 GB maximum, in use at 4 GB. What backs the
+ * run now (16 + 4 GB) is under SDXL's 40 GB, but the file can grow 28 GB more: AT RISK (each
+ * growth stalls the run), not WILL FAIL; with the same file fixed at 4 GB, WILL FAIL. */
+static void test_ranged_growth(void)
+{
+    hr_snapshot *s = snap_new(HR_OS_WINDOWS, GB(16));
+    snap_volume(s, "C:\\", "NTFS", 1, GB(237), GB(100), true);
+    hr_volume *d = snap_volume(s, "D:\\", "NTFS", 1, GB(476), GB(300), false);
+    snap_gpu(s, "NVIDIA GeForce RTX 4060 Laptop GPU", GB(8), false);
+    snap_paging(s, "D:\\pagefile.sys", HR_PAGING_PAGEFILE, GB(4), d);
+    s->paging_config.automatic = HR_TRI_NO;
+    snap_config(s, "D:\\pagefile.sys", HR_PAGING_MODE_CUSTOM, GB(4), GB(32));
+    hr_section_ok(&s->commit.s, "test");
+    s->commit.limit_bytes = GB(20);
+    s->commit.charge_bytes = GB(9);
+    s->commit.enforced = HR_TRI_YES;
+    hr_plan_inputs in;
+    hr_plan_inputs_init(&in);
+    in.workload = HR_WORKLOAD_SDXL;
+    hr_check *c = judge(s, &in, NULL);
+    CHECK(c->verdict == HR_VERDICT_AT_RISK);
+    char said[512];
+    hr_msg_format(&c->verdict_msg, HR_LANG_EN, said, sizeof said);
+    CHECK_CONTAINS(said, "once the ranged paging file has grown to its maximum");
+    free(c);
+    s->paging_config.entries[0].maximum_bytes = GB(4); /* fixed: nothing to grow */
+    c = judge(s, &in, NULL);
+    CHECK(c->verdict == HR_VERDICT_WILL_FAIL);
+    free(c);
+    free(s);
+}
+
 /* S6 applied: D: 64 GB fixed, C: none → OK; and S4.2's video story. */
 static void test_final_setup_and_video(void)
 {
@@ -399,6 +431,7 @@ static void test_languages(void)
 
 int main(void)
 {
+    test_ranged_growth();
     test_size_classes();
     test_story();
     test_final_setup_and_video();
