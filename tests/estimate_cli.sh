@@ -284,6 +284,7 @@ grep -q "1 GB of VRAM held by other programs (read now, less the 2 GB python (ma
   || bad "the python's VRAM not said"
 "$bin" status --sysroot "$vr" --json >"$tmp/vrst.json"
 [ "$(json_get "$tmp/vrst.json" "d['gpus'][0]['python_vram_bytes'] == 2 * 2**30")" = True ] || bad "status: python_vram_bytes"
+"$bin" status --sysroot "$vr" | grep -q "^    2.00 GiB of it held by python (maybe ComfyUI)$" || bad "status: the python's VRAM not said"
 # Windows: the GPU counters give each adapter's dedicated use (DXGI alone has none for AMD) and
 # the python processes' part, matched by the adapter's LUID; not listed in full: not known.
 python3 - "$wf/../windows/desktop-64g-fixed-d.json" "$tmp/win-gpu.json" "$tmp/win-gpu-cut.json" <<'PYEOF'

@@ -429,6 +429,8 @@ static void gpus(out *o, const hr_snapshot *s)
         if (g->shared_total_bytes != HR_UNKNOWN)
             pf(o, HR_T("    may borrow up to %s of RAM (shared/GTT), %s now\n"), sz(g->shared_total_bytes, a, sizeof a),
                sz(g->shared_used_bytes, b, sizeof b));
+        if (g->python_vram_bytes != HR_UNKNOWN && g->python_vram_bytes > 0)
+            pf(o, HR_T("    %s of it held by python (maybe ComfyUI)\n"), sz(g->python_vram_bytes, a, sizeof a));
         if (g->integrated == HR_TRI_YES)
             pf(o, HR_T("    an integrated GPU takes its memory from RAM: less RAM is left for the run (S4.3)\n"));
     }
