@@ -5,6 +5,7 @@
 #define HR_DIAG_TIME_H
 
 #include "core/diagnose/diag.h"
+#include "core/base/utc.h"
 #include "core/diagnose/diag_text.h"
 
 #include <stdbool.h>
@@ -18,16 +19,6 @@ static inline bool hr_diag_digits(const char *s, size_t n)
         if (s[i] < '0' || s[i] > '9')
             return false;
     return true;
-}
-
-static inline int64_t hr_diag_days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
 }
 
 /* "2025-03-14 20:41:07" (or with a T) at s: local time → Unix seconds, 0 if not a time. */
@@ -45,7 +36,7 @@ static inline int64_t hr_diag_parse_stamp(const hr_diag_ctx *c, const char *s, s
     int64_t se = (s[17] - '0') * 10 + (s[18] - '0');
     if (y < 2000 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
         return 0;
-    return hr_diag_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - c->tz_offset;
+    return hr_utc_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - c->tz_offset;
 }
 
 /* The log's own clock: a time at the start of a line ("[2025-03-14 20:41:07.118] ...",

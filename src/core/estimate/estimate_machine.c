@@ -6,6 +6,7 @@
 
 #include "core/base/size.h"
 #include "core/base/text.h"
+#include "core/base/utc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,18 +16,6 @@ int hr_est_version_num(const hr_est_machine *m)
     if (!m->version_known)
         return 2700; /* the newest read (0.27.0) */
     return m->version[0] * 10000 + m->version[1] * 100 + m->version[2];
-}
-
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (the civil-from-days
- * arithmetic: years counted from March, so the leap day ends a year). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
 }
 
 /* n digits at s into *v; false unless all are digits. */
@@ -79,7 +68,7 @@ int hr_est_commit_parse(const char *s, hr_est_commit *out)
         return -1;
     int offset = sign * (oh * 3600 + om * 60);
     out->timed = true;
-    out->utc = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset;
+    out->utc = hr_utc_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + se - offset;
     snprintf(out->text, sizeof out->text, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", y, mo, d, h, mi, se,
              sign < 0 ? '-' : '+', oh, om);
     return 0;
