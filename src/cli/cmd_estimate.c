@@ -356,9 +356,7 @@ static int run_parsed(const char *cmd, const hr_est_cli *c, hr_workflow *wf, hr_
         hr_est_machine m;
         machine_of(c, snap, &m);
         if (c->commit.date && !m.version_known) {
-            r = hr_error_set(&err, HR_EINVAL, "%s",
-                             HR_T("--comfyui-date needs the version the checkout names too (--comfyui-version, "
-                                  "e.g. 0.3.76)"));
+            r = hr_error_set(&err, HR_EINVAL, "%s", hr_tr(HR_EST_CLI_DATE_NEEDS_VERSION));
         } else if (c->vram_used_given && m.vram_bytes == 0) {
             r = hr_error_set(
                 &err, HR_EINVAL, "%s",

@@ -30,6 +30,10 @@ void hr_est_cli_init(hr_est_cli *c);
 /* --comfyui-version's value ("0.3.60", "v0.16"): 0 with out filled, or the exit status after
  * its one-line error (plan, check and export take the same flag). */
 int hr_est_cli_parse_version(const hr_optparse *p, const char *v, int out[3]);
+/* The one-line refusal of --comfyui-date without a version (estimate, plan, check, export). */
+#define HR_EST_CLI_DATE_NEEDS_VERSION                                                                                  \
+    HR_N("--comfyui-date needs the version the checkout names too (--comfyui-version, e.g. 0.3.76, or a ComfyUI "      \
+         "folder with its comfyui_version.py)")
 /* --comfyui-date's value ("2025-12-04", "2025-12-03 23:28:44 -0500"): 0 with *out filled, or
  * the exit status after its one-line error. */
 int hr_est_cli_parse_date(const hr_optparse *p, const char *v, hr_est_commit *out);

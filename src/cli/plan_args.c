@@ -368,9 +368,7 @@ static int from_workflow(const char *cmd, const hr_snapshot *snap, hr_plan_cli *
     }
     version_from_comfyui(cmd, cli);
     if (cli->commit.date && !cli->version_given) { /* once, not for each workflow estimated */
-        hr_cli_error("%s: %s", cmd,
-                     HR_T("--comfyui-date needs the version the checkout names too (--comfyui-version, e.g. "
-                          "0.3.76, or a ComfyUI folder with its comfyui_version.py)"));
+        hr_cli_error("%s: %s", cmd, hr_tr(HR_EST_CLI_DATE_NEEDS_VERSION));
         rc = HR_EXIT_USAGE;
         goto out;
     }

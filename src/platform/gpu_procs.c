@@ -136,6 +136,13 @@ HR_HOT static size_t device_procs(hr_gpu_procs *g, void *dev)
     return np;
 }
 
+/* What the processes tree hold on one device; HR_W_UNKNOWN when its lists cannot be read. */
+HR_HOT static int64_t device_tree_vram(hr_gpu_procs *g, void *dev, const int64_t *tree, size_t ntree)
+{
+    size_t np = device_procs(g, dev);
+    return np == (size_t)-1 ? HR_W_UNKNOWN : hr_wvram_tree(g->procs, np, tree, ntree);
+}
+
 HR_HOT void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntree, hr_wsample *o)
 {
     if (!g || g->ndev == 0)
@@ -152,8 +159,7 @@ HR_HOT void hr_gpu_procs_sample(hr_gpu_procs *g, const int64_t *tree, size_t ntr
         }
         if (tree_vram == HR_W_UNKNOWN)
             continue;
-        size_t np = device_procs(g, g->dev[d]);
-        int64_t v = np == (size_t)-1 ? HR_W_UNKNOWN : hr_wvram_tree(g->procs, np, tree, ntree);
+        int64_t v = device_tree_vram(g, g->dev[d], tree, ntree);
         tree_vram = v == HR_W_UNKNOWN ? HR_W_UNKNOWN : tree_vram + v;
     }
     if (mem_known) {
@@ -172,10 +178,7 @@ HR_START int64_t hr_gpu_procs_pids_vram(hr_gpu_procs *g, unsigned dev, const int
 {
     if (!g || dev >= g->ndev || !(g->lists[0] || g->lists[1]))
         return HR_W_UNKNOWN;
-    size_t np = device_procs(g, g->dev[dev]);
-    if (np == (size_t)-1)
-        return HR_W_UNKNOWN;
-    return npids ? hr_wvram_tree(g->procs, np, pids, npids) : 0;
+    return device_tree_vram(g, g->dev[dev], pids, npids);
 }
 
 HR_START void hr_gpu_procs_close(hr_gpu_procs *g)

@@ -193,6 +193,11 @@ static void probe_drm(const char *sysroot, hr_gpus *g, bool have_nvml, char pci[
  * (g->gpu[0 .. nvml_end), in NVML's order). */
 static void nvml_python_vram(hr_gpus *g, int nvml_end, const int64_t *py, size_t npy)
 {
+    if (npy == 0) { /* none runs: nothing to ask (opening NVML again costs its init) */
+        for (int i = 0; i < nvml_end; i++)
+            g->gpu[i].python_vram_bytes = 0;
+        return;
+    }
     hr_gpu_procs *gp = hr_gpu_procs_open();
     if (gp && hr_gpu_procs_count(gp) == (unsigned)nvml_end)
         for (int i = 0; i < nvml_end; i++) {
