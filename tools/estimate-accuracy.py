@@ -197,17 +197,19 @@ def compare_pinned(est, obs):
 
 def compare_bound(est, b):
     """A crash/OK report bounds the whole machine (RAM + paging file / swap), which holds the
-    other programs too: the process's commit range is raised by what the one sizing rule adds
-    for them (the estimate's need.others_bytes: the stated allowance on a what-if machine)."""
+    other programs too: the process's commit range is raised by what the one sizing rule counts
+    for them (the estimate's need.others_low_bytes and others_high_bytes: on a what-if machine,
+    a lean desktop's at the low end and a busy one's at the high end)."""
     peak = est["peak"][b["measure"]]
     lo, hi = peak["low"], peak["high"]
     if b["measure"] == "commit":
         need = est.get("need")
-        if not isinstance(need, dict) or not isinstance(need.get("others_bytes"), int):
-            fail("headroom estimate --json has no need.others_bytes")
-        others = (need["others_bytes"], need.get("others_basis"))
-        lo += need["others_bytes"]
-        hi += need["others_bytes"]
+        if not isinstance(need, dict) or not all(
+                isinstance(need.get(k), int) for k in ("others_low_bytes", "others_high_bytes")):
+            fail("headroom estimate --json has no need.others_low_bytes / others_high_bytes")
+        others = (need["others_low_bytes"], need["others_high_bytes"], need.get("others_basis"))
+        lo += need["others_low_bytes"]
+        hi += need["others_high_bytes"]
     else:
         others = None
     gb = b["bytes"] / 1e9
@@ -220,7 +222,7 @@ def compare_bound(est, b):
 
 def rule_verdict(est, b):
     """What the one sizing rule (core/model/run_need.h) says of a machine whose limit is the
-    report's: WILL FAIL under low + others, AT RISK under high + others + margin, else OK. It
+    report's: WILL FAIL under need.fail_below_bytes, AT RISK under need.must_back_bytes, else OK. It
     agrees with a run that died unless it says OK, with a run that completed unless it says
     WILL FAIL."""
     need = est.get("need")
@@ -349,12 +351,15 @@ def build(binary, points):
     out.append("A run that died had a real peak above the machine's limit, so the predicted high end must be "
                "above it; a run that completed had a real peak at most the limit, so the low end must be at "
                "most it. The limit is the whole machine's, so the predicted range is the ComfyUI process's "
-               "commit plus what other programs commit as the one sizing rule counts them (`need.others_bytes` "
-               "of `headroom estimate --json`: %s). The verdict is what `check` and `plan` would say of a "
-               "machine with that limit by the one sizing rule (WILL FAIL under the low end plus the others, "
-               "AT RISK under the high end plus the others plus the 25 %% margin, else OK): it agrees with a "
+               "commit plus what other programs commit as the one sizing rule counts them (`need.others_low_bytes` "
+               "at the low end and `need.others_high_bytes` at the high end, of `headroom estimate --json`: %s; "
+               "nothing of these machines was read, so their other programs span a lean desktop to a busy one, "
+               "[check.md](check.md) \"Other programs on a what-if machine\"). The verdict is what `check` and "
+               "`plan` would say of a machine with that limit by the one sizing rule (WILL FAIL under the low end "
+               "plus a lean desktop's others, AT RISK under the high end plus the allowance plus the 25 %% margin "
+               "or the high end plus a busy desktop's others, whichever is more, else OK): it agrees with a "
                "run that died unless it is OK, and with a run that completed unless it is WILL FAIL." % "; ".join(
-                   "%.1f GB (%s)" % (o / 1e9, basis) for o, basis in sorted(others_seen)))
+                   "%.1f – %.1f GB (%s)" % (lo_o / 1e9, hi_o / 1e9, basis) for lo_o, hi_o, basis in sorted(others_seen)))
     out.append("")
     out.append("| # | machine | report | bound | predicted peak (low – high) | verdict at that limit | result |")
     out.append("|---|---|---|---|---|---|---|")

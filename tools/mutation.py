@@ -44,7 +44,7 @@ SLOW_ROOT_WINE = "root|wine|slow"
 AREA_TESTS = {
     "plan": r"^unit\.test_(plan_|check|model_rules|boundaries|win_status)|^cli\.plan_check|"
             r"^status\.fixture\.linux\.plan-|^fuzz\.plan|^cli\.export",
-    "check": r"^unit\.test_(plan_|check|model_rules|boundaries|win_status)|^cli\.plan_check|"
+    "check": r"^unit\.test_(plan_|check|model_rules|boundaries|win_status|estimate_bounds)|^cli\.plan_check|"
              r"^status\.fixture\.linux\.plan-|^fuzz\.plan|^cli\.export",
     "model": r"^unit\.|^status\.fixture|^cli\.plan_check|^cli\.stress|^fuzz\.(plan|comfy_args)",
     "diagnose": r"^unit\.test_diag|^diagnose\.|^fuzz\.diagnose",
@@ -107,8 +107,16 @@ mut("plan", "src/core/plan/plan.h", "#define HR_PLAN_PEAK_MARGIN_PERCENT 25", "#
 # ---- check: the verdict lines --------------------------------------------------------------
 C = "src/core/check/check.c"
 mut("check", RN, "if (capacity < n->fail_below)", "if (capacity <= n->fail_below)", "WILL FAIL line: < becomes <=")
-mut("check", RN, "n->fail_below = hr_sat_add(low, n->others);", "n->fail_below = hr_sat_add(low / 4 * 3, n->others);",
-    "WILL FAIL line moved from the low end to 75 % of it")
+mut("check", RN, "n->fail_below = hr_sat_add(low, n->others_low);",
+    "n->fail_below = hr_sat_add(low / 4 * 3, n->others_low);", "WILL FAIL line moved from the low end to 75 % of it")
+mut("check", RN, "n->fail_below = hr_sat_add(low, n->others_low);", "n->fail_below = hr_sat_add(low, n->others);",
+    "a what-if machine WILL FAIL at the allowance, not only when a lean desktop fails too")
+mut("check", RN, "if (n->must_back < busy)\n        n->must_back = busy;", "if (0)\n        n->must_back = busy;",
+    "OK on a what-if machine without the high end on a busy desktop")
+mut("check", RN, "n->others_high = HR_RUN_OTHERS_BUSY_BYTES > n->others ? HR_RUN_OTHERS_BUSY_BYTES : n->others;",
+    "n->others_high = n->others;", "a what-if machine's others have no busy end")
+mut("check", RN, "if (n->others_basis == HR_OTHERS_ALLOWANCE) {", "if (n->others_basis != HR_OTHERS_IN_PEAK) {",
+    "measured others get the what-if spread too")
 mut("check", RN, "if (capacity < n->must_back)\n        return HR_NEED_AT_RISK;",
     "if (capacity <= n->must_back)\n        return HR_NEED_AT_RISK;", "capacity exactly what it must back becomes AT RISK")
 mut("check", RN, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);",

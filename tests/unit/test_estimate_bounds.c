@@ -63,12 +63,27 @@ static void killed_machine(void)
     CHECK(n.others_basis == HR_OTHERS_ALLOWANCE && n.others == HR_RUN_OTHERS_ALLOWANCE_BYTES);
     /* the run died: the machine's peak was above its limit, which the process alone is not */
     CHECK(n.high + n.others > bound);
-    CHECK(n.fail_below == n.low + n.others && n.must_back == n.high + n.others + n.margin);
+    /* nothing of a what-if machine was read: its other programs span a lean desktop to a busy
+     * one; it dies below the low end on a lean one, and is OK only from the high end on a busy
+     * one and the margin on a typical one */
+    CHECK(n.others_low == HR_RUN_OTHERS_LEAN_BYTES && n.others_high == HR_RUN_OTHERS_BUSY_BYTES);
+    CHECK(n.fail_below == n.low + HR_RUN_OTHERS_LEAN_BYTES);
+    CHECK(n.must_back == n.high + n.others + n.margin); /* the margin (8.3 GB) is more than busy - typical */
+    CHECK(hr_run_judge(&n, n.fail_below - HR_GIB) == HR_NEED_WILL_FAIL);
+    CHECK(hr_run_judge(&n, n.low + n.others) == HR_NEED_AT_RISK);
 
-    /* measured on a live machine: what the programs commit now, not the allowance */
+    /* a small run: the margin is less than a busy desktop's excess, which then sets the size */
+    hr_run_need_make(&n, 6 * HR_GIB, 8 * HR_GIB, HR_UNKNOWN, HR_OTHERS_ALLOWANCE);
+    CHECK(n.margin == 2 * HR_GIB && n.must_back == 20 * HR_GIB && n.fail_below == 9 * HR_GIB);
+    CHECK(hr_run_judge(&n, 19 * HR_GIB) == HR_NEED_AT_RISK && hr_run_judge(&n, 20 * HR_GIB) == HR_NEED_OK);
+    CHECK(hr_run_paging_bytes(&n, 16 * HR_GIB) == 4 * HR_GIB);
+
+    /* measured on a live machine: what the programs commit now, not the allowance, and no range */
     est.machine.others_commit_bytes = 3 * HR_GIB;
     hr_est_need(&est, &n);
     CHECK(n.others_basis == HR_OTHERS_MEASURED && n.others == 3 * HR_GIB);
+    CHECK(n.others_low == n.others && n.others_high == n.others);
+    CHECK(n.fail_below == n.low + n.others && n.must_back == n.high + n.others + n.margin);
 }
 
 int main(void)

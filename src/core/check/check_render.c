@@ -188,19 +188,31 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     } else {
         hr_buf_printf(out, HR_T("  needs     %s at the run's peak — %s\n"), b, basis);
     }
-    if (n->others_basis != HR_OTHERS_IN_PEAK) {
+    const bool ranged = n->others_low != n->others_high;
+    if (n->others_basis == HR_OTHERS_MEASURED) {
         hr_size_gb(n->others, a, sizeof a);
-        hr_buf_printf(out,
-                      n->others_basis == HR_OTHERS_MEASURED
-                          ? HR_T("  + others  %s other programs commit now (measured)\n")
-                          : HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"),
-                      a);
+        hr_buf_printf(out, HR_T("  + others  %s other programs commit now (measured)\n"), a);
+    } else if (n->others_basis == HR_OTHERS_ALLOWANCE) {
+        hr_size_gb(n->others, a, sizeof a);
+        hr_buf_printf(out, HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"), a);
+        if (ranged) {
+            char busy[32];
+            hr_size_gb(n->others_low, b, sizeof b);
+            hr_size_gb(n->others_high, busy, sizeof busy);
+            hr_buf_printf(out, HR_T("            real desktops: %s (lean) – %s (busy)\n"), b, busy);
+        }
     }
     hr_size_gb(n->margin, a, sizeof a);
     hr_buf_printf(out, HR_T("  + margin  %s (%d %% of the high end, S4.1)\n"), a, HR_RUN_MARGIN_PERCENT);
     hr_size_gb(n->must_back, a, sizeof a);
-    hr_buf_printf(out, HR_T("  = must back %s (WILL FAIL below %s, the low end and the others)\n\n"), a,
-                  (hr_size_gb(n->fail_below, b, sizeof b), b));
+    hr_size_gb(n->fail_below, b, sizeof b);
+    if (ranged)
+        hr_buf_printf(out,
+                      HR_T("  = must back %s (at least the high end on a busy desktop; WILL FAIL below %s, the low "
+                           "end on a lean one)\n\n"),
+                      a, b);
+    else
+        hr_buf_printf(out, HR_T("  = must back %s (WILL FAIL below %s, the low end and the others)\n\n"), a, b);
 
     if (color)
         hr_buf_printf(out, "%s%s%s", verdict_color(c->verdict), hr_check_verdict_label(c->verdict), RESET);

@@ -16,6 +16,8 @@ void hr_run_need_json_members(const hr_run_need *n, hr_json_writer *w)
     hr_json_u64(w, "low_bytes", n->low);
     hr_json_u64(w, "high_bytes", n->high);
     hr_json_u64(w, "others_bytes", n->others);
+    hr_json_u64(w, "others_low_bytes", n->others_low);
+    hr_json_u64(w, "others_high_bytes", n->others_high);
     hr_json_str(w, "others_basis", hr_others_basis_name(n->others_basis));
     hr_json_u64(w, "margin_bytes", n->margin);
     hr_json_u64(w, "margin_percent", HR_RUN_MARGIN_PERCENT);
@@ -35,9 +37,17 @@ void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t othe
     n->high = high;
     n->others = others == HR_UNKNOWN ? HR_RUN_OTHERS_ALLOWANCE_BYTES : others;
     n->others_basis = others == HR_UNKNOWN && basis == HR_OTHERS_MEASURED ? HR_OTHERS_ALLOWANCE : basis;
+    n->others_low = n->others_high = n->others;
+    if (n->others_basis == HR_OTHERS_ALLOWANCE) {
+        n->others_low = HR_RUN_OTHERS_LEAN_BYTES < n->others ? HR_RUN_OTHERS_LEAN_BYTES : n->others;
+        n->others_high = HR_RUN_OTHERS_BUSY_BYTES > n->others ? HR_RUN_OTHERS_BUSY_BYTES : n->others;
+    }
     n->margin = high / 100 * HR_RUN_MARGIN_PERCENT + high % 100 * HR_RUN_MARGIN_PERCENT / 100;
-    n->fail_below = hr_sat_add(low, n->others);
+    n->fail_below = hr_sat_add(low, n->others_low);
     n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->margin);
+    const uint64_t busy = hr_sat_add(high, n->others_high);
+    if (n->must_back < busy)
+        n->must_back = busy;
 }
 
 uint64_t hr_run_others_now(const hr_snapshot *s, hr_os os)

@@ -6,12 +6,15 @@
  *                       covers every memory manager it could run), or a measured peak commit
  *   others              what other programs commit: measured now on a live machine, a stated
  *                       allowance for the OS and a browser on a what-if machine (0 when the
- *                       peak was measured system-wide: it holds them already)
+ *                       peak was measured system-wide: it holds them already); on a what-if
+ *                       machine a range too, from a lean desktop to a busy one (others_low –
+ *                       others_high), since nothing of it was read
  *   margin              HR_RUN_MARGIN_PERCENT of the high end (S4.1: ControlNet, LoRAs and
  *                       upscalers push the peak past the one measured)
- *   must back           high + others + margin
+ *   must back           high + others + margin, and at least high + others_high: OK holds on a
+ *                       busy desktop too, never on a guess
  *
- *   verdict             WILL FAIL  capacity < low + others
+ *   verdict             WILL FAIL  capacity < low + others_low (dies even on a lean desktop)
  *                       AT RISK    capacity < must back (below the high end, or inside the margin)
  *                       OK         otherwise */
 #ifndef HR_RUN_NEED_H
@@ -27,6 +30,12 @@
 /* A what-if machine: Windows or a Linux desktop idle with one browser open commits about this
  * much before ComfyUI starts (docs/check.md: the allowance and its sources). */
 #define HR_RUN_OTHERS_ALLOWANCE_BYTES ((uint64_t)6 << 30)
+/* What other programs commit is not read on a what-if machine, and real desktops spread widely
+ * around the allowance (docs/check.md "Other programs on a what-if machine"): a lean one (the OS,
+ * its services and the GPU driver, no browser) commits about 3 GiB, an ordinary busy one (a
+ * browser with its tabs and the usual background programs) about 12 GiB. */
+#define HR_RUN_OTHERS_LEAN_BYTES      ((uint64_t)3 << 30)
+#define HR_RUN_OTHERS_BUSY_BYTES      ((uint64_t)12 << 30)
 
 typedef enum hr_need_verdict {
     HR_NEED_OK = 0,
@@ -45,10 +54,11 @@ typedef struct hr_run_need {
     bool known;         /* false: nothing set */
     uint64_t low, high; /* the run's own need */
     uint64_t others;
+    uint64_t others_low, others_high; /* the others' range: one figure unless a what-if machine */
     hr_others_basis others_basis;
     uint64_t margin;
-    uint64_t fail_below; /* low + others */
-    uint64_t must_back;  /* high + others + margin */
+    uint64_t fail_below; /* low + others_low */
+    uint64_t must_back;  /* high + others + margin, at least high + others_high */
 } hr_run_need;
 
 /* The basis's name in JSON: "measured", "allowance", "in-peak". */

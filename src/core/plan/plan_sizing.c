@@ -183,13 +183,26 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
                           : n->others_basis == HR_OTHERS_ALLOWANCE ? HR_N("the allowance for the OS and a browser")
                                                                    : HR_N("in the measured peak");
         r->set_by_table = r->peak_sized_bytes <= r->table_bytes;
-        hr_plan_line *l =
-            R(r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1",
-              HR_N("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s of "
-                   "the commit limit, so the paging file must give %s; the table says %s: the %s sets the size"),
-              lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t,
-              r->set_by_table ? HR_N("table") : HR_N("estimate"));
-        hr_plan_line_tr(l, 3);  /* who */
+        const char *key = r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1";
+        const char *sets = r->set_by_table ? HR_N("table") : HR_N("estimate");
+        hr_plan_line *l;
+        if (n->must_back == hr_sat_add(n->high, n->others_high) && n->others_high > n->others) {
+            /* a what-if machine whose busy desktop asks more than the margin gives */
+            char bz[32];
+            hr_size_gb(n->others_high, bz, sizeof bz);
+            l = R(key,
+                  HR_N("the run needs %s – %s; + %s (what other programs commit on a busy desktop; the allowance "
+                       "%s and the %d %% margin %s give less) = %s the machine must back; RAM gives %s of the commit "
+                       "limit, so the paging file must give %s; the table says %s: the %s sets the size"),
+                  lo, hi, bz, ot, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t, sets);
+        } else {
+            l = R(key,
+                  HR_N("the run needs %s – %s; + %s (%s) + %d %% margin (%s) = %s the machine must back; RAM gives %s "
+                       "of the commit limit, so the paging file must give %s; the table says %s: the %s sets the "
+                       "size"),
+                  lo, hi, ot, who, HR_RUN_MARGIN_PERCENT, mg, mb, c, d, t, sets);
+            hr_plan_line_tr(l, 3); /* who */
+        }
         hr_plan_line_tr(l, 10); /* which sets the size */
         if (!r->set_by_table) {
             r->basis = HR_BASIS_PEAK;
