@@ -803,6 +803,83 @@ static void render_described_tests(void)
     hr_buf_free(&json);
 }
 
+/* The machine a ComfyUI log describes, and the command that sizes for it. The start is
+ * ComfyUI-Manager #1035's log (2024-09-05: an RTX 3050 Ti laptop, Windows), then the Windows
+ * commit failure its users meet. */
+static void log_machine_tests(void)
+{
+    char words[400], cmd[320], flags[200];
+    CHECK(run("** ComfyUI startup time: 2024-09-05 19:40:50.098429\n"
+              "** Platform: Windows\n"
+              "Total VRAM 4096 MB, total RAM 32439 MB\n"
+              "pytorch version: 2.2.2+cu118\n"
+              "Set vram state to: NORMAL_VRAM\n"
+              "Device: cuda:0 NVIDIA GeForce RTX 3050 Ti Laptop GPU : cudaMallocAsync\n"
+              "### ComfyUI Revision: 2648 [c7427375] | Released on '2024-09-04'\n"
+              "got prompt\n"
+              "RuntimeError: The paging file is too small for this operation to complete. (os error 1455)\n") ==
+          HR_CAUSE_HOST_OOM);
+    const hr_diag_log_machine *m = &ctx.log_machine;
+    CHECK(m->ram_bytes == (uint64_t)32439 << 20 && m->vram_bytes == (uint64_t)4096 << 20);
+    CHECK(m->input == 0 && m->line == 3);
+    CHECK_STR(m->pytorch, "2.2.2+cu118");
+    CHECK_STR(m->vram_state, "NORMAL_VRAM");
+    CHECK_STR(m->device, "cuda:0 NVIDIA GeForce RTX 3050 Ti Laptop GPU");
+    CHECK_STR(m->comfyui_date, "2024-09-04");
+    CHECK(!m->comfyui_version[0]);
+    hr_lang_set(HR_LANG_EN);
+    hr_diag_machine_words(&ctx, words, sizeof words);
+    CHECK_STR(words, "Windows, 31.7 GB RAM, 4 GB VRAM (cuda:0 NVIDIA GeForce RTX 3050 Ti Laptop GPU), NORMAL_VRAM, "
+                     "pytorch 2.2.2+cu118, ComfyUI of 2024-09-04");
+    /* RAM and the paging file: plan; the date alone is not a flag (estimate refuses it alone) */
+    hr_diag_machine_command(&ctx, cmd, sizeof cmd);
+    CHECK_STR(cmd, "headroom plan --workflow WORKFLOW.json --os windows --ram 32439M --vram 4096M --gpu nvidia");
+
+    /* a ComfyUI log file's time prefix; the version; the GPU's OOM: estimate */
+    CHECK(run("[2025-06-01 10:00:00.001] Total VRAM 24564 MB, total RAM 65298 MB\n"
+              "[2025-06-01 10:00:00.002] Device: cuda:0 AMD Radeon RX 7900 XTX : native\n"
+              "[2025-06-01 10:00:00.003] ComfyUI version: 0.3.40\n"
+              "2025-06-01T10:00:01.000000 - ### ComfyUI Revision: 3800 [0a1b2c3d] | Released on '2025-05-30'\n"
+              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+              "capacity of 23.99 GiB of which 0 bytes is free.\n") == HR_CAUSE_GPU_OOM);
+    CHECK_STR(m->comfyui_version, "0.3.40");
+    CHECK_STR(hr_diag_log_machine_vendor(m), "amd");
+    hr_diag_machine_command(&ctx, cmd, sizeof cmd);
+    CHECK_STR(cmd, "headroom estimate WORKFLOW.json --ram 65298M --vram 24564M --gpu amd --comfyui-version 0.3.40 "
+                   "--comfyui-date 2025-05-30");
+
+    /* not memory: the machine is said, no command */
+    CHECK(run("Total VRAM 8192 MB, total RAM 16384 MB\n"
+              "RuntimeError: CUDA error: an illegal memory access was encountered\n") == HR_CAUSE_NOT_MEMORY);
+    hr_diag_machine_command(&ctx, cmd, sizeof cmd);
+    CHECK(!cmd[0]);
+    hr_diag_machine_words(&ctx, words, sizeof words);
+    CHECK_STR(words, "16 GB RAM, 8 GB VRAM");
+
+    /* taken whole or not at all: too many digits, a name with a control byte, a version that is
+     * not three numbers, a date that is not one, a line too long to be ComfyUI's */
+    CHECK(run("Total VRAM 4096 MB, total RAM 1234567890 MB\n"
+              "Device: cuda:0 NVIDIA\x01 GeForce : native\n"
+              "ComfyUI version: 0.3\n"
+              "ComfyUI version: 1.2.3.4\n"
+              "### ComfyUI Revision: 1 [x] | Released on '2024-9-04'\n"
+              "Set vram state to: normal_vram\n"
+              "Killed\n") == HR_CAUSE_KILLED);
+    CHECK(!m->ram_bytes && !m->vram_bytes && !m->device[0] && !m->comfyui_version[0] && !m->comfyui_date[0] &&
+          !m->vram_state[0] && !hr_diag_log_machine_known(m));
+    hr_diag_machine_words(&ctx, words, sizeof words);
+    hr_diag_machine_command(&ctx, cmd, sizeof cmd);
+    CHECK(!words[0] && !cmd[0]);
+    /* the flags never run past their buffer: a buffer too small gives none */
+    hr_diag_log_machine ml;
+    hr_diag_log_machine_init(&ml);
+    hr_diag_log_machine_line(&ml, 0, 1, "Total VRAM 4096 MB, total RAM 32439 MB", 38);
+    hr_diag_log_machine_flags(&ml, "linux", flags, 20);
+    CHECK(!flags[0]);
+    hr_diag_log_machine_flags(&ml, "linux", flags, sizeof flags);
+    CHECK_STR(flags, "--os linux --ram 32439M --vram 4096M");
+}
+
 int main(void)
 {
     acm_tests();
@@ -818,6 +895,7 @@ int main(void)
     windows_tests();
     render_both_tests();
     render_described_tests();
+    log_machine_tests();
     hr_diag_free(&ctx);
     return TEST_DONE();
 }

@@ -30,6 +30,7 @@ static void clear_state(hr_diag_ctx *c)
     }
     c->input = -1;
     c->pid = -1;
+    hr_diag_log_machine_init(&c->log_machine);
     hr_diag_bar_setup(c);
 }
 
@@ -806,6 +807,8 @@ feed_line(hr_diag_ctx *c, const char *text, size_t len, uint64_t lineno, unsigne
     if (!(flags & HR_SEG_CUT)) {
         hr_diag_note_time(c, text, len);
         hr_diag_note_platform(c, text, len);
+        if (c->input >= 0)
+            hr_diag_log_machine_line(&c->log_machine, c->input, lineno, text, len);
     }
     bool tb_open = c->in_traceback && lineno != c->traceback_line;
     /* the end state is wanted only where the line may go on in the next (see below) */

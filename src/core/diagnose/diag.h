@@ -22,6 +22,7 @@
 #include "core/base/msg.h"
 #include "core/base/phrase_match.h"
 #include "core/diagnose/diag_causes.h"
+#include "core/diagnose/diag_machine.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -189,11 +190,12 @@ typedef struct hr_diag_ctx {
     /* inputs and system sources, for the report */
     size_t ninputs;
     hr_diag_input inputs[HR_DIAG_INPUTS_MAX];
-    bool system_checked;     /* system records were looked at */
-    bool windows;            /* the advice is for Windows (no cgroup / systemd) */
-    int log_os;              /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
-    char system_reason[160]; /* why not, when not */
-    int64_t since_seconds;   /* the period the system records cover */
+    bool system_checked;             /* system records were looked at */
+    bool windows;                    /* the advice is for Windows (no cgroup / systemd) */
+    int log_os;                      /* a log's "** Platform: X": 0 not said, 1 Linux, 2 Windows */
+    hr_diag_log_machine log_machine; /* what ComfyUI said at start it runs on */
+    char system_reason[160];         /* why not, when not */
+    int64_t since_seconds;           /* the period the system records cover */
     size_t nsources;
     hr_diag_source sources[HR_DIAG_SOURCES_MAX];
     /* results (hr_diag_finish) */

@@ -74,6 +74,21 @@ void hr_diag_html(const hr_diag_ctx *c, hr_buf *out)
     hr_html_section(out, "fix", f ? HR_T("Fix") : HR_T("Next"));
     hr_html_p(out, NULL, hr_tr(hr_diag_fix(c, cause)));
     hr_html_section_end(out);
+    char words[400];
+    hr_diag_machine_words(c, words, sizeof words);
+    if (words[0]) {
+        hr_html_section(out, "machine", HR_T("The machine in the log"));
+        hr_html_p(out, NULL, words);
+        char cmd[320];
+        hr_diag_machine_command(c, cmd, sizeof cmd);
+        if (cmd[0]) {
+            hr_html_p(out, NULL, HR_T("For that machine, with the run's workflow:"));
+            hr_buf_puts(out, "<pre>");
+            hr_html_text(out, cmd);
+            hr_buf_puts(out, "</pre>\n");
+        }
+        hr_html_section_end(out);
+    }
     if (f) {
         hr_html_section(out, "evidence", HR_T("Evidence"));
         hr_html_pf(out, HR_T("%llu lines or records showed it; the first and the latest:"),

@@ -1,6 +1,8 @@
 #include "core/diagnose/diag_render.h"
 
 #include "core/base/i18n.h"
+#include "core/base/size.h"
+#include "core/base/text.h"
 #include "core/base/wrap.h"
 
 #include <inttypes.h>
@@ -45,6 +47,83 @@ void hr_diag_format_time(int64_t t, char *out, size_t n)
     }
     snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)year, month + 1, (int)days + 1, (int)(secs / 3600),
              (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+static const char *log_os_id(const hr_diag_ctx *c)
+{
+    return c->log_os == 2 ? "windows" : c->log_os == 1 ? "linux" : NULL;
+}
+
+/* a part of the machine's words, after a comma when not the first */
+static void add_part(char *out, size_t cap, const char *part)
+{
+    size_t len = strlen(out);
+    if (len)
+        hr_strlcpy(out + len, HR_T(", "), cap - len), len = strlen(out);
+    hr_strlcpy(out + len, part, cap - len);
+}
+
+void hr_diag_machine_words(const hr_diag_ctx *c, char *out, size_t cap)
+{
+    const hr_diag_log_machine *m = &c->log_machine;
+    out[0] = '\0';
+    if (!hr_diag_log_machine_known(m) || !cap)
+        return;
+    char part[160], size[32];
+    if (c->log_os)
+        add_part(out, cap, c->log_os == 2 ? "Windows" : "Linux");
+    if (m->ram_bytes) {
+        hr_size_gb(m->ram_bytes, size, sizeof size);
+        snprintf(part, sizeof part, HR_T("%s RAM"), size);
+        add_part(out, cap, part);
+    }
+    if (m->vram_bytes) {
+        hr_size_gb(m->vram_bytes, size, sizeof size);
+        if (m->device[0])
+            snprintf(part, sizeof part, HR_T("%s VRAM (%s)"), size, m->device);
+        else
+            snprintf(part, sizeof part, HR_T("%s VRAM"), size);
+        add_part(out, cap, part);
+    } else if (m->device[0]) {
+        add_part(out, cap, m->device);
+    }
+    if (m->vram_state[0])
+        add_part(out, cap, m->vram_state);
+    if (m->pytorch[0]) {
+        snprintf(part, sizeof part, "pytorch %s", m->pytorch);
+        add_part(out, cap, part);
+    }
+    if (m->comfyui_version[0] && m->comfyui_date[0])
+        snprintf(part, sizeof part, HR_T("ComfyUI %s of %s"), m->comfyui_version, m->comfyui_date);
+    else if (m->comfyui_version[0])
+        snprintf(part, sizeof part, "ComfyUI %s", m->comfyui_version);
+    else if (m->comfyui_date[0])
+        snprintf(part, sizeof part, HR_T("ComfyUI of %s"), m->comfyui_date);
+    else
+        part[0] = '\0';
+    if (part[0])
+        add_part(out, cap, part);
+}
+
+void hr_diag_machine_command(const hr_diag_ctx *c, char *out, size_t cap)
+{
+    if (!cap)
+        return;
+    out[0] = '\0';
+    const hr_cause cause = hr_diag_cause(c);
+    const hr_diag_log_machine *m = &c->log_machine;
+    /* without the sizes the flags would describe this machine, not the log's */
+    if (!m->ram_bytes || (cause != HR_CAUSE_GPU_OOM && cause != HR_CAUSE_HOST_OOM && cause != HR_CAUSE_KILLED &&
+                          cause != HR_CAUSE_LOW_VM))
+        return;
+    char flags[200];
+    hr_diag_log_machine_flags(m, log_os_id(c), flags, sizeof flags);
+    if (!flags[0])
+        return;
+    snprintf(out, cap,
+             cause == HR_CAUSE_GPU_OOM ? "headroom estimate WORKFLOW.json %s"
+                                       : "headroom plan --workflow WORKFLOW.json %s",
+             flags);
 }
 
 static const char *input_name(const hr_diag_ctx *c, int input)
@@ -173,6 +252,36 @@ void hr_diag_json(const hr_diag_ctx *c, hr_json_writer *w)
         hr_json_end_object(w);
     }
     hr_json_end_array(w);
+    const hr_diag_log_machine *m = &c->log_machine;
+    if (hr_diag_log_machine_known(m)) {
+        hr_json_begin_object(w, "log_machine");
+        hr_json_str(w, "os", log_os_id(c));
+        if (m->ram_bytes)
+            hr_json_u64(w, "ram_bytes", m->ram_bytes);
+        else
+            hr_json_null(w, "ram_bytes");
+        if (m->vram_bytes)
+            hr_json_u64(w, "vram_bytes", m->vram_bytes);
+        else
+            hr_json_null(w, "vram_bytes");
+        hr_json_str(w, "device", m->device[0] ? m->device : NULL);
+        hr_json_str(w, "gpu", hr_diag_log_machine_vendor(m));
+        hr_json_str(w, "vram_state", m->vram_state[0] ? m->vram_state : NULL);
+        hr_json_str(w, "pytorch_version", m->pytorch[0] ? m->pytorch : NULL);
+        hr_json_str(w, "comfyui_version", m->comfyui_version[0] ? m->comfyui_version : NULL);
+        hr_json_str(w, "comfyui_date", m->comfyui_date[0] ? m->comfyui_date : NULL);
+        hr_json_str(w, "file", m->input >= 0 ? input_name(c, m->input) : NULL);
+        if (m->input >= 0)
+            hr_json_u64(w, "line", m->line);
+        else
+            hr_json_null(w, "line");
+        char cmd[320];
+        hr_diag_machine_command(c, cmd, sizeof cmd);
+        hr_json_str(w, "command", cmd[0] ? cmd : NULL);
+        hr_json_end_object(w);
+    } else {
+        hr_json_null(w, "log_machine");
+    }
     if (c->system_checked) {
         hr_json_begin_object(w, "system");
         hr_json_i64(w, "since_seconds", c->since_seconds);
@@ -272,6 +381,28 @@ int hr_diag_text(const hr_diag_ctx *c, hr_buf *out)
         wrap(out, "  ", hr_tr(hr_cause_meaning(cause)));
         hr_buf_printf(out, "\n  %s%s\n", HR_T("Next"), HR_T(":"));
         wrap(out, "    ", hr_tr(hr_diag_fix(c, cause)));
+    }
+    char words[400];
+    hr_diag_machine_words(c, words, sizeof words);
+    if (words[0]) {
+        const hr_diag_log_machine *m = &c->log_machine;
+        hr_buf_puts(out, "\n  ");
+        if (m->input >= 0) {
+            char where[300];
+            snprintf(where, sizeof where, "%s:%" PRIu64, input_name(c, m->input), m->line);
+            hr_buf_printf(out, HR_T("The machine in the log (%s):"), where);
+        } else
+            hr_buf_puts(out, HR_T("The machine in the log:"));
+        hr_buf_putc(out, '\n');
+        wrap(out, "    ", words);
+        char cmd[320];
+        hr_diag_machine_command(c, cmd, sizeof cmd);
+        if (cmd[0]) {
+            hr_buf_printf(out, "  %s\n", HR_T("For that machine, with the run's workflow:"));
+            hr_buf_printf(out, "    %s\n", cmd);
+            if (!c->log_os)
+                wrap(out, "    ", HR_T("(the log does not say its OS: add --os windows or --os linux)"));
+        }
     }
     if (c->norder > 1) {
         hr_buf_printf(out, "\n%s:\n", HR_T("Also found (later in the input)"));
