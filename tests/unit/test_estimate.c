@@ -322,20 +322,47 @@ int main(void)
     mc.commit_limit_bytes = 36 * HR_GIB;
     mc.commit_enforced = true;
     CHECK(run(&mc, "") == 0);
-    CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
-    /* the fix names the paging file in GB (need - RAM + 4 GB, whole GB), never "0 MB" */
+    /* the one rule's verdict, as check judges the same limit: it dies even at the low end */
+    {
+        hr_run_need n;
+        hr_est_need(&est, &n);
+        CHECK(hr_run_judge(&n, mc.commit_limit_bytes) == HR_NEED_WILL_FAIL);
+    }
+    CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED) && !has_verdict(HR_EV_COMMIT_TIGHT));
+    /* the fix names the paging file plan sizes from the same rule, in GB, never "0 MB" */
     {
         char want[32];
-        hr_size_gb(hr_size_round_up_gib(est.commit.high - 28 * HR_GIB) * HR_GIB, want, sizeof want);
+        hr_run_need n;
+        hr_est_need(&est, &n);
+        hr_size_gb(hr_run_paging_bytes(&n, 32 * HR_GIB), want, sizeof want);
         CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL &&
               strstr(fix_of(HR_EV_COMMIT_EXCEEDED), " MB") == NULL);
-        /* Linux, limit not enforced: RAM + swap, the same size in the swap message */
+        /* a limit between the low end and what must be backed: AT RISK, as check says */
+        mc.commit_limit_bytes = n.fail_below + 2 * HR_GIB;
+        CHECK(run(&mc, "") == 0);
+        CHECK(has_verdict(HR_EV_COMMIT_TIGHT) && !has_verdict(HR_EV_COMMIT_EXCEEDED) && !has_verdict(HR_EV_FITS));
+        CHECK(hr_estimate_severity(&est) == 1);
+        /* Linux, limit not enforced: RAM + swap against the same rule, other programs counted,
+         * the same size in the swap message */
         hr_est_machine ml = machine(HR_OS_LINUX, HR_GPU_NVIDIA, 16, 8, 0, 3, 60);
         ml.swap_bytes = 2 * HR_GIB;
         CHECK(run(&ml, "") == 0);
         CHECK(has_verdict(HR_EV_COMMIT_EXCEEDED));
-        hr_size_gb(hr_size_round_up_gib(est.commit.high - 12 * HR_GIB) * HR_GIB, want, sizeof want);
+        hr_est_need(&est, &n);
+        hr_size_gb(hr_run_paging_bytes(&n, 16 * HR_GIB), want, sizeof want);
         CHECK(strstr(fix_of(HR_EV_COMMIT_EXCEEDED), want) != NULL && strstr(fix_of(HR_EV_COMMIT_EXCEEDED), "swap"));
+        /* what other programs commit now moves the verdict: a run that fits RAM + swap alone
+         * does not with 12 GB of them (laptop-battery-amd-apu's FLUX: estimate said FITS, check
+         * WILL FAIL) */
+        sdxl();
+        ml.swap_bytes = 64 * HR_GIB;
+        ml.others_commit_bytes = 0;
+        CHECK(run(&ml, "") == 0);
+        CHECK(has_verdict(HR_EV_FITS));
+        ml.swap_bytes = 4 * HR_GIB;
+        ml.others_commit_bytes = 12 * HR_GIB;
+        CHECK(run(&ml, "") == 0);
+        CHECK(!has_verdict(HR_EV_FITS) && hr_estimate_severity(&est) >= 1);
         /* an unknown limit: cannot tell, the limit needed said, never FITS */
         sdxl();
         hr_est_machine mu = machine(HR_OS_WINDOWS, HR_GPU_NVIDIA, 64, 24, 0, 3, 60);

@@ -232,7 +232,8 @@ typedef struct judge_ctx {
     const hr_plan_line *hazard; /* the most serious fragile-run warning (hazard), or NULL */
     uint64_t gap;               /* RAM's size-class gap, added to what the machine can back */
     char cap[32];               /* what it can back now, as shown */
-    char need_gb[32];           /* the high end of the need, as shown */
+    char fail_below[32];        /* under it even the low end dies, as shown */
+    char must_back[32];         /* what the machine must back, as shown */
     const char *wl;             /* the workflow or workload judged (a workload: its label's msgid) */
     bool wl_msgid;              /* wl is a workload's label: translated where it is shown */
     const char *tier3;          /* "paging file" or "swap", an English msgid */
@@ -276,9 +277,8 @@ static void says_names(const judge_ctx *x, hr_msg *m, int wl_at, int tier3_at)
 /* The verdict's sentence and rule for the sizes alone (S1.1, S4.1; X.cgroup in a container). */
 static void verdict_says(const judge_ctx *x, hr_check *c)
 {
-    char fb[32], mb[32];
-    hr_size_gb(x->need->fail_below, fb, sizeof fb);
-    hr_size_gb(x->need->must_back, mb, sizeof mb);
+    const char *fb = x->fail_below, *mb = x->must_back;
+    const bool lean = x->need->others_low != x->need->others_high; /* a what-if machine's others */
     const bool cgroup = c->capacity_basis == HR_CAP_CGROUP;
     const char *rule = c->verdict == HR_VERDICT_WILL_FAIL
                            ? (cgroup ? hr_check_capacity_rule(c->capacity_basis) : "S1.1")
@@ -295,10 +295,23 @@ static void verdict_says(const judge_ctx *x, hr_check *c)
         says_names(x, t, 2, -1);
     } else if (c->verdict == HR_VERDICT_WILL_FAIL) {
         hr_msg_set(t,
-                   HR_N("this machine can back %s, below the %s that even the low end of %s's need and the other "
-                        "programs take: when RAM and the %s are full the run is killed or vanishes"),
+                   lean ? HR_N("this machine can back %s, below the %s that even the low end of %s's need and a lean "
+                               "desktop's other programs take: when RAM and the %s are full the run is killed or "
+                               "vanishes")
+                        : HR_N("this machine can back %s, below the %s that even the low end of %s's need and the "
+                               "other programs take: when RAM and the %s are full the run is killed or vanishes"),
                    x->cap, fb, x->wl, x->tier3);
         says_names(x, t, 2, 3);
+    } else if (c->verdict == HR_VERDICT_AT_RISK && hr_sat_add(with_gap(c->capacity_bytes, x->gap), (uint64_t)64 << 20) <
+                                                       hr_sat_add(x->need->high, x->need->others)) {
+        /* below the high end itself: the run as it is may die, the extras are not needed */
+        char hi[32];
+        hr_size_gb(hr_sat_add(x->need->high, x->need->others), hi, sizeof hi);
+        hr_msg_set(t,
+                   HR_N("this machine can back %s, under the %s that the high end of %s's need and the other "
+                        "programs take: the run may die as it is (it must back %s with the margin)"),
+                   x->cap, hi, x->wl, mb);
+        says_names(x, t, 2, -1);
     } else if (c->verdict == HR_VERDICT_AT_RISK) {
         hr_msg_set(t,
                    HR_N("this machine can back %s, under the %s it must back for %s (the high end of its need, the "
@@ -344,7 +357,8 @@ static void judge_capacity(const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
     c->verdict_if_room = c->verdict_after;
 
     hr_size_gb(c->capacity_bytes, x->cap, sizeof x->cap);
-    hr_size_gb(c->need_bytes, x->need_gb, sizeof x->need_gb);
+    hr_size_gb(x->need->fail_below, x->fail_below, sizeof x->fail_below);
+    hr_size_gb(x->need->must_back, x->must_back, sizeof x->must_back);
     x->wl_msgid = !c->workflow[0];
     x->wl = c->workflow[0] ? c->workflow : hr_workload_label_msgid(c->workload);
     x->tier3 = f->os == HR_OS_WINDOWS ? HR_N("paging file") : HR_N("swap");
@@ -366,9 +380,10 @@ static bool auto_may_grow(const judge_ctx *x, hr_check *c)
 static void says_auto(const judge_ctx *x, hr_check *c)
 {
     hr_msg_set(&c->verdict_msg,
-               HR_N("this machine can back %s now, under the %s %s needs; the automatic paging file may grow, but only "
-                    "after commit passes 90 %% and often too late"),
-               x->cap, x->need_gb, x->wl);
+               HR_N("this machine can back %s now, below the %s that even the low end of %s's need and the other "
+                    "programs take; the automatic paging file may grow, but only after commit passes 90 %% and often "
+                    "too late"),
+               x->cap, x->fail_below, x->wl);
     says_names(x, &c->verdict_msg, 2, -1);
 }
 
@@ -387,9 +402,9 @@ static void says_ranged(const judge_ctx *x, hr_check *c)
     char g[32];
     hr_size_gb(hr_sat_add(c->capacity_bytes, x->growth), g, sizeof g);
     hr_msg_set(&c->verdict_msg,
-               HR_N("this machine can back %s now, %s once the ranged paging file has grown to its maximum — "
-                    "under the %s %s needs, and each growth stalls the run"),
-               x->cap, g, x->need_gb, x->wl);
+               HR_N("this machine can back %s now, %s once the ranged paging file has grown to its maximum, of the "
+                    "%s it must back for %s; each growth stalls the run"),
+               x->cap, g, x->must_back, x->wl);
     says_names(x, &c->verdict_msg, 3, -1);
 }
 

@@ -74,7 +74,7 @@ static void capacity(const hr_check *c, hr_buf *out)
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !c->plan->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
         hr_buf_puts(out, "<li>");
-        hr_html_textf(out, HR_T("with the plan: %s → %s"), a, verdict_label(c->verdict_after));
+        hr_html_textf(out, HR_T("with the plan: can back %s → %s"), a, verdict_label(c->verdict_after));
         hr_buf_puts(out, "</li>\n");
     }
     hr_buf_puts(out, "</ul>\n");

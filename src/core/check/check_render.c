@@ -175,6 +175,8 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     tiers(hr_check_judged(c), p, out);
 
     hr_size_gb(c->capacity_bytes, a, sizeof a);
+    if (c->capacity_bytes == HR_UNKNOWN)
+        hr_strlcpy(a, HR_T("unknown"), sizeof a);
     hr_buf_printf(out, HR_T("\n  can back  %s — %s\n"), a, hr_check_capacity_text(c->capacity_basis));
     if (c->charge_bytes != HR_UNKNOWN) {
         hr_size_gb(c->charge_bytes, b, sizeof b);
@@ -206,10 +208,15 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     hr_buf_printf(out, HR_T("  + margin  %s (%d %% of the high end, S4.1)\n"), a, HR_RUN_MARGIN_PERCENT);
     hr_size_gb(n->must_back, a, sizeof a);
     hr_size_gb(n->fail_below, b, sizeof b);
-    if (ranged)
+    if (ranged && n->must_back == hr_sat_add(n->high, n->others_high) && n->others_high > n->others) {
+        char busy[32];
+        hr_size_gb(n->others_high, busy, sizeof busy);
         hr_buf_printf(out,
-                      HR_T("  = must back %s (at least the high end on a busy desktop; WILL FAIL below %s, the low "
-                           "end on a lean one)\n\n"),
+                      HR_T("  = must back %s: the high end and a busy desktop's %s, more than the others and the "
+                           "margin above (WILL FAIL below %s, the low end and a lean desktop's)\n\n"),
+                      a, busy, b);
+    } else if (ranged)
+        hr_buf_printf(out, HR_T("  = must back %s (WILL FAIL below %s, the low end and a lean desktop's others)\n\n"),
                       a, b);
     else
         hr_buf_printf(out, HR_T("  = must back %s (WILL FAIL below %s, the low end and the others)\n\n"), a, b);
@@ -222,7 +229,8 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     if (c->capacity_after_bytes != HR_UNKNOWN && c->verdict != HR_VERDICT_OK && !p->nothing_to_change) {
         hr_size_gb(c->capacity_after_bytes, a, sizeof a);
         if (c->plan_feasible) {
-            hr_buf_printf(out, HR_T("  with the plan: %s → %s\n"), a, hr_check_verdict_label(c->verdict_after));
+            hr_buf_printf(out, HR_T("  with the plan: can back %s → %s\n"), a,
+                          hr_check_verdict_label(c->verdict_after));
         } else {
             hr_size_gb(p->recommended.maximum_bytes, b, sizeof b);
             hr_buf_printf(out,

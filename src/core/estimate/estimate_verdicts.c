@@ -34,13 +34,6 @@ void hr_est_add_note(hr_estimate *e, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The paging file / swap that makes a limit of need on ram bytes of RAM, with 4 GB to spare,
- * in whole GB (bytes, as hr_size_gb takes). */
-static uint64_t paging_needed(double need, double ram)
-{
-    return hr_size_round_up_gib(hr_est_u64(need - ram + 4 * HR_EST_GIBD)) * HR_GIB;
-}
-
 void hr_est_need(const hr_estimate *e, hr_run_need *n)
 {
     const uint64_t others = e->machine.others_commit_bytes;
@@ -142,80 +135,66 @@ static void paging_fix(hr_est_verdict *v, const hr_est_machine *m, const char *s
                size);
 }
 
-/* The commit limit: where it is known and enforced, the one rule of core/model/run_need.h;
- * on Linux without it, RAM + swap against the peak of private RAM; else not known. */
+/* The commit limit by the one rule of core/model/run_need.h, as check judges it: the limit where
+ * it is enforced (Windows, Linux overcommit mode 2), else on Linux RAM + disk swap, where the
+ * OOM killer acts; below the low end and the others the run dies, under what must be backed it
+ * is at risk. The fix is the paging file or swap plan sizes from the same rule. Not known (a
+ * what-if machine, an unread source): no FITS can be said. */
 static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
 {
     char a[32], b[32], c[32];
-    double ram = (double)m->ram_bytes;
-    double peak_ram = (double)e->ram.value;
-    double need = (double)e->commit.high;
-    if (m->commit_limit_bytes != HR_UNKNOWN && m->commit_enforced) {
-        double lim = (double)m->commit_limit_bytes;
-        /* The one rule (core/model/run_need.h), as check judges: below the low end and the
-         * others the run dies; under what must be backed it is at risk. */
-        hr_run_need n;
-        hr_est_need(e, &n);
-        const hr_need_verdict rv = hr_run_judge(&n, m->commit_limit_bytes);
-        if (rv == HR_NEED_AT_RISK && (double)e->commit.value <= lim) {
-            hr_est_verdict *v =
-                add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - m->commit_limit_bytes, e->commit.node_id);
-            if (v) {
-                hr_size_gb(n.must_back, a, sizeof a);
-                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
-                hr_size_gb(hr_run_paging_bytes(&n, (uint64_t)ram), c, sizeof c);
-                hr_msg_set(
-                    &v->text,
-                    HR_N("the commit limit is %s, under the %s it must back (the high end, the other programs and "
-                         "a 25 %% margin): the run can crash"),
-                    b, a);
-                paging_fix(v, m, c);
-            }
-        }
-        if ((double)e->commit.value > lim || rv == HR_NEED_WILL_FAIL) {
-            hr_est_verdict *v =
-                add_verdict(e, HR_EV_COMMIT_EXCEEDED, hr_est_u64((double)e->commit.value - lim), e->commit.node_id);
-            if (v) {
-                /* with the other programs, as the rule counts it */
-                hr_size_gb(e->commit.value > n.fail_below ? e->commit.value : n.fail_below, a, sizeof a);
-                hr_size_gb(m->commit_limit_bytes, b, sizeof b);
-                hr_size_gb(paging_needed(need, ram), c, sizeof c);
-                hr_msg_set(&v->text,
-                           HR_N("commit limit exceeded at node %s: needs %s, the limit is %s: ComfyUI crashes"),
-                           e->commit.node_id, a, b);
-                paging_fix(v, m, c);
-            }
-        }
-    } else if (m->swap_bytes != HR_UNKNOWN && m->os != HR_OS_WINDOWS) {
-        double cap = ram + (double)m->swap_bytes;
-        if (peak_ram > cap) {
-            hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, hr_est_u64(peak_ram - cap), e->ram.node_id);
-            if (v) {
-                hr_size_gb(e->ram.value, a, sizeof a);
-                hr_size_gb(hr_est_u64(cap), b, sizeof b);
-                hr_size_gb(paging_needed(need, ram), c, sizeof c);
-                hr_msg_set(
-                    &v->text,
-                    HR_N("RAM and swap run out at node %s: needs %s, RAM + swap is %s: the OOM killer ends ComfyUI"),
-                    e->ram.node_id, a, b);
-                hr_msg_set(&v->fix, HR_N("swap of at least %s (headroom plan --workflow FILE)"), c);
-            }
-        }
-    } else {
-        /* Not known (a what-if machine, an unread source): no FITS can be said. */
+    const uint64_t ram = m->ram_bytes;
+    const bool enforced = m->commit_limit_bytes != HR_UNKNOWN && m->commit_enforced;
+    const bool oom_killer = !enforced && m->swap_bytes != HR_UNKNOWN && m->os != HR_OS_WINDOWS;
+    hr_run_need n;
+    hr_est_need(e, &n);
+    /* RAM's part of the limit: what is left of it without the paging files / swap */
+    uint64_t ram_part = ram;
+    if (enforced && m->swap_bytes != HR_UNKNOWN && m->commit_limit_bytes > m->swap_bytes)
+        ram_part = m->commit_limit_bytes - m->swap_bytes;
+    hr_size_gb(hr_run_paging_bytes(&n, ram_part), c, sizeof c);
+    if (!enforced && !oom_killer) {
         hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_UNKNOWN, e->commit.high, e->commit.node_id);
         if (v) {
             hr_size_gb(e->commit.high, a, sizeof a);
-            hr_size_gb(paging_needed(need, ram), c, sizeof c);
             hr_msg_set(&v->text,
                        HR_N("cannot tell: the commit limit is not known; the run needs a limit (RAM + paging file) "
                             "of at least %s"),
                        a);
-            if (paging_needed(need, ram) == 0)
+            if (hr_run_paging_bytes(&n, ram_part) == 0)
                 hr_msg_set(&v->fix, HR_N("RAM alone holds it if other programs leave room: check the machine itself "
                                          "(headroom check --workflow FILE)"));
             else
                 paging_fix(v, m, c);
+        }
+        return;
+    }
+    const uint64_t cap = enforced ? m->commit_limit_bytes : hr_sat_add(ram, m->swap_bytes);
+    hr_size_gb(cap, b, sizeof b);
+    const hr_need_verdict rv = hr_run_judge(&n, cap);
+    if (rv == HR_NEED_WILL_FAIL) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, n.fail_below - cap, e->commit.node_id);
+        if (v) {
+            hr_size_gb(n.fail_below, a, sizeof a);
+            hr_msg_set(&v->text,
+                       enforced ? HR_N("commit limit exceeded at node %s: even the low end needs %s with the other "
+                                       "programs, the limit is %s: ComfyUI crashes")
+                                : HR_N("RAM and swap run out at node %s: even the low end needs %s with the other "
+                                       "programs, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                       e->commit.node_id, a, b);
+            paging_fix(v, m, c);
+        }
+    } else if (rv == HR_NEED_AT_RISK) {
+        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - cap, e->commit.node_id);
+        if (v) {
+            hr_size_gb(n.must_back, a, sizeof a);
+            hr_msg_set(&v->text,
+                       enforced ? HR_N("the commit limit is %s, under the %s it must back (the high end, the other "
+                                       "programs and a 25 %% margin): the run can crash")
+                                : HR_N("RAM + swap is %s, under the %s the machine must back (the high end, the other "
+                                       "programs and a 25 %% margin): the OOM killer may end the run"),
+                       b, a);
+            paging_fix(v, m, c);
         }
     }
 }

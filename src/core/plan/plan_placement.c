@@ -167,24 +167,28 @@ static void candidate_from(const hr_snapshot *snap, const hr_plan *p, const hr_v
         /* Less than half, but a few GB: a smaller file and making room beats none (S4.3). */
         c->ssd_short =
             !c->fits_fixed && !c->fits_range && hr_room_largest(c->total_bytes, c->free_bytes) >= HR_PLAN_SSD_MIN_BYTES;
+        /* the paging file already there is room the plan reuses (Windows resizes it in place) */
+        const char *counted =
+            c->existing_bytes && os == HR_OS_WINDOWS ? HR_N(" counting the paging file already there") : "";
         if (c->fits_fixed) {
             char left[32];
             hr_size_gb(c->free_bytes - maximum, left, sizeof left);
-            hr_plan_line_tr(
-                C(c, "room|S3.3", HR_N("%s free%s: %s would stay free after a %s file (keep at least %s)"), fr,
-                  c->existing_bytes && os == HR_OS_WINDOWS ? HR_N(" counting the paging file already there") : "", left,
-                  mx, rs),
-                1);
+            hr_plan_line_tr(C(c, "room|S3.3", HR_N("%s free%s: %s would stay free after a %s file (keep at least %s)"),
+                              fr, counted, left, mx, rs),
+                            1);
         } else if (c->fits_range || c->ssd_short) {
             char most[32];
             hr_size_gb(hr_room_largest(c->total_bytes, c->free_bytes), most, sizeof most);
-            C(c, "room-smaller|S6", HR_N("%s free: room for a %s file at most, not for %s (keep at least %s free)"), fr,
-              most, mx, rs);
+            hr_plan_line_tr(C(c, "room-smaller|S6",
+                              HR_N("%s free%s: room for a %s file at most, not for %s (keep at least %s free)"), fr,
+                              counted, most, mx, rs),
+                            1);
         } else {
-            C(c, "no-room|S6",
-              HR_N("%s free: too little for %s while keeping %s free (below that the file cannot "
-                   "grow and runs stall)"),
-              fr, mx, rs);
+            hr_plan_line_tr(C(c, "no-room|S6",
+                              HR_N("%s free%s: too little for %s while keeping %s free (below that the file cannot "
+                                   "grow and runs stall)"),
+                              fr, counted, mx, rs),
+                            1);
         }
     }
 }

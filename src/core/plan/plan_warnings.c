@@ -100,9 +100,9 @@ static void windows_warnings(const hr_snapshot *snap, hr_plan *p)
 
     /* Crash dumps go through the paging file on the system drive. */
     const char *sys = snap && snap->platform.system_volume[0] ? snap->platform.system_volume : "C:\\";
-    /* The plan moves the file off the system drive: to the target, or (no drive list) to the
-     * kind of drive it advises, which is never the system drive. */
-    bool moved = r->target_known ? !hr_same_drive(r->target, sys) : p->candidate_count == 0;
+    /* The plan moves the file off the system drive: to the target, or (no drive list, or no
+     * drive with room) to the kind of drive it advises, a non-system SSD, as its steps say. */
+    bool moved = r->target_known ? !hr_same_drive(r->target, sys) : true;
     /* Dumps off or to a dedicated file (CrashControl): nothing to warn about. */
     bool dumps_elsewhere = snap && snap->paging_config.dump_needs_system_paging == HR_TRI_NO;
     if (moved && !p->dump_file[0] && !dumps_elsewhere) {
