@@ -104,6 +104,25 @@ mut("plan", W, "return hr_workload_need_bytes(w, f->lean_on_ram ? 0 : f->effecti
 mut("plan", "src/core/plan/plan.h", "#define HR_PLAN_PEAK_MARGIN_PERCENT 25", "#define HR_PLAN_PEAK_MARGIN_PERCENT 20",
     "peak margin 25 % → 20 %")
 
+# ---- estimate: the commit verdict by the one rule ---------------------------------------------
+EV = "src/core/estimate/estimate_verdicts.c"
+mut("estimate", EV, "const uint64_t cap = enforced ? m->commit_limit_bytes : hr_sat_add(ram, m->swap_bytes);",
+    "const uint64_t cap = enforced ? m->commit_limit_bytes : ram;", "Linux: RAM alone, the swap forgotten")
+mut("estimate", EV, "if (rv == HR_NEED_WILL_FAIL) {", "if (rv == HR_NEED_WILL_FAIL && enforced) {",
+    "Linux: a run the OOM killer ends is never CRASH")
+mut("estimate", EV, "hr_size_gb(hr_run_paging_bytes(&n, ram_part), c, sizeof c);",
+    "hr_size_gb(hr_run_paging_bytes(&n, 0), c, sizeof c);", "the fix's paging size forgets RAM's part")
+
+# ---- diagnose: the machine a log describes ------------------------------------------------------
+DM = "src/core/diagnose/diag_machine.c"
+mut("diagnose", DM, "while (*i < n && digit(s[*i]) && k < 9) {", "while (*i < n && digit(s[*i]) && k < 12) {",
+    "a RAM size of 10+ digits taken")
+mut("diagnose", DM, "if (v[0] && sscanf(v, \"%d.%d.%d%n\", &a, &b, &c, &used) == 3 && v[used] == '\\0')",
+    "if (v[0] && sscanf(v, \"%d.%d.%d%n\", &a, &b, &c, &used) >= 0)", "a version that is not three numbers taken")
+mut("diagnose", DM, "        if (m->comfyui_date[0])\n            ADD(\" --comfyui-date %s\", m->comfyui_date);",
+    "    }\n    if (m->comfyui_date[0]) {\n            ADD(\" --comfyui-date %s\", m->comfyui_date);",
+    "the date given without the version estimate needs with it")
+
 # ---- check: the verdict lines --------------------------------------------------------------
 C = "src/core/check/check.c"
 mut("check", RN, "if (capacity < n->fail_below)", "if (capacity <= n->fail_below)", "WILL FAIL line: < becomes <=")
@@ -127,6 +146,8 @@ mut("check", "src/core/model/run_need.h", "#define HR_RUN_MARGIN_PERCENT 25", "#
     "the margin 20 % of the high end, not 25 %")
 mut("check", RN, "n->must_back = hr_sat_add(hr_sat_add(high, n->others), n->margin);",
     "n->must_back = hr_sat_add(high, n->margin);", "other programs' commit left out of must back")
+mut("check", C, "if (c->capacity_basis == HR_CAP_CGROUP && c->need.known && c->need.others_basis == HR_OTHERS_MEASURED)",
+    "if (0)", "a cgroup's limit judged with the programs outside it")
 mut("check", C, "f->ram_class_bytes > f->ram_bytes && c->capacity_basis != HR_CAP_CGROUP",
     "f->ram_class_bytes > f->ram_bytes", "a cgroup's limit also gets the RAM size-class gap")
 mut("check", C, "c->charge_bytes >= cm->limit_bytes / 10 * 9;", "c->charge_bytes >= cm->limit_bytes / 20 * 19;",

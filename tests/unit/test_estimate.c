@@ -359,6 +359,12 @@ int main(void)
         ml.others_commit_bytes = 0;
         CHECK(run(&ml, "") == 0);
         CHECK(has_verdict(HR_EV_FITS));
+        /* FLUX fp16 needs more than 16 GB of RAM: the swap holds it (RAM + swap is the limit) */
+        flux_dev("flux1-dev.safetensors", false);
+        CHECK(run(&ml, "") == 0);
+        CHECK(est.commit.high > 20 * HR_GIB && !has_verdict(HR_EV_COMMIT_EXCEEDED) &&
+              !has_verdict(HR_EV_COMMIT_TIGHT) && has_verdict(HR_EV_HEAVY_PAGING));
+        sdxl();
         ml.swap_bytes = 4 * HR_GIB;
         ml.others_commit_bytes = 12 * HR_GIB;
         CHECK(run(&ml, "") == 0);

@@ -486,14 +486,22 @@ static void every_workflow(const char *machine, const hr_snapshot *snap)
                 CHECK(c->verdict == HR_VERDICT_UNKNOWN || rank(c->verdict_after) <= rank(c->verdict));
                 if (!c->plan_feasible)
                     CHECK(c->verdict_after == c->verdict);
+                /* check judges the plan's need, or against a memory cgroup's limit the same
+                 * run without the programs outside the cgroup */
+                const hr_run_need *jn = &c->need;
+                if (c->capacity_basis == HR_CAP_CGROUP && r->need.others_basis == HR_OTHERS_MEASURED)
+                    CHECK(jn->others_basis == HR_OTHERS_OUTSIDE_CGROUP && jn->others == 0 && jn->low == r->need.low &&
+                          jn->high == r->need.high);
+                else
+                    CHECK(jn->others == r->need.others && jn->must_back == r->need.must_back &&
+                          jn->fail_below == r->need.fail_below);
                 /* below the low end with the others is never better than WILL FAIL but for the
                  * growth Windows or a range may still give (S1.2, S3.2) */
                 if (c->capacity_bytes != HR_UNKNOWN &&
-                    hr_sat_add(c->capacity_bytes, (uint64_t)1 << 30) < r->need.fail_below)
+                    hr_sat_add(c->capacity_bytes, (uint64_t)1 << 30) < jn->fail_below)
                     CHECK(c->verdict != HR_VERDICT_OK);
                 if (c->verdict == HR_VERDICT_OK)
-                    CHECK(c->capacity_bytes != HR_UNKNOWN &&
-                          c->capacity_bytes + ((uint64_t)1 << 30) >= r->need.must_back);
+                    CHECK(c->capacity_bytes != HR_UNKNOWN && c->capacity_bytes + ((uint64_t)1 << 30) >= jn->must_back);
                 if (c->plan_feasible && c->verdict_after == HR_VERDICT_OK && !r->room_capped)
                     wf_feasible_ok++;
             }

@@ -342,6 +342,10 @@ static void judge_capacity(const hr_plan_inputs *in, judge_ctx *x, hr_check *c)
     c->charge_bytes = x->st ? x->st->ceiling_facts.commit.charge_bytes : HR_UNKNOWN;
     c->capacity_bytes = capacity_now(x->st, x->p, &c->capacity_basis);
     c->capacity_after_bytes = capacity_after(x->st, x->p);
+    /* A memory cgroup's limit holds what runs inside it: the programs outside it count against
+     * RAM and swap, not against the limit the run is judged by (X.cgroup). */
+    if (c->capacity_basis == HR_CAP_CGROUP && c->need.known && c->need.others_basis == HR_OTHERS_MEASURED)
+        hr_run_need_make(&c->need, c->need.low, c->need.high, 0, HR_OTHERS_OUTSIDE_CGROUP);
     /* RAM is judged at its size class: the 0.1-0.4 GB a "16 GB" machine does not report never
      * flips the verdict (docs/check.md). A cgroup's limit is its own number. */
     x->gap = f->ram_class_bytes != HR_UNKNOWN && f->ram_bytes != HR_UNKNOWN && f->ram_class_bytes > f->ram_bytes &&
@@ -525,11 +529,20 @@ static bool todo_not_a_file(const hr_status *st, const hr_plan *p, hr_check *c, 
         else
             TODO(id_rule, HR_N("switch on the swap /etc/fstab already names: sudo swapon -a (or restart)"));
     } else if (f->cgroup_limited) {
-        hr_size_gb(st ? st->ceiling_facts.cgroup_memory_max_bytes : HR_UNKNOWN, b, sizeof b);
-        hr_size_gb(c->need_bytes, a, sizeof a);
+        /* the limit that makes the cgroup back what the run must: less the swap it may use */
+        const uint64_t max = st ? st->ceiling_facts.cgroup_memory_max_bytes : HR_UNKNOWN;
+        uint64_t want = c->need.known ? c->need.must_back : c->need_bytes;
+        if (c->capacity_basis == HR_CAP_CGROUP && max != HR_UNKNOWN && c->capacity_bytes != HR_UNKNOWN &&
+            c->capacity_bytes > max && want > c->capacity_bytes - max)
+            want -= c->capacity_bytes - max;
+        hr_size_gb(max, b, sizeof b);
+        hr_size_gb(want, a, sizeof a);
+        const bool may_swap = st && st->ceiling_facts.cgroup_swap_max_bytes != 0;
         TODO("raise-limit|X.cgroup",
-             HR_N("raise this container's memory limit (now %s) to at least %s: swap cannot "
-                  "help until then"),
+             may_swap ? HR_N("raise this container's memory limit (now %s) to at least %s, or give it more swap: it "
+                             "may use the swap there is")
+                      : HR_N("raise this container's memory limit (now %s) to at least %s: swap cannot "
+                             "help until then"),
              b, a);
     } else if (f->wsl2) {
         TODO("wslconfig|X.wsl2",
@@ -647,9 +660,8 @@ void hr_check_compute(const hr_snapshot *snap, const hr_plan_inputs *in, const h
     if (snap)
         hr_status_compute(snap, &c->status);
     const hr_status *st = hr_check_judged(c);
-    judge_ctx x = {
-        .st = st, .p = p, .need = &p->recommended.need, .growth = st ? ranged_growth(st) : 0, .hazard = hazard(p)
-    };
+    c->need = p->recommended.need;
+    judge_ctx x = { .st = st, .p = p, .need = &c->need, .growth = st ? ranged_growth(st) : 0, .hazard = hazard(p) };
     judge_capacity(in, &x, c);
     list_others(st, c);
     apply_downgrades(&x, c);

@@ -77,6 +77,8 @@ typedef struct hr_check {
     bool workload_assumed;
     char workflow[64]; /* check --workflow: the workflow judged instead ("" = none) */
     uint64_t need_bytes;
+    hr_run_need need;        /* the need the verdict judged: the plan's, or against a memory
+                                cgroup's limit the same run without what runs outside it */
     hr_msg need_basis_msg;   /* where the need comes from: hr_check_need_basis_text() */
     hr_peak_basis need_peak; /* or the estimate the peak was taken from (from != GIVEN) */
     uint64_t capacity_bytes; /* HR_UNKNOWN when not known */

@@ -182,7 +182,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
         hr_size_gb(c->charge_bytes, b, sizeof b);
         hr_buf_printf(out, HR_T("  in use    %s committed now\n"), b);
     }
-    const hr_run_need *n = &p->recommended.need;
+    const hr_run_need *n = &c->need;
     hr_size_gb(c->need_bytes, b, sizeof b);
     if (n->low != n->high) {
         hr_size_gb(n->low, a, sizeof a);
@@ -194,6 +194,9 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     if (n->others_basis == HR_OTHERS_MEASURED) {
         hr_size_gb(n->others, a, sizeof a);
         hr_buf_printf(out, HR_T("  + others  %s other programs commit now (measured)\n"), a);
+    } else if (n->others_basis == HR_OTHERS_OUTSIDE_CGROUP) {
+        hr_buf_puts(out,
+                    HR_T("  + others  none: what runs outside the memory cgroup does not count against its limit\n"));
     } else if (n->others_basis == HR_OTHERS_ALLOWANCE) {
         hr_size_gb(n->others, a, sizeof a);
         hr_buf_printf(out, HR_T("  + others  %s allowed for the OS and a browser (a hypothetical machine)\n"), a);
@@ -299,7 +302,8 @@ void hr_check_json(const hr_check *c, hr_json_writer *w)
     hr_json_str(w, "workload", hr_workload_name(c->workload));
     hr_json_bool(w, "workload_assumed", c->workload_assumed);
     hr_json_str(w, "basis", basis);
-    hr_plan_need_members(p, w);
+    hr_run_need_json_members(&c->need, w);
+    hr_plan_need_version_members(p, w);
     hr_json_end_object(w);
 
     hr_json_begin_object(w, "capacity");

@@ -8,7 +8,10 @@
 
 const char *hr_others_basis_name(hr_others_basis b)
 {
-    return b == HR_OTHERS_MEASURED ? "measured" : b == HR_OTHERS_ALLOWANCE ? "allowance" : "in-peak";
+    return b == HR_OTHERS_MEASURED    ? "measured"
+           : b == HR_OTHERS_ALLOWANCE ? "allowance"
+           : b == HR_OTHERS_IN_PEAK   ? "in-peak"
+                                      : "outside-cgroup";
 }
 
 void hr_run_need_json_members(const hr_run_need *n, hr_json_writer *w)

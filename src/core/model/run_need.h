@@ -45,9 +45,11 @@ typedef enum hr_need_verdict {
 } hr_need_verdict;
 
 typedef enum hr_others_basis {
-    HR_OTHERS_MEASURED = 0, /* commit now, less ComfyUI's own */
-    HR_OTHERS_ALLOWANCE,    /* a what-if machine: HR_RUN_OTHERS_ALLOWANCE_BYTES */
-    HR_OTHERS_IN_PEAK       /* a measured system-wide peak already holds them */
+    HR_OTHERS_MEASURED = 0,  /* commit now, less ComfyUI's own */
+    HR_OTHERS_ALLOWANCE,     /* a what-if machine: HR_RUN_OTHERS_ALLOWANCE_BYTES */
+    HR_OTHERS_IN_PEAK,       /* a measured system-wide peak already holds them */
+    HR_OTHERS_OUTSIDE_CGROUP /* judged against a memory cgroup's limit: what runs outside the
+                                cgroup does not count against it (0) */
 } hr_others_basis;
 
 typedef struct hr_run_need {
@@ -61,7 +63,7 @@ typedef struct hr_run_need {
     uint64_t must_back;  /* high + others + margin, at least high + others_high */
 } hr_run_need;
 
-/* The basis's name in JSON: "measured", "allowance", "in-peak". */
+/* The basis's name in JSON: "measured", "allowance", "in-peak", "outside-cgroup". */
 const char *hr_others_basis_name(hr_others_basis b);
 /* The need's members as every JSON document gives them (plan's and check's "need", estimate's
  * "need"), into an open object; sizes in bytes. */

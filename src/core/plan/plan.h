@@ -174,8 +174,9 @@ hr_workload hr_workload_of_estimate(const hr_estimate *e);
            "not inside Linux, and Windows' own paging file backs the whole VM — size that one too "                                  \
            "(headroom plan --os windows)"))                                                                                            \
     X(HR_PW_CGROUP_LIMIT, "cgroup-limit", "X.cgroup", "sss",                                                                           \
-      HR_N("this runs under a memory limit of %s (cgroup %s): it is killed at that limit whatever the swap — "                       \
-           "swap is irrelevant until the limit is raised%s"))                                                                          \
+      HR_N(                                                                                                                            \
+          "this runs under a memory limit of %s (cgroup %s): it is killed at that limit plus the swap the cgroup may use — "         \
+          "raise the limit, or give it swap where it may use it%s"))                                                                   \
     X(HR_PW_CONTAINER, "container", "X.cgroup", "",                                                                                    \
       HR_N("inside a container: swap is made and switched on by the host, not here (no swapon without "                                \
            "CAP_SYS_ADMIN) — run the plan on the host"))                                                                               \
@@ -388,6 +389,8 @@ void hr_plan_json(const hr_plan *p, hr_json_writer *w, const char *key);
  * margin, the bounds (plan's and check's JSON). */
 void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key);
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w); /* the same, into an open object */
+/* The need's ComfyUI-version members alone (check gives its own judged need beside them). */
+void hr_plan_need_version_members(const hr_plan *p, hr_json_writer *w);
 
 /* recommended.target_advice in lang, into buf (as hr_plan_line_text); "" when there is none. */
 const char *hr_plan_advice_text(const hr_plan_recommended *r, hr_lang lang, char *buf, size_t cap);

@@ -291,6 +291,11 @@ void hr_plan_need_json(const hr_plan *p, hr_json_writer *w, const char *key)
 void hr_plan_need_members(const hr_plan *p, hr_json_writer *w)
 {
     hr_run_need_json_members(&p->recommended.need, w);
+    hr_plan_need_version_members(p, w);
+}
+
+void hr_plan_need_version_members(const hr_plan *p, hr_json_writer *w)
+{
     hr_json_bool(w, "comfyui_version_known", p->facts.version_known);
     if (p->facts.high_version[0])
         hr_json_str(w, "high_end_comfyui_version", p->facts.high_version);

@@ -407,8 +407,13 @@ static void cgroup(out *o, const hr_snapshot *s)
            g->memory_peak_bytes != HR_UNKNOWN ? sz(g->memory_peak_bytes, b, sizeof b) : "");
     if (g->oom_kills != HR_UNKNOWN)
         pf(o, HR_T("  OOM kills here    %llu\n"), (unsigned long long)g->oom_kills);
-    if (o->st->cgroup_below_ram)
+    if (o->st->cgroup_below_ram && o->st->cgroup_no_swap)
         pf(o, HR_T("  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit, whatever the swap%s\n"),
+           warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
+    else if (o->st->cgroup_below_ram)
+        pf(o,
+           HR_T("  %sthe cgroup limit (%s) is below RAM: runs are killed at the limit plus the swap the cgroup may "
+                "use (the real ceiling above)%s\n"),
            warn(o), sz(g->memory_max_bytes, a, sizeof a), reset(o));
 }
 
