@@ -238,6 +238,13 @@ grep -q "^            6 GB of VRAM held by other programs (--vram-used)$" "$tmp/
     --json >"$tmp/lnx.json"
 [ "$(json_get "$tmp/lnx.json" "not d['machine']['wsl'] and d['machine']['vram_other_bytes'] < 200 * 2**20")" = True ] \
   || bad "--os linux: WSL or the Windows VRAM default"
+# only an integrated GPU read (an AMD APU): its maker is taken, its VRAM stays assumed, and the
+# screen says why
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/laptop-battery-amd-apu" --json >"$tmp/apu.json"
+"$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/laptop-battery-amd-apu" >"$tmp/apu.txt"
+[ "$(json_get "$tmp/apu.json" "d['machine']['gpu'] == 'amd' and not d['machine']['gpu_assumed'] and d['machine']['vram_assumed']")" = True ] \
+  && grep -q "only an integrated GPU was read" "$tmp/apu.txt" \
+  || bad "an APU: not AMD, or its VRAM not said as assumed: $(grep -A2 machine "$tmp/apu.txt")"
 # a recorded WSL machine stays one with --os linux, and --os wsl keeps its facts
 "$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/wsl2" --os linux --json >"$tmp/wsl-l.json"
 "$bin" estimate "$wf/est_sdxl_api.json" --sysroot "$wf/../linux/wsl2" --os wsl --json >"$tmp/wsl-w.json"

@@ -165,6 +165,7 @@ typedef struct hr_est_machine {
     hr_os os;
     bool macos; /* Apple silicon: unified memory (hr_os has no macOS) */
     bool wsl;
+    bool integrated_only; /* the only GPU read is integrated: its VRAM is RAM it shares */
     hr_est_vendor vendor;
     uint64_t ram_bytes;
     uint64_t vram_bytes;          /* dedicated; 0 with no GPU */

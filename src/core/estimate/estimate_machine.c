@@ -152,6 +152,18 @@ void hr_est_machine_from_snapshot(hr_est_machine *m, const hr_snapshot *s)
         m->vram_bytes = 0;
         m->vendor = HR_GPU_NONE;
         m->vram_assumed = m->vendor_assumed = false;
+    } else {
+        /* Only an integrated GPU: its maker is known, what ComfyUI takes for its VRAM is not
+         * (the firmware's carve-out, or the RAM the driver lets it map), so the VRAM stays
+         * assumed and the screen says why. */
+        for (int i = 0; i < s->gpus.count && i < HR_MAX_GPUS; i++) {
+            hr_est_vendor v;
+            if (s->gpus.gpu[i].integrated == HR_TRI_YES && hr_est_vendor_parse(s->gpus.gpu[i].vendor, &v)) {
+                m->vendor = v, m->vendor_assumed = false, m->integrated_only = true;
+                hr_strlcpy(m->gpu_name, s->gpus.gpu[i].name, sizeof m->gpu_name);
+                break;
+            }
+        }
     }
 }
 

@@ -127,7 +127,11 @@ int hr_est_machine_basis(const hr_estimate *e, char lines[HR_EST_MAX_BASIS][HR_E
     }
     if (m->vram_assumed) {
         hr_size_gb(m->vram_bytes, a, sizeof a);
-        snprintf(lines[n++], HR_EST_TEXT_MAX, HR_T("%s of VRAM is assumed (no GPU was read): give --vram"), a);
+        snprintf(lines[n++], HR_EST_TEXT_MAX,
+                 m->integrated_only ? HR_T("%s of VRAM is assumed (only an integrated GPU was read, which shares RAM): "
+                                           "give --vram, what ComfyUI's log says as Total VRAM")
+                                    : HR_T("%s of VRAM is assumed (no GPU was read): give --vram"),
+                 a);
     }
     if (m->vendor_assumed && m->vendor != HR_GPU_NONE)
         snprintf(lines[n++], HR_EST_TEXT_MAX, HR_T("the GPU's vendor (%s) is assumed: give --gpu"),
