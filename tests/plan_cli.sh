@@ -270,5 +270,11 @@ else
     echo "SKIP plan-changes-nothing: strace not installed"
 fi
 
+# VRAM neither read nor given: the figure the estimate assumed is said where VRAM is shown
+expect "check: VRAM not given" 3 "$hr" check --ram 16G --os windows --workload sdxl
+has "check: the estimate's VRAM said" "give --vram): the estimate assumes 12 GB"
+expect "plan: VRAM not given" 0 "$hr" plan --ram 16G --os windows --workload sdxl
+has "plan: the estimate's VRAM said" "(give --vram SIZE): the estimate assumes 12 GB"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -57,7 +57,10 @@ void hr_check_tier_value(const hr_status *st, const hr_plan *p, int tier, hr_buf
     if (tier == 1) {
         /* The GPU the VRAM fact is of, on a machine that was read. */
         const bool named = st && f->vram_gpu;
-        if (f->vram_bytes == HR_UNKNOWN)
+        if (f->vram_bytes == HR_UNKNOWN && f->estimate_vram_bytes != HR_UNKNOWN) {
+            hr_size_gb(f->estimate_vram_bytes, a, sizeof a);
+            hr_buf_printf(out, HR_T("unknown (no GPU memory could be read; give --vram): the estimate assumes %s"), a);
+        } else if (f->vram_bytes == HR_UNKNOWN)
             hr_buf_puts(out, HR_T("unknown (no GPU memory could be read; give --vram)"));
         else if (f->vram_bytes == 0)
             hr_buf_puts(out, HR_T("none dedicated: an integrated GPU shares RAM"));

@@ -15,6 +15,7 @@ void hr_plan_inputs_init(hr_plan_inputs *in)
     in->peak_commit_bytes = HR_UNKNOWN;
     in->need_low_bytes = HR_UNKNOWN;
     in->implied_workload = HR_WORKLOAD_NONE;
+    in->estimate_vram_bytes = HR_UNKNOWN;
     in->paging_bytes = HR_UNKNOWN;
 }
 

@@ -127,6 +127,8 @@ typedef struct hr_plan_inputs {
     bool version_known;           /* ComfyUI's version was given or read (else the range covers all) */
     char high_version[16];        /* version unknown: the version whose manager gave the high end */
     hr_workload implied_workload; /* what the workflow implies (video, FLUX ...): its table row */
+    uint64_t estimate_vram_bytes; /* the VRAM the estimate assumed, none being read; HR_UNKNOWN:
+                                     it was read or given */
     uint64_t paging_bytes;        /* --paging: the what-if machine's paging file / swap now; HR_UNKNOWN */
     bool range;                   /* --range: initial < maximum (S3.2 compromise) */
     bool recorded;                /* the snapshot is a recording (--sysroot, --replay): say so */
@@ -271,6 +273,7 @@ typedef struct hr_plan_facts {
     const char *ram_source;
     uint64_t vram_bytes; /* largest dedicated VRAM; 0 = integrated only / none */
     const char *vram_source;
+    uint64_t estimate_vram_bytes; /* vram_bytes unknown: what the estimate assumed (HR_UNKNOWN) */
     /* The machine's largest dedicated GPU, as read (whatever --vram says): check names it. */
     bool vram_gpu;
     char vram_gpu_name[HR_SNAP_NAME_MAX];

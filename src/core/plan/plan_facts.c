@@ -176,4 +176,5 @@ void hr_plan_facts_derive(const hr_snapshot *snap, const hr_plan_inputs *in, hr_
     }
     if (in->paging_bytes != HR_UNKNOWN)
         f->disk_paging_bytes = in->paging_bytes;
+    f->estimate_vram_bytes = f->vram_bytes == HR_UNKNOWN ? in->estimate_vram_bytes : HR_UNKNOWN;
 }

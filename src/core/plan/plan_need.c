@@ -46,6 +46,7 @@ void hr_plan_inputs_take_estimate(hr_plan_inputs *in, const hr_estimate *e)
     in->version_known = e->machine.version_known;
     hr_strlcpy(in->high_version, e->high_version, sizeof in->high_version);
     in->implied_workload = hr_workload_of_estimate(e);
+    in->estimate_vram_bytes = e->machine.vram_assumed ? e->machine.vram_bytes : HR_UNKNOWN;
 }
 
 void hr_peak_basis_of(hr_peak_basis *b, hr_peak_from from, hr_workload sample, const hr_estimate *e)

@@ -41,7 +41,13 @@ int hr_plan_text(const hr_plan *p, hr_buf *out)
     hr_size_gb(f->ram_bytes, a, sizeof a);
     hr_buf_printf(out, HR_T("  RAM        %s (%s)\n"), a, hr_tr(f->ram_source));
     if (f->vram_bytes == HR_UNKNOWN)
-        hr_buf_puts(out, HR_T("  VRAM       unknown (give --vram SIZE)\n"));
+        if (f->estimate_vram_bytes != HR_UNKNOWN) {
+            char ev[32];
+            hr_size_gb(f->estimate_vram_bytes, ev, sizeof ev);
+            hr_buf_printf(out, HR_T("  VRAM       unknown (give --vram SIZE): the estimate assumes %s\n"), ev);
+        } else {
+            hr_buf_puts(out, HR_T("  VRAM       unknown (give --vram SIZE)\n"));
+        }
     else if (f->vram_bytes == 0)
         hr_buf_printf(out, HR_T("  VRAM       none dedicated: integrated GPU (%s)\n"), hr_tr(f->vram_source));
     else {
