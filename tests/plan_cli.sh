@@ -276,5 +276,10 @@ has "check: the estimate's VRAM said" "give --vram): the estimate assumes 12 GB"
 expect "plan: VRAM not given" 0 "$hr" plan --ram 16G --os windows --workload sdxl
 has "plan: the estimate's VRAM said" "(give --vram SIZE): the estimate assumes 12 GB"
 
+# --paging with --ram describes a machine in full, on this OS too: none of this machine's
+# programs, drives or limits
+expect "check: --ram --paging on this OS" 0 "$hr" check --ram 32G --vram 12G --workload sdxl --paging 32G --json
+json "check: --ram --paging is a hypothetical machine" "d['plan']['hypothetical'] and d['need']['others_basis'] == 'allowance'"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -172,6 +172,11 @@ static int snapshot(const char *cmd, const hr_plan_cli *cli, hr_snapshot **snap)
     /* Another OS than this binary's: nothing here describes that machine. */
     if (cli->in.os >= 0 && (hr_os)cli->in.os != hr_platform_os() && !cli->src.replay)
         return HR_PLAN_ARGS_GO;
+    /* --paging with --ram or --os describes a machine in full (docs/plan.md): this one's
+     * programs, drives and limits are not its own. A recording stays the machine asked about. */
+    if (cli->in.paging_bytes != HR_UNKNOWN && (cli->in.ram_bytes != HR_UNKNOWN || cli->in.os >= 0) &&
+        !hr_source_recorded(&cli->src))
+        return HR_PLAN_ARGS_GO;
     hr_snapshot *s = malloc(sizeof *s);
     if (!s) {
         hr_cli_error("%s: %s", cmd, hr_strerror(HR_ENOMEM));
