@@ -870,6 +870,15 @@ static void log_machine_tests(void)
     hr_diag_machine_words(&ctx, words, sizeof words);
     hr_diag_machine_command(&ctx, cmd, sizeof cmd);
     CHECK(!words[0] && !cmd[0]);
+    /* not memory on weak evidence (a stack trace, no error named): the advice does not rule
+     * memory out; on a named error it does */
+    CHECK(run("Exception in thread Thread-18 (prompt_worker):\n"
+              "Traceback (most recent call last):\n"
+              "  File \"D:\\AI\\ComfyUI\\execution.py\", line 327, in execute\n") == HR_CAUSE_NOT_MEMORY);
+    CHECK(hr_diag_confidence(&ctx) == HR_CONF_LOW);
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_NOT_MEMORY), "The evidence is weak") != NULL);
+    CHECK(run("RuntimeError: CUDA error: an illegal memory access was encountered\n") == HR_CAUSE_NOT_MEMORY);
+    CHECK(strstr(hr_diag_fix(&ctx, HR_CAUSE_NOT_MEMORY), "will not help") != NULL);
     /* the flags never run past their buffer: a buffer too small gives none */
     hr_diag_log_machine ml;
     hr_diag_log_machine_init(&ml);

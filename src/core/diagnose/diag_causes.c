@@ -102,6 +102,13 @@ static const char *const fix_unknown_windows =
     HR_N("Windows recorded no crash of the run either (Application 1000 / 1023). Save the whole "
          "console output next time (`run_nvidia_gpu.bat > comfyui.log 2>&1`) and run `headroom "
          "diagnose` on it.");
+/* not-memory on weak evidence (a stack trace with no error named): the same advice, not
+ * ruling memory out */
+static const char *const fix_not_memory_weak =
+    HR_N("Most likely the code or the driver, not memory: update or reinstall the GPU driver, update or remove the "
+         "custom node / extension that failed, check that the model matches the workflow; set "
+         "CUDA_LAUNCH_BLOCKING=1 to find the failing operation. The evidence is weak (no error is named): if the "
+         "log also shows memory running short, size the paging file or swap with `headroom check` too.");
 static const char *const fix_unknown_linux_read =
     HR_N("The kernel log and the journal recorded no kill of the run either. Save the whole console "
          "output next time (`python main.py 2>&1 | tee comfyui.log`) and run `headroom diagnose` on "
@@ -122,6 +129,8 @@ const char *hr_diag_fix(const hr_diag_ctx *c, hr_cause cause)
     bool windows = c->log_os ? c->log_os == 2
                              : c->windows || ((unsigned)cause < HR_CAUSE_COUNT && c->findings[cause].present &&
                                               hr_diag_meaning_windows(c->findings[cause].meaning));
+    if (cause == HR_CAUSE_NOT_MEMORY && c->findings[cause].present && c->findings[cause].conf == HR_CONF_LOW)
+        return fix_not_memory_weak;
     if (cause != HR_CAUSE_UNKNOWN)
         return hr_cause_fix_os(cause, windows);
     if (!c->system_checked)

@@ -49,7 +49,13 @@
 #define m_mmap                                                                                                         \
     HR_N("Mapping a model file into memory failed: on Windows a mapping is charged to the commit "                     \
          "limit, so the paging file is usually too small.")
-#define m_commit  HR_N("STATUS_COMMITMENT_LIMIT: the process hit the system commit limit (RAM + paging file).")
+#define m_commit HR_N("STATUS_COMMITMENT_LIMIT: the process hit the system commit limit (RAM + paging file).")
+/* ptxas, nvlink and the driver's JIT print "fatal   : Memory allocation failure" when their own
+ * host allocation fails: NVIDIA/gvdb-voxels #26 saw the process pass 40 GB on 32 GB of RAM and
+ * 16 GB of paging file before it. */
+#define m_ptxas                                                                                                        \
+    HR_N("NVIDIA's CUDA compiler (ptxas, or the driver compiling kernels as they load) could not get system "          \
+         "memory: RAM and the paging file / swap ran out while kernels were built.")
 #define m_oomkill HR_N("The Linux kernel's OOM killer ended a process because RAM + swap ran out.")
 #define m_oomd                                                                                                         \
     HR_N("systemd-oomd ended a whole cgroup (app or service) because memory pressure or swap use "                     \
@@ -211,6 +217,7 @@ const hr_diag_rule hr_diag_rules[] = {
     { "_arraymemoryerror", HOST, H, 0, HR_RK_PLAIN, m_memerr },
     { "for an array with shape", HOST, M, 0, HR_RK_PLAIN, m_memerr },
     { "bad_alloc", HOST, H, 0, HR_RK_PLAIN, m_enomem },
+    { "fatal   : memory allocation failure", HOST, M, 0, HR_RK_PLAIN, m_ptxas },
     { "cannot allocate memory", HOST, H, 0, HR_RK_PLAIN, m_enomem },
     { "errno 12]", HOST, H, 0, HR_RK_PLAIN, m_enomem },
     { "enomem", HOST, M, WB | WA, HR_RK_PLAIN, m_enomem },
