@@ -301,6 +301,10 @@ const hr_diag_rule hr_diag_rules[] = {
     { "due to memory used", KILL, H, 0, HR_RK_PLAIN, m_oomd },
     { "due to swap used", KILL, H, 0, HR_RK_PLAIN, m_oomd },
     { "systemd-oomd killed", KILL, H, 0, HR_RK_PLAIN, m_oomd },
+    /* systemd 247-248's oomd said why, then killed by pgscan: "Memory pressure for %s is greater
+     * than %lu for more than %s seconds and there was reclaim activity" (src/oom/oomd-manager.c;
+     * systemd/systemd #19142) */
+    { "and there was reclaim activity", KILL, M, 0, HR_RK_PLAIN, m_oomd },
     { "killed by the oom killer", KILL, H, 0, HR_RK_PLAIN, m_oomkill },
     { "result 'oom-kill'", KILL, H, 0, HR_RK_PLAIN, m_oomkill },
     { "oomkilled", KILL, H, 0, HR_RK_PLAIN, m_container },
