@@ -68,6 +68,7 @@ static void resolve(hr_wf_model *m, const hr_comfy_paths *cp, bool have_dirs)
     }
     if (!have_dirs) {
         hr_msg_set(&m->problem, HR_N("not looked for: give --comfyui DIR"));
+        m->not_looked_for = true;
         return;
     }
     char rel[HR_COMFY_PATH_MAX];

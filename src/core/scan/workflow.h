@@ -69,9 +69,10 @@ typedef struct hr_wf_model {
     double strength_model; /* LoRA; 1 when not a LoRA */
     double strength_clip;  /* LoraLoader; 0 for LoraLoaderModelOnly */
     /* Filled by resolution (the CLI), not by the parser: */
-    bool resolved;      /* found on disk */
-    char path[1024];    /* the resolved path; "" when missing */
-    hr_model_info info; /* its header, when read */
+    bool resolved;       /* found on disk */
+    bool not_looked_for; /* no models folder was given or found: not missing, not looked for */
+    char path[1024];     /* the resolved path; "" when missing */
+    hr_model_info info;  /* its header, when read */
     bool info_read;
     hr_msg problem; /* why not resolved/read ("not found in models/loras, ..."); unset: none */
 } hr_wf_model;

@@ -86,7 +86,7 @@ static void text(const hr_workflow_report *r, hr_buf *o)
         if (hr_msg_is_set(&m->problem)) {
             char why[HR_WF_PROBLEM_MAX];
             hr_wf_problem_text(m, hr_lang_get(), why);
-            const char *label = m->info_read ? HR_T("note:") : HR_T("MISSING:");
+            const char *label = m->info_read || m->not_looked_for ? HR_T("note:") : HR_T("MISSING:");
             hr_buf_printf(o, "      %s%s%s\n", label, hr_label_gap(label), why);
         }
     }
