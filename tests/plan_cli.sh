@@ -281,5 +281,11 @@ has "plan: the estimate's VRAM said" "(give --vram SIZE): the estimate assumes 1
 expect "check: --ram --paging on this OS" 0 "$hr" check --ram 32G --vram 12G --workload sdxl --paging 32G --json
 json "check: --ram --paging is a hypothetical machine" "d['plan']['hypothetical'] and d['need']['others_basis'] == 'allowance'"
 
+# a misspelt command: the one within two edits is named
+expect "a misspelt command" 64 "$hr" chek
+err_has "a misspelt command: did you mean" "unknown command 'chek': did you mean 'check'?"
+expect "an unknown command" 64 "$hr" xyzzy
+err_has "an unknown command: no guess" "unknown command 'xyzzy' (try: headroom --help)"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -2,7 +2,9 @@
 
 #include "core/base/i18n.h"
 #include "core/base/hot.h"
+#include "core/base/text.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -39,4 +41,19 @@ HR_START const hr_command *hr_command_find(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+const hr_command *hr_command_nearest(const char *name)
+{
+    const hr_command *best = NULL;
+    unsigned best_d = 3;
+    bool tie = false;
+    for (const hr_command *c = hr_commands; c->name; c++) {
+        unsigned d = hr_edit_distance(name, c->name, 2);
+        if (d < best_d)
+            best = c, best_d = d, tie = false;
+        else if (d == best_d)
+            tie = true;
+    }
+    return best && !tie ? best : NULL;
 }

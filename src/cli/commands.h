@@ -50,5 +50,7 @@ extern const hr_command hr_commands[];
 
 /* The command of this name, or NULL. */
 const hr_command *hr_command_find(const char *name);
+/* The one command within two edits of name (a typo: "chek", "staus"), or NULL. */
+const hr_command *hr_command_nearest(const char *name);
 
 #endif

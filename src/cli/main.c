@@ -148,7 +148,11 @@ HR_START static int run(int argc, char **argv)
     }
     const hr_command *c = hr_command_find(argv[1]);
     if (!c) {
-        hr_cli_error(HR_T("unknown command '%s' (try: headroom --help)"), argv[1]);
+        const hr_command *near = hr_command_nearest(argv[1]);
+        if (near)
+            hr_cli_error(HR_T("unknown command '%s': did you mean '%s'? (try: headroom --help)"), argv[1], near->name);
+        else
+            hr_cli_error(HR_T("unknown command '%s' (try: headroom --help)"), argv[1]);
         return HR_EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);

@@ -550,8 +550,21 @@ static void test_safetensors_numel(void)
                  HR_EPARSE);
 }
 
+/* The typo distance behind "did you mean" (headroom chek): edits, swaps, case, the cap. */
+static void test_edit_distance(void)
+{
+    CHECK(hr_edit_distance("check", "check", 2) == 0);
+    CHECK(hr_edit_distance("chek", "check", 2) == 1);
+    CHECK(hr_edit_distance("plna", "plan", 2) == 1); /* two neighbours swapped: one edit */
+    CHECK(hr_edit_distance("STATUS", "status", 2) == 0);
+    CHECK(hr_edit_distance("", "plan", 9) == 4 && hr_edit_distance("plan", "", 9) == 4);
+    CHECK(hr_edit_distance("xyz", "watch", 2) == 3);                           /* above the cap: cap + 1 */
+    CHECK(hr_edit_distance("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "a", 2) == 3); /* 33 bytes: not compared */
+}
+
 int main(void)
 {
+    test_edit_distance();
     test_hex_digit();
     test_parse_u64();
     test_parse_limit();

@@ -384,3 +384,32 @@ bool hr_shell_quote(const char *s, char *out, unsigned long size)
     out[n] = '\0';
     return true;
 }
+
+unsigned hr_edit_distance(const char *a, const char *b, unsigned max)
+{
+    const size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return max + 1;
+    /* three rows of the optimal-string-alignment table: short words, on the stack */
+    unsigned prev2[33], prev[33], cur[33];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            const int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            unsigned best = prev[j - 1] + (ca != cb);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == cb &&
+                prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
+        }
+        memcpy(prev2, prev, sizeof prev);
+        memcpy(prev, cur, sizeof cur);
+    }
+    return prev[lb] > max ? max + 1 : prev[lb];
+}

@@ -51,6 +51,9 @@ bool hr_shell_quote(const char *s, char *out, unsigned long size);
 
 /* ASCII case-insensitive equality, and prefix ("NTFS" = "ntfs"; "nfs4" starts with "NFS"). */
 bool hr_str_ieq(const char *a, const char *b);
+/* Edits (insert, delete, substitute, swap two neighbours) between a and b, ASCII case
+ * folded; any count above max (or a word longer than 32 bytes) is max + 1. */
+unsigned hr_edit_distance(const char *a, const char *b, unsigned max);
 bool hr_str_istarts(const char *s, const char *prefix);
 /* ASCII case-insensitive substring: does hay contain needle ("Wan22" in "WanImageToVideo"...). */
 bool hr_str_icontains(const char *hay, const char *needle);

@@ -254,7 +254,8 @@ static void text(const hr_estimate *e, hr_buf *out, bool color)
     }
     hr_size_gb(vmax, a, sizeof a);
     hr_size_gb(rmax, b, sizeof b);
-    hr_buf_printf(out, HR_T("\nTime line (VRAM # of %s, RAM = of %s)\n"), a, b);
+    /* nodes that move no memory (guidance, an empty latent, saving) are left out of the bars */
+    hr_buf_printf(out, HR_T("\nTime line, the steps that move memory (VRAM # of %s, RAM = of %s)\n"), a, b);
     for (int i = 0; i < e->step_count; i++) {
         const hr_est_step *s = &e->step[i];
         if (s->kind == HR_OP_OTHER)
