@@ -108,7 +108,7 @@ mut("plan", "src/core/plan/plan.h", "#define HR_PLAN_PEAK_MARGIN_PERCENT 25", "#
 EV = "src/core/estimate/estimate_verdicts.c"
 mut("estimate", EV, "const uint64_t cap = enforced ? m->commit_limit_bytes : hr_sat_add(ram, m->swap_bytes);",
     "const uint64_t cap = enforced ? m->commit_limit_bytes : ram;", "Linux: RAM alone, the swap forgotten")
-mut("estimate", EV, "if (rv == HR_NEED_WILL_FAIL) {", "if (rv == HR_NEED_WILL_FAIL && enforced) {",
+mut("estimate", EV, "const bool fails = rv == HR_NEED_WILL_FAIL;", "const bool fails = rv == HR_NEED_WILL_FAIL && enforced;",
     "Linux: a run the OOM killer ends is never CRASH")
 mut("estimate", EV, "hr_size_gb(hr_run_paging_bytes(&n, ram_part), c, sizeof c);",
     "hr_size_gb(hr_run_paging_bytes(&n, 0), c, sizeof c);", "the fix's paging size forgets RAM's part")
@@ -138,9 +138,9 @@ mut("check", RN, "if (n->others_basis == HR_OTHERS_ALLOWANCE) {", "if (n->others
     "measured others get the what-if spread too")
 mut("check", RN, "if (capacity < n->must_back)\n        return HR_NEED_AT_RISK;",
     "if (capacity <= n->must_back)\n        return HR_NEED_AT_RISK;", "capacity exactly what it must back becomes AT RISK")
-mut("check", RN, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);",
-    "capacity = hr_sat_add(capacity, (uint64_t)1 << 30);", "the 64 MB tolerance widened to 1 GiB")
-mut("check", RN, "capacity = hr_sat_add(capacity, (uint64_t)64 << 20);", "capacity = hr_sat_add(capacity, 0);",
+mut("check", RN, "return hr_sat_add(capacity, (uint64_t)64 << 20);",
+    "return hr_sat_add(capacity, (uint64_t)1 << 30);", "the 64 MB tolerance widened to 1 GiB")
+mut("check", RN, "return hr_sat_add(capacity, (uint64_t)64 << 20);", "return hr_sat_add(capacity, 0);",
     "the 64 MB tolerance dropped")
 mut("check", "src/core/model/run_need.h", "#define HR_RUN_MARGIN_PERCENT 25", "#define HR_RUN_MARGIN_PERCENT 20",
     "the margin 20 % of the high end, not 25 %")

@@ -302,8 +302,7 @@ static void verdict_says(const judge_ctx *x, hr_check *c)
                                "other programs take: when RAM and the %s are full the run is killed or vanishes"),
                    x->cap, fb, x->wl, x->tier3);
         says_names(x, t, 2, 3);
-    } else if (c->verdict == HR_VERDICT_AT_RISK && hr_sat_add(with_gap(c->capacity_bytes, x->gap), (uint64_t)64 << 20) <
-                                                       hr_sat_add(x->need->high, x->need->others)) {
+    } else if (c->verdict == HR_VERDICT_AT_RISK && hr_run_below_high(x->need, with_gap(c->capacity_bytes, x->gap))) {
         /* below the high end itself: the run as it is may die, the extras are not needed */
         char hi[32];
         hr_size_gb(hr_sat_add(x->need->high, x->need->others), hi, sizeof hi);

@@ -214,7 +214,7 @@ int hr_check_text(const hr_check *c, hr_buf *out, bool color)
     hr_buf_printf(out, HR_T("  + margin  %s (%d %% of the high end, S4.1)\n"), a, HR_RUN_MARGIN_PERCENT);
     hr_size_gb(n->must_back, a, sizeof a);
     hr_size_gb(n->fail_below, b, sizeof b);
-    if (ranged && n->must_back == hr_sat_add(n->high, n->others_high) && n->others_high > n->others) {
+    if (hr_run_need_busy_sets(n)) {
         char busy[32];
         hr_size_gb(n->others_high, busy, sizeof busy);
         hr_buf_printf(out,

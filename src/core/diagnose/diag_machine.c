@@ -153,26 +153,13 @@ bool hr_diag_log_machine_known(const hr_diag_log_machine *m)
            m->comfyui_version[0] || m->comfyui_date[0];
 }
 
-static bool has_ci(const char *s, const char *needle)
-{
-    size_t k = strlen(needle);
-    for (; *s; s++) {
-        size_t j = 0;
-        while (j < k && s[j] && (s[j] | 0x20) == needle[j])
-            j++;
-        if (j == k)
-            return true;
-    }
-    return false;
-}
-
 const char *hr_diag_log_machine_vendor(const hr_diag_log_machine *m)
 {
-    if (has_ci(m->device, "nvidia"))
+    if (hr_str_icontains(m->device, "nvidia"))
         return "nvidia";
-    if (has_ci(m->device, "amd") || has_ci(m->device, "radeon"))
+    if (hr_str_icontains(m->device, "amd") || hr_str_icontains(m->device, "radeon"))
         return "amd";
-    if (has_ci(m->device, "intel") || starts(m->device, strlen(m->device), "xpu"))
+    if (hr_str_icontains(m->device, "intel") || starts(m->device, strlen(m->device), "xpu"))
         return "intel";
     return NULL;
 }

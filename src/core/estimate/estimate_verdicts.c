@@ -172,31 +172,31 @@ static void commit_verdicts(const hr_est_machine *m, hr_estimate *e)
     const uint64_t cap = enforced ? m->commit_limit_bytes : hr_sat_add(ram, m->swap_bytes);
     hr_size_gb(cap, b, sizeof b);
     const hr_need_verdict rv = hr_run_judge(&n, cap);
-    if (rv == HR_NEED_WILL_FAIL) {
-        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_EXCEEDED, n.fail_below - cap, e->commit.node_id);
-        if (v) {
-            hr_size_gb(n.fail_below, a, sizeof a);
-            hr_msg_set(&v->text,
-                       enforced ? HR_N("commit limit exceeded at node %s: even the low end needs %s with the other "
-                                       "programs, the limit is %s: ComfyUI crashes")
-                                : HR_N("RAM and swap run out at node %s: even the low end needs %s with the other "
-                                       "programs, RAM + swap is %s: the OOM killer ends ComfyUI"),
-                       e->commit.node_id, a, b);
-            paging_fix(v, m, c);
-        }
-    } else if (rv == HR_NEED_AT_RISK) {
-        hr_est_verdict *v = add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - cap, e->commit.node_id);
-        if (v) {
-            hr_size_gb(n.must_back, a, sizeof a);
-            hr_msg_set(&v->text,
-                       enforced ? HR_N("the commit limit is %s, under the %s it must back (the high end, the other "
-                                       "programs and a 25 %% margin): the run can crash")
-                                : HR_N("RAM + swap is %s, under the %s the machine must back (the high end, the other "
-                                       "programs and a 25 %% margin): the OOM killer may end the run"),
-                       b, a);
-            paging_fix(v, m, c);
-        }
+    const bool fails = rv == HR_NEED_WILL_FAIL;
+    if (!fails && rv != HR_NEED_AT_RISK)
+        return;
+    hr_est_verdict *v = fails ? add_verdict(e, HR_EV_COMMIT_EXCEEDED, n.fail_below - cap, e->commit.node_id)
+                              : add_verdict(e, HR_EV_COMMIT_TIGHT, n.must_back - cap, e->commit.node_id);
+    if (!v)
+        return;
+    if (fails) {
+        hr_size_gb(n.fail_below, a, sizeof a);
+        hr_msg_set(&v->text,
+                   enforced ? HR_N("commit limit exceeded at node %s: even the low end needs %s with the other "
+                                   "programs, the limit is %s: ComfyUI crashes")
+                            : HR_N("RAM and swap run out at node %s: even the low end needs %s with the other "
+                                   "programs, RAM + swap is %s: the OOM killer ends ComfyUI"),
+                   e->commit.node_id, a, b);
+    } else {
+        hr_size_gb(n.must_back, a, sizeof a);
+        hr_msg_set(&v->text,
+                   enforced ? HR_N("the commit limit is %s, under the %s it must back (the high end, the other "
+                                   "programs and a 25 %% margin): the run can crash")
+                            : HR_N("RAM + swap is %s, under the %s the machine must back (the high end, the other "
+                                   "programs and a 25 %% margin): the OOM killer may end the run"),
+                   b, a);
     }
+    paging_fix(v, m, c);
 }
 
 /* The largest partial load, and the fix that keeps more of its model in VRAM. */

@@ -85,13 +85,28 @@ uint64_t hr_run_others_now(const hr_snapshot *s, hr_os os)
     return now;
 }
 
+bool hr_run_need_busy_sets(const hr_run_need *n)
+{
+    return n->known && n->others_high > n->others && n->must_back == hr_sat_add(n->high, n->others_high);
+}
+
+/* A swap area reads a page short of its file (the header), a paging file's MB are rounded:
+ * 64 MB under a bound is the bound. */
+static uint64_t with_tolerance(uint64_t capacity)
+{
+    return hr_sat_add(capacity, (uint64_t)64 << 20);
+}
+
+bool hr_run_below_high(const hr_run_need *n, uint64_t capacity)
+{
+    return n->known && capacity != HR_UNKNOWN && with_tolerance(capacity) < hr_sat_add(n->high, n->others);
+}
+
 hr_need_verdict hr_run_judge(const hr_run_need *n, uint64_t capacity)
 {
     if (!n->known || capacity == HR_UNKNOWN)
         return HR_NEED_UNKNOWN;
-    /* A swap area reads a page short of its file (the header), a paging file's MB are rounded:
-     * 64 MB under a bound is the bound. */
-    capacity = hr_sat_add(capacity, (uint64_t)64 << 20);
+    capacity = with_tolerance(capacity);
     if (capacity < n->fail_below)
         return HR_NEED_WILL_FAIL;
     if (capacity < n->must_back)

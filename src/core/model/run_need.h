@@ -76,6 +76,12 @@ void hr_run_need_make(hr_run_need *n, uint64_t low, uint64_t high, uint64_t othe
  * used where the OOM killer decides), less ComfyUI's own processes. HR_UNKNOWN when not read. */
 uint64_t hr_run_others_now(const hr_snapshot *s, hr_os os);
 
+/* A busy desktop's others set what must be backed (more than the allowance and the margin). */
+bool hr_run_need_busy_sets(const hr_run_need *n);
+/* Is capacity below the high end and the others themselves, with hr_run_judge's tolerance
+ * (the run may die as it is, not only with extras)? */
+bool hr_run_below_high(const hr_run_need *n, uint64_t capacity);
+
 /* The verdict for a machine that can back capacity (HR_UNKNOWN: HR_NEED_UNKNOWN). */
 hr_need_verdict hr_run_judge(const hr_run_need *n, uint64_t capacity);
 

@@ -186,7 +186,7 @@ void hr_plan_size(const hr_snapshot *snap, const hr_plan_inputs *in, hr_plan *p)
         const char *key = r->set_by_table ? "peak-under-table|S4.1" : "peak|S4.1";
         const char *sets = r->set_by_table ? HR_N("table") : HR_N("estimate");
         hr_plan_line *l;
-        if (n->must_back == hr_sat_add(n->high, n->others_high) && n->others_high > n->others) {
+        if (hr_run_need_busy_sets(n)) {
             /* a what-if machine whose busy desktop asks more than the margin gives */
             char bz[32];
             hr_size_gb(n->others_high, bz, sizeof bz);
